@@ -1,0 +1,370 @@
+package namespace
+
+import (
+	"fmt"
+	"time"
+)
+
+// InstLevel is one level of a class's instance identifier (DCIInstLevel, DCI-NS-5).
+type InstLevel struct {
+	Type DataType // UMA_UINT4 or UMA_UINT8 in practice
+	Tag  InstTag
+	Size uint32 // bytes, a multiple of 4
+}
+
+// Method is a provider method descriptor (DCI-MTH-1); a zero Method is "no method" (DCI-CLS-6).
+type Method struct {
+	Type MethodType
+	Ops  Operation // operations the provider answers (DCI-MTH-2, DCI-MTH-3)
+}
+
+// EventDataAttr describes one piece of event data (DCIEventDataAttr, DCI-EVT-8).
+type EventDataAttr struct {
+	Type   DataType
+	Units  Unit
+	Offset uint32
+	Label  Label
+}
+
+// EventAttr describes an event a class may raise (DCI-CLS-1, DCI-EVT-*).
+type EventAttr struct {
+	ID    DatumID
+	Flags EventHdrFlags // the provider's capability mask (DCI-EVT-6)
+	Label Label
+	Data  []EventDataAttr
+}
+
+// Attr is a named attribute for people (an instance's device number, serial or label, a class
+// extension such as a format string, DCI-CLS-7).
+type Attr struct {
+	Key, Value string
+}
+
+// Class is a DCI class: an uninstantiated position in the tree (no levels, no data) or an
+// instantiated class with instance levels, datums and instances (DCI-NS-3). Its SPMI view is a
+// context; see Registry for the mapping (AMB-51).
+type Class struct {
+	ID         ClassID
+	Name       string // SPMI context name (≤31 bytes)
+	Desc       string // SPMI description (≤63 bytes)
+	Help       string
+	Label      Label // DCI label; the sanitised Name when empty
+	Flags      ClassFlags
+	Access     string // access descriptor, "" = none (DCI-CLS-8)
+	Method     Method
+	Levels     []InstLevel
+	Datums     []Datum
+	Events     []EventAttr
+	Extensions []Attr
+	Supplier   *Supplier
+
+	// InstFreq is how the instances of an instantiated class change (SPMI-INST-3).
+	InstFreq InstFreq
+	// Totals puts the statistics of a single-instance class into its parent's SPMI context
+	// (CPU totals are statistics of `CPU`, whose subcontexts are the processors, AMB-51).
+	Totals bool
+	// NestUnder places each instance of a multi-level class, in the SPMI view, under the
+	// instance of the named class whose level-0 value is the same (partitions under disks).
+	NestUnder ClassID
+
+	// Registry-owned state.
+	reg      *Registry
+	index    int
+	byLow    [256]int16
+	byName   map[string]int
+	derivOrd []int
+	block    uint32
+	ctx      *Context // where this class's instances (or its own context) hang in the SPMI tree
+	slots    []*Instance
+	free     []int
+	byKey    map[instKey]*Instance
+	seenGen  uint64
+	dataDims int
+}
+
+// Index is the class's dense index in its registry, used to address snapshot values.
+func (c *Class) Index() int { return c.index }
+
+// Instantiated reports whether the class has instances and data (DCI-NS-3).
+func (c *Class) Instantiated() bool { return len(c.Levels) > 0 }
+
+// SingleInstance reports whether the class has exactly one instance of value 0 (DCI-NS-4).
+func (c *Class) SingleInstance() bool { return len(c.Levels) == 1 && c.Levels[0].Tag == TagSingleInst }
+
+// InstanceSize is the byte size of an instance id: the sum of level sizes (DCI-NS-5).
+func (c *Class) InstanceSize() uint32 {
+	var n uint32
+	for _, l := range c.Levels {
+		n += l.Size
+	}
+	return n
+}
+
+// BlockSize is the size of the whole-class data block of one instance (DCI-DATA-3).
+func (c *Class) BlockSize() uint32 { return c.block }
+
+// Datum returns the datum with the given low byte, or nil.
+func (c *Class) Datum(low uint8) *Datum {
+	if i := c.byLow[low]; i >= 0 {
+		return &c.Datums[i]
+	}
+	return nil
+}
+
+// DatumIndex returns the index of the datum with the given id, or -1.
+func (c *Class) DatumIndex(id DatumID) int {
+	i := int(c.byLow[id.Low()])
+	if i >= 0 && c.Datums[i].ID != id {
+		return -1
+	}
+	return i
+}
+
+// DatumByName returns the index of the datum whose SPMI name or DCI label is s, or -1
+// (search accepts either form, X-7).
+func (c *Class) DatumByName(s string) int {
+	if i, ok := c.byName[s]; ok {
+		return i
+	}
+	return -1
+}
+
+// Context is the class's SPMI context: its own for an uninstantiated or stand-alone class,
+// the parent's for totals and for multi-instance classes.
+func (c *Class) Context() *Context { return c.ctx }
+
+// Unavailable reports why the class is not sampled, or "" (DCI-CLS-2).
+func (c *Class) Unavailable() string { return c.Flags.Unavailable() }
+
+// Instance is one instance of an instantiated class.
+type Instance struct {
+	Class  *Class
+	Levels []uint64 // one value per class level
+	Name   string   // SPMI name: the OS name made safe and short (InstanceName)
+	OSName string   // the name the operating system uses, any bytes
+	Label  Label
+	Flags  InstFlags
+	Access string
+	Desc   string
+	Attrs  []Attr
+	Added  time.Time
+
+	slot    int
+	ctx     *Context
+	seen    uint64
+	removed bool
+}
+
+// Slot is the instance's position in its class's snapshot values, stable while it lives.
+func (in *Instance) Slot() int { return in.slot }
+
+// ID is the concrete instance identifier.
+func (in *Instance) ID() InstanceID { return Inst(in.Levels...) }
+
+// Context is the instance's SPMI context (for a single-instance class, the class's context).
+func (in *Instance) Context() *Context { return in.ctx }
+
+// Removed reports whether the instance has gone (SPMI-HIER-11: handles to it see SiDeleted).
+func (in *Instance) Removed() bool { return in.removed }
+
+// Path is the SPMI path of the instance's context.
+func (in *Instance) Path() string {
+	if in.ctx == nil {
+		return in.Name
+	}
+	return in.ctx.Path()
+}
+
+// InstanceSpec is what a provider says about an instance it sees.
+type InstanceSpec struct {
+	Levels []uint64
+	OSName string
+	ASN    uint16 // preferred SPMI number (OS index + 1); 0 = allocate (AMB-45)
+	Desc   string
+	Flags  InstFlags
+	Attrs  []Attr
+}
+
+type instKey struct {
+	n int
+	v [4]uint64
+}
+
+func keyOf(levels []uint64) instKey {
+	k := instKey{n: len(levels)}
+	for i, v := range levels {
+		if i < 3 || len(levels) == 4 {
+			k.v[i] = v
+			continue
+		}
+		k.v[3] = k.v[3]*1099511628211 ^ v // FNV-style fold of levels 4..n; hits are re-checked
+	}
+	return k
+}
+
+// validate checks the class-level rules before registration.
+func (c *Class) validate() error {
+	if len(c.ID) == 0 {
+		return fmt.Errorf("class has an empty id")
+	}
+	if c.ID.IsQuery() {
+		return fmt.Errorf("class id %s contains DCI_ALL, which is only valid in queries (DCI-WC-1)", c.ID)
+	}
+	if err := ValidateName(c.Name); err != nil {
+		return fmt.Errorf("class %s: %v (SPMI-HIER-3)", c.ID, err)
+	}
+	if err := ValidateDescription(c.Desc); err != nil {
+		return fmt.Errorf("class %s: %v", c.ID, err)
+	}
+	if err := ValidateLabel(c.Label.ASCII); err != nil {
+		return fmt.Errorf("class %s: %v (DCI-LBL-4)", c.ID, err)
+	}
+	if last := c.ID[len(c.ID)-1]; last == 0 || last > 0xffff {
+		return fmt.Errorf("class %s: last level %d must be 1..65535, it is the SPMI ASN.1 number (SPMI-ASN-1)", c.ID, last)
+	}
+	if !c.Instantiated() {
+		if len(c.Datums) > 0 || len(c.Events) > 0 {
+			return fmt.Errorf("class %s has data but no instance levels: uninstantiated classes are positions only (DCI-NS-3)", c.ID)
+		}
+		return nil
+	}
+	if len(c.Levels) > MaxInstLevels {
+		return fmt.Errorf("class %s has %d instance levels, at most %d (DCI-NS-5)", c.ID, len(c.Levels), MaxInstLevels)
+	}
+	for i, l := range c.Levels {
+		if l.Size == 0 || l.Size%4 != 0 {
+			return fmt.Errorf("class %s level %d: size %d is not a positive multiple of 4 (DCI-NS-5)", c.ID, i, l.Size)
+		}
+		if l.Tag == TagSingleInst && len(c.Levels) != 1 {
+			return fmt.Errorf("class %s: UMA_SINGLEINST must be the only level (DCI-NS-4)", c.ID)
+		}
+	}
+	if c.Flags&ClassProviderInstance != 0 && c.Method.Type == MethodNone {
+		return fmt.Errorf("class %s: DCI_PROVIDER_INSTANCE needs a class method (DCI-CLS-3)", c.ID)
+	}
+	if c.Method.Type > MethodCallback {
+		return fmt.Errorf("class %s: unknown method type %d (DCI-MTH-1)", c.ID, uint32(c.Method.Type))
+	}
+	if bad := c.Method.Ops &^ c.Method.Type.ValidOps(); c.Method.Type != MethodNone && bad != 0 {
+		return &Error{Status: StatusMethodOpUnavailable, Msg: fmt.Sprintf("class %s: method %s cannot offer %s (DCI-MTH-3)", c.ID, c.Method.Type, bad)}
+	}
+	if len(c.Datums) == 0 {
+		return fmt.Errorf("class %s is instantiated but declares no datums", c.ID)
+	}
+	if c.Totals && !c.SingleInstance() {
+		return fmt.Errorf("class %s: only a single-instance class can hold its parent's totals", c.ID)
+	}
+	return nil
+}
+
+// prepare completes and validates the datums and builds the lookup tables.
+func (c *Class) prepare() error {
+	for i := range c.byLow {
+		c.byLow[i] = -1
+	}
+	c.byName = make(map[string]int, 2*len(c.Datums))
+	if c.Label.ASCII == "" {
+		c.Label.ASCII = SanitizeLabel(c.Name)
+	}
+	hasInvalid := false
+	var off uint32
+	for i := range c.Datums {
+		d := &c.Datums[i]
+		d.complete()
+		if err := d.validate(); err != nil {
+			return fmt.Errorf("class %s: %w", c.ID, err)
+		}
+		low := d.ID.Low()
+		if c.byLow[low] >= 0 {
+			return fmt.Errorf("class %s: datum %s repeats low byte 0x%02x of %s (DCI-NS-6, DCI-DER-1)", c.ID, d.ID, low, c.Datums[c.byLow[low]].ID)
+		}
+		c.byLow[low] = int16(i)
+		if d.ID == InvalidDatumID {
+			hasInvalid = true
+		}
+		if d.Name != "" {
+			if _, dup := c.byName[d.Name]; dup {
+				return &Error{Status: StatusDuplicate, Si: SiDuplicate, Msg: fmt.Sprintf("class %s: two statistics named %q (SPMI-HIER-10)", c.ID, d.Name)}
+			}
+			c.byName[d.Name] = i
+		}
+		if d.Type != TypeDerived {
+			d.Offset = off
+			sz := d.DCI4.Size
+			if s := d.Type.Size(); s > 0 {
+				sz = uint32(s)
+			}
+			off += (sz + 3) &^ 3
+		}
+	}
+	for i := range c.Datums {
+		if l := c.Datums[i].Label.ASCII; l != "" {
+			if _, taken := c.byName[l]; !taken {
+				c.byName[l] = i
+			}
+		}
+	}
+	c.block = off
+	for _, e := range c.Events {
+		if c.byLow[e.ID.Low()] >= 0 {
+			return fmt.Errorf("class %s: event %s shares its id with a polled datum (DCI-NS-6)", c.ID, e.ID)
+		}
+	}
+	if c.Flags&ClassPossibleInvalidData != 0 && !hasInvalid {
+		return fmt.Errorf("class %s: DCI_POSSIBLEINVALIDDATA needs the DCI_INVALIDDATUMID datum (DCI-CLS-4)", c.ID)
+	}
+	return c.resolveDerived()
+}
+
+// resolveDerived resolves every derived datum's arguments to class indices and orders the
+// derived datums so arguments that are themselves derived come first (DCI-DER-1, DCI-DER-5).
+func (c *Class) resolveDerived() error {
+	state := make([]uint8, len(c.Datums)) // 0 new, 1 visiting, 2 done
+	c.derivOrd = c.derivOrd[:0]
+	var visit func(i int) error
+	visit = func(i int) error {
+		d := &c.Datums[i]
+		switch state[i] {
+		case 1:
+			return fmt.Errorf("class %s: derived datum %s (%s) depends on itself", c.ID, d.ID, d.Name)
+		case 2:
+			return nil
+		}
+		state[i] = 1
+		a1, a2, a3 := d.ID.Args()
+		d.args = [3]int{-1, -1, -1}
+		for n, a := range [3]uint8{a1, a2, a3} {
+			if n >= d.Units.Args() {
+				if a != 0 {
+					return fmt.Errorf("class %s: derived datum %s (%s): %s takes %d arguments, argument %d is set", c.ID, d.ID, d.Name, d.Units, d.Units.Args(), n+1)
+				}
+				continue
+			}
+			j := int(c.byLow[a])
+			if a == 0 || j < 0 || c.Datums[j].ID == InvalidDatumID {
+				return fmt.Errorf("class %s: derived datum %s (%s): argument %d low byte 0x%02x names no datum of the class: invalid derivation (DCI-DER-5)", c.ID, d.ID, d.Name, n+1, a)
+			}
+			arg := &c.Datums[j]
+			if !arg.Type.IsNumeric() && !arg.IsDerived() {
+				return fmt.Errorf("class %s: derived datum %s (%s): argument %s is %s, not a number", c.ID, d.ID, d.Name, arg.Name, arg.Type)
+			}
+			if arg.IsDerived() {
+				if err := visit(j); err != nil {
+					return err
+				}
+			}
+			d.args[n] = j
+		}
+		state[i] = 2
+		c.derivOrd = append(c.derivOrd, i)
+		return nil
+	}
+	for i := range c.Datums {
+		if c.Datums[i].IsDerived() {
+			if err := visit(i); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

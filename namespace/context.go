@@ -1,0 +1,192 @@
+package namespace
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// CtxKind says what a context stands for in the SPMI view.
+type CtxKind uint8
+
+// Context kinds.
+const (
+	CtxTop      CtxKind = iota // the Top context
+	CtxClass                   // an uninstantiated class, or a stand-alone single-instance class
+	CtxInstance                // one instance of a multi-instance class
+)
+
+// TotalsASNBase offsets the ASN.1 numbers of statistics folded into a context from a totals
+// class, so they never collide with the numbers of the context's instance subcontexts, which
+// start at 1 (SPMI-ASN-2; `CPU/cpu0` = 1.1 keeps the guide's example, `CPU/user` = 1.65281).
+// Instance subcontexts are numbered 1..TotalsASNBase-1.
+const TotalsASNBase = 0xFF00
+
+// Context is an SPMI context: a node of the name space tree that may hold subcontexts and
+// statistics (SPMI-HIER-1, SPMI-HIER-4). Contexts are built by the Registry from classes and
+// instances; read them while holding no assumptions beyond the Registry's lock rules.
+type Context struct {
+	Name  string
+	Desc  string
+	Kind  CtxKind
+	ASN   uint16
+	Class *Class    // the class the context stands for (nil for Top)
+	Inst  *Instance // the instance, for CtxInstance and single-instance contexts
+
+	// Stats is the class whose datums are this context's statistics, with StatsInst its
+	// instance; nil when the context has no statistics.
+	Stats     *Class
+	StatsInst *Instance
+
+	parent   *Context
+	children []*Context
+	byName   map[string]*Context
+	byASN    map[uint16]*Context
+	hosted   []*Class // multi-instance classes whose instances hang here
+	nextASN  uint16
+	deleted  bool
+}
+
+// Parent is the parent context, nil for Top (the guide's "NULL when the parent is Top" is
+// expressed by Parent().Kind == CtxTop).
+func (c *Context) Parent() *Context { return c.parent }
+
+// Deleted reports whether the context has been removed (SPMI-HIER-11).
+func (c *Context) Deleted() bool { return c.deleted }
+
+// InstFreq is the context's instantiability: the most dynamic of the classes whose instances
+// are its subcontexts; SiNoInst when it has none (SPMI-INST-2, SPMI-INST-3).
+func (c *Context) InstFreq() InstFreq {
+	f := SiNoInst
+	for _, h := range c.hosted {
+		if h.InstFreq > f {
+			f = h.InstFreq
+		}
+		if h.InstFreq == SiNoInst && f == SiNoInst {
+			f = SiCfgInst
+		}
+	}
+	return f
+}
+
+// Instantiable reports whether the context has subcontexts that can exist in several copies.
+func (c *Context) Instantiable() bool { return len(c.hosted) > 0 }
+
+// Path is the context's path from Top ("CPU/cpu0"); Top's path is "".
+func (c *Context) Path() string {
+	if c == nil || c.Kind == CtxTop {
+		return ""
+	}
+	if c.parent == nil || c.parent.Kind == CtxTop {
+		return c.Name
+	}
+	return c.parent.Path() + "/" + c.Name
+}
+
+// PathLevels returns at most max trailing components of the path; 0 = the whole path
+// (SPMI-HIER-9, AMB-40).
+func (c *Context) PathLevels(max int) string {
+	p := c.Path()
+	if max <= 0 {
+		return p
+	}
+	parts := strings.Split(p, "/")
+	if len(parts) > max {
+		parts = parts[len(parts)-max:]
+	}
+	return strings.Join(parts, "/")
+}
+
+// ASNPath is the relative dotted ASN.1 identifier of the context ("1.1") (SPMI-ASN-1).
+func (c *Context) ASNPath() string {
+	if c == nil || c.Kind == CtxTop {
+		return ""
+	}
+	if c.parent == nil || c.parent.Kind == CtxTop {
+		return strconv.Itoa(int(c.ASN))
+	}
+	return c.parent.ASNPath() + "." + strconv.Itoa(int(c.ASN))
+}
+
+// Children are the subcontexts ordered by ASN.1 number, then name (X-6). The slice must not be
+// modified; hold the registry's read lock (Registry.Read) while using it if instances may change.
+func (c *Context) Children() []*Context { return c.children }
+
+// Child returns the subcontext with the given name, or nil.
+func (c *Context) Child(name string) *Context { return c.byName[name] }
+
+// NumStats is the number of statistics the context holds (derived datums included, the
+// invalid-data list excluded).
+func (c *Context) NumStats() int {
+	if c.Stats == nil {
+		return 0
+	}
+	n := 0
+	for i := range c.Stats.Datums {
+		if c.Stats.Datums[i].ID != InvalidDatumID {
+			n++
+		}
+	}
+	return n
+}
+
+// StatASN is the ASN.1 number of datum d as a statistic of this context.
+func (c *Context) StatASN(d *Datum) uint16 {
+	if c.Stats != nil && c.Stats.Totals && c.Stats.ctx == c && c.Kind != CtxInstance && len(c.hosted) > 0 {
+		return TotalsASNBase + uint16(d.ID.Low())
+	}
+	return uint16(d.ID.Low())
+}
+
+func (c *Context) addChild(k *Context) {
+	k.parent = c
+	if c.byName == nil {
+		c.byName = map[string]*Context{}
+		c.byASN = map[uint16]*Context{}
+	}
+	c.byName[k.Name] = k
+	c.byASN[k.ASN] = k
+	i := sort.Search(len(c.children), func(i int) bool {
+		o := c.children[i]
+		return o.ASN > k.ASN || (o.ASN == k.ASN && o.Name >= k.Name)
+	})
+	c.children = append(c.children, nil)
+	copy(c.children[i+1:], c.children[i:])
+	c.children[i] = k
+}
+
+func (c *Context) removeChild(k *Context) {
+	delete(c.byName, k.Name)
+	if c.byASN[k.ASN] == k {
+		delete(c.byASN, k.ASN)
+	}
+	for i, o := range c.children {
+		if o == k {
+			c.children = append(c.children[:i], c.children[i+1:]...)
+			break
+		}
+	}
+	if k.ASN < c.nextASN || c.nextASN == 0 {
+		c.nextASN = k.ASN
+	}
+	k.deleted = true
+}
+
+// freeASN returns the preferred number when free, else the lowest free one at or after the
+// allocation hint (AMB-45).
+func (c *Context) freeASN(preferred uint16) uint16 {
+	if preferred != 0 && preferred < TotalsASNBase && c.byASN[preferred] == nil {
+		return preferred
+	}
+	n := c.nextASN
+	if n == 0 {
+		n = 1
+	}
+	for ; n < TotalsASNBase; n++ {
+		if c.byASN[n] == nil {
+			c.nextASN = n + 1
+			return n
+		}
+	}
+	return 0
+}

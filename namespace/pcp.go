@@ -1,0 +1,318 @@
+package namespace
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+)
+
+// PMType is a PCP metric value type (PCPD-2), with PCP's numbers.
+type PMType int
+
+// PCP types.
+const (
+	PMTypeNoSupport       PMType = -1
+	PMType32              PMType = 0
+	PMTypeU32             PMType = 1
+	PMType64              PMType = 2
+	PMTypeU64             PMType = 3
+	PMTypeFloat           PMType = 4
+	PMTypeDouble          PMType = 5
+	PMTypeString          PMType = 6
+	PMTypeAggregate       PMType = 7
+	PMTypeAggregateStatic PMType = 8
+	PMTypeUnknown         PMType = 255
+)
+
+func (t PMType) String() string {
+	switch t {
+	case PMTypeNoSupport:
+		return "PM_TYPE_NOSUPPORT"
+	case PMType32:
+		return "PM_TYPE_32"
+	case PMTypeU32:
+		return "PM_TYPE_U32"
+	case PMType64:
+		return "PM_TYPE_64"
+	case PMTypeU64:
+		return "PM_TYPE_U64"
+	case PMTypeFloat:
+		return "PM_TYPE_FLOAT"
+	case PMTypeDouble:
+		return "PM_TYPE_DOUBLE"
+	case PMTypeString:
+		return "PM_TYPE_STRING"
+	case PMTypeAggregate:
+		return "PM_TYPE_AGGREGATE"
+	case PMTypeAggregateStatic:
+		return "PM_TYPE_AGGREGATE_STATIC"
+	case PMTypeUnknown:
+		return "PM_TYPE_UNKNOWN"
+	}
+	return fmt.Sprintf("PM_TYPE(%d)", int(t))
+}
+
+// PMSem is PCP metric semantics (PCPD-3); there is no value 2.
+type PMSem int
+
+// PCP semantics.
+const (
+	PMSemCounter  PMSem = 1
+	PMSemInstant  PMSem = 3
+	PMSemDiscrete PMSem = 4
+)
+
+func (s PMSem) String() string {
+	switch s {
+	case PMSemCounter:
+		return "PM_SEM_COUNTER"
+	case PMSemInstant:
+		return "PM_SEM_INSTANT"
+	case PMSemDiscrete:
+		return "PM_SEM_DISCRETE"
+	}
+	return fmt.Sprintf("PM_SEM(%d)", int(s))
+}
+
+// PCP scale constants (PCPD-8, PCPD-9).
+const (
+	PMSpaceByte  = 0
+	PMSpaceKByte = 1
+	PMSpaceMByte = 2
+	PMSpaceGByte = 3
+	PMSpaceTByte = 4
+
+	PMTimeNSec = 0
+	PMTimeUSec = 1
+	PMTimeMSec = 2
+	PMTimeSec  = 3
+	PMTimeMin  = 4
+	PMTimeHour = 5
+
+	PMCountOne = 0
+)
+
+// PMUnits is PCP's pmUnits: a power in each of space, time and count, and a scale for each
+// (PCPD-6, PCPD-7). Each field is a 4-bit signed value, -8..7.
+type PMUnits struct {
+	DimSpace, DimTime, DimCount       int8
+	ScaleSpace, ScaleTime, ScaleCount int8
+}
+
+// ErrUnitRange is returned when a pmUnits field does not fit in 4 signed bits.
+var ErrUnitRange = errors.New("pmUnits field out of range -8..7")
+
+// Pack encodes the six fields as 4-bit signed fields in PCP's order: dimSpace in the top nibble of
+// the low 24 bits, then dimTime, dimCount, scaleSpace, scaleTime, scaleCount.
+func (u PMUnits) Pack() (uint32, error) {
+	fields := [6]int8{u.DimSpace, u.DimTime, u.DimCount, u.ScaleSpace, u.ScaleTime, u.ScaleCount}
+	var v uint32
+	for _, f := range fields {
+		if f < -8 || f > 7 {
+			return 0, ErrUnitRange
+		}
+		v = v<<4 | uint32(uint8(f)&0xf)
+	}
+	return v, nil
+}
+
+// UnpackPMUnits decodes what Pack encoded.
+func UnpackPMUnits(v uint32) PMUnits {
+	var f [6]int8
+	for i := 5; i >= 0; i-- {
+		n := int8(v & 0xf)
+		if n >= 8 {
+			n -= 16
+		}
+		f[i] = n
+		v >>= 4
+	}
+	return PMUnits{f[0], f[1], f[2], f[3], f[4], f[5]}
+}
+
+// IsZero reports whether the units are dimensionless with no scale (UMA_NOUNITS).
+func (u PMUnits) IsZero() bool { return u == PMUnits{} }
+
+// Rate returns the units of the per-second rate of a counter with units u.
+func (u PMUnits) Rate() PMUnits {
+	r := u
+	if r.DimTime == 0 {
+		r.ScaleTime = PMTimeSec
+	}
+	r.DimTime--
+	return r
+}
+
+// spaceFactor gives bytes per unit of a space scale.
+func spaceFactor(s int8) float64 { return math.Pow(1024, float64(s)) }
+
+// timeFactor gives nanoseconds per unit of a time scale.
+func timeFactor(s int8) float64 {
+	switch s {
+	case PMTimeNSec:
+		return 1
+	case PMTimeUSec:
+		return 1e3
+	case PMTimeMSec:
+		return 1e6
+	case PMTimeSec:
+		return 1e9
+	case PMTimeMin:
+		return 60e9
+	case PMTimeHour:
+		return 3600e9
+	}
+	return math.NaN()
+}
+
+// ErrDimension is returned when converting between units of different dimensions.
+var ErrDimension = errors.New("units have different dimensions")
+
+// ConvScale converts v from units from to units to, which must have the same dimensions
+// (PCPD-12, pmConvScale).
+func ConvScale(v float64, from, to PMUnits) (float64, error) {
+	if from.DimSpace != to.DimSpace || from.DimTime != to.DimTime || from.DimCount != to.DimCount {
+		return 0, ErrDimension
+	}
+	f := 1.0
+	if from.DimSpace != 0 {
+		f *= math.Pow(spaceFactor(from.ScaleSpace)/spaceFactor(to.ScaleSpace), float64(from.DimSpace))
+	}
+	if from.DimTime != 0 {
+		tf, tt := timeFactor(from.ScaleTime), timeFactor(to.ScaleTime)
+		if math.IsNaN(tf) || math.IsNaN(tt) {
+			return 0, fmt.Errorf("time scale out of range: %w", ErrUnitRange)
+		}
+		f *= math.Pow(tf/tt, float64(from.DimTime))
+	}
+	if from.DimCount != 0 {
+		f *= math.Pow(10, float64(from.ScaleCount-to.ScaleCount)*float64(from.DimCount))
+	}
+	return v * f, nil
+}
+
+var spaceWords = [...]string{"byte", "Kbyte", "Mbyte", "Gbyte", "Tbyte"}
+var timeWords = [...]string{"nsec", "usec", "millisec", "sec", "min", "hour"}
+
+// String formats the units the way dcimon shows them everywhere: positive dimensions joined by
+// spaces, then "/" and the negative ones ("Mbyte/sec", "hour/(10^6 count)", "byte sec^-1" is never
+// used). Scales of zero dimensions are ignored (PCPD-11).
+func (u PMUnits) String() string {
+	var num, den []string
+	add := func(dim int8, word string) {
+		switch {
+		case dim > 0:
+			num = append(num, power(word, dim))
+		case dim < 0:
+			den = append(den, power(word, -dim))
+		}
+	}
+	if u.DimSpace != 0 {
+		w := fmt.Sprintf("byte*1024^%d", u.ScaleSpace)
+		if u.ScaleSpace >= 0 && int(u.ScaleSpace) < len(spaceWords) {
+			w = spaceWords[u.ScaleSpace]
+		}
+		add(u.DimSpace, w)
+	}
+	if u.DimTime != 0 {
+		w := fmt.Sprintf("time-scale-%d", u.ScaleTime)
+		if u.ScaleTime >= 0 && int(u.ScaleTime) < len(timeWords) {
+			w = timeWords[u.ScaleTime]
+		}
+		add(u.DimTime, w)
+	}
+	if u.DimCount != 0 {
+		w := "count"
+		if u.ScaleCount != 0 {
+			w = fmt.Sprintf("(10^%d count)", u.ScaleCount)
+		}
+		add(u.DimCount, w)
+	}
+	switch {
+	case len(num) == 0 && len(den) == 0:
+		return "none"
+	case len(den) == 0:
+		return strings.Join(num, " ")
+	case len(num) == 0:
+		return "1/" + strings.Join(den, " ")
+	}
+	return strings.Join(num, " ") + "/" + strings.Join(den, " ")
+}
+
+func power(w string, p int8) string {
+	if p == 1 {
+		return w
+	}
+	return fmt.Sprintf("%s^%d", w, p)
+}
+
+// Dimension describes the dimensions as "Space·Time^-1" style text for the inspector.
+func (u PMUnits) Dimension() string {
+	var parts []string
+	for _, d := range []struct {
+		n string
+		p int8
+	}{{"Space", u.DimSpace}, {"Time", u.DimTime}, {"Count", u.DimCount}} {
+		switch {
+		case d.p == 1:
+			parts = append(parts, d.n)
+		case d.p != 0:
+			parts = append(parts, fmt.Sprintf("%s^%d", d.n, d.p))
+		}
+	}
+	if len(parts) == 0 {
+		return "dimensionless"
+	}
+	return strings.Join(parts, "·")
+}
+
+// PMErr is a PCP error (PCPD-15, PCPF-9).
+type PMErr int
+
+// PCP errors used by dcimon (numbers as in PCP's pmapi.h).
+const (
+	PMErrPMID    PMErr = -12357 // PM_ERR_PMID: unknown or illegal metric identifier
+	PMErrNoAgent PMErr = -12370 // PM_ERR_NOAGENT: no agent for the metric
+	PMErrCtxBusy PMErr = -12393 // PM_ERR_CTXBUSY: context busy with another async call
+	PMErrValue   PMErr = -12371 // PM_ERR_VALUE: missing metric value(s)
+)
+
+func (e PMErr) String() string {
+	switch e {
+	case PMErrPMID:
+		return "PM_ERR_PMID"
+	case PMErrNoAgent:
+		return "PM_ERR_NOAGENT"
+	case PMErrCtxBusy:
+		return "PM_ERR_CTXBUSY"
+	case PMErrValue:
+		return "PM_ERR_VALUE"
+	}
+	return fmt.Sprintf("PM_ERR(%d)", int(e))
+}
+
+// Text is the English explanation of the error.
+func (e PMErr) Text() string {
+	switch e {
+	case PMErrPMID:
+		return "unknown metric id"
+	case PMErrNoAgent:
+		return "the agent responsible for the metric is currently unavailable"
+	case PMErrCtxBusy:
+		return "context is busy with another asynchronous call"
+	case PMErrValue:
+		return "missing metric value"
+	}
+	return "unknown PCP error"
+}
+
+// PCP state-change flags a fetch may report (PCPF-13).
+const (
+	PMCDRestartAgent = 1 << iota
+	PMCDAddAgent
+	PMCDDropAgent
+	PMCDLabelChange
+	PMCDNamesChange
+	PMCDAgentChange = PMCDRestartAgent | PMCDAddAgent | PMCDDropAgent
+)

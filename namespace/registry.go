@@ -1,0 +1,577 @@
+package namespace
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Registry is the DCI name space: registered classes and their instances, and the SPMI context
+// tree built from them. It is safe for concurrent use (SPMI-FEAT-6).
+//
+// The SPMI view of the DCI classes (AMB-51), written down once:
+//   - an uninstantiated class is a context named by the class, numbered by its last id level;
+//   - a single-instance class flagged Totals puts its datums into its parent's context as
+//     statistics (numbered TotalsASNBase + datum low byte); any other single-instance class is a
+//     context of its own whose statistics are its datums;
+//   - each instance of a multi-instance class is a subcontext of the parent class's context (or,
+//     with NestUnder, of the matching instance's context) named by its instance name and numbered
+//     by the provider's preferred number (OS index + 1) or the lowest free one (AMB-45); its
+//     statistics are the class's datums, numbered by datum low byte (`CPU/cpu0/idle` = 1.1.4).
+type Registry struct {
+	mu      sync.RWMutex
+	classes map[string]*Class
+	ordered []*Class // by index
+	top     *Context
+	gen     uint64 // bumped on every change of names (PCPF-13 NAMES_CHANGE)
+	sweep   uint64
+	// ASNPrefix, when set, is prepended to relative ASN.1 ids ("1.3.6.1.4.1.2.3.1.2.2", SPMI-ASN-3).
+	ASNPrefix string
+}
+
+// NewRegistry returns an empty name space holding only Top.
+func NewRegistry() *Registry {
+	return &Registry{classes: map[string]*Class{}, top: &Context{Name: "Top", Desc: "Top of the name space", Kind: CtxTop}}
+}
+
+// Read runs f while holding the registry's read lock, so the tree cannot change under it.
+func (r *Registry) Read(f func()) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	f()
+}
+
+// Top is the root context (SPMI-HIER-1).
+func (r *Registry) Top() *Context { return r.top }
+
+// Generation changes whenever classes or instances are added or removed.
+func (r *Registry) Generation() uint64 {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.gen
+}
+
+// Classes returns the registered classes in registration order; indices match Class.Index.
+func (r *Registry) Classes() []*Class {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return slices.Clone(r.ordered)
+}
+
+// Class returns the class with the given id, or nil.
+func (r *Registry) Class(id ClassID) *Class {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.classes[id.String()]
+}
+
+// RegisterClass validates and registers a class. The parent class (the id minus its last level)
+// must be registered and uninstantiated; an instantiated class cannot have subclasses (DCI-NS-3).
+// Class attributes must not change while registered (DCI-CLS-5).
+func (r *Registry) RegisterClass(c *Class) error {
+	if err := c.validate(); err != nil {
+		return errf(StatusInvalidArg, SiBadArgument, "%v", err)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	key := c.ID.String()
+	if _, dup := r.classes[key]; dup {
+		return errf(StatusDuplicate, SiDuplicate, "class %s is already registered", c.ID)
+	}
+	parentCtx := r.top
+	var parent *Class
+	if p := c.ID.Parent(); p != nil {
+		parent = r.classes[p.String()]
+		if parent == nil {
+			return errf(StatusUnknownClass, SiInvalidCx, "class %s: parent class %s is not registered", c.ID, p)
+		}
+		if parent.Instantiated() {
+			return errf(StatusInvalidArg, SiBadArgument, "class %s: parent %s is instantiated and cannot have subclasses (DCI-NS-3)", c.ID, p)
+		}
+		parentCtx = parent.ctx
+	}
+	if err := c.prepare(); err != nil {
+		return errf(StatusInvalidArg, SiBadArgument, "%v", err)
+	}
+	asn := uint16(c.ID[len(c.ID)-1])
+	switch {
+	case !c.Instantiated() || (c.SingleInstance() && !c.Totals):
+		if o := parentCtx.byName[c.Name]; o != nil {
+			return errf(StatusDuplicate, SiDuplicate, "class %s: %s already holds a context named %q (SPMI-HIER-10)", c.ID, parentCtx.Path(), c.Name)
+		}
+		if o := parentCtx.byASN[asn]; o != nil {
+			return errf(StatusDuplicate, SiDuplicate, "class %s: ASN.1 number %d is taken by %s (SPMI-ASN-2)", c.ID, asn, o.Path())
+		}
+		c.ctx = &Context{Name: c.Name, Desc: c.Desc, Kind: CtxClass, ASN: asn, Class: c}
+		parentCtx.addChild(c.ctx)
+		if c.Instantiated() {
+			c.ctx.Stats = c
+		}
+	case c.SingleInstance(): // totals
+		if parent == nil {
+			return errf(StatusInvalidArg, SiBadArgument, "class %s: a totals class needs a parent class", c.ID)
+		}
+		if parentCtx.Stats != nil {
+			return errf(StatusDuplicate, SiDuplicate, "class %s: context %s already holds the statistics of class %s", c.ID, parentCtx.Path(), parentCtx.Stats.ID)
+		}
+		c.ctx = parentCtx
+		parentCtx.Stats = c
+	default: // multi-instance
+		if len(c.NestUnder) > 0 {
+			host := r.classes[c.NestUnder.String()]
+			if host == nil || !host.Instantiated() || host.SingleInstance() {
+				return errf(StatusInvalidArg, SiBadArgument, "class %s: NestUnder %s is not a registered multi-instance class", c.ID, c.NestUnder)
+			}
+			hostParent := host.ID.Parent()
+			if parent == nil || hostParent == nil || !hostParent.Equal(c.ID.Parent()) {
+				return errf(StatusInvalidArg, SiBadArgument, "class %s: NestUnder %s must be a sibling class", c.ID, c.NestUnder)
+			}
+		} else if parent == nil {
+			return errf(StatusInvalidArg, SiBadArgument, "class %s: a multi-instance class needs an uninstantiated parent class whose context holds its instances", c.ID)
+		}
+		c.ctx = parentCtx
+		if len(c.NestUnder) == 0 {
+			parentCtx.hosted = append(parentCtx.hosted, c)
+		}
+	}
+	c.reg = r
+	c.index = len(r.ordered)
+	c.byKey = map[instKey]*Instance{}
+	r.classes[key] = c
+	r.ordered = append(r.ordered, c)
+	r.gen++
+	if c.SingleInstance() {
+		in := &Instance{Class: c, Levels: []uint64{0}, Name: c.Name, OSName: c.Name, Label: c.Label, ctx: c.ctx}
+		c.slots = append(c.slots, in)
+		c.byKey[keyOf(in.Levels)] = in
+		if c.ctx.Stats == c {
+			c.ctx.StatsInst = in
+		}
+		if !c.Totals {
+			c.ctx.Inst = in
+		}
+	}
+	return nil
+}
+
+// UnregisterClass removes a class with no subclasses, its instances and its contexts.
+func (r *Registry) UnregisterClass(id ClassID, t time.Time) ([]Event, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	c := r.classes[id.String()]
+	if c == nil {
+		return nil, errf(StatusUnknownClass, SiInvalidCx, "class %s is not registered", id)
+	}
+	for _, o := range r.ordered {
+		if o != c && len(o.ID) == len(id)+1 && id.Equal(o.ID.Parent()) {
+			return nil, errf(StatusInvalidArg, SiBadArgument, "class %s still has subclass %s", id, o.ID)
+		}
+		if len(o.NestUnder) > 0 && o.NestUnder.Equal(id) {
+			return nil, errf(StatusInvalidArg, SiBadArgument, "class %s still hosts the instances of %s", id, o.ID)
+		}
+	}
+	var evs []Event
+	if !c.SingleInstance() {
+		for _, in := range c.slots {
+			if in != nil {
+				evs = append(evs, r.removeLocked(in, t))
+			}
+		}
+	}
+	switch {
+	case c.ctx != nil && c.ctx.Class == c:
+		if c.ctx.parent != nil {
+			c.ctx.parent.removeChild(c.ctx)
+		}
+	case c.ctx != nil && c.ctx.Stats == c:
+		c.ctx.Stats, c.ctx.StatsInst = nil, nil
+	case c.ctx != nil:
+		c.ctx.hosted = slices.DeleteFunc(c.ctx.hosted, func(h *Class) bool { return h == c })
+	}
+	delete(r.classes, id.String())
+	// Keep indices dense and stable for the others: leave a hole the snapshot code skips.
+	r.ordered[c.index] = nil
+	c.reg = nil
+	r.gen++
+	return evs, nil
+}
+
+// ClassAt returns the class with the given index, or nil when it was unregistered.
+func (r *Registry) ClassAt(i int) *Class {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if i < 0 || i >= len(r.ordered) {
+		return nil
+	}
+	return r.ordered[i]
+}
+
+// Sync makes the class's instances exactly those in specs (in one step, for a provider that
+// enumerates its instances every sample, SPMI-INST-5): new ones are added, missing ones removed,
+// with their events. out receives the instance of each spec in order and is returned (pass a
+// reused slice to avoid allocation in the steady state).
+func (r *Registry) Sync(c *Class, specs []InstanceSpec, t time.Time, out []*Instance) ([]*Instance, []Event, error) {
+	if c.SingleInstance() {
+		out = append(out[:0], c.slots[0])
+		return out, nil, nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if c.reg != r {
+		return out, nil, errf(StatusUnknownClass, SiInvalidCx, "class %s is not registered", c.ID)
+	}
+	r.sweep++
+	gen := r.sweep
+	out = out[:0]
+	var evs []Event
+	var firstErr error
+	for i := range specs {
+		s := &specs[i]
+		in := c.byKey[keyOf(s.Levels)]
+		if in != nil && !slices.Equal(in.Levels, s.Levels) {
+			in = nil
+		}
+		if in == nil {
+			var ev Event
+			var err error
+			in, ev, err = r.addLocked(c, s, t)
+			if err != nil {
+				if firstErr == nil {
+					firstErr = err
+				}
+				out = append(out, nil)
+				continue
+			}
+			evs = append(evs, ev)
+		}
+		in.seen = gen
+		out = append(out, in)
+	}
+	for _, in := range c.slots {
+		if in != nil && in.seen != gen {
+			evs = append(evs, r.removeLocked(in, t))
+		}
+	}
+	return out, evs, firstErr
+}
+
+// AddInstance adds one instance and returns its DCI_INSTANCEADDED event.
+func (r *Registry) AddInstance(c *Class, s InstanceSpec, t time.Time) (*Instance, Event, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if c.reg != r {
+		return nil, Event{}, errf(StatusUnknownClass, SiInvalidCx, "class %s is not registered", c.ID)
+	}
+	if c.SingleInstance() {
+		return nil, Event{}, errf(StatusInvalidArg, SiBadArgument, "class %s has its single instance already (DCI-NS-4)", c.ID)
+	}
+	if in := c.byKey[keyOf(s.Levels)]; in != nil && slices.Equal(in.Levels, s.Levels) {
+		return nil, Event{}, errf(StatusDuplicate, SiDuplicate, "instance %s of class %s already exists", in.ID(), c.ID)
+	}
+	return r.addLocked(c, &s, t)
+}
+
+// RemoveInstance removes one instance and returns its DCI_INSTANCEREMOVED event.
+func (r *Registry) RemoveInstance(in *Instance, t time.Time) (Event, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if in.removed || in.Class.reg != r || in.Class.SingleInstance() {
+		return Event{}, errf(StatusInvalidArg, SiDeleted, "instance %s cannot be removed", in.Name)
+	}
+	return r.removeLocked(in, t), nil
+}
+
+func (r *Registry) addLocked(c *Class, s *InstanceSpec, t time.Time) (*Instance, Event, error) {
+	if len(s.Levels) != len(c.Levels) {
+		return nil, Event{}, errf(StatusInvalidArg, SiBadArgument, "class %s: instance has %d level values, the class has %d levels", c.ID, len(s.Levels), len(c.Levels))
+	}
+	name := InstanceName(s.OSName)
+	if s.OSName == "" {
+		name = Inst(s.Levels...).String()
+	}
+	host := c.ctx
+	if len(c.NestUnder) > 0 {
+		hc := r.classes[c.NestUnder.String()]
+		var hi *Instance
+		if hc != nil {
+			for _, cand := range hc.slots {
+				if cand != nil && len(cand.Levels) > 0 && cand.Levels[0] == s.Levels[0] {
+					hi = cand
+					break
+				}
+			}
+		}
+		if hi == nil {
+			return nil, Event{}, errf(StatusInvalidArg, SiInvalidCx, "class %s: instance %q has no %s instance with level-0 value %d to nest under", c.ID, name, c.NestUnder, s.Levels[0])
+		}
+		host = hi.ctx
+		if !slices.Contains(host.hosted, c) {
+			host.hosted = append(host.hosted, c)
+		}
+	}
+	if o := host.byName[name]; o != nil {
+		return nil, Event{}, errf(StatusDuplicate, SiDuplicate, "class %s: %s already has a subcontext named %q (SPMI-HIER-10)", c.ID, host.Path(), name)
+	}
+	asn := host.freeASN(s.ASN)
+	if asn == 0 {
+		return nil, Event{}, errf(StatusAllocationFailure, SiCallocFailed, "class %s: no free ASN.1 number under %s", c.ID, host.Path())
+	}
+	in := &Instance{Class: c, Levels: slices.Clone(s.Levels), Name: name, OSName: s.OSName,
+		Label: Label{ASCII: SanitizeLabel(name)}, Flags: s.Flags, Desc: s.Desc, Attrs: slices.Clone(s.Attrs), Added: t}
+	if n := len(c.free); n > 0 {
+		in.slot = c.free[n-1]
+		c.free = c.free[:n-1]
+		c.slots[in.slot] = in
+	} else {
+		in.slot = len(c.slots)
+		c.slots = append(c.slots, in)
+	}
+	desc := s.Desc
+	if desc == "" {
+		desc = c.Desc
+	}
+	in.ctx = &Context{Name: name, Desc: desc, Kind: CtxInstance, ASN: asn, Class: c, Inst: in, Stats: c, StatsInst: in}
+	host.addChild(in.ctx)
+	c.byKey[keyOf(in.Levels)] = in
+	r.gen++
+	return in, Event{Time: t, Kind: EvInstanceAdded, Path: in.ctx.Path(), Class: c.ID, Inst: in.ID(),
+		Text: fmt.Sprintf("instance %s added", in.ctx.Path())}, nil
+}
+
+func (r *Registry) removeLocked(in *Instance, t time.Time) Event {
+	c := in.Class
+	path := in.ctx.Path()
+	// Nested instances under this one go first.
+	for _, k := range slices.Clone(in.ctx.children) {
+		if k.Inst != nil && !k.Inst.removed {
+			r.removeLocked(k.Inst, t)
+		}
+	}
+	if in.ctx.parent != nil {
+		in.ctx.parent.removeChild(in.ctx)
+	}
+	in.removed = true
+	c.slots[in.slot] = nil
+	c.free = append(c.free, in.slot)
+	delete(c.byKey, keyOf(in.Levels))
+	r.gen++
+	return Event{Time: t, Kind: EvInstanceRemoved, Path: path, Class: c.ID, Inst: in.ID(),
+		Text: fmt.Sprintf("instance %s removed", path)}
+}
+
+// Instances returns the class's current instances in slot order.
+func (r *Registry) Instances(c *Class) []*Instance {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	out := make([]*Instance, 0, len(c.slots))
+	for _, in := range c.slots {
+		if in != nil {
+			out = append(out, in)
+		}
+	}
+	return out
+}
+
+// ListClasses expands a class id query with DCI_ALL levels into registered ids (DCI-WC-1).
+func (r *Registry) ListClasses(q ClassID) []ClassID {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	var out []ClassID
+	for _, c := range r.ordered {
+		if c != nil && c.ID.Matches(q) {
+			out = append(out, c.ID)
+		}
+	}
+	slices.SortFunc(out, func(a, b ClassID) int { return slices.Compare(a, b) })
+	return out
+}
+
+// ListInstances expands an instance query of the class (DCI-WC-2, DCI-WC-3). A query matching
+// nothing is DCI_NOINSTANCES, never an empty success (DCI-WC-5).
+func (r *Registry) ListInstances(c *Class, q InstanceID) ([]*Instance, error) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if bitLen(q.Mask) > len(c.Levels) {
+		return nil, errf(StatusInvalidArg, SiBadArgument, "instance query %s has more levels than class %s (%d)", q, c.ID, len(c.Levels))
+	}
+	var out []*Instance
+	for _, in := range c.slots {
+		if in != nil && q.Matches(in.Levels) {
+			out = append(out, in)
+		}
+	}
+	if len(out) == 0 {
+		return nil, errf(StatusNoInstances, SiNotFound, "class %s: no instance matches %s", c.ID, q)
+	}
+	slices.SortFunc(out, func(a, b *Instance) int { return slices.Compare(a.Levels, b.Levels) })
+	return out, nil
+}
+
+// Ref is what a path or ASN.1 id resolves to: a context, or a statistic of a context.
+type Ref struct {
+	Ctx   *Context
+	Datum *Datum // nil for a context
+}
+
+// IsStat reports whether the reference names a statistic.
+func (r Ref) IsStat() bool { return r.Datum != nil }
+
+// Path is the full SPMI path of the reference.
+func (r Ref) Path() string {
+	if r.Datum == nil {
+		return r.Ctx.Path()
+	}
+	if p := r.Ctx.Path(); p != "" {
+		return p + "/" + r.Datum.Name
+	}
+	return r.Datum.Name
+}
+
+// ASN is the relative dotted ASN.1 id of the reference (SPMI-ASN-1).
+func (r Ref) ASN() string {
+	p := r.Ctx.ASNPath()
+	if r.Datum == nil {
+		return p
+	}
+	n := strconv.Itoa(int(r.Ctx.StatASN(r.Datum)))
+	if p == "" {
+		return n
+	}
+	return p + "." + n
+}
+
+// FullASN is the ASN.1 id with the registry's prefix, when one is set (SPMI-ASN-3).
+func (r *Registry) FullASN(ref Ref) string {
+	if r.ASNPrefix == "" {
+		return ref.ASN()
+	}
+	return r.ASNPrefix + "." + ref.ASN()
+}
+
+// Lookup resolves a path relative to from (nil = Top). "" resolves to from itself. A leading "/"
+// makes the path absolute. The cost is proportional to the depth of the path (SPMI-HIER-7,
+// SPMI-HIER-8). Unknown contexts are SiInvalidCx, unknown statistics SiNotFound (AMB-44).
+func (r *Registry) Lookup(from *Context, path string) (Ref, error) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.lookupLocked(from, path)
+}
+
+func (r *Registry) lookupLocked(from *Context, path string) (Ref, error) {
+	cur := from
+	if cur == nil || strings.HasPrefix(path, "/") {
+		cur = r.top
+	}
+	if cur.deleted {
+		return Ref{}, errf(StatusInvalidArg, SiDeleted, "context %s has been deleted", cur.Path())
+	}
+	path = strings.Trim(path, "/")
+	if path == "" {
+		return Ref{Ctx: cur}, nil
+	}
+	for path != "" {
+		name, rest, _ := strings.Cut(path, "/")
+		if k := cur.byName[name]; k != nil {
+			cur, path = k, rest
+			continue
+		}
+		if rest == "" && cur.Stats != nil {
+			if i := cur.Stats.DatumByName(name); i >= 0 && cur.Stats.Datums[i].ID != InvalidDatumID {
+				return Ref{Ctx: cur, Datum: &cur.Stats.Datums[i]}, nil
+			}
+			return Ref{}, errf(StatusUnknownDatum, SiNotFound, "%s has no statistic or subcontext %q", ctxName(cur), name)
+		}
+		return Ref{}, errf(StatusUnknownClass, SiInvalidCx, "%s has no subcontext %q", ctxName(cur), name)
+	}
+	return Ref{Ctx: cur}, nil
+}
+
+func ctxName(c *Context) string {
+	if c.Kind == CtxTop {
+		return "Top"
+	}
+	return c.Path()
+}
+
+// LookupASN resolves a relative dotted ASN.1 id ("1.1.4"), or a full one carrying the
+// registry's prefix (SPMI-ASN-1, SPMI-ASN-3).
+func (r *Registry) LookupASN(id string) (Ref, error) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if r.ASNPrefix != "" && strings.HasPrefix(id, r.ASNPrefix+".") {
+		id = strings.TrimPrefix(id, r.ASNPrefix+".")
+	}
+	cur := r.top
+	parts := strings.Split(id, ".")
+	for i, p := range parts {
+		n, err := strconv.ParseUint(p, 10, 16)
+		if err != nil || n == 0 {
+			return Ref{}, errf(StatusInvalidArg, SiBadArgument, "ASN.1 id %q: component %q is not 1..65535", id, p)
+		}
+		if k := cur.byASN[uint16(n)]; k != nil {
+			cur = k
+			continue
+		}
+		if i == len(parts)-1 && cur.Stats != nil {
+			for j := range cur.Stats.Datums {
+				d := &cur.Stats.Datums[j]
+				if d.ID != InvalidDatumID && cur.StatASN(d) == uint16(n) {
+					return Ref{Ctx: cur, Datum: d}, nil
+				}
+			}
+			return Ref{}, errf(StatusUnknownDatum, SiNotFound, "ASN.1 id %s: %s has no statistic %d", id, ctxName(cur), n)
+		}
+		return Ref{}, errf(StatusUnknownClass, SiInvalidCx, "ASN.1 id %s: %s has no subcontext %d", id, ctxName(cur), n)
+	}
+	return Ref{Ctx: cur}, nil
+}
+
+// Walk visits every context depth first, parents before children, in tree order (SPMI-HIER-6).
+// Returning false from f skips the context's subtree.
+func (r *Registry) Walk(f func(c *Context, depth int) bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	var walk func(c *Context, d int)
+	walk = func(c *Context, d int) {
+		if !f(c, d) {
+			return
+		}
+		for _, k := range c.children {
+			walk(k, d+1)
+		}
+	}
+	walk(r.top, 0)
+}
+
+// Search finds every statistic and context whose name, DCI label or description contains the
+// text, with full paths (DCI-LBL-3, X-7). Instances of one class share their statistics, so a hit
+// on a statistic name is reported once per instance.
+func (r *Registry) Search(text string, limit int) []Ref {
+	needle := strings.ToLower(text)
+	var out []Ref
+	r.Walk(func(c *Context, _ int) bool {
+		if limit > 0 && len(out) >= limit {
+			return false
+		}
+		if c.Kind != CtxTop && (strings.Contains(strings.ToLower(c.Name), needle) || strings.Contains(strings.ToLower(c.Desc), needle)) {
+			out = append(out, Ref{Ctx: c})
+		}
+		if c.Stats != nil {
+			for i := range c.Stats.Datums {
+				d := &c.Stats.Datums[i]
+				if d.ID == InvalidDatumID {
+					continue
+				}
+				if strings.Contains(strings.ToLower(d.Name), needle) || strings.Contains(strings.ToLower(d.Label.ASCII), needle) ||
+					strings.Contains(strings.ToLower(d.Desc), needle) {
+					out = append(out, Ref{Ctx: c, Datum: d})
+				}
+			}
+		}
+		return true
+	})
+	return out
+}

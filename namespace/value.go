@@ -1,0 +1,133 @@
+package namespace
+
+import "fmt"
+
+// RawState says what a provider could say about one datum of one instance.
+type RawState uint8
+
+// Raw states.
+const (
+	RawOK          RawState = iota // the value is in N (numbers) or S (strings)
+	RawInvalid                     // the datum is on the instance's invalid-data list (DCI-INV-1)
+	RawUnavailable                 // no value this time; Reason says why (PCPF-7, PCPF-10)
+	RawSkipped                     // not read this time (DCI4 volatility): keep the previous value
+)
+
+// Raw is one datum's value as a provider read it.
+type Raw struct {
+	N      uint64 // numeric payload; signed types hold the two's complement bits
+	S      string // text and octet payload
+	State  RawState
+	Reason Reason // for RawUnavailable
+}
+
+// ValueState is the state of one value in a snapshot. Only Valid values are shown as numbers,
+// ranked or used in derivations; every other state is visibly distinct from zero.
+type ValueState uint8
+
+// Value states.
+const (
+	Valid       ValueState = iota
+	NoRate                 // a counter with no usable previous reading: shown as "—" (SPMI-SET-15, X-3)
+	Invalid                // on the invalid-data list: shown as "n/a" (DCI-INV-4)
+	Unavailable            // no value: shown as "n/a" with the reason (PCPF-7)
+)
+
+var valueStateNames = [...]string{"valid", "no rate", "invalid", "unavailable"}
+
+func (s ValueState) String() string {
+	if int(s) < len(valueStateNames) {
+		return valueStateNames[s]
+	}
+	return fmt.Sprintf("ValueState(%d)", s)
+}
+
+// Reason says why a value is not Valid.
+type Reason uint8
+
+// Reasons.
+const (
+	ReasonNone             Reason = iota
+	ReasonFirstSample             // no previous reading yet
+	ReasonReset                   // the supplier re-initialised (reset value changed, DCI4-SUP-8)
+	ReasonCounterDecrease         // a 64-bit counter went backwards: a discontinuity
+	ReasonNewInstance             // the instance appeared since the previous reading
+	ReasonNoElapsed               // the two readings carry the same time
+	ReasonInvalidData             // on the instance's invalid-data list
+	ReasonNotPresent              // hardware or software absent, off-line (PCPF-10)
+	ReasonNoValues                // the provider returned no value, cause unknown
+	ReasonNotSupported            // not supported on this host (PM_TYPE_NOSUPPORT)
+	ReasonProviderError           // the provider failed this collection
+	ReasonTimeout                 // the provider did not answer before the deadline
+	ReasonAssumedDead             // the supplier stopped updating (SiAssumedDead)
+	ReasonZeroDenominator         // a derived ratio's denominator is zero (DCI-DER-5)
+	ReasonArgUnavailable          // an argument of a derived value is not valid
+	ReasonNotQueryable            // the datum lacks DCI_QUERYABLE
+	ReasonNotSampled              // the class has not been sampled yet
+	ReasonClassUnavailable        // the class is disabled, not implemented, n/a or obsolete
+	ReasonAccessDenied            // the process may not read the source
+	reasonCount
+)
+
+var reasonText = [reasonCount]string{
+	"", "no previous sample", "supplier re-initialised", "counter went backwards", "new instance",
+	"no time elapsed", "not valid for this instance", "off-line / not present", "no values",
+	"not supported", "provider error", "provider timed out", "supplier assumed dead",
+	"zero denominator", "argument unavailable", "not queryable", "not sampled yet",
+	"class unavailable", "access denied",
+}
+
+func (r Reason) String() string {
+	if r < reasonCount {
+		return reasonText[r]
+	}
+	return fmt.Sprintf("reason %d", r)
+}
+
+// SiErr is the SPMI per-value error code for the reason (SPMI-SET-8); 0 for none.
+func (r Reason) SiErr() SiErr {
+	switch r {
+	case ReasonNone:
+		return SiSuccess
+	case ReasonAssumedDead:
+		return SiAssumedDead
+	case ReasonFirstSample, ReasonNotSampled, ReasonNoValues, ReasonNotPresent, ReasonInvalidData,
+		ReasonZeroDenominator, ReasonArgUnavailable, ReasonReset, ReasonCounterDecrease, ReasonNewInstance, ReasonNoElapsed:
+		return SiNoValue
+	case ReasonTimeout:
+		return SiInstBusy
+	}
+	return SiOtherErr
+}
+
+// Status is the DCI per-metric status for the reason (DCI-RET-1).
+func (r Reason) Status() Status {
+	switch r {
+	case ReasonNone, ReasonFirstSample, ReasonReset, ReasonCounterDecrease, ReasonNewInstance, ReasonNoElapsed:
+		return StatusSuccess
+	case ReasonInvalidData:
+		return StatusInvalidData
+	case ReasonNotPresent, ReasonAssumedDead, ReasonClassUnavailable:
+		return StatusNotPresent
+	case ReasonNotSupported:
+		return StatusNoImplementation
+	case ReasonNotQueryable:
+		return StatusMethodOpUnavailable
+	case ReasonZeroDenominator, ReasonArgUnavailable:
+		return StatusInvalidData
+	}
+	return StatusSysError
+}
+
+// Value is one datum of one instance in a snapshot.
+type Value struct {
+	N      uint64  // val: the raw numeric reading (two's complement for signed types)
+	S      string  // val for text and octet strings
+	Change float64 // val_change: for counters the interval delta, wraps resolved (SPMI-SET-7)
+	V      float64 // the decoded value: rate per second for counters, level for quantities, result for derived (SPMI-SET-9)
+	State  ValueState
+	Reason Reason
+}
+
+// Int returns the raw value as a signed integer (for signed types).
+func (v Value) Int() int64 { return int64(v.N) }
