@@ -78,8 +78,41 @@ type Class struct {
 	slots    []*Instance
 	free     []int
 	byKey    map[instKey]*Instance
-	seenGen  uint64
-	dataDims int
+	plan     []datumPlan // how Next treats each datum, compiled once at registration
+}
+
+// datumPlan is the per-datum decision Next would otherwise re-derive for every value.
+type datumPlan uint8
+
+const (
+	planDerived datumPlan = iota
+	planNotQueryable
+	planString
+	planLevel
+	planCounterU32
+	planCounterI32
+	planCounterI64
+	planCounterU64
+)
+
+func planFor(d *Datum) datumPlan {
+	switch {
+	case d.IsDerived():
+		return planDerived
+	case d.Flags&DatumQueryable == 0 && d.ID != InvalidDatumID:
+		return planNotQueryable
+	case !d.Type.IsNumeric():
+		return planString
+	case !d.IsCounter():
+		return planLevel
+	case d.Type == TypeUint4:
+		return planCounterU32
+	case d.Type == TypeInt4:
+		return planCounterI32
+	case d.Type == TypeInt8:
+		return planCounterI64
+	}
+	return planCounterU64
 }
 
 // Index is the class's dense index in its registry, used to address snapshot values.
@@ -111,10 +144,11 @@ func (c *Class) Datum(low uint8) *Datum {
 	return nil
 }
 
-// DatumIndex returns the index of the datum with the given id, or -1.
+// DatumIndex returns the index of the datum with the given id, or -1. A bare low byte names a
+// derived datum too, since low bytes are unique in the class (DCI-DER-1).
 func (c *Class) DatumIndex(id DatumID) int {
 	i := int(c.byLow[id.Low()])
-	if i >= 0 && c.Datums[i].ID != id {
+	if i >= 0 && c.Datums[i].ID != id && id > 0xff {
 		return -1
 	}
 	return i
@@ -305,6 +339,10 @@ func (c *Class) prepare() error {
 		}
 	}
 	c.block = off
+	c.plan = make([]datumPlan, len(c.Datums))
+	for i := range c.Datums {
+		c.plan[i] = planFor(&c.Datums[i])
+	}
 	for _, e := range c.Events {
 		if c.byLow[e.ID.Low()] >= 0 {
 			return fmt.Errorf("class %s: event %s shares its id with a polled datum (DCI-NS-6)", c.ID, e.ID)

@@ -54,11 +54,17 @@ func (r *Registry) Generation() uint64 {
 	return r.gen
 }
 
-// Classes returns the registered classes in registration order; indices match Class.Index.
+// Classes returns the registered classes in registration order.
 func (r *Registry) Classes() []*Class {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	return slices.Clone(r.ordered)
+	out := make([]*Class, 0, len(r.ordered))
+	for _, c := range r.ordered {
+		if c != nil {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // Class returns the class with the given id, or nil.
@@ -166,6 +172,9 @@ func (r *Registry) UnregisterClass(id ClassID, t time.Time) ([]Event, error) {
 		return nil, errf(StatusUnknownClass, SiInvalidCx, "class %s is not registered", id)
 	}
 	for _, o := range r.ordered {
+		if o == nil {
+			continue
+		}
 		if o != c && len(o.ID) == len(id)+1 && id.Equal(o.ID.Parent()) {
 			return nil, errf(StatusInvalidArg, SiBadArgument, "class %s still has subclass %s", id, o.ID)
 		}

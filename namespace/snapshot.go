@@ -191,7 +191,6 @@ func buildClass(out *ClassValues, prev *ClassValues, cs *ClassSample) {
 	vals, insts := out.spare, out.spareInsts
 	if cap(vals) >= slots*nd {
 		vals = vals[:slots*nd]
-		clear(vals)
 	} else {
 		vals = make([]Value, slots*nd)
 	}
@@ -225,123 +224,113 @@ func buildClass(out *ClassValues, prev *ClassValues, cs *ClassSample) {
 			continue
 		}
 		insts[in.slot] = in
-		row := vals[in.slot*nd : in.slot*nd+nd]
+		row := vals[in.slot*nd : in.slot*nd+nd : in.slot*nd+nd]
 		var prow []Value
-		if prev != nil && in.slot < len(prev.Insts) && prev.Insts[in.slot] == in {
-			prow = prev.Vals[in.slot*nd : in.slot*nd+nd]
+		if prev != nil && !reset && in.slot < len(prev.Insts) && prev.Insts[in.slot] == in {
+			prow = prev.Vals[in.slot*nd : in.slot*nd+nd : in.slot*nd+nd]
 		}
+		hadPrev := prow != nil || (reset && prev != nil && in.slot < len(prev.Insts) && prev.Insts[in.slot] == in)
 		var raw []Raw
 		if errReason == ReasonNone && len(cs.Raw) >= (k+1)*nd {
-			raw = cs.Raw[k*nd : k*nd+nd]
+			raw = cs.Raw[k*nd : k*nd+nd : k*nd+nd]
 		}
-		for d := range c.Datums {
-			dd := &c.Datums[d]
-			if dd.IsDerived() {
+		for d, p := range c.plan {
+			if p == planDerived {
 				continue
 			}
-			v := &row[d]
 			if raw == nil {
-				v.State, v.Reason = Unavailable, errReason
-				if v.Reason == ReasonNone {
-					v.Reason = ReasonNoValues
+				r := errReason
+				if r == ReasonNone {
+					r = ReasonNoValues
 				}
+				row[d] = Value{State: Unavailable, Reason: r}
 				continue
 			}
-			r := &raw[d]
 			var pv *Value
-			if prow != nil && !reset {
+			if prow != nil {
 				pv = &prow[d]
 			}
-			fill(v, dd, r, pv, prow != nil, reset, elapsed)
+			row[d] = fill(p, c.Datums[d].Type, &raw[d], pv, hadPrev, reset, elapsed)
 		}
 		for _, d := range c.derivOrd {
-			derive(&row[d], &c.Datums[d], row, c.Datums, elapsed)
+			row[d] = derive(&c.Datums[d], row, c.Datums, elapsed)
+		}
+	}
+	// Free slots hold no instance; keep their values zero so nothing stale is ever read.
+	for slot, in := range insts {
+		if in == nil {
+			clear(vals[slot*nd : slot*nd+nd])
 		}
 	}
 }
 
-// fill computes one non-derived value.
-func fill(v *Value, d *Datum, r *Raw, pv *Value, hadPrev, reset bool, elapsed float64) {
-	if d.Flags&DatumQueryable == 0 && d.ID != InvalidDatumID {
-		v.State, v.Reason = Unavailable, ReasonNotQueryable
-		return
-	}
+// fill computes one non-derived value. pv is the previous value of the same instance and datum
+// when there is a usable one (same instance, no reset).
+func fill(p datumPlan, ty DataType, r *Raw, pv *Value, hadPrev, reset bool, elapsed float64) Value {
 	switch r.State {
 	case RawSkipped:
 		if pv != nil {
-			*v = *pv
-			return
+			return *pv
 		}
-		v.State, v.Reason = Unavailable, ReasonNoValues
-		return
+		return Value{State: Unavailable, Reason: ReasonNoValues}
 	case RawInvalid:
-		v.State, v.Reason = Invalid, ReasonInvalidData
-		return
+		return Value{State: Invalid, Reason: ReasonInvalidData}
 	case RawUnavailable:
-		v.State, v.Reason = Unavailable, r.Reason
-		if v.Reason == ReasonNone {
-			v.Reason = ReasonNoValues
+		if r.Reason == ReasonNone {
+			return Value{State: Unavailable, Reason: ReasonNoValues}
 		}
-		return
+		return Value{State: Unavailable, Reason: r.Reason}
 	}
-	v.N, v.S = r.N, r.S
-	if !d.Type.IsNumeric() {
-		v.State = Valid
-		return
-	}
-	cur := toFloat(d.Type, r.N)
-	if !d.IsCounter() {
-		v.V, v.State = cur, Valid
+	switch p {
+	case planNotQueryable:
+		return Value{State: Unavailable, Reason: ReasonNotQueryable}
+	case planString:
+		return Value{N: r.N, S: r.S}
+	case planLevel:
+		v := Value{N: r.N, S: r.S, V: toFloat(ty, r.N)}
 		if pv != nil && pv.State == Valid {
-			v.Change = cur - pv.V
+			v.Change = v.V - pv.V
 		}
-		return
+		return v
 	}
+	v := Value{N: r.N}
 	switch {
 	case reset:
 		v.State, v.Reason = NoRate, ReasonReset
-		return
-	case !hadPrev:
+		return v
+	case !hadPrev || pv == nil || pv.State == Invalid || pv.State == Unavailable:
 		v.State, v.Reason = NoRate, ReasonFirstSample
-		return
-	case pv == nil || (pv.State != Valid && pv.State != NoRate) || (pv.State == NoRate && pv.Reason == ReasonNone):
-		v.State, v.Reason = NoRate, ReasonFirstSample
-		return
+		return v
 	}
-	delta, ok := counterDelta(d.Type, pv.N, r.N)
-	if !ok {
-		v.State, v.Reason = NoRate, ReasonCounterDecrease
-		return
+	var delta float64
+	switch p {
+	case planCounterU32:
+		delta = float64(uint32(r.N) - uint32(pv.N)) // modular arithmetic is the single wrap
+	case planCounterI32:
+		if int32(r.N) < int32(pv.N) {
+			v.State, v.Reason = NoRate, ReasonCounterDecrease
+			return v
+		}
+		delta = float64(int64(int32(r.N)) - int64(int32(pv.N)))
+	case planCounterI64:
+		if int64(r.N) < int64(pv.N) {
+			v.State, v.Reason = NoRate, ReasonCounterDecrease
+			return v
+		}
+		delta = float64(int64(r.N) - int64(pv.N))
+	default:
+		if r.N < pv.N {
+			v.State, v.Reason = NoRate, ReasonCounterDecrease
+			return v
+		}
+		delta = float64(r.N - pv.N)
 	}
 	if elapsed <= 0 {
 		v.State, v.Reason = NoRate, ReasonNoElapsed
-		return
+		return v
 	}
-	v.Change, v.V, v.State = delta, delta/elapsed, Valid
-}
-
-// counterDelta is the interval delta of a counter: a 32-bit unsigned counter that decreased
-// wrapped once; any other decrease is a discontinuity (X-3, AMB-53).
-func counterDelta(t DataType, prev, cur uint64) (float64, bool) {
-	switch t {
-	case TypeUint4:
-		p, c := uint32(prev), uint32(cur)
-		return float64(c - p), true // modular arithmetic is the single wrap
-	case TypeInt4:
-		if int32(cur) < int32(prev) {
-			return 0, false
-		}
-		return float64(int64(int32(cur)) - int64(int32(prev))), true
-	case TypeInt8:
-		if int64(cur) < int64(prev) {
-			return 0, false
-		}
-		return float64(int64(cur) - int64(prev)), true
-	}
-	if cur < prev {
-		return 0, false
-	}
-	return float64(cur - prev), true
+	v.Change, v.V = delta, delta/elapsed
+	return v
 }
 
 func toFloat(t DataType, n uint64) float64 {
@@ -370,40 +359,34 @@ func argValue(v *Value, d *Datum) (float64, bool) {
 	return v.V, true
 }
 
-func derive(out *Value, d *Datum, row []Value, datums []Datum, elapsed float64) {
+func derive(d *Datum, row []Value, datums []Datum, elapsed float64) Value {
 	var a [3]float64
 	for n := 0; n < d.Units.Args(); n++ {
 		j := d.args[n]
 		x, ok := argValue(&row[j], &datums[j])
 		if !ok {
-			out.State, out.Reason = row[j].State, row[j].Reason
-			if out.State == Valid || out.State == Invalid {
-				out.State = Unavailable
+			out := Value{State: Unavailable, Reason: row[j].Reason}
+			if row[j].State == NoRate {
+				out.State = NoRate
 			}
 			if out.Reason == ReasonNone || out.Reason == ReasonInvalidData {
 				out.Reason = ReasonArgUnavailable
 			}
-			if row[j].State == NoRate {
-				out.State = NoRate
-			}
-			return
+			return out
 		}
 		a[n] = x
 	}
 	r, ok := Evaluate(d.Units, a[0], a[1], a[2])
 	if !ok {
-		out.State, out.Reason = Unavailable, ReasonZeroDenominator
-		return
+		return Value{State: Unavailable, Reason: ReasonZeroDenominator}
 	}
 	if d.IsCounter() {
 		if elapsed <= 0 {
-			out.State, out.Reason = NoRate, ReasonNoElapsed
-			return
+			return Value{State: NoRate, Reason: ReasonNoElapsed}
 		}
-		out.Change, out.V, out.State = r, r/elapsed, Valid
-		return
+		return Value{Change: r, V: r / elapsed}
 	}
-	out.V, out.State = r, Valid
+	return Value{V: r}
 }
 
 // Evaluate applies a derived relationship to its arguments (DCI-DER-2). It reports false for a
