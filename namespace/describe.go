@@ -1,0 +1,335 @@
+package namespace
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Field is one attribute for people: a key and its value as text.
+type Field struct {
+	Key, Value string
+}
+
+// Section is a group of attributes under one standard ("DCI datum", "DCI4 description", ...).
+type Section struct {
+	Title  string
+	Fields []Field
+}
+
+// Describe lists every attribute of what ref names — a context (class or instance) or a statistic
+// (datum) — grouped by standard: SPMI, DCI, DCI4 and PCP, then documentation. The headless
+// `describe` command and the TUI inspector both render these sections, so they always agree
+// (DCI-NS-1, DCI-CLS-1, DCI-INST-1, DCI-DATA-1, DCI4-DESC-1, DCI4-SUP-3, PCPD-1, SPMI-HIER-4/5).
+func (r *Registry) Describe(ref Ref) []Section {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if ref.Ctx == nil {
+		return nil
+	}
+	if ref.Datum != nil {
+		return r.describeDatum(ref)
+	}
+	return r.describeContext(ref.Ctx)
+}
+
+func (r *Registry) describeContext(c *Context) []Section {
+	parent := "Top"
+	if c.parent != nil && c.parent.Kind != CtxTop {
+		parent = c.parent.Path()
+	}
+	if c.Kind == CtxTop {
+		parent = "-"
+	}
+	deleted := "no"
+	if c.deleted {
+		deleted = "yes — " + SiDeleted.Line()
+	}
+	asn := c.ASNPath()
+	if r.ASNPrefix != "" && asn != "" {
+		asn += " (" + r.ASNPrefix + "." + asn + ")"
+	}
+	spmi := Section{Title: "SPMI context", Fields: []Field{
+		{"path", orDash(c.Path())},
+		{"name", c.Name},
+		{"description", orDash(c.Desc)},
+		{"parent", parent},
+		{"inst_freq", c.InstFreq().String()},
+		{"asn", orDash(asn)},
+		{"subcontexts", strconv.Itoa(len(c.children))},
+		{"statistics", strconv.Itoa(c.NumStats())},
+		{"deleted", deleted},
+	}}
+	out := []Section{spmi}
+	if c.Class != nil {
+		out = append(out, describeClass(c.Class))
+	}
+	if c.Stats != nil && c.Stats != c.Class {
+		s := describeClass(c.Stats)
+		s.Title = "DCI class of the statistics"
+		out = append(out, s)
+	}
+	for _, h := range c.hosted {
+		s := describeClass(h)
+		s.Title = "DCI class of the subcontexts"
+		out = append(out, s)
+	}
+	if c.Inst != nil {
+		out = append(out, describeInstance(c.Inst))
+	}
+	sup := c.Class
+	if sup == nil || sup.Supplier == nil {
+		sup = c.Stats
+	}
+	if sup != nil && sup.Supplier != nil {
+		out = append(out, describeSupplier(sup.Supplier))
+	}
+	return out
+}
+
+func describeClass(c *Class) Section {
+	f := []Field{
+		{"class id", c.ID.String()},
+		{"label", labelText(c.Label)},
+		{"flags", c.Flags.String()},
+	}
+	if why := c.Unavailable(); why != "" {
+		f = append(f, Field{"state", why})
+	}
+	f = append(f, Field{"access", orNone(c.Access)}, Field{"method", methodText(c.Method)})
+	if !c.Instantiated() {
+		f = append(f, Field{"kind", "uninstantiated (a position in the tree: no instances, no data)"})
+		return Section{Title: "DCI class", Fields: f}
+	}
+	kind := "instantiated"
+	if c.SingleInstance() {
+		kind = "instantiated, single instance (value 0)"
+	}
+	f = append(f, Field{"kind", kind}, Field{"instantiability", c.InstFreq.String()})
+	for i, l := range c.Levels {
+		f = append(f, Field{fmt.Sprintf("instance level %d", i), fmt.Sprintf("%s, itype %s (%s), %d bytes", l.Type, l.Tag, l.Tag.Comment(), l.Size)})
+	}
+	f = append(f, Field{"instance id size", fmt.Sprintf("%d bytes", c.InstanceSize())})
+	f = append(f, Field{"data block", fmt.Sprintf("%d bytes per instance", c.block)})
+	var polled []string
+	for i := range c.Datums {
+		d := &c.Datums[i]
+		polled = append(polled, fmt.Sprintf("%s %s", d.ID, d.DisplayLabel()))
+	}
+	f = append(f, Field{"datums", strings.Join(polled, ", ")})
+	if len(c.Events) == 0 {
+		f = append(f, Field{"events", "none"})
+	}
+	for _, e := range c.Events {
+		data := "no event data"
+		if len(e.Data) > 0 {
+			var parts []string
+			for _, d := range e.Data {
+				parts = append(parts, fmt.Sprintf("%s %s %s@%d", labelText(d.Label), d.Type, d.Units, d.Offset))
+			}
+			data = strings.Join(parts, "; ")
+		}
+		f = append(f, Field{"event " + e.ID.String(), fmt.Sprintf("%s, header %s, %s", labelText(e.Label), e.Flags, data)})
+	}
+	for _, x := range c.Extensions {
+		f = append(f, Field{"extension " + x.Key, x.Value})
+	}
+	indom := c.ID.String()
+	if c.SingleInstance() {
+		indom = "PM_INDOM_NULL (single instance)"
+	}
+	f = append(f, Field{"PCP instance domain", indom})
+	return Section{Title: "DCI class", Fields: f}
+}
+
+func describeInstance(in *Instance) Section {
+	f := []Field{
+		{"instance id", in.ID().String()},
+		{"label", labelText(in.Label)},
+		{"name", in.Name},
+	}
+	if in.OSName != in.Name {
+		f = append(f, Field{"OS name", strconv.Quote(in.OSName)})
+	}
+	f = append(f, Field{"flags", in.Flags.String()}, Field{"access", orNone(in.Access)})
+	if in.Desc != "" {
+		f = append(f, Field{"description", in.Desc})
+	}
+	for _, a := range in.Attrs {
+		f = append(f, Field{a.Key, a.Value})
+	}
+	if !in.Added.IsZero() {
+		f = append(f, Field{"added", in.Added.UTC().Format("2006-01-02 15:04:05 UTC")})
+	}
+	return Section{Title: "DCI instance", Fields: f}
+}
+
+func describeSupplier(s *Supplier) Section {
+	f := []Field{
+		{"module", s.Module},
+		{"title", s.Title},
+		{"description", s.Description},
+		{"i_version", VersionText(s.IVersion)},
+		{"s_version", VersionText(s.SVersion)},
+		{"type", s.Type.String()},
+		{"features", fmt.Sprintf("0x%x", s.Features)},
+		{"handle", strconv.FormatUint(uint64(s.Handle), 10)},
+		{"max_stat", strconv.FormatUint(uint64(s.MaxStat), 10)},
+		{"reset", s.ResetHex()},
+	}
+	for _, w := range s.Conformance() {
+		f = append(f, Field{"warning", w})
+	}
+	return Section{Title: "DCI4 supplier", Fields: f}
+}
+
+func (r *Registry) describeDatum(ref Ref) []Section {
+	c, d := ref.Ctx.Stats, ref.Datum
+	fullASN := ref.ASN()
+	if r.ASNPrefix != "" {
+		fullASN += " (" + r.ASNPrefix + "." + fullASN + ")"
+	}
+	inst := "-"
+	if ref.Ctx.StatsInst != nil {
+		inst = fmt.Sprintf("%s (%s)", ref.Ctx.StatsInst.ID(), ref.Ctx.StatsInst.Name)
+	}
+	spmi := Section{Title: "SPMI statistic", Fields: []Field{
+		{"path", ref.Path()},
+		{"name", d.Name},
+		{"description", orDash(d.Desc)},
+		{"asn", fullASN},
+		{"value type", d.ValType.String()},
+		{"data type", fmt.Sprintf("%s (Data Type(%s))", d.SiType, d.SiType.Word())},
+		{"min", strconv.FormatFloat(d.Min, 'g', -1, 64)},
+		{"max", strconv.FormatFloat(d.Max, 'g', -1, 64) + scaleNote(d)},
+	}}
+	dci := []Field{
+		{"class id", c.ID.String()},
+		{"instance id", inst},
+		{"datum id", d.ID.String()},
+		{"type", fmt.Sprintf("%s (%s)", d.Type, d.Type.SizeText())},
+		{"units", fmt.Sprintf("%s (%s)", d.Units, d.Units.Description())},
+		{"flags", d.Flags.String()},
+	}
+	if d.IsDerived() {
+		dci = append(dci, Field{"derived", r.derivationText(c, d)})
+		dci = append(dci, Field{"operations", "none: computed by dcimon from a whole-class fetch (DCI-TYPE-5)"})
+	} else {
+		dci = append(dci, Field{"offset", strconv.FormatUint(uint64(d.Offset), 10)})
+		if d.Flags&DatumQueryable != 0 {
+			dci = append(dci, Field{"operations", "DCI_OP_GETDATA (read-only monitor)"})
+		} else {
+			dci = append(dci, Field{"operations", "not queryable"})
+		}
+	}
+	dci = append(dci, Field{"label", labelText(d.Label)})
+	if d.Units == UnitTicks {
+		dci = append(dci, Field{"tick rate", fmt.Sprintf("%g Hz", d.TickHz)})
+	}
+	d4 := d.DCI4
+	dci4 := Section{Title: "DCI4 description", Fields: []Field{
+		{"type", d4.Type.String()},
+		{"format", d4.FormatName()},
+		{"presentation", d4.PresentationName()},
+		{"size", fmt.Sprintf("%d bytes", d4.Size)},
+		{"volatility", d4.Volatility.String()},
+		{"name", d4.Name},
+		{"name_tag", strconv.FormatUint(uint64(d4.NameTag), 10)},
+		{"spare", strconv.FormatUint(uint64(d4.Spare), 10)},
+	}}
+	units := d.PCP.Units
+	pcpUnits := fmt.Sprintf("%s (%s)", units, units.Dimension())
+	if d.IsCounter() {
+		pcpUnits += fmt.Sprintf("; as a rate %s", units.Rate())
+	}
+	packed, _ := units.Pack()
+	indom := c.ID.String()
+	if c.SingleInstance() {
+		indom = "PM_INDOM_NULL"
+	}
+	pcp := Section{Title: "PCP descriptor", Fields: []Field{
+		{"pmid", fmt.Sprintf("%s.%d", c.ID, d.ID.Low())},
+		{"type", d.PCP.Type.String()},
+		{"semantics", d.PCP.Sem.String()},
+		{"units", pcpUnits},
+		{"pmUnits", fmt.Sprintf("0x%06x {dimSpace %d, dimTime %d, dimCount %d, scaleSpace %d, scaleTime %d, scaleCount %d}",
+			packed, units.DimSpace, units.DimTime, units.DimCount, units.ScaleSpace, units.ScaleTime, units.ScaleCount)},
+		{"instance domain", indom},
+	}}
+	out := []Section{spmi, {Title: "DCI datum", Fields: dci}, dci4, pcp}
+	doc := Section{Title: "Documentation"}
+	if d.Help != "" {
+		doc.Fields = append(doc.Fields, Field{"help", d.Help})
+	}
+	if d.Source != "" {
+		doc.Fields = append(doc.Fields, Field{"source", d.Source})
+	}
+	if len(doc.Fields) > 0 {
+		out = append(out, doc)
+	}
+	if c.Supplier != nil {
+		out = append(out, describeSupplier(c.Supplier))
+	}
+	return out
+}
+
+// derivationText shows a derived datum's relationship by argument names: "PERCENT(busy, idle)".
+func (r *Registry) derivationText(c *Class, d *Datum) string {
+	name := strings.TrimPrefix(d.Units.String(), "UMA_DERIVED_")
+	var args []string
+	for n := 0; n < d.Units.Args(); n++ {
+		if j := d.args[n]; j >= 0 {
+			args = append(args, c.Datums[j].DisplayLabel())
+		}
+	}
+	return fmt.Sprintf("%s(%s) = %s", name, strings.Join(args, ", "), d.Units.Description())
+}
+
+// DerivationText is derivationText for callers outside the package.
+func (r *Registry) DerivationText(c *Class, d *Datum) string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.derivationText(c, d)
+}
+
+func scaleNote(d *Datum) string {
+	if d.IsCounter() {
+		return " (per second)"
+	}
+	return ""
+}
+
+func labelText(l Label) string {
+	s := l.ASCII
+	if s == "" {
+		s = "(empty)"
+	}
+	if len(l.I18N) > 0 {
+		s += fmt.Sprintf("; i18n: %d bytes", len(l.I18N))
+	}
+	return s
+}
+
+func methodText(m Method) string {
+	if m.Type == MethodNone {
+		return "none"
+	}
+	if m.Ops == 0 {
+		return m.Type.String()
+	}
+	return fmt.Sprintf("%s, operations %s", m.Type, m.Ops)
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}

@@ -1,0 +1,86 @@
+package namespace
+
+import (
+	"strings"
+	"testing"
+)
+
+func fieldsOf(secs []Section) map[string]string {
+	m := map[string]string{}
+	for _, s := range secs {
+		for _, f := range s.Fields {
+			m[s.Title+"/"+f.Key] = f.Value
+		}
+	}
+	return m
+}
+
+func TestDescribeDatum(t *testing.T) {
+	// DCI-NS-1, DCI-DATA-1, SPMI-HIER-5, SPMI-ASN-1, DCI4-DESC-1, PCPD-1, X-1.
+	r := testRegistry(t, 2)
+	ref, err := r.Lookup(nil, "CPU/cpu0/idle")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := fieldsOf(r.Describe(ref))
+	want := map[string]string{
+		"SPMI statistic/path":            "CPU/cpu0/idle",
+		"SPMI statistic/asn":             "1.1.4",
+		"SPMI statistic/value type":      "SiCounter",
+		"DCI datum/class id":             "1.2",
+		"DCI datum/instance id":          "0 (cpu0)",
+		"DCI datum/datum id":             "4",
+		"DCI datum/type":                 "UMA_UINT8 (8 bytes)",
+		"DCI datum/units":                "UMA_MILLISECS (milliseconds)",
+		"DCI datum/flags":                "DCI_QUERYABLE",
+		"DCI datum/label":                "idle",
+		"DCI4 description/type":          "ST_INTEGER64",
+		"DCI4 description/format":        "SIF_UNSIGNED|little-endian",
+		"DCI4 description/volatility":    "SV_VOLATILE",
+		"PCP descriptor/type":            "PM_TYPE_U64",
+		"PCP descriptor/semantics":       "PM_SEM_COUNTER",
+		"PCP descriptor/pmid":            "1.2.4",
+		"PCP descriptor/instance domain": "1.2",
+	}
+	for k, v := range want {
+		if m[k] != v {
+			t.Errorf("%s = %q, want %q", k, m[k], v)
+		}
+	}
+	if !strings.HasPrefix(m["PCP descriptor/units"], "millisec (Time)") {
+		t.Errorf("units %q", m["PCP descriptor/units"])
+	}
+	// DCI-DER-3: derived rows show their relationship by argument names.
+	ref, _ = r.Lookup(nil, "CPU/cpu0/%busy")
+	m = fieldsOf(r.Describe(ref))
+	if m["DCI datum/derived"] != "PERCENT(busy, idle) = arg1 / (arg1 + arg2)" {
+		t.Errorf("derived %q", m["DCI datum/derived"])
+	}
+}
+
+func TestDescribeContext(t *testing.T) {
+	// SPMI-HIER-4, DCI-CLS-1, DCI-NS-10, PCPD-16.
+	r := testRegistry(t, 2)
+	ref, _ := r.Lookup(nil, "CPU")
+	m := fieldsOf(r.Describe(ref))
+	for k, v := range map[string]string{
+		"SPMI context/name":                                "CPU",
+		"SPMI context/parent":                              "Top",
+		"SPMI context/inst_freq":                           "SiCfgInst",
+		"SPMI context/asn":                                 "1",
+		"SPMI context/deleted":                             "no",
+		"DCI class/class id":                               "1",
+		"DCI class of the statistics/PCP instance domain":  "PM_INDOM_NULL (single instance)",
+		"DCI class of the subcontexts/instance level 0":    "UMA_UINT4, itype UMA_PROCESSOR (processor number), 4 bytes",
+		"DCI class of the subcontexts/PCP instance domain": "1.2",
+	} {
+		if m[k] != v {
+			t.Errorf("%s = %q, want %q", k, m[k], v)
+		}
+	}
+	ref, _ = r.Lookup(nil, "CPU/cpu1")
+	m = fieldsOf(r.Describe(ref))
+	if m["DCI instance/instance id"] != "1" || m["DCI instance/label"] != "cpu1" || m["SPMI context/asn"] != "1.2" {
+		t.Errorf("cpu1: %v", m)
+	}
+}
