@@ -156,7 +156,7 @@ func describeInstance(in *Instance) Section {
 		f = append(f, Field{"description", in.Desc})
 	}
 	for _, a := range in.Attrs {
-		f = append(f, Field{a.Key, a.Value})
+		f = append(f, Field(a))
 	}
 	if !in.Added.IsZero() {
 		f = append(f, Field{"added", in.Added.UTC().Format("2006-01-02 15:04:05 UTC")})
