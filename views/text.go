@@ -116,13 +116,23 @@ func Width(s string) int {
 	return len(s)
 }
 
+// widthBytes is Width for text this package made (no escape sequences), without copying it.
 func widthBytes(b []byte) int {
-	for i := 0; i < len(b); i++ {
-		if b[i] >= 0x80 {
-			return ansi.StringWidth(string(b))
+	w := 0
+	for len(b) > 0 {
+		if b[0] < 0x80 {
+			w++
+			b = b[1:]
+			continue
 		}
+		cl, cw := ansi.FirstGraphemeCluster(b, ansi.GraphemeWidth)
+		if len(cl) == 0 {
+			cl = b[:1]
+		}
+		w += cw
+		b = b[len(cl):]
 	}
-	return len(b)
+	return w
 }
 
 // AppendRight appends cell to dst right-aligned in width cells: padded on the left with spaces,

@@ -1,7 +1,6 @@
 package views
 
 import (
-	"iter"
 	"strconv"
 
 	"dcimon/namespace"
@@ -176,7 +175,8 @@ func appendHexDumpString(dst []byte, s string) []byte {
 // Column renders one datum's values down a table column: every cell in one unit (the scale of
 // the largest value, with the Scaler's hysteresis across ticks) and with fixed digits, so the
 // cells line up and do not jitter. Keep one Column per datum and table for as long as the table
-// lives; call Fit with the column's values each tick before appending its cells.
+// lives; call Fit (or Observe and Settle) with the column's values each tick before appending its
+// cells.
 type Column struct {
 	datum  *namespace.Datum
 	opt    Options
@@ -184,6 +184,8 @@ type Column struct {
 	scaled bool
 	scaler Scaler
 	scale  Scale
+	max    float64 // largest valid magnitude observed since the last Settle
+	seen   bool
 }
 
 // NewColumn prepares a column for datum d; opt.Class lets derived datums find their units.
@@ -199,26 +201,36 @@ func (c *Column) Measure() Measure { return c.m }
 // values, scaled levels) rather than exact DCI4 text.
 func (c *Column) Scaled() bool { return c.scaled }
 
-// Fit chooses the column's unit for this tick from its valid values: the scale of the largest,
-// moved with hysteresis (see Scaler). Values that are not valid do not move it.
-func (c *Column) Fit(vals iter.Seq[namespace.Value]) Scale {
-	if !c.scaled {
-		return Auto
+// Observe feeds one of the column's values for this tick; Settle then chooses the unit. Values
+// that are not valid do not count. Observe and Settle suit values that are not in one slice
+// (a class's values are stored instance by instance).
+func (c *Column) Observe(v namespace.Value) {
+	if v.State != namespace.Valid {
+		return
 	}
-	max, seen := 0.0, false
-	for v := range vals {
-		if v.State != namespace.Valid {
-			continue
-		}
-		seen = true
-		if a := abs(v.V); a > max {
-			max = a
-		}
+	c.seen = true
+	if a := abs(v.V); a > c.max {
+		c.max = a
 	}
-	if seen {
-		c.scale = c.scaler.Update(c.m, max)
+}
+
+// Settle chooses the column's unit for this tick from the values observed since the last
+// Settle: the scale of the largest, moved with hysteresis (see Scaler). With no valid value the
+// unit stays.
+func (c *Column) Settle() Scale {
+	if c.scaled && c.seen {
+		c.scale = c.scaler.Update(c.m, c.max)
 	}
+	c.max, c.seen = 0, false
 	return c.scale
+}
+
+// Fit is Observe for each value then Settle.
+func (c *Column) Fit(vals []namespace.Value) Scale {
+	for _, v := range vals {
+		c.Observe(v)
+	}
+	return c.Settle()
 }
 
 // Unit is the unit text the column's cells carry at the current scale ("MiB/s"), or "" when the
