@@ -550,7 +550,9 @@ func (hs *HotSet) Read(force bool) error {
 // and parents of peer groups appear and disappear (SPMI-HOT-5).
 func (hs *HotSet) replan(e *HotVals, rgen uint64) {
 	e.planGen = rgen
-	if e.grandpa.Deleted() {
+	deleted := false
+	hs.reg.Read(func() { deleted = e.grandpa.Deleted() })
+	if deleted {
 		return
 	}
 	plan, err := planHot(hs.reg, e.grandpa, e.spec.Stat)
@@ -611,11 +613,11 @@ func (hs *HotSet) evaluate(e *HotVals, snap *Snapshot, evs []Event) []Event {
 		g.begin(t)
 	}
 	switch {
-	case e.grandpa.Deleted():
-		e.fail(SiDeleted, ReasonNone)
+	case e.grandpa.Deleted(): // begin left the entry and its groups without results
+		e.note(SiDeleted, ReasonNone)
 		return evs
 	case e.planErr != nil:
-		e.fail(e.planErr.Si, ReasonNone)
+		e.note(e.planErr.Si, ReasonNone)
 		return evs
 	}
 	for i := range e.plan.peers {
@@ -694,9 +696,7 @@ func (v *HotVals) begin(t time.Time) {
 	v.feed.reset(asc, v.spec.MaxResp)
 	v.excDue = v.spec.Except != SiHotNoException &&
 		(!v.excFired || t.Sub(v.lastExc) >= time.Duration(v.spec.Frequency)*time.Minute)
-	if v.excDue {
-		v.exc.reset(asc, v.spec.MaxResp)
-	}
+	v.exc.reset(asc, v.spec.MaxResp)
 }
 
 // note records the first error of a reading on the entry and its groups (SPMI-HOT-19).
@@ -707,14 +707,6 @@ func (v *HotVals) note(code SiErr, why Reason) {
 	for _, g := range v.groups {
 		g.note(code, why)
 	}
-}
-
-// fail gives the entry and its groups an error and no results.
-func (v *HotVals) fail(code SiErr, why Reason) {
-	v.note(code, why)
-	v.feed.reset(false, 0)
-	v.exc.reset(false, 0)
-	v.excDue = false
 }
 
 // qualifies applies the threshold (SPMI-HOT-7, AMB-36): strictly above a positive one, strictly

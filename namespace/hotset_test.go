@@ -736,3 +736,50 @@ func TestHotDCIView(t *testing.T) {
 		t.Fatalf("X-9: by id %q, by path %q", hsItems(byID), hsItems(byPath))
 	}
 }
+
+// The registry changes under a running hotset and statset: instances come and go while the sets
+// are read (run with -race).
+func TestHotConcurrentRegistry(t *testing.T) {
+	r, f, src := hsPartitions(t)
+	h := NewHotSet(r, src, NewEventLog(8))
+	all := hsAdd(t, h, HotSpec{Stat: "part_busy", Grandpa: "Disk", MaxResp: 2, Feed: SiHotThreshold})
+	hsAdd(t, h, HotSpec{Stat: "busy", Grandpa: "Disk/sda", Feed: SiHotThreshold})
+	s := NewStatSet(r, src)
+	ssAdd(t, s, nil, "Disk/sda/sda1/part_busy")
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		disk := r.Class(ClassID{2, 2})
+		part := r.Class(ClassID{2, 3})
+		for i := 0; i < 200; i++ {
+			d, _, err := r.AddInstance(disk, InstanceSpec{Levels: []uint64{9}, OSName: "sdz"}, hsT0)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			if _, _, err := r.AddInstance(part, InstanceSpec{Levels: []uint64{9, 1}, OSName: "sdz1"}, hsT0); err != nil {
+				t.Error(err)
+				return
+			}
+			if _, err := r.RemoveInstance(d, hsT0); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	for i := 0; i < 200; i++ {
+		f.now = f.now.Add(time.Second)
+		hsRead(t, h, true)
+		if err := s.Read(false); err != nil {
+			t.Fatal(err)
+		}
+		for v, idx, _ := h.NextItem(nil, 0); v != nil; v, idx, _ = h.NextItem(v, idx) {
+		}
+	}
+	<-done
+	f.now = f.now.Add(time.Second)
+	hsRead(t, h, true)
+	if len(all.Groups()) != 3 {
+		t.Fatalf("groups after the churn: %d", len(all.Groups()))
+	}
+}

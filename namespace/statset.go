@@ -114,11 +114,19 @@ func (s *StatSet) Add(parent *Context, path string) (*StatVal, error) {
 			return v, nil
 		}
 	}
-	c := ref.Ctx.Stats
-	v := &StatVal{set: s, ref: ref, path: ref.Path(), di: c.DatumIndex(ref.Datum.ID), refs: 1, idx: len(s.vals),
+	v := &StatVal{set: s, ref: ref, path: ref.Path(), di: -1, refs: 1, idx: len(s.vals),
 		Err: SiNoValue, Val: Value{State: Unavailable, Reason: ReasonNotSampled}}
-	if snap := s.src.Snapshot(); snap != nil {
-		s.reg.Read(func() { v.prime(snap) })
+	snap := s.src.Snapshot()
+	s.reg.Read(func() {
+		if c := ref.Ctx.Stats; c != nil && !ref.Ctx.Deleted() {
+			v.di = c.DatumIndex(ref.Datum.ID)
+		}
+		if snap != nil && v.di >= 0 {
+			v.prime(snap)
+		}
+	})
+	if v.di < 0 {
+		return nil, errf(StatusInvalidArg, SiDeleted, "statset: the context of %s has been deleted", v.path)
 	}
 	s.vals = append(s.vals, v)
 	return v, nil
