@@ -53,6 +53,34 @@ const (
 	IssueBootUnknown                           // monotonic time shown relative to boot (informational)
 )
 
+var issueNames = [...]string{"unknown type", "unknown format", "unknown presentation", "reserved bits",
+	"truncated", "size too small", "short read", "size not aligned", "interface", "out of range", "escaped",
+	"boot unknown"}
+
+// String lists the issues by name, "|"-separated; "none" for no issue.
+func (i Issue) String() string {
+	if i == 0 {
+		return "none"
+	}
+	var b []byte
+	for n, name := range issueNames {
+		if i&(1<<n) != 0 {
+			if len(b) > 0 {
+				b = append(b, '|')
+			}
+			b = append(b, name...)
+		}
+	}
+	if rest := i &^ (1<<len(issueNames) - 1); rest != 0 {
+		if len(b) > 0 {
+			b = append(b, '|')
+		}
+		b = append(b, "0x"...)
+		b = strconv.AppendUint(b, uint64(rest), 16)
+	}
+	return string(b)
+}
+
 // Conformance is the set of issues that mark a value as non-conforming.
 const Conformance = IssueUnknownType | IssueUnknownFormat | IssueUnknownPresentation | IssueReservedBits |
 	IssueTruncated | IssueSizeTooSmall | IssueShortRead | IssueSizeNotAligned | IssueInterface | IssueOutOfRange

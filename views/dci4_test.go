@@ -244,3 +244,12 @@ func TestAbsoluteTimeZone(t *testing.T) {
 		t.Fatal("layout must show the zone")
 	}
 }
+
+func TestIssueString(t *testing.T) {
+	if got := (IssueUnknownType | IssueEscaped | 1<<15).String(); got != "unknown type|escaped|0x8000" {
+		t.Fatalf("Issue.String = %q", got)
+	}
+	if Issue(0).String() != "none" {
+		t.Fatal("zero issue")
+	}
+}

@@ -59,6 +59,10 @@
 //     moves down only when it falls below 0.9× the current unit, so a rate hovering around
 //     1 MiB/s does not flip between `1010 KiB/s` and `1.00 MiB/s` every tick.
 //
+// Bars and gauges fill over the datum's default scale Min..Max (a rate per second for
+// counters, SPMI-VAL-3) and clamp at its ends, while the text beside them shows the true value
+// (BarFraction, AMB-41).
+//
 // Values that are not numbers are never shown as `0` (X-5): a counter without a usable previous
 // reading is `—`, invalid and unavailable values are `n/a`, values lost to a failed collection
 // are `err`; Why gives the reason.

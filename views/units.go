@@ -21,6 +21,7 @@ const (
 
 var kindNames = [...]string{"count", "size", "time", "percent", "other"}
 
+// String names the kind ("size").
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
 		return kindNames[k]

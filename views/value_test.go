@@ -230,3 +230,32 @@ func TestAppendRight(t *testing.T) {
 		t.Error("Width")
 	}
 }
+
+// SPMI-VAL-3 / AMB-41: bars use the default scale, rates for counters, clamped; the text does not.
+func TestBarFraction(t *testing.T) {
+	level := ns.Gauge(1, "lvl", ns.TypeUint8, ns.UnitCount, "Level", "test").WithScale(0, 100)
+	counter := ns.Counter(2, "cnt", ns.TypeUint8, ns.UnitCount, "Counter", "test").WithScale(0, 100)
+	cases := []struct {
+		name        string
+		d           *ns.Datum
+		v           ns.Value
+		frac        float64
+		clamped, ok bool
+	}{
+		{"SPMI-VAL-3 level 50", &level, valid(50, 50), 0.5, false, true},
+		{"SPMI-VAL-3 counter 100 over 2 s", &counter, ns.Value{N: 1100, Change: 100, V: 50}, 0.5, false, true},
+		{"AMB-41 150 clamped", &level, valid(150, 150), 1, true, true},
+		{"AMB-41 below min clamped", &level, valid(0, -5), 0, true, true},
+		{"X-5 no bar for n/a", &level, ns.Value{State: ns.Invalid}, 0, false, false},
+		{"SPMI-VAL-3 no range", &ns.Datum{}, valid(1, 1), 0, false, false},
+	}
+	for _, c := range cases {
+		f, cl, ok := BarFraction(c.d, c.v)
+		if f != c.frac || cl != c.clamped || ok != c.ok {
+			t.Errorf("%s: BarFraction = %v %v %v, want %v %v %v", c.name, f, cl, ok, c.frac, c.clamped, c.ok)
+		}
+	}
+	if got := FormatValue(&level, valid(150, 150), Options{}); got != "150" {
+		t.Errorf("AMB-41: clamped value text %q, want 150", got)
+	}
+}

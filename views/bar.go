@@ -1,0 +1,26 @@
+package views
+
+import (
+	"math"
+
+	"dcimon/namespace"
+)
+
+// BarFraction is how full a bar or gauge for the value is, 0..1, over the datum's default scale
+// Min..Max (SPMI-VAL-3: for counters the range of the rate per second, so a counter moving 100
+// in 2 s fills a 0..100 bar to 0.5). A value outside the range is clamped to the end of the bar
+// and reported, while the text beside it always shows the true value (AMB-41). ok is false when
+// there is no bar to draw: the value is not valid or the datum has no range.
+func BarFraction(d *namespace.Datum, v namespace.Value) (frac float64, clamped, ok bool) {
+	if v.State != namespace.Valid || !(d.Max > d.Min) || math.IsNaN(v.V) {
+		return 0, false, false
+	}
+	f := (v.V - d.Min) / (d.Max - d.Min)
+	switch {
+	case f < 0:
+		return 0, true, true
+	case f > 1:
+		return 1, true, true
+	}
+	return f, false, true
+}
