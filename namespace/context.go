@@ -97,15 +97,20 @@ func (c *Context) PathLevels(max int) string {
 	return strings.Join(parts, "/")
 }
 
-// ASNPath is the relative dotted ASN.1 identifier of the context ("1.1") (SPMI-ASN-1).
+// ASNPath is the relative dotted ASN.1 identifier of the context ("1.1") (SPMI-ASN-1); "" for
+// Top and for a context (or a descendant of one) that has no number.
 func (c *Context) ASNPath() string {
-	if c == nil || c.Kind == CtxTop {
+	if c == nil || c.Kind == CtxTop || c.ASN == 0 {
 		return ""
 	}
 	if c.parent == nil || c.parent.Kind == CtxTop {
 		return strconv.Itoa(int(c.ASN))
 	}
-	return c.parent.ASNPath() + "." + strconv.Itoa(int(c.ASN))
+	p := c.parent.ASNPath()
+	if p == "" {
+		return ""
+	}
+	return p + "." + strconv.Itoa(int(c.ASN))
 }
 
 // Children are the subcontexts ordered by ASN.1 number, then name. The slice must not be
@@ -145,7 +150,9 @@ func (c *Context) addChild(k *Context) {
 		c.byASN = map[uint16]*Context{}
 	}
 	c.byName[k.Name] = k
-	c.byASN[k.ASN] = k
+	if k.ASN != 0 {
+		c.byASN[k.ASN] = k
+	}
 	i := sort.Search(len(c.children), func(i int) bool {
 		o := c.children[i]
 		return o.ASN > k.ASN || (o.ASN == k.ASN && o.Name >= k.Name)
@@ -166,7 +173,7 @@ func (c *Context) removeChild(k *Context) {
 			break
 		}
 	}
-	if k.ASN < c.nextASN || c.nextASN == 0 {
+	if k.ASN != 0 && (k.ASN < c.nextASN || c.nextASN == 0) {
 		c.nextASN = k.ASN
 	}
 	k.deleted = true
@@ -188,5 +195,6 @@ func (c *Context) freeASN(preferred uint16) uint16 {
 			return n
 		}
 	}
+	c.nextASN = TotalsASNBase // exhausted: later additions get no number without rescanning
 	return 0
 }

@@ -186,7 +186,10 @@ func describeSupplier(s *Supplier) Section {
 func (r *Registry) describeDatum(ref Ref) []Section {
 	c, d := ref.Ctx.Stats, ref.Datum
 	fullASN := ref.ASN()
-	if r.ASNPrefix != "" {
+	switch {
+	case fullASN == "":
+		fullASN = "- (the parent has more subcontexts than SPMI's 16-bit numbers allow)"
+	case r.ASNPrefix != "":
 		fullASN += " (" + r.ASNPrefix + "." + fullASN + ")"
 	}
 	inst := "-"

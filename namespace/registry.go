@@ -324,10 +324,9 @@ func (r *Registry) addLocked(c *Class, s *InstanceSpec, t time.Time) (*Instance,
 	if o := host.byName[name]; o != nil {
 		return nil, Event{}, errf(StatusDuplicate, SiDuplicate, "class %s: %s already has a subcontext named %q (SPMI-HIER-10)", c.ID, host.Path(), name)
 	}
+	// 0 when the parent has used every number: SPMI numbers are unsigned shorts, so such a
+	// context exists and is named by its path, but has no ASN.1 identifier.
 	asn := host.freeASN(s.ASN)
-	if asn == 0 {
-		return nil, Event{}, errf(StatusAllocationFailure, SiCallocFailed, "class %s: no free ASN.1 number under %s", c.ID, host.Path())
-	}
 	in := &Instance{Class: c, Levels: slices.Clone(s.Levels), Name: name, OSName: s.OSName,
 		Label: Label{ASCII: SanitizeLabel(name)}, Flags: s.Flags, Desc: s.Desc, Attrs: slices.Clone(s.Attrs), Added: t}
 	if n := len(c.free); n > 0 {
@@ -439,10 +438,10 @@ func (r Ref) Path() string {
 	return r.Datum.Name
 }
 
-// ASN is the relative dotted ASN.1 id of the reference (SPMI-ASN-1).
+// ASN is the relative dotted ASN.1 id of the reference (SPMI-ASN-1), "" when it has none.
 func (r Ref) ASN() string {
 	p := r.Ctx.ASNPath()
-	if r.Datum == nil {
+	if r.Datum == nil || (p == "" && r.Ctx.Kind != CtxTop) {
 		return p
 	}
 	n := strconv.Itoa(int(r.Ctx.StatASN(r.Datum)))
@@ -454,7 +453,7 @@ func (r Ref) ASN() string {
 
 // FullASN is the ASN.1 id with the registry's prefix, when one is set (SPMI-ASN-3).
 func (r *Registry) FullASN(ref Ref) string {
-	if r.ASNPrefix == "" {
+	if r.ASNPrefix == "" || ref.ASN() == "" {
 		return ref.ASN()
 	}
 	return r.ASNPrefix + "." + ref.ASN()

@@ -655,3 +655,20 @@ func TestStatusAndSiErrTables(t *testing.T) {
 		}
 	}
 }
+
+func TestASNExhausted(t *testing.T) {
+	// SPMI-ASN-1: numbers are unsigned shorts. Past the last free number an instance still
+	// registers and resolves by path, but has no ASN.1 id.
+	_, c, insts := benchClass(t, TotalsASNBase+10)
+	last := insts[len(insts)-1]
+	if last.Context().ASN != 0 || last.Context().ASNPath() != "" {
+		t.Fatalf("last instance ASN %d %q", last.Context().ASN, last.Context().ASNPath())
+	}
+	ref, err := c.reg.Lookup(nil, last.Path()+"/c1")
+	if err != nil || ref.ASN() != "" {
+		t.Fatalf("lookup %v %q", err, ref.ASN())
+	}
+	if got := insts[0].Context().ASNPath(); got != "2.1" {
+		t.Fatalf("first instance %q", got)
+	}
+}

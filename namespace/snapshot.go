@@ -302,28 +302,10 @@ func fill(p datumPlan, ty DataType, r *Raw, pv *Value, hadPrev, reset bool, elap
 		v.State, v.Reason = NoRate, ReasonFirstSample
 		return v
 	}
-	var delta float64
-	switch p {
-	case planCounterU32:
-		delta = float64(uint32(r.N) - uint32(pv.N)) // modular arithmetic is the single wrap
-	case planCounterI32:
-		if int32(r.N) < int32(pv.N) {
-			v.State, v.Reason = NoRate, ReasonCounterDecrease
-			return v
-		}
-		delta = float64(int64(int32(r.N)) - int64(int32(pv.N)))
-	case planCounterI64:
-		if int64(r.N) < int64(pv.N) {
-			v.State, v.Reason = NoRate, ReasonCounterDecrease
-			return v
-		}
-		delta = float64(int64(r.N) - int64(pv.N))
-	default:
-		if r.N < pv.N {
-			v.State, v.Reason = NoRate, ReasonCounterDecrease
-			return v
-		}
-		delta = float64(r.N - pv.N)
+	delta, ok := counterDelta(p, pv.N, r.N)
+	if !ok {
+		v.State, v.Reason = NoRate, ReasonCounterDecrease
+		return v
 	}
 	if elapsed <= 0 {
 		v.State, v.Reason = NoRate, ReasonNoElapsed
@@ -331,6 +313,43 @@ func fill(p datumPlan, ty DataType, r *Raw, pv *Value, hadPrev, reset bool, elap
 	}
 	v.Change, v.V = delta, delta/elapsed
 	return v
+}
+
+// CounterDelta is the interval delta of a counter of type t between two readings: a 32-bit
+// unsigned counter that decreased wrapped once; any other decrease is a discontinuity and
+// reports false (X-3, AMB-53).
+func CounterDelta(t DataType, prev, cur uint64) (float64, bool) {
+	p := planCounterU64
+	switch t {
+	case TypeUint4:
+		p = planCounterU32
+	case TypeInt4:
+		p = planCounterI32
+	case TypeInt8:
+		p = planCounterI64
+	}
+	return counterDelta(p, prev, cur)
+}
+
+func counterDelta(p datumPlan, prev, cur uint64) (float64, bool) {
+	switch p {
+	case planCounterU32:
+		return float64(uint32(cur) - uint32(prev)), true // modular arithmetic is the single wrap
+	case planCounterI32:
+		if int32(cur) < int32(prev) {
+			return 0, false
+		}
+		return float64(int64(int32(cur)) - int64(int32(prev))), true
+	case planCounterI64:
+		if int64(cur) < int64(prev) {
+			return 0, false
+		}
+		return float64(int64(cur) - int64(prev)), true
+	}
+	if cur < prev {
+		return 0, false
+	}
+	return float64(cur - prev), true
 }
 
 func toFloat(t DataType, n uint64) float64 {

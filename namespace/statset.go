@@ -419,33 +419,9 @@ func intervalInput(c *Class, j int, prev, cur []Value, reset bool) (float64, Val
 	if reset {
 		return 0, NoRate, ReasonReset
 	}
-	delta, ok := setCounterDelta(dd.Type, prev[j].N, cv.N)
+	delta, ok := CounterDelta(dd.Type, prev[j].N, cv.N)
 	if !ok {
 		return 0, NoRate, ReasonCounterDecrease
 	}
 	return delta, Valid, ReasonNone
-}
-
-// setCounterDelta is a counter's delta between two readings by the rule snapshots follow: a
-// 32-bit unsigned counter that decreased wrapped once, any other decrease is a discontinuity
-// (X-3, AMB-53).
-func setCounterDelta(t DataType, prev, cur uint64) (float64, bool) {
-	switch t {
-	case TypeUint4:
-		return float64(uint32(cur) - uint32(prev)), true
-	case TypeInt4:
-		if int32(cur) < int32(prev) {
-			return 0, false
-		}
-		return float64(int64(int32(cur)) - int64(int32(prev))), true
-	case TypeInt8:
-		if int64(cur) < int64(prev) {
-			return 0, false
-		}
-		return float64(int64(cur) - int64(prev)), true
-	}
-	if cur < prev {
-		return 0, false
-	}
-	return float64(cur - prev), true
 }
