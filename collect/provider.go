@@ -1,0 +1,73 @@
+package collect
+
+import (
+	"context"
+	"time"
+
+	"dcimon/namespace"
+)
+
+// Provider is a DCI4 supplier (checklist 2.1): it declares its classes once, with every datum fully
+// described, and reads raw values when the sampler asks. It is stateless apart from what it needs
+// to read (file buffers, static attributes cached per reset); rates, deltas, wraps and resets are
+// computed by the name space from real timestamps (house style rule 2).
+type Provider interface {
+	// Supplier is the DCI4 supplier record: module, title, description, versions and type. The
+	// reset value is reported by each Collect, since it can change at any time.
+	Supplier() namespace.Supplier
+	// Classes declares the provider's classes, parents before children. It is called once, before
+	// the first Collect, and the classes must not change afterwards (DCI-CLS-5).
+	Classes() []*namespace.Class
+	// Collect reads the classes the request names, within ctx's deadline. It must not keep
+	// references to the returned slices' backing arrays for writing after it returns.
+	Collect(ctx context.Context, req Request) (Batch, error)
+}
+
+// Request says what one collection should read.
+type Request struct {
+	// Classes are the classes someone is subscribed to (nil = every class of the provider).
+	Classes map[*namespace.Class]bool
+	// Static asks for SV_STATIC datums too: after a supplier reset, and at the first collection.
+	Static bool
+	// Variable asks for SV_VARIABLE datums too: at most every five minutes, and on an explicit
+	// refresh (DCI4-DESC-3, AMB-56). Datums not asked for come back as namespace.RawSkipped.
+	Variable bool
+}
+
+// Wants reports whether the request includes class c.
+func (r Request) Wants(c *namespace.Class) bool { return r.Classes == nil || r.Classes[c] }
+
+// Due reports whether a datum of the given volatility must be read in this request.
+func (r Request) Due(v namespace.Volatility) bool {
+	switch v {
+	case namespace.SVStatic:
+		return r.Static
+	case namespace.SVVariable:
+		return r.Variable || r.Static
+	}
+	return true
+}
+
+// Batch is one provider reading.
+type Batch struct {
+	// Reset is the supplier's 8-byte reset value at this reading (DCI4-SUP-8): it changes whenever
+	// the source re-initialised (a reboot changes the boot time).
+	Reset [8]byte
+	// Time is the collector timestamp the values belong to (X-4); zero means "when Collect
+	// returned".
+	Time time.Time
+	// Classes holds one reading per class read.
+	Classes []ClassReading
+}
+
+// ClassReading is one class's instances and raw values.
+type ClassReading struct {
+	Class *namespace.Class
+	// Specs are the instances seen, in the provider's order. For a single-instance class, one
+	// spec with level value 0.
+	Specs []namespace.InstanceSpec
+	// Raw holds len(Specs) rows of len(Class.Datums) values; derived datums' slots are ignored.
+	Raw []namespace.Raw
+	// Err, when set, fails this class only (for example a sysfs directory that cannot be read).
+	Err error
+}
