@@ -1,0 +1,143 @@
+package collect
+
+import (
+	"context"
+	"time"
+
+	ns "dcimon/namespace"
+)
+
+// Monitor class ids: the SPMI context `Monitor` (ASN.1 90) with dcimon's own cost as its
+// statistics and one subcontext per provider.
+var (
+	monitorID      = ns.ClassID{90}
+	monitorSelfID  = ns.ClassID{90, 1}
+	monitorProvsID = ns.ClassID{90, 2}
+)
+
+// Datum low bytes of the Monitor classes.
+const (
+	monDuration = 1 + iota
+	monSuccesses
+	monFailures
+	monState
+	monError
+	monLastOK
+)
+
+const (
+	selfCPUMs = 1 + iota
+	selfRSS
+	selfClockMs
+	selfThreads
+	selfVM
+	selfOtherMs
+	selfCPU
+)
+
+// monitor is the self-monitoring supplier. It is part of the sampler, not a Provider, because
+// what it reports is the sampler's own bookkeeping.
+type monitor struct {
+	s     *Sampler
+	self  *ns.Class
+	provs *ns.Class
+	specs []ns.InstanceSpec
+	fr    fileReader
+	insts []*ns.Instance
+	reset [8]byte
+}
+
+var monitorSupplier = ns.Supplier{IVersion: 101, SVersion: 100, Type: ns.SPTGeneralSupplier,
+	Module: "dcimon-monitor", Title: "dcimon self-monitoring",
+	Description: "What each provider's collection costs and whether it succeeds, and what dcimon itself costs"}
+
+func newMonitor(reg *ns.Registry, s *Sampler) (*monitor, error) {
+	m := &monitor{s: s}
+	start := s.opt.Now()
+	putUint64(m.reset[:], uint64(start.UnixNano()))
+	sup := monitorSupplier
+	sup.Reset = m.reset
+	top := &ns.Class{ID: monitorID, Name: "Monitor", Desc: "dcimon self-monitoring", Flags: ns.ClassEnabled, Supplier: &sup}
+	m.self = &ns.Class{ID: monitorSelfID, Name: "self", Desc: "What dcimon itself costs", Flags: ns.ClassEnabled,
+		Totals: true, Supplier: &sup, Levels: []ns.InstLevel{{Type: ns.TypeUint4, Tag: ns.TagSingleInst, Size: 4}},
+		Datums: []ns.Datum{
+			ns.Counter(selfCPUMs, "cpu_ms", ns.TypeUint8, ns.UnitMillisecs, "CPU time used by dcimon", "/proc/self/stat fields 14+15, USER_HZ ticks ×10").WithScale(0, 1000),
+			ns.Gauge(selfRSS, "rss", ns.TypeUint8, ns.UnitBytes, "Resident memory of dcimon", "/proc/self/statm field 2 × page size").WithScale(0, 64<<20),
+			ns.Counter(selfClockMs, "clock_ms", ns.TypeUint8, ns.UnitMillisecs, "Sampler clock at the reading", "the sampler's clock, milliseconds").WithScale(0, 1000),
+			ns.Gauge(selfThreads, "threads", ns.TypeUint8, ns.UnitThreads, "Threads of dcimon", "/proc/self/stat field 20").WithScale(0, 64),
+			ns.Gauge(selfVM, "vsize", ns.TypeUint8, ns.UnitBytes, "Virtual memory of dcimon", "/proc/self/statm field 1 × page size").WithScale(0, 4<<30),
+			ns.Derived(selfOtherMs, "other_ms", ns.DerivedDifference, ns.PMSemCounter, "Clock time dcimon did not use", selfClockMs, selfCPUMs),
+			ns.Derived(selfCPU, "cpu", ns.DerivedPercent, ns.PMSemInstant, "CPU used by dcimon (share of one CPU)", selfCPUMs, selfOtherMs).WithScale(0, 1),
+		}}
+	m.provs = &ns.Class{ID: monitorProvsID, Name: "provider", Desc: "One provider of dcimon", Flags: ns.ClassEnabled,
+		InstFreq: ns.SiCfgInst, Supplier: &sup, Levels: []ns.InstLevel{{Type: ns.TypeUint4, Tag: ns.TagEnumeration, Size: 4}},
+		Datums: []ns.Datum{
+			ns.Gauge(monDuration, "duration", ns.TypeUint8, ns.UnitMicrosecs, "Duration of the last collection", "the sampler's clock around Collect").WithScale(0, 100000),
+			ns.Counter(monSuccesses, "successes", ns.TypeUint8, ns.UnitCount, "Successful collections", "the sampler").WithScale(0, 10),
+			ns.Counter(monFailures, "failures", ns.TypeUint8, ns.UnitCount, "Failed collections", "the sampler").WithScale(0, 10),
+			ns.Text(monState, "state", "ok, failing, busy, dead or idle", "the sampler").WithVolatility(ns.SVVolatile),
+			ns.Text(monError, "error", "The last error, empty when ok", "the sampler").WithVolatility(ns.SVVolatile),
+			ns.Gauge(monLastOK, "last_ok", ns.TypeUint8, ns.UnitSecs, "When the provider last updated", "the sampler's clock").
+				WithDCI4(ns.STTime, ns.STFCTime, ns.STPAbsolute),
+		}}
+	for _, c := range []*ns.Class{top, m.self, m.provs} {
+		if err := reg.RegisterClass(c); err != nil {
+			return nil, err
+		}
+	}
+	for i, ps := range s.prov {
+		m.specs = append(m.specs, ns.InstanceSpec{Levels: []uint64{uint64(i)}, OSName: ps.sup.Module, ASN: uint16(i + 1),
+			Desc: ps.sup.Title})
+	}
+	return m, nil
+}
+
+// sample reads the Monitor classes: dcimon's own process (always the real one, whatever tree
+// the providers read) and each provider's health, both with the same timestamp.
+func (m *monitor) sample(ctx context.Context, start, end time.Time) []ns.ClassSample {
+	var st selfStat
+	err := readSelf(withRoots(ctx, hostRoots()), &m.fr, &st)
+	row := make([]ns.Raw, len(m.self.Datums))
+	row[selfCPUMs-1] = ns.Raw{N: (st.utimeTicks + st.stimeTicks) * (1000 / userHZ)}
+	row[selfRSS-1] = ns.Raw{N: st.rssBytes}
+	row[selfClockMs-1] = ns.Raw{N: uint64(end.UnixMilli())}
+	row[selfThreads-1] = ns.Raw{N: st.threads}
+	row[selfVM-1] = ns.Raw{N: st.vmBytes}
+	selfSample := ns.ClassSample{Class: m.self, Reset: m.reset, Time: end, Start: start, End: end,
+		Insts: []*ns.Instance{m.s.reg.Instances(m.self)[0]}, Raw: row, Err: err}
+	if err != nil {
+		selfSample.ErrReason = ns.ReasonAccessDenied
+	}
+
+	st2 := m.s.Status()
+	raw := make([]ns.Raw, len(m.provs.Datums)*len(st2))
+	for i, p := range st2 {
+		r := raw[i*len(m.provs.Datums):]
+		r[monDuration-1] = ns.Raw{N: uint64(p.LastDur / time.Microsecond)}
+		if p.State == "idle" {
+			r[monDuration-1] = ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonNotSampled}
+		}
+		r[monSuccesses-1] = ns.Raw{N: p.Successes}
+		r[monFailures-1] = ns.Raw{N: p.Failures}
+		r[monState-1] = ns.Raw{S: p.State}
+		if p.LastErr != nil {
+			r[monError-1] = ns.Raw{S: p.LastErr.Error()}
+		}
+		if p.LastOK.IsZero() {
+			r[monLastOK-1] = ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonNotSampled}
+		} else {
+			r[monLastOK-1] = ns.Raw{N: uint64(p.LastOK.Unix())}
+		}
+	}
+	insts, evs, _ := m.s.reg.Sync(m.provs, m.specs, end, m.insts)
+	m.insts = insts
+	m.s.log.Add(evs...)
+	provSample := ns.ClassSample{Class: m.provs, Reset: m.reset, Time: end, Start: start, End: end, Insts: insts, Raw: raw}
+	return []ns.ClassSample{selfSample, provSample}
+}
+
+func putUint64(b []byte, v uint64) {
+	for i := range 8 {
+		b[i] = byte(v >> (8 * i))
+	}
+}

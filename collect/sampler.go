@@ -1,0 +1,456 @@
+package collect
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"dcimon/namespace"
+)
+
+// Liveness limits (SPMI-DDS-4, AMB-48): 0 disables the check, otherwise 15 s to 600 s.
+const (
+	DefaultLiveness = 30 * time.Second
+	MinLiveness     = 15 * time.Second
+	MaxLiveness     = 600 * time.Second
+	// variableEvery is how often SV_VARIABLE datums are re-read (DCI4-DESC-3, AMB-56).
+	variableEvery = 5 * time.Minute
+)
+
+// Options configure a Sampler.
+type Options struct {
+	// Now is the clock; time.Now when nil. Tests inject a fake one.
+	Now func() time.Time
+	// Deadline bounds one provider's collection; 2 s when zero. A provider that is still
+	// running at the deadline fails this collection (its goroutine is left to finish) and is
+	// not started again until it returns.
+	Deadline time.Duration
+	// Liveness is the SPMI dynamic-data-supplier timeout: a provider whose data has not been
+	// updated for longer is assumed dead (SiAssumedDead). 0 disables; negative means the default.
+	Liveness time.Duration
+	// Events is the size of the event log; 1000 when zero.
+	Events int
+}
+
+// ValidateLiveness checks a liveness timeout: 0 or 15 s to 600 s (SPMI-DDS-4).
+func ValidateLiveness(d time.Duration) error {
+	if d == 0 || (d >= MinLiveness && d <= MaxLiveness) {
+		return nil
+	}
+	return fmt.Errorf("liveness timeout %v: want 0 (disabled) or %v to %v (SPMI-DDS-4)", d, MinLiveness, MaxLiveness)
+}
+
+// ProviderStatus is what the sampler knows about one provider's health.
+type ProviderStatus struct {
+	Supplier  namespace.Supplier
+	State     string // "ok", "failing", "busy" (still running after a deadline), "dead", "idle"
+	LastDur   time.Duration
+	Successes uint64
+	Failures  uint64
+	LastErr   error
+	LastOK    time.Time
+}
+
+type provState struct {
+	p       Provider
+	sup     namespace.Supplier
+	classes []*namespace.Class
+	index   int
+
+	reset      [8]byte
+	haveReset  bool
+	needStatic bool
+	lastVar    time.Time
+	lastTime   time.Time // the provider's own timestamp of its last data (liveness)
+	lastOK     time.Time // when the sampler last saw it update
+	dead       bool
+	failing    bool
+	running    bool // a collection goroutine has not returned yet
+	successes  uint64
+	failures   uint64
+	lastErr    error
+	lastDur    time.Duration
+	insts      map[*namespace.Class][]*namespace.Instance
+}
+
+type result struct {
+	batch Batch
+	err   error
+	dur   time.Duration
+	why   namespace.Reason
+}
+
+// Sampler is dcimon's DCI server: it owns the name space, runs the providers that someone is
+// subscribed to concurrently under a deadline, isolates their failures, keeps instances in step
+// with what they report (with added and removed events), and turns each collection into the next
+// immutable snapshot. Sample calls are serialised; everything else is safe for concurrent use.
+type Sampler struct {
+	reg  *namespace.Registry
+	log  *namespace.EventLog
+	opt  Options
+	prov []*provState
+	mon  *monitor
+
+	mu          sync.Mutex // serialises Sample
+	prev, older *namespace.Snapshot
+	refresh     bool
+
+	subMu sync.Mutex
+	subs  map[*namespace.Class]int
+	stMu  sync.Mutex // guards the provStates' status fields read by Status
+}
+
+// NewSampler registers every provider's classes, and the Monitor class, in reg.
+func NewSampler(reg *namespace.Registry, provs []Provider, opt Options) (*Sampler, error) {
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	if opt.Deadline <= 0 {
+		opt.Deadline = 2 * time.Second
+	}
+	if opt.Liveness < 0 {
+		opt.Liveness = DefaultLiveness
+	}
+	if err := ValidateLiveness(opt.Liveness); err != nil {
+		return nil, err
+	}
+	if opt.Events <= 0 {
+		opt.Events = 1000
+	}
+	s := &Sampler{reg: reg, log: namespace.NewEventLog(opt.Events), opt: opt, subs: map[*namespace.Class]int{}}
+	for i, p := range provs {
+		ps := &provState{p: p, sup: p.Supplier(), index: i, needStatic: true, insts: map[*namespace.Class][]*namespace.Instance{}}
+		ps.classes = p.Classes()
+		for _, c := range ps.classes {
+			if c.Supplier == nil {
+				sup := ps.sup
+				c.Supplier = &sup
+			}
+			if err := reg.RegisterClass(c); err != nil {
+				return nil, fmt.Errorf("provider %s: %w", ps.sup.Module, err)
+			}
+		}
+		s.prov = append(s.prov, ps)
+	}
+	m, err := newMonitor(reg, s)
+	if err != nil {
+		return nil, err
+	}
+	s.mon = m
+	return s, nil
+}
+
+// Registry is the name space the sampler fills.
+func (s *Sampler) Registry() *namespace.Registry { return s.reg }
+
+// Events is the event log: instances added and removed, supplier resets and deaths, provider errors.
+func (s *Sampler) Events() *namespace.EventLog { return s.log }
+
+// Snapshot is the latest snapshot, nil before the first Sample.
+func (s *Sampler) Snapshot() *namespace.Snapshot {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.prev
+}
+
+// Subscribe registers interest in classes; providers with no subscribed class are not run
+// (SPMI-FEAT-2). While nobody is subscribed to anything, every provider runs. The returned
+// function cancels the subscription.
+func (s *Sampler) Subscribe(classes ...*namespace.Class) (cancel func()) {
+	s.subMu.Lock()
+	defer s.subMu.Unlock()
+	for _, c := range classes {
+		s.subs[c]++
+	}
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			s.subMu.Lock()
+			defer s.subMu.Unlock()
+			for _, c := range classes {
+				if s.subs[c]--; s.subs[c] <= 0 {
+					delete(s.subs, c)
+				}
+			}
+		})
+	}
+}
+
+// Refresh makes the next collection re-read SV_VARIABLE datums too (DCI4-DESC-3).
+func (s *Sampler) Refresh() {
+	s.mu.Lock()
+	s.refresh = true
+	s.mu.Unlock()
+}
+
+// Status reports every provider's health, in provider order.
+func (s *Sampler) Status() []ProviderStatus {
+	s.stMu.Lock()
+	defer s.stMu.Unlock()
+	out := make([]ProviderStatus, len(s.prov))
+	for i, ps := range s.prov {
+		out[i] = ps.status()
+	}
+	return out
+}
+
+func (ps *provState) status() ProviderStatus {
+	st := "ok"
+	switch {
+	case ps.dead:
+		st = "dead"
+	case ps.running && ps.failing:
+		st = "busy"
+	case ps.failing:
+		st = "failing"
+	case ps.successes == 0 && ps.failures == 0:
+		st = "idle"
+	}
+	sup := ps.sup
+	sup.Reset = ps.reset
+	return ProviderStatus{Supplier: sup, State: st, LastDur: ps.lastDur, Successes: ps.successes,
+		Failures: ps.failures, LastErr: ps.lastErr, LastOK: ps.lastOK}
+}
+
+// request builds one provider's request, or reports that nobody wants it.
+func (s *Sampler) request(ps *provState, now time.Time, refresh bool) (Request, bool) {
+	req := Request{Static: ps.needStatic, Variable: refresh || ps.needStatic || now.Sub(ps.lastVar) >= variableEvery}
+	s.subMu.Lock()
+	defer s.subMu.Unlock()
+	if len(s.subs) == 0 {
+		return req, true
+	}
+	for _, c := range ps.classes {
+		if s.subs[c] > 0 {
+			if req.Classes == nil {
+				req.Classes = map[*namespace.Class]bool{}
+			}
+			req.Classes[c] = true
+		}
+	}
+	return req, req.Classes != nil
+}
+
+// Sample runs one collection and returns the new snapshot. Provider failures never fail the
+// sample: they are reported per class, in the Monitor class and in the event log (house style
+// rule 6, PCPF-12). The error is only for a cancelled ctx.
+func (s *Sampler) Sample(ctx context.Context) (*namespace.Snapshot, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := ctx.Err(); err != nil {
+		return s.prev, err
+	}
+	start := s.opt.Now()
+	refresh := s.refresh
+	s.refresh = false
+
+	type job struct {
+		ps  *provState
+		req Request
+		ch  chan result
+	}
+	var jobs []job
+	var skipped []*provState
+	s.stMu.Lock()
+	for _, ps := range s.prov {
+		req, ok := s.request(ps, start, refresh)
+		if !ok {
+			continue
+		}
+		if ps.running { // still stuck in an earlier collection: do not pile up goroutines
+			skipped = append(skipped, ps)
+			continue
+		}
+		ps.running = true
+		j := job{ps: ps, req: req, ch: make(chan result, 1)}
+		jobs = append(jobs, j)
+	}
+	s.stMu.Unlock()
+	dctx, cancel := context.WithTimeout(ctx, s.opt.Deadline)
+	defer cancel()
+	for _, j := range jobs {
+		go s.run(dctx, j.ps, j.req, j.ch)
+	}
+
+	var samples []namespace.ClassSample
+	for _, j := range jobs {
+		var res result
+		select {
+		case res = <-j.ch:
+		case <-dctx.Done():
+			// Take a result that arrived at the same moment, else give up on this provider.
+			select {
+			case res = <-j.ch:
+			default:
+				res = result{err: fmt.Errorf("%s: no answer within %v", j.ps.sup.Module, s.opt.Deadline), why: namespace.ReasonTimeout, dur: s.opt.Deadline}
+			}
+		}
+		if res.err == nil && j.ps.haveReset && res.batch.Reset != j.ps.reset {
+			// The supplier re-initialised: log it, and read everything again (static datums
+			// and descriptions) so the new incarnation is complete from its first reading.
+			s.log.Add(namespace.Event{Time: start, Kind: namespace.EvSupplierReset, Path: j.ps.sup.Module,
+				Text: fmt.Sprintf("supplier %s re-initialised (reset %x → %x)", j.ps.sup.Module, j.ps.reset[:], res.batch.Reset[:])})
+			j.ps.needStatic = true
+			req := j.req
+			req.Static, req.Variable = true, true
+			ch := make(chan result, 1)
+			s.stMu.Lock()
+			j.ps.running = true
+			s.stMu.Unlock()
+			go s.run(dctx, j.ps, req, ch)
+			select {
+			case again := <-ch:
+				if again.err == nil {
+					res = again
+				}
+			case <-dctx.Done():
+			}
+		}
+		samples = append(samples, s.absorb(j.ps, j.req, res, start)...)
+	}
+	for _, ps := range skipped {
+		res := result{err: fmt.Errorf("%s: still busy with an earlier collection", ps.sup.Module), why: namespace.ReasonTimeout}
+		req, _ := s.request(ps, start, false)
+		samples = append(samples, s.absorb(ps, req, res, start)...)
+	}
+	end := s.opt.Now()
+	samples = append(samples, s.mon.sample(ctx, start, end)...)
+	next := namespace.Next(s.prev, &namespace.Sample{Start: start, End: end, Classes: samples}, s.older)
+	s.older, s.prev = s.prev, next
+	return next, nil
+}
+
+// run is one provider collection in its own goroutine, with panics turned into errors. The
+// running flag is cleared before the result is sent, so a collection that follows at once never
+// mistakes a finished provider for a stuck one.
+func (s *Sampler) run(ctx context.Context, ps *provState, req Request, ch chan<- result) {
+	t0 := s.opt.Now()
+	var res result
+	defer func() {
+		if r := recover(); r != nil {
+			res = result{err: fmt.Errorf("%s: panic: %v\n%s", ps.sup.Module, r, firstLines(debug.Stack(), 8)), why: namespace.ReasonProviderError, dur: s.opt.Now().Sub(t0)}
+		}
+		s.stMu.Lock()
+		ps.running = false
+		s.stMu.Unlock()
+		ch <- res
+	}()
+	b, err := ps.p.Collect(ctx, req)
+	res = result{batch: b, err: err, dur: s.opt.Now().Sub(t0)}
+	if err != nil {
+		res.why = namespace.ReasonProviderError
+		if errors.Is(err, context.DeadlineExceeded) {
+			res.why = namespace.ReasonTimeout
+		}
+	}
+}
+
+func firstLines(b []byte, n int) string {
+	for i, c := range b {
+		if c == '\n' {
+			if n--; n == 0 {
+				return string(b[:i])
+			}
+		}
+	}
+	return string(b)
+}
+
+// absorb turns one provider result into class samples, syncing instances and updating health.
+func (s *Sampler) absorb(ps *provState, req Request, res result, now time.Time) []namespace.ClassSample {
+	s.stMu.Lock()
+	defer s.stMu.Unlock()
+	ps.lastDur = res.dur
+	if res.err == nil {
+		t := res.batch.Time
+		if t.IsZero() {
+			t = now.Add(res.dur)
+		}
+		updated := t.After(ps.lastTime) || ps.lastTime.IsZero()
+		if updated {
+			ps.lastTime, ps.lastOK = t, now
+		}
+		if ps.failing || (ps.dead && updated) {
+			s.log.Add(namespace.Event{Time: now, Kind: namespace.EvSupplierAlive, Path: ps.sup.Module,
+				Text: fmt.Sprintf("supplier %s answers again", ps.sup.Module)})
+		}
+		ps.failing, ps.lastErr = false, nil
+		ps.successes++
+		ps.reset, ps.haveReset = res.batch.Reset, true
+		if req.Static {
+			ps.needStatic = false
+		}
+		if req.Variable {
+			ps.lastVar = now
+		}
+		if updated {
+			ps.dead = false
+		}
+	} else {
+		ps.failures++
+		if !ps.failing || ps.lastErr == nil || ps.lastErr.Error() != res.err.Error() {
+			s.log.Add(namespace.Event{Time: now, Kind: namespace.EvProviderError, Path: ps.sup.Module,
+				Text: fmt.Sprintf("provider %s: %v", ps.sup.Module, res.err)})
+		}
+		ps.failing, ps.lastErr = true, res.err
+		if ps.lastOK.IsZero() {
+			ps.lastOK = now // liveness counts from the first attempt
+		}
+	}
+	// SPMI-DDS-4: no update for longer than the timeout → assumed dead; its instances go.
+	if s.opt.Liveness > 0 && !ps.dead && !ps.lastOK.IsZero() && now.Sub(ps.lastOK) > s.opt.Liveness {
+		ps.dead = true
+		s.log.Add(namespace.Event{Time: now, Kind: namespace.EvSupplierDead, Path: ps.sup.Module,
+			Text: fmt.Sprintf("supplier %s: %s", ps.sup.Module, namespace.SiAssumedDead.Line())})
+	}
+
+	var out []namespace.ClassSample
+	if res.err == nil && !ps.dead {
+		for _, cr := range res.batch.Classes {
+			if cr.Class == nil || !req.Wants(cr.Class) {
+				continue
+			}
+			insts, evs, err := s.reg.Sync(cr.Class, cr.Specs, now, ps.insts[cr.Class])
+			ps.insts[cr.Class] = insts
+			s.log.Add(evs...)
+			cs := namespace.ClassSample{Class: cr.Class, Reset: res.batch.Reset, Time: res.batch.Time,
+				Start: now, End: now.Add(res.dur), Insts: insts, Raw: cr.Raw, Err: cr.Err}
+			if cs.Time.IsZero() {
+				cs.Time = cs.End
+			}
+			if cr.Err != nil {
+				cs.ErrReason = namespace.ReasonProviderError
+			}
+			if err != nil && cr.Err == nil {
+				cs.Err, cs.ErrReason = err, namespace.ReasonProviderError
+			}
+			out = append(out, cs)
+		}
+		return out
+	}
+	why, err := res.why, res.err
+	if ps.dead {
+		why = namespace.ReasonAssumedDead
+		if err == nil {
+			err = fmt.Errorf("%s: %s", ps.sup.Module, namespace.SiAssumedDead.Line())
+		}
+	}
+	for _, c := range ps.classes {
+		if !c.Instantiated() || !req.Wants(c) {
+			continue
+		}
+		insts := s.reg.Instances(c)
+		if ps.dead && !c.SingleInstance() && len(insts) > 0 {
+			// A dead supplier's contexts are removed (SPMI-DDS-4); they come back when it does.
+			_, evs, _ := s.reg.Sync(c, nil, now, nil)
+			s.log.Add(evs...)
+			insts = nil
+		}
+		out = append(out, namespace.ClassSample{Class: c, Reset: ps.reset, Time: now, Start: now,
+			End: now.Add(res.dur), Insts: insts, Err: err, ErrReason: why})
+	}
+	return out
+}

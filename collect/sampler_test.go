@@ -1,0 +1,413 @@
+package collect
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	ns "dcimon/namespace"
+)
+
+// fakeClock is a manual clock for the sampler.
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *fakeClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *fakeClock) Add(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+// fakeProv is a scriptable provider with one class: a counter, a static datum and a variable one.
+type fakeProv struct {
+	name   string
+	id     uint32
+	mu     sync.Mutex
+	count  uint64         // the counter's value
+	insts  []string       // instance names
+	reset  byte           // reset value
+	fail   error          // return this error
+	panics bool           // panic in Collect
+	hang   chan struct{}  // block until closed (or ctx done if honourCtx)
+	stale  bool           // report the same Batch.Time as last time (stopped updating)
+	reads  map[string]int // datum reads by volatility
+	calls  atomic.Int32
+	class  *ns.Class
+	lastT  time.Time
+	clock  *fakeClock
+}
+
+func newFake(name string, id uint32, clock *fakeClock, insts ...string) *fakeProv {
+	f := &fakeProv{name: name, id: id, insts: insts, clock: clock, reads: map[string]int{}}
+	return f
+}
+
+func (f *fakeProv) Supplier() ns.Supplier {
+	return ns.Supplier{IVersion: 101, SVersion: 100, Module: f.name, Title: "fake " + f.name, Description: "a scripted test supplier"}
+}
+
+func (f *fakeProv) Classes() []*ns.Class {
+	top := &ns.Class{ID: ns.ClassID{f.id}, Name: strings.ToUpper(f.name[:1]) + f.name[1:], Flags: ns.ClassEnabled}
+	f.class = &ns.Class{ID: ns.ClassID{f.id, 2}, Name: "item", Flags: ns.ClassEnabled, InstFreq: ns.SiContInst,
+		Levels: []ns.InstLevel{{Type: ns.TypeUint4, Tag: ns.TagDevice, Size: 4}},
+		Datums: []ns.Datum{
+			ns.Counter(1, "ops", ns.TypeUint8, ns.UnitCount, "operations", "fake"),
+			ns.Discrete(2, "size", ns.TypeUint8, ns.UnitBytes, "static size", "fake"),
+			ns.Gauge(3, "mtu", ns.TypeUint4, ns.UnitBytes, "variable", "fake").WithVolatility(ns.SVVariable),
+		}}
+	return []*ns.Class{top, f.class}
+}
+
+func (f *fakeProv) Collect(ctx context.Context, req Request) (Batch, error) {
+	f.calls.Add(1)
+	f.mu.Lock()
+	hang, fail, panics := f.hang, f.fail, f.panics
+	f.mu.Unlock()
+	if panics {
+		panic("provider bug")
+	}
+	if hang != nil {
+		<-hang
+	}
+	if fail != nil {
+		return Batch{}, fail
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	b := Batch{Reset: [8]byte{f.reset}, Time: f.clock.Now()}
+	if f.stale {
+		b.Time = f.lastT
+	}
+	f.lastT = b.Time
+	cr := ClassReading{Class: f.class}
+	for i, n := range f.insts {
+		cr.Specs = append(cr.Specs, ns.InstanceSpec{Levels: []uint64{uint64(i + 1)}, OSName: n})
+		row := []ns.Raw{{N: f.count}, {State: ns.RawSkipped}, {State: ns.RawSkipped}}
+		f.reads["volatile"]++
+		if req.Due(ns.SVStatic) {
+			row[1] = ns.Raw{N: 4096}
+			f.reads["static"]++
+		}
+		if req.Due(ns.SVVariable) {
+			row[2] = ns.Raw{N: 1500}
+			f.reads["variable"]++
+		}
+		cr.Raw = append(cr.Raw, row...)
+	}
+	b.Classes = []ClassReading{cr}
+	return b, nil
+}
+
+func (f *fakeProv) set(fn func(f *fakeProv)) { f.mu.Lock(); fn(f); f.mu.Unlock() }
+
+func newTestSampler(t *testing.T, opt Options, provs ...*fakeProv) (*Sampler, *fakeClock) {
+	t.Helper()
+	var clock *fakeClock
+	for _, p := range provs {
+		clock = p.clock
+	}
+	opt.Now = clock.Now
+	ps := make([]Provider, len(provs))
+	for i, p := range provs {
+		ps[i] = p
+	}
+	s, err := NewSampler(ns.NewRegistry(), ps, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, clock
+}
+
+func value(t *testing.T, s *Sampler, snap *ns.Snapshot, path string) ns.Value {
+	t.Helper()
+	ref, err := s.Registry().Lookup(nil, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _, _ := snap.Lookup(ref)
+	return v
+}
+
+func tick(t *testing.T, s *Sampler, c *fakeClock, d time.Duration) *ns.Snapshot {
+	t.Helper()
+	c.Add(d)
+	snap, err := s.Sample(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return snap
+}
+
+func TestSamplerRatesAndEvents(t *testing.T) {
+	clock := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	a := newFake("alpha", 10, clock, "a0")
+	s, c := newTestSampler(t, Options{Liveness: -1}, a)
+	a.set(func(f *fakeProv) { f.count = 100 })
+	snap := tick(t, s, c, 0)
+	if v := value(t, s, snap, "Alpha/a0/ops"); v.State != ns.NoRate {
+		t.Fatalf("first reading %+v", v)
+	}
+	if v := value(t, s, snap, "Alpha/a0/size"); v.N != 4096 { // static read at the first collection
+		t.Fatalf("static %+v", v)
+	}
+	a.set(func(f *fakeProv) { f.count = 300; f.insts = append(f.insts, "a1") })
+	snap = tick(t, s, c, 2*time.Second)
+	if v := value(t, s, snap, "Alpha/a0/ops"); v.State != ns.Valid || v.V != 100 { // PCPD-3: 100 then 300 over 2 s
+		t.Fatalf("rate %+v", v)
+	}
+	if v := value(t, s, snap, "Alpha/a0/size"); v.N != 4096 || v.State != ns.Valid { // carried, not re-read
+		t.Fatalf("static carried %+v", v)
+	}
+	if v := value(t, s, snap, "Alpha/a1/size"); v.State != ns.Unavailable { // never read for a new instance yet
+		t.Logf("new instance static: %+v", v)
+	}
+	evs := s.Events().Events()
+	if len(evs) == 0 || evs[0].Kind != ns.EvInstanceAdded || evs[0].Path != "Alpha/a1" { // DCI-EVT-3
+		t.Fatalf("events %+v", evs)
+	}
+	a.set(func(f *fakeProv) { f.insts = f.insts[:1] })
+	tick(t, s, c, time.Second)
+	if evs := s.Events().Events(); evs[0].Kind != ns.EvInstanceRemoved || evs[0].Path != "Alpha/a1" {
+		t.Fatalf("removal %+v", evs[0])
+	}
+}
+
+func TestSamplerIsolatesFailures(t *testing.T) {
+	// House style 6, DCI-MTH-8, SPMI-HOT-19: an error, a panic or a hang fails only its own classes.
+	for _, tt := range []struct {
+		name   string
+		break_ func(f *fakeProv)
+		reason ns.Reason
+		text   string
+	}{
+		{"error", func(f *fakeProv) { f.fail = errors.New("cannot read /proc/fake") }, ns.ReasonProviderError, "cannot read"},
+		{"panic", func(f *fakeProv) { f.panics = true }, ns.ReasonProviderError, "panic: provider bug"},
+		{"hang", func(f *fakeProv) { f.hang = make(chan struct{}) }, ns.ReasonTimeout, "no answer within"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			clock := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+			good := newFake("good", 10, clock, "g0")
+			bad := newFake("bad", 11, clock, "b0")
+			s, c := newTestSampler(t, Options{Deadline: 50 * time.Millisecond, Liveness: 0}, good, bad)
+			tick(t, s, c, 0)
+			bad.set(tt.break_)
+			good.set(func(f *fakeProv) { f.count = 10 })
+			begin := time.Now()
+			snap := tick(t, s, c, time.Second)
+			if el := time.Since(begin); el > 2*time.Second {
+				t.Fatalf("sample took %v: a bad provider stalled the rest", el)
+			}
+			if v := value(t, s, snap, "Good/g0/ops"); v.State != ns.Valid || v.V != 10 {
+				t.Fatalf("good provider affected: %+v", v)
+			}
+			v := value(t, s, snap, "Bad/b0/ops")
+			if v.State != ns.Unavailable || v.Reason != tt.reason {
+				t.Fatalf("bad provider value %+v", v)
+			}
+			cv := snap.Class(bad.class)
+			if cv.Err == nil || !strings.Contains(cv.Err.Error(), tt.text) {
+				t.Fatalf("class error %v", cv.Err)
+			}
+			st := s.Status()[1]
+			if st.Failures != 1 || st.LastErr == nil {
+				t.Fatalf("status %+v", st)
+			}
+			if evs := s.Events().Events(); evs[0].Kind != ns.EvProviderError {
+				t.Fatalf("no provider error event: %+v", evs[0])
+			}
+			// The Monitor class shows it (issue 3).
+			if v := value(t, s, snap, "Monitor/bad/failures"); v.N != 1 {
+				t.Fatalf("monitor failures %+v", v)
+			}
+			if tt.name == "hang" {
+				// Next tick: not started again while still stuck, and still no stall.
+				tick(t, s, c, time.Second)
+				if bad.calls.Load() != 2 {
+					t.Fatalf("hung provider started again: %d calls", bad.calls.Load())
+				}
+				if st := s.Status()[1]; st.State != "busy" {
+					t.Fatalf("state %q", st.State)
+				}
+				bad.set(func(f *fakeProv) { close(f.hang); f.hang = nil })
+				deadline := time.Now().Add(2 * time.Second)
+				for s.Status()[1].State == "busy" && time.Now().Before(deadline) {
+					time.Sleep(5 * time.Millisecond)
+				}
+				snap = tick(t, s, c, time.Second)
+				if v := value(t, s, snap, "Bad/b0/ops"); v.State == ns.Unavailable {
+					t.Fatalf("recovered provider still unavailable %+v", v)
+				}
+				if evs := s.Events().Events(); evs[0].Kind != ns.EvSupplierAlive {
+					t.Fatalf("no alive event: %+v", evs[0])
+				}
+			}
+		})
+	}
+}
+
+func TestSamplerResetChange(t *testing.T) {
+	// DCI4-SUP-8: 1000 → 1100 → (reset) 50 → 80 gives 100/s, —, 30/s; descriptions re-read.
+	clock := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	a := newFake("alpha", 10, clock, "a0")
+	s, c := newTestSampler(t, Options{Liveness: 0}, a)
+	var got []string
+	for i, step := range []struct {
+		count uint64
+		reset byte
+	}{{1000, 1}, {1100, 1}, {50, 2}, {80, 2}} {
+		a.set(func(f *fakeProv) { f.count, f.reset = step.count, step.reset })
+		snap := tick(t, s, c, time.Second)
+		v := value(t, s, snap, "Alpha/a0/ops")
+		switch v.State {
+		case ns.Valid:
+			got = append(got, fmt.Sprintf("%g/s", v.V))
+		default:
+			got = append(got, "— "+v.Reason.String())
+		}
+		if i == 2 {
+			if sv := value(t, s, snap, "Alpha/a0/size"); sv.State != ns.Valid || sv.N != 4096 {
+				t.Fatalf("static datum after reset: %+v", sv)
+			}
+		}
+	}
+	want := "[— no previous sample 100/s — supplier re-initialised 30/s]"
+	if fmt.Sprint(got) != want {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	if evs := s.Events().Events(); !hasKind(evs, ns.EvSupplierReset) {
+		t.Fatal("no reset event")
+	}
+}
+
+func hasKind(evs []ns.Event, k ns.EventKind) bool {
+	for _, e := range evs {
+		if e.Kind == k {
+			return true
+		}
+	}
+	return false
+}
+
+func TestSamplerVolatility(t *testing.T) {
+	// DCI4-DESC-3: over 10 ticks of 1 s, static read once, variable once, volatile 10 times;
+	// Refresh re-reads variable; a reset re-reads static.
+	clock := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	a := newFake("alpha", 10, clock, "a0")
+	s, c := newTestSampler(t, Options{Liveness: 0}, a)
+	for range 10 {
+		tick(t, s, c, time.Second)
+	}
+	if a.reads["static"] != 1 || a.reads["variable"] != 1 || a.reads["volatile"] != 10 {
+		t.Fatalf("reads %v", a.reads)
+	}
+	s.Refresh()
+	tick(t, s, c, time.Second)
+	if a.reads["variable"] != 2 || a.reads["static"] != 1 {
+		t.Fatalf("after refresh %v", a.reads)
+	}
+	tick(t, s, c, 5*time.Minute) // SV_VARIABLE at most every five minutes
+	if a.reads["variable"] != 3 {
+		t.Fatalf("after 5 min %v", a.reads)
+	}
+}
+
+func TestSamplerLiveness(t *testing.T) {
+	// SPMI-DDS-4: a provider that stops updating is assumed dead after the timeout (30 s: not at
+	// 29 s, yes at 31 s), its contexts go, SiAssumedDead; 0 disables; 10 s and 601 s are refused.
+	clock := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	a := newFake("alpha", 10, clock, "a0")
+	s, c := newTestSampler(t, Options{Liveness: 30 * time.Second}, a)
+	tick(t, s, c, 0)
+	a.set(func(f *fakeProv) { f.stale = true })
+	tick(t, s, c, 29*time.Second)
+	if st := s.Status()[0]; st.State == "dead" {
+		t.Fatal("dead at 29 s")
+	}
+	snap := tick(t, s, c, 2*time.Second)
+	if st := s.Status()[0]; st.State != "dead" {
+		t.Fatalf("not dead at 31 s: %+v", st)
+	}
+	if _, err := s.Registry().Lookup(nil, "Alpha/a0"); err == nil {
+		t.Fatal("dead supplier's context still there")
+	}
+	evs := s.Events().Events()
+	if !hasKind(evs, ns.EvSupplierDead) || !strings.Contains(evs[len(evs)-len(evs)].Text+fmt.Sprint(evs), "SiAssumedDead (183)") {
+		t.Fatalf("events %v", evs)
+	}
+	if cv := snap.Class(a.class); cv.ErrReason != ns.ReasonAssumedDead {
+		t.Fatalf("class reason %v", cv.ErrReason)
+	}
+	// It comes back.
+	a.set(func(f *fakeProv) { f.stale = false })
+	tick(t, s, c, time.Second)
+	if _, err := s.Registry().Lookup(nil, "Alpha/a0"); err != nil {
+		t.Fatalf("revived supplier's context missing: %v", err)
+	}
+	for _, d := range []time.Duration{10 * time.Second, 601 * time.Second} {
+		if ValidateLiveness(d) == nil {
+			t.Errorf("liveness %v accepted", d)
+		}
+	}
+	for _, d := range []time.Duration{0, 15 * time.Second, 600 * time.Second} {
+		if err := ValidateLiveness(d); err != nil {
+			t.Error(err)
+		}
+	}
+	// Disabled: never dead.
+	clock2 := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	b := newFake("beta", 10, clock2, "b0")
+	s2, c2 := newTestSampler(t, Options{Liveness: 0}, b)
+	tick(t, s2, c2, 0)
+	b.set(func(f *fakeProv) { f.stale = true })
+	tick(t, s2, c2, time.Hour)
+	if s2.Status()[0].State == "dead" {
+		t.Fatal("dead with liveness disabled")
+	}
+}
+
+func TestSamplerSubscriptions(t *testing.T) {
+	// SPMI-FEAT-2, SPMI-SET-13: one read per tick whatever the number of consumers; a provider
+	// nobody is subscribed to is not run.
+	clock := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	a := newFake("alpha", 10, clock, "a0")
+	b := newFake("beta", 11, clock, "b0")
+	s, c := newTestSampler(t, Options{Liveness: 0}, a, b)
+	cancel1 := s.Subscribe(a.class)
+	cancel2 := s.Subscribe(a.class)
+	tick(t, s, c, time.Second)
+	tick(t, s, c, time.Second)
+	if a.calls.Load() != 2 || b.calls.Load() != 0 {
+		t.Fatalf("calls a=%d b=%d", a.calls.Load(), b.calls.Load())
+	}
+	cancel1()
+	cancel1()
+	tick(t, s, c, time.Second)
+	if a.calls.Load() != 3 {
+		t.Fatal("still subscribed once: should run")
+	}
+	cancel2()
+	tick(t, s, c, time.Second) // nobody subscribed: everything runs
+	if b.calls.Load() != 1 {
+		t.Fatalf("b calls %d", b.calls.Load())
+	}
+}
+
+func TestSamplerRejectsBadClasses(t *testing.T) {
+	clock := &fakeClock{t: time.Now()}
+	a := newFake("alpha", 10, clock)
+	b := newFake("beta", 10, clock) // same class ids
+	if _, err := NewSampler(ns.NewRegistry(), []Provider{a, b}, Options{Now: clock.Now}); err == nil {
+		t.Fatal("duplicate class ids accepted")
+	}
+	if _, err := NewSampler(ns.NewRegistry(), nil, Options{Liveness: 5 * time.Second}); err == nil {
+		t.Fatal("liveness 5 s accepted")
+	}
+}
