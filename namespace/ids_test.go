@@ -294,3 +294,25 @@ func FuzzDerivedID(f *testing.F) {
 		_ = d.String()
 	})
 }
+
+func TestCheckTime(t *testing.T) {
+	// DCI-TYPE-4: TimeSpec{1700000000, 0} valid; {5, 1000000000} malformed; TimeVal{-1, 0}
+	// malformed; TimeVal{0, 999999} valid.
+	for _, tt := range []struct {
+		ty        DataType
+		sec, frac int64
+		ok        bool
+	}{
+		{TypeTimespec, 1700000000, 0, true},
+		{TypeTimespec, 5, 1000000000, false},
+		{TypeTimeval, -1, 0, false},
+		{TypeTimeval, 0, 999999, true},
+		{TypeTimeval, 0, 1000000, false},
+		{TypeTimeval, 0, -1, false},
+		{TypeUint8, 0, 0, false},
+	} {
+		if err := CheckTime(tt.ty, tt.sec, tt.frac); (err == nil) != tt.ok {
+			t.Errorf("%v{%d,%d}: %v", tt.ty, tt.sec, tt.frac, err)
+		}
+	}
+}

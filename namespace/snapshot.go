@@ -361,7 +361,10 @@ func toFloat(t DataType, n uint64) float64 {
 	case TypeUint4:
 		return float64(uint32(n))
 	case TypeBoolean:
-		return float64(n & 1)
+		if n != 0 { // DCI truth: FALSE is 0, TRUE is anything else (DCI-TYPE-1)
+			return 1
+		}
+		return 0
 	}
 	return float64(n)
 }

@@ -72,6 +72,27 @@ func (t DataType) IsNumeric() bool {
 	return t.IsInteger() || t == TypeBoolean || t == TypeTimeval || t == TypeTimespec
 }
 
+// CheckTime validates a UMA_TIMEVAL or UMA_TIMESPEC: seconds since the Epoch and a fraction in
+// microseconds (TIMEVAL) or nanoseconds (TIMESPEC); negative parts or a fraction of a whole second
+// or more are malformed (DCI-TYPE-4). Snapshots carry such values as whole seconds in Value.N.
+func CheckTime(t DataType, sec, frac int64) error {
+	limit := int64(1000000)
+	if t == TypeTimespec {
+		limit = 1000000000
+	} else if t != TypeTimeval {
+		return fmt.Errorf("%s is not a time type", t)
+	}
+	switch {
+	case sec < 0:
+		return fmt.Errorf("malformed %s: negative seconds %d", t, sec)
+	case frac < 0:
+		return fmt.Errorf("malformed %s: negative fraction %d", t, frac)
+	case frac >= limit:
+		return fmt.Errorf("malformed %s: fraction %d is a second or more", t, frac)
+	}
+	return nil
+}
+
 // InstTag is a UMA instance tag type (UMAInstTagType, DCI-NS-10).
 type InstTag uint32
 
