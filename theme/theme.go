@@ -1,0 +1,101 @@
+// Package theme turns a palette of semantic colours into the one Styles struct every pane of the
+// monitor draws with, so that no pane ever declares a colour (house style rule 12).
+//
+// A palette names roles, not hues: text, muted text, accent, borders, selection, and the three
+// health levels ok, warn and crit. Four palettes are built in (dark, light, high-contrast and
+// mono); mono uses no colour at all and carries every distinction by attribute (bold, underline,
+// reverse), which is also what NO_COLOR selects (https://no-color.org).
+package theme
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+)
+
+// Palette is the set of semantic colour roles a theme fills in.
+type Palette struct {
+	Name        string
+	Fg          lipgloss.TerminalColor // ordinary text
+	Muted       lipgloss.TerminalColor // secondary text: units, descriptions, empty bar cells
+	Accent      lipgloss.TerminalColor // titles, headers, the sorted column, sparklines
+	Border      lipgloss.TerminalColor // pane borders
+	FocusBorder lipgloss.TerminalColor // the focused pane's border and title
+	SelFg       lipgloss.TerminalColor // selected row text
+	SelBg       lipgloss.TerminalColor // selected row background
+	OK          lipgloss.TerminalColor // healthy suppliers, bars within range
+	Warn        lipgloss.TerminalColor // degraded suppliers, values near the top of their scale
+	Crit        lipgloss.TerminalColor // dead suppliers, errors, values above their scale
+	// Mono says the palette has no colours: distinctions are made by attribute only.
+	Mono bool
+}
+
+// Default is the theme used when none is named.
+const Default = "dark"
+
+var palettes = map[string]Palette{
+	"dark": {
+		Name: "dark", Fg: lipgloss.Color("#c9d1d9"), Muted: lipgloss.Color("#7d8590"), Accent: lipgloss.Color("#79c0ff"),
+		Border: lipgloss.Color("#3d444d"), FocusBorder: lipgloss.Color("#58a6ff"),
+		SelFg: lipgloss.Color("#ffffff"), SelBg: lipgloss.Color("#1f4470"),
+		OK: lipgloss.Color("#3fb950"), Warn: lipgloss.Color("#d29922"), Crit: lipgloss.Color("#f85149"),
+	},
+	"light": {
+		Name: "light", Fg: lipgloss.Color("#1f2328"), Muted: lipgloss.Color("#656d76"), Accent: lipgloss.Color("#0550ae"),
+		Border: lipgloss.Color("#c8d1da"), FocusBorder: lipgloss.Color("#0969da"),
+		SelFg: lipgloss.Color("#0a3069"), SelBg: lipgloss.Color("#cce5ff"),
+		OK: lipgloss.Color("#1a7f37"), Warn: lipgloss.Color("#9a6700"), Crit: lipgloss.Color("#cf222e"),
+	},
+	"high-contrast": {
+		Name: "high-contrast", Fg: lipgloss.Color("#ffffff"), Muted: lipgloss.Color("#d0d0d0"), Accent: lipgloss.Color("#00ffff"),
+		Border: lipgloss.Color("#ffffff"), FocusBorder: lipgloss.Color("#ffff00"),
+		SelFg: lipgloss.Color("#000000"), SelBg: lipgloss.Color("#ffff00"),
+		OK: lipgloss.Color("#00ff00"), Warn: lipgloss.Color("#ffff00"), Crit: lipgloss.Color("#ff5050"),
+	},
+	"mono": {
+		Name: "mono", Fg: lipgloss.NoColor{}, Muted: lipgloss.NoColor{}, Accent: lipgloss.NoColor{},
+		Border: lipgloss.NoColor{}, FocusBorder: lipgloss.NoColor{}, SelFg: lipgloss.NoColor{}, SelBg: lipgloss.NoColor{},
+		OK: lipgloss.NoColor{}, Warn: lipgloss.NoColor{}, Crit: lipgloss.NoColor{}, Mono: true,
+	},
+}
+
+// Names lists the built-in themes in alphabetical order.
+func Names() []string {
+	out := make([]string, 0, len(palettes))
+	for n := range palettes {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Lookup returns the named built-in palette; the name is case-insensitive and "" is Default.
+func Lookup(name string) (Palette, error) {
+	if name == "" {
+		name = Default
+	}
+	p, ok := palettes[strings.ToLower(name)]
+	if !ok {
+		return Palette{}, fmt.Errorf("theme: unknown theme %q (known: %s)", name, strings.Join(Names(), ", "))
+	}
+	return p, nil
+}
+
+// Resolve returns the styles of the named theme, or of mono when noColor is set (the caller reads
+// NO_COLOR from the environment; a set NO_COLOR overrides any theme name, even an unknown one).
+func Resolve(name string, noColor bool) (Styles, error) {
+	if noColor {
+		return New(palettes["mono"]), nil
+	}
+	p, err := Lookup(name)
+	if err != nil {
+		return Styles{}, err
+	}
+	return New(p), nil
+}
+
+// NoColor reports whether the NO_COLOR convention asks for no colour: the variable is set and
+// not empty. getenv is os.Getenv in the program and a map in tests.
+func NoColor(getenv func(string) string) bool { return getenv("NO_COLOR") != "" }

@@ -1,0 +1,90 @@
+package theme
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+)
+
+func TestLookup(t *testing.T) {
+	tests := []struct {
+		name    string
+		want    string
+		wantErr bool
+	}{
+		{"", Default, false},
+		{"dark", "dark", false},
+		{"Light", "light", false},
+		{"high-contrast", "high-contrast", false},
+		{"mono", "mono", false},
+		{"solarized", "", true},
+	}
+	for _, tt := range tests {
+		p, err := Lookup(tt.name)
+		if (err != nil) != tt.wantErr {
+			t.Fatalf("Lookup(%q) error = %v, want error %v", tt.name, err, tt.wantErr)
+		}
+		if err == nil && p.Name != tt.want {
+			t.Errorf("Lookup(%q) = %s, want %s", tt.name, p.Name, tt.want)
+		}
+		if err != nil && !strings.Contains(err.Error(), "high-contrast") {
+			t.Errorf("error %q should list the known themes", err)
+		}
+	}
+}
+
+func TestResolveNoColor(t *testing.T) {
+	tests := []struct {
+		name    string
+		env     map[string]string
+		want    string
+		wantErr bool
+	}{
+		{"dark", nil, "dark", false},
+		{"dark", map[string]string{"NO_COLOR": "1"}, "mono", false},
+		{"nope", map[string]string{"NO_COLOR": "yes"}, "mono", false}, // NO_COLOR wins over a bad name
+		{"dark", map[string]string{"NO_COLOR": ""}, "dark", false},    // set but empty: colour stays
+		{"nope", nil, "", true},
+	}
+	for _, tt := range tests {
+		nc := NoColor(func(k string) string { return tt.env[k] })
+		s, err := Resolve(tt.name, nc)
+		if (err != nil) != tt.wantErr {
+			t.Fatalf("Resolve(%q, %v) error = %v", tt.name, nc, err)
+		}
+		if err == nil && s.Name != tt.want {
+			t.Errorf("Resolve(%q, env %v) = %s, want %s", tt.name, tt.env, s.Name, tt.want)
+		}
+	}
+}
+
+// TestMonoHasNoColour renders every style of the mono theme under a true-colour profile and
+// checks no colour sequence appears: NO_COLOR must mean no colour, not fewer colours.
+func TestMonoHasNoColour(t *testing.T) {
+	lipgloss.SetColorProfile(termenv.TrueColor)
+	defer lipgloss.SetColorProfile(termenv.Ascii)
+	s := New(palettes["mono"])
+	for _, st := range []lipgloss.Style{s.Text.Normal, s.Text.Muted, s.Text.Accent, s.Text.Warn, s.Text.Crit,
+		s.Row.Selected, s.Row.SelectedBlur, s.Bar.Fill, s.Bar.Over, s.Status.Paused, s.Pane.Border, s.Pane.FocusedTitle} {
+		out := st.Render("x")
+		if strings.Contains(out, "38;") || strings.Contains(out, "48;") {
+			t.Errorf("mono style renders colour: %q", out)
+		}
+	}
+	if s.Pane.FocusedChars == s.Pane.Chars {
+		t.Error("mono: the focused frame must differ from the others without colour")
+	}
+	d := New(palettes["dark"])
+	if out := d.Text.Crit.Render("x"); !strings.Contains(out, "38;2;") {
+		t.Errorf("dark crit should be coloured under true colour, got %q", out)
+	}
+}
+
+func TestNames(t *testing.T) {
+	got := strings.Join(Names(), ",")
+	if got != "dark,high-contrast,light,mono" {
+		t.Errorf("Names() = %s", got)
+	}
+}

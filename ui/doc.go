@@ -1,0 +1,9 @@
+// Package ui is dcimon's interactive monitor: the bubbletea root model, its panes (the name
+// space tree, the values of the selected context, the SPMI hotsets, the inspector of every
+// attribute and the event log), the layout, the key maps and help, the filter, go-to and hotset
+// form modes, the one tick chain and the collection command, and Run.
+//
+// The monitor reads everything through Source, an interface defined here on the consumer's side:
+// the collect package's sampler satisfies it in the program and a fixture satisfies it in tests.
+// Collection only ever runs inside a tea.Cmd; Update and View never block and never do I/O.
+package ui

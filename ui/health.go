@@ -1,0 +1,96 @@
+package ui
+
+import "dcimon/namespace"
+
+// health is how a supplier answered its last collection.
+type health uint8
+
+const (
+	healthOK        health = iota
+	healthUnsampled        // never read yet
+	healthDegraded         // the last reading failed or timed out
+	healthDead             // the supplier stopped updating (SiAssumedDead)
+)
+
+func (h health) String() string {
+	switch h {
+	case healthOK:
+		return "ok"
+	case healthUnsampled:
+		return "not sampled"
+	case healthDegraded:
+		return "degraded"
+	case healthDead:
+		return "dead"
+	}
+	return "health?"
+}
+
+// healthMap is the health of every class in a snapshot, with each class's failure also marked
+// on its uninstantiated ancestors, so a tree row can show a marker for the classes under it.
+type healthMap map[*namespace.Class]health
+
+// classHealth is one class's health in a snapshot.
+func classHealth(cv *namespace.ClassValues) health {
+	switch {
+	case cv == nil || !cv.Sampled:
+		return healthUnsampled
+	case cv.ErrReason == namespace.ReasonAssumedDead:
+		return healthDead
+	case cv.Err != nil || cv.ErrReason != namespace.ReasonNone:
+		return healthDegraded
+	}
+	return healthOK
+}
+
+// buildHealth computes the map for a snapshot. Only failing classes and their ancestors are
+// stored; a class not in the map is fine.
+func buildHealth(reg *namespace.Registry, snap *namespace.Snapshot) (healthMap, int, int) {
+	hm := healthMap{}
+	ok, bad := 0, 0
+	if snap == nil {
+		return hm, 0, 0
+	}
+	for _, c := range reg.Classes() {
+		if !c.Instantiated() {
+			continue
+		}
+		h := classHealth(snap.Class(c))
+		switch h {
+		case healthOK:
+			ok++
+			continue
+		case healthUnsampled:
+			continue
+		}
+		bad++
+		hm.worsen(c, h)
+		for id := c.ID.Parent(); len(id) > 0; id = id.Parent() {
+			if p := reg.Class(id); p != nil {
+				hm.worsen(p, h)
+			}
+		}
+	}
+	return hm, ok, bad
+}
+
+func (hm healthMap) worsen(c *namespace.Class, h health) {
+	if h > hm[c] {
+		hm[c] = h
+	}
+}
+
+// of is the worst health of the classes a context stands for or holds statistics of.
+func (hm healthMap) of(ctx *namespace.Context) health {
+	if ctx == nil || len(hm) == 0 {
+		return healthOK
+	}
+	h := hm[ctx.Class]
+	if s := hm[ctx.Stats]; s > h {
+		h = s
+	}
+	if h == healthUnsampled {
+		return healthOK
+	}
+	return h
+}

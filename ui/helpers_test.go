@@ -1,0 +1,190 @@
+package ui
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
+
+	"dcimon/ui/internal/fixture"
+)
+
+// update rewrites the golden files: go test ./ui/ -run Golden -update
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+func TestMain(m *testing.M) {
+	// Pin what the output depends on: no colour, UTC (house style rule 14, checklist §0.4).
+	lipgloss.SetColorProfile(termenv.Ascii)
+	time.Local = time.UTC
+	os.Setenv("TZ", "UTC")
+	os.Exit(m.Run())
+}
+
+// golden compares got with testdata/<name>.golden, or rewrites it with -update. It is the small
+// part of x/exp/golden the tests need (that module is not in the module cache).
+func golden(t *testing.T, name string, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if !bytes.Equal(want, []byte(got)) {
+		wl, gl := strings.Split(string(want), "\n"), strings.Split(got, "\n")
+		for i := 0; i < max(len(wl), len(gl)); i++ {
+			var w, g string
+			if i < len(wl) {
+				w = wl[i]
+			}
+			if i < len(gl) {
+				g = gl[i]
+			}
+			if w != g {
+				t.Fatalf("%s differs at line %d:\nwant %q\n got %q\n\nwhole output:\n%s", path, i+1, w, g, got)
+			}
+		}
+	}
+}
+
+// strip removes styling and trailing blanks, the form goldens keep.
+func strip(s string) string {
+	lines := strings.Split(ansi.Strip(s), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+func newFixture(t testing.TB, ncpu, ndisk int, nics ...string) *fixture.Source {
+	t.Helper()
+	f, err := fixture.New(ncpu, ndisk, nics...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// testOptions pin the clock, zone and host.
+func testOptions() Options {
+	return Options{Location: time.UTC, Now: func() time.Time { return fixture.T0 }, Host: "testhost"}
+}
+
+// newModel builds the model, sizes it and feeds it n collections, as the program would.
+func newModel(t testing.TB, src Source, w, h, n int) Model {
+	t.Helper()
+	m := New(src, testOptions())
+	m.after = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil } // no real timers
+	m = send(t, m, tea.WindowSizeMsg{Width: w, Height: h})
+	for i := 0; i < n; i++ {
+		m = collect(t, m)
+	}
+	return m
+}
+
+// send runs one message through Update.
+func send(t testing.TB, m Model, msg tea.Msg) Model {
+	t.Helper()
+	out, _ := m.Update(msg)
+	return out.(Model)
+}
+
+// sendCmd runs one message through Update and returns the command too.
+func sendCmd(t testing.TB, m Model, msg tea.Msg) (Model, tea.Cmd) {
+	t.Helper()
+	out, cmd := m.Update(msg)
+	return out.(Model), cmd
+}
+
+// collect runs one collection the way the collection command does and delivers its message.
+func collect(t testing.TB, m Model) Model {
+	t.Helper()
+	msg := sampleCmd(context.Background(), m.src, m.now)()
+	return send(t, m, msg)
+}
+
+// keys types a string, one key per rune; names in braces are special keys: {enter} {esc} {tab}.
+func keys(t testing.TB, m Model, s string) Model {
+	t.Helper()
+	for s != "" {
+		var msg tea.KeyMsg
+		if strings.HasPrefix(s, "{") {
+			end := strings.IndexByte(s, '}')
+			name := s[1:end]
+			s = s[end+1:]
+			msg = specialKey(t, name)
+		} else {
+			r := []rune(s)[0]
+			s = s[len(string(r)):]
+			if r == ' ' {
+				msg = tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
+			} else {
+				msg = tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}}
+			}
+		}
+		var cmd tea.Cmd
+		m, cmd = sendCmd(t, m, msg)
+		m = runCmd(t, m, cmd)
+	}
+	return m
+}
+
+// runCmd delivers the messages of commands that answer at once (open a path, open the form);
+// ticks and collections are left to the tests that want them.
+func runCmd(t testing.TB, m Model, cmd tea.Cmd) Model {
+	t.Helper()
+	if cmd == nil {
+		return m
+	}
+	switch msg := cmd().(type) {
+	case openMsg, formRequestMsg:
+		m = send(t, m, msg)
+	}
+	return m
+}
+
+func specialKey(t testing.TB, name string) tea.KeyMsg {
+	t.Helper()
+	types := map[string]tea.KeyType{
+		"enter": tea.KeyEnter, "esc": tea.KeyEsc, "tab": tea.KeyTab, "shift+tab": tea.KeyShiftTab,
+		"up": tea.KeyUp, "down": tea.KeyDown, "left": tea.KeyLeft, "right": tea.KeyRight,
+		"pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown, "backspace": tea.KeyBackspace, "ctrl+c": tea.KeyCtrlC,
+		"home": tea.KeyHome, "end": tea.KeyEnd, "ctrl+u": tea.KeyCtrlU,
+	}
+	k, ok := types[name]
+	if !ok {
+		t.Fatalf("unknown key %q", name)
+	}
+	return tea.KeyMsg{Type: k}
+}
+
+// screen is the model's whole view without styling.
+func screen(m Model) string { return ansi.Strip(m.View()) }
+
+func mustDur(t testing.TB, s string) time.Duration {
+	t.Helper()
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func stripANSI(s string) string { return ansi.Strip(s) }

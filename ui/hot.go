@@ -1,0 +1,486 @@
+package ui
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"dcimon/namespace"
+	"dcimon/theme"
+)
+
+// HotsetConfig is a peer set the monitor opens at start: a value, so a configuration file can
+// supply them later.
+type HotsetConfig struct {
+	// Grandpa is the path of the context whose subcontexts are ranked ("Disk").
+	Grandpa string
+	// Stats are statistic names to try in order; the first one the peers carry is ranked, so one
+	// default works whatever a provider calls its busy percentage.
+	Stats     []string
+	MaxResp   int
+	Threshold float64
+	Feed      namespace.HotFeed
+	Except    namespace.HotExcept
+	Frequency int
+	Severity  int
+	TrapNo    int
+}
+
+// DefaultHotsets are the top 5 busiest disks by busy %, the top 5 interfaces by bytes per second
+// and the busiest CPUs by busy %.
+func DefaultHotsets() []HotsetConfig {
+	return []HotsetConfig{
+		{Grandpa: "Disk", Stats: []string{"%util", "%busy", "busy", "util"}, MaxResp: 5, Feed: namespace.SiHotAlways},
+		{Grandpa: "NetIf", Stats: []string{"bytes", "tbytes", "xbytes", "ibytes"}, MaxResp: 5, Feed: namespace.SiHotAlways},
+		{Grandpa: "CPU", Stats: []string{"%busy", "busy%", "busy"}, MaxResp: 5, Feed: namespace.SiHotAlways},
+	}
+}
+
+// hotRow is one line of the hot pane that the cursor can rest on.
+type hotRow struct {
+	entry *namespace.HotVals // the hotset entry the row belongs to
+	set   *namespace.HotVals // the entry, or one of its peer groups
+	item  int                // index into set.Items; -1 for the entry's header, -2 for a group's
+}
+
+// hotPane shows the SPMI hotsets: for each peer set its header (path, statistic, threshold, max
+// responses, feed, exceptions, qualifying and returned counts, elapsed time) and its ranked items
+// with bars. It owns the HotSet and reads it once per snapshot, in Update.
+type hotPane struct {
+	st      theme.Styles
+	keys    hotKeys
+	focused bool
+	w, h    int
+
+	reg     *namespace.Registry
+	src     *namespace.Source
+	hs      *namespace.HotSet
+	pending []HotsetConfig // defaults whose peers have not appeared yet
+	tried   uint64         // the registry generation the pending ones were last tried at
+	rows    []hotRow
+	cursor  int
+	offset  int // first row shown
+	err     error
+}
+
+func newHot(st theme.Styles, keys hotKeys) hotPane { return hotPane{st: st, keys: keys} }
+
+// SetSize sets the inner size of the pane.
+func (p *hotPane) SetSize(w, h int) {
+	p.w, p.h = max(w, 0), max(h, 0)
+	p.scrollToCursor()
+}
+
+// Focus gives the pane the keyboard.
+func (p *hotPane) Focus() { p.focused = true }
+
+// Blur takes the keyboard away.
+func (p *hotPane) Blur() { p.focused = false }
+
+// SetSource creates the hotset over the registry and opens the configured peer sets; hotset
+// exceptions are written to log.
+func (p *hotPane) SetSource(reg *namespace.Registry, log *namespace.EventLog, cfgs []HotsetConfig) {
+	p.reg = reg
+	p.src = namespace.NewSource(nil)
+	p.hs = namespace.NewHotSet(reg, p.src, log)
+	p.pending = append([]HotsetConfig(nil), cfgs...)
+	p.tried = ^uint64(0)
+	p.openPending()
+}
+
+// openPending adds the configured peer sets whose grandparent and statistic exist now.
+func (p *hotPane) openPending() {
+	if p.reg == nil || len(p.pending) == 0 {
+		return
+	}
+	gen := p.reg.Generation()
+	if gen == p.tried {
+		return
+	}
+	p.tried = gen
+	keep := p.pending[:0]
+	for _, c := range p.pending {
+		if _, err := p.addConfig(c); err != nil {
+			keep = append(keep, c)
+		}
+	}
+	p.pending = keep
+	p.rebuildRows()
+}
+
+func (p *hotPane) addConfig(c HotsetConfig) (*namespace.HotVals, error) {
+	var err error = fmt.Errorf("no statistic to rank")
+	for _, stat := range c.Stats {
+		var v *namespace.HotVals
+		v, err = p.hs.Add(namespace.HotSpec{Stat: stat, Grandpa: c.Grandpa, MaxResp: c.MaxResp, Threshold: c.Threshold,
+			Frequency: c.Frequency, Feed: c.Feed, Except: c.Except, Severity: c.Severity, TrapNo: c.TrapNo})
+		if err == nil {
+			return v, nil
+		}
+	}
+	return nil, err
+}
+
+// SetSnapshot publishes the tick's one snapshot to the hotset's source and reads every peer set
+// from it (X-4, SPMI-HOT-17); the read raises the exceptions into the event log.
+func (p *hotPane) SetSnapshot(snap *namespace.Snapshot) {
+	if p.hs == nil || snap == nil {
+		return
+	}
+	p.openPending()
+	p.src.Publish(snap)
+	p.err = p.hs.Read(false)
+	p.rebuildRows()
+}
+
+// Add opens a peer set with spec; when replace is not nil the new one takes its place (an edit).
+func (p *hotPane) Add(spec namespace.HotSpec, replace *namespace.HotVals) (*namespace.HotVals, error) {
+	v, err := p.hs.Add(spec)
+	if err != nil {
+		return nil, err
+	}
+	if replace != nil && replace != v {
+		_ = p.hs.Del(replace)
+	}
+	if p.src.Snapshot() != nil {
+		p.err = p.hs.Read(false)
+	}
+	p.rebuildRows()
+	p.selectEntry(v)
+	return v, nil
+}
+
+// Delete closes the selected peer set.
+func (p *hotPane) Delete(v *namespace.HotVals) error {
+	if err := p.hs.Del(v); err != nil {
+		return err
+	}
+	p.rebuildRows()
+	p.moveTo(p.cursor)
+	return nil
+}
+
+// Entries are the open peer sets.
+func (p *hotPane) Entries() []*namespace.HotVals {
+	if p.hs == nil {
+		return nil
+	}
+	return p.hs.Entries()
+}
+
+func (p *hotPane) selectEntry(v *namespace.HotVals) {
+	for i, r := range p.rows {
+		if r.entry == v && r.item == -1 {
+			p.moveTo(i)
+			return
+		}
+	}
+}
+
+func (p *hotPane) rebuildRows() {
+	var cur *namespace.HotVals
+	if p.cursor < len(p.rows) {
+		cur = p.rows[p.cursor].entry
+	}
+	p.rows = p.rows[:0]
+	for _, e := range p.Entries() {
+		p.rows = append(p.rows, hotRow{entry: e, set: e, item: -1})
+		if gs := e.Groups(); gs != nil {
+			for _, g := range gs {
+				p.rows = append(p.rows, hotRow{entry: e, set: g, item: -2})
+				for i := range g.Items {
+					p.rows = append(p.rows, hotRow{entry: e, set: g, item: i})
+				}
+			}
+			continue
+		}
+		for i := range e.Items {
+			p.rows = append(p.rows, hotRow{entry: e, set: e, item: i})
+		}
+	}
+	if cur != nil && (p.cursor >= len(p.rows) || p.rows[p.cursor].entry != cur) {
+		p.selectEntry(cur)
+	}
+	p.moveTo(p.cursor)
+}
+
+// rowLines is how many screen lines a row takes: an entry's header takes two.
+func (r hotRow) rowLines() int {
+	if r.item == -1 {
+		return 2
+	}
+	return 1
+}
+
+// Selected is the row under the cursor as a reference: a peer's statistic, or the grandparent.
+func (p *hotPane) Selected() namespace.Ref {
+	if p.cursor >= len(p.rows) {
+		return namespace.Ref{}
+	}
+	r := p.rows[p.cursor]
+	if r.item >= 0 && r.item < len(r.set.Items) {
+		if in := r.set.Items[r.item].Inst; in != nil && !in.Removed() {
+			return namespace.Ref{Ctx: in.Context(), Datum: r.entry.Stat()}
+		}
+	}
+	if gp := r.set.Grandpa(); gp != nil && !gp.Deleted() {
+		return namespace.Ref{Ctx: gp}
+	}
+	return namespace.Ref{}
+}
+
+// SelectedEntry is the hotset entry under the cursor, or nil.
+func (p *hotPane) SelectedEntry() *namespace.HotVals {
+	if p.cursor >= len(p.rows) {
+		return nil
+	}
+	return p.rows[p.cursor].entry
+}
+
+func (p *hotPane) moveTo(i int) {
+	if len(p.rows) == 0 {
+		p.cursor, p.offset = 0, 0
+		return
+	}
+	p.cursor = clamp(i, 0, len(p.rows)-1)
+	p.scrollToCursor()
+}
+
+// scrollToCursor keeps the cursor's row, with its header when it has one, on screen.
+func (p *hotPane) scrollToCursor() {
+	if p.h <= 0 || len(p.rows) == 0 {
+		return
+	}
+	if p.cursor < p.offset {
+		p.offset = p.cursor
+	}
+	for p.offset < p.cursor && p.linesBetween(p.offset, p.cursor+1) > p.h {
+		p.offset++
+	}
+}
+
+func (p *hotPane) linesBetween(a, b int) int {
+	n := 0
+	for i := a; i < b && i < len(p.rows); i++ {
+		n += p.rows[i].rowLines()
+	}
+	return n
+}
+
+// Scroll moves the cursor by n rows, for the mouse wheel.
+func (p *hotPane) Scroll(n int) { p.moveTo(p.cursor + n) }
+
+// ClickRow selects the row drawn at line y of the pane.
+func (p *hotPane) ClickRow(y int) {
+	line := 0
+	for i := p.offset; i < len(p.rows); i++ {
+		line += p.rows[i].rowLines()
+		if y < line {
+			p.moveTo(i)
+			return
+		}
+	}
+}
+
+// formRequestMsg asks the root to open the hotset form: for a new peer set when edit is nil.
+type formRequestMsg struct{ edit *namespace.HotVals }
+
+// Update handles the pane's keys.
+func (p hotPane) Update(msg tea.Msg) (hotPane, tea.Cmd) {
+	km, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return p, nil
+	}
+	k := p.keys
+	switch {
+	case key.Matches(km, k.Up):
+		p.moveTo(p.cursor - 1)
+	case key.Matches(km, k.Down):
+		p.moveTo(p.cursor + 1)
+	case key.Matches(km, k.PageUp):
+		p.moveTo(p.cursor - max(p.h/2, 1))
+	case key.Matches(km, k.PageDown):
+		p.moveTo(p.cursor + max(p.h/2, 1))
+	case key.Matches(km, k.Top):
+		p.moveTo(0)
+	case key.Matches(km, k.Bottom):
+		p.moveTo(len(p.rows) - 1)
+	case key.Matches(km, k.New):
+		return p, func() tea.Msg { return formRequestMsg{} }
+	case key.Matches(km, k.Edit):
+		if e := p.SelectedEntry(); e != nil {
+			return p, func() tea.Msg { return formRequestMsg{edit: e} }
+		}
+	case key.Matches(km, k.Delete):
+		if e := p.SelectedEntry(); e != nil {
+			if err := p.Delete(e); err != nil {
+				p.err = err
+			}
+		}
+	case key.Matches(km, k.Open):
+		if r := p.Selected(); r.Ctx != nil {
+			return p, openCmd(r.Ctx.Path())
+		}
+	}
+	return p, nil
+}
+
+// View renders the pane, exactly w×h.
+func (p hotPane) View() string {
+	if p.w <= 0 || p.h <= 0 {
+		return ""
+	}
+	var lines []string
+	if len(p.rows) == 0 {
+		msg := "no hotsets — select a statistic and press " + p.keys.New.Help().Key
+		lines = append(lines, p.st.Text.Muted.Render(pad(msg, p.w)))
+		if len(p.pending) > 0 {
+			lines = append(lines, p.st.Text.Muted.Render(pad(fmt.Sprintf("%d default hotsets wait for their peers", len(p.pending)), p.w)))
+		}
+		return strings.Join(block(strings.Join(lines, "\n"), p.w, p.h), "\n")
+	}
+	elapsed := time.Duration(0)
+	if p.hs != nil {
+		elapsed = p.hs.TimeChange()
+	}
+	for i := p.offset; i < len(p.rows) && len(lines) < p.h; i++ {
+		r := p.rows[i]
+		sel := i == p.cursor
+		switch r.item {
+		case -1:
+			l1, l2 := p.header(r.entry, elapsed)
+			lines = append(lines, p.selStyle(sel, p.st.Text.Accent).Render(pad(l1, p.w)))
+			lines = append(lines, p.st.Text.Muted.Render(pad("  "+l2, p.w)))
+		case -2:
+			txt := fmt.Sprintf("  %s — top %d of %d", r.set.Path(), r.set.Count, r.set.AvailResp)
+			lines = append(lines, p.selStyle(sel, p.st.Text.Bold).Render(pad(txt, p.w)))
+		default:
+			lines = append(lines, p.item(r, sel))
+		}
+	}
+	return strings.Join(block(strings.Join(lines, "\n"), p.w, p.h), "\n")
+}
+
+func (p *hotPane) selStyle(sel bool, base lipgloss.Style) lipgloss.Style {
+	if !sel {
+		return base
+	}
+	if p.focused {
+		return p.st.Row.Selected
+	}
+	return p.st.Row.SelectedBlur
+}
+
+// header is the peer set's SPMI header in two lines: what is ranked and how many answered, then
+// the parameters (SPMI-HOT-16, SPMI-HOT-10).
+func (p *hotPane) header(e *namespace.HotVals, elapsed time.Duration) (string, string) {
+	spec := e.Spec()
+	stat := spec.Stat
+	counter := false
+	if d := e.Stat(); d != nil {
+		counter = d.IsCounter()
+	}
+	l1 := e.Path() + " " + stat
+	if t := thresholdText(spec.Threshold, e.ThresholdText(), counter); t != "" {
+		l1 += " " + t
+	}
+	l1 += fmt.Sprintf(" — top %d of %d", e.Count, e.AvailResp)
+	if e.Err != namespace.SiSuccess && e.Err != namespace.SiNoValue {
+		l1 += " — " + e.Err.String()
+		if e.ErrReason != namespace.ReasonNone {
+			l1 += ": " + e.ErrReason.String()
+		}
+	}
+	maxr := strconv.Itoa(spec.MaxResp)
+	if spec.MaxResp == 0 {
+		maxr = "all"
+	}
+	parts := []string{"threshold " + e.ThresholdText(), "max " + maxr, spec.Feed.String()}
+	if spec.Except != namespace.SiHotNoException {
+		x := fmt.Sprintf("%s every %dmin sev %d", spec.Except, spec.Frequency, spec.Severity)
+		if spec.Except.Traps() {
+			x += fmt.Sprintf(" trap %d", spec.TrapNo)
+		}
+		parts = append(parts, x)
+	}
+	if e.RefCount() > 1 {
+		parts = append(parts, fmt.Sprintf("ref %d", e.RefCount()))
+	}
+	if elapsed > 0 {
+		parts = append(parts, "elapsed "+fmtElapsed(elapsed))
+	}
+	return l1, strings.Join(parts, " · ")
+}
+
+// thresholdText says which values qualify: "> 25/s", "< 10", or "" for 0, which qualifies all
+// (SPMI-HOT-7).
+func thresholdText(t float64, given string, counter bool) string {
+	unit := ""
+	if counter {
+		unit = "/s"
+	}
+	switch {
+	case t > 0:
+		return "> " + given + unit
+	case t < 0:
+		return "< " + strings.TrimPrefix(given, "-") + unit
+	}
+	return ""
+}
+
+func fmtElapsed(d time.Duration) string {
+	return strconv.FormatFloat(d.Seconds(), 'f', 2, 64) + "s"
+}
+
+func (p *hotPane) item(r hotRow, sel bool) string {
+	it := r.set.Items[r.item]
+	d := r.entry.Stat()
+	var cls *namespace.Class
+	if it.Inst != nil {
+		cls = it.Inst.Class
+	}
+	txt := "?"
+	if d != nil {
+		txt = valueText(cls, d, it.Val)
+	}
+	rank := padLeft(strconv.Itoa(r.item+1), 3)
+	nameW := min(16, max(p.w/4, 6))
+	valW := 10
+	barW := p.w - len(rank) - 1 - nameW - 1 - valW - 1
+	left := rank + " " + pad(it.Name, nameW)
+	val := padLeft(txt, valW)
+	if sel {
+		return p.selStyle(true, p.st.Text.Normal).Render(pad(left+" "+val, p.w))
+	}
+	var sb strings.Builder
+	sb.WriteString(p.st.Text.Muted.Render(rank) + " " + p.st.Text.Normal.Render(pad(it.Name, nameW)) + " ")
+	sb.WriteString(p.st.Text.Normal.Render(val))
+	if barW >= 4 && d != nil {
+		frac, over, ok := barScale(it.Val.V, d.Min, d.Max)
+		if !ok && len(r.set.Items) > 0 {
+			// No SPMI scale: bars relative to the top item, so the ranking still reads at a glance.
+			top := math.Abs(r.set.Items[0].Val.V)
+			frac, over, ok = barScale(math.Abs(it.Val.V), 0, top)
+		}
+		if ok {
+			sb.WriteString(" " + drawBar(p.st, frac, over, barW))
+		}
+	}
+	return sb.String()
+}
+
+// ShortHelp is the pane's help line.
+func (p hotPane) ShortHelp() []key.Binding {
+	return []key.Binding{p.keys.New, p.keys.Edit, p.keys.Delete}
+}
+
+// FullHelp is the pane's help overlay column.
+func (p hotPane) FullHelp() [][]key.Binding {
+	return [][]key.Binding{append(p.keys.all(), p.keys.New, p.keys.Edit, p.keys.Delete, p.keys.Open)}
+}

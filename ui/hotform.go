@@ -1,0 +1,185 @@
+package ui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"dcimon/namespace"
+	"dcimon/theme"
+)
+
+// formField is one field of the hotset form: a number typed in, or a choice among names.
+type formField struct {
+	label   string
+	input   lineInput
+	choices []string // a choice field when not nil
+	choice  int
+	hint    string
+}
+
+func (f *formField) value() string {
+	if f.choices != nil {
+		return f.choices[f.choice]
+	}
+	return f.input.Value()
+}
+
+var (
+	feedChoices   = []string{"none", "threshold", "always"}
+	exceptChoices = []string{"none", "exception", "trap", "both"}
+)
+
+// hotForm creates or edits a peer set for a statistic: the grandparent and statistic come from
+// the selection; the person chooses max responses, threshold, feed, exceptions, frequency,
+// severity and trap number. The name space checks the combination and the form shows its
+// refusal (SPMI-HOT-13), so the rules live in one place.
+type hotForm struct {
+	keys    formKeys
+	inKeys  inputKeys
+	grandpa string
+	stat    string
+	edit    *namespace.HotVals
+	fields  []formField
+	focus   int
+	err     string
+}
+
+// hotFormDone is what a key did to the form.
+type hotFormDone int
+
+const (
+	formOpen hotFormDone = iota
+	formSubmit
+	formCancel
+)
+
+// newHotForm prepares the form for grandpa's peers ranked by stat, filled from spec.
+func newHotForm(keys formKeys, inKeys inputKeys, grandpa, stat string, spec namespace.HotSpec, edit *namespace.HotVals) *hotForm {
+	num := func(label string, v string, hint string) formField {
+		return formField{label: label, input: newLineInput(inKeys, v, 12), hint: hint}
+	}
+	f := &hotForm{keys: keys, inKeys: inKeys, grandpa: grandpa, stat: stat, edit: edit}
+	f.fields = []formField{
+		num("max responses", strconv.Itoa(spec.MaxResp), "0 = every qualifying peer"),
+		num("threshold", strconv.FormatFloat(spec.Threshold, 'f', -1, 64), "> 0 above, < 0 below |T|, 0 all; counters per second"),
+		{label: "feed", choices: feedChoices, choice: int(spec.Feed), hint: "which peers are listed"},
+		{label: "exceptions", choices: exceptChoices, choice: int(spec.Except), hint: "written to the event log; no SNMP is sent"},
+		num("frequency", strconv.Itoa(spec.Frequency), "minutes between exceptions, at least 5 with them"),
+		num("severity", strconv.Itoa(spec.Severity), "positive with exceptions, else 0"),
+		num("trap number", strconv.Itoa(spec.TrapNo), "positive with traps, else 0"),
+	}
+	return f
+}
+
+// Update handles a key; it reports whether the form was submitted or cancelled.
+func (f *hotForm) Update(km tea.KeyMsg) hotFormDone {
+	fld := &f.fields[f.focus]
+	switch {
+	case key.Matches(km, f.keys.Cancel):
+		return formCancel
+	case key.Matches(km, f.keys.Submit):
+		return formSubmit
+	case key.Matches(km, f.keys.Next):
+		f.focus = (f.focus + 1) % len(f.fields)
+	case key.Matches(km, f.keys.Prev):
+		f.focus = (f.focus + len(f.fields) - 1) % len(f.fields)
+	case fld.choices != nil && (key.Matches(km, f.keys.Inc) || key.Matches(km, f.inKeys.Right) || km.Type == tea.KeySpace):
+		fld.choice = (fld.choice + 1) % len(fld.choices)
+	case fld.choices != nil && (key.Matches(km, f.keys.Dec) || key.Matches(km, f.inKeys.Left)):
+		fld.choice = (fld.choice + len(fld.choices) - 1) % len(fld.choices)
+	case fld.choices == nil:
+		fld.input.Update(km)
+	}
+	return formOpen
+}
+
+// Spec reads the fields into a peer set specification; a field that is not a number is an error
+// naming the field.
+func (f *hotForm) Spec() (namespace.HotSpec, error) {
+	sp := namespace.HotSpec{Stat: f.stat, Grandpa: f.grandpa}
+	ints := map[string]*int{"max responses": &sp.MaxResp, "frequency": &sp.Frequency, "severity": &sp.Severity, "trap number": &sp.TrapNo}
+	for i := range f.fields {
+		fld := &f.fields[i]
+		switch fld.label {
+		case "threshold":
+			v, err := strconv.ParseFloat(strings.TrimSpace(fld.value()), 64)
+			if err != nil {
+				return sp, fmt.Errorf("threshold %q is not a number", fld.value())
+			}
+			sp.Threshold = v
+		case "feed":
+			sp.Feed = namespace.HotFeed(fld.choice)
+		case "exceptions":
+			sp.Except = namespace.HotExcept(fld.choice)
+		default:
+			p := ints[fld.label]
+			v, err := strconv.Atoi(strings.TrimSpace(fld.value()))
+			if err != nil {
+				return sp, fmt.Errorf("%s %q is not a whole number", fld.label, fld.value())
+			}
+			*p = v
+		}
+	}
+	return sp, nil
+}
+
+// View renders the form as a box w cells wide.
+func (f *hotForm) View(st theme.Styles, w int) []string {
+	inner := max(w-4, 10)
+	title := "New hotset"
+	if f.edit != nil {
+		title = "Edit hotset"
+	}
+	var lines []string
+	lines = append(lines, st.Text.Accent.Render(pad(title+": rank "+f.grandpa+" peers by "+f.stat, inner)))
+	lines = append(lines, "")
+	lw := 14
+	for i := range f.fields {
+		fld := &f.fields[i]
+		focused := i == f.focus
+		label := pad(fld.label, lw)
+		ls := st.Text.Muted
+		if focused {
+			ls = st.Input.Prompt
+		}
+		var val string
+		if fld.choices != nil {
+			val = "‹ " + fld.choices[fld.choice] + " ›"
+			if focused {
+				val = st.Row.Selected.Render(val)
+			}
+			val = fitLine(val, 16)
+		} else {
+			val = fld.input.View(st, 16, focused)
+		}
+		hint := ""
+		if hw := inner - lw - 18; hw > 8 {
+			hint = st.Text.Muted.Render(cut(fld.hint, hw))
+		}
+		lines = append(lines, ls.Render(label)+" "+val+"  "+hint)
+	}
+	lines = append(lines, "")
+	if f.err != "" {
+		for _, l := range wrapText(f.err, inner) {
+			lines = append(lines, st.Input.Error.Render(l))
+		}
+	} else {
+		lines = append(lines, st.Text.Muted.Render(cut("the name space checks the combination when you save", inner)))
+	}
+	return boxed(st, title, lines, w)
+}
+
+// boxed frames lines as an overlay box w cells wide.
+func boxed(st theme.Styles, title string, lines []string, w int) []string {
+	h := len(lines) + 2
+	b := box{Outer: rect{0, 0, w, h}, Inner: rect{1, 1, w - 2, len(lines)}}
+	padded := make([]string, len(lines))
+	for i, l := range lines {
+		padded[i] = " " + l
+	}
+	return frame(st, b, title, "", true, padded)
+}

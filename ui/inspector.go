@@ -1,0 +1,321 @@
+package ui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"dcimon/namespace"
+	"dcimon/theme"
+)
+
+// inspectorPane shows every attribute of the selected context (class, instance) or statistic
+// (datum), grouped by standard as namespace.Describe lists them (SPMI, DCI, DCI4, PCP,
+// documentation, supplier), after the value's own status: valid, invalid, unavailable and why.
+// Text wraps and is never cut, so the DCI4 minimum widths always hold (DCI4-SUP-7, AMB-57).
+type inspectorPane struct {
+	st      theme.Styles
+	keys    scrollKeys
+	focused bool
+	w, h    int
+	loc     *time.Location
+
+	reg      *namespace.Registry
+	ref      namespace.Ref
+	gen      uint64
+	sections []namespace.Section
+	snap     *namespace.Snapshot
+	lines    []string
+	offset   int
+}
+
+func newInspector(st theme.Styles, keys scrollKeys, loc *time.Location) inspectorPane {
+	return inspectorPane{st: st, keys: keys, loc: loc}
+}
+
+// SetSize sets the inner size of the pane and lays the text out again.
+func (p *inspectorPane) SetSize(w, h int) {
+	if w == p.w && h == p.h {
+		return
+	}
+	p.w, p.h = max(w, 0), max(h, 0)
+	p.layout()
+}
+
+// Focus gives the pane the keyboard.
+func (p *inspectorPane) Focus() { p.focused = true }
+
+// Blur takes the keyboard away.
+func (p *inspectorPane) Blur() { p.focused = false }
+
+// SetTarget shows the attributes of ref.
+func (p *inspectorPane) SetTarget(reg *namespace.Registry, ref namespace.Ref) {
+	gen := reg.Generation()
+	if ref == p.ref && reg == p.reg && gen == p.gen {
+		return
+	}
+	if ref != p.ref {
+		p.offset = 0
+	}
+	p.reg, p.ref, p.gen = reg, ref, gen
+	p.sections = nil
+	if ref.Ctx != nil {
+		p.sections = reg.Describe(ref)
+	}
+	p.layout()
+}
+
+// Target is what the pane describes.
+func (p *inspectorPane) Target() namespace.Ref { return p.ref }
+
+// SetSnapshot refreshes the value's status.
+func (p *inspectorPane) SetSnapshot(snap *namespace.Snapshot) {
+	p.snap = snap
+	p.layout()
+}
+
+// layout turns the sections into wrapped, styled lines for the current width.
+func (p *inspectorPane) layout() {
+	p.lines = p.lines[:0]
+	if p.w <= 0 || p.ref.Ctx == nil {
+		return
+	}
+	title := p.ref.Path()
+	if title == "" {
+		title = "Top"
+	}
+	for _, l := range wrapText(title, p.w) {
+		p.lines = append(p.lines, p.st.Text.Bold.Render(l))
+	}
+	secs := append([]namespace.Section{p.status()}, p.sections...)
+	for _, s := range secs {
+		if len(s.Fields) == 0 {
+			continue
+		}
+		p.lines = append(p.lines, "", p.st.Text.Accent.Render(cut(s.Title, p.w)))
+		kw := 8
+		for _, f := range s.Fields {
+			kw = max(kw, width(f.Key))
+		}
+		kw = min(kw, 18, max(p.w/3, 6))
+		for _, f := range s.Fields {
+			p.addField(f, kw)
+		}
+	}
+	p.offset = clamp(p.offset, 0, max(len(p.lines)-p.h, 0))
+}
+
+func (p *inspectorPane) addField(f namespace.Field, kw int) {
+	val := safe(f.Value)
+	vw := p.w - kw - 2
+	if vw >= 16 && width(f.Key) <= kw {
+		for i, l := range wrapText(val, vw) {
+			k := strings.Repeat(" ", kw)
+			if i == 0 {
+				k = pad(f.Key, kw)
+			}
+			p.lines = append(p.lines, p.st.Text.Muted.Render(k)+"  "+p.st.Text.Normal.Render(l))
+		}
+		return
+	}
+	// Too narrow for two columns: the key on its own line, the value below it, wrapped.
+	for _, l := range wrapText(f.Key, p.w) {
+		p.lines = append(p.lines, p.st.Text.Muted.Render(l))
+	}
+	for _, l := range wrapText(val, max(p.w-2, 1)) {
+		p.lines = append(p.lines, "  "+p.st.Text.Normal.Render(l))
+	}
+}
+
+func (p *inspectorPane) fmtTime(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	loc := p.loc
+	if loc == nil {
+		loc = time.Local
+	}
+	return t.In(loc).Format("2006-01-02 15:04:05.000 MST")
+}
+
+// status is the section about the current reading: the value of a statistic, or the collection
+// of a context's class.
+func (p *inspectorPane) status() namespace.Section {
+	ref := p.ref
+	if ref.Datum == nil {
+		return p.classStatus()
+	}
+	s := namespace.Section{Title: "Value"}
+	add := func(k, v string) { s.Fields = append(s.Fields, namespace.Field{Key: k, Value: v}) }
+	if p.snap == nil {
+		add("state", "not sampled yet")
+		return s
+	}
+	v, cv, ok := p.snap.Lookup(ref)
+	if !ok && v.State == namespace.Valid {
+		v = namespace.Value{State: namespace.Unavailable, Reason: namespace.ReasonNoValues}
+	}
+	d := ref.Datum
+	state := v.State.String()
+	if why := whyText(v); why != "" {
+		state += " — " + why
+	}
+	add("state", state)
+	add("value", valueText(ref.Ctx.Stats, d, v))
+	if v.State != namespace.Invalid && v.State != namespace.Unavailable {
+		if !d.IsDerived() && !d.Type.IsNumeric() {
+			add("val", strconv.Quote(v.S))
+		} else {
+			if !d.IsDerived() {
+				add("val", rawText(d, v))
+			}
+			if d.IsCounter() || v.Change != 0 {
+				add("val_change", strconv.FormatFloat(v.Change, 'g', -1, 64))
+			}
+			if v.State == namespace.Valid {
+				dec := strconv.FormatFloat(v.V, 'g', -1, 64)
+				if d.IsCounter() {
+					dec += " per second"
+				}
+				add("decoded", dec)
+			}
+		}
+	}
+	if v.State != namespace.Valid {
+		add("SPMI error", v.Reason.SiErr().Line())
+		add("DCI status", v.Reason.Status().String())
+	}
+	if cv != nil {
+		add("read at", p.fmtTime(cv.Time))
+		if cv.Elapsed > 0 {
+			add("interval", cv.Elapsed.String())
+		}
+		add("supplier", supplierText(cv))
+	}
+	return s
+}
+
+func rawText(d *namespace.Datum, v namespace.Value) string {
+	switch d.Type {
+	case namespace.TypeInt4:
+		return strconv.FormatInt(int64(int32(v.N)), 10)
+	case namespace.TypeInt8:
+		return strconv.FormatInt(int64(v.N), 10)
+	}
+	return strconv.FormatUint(v.N, 10)
+}
+
+func supplierText(cv *namespace.ClassValues) string {
+	h := classHealth(cv)
+	switch h {
+	case healthDegraded, healthDead:
+		return h.String() + ": " + errText(cv)
+	}
+	s := h.String()
+	if cv.ResetSeen {
+		s += " (re-initialised at this reading, DCI4-SUP-8)"
+	}
+	return s
+}
+
+func (p *inspectorPane) classStatus() namespace.Section {
+	s := namespace.Section{Title: "Collection"}
+	add := func(k, v string) { s.Fields = append(s.Fields, namespace.Field{Key: k, Value: v}) }
+	c := p.ref.Ctx.Stats
+	if c == nil {
+		c = p.ref.Ctx.Class
+	}
+	if c == nil || !c.Instantiated() || p.snap == nil {
+		return s
+	}
+	cv := p.snap.Class(c)
+	if cv == nil {
+		add("state", "not sampled yet")
+		return s
+	}
+	add("class", c.ID.String()+" "+c.Name)
+	add("supplier", supplierText(cv))
+	add("read at", p.fmtTime(cv.Time))
+	if cv.Elapsed > 0 {
+		add("interval", cv.Elapsed.String())
+	}
+	if d := cv.End.Sub(cv.Start); d > 0 {
+		add("took", d.String())
+	}
+	n := 0
+	for _, in := range cv.Insts {
+		if in != nil {
+			n++
+		}
+	}
+	add("instances read", strconv.Itoa(n))
+	add("reset", fmt.Sprintf("%x", cv.Reset[:]))
+	if in := p.ref.Ctx.StatsInst; in != nil {
+		if inv := cv.InvalidList(in); len(inv) > 0 {
+			var names []string
+			for _, id := range inv {
+				if d := c.Datum(id.Low()); d != nil {
+					names = append(names, d.DisplayLabel())
+				}
+			}
+			add("invalid data", strings.Join(names, ", "))
+		}
+	}
+	return s
+}
+
+func (p *inspectorPane) scrollTo(o int) { p.offset = clamp(o, 0, max(len(p.lines)-p.h, 0)) }
+
+// Scroll moves the text by n lines, for the mouse wheel.
+func (p *inspectorPane) Scroll(n int) { p.scrollTo(p.offset + n) }
+
+// Update handles the pane's keys.
+func (p inspectorPane) Update(msg tea.Msg) (inspectorPane, tea.Cmd) {
+	km, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return p, nil
+	}
+	p.offset = scrollKey(p.keys.listKeys, km, p.offset, len(p.lines), p.h)
+	return p, nil
+}
+
+// scrollKey applies a list key to a scroll offset over n lines shown h at a time.
+func scrollKey(k listKeys, km tea.KeyMsg, off, n, h int) int {
+	switch {
+	case key.Matches(km, k.Up):
+		off--
+	case key.Matches(km, k.Down):
+		off++
+	case key.Matches(km, k.PageUp):
+		off -= max(h-1, 1)
+	case key.Matches(km, k.PageDown):
+		off += max(h-1, 1)
+	case key.Matches(km, k.Top):
+		off = 0
+	case key.Matches(km, k.Bottom):
+		off = n
+	}
+	return clamp(off, 0, max(n-h, 0))
+}
+
+// View renders the visible lines, exactly w×h.
+func (p inspectorPane) View() string {
+	if p.w <= 0 || p.h <= 0 {
+		return ""
+	}
+	if len(p.lines) == 0 {
+		return strings.Join(block(p.st.Text.Muted.Render("select a context or statistic"), p.w, p.h), "\n")
+	}
+	end := min(p.offset+p.h, len(p.lines))
+	return strings.Join(block(strings.Join(p.lines[p.offset:end], "\n"), p.w, p.h), "\n")
+}
+
+// ShortHelp is the pane's help line.
+func (p inspectorPane) ShortHelp() []key.Binding { return []key.Binding{p.keys.Up, p.keys.Down} }
+
+// FullHelp is the pane's help overlay column.
+func (p inspectorPane) FullHelp() [][]key.Binding { return [][]key.Binding{p.keys.all()} }

@@ -1,0 +1,897 @@
+package ui
+
+// Routing. The root model holds its panes as concrete fields and routes every message by three
+// rules (house style rule 8):
+//
+//  1. Broadcast size: a tea.WindowSizeMsg recomputes the layout, a pure function of the size, and
+//     every pane gets SetSize with its inner rectangle.
+//  2. Address data to its owner: a collection comes back as a sampleMsg to the root, which hands
+//     the snapshot to each pane through its setters (tree, values, hotsets, inspector, events);
+//     a pane that wants something of another (open a path, open the hotset form) returns a
+//     command whose message comes back here.
+//  3. Keys go to the global bindings first and then only to the focused pane. Modal modes (the
+//     hotset form, the help overlay, the filter and go-to inputs) intercept keys before both.
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"dcimon/namespace"
+	"dcimon/theme"
+)
+
+// modal is the mode that intercepts keys before the global bindings.
+type modal int
+
+const (
+	modalNone modal = iota
+	modalFilter
+	modalGoto
+	modalHelp
+	modalForm
+)
+
+func (m modal) String() string {
+	return [...]string{"none", "filter", "goto", "help", "form"}[m]
+}
+
+// crashBox records a panic caught in Update or View; it is shared by every copy of the model so
+// Run can return it after the terminal is restored.
+type crashBox struct {
+	mu   sync.Mutex
+	err  error
+	quit func()
+}
+
+func (c *crashBox) set(err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.err == nil {
+		c.err = err
+		if c.quit != nil {
+			go c.quit()
+		}
+	}
+}
+
+func (c *crashBox) get() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
+
+// Model is the monitor's root bubbletea model. Build it with New; Run runs it in a terminal and
+// tests drive it through Update.
+type Model struct {
+	src  Source
+	reg  *namespace.Registry
+	opts Options
+	st   theme.Styles
+	ctx  context.Context
+	log  *log.Logger
+
+	keys   globalKeys
+	ovKeys overlayKeys
+	inKeys inputKeys
+	fKeys  formKeys
+	help   help.Model
+
+	w, h  int
+	lay   layout
+	focus paneID
+
+	tree   treePane
+	values valuesPane
+	hot    hotPane
+	insp   inspectorPane
+	events eventsPane
+
+	modal   modal
+	helpOff int // first line of the help overlay shown
+	input   lineInput
+	form    *hotForm
+
+	interval time.Duration
+	paused   bool
+	tickSeq  int
+	inflight bool
+	skipped  int
+	after    func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
+	now      func() time.Time
+
+	snap      *namespace.Snapshot
+	lastErr   error
+	took      time.Duration
+	sel       namespace.Ref
+	health    healthMap
+	okN, badN int
+	evSeq     uint64
+	host      string
+	hostGen   uint64
+
+	flash      string
+	flashErr   bool
+	flashUntil time.Time
+
+	crash *crashBox
+}
+
+// New builds the monitor over src. It reads nothing yet: the first collection is the command
+// Init returns. An unknown theme falls back to the default (Run reports it before starting).
+func New(src Source, opts Options) Model {
+	st, err := theme.Resolve(opts.Theme, opts.NoColor)
+	if err != nil {
+		st, _ = theme.Resolve("", opts.NoColor)
+	}
+	if opts.Interval <= 0 {
+		opts.Interval = DefaultInterval
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Hotsets == nil {
+		opts.Hotsets = DefaultHotsets()
+	}
+	out := opts.Debug
+	if out == nil {
+		out = io.Discard
+	}
+	m := Model{
+		src: src, reg: src.Registry(), opts: opts, st: st, ctx: context.Background(),
+		log:  log.New(out, "dcimon ", log.LstdFlags|log.Lmicroseconds),
+		keys: newGlobalKeys(), ovKeys: newOverlayKeys(), inKeys: newInputKeys(), fKeys: newFormKeys(),
+		interval: opts.Interval, after: tea.Tick, now: opts.Now,
+		// Init starts the first collection, so the model is born with it in flight.
+		inflight: true,
+		crash:    &crashBox{},
+		host:     opts.Host,
+	}
+	m.help = help.New()
+	m.help.Styles = help.Styles{
+		ShortKey: st.Help.Key, ShortDesc: st.Help.Desc, ShortSeparator: st.Help.Sep,
+		FullKey: st.Help.Key, FullDesc: st.Help.Desc, FullSeparator: st.Help.Sep, Ellipsis: st.Help.Sep,
+	}
+	m.tree = newTree(st, newTreeKeys())
+	m.values = newValues(st, newValuesKeys())
+	m.hot = newHot(st, newHotKeys())
+	m.insp = newInspector(st, newScrollKeys(), opts.Location)
+	m.events = newEvents(st, newScrollKeys(), opts.Location)
+	m.hot.SetSource(m.reg, src.Events(), opts.Hotsets)
+	m.tree.SetRegistry(m.reg)
+	m.tree.Focus()
+	m.syncSelection()
+	return m
+}
+
+// Init starts the first collection and the tick chain.
+func (m Model) Init() tea.Cmd {
+	return tea.Batch(sampleCmd(m.ctx, m.src, m.now), tickCmd(m.after, m.interval, m.tickSeq))
+}
+
+// Update routes one message (see the rules at the top of this file). A panic is caught, recorded
+// for Run and turned into a clean quit, so the terminal is always restored.
+func (m Model) Update(msg tea.Msg) (out tea.Model, cmd tea.Cmd) {
+	defer func() {
+		if r := recover(); r != nil {
+			m.crash.set(fmt.Errorf("dcimon: panic in update: %v\n%s", r, debug.Stack()))
+			out, cmd = m, tea.Quit
+		}
+	}()
+	cmd = m.update(msg)
+	return m, cmd
+}
+
+func (m *Model) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.resize(msg.Width, msg.Height)
+		return nil
+	case tickMsg:
+		return m.onTick(msg)
+	case sampleMsg:
+		m.onSample(msg)
+		return nil
+	case openMsg:
+		m.tree.Reveal(msg.path)
+		m.setFocus(paneTree)
+		m.syncSelection()
+		return nil
+	case formRequestMsg:
+		m.openForm(msg.edit)
+		return nil
+	case tea.MouseMsg:
+		m.onMouse(msg)
+		return nil
+	case tea.KeyMsg:
+		return m.onKey(msg)
+	}
+	return nil
+}
+
+// resize broadcasts a new size: the layout is recomputed and every pane gets its rectangle.
+func (m *Model) resize(w, h int) {
+	m.w, m.h = w, h
+	m.lay = computeLayout(w, h, m.st)
+	m.help.Width = max(w, 0)
+	in := func(p paneID) (int, int) { return m.lay.Panes[p].Inner.W, m.lay.Panes[p].Inner.H }
+	m.tree.SetSize(in(paneTree))
+	m.values.SetSize(in(paneValues))
+	m.hot.SetSize(in(paneHot))
+	m.insp.SetSize(in(paneInspector))
+	m.events.SetSize(in(paneEvents))
+}
+
+func (m *Model) onTick(msg tickMsg) tea.Cmd {
+	if msg.seq != m.tickSeq {
+		return nil // a beat of a chain that was replaced
+	}
+	if m.flash != "" && !m.flashUntil.IsZero() && !m.now().Before(m.flashUntil) {
+		m.flash = ""
+	}
+	if m.paused {
+		return nil // the chain stops; unpausing starts a new one
+	}
+	next := tickCmd(m.after, m.interval, m.tickSeq)
+	if m.inflight {
+		m.skipped++
+		m.log.Printf("tick %d: the previous collection is still running; skipped", m.tickSeq)
+		return next
+	}
+	m.inflight = true
+	return tea.Batch(sampleCmd(m.ctx, m.src, m.now), next)
+}
+
+// restartTicks replaces the tick chain (a new interval, or unpausing) and collects at once.
+func (m *Model) restartTicks() tea.Cmd {
+	m.tickSeq++
+	cmds := []tea.Cmd{tickCmd(m.after, m.interval, m.tickSeq)}
+	if !m.inflight {
+		m.inflight = true
+		cmds = append(cmds, sampleCmd(m.ctx, m.src, m.now))
+	}
+	return tea.Batch(cmds...)
+}
+
+// onSample applies one collection: the snapshot goes to every pane through its setters.
+func (m *Model) onSample(msg sampleMsg) {
+	m.inflight = false
+	m.took = msg.took
+	m.lastErr = msg.err
+	if msg.err != nil {
+		m.log.Printf("collection failed after %s: %v", msg.took, msg.err)
+		m.setFlash("collection failed: "+firstLine(msg.err.Error()), true)
+	}
+	if msg.snap == nil {
+		return
+	}
+	m.log.Printf("sample %d in %s", msg.snap.Seq, msg.took)
+	m.snap = msg.snap
+	m.health, m.okN, m.badN = buildHealth(m.reg, m.snap)
+	m.tree.SetRegistry(m.reg)
+	m.tree.SetHealth(m.health)
+	m.hot.SetSnapshot(m.snap) // before reading the log: the read raises hotset exceptions
+	if log := m.src.Events(); log != nil {
+		if seq := log.Seq(); seq != m.evSeq {
+			m.evSeq = seq
+			m.events.SetEvents(log.Events())
+		}
+	}
+	m.insp.SetSnapshot(m.snap)
+	m.syncSelection()
+	m.values.SetSnapshot(m.snap)
+	m.findHost()
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func (m *Model) setFlash(s string, isErr bool) {
+	m.flash, m.flashErr = s, isErr
+	m.flashUntil = m.now().Add(max(5*time.Second, 3*m.interval))
+}
+
+// syncSelection pushes the tree's selection to the values pane and the focused pane's selection
+// to the inspector.
+func (m *Model) syncSelection() {
+	sel := m.tree.Selected()
+	m.sel = sel
+	if sel.Ctx != nil {
+		m.values.SetSelection(m.reg, sel)
+	}
+	target := m.insp.Target()
+	switch m.focus {
+	case paneTree:
+		target = sel
+	case paneValues:
+		target = m.values.Selected()
+	case paneHot:
+		if r := m.hot.Selected(); r.Ctx != nil {
+			target = r
+		}
+	}
+	if target.Ctx == nil {
+		target = sel
+	}
+	if target.Ctx != nil {
+		m.insp.SetTarget(m.reg, target)
+	}
+}
+
+func (m *Model) setFocus(p paneID) {
+	if p < 0 || p >= numPanes {
+		return
+	}
+	m.focus = p
+	m.tree.Blur()
+	m.values.Blur()
+	m.hot.Blur()
+	m.insp.Blur()
+	m.events.Blur()
+	switch p {
+	case paneTree:
+		m.tree.Focus()
+	case paneValues:
+		m.values.Focus()
+	case paneHot:
+		m.hot.Focus()
+	case paneInspector:
+		m.insp.Focus()
+	case paneEvents:
+		m.events.Focus()
+	}
+}
+
+func (m *Model) onKey(km tea.KeyMsg) tea.Cmd {
+	switch m.modal {
+	case modalHelp:
+		switch {
+		case key.Matches(km, m.ovKeys.Close):
+			m.modal = modalNone
+		case key.Matches(km, m.ovKeys.Up):
+			m.helpOff = max(m.helpOff-1, 0)
+		case key.Matches(km, m.ovKeys.Down):
+			m.helpOff++
+		}
+		return nil
+	case modalForm:
+		m.formKey(km)
+		return nil
+	case modalFilter:
+		switch {
+		case key.Matches(km, m.inKeys.Accept):
+			m.modal = modalNone
+		case key.Matches(km, m.inKeys.Cancel):
+			m.modal = modalNone
+			m.tree.SetFilter("")
+			m.syncSelection()
+		default:
+			if m.input.Update(km) {
+				m.tree.SetFilter(m.input.Value())
+				m.syncSelection()
+			}
+		}
+		return nil
+	case modalGoto:
+		switch {
+		case key.Matches(km, m.inKeys.Accept):
+			m.modal = modalNone
+			m.gotoPath(m.input.Value())
+		case key.Matches(km, m.inKeys.Cancel):
+			m.modal = modalNone
+		default:
+			m.input.Update(km)
+		}
+		return nil
+	}
+	k := m.keys
+	switch {
+	case key.Matches(km, k.Quit):
+		return tea.Quit
+	case key.Matches(km, k.Help):
+		m.modal, m.helpOff = modalHelp, 0
+		return nil
+	case key.Matches(km, k.Filter):
+		m.modal = modalFilter
+		m.input = newLineInput(m.inKeys, m.tree.Filter(), 200)
+		m.setFocus(paneTree)
+		return nil
+	case key.Matches(km, k.Goto):
+		m.modal = modalGoto
+		m.input = newLineInput(m.inKeys, "", 200)
+		return nil
+	case key.Matches(km, k.Pause):
+		m.paused = !m.paused
+		if m.paused {
+			m.tickSeq++ // the running chain stops at its next beat
+			return nil
+		}
+		return m.restartTicks()
+	case key.Matches(km, k.Longer), key.Matches(km, k.Shorter):
+		dir := 1
+		if key.Matches(km, k.Shorter) {
+			dir = -1
+		}
+		if d := stepInterval(m.interval, dir); d != m.interval {
+			m.interval = d
+			m.setFlash("refresh every "+d.String(), false)
+			if !m.paused {
+				return m.restartTicks()
+			}
+		}
+		return nil
+	case key.Matches(km, k.NextPane):
+		m.setFocus((m.focus + 1) % numPanes)
+		m.syncSelection()
+		return nil
+	case key.Matches(km, k.PrevPane):
+		m.setFocus((m.focus + numPanes - 1) % numPanes)
+		m.syncSelection()
+		return nil
+	}
+	for p, b := range []key.Binding{k.Tree, k.Values, k.Hot, k.Insp, k.Evs} {
+		if key.Matches(km, b) {
+			m.setFocus(paneID(p))
+			m.syncSelection()
+			return nil
+		}
+	}
+	var cmd tea.Cmd
+	switch m.focus {
+	case paneTree:
+		m.tree, cmd = m.tree.Update(km)
+	case paneValues:
+		m.values, cmd = m.values.Update(km)
+	case paneHot:
+		m.hot, cmd = m.hot.Update(km)
+	case paneInspector:
+		m.insp, cmd = m.insp.Update(km)
+	case paneEvents:
+		m.events, cmd = m.events.Update(km)
+	}
+	m.syncSelection()
+	return cmd
+}
+
+// gotoPath resolves a path relative to the selected context (SPMI-HIER-7): an empty path is the
+// selected context itself, a leading "/" starts at Top; an unknown path shows the SPMI code.
+func (m *Model) gotoPath(path string) {
+	path = strings.TrimSpace(path)
+	var ref namespace.Ref
+	var err error
+	if path == "" {
+		ref = namespace.Ref{Ctx: m.reg.Top()} // the SPMI rule: an empty path is Top
+	} else {
+		// A partial path is resolved from the selected context (SPMI-HIER-7); when it names
+		// nothing there, from each context above it, ending with a fully qualified path from Top.
+		for from := m.sel.Ctx; ; from = from.Parent() {
+			ref, err = m.reg.Lookup(from, path)
+			if err == nil || from == nil || from.Kind == namespace.CtxTop {
+				break
+			}
+		}
+	}
+	if err != nil {
+		m.setFlash(err.Error(), true)
+		return
+	}
+	p := ref.Path()
+	if p == "" {
+		m.tree.Reveal("")
+		m.tree.moveTo(0)
+	} else {
+		m.tree.Reveal(p)
+	}
+	m.setFocus(paneTree)
+	m.syncSelection()
+}
+
+// openForm opens the hotset form for the selected statistic, or to edit a peer set.
+func (m *Model) openForm(edit *namespace.HotVals) {
+	var spec namespace.HotSpec
+	grandpa, stat := "", ""
+	if edit != nil {
+		spec = edit.Spec()
+		grandpa, stat = edit.Path(), spec.Stat
+	} else {
+		ref := m.sel
+		if m.focus == paneValues {
+			ref = m.values.Selected()
+		}
+		if ref.Datum == nil || ref.Ctx == nil {
+			m.setFlash("select a statistic to rank first (a row under a context in the tree)", true)
+			return
+		}
+		gp := ref.Ctx
+		if gp.Kind == namespace.CtxInstance && gp.Parent() != nil {
+			gp = gp.Parent()
+		}
+		grandpa, stat = gp.Path(), ref.Datum.Name
+		spec = namespace.HotSpec{MaxResp: 5, Feed: namespace.SiHotThreshold}
+	}
+	m.form = newHotForm(m.fKeys, m.inKeys, grandpa, stat, spec, edit)
+	m.modal = modalForm
+}
+
+func (m *Model) formKey(km tea.KeyMsg) {
+	switch m.form.Update(km) {
+	case formCancel:
+		m.modal, m.form = modalNone, nil
+	case formSubmit:
+		spec, err := m.form.Spec()
+		if err == nil {
+			_, err = m.hot.Add(spec, m.form.edit)
+		}
+		if err != nil {
+			m.form.err = err.Error()
+			return
+		}
+		m.modal, m.form = modalNone, nil
+		m.setFocus(paneHot)
+		m.setFlash("hotset "+spec.Grandpa+" "+spec.Stat+" saved", false)
+	}
+}
+
+// onMouse focuses and selects with a click and scrolls the pane under the pointer with the wheel.
+func (m *Model) onMouse(msg tea.MouseMsg) {
+	if m.modal != modalNone || m.lay.Mode == modeTooSmall {
+		return
+	}
+	ev := tea.MouseEvent(msg)
+	if m.lay.Mode == modeCompact && ev.Action == tea.MouseActionPress && ev.Button == tea.MouseButtonLeft && m.lay.Tabs.contains(ev.X, ev.Y) {
+		for p, r := range tabRanges(m.w) {
+			if ev.X >= r[0] && ev.X < r[1] {
+				m.setFocus(paneID(p))
+				m.syncSelection()
+			}
+		}
+		return
+	}
+	target := paneID(-1)
+	for p := paneTree; p < numPanes; p++ {
+		if m.lay.Mode == modeCompact && p != m.focus {
+			continue
+		}
+		if m.lay.Panes[p].Outer.contains(ev.X, ev.Y) {
+			target = p
+			break
+		}
+	}
+	if target < 0 {
+		return
+	}
+	if ev.IsWheel() {
+		n := 3
+		if ev.Button == tea.MouseButtonWheelUp || ev.Button == tea.MouseButtonWheelLeft {
+			n = -3
+		}
+		m.scrollPane(target, n)
+		m.syncSelection()
+		return
+	}
+	if ev.Action != tea.MouseActionPress || ev.Button != tea.MouseButtonLeft {
+		return
+	}
+	m.setFocus(target)
+	in := m.lay.Panes[target].Inner
+	if in.contains(ev.X, ev.Y) {
+		y := ev.Y - in.Y
+		switch target {
+		case paneTree:
+			m.tree.ClickRow(y)
+		case paneValues:
+			m.values.ClickRow(y)
+		case paneHot:
+			m.hot.ClickRow(y)
+		}
+	}
+	m.syncSelection()
+}
+
+func (m *Model) scrollPane(p paneID, n int) {
+	switch p {
+	case paneTree:
+		m.tree.Scroll(n)
+	case paneValues:
+		m.values.Scroll(n)
+	case paneHot:
+		m.hot.Scroll(n)
+	case paneInspector:
+		m.insp.Scroll(n)
+	case paneEvents:
+		m.events.Scroll(n)
+	}
+}
+
+// findHost takes the host name from a `hostname` statistic when Options.Host is empty; looked
+// up again only when the name space changes.
+func (m *Model) findHost() {
+	if m.opts.Host != "" || m.snap == nil {
+		return
+	}
+	gen := m.reg.Generation()
+	if gen == m.hostGen && m.host != "" {
+		return
+	}
+	m.hostGen = gen
+	for _, p := range []string{"Host/hostname", "Host/name", "hostname"} {
+		ref, err := m.reg.Lookup(nil, p)
+		if err != nil || !ref.IsStat() {
+			continue
+		}
+		if v, _, ok := m.snap.Lookup(ref); ok && v.State == namespace.Valid && v.S != "" {
+			m.host = safe(v.S)
+			return
+		}
+	}
+}
+
+// View draws the whole screen from the current state; it does no I/O and changes nothing.
+func (m Model) View() (s string) {
+	defer func() {
+		if r := recover(); r != nil {
+			m.crash.set(fmt.Errorf("dcimon: panic in view: %v\n%s", r, debug.Stack()))
+			s = ""
+		}
+	}()
+	if m.w <= 0 || m.h <= 0 {
+		return ""
+	}
+	if m.lay.Mode == modeTooSmall {
+		return tooSmall(m.st, m.w, m.h)
+	}
+	lines := make([]string, m.h)
+	lines[0] = m.header()
+	if m.lay.Mode == modeCompact {
+		lines[1] = m.tabs()
+		m.place(lines, m.focus)
+	} else {
+		for p := paneTree; p < numPanes; p++ {
+			m.place(lines, p)
+		}
+	}
+	lines[m.lay.Status.Y] = m.statusLine()
+	lines[m.lay.Help.Y] = m.bottomLine()
+	switch m.modal {
+	case modalHelp:
+		overlay(lines, m.helpOverlay(), m.w, m.h)
+	case modalForm:
+		overlay(lines, m.form.View(m.st, min(m.w-2, 90)), m.w, m.h)
+	}
+	for i := range lines {
+		if lines[i] == "" {
+			lines[i] = strings.Repeat(" ", m.w)
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// tooSmall is the notice shown below the minimum size; it never panics, whatever the size.
+func tooSmall(st theme.Styles, w, h int) string {
+	msg := fmt.Sprintf("terminal too small, need at least %d×%d", minW, minH)
+	var out []string
+	for _, l := range wrapText(msg, w) {
+		out = append(out, st.Text.Warn.Render(l))
+	}
+	return strings.Join(block(strings.Join(out, "\n"), w, h), "\n")
+}
+
+// place draws pane p, framed, into the screen lines.
+func (m *Model) place(lines []string, p paneID) {
+	b := m.lay.Panes[p]
+	var body string
+	switch p {
+	case paneTree:
+		body = m.tree.View()
+	case paneValues:
+		body = m.values.View()
+	case paneHot:
+		body = m.hot.View()
+	case paneInspector:
+		body = m.insp.View()
+	case paneEvents:
+		body = m.events.View()
+	}
+	content := strings.Split(body, "\n")
+	title := fmt.Sprintf("%d %s", int(p)+1, p)
+	for i, l := range frame(m.st, b, title, m.paneNote(p), p == m.focus, content) {
+		if y := b.Outer.Y + i; y >= 0 && y < len(lines) {
+			lines[y] += l
+		}
+	}
+}
+
+// paneNote is the short text in the right of a pane's top edge.
+func (m *Model) paneNote(p paneID) string {
+	switch p {
+	case paneTree:
+		if f := m.tree.Filter(); f != "" {
+			return fmt.Sprintf("%d matches", m.tree.Matches())
+		}
+		return fmt.Sprintf("%d rows", m.tree.Len())
+	case paneValues:
+		switch m.values.Mode() {
+		case valuesTable:
+			n := len(m.values.rows)
+			if n > 0 && m.values.rows[0].totals {
+				n--
+			}
+			return fmt.Sprintf("%d instances", n)
+		case valuesStats:
+			return fmt.Sprintf("%d statistics", len(m.values.stats))
+		case valuesChildren:
+			return fmt.Sprintf("%d subcontexts", len(m.values.kids))
+		}
+	case paneHot:
+		return fmt.Sprintf("%d peer sets", len(m.hot.Entries()))
+	case paneEvents:
+		return fmt.Sprintf("%d", m.events.Len())
+	}
+	return ""
+}
+
+// header is the top line: the name and the selected path as breadcrumbs.
+func (m *Model) header() string {
+	crumbs := []string{"Top"}
+	if p := m.tree.SelectedPath(); p != "" {
+		crumbs = append(crumbs, strings.Split(p, "/")...)
+	}
+	left := " dcimon "
+	trail := strings.Join(crumbs, " › ")
+	var right string
+	if f := m.tree.Filter(); f != "" && m.modal != modalFilter {
+		right = "filter “" + f + "” "
+	}
+	room := m.w - width(left) - width(right) - 1
+	if width(trail) > room {
+		trail = ansi.TruncateLeft(trail, width(trail)-room+1, "…")
+	}
+	gap := max(m.w-width(left)-1-width(trail)-width(right), 0)
+	return fitLine(m.st.Text.Accent.Bold(true).Render(left)+" "+m.st.Text.Normal.Render(trail)+strings.Repeat(" ", gap)+m.st.Text.Muted.Render(right), m.w)
+}
+
+// tabRanges are the cell ranges of the compact layout's tabs, for clicks.
+func tabRanges(w int) [numPanes][2]int {
+	var r [numPanes][2]int
+	x := 1
+	for p := paneTree; p < numPanes; p++ {
+		l := width(tabLabel(p))
+		r[p] = [2]int{x, min(x+l, w)}
+		x += l + 2
+	}
+	return r
+}
+
+func tabLabel(p paneID) string { return fmt.Sprintf(" %d %s ", int(p)+1, p) }
+
+func (m *Model) tabs() string {
+	var sb strings.Builder
+	sb.WriteString(" ")
+	for p := paneTree; p < numPanes; p++ {
+		st := m.st.Tabs.Inactive
+		if p == m.focus {
+			st = m.st.Tabs.Active
+		}
+		sb.WriteString(st.Render(tabLabel(p)))
+		sb.WriteString("  ")
+	}
+	return fitLine(sb.String(), m.w)
+}
+
+// bottomLine is the input line of the filter and go-to modes, or the short help.
+func (m *Model) bottomLine() string {
+	switch m.modal {
+	case modalFilter, modalGoto:
+		prompt := "/ "
+		hint := fmt.Sprintf("  %d matches · %s · %s", m.tree.Matches(), helpText(m.inKeys.Accept), helpText(m.inKeys.Cancel))
+		if m.modal == modalGoto {
+			prompt = ": go to "
+			hint = "  path from " + orTop(m.sel.Ctx) + " · " + helpText(m.inKeys.Accept) + " · " + helpText(m.inKeys.Cancel)
+		}
+		iw := max(m.w-width(prompt)-width(hint), 10)
+		return fitLine(m.st.Input.Prompt.Render(prompt)+m.input.View(m.st, iw, true)+m.st.Input.Hint.Render(hint), m.w)
+	}
+	if m.flash != "" {
+		st := m.st.Text.Accent
+		if m.flashErr {
+			st = m.st.Input.Error
+		}
+		return fitLine(" "+st.Render(safe(m.flash)), m.w)
+	}
+	return fitLine(" "+m.help.ShortHelpView(m.shortHelp()), m.w)
+}
+
+func helpText(b key.Binding) string { return b.Help().Key + " " + b.Help().Desc }
+
+func orTop(c *namespace.Context) string {
+	if p := c.Path(); p != "" {
+		return p
+	}
+	return "Top"
+}
+
+func (m *Model) shortHelp() []key.Binding {
+	var b []key.Binding
+	switch m.focus {
+	case paneTree:
+		b = m.tree.ShortHelp()
+	case paneValues:
+		b = m.values.ShortHelp()
+	case paneHot:
+		b = m.hot.ShortHelp()
+	case paneInspector:
+		b = m.insp.ShortHelp()
+	case paneEvents:
+		b = m.events.ShortHelp()
+	}
+	return append(b, m.keys.ShortHelp()...)
+}
+
+// helpOverlay is the full help, built from the key maps: the global keys and each pane's, in two
+// columns when they fit, scrolled with the overlay's keys when the screen is short.
+func (m *Model) helpOverlay() []string {
+	w := min(m.w-2, 110)
+	hm := m.help
+	section := func(title string, groups [][]key.Binding) []string {
+		out := []string{m.st.Text.Accent.Render(title)}
+		out = append(out, strings.Split(hm.FullHelpView(groups), "\n")...)
+		return append(out, "")
+	}
+	left := append(section("Everywhere", m.keys.FullHelp()), section("Tree", m.tree.FullHelp())...)
+	left = append(left, section("Inspector and events", m.insp.FullHelp())...)
+	right := append(section("Values", m.values.FullHelp()), section("Hotsets", m.hot.FullHelp())...)
+	var lines []string
+	colW := (w - 4) / 2
+	if colW >= 34 {
+		for i := 0; i < max(len(left), len(right)); i++ {
+			var l, r string
+			if i < len(left) {
+				l = left[i]
+			}
+			if i < len(right) {
+				r = right[i]
+			}
+			lines = append(lines, fitLine(l, colW)+"  "+r)
+		}
+	} else {
+		lines = append(left, right...)
+	}
+	room := max(m.h-5, 1)
+	if len(lines) > room {
+		off := clamp(m.helpOff, 0, len(lines)-room)
+		lines = lines[off : off+room]
+	}
+	lines = append(lines, m.st.Text.Muted.Render(helpText(m.ovKeys.Close)+" · "+helpText(m.ovKeys.Down)))
+	return boxed(m.st, "Help", lines, w)
+}
+
+// overlay draws box lines centred over the screen lines.
+func overlay(lines, box []string, w, h int) {
+	if len(box) == 0 {
+		return
+	}
+	bw := ansi.StringWidth(box[0])
+	x := max((w-bw)/2, 0)
+	y := max((h-len(box))/2, 0)
+	for i, b := range box {
+		if y+i >= len(lines) {
+			break
+		}
+		l := fitLine(lines[y+i], w)
+		lines[y+i] = ansi.Cut(l, 0, x) + fitLine(b, min(bw, w-x)) + ansi.Cut(l, x+bw, w)
+	}
+}

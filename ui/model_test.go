@@ -1,0 +1,655 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	ns "dcimon/namespace"
+)
+
+func TestTinySizesNeverPanic(t *testing.T) {
+	src := newFixture(t, 2, 2, "eth0")
+	m := newModel(t, src, 120, 40, 2)
+	for _, sz := range [][2]int{{0, 0}, {1, 1}, {10, 3}, {39, 9}, {40, 10}, {41, 11}, {60, 20}, {80, 24}, {109, 27}, {110, 28}, {200, 60}, {3, 200}, {300, 2}} {
+		m = send(t, m, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+		for _, k := range []string{"", "{tab}", "?", "{esc}", "/", "s", "{esc}", "jjj"} {
+			m = keys(t, m, k)
+			v := m.View()
+			if err := m.crash.get(); err != nil {
+				t.Fatalf("%d×%d after %q: %v", sz[0], sz[1], k, err)
+			}
+			lines := strings.Split(v, "\n")
+			if sz[0] > 0 && sz[1] > 0 && len(lines) != sz[1] {
+				t.Fatalf("%d×%d: %d lines", sz[0], sz[1], len(lines))
+			}
+			for i, l := range lines {
+				if w := width(strings.TrimRight(stripANSI(l), "")); sz[0] > 0 && w > sz[0] {
+					t.Fatalf("%d×%d: line %d is %d cells wide: %q", sz[0], sz[1], i, w, stripANSI(l))
+				}
+			}
+		}
+		if sz[0] < minW || sz[1] < minH {
+			if s := screen(m); sz[0] >= 20 && sz[1] >= 2 && !strings.Contains(s, "terminal too small") {
+				t.Errorf("%d×%d: no too-small notice in %q", sz[0], sz[1], s)
+			}
+		}
+	}
+}
+
+func TestTooSmallNotice(t *testing.T) {
+	m := newModel(t, newFixture(t, 1, 1), 39, 12, 1)
+	got := strings.Join(strings.Fields(screen(m)), " ")
+	if !strings.Contains(got, "terminal too small, need at least 40×10") {
+		t.Errorf("notice: %q", got)
+	}
+}
+
+func TestTickChain(t *testing.T) {
+	src := newFixture(t, 1, 1)
+	m := New(src, testOptions())
+	var scheduled []time.Duration
+	m.after = func(d time.Duration, f func(time.Time) tea.Msg) tea.Cmd {
+		scheduled = append(scheduled, d)
+		return func() tea.Msg { return f(fixtureNow) }
+	}
+	if !m.inflight {
+		t.Fatal("the model is born with Init's collection in flight")
+	}
+	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 40})
+	// A beat while the first collection runs: the chain goes on, no second collection starts.
+	m, cmd := sendCmd(t, m, tickMsg{seq: 0})
+	if m.skipped != 1 || cmd == nil {
+		t.Fatalf("in-flight guard: skipped %d, cmd %v", m.skipped, cmd)
+	}
+	if msg, ok := cmd().(tickMsg); !ok || msg.seq != 0 {
+		t.Fatalf("the chain's next beat: %#v", msg)
+	}
+	m = collect(t, m)
+	if m.inflight || src.Samples != 1 {
+		t.Fatalf("after the collection: inflight %v, samples %d", m.inflight, src.Samples)
+	}
+	// A beat now starts a collection and the next beat.
+	m, cmd = sendCmd(t, m, tickMsg{seq: 0})
+	if !m.inflight || cmd == nil {
+		t.Fatal("a beat with nothing in flight must collect")
+	}
+	msgs := runBatch(cmd)
+	if len(msgs) != 2 {
+		t.Fatalf("want a collection and a beat, got %d messages", len(msgs))
+	}
+	for _, msg := range msgs {
+		m = send(t, m, msg)
+	}
+	if src.Samples != 2 {
+		t.Fatalf("samples %d, want 2", src.Samples)
+	}
+	// Changing the interval replaces the chain: beats of the old one are dropped.
+	m = keys(t, m, "+")
+	if m.interval != 2*time.Second || m.tickSeq != 1 { // + lengthens the interval
+		t.Fatalf("interval %s seq %d", m.interval, m.tickSeq)
+	}
+	if _, cmd = sendCmd(t, m, tickMsg{seq: 0}); cmd != nil {
+		t.Fatal("a stale beat must be dropped")
+	}
+	// Pausing stops the chain; unpausing starts a new one and collects at once.
+	m = keys(t, m, "p")
+	if !m.paused || !strings.Contains(screen(m), "paused") {
+		t.Fatal("p must pause and say so")
+	}
+	m.inflight = false
+	if _, cmd = sendCmd(t, m, tickMsg{seq: m.tickSeq}); cmd != nil {
+		t.Fatal("a paused monitor must not schedule beats or collect")
+	}
+	m, cmd = sendCmd(t, m, keyMsg("p"))
+	if m.paused || cmd == nil || !m.inflight {
+		t.Fatal("unpausing must restart the chain and collect")
+	}
+}
+
+var fixtureNow = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+
+func keyMsg(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
+
+// runBatch runs a command and, for a batch, each of its commands, returning their messages.
+func runBatch(cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	msg := cmd()
+	if b, ok := msg.(tea.BatchMsg); ok {
+		var out []tea.Msg
+		for _, c := range b {
+			out = append(out, runBatch(c)...)
+		}
+		return out
+	}
+	return []tea.Msg{msg}
+}
+
+func TestInitCollectsAndTicks(t *testing.T) {
+	src := newFixture(t, 1, 1)
+	m := New(src, testOptions())
+	m.after = func(d time.Duration, f func(time.Time) tea.Msg) tea.Cmd {
+		return func() tea.Msg { return f(fixtureNow) }
+	}
+	msgs := runBatch(m.Init())
+	var sawSample, sawTick bool
+	for _, msg := range msgs {
+		switch msg.(type) {
+		case sampleMsg:
+			sawSample = true
+		case tickMsg:
+			sawTick = true
+		}
+	}
+	if !sawSample || !sawTick {
+		t.Fatalf("Init must collect and start the chain: %#v", msgs)
+	}
+}
+
+func TestFocusKeys(t *testing.T) {
+	m := newModel(t, newFixture(t, 2, 2, "eth0"), 80, 24, 2)
+	if m.focus != paneTree {
+		t.Fatal("the tree has the focus first")
+	}
+	m = keys(t, m, "{tab}")
+	if m.focus != paneValues || !strings.Contains(screen(m), "statistic") && m.values.Mode() == valuesStats {
+		t.Fatalf("tab: focus %s", m.focus)
+	}
+	m = keys(t, m, "{shift+tab}{shift+tab}")
+	if m.focus != paneEvents {
+		t.Fatalf("shift+tab twice from values: %s", m.focus)
+	}
+	for i, want := range []paneID{paneTree, paneValues, paneHot, paneInspector, paneEvents} {
+		m = keys(t, m, string(rune('1'+i)))
+		if m.focus != want {
+			t.Errorf("digit %d: focus %s, want %s", i+1, m.focus, want)
+		}
+		// Compact: the tab strip marks the pane shown.
+		if s := screen(m); !strings.Contains(s, want.String()) {
+			t.Errorf("digit %d: %s not on screen", i+1, want)
+		}
+	}
+	_, cmd := sendCmd(t, m, keyMsg("q"))
+	if cmd == nil {
+		t.Fatal("q must quit")
+	}
+	if _, ok := cmd().(tea.QuitMsg); !ok {
+		t.Fatal("q must quit")
+	}
+	_, cmd = sendCmd(t, m, tea.KeyMsg{Type: tea.KeyCtrlC})
+	if _, ok := cmd().(tea.QuitMsg); !ok {
+		t.Fatal("ctrl+c must quit")
+	}
+}
+
+func TestTreeNavigation(t *testing.T) {
+	m := newModel(t, newFixture(t, 2, 2, "eth0"), 120, 40, 2)
+	if got := m.tree.SelectedPath(); got != "CPU" {
+		t.Fatalf("first row %q", got)
+	}
+	// CPU is open by default: its statistics, then its processors.
+	m = keys(t, m, "j")
+	if got := m.tree.SelectedPath(); got != "CPU/user" {
+		t.Fatalf("j: %q", got)
+	}
+	if m.insp.Target().Path() != "CPU/user" || !strings.Contains(screen(m), "Top › CPU › user") {
+		t.Error("the inspector and the breadcrumbs follow the tree")
+	}
+	m = keys(t, m, "G")
+	last := m.tree.SelectedPath()
+	m = keys(t, m, "g")
+	if m.tree.SelectedPath() != "CPU" || last == "CPU" {
+		t.Fatalf("g/G: %q then %q", last, m.tree.SelectedPath())
+	}
+	m = keys(t, m, "{enter}") // collapse CPU
+	if m.tree.rows[0].expanded || m.tree.Len() >= 20 {
+		t.Fatalf("enter must collapse CPU: %d rows", m.tree.Len())
+	}
+	m = keys(t, m, "l") // expand again
+	if !m.tree.rows[0].expanded {
+		t.Fatal("l must expand")
+	}
+	m = keys(t, m, "jj")
+	m = keys(t, m, "h") // from CPU/kern to its parent
+	if got := m.tree.SelectedPath(); got != "CPU" {
+		t.Fatalf("h goes to the parent: %q", got)
+	}
+	// Expanding a disk shows its statistics and its partitions.
+	m = keys(t, m, ":Disk/sda{enter}")
+	if got := m.tree.SelectedPath(); got != "Disk/sda" {
+		t.Fatalf("go to Disk/sda: %q", got)
+	}
+	m = keys(t, m, "{enter}")
+	if s := screen(m); !strings.Contains(s, "sda1") || !strings.Contains(s, "· inflight") {
+		t.Errorf("expanded sda must show its statistics and sda1:\n%s", s)
+	}
+}
+
+func TestFilter(t *testing.T) {
+	m := newModel(t, newFixture(t, 4, 3, "eth0", "lo"), 120, 40, 2)
+	m = keys(t, m, "2/sd")
+	if m.focus != paneTree || m.modal != modalFilter {
+		t.Fatal("/ opens the filter on the tree")
+	}
+	var paths []string
+	for _, r := range m.tree.rows {
+		paths = append(paths, r.path)
+	}
+	got := strings.Join(paths, " ")
+	if got != "Disk Disk/sda Disk/sda/sda1 Disk/sdb Disk/sdb/sdb1 Disk/sdc" {
+		t.Fatalf("filter sd: %s", got)
+	}
+	if !strings.Contains(screen(m), "5 matches") {
+		t.Error("the match count is shown")
+	}
+	// Paths match with "/", descriptions and labels without.
+	m = keys(t, m, "{backspace}{backspace}cpu1/k")
+	if got := m.tree.SelectedPath(); got != "CPU/cpu1/kern" {
+		t.Fatalf("path filter: %q, rows %d", got, m.tree.Len())
+	}
+	m = keys(t, m, "{esc}")
+	if m.tree.Filter() != "" || m.modal != modalNone {
+		t.Fatal("esc clears the filter")
+	}
+	if m.tree.SelectedPath() != "CPU/cpu1/kern" {
+		t.Fatalf("the selection survives clearing the filter: %q", m.tree.SelectedPath())
+	}
+	m = keys(t, m, "/I/O wait{enter}")
+	if m.modal != modalNone || m.tree.Filter() != "I/O wait" || m.tree.Matches() != 5 {
+		t.Fatalf("description filter kept after enter: %q, %d matches", m.tree.Filter(), m.tree.Matches())
+	}
+	m = keys(t, m, "/zzz")
+	if !strings.Contains(screen(m), "nothing matches") {
+		t.Error("an empty result says so")
+	}
+}
+
+// TestGoto is SPMI-HIER-7's go-to prompt: full path, path relative to the selection, empty path
+// (Top), and an unknown path (SiInvalidCx).
+func TestGoto(t *testing.T) {
+	m := newModel(t, newFixture(t, 2, 1), 120, 40, 1)
+	m = keys(t, m, ":CPU/cpu0{enter}")
+	if got := m.tree.SelectedPath(); got != "CPU/cpu0" {
+		t.Fatalf("CPU/cpu0: %q", got)
+	}
+	m = keys(t, m, ":/CPU{enter}:cpu1{enter}")
+	if got := m.tree.SelectedPath(); got != "CPU/cpu1" {
+		t.Fatalf("cpu1 from CPU: %q", got)
+	}
+	m = keys(t, m, ":{enter}")
+	if got := m.tree.SelectedPath(); got != "CPU" || m.tree.cursor != 0 {
+		t.Fatalf("empty path goes to Top (the first row): %q", got)
+	}
+	m = keys(t, m, ":Nope{enter}")
+	if s := screen(m); !strings.Contains(s, "SiInvalidCx (180)") {
+		t.Fatalf("unknown path: %s", s)
+	}
+	m = keys(t, m, ":CPU/cpu0/idle{enter}")
+	if r := m.tree.Selected(); r.Datum == nil || r.Datum.Name != "idle" {
+		t.Fatalf("a statistic path selects the statistic: %+v", r)
+	}
+}
+
+// TestInstanceEvents is DCI-EVT-3: an interface that appears and goes drives the tree and the
+// event log within one refresh.
+func TestInstanceEvents(t *testing.T) {
+	src := newFixture(t, 1, 1, "eth0")
+	m := newModel(t, src, 200, 60, 2)
+	src.NICs = []string{"eth0", "eth9"}
+	m = collect(t, m)
+	if s := screen(m); !strings.Contains(s, "▸ eth9") {
+		t.Fatalf("eth9 must appear in the tree:\n%s", s)
+	}
+	src.NICs = []string{"eth0"}
+	m = collect(t, m)
+	s := screen(m)
+	if strings.Contains(s, "▸ eth9") {
+		t.Fatal("eth9 must leave the tree")
+	}
+	added := strings.Index(s, "INSTANCEADDED   NetIf/eth9")
+	removed := strings.Index(s, "INSTANCEREMOVED NetIf/eth9")
+	if added < 0 || removed < 0 || removed > added {
+		t.Fatalf("the log shows the removal above the addition (newest first):\n%s", s)
+	}
+	if !strings.Contains(s, "03:04:08 INSTANCEREMOVED NetIf/eth9") {
+		t.Error("events carry their time")
+	}
+}
+
+func TestDegradedSupplier(t *testing.T) {
+	src := newFixture(t, 1, 1, "eth0")
+	m := newModel(t, src, 120, 40, 1)
+	src.FailNet = true
+	m = collect(t, m)
+	m = keys(t, m, ":NetIf{enter}")
+	s := screen(m)
+	if !regexp.MustCompile(`NetIf \(1\) +!`).MatchString(s) {
+		t.Errorf("the tree marks the degraded supplier:\n%s", s)
+	}
+	if !strings.Contains(strings.Join(strings.Fields(stripANSI(m.values.View())), " "), "! supplier degraded: netif: read /proc/net/dev: permission denied") {
+		t.Errorf("the values pane says why:\n%s", s)
+	}
+	if !strings.Contains(s, "1 degraded") {
+		t.Errorf("the status bar counts it:\n%s", s)
+	}
+	// The values are errors, never zero (X-5).
+	if !strings.Contains(s, "err") {
+		t.Errorf("values of a failed provider are marked:\n%s", s)
+	}
+	// The NetIf hotset reports the error; the Disk one is unaffected (SPMI-HOT-19).
+	if !strings.Contains(s, "NetIf bytes — top 0 of 0 — SiOtherErr") {
+		t.Errorf("the NetIf hotset shows its error:\n%s", s)
+	}
+	src.FailNet = false
+	m = collect(t, m)
+	if regexp.MustCompile(`NetIf \(1\) +!`).MatchString(screen(m)) {
+		t.Error("the marker goes when the supplier recovers")
+	}
+}
+
+func TestValuesTableSort(t *testing.T) {
+	m := newModel(t, newFixture(t, 1, 5), 120, 40, 2)
+	m = keys(t, m, ":Disk{enter}2")
+	if m.values.Mode() != valuesTable {
+		t.Fatalf("Disk shows the disk table, got %s", m.values.Mode())
+	}
+	names := func() string {
+		var out []string
+		for _, i := range m.values.order {
+			out = append(out, m.values.rows[i].name)
+		}
+		return strings.Join(out, " ")
+	}
+	if got := names(); got != "sda sdb sdc sdd sde" {
+		t.Fatalf("by name: %s", got)
+	}
+	// Sort by %util (the column named for iostat's %util), busiest first.
+	col := -1
+	for i, c := range m.values.cols {
+		if c.header == "%util" {
+			col = i
+		}
+	}
+	if col < 0 {
+		t.Fatal("no %util column")
+	}
+	for m.values.sortCol != col+1 {
+		m = keys(t, m, "s")
+	}
+	if got := names(); got != "sdc sde sdb sdd sda" {
+		t.Fatalf("by %%util: %s", got)
+	}
+	m = keys(t, m, "S")
+	if got := names(); got != "sda sdd sdb sde sdc" {
+		t.Fatalf("reversed: %s", got)
+	}
+	// writes of sdc are invalid: they sort last both ways (X-5).
+	for m.values.sortCol != 2 {
+		m = keys(t, m, "s")
+	}
+	if got := names(); !strings.HasSuffix(got, "sdc") {
+		t.Fatalf("invalid last, descending: %s", got)
+	}
+	m = keys(t, m, "S")
+	if got := names(); !strings.HasSuffix(got, "sdc") {
+		t.Fatalf("invalid last, ascending: %s", got)
+	}
+	// Enter opens the instance in the tree.
+	m = keys(t, m, "g{enter}")
+	if m.focus != paneTree || m.tree.SelectedPath() != "Disk/sda" {
+		t.Fatalf("enter opens the row: focus %s path %s", m.focus, m.tree.SelectedPath())
+	}
+}
+
+func TestSelectingAStatisticSortsTheTable(t *testing.T) {
+	m := newModel(t, newFixture(t, 4, 1), 120, 40, 2)
+	m = keys(t, m, ":CPU/idle{enter}")
+	if m.values.Mode() != valuesTable || m.values.sortCol == 0 || m.values.cols[m.values.sortCol-1].header != "idle" || !m.values.sortDesc {
+		t.Fatalf("selecting CPU/idle ranks the processors by idle")
+	}
+}
+
+func TestHelpOverlay(t *testing.T) {
+	m := newModel(t, newFixture(t, 1, 1), 120, 40, 1)
+	m = keys(t, m, "?")
+	s := screen(m)
+	// Every line of the overlay comes from a key.Binding's help.
+	for _, b := range []string{m.tree.keys.Toggle.Help().Desc, m.values.keys.Sort.Help().Desc, m.hot.keys.New.Help().Desc,
+		m.keys.Goto.Help().Desc, m.keys.Longer.Help().Desc, m.ovKeys.Close.Help().Desc} {
+		if !strings.Contains(s, b) {
+			t.Errorf("help lacks %q:\n%s", b, s)
+		}
+	}
+	m = keys(t, m, "j") // keys do nothing under the overlay
+	if m.tree.SelectedPath() != "CPU" {
+		t.Error("the overlay intercepts keys")
+	}
+	m = keys(t, m, "{esc}")
+	if m.modal != modalNone {
+		t.Fatal("esc closes help")
+	}
+}
+
+// TestHotsetForm creates a peer set from the selected statistic, checks the SPMI-HOT-10 header,
+// edits it, has a bad combination refused (SPMI-HOT-13) and deletes it.
+func TestHotsetForm(t *testing.T) {
+	m := newModel(t, newFixture(t, 1, 3), 200, 60, 2)
+	m = keys(t, m, "3n")
+	if m.modal != modalNone || !strings.Contains(screen(m), "select a statistic") {
+		t.Fatal("the form needs a statistic")
+	}
+	m = keys(t, m, ":Disk/sda/%util{enter}3n")
+	if m.modal != modalForm {
+		t.Fatal("n opens the form")
+	}
+	if s := screen(m); !strings.Contains(s, "New hotset: rank Disk peers by %util") {
+		t.Fatalf("form title:\n%s", s)
+	}
+	// threshold 25, feed threshold; max responses stays 5.
+	m = keys(t, m, "{down}{ctrl+u}25{enter}")
+	if m.modal != modalNone {
+		t.Fatalf("submit: %s", m.form.err)
+	}
+	s := screen(m)
+	if !strings.Contains(s, "Disk %util > 25 — top 2 of 2") {
+		t.Fatalf("header after creation:\n%s", s)
+	}
+	// Edit: max responses 1.
+	m = keys(t, m, "e{ctrl+u}1{enter}")
+	if s := screen(m); !strings.Contains(s, "Disk %util > 25 — top 1 of 2") || strings.Contains(s, "top 2 of 2") {
+		t.Fatalf("header after edit:\n%s", s)
+	}
+	// Exceptions without a severity are refused by the name space, with its code.
+	m = keys(t, m, "e{down}{down}{down}{pgup}{enter}")
+	if m.modal != modalForm || !strings.Contains(screen(m), "SiBadArgument (187)") {
+		t.Fatalf("the refusal is shown in the form:\n%s", screen(m))
+	}
+	m = keys(t, m, "{esc}")
+	n := len(m.hot.Entries())
+	m = keys(t, m, "d")
+	if len(m.hot.Entries()) != n-1 {
+		t.Fatal("d deletes the selected peer set")
+	}
+}
+
+func TestHotsetExceptions(t *testing.T) {
+	src := newFixture(t, 1, 3)
+	m := newModel(t, src, 200, 60, 1)
+	m = keys(t, m, ":Disk/sda/%util{enter}3n")
+	// threshold 50, exceptions with severity 3 every 5 minutes.
+	m = keys(t, m, "{down}{ctrl+u}50{down}{down}{pgup}{down}{ctrl+u}5{down}{ctrl+u}3{enter}")
+	if m.modal != modalNone {
+		t.Fatalf("submit: %s", m.form.err)
+	}
+	m = collect(t, m)
+	s := screen(m)
+	if !strings.Contains(s, "EXCEPTION       sev 3 Disk/sdc %util 94.0 > 50") {
+		t.Fatalf("an exception reaches the event log with its severity:\n%s", s)
+	}
+}
+
+func TestMouse(t *testing.T) {
+	m := newModel(t, newFixture(t, 2, 2, "eth0"), 120, 40, 2)
+	vb := m.lay.Panes[paneValues].Inner
+	m = send(t, m, tea.MouseMsg{X: vb.X + 2, Y: vb.Y + 3, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
+	if m.focus != paneValues {
+		t.Fatalf("a click focuses: %s", m.focus)
+	}
+	tb := m.lay.Panes[paneTree].Inner
+	m = send(t, m, tea.MouseMsg{X: tb.X + 1, Y: tb.Y + 2, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
+	if m.focus != paneTree || m.tree.SelectedPath() != "CPU/kern" {
+		t.Fatalf("a click selects the row: %s %s", m.focus, m.tree.SelectedPath())
+	}
+	m = send(t, m, tea.MouseMsg{X: tb.X + 1, Y: tb.Y + 2, Action: tea.MouseActionPress, Button: tea.MouseButtonWheelDown})
+	if m.tree.SelectedPath() != "CPU/busy" {
+		t.Fatalf("the wheel scrolls: %s", m.tree.SelectedPath())
+	}
+	// Compact: a click on a tab switches to it.
+	m = send(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	r := tabRanges(80)[paneEvents]
+	m = send(t, m, tea.MouseMsg{X: r[0] + 1, Y: 1, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
+	if m.focus != paneEvents {
+		t.Fatalf("tab click: %s", m.focus)
+	}
+}
+
+func TestStatusBar(t *testing.T) {
+	m := newModel(t, newFixture(t, 1, 1), 200, 60, 2)
+	s := screen(m)
+	for _, want := range []string{"testhost", "sample 03:04:06", "every 1s", "▶ live", "providers 6 ok", "dcimon cpu 2"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("status lacks %q", want)
+		}
+	}
+	// Without a Monitor context nothing is shown: no invented numbers.
+	m2 := newModel(t, bareSource(t), 200, 60, 1)
+	if strings.Contains(screen(m2), "dcimon cpu") {
+		t.Error("no Monitor, no self usage")
+	}
+}
+
+// bareSource is a name space with one class and no Monitor.
+func bareSource(t *testing.T) *stubSource {
+	r := ns.NewRegistry()
+	if err := r.RegisterClass(&ns.Class{ID: ns.ClassID{5}, Name: "Thing", Flags: ns.ClassEnabled,
+		Levels: []ns.InstLevel{{Type: ns.TypeUint4, Tag: ns.TagSingleInst, Size: 4}},
+		Datums: []ns.Datum{ns.Gauge(1, "level", ns.TypeUint4, ns.UnitCount, "A level", "nowhere")}}); err != nil {
+		t.Fatal(err)
+	}
+	return &stubSource{reg: r, log: ns.NewEventLog(10)}
+}
+
+// stubSource samples every class of its registry with one fixed raw value per datum.
+type stubSource struct {
+	reg  *ns.Registry
+	log  *ns.EventLog
+	snap *ns.Snapshot
+	n    int
+	err  error
+}
+
+func (s *stubSource) Registry() *ns.Registry { return s.reg }
+func (s *stubSource) Events() *ns.EventLog   { return s.log }
+func (s *stubSource) Sample(context.Context) (*ns.Snapshot, error) {
+	if s.err != nil {
+		return nil, s.err
+	}
+	s.n++
+	now := fixtureNow.Add(time.Duration(s.n) * time.Second)
+	sm := &ns.Sample{Start: now, End: now}
+	for _, c := range s.reg.Classes() {
+		if !c.Instantiated() {
+			continue
+		}
+		insts := s.reg.Instances(c)
+		cs := ns.ClassSample{Class: c, Time: now, Start: now, End: now, Insts: insts}
+		for range insts {
+			for range c.Datums {
+				cs.Raw = append(cs.Raw, ns.Raw{N: 7})
+			}
+		}
+		sm.Classes = append(sm.Classes, cs)
+	}
+	s.snap = ns.Next(s.snap, sm, nil)
+	return s.snap, nil
+}
+
+func TestCollectionErrors(t *testing.T) {
+	src := newFixture(t, 1, 1)
+	m := newModel(t, src, 120, 40, 1)
+	src.Err = errors.New("sampler: every provider timed out")
+	m = collect(t, m)
+	if s := screen(m); !strings.Contains(s, "collection failed: sampler: every provider timed out") {
+		t.Fatalf("the failure is shown:\n%s", s)
+	}
+	if m.snap == nil {
+		t.Fatal("the last snapshot stays on screen")
+	}
+	src.Err = nil
+	src.PanicNext = true
+	m = collect(t, m)
+	if m.crash.get() != nil || m.lastErr == nil || !strings.Contains(m.lastErr.Error(), "fixture panic") {
+		t.Fatalf("a panicking collection is an error, not a crash: %v", m.lastErr)
+	}
+}
+
+func TestPanicInUpdateAndView(t *testing.T) {
+	m := newModel(t, newFixture(t, 1, 1), 120, 40, 1)
+	m.modal = modalForm // with no form: a bug
+	if v := m.View(); v != "" {
+		t.Fatal("a panicking view draws nothing")
+	}
+	if err := m.crash.get(); err == nil || !strings.Contains(err.Error(), "panic in view") {
+		t.Fatalf("view panic recorded: %v", err)
+	}
+	m2 := newModel(t, newFixture(t, 1, 1), 120, 40, 1)
+	m2.modal = modalForm
+	out, cmd := m2.Update(keyMsg("x"))
+	if cmd == nil {
+		t.Fatal("a panicking update quits")
+	}
+	if _, ok := cmd().(tea.QuitMsg); !ok {
+		t.Fatal("a panicking update quits")
+	}
+	if err := out.(Model).crash.get(); err == nil || !strings.Contains(err.Error(), "panic in update") {
+		t.Fatalf("update panic recorded: %v", err)
+	}
+}
+
+func TestResizeAtAnyMoment(t *testing.T) {
+	src := newFixture(t, 4, 4, "eth0")
+	m := newModel(t, src, 80, 24, 1)
+	sizes := [][2]int{{200, 60}, {10, 3}, {120, 40}, {0, 0}, {80, 24}, {60, 20}}
+	for i, sz := range sizes {
+		m = keys(t, m, "/sd")
+		m = send(t, m, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+		m = collect(t, m)
+		m = keys(t, m, "{esc}jj{tab}")
+		_ = m.View()
+		if want := computeLayout(sz[0], sz[1], m.st).Mode; m.lay.Mode != want {
+			t.Fatalf("step %d: mode %s, want %s", i, m.lay.Mode, want)
+		}
+	}
+	if err := m.crash.get(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestNoColorIsMono(t *testing.T) {
+	o := testOptions()
+	o.NoColor, o.Theme = true, "dark"
+	if m := New(newFixture(t, 1, 1), o); m.st.Name != "mono" {
+		t.Fatalf("NoColor gives mono, got %s", m.st.Name)
+	}
+	o.NoColor, o.Theme = false, "light"
+	if m := New(newFixture(t, 1, 1), o); m.st.Name != "light" {
+		t.Fatalf("theme light, got %s", m.st.Name)
+	}
+}

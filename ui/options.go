@@ -1,0 +1,58 @@
+package ui
+
+import (
+	"io"
+	"time"
+)
+
+// Options are the monitor's settings; the zero value is usable (see the field comments for the
+// defaults). main fills them from its flags.
+type Options struct {
+	// Interval is the refresh period; 0 means DefaultInterval. + and - step through Intervals.
+	Interval time.Duration
+	// Theme names a palette of the theme package ("dark", "light", "high-contrast", "mono");
+	// "" is the default. NoColor forces mono whatever the name.
+	Theme   string
+	NoColor bool
+	// Host is the host name shown in the status bar; when empty the monitor shows the value of a
+	// `hostname` statistic if the name space has one, and nothing otherwise.
+	Host string
+	// Location is the zone times are shown in; nil is time.Local.
+	Location *time.Location
+	// Now is the clock; nil is time.Now. Tests inject a fixed one.
+	Now func() time.Time
+	// Debug receives the debug log; nil discards it. Run opens DebugFile into it. Nothing is ever
+	// written to the terminal while the monitor runs.
+	Debug io.Writer
+	// DebugFile is a path Run opens (appending) for the debug log.
+	DebugFile string
+	// Hotsets are the peer sets opened at start; nil means DefaultHotsets.
+	Hotsets []HotsetConfig
+}
+
+// DefaultInterval is the refresh period when Options.Interval is zero (SPMI-INIT-3: 1–2 s).
+const DefaultInterval = time.Second
+
+// Intervals are the refresh periods + and - step through.
+var Intervals = []time.Duration{
+	250 * time.Millisecond, 500 * time.Millisecond, time.Second, 2 * time.Second,
+	5 * time.Second, 10 * time.Second, 30 * time.Second, time.Minute,
+}
+
+// stepInterval returns the next period of Intervals above (dir > 0) or below (dir < 0) d.
+func stepInterval(d time.Duration, dir int) time.Duration {
+	if dir > 0 {
+		for _, v := range Intervals {
+			if v > d {
+				return v
+			}
+		}
+		return max(d, Intervals[len(Intervals)-1])
+	}
+	for i := len(Intervals) - 1; i >= 0; i-- {
+		if Intervals[i] < d {
+			return Intervals[i]
+		}
+	}
+	return min(d, Intervals[0])
+}

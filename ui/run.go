@@ -1,0 +1,60 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"runtime/debug"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"dcimon/theme"
+)
+
+// Run runs the monitor on the terminal until the person quits or ctx is cancelled (main cancels
+// it on SIGTERM, SIGHUP, SIGINT and SIGQUIT, SPMI-INIT-2). The terminal is always restored: on a
+// quit, on cancellation, and on a panic anywhere in the model, which Run returns as an error.
+// Leaving by a key, a signal or ctx is a clean exit (nil).
+func Run(ctx context.Context, src Source, opts Options, progOpts ...tea.ProgramOption) (err error) {
+	if theme.NoColor(os.Getenv) {
+		opts.NoColor = true
+	}
+	if _, err := theme.Resolve(opts.Theme, opts.NoColor); err != nil {
+		return err
+	}
+	if opts.DebugFile != "" {
+		f, err := os.OpenFile(opts.DebugFile, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+		if err != nil {
+			return fmt.Errorf("debug log: %w", err)
+		}
+		defer f.Close()
+		opts.Debug = f
+	}
+	m := New(src, opts)
+	m.ctx = ctx
+	all := append([]tea.ProgramOption{tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx)}, progOpts...)
+	p := tea.NewProgram(m, all...)
+	m.crash.mu.Lock()
+	m.crash.quit = p.Quit
+	m.crash.mu.Unlock()
+	defer func() {
+		if r := recover(); r != nil {
+			p.Kill()
+			err = fmt.Errorf("dcimon: panic: %v\n%s", r, debug.Stack())
+		}
+	}()
+	_, err = p.Run()
+	if c := m.crash.get(); c != nil {
+		return c
+	}
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, tea.ErrInterrupted):
+		return nil // SIGINT delivered while the input is not a terminal
+	case errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil:
+		return nil
+	}
+	return err
+}

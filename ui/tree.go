@@ -1,0 +1,387 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"dcimon/namespace"
+	"dcimon/theme"
+)
+
+// treePane shows the SPMI context tree: contexts, instance subcontexts and statistics. It keeps a
+// flattened list of the visible rows, rebuilt only when the name space changes (its generation),
+// a context is expanded or collapsed, or the filter changes; View renders only the rows on screen.
+type treePane struct {
+	st      theme.Styles
+	keys    treeKeys
+	focused bool
+	w, h    int
+
+	reg     *namespace.Registry
+	gen     uint64
+	built   bool
+	rows    []treeRow
+	cursor  int
+	offset  int
+	open    map[string]bool // explicit expand state by path; absent = default (top level open)
+	selKey  string          // the selected row's path, kept across rebuilds
+	health  healthMap
+	filter  string
+	index   *filterIndex
+	matches int
+	first   int // the first matching row
+}
+
+func newTree(st theme.Styles, keys treeKeys) treePane {
+	return treePane{st: st, keys: keys, open: map[string]bool{}}
+}
+
+// SetSize sets the inner size of the pane.
+func (p *treePane) SetSize(w, h int) {
+	p.w, p.h = max(w, 0), max(h, 0)
+	p.scrollToCursor()
+}
+
+// Focus gives the pane the keyboard.
+func (p *treePane) Focus() { p.focused = true }
+
+// Blur takes the keyboard away.
+func (p *treePane) Blur() { p.focused = false }
+
+// SetRegistry sets the name space shown and rebuilds the rows when its generation changed.
+func (p *treePane) SetRegistry(reg *namespace.Registry) {
+	gen := reg.Generation()
+	if p.reg == reg && p.built && gen == p.gen {
+		return
+	}
+	p.reg, p.gen = reg, gen
+	p.rebuild()
+}
+
+// SetHealth sets the supplier health markers.
+func (p *treePane) SetHealth(h healthMap) { p.health = h }
+
+// SetFilter shows only the rows matching text (and the contexts above them); "" shows the tree.
+func (p *treePane) SetFilter(text string) {
+	if text == p.filter {
+		return
+	}
+	if text == "" && p.selKey != "" {
+		// Leaving the filter keeps the row found with it on screen: open the contexts above it.
+		parts := strings.Split(p.selKey, "/")
+		for i := 1; i < len(parts); i++ {
+			p.open[strings.Join(parts[:i], "/")] = true
+		}
+	}
+	p.filter = text
+	p.rebuild()
+}
+
+// Filter is the current filter text.
+func (p *treePane) Filter() string { return p.filter }
+
+// Matches is the number of rows the filter matched.
+func (p *treePane) Matches() int { return p.matches }
+
+// Len is the number of visible rows.
+func (p *treePane) Len() int { return len(p.rows) }
+
+// Selected is the reference of the row under the cursor (a zero Ref when the tree is empty).
+func (p *treePane) Selected() namespace.Ref {
+	if p.cursor < 0 || p.cursor >= len(p.rows) {
+		return namespace.Ref{}
+	}
+	return p.rows[p.cursor].ref()
+}
+
+// SelectedPath is the full path of the row under the cursor.
+func (p *treePane) SelectedPath() string {
+	if p.cursor < 0 || p.cursor >= len(p.rows) {
+		return ""
+	}
+	return p.rows[p.cursor].path
+}
+
+func (p *treePane) isOpen(path string, depth int) bool {
+	if v, ok := p.open[path]; ok {
+		return v
+	}
+	return depth == 0
+}
+
+// rebuild recomputes the visible rows and puts the cursor back on the selected path, or on the
+// nearest context above it when that has gone.
+func (p *treePane) rebuild() {
+	if p.reg == nil {
+		return
+	}
+	p.built = true
+	p.reg.Read(func() {
+		if p.filter == "" {
+			p.rows = flatten(p.reg.Top(), p.isOpen, p.rows)
+			p.matches = 0
+			return
+		}
+		if p.index == nil || p.index.gen != p.gen {
+			p.index = buildFilterIndex(p.reg.Top(), p.gen)
+		}
+		p.rows, p.matches, p.first = p.index.filterRows(p.filter, p.rows)
+	})
+	p.reselect()
+}
+
+func (p *treePane) reselect() {
+	if len(p.rows) == 0 {
+		p.cursor, p.offset = 0, 0
+		return
+	}
+	key := p.selKey
+	if p.filter != "" {
+		// Filtering: stay on the selected row while it matches, else go to the first match.
+		for i := range p.rows {
+			if p.rows[i].path == key && p.rows[i].match {
+				p.cursor = i
+				p.scrollToCursor()
+				return
+			}
+		}
+		p.cursor = max(p.first, 0)
+		p.selKey = p.rows[p.cursor].path
+		p.scrollToCursor()
+		return
+	}
+	for key != "" {
+		for i := range p.rows {
+			if p.rows[i].path == key {
+				p.cursor = i
+				p.scrollToCursor()
+				return
+			}
+		}
+		i := strings.LastIndexByte(key, '/')
+		if i < 0 {
+			break
+		}
+		key = key[:i]
+	}
+	p.cursor = clamp(p.cursor, 0, len(p.rows)-1)
+	p.selKey = p.rows[p.cursor].path
+	p.scrollToCursor()
+}
+
+// Reveal opens the contexts above ref's path and puts the cursor on it.
+func (p *treePane) Reveal(path string) {
+	if p.filter != "" {
+		p.filter = ""
+	}
+	parts := strings.Split(path, "/")
+	for i := 1; i < len(parts); i++ {
+		p.open[strings.Join(parts[:i], "/")] = true
+	}
+	p.selKey = path
+	p.rebuild()
+}
+
+func (p *treePane) moveTo(i int) {
+	if len(p.rows) == 0 {
+		return
+	}
+	p.cursor = clamp(i, 0, len(p.rows)-1)
+	p.selKey = p.rows[p.cursor].path
+	p.scrollToCursor()
+}
+
+func (p *treePane) scrollToCursor() {
+	if p.h <= 0 {
+		return
+	}
+	if p.cursor < p.offset {
+		p.offset = p.cursor
+	}
+	if p.cursor >= p.offset+p.h {
+		p.offset = p.cursor - p.h + 1
+	}
+	p.offset = clamp(p.offset, 0, max(len(p.rows)-p.h, 0))
+}
+
+// Scroll moves the view (and the cursor with it) by n rows, for the mouse wheel.
+func (p *treePane) Scroll(n int) { p.moveTo(p.cursor + n) }
+
+// ClickRow selects the row at line y of the pane (0 = first inner line).
+func (p *treePane) ClickRow(y int) {
+	if i := p.offset + y; i >= 0 && i < len(p.rows) {
+		p.moveTo(i)
+	}
+}
+
+func (p *treePane) setOpen(i int, open bool) {
+	r := p.rows[i]
+	if !r.expandable() || r.expanded == open {
+		return
+	}
+	p.open[r.path] = open
+	if p.filter != "" {
+		// Leaving the filter to show the whole subtree is what a person expanding a match wants.
+		p.filter = ""
+	}
+	p.rebuild()
+}
+
+// Update handles the pane's keys.
+func (p treePane) Update(msg tea.Msg) (treePane, tea.Cmd) {
+	km, ok := msg.(tea.KeyMsg)
+	if !ok || len(p.rows) == 0 {
+		return p, nil
+	}
+	k := p.keys
+	switch {
+	case key.Matches(km, k.Up):
+		p.moveTo(p.cursor - 1)
+	case key.Matches(km, k.Down):
+		p.moveTo(p.cursor + 1)
+	case key.Matches(km, k.PageUp):
+		p.moveTo(p.cursor - max(p.h-1, 1))
+	case key.Matches(km, k.PageDown):
+		p.moveTo(p.cursor + max(p.h-1, 1))
+	case key.Matches(km, k.Top):
+		p.moveTo(0)
+	case key.Matches(km, k.Bottom):
+		p.moveTo(len(p.rows) - 1)
+	case key.Matches(km, k.Toggle):
+		p.setOpen(p.cursor, !p.rows[p.cursor].expanded)
+	case key.Matches(km, k.Expand):
+		r := p.rows[p.cursor]
+		if r.expandable() && !r.expanded {
+			p.setOpen(p.cursor, true)
+		} else if r.expanded {
+			p.moveTo(p.cursor + 1)
+		}
+	case key.Matches(km, k.Collapse):
+		r := p.rows[p.cursor]
+		if r.expanded {
+			p.setOpen(p.cursor, false)
+		} else if i := strings.LastIndexByte(r.path, '/'); i > 0 {
+			parent := r.path[:i]
+			for j := p.cursor - 1; j >= 0; j-- {
+				if p.rows[j].path == parent {
+					p.moveTo(j)
+					break
+				}
+			}
+		}
+	}
+	return p, nil
+}
+
+// View renders the visible rows, exactly w×h.
+func (p treePane) View() string {
+	if p.w <= 0 || p.h <= 0 {
+		return ""
+	}
+	var sb strings.Builder
+	if len(p.rows) == 0 {
+		msg := "the name space is empty"
+		if p.filter != "" {
+			msg = "nothing matches “" + p.filter + "”"
+		}
+		sb.WriteString(p.st.Text.Muted.Render(pad(msg, p.w)))
+		for i := 1; i < p.h; i++ {
+			sb.WriteString("\n" + strings.Repeat(" ", p.w))
+		}
+		return sb.String()
+	}
+	end := min(p.offset+p.h, len(p.rows))
+	for i := p.offset; i < p.offset+p.h; i++ {
+		if i > p.offset {
+			sb.WriteByte('\n')
+		}
+		if i >= end {
+			sb.WriteString(strings.Repeat(" ", p.w))
+			continue
+		}
+		sb.WriteString(p.renderRow(&p.rows[i], i == p.cursor))
+	}
+	return sb.String()
+}
+
+func (p *treePane) renderRow(r *treeRow, selected bool) string {
+	indent := strings.Repeat("  ", min(r.depth, 12))
+	marker := "  "
+	switch {
+	case r.datum != nil:
+		marker = "· "
+	case r.expanded:
+		marker = "▾ "
+	case r.expandable():
+		marker = "▸ "
+	}
+	name := r.ctx.Name
+	if r.datum != nil {
+		name = r.datum.Name
+	}
+	count := ""
+	if r.datum == nil && r.kids > 0 {
+		count = " (" + strconv.Itoa(r.kids) + ")"
+	}
+	flag, flagStyle := "", p.st.Tree.Degraded
+	if r.datum == nil {
+		switch p.health.of(r.ctx) {
+		case healthDegraded:
+			flag = " !"
+		case healthDead:
+			flag, flagStyle = " ✗", p.st.Tree.Dead
+		}
+	}
+	// The name keeps at least 20 characters when the pane allows (DCI4-SUP-7); the indent
+	// gives way first on deep rows.
+	room := p.w - width(flag) - width(count)
+	if w := width(indent) + width(marker) + width(name); w > room {
+		over := w - room
+		trim := min(over, max(len(indent)-2, 0))
+		indent = indent[:len(indent)-trim]
+	}
+	text := cut(indent+marker+name, max(room, 0))
+	line := text + count
+	if selected {
+		st := p.st.Row.SelectedBlur
+		if p.focused {
+			st = p.st.Row.Selected
+		}
+		return st.Render(pad(line, p.w-width(flag))) + flagStyle.Render(flag)
+	}
+	var sb strings.Builder
+	lead := len(indent) + len(marker)
+	if lead > len(text) {
+		lead = 0
+	}
+	if r.datum != nil {
+		sb.WriteString(p.st.Tree.Marker.Render(text[:lead]))
+		sb.WriteString(p.st.Tree.Stat.Render(text[lead:]))
+	} else {
+		ns := p.st.Text.Normal
+		if p.filter != "" && !r.match {
+			ns = p.st.Text.Muted // shown only because something below it matched
+		}
+		sb.WriteString(p.st.Tree.Marker.Render(text[:lead]))
+		sb.WriteString(ns.Render(text[lead:]))
+	}
+	sb.WriteString(p.st.Tree.Count.Render(count))
+	if fill := p.w - width(line) - width(flag); fill > 0 {
+		sb.WriteString(strings.Repeat(" ", fill))
+	}
+	sb.WriteString(flagStyle.Render(flag))
+	return sb.String()
+}
+
+// ShortHelp is the pane's help line.
+func (p treePane) ShortHelp() []key.Binding {
+	return []key.Binding{p.keys.Up, p.keys.Down, p.keys.Toggle}
+}
+
+// FullHelp is the pane's help overlay column.
+func (p treePane) FullHelp() [][]key.Binding {
+	return [][]key.Binding{append(p.keys.all(), p.keys.Toggle, p.keys.Expand, p.keys.Collapse)}
+}

@@ -1,0 +1,915 @@
+package ui
+
+import (
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"dcimon/namespace"
+	"dcimon/theme"
+)
+
+// valuesMode is what the values pane shows for the selected context.
+type valuesMode int
+
+const (
+	valuesEmpty    valuesMode = iota
+	valuesStats               // one row per statistic of the context
+	valuesTable               // one row per instance subcontext, one column per statistic
+	valuesChildren            // an uninstantiated class: its subcontexts (DCI-NS-3)
+)
+
+func (m valuesMode) String() string {
+	return [...]string{"empty", "statistics", "instances", "subcontexts"}[m]
+}
+
+// statRow is one statistic of the context shown in statistics mode.
+type statRow struct {
+	datum *namespace.Datum
+	di    int
+}
+
+// tableCol is one statistic column of the instance table.
+type tableCol struct {
+	header string
+	di     int // datum index in the instance class
+	ti     int // datum index in the context's own (totals) class, or -1
+	col    column
+}
+
+// childRow is one subcontext in subcontexts mode.
+type childRow struct {
+	ctx         *namespace.Context
+	kids, stats int
+}
+
+// tableRow is one row of the instance table: an instance, or the context's own totals.
+type tableRow struct {
+	inst   *namespace.Instance
+	name   string
+	path   string
+	totals bool
+}
+
+// valuesPane shows the values of the selected context: its statistics with sparklines and bars
+// on their SPMI scale, a sortable table of its instances (the per-disk table reads like
+// `iostat -x`), or the subcontexts of an uninstantiated class.
+type valuesPane struct {
+	st      theme.Styles
+	keys    valuesKeys
+	focused bool
+	w, h    int
+
+	reg  *namespace.Registry
+	gen  uint64
+	snap *namespace.Snapshot
+	ctx  *namespace.Context
+	want *namespace.Datum // the statistic selected in the tree
+	mode valuesMode
+
+	stats  []statRow
+	class  *namespace.Class // the class of the table's instances
+	cols   []tableCol
+	rows   []tableRow // instance rows, the totals row first when there is one
+	order  []int      // row indices in display order
+	kids   []childRow
+	colOff int
+	nameW  int // the name column of the table, from the longest instance name
+
+	sortCol   int // 0 = name, i+1 = cols[i]
+	sortDesc  bool
+	autoscale bool
+
+	cursor, offset int
+	rings          ringStore
+	spark          []float64
+}
+
+func newValues(st theme.Styles, keys valuesKeys) valuesPane {
+	return valuesPane{st: st, keys: keys}
+}
+
+// SetSize sets the inner size of the pane.
+func (p *valuesPane) SetSize(w, h int) {
+	p.w, p.h = max(w, 0), max(h, 0)
+	p.scrollToCursor()
+}
+
+// Focus gives the pane the keyboard.
+func (p *valuesPane) Focus() { p.focused = true }
+
+// Blur takes the keyboard away.
+func (p *valuesPane) Blur() { p.focused = false }
+
+// SetSelection shows the context of ref; a statistic in ref is put under the cursor.
+func (p *valuesPane) SetSelection(reg *namespace.Registry, ref namespace.Ref) {
+	gen := reg.Generation()
+	if ref.Ctx == p.ctx && reg == p.reg && gen == p.gen {
+		if ref.Datum != nil && ref.Datum != p.want {
+			p.want = ref.Datum
+			p.cursorToDatum()
+			p.sortByDatum()
+		}
+		return
+	}
+	changed := ref.Ctx != p.ctx
+	p.reg, p.gen, p.ctx, p.want = reg, gen, ref.Ctx, ref.Datum
+	p.reshape(changed)
+	if changed {
+		p.cursor, p.offset, p.colOff = 0, 0, 0
+		p.cursorToDatum()
+	}
+	p.sortByDatum()
+	p.refresh()
+}
+
+// sortByDatum ranks the instance table by the statistic selected in the tree, busiest first:
+// selecting Disk's %util shows the disks by %util.
+func (p *valuesPane) sortByDatum() {
+	if p.mode != valuesTable || p.want == nil {
+		return
+	}
+	for i := range p.cols {
+		if d := &p.class.Datums[p.cols[i].di]; d.Name == p.want.Name {
+			if p.sortCol != i+1 {
+				p.sortCol, p.sortDesc = i+1, true
+				p.showSortCol()
+				p.sortRows()
+			}
+			return
+		}
+	}
+}
+
+// SetSnapshot feeds a new snapshot: values, sparklines and the table's order.
+func (p *valuesPane) SetSnapshot(snap *namespace.Snapshot) {
+	p.snap = snap
+	p.refresh()
+}
+
+// Mode is what the pane shows.
+func (p *valuesPane) Mode() valuesMode { return p.mode }
+
+// Selected is the row under the cursor as a reference: a statistic, an instance or a subcontext.
+func (p *valuesPane) Selected() namespace.Ref {
+	switch p.mode {
+	case valuesStats:
+		if p.cursor < len(p.stats) {
+			return namespace.Ref{Ctx: p.ctx, Datum: p.stats[p.cursor].datum}
+		}
+	case valuesTable:
+		if p.cursor < len(p.order) {
+			r := p.rows[p.order[p.cursor]]
+			if r.totals {
+				return namespace.Ref{Ctx: p.ctx}
+			}
+			return namespace.Ref{Ctx: r.inst.Context()}
+		}
+	case valuesChildren:
+		if p.cursor < len(p.kids) {
+			return namespace.Ref{Ctx: p.kids[p.cursor].ctx}
+		}
+	}
+	return namespace.Ref{Ctx: p.ctx}
+}
+
+// reshape works out the mode, rows and columns from the tree (under the registry's lock).
+func (p *valuesPane) reshape(ctxChanged bool) {
+	p.stats, p.rows, p.kids = p.stats[:0], p.rows[:0], p.kids[:0]
+	if p.ctx == nil {
+		p.mode = valuesEmpty
+		return
+	}
+	p.reg.Read(func() {
+		ctx := p.ctx
+		var instClass *namespace.Class
+		for _, k := range ctx.Children() {
+			if k.Kind == namespace.CtxInstance {
+				instClass = k.Class
+				break
+			}
+		}
+		switch {
+		case ctx.Kind == namespace.CtxInstance || (instClass == nil && ctx.Stats != nil):
+			p.mode = valuesStats
+			for i := range ctx.Stats.Datums {
+				if d := &ctx.Stats.Datums[i]; d.ID != namespace.InvalidDatumID {
+					p.stats = append(p.stats, statRow{datum: d, di: i})
+				}
+			}
+		case instClass != nil:
+			p.mode = valuesTable
+			if instClass != p.class || ctxChanged {
+				p.class = instClass
+				p.cols = tableColumns(ctx, instClass)
+				p.sortCol, p.sortDesc = 0, false
+			}
+			if ctx.Stats != nil {
+				p.rows = append(p.rows, tableRow{name: "(all)", path: ctx.Path(), totals: true})
+			}
+			for _, k := range ctx.Children() {
+				if k.Kind == namespace.CtxInstance && k.Class == instClass && k.Inst != nil {
+					p.rows = append(p.rows, tableRow{inst: k.Inst, name: k.Name, path: k.Path()})
+				}
+			}
+			p.nameW = 6
+			for _, r := range p.rows {
+				p.nameW = max(p.nameW, width(r.name))
+			}
+			p.nameW = min(p.nameW, 16)
+		default:
+			p.mode = valuesChildren
+			for _, k := range ctx.Children() {
+				p.kids = append(p.kids, childRow{ctx: k, kids: len(k.Children()), stats: k.NumStats()})
+			}
+		}
+	})
+}
+
+// tableColumns chooses the instance table's columns from the class's datums by name: the
+// preferred columns of well-known contexts first (the per-disk table of `iostat -x`), then
+// every other numeric statistic.
+func tableColumns(ctx *namespace.Context, c *namespace.Class) []tableCol {
+	var cols []tableCol
+	used := map[int]bool{}
+	add := func(header string, di int) {
+		if di < 0 || used[di] {
+			return
+		}
+		d := &c.Datums[di]
+		if d.ID == namespace.InvalidDatumID || (!d.IsDerived() && !d.Type.IsNumeric()) {
+			return
+		}
+		used[di] = true
+		ti := -1
+		if ctx.Stats != nil {
+			if j := ctx.Stats.DatumByName(d.Name); j >= 0 && ctx.Stats.Datums[j].ID == d.ID {
+				ti = j
+			}
+		}
+		cols = append(cols, tableCol{header: header, di: di, ti: ti, col: newColumn(c, d)})
+	}
+	for _, pc := range preferredColumns[ctx.Name] {
+		for _, n := range pc.names {
+			if di := c.DatumByName(n); di >= 0 {
+				add(pc.header, di)
+				break
+			}
+		}
+	}
+	for i := range c.Datums {
+		add(c.Datums[i].Name, i)
+	}
+	return cols
+}
+
+// colPref is a column a well-known table shows first, with the datum names it may go by.
+type colPref struct {
+	header string
+	names  []string
+}
+
+// preferredColumns puts the columns people expect first: the per-disk table reads like
+// `iostat -x`, the per-interface one like `sar -n DEV`, the per-CPU one like `mpstat`.
+var preferredColumns = map[string][]colPref{
+	"Disk": {
+		{"r/s", []string{"r_s", "rps", "reads"}},
+		{"w/s", []string{"w_s", "wps", "writes"}},
+		{"rkB/s", []string{"rkB_s", "rkbs", "rbytes", "rkb"}},
+		{"wkB/s", []string{"wkB_s", "wkbs", "wbytes", "wkb"}},
+		{"r_await", []string{"r_await"}},
+		{"w_await", []string{"w_await"}},
+		{"aqu-sz", []string{"aqu-sz", "aqu_sz", "avgqu"}},
+		{"%util", []string{"%util", "util", "%busy", "busy"}},
+	},
+	"NetIf": {
+		{"rxkB/s", []string{"ibytes", "rbytes", "rx_bytes"}},
+		{"txkB/s", []string{"obytes", "tbytes", "tx_bytes"}},
+		{"rxpck/s", []string{"ipackets", "rpackets", "rx_packets"}},
+		{"txpck/s", []string{"opackets", "tpackets", "tx_packets"}},
+	},
+	"CPU": {
+		{"%busy", []string{"%busy", "busy%"}},
+		{"%usr", []string{"%user", "%usr"}},
+		{"%sys", []string{"%kern", "%sys"}},
+		{"%iowait", []string{"%wait", "%iowait"}},
+	},
+}
+
+func (p *valuesPane) cursorToDatum() {
+	if p.mode != valuesStats || p.want == nil {
+		return
+	}
+	for i, s := range p.stats {
+		if s.datum == p.want {
+			p.cursor = i
+			p.scrollToCursor()
+			return
+		}
+	}
+}
+
+// refresh recomputes what depends on the snapshot: sparkline rings, column units and the order.
+func (p *valuesPane) refresh() {
+	if p.snap == nil {
+		p.order = p.order[:0]
+		for i := range p.rows {
+			p.order = append(p.order, i)
+		}
+		return
+	}
+	switch p.mode {
+	case valuesStats:
+		cv := p.snap.Class(p.ctx.Stats)
+		if cv == nil {
+			return
+		}
+		in := p.ctx.StatsInst
+		for _, s := range p.stats {
+			if v, ok := cv.Value(in, s.di); ok {
+				p.rings.feed(ringKey{in, s.di}, p.snap.Seq, v)
+			}
+		}
+		p.rings.prune(p.snap.Seq)
+	case valuesTable:
+		p.fitColumns()
+		p.sortRows()
+	}
+}
+
+func (p *valuesPane) cell(r *tableRow, c *tableCol) (namespace.Value, bool) {
+	if r.totals {
+		if c.ti < 0 {
+			return namespace.Value{}, false
+		}
+		return p.snap.Class(p.ctx.Stats).Value(p.ctx.StatsInst, c.ti)
+	}
+	return p.snap.Class(p.class).Value(r.inst, c.di)
+}
+
+func (p *valuesPane) fitColumns() {
+	vals := make([]namespace.Value, 0, len(p.rows))
+	for i := range p.cols {
+		c := &p.cols[i]
+		vals = vals[:0]
+		for j := range p.rows {
+			if v, ok := p.cell(&p.rows[j], c); ok {
+				vals = append(vals, v)
+			}
+		}
+		c.col.fit(vals)
+	}
+}
+
+// sortRows orders the instance rows by the sort column; the totals row stays first, values that
+// are not valid sort last whatever the direction (X-5), ties go by name.
+func (p *valuesPane) sortRows() {
+	p.order = p.order[:0]
+	first := 0
+	if len(p.rows) > 0 && p.rows[0].totals {
+		p.order = append(p.order, 0)
+		first = 1
+	}
+	for i := first; i < len(p.rows); i++ {
+		p.order = append(p.order, i)
+	}
+	rest := p.order[first:]
+	if p.sortCol == 0 || p.sortCol > len(p.cols) || p.snap == nil {
+		sort.SliceStable(rest, func(a, b int) bool {
+			less := lessName(p.rows[rest[a]].name, p.rows[rest[b]].name)
+			if p.sortDesc {
+				return lessName(p.rows[rest[b]].name, p.rows[rest[a]].name)
+			}
+			return less
+		})
+		return
+	}
+	c := &p.cols[p.sortCol-1]
+	keys := make([]float64, len(p.rows))
+	for _, i := range rest {
+		v, ok := p.cell(&p.rows[i], c)
+		if ok && v.State == namespace.Valid {
+			keys[i] = v.V
+		} else {
+			keys[i] = math.NaN()
+		}
+	}
+	sort.SliceStable(rest, func(a, b int) bool {
+		ka, kb := keys[rest[a]], keys[rest[b]]
+		switch {
+		case math.IsNaN(ka) != math.IsNaN(kb):
+			return !math.IsNaN(ka)
+		case ka != kb && !math.IsNaN(ka):
+			if p.sortDesc {
+				return ka > kb
+			}
+			return ka < kb
+		}
+		return lessName(p.rows[rest[a]].name, p.rows[rest[b]].name)
+	})
+}
+
+// lessName orders names with their numbers by value: cpu2 before cpu10.
+func lessName(a, b string) bool {
+	for a != "" && b != "" {
+		ia, ib := digitsAt(a), digitsAt(b)
+		if ia > 0 && ib > 0 {
+			na, _ := strconv.ParseUint(a[:min(ia, 18)], 10, 64)
+			nb, _ := strconv.ParseUint(b[:min(ib, 18)], 10, 64)
+			if na != nb {
+				return na < nb
+			}
+			a, b = a[ia:], b[ib:]
+			continue
+		}
+		if a[0] != b[0] {
+			return a[0] < b[0]
+		}
+		a, b = a[1:], b[1:]
+	}
+	return len(a) < len(b)
+}
+
+func digitsAt(s string) int {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+func (p *valuesPane) rowCount() int {
+	switch p.mode {
+	case valuesStats:
+		return len(p.stats)
+	case valuesTable:
+		return len(p.order)
+	case valuesChildren:
+		return len(p.kids)
+	}
+	return 0
+}
+
+// bodyH is the number of rows below the pane's header lines.
+func (p *valuesPane) bodyH() int { return max(p.h-p.headerLines(), 0) }
+
+func (p *valuesPane) headerLines() int {
+	n := 1
+	if p.mode == valuesTable {
+		n = 2
+	}
+	n += len(p.degradedLines())
+	return min(n, p.h)
+}
+
+func (p *valuesPane) degraded() string {
+	if p.snap == nil || p.ctx == nil {
+		return ""
+	}
+	c := p.ctx.Stats
+	if p.mode == valuesTable {
+		c = p.class
+	}
+	cv := p.snap.Class(c)
+	if cv == nil {
+		return ""
+	}
+	switch classHealth(cv) {
+	case healthDead:
+		return "✗ supplier assumed dead: " + errText(cv)
+	case healthDegraded:
+		return "! supplier degraded: " + errText(cv)
+	}
+	return ""
+}
+
+// degradedLines is the supplier's failure wrapped onto at most two lines.
+func (p *valuesPane) degradedLines() []string {
+	d := p.degraded()
+	if d == "" || p.w <= 0 {
+		return nil
+	}
+	l := wrapText(d, p.w)
+	if len(l) > 2 {
+		l = l[:2]
+		l[1] = cut(l[1]+" …", p.w)
+	}
+	return l
+}
+
+func errText(cv *namespace.ClassValues) string {
+	if cv.Err != nil {
+		return safe(cv.Err.Error())
+	}
+	return cv.ErrReason.String()
+}
+
+func (p *valuesPane) moveTo(i int) {
+	n := p.rowCount()
+	if n == 0 {
+		p.cursor = 0
+		return
+	}
+	p.cursor = clamp(i, 0, n-1)
+	p.scrollToCursor()
+}
+
+func (p *valuesPane) scrollToCursor() {
+	h := p.bodyH()
+	if h <= 0 {
+		return
+	}
+	if p.cursor < p.offset {
+		p.offset = p.cursor
+	}
+	if p.cursor >= p.offset+h {
+		p.offset = p.cursor - h + 1
+	}
+	p.offset = clamp(p.offset, 0, max(p.rowCount()-h, 0))
+}
+
+// Scroll moves the cursor by n rows, for the mouse wheel.
+func (p *valuesPane) Scroll(n int) { p.moveTo(p.cursor + n) }
+
+// ClickRow selects the row at line y of the pane.
+func (p *valuesPane) ClickRow(y int) {
+	if y < p.headerLines() {
+		return
+	}
+	if i := p.offset + y - p.headerLines(); i < p.rowCount() {
+		p.moveTo(i)
+	}
+}
+
+// openMsg asks the root to reveal a path in the tree.
+type openMsg struct{ path string }
+
+func openCmd(path string) tea.Cmd { return func() tea.Msg { return openMsg{path} } }
+
+// Update handles the pane's keys.
+func (p valuesPane) Update(msg tea.Msg) (valuesPane, tea.Cmd) {
+	km, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return p, nil
+	}
+	k := p.keys
+	switch {
+	case key.Matches(km, k.Up):
+		p.moveTo(p.cursor - 1)
+	case key.Matches(km, k.Down):
+		p.moveTo(p.cursor + 1)
+	case key.Matches(km, k.PageUp):
+		p.moveTo(p.cursor - max(p.bodyH()-1, 1))
+	case key.Matches(km, k.PageDown):
+		p.moveTo(p.cursor + max(p.bodyH()-1, 1))
+	case key.Matches(km, k.Top):
+		p.moveTo(0)
+	case key.Matches(km, k.Bottom):
+		p.moveTo(p.rowCount() - 1)
+	case key.Matches(km, k.Sort) && p.mode == valuesTable:
+		p.sortCol = (p.sortCol + 1) % (len(p.cols) + 1)
+		p.sortDesc = p.sortCol != 0 // values rank highest first, names alphabetically
+		p.showSortCol()
+		p.sortRows()
+	case key.Matches(km, k.Reverse) && p.mode == valuesTable:
+		p.sortDesc = !p.sortDesc
+		p.sortRows()
+	case key.Matches(km, k.Left) && p.mode == valuesTable:
+		p.colOff = max(p.colOff-1, 0)
+	case key.Matches(km, k.Right) && p.mode == valuesTable:
+		p.colOff = min(p.colOff+1, max(len(p.cols)-1, 0))
+	case key.Matches(km, k.Autoscale) && p.mode == valuesStats:
+		p.autoscale = !p.autoscale
+	case key.Matches(km, k.Open):
+		if r := p.Selected(); r.Ctx != nil && r.Ctx != p.ctx {
+			return p, openCmd(r.Path())
+		}
+	}
+	return p, nil
+}
+
+// showSortCol scrolls the columns so the sort column is on screen.
+func (p *valuesPane) showSortCol() {
+	if p.sortCol == 0 {
+		return
+	}
+	i := p.sortCol - 1
+	if i < p.colOff {
+		p.colOff = i
+	}
+	for p.colOff < i && !p.colVisible(i) {
+		p.colOff++
+	}
+}
+
+func (p *valuesPane) colVisible(i int) bool {
+	_, shown := p.tableLayout()
+	return i >= p.colOff && i < p.colOff+shown
+}
+
+// View renders the pane, exactly w×h.
+func (p valuesPane) View() string {
+	if p.w <= 0 || p.h <= 0 {
+		return ""
+	}
+	var lines []string
+	for _, l := range p.degradedLines() {
+		lines = append(lines, p.st.Text.Warn.Render(pad(l, p.w)))
+	}
+	switch p.mode {
+	case valuesEmpty:
+		lines = append(lines, p.st.Text.Muted.Render(pad("nothing selected", p.w)))
+	case valuesStats:
+		lines = p.viewStats(lines)
+	case valuesTable:
+		lines = p.viewTable(lines)
+	case valuesChildren:
+		lines = p.viewChildren(lines)
+	}
+	return strings.Join(block(strings.Join(lines, "\n"), p.w, p.h), "\n")
+}
+
+// statLayout is the column widths of statistics mode.
+func (p *valuesPane) statLayout() (name, val, unit, spark, bar int) {
+	name = 8
+	for _, s := range p.stats {
+		name = max(name, width(s.datum.Name))
+	}
+	// At least 20 characters of a statistic name (DCI4-SUP-7), more when the names are longer.
+	name = min(name, max(20, p.w/3))
+	val = 10
+	for _, s := range p.stats {
+		if u := unitText(p.ctx.Stats, s.datum); u != "" {
+			unit = max(unit, width(u))
+		}
+	}
+	unit = min(unit, 10)
+	rest := p.w - name - val - 2
+	if unit > 0 {
+		rest -= unit + 1
+	}
+	if rest >= 12 {
+		spark = min(ringLen/2, (rest-1)/2)
+		bar = rest - spark - 1
+	} else if rest >= 6 {
+		bar = rest - 1
+	}
+	return
+}
+
+func (p *valuesPane) viewStats(lines []string) []string {
+	nw, vw, uw, sw, bw := p.statLayout()
+	hdr := pad("statistic", nw) + " " + padLeft("value", vw)
+	if uw > 0 {
+		hdr += " " + pad("unit", uw)
+	}
+	if sw > 0 {
+		hdr += " " + pad("recent", sw)
+	}
+	if bw > 0 {
+		hdr += " " + pad("scale", bw)
+	}
+	lines = append(lines, p.st.Table.Header.Render(pad(hdr, p.w)))
+	var cv *namespace.ClassValues
+	if p.snap != nil {
+		cv = p.snap.Class(p.ctx.Stats)
+	}
+	in := p.ctx.StatsInst
+	h := p.bodyH()
+	for i := p.offset; i < min(p.offset+h, len(p.stats)); i++ {
+		s := p.stats[i]
+		v, ok := cv.Value(in, s.di)
+		if !ok {
+			v = namespace.Value{State: namespace.Unavailable, Reason: namespace.ReasonNotSampled}
+		}
+		txt := valueText(p.ctx.Stats, s.datum, v)
+		var sb strings.Builder
+		name := pad(s.datum.Name, nw)
+		vt := padLeft(txt, vw)
+		sel := i == p.cursor
+		if sel {
+			st := p.st.Row.SelectedBlur
+			if p.focused {
+				st = p.st.Row.Selected
+			}
+			sb.WriteString(st.Render(name + " " + vt))
+		} else {
+			sb.WriteString(p.st.Text.Normal.Render(name) + " ")
+			sb.WriteString(p.valueStyle(v).Render(vt))
+		}
+		if uw > 0 {
+			sb.WriteString(" " + p.st.Text.Muted.Render(pad(unitText(p.ctx.Stats, s.datum), uw)))
+		}
+		r := p.rings.get(ringKey{in, s.di})
+		if sw > 0 {
+			sp := strings.Repeat(" ", sw)
+			if r != nil {
+				p.spark = r.values(p.spark)
+				sp = sparkline(p.spark, sw)
+			}
+			sb.WriteString(" " + p.st.Spark.Render(sp))
+		}
+		if bw > 0 {
+			sb.WriteString(" " + p.renderBar(s.datum, v, r, bw))
+		}
+		lines = append(lines, sb.String())
+	}
+	return lines
+}
+
+func (p *valuesPane) valueStyle(v namespace.Value) lipgloss.Style {
+	switch v.State {
+	case namespace.Valid:
+		return p.st.Text.Normal
+	case namespace.NoRate:
+		return p.st.Text.Muted
+	}
+	if v.Reason == namespace.ReasonProviderError || v.Reason == namespace.ReasonTimeout || v.Reason == namespace.ReasonAssumedDead {
+		return p.st.Text.Crit
+	}
+	return p.st.Text.Warn
+}
+
+// renderBar draws v on the statistic's SPMI scale: clamped at the top with a marker when the
+// value exceeds it (the true value is in the value column, AMB-41). With autoscale on, the top
+// of the scale rises to the highest recent value.
+func (p *valuesPane) renderBar(d *namespace.Datum, v namespace.Value, r *ring, w int) string {
+	lo, hi := d.Min, d.Max
+	if p.autoscale && r != nil {
+		if m := r.max(); !math.IsNaN(m) && m > hi {
+			hi = m
+		}
+	}
+	if v.State != namespace.Valid {
+		return strings.Repeat(" ", w)
+	}
+	frac, over, ok := barScale(v.V, lo, hi)
+	if !ok {
+		return p.st.Text.Muted.Render(pad("no scale", w))
+	}
+	return drawBar(p.st, frac, over, w)
+}
+
+// drawBar renders a w-cell bar; the last cell of an over-scale bar is a "▶" marker.
+func drawBar(st theme.Styles, frac float64, over bool, w int) string {
+	if over {
+		return st.Bar.Over.Render(strings.Repeat("█", max(w-1, 0)) + "▶")
+	}
+	fill, empty := barCells(frac, w)
+	fs := st.Bar.Fill
+	if frac >= 0.8 {
+		fs = st.Bar.High
+	}
+	return fs.Render(fill) + st.Bar.Empty.Render(strings.Repeat("░", empty))
+}
+
+// tableLayout is the width of the name column and how many statistic columns fit from colOff.
+func (p *valuesPane) tableLayout() (nameW, shown int) {
+	nameW = p.nameW
+	used := nameW
+	for i := p.colOff; i < len(p.cols); i++ {
+		cw := p.colWidth(i)
+		if used+1+cw > p.w-1 && shown > 0 {
+			break
+		}
+		used += 1 + cw
+		shown++
+	}
+	return nameW, shown
+}
+
+func (p *valuesPane) colWidth(i int) int {
+	c := &p.cols[i]
+	return max(8, width(c.header)+1, width(c.col.unit()))
+}
+
+func (p *valuesPane) viewTable(lines []string) []string {
+	nameW, shown := p.tableLayout()
+	var h1, h2 strings.Builder
+	nameHdr := "name"
+	if p.sortCol == 0 {
+		nameHdr += sortMark(p.sortDesc)
+	}
+	h1.WriteString(p.headerStyle(0).Render(pad(nameHdr, nameW)))
+	h2.WriteString(strings.Repeat(" ", nameW))
+	for i := p.colOff; i < p.colOff+shown; i++ {
+		c := &p.cols[i]
+		cw := p.colWidth(i)
+		hd := c.header
+		if p.sortCol == i+1 {
+			hd += sortMark(p.sortDesc)
+		}
+		h1.WriteString(" " + p.headerStyle(i+1).Render(padLeft(hd, cw)))
+		h2.WriteString(" " + p.st.Text.Muted.Render(padLeft(c.col.unit(), cw)))
+	}
+	if more := len(p.cols) - p.colOff - shown; more > 0 || p.colOff > 0 {
+		note := ""
+		if p.colOff > 0 {
+			note += "‹"
+		}
+		if more > 0 {
+			note += "›"
+		}
+		h1.WriteString(" " + p.st.Text.Accent.Render(note))
+	}
+	lines = append(lines, h1.String(), h2.String())
+	bh := p.bodyH()
+	for i := p.offset; i < min(p.offset+bh, len(p.order)); i++ {
+		r := &p.rows[p.order[i]]
+		var cells strings.Builder
+		cells.WriteString(pad(r.name, nameW))
+		var styled strings.Builder
+		for j := p.colOff; j < p.colOff+shown; j++ {
+			c := &p.cols[j]
+			cw := p.colWidth(j)
+			txt := ""
+			var v namespace.Value
+			ok := false
+			if p.snap != nil {
+				v, ok = p.cell(r, c)
+			}
+			if ok {
+				txt = c.col.format(v)
+			} else if p.snap != nil && !r.totals {
+				v = namespace.Value{State: namespace.Unavailable, Reason: namespace.ReasonNoValues}
+				txt = c.col.format(v)
+				ok = true
+			}
+			cell := padLeft(txt, cw)
+			cells.WriteString(" " + cell)
+			if ok {
+				styled.WriteString(" " + p.valueStyle(v).Render(cell))
+			} else {
+				styled.WriteString(" " + cell)
+			}
+		}
+		if i == p.cursor {
+			st := p.st.Row.SelectedBlur
+			if p.focused {
+				st = p.st.Row.Selected
+			}
+			lines = append(lines, st.Render(pad(cells.String(), p.w)))
+			continue
+		}
+		ns := p.st.Text.Normal
+		if r.totals {
+			ns = p.st.Text.Bold
+		}
+		lines = append(lines, ns.Render(pad(r.name, nameW))+styled.String())
+	}
+	return lines
+}
+
+func (p *valuesPane) headerStyle(col int) lipgloss.Style {
+	if col == p.sortCol {
+		return p.st.Table.HeaderSorted
+	}
+	return p.st.Table.Header
+}
+
+func sortMark(desc bool) string {
+	if desc {
+		return "▼"
+	}
+	return "▲"
+}
+
+func (p *valuesPane) viewChildren(lines []string) []string {
+	nw := 12
+	for _, k := range p.kids {
+		nw = max(nw, width(k.ctx.Name))
+	}
+	nw = min(nw, max(20, p.w/3))
+	lines = append(lines, p.st.Table.Header.Render(pad(pad("context", nw)+" "+padLeft("subctx", 6)+" "+padLeft("stats", 5)+" description", p.w)))
+	bh := p.bodyH()
+	for i := p.offset; i < min(p.offset+bh, len(p.kids)); i++ {
+		k := p.kids[i]
+		row := pad(k.ctx.Name, nw) + " " + padLeft(strconv.Itoa(k.kids), 6) + " " + padLeft(strconv.Itoa(k.stats), 5) + " "
+		desc := safe(k.ctx.Desc)
+		if i == p.cursor {
+			st := p.st.Row.SelectedBlur
+			if p.focused {
+				st = p.st.Row.Selected
+			}
+			lines = append(lines, st.Render(pad(row+desc, p.w)))
+			continue
+		}
+		lines = append(lines, p.st.Text.Normal.Render(row)+p.st.Text.Muted.Render(cut(desc, max(p.w-width(row), 0))))
+	}
+	return lines
+}
+
+// ShortHelp is the pane's help line.
+func (p valuesPane) ShortHelp() []key.Binding {
+	return []key.Binding{p.keys.Sort, p.keys.Open}
+}
+
+// FullHelp is the pane's help overlay column.
+func (p valuesPane) FullHelp() [][]key.Binding {
+	return [][]key.Binding{append(p.keys.all(), p.keys.Sort, p.keys.Reverse, p.keys.Left, p.keys.Right, p.keys.Open, p.keys.Autoscale)}
+}
