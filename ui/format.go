@@ -1,80 +1,49 @@
 package ui
 
 import (
-	"strconv"
-	"strings"
+	"time"
 
 	"dcimon/namespace"
+	"dcimon/views"
 )
 
-// PLACEHOLDER: the views package (DCI4 presentation and unit formatting) is being written. Every
-// value the monitor shows goes through the three call sites in this file, so swapping in
-// views.FormatValue, views.Why and views.Column is a change here only. Until then values are
-// shown as plain numbers with no unit scaling.
+// Every value the monitor shows goes through the views package, so the panes, the headless
+// commands and the tests agree on DCI4 presentation, units, scales and the marks of values that
+// are not valid (X-5). This file is the one place the UI calls it for values.
 
-// valueText is a value as text: a number, or a mark for a value that is not valid (never 0, X-5).
-func valueText(c *namespace.Class, d *namespace.Datum, v namespace.Value) string {
-	switch v.State {
-	case namespace.Valid:
-	case namespace.NoRate:
-		return "—"
-	default:
-		if v.Reason == namespace.ReasonProviderError || v.Reason == namespace.ReasonTimeout || v.Reason == namespace.ReasonAssumedDead {
-			return "err"
-		}
-		return "n/a"
-	}
-	if !d.IsDerived() && !d.Type.IsNumeric() {
-		return safe(v.S)
-	}
-	return strconv.FormatFloat(v.V, 'g', 4, 64)
+// valueFormat renders values with the monitor's display options.
+type valueFormat struct {
+	loc *time.Location // absolute DCI4 times are shown in this zone
+}
+
+func (f valueFormat) opts(c *namespace.Class) views.Options {
+	return views.Options{Location: f.loc, Class: c}
+}
+
+// text is one value as text with its unit (`12.4 MiB/s`, `75.0%`), or its mark (`—`, `n/a`,
+// `err`): never a 0 for a value that is not valid.
+func (f valueFormat) text(c *namespace.Class, d *namespace.Datum, v namespace.Value) string {
+	return views.FormatValue(d, v, f.opts(c))
+}
+
+// column formats one datum's values down a table column: one unit per column, chosen each tick
+// from the column's largest value with hysteresis.
+func (f valueFormat) column(c *namespace.Class, d *namespace.Datum) views.Column {
+	return views.NewColumn(d, f.opts(c))
 }
 
 // whyText says why a value is shown as a mark, or "" for a valid value.
-func whyText(v namespace.Value) string {
-	if v.State == namespace.Valid {
-		return ""
-	}
-	if v.Reason == namespace.ReasonNone {
-		return v.State.String()
-	}
-	return v.Reason.String()
-}
+func whyText(v namespace.Value) string { return views.Why(v) }
 
-// column formats one datum's values down a table column in one unit.
-type column struct {
-	class *namespace.Class
-	datum *namespace.Datum
-}
-
-func newColumn(c *namespace.Class, d *namespace.Datum) column { return column{class: c, datum: d} }
-
-// fit chooses the column's unit for this tick from its values.
-func (c *column) fit(vals []namespace.Value) { _ = vals }
-
-// unit is the unit the column's cells are in, or "".
-func (c *column) unit() string { return "" }
-
-// format is one cell.
-func (c *column) format(v namespace.Value) string { return valueText(c.class, c.datum, v) }
-
-// unitText is the unit of a single value shown on its own.
-func unitText(c *namespace.Class, d *namespace.Datum) string { return "" }
+// isErrorMark reports whether a value is lost to a failed collection (shown as `err`).
+func isErrorMark(v namespace.Value) bool { return views.Mark(v) == views.MarkError }
 
 // safe makes supplier text harmless for a terminal: control characters become visible escapes.
-func safe(s string) string {
-	for i := 0; i < len(s); i++ {
-		if s[i] < 0x20 || s[i] == 0x7f {
-			var b strings.Builder
-			for _, r := range s {
-				if r < 0x20 || r == 0x7f {
-					b.WriteString(`\x` + strconv.FormatInt(int64(r)|0x100, 16)[1:])
-					continue
-				}
-				b.WriteRune(r)
-			}
-			return b.String()
-		}
-	}
-	return s
+func safe(s string) string { return views.Safe(s) }
+
+// datumBar is how full a bar for the value is over the datum's SPMI default scale, clamped at
+// its ends (SPMI-VAL-3, AMB-41); over says it was clamped at the top.
+func datumBar(d *namespace.Datum, v namespace.Value) (frac float64, over, ok bool) {
+	frac, clamped, ok := views.BarFraction(d, v)
+	return frac, clamped && frac >= 1, ok
 }

@@ -54,6 +54,7 @@ type hotRow struct {
 // with bars. It owns the HotSet and reads it once per snapshot, in Update.
 type hotPane struct {
 	st      theme.Styles
+	vf      valueFormat
 	keys    hotKeys
 	focused bool
 	w, h    int
@@ -69,7 +70,9 @@ type hotPane struct {
 	err     error
 }
 
-func newHot(st theme.Styles, keys hotKeys) hotPane { return hotPane{st: st, keys: keys} }
+func newHot(st theme.Styles, keys hotKeys, vf valueFormat) hotPane {
+	return hotPane{st: st, keys: keys, vf: vf}
+}
 
 // SetSize sets the inner size of the pane.
 func (p *hotPane) SetSize(w, h int) {
@@ -447,7 +450,7 @@ func (p *hotPane) item(r hotRow, sel bool) string {
 	}
 	txt := "?"
 	if d != nil {
-		txt = valueText(cls, d, it.Val)
+		txt = p.vf.text(cls, d, it.Val)
 	}
 	rank := padLeft(strconv.Itoa(r.item+1), 3)
 	nameW := min(16, max(p.w/4, 6))
@@ -462,7 +465,7 @@ func (p *hotPane) item(r hotRow, sel bool) string {
 	sb.WriteString(p.st.Text.Muted.Render(rank) + " " + p.st.Text.Normal.Render(pad(it.Name, nameW)) + " ")
 	sb.WriteString(p.st.Text.Normal.Render(val))
 	if barW >= 4 && d != nil {
-		frac, over, ok := barScale(it.Val.V, d.Min, d.Max)
+		frac, over, ok := datumBar(d, it.Val)
 		if !ok && len(r.set.Items) > 0 {
 			// No SPMI scale: bars relative to the top item, so the ranking still reads at a glance.
 			top := math.Abs(r.set.Items[0].Val.V)

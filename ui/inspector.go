@@ -165,7 +165,7 @@ func (p *inspectorPane) status() namespace.Section {
 		state += " — " + why
 	}
 	add("state", state)
-	add("value", valueText(ref.Ctx.Stats, d, v))
+	add("value", valueFormat{p.loc}.text(ref.Ctx.Stats, d, v))
 	if v.State != namespace.Invalid && v.State != namespace.Unavailable {
 		if !d.IsDerived() && !d.Type.IsNumeric() {
 			add("val", strconv.Quote(v.S))

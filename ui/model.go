@@ -78,6 +78,7 @@ type Model struct {
 	reg  *namespace.Registry
 	opts Options
 	st   theme.Styles
+	vf   valueFormat
 	ctx  context.Context
 	log  *log.Logger
 
@@ -140,6 +141,9 @@ func New(src Source, opts Options) Model {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
+	if opts.Location == nil {
+		opts.Location = time.Local
+	}
 	if opts.Hotsets == nil {
 		opts.Hotsets = DefaultHotsets()
 	}
@@ -156,6 +160,7 @@ func New(src Source, opts Options) Model {
 		inflight: true,
 		crash:    &crashBox{},
 		host:     opts.Host,
+		vf:       valueFormat{loc: opts.Location},
 	}
 	m.help = help.New()
 	m.help.Styles = help.Styles{
@@ -163,8 +168,8 @@ func New(src Source, opts Options) Model {
 		FullKey: st.Help.Key, FullDesc: st.Help.Desc, FullSeparator: st.Help.Sep, Ellipsis: st.Help.Sep,
 	}
 	m.tree = newTree(st, newTreeKeys())
-	m.values = newValues(st, newValuesKeys())
-	m.hot = newHot(st, newHotKeys())
+	m.values = newValues(st, newValuesKeys(), m.vf)
+	m.hot = newHot(st, newHotKeys(), m.vf)
 	m.insp = newInspector(st, newScrollKeys(), opts.Location)
 	m.events = newEvents(st, newScrollKeys(), opts.Location)
 	m.hot.SetSource(m.reg, src.Events(), opts.Hotsets)

@@ -118,7 +118,7 @@ func (m *Model) selfUsage() (cpu, mem string) {
 			if !ok || v.State != namespace.Valid {
 				return ""
 			}
-			return valueText(c, d, v)
+			return m.vf.text(c, d, v)
 		}
 		return ""
 	}

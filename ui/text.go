@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"dcimon/views"
 )
 
 // Cell-width helpers for plain (unstyled) text. Panes lay out plain text first and style it
@@ -83,18 +85,13 @@ func block(s string, w, h int) []string {
 	return lines
 }
 
-// wrapText breaks plain text into lines of at most w cells, at spaces where it can and inside
-// words where it must; it never drops a character (DCI4-SUP-7: wrap, never cut).
+// wrapText breaks text into lines of at most w cells, at spaces where it can and inside words
+// where it must, made safe for the terminal; it never drops a character (DCI4-SUP-7, AMB-57:
+// wrap, never cut).
 func wrapText(s string, w int) []string {
-	if w < 1 {
-		w = 1
-	}
-	if width(s) <= w {
-		return []string{s}
-	}
-	out := strings.Split(ansi.Wrap(s, w, ""), "\n")
-	for i := range out {
-		out[i] = strings.TrimRight(out[i], " ")
+	out := views.FitText(s, w, 0, 0)
+	if len(out) == 0 {
+		return []string{""}
 	}
 	return out
 }

@@ -12,6 +12,7 @@ import (
 
 	"dcimon/namespace"
 	"dcimon/theme"
+	"dcimon/views"
 )
 
 // valuesMode is what the values pane shows for the selected context.
@@ -39,7 +40,7 @@ type tableCol struct {
 	header string
 	di     int // datum index in the instance class
 	ti     int // datum index in the context's own (totals) class, or -1
-	col    column
+	col    views.Column
 }
 
 // childRow is one subcontext in subcontexts mode.
@@ -61,6 +62,7 @@ type tableRow struct {
 // `iostat -x`), or the subcontexts of an uninstantiated class.
 type valuesPane struct {
 	st      theme.Styles
+	vf      valueFormat
 	keys    valuesKeys
 	focused bool
 	w, h    int
@@ -90,8 +92,8 @@ type valuesPane struct {
 	spark          []float64
 }
 
-func newValues(st theme.Styles, keys valuesKeys) valuesPane {
-	return valuesPane{st: st, keys: keys}
+func newValues(st theme.Styles, keys valuesKeys, vf valueFormat) valuesPane {
+	return valuesPane{st: st, keys: keys, vf: vf}
 }
 
 // SetSize sets the inner size of the pane.
@@ -206,7 +208,7 @@ func (p *valuesPane) reshape(ctxChanged bool) {
 			p.mode = valuesTable
 			if instClass != p.class || ctxChanged {
 				p.class = instClass
-				p.cols = tableColumns(ctx, instClass)
+				p.cols = tableColumns(p.vf, ctx, instClass)
 				p.sortCol, p.sortDesc = 0, false
 			}
 			if ctx.Stats != nil {
@@ -234,7 +236,7 @@ func (p *valuesPane) reshape(ctxChanged bool) {
 // tableColumns chooses the instance table's columns from the class's datums by name: the
 // preferred columns of well-known contexts first (the per-disk table of `iostat -x`), then
 // every other numeric statistic.
-func tableColumns(ctx *namespace.Context, c *namespace.Class) []tableCol {
+func tableColumns(vf valueFormat, ctx *namespace.Context, c *namespace.Class) []tableCol {
 	var cols []tableCol
 	used := map[int]bool{}
 	add := func(header string, di int) {
@@ -252,7 +254,7 @@ func tableColumns(ctx *namespace.Context, c *namespace.Class) []tableCol {
 				ti = j
 			}
 		}
-		cols = append(cols, tableCol{header: header, di: di, ti: ti, col: newColumn(c, d)})
+		cols = append(cols, tableCol{header: header, di: di, ti: ti, col: vf.column(c, d)})
 	}
 	for _, pc := range preferredColumns[ctx.Name] {
 		for _, n := range pc.names {
@@ -352,17 +354,17 @@ func (p *valuesPane) cell(r *tableRow, c *tableCol) (namespace.Value, bool) {
 	return p.snap.Class(p.class).Value(r.inst, c.di)
 }
 
+// fitColumns picks each column's unit for this snapshot from its values (views.Column keeps the
+// hysteresis across snapshots, so a unit does not flip every tick).
 func (p *valuesPane) fitColumns() {
-	vals := make([]namespace.Value, 0, len(p.rows))
 	for i := range p.cols {
 		c := &p.cols[i]
-		vals = vals[:0]
 		for j := range p.rows {
 			if v, ok := p.cell(&p.rows[j], c); ok {
-				vals = append(vals, v)
+				c.col.Observe(v)
 			}
 		}
-		c.col.fit(vals)
+		c.col.Settle()
 	}
 }
 
@@ -634,25 +636,18 @@ func (p valuesPane) View() string {
 	return strings.Join(block(strings.Join(lines, "\n"), p.w, p.h), "\n")
 }
 
-// statLayout is the column widths of statistics mode.
-func (p *valuesPane) statLayout() (name, val, unit, spark, bar int) {
-	name = 8
+// statLayout is the column widths of statistics mode: the name, the value with its unit, the
+// sparkline and the bar.
+func (p *valuesPane) statLayout() (name, val, spark, bar int) {
+	name = 10
 	for _, s := range p.stats {
 		name = max(name, width(s.datum.Name))
 	}
-	// At least 20 characters of a statistic name (DCI4-SUP-7), more when the names are longer.
-	name = min(name, max(20, p.w/3))
-	val = 10
-	for _, s := range p.stats {
-		if u := unitText(p.ctx.Stats, s.datum); u != "" {
-			unit = max(unit, width(u))
-		}
-	}
-	unit = min(unit, 10)
+	// At least 20 characters of a statistic name and the ellipsis after them (DCI4-SUP-7), more
+	// when the pane is wide.
+	name = min(name, max(21, p.w/3))
+	val = 14
 	rest := p.w - name - val - 2
-	if unit > 0 {
-		rest -= unit + 1
-	}
 	if rest >= 12 {
 		spark = min(ringLen/2, (rest-1)/2)
 		bar = rest - spark - 1
@@ -663,11 +658,8 @@ func (p *valuesPane) statLayout() (name, val, unit, spark, bar int) {
 }
 
 func (p *valuesPane) viewStats(lines []string) []string {
-	nw, vw, uw, sw, bw := p.statLayout()
+	nw, vw, sw, bw := p.statLayout()
 	hdr := pad("statistic", nw) + " " + padLeft("value", vw)
-	if uw > 0 {
-		hdr += " " + pad("unit", uw)
-	}
 	if sw > 0 {
 		hdr += " " + pad("recent", sw)
 	}
@@ -687,7 +679,7 @@ func (p *valuesPane) viewStats(lines []string) []string {
 		if !ok {
 			v = namespace.Value{State: namespace.Unavailable, Reason: namespace.ReasonNotSampled}
 		}
-		txt := valueText(p.ctx.Stats, s.datum, v)
+		txt := p.vf.text(p.ctx.Stats, s.datum, v)
 		var sb strings.Builder
 		name := pad(s.datum.Name, nw)
 		vt := padLeft(txt, vw)
@@ -701,9 +693,6 @@ func (p *valuesPane) viewStats(lines []string) []string {
 		} else {
 			sb.WriteString(p.st.Text.Normal.Render(name) + " ")
 			sb.WriteString(p.valueStyle(v).Render(vt))
-		}
-		if uw > 0 {
-			sb.WriteString(" " + p.st.Text.Muted.Render(pad(unitText(p.ctx.Stats, s.datum), uw)))
 		}
 		r := p.rings.get(ringKey{in, s.di})
 		if sw > 0 {
@@ -729,7 +718,7 @@ func (p *valuesPane) valueStyle(v namespace.Value) lipgloss.Style {
 	case namespace.NoRate:
 		return p.st.Text.Muted
 	}
-	if v.Reason == namespace.ReasonProviderError || v.Reason == namespace.ReasonTimeout || v.Reason == namespace.ReasonAssumedDead {
+	if isErrorMark(v) {
 		return p.st.Text.Crit
 	}
 	return p.st.Text.Warn
@@ -739,16 +728,15 @@ func (p *valuesPane) valueStyle(v namespace.Value) lipgloss.Style {
 // value exceeds it (the true value is in the value column, AMB-41). With autoscale on, the top
 // of the scale rises to the highest recent value.
 func (p *valuesPane) renderBar(d *namespace.Datum, v namespace.Value, r *ring, w int) string {
-	lo, hi := d.Min, d.Max
-	if p.autoscale && r != nil {
-		if m := r.max(); !math.IsNaN(m) && m > hi {
-			hi = m
-		}
-	}
 	if v.State != namespace.Valid {
 		return strings.Repeat(" ", w)
 	}
-	frac, over, ok := barScale(v.V, lo, hi)
+	frac, over, ok := datumBar(d, v)
+	if p.autoscale && r != nil {
+		if m := r.max(); !math.IsNaN(m) && m > d.Max {
+			frac, over, ok = barScale(v.V, d.Min, m)
+		}
+	}
 	if !ok {
 		return p.st.Text.Muted.Render(pad("no scale", w))
 	}
@@ -785,7 +773,7 @@ func (p *valuesPane) tableLayout() (nameW, shown int) {
 
 func (p *valuesPane) colWidth(i int) int {
 	c := &p.cols[i]
-	return max(8, width(c.header)+1, width(c.col.unit()))
+	return max(8, width(c.header)+1, width(c.col.Unit()))
 }
 
 func (p *valuesPane) viewTable(lines []string) []string {
@@ -805,7 +793,7 @@ func (p *valuesPane) viewTable(lines []string) []string {
 			hd += sortMark(p.sortDesc)
 		}
 		h1.WriteString(" " + p.headerStyle(i+1).Render(padLeft(hd, cw)))
-		h2.WriteString(" " + p.st.Text.Muted.Render(padLeft(c.col.unit(), cw)))
+		h2.WriteString(" " + p.st.Text.Muted.Render(padLeft(c.col.Unit(), cw)))
 	}
 	if more := len(p.cols) - p.colOff - shown; more > 0 || p.colOff > 0 {
 		note := ""
@@ -833,12 +821,11 @@ func (p *valuesPane) viewTable(lines []string) []string {
 			if p.snap != nil {
 				v, ok = p.cell(r, c)
 			}
+			if !ok && p.snap != nil && !r.totals {
+				v, ok = namespace.Value{State: namespace.Unavailable, Reason: namespace.ReasonNoValues}, true
+			}
 			if ok {
-				txt = c.col.format(v)
-			} else if p.snap != nil && !r.totals {
-				v = namespace.Value{State: namespace.Unavailable, Reason: namespace.ReasonNoValues}
-				txt = c.col.format(v)
-				ok = true
+				txt = cellText(&c.col, v)
 			}
 			cell := padLeft(txt, cw)
 			cells.WriteString(" " + cell)
@@ -863,6 +850,15 @@ func (p *valuesPane) viewTable(lines []string) []string {
 		lines = append(lines, ns.Render(pad(r.name, nameW))+styled.String())
 	}
 	return lines
+}
+
+// cellText is a table cell: the number alone, since the column's unit is in its header.
+func cellText(c *views.Column, v namespace.Value) string {
+	t := c.Format(v)
+	if u := c.Unit(); u != "" && v.State == namespace.Valid {
+		t = strings.TrimRight(strings.TrimSuffix(t, u), " ")
+	}
+	return t
 }
 
 func (p *valuesPane) headerStyle(col int) lipgloss.Style {

@@ -1,0 +1,71 @@
+package ui
+
+import (
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// The frame budgets of the issue: one View at 200×60 with 10,000 instances in the tree under
+// 5 ms, and a key press to the next frame (Update and View) under 16 ms.
+//
+//	go test ./ui/ -run '^$' -bench . -benchmem
+
+func bigModel(b *testing.B) Model {
+	b.Helper()
+	src := newFixture(b, 8, 10000, "eth0", "lo")
+	m := newModel(b, src, 200, 60, 2)
+	m = keys(b, m, ":Disk{enter}")
+	if m.tree.Len() < 10000 || len(m.values.rows) != 10000 {
+		b.Fatalf("tree %d rows, table %d rows", m.tree.Len(), len(m.values.rows))
+	}
+	return m
+}
+
+func BenchmarkView200x60With10kInstances(b *testing.B) {
+	m := bigModel(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		_ = m.View()
+	}
+}
+
+func BenchmarkKeyToFrame10k(b *testing.B) {
+	m := bigModel(b)
+	down, up := tea.KeyMsg{Type: tea.KeyDown}, tea.KeyMsg{Type: tea.KeyUp}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		k := down
+		if i%2 == 1 {
+			k = up
+		}
+		out, _ := m.Update(k)
+		m = out.(Model)
+		_ = m.View()
+	}
+}
+
+// BenchmarkApplySample10k is the work one collection causes on the UI goroutine: the tree's
+// health, the table's order and units, the hotsets' ranking, the inspector.
+func BenchmarkApplySample10k(b *testing.B) {
+	m := bigModel(b)
+	src := m.src
+	msgs := make([]tea.Msg, 0, 64)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if i%64 == 0 {
+			b.StopTimer()
+			msgs = msgs[:0]
+			for j := 0; j < 64; j++ {
+				snap, err := src.Sample(m.ctx)
+				msgs = append(msgs, sampleMsg{snap: snap, err: err})
+			}
+			b.StartTimer()
+		}
+		out, _ := m.Update(msgs[i%64])
+		m = out.(Model)
+	}
+}

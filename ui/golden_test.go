@@ -1,0 +1,30 @@
+package ui
+
+import (
+	"fmt"
+	"testing"
+)
+
+// TestGoldenPanes keeps each pane's text at the three reference sizes in testdata/. Run
+// `go test ./ui/ -run Golden -update` after a deliberate change and read the diff.
+func TestGoldenPanes(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			src := newFixture(t, 4, 3, "eth0", "lo")
+			m := newModel(t, src, sz[0], sz[1], 3)
+			name := func(pane string) string { return fmt.Sprintf("%s_%dx%d", pane, sz[0], sz[1]) }
+			golden(t, name("tree"), strip(m.tree.View()))
+			golden(t, name("hot"), strip(m.hot.View()))
+			golden(t, name("events"), strip(m.events.View()))
+			m = keys(t, m, ":Disk{enter}")
+			golden(t, name("values_table"), strip(m.values.View()))
+			m = keys(t, m, ":sda{enter}")
+			m = collect(t, m) // a second point for the sparklines
+			golden(t, name("values_stats"), strip(m.values.View()))
+			m = keys(t, m, ":CPU/cpu0/idle{enter}")
+			golden(t, name("inspector_datum"), strip(m.insp.View()))
+			m = keys(t, m, ":/Disk/sdb{enter}")
+			golden(t, name("inspector_instance"), strip(m.insp.View()))
+		})
+	}
+}
