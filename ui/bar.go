@@ -45,22 +45,25 @@ func barCells(frac float64, w int) (string, int) {
 
 var sparkChars = [...]rune{'▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'}
 
-// sparkline draws the last w values (oldest first) in w cells, scaled from min(0, lowest) to
-// the highest; a value that is not a number (no valid reading) is a blank cell, never a zero.
-func sparkline(vals []float64, w int) string {
+// sparkline draws the last w values (oldest first) in w cells over the scale lo..hi, clamped at
+// its ends; with hi ≤ lo the scale is min(0, lowest)..highest of the values shown. A value that
+// is not a number (no valid reading) is a blank cell, never a zero.
+func sparkline(vals []float64, w int, lo, hi float64) string {
 	if w <= 0 {
 		return ""
 	}
 	if len(vals) > w {
 		vals = vals[len(vals)-w:]
 	}
-	lo, hi := 0.0, math.Inf(-1)
-	for _, v := range vals {
-		if math.IsNaN(v) {
-			continue
+	if !(hi > lo) {
+		lo, hi = 0.0, math.Inf(-1)
+		for _, v := range vals {
+			if math.IsNaN(v) {
+				continue
+			}
+			lo = math.Min(lo, v)
+			hi = math.Max(hi, v)
 		}
-		lo = math.Min(lo, v)
-		hi = math.Max(hi, v)
 	}
 	var sb strings.Builder
 	for i := len(vals); i < w; i++ {
@@ -73,7 +76,7 @@ func sparkline(vals []float64, w int) string {
 		}
 		i := 0
 		if hi > lo {
-			i = int(math.Round((v - lo) / (hi - lo) * float64(len(sparkChars)-1)))
+			i = int(math.Round(math.Max(0, math.Min(1, (v-lo)/(hi-lo))) * float64(len(sparkChars)-1)))
 		}
 		sb.WriteRune(sparkChars[clamp(i, 0, len(sparkChars)-1)])
 	}

@@ -298,6 +298,14 @@ func (m *Model) onSample(msg sampleMsg) {
 	m.findHost()
 }
 
+// plural is "1 match", "2 matches".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
 func firstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		return s[:i]
@@ -725,9 +733,9 @@ func (m *Model) paneNote(p paneID) string {
 	switch p {
 	case paneTree:
 		if f := m.tree.Filter(); f != "" {
-			return fmt.Sprintf("%d matches", m.tree.Matches())
+			return plural(m.tree.Matches(), "match", "matches")
 		}
-		return fmt.Sprintf("%d rows", m.tree.Len())
+		return plural(m.tree.Len(), "row", "rows")
 	case paneValues:
 		switch m.values.Mode() {
 		case valuesTable:
@@ -735,14 +743,14 @@ func (m *Model) paneNote(p paneID) string {
 			if n > 0 && m.values.rows[0].totals {
 				n--
 			}
-			return fmt.Sprintf("%d instances", n)
+			return plural(n, "instance", "instances")
 		case valuesStats:
-			return fmt.Sprintf("%d statistics", len(m.values.stats))
+			return plural(len(m.values.stats), "statistic", "statistics")
 		case valuesChildren:
-			return fmt.Sprintf("%d subcontexts", len(m.values.kids))
+			return plural(len(m.values.kids), "subcontext", "subcontexts")
 		}
 	case paneHot:
-		return fmt.Sprintf("%d peer sets", len(m.hot.Entries()))
+		return plural(len(m.hot.Entries()), "peer set", "peer sets")
 	case paneEvents:
 		return fmt.Sprintf("%d", m.events.Len())
 	}
@@ -802,7 +810,7 @@ func (m *Model) bottomLine() string {
 	switch m.modal {
 	case modalFilter, modalGoto:
 		prompt := "/ "
-		hint := fmt.Sprintf("  %d matches · %s · %s", m.tree.Matches(), helpText(m.inKeys.Accept), helpText(m.inKeys.Cancel))
+		hint := fmt.Sprintf("  %s · %s · %s", plural(m.tree.Matches(), "match", "matches"), helpText(m.inKeys.Accept), helpText(m.inKeys.Cancel))
 		if m.modal == modalGoto {
 			prompt = ": go to "
 			hint = "  path from " + orTop(m.sel.Ctx) + " · " + helpText(m.inKeys.Accept) + " · " + helpText(m.inKeys.Cancel)

@@ -5,18 +5,25 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/signal"
 	"runtime/debug"
+	"syscall"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"dcimon/theme"
 )
 
-// Run runs the monitor on the terminal until the person quits or ctx is cancelled (main cancels
-// it on SIGTERM, SIGHUP, SIGINT and SIGQUIT, SPMI-INIT-2). The terminal is always restored: on a
-// quit, on cancellation, and on a panic anywhere in the model, which Run returns as an error.
-// Leaving by a key, a signal or ctx is a clean exit (nil).
+// Run runs the monitor on the terminal until the person quits, ctx is cancelled, or the process
+// gets SIGTERM, SIGHUP, SIGINT or SIGQUIT (SPMI-INIT-2). The terminal is always restored: on a
+// quit, on a signal, on cancellation, and on a panic anywhere in the model, which Run returns as
+// an error. Leaving by a key, a signal or ctx is a clean exit (nil). progOpts are passed to the
+// bubbletea program after the monitor's own (tests give their input and output).
 func Run(ctx context.Context, src Source, opts Options, progOpts ...tea.ProgramOption) (err error) {
+	// One signal path: bubbletea's own handler can block forever sending its quit message while
+	// the program shuts down for a cancelled context, so signals cancel the context instead.
+	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT)
+	defer stop()
 	if theme.NoColor(os.Getenv) {
 		opts.NoColor = true
 	}
@@ -33,7 +40,7 @@ func Run(ctx context.Context, src Source, opts Options, progOpts ...tea.ProgramO
 	}
 	m := New(src, opts)
 	m.ctx = ctx
-	all := append([]tea.ProgramOption{tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx)}, progOpts...)
+	all := append([]tea.ProgramOption{tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx), tea.WithoutSignalHandler()}, progOpts...)
 	p := tea.NewProgram(m, all...)
 	m.crash.mu.Lock()
 	m.crash.quit = p.Quit

@@ -168,7 +168,7 @@ func (ix *filterIndex) filterRows(needle string, out []treeRow) ([]treeRow, int,
 			p := c.Path()
 			depth := strings.Count(p, "/")
 			emitted[c] = len(out)
-			out = append(out, treeRow{ctx: c, depth: depth, path: p, kids: len(c.Children()), stats: c.NumStats(), expanded: true})
+			out = append(out, treeRow{ctx: c, depth: depth, path: p, kids: len(c.Children()), stats: c.NumStats()})
 		}
 	}
 	for i := range ix.ctxs {
@@ -208,6 +208,10 @@ func (ix *filterIndex) filterRows(needle string, out []treeRow) ([]treeRow, int,
 			}
 			out = append(out, treeRow{ctx: e.ctx, datum: s.datum, depth: e.depth + 1, path: p, match: true})
 		}
+	}
+	// A context shows as open when rows below it are shown.
+	for i := range out {
+		out[i].expanded = out[i].datum == nil && i+1 < len(out) && out[i+1].depth > out[i].depth
 	}
 	return out, matches, first
 }

@@ -698,8 +698,14 @@ func (p *valuesPane) viewStats(lines []string) []string {
 		if sw > 0 {
 			sp := strings.Repeat(" ", sw)
 			if r != nil {
+				// The sparkline shares the bar's SPMI scale, so the two read alike; without a
+				// scale (or with autoscale on) it scales to what it shows.
+				lo, hi := s.datum.Min, s.datum.Max
+				if p.autoscale {
+					hi = lo
+				}
 				p.spark = r.values(p.spark)
-				sp = sparkline(p.spark, sw)
+				sp = sparkline(p.spark, sw, lo, hi)
 			}
 			sb.WriteString(" " + p.st.Spark.Render(sp))
 		}
