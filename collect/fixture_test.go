@@ -223,10 +223,11 @@ func TestFixtureBasicSysfs(t *testing.T) {
 	}
 	l0 := devs["loop0"]
 	wantParts := []blockPart{
-		{name: "loop0p1", number: 1, major: 259, minor: 0, sizeBytes: 65536 * 512},
-		{name: "loop0p2", number: 2, major: 259, minor: 1, sizeBytes: 63488 * 512},
+		{name: "loop0p1", number: 1, major: 259, minor: 0, sizeBytes: 65536 * 512, have: blockHave{size: true, ro: true}},
+		{name: "loop0p2", number: 2, major: 259, minor: 1, sizeBytes: 63488 * 512, have: blockHave{size: true, ro: true}},
 	}
-	if l0.major != 7 || l0.minor != 0 || l0.sizeBytes != 64<<20 || l0.removable || l0.readOnly || !slices.Equal(l0.parts, wantParts) {
+	if l0.major != 7 || l0.minor != 0 || l0.sizeBytes != 64<<20 || l0.removable || l0.readOnly || !slices.Equal(l0.parts, wantParts) ||
+		l0.have != (blockHave{size: true, ro: true, removable: true}) {
 		t.Errorf("loop0 = %+v", l0)
 	}
 	if v := devs["vda"]; v.serial != "FAKE-SERIAL-vda" || v.serialFrom != "sysfs serial" || v.sizeBytes != 536870912*512 || v.dmName != "" {

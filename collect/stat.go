@@ -88,6 +88,11 @@ type procStat struct {
 	cpus    []cpuTimes          // the "cpuN" lines in file order; offline CPUs are absent, so key by cpus[i].cpu
 	vals    [numStatKeys]uint64 // indexed by statKey
 	present uint32              // bit k set when line k was read: a missing line is "no data", not 0
+	// badCPU and badKeys say which lines the parse error was about, so that a provider reports it on
+	// the class it concerns: a corrupt cpuN line is the CPU classes' problem, a corrupt ctxt line the
+	// Host class's (house style rule 6).
+	badCPU  bool
+	badKeys uint32 // bit k set when a line for statKey k could not be parsed
 }
 
 // get returns the value of line k and whether the file had it.
@@ -116,6 +121,7 @@ func parseStat(src string, data []byte, dst *procStat) error {
 	dst.cpus = dst.cpus[:0]
 	dst.vals = [numStatKeys]uint64{}
 	dst.present = 0
+	dst.badCPU, dst.badKeys = false, 0
 	var errs lineErrs
 	for n := 1; len(data) > 0; n++ {
 		var line []byte
@@ -128,6 +134,7 @@ func parseStat(src string, data []byte, dst *procStat) error {
 			t, err := parseCPULine(key, rest)
 			if err != nil {
 				errs.add("cpu", src, n, line, err)
+				dst.badCPU = true
 				continue
 			}
 			if t.cpu < 0 {
@@ -144,11 +151,13 @@ func parseStat(src string, data []byte, dst *procStat) error {
 		f, _ := nextField(rest)
 		if len(f) == 0 {
 			errs.add("cpu", src, n, line, fmt.Errorf("%w: %s has no value", errTooFewFields, k))
+			dst.badKeys |= 1 << k
 			continue
 		}
 		v, err := parseUint(f)
 		if err != nil {
 			errs.add("cpu", src, n, line, err)
+			dst.badKeys |= 1 << k
 			continue
 		}
 		dst.vals[k] = v

@@ -19,6 +19,7 @@ type blockDev struct {
 	sizeBytes    uint64      // /sys/block/<dev>/size (512-byte sectors) ×512
 	readOnly     bool        // /sys/block/<dev>/ro
 	removable    bool        // /sys/block/<dev>/removable
+	have         blockHave   // which of size, ro and removable were read
 	serial       string      // see serialFrom; "" when the device has none we can read
 	serialFrom   string      // where serial came from: "udev ID_SERIAL", "sysfs device/serial" or "sysfs serial"
 	dmName       string      // /sys/block/<dev>/dm/name for device-mapper devices, exact bytes; "" otherwise
@@ -32,6 +33,13 @@ type blockPart struct {
 	major, minor uint32
 	sizeBytes    uint64
 	readOnly     bool
+	have         blockHave
+}
+
+// blockHave says which optional sysfs attributes were read, so that an unreadable one is "no
+// data" rather than a size of 0 or a writable device (X-5).
+type blockHave struct {
+	size, ro, removable bool
 }
 
 // listBlockDevs lists the whole block devices under <sys>/block, sorted by name (partitions are not
@@ -58,13 +66,15 @@ func readBlockDev(ctx context.Context, fr *fileReader, name string) (blockDev, e
 	}
 	var errs []error
 	var err error
-	if d.major, d.minor, d.sizeBytes, d.readOnly, err = readBlockCommon(fr, dir); err != nil {
+	if d.major, d.minor, d.sizeBytes, d.readOnly, d.have, err = readBlockCommon(fr, dir); err != nil {
 		errs = append(errs, err)
 	}
 	if data, err := readAttr(fr, dir, "removable"); err != nil {
 		errs = append(errs, err)
 	} else if d.removable, err = parseBool01(filepath.Join(dir, "removable"), data); err != nil {
 		errs = append(errs, err)
+	} else {
+		d.have.removable = true
 	}
 	if data, err := fr.read(filepath.Join(dir, "dm", "name")); err == nil {
 		d.dmName = string(trimNewline(data))
@@ -105,7 +115,7 @@ func readBlockDev(ctx context.Context, fr *fileReader, name string) (blockDev, e
 			errs = append(errs, fmt.Errorf("disk: parse %s: %w", filepath.Join(pdir, "partition"), err))
 			continue
 		}
-		if p.major, p.minor, p.sizeBytes, p.readOnly, err = readBlockCommon(fr, pdir); err != nil {
+		if p.major, p.minor, p.sizeBytes, p.readOnly, p.have, err = readBlockCommon(fr, pdir); err != nil {
 			errs = append(errs, err)
 		}
 		d.parts = append(d.parts, p)
@@ -115,7 +125,7 @@ func readBlockDev(ctx context.Context, fr *fileReader, name string) (blockDev, e
 }
 
 // readBlockCommon reads the attributes disks and partitions share: dev, size and ro.
-func readBlockCommon(fr *fileReader, dir string) (major, minor uint32, sizeBytes uint64, ro bool, err error) {
+func readBlockCommon(fr *fileReader, dir string) (major, minor uint32, sizeBytes uint64, ro bool, have blockHave, err error) {
 	var errs []error
 	if data, err := readAttr(fr, dir, "dev"); err != nil {
 		errs = append(errs, err)
@@ -129,14 +139,16 @@ func readBlockCommon(fr *fileReader, dir string) (major, minor uint32, sizeBytes
 	} else if sectors > (1<<64-1)/sectorSize {
 		errs = append(errs, fmt.Errorf("disk: parse %s: %w", filepath.Join(dir, "size"), errOverflow))
 	} else {
-		sizeBytes = sectors * sectorSize
+		sizeBytes, have.size = sectors*sectorSize, true
 	}
 	if data, err := readAttr(fr, dir, "ro"); err != nil {
 		errs = append(errs, err)
 	} else if ro, err = parseBool01(filepath.Join(dir, "ro"), data); err != nil {
 		errs = append(errs, err)
+	} else {
+		have.ro = true
 	}
-	return major, minor, sizeBytes, ro, errors.Join(errs...)
+	return major, minor, sizeBytes, ro, have, errors.Join(errs...)
 }
 
 func readAttr(fr *fileReader, dir, name string) ([]byte, error) {

@@ -1,0 +1,394 @@
+package collect
+
+import (
+	"context"
+	"hash/fnv"
+	"net"
+	"net/netip"
+	"sync"
+	"time"
+
+	gnet "github.com/shirou/gopsutil/v3/net"
+
+	ns "dcimon/namespace"
+)
+
+// NetIf datum low bytes: the /proc/net/dev counters, the sysfs attributes, then the derived sums.
+const (
+	netIBytesID    = 1 + iota // rx_bytes
+	netOBytesID               // tx_bytes
+	netIPacketsID             // rx_packets
+	netOPacketsID             // tx_packets
+	netIErrorsID              // rx_errs
+	netOErrorsID              // tx_errs
+	netIDropsID               // rx_drop
+	netODropsID               // tx_drop
+	netMACID                  // sysfs address
+	netIPv4ID                 // first IPv4 address (netlink, live host only)
+	netMTUID                  // sysfs mtu
+	netIfIndexID              // sysfs ifindex
+	netUpID                   // IFF_UP
+	netBroadcastID            // IFF_BROADCAST
+	netLoopbackID             // IFF_LOOPBACK
+	netRunningID              // up and operationally up
+	netSpeedID                // sysfs speed
+	netBytesID                // derived: ibytes + obytes
+	netPacketsID              // derived: ipackets + opackets
+	netNumIDs      = iota     // datums before the invalid-data list
+)
+
+// netRawCol maps the counter datums (index id-1) to their /proc/net/dev column.
+var netRawCol = [...]netCol{netRxBytes, netTxBytes, netRxPackets, netTxPackets, netRxErrs, netTxErrs, netRxDrop, netTxDrop}
+
+// netDatums declares the statistics of one network interface.
+func netDatums() []ns.Datum {
+	cnt := func(id uint8, name string, u ns.Unit, desc string, max float64, help string) ns.Datum {
+		return ns.Counter(id, name, ns.TypeUint8, u, desc, "/proc/net/dev "+netRawCol[id-1].String()+" (u64)").
+			WithScale(0, max).WithHelp(help)
+	}
+	flag := func(id uint8, name, desc, bit string, pres uint32, help string) ns.Datum {
+		return ns.Discrete(id, name, ns.TypeBoolean, ns.UnitNone, desc, "/sys/class/net/<if>/flags "+bit).
+			WithVolatility(ns.SVVariable).WithDCI4(ns.STBoolean, ns.SBFNormal, pres).WithScale(0, 1).WithHelp(help)
+	}
+	speed := ns.Discrete(netSpeedID, "speed", ns.TypeUint8, ns.UnitCount, "Link speed, bits per second", "/sys/class/net/<if>/speed, Mbit/s ×10^6").
+		WithVolatility(ns.SVVariable).WithScale(0, 100e9).
+		WithHelp("The link's nominal speed; not valid (n/a, never 0) where the driver does not know it, for virtual interfaces and while the link is down.")
+	speed.PCP.Units = ns.PMUnits{DimCount: 1, DimTime: -1, ScaleTime: ns.PMTimeSec} // a rate of bits, not a count
+	drv := func(d ns.Datum, max float64, help string) ns.Datum {
+		d.Source = "derived by the consumer from the interval deltas of its arguments"
+		return d.WithScale(0, max).WithHelp(help)
+	}
+	inv := ns.InvalidList().WithHelp("mac, ipv4 and speed are not valid for an interface that has none (DCI-INV-1).")
+	inv.Source = "sysfs and netlink"
+	return []ns.Datum{
+		cnt(netIBytesID, "ibytes", ns.UnitBytes, "Bytes received", 125e6, "Bytes received, shown as a rate."),
+		cnt(netOBytesID, "obytes", ns.UnitBytes, "Bytes sent", 125e6, "Bytes sent, shown as a rate."),
+		cnt(netIPacketsID, "ipackets", ns.UnitPackets, "Packets received", 100000, "Packets received, shown as a rate."),
+		cnt(netOPacketsID, "opackets", ns.UnitPackets, "Packets sent", 100000, "Packets sent, shown as a rate."),
+		cnt(netIErrorsID, "ierrors", ns.UnitPackets, "Receive errors", 100, "Bad packets received (CRC, length, overrun...), shown as a rate."),
+		cnt(netOErrorsID, "oerrors", ns.UnitPackets, "Transmit errors", 100, "Packets that could not be sent, shown as a rate."),
+		cnt(netIDropsID, "idrops", ns.UnitPackets, "Received packets dropped", 100, "Packets received and dropped (no buffer, filtered...), shown as a rate."),
+		cnt(netODropsID, "odrops", ns.UnitPackets, "Outgoing packets dropped", 100, "Packets dropped on the way out, shown as a rate."),
+		ns.Discrete(netMACID, "mac", ns.TypeOctetString, ns.UnitNone, "Link-layer (MAC) address", "/sys/class/net/<if>/address").
+			WithVolatility(ns.SVVariable).WithDCI4(ns.STAddress, ns.SAFEthernet, ns.SAPNormal).
+			WithHelp("The 6-byte Ethernet address; not valid for interfaces without one (tunnels, WireGuard) or with another kind."),
+		ns.Discrete(netIPv4ID, "ipv4", ns.TypeOctetString, ns.UnitNone, "First IPv4 address", "netlink RTM_GETADDR (gopsutil net.Interfaces), live host only").
+			WithVolatility(ns.SVVariable).WithDCI4(ns.STAddress, ns.SAFIP, ns.SAPNormal).
+			WithHelp("The interface's first IPv4 address; not valid where it has none, and under a tree, which has no netlink."),
+		ns.Discrete(netMTUID, "mtu", ns.TypeUint4, ns.UnitBytes, "Maximum transmission unit", "/sys/class/net/<if>/mtu").
+			WithVolatility(ns.SVVariable).WithScale(0, 65536).WithHelp("The largest packet the interface sends, in bytes."),
+		ns.Discrete(netIfIndexID, "ifindex", ns.TypeUint4, ns.UnitNone, "Interface index", "/sys/class/net/<if>/ifindex").
+			WithScale(0, 65536).WithHelp("The kernel's interface index, also the instance value; a re-created interface gets a new one."),
+		flag(netUpID, "up", "Administratively up", "IFF_UP", ns.SBPYesNo, "Whether the interface was brought up (ip link set up)."),
+		flag(netBroadcastID, "broadcast", "Broadcast capable", "IFF_BROADCAST", ns.SBPYesNo, "Whether the link supports broadcast."),
+		flag(netLoopbackID, "loopback", "Loopback interface", "IFF_LOOPBACK", ns.SBPTrueFalse, "Whether this is a loopback interface."),
+		ns.Discrete(netRunningID, "running", ns.TypeBoolean, ns.UnitNone, "Up and operationally running", "/sys/class/net/<if>/flags IFF_UP and operstate").
+			WithVolatility(ns.SVVariable).WithDCI4(ns.STBoolean, ns.SBFNormal, ns.SBPYesNo).WithScale(0, 1).
+			WithHelp("What IFF_RUNNING says: up, with operstate up or unknown (sysfs never shows IFF_RUNNING itself)."),
+		speed,
+		drv(ns.Derived(netBytesID, "bytes", ns.DerivedSum2, ns.PMSemCounter, "Bytes received and sent", netIBytesID, netOBytesID),
+			250e6, "ibytes + obytes; as a rate, the interface's total throughput."),
+		drv(ns.Derived(netPacketsID, "packets", ns.DerivedSum2, ns.PMSemCounter, "Packets received and sent", netIPacketsID, netOPacketsID),
+			200000, "ipackets + opackets."),
+		inv,
+	}
+}
+
+// netClasses declares NetIf (3, uninstantiated) and one instance per interface (3.2, SiContInst:
+// interfaces come and go). The instance value is the kernel's ifindex, and so is the SPMI
+// number. An interface that disappears and comes back is a new instance either way — seen
+// missing for a collection, the name space removes and re-adds it; re-created between two
+// collections, it has a new ifindex, or, with the same one, counters that went backwards, a
+// discontinuity — so no rate is ever computed across it, although the supplier's reset value
+// (the boot time) does not change.
+func netClasses() (top, iface *ns.Class) {
+	top = &ns.Class{ID: ns.ClassID{netASN}, Name: "NetIf", Desc: "Network interface statistics", Flags: ns.ClassEnabled,
+		Help: "Network interfaces from /proc/net/dev, with their sysfs attributes."}
+	iface = &ns.Class{ID: ns.ClassID{netASN, 2}, Name: "netif", Desc: "One network interface", Flags: ns.ClassEnabled | ns.ClassPossibleInvalidData,
+		Help:     "One network interface. Instance value: its ifindex (a hash of the name with the top bit set where sysfs has none).",
+		InstFreq: ns.SiContInst, Levels: []ns.InstLevel{{Type: ns.TypeUint4, Tag: ns.TagDevice, Size: 4}},
+		Datums: netDatums()}
+	return top, iface
+}
+
+// ifInfo is what sysfs (and netlink) say about one interface, cached by name and refreshed when
+// SV_VARIABLE data is due, when the interface appears, or when its counters went backwards (it
+// was re-created).
+type ifInfo struct {
+	name    string
+	sys     netIf
+	sysOK   bool // sysfs was readable (ifindex, address, flags...)
+	mac     string
+	ipv4    string // 4 bytes, network order; "" when none
+	invalid string // encoded invalid-data list
+	value   uint64 // instance value
+
+	total     uint64 // rx+tx bytes and packets at the last collection (re-creation check)
+	haveTotal bool
+	delivered uint64
+}
+
+const netModule, netTitle = "dcimon-net", "Network interfaces"
+
+// netProvider reads /proc/net/dev every collection and sysfs when needed.
+type netProvider struct {
+	mu       sync.Mutex
+	roots    roots
+	now      clockFunc
+	boot     *bootClock
+	sup      ns.Supplier
+	top, cls *ns.Class
+	fr       fileReader
+	nd       []netDevStat
+	ifs      map[string]*ifInfo
+	gen      uint64
+	started  bool
+	rows     []*ifInfo
+	specs    []ns.InstanceSpec
+	used     map[uint64]bool // scratch: instance values taken in this collection
+}
+
+func newNetProvider(r roots, boot *bootClock) *netProvider {
+	p := &netProvider{roots: r, now: time.Now, boot: boot, ifs: map[string]*ifInfo{}, used: map[uint64]bool{}}
+	p.top, p.cls = netClasses()
+	p.sup = supplier(handleNet, netModule, netTitle,
+		"Bytes, packets, errors and drops of every network interface, with its addresses, flags and speed",
+		ns.SPTNetworkDriver, p.Classes())
+	return p
+}
+
+// Supplier is the DCI4 supplier record.
+func (p *netProvider) Supplier() ns.Supplier { return p.sup }
+
+// Classes declares NetIf and the per-interface class.
+func (p *netProvider) Classes() []*ns.Class { return []*ns.Class{p.top, p.cls} }
+
+// Collect reads /proc/net/dev, and sysfs when needed.
+func (p *netProvider) Collect(ctx context.Context, req Request) (Batch, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	ctx = withRoots(ctx, p.roots)
+	nd, err := readNetDev(ctx, &p.fr, p.nd)
+	p.nd = nd
+	if err != nil && len(nd) == 0 {
+		return Batch{}, err
+	}
+	t := p.now()
+	p.gen++
+	if !p.started || req.Static {
+		refreshBoot(ctx, &p.fr, p.boot)
+	}
+	full := !p.started || req.Variable || req.Static
+	p.started = true
+
+	// Which interfaces need sysfs: all of them when variable data is due, else new ones and
+	// those whose counters went backwards (re-created, perhaps with a new ifindex).
+	var stale []string
+	for i := range nd {
+		d := &nd[i]
+		info := p.ifs[d.name]
+		total := d.v[netRxBytes] + d.v[netTxBytes] + d.v[netRxPackets] + d.v[netTxPackets]
+		if full || info == nil || (info.haveTotal && total < info.total) {
+			stale = append(stale, d.name)
+		}
+	}
+	if len(stale) > 0 {
+		p.refresh(ctx, stale, full)
+	}
+
+	p.rows = p.rows[:0]
+	clear(p.used)
+	for i := range nd {
+		d := &nd[i]
+		info := p.ifs[d.name]
+		info.total = d.v[netRxBytes] + d.v[netTxBytes] + d.v[netRxPackets] + d.v[netTxPackets]
+		info.haveTotal = true
+		if p.used[info.value] { // two names, one ifindex: only possible in a corrupt tree
+			info.value = nameValue(info.name + "\x00dup")
+		}
+		p.used[info.value] = true
+		p.rows = append(p.rows, info)
+	}
+	b := Batch{Reset: resetOf(p.boot.get()), Time: t}
+	if !req.Wants(p.cls) {
+		return b, nil
+	}
+	p.syncSpecs()
+	ndat := len(p.cls.Datums)
+	raw := make([]ns.Raw, len(nd)*ndat)
+	for k, info := range p.rows {
+		row := raw[k*ndat : (k+1)*ndat : (k+1)*ndat]
+		d := &nd[k]
+		for i, c := range netRawCol {
+			row[i] = rawN(d.v[c])
+		}
+		p.fillAttrs(row, info, req)
+		if err == nil {
+			info.delivered = p.gen
+		}
+	}
+	b.Classes = []ClassReading{{Class: p.cls, Specs: p.specs, Raw: raw, Err: err}}
+	return b, nil
+}
+
+// fillAttrs fills the sysfs datums of one interface: values when due, skipped otherwise; the
+// invalid ones (no MAC, no IPv4 address, unknown speed) are marked invalid every time, from the
+// cache.
+func (p *netProvider) fillAttrs(row []ns.Raw, info *ifInfo, req Request) {
+	delivered := info.delivered != 0 && info.delivered == p.gen-1
+	variable, static := due(req, ns.SVVariable, delivered), due(req, ns.SVStatic, delivered)
+	set := func(id uint8, ok bool, r ns.Raw) {
+		switch {
+		case !variable:
+			row[id-1] = rawSkipped()
+		case !info.sysOK:
+			row[id-1] = rawNotPresent()
+		case !ok:
+			row[id-1] = rawInvalid()
+		default:
+			row[id-1] = r
+		}
+	}
+	s := &info.sys
+	set(netMACID, info.mac != "", rawS(info.mac))
+	set(netMTUID, true, rawN(s.mtu))
+	set(netUpID, true, rawN(b2u(s.flags&iffUp != 0)))
+	set(netBroadcastID, true, rawN(b2u(s.flags&iffBroadcast != 0)))
+	set(netLoopbackID, true, rawN(b2u(s.flags&iffLoopback != 0)))
+	set(netRunningID, true, rawN(b2u(s.running())))
+	set(netSpeedID, s.speedKnown, rawN(s.speedBps))
+	switch {
+	case !variable:
+		row[netIPv4ID-1] = rawSkipped()
+	case info.ipv4 == "":
+		row[netIPv4ID-1] = rawInvalid() // none, or a tree: there is no netlink to ask
+	default:
+		row[netIPv4ID-1] = rawS(info.ipv4)
+	}
+	switch {
+	case !static:
+		row[netIfIndexID-1] = rawSkipped()
+	case !info.sysOK || s.ifindex == 0:
+		row[netIfIndexID-1] = rawNotPresent()
+	default:
+		row[netIfIndexID-1] = rawN(s.ifindex)
+	}
+	// Invalid datums stay invalid whether or not they were read this time (DCI-INV-4).
+	if info.sysOK {
+		if info.mac == "" {
+			row[netMACID-1] = rawInvalid()
+		}
+		if !s.speedKnown {
+			row[netSpeedID-1] = rawInvalid()
+		}
+	}
+	if info.ipv4 == "" {
+		row[netIPv4ID-1] = rawInvalid()
+	}
+	row[len(row)-1] = rawS(info.invalid)
+}
+
+// refresh re-reads sysfs for the named interfaces and, on the live host, the IPv4 addresses of
+// all of them (one netlink dump).
+func (p *netProvider) refresh(ctx context.Context, names []string, full bool) {
+	var v4 map[string]string
+	if p.roots.live() {
+		v4 = ipv4Addrs(ctx)
+	}
+	if full {
+		// Forget interfaces that are gone, so that the cache does not grow with churn.
+		keep := make(map[string]*ifInfo, len(p.nd))
+		for i := range p.nd {
+			if o := p.ifs[p.nd[i].name]; o != nil {
+				keep[o.name] = o
+			}
+		}
+		p.ifs = keep
+	}
+	for _, name := range names {
+		info := p.ifs[name]
+		if info == nil {
+			info = &ifInfo{name: name}
+			p.ifs[name] = info
+		}
+		old := info.sys.ifindex
+		n, err := readNetIf(ctx, &p.fr, name)
+		info.sys, info.sysOK = n, err == nil || n.ifindex != 0
+		info.mac = ""
+		if hw, err := net.ParseMAC(n.address); err == nil && len(hw) == 6 {
+			info.mac = string(hw)
+		}
+		info.ipv4 = v4[name]
+		if info.sysOK && n.ifindex != 0 && n.ifindex < 1<<31 {
+			info.value = n.ifindex
+		} else {
+			info.value = nameValue(name)
+		}
+		if old != 0 && old != n.ifindex {
+			info.delivered = 0 // a new ifindex is a new instance: deliver everything
+		}
+		var inv []ns.DatumID
+		if info.sysOK && info.mac == "" {
+			inv = append(inv, netMACID)
+		}
+		if info.ipv4 == "" {
+			inv = append(inv, netIPv4ID)
+		}
+		if info.sysOK && !n.speedKnown {
+			inv = append(inv, netSpeedID)
+		}
+		info.invalid = invalidList(inv...)
+	}
+}
+
+// nameValue is the instance value of an interface whose ifindex sysfs does not give: a hash of
+// its name with the top bit set, out of the range of real interface indices.
+func nameValue(name string) uint64 {
+	h := fnv.New32a()
+	h.Write([]byte(name))
+	return uint64(h.Sum32() | 1<<31)
+}
+
+// syncSpecs rebuilds the cached instance list only when the interfaces changed.
+func (p *netProvider) syncSpecs() {
+	same := len(p.specs) == len(p.rows)
+	for i := 0; same && i < len(p.rows); i++ {
+		same = p.specs[i].Levels[0] == p.rows[i].value && p.specs[i].OSName == p.rows[i].name
+	}
+	if same {
+		return
+	}
+	p.specs = make([]ns.InstanceSpec, len(p.rows))
+	levels := make([]uint64, len(p.rows))
+	for i, info := range p.rows {
+		levels[i] = info.value
+		var asn uint16
+		if info.sysOK && info.value == info.sys.ifindex {
+			asn = asnFor(info.value)
+		}
+		p.specs[i] = ns.InstanceSpec{Levels: levels[i : i+1 : i+1], OSName: info.name, ASN: asn,
+			Desc: cut("Network interface "+sanitizeName(info.name), ns.SiMaxLName-1)}
+	}
+}
+
+// ipv4Addrs returns the first IPv4 address of every interface of the live host, 4 bytes in
+// network order, through gopsutil (netlink). Errors leave the addresses unknown (invalid).
+func ipv4Addrs(ctx context.Context) map[string]string {
+	list, err := gnet.InterfacesWithContext(gopsutilContext(ctx))
+	if err != nil {
+		return nil
+	}
+	out := make(map[string]string, len(list))
+	for _, ifs := range list {
+		for _, a := range ifs.Addrs {
+			pfx, err := netip.ParsePrefix(a.Addr)
+			if err != nil || !pfx.Addr().Is4() {
+				continue
+			}
+			b := pfx.Addr().As4()
+			out[ifs.Name] = string(b[:])
+			break
+		}
+	}
+	return out
+}

@@ -1,0 +1,13 @@
+package collect
+
+import "context"
+
+// readSelfUsage reads dcimon's own cost for the Monitor class: CPU time (user + system) in
+// milliseconds, converted from USER_HZ ticks, and resident memory in bytes. It reads
+// <proc>/self from the roots in ctx; the sampler passes the live host's, since dcimon's cost is
+// never in a fixture tree.
+func readSelfUsage(ctx context.Context, fr *fileReader) (cpuMs, rssBytes uint64, err error) {
+	var st selfStat
+	err = readSelf(ctx, fr, &st)
+	return (st.utimeTicks + st.stimeTicks) * msPerTick, st.rssBytes, err
+}
