@@ -3,9 +3,13 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"syscall"
 )
 
 // version is set at build time with -ldflags "-X main.version=..."; "dev" otherwise.
@@ -14,37 +18,100 @@ var version = "dev"
 const usage = `dcimon — a DCI metrics browser for the terminal
 
 Usage:
-  dcimon [flags]                 open the interactive monitor on this host
-  dcimon --version               print the version and exit
-  dcimon --help                  print this help and exit
+  dcimon [flags]                     open the interactive monitor on this host
+  dcimon list [PATH] [--types] [--ids]
+                                     the name space, one line per context and statistic
+  dcimon describe PATH               every attribute of a context or statistic, in all
+                                     four views (DCI, DCI4, PCP, SPMI)
+  dcimon get PATH... [-i 1s] [-n 1]  values; counters as rates over the interval;
+                                     wildcards allowed ('Disk/*/busy')
+  dcimon hot GRANDPARENT STAT [--max 5] [--threshold T] [--feed none|threshold|always]
+             [--exceptions none|exception|trap|both] [-i 1s] [-n 1]
+                                     an SPMI hotset reading: the busiest peers
+  dcimon --version | --help
 
-dcimon reads the host's CPU, disk, network, host and memory counters and shows
-them as DCI classes, instances and datums, with the DCI4, PCP and SPMI views of
-every datum, rates computed from real elapsed time, and SPMI hotsets (top-N
-busiest disks, interfaces and CPUs).
+Flags for every command:
+  --procfs DIR    read /proc from DIR (a fixture tree)
+  --sysfs DIR     read /sys from DIR
+  --source SRC    host (default) or synthetic:disks=N,nics=N,cpus=N,seed=N
+  --show-loop     also show loop and ram block devices
+  --json          machine-readable output (list, describe, get, hot)
+
+Monitor flags:
+  --interval D    refresh interval (default 1s)
+  --theme NAME    dark, light, high-contrast or mono (NO_COLOR forces mono)
+  --debug FILE    write a debug log to FILE
 
 Exit status: 0 on success, 1 on a runtime failure, 2 on a usage error.
 `
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
+	code := runEnv(ctx, os.Args[1:], realEnv(), os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }
 
 // run is main without the process: it returns the exit status.
 func run(args []string, stdout, stderr io.Writer) int {
+	return runEnv(context.Background(), args, realEnv(), stdout, stderr)
+}
+
+// runEnv is run with a context (cancelled by SIGINT, SIGTERM, SIGHUP and SIGQUIT, SPMI-INIT-2)
+// and an environment tests can fake.
+func runEnv(ctx context.Context, args []string, e env, stdout, stderr io.Writer) int {
 	for _, a := range args {
 		switch a {
-		case "--version", "-version", "-V":
+		case "--version", "-version":
 			fmt.Fprintf(stdout, "dcimon %s\n", version)
 			return 0
-		case "--help", "-help", "-h", "help":
-			fmt.Fprint(stdout, usage)
-			return 0
-		default:
-			fmt.Fprintf(stderr, "dcimon: unknown argument %q\n\n%s", a, usage)
-			return 2
+		case "--help", "-help", "-h":
+			if len(args) == 1 {
+				fmt.Fprint(stdout, usage)
+				return 0
+			}
 		}
 	}
-	fmt.Fprintln(stderr, "dcimon: the interactive monitor is not built yet; see --help")
-	return 1
+	cfg, err := parseArgs(args, stderr)
+	if err != nil {
+		var ue *usageError
+		if errors.As(err, &ue) {
+			fmt.Fprintf(stderr, "dcimon: %v\nRun 'dcimon --help' for usage.\n", err)
+			return 2
+		}
+		fmt.Fprintf(stderr, "dcimon: %v\n", err)
+		return 1
+	}
+	switch cfg.cmd {
+	case "help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	case "help-shown":
+		return 0
+	}
+	if err := executeEnv(ctx, cfg, e, stdout, stderr); err != nil {
+		var ue *usageError
+		if errors.As(err, &ue) {
+			fmt.Fprintf(stderr, "dcimon: %v\n", err)
+			return 2
+		}
+		fmt.Fprintf(stderr, "dcimon: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// executeEnv runs a parsed command until it is done or ctx is cancelled.
+func executeEnv(ctx context.Context, cfg *config, e env, stdout, stderr io.Writer) error {
+	switch cfg.cmd {
+	case "list":
+		return runList(ctx, cfg, e, stdout)
+	case "describe":
+		return runDescribe(ctx, cfg, e, stdout)
+	case "get":
+		return runGet(ctx, cfg, e, stdout)
+	case "hot":
+		return runHot(ctx, cfg, e, stdout)
+	}
+	return runMonitor(ctx, cfg, e, stdout, stderr)
 }

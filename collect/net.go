@@ -75,7 +75,7 @@ func netDatums() []ns.Datum {
 		ns.Discrete(netIPv4ID, "ipv4", ns.TypeOctetString, ns.UnitNone, "First IPv4 address", "netlink RTM_GETADDR (gopsutil net.Interfaces), live host only").
 			WithVolatility(ns.SVVariable).WithDCI4(ns.STAddress, ns.SAFIP, ns.SAPNormal).
 			WithHelp("The interface's first IPv4 address; not valid where it has none, and under a tree, which has no netlink."),
-		ns.Discrete(netMTUID, "mtu", ns.TypeUint4, ns.UnitBytes, "Maximum transmission unit", "/sys/class/net/<if>/mtu").
+		ns.Discrete(netMTUID, "mtu", ns.TypeUint4, ns.UnitNone, "Maximum transmission unit, bytes (decimal)", "/sys/class/net/<if>/mtu").
 			WithVolatility(ns.SVVariable).WithScale(0, 65536).WithHelp("The largest packet the interface sends, in bytes."),
 		ns.Discrete(netIfIndexID, "ifindex", ns.TypeUint4, ns.UnitNone, "Interface index", "/sys/class/net/<if>/ifindex").
 			WithScale(0, 65536).WithHelp("The kernel's interface index, also the instance value; a re-created interface gets a new one."),
@@ -134,6 +134,7 @@ const netModule, netTitle = "dcimon-net", "Network interfaces"
 type netProvider struct {
 	mu       sync.Mutex
 	roots    roots
+	env      rootsEnv
 	now      clockFunc
 	boot     *bootClock
 	sup      ns.Supplier
@@ -167,7 +168,7 @@ func (p *netProvider) Classes() []*ns.Class { return []*ns.Class{p.top, p.cls} }
 func (p *netProvider) Collect(ctx context.Context, req Request) (Batch, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	ctx = withRoots(ctx, p.roots)
+	ctx = p.env.with(ctx, p.roots)
 	nd, err := readNetDev(ctx, &p.fr, p.nd)
 	p.nd = nd
 	if err != nil && len(nd) == 0 {

@@ -1,0 +1,218 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"dcimon/collect"
+)
+
+// usageError is a malformed command line: exit status 2 with the message on stderr.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+
+// common holds the flags every command accepts.
+type common struct {
+	procfs, sysfs string
+	source        string
+	showLoop      bool
+	json          bool
+	host          string
+	debug         string
+}
+
+// config is a parsed command line.
+type config struct {
+	cmd      string // "" (the TUI), "list", "describe", "get", "hot"
+	args     []string
+	c        common
+	interval time.Duration
+	count    int
+	theme    string
+	// list
+	types, ids bool
+	// hot
+	max       int
+	threshold float64
+	feed      string
+	except    string
+	frequency int
+	severity  int
+	trapNo    int
+}
+
+const (
+	minInterval = 100 * time.Millisecond
+	maxInterval = time.Hour
+)
+
+func addCommon(fs *flag.FlagSet, c *common) {
+	fs.StringVar(&c.procfs, "procfs", "", "read /proc from `DIR` instead of /proc (a fixture tree)")
+	fs.StringVar(&c.sysfs, "sysfs", "", "read /sys from `DIR` instead of /sys")
+	fs.StringVar(&c.source, "source", "host", "data source: host, or synthetic:disks=N,nics=N,cpus=N,seed=N")
+	fs.BoolVar(&c.showLoop, "show-loop", false, "also show loop and ram block devices")
+	fs.StringVar(&c.host, "host", "", "host name shown in listings (default: the host's own)")
+}
+
+// parseArgs turns the command line into a config, or a usage error.
+func parseArgs(args []string, stderr io.Writer) (*config, error) {
+	cfg := &config{interval: time.Second, count: 1, max: 5, feed: "threshold", except: "none", frequency: 5, theme: "dark"}
+	cmd := ""
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		cmd, args = args[0], args[1:]
+	}
+	cfg.cmd = cmd
+	fs := flag.NewFlagSet("dcimon "+cmd, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	addCommon(fs, &cfg.c)
+	switch cmd {
+	case "":
+		fs.DurationVar(&cfg.interval, "interval", time.Second, "refresh `INTERVAL` (e.g. 1s, 500ms)")
+		fs.StringVar(&cfg.theme, "theme", "dark", "colour theme: dark, light, high-contrast, mono (NO_COLOR forces mono)")
+		fs.StringVar(&cfg.c.debug, "debug", "", "write a debug log to `FILE`")
+	case "list":
+		fs.BoolVar(&cfg.types, "types", false, "add the data type and value type line under each statistic")
+		fs.BoolVar(&cfg.ids, "ids", false, "add the DCI class, instance and datum ids and the ASN.1 id")
+		fs.BoolVar(&cfg.c.json, "json", false, "print JSON (see docs/json.md)")
+	case "describe":
+		fs.BoolVar(&cfg.c.json, "json", false, "print JSON (see docs/json.md)")
+	case "get", "hot":
+		fs.DurationVar(&cfg.interval, "i", time.Second, "sampling `INTERVAL`")
+		fs.IntVar(&cfg.count, "n", 1, "number of readings to print (0 = until interrupted)")
+		fs.BoolVar(&cfg.c.json, "json", false, "print JSON lines, one object per reading (see docs/json.md)")
+		if cmd == "hot" {
+			fs.IntVar(&cfg.max, "max", 5, "maximum responses per peer group (0 = all)")
+			fs.Float64Var(&cfg.threshold, "threshold", 0, "threshold: > T qualifies; negative: < |T| qualifies, ascending")
+			fs.StringVar(&cfg.feed, "feed", "threshold", "feed type: none, threshold, always")
+			fs.StringVar(&cfg.except, "exceptions", "none", "exception type: none, exception, trap, both")
+			fs.IntVar(&cfg.frequency, "frequency", 5, "minimum minutes between exceptions (at least 5)")
+			fs.IntVar(&cfg.severity, "severity", 0, "severity of exceptions (> 0 when exceptions are on)")
+			fs.IntVar(&cfg.trapNo, "trap", 0, "trap number (> 0 when traps are on)")
+		}
+	case "help":
+		return &config{cmd: "help"}, nil
+	default:
+		return nil, usagef("unknown command %q (commands: list, describe, get, hot; no command opens the monitor)", cmd)
+	}
+	if err := fs.Parse(interleave(fs, args)); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintf(stderr, "Usage of dcimon %s:\n", cmd)
+			fs.SetOutput(stderr)
+			fs.PrintDefaults()
+			return &config{cmd: "help-shown"}, nil
+		}
+		return nil, usagef("%v", err)
+	}
+	cfg.args = fs.Args()
+	return cfg, cfg.validate()
+}
+
+// interleave lets flags follow positional arguments (`dcimon get CPU/user -n 3`), which the
+// standard flag package stops at.
+func interleave(fs *flag.FlagSet, args []string) []string {
+	var flags, pos []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			pos = append(pos, args[i+1:]...)
+			break
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			pos = append(pos, a)
+			continue
+		}
+		flags = append(flags, a)
+		name := strings.TrimLeft(a, "-")
+		if strings.Contains(name, "=") {
+			continue
+		}
+		if f := fs.Lookup(name); f != nil {
+			if bf, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && bf.IsBoolFlag() {
+				continue
+			}
+			if i+1 < len(args) {
+				flags = append(flags, args[i+1])
+				i++
+			}
+		}
+	}
+	return append(append(flags, "--"), pos...)
+}
+
+func (cfg *config) validate() error {
+	if cfg.interval < minInterval || cfg.interval > maxInterval {
+		return usagef("interval %v out of range %v..%v", cfg.interval, minInterval, maxInterval)
+	}
+	if cfg.count < 0 {
+		return usagef("-n %d: the count cannot be negative", cfg.count)
+	}
+	for _, dir := range []struct{ flag, path string }{{"--procfs", cfg.c.procfs}, {"--sysfs", cfg.c.sysfs}} {
+		if dir.path == "" {
+			continue
+		}
+		st, err := os.Stat(dir.path)
+		if err != nil {
+			return usagef("%s %s: %v", dir.flag, dir.path, errors.Unwrap(err))
+		}
+		if !st.IsDir() {
+			return usagef("%s %s: not a directory", dir.flag, dir.path)
+		}
+	}
+	if cfg.c.source != "host" && !strings.HasPrefix(cfg.c.source, "synthetic") {
+		return usagef("--source %q: want host or synthetic:disks=N,nics=N,cpus=N,seed=N", cfg.c.source)
+	}
+	if strings.HasPrefix(cfg.c.source, "synthetic") {
+		if _, err := collect.ParseSynthetic(cfg.c.source); err != nil {
+			return usagef("--source: %v", err)
+		}
+	}
+	if cfg.c.source != "host" && (cfg.c.procfs != "" || cfg.c.sysfs != "") {
+		return usagef("--procfs and --sysfs apply to the host source, not to %s", cfg.c.source)
+	}
+	switch cfg.theme {
+	case "dark", "light", "high-contrast", "mono":
+	default:
+		return usagef("--theme %q: want dark, light, high-contrast or mono", cfg.theme)
+	}
+	switch cfg.cmd {
+	case "list":
+		if len(cfg.args) > 1 {
+			return usagef("list takes at most one PATH, got %d", len(cfg.args))
+		}
+	case "describe":
+		if len(cfg.args) != 1 {
+			return usagef("describe takes exactly one PATH")
+		}
+	case "get":
+		if len(cfg.args) == 0 {
+			return usagef("get needs at least one PATH (e.g. CPU/user or 'Disk/*/busy')")
+		}
+	case "hot":
+		if len(cfg.args) != 2 {
+			return usagef("hot takes GRANDPARENT and STAT (e.g. dcimon hot Disk busy)")
+		}
+		switch cfg.feed {
+		case "none", "threshold", "always":
+		default:
+			return usagef("--feed %q: want none, threshold or always", cfg.feed)
+		}
+		switch cfg.except {
+		case "none", "exception", "trap", "both":
+		default:
+			return usagef("--exceptions %q: want none, exception, trap or both", cfg.except)
+		}
+	case "":
+		if len(cfg.args) > 0 {
+			return usagef("unexpected argument %q", cfg.args[0])
+		}
+	}
+	return nil
+}

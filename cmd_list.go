@@ -1,0 +1,179 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	ns "dcimon/namespace"
+)
+
+// listLine is one line of `dcimon list`, and one object of its JSON form.
+type listLine struct {
+	Path        string `json:"path"` // SPMI path; contexts end with "/"
+	Kind        string `json:"kind"` // "context" or "statistic"
+	Description string `json:"description"`
+	DataType    string `json:"data_type,omitempty"`  // statistics: "Long" or "Float" (SPMI-OUT-2)
+	ValueType   string `json:"value_type,omitempty"` // statistics: "Counter" or "Quantity"
+	Class       string `json:"class,omitempty"`      // DCI class id
+	Instance    string `json:"instance,omitempty"`   // DCI instance id
+	Datum       string `json:"datum,omitempty"`      // DCI datum id
+	ASN         string `json:"asn,omitempty"`        // relative ASN.1 id
+	depth       int
+	contInst    bool // a statistic of a non-first instance of a continuously instantiated parent
+}
+
+// listing walks the tree under root in order, contexts before their statistics and
+// subcontexts (SPMI-OUT-1, SPMI-HIER-6).
+func listing(reg *ns.Registry, root ns.Ref) []listLine {
+	var out []listLine
+	addStats := func(c *ns.Context, depth int, skip bool) {
+		if c.Stats == nil {
+			return
+		}
+		for i := range c.Stats.Datums {
+			d := &c.Stats.Datums[i]
+			if d.ID == ns.InvalidDatumID {
+				continue
+			}
+			ref := ns.Ref{Ctx: c, Datum: d}
+			inst := ""
+			if c.StatsInst != nil {
+				inst = c.StatsInst.ID().String()
+			}
+			out = append(out, listLine{Path: ref.Path(), Kind: "statistic", Description: d.Desc, DataType: d.SiType.Word(),
+				ValueType: d.ValType.Word(), Class: c.Stats.ID.String(), Instance: inst, Datum: fmt.Sprintf("%d", uint32(d.ID)),
+				ASN: ref.ASN(), depth: depth, contInst: skip})
+		}
+	}
+	if root.Datum != nil {
+		addStats(root.Ctx, 0, false)
+		var only []listLine
+		for _, l := range out {
+			if l.Path == root.Path() {
+				only = append(only, l)
+			}
+		}
+		return only
+	}
+	reg.Read(func() {
+		var walk func(c *ns.Context, depth int, skip bool)
+		walk = func(c *ns.Context, depth int, skip bool) {
+			if c.Kind != ns.CtxTop {
+				l := listLine{Path: c.Path() + "/", Kind: "context", Description: c.Desc, ASN: c.ASNPath(), depth: depth}
+				if c.Class != nil {
+					l.Class = c.Class.ID.String()
+				}
+				if c.Inst != nil {
+					l.Instance = c.Inst.ID().String()
+				}
+				out = append(out, l)
+			}
+			addStats(c, depth, skip)
+			first := true
+			for _, k := range c.Children() {
+				// SPMI-OUT-2: under a continuously instantiated parent, only the first instance's
+				// statistics are listed in the traversal format.
+				kskip := k.Kind == ns.CtxInstance && c.InstFreq() == ns.SiContInst && !first
+				if k.Kind == ns.CtxInstance {
+					first = false
+				}
+				walk(k, depth+1, kskip)
+			}
+		}
+		walk(root.Ctx, 0, false)
+	})
+	return out
+}
+
+// writeList prints the xmpeek-style listing (SPMI-OUT-1): `/<host>/path`, contexts ending in
+// "/", descriptions aligned in one column at least 40 wide (AMB-47). With types, the traversal
+// format of SPMI-OUT-2: descriptions at column 30 (top-level contexts), 35 (nested contexts) or
+// 40 (statistics), a type line under each statistic, and only the first instance's statistics
+// under a continuously instantiated parent.
+func writeList(w io.Writer, lines []listLine, host string, types, ids, asJSON bool) error {
+	if asJSON {
+		enc := json.NewEncoder(w)
+		for _, l := range lines {
+			if !ids {
+				l.Class, l.Instance, l.Datum, l.ASN = "", "", "", ""
+			}
+			l.Path = "/" + host + "/" + l.Path
+			if err := enc.Encode(l); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	var b strings.Builder
+	if types {
+		for _, l := range lines {
+			if l.contInst {
+				continue
+			}
+			col := 40
+			if l.Kind == "context" {
+				col = 30
+				if l.depth > 1 {
+					col = 35
+				}
+			}
+			writeCol(&b, l.Path, col, safe(l.Description))
+			if ids {
+				b.WriteString(idsText(l))
+			}
+			b.WriteByte('\n')
+			if l.Kind == "statistic" {
+				dt := "Data Type(" + l.DataType + ")"
+				fmt.Fprintf(&b, "        %-18sValue Type(%s)\n", dt, l.ValueType)
+			}
+		}
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
+	col := 40
+	for _, l := range lines {
+		if n := len("/"+host+"/"+l.Path) + 2; n > col {
+			col = n
+		}
+	}
+	for _, l := range lines {
+		writeCol(&b, "/"+host+"/"+l.Path, col, safe(l.Description))
+		if ids {
+			b.WriteString(idsText(l))
+		}
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func writeCol(b *strings.Builder, s string, col int, rest string) {
+	b.WriteString(s)
+	n := col - len(s)
+	if n < 1 {
+		n = 1
+	}
+	b.WriteString(strings.Repeat(" ", n))
+	b.WriteString(rest)
+}
+
+func idsText(l listLine) string {
+	var parts []string
+	if l.Class != "" {
+		parts = append(parts, "class "+l.Class)
+	}
+	if l.Instance != "" {
+		parts = append(parts, "instance "+l.Instance)
+	}
+	if l.Datum != "" {
+		parts = append(parts, "datum "+l.Datum)
+	}
+	asn := l.ASN
+	if asn == "" {
+		asn = "-"
+	}
+	parts = append(parts, "asn "+asn)
+	return "  [" + strings.Join(parts, " ") + "]"
+}

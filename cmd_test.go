@@ -1,0 +1,212 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+const (
+	fixProc = "collect/testdata/basic/t0/proc"
+	fixSys  = "collect/testdata/basic/t0/sys"
+)
+
+// fakeEnv is a deterministic environment: a fixed clock that sleeping advances, and UTC.
+func fakeEnv() env {
+	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	return env{
+		now:   func() time.Time { return now },
+		sleep: func(ctx context.Context, d time.Duration) error { now = now.Add(d); return ctx.Err() },
+		loc:   time.UTC,
+	}
+}
+
+func runFake(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := runEnv(context.Background(), args, fakeEnv(), &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name+".golden")
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -run %s -update to create it)", err, t.Name())
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s (go test -update rewrites it):\n--- got\n%s\n--- want\n%s", path, got, want)
+	}
+}
+
+func TestCommandsGolden(t *testing.T) {
+	fix := []string{"--procfs", fixProc, "--sysfs", fixSys}
+	syn := []string{"--source", "synthetic:disks=3,nics=2,cpus=2,seed=7"}
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"list_fixture", append([]string{"list"}, fix...)},
+		{"list_fixture_cpu_types", append([]string{"list", "CPU", "--types"}, fix...)},
+		{"list_fixture_ids", append([]string{"list", "NetIf", "--ids"}, fix...)},
+		{"list_synthetic_host", append([]string{"list", "Disk", "--host", "birte"}, syn...)},
+		{"describe_fixture_idle", append([]string{"describe", "CPU/cpu0/idle"}, fix...)},
+		{"describe_fixture_disk", append([]string{"describe", "Disk"}, fix...)},
+		{"get_fixture", append([]string{"get", "CPU/idle", "Disk/*/reads", "NetIf/lo/mtu"}, fix...)},
+		{"get_synthetic", append([]string{"get", "Disk/*/busy", "NetIf/*/bytes", "CPU/busy", "-n", "2"}, syn...)},
+		{"get_synthetic_json", append([]string{"get", "Disk/*/busy", "CPU/cpu0/idle", "--json"}, syn...)},
+		{"hot_synthetic", append([]string{"hot", "Disk", "busy", "--max", "2", "-n", "2"}, syn...)},
+		{"hot_synthetic_json", append([]string{"hot", "NetIf", "bytes", "--max", "1", "--json"}, syn...)},
+		{"describe_synthetic_json", append([]string{"describe", "Disk", "--json"}, syn...)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errs, code := runFake(t, tt.args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			if strings.Contains(tt.name, "json") {
+				checkJSON(t, out)
+			}
+			golden(t, tt.name, out)
+		})
+	}
+}
+
+// checkJSON decodes every line (or the one indented object) of JSON output.
+func checkJSON(t *testing.T, out string) {
+	t.Helper()
+	dec := json.NewDecoder(strings.NewReader(out))
+	n := 0
+	for dec.More() {
+		var v map[string]any
+		if err := dec.Decode(&v); err != nil {
+			t.Fatalf("invalid JSON after %d objects: %v", n, err)
+		}
+		n++
+	}
+	if n == 0 {
+		t.Fatal("no JSON objects")
+	}
+}
+
+func TestListJSONAndIDs(t *testing.T) {
+	out, errs, code := runFake(t, "list", "CPU", "--json", "--ids", "--procfs", fixProc, "--sysfs", fixSys)
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	sc := bufio.NewScanner(strings.NewReader(out))
+	found := false
+	for sc.Scan() {
+		var l listLine
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasSuffix(l.Path, "/CPU/cpu0/idle") {
+			found = true
+			// SPMI-ASN-1 and DCI-NS-1 through the command line.
+			if l.ASN != "1.1.4" || l.Datum != "4" || l.ValueType != "Counter" || l.Kind != "statistic" {
+				t.Fatalf("cpu0/idle: %+v", l)
+			}
+		}
+	}
+	if !found {
+		t.Fatal("CPU/cpu0/idle not listed")
+	}
+}
+
+func TestCommandErrors(t *testing.T) {
+	fix := []string{"--procfs", fixProc, "--sysfs", fixSys}
+	tests := []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{append([]string{"describe", "Nope"}, fix...), 1, "SiInvalidCx (180)"},
+		{append([]string{"describe", "CPU/cpu0/nosuch"}, fix...), 1, "SiNotFound (188)"},
+		{append([]string{"get", "Nope/*/x"}, fix...), 1, "SiNotFound (188)"},
+		{append([]string{"hot", "CPU/cpu0", "idle"}, fix...), 2, "SiBadArgument (187)"},
+		{append([]string{"hot", "Disk", "nosuchstat"}, fix...), 1, "SiNotFound (188)"},
+		{append([]string{"hot", "Disk", "busy", "--exceptions", "exception", "--threshold", "10"}, fix...), 2, "severity"},
+		{[]string{"list", "--procfs", "/nonexistent"}, 2, "--procfs /nonexistent"},
+		{[]string{"get", "CPU/user", "-n", "x"}, 2, "invalid value"},
+		{[]string{"--source", "synthetic:disks=many"}, 2, "disks"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args[:2], " "), func(t *testing.T) {
+			out, errs, code := runFake(t, tt.args...)
+			if code != tt.code || !strings.Contains(errs, tt.msg) {
+				t.Fatalf("exit %d, stderr %q; want %d and %q (stdout %q)", code, errs, tt.code, tt.msg, out)
+			}
+		})
+	}
+}
+
+func TestGetUnknownPathStillPrintsTheOthers(t *testing.T) {
+	// PCPF-11 / DCI-RET-1: one value set per request in order; the bad one carries its error.
+	out, errs, code := runFake(t, "get", "CPU/user", "Nope", "CPU/idle", "--procfs", fixProc, "--sysfs", fixSys)
+	if code != 1 || !strings.Contains(errs, "SiInvalidCx (180)") {
+		t.Fatalf("exit %d %q", code, errs)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 4 || !strings.HasPrefix(lines[1], "CPU/user") || !strings.HasPrefix(lines[2], "Nope") || !strings.HasPrefix(lines[3], "CPU/idle") {
+		t.Fatalf("output:\n%s", out)
+	}
+}
+
+func TestMonitorNeedsATerminal(t *testing.T) {
+	old := stdoutIsTerminal
+	stdoutIsTerminal = func() bool { return false }
+	defer func() { stdoutIsTerminal = old }()
+	_, errs, code := runFake(t, "--procfs", fixProc, "--sysfs", fixSys)
+	if code != 1 || !strings.Contains(errs, "dcimon get PATH") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+}
+
+// TestBinaryEndToEnd builds the real binary and runs a headless command against the fixture tree,
+// comparing with the same golden file as the in-process test (house style 16).
+func TestBinaryEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "dcimon")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	cmd := exec.Command(bin, "list", "--procfs", fixProc, "--sysfs", fixSys)
+	cmd.Env = append(os.Environ(), "TZ=UTC")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	golden(t, "list_fixture", string(out))
+	// Not a terminal: the monitor refuses with a pointer to the headless commands, exit 1.
+	cmd = exec.Command(bin, "--procfs", fixProc, "--sysfs", fixSys)
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	err = cmd.Run()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || !strings.Contains(errb.String(), "not a terminal") {
+		t.Fatalf("monitor without a terminal: %v %q", err, errb.String())
+	}
+}

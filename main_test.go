@@ -1,0 +1,79 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseArgs(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		err  string // substring of a usage error; "" = accepted
+		chk  func(*config) bool
+	}{
+		{"monitor defaults", nil, "", func(c *config) bool { return c.cmd == "" && c.interval == time.Second && c.theme == "dark" }},
+		{"interval", []string{"--interval", "250ms"}, "", func(c *config) bool { return c.interval == 250*time.Millisecond }},
+		{"malformed interval", []string{"--interval", "fast"}, "invalid value", nil},
+		{"interval too small", []string{"--interval", "1ms"}, "out of range", nil},
+		{"unknown flag", []string{"--nope"}, "flag provided but not defined", nil},
+		{"unknown command", []string{"frobnicate"}, "unknown command", nil},
+		{"bad theme", []string{"--theme", "pink"}, "--theme", nil},
+		{"missing procfs dir", []string{"--procfs", "/does/not/exist"}, "--procfs /does/not/exist", nil},
+		{"procfs is a file", []string{"--procfs", "/etc/hostname"}, "not a directory", nil},
+		{"bad source", []string{"--source", "remote"}, "--source", nil},
+		{"synthetic with procfs", []string{"--source", "synthetic:disks=3", "--procfs", "/proc"}, "apply to the host source", nil},
+		{"list", []string{"list", "CPU", "--types"}, "", func(c *config) bool { return c.cmd == "list" && c.types && c.args[0] == "CPU" }},
+		{"list two paths", []string{"list", "a", "b"}, "at most one PATH", nil},
+		{"describe needs a path", []string{"describe"}, "exactly one PATH", nil},
+		{"get flags after paths", []string{"get", "CPU/user", "Disk/*/busy", "-n", "3", "-i", "2s", "--json"}, "", func(c *config) bool {
+			return c.count == 3 && c.interval == 2*time.Second && c.c.json && len(c.args) == 2
+		}},
+		{"get without paths", []string{"get"}, "at least one PATH", nil},
+		{"get negative count", []string{"get", "x", "-n", "-1"}, "negative", nil},
+		{"hot", []string{"hot", "Disk", "busy", "--max", "2", "--threshold", "-25", "--feed", "always"}, "", func(c *config) bool {
+			return c.max == 2 && c.threshold == -25 && c.feed == "always"
+		}},
+		{"hot bad feed", []string{"hot", "Disk", "busy", "--feed", "sometimes"}, "--feed", nil},
+		{"hot bad exceptions", []string{"hot", "Disk", "busy", "--exceptions", "maybe"}, "--exceptions", nil},
+		{"hot one arg", []string{"hot", "Disk"}, "GRANDPARENT and STAT", nil},
+		{"monitor extra arg", []string{"--interval", "1s", "extra"}, "unexpected argument", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, err := parseArgs(tt.args, &bytes.Buffer{})
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("error %v, want one containing %q", err, tt.err)
+				}
+				if _, ok := err.(*usageError); !ok {
+					t.Fatalf("error %T is not a usage error", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.chk != nil && !tt.chk(cfg) {
+				t.Fatalf("config %+v", cfg)
+			}
+		})
+	}
+}
+
+func TestRunExitCodes(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"--version"}, &out, &errb); code != 0 || !strings.HasPrefix(out.String(), "dcimon ") {
+		t.Fatalf("--version: %d %q", code, out.String())
+	}
+	out.Reset()
+	if code := run([]string{"--help"}, &out, &errb); code != 0 || !strings.Contains(out.String(), "dcimon hot GRANDPARENT STAT") {
+		t.Fatalf("--help: %d", code)
+	}
+	errb.Reset()
+	if code := run([]string{"--interval", "x"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "dcimon: ") {
+		t.Fatalf("usage error: %d %q", code, errb.String())
+	}
+}

@@ -1,0 +1,40 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+
+	"github.com/mattn/go-isatty"
+
+	"dcimon/theme"
+	"dcimon/ui"
+)
+
+// stdoutIsTerminal reports whether standard output is a terminal; tests replace it.
+var stdoutIsTerminal = func() bool {
+	fd := os.Stdout.Fd()
+	return isatty.IsTerminal(fd) || isatty.IsCygwinTerminal(fd)
+}
+
+// errNotTerminal explains what to do when the monitor cannot draw.
+var errNotTerminal = errors.New("standard output is not a terminal, so the interactive monitor cannot run.\n" +
+	"For scripts and pipes use the headless commands:\n" +
+	"  dcimon list [PATH]          the name space\n" +
+	"  dcimon describe PATH        every attribute of a context or statistic\n" +
+	"  dcimon get PATH... [-n N]   values (add --json for machine-readable output)\n" +
+	"  dcimon hot Disk busy        the busiest peers")
+
+// runMonitor opens the interactive monitor on the chosen source.
+func runMonitor(ctx context.Context, cfg *config, e env, stdout, stderr io.Writer) error {
+	if !stdoutIsTerminal() {
+		return errNotTerminal
+	}
+	s, err := openSampler(cfg, e)
+	if err != nil {
+		return err
+	}
+	return ui.Run(ctx, s, ui.Options{Interval: cfg.interval, Theme: cfg.theme, NoColor: theme.NoColor(os.Getenv),
+		Host: cfg.c.host, DebugFile: cfg.c.debug})
+}
