@@ -117,6 +117,7 @@ const cpuModule, cpuTitle = "dcimon-cpu", "Processor times"
 type cpuProvider struct {
 	mu              sync.Mutex
 	roots           roots
+	env             rootsEnv
 	now             clockFunc
 	boot            *bootClock
 	sup             ns.Supplier
@@ -154,7 +155,7 @@ func (p *cpuProvider) Classes() []*ns.Class { return []*ns.Class{p.top, p.total,
 func (p *cpuProvider) Collect(ctx context.Context, req Request) (Batch, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	ctx = withRoots(ctx, p.roots)
+	ctx = p.env.with(ctx, p.roots)
 	err := readStat(ctx, &p.fr, &p.st)
 	t := p.now()
 	if err != nil && p.st.total.columns == 0 && len(p.st.cpus) == 0 {

@@ -216,6 +216,7 @@ const diskModule, diskTitle = "dcimon-disk", "Block device I/O"
 type diskProvider struct {
 	mu              sync.Mutex
 	roots           roots
+	env             rootsEnv
 	now             clockFunc
 	clock           func(ctx context.Context) (uint64, bool) // nil: the default collector clock
 	boot            *bootClock
@@ -290,7 +291,7 @@ func (p *diskProvider) collectorClock(ctx context.Context) (uint64, bool) {
 func (p *diskProvider) Collect(ctx context.Context, req Request) (Batch, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	ctx = withRoots(ctx, p.roots)
+	ctx = p.env.with(ctx, p.roots)
 	ds, err := readDiskstats(ctx, &p.fr, p.ds)
 	p.ds = ds
 	if err != nil && len(ds) == 0 {

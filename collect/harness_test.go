@@ -41,7 +41,10 @@ func newHarness(t testing.TB, provs []Provider) *harness {
 }
 
 // step collects every provider once and builds the next snapshot.
-func (h *harness) step(req Request) *ns.Snapshot {
+func (h *harness) step(req Request) *ns.Snapshot { return h.stepReuse(req, nil) }
+
+// stepReuse is step recycling the buffers of snapshot reuse, which nobody reads any more.
+func (h *harness) stepReuse(req Request, reuse *ns.Snapshot) *ns.Snapshot {
 	h.t.Helper()
 	var smp ns.Sample
 	h.errs, h.last = nil, nil
@@ -66,7 +69,7 @@ func (h *harness) step(req Request) *ns.Snapshot {
 			smp.Classes = append(smp.Classes, cs)
 		}
 	}
-	h.snap = ns.Next(h.snap, &smp, nil)
+	h.snap = ns.Next(h.snap, &smp, reuse)
 	return h.snap
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"io/fs"
-	"strings"
 	"sync"
 	"time"
 
@@ -73,8 +72,8 @@ func hostClass(ncpu int) *ns.Class {
 				"The kernel's host name (uname -n), exact bytes; escaped when shown."),
 			text(hostReleaseID, "release", "Kernel release", "/proc/sys/kernel/osrelease",
 				"The running kernel's release string (uname -r)."),
-			text(hostOSID, "os", "Operating system and version", "gopsutil host.PlatformInformation (/etc/os-release and kin)",
-				"Distribution name and version as gopsutil finds them in the tree's etc directory; n/a when it finds none."),
+			text(hostOSID, "os", "Operating system and version", "/etc/os-release PRETTY_NAME (or /usr/lib/os-release)",
+				"The distribution's own name for itself, from os-release(5) in the tree read; n/a when it has none."),
 			text(hostArchID, "arch", "Machine architecture", "gopsutil host.KernelArch (uname machine), live host only",
 				"The kernel's machine type (uname -m); n/a when reading a tree rather than the running host."),
 			ns.Discrete(hostBootID, "boottime", ns.TypeUint8, ns.UnitSecs, "Time the host booted", "/proc/stat btime, seconds since the Epoch").
@@ -112,6 +111,7 @@ const hostModule, hostTitle = "dcimon-host", "Host identity and load"
 type hostProvider struct {
 	mu        sync.Mutex
 	roots     roots
+	env       rootsEnv
 	now       clockFunc
 	boot      *bootClock
 	sup       ns.Supplier
@@ -155,7 +155,7 @@ func (p *hostProvider) Classes() []*ns.Class { return []*ns.Class{p.cls} }
 func (p *hostProvider) Collect(ctx context.Context, req Request) (Batch, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	ctx = withRoots(ctx, p.roots)
+	ctx = p.env.with(ctx, p.roots)
 	statErr := readStat(ctx, &p.fr, &p.st)
 	load, loadErr := readLoadAvg(ctx, &p.fr)
 	up, upErr := readUptime(ctx, &p.fr)
@@ -233,15 +233,12 @@ func (p *hostProvider) Collect(ctx context.Context, req Request) (Batch, error) 
 	return b, nil
 }
 
-// readStatic reads the identity: our own readers for what the tree holds, gopsutil for the
-// platform (it reads the tree's etc directory through the context) and, on the live host only,
-// the machine architecture (uname has no tree).
+// readStatic reads the identity: our own readers for what the tree holds and, on the live host
+// only, the machine architecture through gopsutil (uname has no tree).
 func (p *hostProvider) readStatic(ctx context.Context) {
 	p.static = hostStatic{}
 	p.static.id, p.static.idErr = readHostID(ctx, &p.fr)
-	gctx := gopsutilContext(ctx)
-	platform, _, version, err := host.PlatformInformationWithContext(gctx)
-	p.static.os, p.static.osErr = strings.TrimSpace(platform+" "+version), err
+	p.static.os, p.static.osErr = readOSRelease(ctx, &p.fr)
 	if p.roots.live() {
 		p.static.arch, p.static.archErr = host.KernelArch()
 	} else {

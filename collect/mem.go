@@ -117,6 +117,7 @@ const memModule, memTitle = "dcimon-mem", "Memory and paging"
 type memProvider struct {
 	mu                    sync.Mutex
 	roots                 roots
+	env                   rootsEnv
 	now                   clockFunc
 	boot                  *bootClock
 	sup                   ns.Supplier
@@ -150,7 +151,7 @@ func (p *memProvider) Classes() []*ns.Class { return []*ns.Class{p.top, p.real, 
 func (p *memProvider) Collect(ctx context.Context, req Request) (Batch, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	ctx = withRoots(ctx, p.roots)
+	ctx = p.env.with(ctx, p.roots)
 	miErr := readMeminfo(ctx, &p.fr, &p.mi)
 	vmErr := readVMStat(ctx, &p.fr, &p.vm)
 	t := p.now()

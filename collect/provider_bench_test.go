@@ -1,0 +1,161 @@
+package collect
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/shirou/gopsutil/v3/host"
+	"github.com/shirou/gopsutil/v3/mem"
+	gnet "github.com/shirou/gopsutil/v3/net"
+
+	ns "dcimon/namespace"
+)
+
+// The provider benchmarks read the live host: go test -run x -bench 'Collect|Floor' -benchmem ./collect/
+// See gopsutil.go for the figures and the budget (CPU+disk+net at most twice BenchmarkFloor).
+
+// benchCollect runs one steady-state collection of each provider per iteration: the first,
+// complete collection (static and variable data) is done before the timer starts.
+func benchCollect(b *testing.B, provs []Provider) {
+	skipWithoutProc(b)
+	ctx := context.Background()
+	for _, p := range provs {
+		if _, err := p.Collect(ctx, Request{Static: true, Variable: true}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, p := range provs {
+			if _, err := p.Collect(ctx, Request{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// BenchmarkHostCollect is one collection of every host provider: host, mem, cpu, disk, net.
+func BenchmarkHostCollect(b *testing.B) { benchCollect(b, HostProviders(HostOptions{})) }
+
+// BenchmarkCPUDiskNetCollect is the part of a collection the budget is about.
+func BenchmarkCPUDiskNetCollect(b *testing.B) { benchCollect(b, HostProviders(HostOptions{})[2:]) }
+
+func BenchmarkCPUCollect(b *testing.B)  { benchCollect(b, HostProviders(HostOptions{})[2:3]) }
+func BenchmarkDiskCollect(b *testing.B) { benchCollect(b, HostProviders(HostOptions{})[3:4]) }
+func BenchmarkNetCollect(b *testing.B)  { benchCollect(b, HostProviders(HostOptions{})[4:5]) }
+
+// BenchmarkHostStatic is what the host provider reads once per supplier initialisation.
+func BenchmarkHostStatic(b *testing.B) {
+	skipWithoutProc(b)
+	p := newHostProvider(hostRoots(), &bootClock{})
+	ctx := withRoots(context.Background(), hostRoots())
+	b.ReportAllocs()
+	for b.Loop() {
+		p.readStatic(ctx)
+	}
+}
+
+// gopsutil calls considered for the providers (figures in gopsutil.go).
+func BenchmarkGopsutilPlatform(b *testing.B) {
+	skipWithoutProc(b)
+	ctx := gopsutilContext(context.Background())
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, _, err := host.PlatformInformationWithContext(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkGopsutilHostInfo(b *testing.B) {
+	skipWithoutProc(b)
+	ctx := gopsutilContext(context.Background())
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := host.InfoWithContext(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkGopsutilSwapMemory(b *testing.B) {
+	skipWithoutProc(b)
+	ctx := gopsutilContext(context.Background())
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := mem.SwapMemoryWithContext(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkRawMemCollect(b *testing.B) { benchCollect(b, HostProviders(HostOptions{})[1:2]) }
+
+// BenchmarkGopsutilInterfaces is one netlink dump of every interface with its addresses, what
+// the net provider does for IPv4 addresses when SV_VARIABLE data is due.
+func BenchmarkGopsutilInterfaces(b *testing.B) {
+	skipWithoutProc(b)
+	ctx := gopsutilContext(context.Background())
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := gnet.InterfacesWithContext(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkReadIPv4All asks for each interface's addresses one by one, the raw layer's way.
+func BenchmarkReadIPv4All(b *testing.B) {
+	skipWithoutProc(b)
+	ctx := context.Background()
+	names, err := listNetIfs(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, n := range names {
+			if _, err := readIPv4(ctx, n); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// BenchmarkSyntheticCollect10k is one collection of the synthetic disk provider with 10,000
+// disks (and 5,000 partitions: every fourth disk has two).
+func BenchmarkSyntheticCollect10k(b *testing.B) {
+	clk := time.Unix(1_800_000_000, 0)
+	s := NewSynthetic(SyntheticOptions{Disks: 10000, Parts: 2, NICs: 64, CPUs: 128, Seed: 7, Now: func() time.Time { return clk }})
+	p := s.provs[SynthDisk]
+	ctx := context.Background()
+	if _, err := p.Collect(ctx, Request{Static: true, Variable: true}); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		clk = clk.Add(time.Second)
+		if _, err := p.Collect(ctx, Request{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSyntheticSample10k is collection, instance sync and snapshot for the whole synthetic
+// source with 10,000 disks, without the sampler's goroutines (the sampler's own benchmark
+// measures those).
+func BenchmarkSyntheticSample10k(b *testing.B) {
+	clk := time.Unix(1_800_000_000, 0)
+	h := newHarness(b, SyntheticProviders(SyntheticOptions{Disks: 10000, Parts: 2, NICs: 64, CPUs: 128, Seed: 7,
+		Now: func() time.Time { return clk }}))
+	h.step(Request{Static: true, Variable: true})
+	var older *ns.Snapshot
+	b.ReportAllocs()
+	for b.Loop() {
+		clk = clk.Add(time.Second)
+		prev := h.snap
+		h.stepReuse(Request{}, older)
+		older = prev
+	}
+}
