@@ -19,7 +19,7 @@ func TestGoldenPanes(t *testing.T) {
 			m = keys(t, m, ":Disk{enter}")
 			golden(t, name("values_table"), strip(m.values.View()))
 			m = keys(t, m, ":sda{enter}")
-			m = collect(t, m) // a second point for the sparklines
+			m = collectOnce(t, m) // a second point for the sparklines
 			golden(t, name("values_stats"), strip(m.values.View()))
 			m = keys(t, m, ":CPU/cpu0/idle{enter}")
 			golden(t, name("inspector_datum"), strip(m.insp.View()))

@@ -43,32 +43,46 @@ func classHealth(cv *namespace.ClassValues) health {
 	return healthOK
 }
 
-// buildHealth computes the map for a snapshot. Only failing classes and their ancestors are
-// stored; a class not in the map is fine.
+// buildHealth computes the map for a snapshot, and how many suppliers (providers: the classes
+// sharing a DCI4 supplier record) answered and how many are degraded or dead. Only failing
+// classes and their ancestors are stored; a class not in the map is fine.
 func buildHealth(reg *namespace.Registry, snap *namespace.Snapshot) (healthMap, int, int) {
 	hm := healthMap{}
-	ok, bad := 0, 0
 	if snap == nil {
 		return hm, 0, 0
 	}
+	suppliers := map[string]health{}
 	for _, c := range reg.Classes() {
 		if !c.Instantiated() {
 			continue
 		}
 		h := classHealth(snap.Class(c))
-		switch h {
-		case healthOK:
-			ok++
-			continue
-		case healthUnsampled:
+		if h == healthUnsampled {
 			continue
 		}
-		bad++
+		sup := "class " + c.ID.String()
+		if c.Supplier != nil && c.Supplier.Module != "" {
+			sup = c.Supplier.Module
+		}
+		if old, seen := suppliers[sup]; !seen || h > old {
+			suppliers[sup] = h
+		}
+		if h == healthOK {
+			continue
+		}
 		hm.worsen(c, h)
 		for id := c.ID.Parent(); len(id) > 0; id = id.Parent() {
 			if p := reg.Class(id); p != nil {
 				hm.worsen(p, h)
 			}
+		}
+	}
+	ok, bad := 0, 0
+	for _, h := range suppliers {
+		if h == healthOK {
+			ok++
+		} else {
+			bad++
 		}
 	}
 	return hm, ok, bad

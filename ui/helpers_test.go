@@ -94,7 +94,7 @@ func newModel(t testing.TB, src Source, w, h, n int) Model {
 	m.after = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil } // no real timers
 	m = send(t, m, tea.WindowSizeMsg{Width: w, Height: h})
 	for i := 0; i < n; i++ {
-		m = collect(t, m)
+		m = collectOnce(t, m)
 	}
 	return m
 }
@@ -113,8 +113,8 @@ func sendCmd(t testing.TB, m Model, msg tea.Msg) (Model, tea.Cmd) {
 	return out.(Model), cmd
 }
 
-// collect runs one collection the way the collection command does and delivers its message.
-func collect(t testing.TB, m Model) Model {
+// collectOnce runs one collection the way the collection command does and delivers its message.
+func collectOnce(t testing.TB, m Model) Model {
 	t.Helper()
 	msg := sampleCmd(context.Background(), m.src, m.now)()
 	return send(t, m, msg)

@@ -192,7 +192,7 @@ func (p *inspectorPane) status() namespace.Section {
 	if cv != nil {
 		add("read at", p.fmtTime(cv.Time))
 		if cv.Elapsed > 0 {
-			add("interval", cv.Elapsed.String())
+			add("interval", cv.Elapsed.Round(time.Millisecond).String())
 		}
 		add("supplier", supplierText(cv))
 	}
@@ -241,10 +241,10 @@ func (p *inspectorPane) classStatus() namespace.Section {
 	add("supplier", supplierText(cv))
 	add("read at", p.fmtTime(cv.Time))
 	if cv.Elapsed > 0 {
-		add("interval", cv.Elapsed.String())
+		add("interval", cv.Elapsed.Round(time.Millisecond).String())
 	}
 	if d := cv.End.Sub(cv.Start); d > 0 {
-		add("took", d.String())
+		add("took", d.Round(time.Microsecond).String())
 	}
 	n := 0
 	for _, in := range cv.Insts {

@@ -219,6 +219,15 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.onMouse(msg)
 		return nil
 	case tea.KeyMsg:
+		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste {
+			// Keys typed faster than the terminal is read arrive as one message (":Disk"); each
+			// is a key of its own, and the first may open the mode the others are typed into.
+			var cmds []tea.Cmd
+			for _, r := range msg.Runes {
+				cmds = append(cmds, m.onKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt}))
+			}
+			return tea.Batch(cmds...)
+		}
 		return m.onKey(msg)
 	}
 	return nil

@@ -270,7 +270,9 @@ func tableColumns(vf valueFormat, ctx *namespace.Context, c *namespace.Class) []
 	return cols
 }
 
-// colPref is a column a well-known table shows first, with the datum names it may go by.
+// colPref is a column a well-known table shows first, with the datum names it may go by. A
+// header with "%s" takes the short form of the column's unit ("rkB/s" while the column is in
+// KiB/s, "rMB/s" once it moves to MiB/s), the way iostat -k and -m name them.
 type colPref struct {
 	header string
 	names  []string
@@ -280,27 +282,45 @@ type colPref struct {
 // `iostat -x`, the per-interface one like `sar -n DEV`, the per-CPU one like `mpstat`.
 var preferredColumns = map[string][]colPref{
 	"Disk": {
-		{"r/s", []string{"r_s", "rps", "reads"}},
-		{"w/s", []string{"w_s", "wps", "writes"}},
-		{"rkB/s", []string{"rkB_s", "rkbs", "rbytes", "rkb"}},
-		{"wkB/s", []string{"wkB_s", "wkbs", "wbytes", "wkb"}},
+		{"r/s", []string{"reads", "r_s"}},
+		{"w/s", []string{"writes", "w_s"}},
+		{"r%s", []string{"read_bytes", "rbytes"}},
+		{"w%s", []string{"write_bytes", "wbytes"}},
 		{"r_await", []string{"r_await"}},
 		{"w_await", []string{"w_await"}},
-		{"aqu-sz", []string{"aqu-sz", "aqu_sz", "avgqu"}},
-		{"%util", []string{"%util", "util", "%busy", "busy"}},
+		{"aqu-sz", []string{"aqu_sz", "aqu-sz"}},
+		{"%util", []string{"busy", "%util", "util", "%busy"}},
 	},
 	"NetIf": {
-		{"rxkB/s", []string{"ibytes", "rbytes", "rx_bytes"}},
-		{"txkB/s", []string{"obytes", "tbytes", "tx_bytes"}},
-		{"rxpck/s", []string{"ipackets", "rpackets", "rx_packets"}},
-		{"txpck/s", []string{"opackets", "tpackets", "tx_packets"}},
+		{"rx%s", []string{"ibytes", "rx_bytes"}},
+		{"tx%s", []string{"obytes", "tx_bytes"}},
+		{"rxpck/s", []string{"ipackets", "rx_packets"}},
+		{"txpck/s", []string{"opackets", "tx_packets"}},
 	},
 	"CPU": {
-		{"%busy", []string{"%busy", "busy%"}},
-		{"%usr", []string{"%user", "%usr"}},
-		{"%sys", []string{"%kern", "%sys"}},
-		{"%iowait", []string{"%wait", "%iowait"}},
+		{"%busy", []string{"busy", "%busy"}},
 	},
+}
+
+// header is the column's title, with the short unit filled in for a templated header.
+func (c *tableCol) title() string {
+	if !strings.Contains(c.header, "%s") {
+		return c.header
+	}
+	return strings.Replace(c.header, "%s", shortUnit(c.col.Unit()), 1)
+}
+
+// shortUnit turns a views rate unit into iostat's spelling: "KiB/s" → "kB/s", "MiB/s" → "MB/s".
+func shortUnit(u string) string {
+	switch {
+	case u == "":
+		return "B/s"
+	case u == "KiB/s":
+		return "kB/s"
+	case strings.HasSuffix(u, "iB/s") && len(u) == 5:
+		return u[:1] + "B/s"
+	}
+	return u
 }
 
 func (p *valuesPane) cursorToDatum() {
@@ -779,7 +799,7 @@ func (p *valuesPane) tableLayout() (nameW, shown int) {
 
 func (p *valuesPane) colWidth(i int) int {
 	c := &p.cols[i]
-	return max(8, width(c.header)+1, width(c.col.Unit()))
+	return max(8, width(c.title())+1, width(c.col.Unit()))
 }
 
 func (p *valuesPane) viewTable(lines []string) []string {
@@ -794,7 +814,7 @@ func (p *valuesPane) viewTable(lines []string) []string {
 	for i := p.colOff; i < p.colOff+shown; i++ {
 		c := &p.cols[i]
 		cw := p.colWidth(i)
-		hd := c.header
+		hd := c.title()
 		if p.sortCol == i+1 {
 			hd += sortMark(p.sortDesc)
 		}

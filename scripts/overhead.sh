@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Measure what watching costs: run dcimon and htop (and btop when installed) one after the other
+# in tmux at the same size (200x50) and the same 1-second refresh for a fixed time, read each
+# process's CPU time and resident memory from /proc/PID, and print a table with dcimon's figures
+# as ratios to htop's from the same run.
+#
+#   scripts/overhead.sh [SECONDS]        (default 60)
+#
+# Installs tmux and htop with apt-get when they are missing. Stops only the tmux sessions it
+# started. Needs Linux /proc.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+secs=${1:-60}
+warm=3
+cols=200
+rows=50
+hz=$(getconf CLK_TCK)
+page=$(getconf PAGESIZE)
+
+need=()
+command -v tmux >/dev/null 2>&1 || need+=(tmux)
+command -v htop >/dev/null 2>&1 || need+=(htop)
+if [ ${#need[@]} -gt 0 ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >/dev/null
+  apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+work=$(mktemp -d)
+sessions=()
+cleanup() {
+  for s in "${sessions[@]}"; do tmux kill-session -t "$s" 2>/dev/null || true; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+go build -o "$work/dcimon" .
+
+# btop reads its refresh period from its config file: give it one of its own.
+mkdir -p "$work/config/btop"
+printf 'update_ms = 1000\n' >"$work/config/btop/btop.conf"
+
+# cpu_ticks PID: user + system CPU time in clock ticks (fields 14 and 15 of /proc/PID/stat).
+cpu_ticks() { awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"; }
+# rss_kb PID: resident set size in KiB (statm field 2 × page size).
+rss_kb() { awk -v p="$page" '{ print $2 * p / 1024 }' "/proc/$1/statm"; }
+# hwm_kb PID: peak resident set size in KiB.
+hwm_kb() { awk '/^VmHWM:/ { print $2 }' "/proc/$1/status"; }
+
+# measure NAME COMMAND...: prints "NAME cpu_seconds cpu_percent rss_mib peak_mib".
+measure() {
+  local name=$1; shift
+  local s="overhead-$name-$$"
+  sessions+=("$s")
+  tmux new-session -d -s "$s" -x "$cols" -y "$rows" \
+    "exec env TERM=xterm-256color XDG_CONFIG_HOME=$work/config HOME=$work $*"
+  local pid
+  pid=$(tmux list-panes -t "$s" -F '#{pane_pid}')
+  sleep "$warm"
+  [ -d "/proc/$pid" ] || { echo "$name exited during warm-up" >&2; return 1; }
+  local c0 c1 t0 t1
+  c0=$(cpu_ticks "$pid"); t0=$(date +%s.%N)
+  local peak=0 r
+  for ((i = 0; i < secs; i++)); do
+    sleep 1
+    r=$(rss_kb "$pid"); (( ${r%.*} > peak )) && peak=${r%.*}
+  done
+  c1=$(cpu_ticks "$pid"); t1=$(date +%s.%N)
+  r=$(rss_kb "$pid")
+  tmux kill-session -t "$s"
+  awk -v n="$name" -v c0="$c0" -v c1="$c1" -v t0="$t0" -v t1="$t1" -v hz="$hz" -v r="$r" -v p="$peak" \
+    'BEGIN { cpu = (c1 - c0) / hz; printf "%s %.3f %.2f %.1f %.1f\n", n, cpu, 100 * cpu / (t1 - t0), r / 1024, p / 1024 }'
+}
+
+results=()
+results+=("$(measure dcimon "$work/dcimon" --interval 1s)")
+results+=("$(measure htop htop -d 10)")
+if command -v btop >/dev/null 2>&1; then
+  results+=("$(measure btop btop)")
+fi
+
+echo
+echo "Overhead over ${secs} s at ${cols}x${rows}, 1 s refresh, default screen ($(nproc) CPUs, $(uname -r))"
+printf '%s\n' "${results[@]}" | awk '
+  { name[NR] = $1; cpu[NR] = $2; pct[NR] = $3; rss[NR] = $4; peak[NR] = $5; if ($1 == "htop") h = NR }
+  END {
+    printf "%-8s %12s %8s %10s %10s %12s %12s\n", "program", "CPU time s", "CPU %", "RSS MiB", "peak MiB", "CPU vs htop", "RSS vs htop"
+    for (i = 1; i <= NR; i++) {
+      cr = (h && cpu[h] > 0) ? sprintf("%.2fx", cpu[i] / cpu[h]) : "-"
+      rr = (h && rss[h] > 0) ? sprintf("%.2fx", rss[i] / rss[h]) : "-"
+      printf "%-8s %12.3f %8.2f %10.1f %10.1f %12s %12s\n", name[i], cpu[i], pct[i], rss[i], peak[i], cr, rr
+    }
+  }'

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# screenshots.sh — capture the monitor in a real terminal and render PNGs for the README.
+#
+# For each source (the real host, and the deterministic synthetic source) and each size (120×40,
+# 200×60) it starts the monitor in a private tmux server, waits for the first samples, drives a
+# few keys so the picture shows something worth seeing, and captures the screen twice:
+#
+#   screenshots/<source>-<W>x<H>.ansi   with colours (tmux capture-pane -e -p)
+#   screenshots/<source>-<W>x<H>.txt    plain text
+#   screenshots/<source>-<W>x<H>.png    rendered by charmbracelet/freeze v0.2.2
+#
+# When freeze cannot be had, the .ansi and .txt captures are kept and the script says so.
+#
+# Sources: dcimon itself when its main runs the monitor (`dcimon` and
+# `dcimon --source synthetic:...`). Until then the synthetic captures come from the test-only
+# program ui/internal/demo on the fixture source and the host captures are skipped.
+#
+# Usage: scripts/screenshots.sh            (from anywhere in the repository)
+#   FREEZE=/path/to/freeze    use this freeze binary
+#   SETTLE=3                  seconds to let the monitor collect before capturing
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+out="$root/screenshots"
+settle=${SETTLE:-3}
+work=$(mktemp -d)
+sock="dcimon-shots-$$"
+cleanup() {
+	tmux -L "$sock" kill-server 2>/dev/null || true
+	rm -rf "$work"
+}
+trap cleanup EXIT
+mkdir -p "$out"
+cd "$root"
+
+command -v tmux >/dev/null || { echo "screenshots: tmux is required" >&2; exit 1; }
+
+# --- the programs --------------------------------------------------------------------------
+have_dcimon=0
+if go build -o "$work/dcimon" . 2>"$work/build.log"; then
+	if grep -q 'ui\.Run(' ./*.go && "$work/dcimon" --help 2>&1 | grep -q 'synthetic'; then
+		have_dcimon=1
+	fi
+else
+	echo "screenshots: dcimon does not build; see below. Using the test-only demo." >&2
+	sed 's/^/  /' "$work/build.log" >&2
+fi
+if [ "$have_dcimon" = 0 ]; then
+	echo "screenshots: main does not run the monitor on a synthetic source yet:" >&2
+	echo "  synthetic captures use ui/internal/demo (fixture source); host captures are skipped." >&2
+	go build -o "$work/demo" ./ui/internal/demo
+fi
+
+# --- freeze --------------------------------------------------------------------------------
+# `go install github.com/charmbracelet/freeze@v0.2.2` needs the proxy's version list, which the
+# proxy may refuse; downloading the module and building it from the module cache does not.
+freeze=${FREEZE:-}
+if [ -z "$freeze" ] && command -v freeze >/dev/null; then
+	freeze=$(command -v freeze)
+fi
+if [ -z "$freeze" ]; then
+	if dir=$(cd "$work" && go mod init shots >/dev/null 2>&1 &&
+		go mod download -json github.com/charmbracelet/freeze@v0.2.2 2>/dev/null |
+		sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p') && [ -n "$dir" ] &&
+		(cd "$dir" && go build -o "$work/freeze" . 2>"$work/freeze.log"); then
+		freeze="$work/freeze"
+	else
+		echo "screenshots: freeze v0.2.2 could not be fetched or built; keeping .ansi and .txt only." >&2
+	fi
+fi
+
+# --- capturing -----------------------------------------------------------------------------
+# shot NAME W H KEYS... — run the program in a W×H terminal, press KEYS, capture. A key is a
+# tmux key name (Enter, Tab, Down) or "=text" for text typed as it is (":Disk", "2").
+shot() {
+	local name=$1 w=$2 h=$3
+	shift 3
+	tmux -L "$sock" new-session -d -s "$name" -x "$w" -y "$h" \
+		"env TERM=xterm-256color COLORTERM=truecolor ${prog[*]}"
+	sleep "$settle"
+	for k in "$@"; do
+		case $k in
+		=*) tmux -L "$sock" send-keys -t "$name" -l "${k#=}" ;;
+		*) tmux -L "$sock" send-keys -t "$name" "$k" ;;
+		esac
+		sleep 0.3
+	done
+	sleep 1.2 # one more sample, so rates and sparklines have moved
+	tmux -L "$sock" capture-pane -e -p -t "$name" >"$out/$name.ansi"
+	tmux -L "$sock" capture-pane -p -t "$name" >"$out/$name.txt"
+	tmux -L "$sock" send-keys -t "$name" q
+	sleep 0.3
+	tmux -L "$sock" kill-session -t "$name" 2>/dev/null || true
+	if [ -n "$freeze" ]; then
+		if "$freeze" "$out/$name.ansi" --language ansi -o "$out/$name.png" >/dev/null 2>"$work/freeze-$name.log"; then
+			echo "screenshots: $out/$name.png"
+		else
+			echo "screenshots: freeze failed on $name (kept .ansi/.txt):" >&2
+			sed 's/^/  /' "$work/freeze-$name.log" >&2
+		fi
+	else
+		echo "screenshots: $out/$name.ansi"
+	fi
+}
+
+# Scenes: the host as it opens, then its disks (`:Disk` goes to the context, `2` focuses the
+# values); the synthetic disks ranked by %util (`s` steps the sort column to it), and a disk's
+# statistics with their sparklines, bars and inspector.
+if [ "$have_dcimon" = 1 ]; then
+	prog=("$work/dcimon")
+	shot host-120x40 120 40
+	shot host-200x60 200 60 "=:Disk" Enter "=2"
+	prog=("$work/dcimon" --source "synthetic:disks=8,nics=3,cpus=8,seed=1")
+else
+	prog=("$work/demo" --disks 8 --nics eth0,eth1,wlan0,lo --cpus 8)
+fi
+shot synthetic-120x40 120 40 "=:Disk" Enter "=2ssssssss"
+shot synthetic-200x60 200 60 "=:Disk/sdb" Enter "=2" Down Down Down Down "=1"
