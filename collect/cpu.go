@@ -156,6 +156,7 @@ func (p *cpuProvider) Collect(ctx context.Context, req Request) (Batch, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	ctx = p.env.with(ctx, p.roots)
+	p.st = procStat{cpus: p.st.cpus[:0]} // a read that fails before parsing must not leave the last values
 	err := readStat(ctx, &p.fr, &p.st)
 	t := p.now()
 	if err != nil && p.st.total.columns == 0 && len(p.st.cpus) == 0 {

@@ -207,6 +207,7 @@ type blockInfo struct {
 	ios       uint64 // reads + writes at the last collection (re-attach detection)
 	haveIOs   bool
 	seen      uint64 // collection number at which the device was last visible
+	present   uint64 // collection number at which it was last in diskstats, visible or not
 	delivered uint64 // collection number at which its slow datums were last delivered
 }
 
@@ -226,14 +227,15 @@ type diskProvider struct {
 	fr              fileReader
 	ds              []diskStat
 	devs            map[uint64]*blockInfo
-	gen             uint64 // collections so far
+	dl              deliveries
 	started         bool
 	diskRows        []diskRow
 	partRows        []diskRow
 	diskSpecs       []ns.InstanceSpec
 	partSpecs       []ns.InstanceSpec
-	roList          string // the invalid-data list of a read-only device
-	reattached      []bool // per diskstats line, scratch
+	roList          string            // the invalid-data list of a read-only device
+	reattached      []bool            // per diskstats line, scratch
+	names, prev     map[string]uint64 // device name → number, this collection and the previous one
 }
 
 // diskRow is one visible diskstats line and what sysfs says about it.
@@ -244,7 +246,8 @@ type diskRow struct {
 }
 
 func newDiskProvider(r roots, boot *bootClock, showLoop bool) *diskProvider {
-	p := &diskProvider{roots: r, now: time.Now, boot: boot, showLoop: showLoop, devs: map[uint64]*blockInfo{}}
+	p := &diskProvider{roots: r, now: time.Now, boot: boot, showLoop: showLoop, devs: map[uint64]*blockInfo{},
+		names: map[string]uint64{}, prev: map[string]uint64{}}
 	p.top, p.disk, p.part = diskClasses()
 	ids := make([]ns.DatumID, len(diskWriteIDs))
 	for i, id := range diskWriteIDs {
@@ -291,6 +294,7 @@ func (p *diskProvider) collectorClock(ctx context.Context) (uint64, bool) {
 func (p *diskProvider) Collect(ctx context.Context, req Request) (Batch, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.dl.start()
 	ctx = p.env.with(ctx, p.roots)
 	ds, err := readDiskstats(ctx, &p.fr, p.ds)
 	p.ds = ds
@@ -299,7 +303,6 @@ func (p *diskProvider) Collect(ctx context.Context, req Request) (Batch, error) 
 	}
 	clock, clockOK := p.collectorClock(ctx)
 	t := p.now()
-	p.gen++
 	if !p.started || req.Static {
 		refreshBoot(ctx, &p.fr, p.boot)
 	}
@@ -310,8 +313,8 @@ func (p *diskProvider) Collect(ctx context.Context, req Request) (Batch, error) 
 	}
 	p.started = true
 
-	// Unknown devices and re-attached ones (their 64-bit counters went backwards) send us back
-	// to sysfs, once per collection. A re-attached device's 32-bit millisecond counters are
+	// Unknown devices, devices back after an absence and re-attached ones (their 64-bit counters
+	// went backwards) send us back to sysfs, once per collection. A re-attached device's 32-bit millisecond counters are
 	// withheld for this collection: the name space would take their decrease for a wrap.
 	p.reattached = p.reattached[:0]
 	unknown, again := false, false
@@ -319,7 +322,7 @@ func (p *diskProvider) Collect(ctx context.Context, req Request) (Batch, error) 
 		d := &ds[i]
 		info := p.devs[mkdev(d.major, d.minor)]
 		re := false
-		if info == nil || info.name != d.name {
+		if info == nil || info.name != d.name || (info.present != 0 && info.present != p.dl.gen-1) {
 			unknown = true
 		} else if ios := d.v[diskReads] + d.v[diskWrites]; info.haveIOs && ios < info.ios {
 			re, again = true, true
@@ -331,32 +334,43 @@ func (p *diskProvider) Collect(ctx context.Context, req Request) (Batch, error) 
 	}
 	p.placeholders()
 
+	// A name that changed device number since the previous collection (a device replaced
+	// between two collections) is left out once: the registry adds new instances before it
+	// removes old ones, and the old one still holds the name.
 	p.diskRows, p.partRows = p.diskRows[:0], p.partRows[:0]
+	renamed := func(info *blockInfo) bool {
+		prev, ok := p.prev[info.name]
+		return ok && prev != info.devno
+	}
 	for i := range ds {
 		d := &ds[i]
 		info := p.devs[mkdev(d.major, d.minor)]
 		info.ios, info.haveIOs = d.v[diskReads]+d.v[diskWrites], true
-		if info.part {
+		info.present = p.dl.gen
+		p.names[info.name] = info.devno
+		if info.part || renamed(info) {
 			continue
 		}
 		if !p.showLoop && hiddenDisk(info.name) {
 			continue
 		}
-		info.seen = p.gen
+		info.seen = p.dl.gen
 		p.diskRows = append(p.diskRows, diskRow{st: d, info: info, reattached: p.reattached[i]})
 	}
 	for i := range ds {
 		d := &ds[i]
 		info := p.devs[mkdev(d.major, d.minor)]
-		if !info.part {
+		if !info.part || renamed(info) {
 			continue
 		}
-		if parent := p.devs[info.parent]; parent == nil || parent.seen != p.gen {
+		if parent := p.devs[info.parent]; parent == nil || parent.seen != p.dl.gen {
 			continue // its disk is hidden, or absent from diskstats
 		}
-		info.seen = p.gen
+		info.seen = p.dl.gen
 		p.partRows = append(p.partRows, diskRow{st: d, info: info, reattached: p.reattached[i]})
 	}
+	p.names, p.prev = p.prev, p.names
+	clear(p.names)
 
 	b := Batch{Reset: resetOf(p.boot.get()), Time: t}
 	if req.Wants(p.disk) {
@@ -367,6 +381,7 @@ func (p *diskProvider) Collect(ctx context.Context, req Request) (Batch, error) 
 		p.partSpecs = syncDiskSpecs(p.partSpecs, p.partRows, true)
 		b.Classes = append(b.Classes, p.reading(p.part, p.partSpecs, p.partRows, req, clock, clockOK, err))
 	}
+	p.dl.done(ctx)
 	return b, nil
 }
 
@@ -393,7 +408,7 @@ func (p *diskProvider) reading(c *ns.Class, specs []ns.InstanceSpec, rows []disk
 			row[diskClockID-1] = rawNoValues()
 		}
 		info := r.info
-		if due(req, ns.SVVariable, info.delivered != 0 && info.delivered == p.gen-1) {
+		if due(req, ns.SVVariable, p.dl.had(info.delivered)) {
 			row[diskSizeID-1], row[diskROID-1] = rawNotPresent(), rawNotPresent()
 			if info.have.size {
 				row[diskSizeID-1] = rawN(info.sizeBytes)
@@ -412,7 +427,7 @@ func (p *diskProvider) reading(c *ns.Class, specs []ns.InstanceSpec, rows []disk
 			row[nd-1] = rawS(p.roList)
 		}
 		if err == nil {
-			info.delivered = p.gen
+			info.delivered = p.dl.gen
 		}
 	}
 	return ClassReading{Class: c, Specs: specs, Raw: raw, Err: err}
@@ -483,7 +498,7 @@ func (p *diskProvider) refreshSysfs(ctx context.Context) {
 	devs := make(map[uint64]*blockInfo, len(old))
 	keep := func(b *blockInfo) {
 		if o := old[b.devno]; o != nil && o.name == b.name && o.part == b.part {
-			b.ios, b.haveIOs, b.seen, b.delivered = o.ios, o.haveIOs, o.seen, o.delivered
+			b.ios, b.haveIOs, b.seen, b.present, b.delivered = o.ios, o.haveIOs, o.seen, o.present, o.delivered
 		}
 		devs[b.devno] = b
 	}

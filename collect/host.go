@@ -119,7 +119,8 @@ type hostProvider struct {
 	specs     []ns.InstanceSpec
 	fr        fileReader
 	st        procStat
-	delivered bool
+	dl        deliveries
+	delivered uint64 // collection that last delivered the static datums
 	static    hostStatic
 }
 
@@ -155,7 +156,9 @@ func (p *hostProvider) Classes() []*ns.Class { return []*ns.Class{p.cls} }
 func (p *hostProvider) Collect(ctx context.Context, req Request) (Batch, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.dl.start()
 	ctx = p.env.with(ctx, p.roots)
+	p.st = procStat{cpus: p.st.cpus[:0]} // a read that fails before parsing must not leave the last values
 	statErr := readStat(ctx, &p.fr, &p.st)
 	load, loadErr := readLoadAvg(ctx, &p.fr)
 	up, upErr := readUptime(ctx, &p.fr)
@@ -171,7 +174,7 @@ func (p *hostProvider) Collect(ctx context.Context, req Request) (Batch, error) 
 	if !req.Wants(p.cls) {
 		return b, nil
 	}
-	static := due(req, ns.SVStatic, p.delivered)
+	static := due(req, ns.SVStatic, p.dl.had(p.delivered))
 	if static {
 		p.readStatic(ctx)
 	}
@@ -227,9 +230,10 @@ func (p *hostProvider) Collect(ctx context.Context, req Request) (Batch, error) 
 		}
 	}
 	if classErr == nil {
-		p.delivered = true
+		p.delivered = p.dl.gen
 	}
 	b.Classes = []ClassReading{{Class: p.cls, Specs: p.specs, Raw: raw, Err: classErr}}
+	p.dl.done(ctx)
 	return b, nil
 }
 

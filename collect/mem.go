@@ -127,7 +127,8 @@ type memProvider struct {
 	mi                    memInfo
 	vm                    vmStat
 	started               bool
-	delivered             [2]bool // real, swap: their slow datums were delivered once
+	dl                    deliveries
+	delivered             [2]uint64 // real, swap: the collection that last delivered their slow datums
 }
 
 func newMemProvider(r roots, boot *bootClock) *memProvider {
@@ -151,7 +152,9 @@ func (p *memProvider) Classes() []*ns.Class { return []*ns.Class{p.top, p.real, 
 func (p *memProvider) Collect(ctx context.Context, req Request) (Batch, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.dl.start()
 	ctx = p.env.with(ctx, p.roots)
+	p.mi, p.vm = memInfo{}, vmStat{} // a read that fails before parsing must not leave the last values
 	miErr := readMeminfo(ctx, &p.fr, &p.mi)
 	vmErr := readVMStat(ctx, &p.fr, &p.vm)
 	t := p.now()
@@ -182,26 +185,30 @@ func (p *memProvider) Collect(ctx context.Context, req Request) (Batch, error) {
 	if req.Wants(p.real) {
 		raw := make([]ns.Raw, len(p.real.Datums))
 		raw[realTotalID-1] = rawSkipped()
-		if due(req, ns.SVStatic, p.delivered[0]) {
+		if due(req, ns.SVStatic, p.dl.had(p.delivered[0])) {
 			raw[realTotalID-1] = mem(memTotal)
 		}
 		raw[realFreeID-1] = mem(memFree)
 		raw[realAvailID-1] = mem(memAvailable)
 		raw[realBuffersID-1] = mem(memBuffers)
 		raw[realCachedID-1] = mem(memCached)
-		p.delivered[0] = p.delivered[0] || miErr == nil
+		if miErr == nil {
+			p.delivered[0] = p.dl.gen
+		}
 		b.Classes = append(b.Classes, ClassReading{Class: p.real, Specs: p.specs, Raw: raw, Err: miErr})
 	}
 	if req.Wants(p.swap) {
 		raw := make([]ns.Raw, len(p.swap.Datums))
 		raw[swapTotalID-1] = rawSkipped()
-		if due(req, ns.SVVariable, p.delivered[1]) {
+		if due(req, ns.SVVariable, p.dl.had(p.delivered[1])) {
 			raw[swapTotalID-1] = mem(memSwapTotal)
 		}
 		raw[swapFreeID-1] = mem(memSwapFree)
 		raw[swapInID-1] = vm(vmPswpin)
 		raw[swapOutID-1] = vm(vmPswpout)
-		p.delivered[1] = p.delivered[1] || miErr == nil
+		if miErr == nil {
+			p.delivered[1] = p.dl.gen
+		}
 		b.Classes = append(b.Classes, ClassReading{Class: p.swap, Specs: p.specs, Raw: raw, Err: miErr})
 	}
 	if req.Wants(p.virt) {
@@ -212,5 +219,6 @@ func (p *memProvider) Collect(ctx context.Context, req Request) (Batch, error) {
 		raw[virtMajFaultsID-1] = vm(vmPgmajfault)
 		b.Classes = append(b.Classes, ClassReading{Class: p.virt, Specs: p.specs, Raw: raw, Err: vmErr})
 	}
+	p.dl.done(ctx)
 	return b, nil
 }

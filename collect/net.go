@@ -126,6 +126,14 @@ type ifInfo struct {
 	total     uint64 // rx+tx bytes and packets at the last collection (re-creation check)
 	haveTotal bool
 	delivered uint64
+	seen      uint64 // collection number at which it was last in /proc/net/dev
+	lastValue uint64 // its instance value then
+}
+
+// netRow is one interface of a collection.
+type netRow struct {
+	d    *netDevStat
+	info *ifInfo
 }
 
 const netModule, netTitle = "dcimon-net", "Network interfaces"
@@ -142,9 +150,9 @@ type netProvider struct {
 	fr       fileReader
 	nd       []netDevStat
 	ifs      map[string]*ifInfo
-	gen      uint64
+	dl       deliveries
 	started  bool
-	rows     []*ifInfo
+	rows     []netRow
 	specs    []ns.InstanceSpec
 	used     map[uint64]bool // scratch: instance values taken in this collection
 }
@@ -168,6 +176,7 @@ func (p *netProvider) Classes() []*ns.Class { return []*ns.Class{p.top, p.cls} }
 func (p *netProvider) Collect(ctx context.Context, req Request) (Batch, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.dl.start()
 	ctx = p.env.with(ctx, p.roots)
 	nd, err := readNetDev(ctx, &p.fr, p.nd)
 	p.nd = nd
@@ -175,21 +184,21 @@ func (p *netProvider) Collect(ctx context.Context, req Request) (Batch, error) {
 		return Batch{}, err
 	}
 	t := p.now()
-	p.gen++
 	if !p.started || req.Static {
 		refreshBoot(ctx, &p.fr, p.boot)
 	}
 	full := !p.started || req.Variable || req.Static
 	p.started = true
 
-	// Which interfaces need sysfs: all of them when variable data is due, else new ones and
-	// those whose counters went backwards (re-created, perhaps with a new ifindex).
+	// Which interfaces need sysfs: all of them when variable data is due, else new ones, those
+	// back after an absence and those whose counters went backwards (re-created, perhaps with a
+	// new ifindex).
 	var stale []string
 	for i := range nd {
 		d := &nd[i]
 		info := p.ifs[d.name]
 		total := d.v[netRxBytes] + d.v[netTxBytes] + d.v[netRxPackets] + d.v[netTxPackets]
-		if full || info == nil || (info.haveTotal && total < info.total) {
+		if full || info == nil || info.seen != p.dl.gen-1 || (info.haveTotal && total < info.total) {
 			stale = append(stale, d.name)
 		}
 	}
@@ -208,7 +217,14 @@ func (p *netProvider) Collect(ctx context.Context, req Request) (Batch, error) {
 			info.value = nameValue(info.name + "\x00dup")
 		}
 		p.used[info.value] = true
-		p.rows = append(p.rows, info)
+		// Re-created with a new ifindex between two collections: left out once, since the
+		// registry adds new instances before it removes old ones and the old one holds the name.
+		renamed := info.seen != 0 && info.seen == p.dl.gen-1 && info.lastValue != info.value
+		info.seen, info.lastValue = p.dl.gen, info.value
+		if renamed {
+			continue
+		}
+		p.rows = append(p.rows, netRow{d: d, info: info})
 	}
 	b := Batch{Reset: resetOf(p.boot.get()), Time: t}
 	if !req.Wants(p.cls) {
@@ -216,19 +232,20 @@ func (p *netProvider) Collect(ctx context.Context, req Request) (Batch, error) {
 	}
 	p.syncSpecs()
 	ndat := len(p.cls.Datums)
-	raw := make([]ns.Raw, len(nd)*ndat)
-	for k, info := range p.rows {
+	raw := make([]ns.Raw, len(p.rows)*ndat)
+	for k, r := range p.rows {
 		row := raw[k*ndat : (k+1)*ndat : (k+1)*ndat]
-		d := &nd[k]
+		d, info := r.d, r.info
 		for i, c := range netRawCol {
 			row[i] = rawN(d.v[c])
 		}
 		p.fillAttrs(row, info, req)
 		if err == nil {
-			info.delivered = p.gen
+			info.delivered = p.dl.gen
 		}
 	}
 	b.Classes = []ClassReading{{Class: p.cls, Specs: p.specs, Raw: raw, Err: err}}
+	p.dl.done(ctx)
 	return b, nil
 }
 
@@ -236,7 +253,7 @@ func (p *netProvider) Collect(ctx context.Context, req Request) (Batch, error) {
 // invalid ones (no MAC, no IPv4 address, unknown speed) are marked invalid every time, from the
 // cache.
 func (p *netProvider) fillAttrs(row []ns.Raw, info *ifInfo, req Request) {
-	delivered := info.delivered != 0 && info.delivered == p.gen-1
+	delivered := p.dl.had(info.delivered)
 	variable, static := due(req, ns.SVVariable, delivered), due(req, ns.SVStatic, delivered)
 	set := func(id uint8, ok bool, r ns.Raw) {
 		switch {
@@ -354,14 +371,15 @@ func nameValue(name string) uint64 {
 func (p *netProvider) syncSpecs() {
 	same := len(p.specs) == len(p.rows)
 	for i := 0; same && i < len(p.rows); i++ {
-		same = p.specs[i].Levels[0] == p.rows[i].value && p.specs[i].OSName == p.rows[i].name
+		same = p.specs[i].Levels[0] == p.rows[i].info.value && p.specs[i].OSName == p.rows[i].info.name
 	}
 	if same {
 		return
 	}
 	p.specs = make([]ns.InstanceSpec, len(p.rows))
 	levels := make([]uint64, len(p.rows))
-	for i, info := range p.rows {
+	for i, r := range p.rows {
+		info := r.info
 		levels[i] = info.value
 		var asn uint16
 		if info.sysOK && info.value == info.sys.ifindex {

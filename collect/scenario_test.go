@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	ns "dcimon/namespace"
 )
@@ -411,6 +412,44 @@ func TestVolatility(t *testing.T) {
 	if r := h.reading("2.2").Raw[diskSizeID-1]; r.State != ns.RawOK {
 		t.Errorf("after a gap: size = %+v, want read", r)
 	}
+	// So does a collection that failed: the name space holds an error, not the value, for it.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, p := range h.provs {
+		if _, err := p.Collect(ctx, Request{}); err == nil {
+			t.Errorf("%s: collected with a cancelled context", p.Supplier().Module)
+		}
+	}
+	h.step(Request{})
+	if r := h.reading("2.2").Raw[diskSizeID-1]; r.State != ns.RawOK {
+		t.Errorf("after a failure: size = %+v, want read", r)
+	}
+	if r := h.reading("5").Raw[hostNameID-1]; r.State != ns.RawOK {
+		t.Errorf("after a failure: hostname = %+v, want read", r)
+	}
+}
+
+func TestDeliveries(t *testing.T) {
+	t.Parallel()
+	var d deliveries
+	ctx := context.Background()
+	d.start()
+	g := d.gen
+	d.done(ctx)
+	d.start()
+	if !d.had(g) {
+		t.Errorf("delivered by the previous collection: not had")
+	}
+	late, cancel := context.WithCancel(ctx)
+	cancel()
+	d.done(late) // the second collection returned too late
+	d.start()
+	if d.had(d.gen - 1) {
+		t.Errorf("a late collection counts as delivered")
+	}
+	if d.had(0) {
+		t.Errorf("never delivered counts as delivered")
+	}
 }
 
 // TestReadSelfUsage reads a process's CPU time and resident size: the captured `cat` of the
@@ -439,6 +478,7 @@ func TestHostLive(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, HostProviders(HostOptions{}))
 	h.step(Request{Static: true, Variable: true})
+	time.Sleep(50 * time.Millisecond) // /proc/stat counts in 10 ms ticks
 	h.step(Request{})
 	if len(h.errs) > 0 {
 		t.Fatalf("errors: %v", h.errs)
@@ -453,5 +493,132 @@ func TestHostLive(t *testing.T) {
 	}
 	if len(h.reg.Instances(h.reg.Class(ns.ClassID{netASN, 2}))) == 0 {
 		t.Errorf("no network interface")
+	}
+}
+
+// TestNetIfReappears: an interface that disappears and comes back is a new instance; one
+// re-created between two collections (its counters went backwards) is re-read from sysfs at
+// once, and its new ifindex makes it a new instance too, one collection later (the registry
+// adds before it removes, so the old instance must go first).
+func TestNetIfReappears(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", "if_added", "t1"))); err != nil {
+		t.Fatal(err)
+	}
+	devPath := filepath.Join(dir, "proc", "net", "dev")
+	orig, err := os.ReadFile(devPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(path, s string) {
+		t.Helper()
+		if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wg0 := filepath.Join(dir, "sys", "class", "net", "wg0")
+	provs := HostProviders(HostOptions{Procfs: filepath.Join(dir, "proc"), Sysfs: filepath.Join(dir, "sys")})
+	pointAt(t, provs, dir)
+	h := newHarness(t, provs)
+	ifindex := func() uint64 {
+		t.Helper()
+		ref, err := h.reg.Lookup(nil, "NetIf/wg0")
+		if err != nil {
+			return 0
+		}
+		return ref.Ctx.Inst.Levels[0]
+	}
+	h.step(Request{Static: true, Variable: true})
+	if ifindex() != 3 {
+		t.Fatalf("wg0 ifindex %d", ifindex())
+	}
+	// Gone for one collection.
+	var kept []string
+	for _, l := range strings.Split(string(orig), "\n") {
+		if !strings.Contains(l, "wg0:") {
+			kept = append(kept, l)
+		}
+	}
+	base := strings.TrimRight(strings.Join(kept, "\n"), "\n") + "\n"
+	write(devPath, base)
+	h.step(Request{})
+	if ifindex() != 0 {
+		t.Errorf("wg0 still there")
+	}
+	// Back, with a new ifindex.
+	write(devPath, base+"   wg0: 900 9 0 0 0 0 0 0 900 9 0 0 0 0 0 0\n")
+	write(filepath.Join(wg0, "ifindex"), "5\n")
+	h.step(Request{})
+	if ifindex() != 5 {
+		t.Errorf("wg0 back: ifindex %d, want 5", ifindex())
+	}
+	if v := h.value("NetIf/wg0/ibytes"); v.State != ns.NoRate {
+		t.Errorf("wg0 back: ibytes %+v, want no rate", v)
+	}
+	// Re-created between two collections: counters lower, new ifindex.
+	write(devPath, base+"   wg0: 10 1 0 0 0 0 0 0 10 1 0 0 0 0 0 0\n")
+	write(filepath.Join(wg0, "ifindex"), "6\n")
+	h.step(Request{})
+	if ifindex() != 0 {
+		t.Errorf("wg0 re-created: ifindex %d, want it left out once (the old one is removed first)", ifindex())
+	}
+	h.step(Request{})
+	if ifindex() != 6 {
+		t.Errorf("wg0 re-created: ifindex %d, want 6", ifindex())
+	}
+	if v := h.value("NetIf/wg0/ifindex"); v.State != ns.Valid || v.N != 6 {
+		t.Errorf("wg0 re-created: ifindex datum %+v", v)
+	}
+}
+
+// TestDiskReplaced: a disk whose name comes back with another device number between two
+// collections is left out once, then is a new instance with the new number and fresh sysfs
+// attributes.
+func TestDiskReplaced(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", "disk_removed", "t0"))); err != nil {
+		t.Fatal(err)
+	}
+	provs := HostProviders(HostOptions{Procfs: filepath.Join(dir, "proc"), Sysfs: filepath.Join(dir, "sys")})
+	pointAt(t, provs, dir)
+	h := newHarness(t, provs)
+	devno := func() uint64 {
+		ref, err := h.reg.Lookup(nil, "Disk/sdb")
+		if err != nil {
+			return 0
+		}
+		return ref.Ctx.Inst.Levels[0]
+	}
+	h.step(Request{Static: true, Variable: true})
+	if devno() != mkdev(8, 16) {
+		t.Fatalf("sdb %d", devno())
+	}
+	ds := filepath.Join(dir, "proc", "diskstats")
+	data, err := os.ReadFile(ds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = []byte(strings.NewReplacer("   8      16 sdb ", "   8      32 sdb ", "   8      17 sdb1 ", "   8      33 sdb1 ").Replace(string(data)))
+	for path, v := range map[string]string{ds: string(data), filepath.Join(dir, "sys", "block", "sdb", "dev"): "8:32\n",
+		filepath.Join(dir, "sys", "block", "sdb", "sdb1", "dev"): "8:33\n", filepath.Join(dir, "sys", "block", "sdb", "size"): "2048\n"} {
+		if err := os.WriteFile(path, []byte(v), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.step(Request{})
+	if devno() != 0 {
+		t.Errorf("replaced sdb: %d, want it left out once", devno())
+	}
+	h.step(Request{})
+	if devno() != mkdev(8, 32) {
+		t.Errorf("replaced sdb: %d, want 8:32", devno())
+	}
+	if v := h.value("Disk/sdb/size"); v.N != 2048*512 {
+		t.Errorf("replaced sdb size %+v, want the new disk's", v)
+	}
+	if v := h.value("Disk/sdb/sdb1/reads"); v.State != ns.NoRate {
+		t.Errorf("replaced sdb1 reads %+v, want no rate (new instance)", v)
 	}
 }

@@ -122,6 +122,7 @@ const (
 
 var synthTargetNames = [...]string{"host", "mem", "cpu", "disk", "net", "all"}
 
+// String names the target as the scripting API spells it ("disk").
 func (t SynthTarget) String() string {
 	if t >= 0 && int(t) < len(synthTargetNames) {
 		return synthTargetNames[t]
@@ -147,6 +148,7 @@ const (
 
 var synthKindNames = [...]string{"fail", "hang", "stop", "recover", "reset", "add-disks", "remove-disk", "add-nics", "remove-nic"}
 
+// String names the action ("add-disks").
 func (k SynthKind) String() string {
 	if k >= 0 && int(k) < len(synthKindNames) {
 		return synthKindNames[k]
@@ -270,7 +272,7 @@ type synthProvider struct {
 	hang    bool
 	stopped bool
 	prev    Batch // what a stopped provider keeps returning
-	gen     uint64
+	dl      deliveries
 
 	host hostSynth
 	mem  memSynth
@@ -320,6 +322,7 @@ func (p *synthProvider) Collect(ctx context.Context, req Request) (Batch, error)
 	p.mu.Lock()
 	tick := p.tick
 	p.tick++
+	p.dl.start()
 	for _, a := range p.s.actions(p.kind, tick) {
 		p.apply(a)
 	}
@@ -344,7 +347,6 @@ func (p *synthProvider) Collect(ctx context.Context, req Request) (Batch, error)
 		dt = 0
 	}
 	p.last = now
-	p.gen++
 	b := Batch{Reset: resetOf(p.reset), Time: now}
 	seed := p.s.opt.Seed
 	switch p.kind {
@@ -360,6 +362,7 @@ func (p *synthProvider) Collect(ctx context.Context, req Request) (Batch, error)
 		b.Classes = p.net.collect(p, seed, tick, dt, req)
 	}
 	p.prev = b
+	p.dl.done(ctx)
 	return b, nil
 }
 
@@ -412,8 +415,8 @@ func (p *synthProvider) apply(a SynthAction) {
 }
 
 // delivered reports whether an instance delivered at collection dg has its slow datums in the
-// name space already: only if it was delivered by the previous collection.
-func (p *synthProvider) delivered(dg uint64) bool { return dg != 0 && dg == p.gen-1 }
+// name space already: only if the previous collection delivered it in time.
+func (p *synthProvider) delivered(dg uint64) bool { return p.dl.had(dg) }
 
 // rng is the source's randomness: a PCG seeded with the source's seed and a key that names the
 // instance, the quantity and the tick, so a value depends on nothing else.
@@ -491,7 +494,7 @@ func (h *hostSynth) collect(p *synthProvider, seed uint64, tick int, dt float64,
 	raw[hostCtxswID-1] = rawN(uint64(h.ctxsw))
 	raw[hostIntrID-1] = rawN(uint64(h.intr))
 	raw[hostForksID-1] = rawN(uint64(h.forks))
-	h.delivered = p.gen
+	h.delivered = p.dl.gen
 	return []ClassReading{{Class: h.cls, Specs: h.specs, Raw: raw}}
 }
 
@@ -538,7 +541,7 @@ func (m *memSynth) collect(p *synthProvider, seed uint64, tick int, dt float64, 
 		raw[realAvailID-1] = rawN(avail)
 		raw[realBuffersID-1] = rawN(m.total / 100)
 		raw[realCachedID-1] = rawN(avail / 2)
-		m.delivered[0] = p.gen
+		m.delivered[0] = p.dl.gen
 		out = append(out, ClassReading{Class: m.real, Specs: m.specs, Raw: raw})
 	}
 	if req.Wants(m.swap) {
@@ -550,7 +553,7 @@ func (m *memSynth) collect(p *synthProvider, seed uint64, tick int, dt float64, 
 		raw[swapFreeID-1] = rawN(m.swapTotal - uint64(float64(m.swapTotal)*0.1*r.float()))
 		raw[swapInID-1] = rawN(uint64(m.swapIO[0]))
 		raw[swapOutID-1] = rawN(uint64(m.swapIO[1]))
-		m.delivered[1] = p.gen
+		m.delivered[1] = p.dl.gen
 		out = append(out, ClassReading{Class: m.swap, Specs: m.specs, Raw: raw})
 	}
 	if req.Wants(m.virt) {
@@ -679,7 +682,6 @@ type diskSynth struct {
 	disks           []*synthDisk
 	next            int
 	parts           int
-	seed            uint64
 	diskSpecs       []ns.InstanceSpec
 	partSpecs       []ns.InstanceSpec
 	dirty           bool
@@ -688,7 +690,7 @@ type diskSynth struct {
 
 func (d *diskSynth) init(s *Synthetic) {
 	d.top, d.disk, d.part = diskClasses()
-	d.parts, d.seed = s.opt.Parts, s.opt.Seed
+	d.parts = s.opt.Parts
 	ids := make([]ns.DatumID, len(diskWriteIDs))
 	for i, id := range diskWriteIDs {
 		ids[i] = ns.DatumID(id)
@@ -820,7 +822,7 @@ func (d *diskSynth) collect(p *synthProvider, seed uint64, tick int, dt float64,
 		for i, sd := range d.disks {
 			row := raw[i*nd : (i+1)*nd : (i+1)*nd]
 			synthDiskRow(row, &sd.c, clock, sd.size, sd.ro, due(req, ns.SVVariable, p.delivered(sd.delivered)), d.roList)
-			sd.delivered = p.gen
+			sd.delivered = p.dl.gen
 		}
 		out = append(out, ClassReading{Class: d.disk, Specs: d.diskSpecs, Raw: raw})
 	}
@@ -834,7 +836,7 @@ func (d *diskSynth) collect(p *synthProvider, seed uint64, tick int, dt float64,
 				row := raw[k*nd : (k+1)*nd : (k+1)*nd]
 				synthDiskRow(row, &pt.c, clock, uint64(float64(sd.size)*pt.share)&^4095, sd.ro,
 					due(req, ns.SVVariable, p.delivered(pt.delivered)), d.roList)
-				pt.delivered = p.gen
+				pt.delivered = p.dl.gen
 				k++
 			}
 		}
@@ -1030,7 +1032,7 @@ func (n *netSynth) collect(p *synthProvider, seed uint64, tick int, dt float64, 
 			row[netSpeedID-1] = rawInvalid()
 		}
 		row[nd-1] = rawS(nic.invalid)
-		nic.delivered = p.gen
+		nic.delivered = p.dl.gen
 	}
 	return []ClassReading{{Class: n.cls, Specs: n.specs, Raw: raw}}
 }
