@@ -127,8 +127,13 @@ func (f *hotForm) Spec() (namespace.HotSpec, error) {
 	return sp, nil
 }
 
-// View renders the form as a box w cells wide.
-func (f *hotForm) View(st theme.Styles, w int) []string {
+// ShortHelp is the form's key help.
+func (f *hotForm) ShortHelp() []key.Binding {
+	return []key.Binding{f.keys.Next, f.keys.Inc, f.keys.Submit, f.keys.Cancel}
+}
+
+// View renders the form as a box w cells wide; keys is its key help, rendered by the caller.
+func (f *hotForm) View(st theme.Styles, w int, keys string) []string {
 	inner := max(w-4, 10)
 	title := "New hotset"
 	if f.edit != nil {
@@ -170,6 +175,7 @@ func (f *hotForm) View(st theme.Styles, w int) []string {
 	} else {
 		lines = append(lines, st.Text.Muted.Render(cut("the name space checks the combination when you save", inner)))
 	}
+	lines = append(lines, "", fitLine(keys, inner))
 	return boxed(st, title, lines, w)
 }
 

@@ -692,7 +692,10 @@ func (m Model) View() (s string) {
 	case modalHelp:
 		overlay(lines, m.helpOverlay(), m.w, m.h)
 	case modalForm:
-		overlay(lines, m.form.View(m.st, min(m.w-2, 90)), m.w, m.h)
+		fw := min(m.w-2, 90)
+		hm := m.help
+		hm.Width = fw - 4
+		overlay(lines, m.form.View(m.st, fw, hm.ShortHelpView(m.form.ShortHelp())), m.w, m.h)
 	}
 	for i := range lines {
 		if lines[i] == "" {

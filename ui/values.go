@@ -41,6 +41,7 @@ type tableCol struct {
 	di     int // datum index in the instance class
 	ti     int // datum index in the context's own (totals) class, or -1
 	col    views.Column
+	valid  bool // some cell of the column is valid this tick: its unit means something
 }
 
 // childRow is one subcontext in subcontexts mode.
@@ -379,9 +380,11 @@ func (p *valuesPane) cell(r *tableRow, c *tableCol) (namespace.Value, bool) {
 func (p *valuesPane) fitColumns() {
 	for i := range p.cols {
 		c := &p.cols[i]
+		c.valid = false
 		for j := range p.rows {
 			if v, ok := p.cell(&p.rows[j], c); ok {
 				c.col.Observe(v)
+				c.valid = c.valid || v.State == namespace.Valid
 			}
 		}
 		c.col.Settle()
@@ -819,7 +822,11 @@ func (p *valuesPane) viewTable(lines []string) []string {
 			hd += sortMark(p.sortDesc)
 		}
 		h1.WriteString(" " + p.headerStyle(i+1).Render(padLeft(hd, cw)))
-		h2.WriteString(" " + p.st.Text.Muted.Render(padLeft(c.col.Unit(), cw)))
+		unit := ""
+		if c.valid {
+			unit = c.col.Unit()
+		}
+		h2.WriteString(" " + p.st.Text.Muted.Render(padLeft(unit, cw)))
 	}
 	if more := len(p.cols) - p.colOff - shown; more > 0 || p.colOff > 0 {
 		note := ""
