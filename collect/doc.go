@@ -15,4 +15,12 @@
 //
 // Names (devices, interfaces, host names) are kept as the exact bytes the kernel gave; sanitizeName makes
 // them safe for a terminal at display time.
+//
+// On top of it sit the providers, one DCI4 supplier per file, each declaring its classes once with every
+// datum described in all four views (DCI, DCI4, PCP, SPMI): host.go (Host, 5), mem.go (Mem/Real, Swap,
+// Virt, 4), cpu.go (CPU totals and per processor, 1), disk.go (Disk: devices and nested partitions, 2)
+// and net.go (NetIf, 3). HostProviders returns them in that order (host, mem, cpu, disk, net); their reset
+// value is the boot time (suppliers.go). synthetic.go is a deterministic, scriptable source declaring the
+// same classes through the same declaration functions (SyntheticProviders, ParseSynthetic). The sampler
+// (sampler.go, monitor.go) runs the providers and builds the snapshots.
 package collect
