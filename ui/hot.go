@@ -238,6 +238,11 @@ func (p *hotPane) Selected() namespace.Ref {
 	return namespace.Ref{}
 }
 
+// OnHeader reports whether the cursor is on a peer set's header rather than one of its items.
+func (p *hotPane) OnHeader() bool {
+	return p.cursor < len(p.rows) && p.rows[p.cursor].item == -1
+}
+
 // SelectedEntry is the hotset entry under the cursor, or nil.
 func (p *hotPane) SelectedEntry() *namespace.HotVals {
 	if p.cursor >= len(p.rows) {
@@ -294,6 +299,10 @@ func (p *hotPane) ClickRow(y int) {
 // formRequestMsg asks the root to open the hotset form: for a new peer set when edit is nil.
 type formRequestMsg struct{ edit *namespace.HotVals }
 
+func formRequestCmd(edit *namespace.HotVals) tea.Cmd {
+	return func() tea.Msg { return formRequestMsg{edit: edit} }
+}
+
 // Update handles the pane's keys.
 func (p hotPane) Update(msg tea.Msg) (hotPane, tea.Cmd) {
 	km, ok := msg.(tea.KeyMsg)
@@ -315,10 +324,10 @@ func (p hotPane) Update(msg tea.Msg) (hotPane, tea.Cmd) {
 	case key.Matches(km, k.Bottom):
 		p.moveTo(len(p.rows) - 1)
 	case key.Matches(km, k.New):
-		return p, func() tea.Msg { return formRequestMsg{} }
+		return p, formRequestCmd(nil)
 	case key.Matches(km, k.Edit):
 		if e := p.SelectedEntry(); e != nil {
-			return p, func() tea.Msg { return formRequestMsg{edit: e} }
+			return p, formRequestCmd(e)
 		}
 	case key.Matches(km, k.Delete):
 		if e := p.SelectedEntry(); e != nil {

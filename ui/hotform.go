@@ -57,6 +57,8 @@ const (
 	formCancel
 )
 
+func (d hotFormDone) String() string { return [...]string{"open", "submit", "cancel"}[d] }
+
 // newHotForm prepares the form for grandpa's peers ranked by stat, filled from spec.
 func newHotForm(keys formKeys, inKeys inputKeys, grandpa, stat string, spec namespace.HotSpec, edit *namespace.HotVals) *hotForm {
 	num := func(label string, v string, hint string) formField {

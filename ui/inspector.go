@@ -26,6 +26,8 @@ type inspectorPane struct {
 
 	reg      *namespace.Registry
 	ref      namespace.Ref
+	peers    *namespace.HotVals // a peer set shown instead of ref (SPMI-HOT-16)
+	hs       *namespace.HotSet
 	gen      uint64
 	sections []namespace.Section
 	snap     *namespace.Snapshot
@@ -55,16 +57,33 @@ func (p *inspectorPane) Blur() { p.focused = false }
 // SetTarget shows the attributes of ref.
 func (p *inspectorPane) SetTarget(reg *namespace.Registry, ref namespace.Ref) {
 	gen := reg.Generation()
-	if ref == p.ref && reg == p.reg && gen == p.gen {
+	if ref == p.ref && reg == p.reg && gen == p.gen && p.peers == nil {
 		return
 	}
-	if ref != p.ref {
+	if ref != p.ref || p.peers != nil {
 		p.offset = 0
 	}
-	p.reg, p.ref, p.gen = reg, ref, gen
+	p.reg, p.ref, p.gen, p.peers = reg, ref, gen, nil
 	p.sections = nil
 	if ref.Ctx != nil {
 		p.sections = reg.Describe(ref)
+	}
+	p.layout()
+}
+
+// SetPeerSet shows a hotset's peer set record, its parameters and its last reading, followed by
+// the attributes of its grandparent context.
+func (p *inspectorPane) SetPeerSet(reg *namespace.Registry, hs *namespace.HotSet, v *namespace.HotVals) {
+	if v == p.peers {
+		return
+	}
+	p.offset = 0
+	p.reg, p.hs, p.peers, p.gen = reg, hs, v, reg.Generation()
+	p.ref = namespace.Ref{}
+	p.sections = nil
+	if gp := v.Grandpa(); gp != nil && !gp.Deleted() {
+		p.ref = namespace.Ref{Ctx: gp}
+		p.sections = reg.Describe(p.ref)
 	}
 	p.layout()
 }
@@ -81,17 +100,24 @@ func (p *inspectorPane) SetSnapshot(snap *namespace.Snapshot) {
 // layout turns the sections into wrapped, styled lines for the current width.
 func (p *inspectorPane) layout() {
 	p.lines = p.lines[:0]
-	if p.w <= 0 || p.ref.Ctx == nil {
+	if p.w <= 0 || (p.ref.Ctx == nil && p.peers == nil) {
 		return
 	}
 	title := p.ref.Path()
 	if title == "" {
 		title = "Top"
 	}
+	var first namespace.Section
+	if p.peers != nil {
+		title = "hotset " + p.peers.Path() + " " + p.peers.Spec().Stat
+		first = p.peerSet()
+	} else {
+		first = p.status()
+	}
 	for _, l := range wrapText(title, p.w) {
 		p.lines = append(p.lines, p.st.Text.Bold.Render(l))
 	}
-	secs := append([]namespace.Section{p.status()}, p.sections...)
+	secs := append([]namespace.Section{first}, p.sections...)
 	for _, s := range secs {
 		if len(s.Fields) == 0 {
 			continue
@@ -197,6 +223,76 @@ func (p *inspectorPane) status() namespace.Section {
 		add("supplier", supplierText(cv))
 	}
 	return s
+}
+
+// peerSet is the SpmiHotVals record of a peer set: its parameters as given and the results of
+// the hotset's last read, with every item's val, val_change and decoded value (SPMI-HOT-16,
+// SPMI-HOT-10, SPMI-HOT-11).
+func (p *inspectorPane) peerSet() namespace.Section {
+	v := p.peers
+	sp := v.Spec()
+	s := namespace.Section{Title: "SPMI peer set"}
+	add := func(k, val string) { s.Fields = append(s.Fields, namespace.Field{Key: k, Value: val}) }
+	add("path", v.Path())
+	add("statistic", sp.Stat)
+	d := v.Stat()
+	if d != nil {
+		add("value type", d.ValType.String()+scaleNoteText(d))
+	}
+	add("threshold", v.ThresholdText())
+	add("max_responses", strconv.Itoa(sp.MaxResp))
+	add("feed_type", sp.Feed.String())
+	add("except_type", sp.Except.String())
+	add("frequency", strconv.Itoa(sp.Frequency)+" min")
+	add("severity", strconv.Itoa(sp.Severity))
+	add("trap_no", strconv.Itoa(sp.TrapNo))
+	add("ref_count", strconv.Itoa(v.RefCount()))
+	add("avail_resp", strconv.Itoa(v.AvailResp))
+	add("count", strconv.Itoa(v.Count))
+	errText := v.Err.Line()
+	if v.ErrReason != namespace.ReasonNone {
+		errText += " — " + v.ErrReason.String()
+	}
+	add("error", errText)
+	if gs := v.Groups(); gs != nil {
+		add("peer groups", strconv.Itoa(len(gs)))
+	}
+	if p.hs != nil {
+		add("time", p.fmtTime(p.hs.Time()))
+		if tc := p.hs.TimeChange(); tc > 0 {
+			add("time_change", tc.Round(time.Millisecond).String())
+		}
+	}
+	vf := valueFormat{p.loc}
+	items := func(set *namespace.HotVals, prefix string) {
+		for i, it := range set.Items {
+			txt := "?"
+			var cls *namespace.Class
+			if it.Inst != nil {
+				cls = it.Inst.Class
+			}
+			if d != nil {
+				txt = vf.text(cls, d, it.Val)
+			}
+			add(fmt.Sprintf("%sitem %d", prefix, i+1), fmt.Sprintf("%s %s (val %d, val_change %g)", it.Name, txt, it.Val.N, it.Val.Change))
+		}
+	}
+	if gs := v.Groups(); gs != nil {
+		for _, g := range gs {
+			add("group", fmt.Sprintf("%s: top %d of %d", g.Path(), g.Count, g.AvailResp))
+			items(g, "  ")
+		}
+	} else {
+		items(v, "")
+	}
+	return s
+}
+
+func scaleNoteText(d *namespace.Datum) string {
+	if d.IsCounter() {
+		return " (ranked and compared as a rate per second)"
+	}
+	return ""
 }
 
 func rawText(d *namespace.Datum, v namespace.Value) string {

@@ -335,16 +335,20 @@ func (m *Model) syncSelection() {
 	if sel.Ctx != nil {
 		m.values.SetSelection(m.reg, sel)
 	}
-	target := m.insp.Target()
+	var target namespace.Ref
 	switch m.focus {
 	case paneTree:
 		target = sel
 	case paneValues:
 		target = m.values.Selected()
 	case paneHot:
-		if r := m.hot.Selected(); r.Ctx != nil {
-			target = r
+		if e := m.hot.SelectedEntry(); e != nil && m.hot.OnHeader() {
+			m.insp.SetPeerSet(m.reg, m.hot.hs, e)
+			return
 		}
+		target = m.hot.Selected()
+	default:
+		return // the inspector and the events keep what the inspector shows
 	}
 	if target.Ctx == nil {
 		target = sel

@@ -494,6 +494,30 @@ func TestHotsetForm(t *testing.T) {
 	}
 }
 
+// TestPeerSetRecord is SPMI-HOT-16: the inspector of a hotset entry shows its whole record.
+func TestPeerSetRecord(t *testing.T) {
+	m := newModel(t, newFixture(t, 1, 3), 200, 60, 2)
+	m = keys(t, m, "3g")
+	if !m.hot.OnHeader() {
+		t.Fatal("g puts the cursor on the first header")
+	}
+	m = keys(t, m, "4")
+	var all strings.Builder
+	for i := 0; i < 5; i++ {
+		all.WriteString(stripANSI(m.insp.View()))
+		m = keys(t, m, "{pgdown}")
+	}
+	s := all.String()
+	for _, want := range []string{"hotset Disk %util", "path           Disk", "statistic      %util", "threshold      0",
+		"max_responses  5", "feed_type      SiHotAlways", "except_type    SiHotNoException", "frequency      0 min",
+		"severity       0", "trap_no        0", "ref_count      1", "avail_resp     3", "count          3",
+		"error          SiSuccess (0)", "item 1         sdc 94 (val 94, val_change 0)", "SPMI context"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the peer set record lacks %q:\n%s", want, s)
+		}
+	}
+}
+
 func TestHotsetExceptions(t *testing.T) {
 	src := newFixture(t, 1, 3)
 	m := newModel(t, src, 200, 60, 1)
