@@ -182,7 +182,11 @@ func (c *Context) removeChild(k *Context) {
 // freeASN returns the preferred number when free, else the lowest free one at or after the
 // allocation hint (AMB-45).
 func (c *Context) freeASN(preferred uint16) uint16 {
-	if preferred != 0 && preferred < TotalsASNBase && c.byASN[preferred] == nil {
+	// Subcontexts and statistics share one numbering (SPMI-ASN-2).
+	taken := func(n uint16) bool {
+		return c.byASN[n] != nil || (c.Stats != nil && n < 256 && c.Stats.byLow[n] >= 0 && c.Stats.Datums[c.Stats.byLow[n]].ID != InvalidDatumID && c.StatASN(&c.Stats.Datums[c.Stats.byLow[n]]) == n)
+	}
+	if preferred != 0 && preferred < TotalsASNBase && !taken(preferred) {
 		return preferred
 	}
 	n := c.nextASN
@@ -190,7 +194,7 @@ func (c *Context) freeASN(preferred uint16) uint16 {
 		n = 1
 	}
 	for ; n < TotalsASNBase; n++ {
-		if c.byASN[n] == nil {
+		if !taken(n) {
 			c.nextASN = n + 1
 			return n
 		}

@@ -233,6 +233,7 @@ func TestInstanceName(t *testing.T) {
 		{"tab\there", `tab\x09here`},
 		{"", `\x00`},
 		{"..", `\x2e\x2e`},
+		{"ab\u202edc", `ab\xe2\x80\xaedc`}, // a bidi override is a format character: escaped
 	}
 	for _, tt := range tests {
 		if got := InstanceName(tt.in); got != tt.want {

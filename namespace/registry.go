@@ -185,8 +185,8 @@ func (r *Registry) UnregisterClass(id ClassID, t time.Time) ([]Event, error) {
 	var evs []Event
 	if !c.SingleInstance() {
 		for _, in := range c.slots {
-			if in != nil {
-				evs = append(evs, r.removeLocked(in, t))
+			if in != nil && !in.removed {
+				evs = r.removeLocked(in, t, evs)
 			}
 		}
 	}
@@ -235,7 +235,21 @@ func (r *Registry) Sync(c *Class, specs []InstanceSpec, t time.Time, out []*Inst
 	r.sweep++
 	gen := r.sweep
 	out = out[:0]
+	// Mark what is still there, then remove what vanished, then add what is new: a name that
+	// comes back with another identity (a re-created interface) frees its old context first.
+	for i := range specs {
+		s := &specs[i]
+		in := c.byKey[keyOf(s.Levels)]
+		if in != nil && slices.Equal(in.Levels, s.Levels) {
+			in.seen = gen
+		}
+	}
 	var evs []Event
+	for _, in := range c.slots {
+		if in != nil && in.seen != gen {
+			evs = r.removeLocked(in, t, evs)
+		}
+	}
 	var firstErr error
 	for i := range specs {
 		s := &specs[i]
@@ -254,15 +268,10 @@ func (r *Registry) Sync(c *Class, specs []InstanceSpec, t time.Time, out []*Inst
 				out = append(out, nil)
 				continue
 			}
+			in.seen = gen
 			evs = append(evs, ev)
 		}
-		in.seen = gen
 		out = append(out, in)
-	}
-	for _, in := range c.slots {
-		if in != nil && in.seen != gen {
-			evs = append(evs, r.removeLocked(in, t))
-		}
 	}
 	return out, evs, firstErr
 }
@@ -290,7 +299,8 @@ func (r *Registry) RemoveInstance(in *Instance, t time.Time) (Event, error) {
 	if in.removed || in.Class.reg != r || in.Class.SingleInstance() {
 		return Event{}, errf(StatusInvalidArg, SiDeleted, "instance %s cannot be removed", in.Name)
 	}
-	return r.removeLocked(in, t), nil
+	evs := r.removeLocked(in, t, nil)
+	return evs[len(evs)-1], nil
 }
 
 func (r *Registry) addLocked(c *Class, s *InstanceSpec, t time.Time) (*Instance, Event, error) {
@@ -349,13 +359,14 @@ func (r *Registry) addLocked(c *Class, s *InstanceSpec, t time.Time) (*Instance,
 		Text: fmt.Sprintf("instance %s added", in.ctx.Path())}, nil
 }
 
-func (r *Registry) removeLocked(in *Instance, t time.Time) Event {
+// removeLocked removes an instance, nested instances under it first, appending one
+// DCI_INSTANCEREMOVED event for each (the instance's own last).
+func (r *Registry) removeLocked(in *Instance, t time.Time, evs []Event) []Event {
 	c := in.Class
 	path := in.ctx.Path()
-	// Nested instances under this one go first.
 	for _, k := range slices.Clone(in.ctx.children) {
 		if k.Inst != nil && !k.Inst.removed {
-			r.removeLocked(k.Inst, t)
+			evs = r.removeLocked(k.Inst, t, evs)
 		}
 	}
 	if in.ctx.parent != nil {
@@ -366,8 +377,8 @@ func (r *Registry) removeLocked(in *Instance, t time.Time) Event {
 	c.free = append(c.free, in.slot)
 	delete(c.byKey, keyOf(in.Levels))
 	r.gen++
-	return Event{Time: t, Kind: EvInstanceRemoved, Path: path, Class: c.ID, Inst: in.ID(),
-		Text: fmt.Sprintf("instance %s removed", path)}
+	return append(evs, Event{Time: t, Kind: EvInstanceRemoved, Path: path, Class: c.ID, Inst: in.ID(),
+		Text: fmt.Sprintf("instance %s removed", path)})
 }
 
 // Instances returns the class's current instances in slot order.

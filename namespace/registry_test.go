@@ -492,7 +492,8 @@ func TestSyncEventsAndNesting(t *testing.T) {
 	sdb1, _ := r.Lookup(nil, "Disk/sdb/sdb1")
 	t2 := t1.Add(time.Second)
 	_, evs, _ = r.Sync(disk, []InstanceSpec{{Levels: []uint64{8 << 20}, OSName: "sda"}}, t2, nil)
-	if len(evs) != 1 || evs[0].Kind != EvInstanceRemoved || evs[0].Path != "Disk/sdb" {
+	// DCI-EVT-3: one event per removed context, the nested partition first.
+	if len(evs) != 2 || evs[0].Path != "Disk/sdb/sdb1" || evs[1].Kind != EvInstanceRemoved || evs[1].Path != "Disk/sdb" {
 		t.Fatalf("remove: %v", evs)
 	}
 	if !sdb1.Ctx.Deleted() {
@@ -670,5 +671,38 @@ func TestASNExhausted(t *testing.T) {
 	}
 	if got := insts[0].Context().ASNPath(); got != "2.1" {
 		t.Fatalf("first instance %q", got)
+	}
+}
+
+func TestSyncRecreatedName(t *testing.T) {
+	// An interface deleted and re-created under the same name gets a new ifindex: the old
+	// context goes before the new one comes, in the same Sync, with both events.
+	r := testRegistry(t, 0)
+	nic := r.Class(ClassID{3, 2})
+	if _, _, err := r.Sync(nic, []InstanceSpec{{Levels: []uint64{5}, OSName: "wg0"}}, t0, nil); err != nil {
+		t.Fatal(err)
+	}
+	out, evs, err := r.Sync(nic, []InstanceSpec{{Levels: []uint64{9}, OSName: "wg0"}}, t0, nil)
+	if err != nil || len(out) != 1 || out[0].Levels[0] != 9 || len(evs) != 2 ||
+		evs[0].Kind != EvInstanceRemoved || evs[1].Kind != EvInstanceAdded {
+		t.Fatalf("re-created: %v %v %v", out, evs, err)
+	}
+}
+
+func TestSubcontextNumbersAvoidStatistics(t *testing.T) {
+	// SPMI-ASN-2: a disk context's partitions and statistics share one numbering.
+	r := testRegistry(t, 0)
+	disk, part := r.Class(ClassID{2, 2}), r.Class(ClassID{2, 3})
+	if _, _, err := r.Sync(disk, []InstanceSpec{{Levels: []uint64{1}, OSName: "sda"}}, t0, nil); err != nil {
+		t.Fatal(err)
+	}
+	ps, _, err := r.Sync(part, []InstanceSpec{{Levels: []uint64{1, 2}, OSName: "sda1", ASN: 1}, {Levels: []uint64{1, 3}, OSName: "sda2"}}, t0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range ps {
+		if n := p.Context().ASN; disk.Datum(uint8(n)) != nil {
+			t.Fatalf("%s took ASN %d, the number of a statistic", p.Name, n)
+		}
 	}
 }

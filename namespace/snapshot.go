@@ -2,6 +2,8 @@ package namespace
 
 import (
 	"math"
+	"runtime"
+	"sync"
 	"time"
 )
 
@@ -13,7 +15,10 @@ type ClassSample struct {
 	Time  time.Time // the collector timestamp rates are computed from
 	Start time.Time // when the operation started (DCI-RET-2)
 	End   time.Time // when it ended
-	Err   error     // the whole reading failed: every value is unavailable
+	// Err reports a failed reading. With ErrReason ReasonTimeout or ReasonAssumedDead every value
+	// is unavailable; with a provider error, instances that still have Raw values keep them
+	// (a bad line among good ones) and the others are unavailable.
+	Err error
 	// ErrReason classifies Err (provider error, timeout, assumed dead).
 	ErrReason Reason
 	Insts     []*Instance
@@ -219,19 +224,74 @@ func buildClass(out *ClassValues, prev *ClassValues, cs *ClassSample) {
 	if why := c.Unavailable(); why != "" && errReason == ReasonNone {
 		errReason = ReasonClassUnavailable
 	}
-	for k, in := range cs.Insts {
+	for _, in := range cs.Insts {
+		if in != nil {
+			insts[in.slot] = in
+		}
+	}
+	// A reading that failed as a whole (timed out, supplier dead, class unavailable) is never
+	// used; a provider error that still came with values is a partial reading.
+	partial := errReason == ReasonNone || errReason == ReasonProviderError
+	b := rowBuilder{c: c, nd: nd, cs: cs, prev: prev, vals: vals, reset: reset, elapsed: elapsed, errReason: errReason, partial: partial}
+	// Rows are independent, so a large class is built on every CPU (10,000 disks × 28 datums).
+	n := len(cs.Insts)
+	workers := runtime.GOMAXPROCS(0)
+	if n*nd < parallelValues || workers < 2 {
+		b.rows(0, n)
+	} else {
+		var wg sync.WaitGroup
+		chunk := (n + workers - 1) / workers
+		for lo := 0; lo < n; lo += chunk {
+			wg.Add(1)
+			go func(lo, hi int) {
+				defer wg.Done()
+				b.rows(lo, hi)
+			}(lo, min(lo+chunk, n))
+		}
+		wg.Wait()
+	}
+	// Free slots hold no instance; keep their values zero so nothing stale is ever read.
+	for slot, in := range insts {
+		if in == nil {
+			clear(vals[slot*nd : slot*nd+nd])
+		}
+	}
+}
+
+// parallelValues is the class size (instances × datums) from which Next builds rows in parallel.
+const parallelValues = 64 << 10
+
+// rowBuilder computes the rows of one class sample.
+type rowBuilder struct {
+	c         *Class
+	nd        int
+	cs        *ClassSample
+	prev      *ClassValues
+	vals      []Value
+	reset     bool
+	elapsed   float64
+	errReason Reason
+	partial   bool // raw values may be used despite an error
+}
+
+// rows builds the rows of cs.Insts[lo:hi]. A class reading with an error may still carry values
+// for some instances (a bad line among good ones): those are used, and only instances without
+// values are unavailable with the reading's reason.
+func (b *rowBuilder) rows(lo, hi int) {
+	c, nd, cs, prev := b.c, b.nd, b.cs, b.prev
+	for k := lo; k < hi; k++ {
+		in := cs.Insts[k]
 		if in == nil {
 			continue
 		}
-		insts[in.slot] = in
-		row := vals[in.slot*nd : in.slot*nd+nd : in.slot*nd+nd]
+		row := b.vals[in.slot*nd : in.slot*nd+nd : in.slot*nd+nd]
 		var prow []Value
-		if prev != nil && !reset && in.slot < len(prev.Insts) && prev.Insts[in.slot] == in {
+		hadPrev := prev != nil && in.slot < len(prev.Insts) && prev.Insts[in.slot] == in
+		if hadPrev && !b.reset {
 			prow = prev.Vals[in.slot*nd : in.slot*nd+nd : in.slot*nd+nd]
 		}
-		hadPrev := prow != nil || (reset && prev != nil && in.slot < len(prev.Insts) && prev.Insts[in.slot] == in)
 		var raw []Raw
-		if errReason == ReasonNone && len(cs.Raw) >= (k+1)*nd {
+		if b.partial && len(cs.Raw) >= (k+1)*nd {
 			raw = cs.Raw[k*nd : k*nd+nd : k*nd+nd]
 		}
 		for d, p := range c.plan {
@@ -239,7 +299,7 @@ func buildClass(out *ClassValues, prev *ClassValues, cs *ClassSample) {
 				continue
 			}
 			if raw == nil {
-				r := errReason
+				r := b.errReason
 				if r == ReasonNone {
 					r = ReasonNoValues
 				}
@@ -250,16 +310,10 @@ func buildClass(out *ClassValues, prev *ClassValues, cs *ClassSample) {
 			if prow != nil {
 				pv = &prow[d]
 			}
-			row[d] = fill(p, c.Datums[d].Type, &raw[d], pv, hadPrev, reset, elapsed)
+			row[d] = fill(p, c.Datums[d].Type, &raw[d], pv, hadPrev, b.reset, b.elapsed)
 		}
 		for _, d := range c.derivOrd {
-			row[d] = derive(&c.Datums[d], row, c.Datums, elapsed)
-		}
-	}
-	// Free slots hold no instance; keep their values zero so nothing stale is ever read.
-	for slot, in := range insts {
-		if in == nil {
-			clear(vals[slot*nd : slot*nd+nd])
+			row[d] = derive(&c.Datums[d], row, c.Datums, b.elapsed)
 		}
 	}
 }

@@ -519,3 +519,45 @@ func TestSupplierRecord(t *testing.T) {
 		t.Fatal(s.Conformance())
 	}
 }
+
+func TestPartialReading(t *testing.T) {
+	// A provider error that still carries values (one bad line among good ones) keeps the good
+	// rows; a timed-out or dead reading is never used.
+	s, c, insts := diskSampler(t)
+	s.now = s.now.Add(time.Second)
+	rows := diskRows(10, false)
+	raw := append(append([]Raw{}, rows[0]...), rows[1]...)
+	snap := Next(nil, &Sample{Classes: []ClassSample{{Class: c, Time: s.now, Insts: insts[:1], Raw: raw[:len(c.Datums)],
+		Err: errors.New("line 3: garbage"), ErrReason: ReasonProviderError}}}, nil)
+	if v, _ := snap.Class(c).Value(insts[0], 3); v.State != Valid || v.N != 3 {
+		t.Fatalf("good row of a partial reading: %+v", v)
+	}
+	snap = Next(nil, &Sample{Classes: []ClassSample{{Class: c, Time: s.now, Insts: insts[:1], Raw: raw[:len(c.Datums)],
+		Err: errors.New("late"), ErrReason: ReasonTimeout}}}, nil)
+	if v, _ := snap.Class(c).Value(insts[0], 3); v.State != Unavailable || v.Reason != ReasonTimeout {
+		t.Fatalf("timed-out reading used: %+v", v)
+	}
+}
+
+func TestParallelBuildMatchesSerial(t *testing.T) {
+	// Large classes are built on several goroutines; the result must not depend on it.
+	_, c, insts := benchClass(t, 5000) // 5000 × 20 > parallelValues
+	nd := len(c.Datums)
+	raw := make([]Raw, len(insts)*nd)
+	for i := range raw {
+		raw[i].N = uint64(i * 7 % 1013)
+	}
+	a := Next(nil, &Sample{Classes: []ClassSample{{Class: c, Time: t0, Insts: insts, Raw: raw}}}, nil)
+	raw2 := make([]Raw, len(raw))
+	for i := range raw2 {
+		raw2[i].N = raw[i].N + uint64(i%5)
+	}
+	b := Next(a, &Sample{Classes: []ClassSample{{Class: c, Time: t0.Add(time.Second), Insts: insts, Raw: raw2}}}, nil)
+	cv := b.Class(c)
+	for k, in := range insts {
+		row := cv.Row(in)
+		if row[0].N != raw2[k*nd].N || (row[0].State == Valid && row[0].Change != float64(k*nd%5)) {
+			t.Fatalf("instance %d: %+v", k, row[0])
+		}
+	}
+}
