@@ -104,3 +104,21 @@ func BenchmarkKeyToFrameSynthetic10kDisks(b *testing.B) {
 		_ = m.View()
 	}
 }
+
+// BenchmarkFilterKeySynthetic10kDisks is one key typed into the filter over 10,000 disks.
+func BenchmarkFilterKeySynthetic10kDisks(b *testing.B) {
+	m := newModel(b, newSynthSource(b, "synthetic:disks=10000,nics=16,cpus=64"), 200, 60, 2)
+	m = keys(b, m, "/sd")
+	a, bs := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'a'}}, tea.KeyMsg{Type: tea.KeyBackspace}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		k := a
+		if i%2 == 1 {
+			k = bs
+		}
+		out, _ := m.Update(k)
+		m = out.(Model)
+		_ = m.View()
+	}
+}

@@ -102,7 +102,7 @@ func (p *treePane) SelectedPath() string {
 	if p.cursor < 0 || p.cursor >= len(p.rows) {
 		return ""
 	}
-	return p.rows[p.cursor].path
+	return p.rows[p.cursor].full()
 }
 
 func (p *treePane) isOpen(path string, depth int) bool {
@@ -142,20 +142,20 @@ func (p *treePane) reselect() {
 	if p.filter != "" {
 		// Filtering: stay on the selected row while it matches, else go to the first match.
 		for i := range p.rows {
-			if p.rows[i].path == key && p.rows[i].match {
+			if p.rows[i].match && p.rows[i].is(key) {
 				p.cursor = i
 				p.scrollToCursor()
 				return
 			}
 		}
 		p.cursor = max(p.first, 0)
-		p.selKey = p.rows[p.cursor].path
+		p.selKey = p.rows[p.cursor].full()
 		p.scrollToCursor()
 		return
 	}
 	for key != "" {
 		for i := range p.rows {
-			if p.rows[i].path == key {
+			if p.rows[i].is(key) {
 				p.cursor = i
 				p.scrollToCursor()
 				return
@@ -168,7 +168,7 @@ func (p *treePane) reselect() {
 		key = key[:i]
 	}
 	p.cursor = clamp(p.cursor, 0, len(p.rows)-1)
-	p.selKey = p.rows[p.cursor].path
+	p.selKey = p.rows[p.cursor].full()
 	p.scrollToCursor()
 }
 
@@ -190,7 +190,7 @@ func (p *treePane) moveTo(i int) {
 		return
 	}
 	p.cursor = clamp(i, 0, len(p.rows)-1)
-	p.selKey = p.rows[p.cursor].path
+	p.selKey = p.rows[p.cursor].full()
 	p.scrollToCursor()
 }
 
@@ -263,10 +263,10 @@ func (p treePane) Update(msg tea.Msg) (treePane, tea.Cmd) {
 		r := p.rows[p.cursor]
 		if r.expanded {
 			p.setOpen(p.cursor, false)
-		} else if i := strings.LastIndexByte(r.path, '/'); i > 0 {
-			parent := r.path[:i]
+		} else if full := r.full(); strings.LastIndexByte(full, '/') > 0 {
+			parent := full[:strings.LastIndexByte(full, '/')]
 			for j := p.cursor - 1; j >= 0; j-- {
-				if p.rows[j].path == parent {
+				if p.rows[j].is(parent) {
 					p.moveTo(j)
 					break
 				}

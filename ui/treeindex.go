@@ -12,7 +12,7 @@ type treeRow struct {
 	ctx      *namespace.Context
 	datum    *namespace.Datum // nil for a context row
 	depth    int
-	path     string // full SPMI path
+	path     string // the context's SPMI path (for a statistic row, its context's; see full)
 	kids     int    // subcontexts (context rows)
 	stats    int    // statistics (context rows)
 	expanded bool
@@ -20,6 +20,30 @@ type treeRow struct {
 }
 
 func (r treeRow) ref() namespace.Ref { return namespace.Ref{Ctx: r.ctx, Datum: r.datum} }
+
+// full is the row's full path ("Disk/sda/busy"); statistic rows build it only when asked, so a
+// filter matching a hundred thousand statistics does not make a hundred thousand strings.
+func (r *treeRow) full() string {
+	if r.datum == nil {
+		return r.path
+	}
+	if r.path == "" {
+		return r.datum.Name
+	}
+	return r.path + "/" + r.datum.Name
+}
+
+// is reports whether the row's full path is p, without building it.
+func (r *treeRow) is(p string) bool {
+	if r.datum == nil {
+		return r.path == p
+	}
+	if r.path == "" {
+		return r.datum.Name == p
+	}
+	n := len(r.path)
+	return len(p) == n+1+len(r.datum.Name) && p[:n] == r.path && p[n] == '/' && p[n+1:] == r.datum.Name
+}
 
 // expandable reports whether the row has anything to show below it.
 func (r treeRow) expandable() bool { return r.datum == nil && (r.kids > 0 || r.stats > 0) }
@@ -59,29 +83,28 @@ func appendStats(out []treeRow, c *namespace.Context, path string, depth int) []
 		if d.ID == namespace.InvalidDatumID {
 			continue
 		}
-		p := d.Name
-		if path != "" {
-			p = path + "/" + d.Name
-		}
-		out = append(out, treeRow{ctx: c, datum: d, depth: depth, path: p})
+		out = append(out, treeRow{ctx: c, datum: d, depth: depth, path: path})
 	}
 	return out
 }
 
 // filterIndex holds the lower-cased text the filter matches, built once per name space
-// generation so a key stroke is one pass over prepared strings.
+// generation so a key stroke is one pass over prepared strings, with no map on the way.
 type filterIndex struct {
-	gen   uint64
-	ctxs  []ctxEntry
-	stats map[*namespace.Class][]statText
+	gen     uint64
+	ctxs    []ctxEntry   // every context, parents before children (Top first)
+	classes [][]statText // the statistics of each class that holds some, by ctxEntry.cls
+	byClass map[*namespace.Class]int
 }
 
 type ctxEntry struct {
-	ctx   *namespace.Context
-	depth int
-	path  string // as shown
-	lower string // lower-cased path
-	text  string // lower-cased name, description and label
+	ctx    *namespace.Context
+	parent int // index of the parent entry; -1 for Top
+	depth  int
+	cls    int    // index into classes of the context's statistics; -1 for none
+	path   string // as shown
+	lower  string // lower-cased path
+	text   string // lower-cased name, description and label
 }
 
 type statText struct {
@@ -92,10 +115,9 @@ type statText struct {
 
 // buildFilterIndex walks the tree (read lock held by the caller).
 func buildFilterIndex(top *namespace.Context, gen uint64) *filterIndex {
-	ix := &filterIndex{gen: gen, stats: map[*namespace.Class][]statText{}}
-	var walk func(c *namespace.Context, path string, depth int)
-	walk = func(c *namespace.Context, path string, depth int) {
-		ix.addStats(c)
+	ix := &filterIndex{gen: gen, byClass: map[*namespace.Class]int{}}
+	var walk func(c *namespace.Context, self int, path string, depth int)
+	walk = func(c *namespace.Context, self int, path string, depth int) {
 		for _, k := range c.Children() {
 			p := k.Name
 			if path != "" {
@@ -107,22 +129,22 @@ func buildFilterIndex(top *namespace.Context, gen uint64) *filterIndex {
 			} else if k.Class != nil {
 				label = k.Class.Label.ASCII
 			}
-			ix.ctxs = append(ix.ctxs, ctxEntry{ctx: k, depth: depth, path: p, lower: strings.ToLower(p),
-				text: strings.ToLower(k.Name + "\n" + k.Desc + "\n" + label)})
-			walk(k, p, depth+1)
+			ix.ctxs = append(ix.ctxs, ctxEntry{ctx: k, parent: self, depth: depth, cls: ix.classOf(k), path: p,
+				lower: strings.ToLower(p), text: strings.ToLower(k.Name + "\n" + k.Desc + "\n" + label)})
+			walk(k, len(ix.ctxs)-1, p, depth+1)
 		}
 	}
-	ix.ctxs = append(ix.ctxs, ctxEntry{ctx: top, depth: -1})
-	walk(top, "", 0)
+	ix.ctxs = append(ix.ctxs, ctxEntry{ctx: top, parent: -1, depth: -1, cls: ix.classOf(top)})
+	walk(top, 0, "", 0)
 	return ix
 }
 
-func (ix *filterIndex) addStats(c *namespace.Context) {
+func (ix *filterIndex) classOf(c *namespace.Context) int {
 	if c.Stats == nil {
-		return
+		return -1
 	}
-	if _, ok := ix.stats[c.Stats]; ok {
-		return
+	if i, ok := ix.byClass[c.Stats]; ok {
+		return i
 	}
 	var st []statText
 	for i := range c.Stats.Datums {
@@ -133,7 +155,9 @@ func (ix *filterIndex) addStats(c *namespace.Context) {
 		st = append(st, statText{datum: d, name: strings.ToLower(d.Name),
 			text: strings.ToLower(d.Name + "\n" + d.Label.ASCII + "\n" + d.Desc)})
 	}
-	ix.stats[c.Stats] = st
+	ix.classes = append(ix.classes, st)
+	ix.byClass[c.Stats] = len(ix.classes) - 1
+	return len(ix.classes) - 1
 }
 
 // filterRows lists the rows matching needle, each with the contexts above it, in tree order.
@@ -146,67 +170,58 @@ func (ix *filterIndex) filterRows(needle string, out []treeRow) ([]treeRow, int,
 	byPath := strings.Contains(needle, "/")
 	nb := []byte(needle)
 	var buf []byte
-	emitted := map[*namespace.Context]int{} // context → its row index
-	var stack []*namespace.Context
+	// A statistic's name, label and description are its class's: match them once per class.
+	textHit := make([][]bool, len(ix.classes))
+	for c, st := range ix.classes {
+		textHit[c] = make([]bool, len(st))
+		for j := range st {
+			textHit[c][j] = strings.Contains(st[j].text, needle)
+		}
+	}
+	row := make([]int32, len(ix.ctxs)) // the row of each context shown, +1; 0 = not shown
+	var chain []int
 	matches, first := 0, -1
-	ensure := func(e *ctxEntry) {
-		if e.depth < 0 {
-			return
+	// ensure shows entry e and the contexts above it that are not shown yet.
+	ensure := func(e int) {
+		chain = chain[:0]
+		for i := e; i > 0 && row[i] == 0; i = ix.ctxs[i].parent {
+			chain = append(chain, i)
 		}
-		if _, ok := emitted[e.ctx]; ok {
-			return
-		}
-		stack = stack[:0]
-		for c := e.ctx; c != nil && c.Kind != namespace.CtxTop; c = c.Parent() {
-			if _, ok := emitted[c]; ok {
-				break
-			}
-			stack = append(stack, c)
-		}
-		for i := len(stack) - 1; i >= 0; i-- {
-			c := stack[i]
-			p := c.Path()
-			depth := strings.Count(p, "/")
-			emitted[c] = len(out)
-			out = append(out, treeRow{ctx: c, depth: depth, path: p, kids: len(c.Children()), stats: c.NumStats()})
+		for k := len(chain) - 1; k >= 0; k-- {
+			c := &ix.ctxs[chain[k]]
+			out = append(out, treeRow{ctx: c.ctx, depth: c.depth, path: c.path, kids: len(c.ctx.Children()), stats: c.ctx.NumStats()})
+			row[chain[k]] = int32(len(out))
 		}
 	}
 	for i := range ix.ctxs {
 		e := &ix.ctxs[i]
-		if e.depth >= 0 {
-			hit := strings.Contains(e.text, needle) || (byPath && strings.Contains(e.lower, needle))
-			if hit {
-				matches++
-				ensure(e)
-				out[emitted[e.ctx]].match = true
-				if first < 0 {
-					first = emitted[e.ctx]
-				}
+		if i > 0 && (strings.Contains(e.text, needle) || (byPath && strings.Contains(e.lower, needle))) {
+			matches++
+			ensure(i)
+			out[row[i]-1].match = true
+			if first < 0 {
+				first = int(row[i] - 1)
 			}
 		}
-		if e.ctx.Stats == nil {
+		if e.cls < 0 {
 			continue
 		}
-		for j := range ix.stats[e.ctx.Stats] {
-			s := &ix.stats[e.ctx.Stats][j]
-			hit := strings.Contains(s.text, needle)
+		hits, st := textHit[e.cls], ix.classes[e.cls]
+		for j := range st {
+			hit := hits[j]
 			if !hit && byPath {
-				buf = append(append(append(buf[:0], e.lower...), '/'), s.name...)
+				buf = append(append(append(buf[:0], e.lower...), '/'), st[j].name...)
 				hit = bytes.Contains(buf, nb)
 			}
 			if !hit {
 				continue
 			}
 			matches++
-			ensure(e)
+			ensure(i)
 			if first < 0 {
 				first = len(out)
 			}
-			p := s.datum.Name
-			if e.path != "" {
-				p = e.path + "/" + s.datum.Name
-			}
-			out = append(out, treeRow{ctx: e.ctx, datum: s.datum, depth: e.depth + 1, path: p, match: true})
+			out = append(out, treeRow{ctx: e.ctx, datum: st[j].datum, depth: e.depth + 1, path: e.path, match: true})
 		}
 	}
 	// A context shows as open when rows below it are shown.
