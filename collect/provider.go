@@ -18,8 +18,9 @@ type Provider interface {
 	// Classes declares the provider's classes, parents before children. It is called once, before
 	// the first Collect, and the classes must not change afterwards (DCI-CLS-5).
 	Classes() []*namespace.Class
-	// Collect reads the classes the request names, within ctx's deadline. It must not keep
-	// references to the returned slices' backing arrays for writing after it returns.
+	// Collect reads the classes the request names, within ctx's deadline. The sampler has
+	// finished with a returned Batch (its Specs and Raw slices) before it calls Collect on the
+	// same provider again, so a provider may reuse those buffers from one call to the next.
 	Collect(ctx context.Context, req Request) (Batch, error)
 }
 
@@ -70,4 +71,15 @@ type ClassReading struct {
 	Raw []namespace.Raw
 	// Err, when set, fails this class only (for example a sysfs directory that cannot be read).
 	Err error
+}
+
+// reuseRaw returns a zeroed slice of n raw values, reusing *buf when it is large enough, so a
+// provider's steady state allocates nothing per datum (the Provider contract allows reuse).
+func reuseRaw(buf *[]namespace.Raw, n int) []namespace.Raw {
+	if cap(*buf) < n {
+		*buf = make([]namespace.Raw, n)
+	}
+	r := (*buf)[:n]
+	clear(r)
+	return r
 }

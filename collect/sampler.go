@@ -301,12 +301,12 @@ func (s *Sampler) Sample(ctx context.Context) (*namespace.Snapshot, error) {
 			j.ps.running = true
 			s.stMu.Unlock()
 			go s.run(dctx, j.ps, req, ch)
+			// The second call may reuse the first batch's buffers, so the first is never used
+			// after it: the new incarnation's reading, or a failure.
 			select {
-			case again := <-ch:
-				if again.err == nil {
-					res = again
-				}
+			case res = <-ch:
 			case <-dctx.Done():
+				res = result{err: fmt.Errorf("%s: no answer within %v after re-initialising", j.ps.sup.Module, s.opt.Deadline), why: namespace.ReasonTimeout, dur: s.opt.Deadline}
 			}
 		}
 		samples = append(samples, s.absorb(j.ps, j.req, res, start)...)
@@ -396,6 +396,8 @@ func (s *Sampler) absorb(ps *provState, req Request, res result, now time.Time) 
 				Text: fmt.Sprintf("provider %s: %v", ps.sup.Module, res.err)})
 		}
 		ps.failing, ps.lastErr = true, res.err
+		// Static and variable datums skipped in a reading that never arrived must be read again.
+		ps.needStatic = true
 		if ps.lastOK.IsZero() {
 			ps.lastOK = now // liveness counts from the first attempt
 		}

@@ -569,6 +569,7 @@ func (m *memSynth) collect(p *synthProvider, seed uint64, tick int, dt float64, 
 // --- processors ---
 
 type cpuSynth struct {
+	rawPer          []ns.Raw // reused between collections (Provider contract)
 	top, total, per *ns.Class
 	totalSpecs      []ns.InstanceSpec
 	specs           []ns.InstanceSpec
@@ -636,7 +637,7 @@ func (c *cpuSynth) collect(seed uint64, tick int, dt float64, req Request) []Cla
 	}
 	if req.Wants(c.per) {
 		nd := len(c.per.Datums)
-		raw := make([]ns.Raw, len(c.ms)*nd)
+		raw := reuseRaw(&c.rawPer, len(c.ms)*nd)
 		for i, m := range c.ms {
 			for k := range cpuColumn {
 				raw[i*nd+k] = rawN(uint64(m[k]))
@@ -678,14 +679,15 @@ type synthPart struct {
 }
 
 type diskSynth struct {
-	top, disk, part *ns.Class
-	disks           []*synthDisk
-	next            int
-	parts           int
-	diskSpecs       []ns.InstanceSpec
-	partSpecs       []ns.InstanceSpec
-	dirty           bool
-	roList          string
+	rawDisk, rawPart []ns.Raw // reused between collections (Provider contract)
+	top, disk, part  *ns.Class
+	disks            []*synthDisk
+	next             int
+	parts            int
+	diskSpecs        []ns.InstanceSpec
+	partSpecs        []ns.InstanceSpec
+	dirty            bool
+	roList           string
 }
 
 func (d *diskSynth) init(s *Synthetic) {
@@ -818,7 +820,7 @@ func (d *diskSynth) collect(p *synthProvider, seed uint64, tick int, dt float64,
 	var out []ClassReading
 	if req.Wants(d.disk) {
 		nd := len(d.disk.Datums)
-		raw := make([]ns.Raw, len(d.disks)*nd)
+		raw := reuseRaw(&d.rawDisk, len(d.disks)*nd)
 		for i, sd := range d.disks {
 			row := raw[i*nd : (i+1)*nd : (i+1)*nd]
 			synthDiskRow(row, &sd.c, clock, sd.size, sd.ro, due(req, ns.SVVariable, p.delivered(sd.delivered)), d.roList)
@@ -828,7 +830,7 @@ func (d *diskSynth) collect(p *synthProvider, seed uint64, tick int, dt float64,
 	}
 	if req.Wants(d.part) {
 		nd := len(d.part.Datums)
-		raw := make([]ns.Raw, len(d.partSpecs)*nd)
+		raw := reuseRaw(&d.rawPart, len(d.partSpecs)*nd)
 		k := 0
 		for _, sd := range d.disks {
 			for j := range sd.parts {
@@ -906,6 +908,7 @@ type synthNIC struct {
 }
 
 type netSynth struct {
+	raw      []ns.Raw // reused between collections (Provider contract)
 	top, cls *ns.Class
 	nics     []*synthNIC
 	next     int
@@ -1000,7 +1003,7 @@ func (n *netSynth) collect(p *synthProvider, seed uint64, tick int, dt float64, 
 		return nil
 	}
 	nd := len(n.cls.Datums)
-	raw := make([]ns.Raw, len(n.nics)*nd)
+	raw := reuseRaw(&n.raw, len(n.nics)*nd)
 	for i, nic := range n.nics {
 		row := raw[i*nd : (i+1)*nd : (i+1)*nd]
 		for k, c := range netRawCol {

@@ -234,15 +234,30 @@ func (r *Registry) Sync(c *Class, specs []InstanceSpec, t time.Time, out []*Inst
 	}
 	r.sweep++
 	gen := r.sweep
-	out = out[:0]
+	// out holds the previous call's result, usually in the same order as specs: an instance at
+	// the same position with the same levels is found without a map lookup.
+	if cap(out) < len(specs) {
+		grown := make([]*Instance, len(specs))
+		copy(grown, out)
+		out = grown
+	} else {
+		out = out[:len(specs)]
+	}
 	// Mark what is still there, then remove what vanished, then add what is new: a name that
 	// comes back with another identity (a re-created interface) frees its old context first.
 	for i := range specs {
 		s := &specs[i]
-		in := c.byKey[keyOf(s.Levels)]
-		if in != nil && slices.Equal(in.Levels, s.Levels) {
+		in := out[i]
+		if in == nil || in.removed || in.Class != c || !slices.Equal(in.Levels, s.Levels) {
+			in = c.byKey[keyOf(s.Levels)]
+			if in != nil && !slices.Equal(in.Levels, s.Levels) {
+				in = nil
+			}
+		}
+		if in != nil {
 			in.seen = gen
 		}
+		out[i] = in
 	}
 	var evs []Event
 	for _, in := range c.slots {
@@ -252,26 +267,19 @@ func (r *Registry) Sync(c *Class, specs []InstanceSpec, t time.Time, out []*Inst
 	}
 	var firstErr error
 	for i := range specs {
-		s := &specs[i]
-		in := c.byKey[keyOf(s.Levels)]
-		if in != nil && !slices.Equal(in.Levels, s.Levels) {
-			in = nil
+		if out[i] != nil {
+			continue
 		}
-		if in == nil {
-			var ev Event
-			var err error
-			in, ev, err = r.addLocked(c, s, t)
-			if err != nil {
-				if firstErr == nil {
-					firstErr = err
-				}
-				out = append(out, nil)
-				continue
+		in, ev, err := r.addLocked(c, &specs[i], t)
+		if err != nil {
+			if firstErr == nil {
+				firstErr = err
 			}
-			in.seen = gen
-			evs = append(evs, ev)
+			continue
 		}
-		out = append(out, in)
+		in.seen = gen
+		out[i] = in
+		evs = append(evs, ev)
 	}
 	return out, evs, firstErr
 }
