@@ -56,11 +56,7 @@ type hotEvent struct {
 // runHot prints hotset readings (SPMI-HOT-*): the header with qualifying and returned counts and
 // the ranked items, one reading per interval.
 func runHot(ctx context.Context, cfg *config, e env, w io.Writer) error {
-	s, err := openSampler(cfg, e)
-	if err != nil {
-		return err
-	}
-	first, err := s.Sample(ctx)
+	s, first, err := firstReading(ctx, cfg, e)
 	if err != nil {
 		return err
 	}

@@ -115,11 +115,8 @@ type jsonError struct {
 // runGet prints values of the requested paths, one value set per request in the order asked
 // (PCPF-2, PCPF-11), after one interval so counters show rates (SPMI-SET-15).
 func runGet(ctx context.Context, cfg *config, e env, w io.Writer) error {
-	s, err := openSampler(cfg, e)
+	s, _, err := firstReading(ctx, cfg, e)
 	if err != nil {
-		return err
-	}
-	if _, err := s.Sample(ctx); err != nil {
 		return err
 	}
 	reg := s.Registry()
@@ -241,11 +238,7 @@ type describeOut struct {
 // runDescribe prints every attribute of a context or statistic in all four views, as the
 // inspector shows them, and for a statistic its current value and status.
 func runDescribe(ctx context.Context, cfg *config, e env, w io.Writer) error {
-	s, err := openSampler(cfg, e)
-	if err != nil {
-		return err
-	}
-	snap, err := s.Sample(ctx)
+	s, snap, err := firstReading(ctx, cfg, e)
 	if err != nil {
 		return err
 	}
@@ -297,11 +290,7 @@ func runDescribe(ctx context.Context, cfg *config, e env, w io.Writer) error {
 
 // runList prints the name space under PATH (or everything).
 func runList(ctx context.Context, cfg *config, e env, w io.Writer) error {
-	s, err := openSampler(cfg, e)
-	if err != nil {
-		return err
-	}
-	snap, err := s.Sample(ctx)
+	s, snap, err := firstReading(ctx, cfg, e)
 	if err != nil {
 		return err
 	}

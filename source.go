@@ -51,6 +51,20 @@ func openSampler(cfg *config, e env) (*collect.Sampler, error) {
 	return s, nil
 }
 
+// firstReading opens the sampler and takes the first reading, which also fills the name space
+// with the instances the providers see.
+func firstReading(ctx context.Context, cfg *config, e env) (*collect.Sampler, *ns.Snapshot, error) {
+	s, err := openSampler(cfg, e)
+	if err != nil {
+		return nil, nil, err
+	}
+	snap, err := s.Sample(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s, snap, nil
+}
+
 // expand resolves a path that may hold wildcards (`Disk/*/busy`, `CPU/cpu[01]/idle`) in each
 // component, in tree order. A path without wildcards resolves exactly (SPMI-HIER-7/8).
 func expand(reg *ns.Registry, pattern string) ([]ns.Ref, error) {
