@@ -33,6 +33,7 @@ func (m valuesMode) String() string {
 type statRow struct {
 	datum *namespace.Datum
 	di    int
+	text  bool // shown as DCI4 text (strings, times, addresses, booleans): no sparkline or bar
 }
 
 // tableCol is one statistic column of the instance table.
@@ -202,7 +203,7 @@ func (p *valuesPane) reshape(ctxChanged bool) {
 			p.mode = valuesStats
 			for i := range ctx.Stats.Datums {
 				if d := &ctx.Stats.Datums[i]; d.ID != namespace.InvalidDatumID {
-					p.stats = append(p.stats, statRow{datum: d, di: i})
+					p.stats = append(p.stats, statRow{datum: d, di: i, text: isText(d)})
 				}
 			}
 		case instClass != nil:
@@ -232,6 +233,22 @@ func (p *valuesPane) reshape(ctxChanged bool) {
 			}
 		}
 	})
+}
+
+// isText reports whether a statistic's values read as text (strings, times, addresses,
+// booleans) rather than as quantities with a sparkline and a bar.
+func isText(d *namespace.Datum) bool {
+	if d.IsDerived() {
+		return false
+	}
+	if !d.Type.IsNumeric() {
+		return true
+	}
+	switch d.DCI4.Type {
+	case namespace.STString, namespace.STTime, namespace.STAddress, namespace.STBoolean:
+		return true
+	}
+	return false
 }
 
 // tableColumns chooses the instance table's columns from the class's datums by name: the
@@ -706,6 +723,10 @@ func (p *valuesPane) viewStats(lines []string) []string {
 		var sb strings.Builder
 		name := pad(s.datum.Name, nw)
 		vt := padLeft(txt, vw)
+		if s.text && v.State == namespace.Valid {
+			// Text takes the room of the sparkline and the bar, which it has no use for.
+			vt = pad(txt, p.w-nw-1)
+		}
 		sel := i == p.cursor
 		if sel {
 			st := p.st.Row.SelectedBlur
@@ -716,6 +737,10 @@ func (p *valuesPane) viewStats(lines []string) []string {
 		} else {
 			sb.WriteString(p.st.Text.Normal.Render(name) + " ")
 			sb.WriteString(p.valueStyle(v).Render(vt))
+		}
+		if s.text && v.State == namespace.Valid {
+			lines = append(lines, sb.String())
+			continue
 		}
 		r := p.rings.get(ringKey{in, s.di})
 		if sw > 0 {
@@ -767,7 +792,7 @@ func (p *valuesPane) renderBar(d *namespace.Datum, v namespace.Value, r *ring, w
 		}
 	}
 	if !ok {
-		return p.st.Text.Muted.Render(pad("no scale", w))
+		return strings.Repeat(" ", w) // no SPMI scale: no bar
 	}
 	return drawBar(p.st, frac, over, w)
 }
