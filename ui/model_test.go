@@ -431,6 +431,28 @@ func TestRunsOfKeys(t *testing.T) {
 	}
 }
 
+// TestOwnStatisticsAboveOtherInstances: Monitor's own statistics are not columns of its
+// providers' table, so selecting one shows Monitor's statistics; the context shows the table.
+func TestOwnStatisticsAboveOtherInstances(t *testing.T) {
+	m := newModel(t, newSynthSource(t, "synthetic:disks=1,nics=1,cpus=1"), 120, 40, 2)
+	m = keys(t, m, ":Monitor{enter}")
+	if m.values.Mode() != valuesTable || len(m.values.rows) == 0 || m.values.rows[0].totals {
+		t.Fatalf("Monitor: mode %s, a totals row that matches nothing", m.values.Mode())
+	}
+	m = keys(t, m, ":/Monitor/rss{enter}")
+	if m.values.Mode() != valuesStats || m.values.Selected().Datum == nil || m.values.Selected().Datum.Name != "rss" {
+		t.Fatalf("Monitor/rss: mode %s", m.values.Mode())
+	}
+	m = keys(t, m, "k")
+	if m.values.Mode() != valuesStats {
+		t.Fatal("another own statistic keeps the statistics")
+	}
+	m = keys(t, m, ":/CPU/idle{enter}")
+	if m.values.Mode() != valuesTable {
+		t.Fatal("CPU's totals are columns of its processors: the table stays")
+	}
+}
+
 func TestHelpOverlay(t *testing.T) {
 	m := newModel(t, newFixture(t, 1, 1), 120, 40, 1)
 	m = keys(t, m, "?")

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -76,14 +77,16 @@ type valuesPane struct {
 	want *namespace.Datum // the statistic selected in the tree
 	mode valuesMode
 
-	stats  []statRow
-	class  *namespace.Class // the class of the table's instances
-	cols   []tableCol
-	rows   []tableRow // instance rows, the totals row first when there is one
-	order  []int      // row indices in display order
-	kids   []childRow
-	colOff int
-	nameW  int // the name column of the table, from the longest instance name
+	stats     []statRow
+	class     *namespace.Class // the class of the table's instances
+	instClass *namespace.Class // the class of the context's instance subcontexts, nil for none
+	byOwn     bool             // statistics mode for one of the context's own statistics (ownStat)
+	cols      []tableCol
+	rows      []tableRow // instance rows, the totals row first when there is one
+	order     []int      // row indices in display order
+	kids      []childRow
+	colOff    int
+	nameW     int // the name column of the table, from the longest instance name
 
 	sortCol   int // 0 = name, i+1 = cols[i]
 	sortDesc  bool
@@ -116,6 +119,10 @@ func (p *valuesPane) SetSelection(reg *namespace.Registry, ref namespace.Ref) {
 	if ref.Ctx == p.ctx && reg == p.reg && gen == p.gen {
 		if ref.Datum != nil && ref.Datum != p.want {
 			p.want = ref.Datum
+			if p.ownStat(p.instClass) != p.byOwn {
+				p.reshape(false) // between the context's own statistics and its instances
+				p.refresh()
+			}
 			p.cursorToDatum()
 			p.sortByDatum()
 		}
@@ -198,8 +205,10 @@ func (p *valuesPane) reshape(ctxChanged bool) {
 				break
 			}
 		}
+		p.instClass = instClass
+		p.byOwn = ctx.Kind != namespace.CtxInstance && p.ownStat(instClass)
 		switch {
-		case ctx.Kind == namespace.CtxInstance || (instClass == nil && ctx.Stats != nil):
+		case ctx.Kind == namespace.CtxInstance || (instClass == nil && ctx.Stats != nil) || p.ownStat(instClass):
 			p.mode = valuesStats
 			for i := range ctx.Stats.Datums {
 				if d := &ctx.Stats.Datums[i]; d.ID != namespace.InvalidDatumID {
@@ -213,7 +222,8 @@ func (p *valuesPane) reshape(ctxChanged bool) {
 				p.cols = tableColumns(p.vf, ctx, instClass)
 				p.sortCol, p.sortDesc = 0, false
 			}
-			if ctx.Stats != nil {
+			if ctx.Stats != nil && slices.ContainsFunc(p.cols, func(c tableCol) bool { return c.ti >= 0 }) {
+				// The context's own statistics are the totals of its instances' (CPU).
 				p.rows = append(p.rows, tableRow{name: "(all)", path: ctx.Path(), totals: true})
 			}
 			for _, k := range ctx.Children() {
@@ -233,6 +243,21 @@ func (p *valuesPane) reshape(ctxChanged bool) {
 			}
 		}
 	})
+}
+
+// ownStat reports whether the statistic selected in the tree is one of the context's own that
+// the instance table has no column for (Monitor's cpu above its providers): it is then shown
+// with the context's statistics rather than lost in a table of something else.
+func (p *valuesPane) ownStat(instClass *namespace.Class) bool {
+	d, ctx := p.want, p.ctx
+	if d == nil || ctx == nil || ctx.Stats == nil || instClass == nil {
+		return false
+	}
+	if i := ctx.Stats.DatumIndex(d.ID); i < 0 || &ctx.Stats.Datums[i] != d {
+		return false
+	}
+	j := instClass.DatumByName(d.Name)
+	return j < 0 || instClass.Datums[j].ID != d.ID
 }
 
 // isText reports whether a statistic's values read as text (strings, times, addresses,
