@@ -714,3 +714,45 @@ func TestNoColorIsMono(t *testing.T) {
 		t.Fatalf("theme light, got %s", m.st.Name)
 	}
 }
+
+// TestStatesAreNotZero is X-5 in the values pane: a value not valid for the instance, a counter
+// with no rate yet, a value lost to a failed provider and a real zero look different, and each
+// mark says why.
+func TestStatesAreNotZero(t *testing.T) {
+	src := newFixture(t, 1, 3, "eth0")
+	m := newModel(t, src, 120, 40, 1)
+	m = keys(t, m, ":Disk/sdc{enter}")
+	rows := strings.Split(stripANSI(m.values.View()), "\n")
+	find := func(name string) string {
+		for _, r := range rows {
+			if strings.HasPrefix(r, name+" ") {
+				return strings.Join(strings.Fields(r), " ")
+			}
+		}
+		t.Fatalf("no row %s in\n%s", name, strings.Join(rows, "\n"))
+		return ""
+	}
+	if got := find("reads"); !strings.HasPrefix(got, "reads — no previous sample") {
+		t.Errorf("first sample of a counter: %q", got)
+	}
+	m = collectOnce(t, m)
+	rows = strings.Split(stripANSI(m.values.View()), "\n")
+	if got := find("writes"); !strings.HasPrefix(got, "writes n/a not valid for this instance") {
+		t.Errorf("invalid: %q", got)
+	}
+	if got := find("inflight"); !strings.HasPrefix(got, "inflight 2 ") {
+		t.Errorf("a level: %q", got)
+	}
+	src.FailNet = true
+	m = collectOnce(t, m)
+	m = keys(t, m, ":/NetIf/eth0{enter}")
+	rows = strings.Split(stripANSI(m.values.View()), "\n")
+	if got := find("ibytes"); !strings.HasPrefix(got, "ibytes err provider error") {
+		t.Errorf("failed provider: %q", got)
+	}
+	m = keys(t, m, ":/Disk/sda{enter}")
+	rows = strings.Split(stripANSI(m.values.View()), "\n")
+	if got := find("inflight"); !strings.HasPrefix(got, "inflight 0 ") {
+		t.Errorf("a real zero: %q", got)
+	}
+}

@@ -767,6 +767,12 @@ func (p *valuesPane) viewStats(lines []string) []string {
 			lines = append(lines, sb.String())
 			continue
 		}
+		if v.State != namespace.Valid && sw+bw > 0 {
+			// Why there is no number, in the room of the sparkline and the bar.
+			sb.WriteString(" " + p.st.Text.Muted.Render(pad(whyText(v), p.w-nw-vw-2)))
+			lines = append(lines, sb.String())
+			continue
+		}
 		r := p.rings.get(ringKey{in, s.di})
 		if sw > 0 {
 			sp := strings.Repeat(" ", sw)
@@ -808,7 +814,7 @@ func (p *valuesPane) valueStyle(v namespace.Value) lipgloss.Style {
 // of the scale rises to the highest recent value.
 func (p *valuesPane) renderBar(d *namespace.Datum, v namespace.Value, r *ring, w int) string {
 	if v.State != namespace.Valid {
-		return strings.Repeat(" ", w)
+		return p.st.Text.Muted.Render(pad(whyText(v), w)) // why there is no number
 	}
 	frac, over, ok := datumBar(d, v)
 	if p.autoscale && r != nil {
