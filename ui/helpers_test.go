@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 
+	"dcimon/theme"
 	"dcimon/ui/internal/fixture"
 )
 
@@ -188,3 +189,8 @@ func mustDur(t testing.TB, s string) time.Duration {
 }
 
 func stripANSI(s string) string { return ansi.Strip(s) }
+
+func testStyles() theme.Styles {
+	st, _ := theme.Resolve("dark", false)
+	return st
+}

@@ -1,0 +1,233 @@
+package ui
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	ns "dcimon/namespace"
+)
+
+// Table tests of the pure helpers (house style rule 13).
+
+func TestBarScale(t *testing.T) {
+	tests := []struct {
+		name      string
+		v, lo, hi float64
+		frac      float64
+		over, ok  bool
+	}{
+		{"SPMI-VAL-3 level 50 of 0..100", 50, 0, 100, 0.5, false, true},
+		{"counter 100 over 2 s is 50/s: half, not full", 100.0 / 2, 0, 100, 0.5, false, true},
+		{"AMB-41 150 clamps and says so", 150, 0, 100, 1, true, true},
+		{"below the scale", -5, 0, 100, 0, false, true},
+		{"offset scale", 15, 10, 20, 0.5, false, true},
+		{"no scale", 5, 0, 0, 0, false, false},
+		{"reversed scale", 5, 10, 0, 0, false, false},
+		{"NaN", math.NaN(), 0, 1, 0, false, false},
+	}
+	for _, tt := range tests {
+		f, over, ok := barScale(tt.v, tt.lo, tt.hi)
+		if math.Abs(f-tt.frac) > 1e-9 || over != tt.over || ok != tt.ok {
+			t.Errorf("%s: barScale(%g, %g, %g) = %g %v %v, want %g %v %v", tt.name, tt.v, tt.lo, tt.hi, f, over, ok, tt.frac, tt.over, tt.ok)
+		}
+	}
+}
+
+func TestDatumBar(t *testing.T) {
+	d := &ns.Datum{Min: 0, Max: 100}
+	tests := []struct {
+		v        ns.Value
+		frac     float64
+		over, ok bool
+	}{
+		{ns.Value{V: 50}, 0.5, false, true},
+		{ns.Value{V: 150}, 1, true, true},
+		{ns.Value{V: -1}, 0, false, true}, // clamped at the bottom, not "over"
+		{ns.Value{State: ns.Invalid}, 0, false, false},
+		{ns.Value{State: ns.NoRate}, 0, false, false},
+	}
+	for _, tt := range tests {
+		f, over, ok := datumBar(d, tt.v)
+		if f != tt.frac || over != tt.over || ok != tt.ok {
+			t.Errorf("datumBar(%+v) = %g %v %v, want %g %v %v", tt.v, f, over, ok, tt.frac, tt.over, tt.ok)
+		}
+	}
+}
+
+func TestBarCells(t *testing.T) {
+	tests := []struct {
+		frac  float64
+		w     int
+		fill  string
+		empty int
+	}{
+		{0, 4, "", 4},
+		{1, 4, "████", 0},
+		{0.5, 4, "██", 2},
+		{0.5, 3, "█▌", 1},
+		{1.0 / 32, 4, "▏", 3},
+		{2, 3, "███", 0}, // clamped
+		{0.5, 0, "", 0},
+	}
+	for _, tt := range tests {
+		fill, empty := barCells(tt.frac, tt.w)
+		if fill != tt.fill || empty != tt.empty {
+			t.Errorf("barCells(%g, %d) = %q %d, want %q %d", tt.frac, tt.w, fill, empty, tt.fill, tt.empty)
+		}
+	}
+}
+
+func TestSparkline(t *testing.T) {
+	nan := math.NaN()
+	tests := []struct {
+		vals   []float64
+		w      int
+		lo, hi float64
+		want   string
+	}{
+		{[]float64{0, 1, 2, 3, 4, 5, 6, 7}, 8, 0, 0, "▁▂▃▄▅▆▇█"},
+		{[]float64{1, 2}, 4, 0, 0, "  ▅█"},      // right-aligned: the newest at the right
+		{[]float64{5, nan, 5}, 3, 0, 10, "▅ ▅"}, // no reading is a blank, never a zero
+		{[]float64{20, -5}, 2, 0, 10, "█▁"},     // clamped to the scale
+		{[]float64{1, 2, 3, 4}, 2, 0, 0, "▆█"},  // only the last w values
+		{[]float64{3, 3, 3}, 3, 0, 0, "███"},    // a constant from zero
+		{nil, 3, 0, 0, "   "},
+		{[]float64{1}, 0, 0, 0, ""},
+	}
+	for _, tt := range tests {
+		if got := sparkline(tt.vals, tt.w, tt.lo, tt.hi); got != tt.want {
+			t.Errorf("sparkline(%v, %d, %g, %g) = %q, want %q", tt.vals, tt.w, tt.lo, tt.hi, got, tt.want)
+		}
+	}
+}
+
+func TestRing(t *testing.T) {
+	var r ring
+	for i := 0; i < ringLen+3; i++ {
+		r.push(float64(i), i != 5)
+	}
+	got := r.values(nil)
+	if len(got) != ringLen || got[0] != 3 || got[len(got)-1] != ringLen+2 {
+		t.Fatalf("ring keeps the last %d in order: %v", ringLen, got[:3])
+	}
+	if m := r.max(); m != ringLen+2 {
+		t.Errorf("max %g", m)
+	}
+}
+
+func TestLessName(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want bool
+	}{
+		{"cpu2", "cpu10", true}, {"cpu10", "cpu2", false}, {"sda", "sdb", true}, {"sdz", "sdaa", false},
+		{"eth0", "eth0.100", true}, {"a", "a", false}, {"nvme0n1", "nvme0n10", true}, {"", "a", true},
+	}
+	for _, tt := range tests {
+		if got := lessName(tt.a, tt.b); got != tt.want {
+			t.Errorf("lessName(%q, %q) = %v", tt.a, tt.b, got)
+		}
+	}
+}
+
+func TestShortUnit(t *testing.T) {
+	for in, want := range map[string]string{"KiB/s": "kB/s", "MiB/s": "MB/s", "GiB/s": "GB/s", "B/s": "B/s", "": "B/s", "k reads/s": "k reads/s"} {
+		if got := shortUnit(in); got != want {
+			t.Errorf("shortUnit(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestThresholdText(t *testing.T) {
+	tests := []struct {
+		t       float64
+		given   string
+		counter bool
+		want    string
+	}{
+		{25, "25", true, "> 25/s"}, {-10, "-10", false, "< 10"}, {0, "0", true, ""}, {50.4, "50.4", false, "> 50.4"},
+	}
+	for _, tt := range tests {
+		if got := thresholdText(tt.t, tt.given, tt.counter); got != tt.want {
+			t.Errorf("thresholdText(%g) = %q, want %q", tt.t, got, tt.want)
+		}
+	}
+}
+
+func TestTextHelpers(t *testing.T) {
+	tests := []struct{ got, want string }{
+		{cut("abcdef", 4), "abc…"}, {cut("abc", 4), "abc"}, {cut("abc", 1), "…"}, {cut("abc", 0), ""},
+		{pad("ab", 4), "ab  "}, {pad("abcdef", 4), "abc…"}, {padLeft("ab", 4), "  ab"},
+		{fitLine("\x1b[1mab\x1b[0m", 4), "\x1b[1mab\x1b[0m  "},
+		{strings.Join(wrapText("the quick brown fox", 9), "|"), "the quick|brown fox"},
+		{strings.Join(wrapText("abcdefghij", 4), "|"), "abcd|efgh|ij"}, // never cut: wrapped
+		{strings.Join(block("a\nb\nc", 2, 2), "|"), "a |b "},
+		{plural(1, "match", "matches"), "1 match"}, {plural(3, "match", "matches"), "3 matches"},
+	}
+	for i, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("case %d: %q, want %q", i, tt.got, tt.want)
+		}
+	}
+}
+
+func TestLineInput(t *testing.T) {
+	in := newLineInput(newInputKeys(), "", 5)
+	typeIn := func(k tea.KeyMsg) { in.Update(k) }
+	for _, r := range "abcdefg" {
+		typeIn(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+	}
+	if in.Value() != "abcde" {
+		t.Fatalf("limit: %q", in.Value())
+	}
+	typeIn(tea.KeyMsg{Type: tea.KeyLeft})
+	typeIn(tea.KeyMsg{Type: tea.KeyBackspace})
+	if in.Value() != "abce" {
+		t.Fatalf("backspace inside: %q", in.Value())
+	}
+	typeIn(tea.KeyMsg{Type: tea.KeyHome})
+	typeIn(tea.KeyMsg{Type: tea.KeyDelete})
+	if in.Value() != "bce" {
+		t.Fatalf("delete at home: %q", in.Value())
+	}
+	in.SetValue("CPU/cpu0")
+	typeIn(tea.KeyMsg{Type: tea.KeyCtrlW})
+	if in.Value() != "CPU/" {
+		t.Fatalf("ctrl+w deletes the last path word: %q", in.Value())
+	}
+	typeIn(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'\x07'}}) // not printable
+	typeIn(tea.KeyMsg{Type: tea.KeyCtrlU})
+	if in.Value() != "" {
+		t.Fatalf("ctrl+u clears: %q", in.Value())
+	}
+}
+
+// TestKeyMapsHaveHelp checks every binding shown in help has a key and a description, and that
+// bindings of one pane do not shadow each other.
+func TestKeyMapsHaveHelp(t *testing.T) {
+	maps := map[string][][]key.Binding{
+		"global": newGlobalKeys().FullHelp(), "tree": newTree(testStyles(), newTreeKeys()).FullHelp(),
+		"values": newValues(testStyles(), newValuesKeys(), valueFormat{}).FullHelp(),
+		"hot":    newHot(testStyles(), newHotKeys(), valueFormat{}).FullHelp(),
+	}
+	for name, groups := range maps {
+		seen := map[string]string{}
+		for _, g := range groups {
+			for _, b := range g {
+				if b.Help().Key == "" || b.Help().Desc == "" {
+					t.Errorf("%s: a binding without help: %v", name, b.Keys())
+				}
+				for _, k := range b.Keys() {
+					if other, dup := seen[k]; dup {
+						t.Errorf("%s: key %q is both %q and %q", name, k, other, b.Help().Desc)
+					}
+					seen[k] = b.Help().Desc
+				}
+			}
+		}
+	}
+}
