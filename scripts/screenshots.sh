@@ -33,6 +33,15 @@ trap cleanup EXIT
 mkdir -p "$out"
 cd "$root"
 
+need=()
+command -v tmux >/dev/null || need+=(tmux)
+# freeze renders PNGs at 4x; ImageMagick brings them down to a size a repository can carry.
+convert -version 2>/dev/null | grep -q ImageMagick || need+=(imagemagick)
+if [ ${#need[@]} -gt 0 ]; then
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq >/dev/null && apt-get install -y -qq "${need[@]}" >/dev/null ||
+		echo "screenshots: could not install ${need[*]}" >&2
+fi
 command -v tmux >/dev/null || { echo "screenshots: tmux is required" >&2; exit 1; }
 
 # --- the programs --------------------------------------------------------------------------
@@ -93,6 +102,10 @@ shot() {
 	tmux -L "$sock" kill-session -t "$name" 2>/dev/null || true
 	if [ -n "$freeze" ]; then
 		if "$freeze" "$out/$name.ansi" --language ansi -o "$out/$name.png" >/dev/null 2>"$work/freeze-$name.log"; then
+			if convert -version 2>/dev/null | grep -q ImageMagick; then
+				convert "$out/$name.png" -resize 40% -colors 96 "PNG8:$out/$name.png"
+			fi
+			chmod 644 "$out/$name.png"
 			echo "screenshots: $out/$name.png"
 		else
 			echo "screenshots: freeze failed on $name (kept .ansi/.txt):" >&2

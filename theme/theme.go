@@ -10,9 +10,11 @@ package theme
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
 )
 
 // Palette is the set of semantic colour roles a theme fills in.
@@ -85,6 +87,7 @@ func Lookup(name string) (Palette, error) {
 
 // Resolve returns the styles of the named theme, or of mono when noColor is set (the caller reads
 // NO_COLOR from the environment; a set NO_COLOR overrides any theme name, even an unknown one).
+// The colours are converted once to the terminal's colour profile (ForProfile).
 func Resolve(name string, noColor bool) (Styles, error) {
 	if noColor {
 		return New(palettes["mono"]), nil
@@ -93,7 +96,33 @@ func Resolve(name string, noColor bool) (Styles, error) {
 	if err != nil {
 		return Styles{}, err
 	}
-	return New(p), nil
+	return New(ForProfile(p, lipgloss.ColorProfile())), nil
+}
+
+// ForProfile converts every colour of the palette to what the terminal profile can show (the
+// nearest of 256 or 16 colours, or none), once. lipgloss would otherwise convert each hex colour
+// on every render, which was a quarter of the monitor's CPU time on a 256-colour terminal.
+func ForProfile(p Palette, prof termenv.Profile) Palette {
+	conv := func(c lipgloss.TerminalColor) lipgloss.TerminalColor {
+		hex, ok := c.(lipgloss.Color)
+		if !ok {
+			return c
+		}
+		switch tc := prof.Color(string(hex)).(type) {
+		case termenv.ANSI256Color:
+			return lipgloss.Color(strconv.Itoa(int(tc)))
+		case termenv.ANSIColor:
+			return lipgloss.Color(strconv.Itoa(int(tc)))
+		case termenv.RGBColor:
+			return lipgloss.Color(string(tc))
+		}
+		return lipgloss.NoColor{}
+	}
+	for _, c := range []*lipgloss.TerminalColor{&p.Fg, &p.Muted, &p.Accent, &p.Border, &p.FocusBorder,
+		&p.SelFg, &p.SelBg, &p.OK, &p.Warn, &p.Crit} {
+		*c = conv(*c)
+	}
+	return p
 }
 
 // NoColor reports whether the NO_COLOR convention asks for no colour: the variable is set and

@@ -88,3 +88,29 @@ func TestNames(t *testing.T) {
 		t.Errorf("Names() = %s", got)
 	}
 }
+
+func TestForProfile(t *testing.T) {
+	p, _ := Lookup("dark")
+	for _, tt := range []struct {
+		prof termenv.Profile
+		want lipgloss.TerminalColor
+	}{
+		{termenv.TrueColor, lipgloss.Color("#58a6ff")},
+		{termenv.ANSI256, lipgloss.Color("75")},
+		{termenv.ANSI, lipgloss.Color("12")},
+		{termenv.Ascii, lipgloss.NoColor{}},
+	} {
+		got := ForProfile(p, tt.prof).FocusBorder
+		if got != tt.want {
+			t.Errorf("%v: %#v, want %#v", tt.prof, got, tt.want)
+		}
+		// A converted colour renders exactly as lipgloss would have rendered the original.
+		if tt.prof != termenv.Ascii {
+			orig := tt.prof.Color(string(p.FocusBorder.(lipgloss.Color)))
+			conv := tt.prof.Color(string(got.(lipgloss.Color)))
+			if orig.Sequence(false) != conv.Sequence(false) {
+				t.Errorf("%v: %q vs %q", tt.prof, orig.Sequence(false), conv.Sequence(false))
+			}
+		}
+	}
+}
