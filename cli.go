@@ -27,6 +27,7 @@ type common struct {
 	json          bool
 	host          string
 	debug         string
+	liveness      time.Duration
 }
 
 // config is a parsed command line.
@@ -60,6 +61,7 @@ func addCommon(fs *flag.FlagSet, c *common) {
 	fs.StringVar(&c.source, "source", "host", "data source: host, or synthetic:disks=N,nics=N,cpus=N,seed=N")
 	fs.BoolVar(&c.showLoop, "show-loop", false, "also show loop and ram block devices")
 	fs.StringVar(&c.host, "host", "", "host name shown in listings (default: the host's own)")
+	fs.DurationVar(&c.liveness, "liveness", collect.DefaultLiveness, "assume a supplier dead after `D` without new data (0 disables, else 15s-600s)")
 }
 
 // parseArgs turns the command line into a config, or a usage error.
@@ -165,6 +167,9 @@ func (cfg *config) validate() error {
 		if !st.IsDir() {
 			return usagef("%s %s: not a directory", dir.flag, dir.path)
 		}
+	}
+	if err := collect.ValidateLiveness(cfg.c.liveness); err != nil {
+		return usagef("--liveness: %v", err)
 	}
 	if cfg.c.source != "host" && !strings.HasPrefix(cfg.c.source, "synthetic") {
 		return usagef("--source %q: want host or synthetic:disks=N,nics=N,cpus=N,seed=N", cfg.c.source)

@@ -36,6 +36,8 @@ Flags for every command:
   --sysfs DIR     read /sys from DIR
   --source SRC    host (default) or synthetic:disks=N,nics=N,cpus=N,seed=N
   --show-loop     also show loop and ram block devices
+  --liveness D    assume a supplier dead after D without new data (default 30s;
+                  0 disables, else 15s to 600s)
   --json          machine-readable output (list, describe, get, hot)
 
 Monitor flags:

@@ -44,7 +44,7 @@ func openSampler(cfg *config, e env) (*collect.Sampler, error) {
 	} else {
 		provs = collect.HostProviders(collect.HostOptions{Procfs: cfg.c.procfs, Sysfs: cfg.c.sysfs, ShowLoop: cfg.c.showLoop})
 	}
-	s, err := collect.NewSampler(ns.NewRegistry(), provs, collect.Options{Now: e.now, Liveness: -1})
+	s, err := collect.NewSampler(ns.NewRegistry(), provs, collect.Options{Now: e.now, Liveness: cfg.c.liveness})
 	if err != nil {
 		return nil, fmt.Errorf("starting the providers: %w", err)
 	}

@@ -25,6 +25,9 @@ type FetchResult struct {
 	Time    time.Time
 	Summary Status
 	Sets    []FetchSet
+	// Changes are the snapshot's state-change flags (PCPF-13); the values are interpreted the
+	// same way whatever they say.
+	Changes int
 }
 
 // Fetch answers a list of metric ids, any part of which may be a query, from a snapshot. It never
@@ -32,7 +35,7 @@ type FetchResult struct {
 func (r *Registry) Fetch(s *Snapshot, reqs []MetricID) FetchResult {
 	res := FetchResult{Summary: StatusSuccess}
 	if s != nil {
-		res.Time = s.End
+		res.Time, res.Changes = s.End, s.Changes
 	}
 	invalidSeen := false
 	for ri, req := range reqs {

@@ -89,6 +89,10 @@ type Snapshot struct {
 	Seq        uint64
 	Start, End time.Time
 	Classes    []ClassValues // indexed by Class.Index
+	// Changes holds PCP's out-of-band state-change flags for this snapshot against the previous
+	// one (PCPF-13): PMCDNamesChange when instances appeared or went, PMCDRestartAgent (part of
+	// PMCDAgentChange) when a supplier re-initialised; 0 when nothing changed.
+	Changes int
 }
 
 // Class returns the values of class c, or nil when it has never been sampled.
@@ -177,11 +181,37 @@ func Next(prev *Snapshot, s *Sample, reuse *Snapshot) *Snapshot {
 			pcv = &prev.Classes[idx]
 		}
 		buildClass(&next.Classes[idx], pcv, cs)
+		if prev != nil {
+			next.Changes |= changesOf(pcv, &next.Classes[idx])
+		}
 	}
 	for i := range next.Classes {
 		next.Classes[i].spare, next.Classes[i].spareInsts = nil, nil
 	}
 	return next
+}
+
+// changesOf compares a class's instances and reset across two readings (PCPF-13).
+func changesOf(prev, cur *ClassValues) int {
+	ch := 0
+	if cur.ResetSeen {
+		ch |= PMCDRestartAgent
+	}
+	if prev == nil || !prev.Sampled {
+		if len(cur.Insts) > 0 {
+			ch |= PMCDNamesChange
+		}
+		return ch
+	}
+	if len(prev.Insts) != len(cur.Insts) {
+		return ch | PMCDNamesChange
+	}
+	for i := range cur.Insts {
+		if prev.Insts[i] != cur.Insts[i] {
+			return ch | PMCDNamesChange
+		}
+	}
+	return ch
 }
 
 func buildClass(out *ClassValues, prev *ClassValues, cs *ClassSample) {

@@ -561,3 +561,24 @@ func TestParallelBuildMatchesSerial(t *testing.T) {
 		}
 	}
 }
+
+func TestStateChangeFlags(t *testing.T) {
+	// PCPF-13: an interface added → NAMES_CHANGE in that fetch, values still there; a supplier
+	// restart → AGENT_CHANGE; nothing changed → 0.
+	s, c, insts := netif(t)
+	s.tick(t, 0, 1, c, insts, [][]Raw{{n(1), n(1)}})
+	s.tick(t, time.Second, 1, c, insts, [][]Raw{{n(2), n(2)}})
+	if s.snap.Changes != 0 {
+		t.Fatalf("steady: %#x", s.snap.Changes)
+	}
+	eth1, _, _ := s.r.AddInstance(c, InstanceSpec{Levels: []uint64{3}, OSName: "eth1"}, s.now)
+	s.tick(t, time.Second, 1, c, []*Instance{insts[0], eth1}, [][]Raw{{n(3), n(3)}, {n(9), n(9)}})
+	res := s.r.Fetch(s.snap, []MetricID{{Class: ClassID{3, 2}, Inst: InstanceID{}, Datum: 1}})
+	if res.Changes&PMCDNamesChange == 0 || len(res.Sets[0].Values) != 2 {
+		t.Fatalf("names change: %#x %+v", res.Changes, res.Sets)
+	}
+	s.tick(t, time.Second, 2, c, []*Instance{insts[0], eth1}, [][]Raw{{n(4), n(4)}, {n(10), n(10)}})
+	if s.snap.Changes&PMCDAgentChange == 0 || s.snap.Changes&PMCDNamesChange != 0 {
+		t.Fatalf("agent change: %#x", s.snap.Changes)
+	}
+}
