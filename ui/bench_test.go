@@ -22,8 +22,23 @@ func bigModel(b *testing.B) Model {
 	return m
 }
 
+// BenchmarkView200x60With10kInstances draws the whole frame: every cache is emptied first.
 func BenchmarkView200x60With10kInstances(b *testing.B) {
 	m := bigModel(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		forget(&m)
+		_ = m.View()
+	}
+}
+
+// BenchmarkViewUnchanged is a View when nothing changed since the last one: a beat that only
+// starts a collection, or the renderer asking again.
+func BenchmarkViewUnchanged(b *testing.B) {
+	m := bigModel(b)
+	m = send(b, m, tickMsg{seq: m.tickSeq})
+	_ = m.View()
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

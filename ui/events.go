@@ -16,7 +16,7 @@ import (
 // eventsPane lists the event log newest first: instances added and removed (DCI-EVT-3),
 // supplier resets and deaths, hotset exceptions with their severity, provider errors.
 type eventsPane struct {
-	st      theme.Styles
+	st      *theme.Styles
 	keys    scrollKeys
 	focused bool
 	w, h    int
@@ -26,7 +26,7 @@ type eventsPane struct {
 	offset int
 }
 
-func newEvents(st theme.Styles, keys scrollKeys, loc *time.Location) eventsPane {
+func newEvents(st *theme.Styles, keys scrollKeys, loc *time.Location) eventsPane {
 	return eventsPane{st: st, keys: keys, loc: loc}
 }
 

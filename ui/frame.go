@@ -10,7 +10,7 @@ import (
 
 // frame draws a pane's border around its content (exactly inner-sized lines) with the title set
 // into the top edge and an optional note at the right of it. It returns the outer lines.
-func frame(st theme.Styles, b box, title, note string, focused bool, content []string) []string {
+func frame(st *theme.Styles, b box, title, note string, focused bool, content []string) []string {
 	ch, bs, ts := st.Pane.Chars, st.Pane.Border, st.Pane.Title
 	if focused {
 		ch, bs, ts = st.Pane.FocusedChars, st.Pane.FocusedBorder, st.Pane.FocusedTitle

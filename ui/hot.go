@@ -53,7 +53,7 @@ type hotRow struct {
 // responses, feed, exceptions, qualifying and returned counts, elapsed time) and its ranked items
 // with bars. It owns the HotSet and reads it once per snapshot, in Update.
 type hotPane struct {
-	st      theme.Styles
+	st      *theme.Styles
 	vf      valueFormat
 	keys    hotKeys
 	focused bool
@@ -70,7 +70,7 @@ type hotPane struct {
 	err     error
 }
 
-func newHot(st theme.Styles, keys hotKeys, vf valueFormat) hotPane {
+func newHot(st *theme.Styles, keys hotKeys, vf valueFormat) hotPane {
 	return hotPane{st: st, keys: keys, vf: vf}
 }
 

@@ -108,7 +108,7 @@ func (in *lineInput) Update(km tea.KeyMsg) bool {
 
 // View renders the text in w cells with the cursor when focused; long text scrolls so the cursor
 // stays visible.
-func (in *lineInput) View(st theme.Styles, w int, focused bool) string {
+func (in *lineInput) View(st *theme.Styles, w int, focused bool) string {
 	if w <= 0 {
 		return ""
 	}

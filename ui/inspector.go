@@ -18,7 +18,7 @@ import (
 // documentation, supplier), after the value's own status: valid, invalid, unavailable and why.
 // Text wraps and is never cut, so the DCI4 minimum widths always hold (DCI4-SUP-7, AMB-57).
 type inspectorPane struct {
-	st      theme.Styles
+	st      *theme.Styles
 	keys    scrollKeys
 	focused bool
 	w, h    int
@@ -35,7 +35,7 @@ type inspectorPane struct {
 	offset   int
 }
 
-func newInspector(st theme.Styles, keys scrollKeys, loc *time.Location) inspectorPane {
+func newInspector(st *theme.Styles, keys scrollKeys, loc *time.Location) inspectorPane {
 	return inspectorPane{st: st, keys: keys, loc: loc}
 }
 

@@ -77,7 +77,7 @@ type Model struct {
 	src  Source
 	reg  *namespace.Registry
 	opts Options
-	st   theme.Styles
+	st   *theme.Styles
 	vf   valueFormat
 	ctx  context.Context
 	log  *log.Logger
@@ -86,7 +86,7 @@ type Model struct {
 	ovKeys overlayKeys
 	inKeys inputKeys
 	fKeys  formKeys
-	help   help.Model
+	help   *help.Model // its styles; never changed after New (helpAt sets a width on a copy)
 
 	w, h  int
 	lay   layout
@@ -126,6 +126,34 @@ type Model struct {
 	flashUntil time.Time
 
 	crash *crashBox
+
+	// ver is the version of what the screen shows; Update moves it on whenever a message may
+	// have changed anything visible, and View draws again only for a version it has not drawn.
+	ver uint64
+	fc  *frameCache
+}
+
+// frameCache is the last frame View drew. Bubbletea models are values, so it sits behind a
+// pointer every copy of the model shares; versions come from its counter, so two copies that
+// went different ways never carry the same one and neither is shown the other's frame.
+type frameCache struct {
+	seq     uint64 // versions handed out
+	ver     uint64 // the version frame was drawn for; 0 before the first frame
+	frame   string
+	renders int // frames drawn, for tests
+}
+
+// next is a version no copy of the model has had yet.
+func (c *frameCache) next() uint64 {
+	c.seq++
+	return c.seq
+}
+
+// touch marks the screen as changed: the next View draws a new frame.
+func (m *Model) touch() {
+	if m.fc != nil {
+		m.ver = m.fc.next()
+	}
 }
 
 // New builds the monitor over src. It reads nothing yet: the first collection is the command
@@ -152,30 +180,35 @@ func New(src Source, opts Options) Model {
 		out = io.Discard
 	}
 	m := Model{
-		src: src, reg: src.Registry(), opts: opts, st: st, ctx: context.Background(),
+		// The styles are read-only once built: every pane shares them, so no copy of the model
+		// or of a pane copies them.
+		src: src, reg: src.Registry(), opts: opts, st: &st, ctx: context.Background(),
 		log:  log.New(out, "dcimon ", log.LstdFlags|log.Lmicroseconds),
 		keys: newGlobalKeys(), ovKeys: newOverlayKeys(), inKeys: newInputKeys(), fKeys: newFormKeys(),
 		interval: opts.Interval, after: tea.Tick, now: opts.Now,
 		// Init starts the first collection, so the model is born with it in flight.
 		inflight: true,
 		crash:    &crashBox{},
+		fc:       &frameCache{},
 		host:     opts.Host,
 		vf:       valueFormat{loc: opts.Location},
 	}
-	m.help = help.New()
+	hm := help.New()
+	m.help = &hm
 	m.help.Styles = help.Styles{
 		ShortKey: st.Help.Key, ShortDesc: st.Help.Desc, ShortSeparator: st.Help.Sep,
 		FullKey: st.Help.Key, FullDesc: st.Help.Desc, FullSeparator: st.Help.Sep, Ellipsis: st.Help.Sep,
 	}
-	m.tree = newTree(st, newTreeKeys())
-	m.values = newValues(st, newValuesKeys(), m.vf)
-	m.hot = newHot(st, newHotKeys(), m.vf)
-	m.insp = newInspector(st, newScrollKeys(), opts.Location)
-	m.events = newEvents(st, newScrollKeys(), opts.Location)
+	m.tree = newTree(m.st, newTreeKeys())
+	m.values = newValues(m.st, newValuesKeys(), m.vf)
+	m.hot = newHot(m.st, newHotKeys(), m.vf)
+	m.insp = newInspector(m.st, newScrollKeys(), opts.Location)
+	m.events = newEvents(m.st, newScrollKeys(), opts.Location)
 	m.hot.SetSource(m.reg, src.Events(), opts.Hotsets)
 	m.tree.SetRegistry(m.reg)
 	m.tree.Focus()
 	m.syncSelection()
+	m.touch()
 	return m
 }
 
@@ -193,7 +226,18 @@ func (m Model) Update(msg tea.Msg) (out tea.Model, cmd tea.Cmd) {
 			out, cmd = m, tea.Quit
 		}
 	}()
+	if _, ok := msg.(tickMsg); ok {
+		// A beat usually only schedules a collection: the frame stays unless the beat cleared
+		// the message or counted a slow tick.
+		flash, skipped := m.flash, m.skipped
+		cmd = m.update(msg)
+		if m.flash != flash || m.skipped != skipped {
+			m.touch()
+		}
+		return m, cmd
+	}
 	cmd = m.update(msg)
+	m.touch() // anything else may change what is shown
 	return m, cmd
 }
 
@@ -236,8 +280,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 // resize broadcasts a new size: the layout is recomputed and every pane gets its rectangle.
 func (m *Model) resize(w, h int) {
 	m.w, m.h = w, h
-	m.lay = computeLayout(w, h, m.st)
-	m.help.Width = max(w, 0)
+	m.lay = computeLayout(w, h, *m.st)
 	in := func(p paneID) (int, int) { return m.lay.Panes[p].Inner.W, m.lay.Panes[p].Inner.H }
 	m.tree.SetSize(in(paneTree))
 	m.values.SetSize(in(paneValues))
@@ -666,14 +709,32 @@ func (m *Model) findHost() {
 	}
 }
 
-// View draws the whole screen from the current state; it does no I/O and changes nothing.
-func (m Model) View() (s string) {
+// View draws the whole screen from the current state; it does no I/O and changes nothing but
+// the caches behind it: a version it has drawn already gets the same frame again.
+func (m Model) View() string {
+	if m.fc != nil && m.fc.ver != 0 && m.fc.ver == m.ver {
+		return m.fc.frame
+	}
+	s, ok := m.draw()
+	if ok && m.fc != nil {
+		m.fc.ver, m.fc.frame = m.ver, s
+		m.fc.renders++
+	}
+	return s
+}
+
+// draw renders a new frame; ok is false when it panicked (the frame is then empty).
+func (m *Model) draw() (s string, ok bool) {
 	defer func() {
 		if r := recover(); r != nil {
 			m.crash.set(fmt.Errorf("dcimon: panic in view: %v\n%s", r, debug.Stack()))
-			s = ""
+			s, ok = "", false
 		}
 	}()
+	return m.compose(), true
+}
+
+func (m *Model) compose() string {
 	if m.w <= 0 || m.h <= 0 {
 		return ""
 	}
@@ -697,8 +758,7 @@ func (m Model) View() (s string) {
 		overlay(lines, m.helpOverlay(), m.w, m.h)
 	case modalForm:
 		fw := min(m.w-2, 90)
-		hm := m.help
-		hm.Width = fw - 4
+		hm := m.helpAt(fw - 4)
 		overlay(lines, m.form.View(m.st, fw, hm.ShortHelpView(m.form.ShortHelp())), m.w, m.h)
 	}
 	for i := range lines {
@@ -710,7 +770,7 @@ func (m Model) View() (s string) {
 }
 
 // tooSmall is the notice shown below the minimum size; it never panics, whatever the size.
-func tooSmall(st theme.Styles, w, h int) string {
+func tooSmall(st *theme.Styles, w, h int) string {
 	msg := fmt.Sprintf("terminal too small, need at least %d×%d", minW, minH)
 	var out []string
 	for _, l := range wrapText(msg, w) {
@@ -841,7 +901,15 @@ func (m *Model) bottomLine() string {
 		}
 		return fitLine(" "+st.Render(safe(m.flash)), m.w)
 	}
-	return fitLine(" "+m.help.ShortHelpView(m.shortHelp()), m.w)
+	hm := m.helpAt(m.w)
+	return fitLine(" "+hm.ShortHelpView(m.shortHelp()), m.w)
+}
+
+// helpAt is the help model for w cells.
+func (m *Model) helpAt(w int) help.Model {
+	hm := *m.help
+	hm.Width = max(w, 0)
+	return hm
 }
 
 func helpText(b key.Binding) string { return b.Help().Key + " " + b.Help().Desc }
@@ -874,7 +942,7 @@ func (m *Model) shortHelp() []key.Binding {
 // columns when they fit, scrolled with the overlay's keys when the screen is short.
 func (m *Model) helpOverlay() []string {
 	w := min(m.w-2, 110)
-	hm := m.help
+	hm := m.helpAt(m.w)
 	section := func(title string, groups [][]key.Binding) []string {
 		out := []string{m.st.Text.Accent.Render(title)}
 		out = append(out, strings.Split(hm.FullHelpView(groups), "\n")...)

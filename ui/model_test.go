@@ -694,7 +694,7 @@ func TestResizeAtAnyMoment(t *testing.T) {
 		m = collectOnce(t, m)
 		m = keys(t, m, "{esc}jj{tab}")
 		_ = m.View()
-		if want := computeLayout(sz[0], sz[1], m.st).Mode; m.lay.Mode != want {
+		if want := computeLayout(sz[0], sz[1], *m.st).Mode; m.lay.Mode != want {
 			t.Fatalf("step %d: mode %s, want %s", i, m.lay.Mode, want)
 		}
 	}

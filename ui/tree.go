@@ -15,7 +15,7 @@ import (
 // flattened list of the visible rows, rebuilt only when the name space changes (its generation),
 // a context is expanded or collapsed, or the filter changes; View renders only the rows on screen.
 type treePane struct {
-	st      theme.Styles
+	st      *theme.Styles
 	keys    treeKeys
 	focused bool
 	w, h    int
@@ -35,7 +35,7 @@ type treePane struct {
 	first   int // the first matching row
 }
 
-func newTree(st theme.Styles, keys treeKeys) treePane {
+func newTree(st *theme.Styles, keys treeKeys) treePane {
 	return treePane{st: st, keys: keys, open: map[string]bool{}}
 }
 

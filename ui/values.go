@@ -64,7 +64,7 @@ type tableRow struct {
 // on their SPMI scale, a sortable table of its instances (the per-disk table reads like
 // `iostat -x`), or the subcontexts of an uninstantiated class.
 type valuesPane struct {
-	st      theme.Styles
+	st      *theme.Styles
 	vf      valueFormat
 	keys    valuesKeys
 	focused bool
@@ -97,7 +97,7 @@ type valuesPane struct {
 	spark          []float64
 }
 
-func newValues(st theme.Styles, keys valuesKeys, vf valueFormat) valuesPane {
+func newValues(st *theme.Styles, keys valuesKeys, vf valueFormat) valuesPane {
 	return valuesPane{st: st, keys: keys, vf: vf}
 }
 
@@ -829,7 +829,7 @@ func (p *valuesPane) renderBar(d *namespace.Datum, v namespace.Value, r *ring, w
 }
 
 // drawBar renders a w-cell bar; the last cell of an over-scale bar is a "▶" marker.
-func drawBar(st theme.Styles, frac float64, over bool, w int) string {
+func drawBar(st *theme.Styles, frac float64, over bool, w int) string {
 	if over {
 		return st.Bar.Over.Render(strings.Repeat("█", max(w-1, 0)) + "▶")
 	}
