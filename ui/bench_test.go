@@ -84,3 +84,32 @@ func BenchmarkApplySample10k(b *testing.B) {
 		m = out.(Model)
 	}
 }
+
+// BenchmarkSampleToFrame is what one interval costs the UI goroutine on the default screen at
+// the size scripts/overhead.sh measures: the beat (which draws nothing), the sample and the
+// frame after it.
+func BenchmarkSampleToFrame(b *testing.B) {
+	src := newFixture(b, 2, 1, "lo", "eth0", "ifb0", "ifb1")
+	m := newModel(b, src, 200, 50, 2)
+	_ = m.View()
+	msgs := make([]tea.Msg, 0, 64)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if i%64 == 0 {
+			b.StopTimer()
+			msgs = msgs[:0]
+			for j := 0; j < 64; j++ {
+				snap, err := src.Sample(m.ctx)
+				msgs = append(msgs, sampleMsg{snap: snap, err: err})
+			}
+			b.StartTimer()
+		}
+		out, _ := m.Update(tickMsg{seq: m.tickSeq})
+		m = out.(Model)
+		_ = m.View()
+		out, _ = m.Update(msgs[i%64])
+		m = out.(Model)
+		_ = m.View()
+	}
+}

@@ -15,6 +15,11 @@ import (
 func uncached(m Model) Model {
 	m.fc = &frameCache{}
 	m.ver = m.fc.next()
+	m.tree.cache = newRenderCache[treeKey]()
+	m.values.cache = newRenderCache[valuesKey]()
+	m.hot.cache = newRenderCache[hotKey]()
+	m.insp.cache = newRenderCache[inspectorKey]()
+	m.events.cache = newRenderCache[eventsKey]()
 	return m
 }
 
@@ -22,6 +27,12 @@ func uncached(m Model) Model {
 // of a whole frame use it.
 func forget(m *Model) {
 	m.fc.ver = 0
+	m.fc.panes = [numPanes]framedPane{}
+	m.tree.cache.forget()
+	m.values.cache.forget()
+	m.hot.cache.forget()
+	m.insp.cache.forget()
+	m.events.cache.forget()
 }
 
 // fresh is the frame m's state draws when nothing is cached.
@@ -132,6 +143,19 @@ func TestEveryChangeDrawsANewFrame(t *testing.T) {
 			src.Disks = 2
 			return collectOnce(t, m)
 		}},
+		{"provider fails", func(m Model) Model {
+			src.FailNet = true
+			return collectOnce(t, m)
+		}},
+		{"provider back", func(m Model) Model {
+			src.FailNet = false
+			return collectOnce(t, m)
+		}},
+		{"statistics", func(m Model) Model { return keys(t, m, ":/Disk/sda{enter}") }},
+		{"statistics sample", func(m Model) Model { return collectOnce(t, m) }},
+		{"autoscale", func(m Model) Model { return keys(t, m, "2a") }},
+		{"hotset delete", func(m Model) Model { return keys(t, m, "3gd") }},
+		{"hotset sample", func(m Model) Model { return collectOnce(t, m) }},
 		{"compact", func(m Model) Model { return send(t, m, tea.WindowSizeMsg{Width: 80, Height: 24}) }},
 		{"compact tab", func(m Model) Model { return keys(t, m, "{tab}") }},
 		{"compact sample", func(m Model) Model { return collectOnce(t, m) }},

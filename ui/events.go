@@ -7,16 +7,14 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 
 	"dcimon/namespace"
-	"dcimon/theme"
 )
 
 // eventsPane lists the event log newest first: instances added and removed (DCI-EVT-3),
 // supplier resets and deaths, hotset exceptions with their severity, provider errors.
 type eventsPane struct {
-	st      *theme.Styles
+	st      *styles
 	keys    scrollKeys
 	focused bool
 	w, h    int
@@ -24,10 +22,19 @@ type eventsPane struct {
 
 	events []namespace.Event
 	offset int
+
+	ver   uint64 // moved on when the list changes
+	cache *renderCache[eventsKey]
 }
 
-func newEvents(st *theme.Styles, keys scrollKeys, loc *time.Location) eventsPane {
-	return eventsPane{st: st, keys: keys, loc: loc}
+// eventsKey is what the events pane's View reads besides the list (ver).
+type eventsKey struct {
+	ver          uint64
+	w, h, offset int
+}
+
+func newEvents(st *styles, keys scrollKeys, loc *time.Location) eventsPane {
+	return eventsPane{st: st, keys: keys, loc: loc, cache: newRenderCache[eventsKey]()}
 }
 
 // SetSize sets the inner size of the pane.
@@ -49,6 +56,7 @@ func (p *eventsPane) SetEvents(evs []namespace.Event) {
 		p.offset += max(len(evs)-len(p.events), 0)
 	}
 	p.events = evs
+	p.ver = p.cache.next()
 	p.offset = clamp(p.offset, 0, max(len(p.events)-p.h, 0))
 }
 
@@ -67,7 +75,7 @@ func (p eventsPane) Update(msg tea.Msg) (eventsPane, tea.Cmd) {
 }
 
 // kindStyle colours an event by how bad the news is.
-func (p *eventsPane) kindStyle(k namespace.EventKind) lipgloss.Style {
+func (p *eventsPane) kindStyle(k namespace.EventKind) ink {
 	switch k {
 	case namespace.EvInstanceRemoved, namespace.EvHotException, namespace.EvHotTrap, namespace.EvSupplierReset:
 		return p.st.Text.Warn
@@ -81,6 +89,21 @@ func (p *eventsPane) kindStyle(k namespace.EventKind) lipgloss.Style {
 
 // View renders the visible events, exactly w×h.
 func (p eventsPane) View() string {
+	s, _ := p.view()
+	return s
+}
+
+// view is View with the gen of its text (see renderCache): drawn again only when what it shows
+// changed.
+func (p *eventsPane) view() (string, uint64) {
+	k := eventsKey{ver: p.ver, w: p.w, h: p.h, offset: p.offset}
+	if s, gen, ok := p.cache.get(k); ok {
+		return s, gen
+	}
+	return p.cache.put(k, p.render())
+}
+
+func (p *eventsPane) render() string {
 	if p.w <= 0 || p.h <= 0 {
 		return ""
 	}

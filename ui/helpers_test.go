@@ -190,7 +190,7 @@ func mustDur(t testing.TB, s string) time.Duration {
 
 func stripANSI(s string) string { return ansi.Strip(s) }
 
-func testStyles() *theme.Styles {
+func testStyles() *styles {
 	st, _ := theme.Resolve("dark", false)
-	return &st
+	return newStyles(st)
 }

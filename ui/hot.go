@@ -9,10 +9,8 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 
 	"dcimon/namespace"
-	"dcimon/theme"
 )
 
 // HotsetConfig is a peer set the monitor opens at start: a value, so a configuration file can
@@ -53,7 +51,7 @@ type hotRow struct {
 // responses, feed, exceptions, qualifying and returned counts, elapsed time) and its ranked items
 // with bars. It owns the HotSet and reads it once per snapshot, in Update.
 type hotPane struct {
-	st      *theme.Styles
+	st      *styles
 	vf      valueFormat
 	keys    hotKeys
 	focused bool
@@ -68,10 +66,20 @@ type hotPane struct {
 	cursor  int
 	offset  int // first row shown
 	err     error
+
+	ver   uint64 // moved on when the rows or the peer sets' readings change
+	cache *renderCache[hotKey]
 }
 
-func newHot(st *theme.Styles, keys hotKeys, vf valueFormat) hotPane {
-	return hotPane{st: st, keys: keys, vf: vf}
+// hotKey is what the hot pane's View reads besides what ver stands for.
+type hotKey struct {
+	ver                  uint64
+	w, h, cursor, offset int
+	focused              bool
+}
+
+func newHot(st *styles, keys hotKeys, vf valueFormat) hotPane {
+	return hotPane{st: st, keys: keys, vf: vf, cache: newRenderCache[hotKey]()}
 }
 
 // SetSize sets the inner size of the pane.
@@ -94,6 +102,7 @@ func (p *hotPane) SetSource(reg *namespace.Registry, log *namespace.EventLog, cf
 	p.hs = namespace.NewHotSet(reg, p.src, log)
 	p.pending = append([]HotsetConfig(nil), cfgs...)
 	p.tried = ^uint64(0)
+	p.ver = p.cache.next()
 	p.openPending()
 }
 
@@ -187,6 +196,7 @@ func (p *hotPane) selectEntry(v *namespace.HotVals) {
 }
 
 func (p *hotPane) rebuildRows() {
+	p.ver = p.cache.next()
 	var cur *namespace.HotVals
 	if p.cursor < len(p.rows) {
 		cur = p.rows[p.cursor].entry
@@ -345,6 +355,21 @@ func (p hotPane) Update(msg tea.Msg) (hotPane, tea.Cmd) {
 
 // View renders the pane, exactly w×h.
 func (p hotPane) View() string {
+	s, _ := p.view()
+	return s
+}
+
+// view is View with the gen of its text (see renderCache): drawn again only when what it shows
+// changed.
+func (p *hotPane) view() (string, uint64) {
+	k := hotKey{ver: p.ver, w: p.w, h: p.h, cursor: p.cursor, offset: p.offset, focused: p.focused}
+	if s, gen, ok := p.cache.get(k); ok {
+		return s, gen
+	}
+	return p.cache.put(k, p.render())
+}
+
+func (p *hotPane) render() string {
 	if p.w <= 0 || p.h <= 0 {
 		return ""
 	}
@@ -379,7 +404,7 @@ func (p hotPane) View() string {
 	return strings.Join(block(strings.Join(lines, "\n"), p.w, p.h), "\n")
 }
 
-func (p *hotPane) selStyle(sel bool, base lipgloss.Style) lipgloss.Style {
+func (p *hotPane) selStyle(sel bool, base ink) ink {
 	if !sel {
 		return base
 	}

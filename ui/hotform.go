@@ -9,7 +9,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"dcimon/namespace"
-	"dcimon/theme"
 )
 
 // formField is one field of the hotset form: a number typed in, or a choice among names.
@@ -135,7 +134,7 @@ func (f *hotForm) ShortHelp() []key.Binding {
 }
 
 // View renders the form as a box w cells wide; keys is its key help, rendered by the caller.
-func (f *hotForm) View(st *theme.Styles, w int, keys string) []string {
+func (f *hotForm) View(st *styles, w int, keys string) []string {
 	inner := max(w-4, 10)
 	title := "New hotset"
 	if f.edit != nil {
@@ -182,7 +181,7 @@ func (f *hotForm) View(st *theme.Styles, w int, keys string) []string {
 }
 
 // boxed frames lines as an overlay box w cells wide.
-func boxed(st *theme.Styles, title string, lines []string, w int) []string {
+func boxed(st *styles, title string, lines []string, w int) []string {
 	h := len(lines) + 2
 	b := box{Outer: rect{0, 0, w, h}, Inner: rect{1, 1, w - 2, len(lines)}}
 	padded := make([]string, len(lines))

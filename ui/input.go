@@ -6,8 +6,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-
-	"dcimon/theme"
 )
 
 // lineInput is a one-line text input for the filter, the go-to prompt and the form fields. It is
@@ -108,7 +106,7 @@ func (in *lineInput) Update(km tea.KeyMsg) bool {
 
 // View renders the text in w cells with the cursor when focused; long text scrolls so the cursor
 // stays visible.
-func (in *lineInput) View(st *theme.Styles, w int, focused bool) string {
+func (in *lineInput) View(st *styles, w int, focused bool) string {
 	if w <= 0 {
 		return ""
 	}

@@ -10,7 +10,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"dcimon/namespace"
-	"dcimon/theme"
 )
 
 // inspectorPane shows every attribute of the selected context (class, instance) or statistic
@@ -18,7 +17,7 @@ import (
 // documentation, supplier), after the value's own status: valid, invalid, unavailable and why.
 // Text wraps and is never cut, so the DCI4 minimum widths always hold (DCI4-SUP-7, AMB-57).
 type inspectorPane struct {
-	st      *theme.Styles
+	st      *styles
 	keys    scrollKeys
 	focused bool
 	w, h    int
@@ -33,10 +32,19 @@ type inspectorPane struct {
 	snap     *namespace.Snapshot
 	lines    []string
 	offset   int
+
+	ver   uint64 // moved on when the lines change
+	cache *renderCache[inspectorKey]
 }
 
-func newInspector(st *theme.Styles, keys scrollKeys, loc *time.Location) inspectorPane {
-	return inspectorPane{st: st, keys: keys, loc: loc}
+// inspectorKey is what the inspector's View reads besides its lines (ver).
+type inspectorKey struct {
+	ver          uint64
+	w, h, offset int
+}
+
+func newInspector(st *styles, keys scrollKeys, loc *time.Location) inspectorPane {
+	return inspectorPane{st: st, keys: keys, loc: loc, cache: newRenderCache[inspectorKey]()}
 }
 
 // SetSize sets the inner size of the pane and lays the text out again.
@@ -99,6 +107,7 @@ func (p *inspectorPane) SetSnapshot(snap *namespace.Snapshot) {
 
 // layout turns the sections into wrapped, styled lines for the current width.
 func (p *inspectorPane) layout() {
+	p.ver = p.cache.next()
 	p.lines = p.lines[:0]
 	if p.w <= 0 || (p.ref.Ctx == nil && p.peers == nil) {
 		return
@@ -400,6 +409,21 @@ func scrollKey(k listKeys, km tea.KeyMsg, off, n, h int) int {
 
 // View renders the visible lines, exactly w×h.
 func (p inspectorPane) View() string {
+	s, _ := p.view()
+	return s
+}
+
+// view is View with the gen of its text (see renderCache): drawn again only when what it shows
+// changed.
+func (p *inspectorPane) view() (string, uint64) {
+	k := inspectorKey{ver: p.ver, w: p.w, h: p.h, offset: p.offset}
+	if s, gen, ok := p.cache.get(k); ok {
+		return s, gen
+	}
+	return p.cache.put(k, p.render())
+}
+
+func (p *inspectorPane) render() string {
 	if p.w <= 0 || p.h <= 0 {
 		return ""
 	}

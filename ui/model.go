@@ -18,6 +18,7 @@ import (
 	"io"
 	"log"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -77,7 +78,7 @@ type Model struct {
 	src  Source
 	reg  *namespace.Registry
 	opts Options
-	st   *theme.Styles
+	st   *styles
 	vf   valueFormat
 	ctx  context.Context
 	log  *log.Logger
@@ -141,6 +142,9 @@ type frameCache struct {
 	ver     uint64 // the version frame was drawn for; 0 before the first frame
 	frame   string
 	renders int // frames drawn, for tests
+	size    int // the last frame's length, to size the next one's buffer
+
+	panes [numPanes]framedPane
 }
 
 // next is a version no copy of the model has had yet.
@@ -182,7 +186,7 @@ func New(src Source, opts Options) Model {
 	m := Model{
 		// The styles are read-only once built: every pane shares them, so no copy of the model
 		// or of a pane copies them.
-		src: src, reg: src.Registry(), opts: opts, st: &st, ctx: context.Background(),
+		src: src, reg: src.Registry(), opts: opts, st: newStyles(st), ctx: context.Background(),
 		log:  log.New(out, "dcimon ", log.LstdFlags|log.Lmicroseconds),
 		keys: newGlobalKeys(), ovKeys: newOverlayKeys(), inKeys: newInputKeys(), fKeys: newFormKeys(),
 		interval: opts.Interval, after: tea.Tick, now: opts.Now,
@@ -280,7 +284,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 // resize broadcasts a new size: the layout is recomputed and every pane gets its rectangle.
 func (m *Model) resize(w, h int) {
 	m.w, m.h = w, h
-	m.lay = computeLayout(w, h, *m.st)
+	m.lay = computeLayout(w, h, m.st.theme)
 	in := func(p paneID) (int, int) { return m.lay.Panes[p].Inner.W, m.lay.Panes[p].Inner.H }
 	m.tree.SetSize(in(paneTree))
 	m.values.SetSize(in(paneValues))
@@ -355,7 +359,7 @@ func plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}
-	return fmt.Sprintf("%d %s", n, many)
+	return strconv.Itoa(n) + " " + many
 }
 
 func firstLine(s string) string {
@@ -731,6 +735,9 @@ func (m *Model) draw() (s string, ok bool) {
 			s, ok = "", false
 		}
 	}()
+	if m.fc == nil {
+		m.fc = &frameCache{} // a model not built by New: nothing is kept
+	}
 	return m.compose(), true
 }
 
@@ -741,18 +748,68 @@ func (m *Model) compose() string {
 	if m.lay.Mode == modeTooSmall {
 		return tooSmall(m.st, m.w, m.h)
 	}
-	lines := make([]string, m.h)
-	lines[0] = m.header()
+	var panes [numPanes][]string // framed, nil for a pane not shown
 	if m.lay.Mode == modeCompact {
-		lines[1] = m.tabs()
-		m.place(lines, m.focus)
+		panes[m.focus] = m.framed(m.focus)
 	} else {
 		for p := paneTree; p < numPanes; p++ {
-			m.place(lines, p)
+			panes[p] = m.framed(p)
 		}
 	}
-	lines[m.lay.Status.Y] = m.statusLine()
-	lines[m.lay.Help.Y] = m.bottomLine()
+	header, status, bottom := m.header(), m.statusLine(), m.bottomLine()
+	var tabs string
+	if m.lay.Mode == modeCompact {
+		tabs = m.tabs()
+	}
+	blank := ""
+	// line writes screen line y: the panes' lines side by side, left to right.
+	line := func(sb *strings.Builder, y int) {
+		switch {
+		case y == 0:
+			sb.WriteString(header)
+			return
+		case y == 1 && m.lay.Mode == modeCompact:
+			sb.WriteString(tabs)
+			return
+		case y == m.lay.Status.Y:
+			sb.WriteString(status)
+			return
+		case y == m.lay.Help.Y:
+			sb.WriteString(bottom)
+			return
+		}
+		n := sb.Len()
+		for p := paneTree; p < numPanes; p++ {
+			if i := y - m.lay.Panes[p].Outer.Y; panes[p] != nil && i >= 0 && i < len(panes[p]) {
+				sb.WriteString(panes[p][i])
+			}
+		}
+		if sb.Len() == n {
+			if blank == "" {
+				blank = strings.Repeat(" ", m.w)
+			}
+			sb.WriteString(blank)
+		}
+	}
+	var sb strings.Builder
+	if m.modal != modalHelp && m.modal != modalForm {
+		sb.Grow(m.fc.size)
+		for y := 0; y < m.h; y++ {
+			if y > 0 {
+				sb.WriteByte('\n')
+			}
+			line(&sb, y)
+		}
+		m.fc.size = sb.Len()
+		return sb.String()
+	}
+	// An overlay is drawn over whole lines.
+	lines := make([]string, m.h)
+	for y := range lines {
+		sb.Reset()
+		line(&sb, y)
+		lines[y] = sb.String()
+	}
 	switch m.modal {
 	case modalHelp:
 		overlay(lines, m.helpOverlay(), m.w, m.h)
@@ -761,16 +818,11 @@ func (m *Model) compose() string {
 		hm := m.helpAt(fw - 4)
 		overlay(lines, m.form.View(m.st, fw, hm.ShortHelpView(m.form.ShortHelp())), m.w, m.h)
 	}
-	for i := range lines {
-		if lines[i] == "" {
-			lines[i] = strings.Repeat(" ", m.w)
-		}
-	}
 	return strings.Join(lines, "\n")
 }
 
 // tooSmall is the notice shown below the minimum size; it never panics, whatever the size.
-func tooSmall(st *theme.Styles, w, h int) string {
+func tooSmall(st *styles, w, h int) string {
 	msg := fmt.Sprintf("terminal too small, need at least %d×%d", minW, minH)
 	var out []string
 	for _, l := range wrapText(msg, w) {
@@ -779,29 +831,48 @@ func tooSmall(st *theme.Styles, w, h int) string {
 	return strings.Join(block(strings.Join(out, "\n"), w, h), "\n")
 }
 
-// place draws pane p, framed, into the screen lines.
-func (m *Model) place(lines []string, p paneID) {
-	b := m.lay.Panes[p]
+// framedPane is a pane's text with its frame, as last drawn: the frame is drawn again only
+// when the text (its gen), the note, the focus or the box changed.
+type framedPane struct {
+	gen     uint64
+	note    string
+	focused bool
+	b       box
+	lines   []string
+}
+
+// paneTitles are the panes' titles in their top edges: the digit that jumps to them, the name.
+var frameTitles = func() (t [numPanes]string) {
+	for p := range t {
+		t[p] = strconv.Itoa(p+1) + " " + paneID(p).String()
+	}
+	return t
+}()
+
+// framed is pane p's lines with its frame, exactly its outer box.
+func (m *Model) framed(p paneID) []string {
 	var body string
+	var gen uint64
 	switch p {
 	case paneTree:
-		body = m.tree.View()
+		body, gen = m.tree.view()
 	case paneValues:
-		body = m.values.View()
+		body, gen = m.values.view()
 	case paneHot:
-		body = m.hot.View()
+		body, gen = m.hot.view()
 	case paneInspector:
-		body = m.insp.View()
+		body, gen = m.insp.view()
 	case paneEvents:
-		body = m.events.View()
+		body, gen = m.events.view()
 	}
-	content := strings.Split(body, "\n")
-	title := fmt.Sprintf("%d %s", int(p)+1, p)
-	for i, l := range frame(m.st, b, title, m.paneNote(p), p == m.focus, content) {
-		if y := b.Outer.Y + i; y >= 0 && y < len(lines) {
-			lines[y] += l
-		}
+	b, note, focused := m.lay.Panes[p], m.paneNote(p), p == m.focus
+	c := &m.fc.panes[p]
+	if gen != 0 && c.gen == gen && c.note == note && c.focused == focused && c.b == b && c.lines != nil {
+		return c.lines
 	}
+	lines := frame(m.st, b, frameTitles[p], note, focused, strings.Split(body, "\n"))
+	*c = framedPane{gen: gen, note: note, focused: focused, b: b, lines: lines}
+	return lines
 }
 
 // paneNote is the short text in the right of a pane's top edge.
@@ -828,7 +899,7 @@ func (m *Model) paneNote(p paneID) string {
 	case paneHot:
 		return plural(len(m.hot.Entries()), "peer set", "peer sets")
 	case paneEvents:
-		return fmt.Sprintf("%d", m.events.Len())
+		return strconv.Itoa(m.events.Len())
 	}
 	return ""
 }
@@ -850,7 +921,7 @@ func (m *Model) header() string {
 		trail = ansi.TruncateLeft(trail, width(trail)-room+1, "…")
 	}
 	gap := max(m.w-width(left)-1-width(trail)-width(right), 0)
-	return fitLine(m.st.Text.Accent.Bold(true).Render(left)+" "+m.st.Text.Normal.Render(trail)+strings.Repeat(" ", gap)+m.st.Text.Muted.Render(right), m.w)
+	return fitLine(m.st.Name.Render(left)+" "+m.st.Text.Normal.Render(trail)+strings.Repeat(" ", gap)+m.st.Text.Muted.Render(right), m.w)
 }
 
 // tabRanges are the cell ranges of the compact layout's tabs, for clicks.

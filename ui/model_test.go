@@ -694,7 +694,7 @@ func TestResizeAtAnyMoment(t *testing.T) {
 		m = collectOnce(t, m)
 		m = keys(t, m, "{esc}jj{tab}")
 		_ = m.View()
-		if want := computeLayout(sz[0], sz[1], *m.st).Mode; m.lay.Mode != want {
+		if want := computeLayout(sz[0], sz[1], m.st.theme).Mode; m.lay.Mode != want {
 			t.Fatalf("step %d: mode %s, want %s", i, m.lay.Mode, want)
 		}
 	}
@@ -706,12 +706,12 @@ func TestResizeAtAnyMoment(t *testing.T) {
 func TestNoColorIsMono(t *testing.T) {
 	o := testOptions()
 	o.NoColor, o.Theme = true, "dark"
-	if m := New(newFixture(t, 1, 1), o); m.st.Name != "mono" {
-		t.Fatalf("NoColor gives mono, got %s", m.st.Name)
+	if m := New(newFixture(t, 1, 1), o); m.st.theme.Name != "mono" {
+		t.Fatalf("NoColor gives mono, got %s", m.st.theme.Name)
 	}
 	o.NoColor, o.Theme = false, "light"
-	if m := New(newFixture(t, 1, 1), o); m.st.Name != "light" {
-		t.Fatalf("theme light, got %s", m.st.Name)
+	if m := New(newFixture(t, 1, 1), o); m.st.theme.Name != "light" {
+		t.Fatalf("theme light, got %s", m.st.theme.Name)
 	}
 }
 

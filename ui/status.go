@@ -4,15 +4,13 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
-
 	"dcimon/namespace"
 )
 
 // segment is one part of the status bar.
 type segment struct {
 	text  string
-	style lipgloss.Style
+	style ink
 }
 
 // statusLine is the bar under the panes: host, time of the last sample, interval, paused or
@@ -22,7 +20,7 @@ func (m *Model) statusLine() string {
 	st := m.st.Status
 	var segs []segment
 	if m.host != "" {
-		segs = append(segs, segment{m.host, st.Value.Bold(true)})
+		segs = append(segs, segment{m.host, st.Host})
 	}
 	if m.snap != nil {
 		t := m.snap.End

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"maps"
 	"strconv"
 	"strings"
 
@@ -8,14 +9,13 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"dcimon/namespace"
-	"dcimon/theme"
 )
 
 // treePane shows the SPMI context tree: contexts, instance subcontexts and statistics. It keeps a
 // flattened list of the visible rows, rebuilt only when the name space changes (its generation),
 // a context is expanded or collapsed, or the filter changes; View renders only the rows on screen.
 type treePane struct {
-	st      *theme.Styles
+	st      *styles
 	keys    treeKeys
 	focused bool
 	w, h    int
@@ -33,10 +33,22 @@ type treePane struct {
 	index   *filterIndex
 	matches int
 	first   int // the first matching row
+
+	ver   uint64 // moved on when the rows or the health markers change
+	cache *renderCache[treeKey]
 }
 
-func newTree(st *theme.Styles, keys treeKeys) treePane {
-	return treePane{st: st, keys: keys, open: map[string]bool{}}
+// treeKey is what the tree's View reads besides the rows and health markers (ver).
+type treeKey struct {
+	ver            uint64
+	w, h           int
+	cursor, offset int
+	focused        bool
+	filter         string
+}
+
+func newTree(st *styles, keys treeKeys) treePane {
+	return treePane{st: st, keys: keys, open: map[string]bool{}, cache: newRenderCache[treeKey]()}
 }
 
 // SetSize sets the inner size of the pane.
@@ -62,7 +74,13 @@ func (p *treePane) SetRegistry(reg *namespace.Registry) {
 }
 
 // SetHealth sets the supplier health markers.
-func (p *treePane) SetHealth(h healthMap) { p.health = h }
+func (p *treePane) SetHealth(h healthMap) {
+	if maps.Equal(h, p.health) {
+		return // nothing to draw again
+	}
+	p.health = h
+	p.ver = p.cache.next()
+}
 
 // SetFilter shows only the rows matching text (and the contexts above them); "" shows the tree.
 func (p *treePane) SetFilter(text string) {
@@ -119,6 +137,7 @@ func (p *treePane) rebuild() {
 		return
 	}
 	p.built = true
+	p.ver = p.cache.next()
 	p.reg.Read(func() {
 		if p.filter == "" {
 			p.rows = flatten(p.reg.Top(), p.isOpen, p.rows)
@@ -278,6 +297,21 @@ func (p treePane) Update(msg tea.Msg) (treePane, tea.Cmd) {
 
 // View renders the visible rows, exactly w×h.
 func (p treePane) View() string {
+	s, _ := p.view()
+	return s
+}
+
+// view is View with the gen of its text (see renderCache): drawn again only when what it shows
+// changed.
+func (p *treePane) view() (string, uint64) {
+	k := treeKey{ver: p.ver, w: p.w, h: p.h, cursor: p.cursor, offset: p.offset, focused: p.focused, filter: p.filter}
+	if s, gen, ok := p.cache.get(k); ok {
+		return s, gen
+	}
+	return p.cache.put(k, p.render())
+}
+
+func (p *treePane) render() string {
 	if p.w <= 0 || p.h <= 0 {
 		return ""
 	}

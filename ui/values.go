@@ -9,10 +9,8 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 
 	"dcimon/namespace"
-	"dcimon/theme"
 	"dcimon/views"
 )
 
@@ -64,7 +62,7 @@ type tableRow struct {
 // on their SPMI scale, a sortable table of its instances (the per-disk table reads like
 // `iostat -x`), or the subcontexts of an uninstantiated class.
 type valuesPane struct {
-	st      *theme.Styles
+	st      *styles
 	vf      valueFormat
 	keys    valuesKeys
 	focused bool
@@ -95,10 +93,21 @@ type valuesPane struct {
 	cursor, offset int
 	rings          ringStore
 	spark          []float64
+
+	ver   uint64 // moved on when the rows, the columns, the order or the snapshot change
+	cache *renderCache[valuesKey]
 }
 
-func newValues(st *theme.Styles, keys valuesKeys, vf valueFormat) valuesPane {
-	return valuesPane{st: st, keys: keys, vf: vf}
+// valuesKey is what the values pane's View reads besides what ver stands for.
+type valuesKey struct {
+	ver                          uint64
+	w, h, cursor, offset, colOff int
+	sortCol                      int
+	sortDesc, autoscale, focused bool
+}
+
+func newValues(st *styles, keys valuesKeys, vf valueFormat) valuesPane {
+	return valuesPane{st: st, keys: keys, vf: vf, cache: newRenderCache[valuesKey]()}
 }
 
 // SetSize sets the inner size of the pane.
@@ -191,6 +200,7 @@ func (p *valuesPane) Selected() namespace.Ref {
 
 // reshape works out the mode, rows and columns from the tree (under the registry's lock).
 func (p *valuesPane) reshape(ctxChanged bool) {
+	p.ver = p.cache.next()
 	p.stats, p.rows, p.kids = p.stats[:0], p.rows[:0], p.kids[:0]
 	if p.ctx == nil {
 		p.mode = valuesEmpty
@@ -381,6 +391,7 @@ func (p *valuesPane) cursorToDatum() {
 
 // refresh recomputes what depends on the snapshot: sparkline rings, column units and the order.
 func (p *valuesPane) refresh() {
+	p.ver = p.cache.next()
 	if p.snap == nil {
 		p.order = p.order[:0]
 		for i := range p.rows {
@@ -436,6 +447,7 @@ func (p *valuesPane) fitColumns() {
 // sortRows orders the instance rows by the sort column; the totals row stays first, values that
 // are not valid sort last whatever the direction (X-5), ties go by name.
 func (p *valuesPane) sortRows() {
+	p.ver = p.cache.next()
 	p.order = p.order[:0]
 	first := 0
 	if len(p.rows) > 0 && p.rows[0].totals {
@@ -681,6 +693,22 @@ func (p *valuesPane) colVisible(i int) bool {
 
 // View renders the pane, exactly w×h.
 func (p valuesPane) View() string {
+	s, _ := p.view()
+	return s
+}
+
+// view is View with the gen of its text (see renderCache): drawn again only when what it shows
+// changed.
+func (p *valuesPane) view() (string, uint64) {
+	k := valuesKey{ver: p.ver, w: p.w, h: p.h, cursor: p.cursor, offset: p.offset, colOff: p.colOff,
+		sortCol: p.sortCol, sortDesc: p.sortDesc, autoscale: p.autoscale, focused: p.focused}
+	if s, gen, ok := p.cache.get(k); ok {
+		return s, gen
+	}
+	return p.cache.put(k, p.render())
+}
+
+func (p *valuesPane) render() string {
 	if p.w <= 0 || p.h <= 0 {
 		return ""
 	}
@@ -796,7 +824,7 @@ func (p *valuesPane) viewStats(lines []string) []string {
 	return lines
 }
 
-func (p *valuesPane) valueStyle(v namespace.Value) lipgloss.Style {
+func (p *valuesPane) valueStyle(v namespace.Value) ink {
 	switch v.State {
 	case namespace.Valid:
 		return p.st.Text.Normal
@@ -829,7 +857,7 @@ func (p *valuesPane) renderBar(d *namespace.Datum, v namespace.Value, r *ring, w
 }
 
 // drawBar renders a w-cell bar; the last cell of an over-scale bar is a "▶" marker.
-func drawBar(st *theme.Styles, frac float64, over bool, w int) string {
+func drawBar(st *styles, frac float64, over bool, w int) string {
 	if over {
 		return st.Bar.Over.Render(strings.Repeat("█", max(w-1, 0)) + "▶")
 	}
@@ -950,7 +978,7 @@ func cellText(c *views.Column, v namespace.Value) string {
 	return t
 }
 
-func (p *valuesPane) headerStyle(col int) lipgloss.Style {
+func (p *valuesPane) headerStyle(col int) ink {
 	if col == p.sortCol {
 		return p.st.Table.HeaderSorted
 	}
