@@ -182,3 +182,26 @@ func TestEveryChangeDrawsANewFrame(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestInspectorLaysOutOnlyWhatChanged: a snapshot that changes nothing the inspector shows
+// leaves its lines (and version) alone; one that does gives the lines a layout from scratch
+// gives.
+func TestInspectorLaysOutOnlyWhatChanged(t *testing.T) {
+	m := newModel(t, newFixture(t, 2, 2, "eth0"), 120, 40, 2)
+	for _, path := range []string{":/CPU/cpu0/idle{enter}", ":/Disk{enter}", ":/Monitor/%cpu{enter}"} {
+		m = keys(t, m, path)
+		p := m.insp
+		ver := p.ver
+		p.SetSnapshot(p.snap)
+		if p.ver != ver {
+			t.Errorf("%s: the same snapshot laid the inspector out again", path)
+		}
+		m = collectOnce(t, m)
+		q := m.insp
+		q.head, q.firstLines, q.rest, q.lines = nil, nil, nil, nil
+		q.layout()
+		if got, want := strings.Join(m.insp.lines, "\n"), strings.Join(q.lines, "\n"); got != want {
+			t.Errorf("%s: after a sample\n%s\nfrom scratch\n%s", path, stripANSI(got), stripANSI(want))
+		}
+	}
+}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -30,8 +31,13 @@ type inspectorPane struct {
 	gen      uint64
 	sections []namespace.Section
 	snap     *namespace.Snapshot
-	lines    []string
-	offset   int
+	first    namespace.Section // the value's or the collection's status, or the peer set's record
+	head     []string          // the title's lines
+	// firstLines are first's lines, laid out again when a snapshot changes it; rest are the
+	// other sections', laid out only when the target or the width changes.
+	firstLines, rest []string
+	lines            []string // head, firstLines and rest: what View shows
+	offset           int
 
 	ver   uint64 // moved on when the lines change
 	cache *renderCache[inspectorKey]
@@ -99,71 +105,101 @@ func (p *inspectorPane) SetPeerSet(reg *namespace.Registry, hs *namespace.HotSet
 // Target is what the pane describes.
 func (p *inspectorPane) Target() namespace.Ref { return p.ref }
 
-// SetSnapshot refreshes the value's status.
+// SetSnapshot refreshes the value's status. Only the first section (the value or the
+// collection, or the peer set's reading) depends on the snapshot: the others stay laid out, and
+// nothing changes when the first section reads the same.
 func (p *inspectorPane) SetSnapshot(snap *namespace.Snapshot) {
 	p.snap = snap
-	p.layout()
-}
-
-// layout turns the sections into wrapped, styled lines for the current width.
-func (p *inspectorPane) layout() {
-	p.ver = p.cache.next()
-	p.lines = p.lines[:0]
 	if p.w <= 0 || (p.ref.Ctx == nil && p.peers == nil) {
 		return
 	}
-	title := p.ref.Path()
-	if title == "" {
-		title = "Top"
+	first := p.firstSection()
+	if first.Title == p.first.Title && slices.Equal(first.Fields, p.first.Fields) {
+		return
 	}
-	var first namespace.Section
+	p.first = first
+	p.firstLines = p.sectionLines(p.firstLines[:0], first)
+	p.join()
+}
+
+// firstSection is the section about the current reading: a peer set's record, or the status of
+// a statistic's value or of a context's collection.
+func (p *inspectorPane) firstSection() namespace.Section {
 	if p.peers != nil {
-		title = "hotset " + p.peers.Path() + " " + p.peers.Spec().Stat
-		first = p.peerSet()
-	} else {
-		first = p.status()
+		return p.peerSet()
 	}
-	for _, l := range wrapText(title, p.w) {
-		p.lines = append(p.lines, p.st.Text.Bold.Render(l))
+	return p.status()
+}
+
+// layout turns the title and the sections into wrapped, styled lines for the current width.
+func (p *inspectorPane) layout() {
+	p.head, p.firstLines, p.rest = p.head[:0], p.firstLines[:0], p.rest[:0]
+	p.first = namespace.Section{}
+	if p.w > 0 && (p.ref.Ctx != nil || p.peers != nil) {
+		title := p.ref.Path()
+		if title == "" {
+			title = "Top"
+		}
+		if p.peers != nil {
+			title = "hotset " + p.peers.Path() + " " + p.peers.Spec().Stat
+		}
+		for _, l := range wrapText(title, p.w) {
+			p.head = append(p.head, p.st.Text.Bold.Render(l))
+		}
+		p.first = p.firstSection()
+		p.firstLines = p.sectionLines(p.firstLines, p.first)
+		for _, s := range p.sections {
+			p.rest = p.sectionLines(p.rest, s)
+		}
 	}
-	secs := append([]namespace.Section{first}, p.sections...)
-	for _, s := range secs {
-		if len(s.Fields) == 0 {
-			continue
-		}
-		p.lines = append(p.lines, "", p.st.Text.Accent.Render(cut(s.Title, p.w)))
-		kw := 8
-		for _, f := range s.Fields {
-			kw = max(kw, width(f.Key))
-		}
-		kw = min(kw, 18, max(p.w/3, 6))
-		for _, f := range s.Fields {
-			p.addField(f, kw)
-		}
-	}
+	p.join()
+}
+
+// join puts the title, the first section and the others together as the lines View shows.
+func (p *inspectorPane) join() {
+	p.ver = p.cache.next()
+	p.lines = append(append(append(p.lines[:0], p.head...), p.firstLines...), p.rest...)
 	p.offset = clamp(p.offset, 0, max(len(p.lines)-p.h, 0))
 }
 
-func (p *inspectorPane) addField(f namespace.Field, kw int) {
+// sectionLines appends a section's lines to dst: a blank line, its title, its fields.
+func (p *inspectorPane) sectionLines(dst []string, s namespace.Section) []string {
+	if len(s.Fields) == 0 {
+		return dst
+	}
+	dst = append(dst, "", p.st.Text.Accent.Render(cut(s.Title, p.w)))
+	kw := 8
+	for _, f := range s.Fields {
+		kw = max(kw, width(f.Key))
+	}
+	kw = min(kw, 18, max(p.w/3, 6))
+	for _, f := range s.Fields {
+		dst = p.addField(dst, f, kw)
+	}
+	return dst
+}
+
+func (p *inspectorPane) addField(dst []string, f namespace.Field, kw int) []string {
 	val := safe(f.Value)
 	vw := p.w - kw - 2
 	if vw >= 16 && width(f.Key) <= kw {
 		for i, l := range wrapText(val, vw) {
-			k := strings.Repeat(" ", kw)
+			k := blanks(kw)
 			if i == 0 {
 				k = pad(f.Key, kw)
 			}
-			p.lines = append(p.lines, p.st.Text.Muted.Render(k)+"  "+p.st.Text.Normal.Render(l))
+			dst = append(dst, p.st.Text.Muted.Render(k)+"  "+p.st.Text.Normal.Render(l))
 		}
-		return
+		return dst
 	}
 	// Too narrow for two columns: the key on its own line, the value below it, wrapped.
 	for _, l := range wrapText(f.Key, p.w) {
-		p.lines = append(p.lines, p.st.Text.Muted.Render(l))
+		dst = append(dst, p.st.Text.Muted.Render(l))
 	}
 	for _, l := range wrapText(val, max(p.w-2, 1)) {
-		p.lines = append(p.lines, "  "+p.st.Text.Normal.Render(l))
+		dst = append(dst, "  "+p.st.Text.Normal.Render(l))
 	}
+	return dst
 }
 
 func (p *inspectorPane) fmtTime(t time.Time) string {

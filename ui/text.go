@@ -2,6 +2,7 @@ package ui
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -11,15 +12,83 @@ import (
 // Cell-width helpers for plain (unstyled) text. Panes lay out plain text first and style it
 // last, so measuring never has to skip escape sequences on the hot path.
 
+// spaceRun is blank cells to slice from, so padding a line does not make a string of spaces.
+var spaceRun = strings.Repeat(" ", 512)
+
+// blanks is n spaces.
+func blanks(n int) string {
+	if n <= 0 {
+		return ""
+	}
+	if n <= len(spaceRun) {
+		return spaceRun[:n]
+	}
+	return strings.Repeat(" ", n)
+}
+
 // width is the number of terminal cells plain text s occupies.
-func width(s string) int {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
+func width(s string) int { return cellWidth(s) }
+
+// cellWidth is ansi.StringWidth(s) without its cost in the common case: printable ASCII, the
+// one-cell characters the monitor draws with (box drawing, blocks, arrows, punctuation, Latin-1)
+// and SGR sequences. Anything else (wide or combining characters, other escapes, controls) is
+// measured by ansi.StringWidth.
+func cellWidth(s string) int {
+	n := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c >= 0x20 && c < 0x7f:
+			n++
+			i++
+		case c == 0x1b:
+			// CSI: ESC '[', parameter and intermediate bytes 0x20-0x3f, a final byte 0x40-0x7e.
+			j := i + 2
+			if j > len(s) || s[i+1] != '[' {
+				return ansi.StringWidth(s)
+			}
+			for j < len(s) && s[j] >= 0x20 && s[j] <= 0x3f {
+				j++
+			}
+			if j >= len(s) || s[j] < 0x40 || s[j] > 0x7e {
+				return ansi.StringWidth(s)
+			}
+			i = j + 1
+		case c >= 0x80:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if !oneCell(r) {
+				return ansi.StringWidth(s)
+			}
+			n++
+			i += size
+		default:
 			return ansi.StringWidth(s)
 		}
 	}
-	return len(s)
+	return n
 }
+
+// oneCell reports whether r is one of the characters cellWidth measures itself: each takes one
+// cell and none joins a neighbour into one grapheme (TestCellWidth checks every one of them
+// against ansi.StringWidth).
+func oneCell(r rune) bool {
+	switch {
+	case r >= 0xa1 && r <= 0xff && r != 0xad: // Latin-1, without the soft hyphen
+		return true
+	case r >= 0x2010 && r <= 0x2027: // dashes, quotes, bullets, the ellipsis
+		return true
+	case r >= 0x2030 && r <= 0x205e: // per mille, primes, angle quotes
+		return true
+	case r >= 0x2190 && r <= 0x21ff: // arrows
+		return true
+	case r >= 0x2500 && r <= 0x25ff: // box drawing, blocks, geometric shapes
+		return !wideShape(r)
+	}
+	return false
+}
+
+// wideShape are the geometric shapes that terminals draw two cells wide (emoji presentation).
+func wideShape(r rune) bool { return r == 0x25fd || r == 0x25fe }
 
 // cut shortens plain text s to at most w cells, ending with "…" when it had to cut.
 func cut(s string, w int) string {
@@ -37,18 +106,32 @@ func cut(s string, w int) string {
 
 // pad cuts plain text s to w cells and fills it with spaces to exactly w.
 func pad(s string, w int) string {
-	s = cut(s, w)
-	if n := w - width(s); n > 0 {
-		return s + strings.Repeat(" ", n)
+	if w <= 0 {
+		return ""
+	}
+	sw := width(s)
+	if sw > w {
+		s = cut(s, w)
+		sw = width(s)
+	}
+	if n := w - sw; n > 0 {
+		return s + blanks(n)
 	}
 	return s
 }
 
 // padLeft right-aligns plain text s in w cells (cutting it when it is longer).
 func padLeft(s string, w int) string {
-	s = cut(s, w)
-	if n := w - width(s); n > 0 {
-		return strings.Repeat(" ", n) + s
+	if w <= 0 {
+		return ""
+	}
+	sw := width(s)
+	if sw > w {
+		s = cut(s, w)
+		sw = width(s)
+	}
+	if n := w - sw; n > 0 {
+		return blanks(n) + s
 	}
 	return s
 }
@@ -58,13 +141,13 @@ func fitLine(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
-	sw := ansi.StringWidth(s)
+	sw := cellWidth(s)
 	if sw > w {
 		s = ansi.Truncate(s, w, "…")
-		sw = ansi.StringWidth(s)
+		sw = cellWidth(s)
 	}
 	if sw < w {
-		s += strings.Repeat(" ", w-sw)
+		s += blanks(w - sw)
 	}
 	return s
 }
@@ -78,7 +161,7 @@ func block(s string, w, h int) []string {
 	for i := range lines {
 		lines[i] = fitLine(lines[i], w)
 	}
-	blank := strings.Repeat(" ", max(w, 0))
+	blank := blanks(w)
 	for len(lines) < h {
 		lines = append(lines, blank)
 	}
