@@ -9,6 +9,23 @@ import (
 
 var eighths = [...]string{"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"}
 
+// Runs of the cells bars are drawn with, to slice from rather than repeat for every bar.
+var (
+	fullCells  = strings.Repeat("█", 256)
+	emptyCells = strings.Repeat("░", 256)
+)
+
+// cellRun is n cells of the run r (made of one three-byte character).
+func cellRun(r string, n int) string {
+	switch {
+	case n <= 0:
+		return ""
+	case 3*n <= len(r):
+		return r[:3*n]
+	}
+	return strings.Repeat(r[:3], n)
+}
+
 // barScale places v on the SPMI default scale lo..hi (SPMI-VAL-3): the fraction of the bar to
 // fill, clamped to 0..1, and whether v lies above hi. A scale with hi ≤ lo cannot place
 // anything: ok is false. The true value is always printed next to the bar (AMB-41).
@@ -35,7 +52,7 @@ func barCells(frac float64, w int) (string, int) {
 	frac = math.Max(0, math.Min(1, frac))
 	units := int(math.Round(frac * float64(w*8)))
 	full, part := units/8, units%8
-	s := strings.Repeat("█", full) + eighths[part]
+	s := cellRun(fullCells, full) + eighths[part]
 	used := full
 	if part > 0 {
 		used++

@@ -1,7 +1,7 @@
 package ui
 
-// renderCache keeps what a pane rendered last and the inputs it rendered it from, so a View
-// with the same inputs returns the same text without drawing anything: at a 1-second refresh
+// renderCache keeps the lines a pane rendered last and the inputs it rendered them from, so a
+// View with the same inputs returns the same lines without drawing anything: at a 1-second refresh
 // most panes do not change between two samples.
 //
 // A pane's inputs are its key: the scalars View reads (size, cursor, offset, focus…) and a data
@@ -15,9 +15,9 @@ type renderCache[K comparable] struct {
 	seq     uint64 // data versions handed out
 	key     K
 	have    bool
-	text    string
-	gen     uint64 // texts rendered; a new text has a new gen
-	renders int    // for tests
+	lines   []string // never changed once kept: the root frames them as they are
+	gen     uint64   // renders kept; new lines have a new gen
+	renders int      // for tests
 }
 
 func newRenderCache[K comparable]() *renderCache[K] { return &renderCache[K]{} }
@@ -31,24 +31,24 @@ func (c *renderCache[K]) next() uint64 {
 	return c.seq
 }
 
-// get is the text rendered for key, if it is the last one rendered, with its gen.
-func (c *renderCache[K]) get(key K) (string, uint64, bool) {
+// get is the lines rendered for key, if they are the last ones rendered, with their gen.
+func (c *renderCache[K]) get(key K) ([]string, uint64, bool) {
 	if c == nil || !c.have || c.key != key {
-		return "", 0, false
+		return nil, 0, false
 	}
-	return c.text, c.gen, true
+	return c.lines, c.gen, true
 }
 
-// put keeps text as rendered for key and returns it with its gen; gen is 0 (never the same as
-// another) without a cache.
-func (c *renderCache[K]) put(key K, text string) (string, uint64) {
+// put keeps lines as rendered for key and returns them with their gen; gen is 0 (never the
+// same as another) without a cache. The pane must not change lines afterwards.
+func (c *renderCache[K]) put(key K, lines []string) ([]string, uint64) {
 	if c == nil {
-		return text, 0
+		return lines, 0
 	}
-	c.key, c.text, c.have = key, text, true
+	c.key, c.lines, c.have = key, lines, true
 	c.gen++
 	c.renders++
-	return text, c.gen
+	return lines, c.gen
 }
 
 // forget drops the text, so the next View renders.

@@ -15,7 +15,7 @@ import (
 // supplier resets and deaths, hotset exceptions with their severity, provider errors.
 type eventsPane struct {
 	st      *styles
-	keys    scrollKeys
+	keys    *scrollKeys
 	focused bool
 	w, h    int
 	loc     *time.Location
@@ -34,7 +34,7 @@ type eventsKey struct {
 }
 
 func newEvents(st *styles, keys scrollKeys, loc *time.Location) eventsPane {
-	return eventsPane{st: st, keys: keys, loc: loc, cache: newRenderCache[eventsKey]()}
+	return eventsPane{st: st, keys: &keys, loc: loc, cache: newRenderCache[eventsKey]()}
 }
 
 // SetSize sets the inner size of the pane.
@@ -89,13 +89,13 @@ func (p *eventsPane) kindStyle(k namespace.EventKind) ink {
 
 // View renders the visible events, exactly w×h.
 func (p eventsPane) View() string {
-	s, _ := p.view()
-	return s
+	lines, _ := p.view()
+	return strings.Join(lines, "\n")
 }
 
-// view is View with the gen of its text (see renderCache): drawn again only when what it shows
-// changed.
-func (p *eventsPane) view() (string, uint64) {
+// view is View as lines exactly w wide, h of them, with their gen (see renderCache): drawn
+// again only when what it shows changed.
+func (p *eventsPane) view() ([]string, uint64) {
 	k := eventsKey{ver: p.ver, w: p.w, h: p.h, offset: p.offset}
 	if s, gen, ok := p.cache.get(k); ok {
 		return s, gen
@@ -103,12 +103,12 @@ func (p *eventsPane) view() (string, uint64) {
 	return p.cache.put(k, p.render())
 }
 
-func (p *eventsPane) render() string {
+func (p *eventsPane) render() []string {
 	if p.w <= 0 || p.h <= 0 {
-		return ""
+		return nil
 	}
 	if len(p.events) == 0 {
-		return strings.Join(block(p.st.Text.Muted.Render("no events yet"), p.w, p.h), "\n")
+		return fitBlock([]string{p.st.Text.Muted.Render("no events yet")}, p.w, p.h)
 	}
 	loc := p.loc
 	if loc == nil {
@@ -140,7 +140,7 @@ func (p *eventsPane) render() string {
 		lines = append(lines, p.st.Text.Muted.Render(ts)+" "+p.kindStyle(e.Kind).Render(pad(kind, kindW))+" "+
 			p.st.Text.Normal.Render(pad(safe(text), rest)))
 	}
-	return strings.Join(block(strings.Join(lines, "\n"), p.w, p.h), "\n")
+	return fitBlock(lines, p.w, p.h)
 }
 
 // shortKind is a word for an event kind in a narrow pane.

@@ -53,7 +53,7 @@ type hotRow struct {
 type hotPane struct {
 	st      *styles
 	vf      valueFormat
-	keys    hotKeys
+	keys    *hotKeys
 	focused bool
 	w, h    int
 
@@ -79,7 +79,7 @@ type hotKey struct {
 }
 
 func newHot(st *styles, keys hotKeys, vf valueFormat) hotPane {
-	return hotPane{st: st, keys: keys, vf: vf, cache: newRenderCache[hotKey]()}
+	return hotPane{st: st, keys: &keys, vf: vf, cache: newRenderCache[hotKey]()}
 }
 
 // SetSize sets the inner size of the pane.
@@ -355,13 +355,13 @@ func (p hotPane) Update(msg tea.Msg) (hotPane, tea.Cmd) {
 
 // View renders the pane, exactly w×h.
 func (p hotPane) View() string {
-	s, _ := p.view()
-	return s
+	lines, _ := p.view()
+	return strings.Join(lines, "\n")
 }
 
-// view is View with the gen of its text (see renderCache): drawn again only when what it shows
-// changed.
-func (p *hotPane) view() (string, uint64) {
+// view is View as lines exactly w wide, h of them, with their gen (see renderCache): drawn
+// again only when what it shows changed.
+func (p *hotPane) view() ([]string, uint64) {
 	k := hotKey{ver: p.ver, w: p.w, h: p.h, cursor: p.cursor, offset: p.offset, focused: p.focused}
 	if s, gen, ok := p.cache.get(k); ok {
 		return s, gen
@@ -369,9 +369,9 @@ func (p *hotPane) view() (string, uint64) {
 	return p.cache.put(k, p.render())
 }
 
-func (p *hotPane) render() string {
+func (p *hotPane) render() []string {
 	if p.w <= 0 || p.h <= 0 {
-		return ""
+		return nil
 	}
 	var lines []string
 	if len(p.rows) == 0 {
@@ -380,7 +380,7 @@ func (p *hotPane) render() string {
 		if len(p.pending) > 0 {
 			lines = append(lines, p.st.Text.Muted.Render(pad(fmt.Sprintf("%d default hotsets wait for their peers", len(p.pending)), p.w)))
 		}
-		return strings.Join(block(strings.Join(lines, "\n"), p.w, p.h), "\n")
+		return fitBlock(lines, p.w, p.h)
 	}
 	elapsed := time.Duration(0)
 	if p.hs != nil {
@@ -401,7 +401,7 @@ func (p *hotPane) render() string {
 			lines = append(lines, p.item(r, sel))
 		}
 	}
-	return strings.Join(block(strings.Join(lines, "\n"), p.w, p.h), "\n")
+	return fitBlock(lines, p.w, p.h)
 }
 
 func (p *hotPane) selStyle(sel bool, base ink) ink {
@@ -496,8 +496,12 @@ func (p *hotPane) item(r hotRow, sel bool) string {
 		return p.selStyle(true, p.st.Text.Normal).Render(pad(left+" "+val, p.w))
 	}
 	var sb strings.Builder
-	sb.WriteString(p.st.Text.Muted.Render(rank) + " " + p.st.Text.Normal.Render(pad(it.Name, nameW)) + " ")
-	sb.WriteString(p.st.Text.Normal.Render(val))
+	sb.Grow(4 * p.w)
+	p.st.Text.Muted.write(&sb, rank)
+	sb.WriteByte(' ')
+	p.st.Text.Normal.write(&sb, pad(it.Name, nameW))
+	sb.WriteByte(' ')
+	p.st.Text.Normal.write(&sb, val)
 	if barW >= 4 && d != nil {
 		frac, over, ok := datumBar(d, it.Val)
 		if !ok && len(r.set.Items) > 0 {
@@ -506,7 +510,8 @@ func (p *hotPane) item(r hotRow, sel bool) string {
 			frac, over, ok = barScale(math.Abs(it.Val.V), 0, top)
 		}
 		if ok {
-			sb.WriteString(" " + drawBar(p.st, frac, over, barW))
+			sb.WriteByte(' ')
+			writeBar(&sb, p.st, frac, over, barW)
 		}
 	}
 	return sb.String()

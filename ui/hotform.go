@@ -37,8 +37,8 @@ var (
 // severity and trap number. The name space checks the combination and the form shows its
 // refusal (SPMI-HOT-13), so the rules live in one place.
 type hotForm struct {
-	keys    formKeys
-	inKeys  inputKeys
+	keys    *formKeys
+	inKeys  *inputKeys
 	grandpa string
 	stat    string
 	edit    *namespace.HotVals
@@ -59,7 +59,7 @@ const (
 func (d hotFormDone) String() string { return [...]string{"open", "submit", "cancel"}[d] }
 
 // newHotForm prepares the form for grandpa's peers ranked by stat, filled from spec.
-func newHotForm(keys formKeys, inKeys inputKeys, grandpa, stat string, spec namespace.HotSpec, edit *namespace.HotVals) *hotForm {
+func newHotForm(keys *formKeys, inKeys *inputKeys, grandpa, stat string, spec namespace.HotSpec, edit *namespace.HotVals) *hotForm {
 	num := func(label string, v string, hint string) formField {
 		return formField{label: label, input: newLineInput(inKeys, v, 12), hint: hint}
 	}

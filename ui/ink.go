@@ -17,8 +17,8 @@ import (
 // rewrites: Render returns exactly what lipgloss would.
 type ink struct {
 	pre, suf string
-	exact    bool // pre+text+suf is what lipgloss renders for a line of text
-	style    lipgloss.Style
+	exact    bool            // pre+text+suf is what lipgloss renders for a line of text
+	style    *lipgloss.Style // a pointer: an ink is copied freely, a style is 552 bytes
 }
 
 // inkProbes are texts lipgloss must paint as pre+text+suf for a style to be reduced: empty,
@@ -28,7 +28,7 @@ var inkProbes = [...]string{"", " ", "x", "ab c", "  —│█  ", "名前"}
 // newInk reduces st under the colour profile lipgloss renders with now: the monitor's for the
 // whole run (the theme is resolved for it at the same moment).
 func newInk(st lipgloss.Style) ink {
-	k := ink{style: st}
+	k := ink{style: &st}
 	r := st.Render("x")
 	i := strings.IndexByte(r, 'x')
 	if i < 0 || strings.IndexByte(r[i+1:], 'x') >= 0 {
@@ -55,8 +55,19 @@ func (k ink) Render(s string) string {
 	return k.pre + s + k.suf
 }
 
+// write paints s onto sb without making a string of it first.
+func (k ink) write(sb *strings.Builder, s string) {
+	if !k.exact || needsLipgloss(s) {
+		sb.WriteString(k.style.Render(s))
+		return
+	}
+	sb.WriteString(k.pre)
+	sb.WriteString(s)
+	sb.WriteString(k.suf)
+}
+
 // Style is the lipgloss style the ink was made from.
-func (k ink) Style() lipgloss.Style { return k.style }
+func (k ink) Style() lipgloss.Style { return *k.style }
 
 // needsLipgloss reports whether lipgloss rewrites s before painting it (tabs become spaces,
 // line breaks are painted line by line).

@@ -12,13 +12,13 @@ import (
 // small on purpose: bubbles/textinput would pull in a clipboard dependency the module does not
 // have, and these inputs need no clipboard, suggestions or masking.
 type lineInput struct {
-	keys  inputKeys
+	keys  *inputKeys
 	runes []rune
 	pos   int
 	limit int // most runes accepted; 0 = no limit
 }
 
-func newLineInput(keys inputKeys, value string, limit int) lineInput {
+func newLineInput(keys *inputKeys, value string, limit int) lineInput {
 	in := lineInput{keys: keys, limit: limit}
 	in.SetValue(value)
 	return in

@@ -19,7 +19,7 @@ import (
 // Text wraps and is never cut, so the DCI4 minimum widths always hold (DCI4-SUP-7, AMB-57).
 type inspectorPane struct {
 	st      *styles
-	keys    scrollKeys
+	keys    *scrollKeys
 	focused bool
 	w, h    int
 	loc     *time.Location
@@ -50,7 +50,7 @@ type inspectorKey struct {
 }
 
 func newInspector(st *styles, keys scrollKeys, loc *time.Location) inspectorPane {
-	return inspectorPane{st: st, keys: keys, loc: loc, cache: newRenderCache[inspectorKey]()}
+	return inspectorPane{st: st, keys: &keys, loc: loc, cache: newRenderCache[inspectorKey]()}
 }
 
 // SetSize sets the inner size of the pane and lays the text out again.
@@ -445,13 +445,13 @@ func scrollKey(k listKeys, km tea.KeyMsg, off, n, h int) int {
 
 // View renders the visible lines, exactly w×h.
 func (p inspectorPane) View() string {
-	s, _ := p.view()
-	return s
+	lines, _ := p.view()
+	return strings.Join(lines, "\n")
 }
 
-// view is View with the gen of its text (see renderCache): drawn again only when what it shows
-// changed.
-func (p *inspectorPane) view() (string, uint64) {
+// view is View as lines exactly w wide, h of them, with their gen (see renderCache): drawn
+// again only when what it shows changed.
+func (p *inspectorPane) view() ([]string, uint64) {
 	k := inspectorKey{ver: p.ver, w: p.w, h: p.h, offset: p.offset}
 	if s, gen, ok := p.cache.get(k); ok {
 		return s, gen
@@ -459,15 +459,16 @@ func (p *inspectorPane) view() (string, uint64) {
 	return p.cache.put(k, p.render())
 }
 
-func (p *inspectorPane) render() string {
+func (p *inspectorPane) render() []string {
 	if p.w <= 0 || p.h <= 0 {
-		return ""
+		return nil
 	}
 	if len(p.lines) == 0 {
-		return strings.Join(block(p.st.Text.Muted.Render("select a context or statistic"), p.w, p.h), "\n")
+		return fitBlock([]string{p.st.Text.Muted.Render("select a context or statistic")}, p.w, p.h)
 	}
 	end := min(p.offset+p.h, len(p.lines))
-	return strings.Join(block(strings.Join(p.lines[p.offset:end], "\n"), p.w, p.h), "\n")
+	// A copy: the kept lines must not change when the pane lays its lines out again.
+	return fitBlock(append(make([]string, 0, p.h), p.lines[p.offset:end]...), p.w, p.h)
 }
 
 // ShortHelp is the pane's help line.

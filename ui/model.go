@@ -83,10 +83,11 @@ type Model struct {
 	ctx  context.Context
 	log  *log.Logger
 
-	keys   globalKeys
-	ovKeys overlayKeys
-	inKeys inputKeys
-	fKeys  formKeys
+	// The key maps never change once built: pointers, so a copy of the model does not copy them.
+	keys   *globalKeys
+	ovKeys *overlayKeys
+	inKeys *inputKeys
+	fKeys  *formKeys
 	help   *help.Model // its styles; never changed after New (helpAt sets a width on a copy)
 
 	w, h  int
@@ -121,6 +122,7 @@ type Model struct {
 	evSeq     uint64
 	host      string
 	hostGen   uint64
+	self      selfRefs
 
 	flash      string
 	flashErr   bool
@@ -143,8 +145,18 @@ type frameCache struct {
 	frame   string
 	renders int // frames drawn, for tests
 	size    int // the last frame's length, to size the next one's buffer
+	header  keptLine
+	help    keptLine
 
 	panes [numPanes]framedPane
+}
+
+// keptLine is a line of the screen kept with what it was drawn from.
+type keptLine struct {
+	focus       paneID
+	w           int
+	path, right string
+	line        string
 }
 
 // next is a version no copy of the model has had yet.
@@ -188,7 +200,7 @@ func New(src Source, opts Options) Model {
 		// or of a pane copies them.
 		src: src, reg: src.Registry(), opts: opts, st: newStyles(st), ctx: context.Background(),
 		log:  log.New(out, "dcimon ", log.LstdFlags|log.Lmicroseconds),
-		keys: newGlobalKeys(), ovKeys: newOverlayKeys(), inKeys: newInputKeys(), fKeys: newFormKeys(),
+		keys: ptr(newGlobalKeys()), ovKeys: ptr(newOverlayKeys()), inKeys: ptr(newInputKeys()), fKeys: ptr(newFormKeys()),
 		interval: opts.Interval, after: tea.Tick, now: opts.Now,
 		// Init starts the first collection, so the model is born with it in flight.
 		inflight: true,
@@ -215,6 +227,8 @@ func New(src Source, opts Options) Model {
 	m.touch()
 	return m
 }
+
+func ptr[T any](v T) *T { return &v }
 
 // Init starts the first collection and the tick chain.
 func (m Model) Init() tea.Cmd {
@@ -352,6 +366,7 @@ func (m *Model) onSample(msg sampleMsg) {
 	m.syncSelection()
 	m.values.SetSnapshot(m.snap)
 	m.findHost()
+	m.findSelf()
 }
 
 // plural is "1 match", "2 matches".
@@ -748,7 +763,7 @@ func (m *Model) compose() string {
 	if m.lay.Mode == modeTooSmall {
 		return tooSmall(m.st, m.w, m.h)
 	}
-	var panes [numPanes][]string // framed, nil for a pane not shown
+	var panes [numPanes]*framedPane // nil for a pane not shown
 	if m.lay.Mode == modeCompact {
 		panes[m.focus] = m.framed(m.focus)
 	} else {
@@ -780,8 +795,8 @@ func (m *Model) compose() string {
 		}
 		n := sb.Len()
 		for p := paneTree; p < numPanes; p++ {
-			if i := y - m.lay.Panes[p].Outer.Y; panes[p] != nil && i >= 0 && i < len(panes[p]) {
-				sb.WriteString(panes[p][i])
+			if i := y - m.lay.Panes[p].Outer.Y; panes[p] != nil && i >= 0 && i < m.lay.Panes[p].Outer.H {
+				panes[p].write(sb, i)
 			}
 		}
 		if sb.Len() == n {
@@ -831,17 +846,44 @@ func tooSmall(st *styles, w, h int) string {
 	return strings.Join(block(strings.Join(out, "\n"), w, h), "\n")
 }
 
-// framedPane is a pane's text with its frame, as last drawn: the frame is drawn again only
-// when the text (its gen), the note, the focus or the box changed.
+// framedPane is a pane's lines with its frame, as last drawn: the frame is drawn again only
+// when the lines (their gen), the note, the focus or the box changed. The pieces are kept
+// apart and written into the screen's builder, so no line of the pane is made twice.
 type framedPane struct {
 	gen     uint64
 	note    string
 	focused bool
 	b       box
-	lines   []string
+	drawn   bool
+	blank   bool // too small for a frame: blank cells
+	top     string
+	bottom  string
+	left    string
+	right   string
+	body    []string // exactly b.Inner.W wide
 }
 
-// paneTitles are the panes' titles in their top edges: the digit that jumps to them, the name.
+// write writes line i of the pane's outer box.
+func (f *framedPane) write(sb *strings.Builder, i int) {
+	switch {
+	case f.blank:
+		sb.WriteString(blanks(f.b.Outer.W))
+	case i == 0:
+		sb.WriteString(f.top)
+	case i == f.b.Outer.H-1:
+		sb.WriteString(f.bottom)
+	default:
+		sb.WriteString(f.left)
+		if i-1 < len(f.body) {
+			sb.WriteString(f.body[i-1])
+		} else {
+			sb.WriteString(blanks(f.b.Inner.W))
+		}
+		sb.WriteString(f.right)
+	}
+}
+
+// frameTitles are the panes' titles in their top edges: the digit that jumps to them, the name.
 var frameTitles = func() (t [numPanes]string) {
 	for p := range t {
 		t[p] = strconv.Itoa(p+1) + " " + paneID(p).String()
@@ -849,9 +891,9 @@ var frameTitles = func() (t [numPanes]string) {
 	return t
 }()
 
-// framed is pane p's lines with its frame, exactly its outer box.
-func (m *Model) framed(p paneID) []string {
-	var body string
+// framed is pane p with its frame, exactly its outer box.
+func (m *Model) framed(p paneID) *framedPane {
+	var body []string
 	var gen uint64
 	switch p {
 	case paneTree:
@@ -866,13 +908,28 @@ func (m *Model) framed(p paneID) []string {
 		body, gen = m.events.view()
 	}
 	b, note, focused := m.lay.Panes[p], m.paneNote(p), p == m.focus
-	c := &m.fc.panes[p]
-	if gen != 0 && c.gen == gen && c.note == note && c.focused == focused && c.b == b && c.lines != nil {
-		return c.lines
+	f := &m.fc.panes[p]
+	if f.drawn && gen != 0 && f.gen == gen && f.note == note && f.focused == focused && f.b == b {
+		return f
 	}
-	lines := frame(m.st, b, frameTitles[p], note, focused, strings.Split(body, "\n"))
-	*c = framedPane{gen: gen, note: note, focused: focused, b: b, lines: lines}
-	return lines
+	*f = framedPane{gen: gen, note: note, focused: focused, b: b, drawn: true}
+	w := b.Outer.W
+	if w < 2 || b.Outer.H < 2 {
+		f.blank = true
+		return f
+	}
+	ch, bs, ts, ns := m.st.Pane.Chars, m.st.Pane.Border, m.st.Pane.Title, m.st.Pane.Note
+	if focused {
+		ch, bs, ts, ns = m.st.Pane.FocusedChars, m.st.Pane.FocusedBorder, m.st.Pane.FocusedTitle, m.st.Pane.FocusedNote
+	}
+	f.top = topEdge(ch, bs, ts, ns, frameTitles[p], note, w)
+	f.bottom = bs.Render(ch.BottomLeft + strings.Repeat(ch.Bottom, max(w-2, 0)) + ch.BottomRight)
+	f.left, f.right = bs.Render(ch.Left), bs.Render(ch.Right)
+	f.body = make([]string, min(len(body), b.Inner.H))
+	for i := range f.body {
+		f.body[i] = fitLine(body[i], b.Inner.W)
+	}
+	return f
 }
 
 // paneNote is the short text in the right of a pane's top edge.
@@ -906,22 +963,31 @@ func (m *Model) paneNote(p paneID) string {
 
 // header is the top line: the name and the selected path as breadcrumbs.
 func (m *Model) header() string {
-	crumbs := []string{"Top"}
-	if p := m.tree.SelectedPath(); p != "" {
-		crumbs = append(crumbs, strings.Split(p, "/")...)
-	}
-	left := " dcimon "
-	trail := strings.Join(crumbs, " › ")
+	path := m.tree.SelectedPath()
 	var right string
 	if f := m.tree.Filter(); f != "" && m.modal != modalFilter {
 		right = "filter “" + f + "” "
 	}
+	if h := &m.fc.header; h.line != "" && h.path == path && h.right == right && h.w == m.w {
+		return h.line
+	}
+	line := m.drawHeader(path, right)
+	m.fc.header = keptLine{path: path, right: right, w: m.w, line: line}
+	return line
+}
+
+func (m *Model) drawHeader(path, right string) string {
+	trail := "Top"
+	if path != "" {
+		trail += " › " + strings.ReplaceAll(path, "/", " › ")
+	}
+	left := " dcimon "
 	room := m.w - width(left) - width(right) - 1
 	if width(trail) > room {
 		trail = ansi.TruncateLeft(trail, width(trail)-room+1, "…")
 	}
 	gap := max(m.w-width(left)-1-width(trail)-width(right), 0)
-	return fitLine(m.st.Name.Render(left)+" "+m.st.Text.Normal.Render(trail)+strings.Repeat(" ", gap)+m.st.Text.Muted.Render(right), m.w)
+	return fitLine(m.st.Name.Render(left)+" "+m.st.Text.Normal.Render(trail)+blanks(gap)+m.st.Text.Muted.Render(right), m.w)
 }
 
 // tabRanges are the cell ranges of the compact layout's tabs, for clicks.
@@ -972,8 +1038,15 @@ func (m *Model) bottomLine() string {
 		}
 		return fitLine(" "+st.Render(safe(m.flash)), m.w)
 	}
+	// The key help depends only on the focused pane's bindings, which never change, and the
+	// width: drawn once for each.
+	if h := &m.fc.help; h.line != "" && h.focus == m.focus && h.w == m.w {
+		return h.line
+	}
 	hm := m.helpAt(m.w)
-	return fitLine(" "+hm.ShortHelpView(m.shortHelp()), m.w)
+	line := fitLine(" "+hm.ShortHelpView(m.shortHelp()), m.w)
+	m.fc.help = keptLine{focus: m.focus, w: m.w, line: line}
+	return line
 }
 
 // helpAt is the help model for w cells.

@@ -176,7 +176,7 @@ func TestTextHelpers(t *testing.T) {
 }
 
 func TestLineInput(t *testing.T) {
-	in := newLineInput(newInputKeys(), "", 5)
+	in := newLineInput(ptr(newInputKeys()), "", 5)
 	typeIn := func(k tea.KeyMsg) { in.Update(k) }
 	for _, r := range "abcdefg" {
 		typeIn(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})

@@ -1,7 +1,7 @@
 package ui
 
 import (
-	"fmt"
+	"strconv"
 	"strings"
 
 	"dcimon/namespace"
@@ -18,7 +18,7 @@ type segment struct {
 // context (nothing is shown otherwise: no invented numbers), and the latest message.
 func (m *Model) statusLine() string {
 	st := m.st.Status
-	var segs []segment
+	segs := make([]segment, 0, 10)
 	if m.host != "" {
 		segs = append(segs, segment{m.host, st.Host})
 	}
@@ -42,9 +42,9 @@ func (m *Model) statusLine() string {
 		segs = append(segs, segment{"▶ live", st.OK})
 	}
 	if m.snap != nil {
-		segs = append(segs, segment{fmt.Sprintf("providers %d ok", m.okN), st.OK})
+		segs = append(segs, segment{"providers " + strconv.Itoa(m.okN) + " ok", st.OK})
 		if m.badN > 0 {
-			segs = append(segs, segment{fmt.Sprintf("%d degraded", m.badN), st.Warn})
+			segs = append(segs, segment{strconv.Itoa(m.badN) + " degraded", st.Warn})
 		}
 	}
 	if cpu, mem := m.selfUsage(); cpu != "" || mem != "" {
@@ -58,7 +58,7 @@ func (m *Model) statusLine() string {
 		segs = append(segs, segment{"dcimon " + strings.Join(parts, " "), st.Value})
 	}
 	if m.skipped > 0 {
-		segs = append(segs, segment{fmt.Sprintf("%d slow ticks", m.skipped), st.Warn})
+		segs = append(segs, segment{strconv.Itoa(m.skipped) + " slow ticks", st.Warn})
 	}
 	if m.flash != "" {
 		fs := st.Value
@@ -97,28 +97,51 @@ func (m *Model) statusLine() string {
 // selfUsage is dcimon's own CPU and memory from the Monitor context, when it exists and has
 // valid values; "" otherwise.
 func (m *Model) selfUsage() (cpu, mem string) {
-	if m.snap == nil {
+	if m.snap == nil || m.self.ctx == nil {
 		return "", ""
 	}
+	pick := func(d *namespace.Datum) string {
+		if d == nil {
+			return ""
+		}
+		v, _, ok := m.snap.Lookup(namespace.Ref{Ctx: m.self.ctx, Datum: d})
+		if !ok || v.State != namespace.Valid {
+			return ""
+		}
+		return m.vf.text(m.self.ctx.Stats, d, v)
+	}
+	return pick(m.self.cpu), pick(m.self.mem)
+}
+
+// selfRefs are the Monitor context's statistics the status bar shows, looked up when the name
+// space changes rather than at every frame.
+type selfRefs struct {
+	gen      uint64
+	looked   bool
+	ctx      *namespace.Context
+	cpu, mem *namespace.Datum
+}
+
+// findSelf looks the Monitor context's CPU and memory statistics up again when the name space
+// changed.
+func (m *Model) findSelf() {
+	gen := m.reg.Generation()
+	if m.self.looked && m.self.gen == gen {
+		return
+	}
+	m.self = selfRefs{gen: gen, looked: true}
 	ref, err := m.reg.Lookup(nil, "Monitor")
 	if err != nil || ref.Ctx.Stats == nil {
-		return "", ""
+		return
 	}
 	c := ref.Ctx.Stats
-	pick := func(names ...string) string {
+	pick := func(names ...string) *namespace.Datum {
 		for _, n := range names {
-			i := c.DatumByName(n)
-			if i < 0 {
-				continue
+			if i := c.DatumByName(n); i >= 0 {
+				return &c.Datums[i]
 			}
-			d := &c.Datums[i]
-			v, _, ok := m.snap.Lookup(namespace.Ref{Ctx: ref.Ctx, Datum: d})
-			if !ok || v.State != namespace.Valid {
-				return ""
-			}
-			return m.vf.text(c, d, v)
 		}
-		return ""
+		return nil
 	}
-	return pick("%cpu", "cpu%", "%busy", "cpu"), pick("rss", "mem", "rss_bytes")
+	m.self = selfRefs{gen: gen, looked: true, ctx: ref.Ctx, cpu: pick("%cpu", "cpu%", "%busy", "cpu"), mem: pick("rss", "mem", "rss_bytes")}
 }

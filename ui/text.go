@@ -168,6 +168,27 @@ func block(s string, w, h int) []string {
 	return lines
 }
 
+// fitBlock makes possibly styled lines exactly w cells wide and h lines high, as block does
+// with them joined; it changes lines in place.
+func fitBlock(lines []string, w, h int) []string {
+	for _, l := range lines {
+		if strings.IndexByte(l, '\n') >= 0 {
+			return block(strings.Join(lines, "\n"), w, h)
+		}
+	}
+	if len(lines) > h {
+		lines = lines[:max(h, 0)]
+	}
+	for i := range lines {
+		lines[i] = fitLine(lines[i], w)
+	}
+	blank := blanks(w)
+	for len(lines) < h {
+		lines = append(lines, blank)
+	}
+	return lines
+}
+
 // wrapText breaks text into lines of at most w cells, at spaces where it can and inside words
 // where it must, made safe for the terminal; it never drops a character (DCI4-SUP-7, AMB-57:
 // wrap, never cut).

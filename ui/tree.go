@@ -16,7 +16,7 @@ import (
 // a context is expanded or collapsed, or the filter changes; View renders only the rows on screen.
 type treePane struct {
 	st      *styles
-	keys    treeKeys
+	keys    *treeKeys
 	focused bool
 	w, h    int
 
@@ -48,7 +48,7 @@ type treeKey struct {
 }
 
 func newTree(st *styles, keys treeKeys) treePane {
-	return treePane{st: st, keys: keys, open: map[string]bool{}, cache: newRenderCache[treeKey]()}
+	return treePane{st: st, keys: &keys, open: map[string]bool{}, cache: newRenderCache[treeKey]()}
 }
 
 // SetSize sets the inner size of the pane.
@@ -297,13 +297,13 @@ func (p treePane) Update(msg tea.Msg) (treePane, tea.Cmd) {
 
 // View renders the visible rows, exactly w×h.
 func (p treePane) View() string {
-	s, _ := p.view()
-	return s
+	lines, _ := p.view()
+	return strings.Join(lines, "\n")
 }
 
-// view is View with the gen of its text (see renderCache): drawn again only when what it shows
-// changed.
-func (p *treePane) view() (string, uint64) {
+// view is View as lines exactly w wide, h of them, with their gen (see renderCache): drawn
+// again only when what it shows changed.
+func (p *treePane) view() ([]string, uint64) {
 	k := treeKey{ver: p.ver, w: p.w, h: p.h, cursor: p.cursor, offset: p.offset, focused: p.focused, filter: p.filter}
 	if s, gen, ok := p.cache.get(k); ok {
 		return s, gen
@@ -311,34 +311,22 @@ func (p *treePane) view() (string, uint64) {
 	return p.cache.put(k, p.render())
 }
 
-func (p *treePane) render() string {
+func (p *treePane) render() []string {
 	if p.w <= 0 || p.h <= 0 {
-		return ""
+		return nil
 	}
-	var sb strings.Builder
+	lines := make([]string, 0, p.h)
 	if len(p.rows) == 0 {
 		msg := "the name space is empty"
 		if p.filter != "" {
 			msg = "nothing matches “" + p.filter + "”"
 		}
-		sb.WriteString(p.st.Text.Muted.Render(pad(msg, p.w)))
-		for i := 1; i < p.h; i++ {
-			sb.WriteString("\n" + strings.Repeat(" ", p.w))
-		}
-		return sb.String()
+		return fitBlock(append(lines, p.st.Text.Muted.Render(pad(msg, p.w))), p.w, p.h)
 	}
-	end := min(p.offset+p.h, len(p.rows))
-	for i := p.offset; i < p.offset+p.h; i++ {
-		if i > p.offset {
-			sb.WriteByte('\n')
-		}
-		if i >= end {
-			sb.WriteString(strings.Repeat(" ", p.w))
-			continue
-		}
-		sb.WriteString(p.renderRow(&p.rows[i], i == p.cursor))
+	for i := p.offset; i < min(p.offset+p.h, len(p.rows)); i++ {
+		lines = append(lines, p.renderRow(&p.rows[i], i == p.cursor))
 	}
-	return sb.String()
+	return fitBlock(lines, p.w, p.h)
 }
 
 func (p *treePane) renderRow(r *treeRow, selected bool) string {

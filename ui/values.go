@@ -64,7 +64,7 @@ type tableRow struct {
 type valuesPane struct {
 	st      *styles
 	vf      valueFormat
-	keys    valuesKeys
+	keys    *valuesKeys
 	focused bool
 	w, h    int
 
@@ -107,7 +107,7 @@ type valuesKey struct {
 }
 
 func newValues(st *styles, keys valuesKeys, vf valueFormat) valuesPane {
-	return valuesPane{st: st, keys: keys, vf: vf, cache: newRenderCache[valuesKey]()}
+	return valuesPane{st: st, keys: &keys, vf: vf, cache: newRenderCache[valuesKey]()}
 }
 
 // SetSize sets the inner size of the pane.
@@ -693,13 +693,13 @@ func (p *valuesPane) colVisible(i int) bool {
 
 // View renders the pane, exactly w×h.
 func (p valuesPane) View() string {
-	s, _ := p.view()
-	return s
+	lines, _ := p.view()
+	return strings.Join(lines, "\n")
 }
 
-// view is View with the gen of its text (see renderCache): drawn again only when what it shows
-// changed.
-func (p *valuesPane) view() (string, uint64) {
+// view is View as lines exactly w wide, h of them, with their gen (see renderCache): drawn
+// again only when what it shows changed.
+func (p *valuesPane) view() ([]string, uint64) {
 	k := valuesKey{ver: p.ver, w: p.w, h: p.h, cursor: p.cursor, offset: p.offset, colOff: p.colOff,
 		sortCol: p.sortCol, sortDesc: p.sortDesc, autoscale: p.autoscale, focused: p.focused}
 	if s, gen, ok := p.cache.get(k); ok {
@@ -708,11 +708,11 @@ func (p *valuesPane) view() (string, uint64) {
 	return p.cache.put(k, p.render())
 }
 
-func (p *valuesPane) render() string {
+func (p *valuesPane) render() []string {
 	if p.w <= 0 || p.h <= 0 {
-		return ""
+		return nil
 	}
-	var lines []string
+	lines := make([]string, 0, p.h)
 	for _, l := range p.degradedLines() {
 		lines = append(lines, p.st.Text.Warn.Render(pad(l, p.w)))
 	}
@@ -726,7 +726,7 @@ func (p *valuesPane) render() string {
 	case valuesChildren:
 		lines = p.viewChildren(lines)
 	}
-	return strings.Join(block(strings.Join(lines, "\n"), p.w, p.h), "\n")
+	return fitBlock(lines, p.w, p.h)
 }
 
 // statLayout is the column widths of statistics mode: the name, the value with its unit, the
@@ -851,22 +851,31 @@ func (p *valuesPane) renderBar(d *namespace.Datum, v namespace.Value, r *ring, w
 		}
 	}
 	if !ok {
-		return strings.Repeat(" ", w) // no SPMI scale: no bar
+		return blanks(w) // no SPMI scale: no bar
 	}
 	return drawBar(p.st, frac, over, w)
 }
 
 // drawBar renders a w-cell bar; the last cell of an over-scale bar is a "▶" marker.
 func drawBar(st *styles, frac float64, over bool, w int) string {
+	var sb strings.Builder
+	writeBar(&sb, st, frac, over, w)
+	return sb.String()
+}
+
+// writeBar is drawBar onto sb.
+func writeBar(sb *strings.Builder, st *styles, frac float64, over bool, w int) {
 	if over {
-		return st.Bar.Over.Render(strings.Repeat("█", max(w-1, 0)) + "▶")
+		st.Bar.Over.write(sb, cellRun(fullCells, max(w-1, 0))+"▶")
+		return
 	}
 	fill, empty := barCells(frac, w)
 	fs := st.Bar.Fill
 	if frac >= 0.8 {
 		fs = st.Bar.High
 	}
-	return fs.Render(fill) + st.Bar.Empty.Render(strings.Repeat("░", empty))
+	fs.write(sb, fill)
+	st.Bar.Empty.write(sb, cellRun(emptyCells, empty))
 }
 
 // tableLayout is the width of the name column and how many statistic columns fit from colOff.
@@ -923,15 +932,28 @@ func (p *valuesPane) viewTable(lines []string) []string {
 		h1.WriteString(" " + p.st.Text.Accent.Render(note))
 	}
 	lines = append(lines, h1.String(), h2.String())
+	cws := make([]int, shown)
+	for k := range cws {
+		cws[k] = p.colWidth(p.colOff + k)
+	}
 	bh := p.bodyH()
 	for i := p.offset; i < min(p.offset+bh, len(p.order)); i++ {
 		r := &p.rows[p.order[i]]
-		var cells strings.Builder
-		cells.WriteString(pad(r.name, nameW))
-		var styled strings.Builder
-		for j := p.colOff; j < p.colOff+shown; j++ {
-			c := &p.cols[j]
-			cw := p.colWidth(j)
+		sel := i == p.cursor
+		// A selected row is painted whole; the others cell by cell.
+		var sb strings.Builder
+		sb.Grow(2 * p.w)
+		ns := p.st.Text.Normal
+		if r.totals {
+			ns = p.st.Text.Bold
+		}
+		if sel {
+			sb.WriteString(pad(r.name, nameW))
+		} else {
+			ns.write(&sb, pad(r.name, nameW))
+		}
+		for k, cw := range cws {
+			c := &p.cols[p.colOff+k]
 			txt := ""
 			var v namespace.Value
 			ok := false
@@ -944,27 +966,22 @@ func (p *valuesPane) viewTable(lines []string) []string {
 			if ok {
 				txt = cellText(&c.col, v)
 			}
-			cell := padLeft(txt, cw)
-			cells.WriteString(" " + cell)
-			if ok {
-				styled.WriteString(" " + p.valueStyle(v).Render(cell))
+			sb.WriteByte(' ')
+			if ok && !sel {
+				p.valueStyle(v).write(&sb, padLeft(txt, cw))
 			} else {
-				styled.WriteString(" " + cell)
+				sb.WriteString(padLeft(txt, cw))
 			}
 		}
-		if i == p.cursor {
+		if sel {
 			st := p.st.Row.SelectedBlur
 			if p.focused {
 				st = p.st.Row.Selected
 			}
-			lines = append(lines, st.Render(pad(cells.String(), p.w)))
+			lines = append(lines, st.Render(pad(sb.String(), p.w)))
 			continue
 		}
-		ns := p.st.Text.Normal
-		if r.totals {
-			ns = p.st.Text.Bold
-		}
-		lines = append(lines, ns.Render(pad(r.name, nameW))+styled.String())
+		lines = append(lines, sb.String())
 	}
 	return lines
 }
