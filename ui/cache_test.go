@@ -7,6 +7,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 )
 
@@ -177,6 +178,15 @@ func TestEveryChangeDrawsANewFrame(t *testing.T) {
 		if again := m.View(); again != got {
 			t.Fatalf("%s: a second View differs", st.name)
 		}
+		lines := strings.Split(got, "\n")
+		if len(lines) != m.h {
+			t.Fatalf("%s: %d lines on a screen %d high", st.name, len(lines), m.h)
+		}
+		for i, l := range lines {
+			if w := ansi.StringWidth(l); w != m.w {
+				t.Fatalf("%s: line %d is %d cells on a screen %d wide: %q", st.name, i, w, m.w, stripANSI(l))
+			}
+		}
 	}
 	if err := m.crash.get(); err != nil {
 		t.Fatal(err)
@@ -203,5 +213,33 @@ func TestInspectorLaysOutOnlyWhatChanged(t *testing.T) {
 		if got, want := strings.Join(m.insp.lines, "\n"), strings.Join(q.lines, "\n"); got != want {
 			t.Errorf("%s: after a sample\n%s\nfrom scratch\n%s", path, stripANSI(got), stripANSI(want))
 		}
+	}
+}
+
+// TestSampleRedrawsOnlyWhatChanged: on the default screen a sample draws the values, the
+// hotsets and the inspector again, but not the tree (no supplier's health changed) nor the
+// events (the log did not move); a beat draws nothing at all.
+func TestSampleRedrawsOnlyWhatChanged(t *testing.T) {
+	m := newModel(t, newFixture(t, 2, 2, "eth0"), 200, 50, 3)
+	_ = m.View()
+	renders := func() [numPanes]int {
+		return [numPanes]int{m.tree.cache.renders, m.values.cache.renders, m.hot.cache.renders, m.insp.cache.renders, m.events.cache.renders}
+	}
+	before, frames := renders(), m.fc.renders
+	m = send(t, m, tickMsg{seq: m.tickSeq})
+	_ = m.View()
+	if renders() != before || m.fc.renders != frames {
+		t.Fatalf("a beat drew: panes %v -> %v, frames %d -> %d", before, renders(), frames, m.fc.renders)
+	}
+	m = collectOnce(t, m)
+	got := m.View()
+	after := renders()
+	for p, want := range [numPanes]int{0, 1, 1, 1, 0} {
+		if after[p]-before[p] != want {
+			t.Errorf("%s drew %d times after a sample, want %d", paneID(p), after[p]-before[p], want)
+		}
+	}
+	if want := fresh(m); got != want {
+		t.Fatalf("stale frame after a sample\n got:\n%s\nwant:\n%s", stripANSI(got), stripANSI(want))
 	}
 }

@@ -895,17 +895,23 @@ var frameTitles = func() (t [numPanes]string) {
 func (m *Model) framed(p paneID) *framedPane {
 	var body []string
 	var gen uint64
+	var bw int // the width the pane fitted its lines to
 	switch p {
 	case paneTree:
 		body, gen = m.tree.view()
+		bw = m.tree.w
 	case paneValues:
 		body, gen = m.values.view()
+		bw = m.values.w
 	case paneHot:
 		body, gen = m.hot.view()
+		bw = m.hot.w
 	case paneInspector:
 		body, gen = m.insp.view()
+		bw = m.insp.w
 	case paneEvents:
 		body, gen = m.events.view()
+		bw = m.events.w
 	}
 	b, note, focused := m.lay.Panes[p], m.paneNote(p), p == m.focus
 	f := &m.fc.panes[p]
@@ -925,9 +931,14 @@ func (m *Model) framed(p paneID) *framedPane {
 	f.top = topEdge(ch, bs, ts, ns, frameTitles[p], note, w)
 	f.bottom = bs.Render(ch.BottomLeft + strings.Repeat(ch.Bottom, max(w-2, 0)) + ch.BottomRight)
 	f.left, f.right = bs.Render(ch.Left), bs.Render(ch.Right)
-	f.body = make([]string, min(len(body), b.Inner.H))
-	for i := range f.body {
-		f.body[i] = fitLine(body[i], b.Inner.W)
+	f.body = body[:min(len(body), b.Inner.H)]
+	if bw != b.Inner.W {
+		// The pane's lines are exactly its own width (view's contract); fit them only when
+		// that is not the box's.
+		f.body = make([]string, len(f.body))
+		for i := range f.body {
+			f.body[i] = fitLine(body[i], b.Inner.W)
+		}
 	}
 	return f
 }
