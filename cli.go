@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"dcimon/collect"
+	"dcimon/ui"
 )
 
 // usageError is a malformed command line: exit status 2 with the message on stderr.
@@ -38,6 +39,7 @@ type config struct {
 	interval time.Duration
 	count    int
 	theme    string
+	fps      int
 	// list
 	types, ids bool
 	// hot
@@ -66,7 +68,7 @@ func addCommon(fs *flag.FlagSet, c *common) {
 
 // parseArgs turns the command line into a config, or a usage error.
 func parseArgs(args []string, stderr io.Writer) (*config, error) {
-	cfg := &config{interval: time.Second, count: 1, max: 5, feed: "threshold", except: "none", frequency: 5, theme: "dark"}
+	cfg := &config{interval: time.Second, count: 1, max: 5, feed: "threshold", except: "none", frequency: 5, theme: "dark", fps: ui.DefaultFPS}
 	cmd := ""
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		cmd, args = args[0], args[1:]
@@ -80,6 +82,7 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 		fs.DurationVar(&cfg.interval, "interval", time.Second, "refresh `INTERVAL` (e.g. 1s, 500ms)")
 		fs.StringVar(&cfg.theme, "theme", "dark", "colour theme: dark, light, high-contrast, mono (NO_COLOR forces mono)")
 		fs.StringVar(&cfg.c.debug, "debug", "", "write a debug log to `FILE`")
+		fs.IntVar(&cfg.fps, "fps", ui.DefaultFPS, "frames per second at most: higher draws keystrokes sooner and costs more CPU")
 	case "list":
 		fs.BoolVar(&cfg.types, "types", false, "add the data type and value type line under each statistic")
 		fs.BoolVar(&cfg.ids, "ids", false, "add the DCI class, instance and datum ids and the ASN.1 id")
@@ -181,6 +184,9 @@ func (cfg *config) validate() error {
 	}
 	if cfg.c.source != "host" && (cfg.c.procfs != "" || cfg.c.sysfs != "") {
 		return usagef("--procfs and --sysfs apply to the host source, not to %s", cfg.c.source)
+	}
+	if cfg.fps < 1 || cfg.fps > ui.MaxFPS {
+		return usagef("--fps %d: want 1 to %d", cfg.fps, ui.MaxFPS)
 	}
 	switch cfg.theme {
 	case "dark", "light", "high-contrast", "mono":

@@ -73,12 +73,35 @@ measure() {
     'BEGIN { cpu = (c1 - c0) / hz; printf "%s %.3f %.2f %.1f %.1f\n", n, cpu, 100 * cpu / (t1 - t0), r / 1024, p / 1024 }'
 }
 
+# first_frame: milliseconds from starting dcimon to the first frame showing collected data (the
+# status bar's "sample HH:MM:SS"), polling the pane every few milliseconds; median of 5 starts.
+first_frame() {
+  local times=()
+  for ((k = 0; k < 5; k++)); do
+    local s="overhead-first-$$-$k"
+    sessions+=("$s")
+    local t0 t1
+    t0=$(date +%s%N)
+    tmux new-session -d -s "$s" -x "$cols" -y "$rows" "exec env TERM=xterm-256color $work/dcimon --interval 1s"
+    until tmux capture-pane -p -t "$s" 2>/dev/null | grep -q 'sample [0-9][0-9]:'; do
+      (( $(date +%s%N) - t0 > 5000000000 )) && break
+      sleep 0.002
+    done
+    t1=$(date +%s%N)
+    tmux kill-session -t "$s"
+    times+=($(( (t1 - t0) / 1000000 )))
+  done
+  printf '%s\n' "${times[@]}" | sort -n | sed -n 3p
+}
+
 results=()
 results+=("$(measure dcimon "$work/dcimon" --interval 1s)")
 results+=("$(measure htop htop -d 10)")
 if command -v btop >/dev/null 2>&1; then
   results+=("$(measure btop btop)")
 fi
+
+first=$(first_frame)
 
 echo
 echo "Overhead over ${secs} s at ${cols}x${rows}, 1 s refresh, default screen ($(nproc) CPUs, $(uname -r))"
@@ -92,3 +115,4 @@ printf '%s\n' "${results[@]}" | awk '
       printf "%-8s %12.3f %8.2f %10.1f %10.1f %12s %12s\n", name[i], cpu[i], pct[i], rss[i], peak[i], cr, rr
     }
   }'
+echo "dcimon's first frame with data: ${first} ms after start (median of 5, including tmux's own start-up)"

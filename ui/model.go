@@ -232,8 +232,14 @@ func ptr[T any](v T) *T { return &v }
 
 // Init starts the first collection and the tick chain.
 func (m Model) Init() tea.Cmd {
-	return tea.Batch(sampleCmd(m.ctx, m.src, m.now), tickCmd(m.after, m.interval, m.tickSeq))
+	return tea.Batch(sampleCmd(m.ctx, m.src, m.now), tickCmd(m.after, firstBeat(m.interval), m.tickSeq))
 }
+
+// firstRateAfter bounds the first beat: the first collection shows levels at once, and counters
+// need a second one for a rate, so it comes after a short interval rather than a whole one.
+const firstRateAfter = 250 * time.Millisecond
+
+func firstBeat(interval time.Duration) time.Duration { return min(interval, firstRateAfter) }
 
 // Update routes one message (see the rules at the top of this file). A panic is caught, recorded
 // for Run and turned into a clean quit, so the terminal is always restored.

@@ -756,3 +756,26 @@ func TestStatesAreNotZero(t *testing.T) {
 		t.Errorf("a real zero: %q", got)
 	}
 }
+
+func TestFirstBeatIsShort(t *testing.T) {
+	// Issue 8: levels at once (Init collects), rates after a short first interval, then the
+	// chosen interval.
+	for _, tt := range []struct{ interval, want time.Duration }{
+		{time.Second, 250 * time.Millisecond},
+		{5 * time.Second, 250 * time.Millisecond},
+		{200 * time.Millisecond, 200 * time.Millisecond},
+	} {
+		opts := testOptions()
+		opts.Interval = tt.interval
+		m := New(newFixture(t, 1, 1), opts)
+		var scheduled []time.Duration
+		m.after = func(d time.Duration, f func(time.Time) tea.Msg) tea.Cmd {
+			scheduled = append(scheduled, d)
+			return nil
+		}
+		m.Init()
+		if len(scheduled) != 1 || scheduled[0] != tt.want {
+			t.Errorf("interval %v: first beat %v, want %v", tt.interval, scheduled, tt.want)
+		}
+	}
+}

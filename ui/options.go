@@ -26,6 +26,8 @@ type Options struct {
 	Debug io.Writer
 	// DebugFile is a path Run opens (appending) for the debug log.
 	DebugFile string
+	// FPS is the renderer's frame rate, 1 to MaxFPS; 0 means DefaultFPS.
+	FPS int
 	// Hotsets are the peer sets opened at start; nil means DefaultHotsets.
 	Hotsets []HotsetConfig
 }

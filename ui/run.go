@@ -14,8 +14,22 @@ import (
 	"dcimon/theme"
 )
 
-// frameRate is the renderer's frame rate.
-const frameRate = 30
+// DefaultFPS is the renderer's default frame rate. bubbletea's renderer wakes at every frame
+// whether or not there is anything to draw, and on a 2-CPU VM each wake-up costs about 150 µs of
+// CPU: at 30 frames a second the wake-ups alone cost as much as htop does in all. At 10 a
+// keystroke is drawn within 100 ms and dcimon at a 1 s refresh costs about 0.7x htop's CPU
+// (scripts/overhead.sh; README, Performance).
+const DefaultFPS = 10
+
+// MaxFPS is the highest frame rate Options.FPS accepts (bubbletea's own limit is 120).
+const MaxFPS = 60
+
+func fps(n int) int {
+	if n <= 0 {
+		return DefaultFPS
+	}
+	return min(n, MaxFPS)
+}
 
 // Run runs the monitor on the terminal until the person quits, ctx is cancelled, or the process
 // gets SIGTERM, SIGHUP, SIGINT or SIGQUIT (SPMI-INIT-2). The terminal is always restored: on a
@@ -47,7 +61,7 @@ func Run(ctx context.Context, src Source, opts Options, progOpts ...tea.ProgramO
 	// within 33 ms while the renderer, which copies and compares the whole frame at every tick,
 	// wakes half as often as at bubbletea's default 60.
 	all := append([]tea.ProgramOption{tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx),
-		tea.WithoutSignalHandler(), tea.WithFPS(frameRate)}, progOpts...)
+		tea.WithoutSignalHandler(), tea.WithFPS(fps(opts.FPS))}, progOpts...)
 	p := tea.NewProgram(m, all...)
 	m.crash.mu.Lock()
 	m.crash.quit = p.Quit
