@@ -73,6 +73,15 @@ type ClassReading struct {
 	Err error
 }
 
+// reuseRawRows is reuseRaw for a writer that clears each row itself just before filling it, so
+// the buffer is not swept twice.
+func reuseRawRows(buf *[]namespace.Raw, n int) []namespace.Raw {
+	if cap(*buf) < n {
+		*buf = make([]namespace.Raw, n)
+	}
+	return (*buf)[:n]
+}
+
 // reuseRaw returns a zeroed slice of n raw values, reusing *buf when it is large enough, so a
 // provider's steady state allocates nothing per datum (the Provider contract allows reuse).
 func reuseRaw(buf *[]namespace.Raw, n int) []namespace.Raw {

@@ -820,7 +820,7 @@ func (d *diskSynth) collect(p *synthProvider, seed uint64, tick int, dt float64,
 	var out []ClassReading
 	if req.Wants(d.disk) {
 		nd := len(d.disk.Datums)
-		raw := reuseRaw(&d.rawDisk, len(d.disks)*nd)
+		raw := reuseRawRows(&d.rawDisk, len(d.disks)*nd) // synthDiskRow clears each row
 		for i, sd := range d.disks {
 			row := raw[i*nd : (i+1)*nd : (i+1)*nd]
 			synthDiskRow(row, &sd.c, clock, sd.size, sd.ro, due(req, ns.SVVariable, p.delivered(sd.delivered)), d.roList)
@@ -830,7 +830,7 @@ func (d *diskSynth) collect(p *synthProvider, seed uint64, tick int, dt float64,
 	}
 	if req.Wants(d.part) {
 		nd := len(d.part.Datums)
-		raw := reuseRaw(&d.rawPart, len(d.partSpecs)*nd)
+		raw := reuseRawRows(&d.rawPart, len(d.partSpecs)*nd) // synthDiskRow clears each row
 		k := 0
 		for _, sd := range d.disks {
 			for j := range sd.parts {
@@ -851,6 +851,7 @@ func (d *diskSynth) collect(p *synthProvider, seed uint64, tick int, dt float64,
 // row is freshly allocated (zero: valid 0, empty string), so only the fields that differ are
 // written; at 10,000 disks the string headers' write barriers would be most of the cost.
 func synthDiskRow(row []ns.Raw, c *[numDiskCols]float64, clock, size uint64, ro, variable bool, roList string) {
+	clear(row)
 	for i, col := range diskRawCol {
 		v := uint64(c[col])
 		if diskColInfo[col].bits == 32 {
