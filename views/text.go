@@ -3,6 +3,7 @@ package views
 import (
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -71,28 +72,10 @@ func AppendSafe(dst []byte, s string) ([]byte, bool) {
 	return dst, esc
 }
 
-// appendSafeBytes is AppendSafe for a byte slice (a DCI4 read buffer).
+// appendSafeBytes is AppendSafe for a byte slice (a DCI4 read buffer), read in place: the
+// string view of the bytes is only read while the call runs.
 func appendSafeBytes(dst []byte, s []byte) ([]byte, bool) {
-	esc := false
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= 0x20 && c < 0x7f {
-			dst = append(dst, c)
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRune(s[i:])
-		switch {
-		case r == utf8.RuneError && n == 1:
-			dst, esc = appendEscByte(dst, c), true
-		case unsafeRune(r):
-			dst, esc = appendEscRune(dst, r), true
-		default:
-			dst = append(dst, s[i:i+n]...)
-		}
-		i += n
-	}
-	return dst, esc
+	return AppendSafe(dst, unsafe.String(unsafe.SliceData(s), len(s)))
 }
 
 // Safe returns s made harmless for a terminal (see AppendSafe); s itself when nothing changes.
