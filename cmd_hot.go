@@ -148,18 +148,19 @@ func writeHot(w io.Writer, cfg *config, e env, reg *ns.Registry, snap *ns.Snapsh
 		return json.NewEncoder(w).Encode(out)
 	}
 	var b strings.Builder
-	cmp := ">"
-	if spec.Threshold < 0 {
-		cmp = "<"
-	}
-	thr := entry.ThresholdText()
-	if spec.Threshold < 0 {
-		thr = strings.TrimPrefix(thr, "-")
+	// SPMI-HOT-7: a positive threshold qualifies values above it, a negative one values below its
+	// magnitude, and 0 every value.
+	cond := "> " + entry.ThresholdText()
+	switch {
+	case spec.Threshold < 0:
+		cond = "< " + strings.TrimPrefix(entry.ThresholdText(), "-")
+	case spec.Threshold == 0:
+		cond = "0 (every value)"
 	}
 	fmt.Fprintf(&b, "# %s  interval %.2f s\n", hs.Time().In(e.loc).Format("2006-01-02 15:04:05 MST"), hs.TimeChange().Seconds())
 	for _, v := range peerSets(entry) {
-		fmt.Fprintf(&b, "%s %s  threshold %s %s  max %d  feed %s  exceptions %s — top %d of %d\n",
-			safe(v.Path()), safe(spec.Stat), cmp, thr, spec.MaxResp, spec.Feed, spec.Except, v.Count, v.AvailResp)
+		fmt.Fprintf(&b, "%s %s  threshold %s  max %d  feed %s  exceptions %s — top %d of %d\n",
+			safe(v.Path()), safe(spec.Stat), cond, spec.MaxResp, spec.Feed, spec.Except, v.Count, v.AvailResp)
 		if v.Err != ns.SiSuccess {
 			fmt.Fprintf(&b, "  error: %s\n", v.Err.Line())
 		}

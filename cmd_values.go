@@ -17,7 +17,7 @@ func safe(s string) string { return views.Safe(s) }
 // viewOptions are the rendering options of the headless commands: local time, the host's boot
 // time (for STF_MONOTONIC absolute times) and the class for derived units.
 func viewOptions(e env, reg *ns.Registry, snap *ns.Snapshot, c *ns.Class) views.Options {
-	return views.Options{Location: e.loc, Boot: bootTime(reg, snap), Class: c}
+	return views.Options{Location: e.loc, Boot: bootTime(reg, snap), Class: c, Humanize: true}
 }
 
 // bootTime finds the host's boot time in the name space: a top-level statistic whose DCI4 view is
