@@ -103,26 +103,7 @@ func readDiskstats(ctx context.Context, fr *fileReader, dst []diskStat) ([]diskS
 // parseDiskstats parses the content of /proc/diskstats (read from src) into dst[:0], reusing its storage
 // and name strings. A bad line is reported with its number and skipped; the good lines are returned.
 func parseDiskstats(src string, data []byte, dst []diskStat) ([]diskStat, error) {
-	dst = dst[:0]
-	var errs lineErrs
-	for n := 1; len(data) > 0; n++ {
-		var line []byte
-		line, data = cutLine(data)
-		if len(trimSpace(line)) == 0 {
-			continue
-		}
-		i := len(dst)
-		if i < cap(dst) {
-			dst = dst[:i+1]
-		} else {
-			dst = append(dst, diskStat{})
-		}
-		if err := parseDiskLine(line, &dst[i]); err != nil {
-			errs.add("disk", src, n, line, err)
-			dst = dst[:i]
-		}
-	}
-	return dst, errs.err()
+	return parseRows("disk", src, data, dst, nil, parseDiskLine)
 }
 
 func parseDiskLine(line []byte, d *diskStat) error {

@@ -69,30 +69,11 @@ func readNetDev(ctx context.Context, fr *fileReader, dst []netDevStat) ([]netDev
 // name strings. The two header lines are skipped; a bad line is reported with its number and skipped,
 // and the good lines are returned.
 func parseNetDev(src string, data []byte, dst []netDevStat) ([]netDevStat, error) {
-	dst = dst[:0]
-	var errs lineErrs
-	for n := 1; len(data) > 0; n++ {
-		var line []byte
-		line, data = cutLine(data)
-		if n <= 2 && bytes.IndexByte(line, '|') >= 0 {
-			continue
-		}
-		if len(trimSpace(line)) == 0 {
-			continue
-		}
-		i := len(dst)
-		if i < cap(dst) {
-			dst = dst[:i+1]
-		} else {
-			dst = append(dst, netDevStat{})
-		}
-		if err := parseNetDevLine(line, &dst[i]); err != nil {
-			errs.add("net", src, n, line, err)
-			dst = dst[:i]
-		}
-	}
-	return dst, errs.err()
+	return parseRows("net", src, data, dst, isNetDevHeader, parseNetDevLine)
 }
+
+// isNetDevHeader reports the two header lines of /proc/net/dev ("Inter-|   Receive ...").
+func isNetDevHeader(n int, line []byte) bool { return n <= 2 && bytes.IndexByte(line, '|') >= 0 }
 
 func parseNetDevLine(line []byte, d *netDevStat) error {
 	// The kernel prints "%*s: " before the numbers. Interface names cannot contain ':' (dev_valid_name),

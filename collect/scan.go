@@ -209,3 +209,32 @@ func (le *lineErrs) err() error {
 	}
 	return errors.Join(le.errs...)
 }
+
+// parseRows parses one record per non-blank line of data into dst[:0], reusing dst's storage and
+// each record's own buffers, so the steady state allocates nothing. A bad line is reported with its
+// number (as what: parse src line n) and dropped; the good lines are kept. skip, when not nil,
+// passes over lines that are not records, such as headers.
+func parseRows[T any](what, src string, data []byte, dst []T, skip func(n int, line []byte) bool,
+	parse func(line []byte, rec *T) error) ([]T, error) {
+	dst = dst[:0]
+	var errs lineErrs
+	for n := 1; len(data) > 0; n++ {
+		var line []byte
+		line, data = cutLine(data)
+		if len(trimSpace(line)) == 0 || (skip != nil && skip(n, line)) {
+			continue
+		}
+		i := len(dst)
+		if i < cap(dst) {
+			dst = dst[:i+1]
+		} else {
+			var zero T
+			dst = append(dst, zero)
+		}
+		if err := parse(line, &dst[i]); err != nil {
+			errs.add(what, src, n, line, err)
+			dst = dst[:i]
+		}
+	}
+	return dst, errs.err()
+}
