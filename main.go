@@ -27,7 +27,8 @@ Usage:
   dcimon get PATH... [-i 1s] [-n 1]  values; counters as rates over the interval;
                                      wildcards allowed ('Disk/*/busy')
   dcimon hot GRANDPARENT STAT [--max 5] [--threshold T] [--feed none|threshold|always]
-             [--exceptions none|exception|trap|both] [-i 1s] [-n 1]
+             [--exceptions none|exception|trap|both] [--frequency 5] [--severity N]
+             [--trap N] [-i 1s] [-n 1]
                                      an SPMI hotset reading: the busiest peers
   dcimon --version | --help
 
@@ -36,6 +37,7 @@ Flags for every command:
   --sysfs DIR     read /sys from DIR
   --source SRC    host (default) or synthetic:disks=N,nics=N,cpus=N,seed=N
   --show-loop     also show loop and ram block devices
+  --host NAME     host name shown in listings and the status bar (default: the host's own)
   --liveness D    assume a supplier dead after D without new data (default 30s;
                   0 disables, else 15s to 600s)
   --json          machine-readable output (list, describe, get, hot)
