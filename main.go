@@ -11,10 +11,15 @@ import (
 	"os/signal"
 	"runtime/pprof"
 	"syscall"
+	"time"
 )
 
 // version is set at build time with -ldflags "-X main.version=..."; "dev" otherwise.
 var version = "dev"
+
+// started is when the process started, as near as Go lets package main know: the monitor's debug
+// log measures its first frame from here.
+var started = time.Now()
 
 const usage = `dcimon — a DCI metrics browser for the terminal
 

@@ -36,5 +36,5 @@ func runMonitor(ctx context.Context, cfg *config, e env, stdout, stderr io.Write
 		return err
 	}
 	return ui.Run(ctx, s, ui.Options{Interval: cfg.interval, Theme: cfg.theme, NoColor: theme.NoColor(os.Getenv),
-		Host: cfg.c.host, DebugFile: cfg.c.debug, FPS: cfg.fps})
+		Host: cfg.c.host, DebugFile: cfg.c.debug, FPS: cfg.fps, Started: started})
 }

@@ -73,25 +73,45 @@ measure() {
     'BEGIN { cpu = (c1 - c0) / hz; printf "%s %.3f %.2f %.1f %.1f\n", n, cpu, 100 * cpu / (t1 - t0), r / 1024, p / 1024 }'
 }
 
-# first_frame: milliseconds from starting dcimon to the first frame showing collected data (the
-# status bar's "sample HH:MM:SS"), polling the pane every few milliseconds; median of 5 starts.
+# first_frame: how soon the first frame showing collected data (the status bar's "sample
+# HH:MM:SS") is on the screen, median of 5 starts, two ways: as tmux shows it, polling the pane
+# every 2 ms from just before tmux is asked to start the program (so it includes tmux's own
+# start-up), and as dcimon's debug log records it (from the start of package main to the write
+# of that frame to the terminal). The tmux figure comes with tmux's own share: the same wait for a
+# shell that prints the text at once. Prints "TMUX_MS SELF_MS TMUX_BASELINE_MS".
 first_frame() {
-  local times=()
+  local outer=() inner=() base=()
   for ((k = 0; k < 5; k++)); do
     local s="overhead-first-$$-$k"
     sessions+=("$s")
     local t0 t1
+    rm -f "$work/first.log"
     t0=$(date +%s%N)
-    tmux new-session -d -s "$s" -x "$cols" -y "$rows" "exec env TERM=xterm-256color $work/dcimon --interval 1s"
+    tmux new-session -d -s "$s" -x "$cols" -y "$rows" \
+      "exec env TERM=xterm-256color $work/dcimon --interval 1s --debug $work/first.log"
     until tmux capture-pane -p -t "$s" 2>/dev/null | grep -q 'sample [0-9][0-9]:'; do
       (( $(date +%s%N) - t0 > 5000000000 )) && break
       sleep 0.002
     done
     t1=$(date +%s%N)
     tmux kill-session -t "$s"
-    times+=($(( (t1 - t0) / 1000000 )))
+    outer+=($(( (t1 - t0) / 1000000 )))
+    # The same wait for a program that prints the text at once: tmux's share of the figure.
+    s="overhead-base-$$-$k"
+    sessions+=("$s")
+    t0=$(date +%s%N)
+    tmux new-session -d -s "$s" -x "$cols" -y "$rows" "exec sh -c 'echo sample 00:00:00; exec sleep 10'"
+    until tmux capture-pane -p -t "$s" 2>/dev/null | grep -q 'sample [0-9][0-9]:'; do
+      (( $(date +%s%N) - t0 > 5000000000 )) && break
+      sleep 0.002
+    done
+    t1=$(date +%s%N)
+    tmux kill-session -t "$s"
+    base+=($(( (t1 - t0) / 1000000 )))
+    inner+=("$(sed -n 's/.*first frame with data on the terminal \([0-9.]*\) ms.*/\1/p' "$work/first.log")")
   done
-  printf '%s\n' "${times[@]}" | sort -n | sed -n 3p
+  local med='sort -n | sed -n 3p'
+  echo "$(printf '%s\n' "${outer[@]}" | eval "$med") $(printf '%s\n' "${inner[@]}" | eval "$med") $(printf '%s\n' "${base[@]}" | eval "$med")"
 }
 
 results=()
@@ -101,7 +121,7 @@ if command -v btop >/dev/null 2>&1; then
   results+=("$(measure btop btop)")
 fi
 
-first=$(first_frame)
+read -r first_tmux first_self first_base < <(first_frame)
 
 echo
 echo "Overhead over ${secs} s at ${cols}x${rows}, 1 s refresh, default screen ($(nproc) CPUs, $(uname -r))"
@@ -115,4 +135,4 @@ printf '%s\n' "${results[@]}" | awk '
       printf "%-8s %12.3f %8.2f %10.1f %10.1f %12s %12s\n", name[i], cpu[i], pct[i], rss[i], peak[i], cr, rr
     }
   }'
-echo "dcimon's first frame with data: ${first} ms after start (median of 5, including tmux's own start-up)"
+echo "dcimon's first frame with data: ${first_self} ms after start by its debug log, ${first_tmux} ms as tmux shows it, of which tmux's own start-up is about ${first_base} ms (medians of 5)"

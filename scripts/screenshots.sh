@@ -11,9 +11,7 @@
 #
 # When freeze cannot be had, the .ansi and .txt captures are kept and the script says so.
 #
-# Sources: dcimon itself when its main runs the monitor (`dcimon` and
-# `dcimon --source synthetic:...`). Until then the synthetic captures come from the test-only
-# program ui/internal/demo on the fixture source and the host captures are skipped.
+# Sources: `dcimon` on this host and `dcimon --source synthetic:...`.
 #
 # Usage: scripts/screenshots.sh            (from anywhere in the repository)
 #   FREEZE=/path/to/freeze    use this freeze binary
@@ -44,21 +42,8 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 command -v tmux >/dev/null || { echo "screenshots: tmux is required" >&2; exit 1; }
 
-# --- the programs --------------------------------------------------------------------------
-have_dcimon=0
-if go build -o "$work/dcimon" . 2>"$work/build.log"; then
-	if grep -q 'ui\.Run(' ./*.go && "$work/dcimon" --help 2>&1 | grep -q 'synthetic'; then
-		have_dcimon=1
-	fi
-else
-	echo "screenshots: dcimon does not build; see below. Using the test-only demo." >&2
-	sed 's/^/  /' "$work/build.log" >&2
-fi
-if [ "$have_dcimon" = 0 ]; then
-	echo "screenshots: main does not run the monitor on a synthetic source yet:" >&2
-	echo "  synthetic captures use ui/internal/demo (fixture source); host captures are skipped." >&2
-	go build -o "$work/demo" ./ui/internal/demo
-fi
+# --- the program ---------------------------------------------------------------------------
+go build -o "$work/dcimon" .
 
 # --- freeze --------------------------------------------------------------------------------
 # `go install github.com/charmbracelet/freeze@v0.2.2` needs the proxy's version list, which the
@@ -119,13 +104,9 @@ shot() {
 # Scenes: the host as it opens, then its disks (`:Disk` goes to the context, `2` focuses the
 # values); the synthetic disks ranked by %util (`s` steps the sort column to it), and a disk's
 # statistics with their sparklines, bars and inspector.
-if [ "$have_dcimon" = 1 ]; then
-	prog=("$work/dcimon")
-	shot host-120x40 120 40
-	shot host-200x60 200 60 "=:Disk" Enter "=2"
-	prog=("$work/dcimon" --source "synthetic:disks=8,nics=3,cpus=8,seed=1")
-else
-	prog=("$work/demo" --disks 8 --nics eth0,eth1,wlan0,lo --cpus 8)
-fi
+prog=("$work/dcimon")
+shot host-120x40 120 40
+shot host-200x60 200 60 "=:Disk" Enter "=2"
+prog=("$work/dcimon" --source "synthetic:disks=8,nics=3,cpus=8,seed=1")
 shot synthetic-120x40 120 40 "=:Disk" Enter "=2ssssssss"
 shot synthetic-200x60 200 60 "=:Disk/sdb" Enter "=2" Down Down Down Down "=1"

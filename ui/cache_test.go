@@ -72,13 +72,13 @@ func TestTickClearsTheFlash(t *testing.T) {
 	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 40})
 	m = collectOnce(t, m)
 	m = keys(t, m, "+")
-	if !strings.Contains(screen(m), "refresh every 2s") {
+	if !strings.Contains(plainView(m), "refresh every 2s") {
 		t.Fatal("no flash")
 	}
 	m = collectOnce(t, m)
 	now = now.Add(time.Minute)
 	m = send(t, m, tickMsg{seq: m.tickSeq})
-	if s := screen(m); strings.Contains(s, "refresh every 2s") {
+	if s := plainView(m); strings.Contains(s, "refresh every 2s") {
 		t.Fatal("a stale flash after the beat that ended it")
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -16,10 +17,7 @@ import (
 // screen left, cursor visible) and the exit status. Program-level behaviour beyond that is tested
 // through Update (house style rule 15).
 
-// program builds the binary the smoke tests run and returns it with its arguments. It is dcimon
-// itself on its synthetic source once main runs the monitor (ui.Run) and accepts
-// `--source synthetic:...`; until then it is the test-only program in ui/internal/demo on the
-// fixture source.
+// program builds dcimon and returns it with the arguments that run it on its synthetic source.
 func program(t *testing.T) (string, []string) {
 	t.Helper()
 	if testing.Short() {
@@ -28,51 +26,30 @@ func program(t *testing.T) (string, []string) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed")
 	}
-	dir := t.TempDir()
-	root, _ := filepath.Abs("..")
-	if mainRunsMonitor(root) {
-		bin := filepath.Join(dir, "dcimon")
-		if out, err := exec.Command("go", "build", "-o", bin, "..").CombinedOutput(); err == nil {
-			return bin, []string{"--source", "synthetic:disks=4,nics=2,cpus=4,seed=1"}
-		} else {
-			t.Logf("dcimon does not build (%v): %s; using ui/internal/demo", err, out)
-		}
-	} else {
-		t.Log("main does not run ui.Run with a synthetic source yet: using ui/internal/demo on the fixture source")
+	bin := filepath.Join(t.TempDir(), "dcimon")
+	if out, err := exec.Command("go", "build", "-o", bin, "..").CombinedOutput(); err != nil {
+		t.Fatalf("building dcimon: %v\n%s", err, out)
 	}
-	bin := filepath.Join(dir, "demo")
-	if out, err := exec.Command("go", "build", "-o", bin, "./internal/demo").CombinedOutput(); err != nil {
-		t.Fatalf("building the demo: %v\n%s", err, out)
-	}
-	return bin, []string{"--disks", "4", "--nics", "eth0,eth1"}
+	return bin, []string{"--source", "synthetic:disks=4,nics=2,cpus=4,seed=1"}
 }
 
-// mainRunsMonitor reports whether package main calls ui.Run and knows the synthetic source.
-func mainRunsMonitor(root string) bool {
-	files, _ := filepath.Glob(filepath.Join(root, "*.go"))
-	var run, synth bool
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil || strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		run = run || bytes.Contains(b, []byte("ui.Run("))
-		synth = synth || bytes.Contains(b, []byte("synthetic:"))
-	}
-	return run && synth
+// tmuxTerm is one tmux session running the program.
+type tmuxTerm struct {
+	t        *testing.T
+	name     string
+	dir      string
+	redirect string // shell redirections for the program, e.g. "< /dev/null"
 }
 
-// term is one tmux session running the program.
-type term struct {
-	t    *testing.T
-	name string
-	dir  string
+func startTerm(t *testing.T, w, h int, bin string, args ...string) *tmuxTerm {
+	t.Helper()
+	return startTermRedirected(t, w, h, "", bin, args...)
 }
 
-func startTerm(t *testing.T, w, h int, bin string, args ...string) *term {
+func startTermRedirected(t *testing.T, w, h int, redirect, bin string, args ...string) *tmuxTerm {
 	t.Helper()
 	dir := t.TempDir()
-	tm := &term{t: t, name: fmt.Sprintf("dcimon-e2e-%d-%d", os.Getpid(), time.Now().UnixNano()), dir: dir}
+	tm := &tmuxTerm{t: t, name: fmt.Sprintf("dcimon-e2e-%d-%d", os.Getpid(), time.Now().UnixNano()), dir: dir, redirect: redirect}
 	quoted := make([]string, 0, len(args)+1)
 	for _, a := range append([]string{bin}, args...) {
 		quoted = append(quoted, shq(a))
@@ -80,7 +57,10 @@ func startTerm(t *testing.T, w, h int, bin string, args ...string) *term {
 	// The inner shell records the program's pid and becomes the program; the outer one prints
 	// its exit status and keeps the window open so the test can look at the restored terminal.
 	script := filepath.Join(dir, "run.sh")
-	body := fmt.Sprintf("sh -c %s\necho \"EXIT=$?\"\nsleep 60\n", shq("echo $$ > "+shq(filepath.Join(dir, "pid"))+"; exec "+strings.Join(quoted, " ")))
+	// stty -g records the line discipline before and after, so the test can see raw mode undone.
+	stty := func(name string) string { return "stty -g > " + shq(filepath.Join(dir, name)) + " 2>&1" }
+	body := fmt.Sprintf("%s\nsh -c %s\necho \"EXIT=$?\"\n%s\nsleep 60\n", stty("stty.before"),
+		shq("echo $$ > "+shq(filepath.Join(dir, "pid"))+"; exec "+strings.Join(quoted, " ")+" "+tm.redirect), stty("stty.after"))
 	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +76,7 @@ func startTerm(t *testing.T, w, h int, bin string, args ...string) *term {
 // shq quotes s for a POSIX shell.
 func shq(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
-func (tm *term) capture() string {
+func (tm *tmuxTerm) capture() string {
 	out, err := exec.Command("tmux", "capture-pane", "-p", "-t", tm.name).Output()
 	if err != nil {
 		tm.t.Fatalf("capture-pane: %v", err)
@@ -104,13 +84,13 @@ func (tm *term) capture() string {
 	return string(out)
 }
 
-func (tm *term) display(format string) string {
+func (tm *tmuxTerm) display(format string) string {
 	out, _ := exec.Command("tmux", "display-message", "-p", "-t", tm.name, format).Output()
 	return strings.TrimSpace(string(out))
 }
 
 // waitFor waits until the screen contains every text, or fails showing the screen.
-func (tm *term) waitFor(texts ...string) string {
+func (tm *tmuxTerm) waitFor(texts ...string) string {
 	tm.t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
 	for {
@@ -129,14 +109,14 @@ func (tm *term) waitFor(texts ...string) string {
 	}
 }
 
-func (tm *term) keys(k ...string) {
+func (tm *tmuxTerm) keys(k ...string) {
 	tm.t.Helper()
 	if out, err := exec.Command("tmux", append([]string{"send-keys", "-t", tm.name}, k...)...).CombinedOutput(); err != nil {
 		tm.t.Fatalf("send-keys: %v\n%s", err, out)
 	}
 }
 
-func (tm *term) literal(s string) {
+func (tm *tmuxTerm) literal(s string) {
 	tm.t.Helper()
 	if out, err := exec.Command("tmux", "send-keys", "-t", tm.name, "-l", s).CombinedOutput(); err != nil {
 		tm.t.Fatalf("send-keys: %v\n%s", err, out)
@@ -144,7 +124,7 @@ func (tm *term) literal(s string) {
 }
 
 // restored checks the program left the alternate screen, showed the cursor and exited with 0.
-func (tm *term) restored() {
+func (tm *tmuxTerm) restored() {
 	tm.t.Helper()
 	tm.waitFor("EXIT=0")
 	if alt := tm.display("#{alternate_on}"); alt != "0" {
@@ -155,6 +135,21 @@ func (tm *term) restored() {
 	}
 	if s := tm.capture(); strings.Contains(s, "1 Tree") {
 		tm.t.Errorf("the monitor's screen is still shown:\n%s", s)
+	}
+	for flag, want := range map[string]string{"mouse_button_flag": "0", "mouse_sgr_flag": "0", "mouse_any_flag": "0", "wrap_flag": "1"} {
+		if got := tm.display("#{" + flag + "}"); got != want {
+			tm.t.Errorf("%s is %q after exit, want %q", flag, got, want)
+		}
+	}
+	var before, after []byte
+	deadline := time.Now().Add(5 * time.Second)
+	for len(after) == 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+		before, _ = os.ReadFile(filepath.Join(tm.dir, "stty.before"))
+		after, _ = os.ReadFile(filepath.Join(tm.dir, "stty.after"))
+	}
+	if len(before) == 0 || !bytes.Equal(before, after) {
+		tm.t.Errorf("the line discipline is not restored: stty -g before %q, after %q", before, after)
 	}
 }
 
@@ -192,6 +187,36 @@ func TestSmokeCompactAndResize(t *testing.T) {
 	tm.waitFor("╭─ 1 Tree", "╭─ 3 Hotsets")
 	tm.keys("C-c")
 	tm.restored()
+}
+
+// TestSmokeInputNotATerminal runs the monitor with standard input from /dev/null: it reads its
+// keys from /dev/tty instead, and gives that back as it found it.
+func TestSmokeInputNotATerminal(t *testing.T) {
+	bin, args := program(t)
+	tm := startTermRedirected(t, 100, 30, "< /dev/null", bin, args...)
+	tm.waitFor("1 Tree", "sample ")
+	tm.keys("2")
+	tm.waitFor("sort by next column")
+	tm.keys("q")
+	tm.restored()
+}
+
+// TestSmokeFirstFrameLogged checks the debug log records when the first frame with data reached
+// the terminal (scripts/overhead.sh reports it; the figure itself is not tested).
+func TestSmokeFirstFrameLogged(t *testing.T) {
+	bin, args := program(t)
+	logf := filepath.Join(t.TempDir(), "debug.log")
+	tm := startTerm(t, 100, 30, bin, append(args, "--debug", logf)...)
+	tm.waitFor("1 Tree", "sample ")
+	tm.keys("q")
+	tm.restored()
+	b, err := os.ReadFile(logf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`first frame with data on the terminal [0-9.]+ ms after start`).Match(b) {
+		t.Errorf("the debug log has no first-frame line:\n%s", b)
+	}
 }
 
 func TestSmokeSIGTERM(t *testing.T) {

@@ -31,17 +31,17 @@ func TestMinimumWidths(t *testing.T) {
 	flat := func(s string) string {
 		return strings.NewReplacer(" ", "", "│", "", "\n", "").Replace(s)
 	}
-	if s := screen(m); !strings.Contains(s, stat[:20]) {
+	if s := plainView(m); !strings.Contains(s, stat[:20]) {
 		t.Errorf("the tree cuts the statistic name below 20:\n%s", s)
 	}
 	m = keys(t, m, "2")
-	if s := screen(m); !strings.Contains(s, stat[:20]) {
+	if s := plainView(m); !strings.Contains(s, stat[:20]) {
 		t.Errorf("the values pane cuts the statistic name below 20:\n%s", s)
 	}
 	m = keys(t, m, "4")
 	var all strings.Builder
 	for i := 0; i < 20; i++ { // page through the inspector
-		all.WriteString(screen(m))
+		all.WriteString(plainView(m))
 		m = keys(t, m, "{pgdown}")
 	}
 	s := flat(all.String())

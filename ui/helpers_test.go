@@ -176,8 +176,8 @@ func specialKey(t testing.TB, name string) tea.KeyMsg {
 	return tea.KeyMsg{Type: k}
 }
 
-// screen is the model's whole view without styling.
-func screen(m Model) string { return ansi.Strip(m.View()) }
+// plainView is the model's whole view without styling.
+func plainView(m Model) string { return ansi.Strip(m.View()) }
 
 func mustDur(t testing.TB, s string) time.Duration {
 	t.Helper()

@@ -35,7 +35,7 @@ func TestTinySizesNeverPanic(t *testing.T) {
 			}
 		}
 		if sz[0] < minW || sz[1] < minH {
-			if s := screen(m); sz[0] >= 20 && sz[1] >= 2 && !strings.Contains(s, "terminal too small") {
+			if s := plainView(m); sz[0] >= 20 && sz[1] >= 2 && !strings.Contains(s, "terminal too small") {
 				t.Errorf("%d×%d: no too-small notice in %q", sz[0], sz[1], s)
 			}
 		}
@@ -44,7 +44,7 @@ func TestTinySizesNeverPanic(t *testing.T) {
 
 func TestTooSmallNotice(t *testing.T) {
 	m := newModel(t, newFixture(t, 1, 1), 39, 12, 1)
-	got := strings.Join(strings.Fields(screen(m)), " ")
+	got := strings.Join(strings.Fields(plainView(m)), " ")
 	if !strings.Contains(got, "terminal too small, need at least 40×10") {
 		t.Errorf("notice: %q", got)
 	}
@@ -99,7 +99,7 @@ func TestTickChain(t *testing.T) {
 	}
 	// Pausing stops the chain; unpausing starts a new one and collects at once.
 	m = keys(t, m, "p")
-	if !m.paused || !strings.Contains(screen(m), "paused") {
+	if !m.paused || !strings.Contains(plainView(m), "paused") {
 		t.Fatal("p must pause and say so")
 	}
 	m.inflight = false
@@ -159,7 +159,7 @@ func TestFocusKeys(t *testing.T) {
 		t.Fatal("the tree has the focus first")
 	}
 	m = keys(t, m, "{tab}")
-	if m.focus != paneValues || !strings.Contains(screen(m), "statistic") && m.values.Mode() == valuesStats {
+	if m.focus != paneValues || !strings.Contains(plainView(m), "statistic") && m.values.Mode() == valuesStats {
 		t.Fatalf("tab: focus %s", m.focus)
 	}
 	m = keys(t, m, "{shift+tab}{shift+tab}")
@@ -172,7 +172,7 @@ func TestFocusKeys(t *testing.T) {
 			t.Errorf("digit %d: focus %s, want %s", i+1, m.focus, want)
 		}
 		// Compact: the tab strip marks the pane shown.
-		if s := screen(m); !strings.Contains(s, want.String()) {
+		if s := plainView(m); !strings.Contains(s, want.String()) {
 			t.Errorf("digit %d: %s not on screen", i+1, want)
 		}
 	}
@@ -199,7 +199,7 @@ func TestTreeNavigation(t *testing.T) {
 	if got := m.tree.SelectedPath(); got != "CPU/user" {
 		t.Fatalf("j: %q", got)
 	}
-	if m.insp.Target().Path() != "CPU/user" || !strings.Contains(screen(m), "Top › CPU › user") {
+	if m.insp.Target().Path() != "CPU/user" || !strings.Contains(plainView(m), "Top › CPU › user") {
 		t.Error("the inspector and the breadcrumbs follow the tree")
 	}
 	m = keys(t, m, "G")
@@ -227,7 +227,7 @@ func TestTreeNavigation(t *testing.T) {
 		t.Fatalf("go to Disk/sda: %q", got)
 	}
 	m = keys(t, m, "{enter}")
-	if s := screen(m); !strings.Contains(s, "sda1") || !strings.Contains(s, "· inflight") {
+	if s := plainView(m); !strings.Contains(s, "sda1") || !strings.Contains(s, "· inflight") {
 		t.Errorf("expanded sda must show its statistics and sda1:\n%s", s)
 	}
 }
@@ -246,7 +246,7 @@ func TestFilter(t *testing.T) {
 	if got != "Disk Disk/sda Disk/sda/sda1 Disk/sdb Disk/sdb/sdb1 Disk/sdc" {
 		t.Fatalf("filter sd: %s", got)
 	}
-	if !strings.Contains(screen(m), "5 matches") {
+	if !strings.Contains(plainView(m), "5 matches") {
 		t.Error("the match count is shown")
 	}
 	// Paths match with "/", descriptions and labels without.
@@ -266,7 +266,7 @@ func TestFilter(t *testing.T) {
 		t.Fatalf("description filter kept after enter: %q, %d matches", m.tree.Filter(), m.tree.Matches())
 	}
 	m = keys(t, m, "/zzz")
-	if !strings.Contains(screen(m), "nothing matches") {
+	if !strings.Contains(plainView(m), "nothing matches") {
 		t.Error("an empty result says so")
 	}
 }
@@ -288,7 +288,7 @@ func TestGoto(t *testing.T) {
 		t.Fatalf("empty path goes to Top (the first row): %q", got)
 	}
 	m = keys(t, m, ":Nope{enter}")
-	if s := screen(m); !strings.Contains(s, "SiInvalidCx (180)") {
+	if s := plainView(m); !strings.Contains(s, "SiInvalidCx (180)") {
 		t.Fatalf("unknown path: %s", s)
 	}
 	m = keys(t, m, ":CPU/cpu0/idle{enter}")
@@ -304,12 +304,12 @@ func TestInstanceEvents(t *testing.T) {
 	m := newModel(t, src, 200, 60, 2)
 	src.NICs = []string{"eth0", "eth9"}
 	m = collectOnce(t, m)
-	if s := screen(m); !strings.Contains(s, "▸ eth9") {
+	if s := plainView(m); !strings.Contains(s, "▸ eth9") {
 		t.Fatalf("eth9 must appear in the tree:\n%s", s)
 	}
 	src.NICs = []string{"eth0"}
 	m = collectOnce(t, m)
-	s := screen(m)
+	s := plainView(m)
 	if strings.Contains(s, "▸ eth9") {
 		t.Fatal("eth9 must leave the tree")
 	}
@@ -329,7 +329,7 @@ func TestDegradedSupplier(t *testing.T) {
 	src.FailNet = true
 	m = collectOnce(t, m)
 	m = keys(t, m, ":NetIf{enter}")
-	s := screen(m)
+	s := plainView(m)
 	if !regexp.MustCompile(`NetIf \(1\) +!`).MatchString(s) {
 		t.Errorf("the tree marks the degraded supplier:\n%s", s)
 	}
@@ -349,7 +349,7 @@ func TestDegradedSupplier(t *testing.T) {
 	}
 	src.FailNet = false
 	m = collectOnce(t, m)
-	if regexp.MustCompile(`NetIf \(1\) +!`).MatchString(screen(m)) {
+	if regexp.MustCompile(`NetIf \(1\) +!`).MatchString(plainView(m)) {
 		t.Error("the marker goes when the supplier recovers")
 	}
 }
@@ -456,7 +456,7 @@ func TestOwnStatisticsAboveOtherInstances(t *testing.T) {
 func TestHelpOverlay(t *testing.T) {
 	m := newModel(t, newFixture(t, 1, 1), 120, 40, 1)
 	m = keys(t, m, "?")
-	s := screen(m)
+	s := plainView(m)
 	// Every line of the overlay comes from a key.Binding's help.
 	for _, b := range []string{m.tree.keys.Toggle.Help().Desc, m.values.keys.Sort.Help().Desc, m.hot.keys.New.Help().Desc,
 		m.keys.Goto.Help().Desc, m.keys.Longer.Help().Desc, m.ovKeys.Close.Help().Desc} {
@@ -479,14 +479,14 @@ func TestHelpOverlay(t *testing.T) {
 func TestHotsetForm(t *testing.T) {
 	m := newModel(t, newFixture(t, 1, 3), 200, 60, 2)
 	m = keys(t, m, "3n")
-	if m.modal != modalNone || !strings.Contains(screen(m), "select a statistic") {
+	if m.modal != modalNone || !strings.Contains(plainView(m), "select a statistic") {
 		t.Fatal("the form needs a statistic")
 	}
 	m = keys(t, m, ":Disk/sda/%util{enter}3n")
 	if m.modal != modalForm {
 		t.Fatal("n opens the form")
 	}
-	if s := screen(m); !strings.Contains(s, "New hotset: rank Disk peers by %util") {
+	if s := plainView(m); !strings.Contains(s, "New hotset: rank Disk peers by %util") {
 		t.Fatalf("form title:\n%s", s)
 	}
 	// threshold 25, feed threshold; max responses stays 5.
@@ -494,19 +494,19 @@ func TestHotsetForm(t *testing.T) {
 	if m.modal != modalNone {
 		t.Fatalf("submit: %s", m.form.err)
 	}
-	s := screen(m)
+	s := plainView(m)
 	if !strings.Contains(s, "Disk %util > 25 — top 2 of 2") {
 		t.Fatalf("header after creation:\n%s", s)
 	}
 	// Edit: max responses 1.
 	m = keys(t, m, "e{ctrl+u}1{enter}")
-	if s := screen(m); !strings.Contains(s, "Disk %util > 25 — top 1 of 2") || strings.Contains(s, "top 2 of 2") {
+	if s := plainView(m); !strings.Contains(s, "Disk %util > 25 — top 1 of 2") || strings.Contains(s, "top 2 of 2") {
 		t.Fatalf("header after edit:\n%s", s)
 	}
 	// Exceptions without a severity are refused by the name space, with its code.
 	m = keys(t, m, "e{down}{down}{down}{pgup}{enter}")
-	if m.modal != modalForm || !strings.Contains(screen(m), "SiBadArgument (187)") {
-		t.Fatalf("the refusal is shown in the form:\n%s", screen(m))
+	if m.modal != modalForm || !strings.Contains(plainView(m), "SiBadArgument (187)") {
+		t.Fatalf("the refusal is shown in the form:\n%s", plainView(m))
 	}
 	m = keys(t, m, "{esc}")
 	n := len(m.hot.Entries())
@@ -550,7 +550,7 @@ func TestHotsetExceptions(t *testing.T) {
 		t.Fatalf("submit: %s", m.form.err)
 	}
 	m = collectOnce(t, m)
-	s := screen(m)
+	s := plainView(m)
 	if !strings.Contains(s, "EXCEPTION       sev 3 Disk/sdc %util 94.0 > 50") {
 		t.Fatalf("an exception reaches the event log with its severity:\n%s", s)
 	}
@@ -583,7 +583,7 @@ func TestMouse(t *testing.T) {
 
 func TestStatusBar(t *testing.T) {
 	m := newModel(t, newFixture(t, 1, 1), 200, 60, 2)
-	s := screen(m)
+	s := plainView(m)
 	for _, want := range []string{"testhost", "sample 03:04:06", "every 1s", "▶ live", "providers 1 ok", "dcimon cpu 2"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("status lacks %q", want)
@@ -591,7 +591,7 @@ func TestStatusBar(t *testing.T) {
 	}
 	// Without a Monitor context nothing is shown: no invented numbers.
 	m2 := newModel(t, bareSource(t), 200, 60, 1)
-	if strings.Contains(screen(m2), "dcimon cpu") {
+	if strings.Contains(plainView(m2), "dcimon cpu") {
 		t.Error("no Monitor, no self usage")
 	}
 }
@@ -647,7 +647,7 @@ func TestCollectionErrors(t *testing.T) {
 	m := newModel(t, src, 120, 40, 1)
 	src.Err = errors.New("sampler: every provider timed out")
 	m = collectOnce(t, m)
-	if s := screen(m); !strings.Contains(s, "collection failed: sampler: every provider timed out") {
+	if s := plainView(m); !strings.Contains(s, "collection failed: sampler: every provider timed out") {
 		t.Fatalf("the failure is shown:\n%s", s)
 	}
 	if m.snap == nil {

@@ -26,8 +26,12 @@ type Options struct {
 	Debug io.Writer
 	// DebugFile is a path Run opens (appending) for the debug log.
 	DebugFile string
-	// FPS is the renderer's frame rate, 1 to MaxFPS; 0 means DefaultFPS.
+	// FPS is the most frames drawn in a second, 1 to MaxFPS; 0 means DefaultFPS. A frame is
+	// drawn only when the screen changes.
 	FPS int
+	// Started is when the process started, for the debug log's "first frame with data" line;
+	// zero means when Run was called.
+	Started time.Time
 	// Hotsets are the peer sets opened at start; nil means DefaultHotsets.
 	Hotsets []HotsetConfig
 }

@@ -8,21 +8,21 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"syscall"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/term"
 
 	"dcimon/theme"
 )
 
-// DefaultFPS is the renderer's default frame rate. bubbletea's renderer wakes at every frame
-// whether or not there is anything to draw, and on a 2-CPU VM each wake-up costs about 150 µs of
-// CPU: at 30 frames a second the wake-ups alone cost as much as htop does in all. At 10 a
-// keystroke is drawn within 100 ms and dcimon at a 1 s refresh costs about 0.7x htop's CPU
-// (scripts/overhead.sh; README, Performance).
-const DefaultFPS = 10
+// DefaultFPS is the most frames the monitor draws in a second by default. Frames are drawn only
+// when the screen changes (see screen), so the rate costs nothing while nothing changes: it only
+// bounds the drawing while keys are held down or the mouse is dragged.
+const DefaultFPS = 60
 
-// MaxFPS is the highest frame rate Options.FPS accepts (bubbletea's own limit is 120).
-const MaxFPS = 60
+// MaxFPS is the highest frame rate Options.FPS accepts.
+const MaxFPS = 120
 
 func fps(n int) int {
 	if n <= 0 {
@@ -34,9 +34,11 @@ func fps(n int) int {
 // Run runs the monitor on the terminal until the person quits, ctx is cancelled, or the process
 // gets SIGTERM, SIGHUP, SIGINT or SIGQUIT (SPMI-INIT-2). The terminal is always restored: on a
 // quit, on a signal, on cancellation, and on a panic anywhere in the model, which Run returns as
-// an error. Leaving by a key, a signal or ctx is a clean exit (nil). progOpts are passed to the
-// bubbletea program after the monitor's own (tests give their input and output).
-func Run(ctx context.Context, src Source, opts Options, progOpts ...tea.ProgramOption) (err error) {
+// an error. Leaving by a key, a signal or ctx is a clean exit (nil).
+func Run(ctx context.Context, src Source, opts Options) (err error) {
+	if opts.Started.IsZero() {
+		opts.Started = time.Now()
+	}
 	// One signal path: bubbletea's own handler can block forever sending its quit message while
 	// the program shuts down for a cancelled context, so signals cancel the context instead.
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT)
@@ -57,15 +59,25 @@ func Run(ctx context.Context, src Source, opts Options, progOpts ...tea.ProgramO
 	}
 	m := New(src, opts)
 	m.ctx = ctx
-	// The screen changes once per interval and on input; 30 frames a second draws a keystroke
-	// within 33 ms while the renderer, which copies and compares the whole frame at every tick,
-	// wakes half as often as at bubbletea's default 60.
-	all := append([]tea.ProgramOption{tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx),
-		tea.WithoutSignalHandler(), tea.WithFPS(fps(opts.FPS))}, progOpts...)
-	p := tea.NewProgram(m, all...)
+	scr, err := openScreen(fps(opts.FPS), func(t time.Time) {
+		m.log.Printf("first frame with data on the terminal %.1f ms after start", float64(t.Sub(opts.Started).Microseconds())/1000)
+	})
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := scr.close(); cerr != nil && err == nil {
+			err = cerr
+		}
+	}()
+	// The first frame is laid out for the terminal's real size, so it can be drawn at once.
+	m.resize(scr.size())
+	p := tea.NewProgram(onScreen{Model: m, scr: scr}, tea.WithoutRenderer(), tea.WithInput(scr.in),
+		tea.WithContext(ctx), tea.WithoutSignalHandler())
 	m.crash.mu.Lock()
 	m.crash.quit = p.Quit
 	m.crash.mu.Unlock()
+	go watchSize(ctx, scr, p)
 	defer func() {
 		if r := recover(); r != nil {
 			p.Kill()
@@ -85,4 +97,47 @@ func Run(ctx context.Context, src Source, opts Options, progOpts ...tea.ProgramO
 		return nil
 	}
 	return err
+}
+
+// watchSize tells the screen and the model the terminal's size whenever it changes, until ctx
+// ends (Run's context ends when Run returns).
+func watchSize(ctx context.Context, scr *screen, p *tea.Program) {
+	c := make(chan os.Signal, 1)
+	notifyResize(c)
+	defer signal.Stop(c)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-c:
+		}
+		w, h, err := term.GetSize(scr.tty.Fd())
+		if err != nil {
+			continue
+		}
+		scr.resize(w, h)
+		p.Send(tea.WindowSizeMsg{Width: w, Height: h})
+	}
+}
+
+// onScreen is the program's model: the monitor, with every frame handed to the screen. bubbletea
+// asks for the view after every message; an unchanged frame is the cached string, which the
+// screen recognises without drawing anything.
+type onScreen struct {
+	Model
+	scr *screen
+}
+
+// Update runs the monitor's Update.
+func (o onScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	m, cmd := o.Model.Update(msg)
+	o.Model = m.(Model)
+	return o, cmd
+}
+
+// View draws the monitor and hands the frame to the screen.
+func (o onScreen) View() string {
+	v := o.Model.View()
+	o.scr.submit(v, o.w, o.snap != nil)
+	return v
 }
