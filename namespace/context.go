@@ -45,6 +45,7 @@ type Context struct {
 	hosted   []*Class // multi-instance classes whose instances hang here
 	nextASN  uint16
 	deleted  bool
+	path     string // kept by addChild: contexts never move, and the UI asks for paths per row
 }
 
 // Parent is the parent context, nil for Top (the guide's "NULL when the parent is Top" is
@@ -77,10 +78,25 @@ func (c *Context) Path() string {
 	if c == nil || c.Kind == CtxTop {
 		return ""
 	}
+	if c.path != "" {
+		return c.path
+	}
+	return c.joinPath()
+}
+
+func (c *Context) joinPath() string {
 	if c.parent == nil || c.parent.Kind == CtxTop {
 		return c.Name
 	}
 	return c.parent.Path() + "/" + c.Name
+}
+
+// keepPath records the paths of c and everything under it, once c has its parent.
+func (c *Context) keepPath() {
+	c.path = c.joinPath()
+	for _, g := range c.children {
+		g.keepPath()
+	}
 }
 
 // PathLevels returns at most max trailing components of the path; 0 = the whole path
@@ -145,6 +161,7 @@ func (c *Context) StatASN(d *Datum) uint16 {
 
 func (c *Context) addChild(k *Context) {
 	k.parent = c
+	k.keepPath()
 	if c.byName == nil {
 		c.byName = map[string]*Context{}
 		c.byASN = map[uint16]*Context{}

@@ -486,22 +486,21 @@ func (p *hotPane) item(r hotRow, sel bool) string {
 	if d != nil {
 		txt = p.vf.text(cls, d, it.Val)
 	}
-	rank := padLeft(strconv.Itoa(r.item+1), 3)
+	rank := strconv.Itoa(r.item + 1)
+	const rankW = 3
 	nameW := min(16, max(p.w/4, 6))
 	valW := 10
-	barW := p.w - len(rank) - 1 - nameW - 1 - valW - 1
-	left := rank + " " + pad(it.Name, nameW)
-	val := padLeft(txt, valW)
+	barW := p.w - rankW - 1 - nameW - 1 - valW - 1
 	if sel {
-		return p.selStyle(true, p.st.Text.Normal).Render(pad(left+" "+val, p.w))
+		return p.selStyle(true, p.st.Text.Normal).Render(pad(padLeft(rank, rankW)+" "+pad(it.Name, nameW)+" "+padLeft(txt, valW), p.w))
 	}
 	var sb strings.Builder
 	sb.Grow(4 * p.w)
-	p.st.Text.Muted.write(&sb, rank)
+	p.st.Text.Muted.writePadLeft(&sb, rank, rankW)
 	sb.WriteByte(' ')
-	p.st.Text.Normal.write(&sb, pad(it.Name, nameW))
+	p.st.Text.Normal.writePad(&sb, it.Name, nameW)
 	sb.WriteByte(' ')
-	p.st.Text.Normal.write(&sb, val)
+	p.st.Text.Normal.writePadLeft(&sb, txt, valW)
 	if barW >= 4 && d != nil {
 		frac, over, ok := datumBar(d, it.Val)
 		if !ok && len(r.set.Items) > 0 {

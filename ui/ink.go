@@ -66,6 +66,28 @@ func (k ink) write(sb *strings.Builder, s string) {
 	sb.WriteString(k.suf)
 }
 
+// writePad paints pad(s, w) onto sb; writePadLeft paints padLeft(s, w). Neither makes a string
+// of the padded text first.
+func (k ink) writePad(sb *strings.Builder, s string, w int) {
+	if !k.exact || needsLipgloss(s) {
+		sb.WriteString(k.style.Render(pad(s, w)))
+		return
+	}
+	sb.WriteString(k.pre)
+	writePad(sb, s, w)
+	sb.WriteString(k.suf)
+}
+
+func (k ink) writePadLeft(sb *strings.Builder, s string, w int) {
+	if !k.exact || needsLipgloss(s) {
+		sb.WriteString(k.style.Render(padLeft(s, w)))
+		return
+	}
+	sb.WriteString(k.pre)
+	writePadLeft(sb, s, w)
+	sb.WriteString(k.suf)
+}
+
 // Style is the lipgloss style the ink was made from.
 func (k ink) Style() lipgloss.Style { return *k.style }
 

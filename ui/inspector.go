@@ -184,11 +184,17 @@ func (p *inspectorPane) addField(dst []string, f namespace.Field, kw int) []stri
 	vw := p.w - kw - 2
 	if vw >= 16 && width(f.Key) <= kw {
 		for i, l := range wrapText(val, vw) {
-			k := blanks(kw)
+			k := ""
 			if i == 0 {
-				k = pad(f.Key, kw)
+				k = f.Key
 			}
-			dst = append(dst, p.st.Text.Muted.Render(k)+"  "+p.st.Text.Normal.Render(l))
+			// Whole lines, exactly the pane's width: render's fitting then keeps them as they are.
+			var sb strings.Builder
+			sb.Grow(p.w + 32)
+			p.st.Text.Muted.writePad(&sb, k, kw)
+			sb.WriteString("  ")
+			p.st.Text.Normal.writePad(&sb, l, p.w-kw-2)
+			dst = append(dst, sb.String())
 		}
 		return dst
 	}

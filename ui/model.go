@@ -924,19 +924,26 @@ func (m *Model) framed(p paneID) *framedPane {
 	if f.drawn && gen != 0 && f.gen == gen && f.note == note && f.focused == focused && f.b == b {
 		return f
 	}
+	// The edges depend on the note, the focus and the box only: new content keeps them.
+	sameEdges := f.drawn && !f.blank && f.note == note && f.focused == focused && f.b == b
+	old := *f
 	*f = framedPane{gen: gen, note: note, focused: focused, b: b, drawn: true}
 	w := b.Outer.W
 	if w < 2 || b.Outer.H < 2 {
 		f.blank = true
 		return f
 	}
-	ch, bs, ts, ns := m.st.Pane.Chars, m.st.Pane.Border, m.st.Pane.Title, m.st.Pane.Note
-	if focused {
-		ch, bs, ts, ns = m.st.Pane.FocusedChars, m.st.Pane.FocusedBorder, m.st.Pane.FocusedTitle, m.st.Pane.FocusedNote
+	if sameEdges {
+		f.top, f.bottom, f.left, f.right = old.top, old.bottom, old.left, old.right
+	} else {
+		ch, bs, ts, ns := m.st.Pane.Chars, m.st.Pane.Border, m.st.Pane.Title, m.st.Pane.Note
+		if focused {
+			ch, bs, ts, ns = m.st.Pane.FocusedChars, m.st.Pane.FocusedBorder, m.st.Pane.FocusedTitle, m.st.Pane.FocusedNote
+		}
+		f.top = topEdge(ch, bs, ts, ns, frameTitles[p], note, w)
+		f.bottom = bs.Render(ch.BottomLeft + strings.Repeat(ch.Bottom, max(w-2, 0)) + ch.BottomRight)
+		f.left, f.right = bs.Render(ch.Left), bs.Render(ch.Right)
 	}
-	f.top = topEdge(ch, bs, ts, ns, frameTitles[p], note, w)
-	f.bottom = bs.Render(ch.BottomLeft + strings.Repeat(ch.Bottom, max(w-2, 0)) + ch.BottomRight)
-	f.left, f.right = bs.Render(ch.Left), bs.Render(ch.Right)
 	f.body = body[:min(len(body), b.Inner.H)]
 	if bw != b.Inner.W {
 		// The pane's lines are exactly its own width (view's contract); fit them only when

@@ -120,6 +120,34 @@ func pad(s string, w int) string {
 	return s
 }
 
+// writePad writes pad(s, w) onto sb without making a string of it first.
+func writePad(sb *strings.Builder, s string, w int) {
+	if w <= 0 {
+		return
+	}
+	sw := width(s)
+	if sw > w {
+		s = cut(s, w)
+		sw = width(s)
+	}
+	sb.WriteString(s)
+	sb.WriteString(blanks(w - sw))
+}
+
+// writePadLeft writes padLeft(s, w) onto sb without making a string of it first.
+func writePadLeft(sb *strings.Builder, s string, w int) {
+	if w <= 0 {
+		return
+	}
+	sw := width(s)
+	if sw > w {
+		s = cut(s, w)
+		sw = width(s)
+	}
+	sb.WriteString(blanks(w - sw))
+	sb.WriteString(s)
+}
+
 // padLeft right-aligns plain text s in w cells (cutting it when it is longer).
 func padLeft(s string, w int) string {
 	if w <= 0 {

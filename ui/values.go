@@ -948,9 +948,9 @@ func (p *valuesPane) viewTable(lines []string) []string {
 			ns = p.st.Text.Bold
 		}
 		if sel {
-			sb.WriteString(pad(r.name, nameW))
+			writePad(&sb, r.name, nameW)
 		} else {
-			ns.write(&sb, pad(r.name, nameW))
+			ns.writePad(&sb, r.name, nameW)
 		}
 		for k, cw := range cws {
 			c := &p.cols[p.colOff+k]
@@ -968,9 +968,9 @@ func (p *valuesPane) viewTable(lines []string) []string {
 			}
 			sb.WriteByte(' ')
 			if ok && !sel {
-				p.valueStyle(v).write(&sb, padLeft(txt, cw))
+				p.valueStyle(v).writePadLeft(&sb, txt, cw)
 			} else {
-				sb.WriteString(padLeft(txt, cw))
+				writePadLeft(&sb, txt, cw)
 			}
 		}
 		if sel {

@@ -186,6 +186,11 @@ type Column struct {
 	scale  Scale
 	max    float64 // largest valid magnitude observed since the last Settle
 	seen   bool
+	// The unit text at unitAt: a table asks for it for every cell of every frame, and it only
+	// changes with the scale.
+	unit    string
+	unitAt  Scale
+	hasUnit bool
 }
 
 // NewColumn prepares a column for datum d; opt.Class lets derived datums find their units.
@@ -239,7 +244,10 @@ func (c *Column) Unit() string {
 	if !c.scaled {
 		return ""
 	}
-	return c.m.Label(c.scale)
+	if !c.hasUnit || c.unitAt != c.scale {
+		c.unit, c.unitAt, c.hasUnit = c.m.Label(c.scale), c.scale, true
+	}
+	return c.unit
 }
 
 // Append appends one cell: a mark, a number in the column's unit with fixed digits, or the
