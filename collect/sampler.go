@@ -18,6 +18,9 @@ const (
 	MaxLiveness     = 600 * time.Second
 	// variableEvery is how often SV_VARIABLE datums are re-read (DCI4-DESC-3, AMB-56).
 	variableEvery = 5 * time.Minute
+	// DefaultIdleEvery is how often classes nobody is subscribed to are still read while others
+	// are (SPMI-DDS-6: "keep updating slowly, about every 5 s, rather than stopping").
+	DefaultIdleEvery = 5 * time.Second
 )
 
 // Options configure a Sampler.
@@ -33,6 +36,9 @@ type Options struct {
 	Liveness time.Duration
 	// Events is the size of the event log; 1000 when zero.
 	Events int
+	// IdleEvery is how often a provider's unsubscribed classes are read while someone is
+	// subscribed to something; DefaultIdleEvery when zero.
+	IdleEvery time.Duration
 }
 
 // ValidateLiveness checks a liveness timeout: 0 or 15 s to 600 s (SPMI-DDS-4).
@@ -64,6 +70,7 @@ type provState struct {
 	haveReset  bool
 	needStatic bool
 	lastVar    time.Time
+	lastFull   time.Time // when every class was last asked for (SPMI-DDS-6)
 	lastTime   time.Time // the provider's own timestamp of its last data (liveness)
 	lastOK     time.Time // when the sampler last saw it update
 	dead       bool
@@ -120,6 +127,9 @@ func NewSampler(reg *namespace.Registry, provs []Provider, opt Options) (*Sample
 	if opt.Events <= 0 {
 		opt.Events = 1000
 	}
+	if opt.IdleEvery <= 0 {
+		opt.IdleEvery = DefaultIdleEvery
+	}
 	s := &Sampler{reg: reg, log: namespace.NewEventLog(opt.Events), opt: opt, subs: map[*namespace.Class]int{}}
 	for i, p := range provs {
 		ps := &provState{p: p, sup: p.Supplier(), index: i, needStatic: true, insts: map[*namespace.Class][]*namespace.Instance{}}
@@ -156,9 +166,11 @@ func (s *Sampler) Snapshot() *namespace.Snapshot {
 	return s.prev
 }
 
-// Subscribe registers interest in classes; providers with no subscribed class are not run
-// (SPMI-FEAT-2). While nobody is subscribed to anything, every provider runs. The returned
-// function cancels the subscription.
+// Subscribe registers interest in classes (SPMI-FEAT-2). While someone is subscribed to
+// something, a collection reads the subscribed classes, and every other class only once every
+// IdleEvery (SPMI-DDS-6), so the name space and the providers' health stay current at a fraction
+// of the cost; a provider with no subscribed class is not run in between. While nobody is
+// subscribed to anything, every class is read. The returned function cancels the subscription.
 func (s *Sampler) Subscribe(classes ...*namespace.Class) (cancel func()) {
 	s.subMu.Lock()
 	defer s.subMu.Unlock()
@@ -215,13 +227,13 @@ func (ps *provState) status() ProviderStatus {
 		Failures: ps.failures, LastErr: ps.lastErr, LastOK: ps.lastOK}
 }
 
-// request builds one provider's request, or reports that nobody wants it.
+// request builds one provider's request, or reports that nobody wants it now.
 func (s *Sampler) request(ps *provState, now time.Time, refresh bool) (Request, bool) {
 	req := Request{Static: ps.needStatic, Variable: refresh || ps.needStatic || now.Sub(ps.lastVar) >= variableEvery}
 	s.subMu.Lock()
 	defer s.subMu.Unlock()
-	if len(s.subs) == 0 {
-		return req, true
+	if len(s.subs) == 0 || ps.lastFull.IsZero() || now.Sub(ps.lastFull) >= s.opt.IdleEvery {
+		return req, true // every class
 	}
 	for _, c := range ps.classes {
 		if s.subs[c] > 0 {
@@ -265,6 +277,9 @@ func (s *Sampler) Sample(ctx context.Context) (*namespace.Snapshot, error) {
 			continue
 		}
 		ps.running = true
+		if req.Classes == nil {
+			ps.lastFull = start
+		}
 		j := job{ps: ps, req: req, ch: make(chan result, 1)}
 		jobs = append(jobs, j)
 	}
@@ -380,10 +395,11 @@ func (s *Sampler) absorb(ps *provState, req Request, res result, now time.Time) 
 		ps.failing, ps.lastErr = false, nil
 		ps.successes++
 		ps.reset, ps.haveReset = res.batch.Reset, true
-		if req.Static {
+		// Static and variable datums count as read once every class has been read.
+		if req.Static && req.Classes == nil {
 			ps.needStatic = false
 		}
-		if req.Variable {
+		if req.Variable && req.Classes == nil {
 			ps.lastVar = now
 		}
 		if updated {

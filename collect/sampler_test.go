@@ -374,29 +374,55 @@ func TestSamplerLiveness(t *testing.T) {
 }
 
 func TestSamplerSubscriptions(t *testing.T) {
-	// SPMI-FEAT-2, SPMI-SET-13: one read per tick whatever the number of consumers; a provider
-	// nobody is subscribed to is not run.
+	// SPMI-FEAT-2, SPMI-SET-13: one read per tick whatever the number of consumers. SPMI-DDS-6:
+	// a provider nobody is subscribed to keeps being read slowly, every IdleEvery (5 s), and at
+	// every tick again once someone subscribes to it.
 	clock := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	a := newFake("alpha", 10, clock, "a0")
 	b := newFake("beta", 11, clock, "b0")
 	s, c := newTestSampler(t, Options{Liveness: 0}, a, b)
 	cancel1 := s.Subscribe(a.class)
 	cancel2 := s.Subscribe(a.class)
-	tick(t, s, c, time.Second)
-	tick(t, s, c, time.Second)
-	if a.calls.Load() != 2 || b.calls.Load() != 0 {
-		t.Fatalf("calls a=%d b=%d", a.calls.Load(), b.calls.Load())
+	for range 6 {
+		tick(t, s, c, time.Second)
 	}
+	// b: the first collection reads everything, then 5 s later once more.
+	if a.calls.Load() != 6 || b.calls.Load() != 2 {
+		t.Fatalf("after 6 ticks: calls a=%d b=%d, want 6 and 2", a.calls.Load(), b.calls.Load())
+	}
+	// Static datums were read once, by the first collection, which read every class.
+	if got := a.reads["static"]; got != 1 {
+		t.Errorf("a's static datums read %d times, want 1", got)
+	}
+	tick(t, s, c, time.Second)
+	snap := tick(t, s, c, time.Second)
+	if b.calls.Load() != 2 {
+		t.Fatalf("b read at %d ticks, want still 2", b.calls.Load())
+	}
+	// The idle class keeps its last reading, with the time it was read.
+	bv := snap.Class(b.class)
+	if bv == nil || !bv.Sampled || !bv.End.Equal(time.Date(2026, 1, 1, 0, 0, 6, 0, time.UTC)) {
+		t.Fatalf("b's values: %+v, want the reading of 00:00:06", bv)
+	}
+	// Someone opens b: it is read at the next tick, and at every tick after.
+	cancelB := s.Subscribe(b.class)
+	tick(t, s, c, time.Second)
+	tick(t, s, c, time.Second)
+	if b.calls.Load() != 4 {
+		t.Fatalf("b calls %d after subscribing, want 4", b.calls.Load())
+	}
+	cancelB()
 	cancel1()
 	cancel1()
 	tick(t, s, c, time.Second)
-	if a.calls.Load() != 3 {
+	if a.calls.Load() != 11 {
 		t.Fatal("still subscribed once: should run")
 	}
 	cancel2()
+	before := b.calls.Load()
 	tick(t, s, c, time.Second) // nobody subscribed: everything runs
-	if b.calls.Load() != 1 {
-		t.Fatalf("b calls %d", b.calls.Load())
+	if b.calls.Load() != before+1 {
+		t.Fatalf("b calls %d, want %d with nobody subscribed", b.calls.Load(), before+1)
 	}
 }
 

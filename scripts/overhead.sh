@@ -41,8 +41,17 @@ go build -o "$work/dcimon" .
 mkdir -p "$work/config/btop"
 printf 'update_ms = 1000\n' >"$work/config/btop/btop.conf"
 
-# cpu_ticks PID: user + system CPU time in clock ticks (fields 14 and 15 of /proc/PID/stat).
-cpu_ticks() { awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"; }
+# cpu_ns PID: CPU time in nanoseconds, summed over the process's threads from
+# /proc/PID/task/*/schedstat (first field: time on a CPU). /proc/PID/stat counts in clock ticks
+# (10 ms), too coarse for a program that uses a few milliseconds a second; without schedstat
+# (a kernel built without it) the ticks are used.
+cpu_ns() {
+  if [ -r "/proc/$1/schedstat" ]; then
+    cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { printf "%d\n", s }'
+  else
+    awk -v hz="$hz" '{ sub(/.*\) /, ""); printf "%d\n", ($12 + $13) * 1e9 / hz }' "/proc/$1/stat"
+  fi
+}
 # rss_kb PID: resident set size in KiB (statm field 2 × page size).
 rss_kb() { awk -v p="$page" '{ print $2 * p / 1024 }' "/proc/$1/statm"; }
 # hwm_kb PID: peak resident set size in KiB.
@@ -60,17 +69,17 @@ measure() {
   sleep "$warm"
   [ -d "/proc/$pid" ] || { echo "$name exited during warm-up" >&2; return 1; }
   local c0 c1 t0 t1
-  c0=$(cpu_ticks "$pid"); t0=$(date +%s.%N)
+  c0=$(cpu_ns "$pid"); t0=$(date +%s.%N)
   local peak=0 r
   for ((i = 0; i < secs; i++)); do
     sleep 1
     r=$(rss_kb "$pid"); (( ${r%.*} > peak )) && peak=${r%.*}
   done
-  c1=$(cpu_ticks "$pid"); t1=$(date +%s.%N)
+  c1=$(cpu_ns "$pid"); t1=$(date +%s.%N)
   r=$(rss_kb "$pid")
   tmux kill-session -t "$s"
   awk -v n="$name" -v c0="$c0" -v c1="$c1" -v t0="$t0" -v t1="$t1" -v hz="$hz" -v r="$r" -v p="$peak" \
-    'BEGIN { cpu = (c1 - c0) / hz; printf "%s %.3f %.2f %.1f %.1f\n", n, cpu, 100 * cpu / (t1 - t0), r / 1024, p / 1024 }'
+    'BEGIN { cpu = (c1 - c0) / 1e9; printf "%s %.4f %.3f %.1f %.1f\n", n, cpu, 100 * cpu / (t1 - t0), r / 1024, p / 1024 }'
 }
 
 # first_frame: how soon the first frame showing collected data (the status bar's "sample
@@ -132,7 +141,7 @@ printf '%s\n' "${results[@]}" | awk '
     for (i = 1; i <= NR; i++) {
       cr = (h && cpu[h] > 0) ? sprintf("%.2fx", cpu[i] / cpu[h]) : "-"
       rr = (h && rss[h] > 0) ? sprintf("%.2fx", rss[i] / rss[h]) : "-"
-      printf "%-8s %12.3f %8.2f %10.1f %10.1f %12s %12s\n", name[i], cpu[i], pct[i], rss[i], peak[i], cr, rr
+      printf "%-8s %12.4f %8.3f %10.1f %10.1f %12s %12s\n", name[i], cpu[i], pct[i], rss[i], peak[i], cr, rr
     }
   }'
 echo "dcimon's first frame with data: ${first_self} ms after start by its debug log, ${first_tmux} ms as tmux shows it, of which tmux's own start-up is about ${first_base} ms (medians of 5)"

@@ -155,7 +155,7 @@ func runCmd(t testing.TB, m Model, cmd tea.Cmd) Model {
 		return m
 	}
 	switch msg := cmd().(type) {
-	case openMsg, formRequestMsg:
+	case openMsg, formRequestMsg, sampleMsg:
 		m = send(t, m, msg)
 	}
 	return m

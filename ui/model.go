@@ -129,6 +129,9 @@ type Model struct {
 	flashUntil time.Time
 
 	crash *crashBox
+	sub   *subscription
+	// lastStart is when the latest collection started.
+	lastStart time.Time
 
 	// ver is the version of what the screen shows; Update moves it on whenever a message may
 	// have changed anything visible, and View draws again only for a version it has not drawn.
@@ -205,6 +208,7 @@ func New(src Source, opts Options) Model {
 		// Init starts the first collection, so the model is born with it in flight.
 		inflight: true,
 		crash:    &crashBox{},
+		sub:      &subscription{},
 		fc:       &frameCache{},
 		host:     opts.Host,
 		vf:       valueFormat{loc: opts.Location},
@@ -262,6 +266,9 @@ func (m Model) Update(msg tea.Msg) (out tea.Model, cmd tea.Cmd) {
 	}
 	cmd = m.update(msg)
 	m.touch() // anything else may change what is shown
+	if c := m.resubscribe(); c != nil {
+		cmd = tea.Batch(cmd, c)
+	}
 	return m, cmd
 }
 
@@ -348,6 +355,7 @@ func (m *Model) restartTicks() tea.Cmd {
 func (m *Model) onSample(msg sampleMsg) {
 	m.inflight = false
 	m.took = msg.took
+	m.lastStart = msg.start
 	m.lastErr = msg.err
 	if msg.err != nil {
 		m.log.Printf("collection failed after %s: %v", msg.took, msg.err)

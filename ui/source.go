@@ -13,3 +13,10 @@ type Source interface {
 	// Sample runs one collection (blocking; the UI calls it only inside a tea.Cmd) and returns the new snapshot.
 	Sample(ctx context.Context) (*namespace.Snapshot, error)
 }
+
+// subscriber is a Source that can read only the classes someone shows (collect.Sampler): the
+// monitor subscribes to what is on screen, and the rest of the name space is read slowly
+// (SPMI-FEAT-2, SPMI-DDS-6). A Source without it reads everything at every collection.
+type subscriber interface {
+	Subscribe(classes ...*namespace.Class) (cancel func())
+}

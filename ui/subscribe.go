@@ -1,0 +1,120 @@
+package ui
+
+import (
+	"slices"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"dcimon/namespace"
+)
+
+// subscription is what the monitor has asked its source to read at every collection. It is
+// shared by every copy of the model, like the frame cache.
+type subscription struct {
+	key     subKey
+	classes []*namespace.Class
+	cancel  func()
+}
+
+// subKey is everything the shown classes depend on: when none of it moved, they did not either.
+type subKey struct {
+	sel, insp *namespace.Context
+	hot       int    // the open peer sets (the hot pane's version)
+	gen       uint64 // the registry's generation: instances come and go
+}
+
+// shownClasses are the classes whose values are on screen: the selected context's own and its
+// instances' (the values pane), the same for the inspector's target, and every class under an
+// open peer set's context, at every level (the hot pane ranks disks and their partitions).
+func (m *Model) shownClasses() []*namespace.Class {
+	var out []*namespace.Class
+	add := func(c *namespace.Class) {
+		// An uninstantiated class (Disk, Mem) has no data: reading it would only run its provider.
+		if c != nil && c.Instantiated() && !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
+	addCtx := func(ctx *namespace.Context) {
+		if ctx == nil {
+			return
+		}
+		add(ctx.Class)
+		add(ctx.Stats)
+		var last *namespace.Class
+		for _, k := range ctx.Children() {
+			if k.Kind == namespace.CtxInstance && k.Class != last {
+				last = k.Class
+				add(k.Class)
+			}
+		}
+	}
+	classes := m.reg.Classes()
+	m.reg.Read(func() {
+		addCtx(m.sel.Ctx)
+		addCtx(m.insp.ref.Ctx)
+		for _, e := range m.hot.Entries() {
+			g := e.Grandpa()
+			if g == nil || g.Class == nil {
+				continue
+			}
+			for _, c := range classes {
+				if len(c.ID) >= len(g.Class.ID) && slices.Equal(c.ID[:len(g.Class.ID)], g.Class.ID) {
+					add(c)
+				}
+			}
+		}
+	})
+	return out
+}
+
+// resubscribe brings the subscription in line with what is on screen. When a class comes on
+// screen that the latest collection did not read, it collects at once (unless a collection is
+// running, the monitor is paused, or the last one was moments ago), so its values are current
+// rather than a few seconds old.
+func (m *Model) resubscribe() tea.Cmd {
+	sub, ok := m.src.(subscriber)
+	if !ok || m.sub == nil {
+		return nil
+	}
+	key := subKey{sel: m.sel.Ctx, insp: m.insp.ref.Ctx, hot: int(m.hot.ver), gen: m.reg.Generation()}
+	if key == m.sub.key && m.sub.cancel != nil {
+		return nil
+	}
+	m.sub.key = key
+	want := m.shownClasses()
+	changed, stale := len(want) != len(m.sub.classes), false
+	for _, c := range want {
+		if !slices.Contains(m.sub.classes, c) {
+			changed = true
+			stale = stale || m.staleIn(c)
+		}
+	}
+	if !changed && m.sub.cancel != nil {
+		return nil
+	}
+	// Subscribe first, then cancel: a class in both never drops to no subscriber.
+	cancel := sub.Subscribe(want...)
+	if m.sub.cancel != nil {
+		m.sub.cancel()
+	}
+	m.sub.classes, m.sub.cancel = want, cancel
+	m.log.Printf("reading at every collection: %d classes", len(want))
+	// A collection right after another would give rates over a few milliseconds, which the
+	// kernel's 100 Hz tick cannot resolve: within firstRateAfter of the last one, the next beat
+	// brings the new class instead.
+	if !stale || m.inflight || m.paused || m.snap == nil || m.now().Sub(m.lastStart) < firstRateAfter {
+		return nil
+	}
+	m.inflight = true
+	return sampleCmd(m.ctx, m.src, m.now)
+}
+
+// staleIn reports whether the latest collection did not read class c (it is read only now and
+// then while nothing shows it).
+func (m *Model) staleIn(c *namespace.Class) bool {
+	if m.snap == nil {
+		return false
+	}
+	cv := m.snap.Class(c)
+	return cv == nil || !cv.Sampled || cv.End.Before(m.snap.Start)
+}
