@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	ns "dcimon/namespace"
 )
 
@@ -26,12 +28,12 @@ const (
 )
 
 const (
-	selfCPUMs = 1 + iota
+	selfCPUUs = 1 + iota
 	selfRSS
-	selfClockMs
+	selfClockUs
 	selfThreads
 	selfVM
-	selfOtherMs
+	selfOtherUs
 	selfCPU
 )
 
@@ -61,13 +63,15 @@ func newMonitor(reg *ns.Registry, s *Sampler) (*monitor, error) {
 	m.self = &ns.Class{ID: monitorSelfID, Name: "self", Desc: "What dcimon itself costs", Flags: ns.ClassEnabled,
 		Totals: true, Supplier: &sup, Levels: []ns.InstLevel{{Type: ns.TypeUint4, Tag: ns.TagSingleInst, Size: 4}},
 		Datums: []ns.Datum{
-			ns.Counter(selfCPUMs, "cpu_ms", ns.TypeUint8, ns.UnitMillisecs, "CPU time used by dcimon", "/proc/self/stat fields 14+15, USER_HZ ticks ×10").WithScale(0, 1000),
+			// getrusage, not /proc/self/stat: the stat file counts in 10 ms ticks, and dcimon uses
+			// about a millisecond a second, so its share would read 0% or 1% by chance.
+			ns.Counter(selfCPUUs, "cpu_us", ns.TypeUint8, ns.UnitMicrosecs, "CPU time used by dcimon", "getrusage(RUSAGE_SELF) user + system time, microseconds").WithScale(0, 1e6),
 			ns.Gauge(selfRSS, "rss", ns.TypeUint8, ns.UnitBytes, "Resident memory of dcimon", "/proc/self/statm field 2 × page size").WithScale(0, 64<<20),
-			ns.Counter(selfClockMs, "clock_ms", ns.TypeUint8, ns.UnitMillisecs, "Sampler clock at the reading", "the sampler's clock, milliseconds").WithScale(0, 1000),
+			ns.Counter(selfClockUs, "clock_us", ns.TypeUint8, ns.UnitMicrosecs, "Sampler clock at the reading", "the sampler's clock, microseconds").WithScale(0, 1e6),
 			ns.Gauge(selfThreads, "threads", ns.TypeUint8, ns.UnitThreads, "Threads of dcimon", "/proc/self/stat field 20").WithScale(0, 64),
 			ns.Gauge(selfVM, "vsize", ns.TypeUint8, ns.UnitBytes, "Virtual memory of dcimon", "/proc/self/statm field 1 × page size").WithScale(0, 4<<30),
-			ns.Derived(selfOtherMs, "other_ms", ns.DerivedDifference, ns.PMSemCounter, "Clock time dcimon did not use", selfClockMs, selfCPUMs),
-			ns.Derived(selfCPU, "cpu", ns.DerivedPercent, ns.PMSemInstant, "CPU used by dcimon (share of one CPU)", selfCPUMs, selfOtherMs).WithScale(0, 1),
+			ns.Derived(selfOtherUs, "other_us", ns.DerivedDifference, ns.PMSemCounter, "Clock time dcimon did not use", selfClockUs, selfCPUUs),
+			ns.Derived(selfCPU, "cpu", ns.DerivedPercent, ns.PMSemInstant, "CPU used by dcimon (share of one CPU)", selfCPUUs, selfOtherUs).WithScale(0, 1),
 		}}
 	m.provs = &ns.Class{ID: monitorProvsID, Name: "provider", Desc: "One provider of dcimon", Flags: ns.ClassEnabled,
 		InstFreq: ns.SiCfgInst, Supplier: &sup, Levels: []ns.InstLevel{{Type: ns.TypeUint4, Tag: ns.TagEnumeration, Size: 4}},
@@ -98,9 +102,13 @@ func (m *monitor) sample(ctx context.Context, start, end time.Time) []ns.ClassSa
 	var st selfStat
 	err := readSelf(withRoots(ctx, hostRoots()), &m.fr, &st)
 	row := make([]ns.Raw, len(m.self.Datums))
-	row[selfCPUMs-1] = ns.Raw{N: (st.utimeTicks + st.stimeTicks) * (1000 / userHZ)}
+	row[selfCPUUs-1] = ns.Raw{N: (st.utimeTicks + st.stimeTicks) * (1e6 / userHZ)}
+	var ru unix.Rusage
+	if unix.Getrusage(unix.RUSAGE_SELF, &ru) == nil {
+		row[selfCPUUs-1] = ns.Raw{N: uint64(ru.Utime.Nano()/1e3 + ru.Stime.Nano()/1e3)}
+	}
 	row[selfRSS-1] = ns.Raw{N: st.rssBytes}
-	row[selfClockMs-1] = ns.Raw{N: uint64(end.UnixMilli())}
+	row[selfClockUs-1] = ns.Raw{N: uint64(end.UnixMicro())}
 	row[selfThreads-1] = ns.Raw{N: st.threads}
 	row[selfVM-1] = ns.Raw{N: st.vmBytes}
 	selfSample := ns.ClassSample{Class: m.self, Reset: m.reset, Time: end, Start: start, End: end,
