@@ -82,7 +82,7 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 		fs.DurationVar(&cfg.interval, "interval", time.Second, "refresh `INTERVAL` (e.g. 1s, 500ms)")
 		fs.StringVar(&cfg.theme, "theme", "dark", "colour theme: dark, light, high-contrast, mono (NO_COLOR forces mono)")
 		fs.StringVar(&cfg.c.debug, "debug", "", "write a debug log to `FILE`")
-		fs.IntVar(&cfg.fps, "fps", ui.DefaultFPS, "frames per second at most: higher draws keystrokes sooner and costs more CPU")
+		fs.IntVar(&cfg.fps, "fps", ui.DefaultFPS, "frames per second at most; a frame is drawn only when the screen changes")
 	case "list":
 		fs.BoolVar(&cfg.types, "types", false, "add the data type and value type line under each statistic")
 		fs.BoolVar(&cfg.ids, "ids", false, "add the DCI class, instance and datum ids and the ASN.1 id")

@@ -51,8 +51,8 @@ Monitor flags:
   --interval D    refresh interval (default 1s)
   --theme NAME    dark, light, high-contrast or mono (NO_COLOR forces mono)
   --debug FILE    write a debug log to FILE
-  --fps N         frames per second at most (default 10; up to 60 draws keystrokes
-                  sooner at a higher CPU cost)
+  --fps N         frames per second at most, 1 to 120 (default 60); a frame is
+                  drawn only when the screen changes
 
 Exit status: 0 on success, 1 on a runtime failure, 2 on a usage error.
 `

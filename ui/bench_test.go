@@ -113,3 +113,26 @@ func BenchmarkSampleToFrame(b *testing.B) {
 		_ = m.View()
 	}
 }
+
+// BenchmarkPaintSample is the screen's share of one interval on the default screen: the bytes
+// that bring the terminal from one frame to the next, for the frames the monitor actually draws
+// at 200×50 on the fixture source.
+func BenchmarkPaintSample(b *testing.B) {
+	src := newFixture(b, 2, 1, "lo", "eth0", "ifb0", "ifb1")
+	m := newModel(b, src, 200, 50, 2)
+	frames := make([]string, 16)
+	for i := range frames {
+		m = collectOnce(b, m)
+		frames[i] = m.View()
+	}
+	var p painter
+	p.invalidate()
+	p.paint(frames[0], 200, 200, 50)
+	var bytes int
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		bytes += len(p.paint(frames[1+i%15], 200, 200, 50))
+	}
+	b.ReportMetric(float64(bytes)/float64(b.N), "bytes/frame")
+}
