@@ -65,10 +65,13 @@ func Run(ctx context.Context, src Source, opts Options) (err error) {
 	if err != nil {
 		return err
 	}
+	st := catchStrays()
 	defer func() {
+		// The terminal first, so what was caught is replayed on the shell's screen.
 		if cerr := scr.close(); cerr != nil && err == nil {
 			err = cerr
 		}
+		st.release(st.errOut)
 	}()
 	// The first frame is laid out for the terminal's real size, so it can be drawn at once.
 	m.resize(scr.size())
