@@ -232,3 +232,68 @@ func TestSmokeSIGTERM(t *testing.T) {
 	}
 	tm.restored()
 }
+
+// TestSmokeSuspend: in an interactive shell, Ctrl-Z gives the terminal back and stops dcimon as
+// a job; fg takes the terminal back and redraws, keys work, and q still exits cleanly.
+func TestSmokeSuspend(t *testing.T) {
+	bin, args := program(t)
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("bash is not installed")
+	}
+	dir := t.TempDir()
+	tm := &tmuxTerm{t: t, name: fmt.Sprintf("dcimon-e2e-%d-%d", os.Getpid(), time.Now().UnixNano()), dir: dir}
+	cmd := exec.Command("tmux", "new-session", "-d", "-s", tm.name, "-x", "100", "-y", "30", "bash --norc --noprofile -i")
+	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "TZ=UTC")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("tmux: %v\n%s", err, out)
+	}
+	t.Cleanup(func() { _ = exec.Command("tmux", "kill-session", "-t", tm.name).Run() })
+	quoted := []string{shq(bin)}
+	for _, a := range args {
+		quoted = append(quoted, shq(a))
+	}
+	tm.literal("stty -g > " + shq(filepath.Join(dir, "stty.before")))
+	tm.keys("Enter")
+	tm.literal(strings.Join(quoted, " ")) // alone: a stopped job of a list lets the list go on
+	tm.keys("Enter")
+	tm.waitFor("1 Tree", "sample ")
+	tm.keys("C-z")
+	tm.waitFor("Stopped")
+	if alt := tm.display("#{alternate_on}"); alt != "0" {
+		t.Errorf("stopped with the alternate screen on (%q)", alt)
+	}
+	if cur := tm.display("#{cursor_flag}"); cur != "1" {
+		t.Errorf("stopped with the cursor hidden (%q)", cur)
+	}
+	tm.literal("fg")
+	tm.keys("Enter")
+	tm.waitFor("1 Tree", "sample ")
+	if alt := tm.display("#{alternate_on}"); alt != "1" {
+		t.Errorf("resumed without the alternate screen (%q)", alt)
+	}
+	tm.keys("2")
+	tm.waitFor("sort by next column") // keys work again
+	tm.keys("q")
+	// Type only once the shell has the terminal again: keys sent earlier could reach dcimon.
+	for deadline := time.Now().Add(10 * time.Second); tm.display("#{alternate_on}") != "0"; {
+		if time.Now().After(deadline) {
+			t.Fatal("q did not end the monitor")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	tm.literal(`echo "EXIT=$?"; stty -g > ` + shq(filepath.Join(dir, "stty.after")))
+	tm.keys("Enter")
+	tm.restored()
+}
+
+// TestSmokeSuspendWithoutJobControl: run by something that cannot continue a stopped job (here
+// tmux itself), Ctrl-Z says so instead of stopping dcimon for good.
+func TestSmokeSuspendWithoutJobControl(t *testing.T) {
+	bin, args := program(t)
+	tm := startTerm(t, 100, 30, bin, args...)
+	tm.waitFor("1 Tree", "sample ")
+	tm.keys("C-z")
+	tm.waitFor("no shell job control")
+	tm.keys("q")
+	tm.restored()
+}

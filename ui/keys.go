@@ -8,6 +8,7 @@ import "github.com/charmbracelet/bubbles/key"
 // globalKeys work whatever pane has the focus (routing rule 3).
 type globalKeys struct {
 	Quit, Help, Filter, Goto     key.Binding
+	Suspend                      key.Binding
 	Pause, Longer, Shorter       key.Binding
 	NextPane, PrevPane           key.Binding
 	Tree, Values, Hot, Insp, Evs key.Binding
@@ -16,6 +17,7 @@ type globalKeys struct {
 func newGlobalKeys() globalKeys {
 	return globalKeys{
 		Quit:     key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Suspend:  key.NewBinding(key.WithKeys("ctrl+z"), key.WithHelp("ctrl+z", "suspend (fg resumes)")),
 		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Filter:   key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
 		Goto:     key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "go to path")),
@@ -41,7 +43,7 @@ func (k globalKeys) ShortHelp() []key.Binding {
 func (k globalKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.NextPane, k.PrevPane, k.Tree, k.Values, k.Hot, k.Insp, k.Evs},
-		{k.Filter, k.Goto, k.Pause, k.Longer, k.Shorter, k.Help, k.Quit},
+		{k.Filter, k.Goto, k.Pause, k.Longer, k.Shorter, k.Help, k.Suspend, k.Quit},
 	}
 }
 

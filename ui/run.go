@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/term"
 
@@ -131,8 +132,32 @@ type onScreen struct {
 	scr *screen
 }
 
-// Update runs the monitor's Update.
+// Update runs the monitor's Update, and job control: Ctrl-Z gives the terminal back and stops
+// the process (bubbletea sends the stop and waits for the continue); on resuming the screen is
+// taken back and the monitor told the terminal's size, which may have changed meanwhile.
 func (o onScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		if key.Matches(msg, o.keys.Suspend) {
+			if !jobControl() {
+				// A stop nobody can continue would leave the monitor hanging.
+				o.setFlash("Ctrl-Z: no shell job control here to stop and resume dcimon", true)
+				o.touch()
+				return o, nil
+			}
+			if err := o.scr.suspend(); err != nil {
+				o.log.Printf("suspend: %v", err)
+			}
+			return o, tea.Suspend
+		}
+	case tea.ResumeMsg:
+		if err := o.scr.resume(); err != nil {
+			o.crash.set(fmt.Errorf("dcimon: resuming after a stop: %w", err))
+			return o, tea.Quit
+		}
+		w, h := o.scr.size()
+		return o.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	}
 	m, cmd := o.Model.Update(msg)
 	o.Model = m.(Model)
 	return o, cmd

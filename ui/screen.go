@@ -47,6 +47,10 @@ type screen struct {
 	w, h    int  // the terminal's size
 	resized bool
 
+	// wmu is held while a frame is written, so suspend never interleaves with one.
+	wmu       sync.Mutex
+	suspended bool // guarded by wmu
+
 	kick    chan struct{} // a new frame or size is waiting (capacity 1: kicks coalesce)
 	done    chan struct{}
 	stopped chan struct{}
@@ -161,6 +165,11 @@ func (s *screen) loop() {
 			case <-timer.C:
 			}
 		}
+		s.wmu.Lock()
+		if s.suspended {
+			s.wmu.Unlock()
+			continue // resume pokes the loop again
+		}
 		s.mu.Lock()
 		frame, fw, data, w, h, resized := s.frame, s.fw, s.data, s.w, s.h, s.resized
 		s.resized = false
@@ -174,6 +183,7 @@ func (s *screen) loop() {
 				s.werr = err
 			}
 		}
+		s.wmu.Unlock()
 		if !data {
 			// A frame before the first collection is a placeholder: it never holds back the
 			// frame with data that follows it a few milliseconds later.
@@ -185,6 +195,54 @@ func (s *screen) loop() {
 			s.firstData = nil
 		}
 	}
+}
+
+// suspend gives the terminal back for a job-control stop (Ctrl-Z): the frame being written is
+// finished, drawing stops, and the modes and line discipline are undone as on exit.
+func (s *screen) suspend() error {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	s.suspended = true
+	if s.tty == nil {
+		return nil
+	}
+	_, werr := io.WriteString(s.out, modesOff)
+	if err := term.Restore(s.in.Fd(), s.saved); err != nil {
+		return fmt.Errorf("restoring the terminal: %w", err)
+	}
+	return werr
+}
+
+// resume takes the terminal back after a stop: raw mode and the monitor's modes again, the size
+// read again (the window may have changed meanwhile), and the whole frame drawn on a cleared
+// screen.
+func (s *screen) resume() error {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	if !s.suspended {
+		return nil
+	}
+	s.suspended = false
+	if s.tty != nil {
+		saved, err := term.MakeRaw(s.in.Fd())
+		if err != nil {
+			return fmt.Errorf("putting the terminal in raw mode: %w", err)
+		}
+		s.saved = saved
+		if _, err := io.WriteString(s.out, modesOn); err != nil {
+			return fmt.Errorf("writing to the terminal: %w", err)
+		}
+		if w, h, err := term.GetSize(s.tty.Fd()); err == nil {
+			s.mu.Lock()
+			s.w, s.h = w, h
+			s.mu.Unlock()
+		}
+	}
+	s.mu.Lock()
+	s.resized = true
+	s.mu.Unlock()
+	s.poke()
+	return nil
 }
 
 // close stops drawing and gives the terminal back as it was: modes undone, the shell's screen and
