@@ -336,36 +336,44 @@ func UnitMeasure(u namespace.Unit, tickHz float64) Measure {
 // operation (`ms/op`, PCPD-6), a percentage is `%`, products and variances have none. c is the
 // datum's class, needed only for derived datums; nil gives them no unit.
 func MeasureFor(c *namespace.Class, d *namespace.Datum) Measure {
-	m := UnitMeasure(d.Units, d.TickHz)
-	if d.IsDerived() && d.Units != namespace.DerivedPercent {
-		m = Measure{Kind: KindCount}
-		arg := func(n int) (Measure, bool) {
-			if c == nil {
-				return Measure{}, false
-			}
-			i := d.ArgIndex(n)
-			if i < 0 || i >= len(c.Datums) {
-				return Measure{}, false
-			}
-			a := &c.Datums[i]
-			return UnitMeasure(a.Units, a.TickHz), true
-		}
-		switch d.Units {
-		case namespace.DerivedSum2, namespace.DerivedSum3, namespace.DerivedDifference:
-			if a, ok := arg(0); ok && a.Kind != KindPercent {
-				m = a
-			}
-		case namespace.DerivedAverage:
-			a, ok1 := arg(0)
-			b, ok2 := arg(1)
-			if ok1 && ok2 && b.Kind == KindCount && a.Kind != KindCount {
-				m = a
-				m.Per = "/op"
-			}
-		}
-	}
+	m := levelMeasure(c, d, 0)
 	if d.IsCounter() && m.Kind != KindPercent {
 		m = m.PerSecond()
+	}
+	return m
+}
+
+// levelMeasure is d's measure before any per-second: a derived datum takes its arguments',
+// following derived arguments (CPU's busy_ms is the sum of usrsys and intsteal, themselves sums
+// of milliseconds) a few levels deep.
+func levelMeasure(c *namespace.Class, d *namespace.Datum, depth int) Measure {
+	m := UnitMeasure(d.Units, d.TickHz)
+	if !d.IsDerived() || d.Units == namespace.DerivedPercent {
+		return m
+	}
+	m = Measure{Kind: KindCount}
+	arg := func(n int) (Measure, bool) {
+		if c == nil || depth >= 4 {
+			return Measure{}, false
+		}
+		i := d.ArgIndex(n)
+		if i < 0 || i >= len(c.Datums) {
+			return Measure{}, false
+		}
+		return levelMeasure(c, &c.Datums[i], depth+1), true
+	}
+	switch d.Units {
+	case namespace.DerivedSum2, namespace.DerivedSum3, namespace.DerivedDifference:
+		if a, ok := arg(0); ok && a.Kind != KindPercent {
+			m = a
+		}
+	case namespace.DerivedAverage:
+		a, ok1 := arg(0)
+		b, ok2 := arg(1)
+		if ok1 && ok2 && b.Kind == KindCount && a.Kind != KindCount {
+			m = a
+			m.Per = "/op"
+		}
 	}
 	return m
 }

@@ -40,6 +40,9 @@ func testDatums() []ns.Datum {
 		ns.Gauge(28, "ncpu", ns.TypeUint4, ns.UnitProcessors, "Processors", "test"),
 		ns.Gauge(29, "mem", ns.TypeUint8, ns.UnitBytes, "Memory", "test"),
 		ns.Gauge(30, "hexmem", ns.TypeUint8, ns.UnitBytes, "Memory", "test").WithDCI4(ns.STInteger64, ns.SIFUnsigned, ns.SIPHexadecimal),
+		ns.Derived(31, "allbytes", ns.DerivedSum2, ns.PMSemCounter, "A sum of a sum", 23, 1),
+		ns.Derived(32, "busyms", ns.DerivedSum2, ns.PMSemCounter, "Busy and idle", 10, 11),
+		ns.Derived(33, "msperread", ns.DerivedAverage, ns.PMSemInstant, "Time per read", 32, 2),
 	}
 }
 
@@ -116,6 +119,8 @@ func TestFormatValue(t *testing.T) {
 		{"AMB-17 percent raw is the fraction", "%busy", valid(0, 0.75), raw, "0.75"},
 		{"DCI-UNIT-7 SUM2 of bytes is bytes/s", "iobytes", valid(0, 1024), opt, "1 KiB/s"},
 		{"DCI-UNIT-7 SUM2 without the class", "iobytes", valid(0, 1024), Options{}, "1.02k/s"},
+		{"DCI-UNIT-7 a sum of a derived sum keeps the bytes", "allbytes", valid(0, 3<<20), opt, "3 MiB/s"},
+		{"DCI-UNIT-7 an average over a derived sum of times is a time per op", "msperread", valid(0, 2.5), opt, "2.5 ms/op"},
 		{"PCPD-6 ms per op", "svctime", valid(0, 2.5), opt, "2.5 ms/op"},
 		{"DCI-DER-2 variance", "var", valid(0, 1.25), opt, "1.25"},
 		// Units of levels (DCI-UNIT-2, DCI-UNIT-3, DCI-UNIT-6).
