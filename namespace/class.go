@@ -2,6 +2,7 @@ package namespace
 
 import (
 	"fmt"
+	"sync/atomic"
 	"time"
 )
 
@@ -186,7 +187,7 @@ type Instance struct {
 	slot    int
 	ctx     *Context
 	seen    uint64
-	removed bool
+	removed atomic.Bool // read by the UI without the registry lock (handles see SiDeleted)
 }
 
 // Slot is the instance's position in its class's snapshot values, stable while it lives.
@@ -199,7 +200,7 @@ func (in *Instance) ID() InstanceID { return Inst(in.Levels...) }
 func (in *Instance) Context() *Context { return in.ctx }
 
 // Removed reports whether the instance has gone (SPMI-HIER-11: handles to it see SiDeleted).
-func (in *Instance) Removed() bool { return in.removed }
+func (in *Instance) Removed() bool { return in.removed.Load() }
 
 // Path is the SPMI path of the instance's context.
 func (in *Instance) Path() string {

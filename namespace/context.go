@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 )
 
 // CtxKind says what a context stands for in the SPMI view.
@@ -44,8 +45,8 @@ type Context struct {
 	byASN    map[uint16]*Context
 	hosted   []*Class // multi-instance classes whose instances hang here
 	nextASN  uint16
-	deleted  bool
-	path     string // kept by addChild: contexts never move, and the UI asks for paths per row
+	deleted  atomic.Bool // read by the UI without the registry lock
+	path     string      // kept by addChild: contexts never move, and the UI asks for paths per row
 }
 
 // Parent is the parent context, nil for Top (the guide's "NULL when the parent is Top" is
@@ -53,7 +54,7 @@ type Context struct {
 func (c *Context) Parent() *Context { return c.parent }
 
 // Deleted reports whether the context has been removed (SPMI-HIER-11).
-func (c *Context) Deleted() bool { return c.deleted }
+func (c *Context) Deleted() bool { return c.deleted.Load() }
 
 // InstFreq is the context's instantiability: the most dynamic of the classes whose instances
 // are its subcontexts; SiNoInst when it has none (SPMI-INST-2, SPMI-INST-3).
@@ -193,7 +194,7 @@ func (c *Context) removeChild(k *Context) {
 	if k.ASN != 0 && (k.ASN < c.nextASN || c.nextASN == 0) {
 		c.nextASN = k.ASN
 	}
-	k.deleted = true
+	k.deleted.Store(true)
 }
 
 // freeASN returns the preferred number when free, else the lowest free one at or after the

@@ -42,7 +42,7 @@ func (r *Registry) describeContext(c *Context) []Section {
 		parent = "-"
 	}
 	deleted := "no"
-	if c.deleted {
+	if c.deleted.Load() {
 		deleted = "yes — " + SiDeleted.Line()
 	}
 	asn := c.ASNPath()

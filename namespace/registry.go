@@ -185,7 +185,7 @@ func (r *Registry) UnregisterClass(id ClassID, t time.Time) ([]Event, error) {
 	var evs []Event
 	if !c.SingleInstance() {
 		for _, in := range c.slots {
-			if in != nil && !in.removed {
+			if in != nil && !in.removed.Load() {
 				evs = r.removeLocked(in, t, evs)
 			}
 		}
@@ -248,7 +248,7 @@ func (r *Registry) Sync(c *Class, specs []InstanceSpec, t time.Time, out []*Inst
 	for i := range specs {
 		s := &specs[i]
 		in := out[i]
-		if in == nil || in.removed || in.Class != c || !slices.Equal(in.Levels, s.Levels) {
+		if in == nil || in.removed.Load() || in.Class != c || !slices.Equal(in.Levels, s.Levels) {
 			in = c.byKey[keyOf(s.Levels)]
 			if in != nil && !slices.Equal(in.Levels, s.Levels) {
 				in = nil
@@ -304,7 +304,7 @@ func (r *Registry) AddInstance(c *Class, s InstanceSpec, t time.Time) (*Instance
 func (r *Registry) RemoveInstance(in *Instance, t time.Time) (Event, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if in.removed || in.Class.reg != r || in.Class.SingleInstance() {
+	if in.removed.Load() || in.Class.reg != r || in.Class.SingleInstance() {
 		return Event{}, errf(StatusInvalidArg, SiDeleted, "instance %s cannot be removed", in.Name)
 	}
 	evs := r.removeLocked(in, t, nil)
@@ -373,14 +373,14 @@ func (r *Registry) removeLocked(in *Instance, t time.Time, evs []Event) []Event 
 	c := in.Class
 	path := in.ctx.Path()
 	for _, k := range slices.Clone(in.ctx.children) {
-		if k.Inst != nil && !k.Inst.removed {
+		if k.Inst != nil && !k.Inst.removed.Load() {
 			evs = r.removeLocked(k.Inst, t, evs)
 		}
 	}
 	if in.ctx.parent != nil {
 		in.ctx.parent.removeChild(in.ctx)
 	}
-	in.removed = true
+	in.removed.Store(true)
 	c.slots[in.slot] = nil
 	c.free = append(c.free, in.slot)
 	delete(c.byKey, keyOf(in.Levels))
@@ -492,7 +492,7 @@ func (r *Registry) lookupLocked(from *Context, path string) (Ref, error) {
 	if cur == nil || strings.HasPrefix(path, "/") {
 		cur = r.top
 	}
-	if cur.deleted {
+	if cur.deleted.Load() {
 		return Ref{}, errf(StatusInvalidArg, SiDeleted, "context %s has been deleted", cur.Path())
 	}
 	path = strings.Trim(path, "/")
