@@ -25,6 +25,8 @@ type ink struct {
 // with spaces (which underlined styles paint apart) and wide or box-drawing characters.
 var inkProbes = [...]string{"", " ", "x", "ab c", "  —│█  ", "名前"}
 
+// The zero ink paints text as it is: a plain ink, exact with nothing around the text.
+
 // newInk reduces st under the colour profile lipgloss renders with now: the monitor's for the
 // whole run (the theme is resolved for it at the same moment).
 func newInk(st lipgloss.Style) ink {
@@ -46,7 +48,7 @@ func newInk(st lipgloss.Style) ink {
 
 // Render paints s as the style's lipgloss Render does.
 func (k ink) Render(s string) string {
-	if !k.exact || needsLipgloss(s) {
+	if k.style != nil && (!k.exact || needsLipgloss(s)) {
 		return k.style.Render(s)
 	}
 	if k.pre == "" && k.suf == "" {
@@ -57,7 +59,7 @@ func (k ink) Render(s string) string {
 
 // write paints s onto sb without making a string of it first.
 func (k ink) write(sb *strings.Builder, s string) {
-	if !k.exact || needsLipgloss(s) {
+	if k.style != nil && (!k.exact || needsLipgloss(s)) {
 		sb.WriteString(k.style.Render(s))
 		return
 	}
@@ -69,7 +71,7 @@ func (k ink) write(sb *strings.Builder, s string) {
 // writePad paints pad(s, w) onto sb; writePadLeft paints padLeft(s, w). Neither makes a string
 // of the padded text first.
 func (k ink) writePad(sb *strings.Builder, s string, w int) {
-	if !k.exact || needsLipgloss(s) {
+	if k.style != nil && (!k.exact || needsLipgloss(s)) {
 		sb.WriteString(k.style.Render(pad(s, w)))
 		return
 	}
@@ -79,7 +81,7 @@ func (k ink) writePad(sb *strings.Builder, s string, w int) {
 }
 
 func (k ink) writePadLeft(sb *strings.Builder, s string, w int) {
-	if !k.exact || needsLipgloss(s) {
+	if k.style != nil && (!k.exact || needsLipgloss(s)) {
 		sb.WriteString(k.style.Render(padLeft(s, w)))
 		return
 	}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/charmbracelet/lipgloss"
@@ -50,5 +51,16 @@ func TestInkPaintsAsLipgloss(t *testing.T) {
 				t.Errorf("%v %s: no style is painted without lipgloss", prof, name)
 			}
 		}
+	}
+}
+
+func TestZeroInkIsPlain(t *testing.T) {
+	var k ink
+	var sb strings.Builder
+	k.write(&sb, "a\tb")
+	k.writePad(&sb, "x", 3)
+	k.writePadLeft(&sb, "y", 3)
+	if got, want := sb.String()+k.Render("z"), "a\tbx    yz"; got != want {
+		t.Errorf("zero ink painted %q, want %q", got, want)
 	}
 }

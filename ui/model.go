@@ -220,6 +220,7 @@ func New(src Source, opts Options) Model {
 		FullKey: st.Help.Key, FullDesc: st.Help.Desc, FullSeparator: st.Help.Sep, Ellipsis: st.Help.Sep,
 	}
 	m.tree = newTree(m.st, newTreeKeys())
+	m.tree.vf = m.vf
 	m.values = newValues(m.st, newValuesKeys(), m.vf)
 	m.hot = newHot(m.st, newHotKeys(), m.vf)
 	m.insp = newInspector(m.st, newScrollKeys(), opts.Location)
@@ -369,6 +370,7 @@ func (m *Model) onSample(msg sampleMsg) {
 	m.health, m.okN, m.badN = buildHealth(m.reg, m.snap)
 	m.tree.SetRegistry(m.reg)
 	m.tree.SetHealth(m.health)
+	m.tree.SetSnapshot(m.snap)
 	m.hot.SetSnapshot(m.snap) // before reading the log: the read raises hotset exceptions
 	if log := m.src.Events(); log != nil {
 		if seq := log.Seq(); seq != m.evSeq {

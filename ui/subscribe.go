@@ -19,13 +19,15 @@ type subscription struct {
 // subKey is everything the shown classes depend on: when none of it moved, they did not either.
 type subKey struct {
 	sel, insp *namespace.Context
+	tree      [3]int // the tree's first row, height and width: the rows whose values it shows
 	hot       int    // the open peer sets (the hot pane's version)
 	gen       uint64 // the registry's generation: instances come and go
 }
 
 // shownClasses are the classes whose values are on screen: the selected context's own and its
-// instances' (the values pane), the same for the inspector's target, and every class under an
-// open peer set's context, at every level (the hot pane ranks disks and their partitions).
+// instances' (the values pane), the same for the inspector's target, the statistics in view in
+// a wide tree, and every class under an open peer set's context, at every level (the hot pane
+// ranks disks and their partitions).
 func (m *Model) shownClasses() []*namespace.Class {
 	var out []*namespace.Class
 	add := func(c *namespace.Class) {
@@ -52,6 +54,7 @@ func (m *Model) shownClasses() []*namespace.Class {
 	m.reg.Read(func() {
 		addCtx(m.sel.Ctx)
 		addCtx(m.insp.ref.Ctx)
+		m.tree.VisibleStatClasses(add)
 		for _, e := range m.hot.Entries() {
 			g := e.Grandpa()
 			if g == nil || g.Class == nil {
@@ -76,7 +79,8 @@ func (m *Model) resubscribe() tea.Cmd {
 	if !ok || m.sub == nil {
 		return nil
 	}
-	key := subKey{sel: m.sel.Ctx, insp: m.insp.ref.Ctx, hot: int(m.hot.ver), gen: m.reg.Generation()}
+	key := subKey{sel: m.sel.Ctx, insp: m.insp.ref.Ctx, hot: int(m.hot.ver), gen: m.reg.Generation(),
+		tree: [3]int{m.tree.offset, m.tree.h, m.tree.w}}
 	if key == m.sub.key && m.sub.cancel != nil {
 		return nil
 	}

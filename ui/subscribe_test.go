@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -70,5 +71,33 @@ func TestMonitorReadsWhatItShows(t *testing.T) {
 	// The host is still off screen.
 	if n := successes(t, src, "synthetic-host"); n != 1 {
 		t.Errorf("synthetic-host read %d times, want 1", n)
+	}
+}
+
+// TestWideTreeSubscribesItsVisibleStatistics: at 80×24 the tree is the whole screen and shows
+// values beside statistic names, so the classes of the statistics in view are read at every
+// collection; those scrolled out of view are not.
+func TestWideTreeSubscribesItsVisibleStatistics(t *testing.T) {
+	src := newSynthSource(t, "synthetic:disks=2,nics=1,cpus=2,seed=1")
+	m := newModel(t, src, 80, 24, 2)
+	if !m.tree.showsValues() {
+		t.Fatalf("tree %d wide shows no values", m.tree.w)
+	}
+	subscribed := func(name string) bool {
+		return slices.ContainsFunc(m.sub.classes, func(c *ns.Class) bool { return c.Name == name })
+	}
+	if subscribed("Host") {
+		t.Fatal("Host subscribed while out of view")
+	}
+	// Monitor follows Host in the tree: going to it scrolls Host's statistics into view above it.
+	m = keys(t, m, ":Monitor{enter}")
+	if m.sel.Ctx == nil || m.sel.Ctx.Name != "Monitor" {
+		t.Fatalf("selection %v, want Monitor", m.sel.Ctx)
+	}
+	if !subscribed("Host") {
+		t.Fatalf("Host's statistics in view but not subscribed (%d classes)", len(m.sub.classes))
+	}
+	if !strings.Contains(plainView(m), "load15") {
+		t.Fatalf("Host's statistics not on screen:\n%s", plainView(m))
 	}
 }

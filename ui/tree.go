@@ -36,6 +36,40 @@ type treePane struct {
 
 	ver   uint64 // moved on when the rows or the health markers change
 	cache *renderCache[treeKey]
+
+	// Values beside statistic names when the pane is wide (the compact layout, where the tree
+	// is the whole screen): read from snap, formatted by vf.
+	snap  *namespace.Snapshot
+	vf    valueFormat
+	nameW int       // the cells before the value column, worked out per render
+	valW  int       // the value column's width (0: no values)
+	vals  []treeVal // the values of the rows in view, per render
+}
+
+// Inline values: a statistic row shows its value in a column of at least treeValueW cells when
+// the pane is at least treeValuesMinW wide, which leaves names more than DCI4-SUP-7's 20.
+const (
+	treeValuesMinW = 60
+	treeValueW     = 14
+)
+
+// showsValues reports whether the tree has room for its value column.
+func (p *treePane) showsValues() bool { return p.w >= treeValuesMinW }
+
+// SetSnapshot gives the tree the values its statistic rows show when it is wide.
+func (p *treePane) SetSnapshot(snap *namespace.Snapshot) { p.snap = snap }
+
+// VisibleStatClasses are the classes of the statistic rows on screen whose values the tree
+// shows (none when it is too narrow to show values): the monitor subscribes to them.
+func (p *treePane) VisibleStatClasses(add func(*namespace.Class)) {
+	if !p.showsValues() {
+		return
+	}
+	for i := p.offset; i < min(p.offset+p.h, len(p.rows)); i++ {
+		if r := &p.rows[i]; r.datum != nil && r.ctx.Stats != nil {
+			add(r.ctx.Stats)
+		}
+	}
 }
 
 // treeKey is what the tree's View reads besides the rows and health markers (ver).
@@ -45,6 +79,7 @@ type treeKey struct {
 	cursor, offset int
 	focused        bool
 	filter         string
+	snap           uint64 // the snapshot the values come from, when the tree shows them
 }
 
 func newTree(st *styles, keys treeKeys) treePane {
@@ -305,6 +340,9 @@ func (p treePane) View() string {
 // again only when what it shows changed.
 func (p *treePane) view() ([]string, uint64) {
 	k := treeKey{ver: p.ver, w: p.w, h: p.h, cursor: p.cursor, offset: p.offset, focused: p.focused, filter: p.filter}
+	if p.showsValues() && p.snap != nil {
+		k.snap = p.snap.Seq
+	}
 	if s, gen, ok := p.cache.get(k); ok {
 		return s, gen
 	}
@@ -323,13 +361,54 @@ func (p *treePane) render() []string {
 		}
 		return fitBlock(append(lines, p.st.Text.Muted.Render(pad(msg, p.w))), p.w, p.h)
 	}
-	for i := p.offset; i < min(p.offset+p.h, len(p.rows)); i++ {
-		lines = append(lines, p.renderRow(&p.rows[i], i == p.cursor))
+	end := min(p.offset+p.h, len(p.rows))
+	// With values, the value column follows the longest name in view rather than the far edge,
+	// so the eye does not cross an empty half screen from a name to its value.
+	// The value column is as wide as the widest value in view (a date, a MAC address), within
+	// what the names leave.
+	p.nameW, p.valW = p.w, 0
+	p.vals = p.vals[:0]
+	if p.showsValues() {
+		p.nameW = 0
+		for i := p.offset; i < end; i++ {
+			r := &p.rows[i]
+			p.nameW = max(p.nameW, p.rowWidth(r))
+			v := treeVal{ink: p.st.Text.Normal}
+			if r.datum != nil {
+				v.text, v.ink = p.valueText(r)
+			}
+			p.vals = append(p.vals, v)
+			p.valW = max(p.valW, width(v.text))
+		}
+		p.nameW = min(p.nameW+2, p.w-treeValueW-1)
+		p.valW = min(max(p.valW, treeValueW), p.w-p.nameW-1)
+	}
+	for i := p.offset; i < end; i++ {
+		lines = append(lines, p.renderRow(&p.rows[i], i == p.cursor, i-p.offset))
 	}
 	return fitBlock(lines, p.w, p.h)
 }
 
-func (p *treePane) renderRow(r *treeRow, selected bool) string {
+// treeVal is a statistic row's value as the value column shows it.
+type treeVal struct {
+	text string
+	ink  ink
+}
+
+// rowWidth is the cells a row's indent, marker, name, count and health flag take.
+func (p *treePane) rowWidth(r *treeRow) int {
+	n := 2*min(r.depth, 12) + 2
+	if r.datum != nil {
+		return n + width(r.datum.Name)
+	}
+	n += width(r.ctx.Name)
+	if r.kids > 0 {
+		n += 3 + len(strconv.Itoa(r.kids))
+	}
+	return n + 2 // a health flag
+}
+
+func (p *treePane) renderRow(r *treeRow, selected bool, k int) string {
 	indent := strings.Repeat("  ", min(r.depth, 12))
 	marker := "  "
 	switch {
@@ -357,9 +436,16 @@ func (p *treePane) renderRow(r *treeRow, selected bool) string {
 			flag, flagStyle = " ✗", p.st.Tree.Dead
 		}
 	}
+	// The value column, when the pane is wide: the statistic's value with its unit, or its mark.
+	w := p.w
+	val, valInk := "", p.st.Text.Normal
+	if p.valW > 0 && k < len(p.vals) {
+		w = p.nameW
+		val, valInk = cut(p.vals[k].text, p.valW), p.vals[k].ink
+	}
 	// The name keeps at least 20 characters when the pane allows (DCI4-SUP-7); the indent
 	// gives way first on deep rows.
-	room := p.w - width(flag) - width(count)
+	room := w - width(flag) - width(count)
 	if w := width(indent) + width(marker) + width(name); w > room {
 		over := w - room
 		trim := min(over, max(len(indent)-2, 0))
@@ -371,6 +457,9 @@ func (p *treePane) renderRow(r *treeRow, selected bool) string {
 		st := p.st.Row.SelectedBlur
 		if p.focused {
 			st = p.st.Row.Selected
+		}
+		if w < p.w {
+			return st.Render(pad(line, w-width(flag))) + flagStyle.Render(flag) + st.Render(pad(" "+padLeft(val, p.valW), p.w-w))
 		}
 		return st.Render(pad(line, p.w-width(flag))) + flagStyle.Render(flag)
 	}
@@ -391,11 +480,38 @@ func (p *treePane) renderRow(r *treeRow, selected bool) string {
 		sb.WriteString(ns.Render(text[lead:]))
 	}
 	sb.WriteString(p.st.Tree.Count.Render(count))
-	if fill := p.w - width(line) - width(flag); fill > 0 {
-		sb.WriteString(strings.Repeat(" ", fill))
+	if fill := w - width(line) - width(flag); fill > 0 {
+		sb.WriteString(blanks(fill))
 	}
 	sb.WriteString(flagStyle.Render(flag))
+	if w < p.w {
+		sb.WriteByte(' ')
+		valInk.writePadLeft(&sb, val, p.valW)
+		sb.WriteString(blanks(p.w - w - 1 - p.valW))
+	}
 	return sb.String()
+}
+
+// valueText is a statistic row's value for the value column and the ink to paint it with: muted
+// for a mark (no rate yet, n/a, err), which is never shown as a number.
+func (p *treePane) valueText(r *treeRow) (string, ink) {
+	if p.snap == nil || r.ctx.Stats == nil {
+		return "", p.st.Text.Muted
+	}
+	c := r.ctx.Stats
+	i := c.DatumIndex(r.datum.ID)
+	if i < 0 {
+		return "", p.st.Text.Muted
+	}
+	v, ok := p.snap.Class(c).Value(r.ctx.StatsInst, i)
+	if !ok {
+		return "", p.st.Text.Muted
+	}
+	t := safe(p.vf.text(c, r.datum, v))
+	if v.State != namespace.Valid {
+		return t, p.st.Text.Muted
+	}
+	return t, p.st.Text.Normal
 }
 
 // ShortHelp is the pane's help line.
