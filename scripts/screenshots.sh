@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # screenshots.sh — capture the monitor in a real terminal and render PNGs for the README.
 #
-# For each source (the real host, and the deterministic synthetic source) and each size (120×40,
-# 200×60) it starts the monitor in a private tmux server, waits for the first samples, drives a
-# few keys so the picture shows something worth seeing, and captures the screen twice:
+# For each source (the real host, and the deterministic synthetic source) and each size (80×24
+# for the host, 120×40, 200×60) it starts the monitor in a private tmux server, waits for the
+# first samples, drives a few keys so the picture shows something worth seeing, and captures the
+# screen twice:
 #
 #   screenshots/<source>-<W>x<H>.ansi   with colours (tmux capture-pane -e -p)
 #   screenshots/<source>-<W>x<H>.txt    plain text
@@ -105,6 +106,7 @@ shot() {
 # values); the synthetic disks ranked by %util (`s` steps the sort column to it), and a disk's
 # statistics with their sparklines, bars and inspector.
 prog=("$work/dcimon")
+shot host-80x24 80 24
 shot host-120x40 120 40
 shot host-200x60 200 60 "=:Disk" Enter "=2"
 prog=("$work/dcimon" --source "synthetic:disks=8,nics=3,cpus=8,seed=1")
