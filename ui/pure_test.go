@@ -2,6 +2,7 @@ package ui
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -241,5 +242,49 @@ func TestValueFormatHumanisesDurations(t *testing.T) {
 	got := valueFormat{loc: time.UTC}.text(nil, &d, ns.Value{N: 969440})
 	if want := "9694.40 seconds (2h 41m)"; got != want {
 		t.Errorf("uptime shown as %q, want %q", got, want)
+	}
+}
+
+func TestFitSegments(t *testing.T) {
+	bar := []segment{
+		{text: "myhost", rank: rankHost},
+		{text: "sample 12:00:00", rank: rankState},
+		{text: "every 1s", rank: rankRoutine},
+		{text: "▶ live", rank: rankState},
+		{text: "providers 5 ok", rank: rankRoutine},
+		{text: "1 degraded", rank: rankWarning},
+		{text: "dcimon cpu 0.1% mem 12 MiB", rank: rankSelf},
+		{text: "3 slow ticks", rank: rankWarning},
+	}
+	texts := func(segs []segment) string {
+		var out []string
+		for _, s := range segs {
+			out = append(out, s.text)
+		}
+		return strings.Join(out, " │ ")
+	}
+	cases := []struct {
+		w    int
+		want string
+	}{
+		{200, "myhost │ sample 12:00:00 │ every 1s │ ▶ live │ providers 5 ok │ 1 degraded │ dcimon cpu 0.1% mem 12 MiB │ 3 slow ticks"},
+		// dcimon's own cost goes first, then the routine parts, the later first.
+		{90, "myhost │ sample 12:00:00 │ every 1s │ ▶ live │ providers 5 ok │ 1 degraded │ 3 slow ticks"},
+		{79, "myhost │ sample 12:00:00 │ every 1s │ ▶ live │ 1 degraded │ 3 slow ticks"},
+		{61, "myhost │ sample 12:00:00 │ ▶ live │ 1 degraded │ 3 slow ticks"},
+		{52, "sample 12:00:00 │ ▶ live │ 1 degraded │ 3 slow ticks"},
+		{50, "sample 12:00:00 │ 1 degraded │ 3 slow ticks"},
+		// The warnings are the last to go, the later first.
+		{12, "1 degraded"},
+		{5, "1 degraded"},
+	}
+	for _, c := range cases {
+		got := texts(fitSegments(slices.Clone(bar), c.w))
+		if got != c.want {
+			t.Errorf("width %d:\n got %s\nwant %s", c.w, got, c.want)
+		}
+		if c.w >= 12 && width(got) > c.w {
+			t.Errorf("width %d: %d cells", c.w, width(got))
+		}
 	}
 }

@@ -7,20 +7,33 @@ import (
 	"dcimon/namespace"
 )
 
-// segment is one part of the status bar.
+// segment is one part of the status bar. When the bar is too narrow for all of them, the ones
+// with the lowest rank give way first (the later of equals first), so a warning is never the
+// part that is cut off at 80 columns.
 type segment struct {
 	text  string
 	style ink
+	rank  int
 }
 
+// Status bar ranks: what must stay on screen comes first.
+const (
+	rankSelf    = iota // dcimon's own cost
+	rankRoutine        // providers ok, the interval
+	rankHost           // which machine this is
+	rankState          // the sample time, live or paused
+	rankWarning        // degraded providers, slow ticks
+)
+
 // statusLine is the bar under the panes: host, time of the last sample, interval, paused or
-// live, providers ok and degraded, dcimon's own CPU and memory when the name space has a Monitor
-// context (nothing is shown otherwise: no invented numbers), and the latest message.
+// live, providers ok and degraded, and dcimon's own CPU and memory when the name space has a
+// Monitor context (nothing is shown otherwise: no invented numbers). Messages have the line
+// below it (bottomLine).
 func (m *Model) statusLine() string {
 	st := m.st.Status
 	segs := make([]segment, 0, 10)
 	if m.host != "" {
-		segs = append(segs, segment{m.host, st.Host})
+		segs = append(segs, segment{m.host, st.Host, rankHost})
 	}
 	if m.snap != nil {
 		t := m.snap.End
@@ -31,20 +44,20 @@ func (m *Model) statusLine() string {
 		if loc == nil {
 			loc = t.Location()
 		}
-		segs = append(segs, segment{"sample " + t.In(loc).Format("15:04:05"), st.Value})
+		segs = append(segs, segment{"sample " + t.In(loc).Format("15:04:05"), st.Value, rankState})
 	} else {
-		segs = append(segs, segment{"waiting for the first sample", st.Key})
+		segs = append(segs, segment{"waiting for the first sample", st.Key, rankState})
 	}
-	segs = append(segs, segment{"every " + m.interval.String(), st.Value})
+	segs = append(segs, segment{"every " + m.interval.String(), st.Value, rankRoutine})
 	if m.paused {
-		segs = append(segs, segment{"⏸ paused", st.Paused})
+		segs = append(segs, segment{"⏸ paused", st.Paused, rankState})
 	} else {
-		segs = append(segs, segment{"▶ live", st.OK})
+		segs = append(segs, segment{"▶ live", st.OK, rankState})
 	}
 	if m.snap != nil {
-		segs = append(segs, segment{"providers " + strconv.Itoa(m.okN) + " ok", st.OK})
+		segs = append(segs, segment{"providers " + strconv.Itoa(m.okN) + " ok", st.OK, rankRoutine})
 		if m.badN > 0 {
-			segs = append(segs, segment{strconv.Itoa(m.badN) + " degraded", st.Warn})
+			segs = append(segs, segment{strconv.Itoa(m.badN) + " degraded", st.Warn, rankWarning})
 		}
 	}
 	if cpu, mem := m.selfUsage(); cpu != "" || mem != "" {
@@ -55,43 +68,50 @@ func (m *Model) statusLine() string {
 		if mem != "" {
 			parts = append(parts, "mem "+mem)
 		}
-		segs = append(segs, segment{"dcimon " + strings.Join(parts, " "), st.Value})
+		segs = append(segs, segment{"dcimon " + strings.Join(parts, " "), st.Value, rankSelf})
 	}
 	if m.skipped > 0 {
-		segs = append(segs, segment{strconv.Itoa(m.skipped) + " slow ticks", st.Warn})
+		segs = append(segs, segment{strconv.Itoa(m.skipped) + " slow ticks", st.Warn, rankWarning})
 	}
-	if m.flash != "" {
-		fs := st.Value
-		if m.flashErr {
-			fs = st.Crit
-		}
-		segs = append(segs, segment{safe(m.flash), fs})
-	}
+	segs = fitSegments(segs, m.w-1)
 	var sb strings.Builder
-	used := 0
 	sep := m.st.Help.Sep.Render(" │ ")
+	used := 0
 	for i, s := range segs {
-		w := width(s.text)
-		extra := 0
-		if i > 0 {
-			extra = 3
-		}
-		if used+extra+w > m.w-1 {
-			if room := m.w - 1 - used - extra; room > 4 {
-				if i > 0 {
-					sb.WriteString(sep)
-				}
-				sb.WriteString(s.style.Render(cut(s.text, room)))
-			}
-			break
-		}
 		if i > 0 {
 			sb.WriteString(sep)
+			used += 3
 		}
-		sb.WriteString(s.style.Render(s.text))
-		used += extra + w
+		// Only a lone segment can still be too long: it is cut.
+		sb.WriteString(s.style.Render(cut(s.text, max(m.w-1-used, 0))))
+		used += width(s.text)
 	}
 	return fitLine(" "+sb.String(), m.w)
+}
+
+// fitSegments drops the lowest-ranked segments (the later of equals first) until the rest fit
+// in w cells with their " │ " separators; the survivors keep their order.
+func fitSegments(segs []segment, w int) []segment {
+	total := func() int {
+		n := 0
+		for i, s := range segs {
+			if i > 0 {
+				n += 3
+			}
+			n += width(s.text)
+		}
+		return n
+	}
+	for len(segs) > 1 && total() > w {
+		drop := len(segs) - 1
+		for i := len(segs) - 1; i >= 0; i-- {
+			if segs[i].rank < segs[drop].rank {
+				drop = i
+			}
+		}
+		segs = append(segs[:drop], segs[drop+1:]...)
+	}
+	return segs
 }
 
 // selfUsage is dcimon's own CPU and memory from the Monitor context, when it exists and has
