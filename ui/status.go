@@ -16,7 +16,7 @@ type segment struct {
 	rank  int
 }
 
-// Status bar ranks: what must stay on screen comes first.
+// Status bar ranks, from the first to give way to the last.
 const (
 	rankSelf    = iota // dcimon's own cost
 	rankRoutine        // providers ok, the interval
