@@ -38,6 +38,22 @@ func whyText(v namespace.Value) string { return views.Why(v) }
 // isErrorMark reports whether a value is lost to a failed collection (shown as `err`).
 func isErrorMark(v namespace.Value) bool { return views.Mark(v) == views.MarkError }
 
+// valueInk paints a value by its state, so that every state a cell can be in looks different in
+// every theme, mono included (X-5): a number plainly; "—" (no rate yet) and "n/a" for a value
+// invalid for its instance (not applicable: a read-only disk's writes, DCI-INV-4) muted; "n/a"
+// for an unavailable value as a warning; "err" as critical.
+func valueInk(st *styles, v namespace.Value) ink {
+	switch {
+	case v.State == namespace.Valid:
+		return st.Text.Normal
+	case v.State == namespace.NoRate, v.State == namespace.Invalid:
+		return st.Text.Muted
+	case isErrorMark(v):
+		return st.Text.Crit
+	}
+	return st.Text.Warn
+}
+
 // safe makes supplier text harmless for a terminal: control characters become visible escapes.
 func safe(s string) string { return views.Safe(s) }
 

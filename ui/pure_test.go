@@ -9,8 +9,12 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
 
 	ns "dcimon/namespace"
+	"dcimon/theme"
+	"dcimon/views"
 )
 
 // Table tests of the pure helpers (house style rule 13).
@@ -285,6 +289,42 @@ func TestFitSegments(t *testing.T) {
 		}
 		if c.w >= 12 && width(got) > c.w {
 			t.Errorf("width %d: %d cells", c.w, width(got))
+		}
+	}
+}
+
+// TestValueStatesLookDifferent is X-5's test: a table with an invalid, an unavailable, an
+// erroring and a zero-valued cell shows four different states, in every theme (mono by
+// attribute alone), and none of the three without a value reads as 0.
+func TestValueStatesLookDifferent(t *testing.T) {
+	cells := []ns.Value{
+		{State: ns.Invalid, Reason: ns.ReasonInvalidData},
+		{State: ns.Unavailable, Reason: ns.ReasonNoValues},
+		{State: ns.Unavailable, Reason: ns.ReasonProviderError},
+		{State: ns.Valid, N: 0, V: 0},
+	}
+	// As on a 256-colour terminal; TestMain pins no colour for everything else.
+	lipgloss.SetColorProfile(termenv.ANSI256)
+	defer lipgloss.SetColorProfile(termenv.Ascii)
+	for _, name := range theme.Names() {
+		th, err := theme.Resolve(name, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := newStyles(th)
+		seen := map[string]int{}
+		for i, v := range cells {
+			text := views.Mark(v)
+			if v.State == ns.Valid {
+				text = "0"
+			} else if text == "0" {
+				t.Errorf("%s: cell %d without a value reads 0", name, i)
+			}
+			painted := valueInk(st, v).Render(text)
+			if j, dup := seen[painted]; dup {
+				t.Errorf("%s: cells %d and %d look the same: %q", name, j, i, painted)
+			}
+			seen[painted] = i
 		}
 	}
 }

@@ -492,8 +492,8 @@ func (p *treePane) renderRow(r *treeRow, selected bool, k int) string {
 	return sb.String()
 }
 
-// valueText is a statistic row's value for the value column and the ink to paint it with: muted
-// for a mark (no rate yet, n/a, err), which is never shown as a number.
+// valueText is a statistic row's value for the value column and the ink its state is painted
+// with (valueInk): a mark is never shown as a number.
 func (p *treePane) valueText(r *treeRow) (string, ink) {
 	if p.snap == nil || r.ctx.Stats == nil {
 		return "", p.st.Text.Muted
@@ -507,11 +507,7 @@ func (p *treePane) valueText(r *treeRow) (string, ink) {
 	if !ok {
 		return "", p.st.Text.Muted
 	}
-	t := safe(p.vf.text(c, r.datum, v))
-	if v.State != namespace.Valid {
-		return t, p.st.Text.Muted
-	}
-	return t, p.st.Text.Normal
+	return safe(p.vf.text(c, r.datum, v)), valueInk(p.st, v)
 }
 
 // ShortHelp is the pane's help line.

@@ -824,18 +824,7 @@ func (p *valuesPane) viewStats(lines []string) []string {
 	return lines
 }
 
-func (p *valuesPane) valueStyle(v namespace.Value) ink {
-	switch v.State {
-	case namespace.Valid:
-		return p.st.Text.Normal
-	case namespace.NoRate:
-		return p.st.Text.Muted
-	}
-	if isErrorMark(v) {
-		return p.st.Text.Crit
-	}
-	return p.st.Text.Warn
-}
+func (p *valuesPane) valueStyle(v namespace.Value) ink { return valueInk(p.st, v) }
 
 // renderBar draws v on the statistic's SPMI scale: clamped at the top with a marker when the
 // value exceeds it (the true value is in the value column, AMB-41). With autoscale on, the top
