@@ -12,15 +12,19 @@ import (
 )
 
 // eventsPane lists the event log newest first: instances added and removed (DCI-EVT-3),
-// supplier resets and deaths, hotset exceptions with their severity, provider errors.
+// supplier resets and deaths, hotset exceptions with their severity, provider errors. The
+// selected event is shown whole in the inspector (a provider's error is longer than a row), and
+// enter opens its context in the tree.
 type eventsPane struct {
 	st      *styles
-	keys    *scrollKeys
+	keys    *eventsKeys
 	focused bool
 	w, h    int
 	loc     *time.Location
 
 	events []namespace.Event
+	seq    uint64 // the log's count of events when events was read
+	cursor int
 	offset int
 
 	ver   uint64 // moved on when the list changes
@@ -29,18 +33,19 @@ type eventsPane struct {
 
 // eventsKey is what the events pane's View reads besides the list (ver).
 type eventsKey struct {
-	ver          uint64
-	w, h, offset int
+	ver                  uint64
+	w, h, offset, cursor int
+	focused              bool
 }
 
-func newEvents(st *styles, keys scrollKeys, loc *time.Location) eventsPane {
+func newEvents(st *styles, keys eventsKeys, loc *time.Location) eventsPane {
 	return eventsPane{st: st, keys: &keys, loc: loc, cache: newRenderCache[eventsKey]()}
 }
 
 // SetSize sets the inner size of the pane.
 func (p *eventsPane) SetSize(w, h int) {
 	p.w, p.h = max(w, 0), max(h, 0)
-	p.offset = clamp(p.offset, 0, max(len(p.events)-p.h, 0))
+	p.scrollToCursor()
 }
 
 // Focus gives the pane the keyboard.
@@ -49,27 +54,89 @@ func (p *eventsPane) Focus() { p.focused = true }
 // Blur takes the keyboard away.
 func (p *eventsPane) Blur() { p.focused = false }
 
-// SetEvents replaces the list (newest first). When the view was scrolled down, it stays on the
-// same events as new ones arrive on top.
-func (p *eventsPane) SetEvents(evs []namespace.Event) {
-	if p.offset > 0 {
-		p.offset += max(len(evs)-len(p.events), 0)
+// SetEvents replaces the list (newest first); seq is the log's count of events ever added. At
+// the top, the pane follows the newest event; moved down, it stays on the event it was on (and
+// the view with it) as new ones arrive above.
+func (p *eventsPane) SetEvents(evs []namespace.Event, seq uint64) {
+	if fresh := int(min(seq-p.seq, uint64(len(evs)))); p.seq != 0 && (p.cursor > 0 || p.offset > 0) {
+		p.cursor += fresh
+		p.offset += fresh
 	}
-	p.events = evs
+	p.events, p.seq = evs, seq
 	p.ver = p.cache.next()
+	p.cursor = clamp(p.cursor, 0, max(len(p.events)-1, 0))
 	p.offset = clamp(p.offset, 0, max(len(p.events)-p.h, 0))
+	p.scrollToCursor()
 }
 
 // Len is the number of events held.
 func (p *eventsPane) Len() int { return len(p.events) }
 
-// Scroll moves the list by n lines, for the mouse wheel.
-func (p *eventsPane) Scroll(n int) { p.offset = clamp(p.offset+n, 0, max(len(p.events)-p.h, 0)) }
+// Selected is the event under the cursor.
+func (p *eventsPane) Selected() (namespace.Event, bool) {
+	if p.cursor >= len(p.events) {
+		return namespace.Event{}, false
+	}
+	return p.events[p.cursor], true
+}
 
-// Update handles the pane's keys.
+// Scroll moves the view by n lines, for the mouse wheel; the cursor stays in view.
+func (p *eventsPane) Scroll(n int) {
+	p.offset = clamp(p.offset+n, 0, max(len(p.events)-p.h, 0))
+	p.cursor = clamp(p.cursor, p.offset, max(min(p.offset+p.h, len(p.events))-1, p.offset))
+}
+
+// ClickRow selects the event on row y of the pane.
+func (p *eventsPane) ClickRow(y int) {
+	if i := p.offset + y; i < len(p.events) {
+		p.moveTo(i)
+	}
+}
+
+func (p *eventsPane) moveTo(i int) {
+	p.cursor = clamp(i, 0, max(len(p.events)-1, 0))
+	p.scrollToCursor()
+}
+
+func (p *eventsPane) scrollToCursor() {
+	if p.h <= 0 {
+		return
+	}
+	if p.cursor < p.offset {
+		p.offset = p.cursor
+	}
+	if p.cursor >= p.offset+p.h {
+		p.offset = p.cursor - p.h + 1
+	}
+	p.offset = clamp(p.offset, 0, max(len(p.events)-p.h, 0))
+}
+
+// Update handles the pane's keys: the list keys move the cursor; enter opens the selected
+// event's context in the tree when it still exists.
 func (p eventsPane) Update(msg tea.Msg) (eventsPane, tea.Cmd) {
-	if km, ok := msg.(tea.KeyMsg); ok {
-		p.offset = scrollKey(p.keys.listKeys, km, p.offset, len(p.events), p.h)
+	km, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return p, nil
+	}
+	k := p.keys
+	switch {
+	case key.Matches(km, k.Up):
+		p.moveTo(p.cursor - 1)
+	case key.Matches(km, k.Down):
+		p.moveTo(p.cursor + 1)
+	case key.Matches(km, k.PageUp):
+		p.moveTo(p.cursor - max(p.h-1, 1))
+	case key.Matches(km, k.PageDown):
+		p.moveTo(p.cursor + max(p.h-1, 1))
+	case key.Matches(km, k.Top):
+		p.moveTo(0)
+	case key.Matches(km, k.Bottom):
+		p.moveTo(len(p.events) - 1)
+	case key.Matches(km, k.Open):
+		if e, ok := p.Selected(); ok && e.Path != "" {
+			path := e.Path
+			return p, func() tea.Msg { return openMsg{path: path} }
+		}
 	}
 	return p, nil
 }
@@ -96,7 +163,7 @@ func (p eventsPane) View() string {
 // view is View as lines exactly w wide, h of them, with their gen (see renderCache): drawn
 // again only when what it shows changed.
 func (p *eventsPane) view() ([]string, uint64) {
-	k := eventsKey{ver: p.ver, w: p.w, h: p.h, offset: p.offset}
+	k := eventsKey{ver: p.ver, w: p.w, h: p.h, offset: p.offset, cursor: p.cursor, focused: p.focused}
 	if s, gen, ok := p.cache.get(k); ok {
 		return s, gen
 	}
@@ -137,6 +204,14 @@ func (p *eventsPane) render() []string {
 			text = "sev " + strconv.Itoa(e.Severity) + " " + strings.TrimSuffix(text, sev)
 		}
 		rest := max(p.w-9-kindW-1, 0)
+		if i == p.cursor {
+			st := p.st.Row.SelectedBlur
+			if p.focused {
+				st = p.st.Row.Selected
+			}
+			lines = append(lines, st.Render(pad(ts+" "+pad(kind, kindW)+" "+safe(text), p.w)))
+			continue
+		}
 		lines = append(lines, p.st.Text.Muted.Render(ts)+" "+p.kindStyle(e.Kind).Render(pad(kind, kindW))+" "+
 			p.st.Text.Normal.Render(pad(safe(text), rest)))
 	}
@@ -169,7 +244,11 @@ func shortKind(k namespace.EventKind) string {
 }
 
 // ShortHelp is the pane's help line.
-func (p eventsPane) ShortHelp() []key.Binding { return []key.Binding{p.keys.Up, p.keys.Down} }
+func (p eventsPane) ShortHelp() []key.Binding {
+	return []key.Binding{p.keys.Up, p.keys.Down, p.keys.Open}
+}
 
 // FullHelp is the pane's help overlay column.
-func (p eventsPane) FullHelp() [][]key.Binding { return [][]key.Binding{p.keys.all()} }
+func (p eventsPane) FullHelp() [][]key.Binding {
+	return [][]key.Binding{append(p.keys.all(), p.keys.Open)}
+}

@@ -27,6 +27,7 @@ type inspectorPane struct {
 	reg      *namespace.Registry
 	ref      namespace.Ref
 	peers    *namespace.HotVals // a peer set shown instead of ref (SPMI-HOT-16)
+	event    *namespace.Event   // an event shown, followed by its context's attributes
 	hs       *namespace.HotSet
 	gen      uint64
 	sections []namespace.Section
@@ -71,13 +72,13 @@ func (p *inspectorPane) Blur() { p.focused = false }
 // SetTarget shows the attributes of ref.
 func (p *inspectorPane) SetTarget(reg *namespace.Registry, ref namespace.Ref) {
 	gen := reg.Generation()
-	if ref == p.ref && reg == p.reg && gen == p.gen && p.peers == nil {
+	if ref == p.ref && reg == p.reg && gen == p.gen && p.peers == nil && p.event == nil {
 		return
 	}
-	if ref != p.ref || p.peers != nil {
+	if ref != p.ref || p.peers != nil || p.event != nil {
 		p.offset = 0
 	}
-	p.reg, p.ref, p.gen, p.peers = reg, ref, gen, nil
+	p.reg, p.ref, p.gen, p.peers, p.event = reg, ref, gen, nil, nil
 	p.sections = nil
 	if ref.Ctx != nil {
 		p.sections = reg.Describe(ref)
@@ -92,7 +93,7 @@ func (p *inspectorPane) SetPeerSet(reg *namespace.Registry, hs *namespace.HotSet
 		return
 	}
 	p.offset = 0
-	p.reg, p.hs, p.peers, p.gen = reg, hs, v, reg.Generation()
+	p.reg, p.hs, p.peers, p.gen, p.event = reg, hs, v, reg.Generation(), nil
 	p.ref = namespace.Ref{}
 	p.sections = nil
 	if gp := v.Grandpa(); gp != nil && !gp.Deleted() {
@@ -100,6 +101,60 @@ func (p *inspectorPane) SetPeerSet(reg *namespace.Registry, hs *namespace.HotSet
 		p.sections = reg.Describe(p.ref)
 	}
 	p.layout()
+}
+
+// SetEvent shows an event of the log whole (its text is often longer than the events pane is
+// wide), followed by the attributes of its context while that still exists.
+func (p *inspectorPane) SetEvent(reg *namespace.Registry, e namespace.Event) {
+	if p.event != nil && sameEvent(*p.event, e) && reg.Generation() == p.gen {
+		return
+	}
+	p.offset = 0
+	p.reg, p.peers, p.gen, p.event = reg, nil, reg.Generation(), &e
+	p.ref, p.sections = namespace.Ref{}, nil
+	if e.Path != "" {
+		if ref, err := reg.Lookup(nil, e.Path); err == nil {
+			p.ref, p.sections = ref, reg.Describe(ref)
+		}
+	}
+	p.layout()
+}
+
+func sameEvent(a, b namespace.Event) bool {
+	return a.Time.Equal(b.Time) && a.Kind == b.Kind && a.Path == b.Path && a.Text == b.Text &&
+		a.Severity == b.Severity && a.TrapNo == b.TrapNo && slices.Equal(a.Class, b.Class) && a.Inst.Mask == b.Inst.Mask && slices.Equal(a.Inst.Values, b.Inst.Values)
+}
+
+// eventSection is the event's record.
+func (p *inspectorPane) eventSection() namespace.Section {
+	e := p.event
+	s := namespace.Section{Title: "Event", Fields: []namespace.Field{
+		{Key: "time", Value: p.fmtTime(e.Time)},
+		{Key: "kind", Value: e.Kind.String()},
+	}}
+	add := func(k, v string) { s.Fields = append(s.Fields, namespace.Field{Key: k, Value: v}) }
+	if e.Path != "" {
+		add("path", e.Path)
+		if p.ref.Ctx == nil {
+			add("context", "gone")
+		}
+	}
+	if len(e.Class) > 0 {
+		add("class id", e.Class.String())
+	}
+	if len(e.Inst.Values) > 0 {
+		add("instance id", e.Inst.String())
+	}
+	if e.Severity > 0 {
+		add("severity", strconv.Itoa(e.Severity))
+	}
+	if e.TrapNo > 0 {
+		add("trap", strconv.Itoa(e.TrapNo))
+	}
+	if e.Text != "" {
+		add("text", e.Text)
+	}
+	return s
 }
 
 // Target is what the pane describes.
@@ -110,8 +165,8 @@ func (p *inspectorPane) Target() namespace.Ref { return p.ref }
 // nothing changes when the first section reads the same.
 func (p *inspectorPane) SetSnapshot(snap *namespace.Snapshot) {
 	p.snap = snap
-	if p.w <= 0 || (p.ref.Ctx == nil && p.peers == nil) {
-		return
+	if p.w <= 0 || (p.ref.Ctx == nil && p.peers == nil) || p.event != nil {
+		return // an event's record does not change with the readings
 	}
 	first := p.firstSection()
 	if first.Title == p.first.Title && slices.Equal(first.Fields, p.first.Fields) {
@@ -128,6 +183,9 @@ func (p *inspectorPane) firstSection() namespace.Section {
 	if p.peers != nil {
 		return p.peerSet()
 	}
+	if p.event != nil {
+		return p.eventSection()
+	}
 	return p.status()
 }
 
@@ -135,13 +193,16 @@ func (p *inspectorPane) firstSection() namespace.Section {
 func (p *inspectorPane) layout() {
 	p.head, p.firstLines, p.rest = p.head[:0], p.firstLines[:0], p.rest[:0]
 	p.first = namespace.Section{}
-	if p.w > 0 && (p.ref.Ctx != nil || p.peers != nil) {
+	if p.w > 0 && (p.ref.Ctx != nil || p.peers != nil || p.event != nil) {
 		title := p.ref.Path()
 		if title == "" {
 			title = "Top"
 		}
-		if p.peers != nil {
+		switch {
+		case p.peers != nil:
 			title = "hotset " + p.peers.Path() + " " + p.peers.Spec().Stat
+		case p.event != nil:
+			title = "event " + p.event.Kind.String()
 		}
 		for _, l := range wrapText(title, p.w) {
 			p.head = append(p.head, p.st.Text.Bold.Render(l))

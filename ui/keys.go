@@ -121,6 +121,17 @@ type scrollKeys struct{ listKeys }
 
 func newScrollKeys() scrollKeys { return scrollKeys{newListKeys()} }
 
+// eventsKeys move through the event log and open an event's context.
+type eventsKeys struct {
+	listKeys
+	Open key.Binding
+}
+
+func newEventsKeys() eventsKeys {
+	return eventsKeys{listKeys: newListKeys(),
+		Open: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open in tree"))}
+}
+
 // inputKeys edit a one-line input (filter, go-to, form fields).
 type inputKeys struct {
 	Accept, Cancel, Backspace, Delete, Left, Right, Home, End, Clear, DeleteWord key.Binding

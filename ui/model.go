@@ -224,7 +224,7 @@ func New(src Source, opts Options) Model {
 	m.values = newValues(m.st, newValuesKeys(), m.vf)
 	m.hot = newHot(m.st, newHotKeys(), m.vf)
 	m.insp = newInspector(m.st, newScrollKeys(), opts.Location)
-	m.events = newEvents(m.st, newScrollKeys(), opts.Location)
+	m.events = newEvents(m.st, newEventsKeys(), opts.Location)
 	m.hot.SetSource(m.reg, src.Events(), opts.Hotsets)
 	m.tree.SetRegistry(m.reg)
 	m.tree.Focus()
@@ -375,7 +375,7 @@ func (m *Model) onSample(msg sampleMsg) {
 	if log := m.src.Events(); log != nil {
 		if seq := log.Seq(); seq != m.evSeq {
 			m.evSeq = seq
-			m.events.SetEvents(log.Events())
+			m.events.SetEvents(log.Events(), seq)
 		}
 	}
 	m.insp.SetSnapshot(m.snap)
@@ -425,8 +425,13 @@ func (m *Model) syncSelection() {
 			return
 		}
 		target = m.hot.Selected()
+	case paneEvents:
+		if e, ok := m.events.Selected(); ok {
+			m.insp.SetEvent(m.reg, e)
+		}
+		return
 	default:
-		return // the inspector and the events keep what the inspector shows
+		return // the inspector keeps what it shows
 	}
 	if target.Ctx == nil {
 		target = sel
@@ -701,6 +706,8 @@ func (m *Model) onMouse(msg tea.MouseMsg) {
 			m.values.ClickRow(y)
 		case paneHot:
 			m.hot.ClickRow(y)
+		case paneEvents:
+			m.events.ClickRow(y)
 		}
 	}
 	m.syncSelection()
