@@ -252,3 +252,6 @@ func (p eventsPane) ShortHelp() []key.Binding {
 func (p eventsPane) FullHelp() [][]key.Binding {
 	return [][]key.Binding{append(p.keys.all(), p.keys.Open)}
 }
+
+// restyle draws the pane again with the (changed) styles.
+func (p *eventsPane) restyle() { p.ver = p.cache.next() }

@@ -525,3 +525,6 @@ func (p hotPane) ShortHelp() []key.Binding {
 func (p hotPane) FullHelp() [][]key.Binding {
 	return [][]key.Binding{append(p.keys.all(), p.keys.New, p.keys.Edit, p.keys.Delete, p.keys.Open)}
 }
+
+// restyle draws the pane again with the (changed) styles.
+func (p *hotPane) restyle() { p.ver = p.cache.next() }

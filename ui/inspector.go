@@ -543,3 +543,6 @@ func (p inspectorPane) ShortHelp() []key.Binding { return []key.Binding{p.keys.U
 
 // FullHelp is the pane's help overlay column.
 func (p inspectorPane) FullHelp() [][]key.Binding { return [][]key.Binding{p.keys.all()} }
+
+// restyle lays the text out again with the (changed) styles.
+func (p *inspectorPane) restyle() { p.layout() }

@@ -8,7 +8,7 @@ import "github.com/charmbracelet/bubbles/key"
 // globalKeys work whatever pane has the focus (routing rule 3).
 type globalKeys struct {
 	Quit, Help, Filter, Goto     key.Binding
-	Suspend                      key.Binding
+	Suspend, Theme               key.Binding
 	Pause, Longer, Shorter       key.Binding
 	NextPane, PrevPane           key.Binding
 	Tree, Values, Hot, Insp, Evs key.Binding
@@ -22,6 +22,7 @@ func newGlobalKeys() globalKeys {
 		Filter:   key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
 		Goto:     key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "go to path")),
 		Pause:    key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pause")),
+		Theme:    key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "next theme")),
 		Longer:   key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+", "longer interval")),
 		Shorter:  key.NewBinding(key.WithKeys("-", "_"), key.WithHelp("-", "shorter interval")),
 		NextPane: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
@@ -43,7 +44,7 @@ func (k globalKeys) ShortHelp() []key.Binding {
 func (k globalKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.NextPane, k.PrevPane, k.Tree, k.Values, k.Hot, k.Insp, k.Evs},
-		{k.Filter, k.Goto, k.Pause, k.Longer, k.Shorter, k.Help, k.Suspend, k.Quit},
+		{k.Filter, k.Goto, k.Pause, k.Longer, k.Shorter, k.Theme, k.Help, k.Suspend, k.Quit},
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 	"io"
 	"log"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -215,10 +216,7 @@ func New(src Source, opts Options) Model {
 	}
 	hm := help.New()
 	m.help = &hm
-	m.help.Styles = help.Styles{
-		ShortKey: st.Help.Key, ShortDesc: st.Help.Desc, ShortSeparator: st.Help.Sep,
-		FullKey: st.Help.Key, FullDesc: st.Help.Desc, FullSeparator: st.Help.Sep, Ellipsis: st.Help.Sep,
-	}
+	m.help.Styles = helpStyles(st)
 	m.tree = newTree(m.st, newTreeKeys())
 	m.tree.vf = m.vf
 	m.values = newValues(m.st, newValuesKeys(), m.vf)
@@ -234,6 +232,42 @@ func New(src Source, opts Options) Model {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+func helpStyles(st theme.Styles) help.Styles {
+	return help.Styles{
+		ShortKey: st.Help.Key, ShortDesc: st.Help.Desc, ShortSeparator: st.Help.Sep,
+		FullKey: st.Help.Key, FullDesc: st.Help.Desc, FullSeparator: st.Help.Sep, Ellipsis: st.Help.Sep,
+	}
+}
+
+// nextTheme switches to the next theme by name. The styles are shared by every pane through one
+// pointer, so they change in place; then everything drawn with the old ones is drawn again.
+// With NO_COLOR (or --theme mono forced by it) there is nothing to switch to.
+func (m *Model) nextTheme() {
+	if m.opts.NoColor {
+		m.setFlash("NO_COLOR is set: the monochrome theme only", false)
+		return
+	}
+	names := theme.Names()
+	i := slices.Index(names, m.st.theme.Name)
+	next := names[(i+1)%len(names)]
+	th, err := theme.Resolve(next, false)
+	if err != nil {
+		m.setFlash(err.Error(), true)
+		return
+	}
+	*m.st = *newStyles(th)
+	*m.help = help.New()
+	m.help.Styles = helpStyles(th)
+	// Everything the frame cache kept was drawn with the old styles.
+	m.fc.panes, m.fc.header, m.fc.help = [numPanes]framedPane{}, keptLine{}, keptLine{}
+	m.tree.restyle()
+	m.values.restyle()
+	m.hot.restyle()
+	m.insp.restyle()
+	m.events.restyle()
+	m.setFlash("theme "+next, false)
+}
 
 // Init starts the first collection and the tick chain.
 func (m Model) Init() tea.Cmd {
@@ -522,6 +556,9 @@ func (m *Model) onKey(km tea.KeyMsg) tea.Cmd {
 	case key.Matches(km, k.Goto):
 		m.modal = modalGoto
 		m.input = newLineInput(m.inKeys, "", 200)
+		return nil
+	case key.Matches(km, k.Theme):
+		m.nextTheme()
 		return nil
 	case key.Matches(km, k.Pause):
 		m.paused = !m.paused

@@ -519,3 +519,6 @@ func (p treePane) ShortHelp() []key.Binding {
 func (p treePane) FullHelp() [][]key.Binding {
 	return [][]key.Binding{append(p.keys.all(), p.keys.Toggle, p.keys.Expand, p.keys.Collapse)}
 }
+
+// restyle draws the pane again with the (changed) styles.
+func (p *treePane) restyle() { p.ver = p.cache.next() }

@@ -1032,3 +1032,6 @@ func (p valuesPane) ShortHelp() []key.Binding {
 func (p valuesPane) FullHelp() [][]key.Binding {
 	return [][]key.Binding{append(p.keys.all(), p.keys.Sort, p.keys.Reverse, p.keys.Left, p.keys.Right, p.keys.Open, p.keys.Autoscale)}
 }
+
+// restyle draws the pane again with the (changed) styles.
+func (p *valuesPane) restyle() { p.ver = p.cache.next() }
