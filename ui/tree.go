@@ -363,9 +363,8 @@ func (p *treePane) render() []string {
 	}
 	end := min(p.offset+p.h, len(p.rows))
 	// With values, the value column follows the longest name in view rather than the far edge,
-	// so the eye does not cross an empty half screen from a name to its value.
-	// The value column is as wide as the widest value in view (a date, a MAC address), within
-	// what the names leave.
+	// so the eye does not cross an empty half screen from a name to its value, and it is as
+	// wide as the widest value in view (a date, a MAC address), within what the names leave.
 	p.nameW, p.valW = p.w, 0
 	p.vals = p.vals[:0]
 	if p.showsValues() {
@@ -446,8 +445,8 @@ func (p *treePane) renderRow(r *treeRow, selected bool, k int) string {
 	// The name keeps at least 20 characters when the pane allows (DCI4-SUP-7); the indent
 	// gives way first on deep rows.
 	room := w - width(flag) - width(count)
-	if w := width(indent) + width(marker) + width(name); w > room {
-		over := w - room
+	if need := width(indent) + width(marker) + width(name); need > room {
+		over := need - room
 		trim := min(over, max(len(indent)-2, 0))
 		indent = indent[:len(indent)-trim]
 	}
