@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -305,4 +306,48 @@ func TestScreenRedrawsEverythingAfterAResize(t *testing.T) {
 	r.mu.Unlock()
 	s.resize(8, 2)
 	waitShown(t, r, "hello\nworld")
+}
+
+// FuzzPaint paints two frames made from the fuzzer's bytes (mapped to printable text, styles and
+// line breaks) one after the other, on a terminal whose size also comes from the input, and
+// checks the terminal then shows exactly the second.
+func FuzzPaint(f *testing.F) {
+	f.Add([]byte("ab\ncd"), []byte("ab\nce\nf"), uint8(10), uint8(3))
+	f.Add([]byte("\x01x\x02y"), []byte(""), uint8(1), uint8(1))
+	f.Add([]byte("long line that is wider than the terminal"), []byte("short"), uint8(8), uint8(2))
+	frame := func(b []byte) (string, int) {
+		var sb strings.Builder
+		wid, cur := 0, 0
+		for _, c := range b {
+			switch {
+			case c == '\n' || c%17 == 0:
+				sb.WriteByte('\n')
+				wid, cur = max(wid, cur), 0
+			case c%13 == 0:
+				sb.WriteString("\x1b[1;38;5;" + strconv.Itoa(int(c)) + "m")
+			case c%11 == 0:
+				sb.WriteString("\x1b[m")
+			case c%7 == 0:
+				sb.WriteString("│")
+				cur++
+			default:
+				sb.WriteByte(' ' + c%94)
+				cur++
+			}
+		}
+		return sb.String(), max(wid, cur)
+	}
+	f.Fuzz(func(t *testing.T, a, b []byte, w, h uint8) {
+		tw, th := 1+int(w)%120, 1+int(h)%50
+		var p painter
+		p.invalidate()
+		v := newVT(tw, th)
+		fa, wa := frame(a)
+		fb, wb := frame(b)
+		paintOn(t, &p, v, fa, max(wa, tw))
+		paintOn(t, &p, v, fb, max(wb, tw))
+		if got, want := v.text(), shown(fb, tw, th); got != want {
+			t.Fatalf("%dx%d: the terminal shows\n%q\nwant\n%q", tw, th, got, want)
+		}
+	})
 }
