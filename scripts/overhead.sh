@@ -82,6 +82,19 @@ measure() {
     'BEGIN { cpu = (c1 - c0) / 1e9; printf "%s %.4f %.3f %.1f %.1f\n", n, cpu, 100 * cpu / (t1 - t0), r / 1024, p / 1024 }'
 }
 
+# shown_after SESSION T0: polls the session's screen every 2 ms (for at most 5 s) until it shows
+# "sample HH:", stops the session and prints the milliseconds since T0 (date +%s%N).
+shown_after() {
+  local t1
+  until tmux capture-pane -p -t "$1" 2>/dev/null | grep -q 'sample [0-9][0-9]:'; do
+    (( $(date +%s%N) - $2 > 5000000000 )) && break
+    sleep 0.002
+  done
+  t1=$(date +%s%N)
+  tmux kill-session -t "$1"
+  echo $(( (t1 - $2) / 1000000 ))
+}
+
 # first_frame: how soon the first frame showing collected data (the status bar's "sample
 # HH:MM:SS") is on the screen, median of 5 starts, two ways: as tmux shows it, polling the pane
 # every 2 ms from just before tmux is asked to start the program (so it includes tmux's own
@@ -93,30 +106,18 @@ first_frame() {
   for ((k = 0; k < 5; k++)); do
     local s="overhead-first-$$-$k"
     sessions+=("$s")
-    local t0 t1
+    local t0
     rm -f "$work/first.log"
     t0=$(date +%s%N)
     tmux new-session -d -s "$s" -x "$cols" -y "$rows" \
       "exec env TERM=xterm-256color $work/dcimon --interval 1s --debug $work/first.log"
-    until tmux capture-pane -p -t "$s" 2>/dev/null | grep -q 'sample [0-9][0-9]:'; do
-      (( $(date +%s%N) - t0 > 5000000000 )) && break
-      sleep 0.002
-    done
-    t1=$(date +%s%N)
-    tmux kill-session -t "$s"
-    outer+=($(( (t1 - t0) / 1000000 )))
+    outer+=("$(shown_after "$s" "$t0")")
     # The same wait for a program that prints the text at once: tmux's share of the figure.
     s="overhead-base-$$-$k"
     sessions+=("$s")
     t0=$(date +%s%N)
     tmux new-session -d -s "$s" -x "$cols" -y "$rows" "exec sh -c 'echo sample 00:00:00; exec sleep 10'"
-    until tmux capture-pane -p -t "$s" 2>/dev/null | grep -q 'sample [0-9][0-9]:'; do
-      (( $(date +%s%N) - t0 > 5000000000 )) && break
-      sleep 0.002
-    done
-    t1=$(date +%s%N)
-    tmux kill-session -t "$s"
-    base+=($(( (t1 - t0) / 1000000 )))
+    base+=("$(shown_after "$s" "$t0")")
     inner+=("$(sed -n 's/.*first frame with data on the terminal \([0-9.]*\) ms.*/\1/p' "$work/first.log")")
   done
   local med='sort -n | sed -n 3p'

@@ -102,13 +102,7 @@ func (p *eventsPane) scrollToCursor() {
 	if p.h <= 0 {
 		return
 	}
-	if p.cursor < p.offset {
-		p.offset = p.cursor
-	}
-	if p.cursor >= p.offset+p.h {
-		p.offset = p.cursor - p.h + 1
-	}
-	p.offset = clamp(p.offset, 0, max(len(p.events)-p.h, 0))
+	p.offset = keepInView(p.cursor, p.offset, p.h, len(p.events))
 }
 
 // Update handles the pane's keys: the list keys move the cursor; enter opens the selected
@@ -119,24 +113,12 @@ func (p eventsPane) Update(msg tea.Msg) (eventsPane, tea.Cmd) {
 		return p, nil
 	}
 	k := p.keys
-	switch {
-	case key.Matches(km, k.Up):
-		p.moveTo(p.cursor - 1)
-	case key.Matches(km, k.Down):
-		p.moveTo(p.cursor + 1)
-	case key.Matches(km, k.PageUp):
-		p.moveTo(p.cursor - max(p.h-1, 1))
-	case key.Matches(km, k.PageDown):
-		p.moveTo(p.cursor + max(p.h-1, 1))
-	case key.Matches(km, k.Top):
-		p.moveTo(0)
-	case key.Matches(km, k.Bottom):
-		p.moveTo(len(p.events) - 1)
-	case key.Matches(km, k.Open):
-		if e, ok := p.Selected(); ok && e.Path != "" {
-			path := e.Path
-			return p, func() tea.Msg { return openMsg{path: path} }
-		}
+	if i, ok := cursorKey(k.listKeys, km, p.cursor, len(p.events), p.h-1); ok {
+		p.moveTo(i)
+		return p, nil
+	}
+	if e, ok := p.Selected(); ok && e.Path != "" && key.Matches(km, k.Open) {
+		return p, openCmd(e.Path)
 	}
 	return p, nil
 }

@@ -320,19 +320,11 @@ func (p hotPane) Update(msg tea.Msg) (hotPane, tea.Cmd) {
 		return p, nil
 	}
 	k := p.keys
+	if i, ok := cursorKey(k.listKeys, km, p.cursor, len(p.rows), p.h/2); ok {
+		p.moveTo(i)
+		return p, nil
+	}
 	switch {
-	case key.Matches(km, k.Up):
-		p.moveTo(p.cursor - 1)
-	case key.Matches(km, k.Down):
-		p.moveTo(p.cursor + 1)
-	case key.Matches(km, k.PageUp):
-		p.moveTo(p.cursor - max(p.h/2, 1))
-	case key.Matches(km, k.PageDown):
-		p.moveTo(p.cursor + max(p.h/2, 1))
-	case key.Matches(km, k.Top):
-		p.moveTo(0)
-	case key.Matches(km, k.Bottom):
-		p.moveTo(len(p.rows) - 1)
 	case key.Matches(km, k.New):
 		return p, formRequestCmd(nil)
 	case key.Matches(km, k.Edit):

@@ -510,6 +510,27 @@ func scrollKey(k listKeys, km tea.KeyMsg, off, n, h int) int {
 	return clamp(off, 0, max(n-h, 0))
 }
 
+// cursorKey is where a list key moves a cursor among n rows, page rows to a page; ok is false
+// for any other key. Every list pane moves its cursor with it.
+func cursorKey(k listKeys, km tea.KeyMsg, cur, n, page int) (next int, ok bool) {
+	page = max(page, 1)
+	switch {
+	case key.Matches(km, k.Up):
+		return cur - 1, true
+	case key.Matches(km, k.Down):
+		return cur + 1, true
+	case key.Matches(km, k.PageUp):
+		return cur - page, true
+	case key.Matches(km, k.PageDown):
+		return cur + page, true
+	case key.Matches(km, k.Top):
+		return 0, true
+	case key.Matches(km, k.Bottom):
+		return n - 1, true
+	}
+	return cur, false
+}
+
 // View renders the visible lines, exactly w×h.
 func (p inspectorPane) View() string {
 	lines, _ := p.view()

@@ -328,3 +328,20 @@ func TestValueStatesLookDifferent(t *testing.T) {
 		}
 	}
 }
+
+func TestKeepInView(t *testing.T) {
+	cases := []struct{ cursor, offset, h, n, want int }{
+		{0, 0, 10, 100, 0},
+		{5, 0, 10, 100, 0},   // in view: no move
+		{10, 0, 10, 100, 1},  // one below: one row
+		{50, 0, 10, 100, 41}, // far below: the cursor on the last row
+		{3, 20, 10, 100, 3},  // above: the cursor on the first row
+		{99, 95, 10, 100, 90},
+		{5, 40, 10, 8, 0}, // fewer rows than the view
+	}
+	for _, c := range cases {
+		if got := keepInView(c.cursor, c.offset, c.h, c.n); got != c.want {
+			t.Errorf("keepInView(%d, %d, %d, %d) = %d, want %d", c.cursor, c.offset, c.h, c.n, got, c.want)
+		}
+	}
+}

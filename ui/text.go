@@ -104,16 +104,22 @@ func cut(s string, w int) string {
 	return ansi.Truncate(s, w, "…")
 }
 
-// pad cuts plain text s to w cells and fills it with spaces to exactly w.
-func pad(s string, w int) string {
-	if w <= 0 {
-		return ""
-	}
+// fitTo cuts plain text s to w cells when it is wider, and says how many cells it takes.
+func fitTo(s string, w int) (string, int) {
 	sw := width(s)
 	if sw > w {
 		s = cut(s, w)
 		sw = width(s)
 	}
+	return s, sw
+}
+
+// pad cuts plain text s to w cells and fills it with spaces to exactly w.
+func pad(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	s, sw := fitTo(s, w)
 	if n := w - sw; n > 0 {
 		return s + blanks(n)
 	}
@@ -125,11 +131,7 @@ func writePad(sb *strings.Builder, s string, w int) {
 	if w <= 0 {
 		return
 	}
-	sw := width(s)
-	if sw > w {
-		s = cut(s, w)
-		sw = width(s)
-	}
+	s, sw := fitTo(s, w)
 	sb.WriteString(s)
 	sb.WriteString(blanks(w - sw))
 }
@@ -139,11 +141,7 @@ func writePadLeft(sb *strings.Builder, s string, w int) {
 	if w <= 0 {
 		return
 	}
-	sw := width(s)
-	if sw > w {
-		s = cut(s, w)
-		sw = width(s)
-	}
+	s, sw := fitTo(s, w)
 	sb.WriteString(blanks(w - sw))
 	sb.WriteString(s)
 }
@@ -153,15 +151,23 @@ func padLeft(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
-	sw := width(s)
-	if sw > w {
-		s = cut(s, w)
-		sw = width(s)
-	}
+	s, sw := fitTo(s, w)
 	if n := w - sw; n > 0 {
 		return blanks(n) + s
 	}
 	return s
+}
+
+// keepInView is the first row to show so that row cursor is among the h rows shown from it,
+// moving the view as little as possible from offset, within n rows in all.
+func keepInView(cursor, offset, h, n int) int {
+	if cursor < offset {
+		offset = cursor
+	}
+	if cursor >= offset+h {
+		offset = cursor - h + 1
+	}
+	return clamp(offset, 0, max(n-h, 0))
 }
 
 // fitLine makes a possibly styled line exactly w cells wide.

@@ -252,13 +252,7 @@ func (p *treePane) scrollToCursor() {
 	if p.h <= 0 {
 		return
 	}
-	if p.cursor < p.offset {
-		p.offset = p.cursor
-	}
-	if p.cursor >= p.offset+p.h {
-		p.offset = p.cursor - p.h + 1
-	}
-	p.offset = clamp(p.offset, 0, max(len(p.rows)-p.h, 0))
+	p.offset = keepInView(p.cursor, p.offset, p.h, len(p.rows))
 }
 
 // Scroll moves the view (and the cursor with it) by n rows, for the mouse wheel.
@@ -291,19 +285,11 @@ func (p treePane) Update(msg tea.Msg) (treePane, tea.Cmd) {
 		return p, nil
 	}
 	k := p.keys
+	if i, ok := cursorKey(k.listKeys, km, p.cursor, len(p.rows), p.h-1); ok {
+		p.moveTo(i)
+		return p, nil
+	}
 	switch {
-	case key.Matches(km, k.Up):
-		p.moveTo(p.cursor - 1)
-	case key.Matches(km, k.Down):
-		p.moveTo(p.cursor + 1)
-	case key.Matches(km, k.PageUp):
-		p.moveTo(p.cursor - max(p.h-1, 1))
-	case key.Matches(km, k.PageDown):
-		p.moveTo(p.cursor + max(p.h-1, 1))
-	case key.Matches(km, k.Top):
-		p.moveTo(0)
-	case key.Matches(km, k.Bottom):
-		p.moveTo(len(p.rows) - 1)
 	case key.Matches(km, k.Toggle):
 		p.setOpen(p.cursor, !p.rows[p.cursor].expanded)
 	case key.Matches(km, k.Expand):

@@ -603,13 +603,7 @@ func (p *valuesPane) scrollToCursor() {
 	if h <= 0 {
 		return
 	}
-	if p.cursor < p.offset {
-		p.offset = p.cursor
-	}
-	if p.cursor >= p.offset+h {
-		p.offset = p.cursor - h + 1
-	}
-	p.offset = clamp(p.offset, 0, max(p.rowCount()-h, 0))
+	p.offset = keepInView(p.cursor, p.offset, h, p.rowCount())
 }
 
 // Scroll moves the cursor by n rows, for the mouse wheel.
@@ -637,19 +631,11 @@ func (p valuesPane) Update(msg tea.Msg) (valuesPane, tea.Cmd) {
 		return p, nil
 	}
 	k := p.keys
+	if i, ok := cursorKey(k.listKeys, km, p.cursor, p.rowCount(), p.bodyH()-1); ok {
+		p.moveTo(i)
+		return p, nil
+	}
 	switch {
-	case key.Matches(km, k.Up):
-		p.moveTo(p.cursor - 1)
-	case key.Matches(km, k.Down):
-		p.moveTo(p.cursor + 1)
-	case key.Matches(km, k.PageUp):
-		p.moveTo(p.cursor - max(p.bodyH()-1, 1))
-	case key.Matches(km, k.PageDown):
-		p.moveTo(p.cursor + max(p.bodyH()-1, 1))
-	case key.Matches(km, k.Top):
-		p.moveTo(0)
-	case key.Matches(km, k.Bottom):
-		p.moveTo(p.rowCount() - 1)
 	case key.Matches(km, k.Sort) && p.mode == valuesTable:
 		p.sortCol = (p.sortCol + 1) % (len(p.cols) + 1)
 		p.sortDesc = p.sortCol != 0 // values rank highest first, names alphabetically
