@@ -2,6 +2,7 @@ package ui
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strconv"
@@ -350,4 +351,34 @@ func FuzzPaint(f *testing.F) {
 			t.Fatalf("%dx%d: the terminal shows\n%q\nwant\n%q", tw, th, got, want)
 		}
 	})
+}
+
+// failingWriter refuses every write, as a terminal that hung up.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("input/output error") }
+
+// TestScreenStopsWritingToAGoneTerminal: after a failed write the screen writes no more frames.
+func TestScreenStopsWritingToAGoneTerminal(t *testing.T) {
+	s := newScreen(failingWriter{}, 0, func(time.Time) { t.Error("first frame reported on a gone terminal") })
+	s.w, s.h = 10, 2
+	go s.loop()
+	s.submit("a", 10, true)
+	s.submit("b", 10, true)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		s.wmu.Lock()
+		if s.werr != nil {
+			s.wmu.Unlock()
+			break
+		}
+		s.wmu.Unlock()
+		if time.Now().After(deadline) {
+			t.Fatal("no write error recorded")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if err := s.close(); err != nil {
+		t.Errorf("close: %v", err)
+	}
 }

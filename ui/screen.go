@@ -250,8 +250,10 @@ func (s *screen) resume() error {
 func (s *screen) close() error {
 	s.closeOnce.Do(func() {
 		close(s.done)
+		gone := false
 		select {
 		case <-s.stopped:
+			gone = s.werr != nil // the drawing goroutine is done: its error is ours to read
 		case <-time.After(closeWait):
 		}
 		if s.tty == nil {
@@ -260,9 +262,13 @@ func (s *screen) close() error {
 		_, werr := io.WriteString(s.out, modesOff)
 		rerr := term.Restore(s.in.Fd(), s.saved)
 		s.closeIn()
-		if rerr != nil {
+		switch {
+		case gone:
+			// The terminal stopped taking output while the monitor ran (a hang-up): there is
+			// nothing left to restore, and nobody to tell.
+		case rerr != nil:
 			s.closeErr = fmt.Errorf("restoring the terminal: %w", rerr)
-		} else if werr != nil {
+		case werr != nil:
 			s.closeErr = fmt.Errorf("restoring the terminal: %w", werr)
 		}
 	})
