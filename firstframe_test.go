@@ -148,6 +148,12 @@ func TestFirstFrameOnAPseudoTerminal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
+	if m, s, err := openPTY(80, 24); err != nil {
+		t.Skipf("no pseudo-terminal here: %v", err)
+	} else {
+		m.Close()
+		s.Close()
+	}
 	bin := buildDcimon(t)
 	if _, err := firstFrame(bin, "--source", "synthetic:disks=4,nics=2,cpus=4,seed=1"); err != nil {
 		t.Fatal(err)
