@@ -234,12 +234,24 @@ func TestSmokeSIGTERM(t *testing.T) {
 }
 
 // TestSmokeSuspend: in an interactive shell, Ctrl-Z gives the terminal back and stops dcimon as
-// a job; fg takes the terminal back and redraws, keys work, and q still exits cleanly.
+// a job; fg takes the terminal back and redraws, keys work, and q still exits cleanly. Also when
+// dcimon is not the job's first process (sh -c 'dcimon; ...', as sudo would run it).
 func TestSmokeSuspend(t *testing.T) {
 	bin, args := program(t)
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("bash is not installed")
 	}
+	quoted := []string{shq(bin)}
+	for _, a := range args {
+		quoted = append(quoted, shq(a))
+	}
+	direct := strings.Join(quoted, " ")
+	for name, line := range map[string]string{"direct": direct, "under sh": "sh -c " + shq(direct+"; exit $?")} {
+		t.Run(name, func(t *testing.T) { suspendIn(t, line) })
+	}
+}
+
+func suspendIn(t *testing.T, line string) {
 	dir := t.TempDir()
 	tm := &tmuxTerm{t: t, name: fmt.Sprintf("dcimon-e2e-%d-%d", os.Getpid(), time.Now().UnixNano()), dir: dir}
 	cmd := exec.Command("tmux", "new-session", "-d", "-s", tm.name, "-x", "100", "-y", "30", "bash --norc --noprofile -i")
@@ -248,13 +260,9 @@ func TestSmokeSuspend(t *testing.T) {
 		t.Fatalf("tmux: %v\n%s", err, out)
 	}
 	t.Cleanup(func() { _ = exec.Command("tmux", "kill-session", "-t", tm.name).Run() })
-	quoted := []string{shq(bin)}
-	for _, a := range args {
-		quoted = append(quoted, shq(a))
-	}
 	tm.literal("stty -g > " + shq(filepath.Join(dir, "stty.before")))
 	tm.keys("Enter")
-	tm.literal(strings.Join(quoted, " ")) // alone: a stopped job of a list lets the list go on
+	tm.literal(line) // alone: a stopped job of a list lets the list go on
 	tm.keys("Enter")
 	tm.waitFor("1 Tree", "sample ")
 	tm.keys("C-z")
