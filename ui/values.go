@@ -762,8 +762,9 @@ func (p *valuesPane) viewStats(lines []string) []string {
 		var sb strings.Builder
 		name := pad(s.datum.Name, nw)
 		vt := padLeft(txt, vw)
-		if s.text && v.State == namespace.Valid {
-			// Text takes the room of the sparkline and the bar, which it has no use for.
+		if s.text && v.State == namespace.Valid && width(txt) > vw {
+			// Text longer than the value column takes the room of the sparkline and the bar,
+			// which it has no use for; a short one ("no", "up") lines up with the numbers.
 			vt = pad(txt, p.w-nw-1)
 		}
 		sel := i == p.cursor
