@@ -17,12 +17,12 @@ type globalKeys struct {
 func newGlobalKeys() globalKeys {
 	return globalKeys{
 		Quit:     key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
-		Suspend:  key.NewBinding(key.WithKeys("ctrl+z"), key.WithHelp("ctrl+z", "suspend (fg resumes)")),
+		Suspend:  key.NewBinding(key.WithKeys("ctrl+z"), key.WithHelp("^z", "suspend")),
 		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Filter:   key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
 		Goto:     key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "go to path")),
 		Pause:    key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pause")),
-		Theme:    key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "next theme")),
+		Theme:    key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "theme")),
 		Longer:   key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+", "longer interval")),
 		Shorter:  key.NewBinding(key.WithKeys("-", "_"), key.WithHelp("-", "shorter interval")),
 		NextPane: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
@@ -180,4 +180,13 @@ func newOverlayKeys() overlayKeys {
 		Down:  key.NewBinding(key.WithKeys("down", "j", "pgdown"), key.WithHelp("↓", "scroll down")),
 		Close: key.NewBinding(key.WithKeys("esc", "?", "q"), key.WithHelp("esc/?", "close help")),
 	}
+}
+
+// all are every global binding, for tests and the help overlay's checks.
+func (k globalKeys) all() []key.Binding {
+	var out []key.Binding
+	for _, g := range k.FullHelp() {
+		out = append(out, g...)
+	}
+	return out
 }

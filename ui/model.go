@@ -1165,16 +1165,25 @@ func (m *Model) shortHelp() []key.Binding {
 func (m *Model) helpOverlay() []string {
 	w := min(m.w-2, 110)
 	hm := m.helpAt(m.w)
+	colW := (w - 4) / 2
 	section := func(title string, groups [][]key.Binding) []string {
 		out := []string{m.st.Text.Accent.Render(title)}
-		out = append(out, strings.Split(hm.FullHelpView(groups), "\n")...)
+		body := strings.Split(hm.FullHelpView(groups), "\n")
+		if colW >= 34 && slices.ContainsFunc(body, func(l string) bool { return cellWidth(l) > colW }) {
+			// Side by side the groups do not fit the column: one under the other.
+			body = body[:0]
+			for _, g := range groups {
+				body = append(body, strings.Split(hm.FullHelpView([][]key.Binding{g}), "\n")...)
+			}
+		}
+		out = append(out, body...)
 		return append(out, "")
 	}
 	left := append(section("Everywhere", m.keys.FullHelp()), section("Tree", m.tree.FullHelp())...)
-	left = append(left, section("Inspector and events", m.insp.FullHelp())...)
 	right := append(section("Values", m.values.FullHelp()), section("Hotsets", m.hot.FullHelp())...)
+	right = append(right, section("Inspector", m.insp.FullHelp())...)
+	right = append(right, section("Events", m.events.FullHelp())...)
 	var lines []string
-	colW := (w - 4) / 2
 	if colW >= 34 {
 		for i := 0; i < max(len(left), len(right)); i++ {
 			var l, r string

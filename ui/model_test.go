@@ -779,3 +779,24 @@ func TestFirstBeatIsShort(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpOverlayShowsEveryBindingWhole: at 80 and at 120 columns (tall enough to see it all),
+// every global key and its description are in the help overlay uncut.
+func TestHelpOverlayShowsEveryBindingWhole(t *testing.T) {
+	for _, w := range []int{80, 120, 200} {
+		m := newModel(t, newFixture(t, 1, 1, "eth0"), w, 90, 1)
+		m = keys(t, m, "?")
+		s := plainView(m)
+		for _, b := range m.keys.all() {
+			h := b.Help()
+			if !strings.Contains(s, h.Key) || !strings.Contains(s, h.Desc) {
+				t.Errorf("%d columns: help lacks %q %q:\n%s", w, h.Key, h.Desc, s)
+			}
+		}
+		for _, b := range m.events.FullHelp()[0] {
+			if !strings.Contains(s, b.Help().Desc) {
+				t.Errorf("%d columns: help lacks the events pane's %q", w, b.Help().Desc)
+			}
+		}
+	}
+}
