@@ -460,7 +460,7 @@ func (p *inspectorPane) classStatus() namespace.Section {
 			n++
 		}
 	}
-	add("instances read", strconv.Itoa(n))
+	add("instances", strconv.Itoa(n)) // read by this collection
 	add("reset", fmt.Sprintf("%x", cv.Reset[:]))
 	if in := p.ref.Ctx.StatsInst; in != nil {
 		if inv := cv.InvalidList(in); len(inv) > 0 {
