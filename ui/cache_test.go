@@ -18,9 +18,9 @@ func uncached(m Model) Model {
 	m.ver = m.fc.next()
 	m.tree.cache = newRenderCache[treeKey]()
 	m.values.cache = newRenderCache[valuesKey]()
-	m.hot.cache = newRenderCache[hotKey]()
+	m.hot.cache = newRenderCache[listViewKey]()
 	m.insp.cache = newRenderCache[inspectorKey]()
-	m.events.cache = newRenderCache[eventsKey]()
+	m.events.cache = newRenderCache[listViewKey]()
 	return m
 }
 

@@ -28,18 +28,11 @@ type eventsPane struct {
 	offset int
 
 	ver   uint64 // moved on when the list changes
-	cache *renderCache[eventsKey]
-}
-
-// eventsKey is what the events pane's View reads besides the list (ver).
-type eventsKey struct {
-	ver                  uint64
-	w, h, offset, cursor int
-	focused              bool
+	cache *renderCache[listViewKey]
 }
 
 func newEvents(st *styles, keys eventsKeys, loc *time.Location) eventsPane {
-	return eventsPane{st: st, keys: &keys, loc: loc, cache: newRenderCache[eventsKey]()}
+	return eventsPane{st: st, keys: &keys, loc: loc, cache: newRenderCache[listViewKey]()}
 }
 
 // SetSize sets the inner size of the pane.
@@ -145,7 +138,7 @@ func (p eventsPane) View() string {
 // view is View as lines exactly w wide, h of them, with their gen (see renderCache): drawn
 // again only when what it shows changed.
 func (p *eventsPane) view() ([]string, uint64) {
-	k := eventsKey{ver: p.ver, w: p.w, h: p.h, offset: p.offset, cursor: p.cursor, focused: p.focused}
+	k := listViewKey{ver: p.ver, w: p.w, h: p.h, offset: p.offset, cursor: p.cursor, focused: p.focused}
 	if s, gen, ok := p.cache.get(k); ok {
 		return s, gen
 	}

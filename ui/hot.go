@@ -68,18 +68,18 @@ type hotPane struct {
 	err     error
 
 	ver   uint64 // moved on when the rows or the peer sets' readings change
-	cache *renderCache[hotKey]
+	cache *renderCache[listViewKey]
 }
 
-// hotKey is what the hot pane's View reads besides what ver stands for.
-type hotKey struct {
+// listViewKey is what a list pane's View reads besides its rows (ver): the hot and events panes.
+type listViewKey struct {
 	ver                  uint64
 	w, h, cursor, offset int
 	focused              bool
 }
 
 func newHot(st *styles, keys hotKeys, vf valueFormat) hotPane {
-	return hotPane{st: st, keys: &keys, vf: vf, cache: newRenderCache[hotKey]()}
+	return hotPane{st: st, keys: &keys, vf: vf, cache: newRenderCache[listViewKey]()}
 }
 
 // SetSize sets the inner size of the pane.
@@ -354,7 +354,7 @@ func (p hotPane) View() string {
 // view is View as lines exactly w wide, h of them, with their gen (see renderCache): drawn
 // again only when what it shows changed.
 func (p *hotPane) view() ([]string, uint64) {
-	k := hotKey{ver: p.ver, w: p.w, h: p.h, cursor: p.cursor, offset: p.offset, focused: p.focused}
+	k := listViewKey{ver: p.ver, w: p.w, h: p.h, cursor: p.cursor, offset: p.offset, focused: p.focused}
 	if s, gen, ok := p.cache.get(k); ok {
 		return s, gen
 	}
