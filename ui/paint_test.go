@@ -382,3 +382,15 @@ func TestScreenStopsWritingToAGoneTerminal(t *testing.T) {
 		t.Errorf("close: %v", err)
 	}
 }
+
+// TestScreenSkipsThePlaceholderWhenDataFollowSoon: the frame before the first collection waits
+// briefly; when the data come meanwhile, only the frame with data is ever written.
+func TestScreenSkipsThePlaceholderWhenDataFollowSoon(t *testing.T) {
+	r := &recorder{v: newVT(10, 1)}
+	s := startTestScreen(t, r, 0, nil)
+	s.submit("starting", 10, false)
+	s.submit("cpu 12%", 10, true)
+	if n := waitShown(t, r, "cpu 12%"); n != 1 {
+		t.Errorf("%d writes, want 1 (the placeholder was drawn)", n)
+	}
+}

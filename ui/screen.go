@@ -109,6 +109,16 @@ func newScreen(out io.Writer, gap time.Duration, firstData func(time.Time)) *scr
 	return s
 }
 
+// placeholderWait is how long a frame without data waits for the first one with data.
+const placeholderWait = 150 * time.Millisecond
+
+// pendingHasData reports whether the frame waiting to be drawn shows collected data.
+func (s *screen) pendingHasData() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.data
+}
+
 // size is the terminal's size as last read.
 func (s *screen) size() (w, h int) {
 	s.mu.Lock()
@@ -150,11 +160,27 @@ func (s *screen) loop() {
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	var last time.Time
+	held := false // the first placeholder has had its wait
 	for {
 		select {
 		case <-s.done:
 			return
 		case <-s.kick:
+		}
+		if last.IsZero() && !held && !s.pendingHasData() {
+			held = true
+			// The frame before the first collection is a placeholder, and the collection
+			// usually follows within milliseconds: drawing it would only flash an empty
+			// layout. It is drawn if the data take longer than placeholderWait.
+			timer.Reset(placeholderWait)
+			select {
+			case <-s.done:
+				timer.Stop()
+				return
+			case <-s.kick:
+				timer.Stop()
+			case <-timer.C:
+			}
 		}
 		if wait := s.gap - time.Since(last); !last.IsZero() && wait > 0 {
 			timer.Reset(wait)
