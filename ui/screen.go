@@ -30,7 +30,8 @@ const closeWait = 2 * time.Second
 // 2-CPU VM of the README's Performance section), and a frame made between two ticks waits for
 // the next one, so the first frame with data waited up to a whole period. The screen draws when
 // the frame changes instead: at once when the last frame is at least one gap (1/fps) old, else
-// when the gap has passed, and then only the newest frame. Idle, it does not wake at all.
+// when the gap has passed, and then only the newest frame. Idle, it does not wake at all. (The
+// placeholder before the first collection waits briefly for it: see placeholderWait.)
 // bubbletea still reads and parses the input and runs the model; the screen owns the terminal's
 // modes and is the only writer to it while the monitor runs.
 type screen struct {
@@ -154,7 +155,8 @@ func (s *screen) poke() {
 	}
 }
 
-// loop draws frames as they come, at most one a gap after a frame with data.
+// loop draws frames as they come, at most one a gap after a frame with data; the first
+// placeholder waits up to placeholderWait for the data.
 func (s *screen) loop() {
 	defer close(s.stopped)
 	timer := time.NewTimer(time.Hour)
