@@ -89,14 +89,27 @@ func (f *hotForm) Update(km tea.KeyMsg) hotFormDone {
 	case key.Matches(km, f.keys.Prev):
 		f.focus = (f.focus + len(f.fields) - 1) % len(f.fields)
 	case fld.choices != nil && (key.Matches(km, f.keys.Inc) || key.Matches(km, f.inKeys.Right) || km.Type == tea.KeySpace):
-		fld.choice = (fld.choice + 1) % len(fld.choices)
+		f.step(f.focus, 1)
 	case fld.choices != nil && (key.Matches(km, f.keys.Dec) || key.Matches(km, f.inKeys.Left)):
-		fld.choice = (fld.choice + len(fld.choices) - 1) % len(fld.choices)
+		f.step(f.focus, -1)
 	case fld.choices == nil:
 		fld.input.Update(km)
 	}
 	return formOpen
 }
+
+// step moves field i's choice by n (round the list); a text field has none to move.
+func (f *hotForm) step(i, n int) {
+	fld := &f.fields[i]
+	if fld.choices == nil {
+		return
+	}
+	k := len(fld.choices)
+	fld.choice = ((fld.choice+n)%k + k) % k
+}
+
+// formFieldsTop is the form box's line of its first field: the border, the title, a blank.
+const formFieldsTop = 3
 
 // Spec reads the fields into a peer set specification; a field that is not a number is an error
 // naming the field.

@@ -506,9 +506,9 @@ func (m *Model) onKey(km tea.KeyMsg) tea.Cmd {
 		case key.Matches(km, m.ovKeys.Close):
 			m.modal = modalNone
 		case key.Matches(km, m.ovKeys.Up):
-			m.helpOff = max(m.helpOff-1, 0)
+			m.scrollHelp(-1)
 		case key.Matches(km, m.ovKeys.Down):
-			m.helpOff++
+			m.scrollHelp(1)
 		}
 		return nil
 	case modalForm:
@@ -694,10 +694,23 @@ func (m *Model) formKey(km tea.KeyMsg) {
 
 // onMouse focuses and selects with a click and scrolls the pane under the pointer with the wheel.
 func (m *Model) onMouse(msg tea.MouseMsg) {
-	if m.modal != modalNone || m.lay.Mode == modeTooSmall {
+	ev := tea.MouseEvent(msg)
+	switch m.modal {
+	case modalHelp:
+		if ev.IsWheel() {
+			m.scrollHelp(wheelStep(ev))
+		}
+		return
+	case modalForm:
+		m.onFormMouse(ev)
+		return
+	case modalNone:
+	default:
 		return
 	}
-	ev := tea.MouseEvent(msg)
+	if m.lay.Mode == modeTooSmall {
+		return
+	}
 	if m.lay.Mode == modeCompact && ev.Action == tea.MouseActionPress && ev.Button == tea.MouseButtonLeft && m.lay.Tabs.contains(ev.X, ev.Y) {
 		for p, r := range tabRanges(m.w) {
 			if ev.X >= r[0] && ev.X < r[1] {
@@ -721,11 +734,7 @@ func (m *Model) onMouse(msg tea.MouseMsg) {
 		return
 	}
 	if ev.IsWheel() {
-		n := 3
-		if ev.Button == tea.MouseButtonWheelUp || ev.Button == tea.MouseButtonWheelLeft {
-			n = -3
-		}
-		m.scrollPane(target, n)
+		m.scrollPane(target, wheelStep(ev))
 		m.syncSelection()
 		return
 	}
@@ -748,6 +757,40 @@ func (m *Model) onMouse(msg tea.MouseMsg) {
 		}
 	}
 	m.syncSelection()
+}
+
+// wheelStep is how far a wheel notch scrolls: three lines, up or down.
+func wheelStep(ev tea.MouseEvent) int {
+	if ev.Button == tea.MouseButtonWheelUp || ev.Button == tea.MouseButtonWheelLeft {
+		return -3
+	}
+	return 3
+}
+
+// formW is the hotset form's width.
+func (m *Model) formW() int { return min(m.w-2, 90) }
+
+// onFormMouse lets the mouse work the hotset form: a click focuses a field, a click on the
+// focused choice field or the wheel over a choice field steps its choice.
+func (m *Model) onFormMouse(ev tea.MouseEvent) {
+	if m.form == nil {
+		return
+	}
+	box := m.form.View(m.st, m.formW(), "")
+	i := ev.Y - max((m.h-len(box))/2, 0) - formFieldsTop
+	if i < 0 || i >= len(m.form.fields) {
+		return
+	}
+	switch {
+	case ev.IsWheel():
+		m.form.focus = i
+		m.form.step(i, wheelStep(ev)/3)
+	case ev.Action == tea.MouseActionPress && ev.Button == tea.MouseButtonLeft:
+		if m.form.focus == i {
+			m.form.step(i, 1)
+		}
+		m.form.focus = i
+	}
 }
 
 func (m *Model) scrollPane(p paneID, n int) {
@@ -889,7 +932,7 @@ func (m *Model) compose() string {
 	case modalHelp:
 		overlay(lines, m.helpOverlay(), m.w, m.h)
 	case modalForm:
-		fw := min(m.w-2, 90)
+		fw := m.formW()
 		hm := m.helpAt(fw - 4)
 		overlay(lines, m.form.View(m.st, fw, hm.ShortHelpView(m.form.ShortHelp())), m.w, m.h)
 	}
@@ -1162,8 +1205,13 @@ func (m *Model) shortHelp() []key.Binding {
 
 // helpOverlay is the full help, built from the key maps: the global keys and each pane's, in two
 // columns when they fit, scrolled with the overlay's keys when the screen is short.
-func (m *Model) helpOverlay() []string {
-	w := min(m.w-2, 110)
+// helpW is the help overlay's width.
+func (m *Model) helpW() int { return min(m.w-2, 110) }
+
+// helpBody is every line of the help overlay: each pane's bindings under its name, in two
+// columns when they fit.
+func (m *Model) helpBody() []string {
+	w := m.helpW()
 	hm := m.helpAt(m.w)
 	colW := (w - 4) / 2
 	section := func(title string, groups [][]key.Binding) []string {
@@ -1198,13 +1246,26 @@ func (m *Model) helpOverlay() []string {
 	} else {
 		lines = append(left, right...)
 	}
-	room := max(m.h-5, 1)
-	if len(lines) > room {
+	return lines
+}
+
+// helpRoom is how many lines of the help the overlay shows at once.
+func (m *Model) helpRoom() int { return max(m.h-5, 1) }
+
+// scrollHelp moves the help overlay by n lines, within its length.
+func (m *Model) scrollHelp(n int) {
+	m.helpOff = clamp(m.helpOff+n, 0, max(len(m.helpBody())-m.helpRoom(), 0))
+}
+
+// helpOverlay is the help box: the part of helpBody that fits, and how to close and scroll it.
+func (m *Model) helpOverlay() []string {
+	lines := m.helpBody()
+	if room := m.helpRoom(); len(lines) > room {
 		off := clamp(m.helpOff, 0, len(lines)-room)
 		lines = lines[off : off+room]
 	}
 	lines = append(lines, m.st.Text.Muted.Render(helpText(m.ovKeys.Close)+" · "+helpText(m.ovKeys.Down)))
-	return boxed(m.st, "Help", lines, w)
+	return boxed(m.st, "Help", lines, m.helpW())
 }
 
 // overlay draws box lines centred over the screen lines.

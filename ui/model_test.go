@@ -800,3 +800,58 @@ func TestHelpOverlayShowsEveryBindingWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestMouseInOverlays: the wheel scrolls the help overlay within its length; in the hotset form
+// a click focuses a field, a click on the focused choice field or the wheel over it steps the
+// choice. The rows are found on the screen itself, as a person would.
+func TestMouseInOverlays(t *testing.T) {
+	m := newModel(t, newFixture(t, 1, 3), 120, 30, 2)
+	m = keys(t, m, "?")
+	wheel := func(m Model, x, y int, b tea.MouseButton) Model {
+		return send(t, m, tea.MouseMsg{X: x, Y: y, Button: b, Action: tea.MouseActionPress})
+	}
+	for range 100 {
+		m = wheel(m, 60, 10, tea.MouseButtonWheelDown)
+	}
+	most := m.helpOff
+	if most == 0 || most != max(len(m.helpBody())-m.helpRoom(), 0) {
+		t.Fatalf("wheel scrolled the help to %d of %d lines (%d shown)", most, len(m.helpBody()), m.helpRoom())
+	}
+	m = wheel(m, 60, 10, tea.MouseButtonWheelUp)
+	if m.helpOff != most-3 {
+		t.Fatalf("wheel up: offset %d, want %d", m.helpOff, most-3)
+	}
+	m = keys(t, m, "{esc}:Disk/sda/%util{enter}3n")
+	if m.modal != modalForm {
+		t.Fatal("no form")
+	}
+	rowOf := func(label string) int {
+		for y, l := range strings.Split(plainView(m), "\n") {
+			if strings.Contains(l, " "+label+" ") {
+				return y
+			}
+		}
+		t.Fatalf("no %q on screen:\n%s", label, plainView(m))
+		return 0
+	}
+	click := func(y int) {
+		m = send(t, m, tea.MouseMsg{X: 60, Y: y, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
+	}
+	feed := m.form.fields[2].choice
+	click(rowOf("feed"))
+	if m.form.focus != 2 || m.form.fields[2].choice != feed {
+		t.Fatalf("a click on feed: focus %d, choice %d (want 2, unchanged %d)", m.form.focus, m.form.fields[2].choice, feed)
+	}
+	click(rowOf("feed"))
+	if got := m.form.fields[2].choice; got != (feed+1)%len(feedChoices) {
+		t.Fatalf("a second click on feed: choice %d, want %d", got, (feed+1)%len(feedChoices))
+	}
+	m = wheel(m, 60, rowOf("exceptions"), tea.MouseButtonWheelDown)
+	if m.form.focus != 3 || m.form.fields[3].choice != 1 {
+		t.Fatalf("wheel on exceptions: focus %d, choice %d", m.form.focus, m.form.fields[3].choice)
+	}
+	click(rowOf("threshold"))
+	if m.form.focus != 1 {
+		t.Fatalf("a click on threshold: focus %d", m.form.focus)
+	}
+}
