@@ -51,3 +51,37 @@ func TestMinimumWidths(t *testing.T) {
 		}
 	}
 }
+
+// TestTreeKeepsTwentyCharactersDeepDown: in the narrowest full layout (120×40, a 22-cell tree)
+// a statistic three levels down still shows the first 20 characters of its name in the tree:
+// its indent gives way first (DCI4-SUP-7).
+func TestTreeKeepsTwentyCharactersDeepDown(t *testing.T) {
+	stat := "abcdefghijklmnopqrstuvwxyz"
+	r := ns.NewRegistry()
+	top := &ns.Class{ID: ns.ClassID{7}, Name: "Deep", Flags: ns.ClassEnabled}
+	dev := &ns.Class{ID: ns.ClassID{7, 2}, Name: "dev", Flags: ns.ClassEnabled, InstFreq: ns.SiContInst,
+		Levels: []ns.InstLevel{{Type: ns.TypeUint4, Tag: ns.TagDevice, Size: 4}},
+		Datums: []ns.Datum{ns.Gauge(1, "x", ns.TypeUint4, ns.UnitCount, "x", "nowhere")}}
+	part := &ns.Class{ID: ns.ClassID{7, 3}, Name: "part", Flags: ns.ClassEnabled, InstFreq: ns.SiContInst, NestUnder: ns.ClassID{7, 2},
+		Levels: []ns.InstLevel{{Type: ns.TypeUint4, Tag: ns.TagDevice, Size: 4}, {Type: ns.TypeUint4, Tag: ns.TagDevice, Size: 4}},
+		Datums: []ns.Datum{ns.Gauge(1, stat, ns.TypeUint4, ns.UnitCount, "A long name", "nowhere")}}
+	for _, c := range []*ns.Class{top, dev, part} {
+		if err := r.RegisterClass(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, _, err := r.Sync(dev, []ns.InstanceSpec{{Levels: []uint64{1}, OSName: "sda"}}, fixtureNow, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := r.Sync(part, []ns.InstanceSpec{{Levels: []uint64{1, 2}, OSName: "sda1"}}, fixtureNow, nil); err != nil {
+		t.Fatal(err)
+	}
+	m := newModel(t, &stubSource{reg: r, log: ns.NewEventLog(10)}, 120, 40, 1)
+	m = keys(t, m, ":Deep/sda/sda1/"+stat+"{enter}1")
+	if m.tree.w != 22 {
+		t.Fatalf("tree %d wide, want the narrowest full layout's 22", m.tree.w)
+	}
+	if s := stripANSI(m.tree.View()); !strings.Contains(s, stat[:20]) {
+		t.Errorf("the tree cuts the statistic name below 20:\n%s", s)
+	}
+}

@@ -428,13 +428,16 @@ func (p *treePane) renderRow(r *treeRow, selected bool, k int) string {
 		w = p.nameW
 		val, valInk = cut(p.vals[k].text, p.valW), p.vals[k].ink
 	}
-	// The name keeps at least 20 characters when the pane allows (DCI4-SUP-7); the indent
-	// gives way first on deep rows.
+	// The name keeps at least 20 characters when the pane allows (DCI4-SUP-7): on a deep row
+	// the indent gives way first, then a statistic's marker.
 	room := w - width(flag) - width(count)
 	if need := width(indent) + width(marker) + width(name); need > room {
 		over := need - room
-		trim := min(over, max(len(indent)-2, 0))
+		trim := min(over, len(indent))
 		indent = indent[:len(indent)-trim]
+		if over > trim && r.datum != nil && room-width(name) < width(marker)+1 {
+			marker = ""
+		}
 	}
 	text := cut(indent+marker+name, max(room, 0))
 	line := text + count
