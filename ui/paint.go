@@ -22,7 +22,7 @@ const (
 // remembers what each row shows, so it must see every byte it returns written. It allocates
 // nothing once its buffers have grown to a frame's size.
 type painter struct {
-	rows  []string // what each terminal row shows (the frame's line, before any cut)
+	rows  []string // what each terminal row shows: the frame's line, cut if it was too wide
 	buf   []byte
 	clear bool // the screen's content is unknown (start, resize): erase it and write every row
 }
@@ -31,11 +31,12 @@ type painter struct {
 // terminal may have reflowed, moved or dropped what it showed.
 func (p *painter) invalidate() { p.clear = true }
 
-// paint returns the bytes that show frame on a w×h terminal, or nil when the terminal already shows
-// it. frame's lines are separated by '\n'; fw is the width it was laid out for: lines are cut to w
-// only when the terminal has become narrower than that (a frame drawn before a resize arrived), so
-// the common case measures nothing (a row keeps the cut text, which is what it shows). Rows past the frame's last line are erased; lines past the
-// terminal's last row are dropped. The returned slice is valid until the next call.
+// paint returns the bytes that show frame on a w×h terminal, or nil when the terminal already
+// shows it. frame's lines are separated by '\n'; fw is the width it was laid out for: lines are
+// cut to w only when the terminal has become narrower than that (a frame drawn before a resize
+// arrived), so the common case measures nothing. Rows past the frame's last line are erased;
+// lines past the terminal's last row are dropped. The returned slice is valid until the next
+// call.
 func (p *painter) paint(frame string, fw, w, h int) []byte {
 	b := p.buf[:0]
 	b = append(b, syncBegin...)
