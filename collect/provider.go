@@ -26,7 +26,8 @@ type Provider interface {
 
 // Request says what one collection should read.
 type Request struct {
-	// Classes are the classes someone is subscribed to (nil = every class of the provider).
+	// Classes are the classes to read: those someone is subscribed to, or nil for every class
+	// of the provider (nobody subscribed, or the sampler's slow read of the rest is due).
 	Classes map[*namespace.Class]bool
 	// Static asks for SV_STATIC datums too: after a supplier reset, and at the first collection.
 	Static bool
