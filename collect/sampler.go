@@ -92,9 +92,9 @@ type result struct {
 
 // Sampler is dcimon's DCI server: it owns the name space, runs the providers concurrently under
 // a deadline (for the classes someone is subscribed to, and every class now and then: see
-// Subscribe), isolates their failures, keeps instances in step
-// with what they report (with added and removed events), and turns each collection into the next
-// immutable snapshot. Sample calls are serialised; everything else is safe for concurrent use.
+// Subscribe), isolates their failures, keeps instances in step with what they report (with
+// added and removed events), and turns each collection into the next immutable snapshot.
+// Sample calls are serialised; everything else is safe for concurrent use.
 type Sampler struct {
 	reg  *namespace.Registry
 	log  *namespace.EventLog
