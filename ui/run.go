@@ -132,35 +132,66 @@ type onScreen struct {
 	scr *screen
 }
 
-// Update runs the monitor's Update, and job control: Ctrl-Z gives the terminal back and stops
-// the process (bubbletea sends the stop and waits for the continue); on resuming the screen is
-// taken back and the monitor told the terminal's size, which may have changed meanwhile.
+// Update runs the monitor's Update, and job control. Ctrl-Z starts suspendCmd, which gives
+// the terminal back and has bubbletea stop the process (it sends the stop and waits for the
+// continue); on resuming, resumeCmd takes the terminal back and the monitor is told the
+// terminal's size, which may have changed meanwhile. The terminal I/O and the look at the
+// process tree happen in those commands, not here.
 func (o onScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
 		if key.Matches(msg, o.keys.Suspend) {
-			if !jobControl() {
-				// A stop nobody can continue would leave the monitor hanging.
-				o.setFlash("Ctrl-Z: no shell job control here to stop and resume dcimon", true)
-				o.touch()
-				return o, nil
-			}
-			if err := o.scr.suspend(); err != nil {
-				o.log.Printf("suspend: %v", err)
-			}
-			return o, tea.Suspend
+			return o, suspendCmd(o.scr)
 		}
+	case noJobControlMsg:
+		// A stop nobody can continue would leave the monitor hanging.
+		o.setFlash("Ctrl-Z: no shell job control here to stop and resume dcimon", true)
+		o.touch()
+		return o, nil
 	case tea.ResumeMsg:
-		if err := o.scr.resume(); err != nil {
-			o.crash.set(fmt.Errorf("dcimon: resuming after a stop: %w", err))
+		return o, resumeCmd(o.scr)
+	case resumedMsg:
+		if msg.err != nil {
+			o.crash.set(fmt.Errorf("dcimon: resuming after a stop: %w", msg.err))
 			return o, tea.Quit
 		}
-		w, h := o.scr.size()
-		return o.Update(tea.WindowSizeMsg{Width: w, Height: h})
+		return o.Update(tea.WindowSizeMsg{Width: msg.w, Height: msg.h})
 	}
 	m, cmd := o.Model.Update(msg)
 	o.Model = m.(Model)
 	return o, cmd
+}
+
+// noJobControlMsg says Ctrl-Z cannot stop dcimon: no shell could continue it.
+type noJobControlMsg struct{}
+
+// resumedMsg says the screen has the terminal again, at the size it has now.
+type resumedMsg struct {
+	w, h int
+	err  error
+}
+
+// suspendCmd gives the terminal back and asks bubbletea to stop the process, when a shell with
+// job control can continue it.
+func suspendCmd(scr *screen) tea.Cmd {
+	return func() tea.Msg {
+		if !jobControl() {
+			return noJobControlMsg{}
+		}
+		// Even if giving the terminal back fails, the stop goes ahead: the shell restores its
+		// own terminal state, and resuming sets the monitor's again.
+		_ = scr.suspend()
+		return tea.SuspendMsg{}
+	}
+}
+
+// resumeCmd takes the terminal back after a stop.
+func resumeCmd(scr *screen) tea.Cmd {
+	return func() tea.Msg {
+		err := scr.resume()
+		w, h := scr.size()
+		return resumedMsg{w: w, h: h, err: err}
+	}
 }
 
 // View draws the monitor and hands the frame to the screen.
