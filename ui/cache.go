@@ -52,6 +52,15 @@ func (c *renderCache[K]) put(key K, lines []string) ([]string, uint64) {
 }
 
 // forget drops the text, so the next View renders.
+// view is the lines for key: the kept ones when key is the one they were rendered for, else
+// render's, kept for next time. Every pane's view is this call.
+func (c *renderCache[K]) view(key K, render func() []string) ([]string, uint64) {
+	if s, gen, ok := c.get(key); ok {
+		return s, gen
+	}
+	return c.put(key, render())
+}
+
 func (c *renderCache[K]) forget() {
 	if c != nil {
 		c.have = false

@@ -139,10 +139,7 @@ func (p eventsPane) View() string {
 // again only when what it shows changed.
 func (p *eventsPane) view() ([]string, uint64) {
 	k := listViewKey{ver: p.ver, w: p.w, h: p.h, offset: p.offset, cursor: p.cursor, focused: p.focused}
-	if s, gen, ok := p.cache.get(k); ok {
-		return s, gen
-	}
-	return p.cache.put(k, p.render())
+	return p.cache.view(k, p.render)
 }
 
 func (p *eventsPane) render() []string {

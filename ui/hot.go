@@ -355,10 +355,7 @@ func (p hotPane) View() string {
 // again only when what it shows changed.
 func (p *hotPane) view() ([]string, uint64) {
 	k := listViewKey{ver: p.ver, w: p.w, h: p.h, cursor: p.cursor, offset: p.offset, focused: p.focused}
-	if s, gen, ok := p.cache.get(k); ok {
-		return s, gen
-	}
-	return p.cache.put(k, p.render())
+	return p.cache.view(k, p.render)
 }
 
 func (p *hotPane) render() []string {

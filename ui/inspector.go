@@ -541,10 +541,7 @@ func (p inspectorPane) View() string {
 // again only when what it shows changed.
 func (p *inspectorPane) view() ([]string, uint64) {
 	k := inspectorKey{ver: p.ver, w: p.w, h: p.h, offset: p.offset}
-	if s, gen, ok := p.cache.get(k); ok {
-		return s, gen
-	}
-	return p.cache.put(k, p.render())
+	return p.cache.view(k, p.render)
 }
 
 func (p *inspectorPane) render() []string {

@@ -329,10 +329,7 @@ func (p *treePane) view() ([]string, uint64) {
 	if p.showsValues() && p.snap != nil {
 		k.snap = p.snap.Seq
 	}
-	if s, gen, ok := p.cache.get(k); ok {
-		return s, gen
-	}
-	return p.cache.put(k, p.render())
+	return p.cache.view(k, p.render)
 }
 
 func (p *treePane) render() []string {

@@ -688,10 +688,7 @@ func (p valuesPane) View() string {
 func (p *valuesPane) view() ([]string, uint64) {
 	k := valuesKey{ver: p.ver, w: p.w, h: p.h, cursor: p.cursor, offset: p.offset, colOff: p.colOff,
 		sortCol: p.sortCol, sortDesc: p.sortDesc, autoscale: p.autoscale, focused: p.focused}
-	if s, gen, ok := p.cache.get(k); ok {
-		return s, gen
-	}
-	return p.cache.put(k, p.render())
+	return p.cache.view(k, p.render)
 }
 
 func (p *valuesPane) render() []string {
