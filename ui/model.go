@@ -131,8 +131,10 @@ type Model struct {
 
 	crash *crashBox
 	sub   *subscription
-	// lastStart is when the latest collection started.
+	// lastStart is when the latest collection started; extra says the one in flight was started
+	// for a class that came on screen, not by the tick chain.
 	lastStart time.Time
+	extra     bool
 
 	// ver is the version of what the screen shows; Update moves it on whenever a message may
 	// have changed anything visible, and View draws again only for a version it has not drawn.
@@ -367,6 +369,9 @@ func (m *Model) onTick(msg tickMsg) tea.Cmd {
 	}
 	next := tickCmd(m.after, m.interval, m.tickSeq)
 	if m.inflight {
+		if m.extra {
+			return next // a collection for a class that just came on screen: as fresh as this one
+		}
 		m.skipped++
 		m.log.Printf("tick %d: the previous collection is still running; skipped", m.tickSeq)
 		return next
@@ -388,7 +393,7 @@ func (m *Model) restartTicks() tea.Cmd {
 
 // onSample applies one collection: the snapshot goes to every pane through its setters.
 func (m *Model) onSample(msg sampleMsg) {
-	m.inflight = false
+	m.inflight, m.extra = false, false
 	m.took = msg.took
 	m.lastStart = msg.start
 	m.lastErr = msg.err

@@ -109,7 +109,7 @@ func (m *Model) resubscribe() tea.Cmd {
 	if !stale || m.inflight || m.paused || m.snap == nil || m.now().Sub(m.lastStart) < firstRateAfter {
 		return nil
 	}
-	m.inflight = true
+	m.inflight, m.extra = true, true
 	return sampleCmd(m.ctx, m.src, m.now)
 }
 
