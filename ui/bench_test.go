@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"dcimon/ui/internal/screen"
 )
 
 // The frame budgets of the issue: one View at 200×60 with 10,000 instances in the tree under
@@ -125,14 +127,14 @@ func BenchmarkPaintSample(b *testing.B) {
 		m = collectOnce(b, m)
 		frames[i] = m.View()
 	}
-	var p painter
-	p.invalidate()
-	p.paint(frames[0], 200, 200, 50)
+	var p screen.Painter
+	p.Invalidate()
+	p.Paint(frames[0], 200, 200, 50)
 	var bytes int
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		bytes += len(p.paint(frames[1+i%15], 200, 200, 50))
+		bytes += len(p.Paint(frames[1+i%15], 200, 200, 50))
 	}
 	b.ReportMetric(float64(bytes)/float64(b.N), "bytes/frame")
 }

@@ -3,9 +3,11 @@
 // attribute and the event log), the layout, the key maps and help, the filter, go-to and hotset
 // form modes, the one tick chain and the collection command, and Run.
 //
-// Run gives bubbletea the input and the model but not the terminal: the screen (screen.go)
+// Run gives bubbletea the input and the model but not the terminal: package ui/internal/screen
 // puts the terminal in the monitor's modes and gives it back on every exit path, and draws a
-// frame only when it changed, writing only the rows that differ (paint.go). The monitor tells
+// frame only when it changed, writing only the rows that differ. run.go is the only file that
+// talks to it, and keeps the monitor's start-up rule (a frame before the first collection is
+// provisional for up to placeholderWait). The monitor tells
 // its source which classes are on screen (subscribe.go), so the rest is read only now and then.
 //
 // The monitor reads everything through Source, an interface defined here on the consumer's side:

@@ -7,18 +7,19 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"sync"
 	"syscall"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/term"
 
 	"dcimon/theme"
+	"dcimon/ui/internal/screen"
 )
 
 // DefaultFPS is the most frames the monitor draws in a second by default. Frames are drawn only
-// when the screen changes (see screen), so the rate costs nothing while nothing changes: it only
+// when the screen changes (see package screen), so the rate costs nothing while nothing changes: it only
 // bounds the drawing while keys are held down or the mouse is dragged.
 const DefaultFPS = 60
 
@@ -60,28 +61,32 @@ func Run(ctx context.Context, src Source, opts Options) (err error) {
 	}
 	m := New(src, opts)
 	m.ctx = ctx
-	scr, err := openScreen(fps(opts.FPS), func(t time.Time) {
-		m.log.Printf("first frame with data on the terminal %.1f ms after start", float64(t.Sub(opts.Started).Microseconds())/1000)
-	})
+	scr, err := screen.Open(fps(opts.FPS))
 	if err != nil {
 		return err
 	}
-	st := catchStrays()
+	st := screen.CatchStrays()
 	defer func() {
 		// The terminal first, so what was caught is replayed on the shell's screen.
-		if cerr := scr.close(); cerr != nil && err == nil {
+		if cerr := scr.Close(); cerr != nil && err == nil {
 			err = cerr
 		}
-		st.release(st.errOut)
+		st.Release(st.Stderr())
 	}()
 	// The first frame is laid out for the terminal's real size, so it can be drawn at once.
-	m.resize(scr.size())
-	p := tea.NewProgram(onScreen{Model: m, scr: scr}, tea.WithoutRenderer(), tea.WithInput(scr.in),
+	m.resize(scr.Size())
+	var once sync.Once
+	o := onScreen{Model: m, scr: scr, holdUntil: time.Now().Add(placeholderWait), drawn: func(t time.Time) {
+		once.Do(func() {
+			m.log.Printf("first frame with data on the terminal %.1f ms after start", float64(t.Sub(opts.Started).Microseconds())/1000)
+		})
+	}}
+	p := tea.NewProgram(o, tea.WithoutRenderer(), tea.WithInput(scr.In()),
 		tea.WithContext(ctx), tea.WithoutSignalHandler())
 	m.crash.mu.Lock()
 	m.crash.quit = p.Quit
 	m.crash.mu.Unlock()
-	go watchSize(ctx, scr, p)
+	go scr.WatchSize(ctx, func(w, h int) { p.Send(tea.WindowSizeMsg{Width: w, Height: h}) })
 	defer func() {
 		if r := recover(); r != nil {
 			p.Kill()
@@ -103,34 +108,22 @@ func Run(ctx context.Context, src Source, opts Options) (err error) {
 	return err
 }
 
-// watchSize tells the screen and the model the terminal's size whenever it changes, until ctx
-// ends (Run's context ends when Run returns).
-func watchSize(ctx context.Context, scr *screen, p *tea.Program) {
-	c := make(chan os.Signal, 1)
-	notifyResize(c)
-	defer signal.Stop(c)
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-c:
-		}
-		w, h, err := term.GetSize(scr.tty.Fd())
-		if err != nil {
-			continue
-		}
-		scr.resize(w, h)
-		p.Send(tea.WindowSizeMsg{Width: w, Height: h})
-	}
-}
-
 // onScreen is the program's model: the monitor, with every frame handed to the screen. bubbletea
 // asks for the view after every message; an unchanged frame is the cached string, which the
 // screen recognises without drawing anything.
 type onScreen struct {
 	Model
-	scr *screen
+	scr *screen.Screen
+	// holdUntil is how long a frame before the first collection may wait for it: the collection
+	// usually follows within milliseconds, and drawing the placeholder would only flash an empty
+	// layout, so it is provisional until then.
+	holdUntil time.Time
+	// drawn is told when a frame with data has reached the terminal (the first-frame log line).
+	drawn func(time.Time)
 }
+
+// placeholderWait is how long a frame without data waits for the first one with data.
+const placeholderWait = 150 * time.Millisecond
 
 // Update runs the monitor's Update, and job control. Ctrl-Z starts suspendCmd, which gives
 // the terminal back and has bubbletea stop the process (it sends the stop and waits for the
@@ -173,30 +166,37 @@ type resumedMsg struct {
 
 // suspendCmd gives the terminal back and asks bubbletea to stop the process, when a shell with
 // job control can continue it.
-func suspendCmd(scr *screen) tea.Cmd {
+func suspendCmd(scr *screen.Screen) tea.Cmd {
 	return func() tea.Msg {
-		if !jobControl() {
+		if !screen.JobControl() {
 			return noJobControlMsg{}
 		}
 		// Even if giving the terminal back fails, the stop goes ahead: the shell restores its
 		// own terminal state, and resuming sets the monitor's again.
-		_ = scr.suspend()
+		_ = scr.Suspend()
 		return tea.SuspendMsg{}
 	}
 }
 
 // resumeCmd takes the terminal back after a stop.
-func resumeCmd(scr *screen) tea.Cmd {
+func resumeCmd(scr *screen.Screen) tea.Cmd {
 	return func() tea.Msg {
-		err := scr.resume()
-		w, h := scr.size()
+		err := scr.Resume()
+		w, h := scr.Size()
 		return resumedMsg{w: w, h: h, err: err}
 	}
 }
 
-// View draws the monitor and hands the frame to the screen.
+// View draws the monitor and hands the frame to the screen: a frame before the first collection
+// is provisional until holdUntil, a frame with data reports when it is drawn.
 func (o onScreen) View() string {
 	v := o.Model.View()
-	o.scr.submit(v, o.w, o.snap != nil)
+	f := screen.Frame{Text: v, Width: o.w}
+	if o.snap == nil {
+		f.HoldUntil = o.holdUntil
+	} else {
+		f.Drawn = o.drawn
+	}
+	o.scr.Submit(f)
 	return v
 }

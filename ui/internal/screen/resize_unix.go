@@ -1,6 +1,6 @@
 //go:build unix
 
-package ui
+package screen
 
 import (
 	"bytes"
@@ -16,12 +16,12 @@ import (
 // notifyResize delivers the terminal's size-change signal to c.
 func notifyResize(c chan<- os.Signal) { signal.Notify(c, syscall.SIGWINCH) }
 
-// jobControl reports whether a stop (Ctrl-Z) would be honoured: the kernel discards SIGTSTP sent
+// JobControl reports whether a stop (Ctrl-Z) would be honoured: the kernel discards SIGTSTP sent
 // to an orphaned process group, which is what dcimon is in when nothing in its session can
 // continue it (run straight by tmux, or by ssh host dcimon). The group is not orphaned when the
 // first ancestor outside it (a shell with job control, past a sudo or env in the same group) is
 // in the same session.
-func jobControl() bool {
+func JobControl() bool {
 	pgrp := unix.Getpgrp()
 	sid, err := unix.Getsid(0)
 	if err != nil {

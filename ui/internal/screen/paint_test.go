@@ -1,4 +1,4 @@
-package ui
+package screen
 
 import (
 	"bytes"
@@ -10,12 +10,14 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // paintOn paints frame and feeds the bytes to the terminal, failing on anything it cannot read.
-func paintOn(t testing.TB, p *painter, v *vt, frame string, fw int) []byte {
+func paintOn(t testing.TB, p *Painter, v *vt, frame string, fw int) []byte {
 	t.Helper()
-	b := p.paint(frame, fw, v.w, v.h)
+	b := p.Paint(frame, fw, v.w, v.h)
 	if err := v.write(b); err != nil {
 		t.Fatalf("painting %q: %v\nbytes %q", frame, err, b)
 	}
@@ -40,8 +42,8 @@ func TestPainterWritesOnlyWhatChanged(t *testing.T) {
 		{"lines past the last row are dropped", "one\n\x1b[32mTWO\x1b[m\nthree\nfour\nfive\nsix", -1, false},
 		{"an empty frame erases everything but the first row", "", 1, true},
 	}
-	var p painter
-	p.invalidate()
+	var p Painter
+	p.Invalidate()
 	v := newVT(w, h)
 	for _, tt := range tests {
 		b := paintOn(t, &p, v, tt.frame, w)
@@ -67,8 +69,8 @@ func TestPainterWritesOnlyWhatChanged(t *testing.T) {
 }
 
 func TestPainterAfterResize(t *testing.T) {
-	var p painter
-	p.invalidate()
+	var p Painter
+	p.Invalidate()
 	v := newVT(30, 3)
 	wide := "abcdefghijklmnopqrstuvwxyz0123\n\x1b[1mABCDEFGHIJKLMNOPQRSTUVWXYZ\x1b[m\nend"
 	paintOn(t, &p, v, wide, 30)
@@ -78,7 +80,7 @@ func TestPainterAfterResize(t *testing.T) {
 	for i := range v.cells {
 		copy(v.cells[i], []rune("garbage!!!"))
 	}
-	p.invalidate()
+	p.Invalidate()
 	paintOn(t, &p, v, wide, 30)
 	if got, want := v.text(), "abcdefghij\nABCDEFGHIJ"; got != want {
 		t.Fatalf("after the resize the terminal shows\n%s\nwant\n%s", got, want)
@@ -120,8 +122,8 @@ func TestPainterRandomFrames(t *testing.T) {
 	}
 	for run := 0; run < 200; run++ {
 		w, h := 1+rng.IntN(60), 1+rng.IntN(20)
-		var p painter
-		p.invalidate()
+		var p Painter
+		p.Invalidate()
 		v := newVT(w, h)
 		var lines []string
 		for range 1 + rng.IntN(h+3) {
@@ -132,7 +134,7 @@ func TestPainterRandomFrames(t *testing.T) {
 			case 0: // resize: a new terminal, the old frame cut to it
 				w, h = 1+rng.IntN(60), 1+rng.IntN(20)
 				v = newVT(w, h)
-				p.invalidate()
+				p.Invalidate()
 			case 1: // drop or add lines
 				if len(lines) > 1 && rng.IntN(2) == 0 {
 					lines = lines[:rng.IntN(len(lines))]
@@ -148,7 +150,7 @@ func TestPainterRandomFrames(t *testing.T) {
 			}
 			fw := w
 			for _, l := range lines {
-				fw = max(fw, len([]rune(stripANSI(l))))
+				fw = max(fw, len([]rune(ansi.Strip(l))))
 			}
 			frame := strings.Join(lines, "\n")
 			paintOn(t, &p, v, frame, fw)
@@ -160,8 +162,8 @@ func TestPainterRandomFrames(t *testing.T) {
 }
 
 func TestPainterAllocatesNothingInSteadyState(t *testing.T) {
-	var p painter
-	p.invalidate()
+	var p Painter
+	p.Invalidate()
 	frames := [2]string{}
 	for k := range frames {
 		var sb strings.Builder
@@ -170,12 +172,12 @@ func TestPainterAllocatesNothingInSteadyState(t *testing.T) {
 		}
 		frames[k] = sb.String()
 	}
-	p.paint(frames[0], 200, 200, 60)
-	p.paint(frames[1], 200, 200, 60)
+	p.Paint(frames[0], 200, 200, 60)
+	p.Paint(frames[1], 200, 200, 60)
 	k := 0
 	if n := testing.AllocsPerRun(100, func() {
 		k ^= 1
-		p.paint(frames[k], 200, 200, 60)
+		p.Paint(frames[k], 200, 200, 60)
 	}); n != 0 {
 		t.Errorf("a frame allocates %v times, want 0", n)
 	}
@@ -228,13 +230,13 @@ func waitShown(t *testing.T, r *recorder, want string) int {
 	}
 }
 
-func startTestScreen(t *testing.T, r *recorder, gap time.Duration, firstData func(time.Time)) *screen {
+func startTestScreen(t *testing.T, r *recorder, gap time.Duration) *Screen {
 	t.Helper()
-	s := newScreen(r, gap, firstData)
+	s := newScreen(r, gap)
 	s.w, s.h = r.v.w, r.v.h
 	go s.loop()
 	t.Cleanup(func() {
-		if err := s.close(); err != nil {
+		if err := s.Close(); err != nil {
 			t.Error(err)
 		}
 	})
@@ -245,14 +247,15 @@ func TestScreenDrawsTheFirstFrameWithDataAtOnce(t *testing.T) {
 	r := &recorder{v: newVT(10, 2)}
 	var mu sync.Mutex
 	var told []time.Time
-	// A gap of an hour: were the placeholder to hold back the data frame, this would time out.
-	s := startTestScreen(t, r, time.Hour, func(at time.Time) { mu.Lock(); told = append(told, at); mu.Unlock() })
-	s.submit("starting", 10, false)
+	drawn := func(at time.Time) { mu.Lock(); told = append(told, at); mu.Unlock() }
+	// A gap of an hour: were the provisional frame to hold back the next one, this would time out.
+	s := startTestScreen(t, r, time.Hour)
+	s.Submit(Frame{Text: "starting", Width: 10, HoldUntil: time.Now()})
 	waitShown(t, r, shown("starting", 10, 2))
-	s.submit("cpu 12%", 10, true)
+	s.Submit(Frame{Text: "cpu 12%", Width: 10, Drawn: drawn})
 	waitShown(t, r, shown("cpu 12%", 10, 2))
 	// The next frame waits out the gap: it is not drawn while the test looks.
-	s.submit("cpu 13%", 10, true)
+	s.Submit(Frame{Text: "cpu 13%", Width: 10, Drawn: drawn})
 	time.Sleep(20 * time.Millisecond)
 	if got, _, _ := r.state(); got != shown("cpu 12%", 10, 2) {
 		t.Errorf("a frame within the gap was drawn:\n%s", got)
@@ -260,17 +263,17 @@ func TestScreenDrawsTheFirstFrameWithDataAtOnce(t *testing.T) {
 	mu.Lock()
 	defer mu.Unlock()
 	if len(told) != 1 {
-		t.Errorf("first-data callback called %d times, want 1", len(told))
+		t.Errorf("Drawn called %d times, want 1 (the frame within the gap is not drawn yet)", len(told))
 	}
 }
 
 func TestScreenDrawsOnlyTheNewestFrame(t *testing.T) {
 	r := &recorder{v: newVT(20, 1), block: make(chan struct{})}
-	s := startTestScreen(t, r, 0, nil)
-	s.submit("frame 0", 20, true)
+	s := startTestScreen(t, r, 0)
+	s.Submit(Frame{Text: "frame 0", Width: 20})
 	// The first write is stuck in a slow terminal while 100 more frames come.
 	for i := 1; i <= 100; i++ {
-		s.submit(fmt.Sprintf("frame %d", i), 20, true)
+		s.Submit(Frame{Text: fmt.Sprintf("frame %d", i), Width: 20})
 	}
 	close(r.block)
 	n := waitShown(t, r, "frame 100")
@@ -282,10 +285,10 @@ func TestScreenDrawsOnlyTheNewestFrame(t *testing.T) {
 func TestScreenKeepsTheGap(t *testing.T) {
 	r := &recorder{v: newVT(20, 1)}
 	const gap = 25 * time.Millisecond
-	s := startTestScreen(t, r, gap, nil)
+	s := startTestScreen(t, r, gap)
 	start := time.Now()
 	for i := 0; i < 200; i++ {
-		s.submit(fmt.Sprintf("frame %d", i), 20, true)
+		s.Submit(Frame{Text: fmt.Sprintf("frame %d", i), Width: 20})
 		time.Sleep(time.Millisecond / 2)
 	}
 	n := waitShown(t, r, "frame 199")
@@ -297,15 +300,15 @@ func TestScreenKeepsTheGap(t *testing.T) {
 
 func TestScreenRedrawsEverythingAfterAResize(t *testing.T) {
 	r := &recorder{v: newVT(12, 2)}
-	s := startTestScreen(t, r, 0, nil)
-	s.submit("hello\nworld", 12, true)
+	s := startTestScreen(t, r, 0)
+	s.Submit(Frame{Text: "hello\nworld", Width: 12})
 	waitShown(t, r, "hello\nworld")
 	// The terminal reflowed its cells on the resize; the same frame is drawn again, whole.
 	r.mu.Lock()
 	r.v = newVT(8, 2)
 	copy(r.v.cells[0], []rune("xxxxxxxx"))
 	r.mu.Unlock()
-	s.resize(8, 2)
+	s.Resize(8, 2)
 	waitShown(t, r, "hello\nworld")
 }
 
@@ -340,8 +343,8 @@ func FuzzPaint(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, a, b []byte, w, h uint8) {
 		tw, th := 1+int(w)%120, 1+int(h)%50
-		var p painter
-		p.invalidate()
+		var p Painter
+		p.Invalidate()
 		v := newVT(tw, th)
 		fa, wa := frame(a)
 		fb, wb := frame(b)
@@ -360,11 +363,12 @@ func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("input/ou
 
 // TestScreenStopsWritingToAGoneTerminal: after a failed write the screen writes no more frames.
 func TestScreenStopsWritingToAGoneTerminal(t *testing.T) {
-	s := newScreen(failingWriter{}, 0, func(time.Time) { t.Error("first frame reported on a gone terminal") })
+	s := newScreen(failingWriter{}, 0)
 	s.w, s.h = 10, 2
+	drawn := func(time.Time) { t.Error("Drawn called on a gone terminal") }
 	go s.loop()
-	s.submit("a", 10, true)
-	s.submit("b", 10, true)
+	s.Submit(Frame{Text: "a", Width: 10, Drawn: drawn})
+	s.Submit(Frame{Text: "b", Width: 10, Drawn: drawn})
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		s.wmu.Lock()
@@ -378,19 +382,33 @@ func TestScreenStopsWritingToAGoneTerminal(t *testing.T) {
 		}
 		time.Sleep(time.Millisecond)
 	}
-	if err := s.close(); err != nil {
+	if err := s.Close(); err != nil {
 		t.Errorf("close: %v", err)
 	}
 }
 
-// TestScreenSkipsThePlaceholderWhenDataFollowSoon: the frame before the first collection waits
-// briefly; when the data come meanwhile, only the frame with data is ever written.
-func TestScreenSkipsThePlaceholderWhenDataFollowSoon(t *testing.T) {
+// TestScreenSkipsAProvisionalFrameReplacedInTime: a provisional frame waits for its time; when a
+// newer frame comes meanwhile, only the newer one is ever written.
+func TestScreenSkipsAProvisionalFrameReplacedInTime(t *testing.T) {
 	r := &recorder{v: newVT(10, 1)}
-	s := startTestScreen(t, r, 0, nil)
-	s.submit("starting", 10, false)
-	s.submit("cpu 12%", 10, true)
+	s := startTestScreen(t, r, 0)
+	s.Submit(Frame{Text: "starting", Width: 10, HoldUntil: time.Now().Add(time.Hour)})
+	s.Submit(Frame{Text: "cpu 12%", Width: 10})
 	if n := waitShown(t, r, "cpu 12%"); n != 1 {
-		t.Errorf("%d writes, want 1 (the placeholder was drawn)", n)
+		t.Errorf("%d writes, want 1 (the provisional frame was drawn)", n)
+	}
+}
+
+// TestScreenDrawsAProvisionalFrameAtItsTime: a provisional frame nobody replaces is drawn once its
+// time has come, not before.
+func TestScreenDrawsAProvisionalFrameAtItsTime(t *testing.T) {
+	r := &recorder{v: newVT(10, 1)}
+	s := startTestScreen(t, r, 0)
+	const hold = 60 * time.Millisecond
+	start := time.Now()
+	s.Submit(Frame{Text: "starting", Width: 10, HoldUntil: start.Add(hold)})
+	waitShown(t, r, "starting")
+	if took := time.Since(start); took < hold {
+		t.Errorf("drawn after %v, before its time (%v)", took, hold)
 	}
 }

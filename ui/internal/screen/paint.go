@@ -1,4 +1,4 @@
-package ui
+package screen
 
 import (
 	"strconv"
@@ -7,7 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// Terminal sequences the painter writes. Each frame is wrapped in synchronized output (DEC mode
+// Terminal sequences the Painter writes. Each frame is wrapped in synchronized output (DEC mode
 // 2026), so terminals that know it show the whole frame at once and the others ignore it.
 const (
 	syncBegin   = "\x1b[?2026h"
@@ -17,27 +17,27 @@ const (
 	eraseScreen = "\x1b[m\x1b[2J"
 )
 
-// painter turns frames into the bytes that bring the terminal from the previous frame to the next:
+// Painter turns frames into the bytes that bring the terminal from the previous frame to the next:
 // only rows that differ are written, each from its first column after erasing what was there. It
 // remembers what each row shows, so it must see every byte it returns written. It allocates
 // nothing once its buffers have grown to a frame's size.
-type painter struct {
+type Painter struct {
 	rows  []string // what each terminal row shows: the frame's line, cut if it was too wide
 	buf   []byte
 	clear bool // the screen's content is unknown (start, resize): erase it and write every row
 }
 
-// invalidate makes the next paint erase the screen and write every row: after a resize the
+// Invalidate makes the next paint erase the screen and write every row: after a resize the
 // terminal may have reflowed, moved or dropped what it showed.
-func (p *painter) invalidate() { p.clear = true }
+func (p *Painter) Invalidate() { p.clear = true }
 
-// paint returns the bytes that show frame on a w×h terminal, or nil when the terminal already
+// Paint returns the bytes that show frame on a w×h terminal, or nil when the terminal already
 // shows it. frame's lines are separated by '\n'; fw is the width it was laid out for: lines are
 // cut to w only when the terminal has become narrower than that (a frame drawn before a resize
 // arrived), so the common case measures nothing. Rows past the frame's last line are erased;
 // lines past the terminal's last row are dropped. The returned slice is valid until the next
 // call.
-func (p *painter) paint(frame string, fw, w, h int) []byte {
+func (p *Painter) Paint(frame string, fw, w, h int) []byte {
 	b := p.buf[:0]
 	b = append(b, syncBegin...)
 	start := len(b)

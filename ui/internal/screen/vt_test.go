@@ -1,4 +1,4 @@
-package ui
+package screen
 
 import (
 	"fmt"
@@ -9,10 +9,10 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// vt is a minimal terminal for the painter's tests: a w×h grid of cells, a cursor, and the few
-// sequences the painter and the monitor's modes use (CUP, EL, ED, SGR and DEC private modes,
+// vt is a minimal terminal for the Painter's tests: a w×h grid of cells, a cursor, and the few
+// sequences the Painter and the monitor's modes use (CUP, EL, ED, SGR and DEC private modes,
 // which it ignores). Auto-wrap is off, as the monitor sets it: text past the last column
-// overwrites the last cell. Anything else it does not know is an error, so the painter cannot
+// overwrites the last cell. Anything else it does not know is an error, so the Painter cannot
 // start writing sequences the tests do not check.
 type vt struct {
 	w, h     int

@@ -1,4 +1,4 @@
-package ui
+package screen
 
 import (
 	"fmt"
@@ -10,21 +10,21 @@ import (
 // strayLimit bounds how much stray output is replayed after the monitor exits.
 const strayLimit = 64 << 10
 
-// strays holds what anything other than the screen prints to standard output or standard error
+// Strays holds what anything other than the screen prints to standard output or standard error
 // while the monitor owns the terminal: a library's log line, or bubbletea's report of a panic it
 // caught. Written over the alternate screen it would garble the picture and then vanish with it
 // on exit; instead it goes to an unnamed temporary file and is replayed on standard error once
 // the terminal is restored. The screen writes through its own handle, opened before.
-type strays struct {
+type Strays struct {
 	f           *os.File
 	out, errOut *os.File
 	logOut      io.Writer // the standard logger's, which holds its own handle on standard error
 }
 
-// catchStrays points os.Stdout, os.Stderr and the standard logger at a temporary file until
+// CatchStrays points os.Stdout, os.Stderr and the standard logger at a temporary file until
 // release. Without a temporary directory it catches nothing.
-func catchStrays() *strays {
-	s := &strays{out: os.Stdout, errOut: os.Stderr, logOut: log.Writer()}
+func CatchStrays() *Strays {
+	s := &Strays{out: os.Stdout, errOut: os.Stderr, logOut: log.Writer()}
 	f, err := os.CreateTemp("", "dcimon-stray-*")
 	if err != nil {
 		return s
@@ -36,9 +36,9 @@ func catchStrays() *strays {
 	return s
 }
 
-// release restores os.Stdout and os.Stderr and copies what was caught (at most strayLimit bytes)
+// Release restores os.Stdout and os.Stderr and copies what was caught (at most strayLimit bytes)
 // to w under a heading. It reports whether anything was caught.
-func (s *strays) release(w io.Writer) bool {
+func (s *Strays) Release(w io.Writer) bool {
 	os.Stdout, os.Stderr = s.out, s.errOut
 	if s.f == nil {
 		return false
@@ -59,3 +59,6 @@ func (s *strays) release(w io.Writer) bool {
 	}
 	return true
 }
+
+// Stderr is the standard error the process had before CatchStrays: where Release's report goes.
+func (s *Strays) Stderr() *os.File { return s.errOut }

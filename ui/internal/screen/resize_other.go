@@ -1,11 +1,11 @@
 //go:build !unix
 
-package ui
+package screen
 
 import "os"
 
 // notifyResize does nothing where there is no size-change signal: the size read at start stays.
 func notifyResize(chan<- os.Signal) {}
 
-// jobControl is false: no Ctrl-Z stop where there are no job-control signals.
-func jobControl() bool { return false }
+// JobControl is false: no Ctrl-Z stop where there are no job-control signals.
+func JobControl() bool { return false }

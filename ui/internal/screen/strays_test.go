@@ -1,4 +1,4 @@
-package ui
+package screen
 
 import (
 	"bytes"
@@ -11,14 +11,14 @@ import (
 
 func TestStraysAreCaughtAndReplayed(t *testing.T) {
 	out, errOut := os.Stdout, os.Stderr
-	s := catchStrays()
+	s := CatchStrays()
 	fmt.Println("printed by someone")
 	fmt.Fprintln(os.Stderr, "Caught panic: a library")
 	l := log.New(os.Stderr, "", 0) // a logger made while the monitor runs
 	l.Print("a log line")
 	log.Print("the standard logger")
 	var got bytes.Buffer
-	if !s.release(&got) {
+	if !s.Release(&got) {
 		t.Fatal("nothing caught")
 	}
 	if os.Stdout != out || os.Stderr != errOut {
@@ -30,18 +30,18 @@ func TestStraysAreCaughtAndReplayed(t *testing.T) {
 		}
 	}
 	// Nothing printed: nothing replayed.
-	s = catchStrays()
+	s = CatchStrays()
 	got.Reset()
-	if s.release(&got) || got.Len() != 0 {
+	if s.Release(&got) || got.Len() != 0 {
 		t.Errorf("replayed %q with nothing printed", got.String())
 	}
 }
 
 func TestStraysReplayIsBounded(t *testing.T) {
-	s := catchStrays()
+	s := CatchStrays()
 	fmt.Print(strings.Repeat("x", strayLimit+100))
 	var got bytes.Buffer
-	s.release(&got)
+	s.Release(&got)
 	if !strings.Contains(got.String(), "... 100 more bytes") || got.Len() > strayLimit+200 {
 		t.Errorf("replay of %d bytes: %q...", got.Len(), got.String()[:80])
 	}
