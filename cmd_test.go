@@ -190,10 +190,7 @@ func TestBinaryEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := filepath.Join(t.TempDir(), "dcimon")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := buildDcimon(t)
 	cmd := exec.Command(bin, "list", "--procfs", fixProc, "--sysfs", fixSys)
 	cmd.Env = append(os.Environ(), "TZ=UTC")
 	out, err := cmd.Output()

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"syscall"
 	"testing"
@@ -114,15 +113,6 @@ func firstFrame(bin string, args ...string) (time.Duration, error) {
 		}
 	}
 	return took, nil
-}
-
-func buildDcimon(tb testing.TB) string {
-	tb.Helper()
-	bin := filepath.Join(tb.TempDir(), "dcimon")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		tb.Fatalf("build: %v\n%s", err, out)
-	}
-	return bin
 }
 
 // BenchmarkFirstFrame measures, per start of the real binary on this host, the time from starting

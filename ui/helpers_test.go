@@ -27,7 +27,11 @@ func TestMain(m *testing.M) {
 	lipgloss.SetColorProfile(termenv.Ascii)
 	time.Local = time.UTC
 	os.Setenv("TZ", "UTC")
-	os.Exit(m.Run())
+	code := m.Run()
+	if built.dir != "" {
+		_ = os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
 }
 
 // golden compares got with testdata/<name>.golden, or rewrites it with -update. It is the small
