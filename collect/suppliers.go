@@ -120,7 +120,7 @@ type bootClock struct{ v atomic.Uint64 }
 func (b *bootClock) get() uint64  { return b.v.Load() }
 func (b *bootClock) set(s uint64) { b.v.Store(s) }
 
-// reset is the 8-byte reset value for a boot time: the seconds, little-endian.
+// resetOf is the 8-byte reset value for a boot time: the seconds, little-endian.
 func resetOf(btime uint64) [8]byte {
 	var r [8]byte
 	binary.LittleEndian.PutUint64(r[:], btime)

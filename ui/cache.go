@@ -51,7 +51,6 @@ func (c *renderCache[K]) put(key K, lines []string) ([]string, uint64) {
 	return lines, c.gen
 }
 
-// forget drops the text, so the next View renders.
 // view is the lines for key: the kept ones when key is the one they were rendered for, else
 // render's, kept for next time. Every pane's view is this call.
 func (c *renderCache[K]) view(key K, render func() []string) ([]string, uint64) {
@@ -61,6 +60,7 @@ func (c *renderCache[K]) view(key K, render func() []string) ([]string, uint64) 
 	return c.put(key, render())
 }
 
+// forget drops the text, so the next View renders.
 func (c *renderCache[K]) forget() {
 	if c != nil {
 		c.have = false

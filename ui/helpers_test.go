@@ -34,8 +34,7 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// golden compares got with testdata/<name>.golden, or rewrites it with -update. It is the small
-// part of x/exp/golden the tests need (that module is not in the module cache).
+// golden compares got with testdata/<name>.golden, or rewrites it with -update.
 func golden(t *testing.T, name string, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", name+".golden")

@@ -67,7 +67,8 @@ func (r rect) contains(x, y int) bool { return x >= r.X && x < r.X+r.W && y >= r
 type box struct{ Outer, Inner rect }
 
 // layout is where everything goes for one terminal size. In compact mode every pane has the
-// same box (only the focused one is drawn); in too-small mode only Size and Need mean anything.
+// same box (only the focused one is drawn); in too-small mode only W, H, NeedW and NeedH mean
+// anything.
 type layout struct {
 	Mode   layoutMode
 	W, H   int

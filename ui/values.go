@@ -355,7 +355,7 @@ var preferredColumns = map[string][]colPref{
 	},
 }
 
-// header is the column's title, with the short unit filled in for a templated header.
+// title is the column's header, with the short unit filled in for a templated header.
 func (c *tableCol) title() string {
 	if !strings.Contains(c.header, "%s") {
 		return c.header
