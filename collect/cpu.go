@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"runtime"
 	"strconv"
-	"sync"
 	"time"
 
 	ns "dcimon/namespace"
@@ -115,21 +114,15 @@ const cpuModule, cpuTitle = "dcimon-cpu", "Processor times"
 
 // cpuProvider reads /proc/stat's cpu lines.
 type cpuProvider struct {
-	mu              sync.Mutex
-	roots           roots
-	env             rootsEnv
-	now             clockFunc
-	boot            *bootClock
-	sup             ns.Supplier
+	base
 	top, total, per *ns.Class
-	fr              fileReader
 	st              procStat
 	totalSpecs      []ns.InstanceSpec
 	specs           []ns.InstanceSpec // cached while the processor list is unchanged
 }
 
 func newCPUProvider(r roots, boot *bootClock) *cpuProvider {
-	p := &cpuProvider{roots: r, now: time.Now, boot: boot, totalSpecs: singleSpecs()}
+	p := &cpuProvider{base: base{roots: r, now: time.Now, boot: boot}, totalSpecs: singleSpecs()}
 	ncpu := runtime.NumCPU()
 	// The processor count only sets the totals' SPMI scale; a tree without /proc/stat keeps this
 	// host's count.
@@ -138,24 +131,19 @@ func newCPUProvider(r roots, boot *bootClock) *cpuProvider {
 		ncpu = len(p.st.cpus)
 	}
 	p.top, p.total, p.per = cpuClasses(ncpu)
+	p.decl = []*ns.Class{p.top, p.total, p.per}
 	p.sup = supplier(handleCPU, cpuModule, cpuTitle,
 		"Time each processor spent in user, kernel, interrupt, wait and idle states, from /proc/stat",
 		ns.SPTGeneralSupplier, p.Classes())
 	return p
 }
 
-// Supplier is the DCI4 supplier record.
-func (p *cpuProvider) Supplier() ns.Supplier { return p.sup }
-
-// Classes declares CPU, its totals and the per-processor class.
-func (p *cpuProvider) Classes() []*ns.Class { return []*ns.Class{p.top, p.total, p.per} }
-
 // Collect reads /proc/stat once for both classes, so that totals and per-processor times come
 // from the same instant (DCI-MTH-11).
 func (p *cpuProvider) Collect(ctx context.Context, req Request) (Batch, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	ctx = p.env.with(ctx, p.roots)
+	ctx = p.context(ctx)
 	p.st = procStat{cpus: p.st.cpus[:0]} // a read that fails before parsing must not leave the last values
 	err := readStat(ctx, &p.fr, &p.st)
 	t := p.now()

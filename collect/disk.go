@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"sync"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -215,16 +214,10 @@ const diskModule, diskTitle = "dcimon-disk", "Block device I/O"
 
 // diskProvider reads /proc/diskstats every collection and sysfs when needed.
 type diskProvider struct {
-	mu              sync.Mutex
-	roots           roots
-	env             rootsEnv
-	now             clockFunc
+	base
 	clock           func(ctx context.Context) (uint64, bool) // nil: the default collector clock
-	boot            *bootClock
 	showLoop        bool
-	sup             ns.Supplier
 	top, disk, part *ns.Class
-	fr              fileReader
 	ds              []diskStat
 	devs            map[uint64]*blockInfo
 	dl              deliveries
@@ -246,7 +239,7 @@ type diskRow struct {
 }
 
 func newDiskProvider(r roots, boot *bootClock, showLoop bool) *diskProvider {
-	p := &diskProvider{roots: r, now: time.Now, boot: boot, showLoop: showLoop, devs: map[uint64]*blockInfo{},
+	p := &diskProvider{base: base{roots: r, now: time.Now, boot: boot}, showLoop: showLoop, devs: map[uint64]*blockInfo{},
 		names: map[string]uint64{}, prev: map[string]uint64{}}
 	p.top, p.disk, p.part = diskClasses()
 	ids := make([]ns.DatumID, len(diskWriteIDs))
@@ -254,17 +247,12 @@ func newDiskProvider(r roots, boot *bootClock, showLoop bool) *diskProvider {
 		ids[i] = ns.DatumID(id)
 	}
 	p.roList = invalidList(ids...)
+	p.decl = []*ns.Class{p.top, p.disk, p.part}
 	p.sup = supplier(handleDisk, diskModule, diskTitle,
 		"Reads, writes, bytes, times and queue of every block device and partition, from /proc/diskstats and sysfs",
 		ns.SPTGeneralSupplier, p.Classes())
 	return p
 }
-
-// Supplier is the DCI4 supplier record.
-func (p *diskProvider) Supplier() ns.Supplier { return p.sup }
-
-// Classes declares Disk, the per-device class and the partition class.
-func (p *diskProvider) Classes() []*ns.Class { return []*ns.Class{p.top, p.disk, p.part} }
 
 // mkdev is the device number of major:minor, glibc's makedev encoding (see diskClasses).
 func mkdev(major, minor uint32) uint64 { return unix.Mkdev(major, minor) }
@@ -295,7 +283,7 @@ func (p *diskProvider) Collect(ctx context.Context, req Request) (Batch, error) 
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.dl.start()
-	ctx = p.env.with(ctx, p.roots)
+	ctx = p.context(ctx)
 	ds, err := readDiskstats(ctx, &p.fr, p.ds)
 	p.ds = ds
 	if err != nil && len(ds) == 0 {

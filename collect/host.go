@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"io/fs"
-	"sync"
 	"time"
 
 	"github.com/shirou/gopsutil/v3/host"
@@ -109,15 +108,9 @@ const hostModule, hostTitle = "dcimon-host", "Host identity and load"
 
 // hostProvider reads the host's identity and kernel activity.
 type hostProvider struct {
-	mu        sync.Mutex
-	roots     roots
-	env       rootsEnv
-	now       clockFunc
-	boot      *bootClock
-	sup       ns.Supplier
+	base
 	cls       *ns.Class
 	specs     []ns.InstanceSpec
-	fr        fileReader
 	st        procStat
 	dl        deliveries
 	delivered uint64 // collection that last delivered the static datums
@@ -133,21 +126,16 @@ type hostStatic struct {
 }
 
 func newHostProvider(r roots, boot *bootClock) *hostProvider {
-	p := &hostProvider{roots: r, now: time.Now, boot: boot, specs: singleSpecs()}
+	p := &hostProvider{base: base{roots: r, now: time.Now, boot: boot}, specs: singleSpecs()}
 	var st procStat
 	var fr fileReader
 	_ = readStat(withRoots(context.Background(), r), &fr, &st)
 	p.cls = hostClass(len(st.cpus))
+	p.decl = []*ns.Class{p.cls}
 	p.sup = supplier(handleHost, hostModule, hostTitle,
 		"Host name, kernel, boot time, uptime, load averages and kernel event counters", ns.SPTGeneralSupplier, p.Classes())
 	return p
 }
-
-// Supplier is the DCI4 supplier record.
-func (p *hostProvider) Supplier() ns.Supplier { return p.sup }
-
-// Classes declares Host.
-func (p *hostProvider) Classes() []*ns.Class { return []*ns.Class{p.cls} }
 
 // Collect reads /proc/stat, /proc/loadavg and /proc/uptime every time, and the identity when the
 // sampler asks for static data. A missing file makes its datums unavailable; a file with bad
@@ -157,7 +145,7 @@ func (p *hostProvider) Collect(ctx context.Context, req Request) (Batch, error) 
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.dl.start()
-	ctx = p.env.with(ctx, p.roots)
+	ctx = p.context(ctx)
 	p.st = procStat{cpus: p.st.cpus[:0]} // a read that fails before parsing must not leave the last values
 	statErr := readStat(ctx, &p.fr, &p.st)
 	load, loadErr := readLoadAvg(ctx, &p.fr)

@@ -3,7 +3,6 @@ package collect
 import (
 	"context"
 	"errors"
-	"sync"
 	"time"
 
 	ns "dcimon/namespace"
@@ -115,15 +114,9 @@ const memModule, memTitle = "dcimon-mem", "Memory and paging"
 
 // memProvider reads /proc/meminfo and /proc/vmstat.
 type memProvider struct {
-	mu                    sync.Mutex
-	roots                 roots
-	env                   rootsEnv
-	now                   clockFunc
-	boot                  *bootClock
-	sup                   ns.Supplier
+	base
 	top, real, swap, virt *ns.Class
 	specs                 []ns.InstanceSpec
-	fr                    fileReader
 	mi                    memInfo
 	vm                    vmStat
 	started               bool
@@ -132,28 +125,23 @@ type memProvider struct {
 }
 
 func newMemProvider(r roots, boot *bootClock) *memProvider {
-	p := &memProvider{roots: r, now: time.Now, boot: boot, specs: singleSpecs()}
+	p := &memProvider{base: base{roots: r, now: time.Now, boot: boot}, specs: singleSpecs()}
 	_ = readMeminfo(withRoots(context.Background(), r), &p.fr, &p.mi)
 	total, _ := p.mi.get(memTotal)
 	p.top, p.real, p.swap, p.virt = memClasses(total)
+	p.decl = []*ns.Class{p.top, p.real, p.swap, p.virt}
 	p.sup = supplier(handleMem, memModule, memTitle,
 		"Physical memory, swap space, paging and page faults, from /proc/meminfo and /proc/vmstat",
 		ns.SPTGeneralSupplier, p.Classes())
 	return p
 }
 
-// Supplier is the DCI4 supplier record.
-func (p *memProvider) Supplier() ns.Supplier { return p.sup }
-
-// Classes declares Mem and its Real, Swap and Virt contexts.
-func (p *memProvider) Classes() []*ns.Class { return []*ns.Class{p.top, p.real, p.swap, p.virt} }
-
 // Collect reads both files; a file that cannot be read fails the classes it feeds.
 func (p *memProvider) Collect(ctx context.Context, req Request) (Batch, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.dl.start()
-	ctx = p.env.with(ctx, p.roots)
+	ctx = p.context(ctx)
 	p.mi, p.vm = memInfo{}, vmStat{} // a read that fails before parsing must not leave the last values
 	miErr := readMeminfo(ctx, &p.fr, &p.mi)
 	vmErr := readVMStat(ctx, &p.fr, &p.vm)

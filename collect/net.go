@@ -5,7 +5,6 @@ import (
 	"hash/fnv"
 	"net"
 	"net/netip"
-	"sync"
 	"time"
 
 	gnet "github.com/shirou/gopsutil/v3/net"
@@ -140,14 +139,8 @@ const netModule, netTitle = "dcimon-net", "Network interfaces"
 
 // netProvider reads /proc/net/dev every collection and sysfs when needed.
 type netProvider struct {
-	mu       sync.Mutex
-	roots    roots
-	env      rootsEnv
-	now      clockFunc
-	boot     *bootClock
-	sup      ns.Supplier
+	base
 	top, cls *ns.Class
-	fr       fileReader
 	nd       []netDevStat
 	ifs      map[string]*ifInfo
 	dl       deliveries
@@ -158,26 +151,21 @@ type netProvider struct {
 }
 
 func newNetProvider(r roots, boot *bootClock) *netProvider {
-	p := &netProvider{roots: r, now: time.Now, boot: boot, ifs: map[string]*ifInfo{}, used: map[uint64]bool{}}
+	p := &netProvider{base: base{roots: r, now: time.Now, boot: boot}, ifs: map[string]*ifInfo{}, used: map[uint64]bool{}}
 	p.top, p.cls = netClasses()
+	p.decl = []*ns.Class{p.top, p.cls}
 	p.sup = supplier(handleNet, netModule, netTitle,
 		"Bytes, packets, errors and drops of every network interface, with its addresses, flags and speed",
 		ns.SPTNetworkDriver, p.Classes())
 	return p
 }
 
-// Supplier is the DCI4 supplier record.
-func (p *netProvider) Supplier() ns.Supplier { return p.sup }
-
-// Classes declares NetIf and the per-interface class.
-func (p *netProvider) Classes() []*ns.Class { return []*ns.Class{p.top, p.cls} }
-
 // Collect reads /proc/net/dev, and sysfs when needed.
 func (p *netProvider) Collect(ctx context.Context, req Request) (Batch, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.dl.start()
-	ctx = p.env.with(ctx, p.roots)
+	ctx = p.context(ctx)
 	nd, err := readNetDev(ctx, &p.fr, p.nd)
 	p.nd = nd
 	if err != nil && len(nd) == 0 {
