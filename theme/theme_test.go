@@ -1,6 +1,7 @@
 package theme
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -112,5 +113,56 @@ func TestForProfile(t *testing.T) {
 				t.Errorf("%v: %q vs %q", tt.prof, orig.Sequence(false), conv.Sequence(false))
 			}
 		}
+	}
+}
+
+// TestConvertReachesEveryRole: Convert gives every role of the tree its converted form (a role
+// added to Set needs no change elsewhere), and keeps the name, mono flag and border glyphs.
+func TestConvertReachesEveryRole(t *testing.T) {
+	st, err := Resolve("dark", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	out := Convert(st, func(lipgloss.Style) int { n++; return n })
+	var seen []int
+	var walk func(v reflect.Value, path string)
+	walk = func(v reflect.Value, path string) {
+		switch v.Kind() {
+		case reflect.Int:
+			if v.Int() == 0 {
+				t.Errorf("%s was not converted", path)
+			}
+			seen = append(seen, int(v.Int()))
+		case reflect.Struct:
+			if v.Type() == reflect.TypeOf(lipgloss.Border{}) {
+				return
+			}
+			for i := 0; i < v.NumField(); i++ {
+				walk(v.Field(i), path+"."+v.Type().Field(i).Name)
+			}
+		}
+	}
+	walk(reflect.ValueOf(out), "Set")
+	if len(seen) != n || n < 40 {
+		t.Errorf("%d roles converted, %d int fields seen", n, len(seen))
+	}
+	if out.Name != st.Name || out.Mono != st.Mono || out.Pane.FocusedChars != st.Pane.FocusedChars {
+		t.Errorf("name, mono or border glyphs not kept: %q %v", out.Name, out.Mono)
+	}
+}
+
+// TestDerivedRolesFollowMono: the derived roles are built after the mono overrides, so the note
+// beside a mono title is the mono title without bold.
+func TestDerivedRolesFollowMono(t *testing.T) {
+	st, err := Resolve("mono", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := st.Pane.FocusedNote.GetReverse(), st.Pane.FocusedTitle.GetReverse(); got != want || st.Pane.FocusedNote.GetBold() {
+		t.Errorf("mono focused note: reverse %v (title %v), bold %v", got, want, st.Pane.FocusedNote.GetBold())
+	}
+	if !st.Text.Brand.GetBold() || !st.Status.Host.GetBold() {
+		t.Error("brand and host are not bold")
 	}
 }

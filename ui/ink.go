@@ -105,55 +105,14 @@ func needsLipgloss(s string) bool {
 }
 
 // styles are the theme's styles as inks, in the theme's own shape (house style rule 12: the
-// theme decides every colour; this only makes painting with them cheap), with the variants
-// the monitor derives from them.
+// theme decides every colour; this only makes painting with them cheap). A role added to the
+// theme is here without a change: theme.Convert walks the whole tree.
 type styles struct {
 	theme theme.Styles
-
-	Text struct{ Normal, Muted, Accent, Bold, OK, Warn, Crit ink }
-	Pane struct {
-		Chars, FocusedChars   lipgloss.Border
-		Border, FocusedBorder ink
-		Title, FocusedTitle   ink
-		Note, FocusedNote     ink // the title without bold, for the note at the right
-	}
-	Row    struct{ Selected, SelectedBlur, Match ink }
-	Table  struct{ Header, HeaderSorted ink }
-	Tree   struct{ Marker, Stat, Count, Degraded, Dead ink }
-	Bar    struct{ Fill, High, Over, Empty ink }
-	Spark  ink
-	Tabs   struct{ Active, Inactive ink }
-	Status struct {
-		Bar, Key, Value, Host  ink // Host: the value in bold
-		Paused, OK, Warn, Crit ink
-	}
-	Help  struct{ Key, Desc, Sep ink }
-	Input struct{ Prompt, Text, Cursor, Error, Hint ink }
-	Name  ink // the monitor's name in the header: the accent in bold
+	theme.Set[ink]
 }
 
 // newStyles turns the theme's styles into inks.
 func newStyles(t theme.Styles) *styles {
-	s := &styles{theme: t}
-	s.Text.Normal, s.Text.Muted, s.Text.Accent, s.Text.Bold = newInk(t.Text.Normal), newInk(t.Text.Muted), newInk(t.Text.Accent), newInk(t.Text.Bold)
-	s.Text.OK, s.Text.Warn, s.Text.Crit = newInk(t.Text.OK), newInk(t.Text.Warn), newInk(t.Text.Crit)
-	s.Pane.Chars, s.Pane.FocusedChars = t.Pane.Chars, t.Pane.FocusedChars
-	s.Pane.Border, s.Pane.FocusedBorder = newInk(t.Pane.Border), newInk(t.Pane.FocusedBorder)
-	s.Pane.Title, s.Pane.FocusedTitle = newInk(t.Pane.Title), newInk(t.Pane.FocusedTitle)
-	s.Pane.Note, s.Pane.FocusedNote = newInk(t.Pane.Title.UnsetBold()), newInk(t.Pane.FocusedTitle.UnsetBold())
-	s.Row.Selected, s.Row.SelectedBlur, s.Row.Match = newInk(t.Row.Selected), newInk(t.Row.SelectedBlur), newInk(t.Row.Match)
-	s.Table.Header, s.Table.HeaderSorted = newInk(t.Table.Header), newInk(t.Table.HeaderSorted)
-	s.Tree.Marker, s.Tree.Stat, s.Tree.Count = newInk(t.Tree.Marker), newInk(t.Tree.Stat), newInk(t.Tree.Count)
-	s.Tree.Degraded, s.Tree.Dead = newInk(t.Tree.Degraded), newInk(t.Tree.Dead)
-	s.Bar.Fill, s.Bar.High, s.Bar.Over, s.Bar.Empty = newInk(t.Bar.Fill), newInk(t.Bar.High), newInk(t.Bar.Over), newInk(t.Bar.Empty)
-	s.Spark = newInk(t.Spark)
-	s.Tabs.Active, s.Tabs.Inactive = newInk(t.Tabs.Active), newInk(t.Tabs.Inactive)
-	s.Status.Bar, s.Status.Key, s.Status.Value = newInk(t.Status.Bar), newInk(t.Status.Key), newInk(t.Status.Value)
-	s.Status.Host = newInk(t.Status.Value.Bold(true))
-	s.Status.Paused, s.Status.OK, s.Status.Warn, s.Status.Crit = newInk(t.Status.Paused), newInk(t.Status.OK), newInk(t.Status.Warn), newInk(t.Status.Crit)
-	s.Help.Key, s.Help.Desc, s.Help.Sep = newInk(t.Help.Key), newInk(t.Help.Desc), newInk(t.Help.Sep)
-	s.Input.Prompt, s.Input.Text, s.Input.Cursor = newInk(t.Input.Prompt), newInk(t.Input.Text), newInk(t.Input.Cursor)
-	s.Input.Error, s.Input.Hint = newInk(t.Input.Error), newInk(t.Input.Hint)
-	s.Name = newInk(t.Text.Accent.Bold(true))
-	return s
+	return &styles{theme: t, Set: theme.Convert(t, newInk)}
 }

@@ -1113,7 +1113,7 @@ func (m *Model) drawHeader(path, right string) string {
 		trail = ansi.TruncateLeft(trail, width(trail)-room+1, "…")
 	}
 	gap := max(m.w-width(left)-1-width(trail)-width(right), 0)
-	return fitLine(m.st.Name.Render(left)+" "+m.st.Text.Normal.Render(trail)+blanks(gap)+m.st.Text.Muted.Render(right), m.w)
+	return fitLine(m.st.Text.Brand.Render(left)+" "+m.st.Text.Normal.Render(trail)+blanks(gap)+m.st.Text.Muted.Render(right), m.w)
 }
 
 // tabRanges are the cell ranges of the compact layout's tabs, for clicks.
