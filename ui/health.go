@@ -2,29 +2,19 @@ package ui
 
 import "dcimon/namespace"
 
-// health is how a supplier answered its last collection.
+// health is how a supplier answered its last collection: ok; not sampled (never read yet);
+// degraded (the last reading failed or timed out); dead (the supplier stopped updating,
+// SiAssumedDead). The line comments are the names String gives.
 type health uint8
 
-const (
-	healthOK        health = iota
-	healthUnsampled        // never read yet
-	healthDegraded         // the last reading failed or timed out
-	healthDead             // the supplier stopped updating (SiAssumedDead)
-)
+//go:generate go run golang.org/x/tools/cmd/stringer@v0.51.0 -type=health,modal,hotFormDone,valuesMode,layoutMode -linecomment -output=enums_string.go
 
-func (h health) String() string {
-	switch h {
-	case healthOK:
-		return "ok"
-	case healthUnsampled:
-		return "not sampled"
-	case healthDegraded:
-		return "degraded"
-	case healthDead:
-		return "dead"
-	}
-	return "health?"
-}
+const (
+	healthOK        health = iota // ok
+	healthUnsampled               // not sampled
+	healthDegraded                // degraded
+	healthDead                    // dead
+)
 
 // healthMap is the health of every class in a snapshot, with each class's failure also marked
 // on its uninstantiated ancestors, so a tree row can show a marker for the classes under it.

@@ -51,12 +51,10 @@ type hotForm struct {
 type hotFormDone int
 
 const (
-	formOpen hotFormDone = iota
-	formSubmit
-	formCancel
+	formOpen   hotFormDone = iota // open
+	formSubmit                    // submit
+	formCancel                    // cancel
 )
-
-func (d hotFormDone) String() string { return [...]string{"open", "submit", "cancel"}[d] }
 
 // newHotForm prepares the form for grandpa's peers ranked by stat, filled from spec.
 func newHotForm(keys *formKeys, inKeys *inputKeys, grandpa, stat string, spec namespace.HotSpec, edit *namespace.HotVals) *hotForm {

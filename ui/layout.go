@@ -29,26 +29,15 @@ func (p paneID) String() string {
 	return fmt.Sprintf("pane(%d)", int(p))
 }
 
-// layoutMode is how much of the monitor fits.
+// layoutMode is how much of the monitor fits: too-small (only a notice), compact (one pane at
+// a time behind tabs) or full (every pane at once).
 type layoutMode int
 
 const (
-	modeTooSmall layoutMode = iota // only a notice
-	modeCompact                    // one pane at a time behind tabs
-	modeFull                       // every pane at once
+	modeTooSmall layoutMode = iota // too-small
+	modeCompact                    // compact
+	modeFull                       // full
 )
-
-func (m layoutMode) String() string {
-	switch m {
-	case modeTooSmall:
-		return "too-small"
-	case modeCompact:
-		return "compact"
-	case modeFull:
-		return "full"
-	}
-	return fmt.Sprintf("mode(%d)", int(m))
-}
 
 // Size thresholds. Below minW×minH nothing useful fits (AMB-57's absolute minimum); from
 // fullW×fullH every pane is shown at once.

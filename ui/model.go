@@ -37,16 +37,12 @@ import (
 type modal int
 
 const (
-	modalNone modal = iota
-	modalFilter
-	modalGoto
-	modalHelp
-	modalForm
+	modalNone   modal = iota // none
+	modalFilter              // filter
+	modalGoto                // goto
+	modalHelp                // help
+	modalForm                // form
 )
-
-func (m modal) String() string {
-	return [...]string{"none", "filter", "goto", "help", "form"}[m]
-}
 
 // crashBox records a panic caught in Update or View; it is shared by every copy of the model so
 // Run can return it after the terminal is restored.

@@ -14,19 +14,17 @@ import (
 	"dcimon/views"
 )
 
-// valuesMode is what the values pane shows for the selected context.
+// valuesMode is what the values pane shows for the selected context: empty; statistics (one row
+// per statistic of the context); instances (one row per instance subcontext, one column per
+// statistic); subcontexts (an uninstantiated class: its subcontexts, DCI-NS-3).
 type valuesMode int
 
 const (
-	valuesEmpty    valuesMode = iota
-	valuesStats               // one row per statistic of the context
-	valuesTable               // one row per instance subcontext, one column per statistic
-	valuesChildren            // an uninstantiated class: its subcontexts (DCI-NS-3)
+	valuesEmpty    valuesMode = iota // empty
+	valuesStats                      // statistics
+	valuesTable                      // instances
+	valuesChildren                   // subcontexts
 )
-
-func (m valuesMode) String() string {
-	return [...]string{"empty", "statistics", "instances", "subcontexts"}[m]
-}
 
 // statRow is one statistic of the context shown in statistics mode.
 type statRow struct {
