@@ -5,16 +5,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
+	xgolden "github.com/charmbracelet/x/exp/golden"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 const (
 	fixProc = "collect/testdata/basic/t0/proc"
@@ -38,25 +35,11 @@ func runFake(t *testing.T, args ...string) (string, string, int) {
 	return out.String(), errb.String(), code
 }
 
+// golden compares got with testdata/<test>/<name>.golden through x/exp/golden, the module's one
+// golden helper: go test ./... -update rewrites every golden file of the module.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name+".golden")
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -run %s -update to create it)", err, t.Name())
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s (go test -update rewrites it):\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
+	t.Run(name, func(t *testing.T) { xgolden.RequireEqual(t, got) })
 }
 
 func TestCommandsGolden(t *testing.T) {

@@ -1,9 +1,8 @@
 package collect
 
 import (
-	"flag"
+	xgolden "github.com/charmbracelet/x/exp/golden"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -12,40 +11,11 @@ import (
 	ns "dcimon/namespace"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
-
-// checkGolden compares got with testdata/golden/<name>.golden, or rewrites it with -update.
+// checkGolden compares got with testdata/<test>/<name>.golden through x/exp/golden, the module's one
+// golden helper: go test ./... -update rewrites every golden file of the module.
 func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name+".golden")
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if string(want) != got {
-		gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
-		for i := 0; i < len(gl) || i < len(wl); i++ {
-			var g, w string
-			if i < len(gl) {
-				g = gl[i]
-			}
-			if i < len(wl) {
-				w = wl[i]
-			}
-			if g != w {
-				t.Fatalf("%s differs at line %d:\n got: %s\nwant: %s\n(go test -update rewrites it)", path, i+1, g, w)
-			}
-		}
-	}
+	t.Run(name, func(t *testing.T) { xgolden.RequireEqual(t, got) })
 }
 
 // TestGoldenBasic dumps every class, instance and raw value the host providers read from the

@@ -1,11 +1,9 @@
 package ui
 
 import (
-	"bytes"
 	"context"
-	"flag"
+	xgolden "github.com/charmbracelet/x/exp/golden"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -19,9 +17,6 @@ import (
 	"dcimon/ui/internal/fixture"
 )
 
-// update rewrites the golden files: go test ./ui/ -run Golden -update
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
-
 func TestMain(m *testing.M) {
 	// Pin what the output depends on: no colour, UTC (house style rule 14, checklist §0.4).
 	lipgloss.SetColorProfile(termenv.Ascii)
@@ -34,38 +29,11 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// golden compares got with testdata/<name>.golden, or rewrites it with -update.
-func golden(t *testing.T, name string, got string) {
+// golden compares got with testdata/<test>/<name>.golden through x/exp/golden, the module's one
+// golden helper: go test ./... -update rewrites every golden file of the module.
+func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(want, []byte(got)) {
-		wl, gl := strings.Split(string(want), "\n"), strings.Split(got, "\n")
-		for i := 0; i < max(len(wl), len(gl)); i++ {
-			var w, g string
-			if i < len(wl) {
-				w = wl[i]
-			}
-			if i < len(gl) {
-				g = gl[i]
-			}
-			if w != g {
-				t.Fatalf("%s differs at line %d:\nwant %q\n got %q\n\nwhole output:\n%s", path, i+1, w, g, got)
-			}
-		}
-	}
+	t.Run(name, func(t *testing.T) { xgolden.RequireEqual(t, got) })
 }
 
 // strip removes styling and trailing blanks, the form goldens keep.
