@@ -1,136 +1,113 @@
 package ui
 
 import (
-	"strings"
 	"unicode"
 
+	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 )
 
-// lineInput is a one-line text input for the filter, the go-to prompt and the form fields. It is
-// small on purpose: bubbles/textinput would pull in a clipboard dependency the module does not
-// have, and these inputs need no clipboard, suggestions or masking.
+// lineInput is a one-line text input for the filter, the go-to prompt and the form fields:
+// bubbles/textinput, which measures text in terminal cells (a wide name takes two cells a
+// character), with the monitor's key map, a cursor that does not blink (a blinking cursor would
+// wake the screen twice a second while nothing changes), no clipboard and no suggestions. Two
+// edits keep dcimon's meaning: Clear empties the whole line, and DeleteWord stops at a '/', so
+// ctrl+w takes back one level of a path.
 type lineInput struct {
-	keys  *inputKeys
-	runes []rune
-	pos   int
-	limit int // most runes accepted; 0 = no limit
+	keys *inputKeys
+	ti   textinput.Model
 }
 
 func newLineInput(keys *inputKeys, value string, limit int) lineInput {
-	in := lineInput{keys: keys, limit: limit}
+	ti := textinput.New()
+	ti.Prompt = ""
+	ti.CharLimit = limit
+	ti.Cursor.SetMode(cursor.CursorStatic)
+	none := key.NewBinding(key.WithDisabled())
+	ti.KeyMap = textinput.KeyMap{
+		CharacterForward: keys.Right, CharacterBackward: keys.Left,
+		LineStart: keys.Home, LineEnd: keys.End,
+		DeleteCharacterBackward: keys.Backspace, DeleteCharacterForward: keys.Delete,
+		WordForward: none, WordBackward: none, DeleteWordBackward: none, DeleteWordForward: none,
+		DeleteAfterCursor: none, DeleteBeforeCursor: none, Paste: none,
+		AcceptSuggestion: none, NextSuggestion: none, PrevSuggestion: none,
+	}
+	ti.Focus()
+	in := lineInput{keys: keys, ti: ti}
 	in.SetValue(value)
 	return in
 }
 
 // Value is the text.
-func (in *lineInput) Value() string { return string(in.runes) }
+func (in *lineInput) Value() string { return in.ti.Value() }
 
 // SetValue replaces the text and puts the cursor at its end.
 func (in *lineInput) SetValue(s string) {
-	in.runes = []rune(s)
-	if in.limit > 0 && len(in.runes) > in.limit {
-		in.runes = in.runes[:in.limit]
-	}
-	in.pos = len(in.runes)
+	in.ti.SetValue(s)
+	in.ti.CursorEnd()
 }
 
 // Update edits the text with a key; it reports whether the text changed. Accept and Cancel are
 // left to the owner.
 func (in *lineInput) Update(km tea.KeyMsg) bool {
-	k := in.keys
+	before := in.ti.Value()
 	switch {
-	case key.Matches(km, k.Backspace):
-		if in.pos > 0 {
-			in.runes = append(in.runes[:in.pos-1], in.runes[in.pos:]...)
-			in.pos--
-			return true
-		}
-	case key.Matches(km, k.Delete):
-		if in.pos < len(in.runes) {
-			in.runes = append(in.runes[:in.pos], in.runes[in.pos+1:]...)
-			return true
-		}
-	case key.Matches(km, k.Left):
-		in.pos = max(in.pos-1, 0)
-	case key.Matches(km, k.Right):
-		in.pos = min(in.pos+1, len(in.runes))
-	case key.Matches(km, k.Home):
-		in.pos = 0
-	case key.Matches(km, k.End):
-		in.pos = len(in.runes)
-	case key.Matches(km, k.Clear):
-		changed := len(in.runes) > 0
-		in.runes, in.pos = in.runes[:0], 0
-		return changed
-	case key.Matches(km, k.DeleteWord):
-		i := in.pos
-		for i > 0 && unicode.IsSpace(in.runes[i-1]) {
+	case key.Matches(km, in.keys.Clear):
+		in.ti.SetValue("")
+	case key.Matches(km, in.keys.DeleteWord):
+		rs, pos := []rune(before), in.ti.Position()
+		i := pos
+		for i > 0 && unicode.IsSpace(rs[i-1]) {
 			i--
 		}
-		for i > 0 && !unicode.IsSpace(in.runes[i-1]) && in.runes[i-1] != '/' {
+		for i > 0 && !unicode.IsSpace(rs[i-1]) && rs[i-1] != '/' {
 			i--
 		}
-		if i == in.pos && i > 0 {
+		if i == pos && i > 0 {
 			i--
 		}
-		if i < in.pos {
-			in.runes = append(in.runes[:i], in.runes[in.pos:]...)
-			in.pos = i
-			return true
-		}
+		in.ti.SetValue(string(rs[:i]) + string(rs[pos:]))
+		in.ti.SetCursor(i)
 	case km.Type == tea.KeyRunes || km.Type == tea.KeySpace:
+		// Only printable characters: a control character typed or pasted is dropped, not
+		// turned into a space.
 		rs := km.Runes
 		if km.Type == tea.KeySpace {
 			rs = []rune{' '}
 		}
-		ins := make([]rune, 0, len(rs))
+		keep := rs[:0:0]
 		for _, r := range rs {
 			if unicode.IsPrint(r) {
-				ins = append(ins, r)
+				keep = append(keep, r)
 			}
 		}
-		if in.limit > 0 && len(in.runes)+len(ins) > in.limit {
-			ins = ins[:max(in.limit-len(in.runes), 0)]
-		}
-		if len(ins) == 0 {
+		if len(keep) == 0 {
 			return false
 		}
-		in.runes = append(in.runes[:in.pos], append(ins, in.runes[in.pos:]...)...)
-		in.pos += len(ins)
-		return true
+		km = tea.KeyMsg{Type: tea.KeyRunes, Runes: keep, Paste: km.Paste}
+		in.ti, _ = in.ti.Update(km)
+	default:
+		in.ti, _ = in.ti.Update(km)
 	}
-	return false
+	return in.ti.Value() != before
 }
 
-// View renders the text in w cells with the cursor when focused; long text scrolls so the cursor
-// stays visible.
+// View renders the text in exactly w cells, with the cursor when focused; long text scrolls so
+// the cursor stays visible.
 func (in *lineInput) View(st *styles, w int, focused bool) string {
 	if w <= 0 {
 		return ""
 	}
-	start := 0
-	if in.pos >= w {
-		start = in.pos - w + 1
+	ti := in.ti            // a copy: drawing changes nothing
+	ti.Width = max(w-1, 1) // textinput draws one cell more than Width, for the cursor
+	ti.TextStyle = st.Input.Text.Style()
+	ti.Cursor.Style = st.Input.Cursor.Style()
+	ti.Cursor.TextStyle = st.Input.Text.Style()
+	if !focused {
+		ti.Blur()
 	}
-	end := min(len(in.runes), start+w)
-	var sb strings.Builder
-	for i := start; i < end; i++ {
-		c := string(in.runes[i])
-		if focused && i == in.pos {
-			sb.WriteString(st.Input.Cursor.Render(c))
-			continue
-		}
-		sb.WriteString(st.Input.Text.Render(c))
-	}
-	n := end - start
-	if focused && in.pos == end && n < w {
-		sb.WriteString(st.Input.Cursor.Render(" "))
-		n++
-	}
-	if n < w {
-		sb.WriteString(strings.Repeat(" ", w-n))
-	}
-	return sb.String()
+	return fitLine(ansi.Truncate(ti.View(), w, ""), w)
 }

@@ -345,3 +345,26 @@ func TestKeepInView(t *testing.T) {
 		}
 	}
 }
+
+// TestLineInputMeasuresCells: a field of w cells shows exactly w cells, wide characters counting
+// two, with the cursor kept in view (the hand-written input drew 名前名前名前 14 cells wide in an
+// 8-cell field).
+func TestLineInputMeasuresCells(t *testing.T) {
+	st := testStyles()
+	for _, w := range []int{1, 2, 5, 8, 13} {
+		in := newLineInput(ptr(newInputKeys()), "名前名前名前", 0)
+		for _, focused := range []bool{true, false} {
+			if got := cellWidth(in.View(st, w, focused)); got != w {
+				t.Errorf("w=%d focused=%v: %d cells", w, focused, got)
+			}
+		}
+		in.Update(tea.KeyMsg{Type: tea.KeyHome})
+		if got := cellWidth(in.View(st, w, true)); got != w {
+			t.Errorf("w=%d cursor at start: %d cells", w, got)
+		}
+	}
+	in := newLineInput(ptr(newInputKeys()), "名前名前名前", 0)
+	if v := stripANSI(in.View(st, 8, true)); !strings.Contains(v, "名前") || !strings.HasSuffix(strings.TrimRight(v, " "), "前") {
+		t.Errorf("the end of the text is not in view with the cursor there: %q", v)
+	}
+}
