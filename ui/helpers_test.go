@@ -2,11 +2,12 @@ package ui
 
 import (
 	"context"
-	xgolden "github.com/charmbracelet/x/exp/golden"
 	"os"
 	"strings"
 	"testing"
 	"time"
+
+	xgolden "github.com/charmbracelet/x/exp/golden"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"

@@ -1,0 +1,119 @@
+// Help: the short help line and the help overlay, built from the same key bindings.
+
+package ui
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+
+	"dcimon/namespace"
+	"dcimon/theme"
+)
+
+func helpStyles(st theme.Styles) help.Styles {
+	return help.Styles{
+		ShortKey: st.Help.Key, ShortDesc: st.Help.Desc, ShortSeparator: st.Help.Sep,
+		FullKey: st.Help.Key, FullDesc: st.Help.Desc, FullSeparator: st.Help.Sep, Ellipsis: st.Help.Sep,
+	}
+}
+
+// helpAt is the help model for w cells.
+func (m *Model) helpAt(w int) help.Model {
+	hm := *m.help
+	hm.Width = max(w, 0)
+	return hm
+}
+
+func helpText(b key.Binding) string { return b.Help().Key + " " + b.Help().Desc }
+
+func orTop(c *namespace.Context) string {
+	if p := c.Path(); p != "" {
+		return p
+	}
+	return "Top"
+}
+
+func (m *Model) shortHelp() []key.Binding {
+	var b []key.Binding
+	switch m.focus {
+	case paneTree:
+		b = m.tree.ShortHelp()
+	case paneValues:
+		b = m.values.ShortHelp()
+	case paneHot:
+		b = m.hot.ShortHelp()
+	case paneInspector:
+		b = m.insp.ShortHelp()
+	case paneEvents:
+		b = m.events.ShortHelp()
+	}
+	return append(b, m.keys.ShortHelp()...)
+}
+
+// helpOverlay is the full help, built from the key maps: the global keys and each pane's, in two
+// columns when they fit, scrolled with the overlay's keys when the screen is short.
+// helpW is the help overlay's width.
+func (m *Model) helpW() int { return min(m.w-2, 110) }
+
+// helpBody is every line of the help overlay: each pane's bindings under its name, in two
+// columns when they fit.
+func (m *Model) helpBody() []string {
+	w := m.helpW()
+	hm := m.helpAt(m.w)
+	colW := (w - 4) / 2
+	section := func(title string, groups [][]key.Binding) []string {
+		out := []string{m.st.Text.Accent.Render(title)}
+		body := strings.Split(hm.FullHelpView(groups), "\n")
+		if colW >= 34 && slices.ContainsFunc(body, func(l string) bool { return cellWidth(l) > colW }) {
+			// Side by side the groups do not fit the column: one under the other.
+			body = body[:0]
+			for _, g := range groups {
+				body = append(body, strings.Split(hm.FullHelpView([][]key.Binding{g}), "\n")...)
+			}
+		}
+		out = append(out, body...)
+		return append(out, "")
+	}
+	left := append(section("Everywhere", m.keys.FullHelp()), section("Tree", m.tree.FullHelp())...)
+	right := append(section("Values", m.values.FullHelp()), section("Hotsets", m.hot.FullHelp())...)
+	right = append(right, section("Inspector", m.insp.FullHelp())...)
+	right = append(right, section("Events", m.events.FullHelp())...)
+	var lines []string
+	if colW >= 34 {
+		for i := 0; i < max(len(left), len(right)); i++ {
+			var l, r string
+			if i < len(left) {
+				l = left[i]
+			}
+			if i < len(right) {
+				r = right[i]
+			}
+			lines = append(lines, fitLine(l, colW)+"  "+r)
+		}
+	} else {
+		lines = append(left, right...)
+	}
+	return lines
+}
+
+// helpRoom is how many lines of the help the overlay shows at once.
+func (m *Model) helpRoom() int { return max(m.h-5, 1) }
+
+// scrollHelp moves the help overlay by n lines, within its length.
+func (m *Model) scrollHelp(n int) {
+	m.helpOff = clamp(m.helpOff+n, 0, max(len(m.helpBody())-m.helpRoom(), 0))
+}
+
+// helpOverlay is the help box: the part of helpBody that fits, and how to close and scroll it.
+func (m *Model) helpOverlay() []string {
+	lines := m.helpBody()
+	if room := m.helpRoom(); len(lines) > room {
+		off := clamp(m.helpOff, 0, len(lines)-room)
+		lines = lines[off : off+room]
+	}
+	lines = append(lines, m.st.Text.Muted.Render(helpText(m.ovKeys.Close)+" · "+helpText(m.ovKeys.Down)))
+	return boxed(m.st, "Help", lines, m.helpW())
+}

@@ -1,0 +1,295 @@
+// Keys: the modal modes first, then the global bindings, then the focused pane (rule 3 at the
+// top of model.go).
+
+package ui
+
+import (
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"dcimon/namespace"
+)
+
+func (m *Model) setFlash(s string, isErr bool) {
+	m.flash, m.flashErr = s, isErr
+	m.flashUntil = m.now().Add(max(5*time.Second, 3*m.interval))
+}
+
+// syncSelection pushes the tree's selection to the values pane and the focused pane's selection
+// to the inspector.
+func (m *Model) syncSelection() {
+	sel := m.tree.Selected()
+	m.sel = sel
+	if sel.Ctx != nil {
+		m.values.SetSelection(m.reg, sel)
+	}
+	var target namespace.Ref
+	switch m.focus {
+	case paneTree:
+		target = sel
+	case paneValues:
+		target = m.values.Selected()
+	case paneHot:
+		if e := m.hot.SelectedEntry(); e != nil && m.hot.OnHeader() {
+			m.insp.SetPeerSet(m.reg, m.hot.hs, e)
+			return
+		}
+		target = m.hot.Selected()
+	case paneEvents:
+		if e, ok := m.events.Selected(); ok {
+			m.insp.SetEvent(m.reg, e)
+		}
+		return
+	default:
+		return // the inspector keeps what it shows
+	}
+	if target.Ctx == nil {
+		target = sel
+	}
+	if target.Ctx != nil {
+		m.insp.SetTarget(m.reg, target)
+	}
+}
+
+func (m *Model) setFocus(p paneID) {
+	if p < 0 || p >= numPanes {
+		return
+	}
+	m.focus = p
+	m.tree.Blur()
+	m.values.Blur()
+	m.hot.Blur()
+	m.insp.Blur()
+	m.events.Blur()
+	switch p {
+	case paneTree:
+		m.tree.Focus()
+	case paneValues:
+		m.values.Focus()
+	case paneHot:
+		m.hot.Focus()
+	case paneInspector:
+		m.insp.Focus()
+	case paneEvents:
+		m.events.Focus()
+	}
+}
+
+func (m *Model) onKey(km tea.KeyMsg) tea.Cmd {
+	switch m.modal {
+	case modalHelp:
+		switch {
+		case key.Matches(km, m.ovKeys.Close):
+			m.modal = modalNone
+		case key.Matches(km, m.ovKeys.Up):
+			m.scrollHelp(-1)
+		case key.Matches(km, m.ovKeys.Down):
+			m.scrollHelp(1)
+		}
+		return nil
+	case modalForm:
+		m.formKey(km)
+		return nil
+	case modalFilter:
+		switch {
+		case key.Matches(km, m.inKeys.Accept):
+			m.modal = modalNone
+		case key.Matches(km, m.inKeys.Cancel):
+			m.modal = modalNone
+			m.tree.SetFilter("")
+			m.syncSelection()
+		default:
+			if m.input.Update(km) {
+				m.tree.SetFilter(m.input.Value())
+				m.syncSelection()
+			}
+		}
+		return nil
+	case modalGoto:
+		switch {
+		case key.Matches(km, m.inKeys.Accept):
+			m.modal = modalNone
+			m.gotoPath(m.input.Value())
+		case key.Matches(km, m.inKeys.Cancel):
+			m.modal = modalNone
+		default:
+			m.input.Update(km)
+		}
+		return nil
+	}
+	k := m.keys
+	switch {
+	case key.Matches(km, k.Quit):
+		return tea.Quit
+	case key.Matches(km, k.Help):
+		m.modal, m.helpOff = modalHelp, 0
+		return nil
+	case key.Matches(km, k.Filter):
+		m.modal = modalFilter
+		m.input = newLineInput(m.inKeys, m.tree.Filter(), 200)
+		m.setFocus(paneTree)
+		return nil
+	case key.Matches(km, k.Goto):
+		m.modal = modalGoto
+		m.input = newLineInput(m.inKeys, "", 200)
+		return nil
+	case key.Matches(km, k.Theme):
+		m.nextTheme()
+		return nil
+	case key.Matches(km, k.Pause):
+		m.paused = !m.paused
+		if m.paused {
+			m.tickSeq++ // the running chain stops at its next beat
+			return nil
+		}
+		return m.restartTicks()
+	case key.Matches(km, k.Longer), key.Matches(km, k.Shorter):
+		dir := 1
+		if key.Matches(km, k.Shorter) {
+			dir = -1
+		}
+		if d := stepInterval(m.interval, dir); d != m.interval {
+			m.interval = d
+			m.setFlash("refresh every "+d.String(), false)
+			if !m.paused {
+				return m.restartTicks()
+			}
+		}
+		return nil
+	case key.Matches(km, k.NextPane):
+		m.setFocus((m.focus + 1) % numPanes)
+		m.syncSelection()
+		return nil
+	case key.Matches(km, k.PrevPane):
+		m.setFocus((m.focus + numPanes - 1) % numPanes)
+		m.syncSelection()
+		return nil
+	}
+	for p, b := range []key.Binding{k.Tree, k.Values, k.Hot, k.Insp, k.Evs} {
+		if key.Matches(km, b) {
+			m.setFocus(paneID(p))
+			m.syncSelection()
+			return nil
+		}
+	}
+	var cmd tea.Cmd
+	switch m.focus {
+	case paneTree:
+		m.tree, cmd = m.tree.Update(km)
+	case paneValues:
+		m.values, cmd = m.values.Update(km)
+	case paneHot:
+		m.hot, cmd = m.hot.Update(km)
+	case paneInspector:
+		m.insp, cmd = m.insp.Update(km)
+	case paneEvents:
+		m.events, cmd = m.events.Update(km)
+	}
+	m.syncSelection()
+	return cmd
+}
+
+// gotoPath resolves a path relative to the selected context (SPMI-HIER-7): an empty path is the
+// selected context itself, a leading "/" starts at Top; an unknown path shows the SPMI code.
+func (m *Model) gotoPath(path string) {
+	path = strings.TrimSpace(path)
+	var ref namespace.Ref
+	var err error
+	if path == "" {
+		ref = namespace.Ref{Ctx: m.reg.Top()} // the SPMI rule: an empty path is Top
+	} else {
+		// A partial path is resolved from the selected context (SPMI-HIER-7); when it names
+		// nothing there, from each context above it, ending with a fully qualified path from Top.
+		for from := m.sel.Ctx; ; from = from.Parent() {
+			ref, err = m.reg.Lookup(from, path)
+			if err == nil || from == nil || from.Kind == namespace.CtxTop {
+				break
+			}
+		}
+	}
+	if err != nil {
+		m.setFlash(err.Error(), true)
+		return
+	}
+	p := ref.Path()
+	if p == "" {
+		m.tree.Reveal("")
+		m.tree.moveTo(0)
+	} else {
+		m.tree.Reveal(p)
+	}
+	m.setFocus(paneTree)
+	m.syncSelection()
+}
+
+// openForm opens the hotset form for the selected statistic, or to edit a peer set.
+func (m *Model) openForm(edit *namespace.HotVals) {
+	var spec namespace.HotSpec
+	grandpa, stat := "", ""
+	if edit != nil {
+		spec = edit.Spec()
+		grandpa, stat = edit.Path(), spec.Stat
+	} else {
+		ref := m.sel
+		if m.focus == paneValues {
+			ref = m.values.Selected()
+		}
+		if ref.Datum == nil || ref.Ctx == nil {
+			m.setFlash("select a statistic to rank first (a row under a context in the tree)", true)
+			return
+		}
+		gp := ref.Ctx
+		if gp.Kind == namespace.CtxInstance && gp.Parent() != nil {
+			gp = gp.Parent()
+		}
+		grandpa, stat = gp.Path(), ref.Datum.Name
+		spec = namespace.HotSpec{MaxResp: 5, Feed: namespace.SiHotThreshold}
+	}
+	m.form = newHotForm(m.fKeys, m.inKeys, grandpa, stat, spec, edit)
+	m.modal = modalForm
+}
+
+func (m *Model) formKey(km tea.KeyMsg) {
+	switch m.form.Update(km) {
+	case formCancel:
+		m.modal, m.form = modalNone, nil
+	case formSubmit:
+		spec, err := m.form.Spec()
+		if err == nil {
+			_, err = m.hot.Add(spec, m.form.edit)
+		}
+		if err != nil {
+			m.form.err = err.Error()
+			return
+		}
+		m.modal, m.form = modalNone, nil
+		m.setFocus(paneHot)
+		m.setFlash("hotset "+spec.Grandpa+" "+spec.Stat+" saved", false)
+	}
+}
+
+// findHost takes the host name from a `hostname` statistic when Options.Host is empty; looked
+// up again only when the name space changes.
+func (m *Model) findHost() {
+	if m.opts.Host != "" || m.snap == nil {
+		return
+	}
+	gen := m.reg.Generation()
+	if gen == m.hostGen && m.host != "" {
+		return
+	}
+	m.hostGen = gen
+	for _, p := range []string{"Host/hostname", "Host/name", "hostname"} {
+		ref, err := m.reg.Lookup(nil, p)
+		if err != nil || !ref.IsStat() {
+			continue
+		}
+		if v, _, ok := m.snap.Lookup(ref); ok && v.State == namespace.Valid && v.S != "" {
+			m.host = safe(v.S)
+			return
+		}
+	}
+}
