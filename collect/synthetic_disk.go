@@ -1,0 +1,254 @@
+// The synthetic source's block devices and partitions, added and removed by script.
+
+package collect
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+
+	ns "dcimon/namespace"
+)
+
+// synthDisk is one made-up whole disk and its partitions.
+type synthDisk struct {
+	index     int // creation number: names, device numbers and parameters follow from it
+	name      string
+	devno     uint64
+	base      float64 // typical utilisation
+	riops     float64 // reads per second at full load
+	wiops     float64
+	rsize     float64 // bytes per read
+	wsize     float64
+	rlat      float64 // ms per read
+	wlat      float64
+	size      uint64
+	ro        bool
+	c         [numDiskCols]float64 // counters, diskCol order
+	delivered uint64
+	parts     []synthPart
+}
+
+type synthPart struct {
+	name      string
+	devno     uint64
+	number    uint64
+	share     float64
+	c         [numDiskCols]float64
+	delivered uint64
+}
+
+type diskSynth struct {
+	rawDisk, rawPart []ns.Raw // reused between collections (Provider contract)
+	top, disk, part  *ns.Class
+	disks            []*synthDisk
+	next             int
+	parts            int
+	diskSpecs        []ns.InstanceSpec
+	partSpecs        []ns.InstanceSpec
+	dirty            bool
+	roList           string
+}
+
+func (d *diskSynth) init(s *Synthetic) {
+	d.top, d.disk, d.part = diskClasses()
+	d.parts = s.opt.Parts
+	ids := make([]ns.DatumID, len(diskWriteIDs))
+	for i, id := range diskWriteIDs {
+		ids[i] = ns.DatumID(id)
+	}
+	d.roList = invalidList(ids...)
+	d.disks = make([]*synthDisk, 0, s.opt.Disks)
+	for range s.opt.Disks {
+		d.add(s)
+	}
+}
+
+// sdName is the kernel's name for the n-th sd disk: sda..sdz, sdaa..sdzz, sdaaa...
+func sdName(n int) string {
+	var b []byte
+	for n++; n > 0; n = (n - 1) / 26 {
+		b = append(b, byte('a'+(n-1)%26))
+	}
+	for i, j := 0, len(b)-1; i < j; i, j = i+1, j-1 {
+		b[i], b[j] = b[j], b[i]
+	}
+	return "sd" + string(b)
+}
+
+func (d *diskSynth) add(s *Synthetic) {
+	i := d.next
+	d.next++
+	r := newRNG(s.opt.Seed, paramKey(SynthDisk, uint64(i)))
+	// 16 minors per disk as sd has; 65536 disks per major, majors from 8.
+	major, minor := uint32(8+i>>16), uint32(i&0xffff)*16
+	sd := &synthDisk{index: i, name: sdName(i), devno: mkdev(major, minor),
+		base: r.float() * r.float(), riops: 100 + 4900*r.float(), wiops: 100 + 4900*r.float(),
+		rsize: 4096 * float64(uint(1)<<uint(6*r.float())), wsize: 4096 * float64(uint(1)<<uint(6*r.float())),
+		rlat: 0.1 + 10*r.float(), wlat: 0.1 + 10*r.float(), size: 1 << (30 + uint(12*r.float())),
+		ro: i%16 == 15}
+	var wsum float64
+	for k := range d.parts * b2i(i%synthPartEvery == 0) {
+		w := 0.2 + r.float()
+		sd.parts = append(sd.parts, synthPart{name: sd.name + strconv.Itoa(k+1), devno: mkdev(major, minor+uint32(k)+1),
+			number: uint64(k + 1), share: w})
+		wsum += w
+	}
+	for k := range sd.parts {
+		sd.parts[k].share /= wsum
+	}
+	sd.advance(&r, 1, synthBootAge.Seconds())
+	for k := range sd.parts {
+		for c := range sd.c {
+			sd.parts[k].c[c] = sd.c[c] * sd.parts[k].share
+		}
+	}
+	d.disks = append(d.disks, sd)
+	d.dirty = true
+}
+
+func (d *diskSynth) remove(i int) {
+	if i < 0 || i >= len(d.disks) {
+		return
+	}
+	d.disks = append(d.disks[:i], d.disks[i+1:]...)
+	d.dirty = true
+}
+
+func (d *diskSynth) restart() {
+	for _, sd := range d.disks {
+		sd.c = [numDiskCols]float64{}
+		for k := range sd.parts {
+			sd.parts[k].c = [numDiskCols]float64{}
+		}
+	}
+}
+
+// advance adds dt seconds of activity at load l (scaled by scale) and returns the deltas.
+func (sd *synthDisk) advance(r *rng, scale, dt float64) (delta [numDiskCols]float64) {
+	l := activity(sd.base, r) * scale
+	if sd.ro {
+		l *= 0.2
+	}
+	reads := sd.riops * l * dt
+	writes := sd.wiops * l * dt
+	if sd.ro {
+		writes = 0
+	}
+	busyMs := math.Min(1, l*1.2) * dt * 1000
+	delta[diskReads] = reads
+	delta[diskWrites] = writes
+	delta[diskReadsMerged] = reads * 0.1
+	delta[diskWritesMerged] = writes * 0.3
+	delta[diskReadBytes] = reads * sd.rsize
+	delta[diskWriteBytes] = writes * sd.wsize
+	delta[diskReadMs] = reads * sd.rlat
+	delta[diskWriteMs] = writes * sd.wlat
+	delta[diskIOMs] = busyMs
+	delta[diskWeightedMs] = busyMs * (1 + 8*l)
+	delta[diskDiscards] = writes * 0.01
+	delta[diskDiscardBytes] = writes * 0.01 * (1 << 20)
+	delta[diskDiscardMs] = writes * 0.01 * 2
+	delta[diskFlushes] = writes * 0.05
+	delta[diskFlushMs] = writes * 0.05 * 0.5
+	for c, v := range delta {
+		sd.c[c] += v
+	}
+	sd.c[diskInFlight] = math.Round(l * 8)
+	return delta
+}
+
+func (d *diskSynth) collect(p *synthProvider, seed uint64, tick int, dt float64, now time.Time, req Request) []ClassReading {
+	for _, sd := range d.disks {
+		r := newRNG(seed, rngKey(SynthDisk, uint64(sd.index), tick))
+		delta := sd.advance(&r, 1, dt)
+		for k := range sd.parts {
+			pt := &sd.parts[k]
+			for c, v := range delta {
+				pt.c[c] += v * pt.share
+			}
+			pt.c[diskIOMs] -= delta[diskIOMs] * pt.share
+			pt.c[diskIOMs] += delta[diskIOMs] * math.Min(1, pt.share*1.5)
+			pt.c[diskInFlight] = math.Round(sd.c[diskInFlight] * pt.share)
+		}
+	}
+	if d.dirty {
+		d.diskSpecs, d.partSpecs = d.specs()
+		d.dirty = false
+	}
+	clock := uint64(max(now.Sub(p.boot), 0) / time.Millisecond) // since the synthetic boot, like CLOCK_MONOTONIC
+	var out []ClassReading
+	if req.Wants(d.disk) {
+		nd := len(d.disk.Datums)
+		raw := reuseRawRows(&d.rawDisk, len(d.disks)*nd) // synthDiskRow clears each row
+		for i, sd := range d.disks {
+			row := raw[i*nd : (i+1)*nd : (i+1)*nd]
+			synthDiskRow(row, &sd.c, clock, sd.size, sd.ro, due(req, ns.SVVariable, p.delivered(sd.delivered)), d.roList)
+			sd.delivered = p.dl.gen
+		}
+		out = append(out, ClassReading{Class: d.disk, Specs: d.diskSpecs, Raw: raw})
+	}
+	if req.Wants(d.part) {
+		nd := len(d.part.Datums)
+		raw := reuseRawRows(&d.rawPart, len(d.partSpecs)*nd) // synthDiskRow clears each row
+		k := 0
+		for _, sd := range d.disks {
+			for j := range sd.parts {
+				pt := &sd.parts[j]
+				row := raw[k*nd : (k+1)*nd : (k+1)*nd]
+				synthDiskRow(row, &pt.c, clock, uint64(float64(sd.size)*pt.share)&^4095, sd.ro,
+					due(req, ns.SVVariable, p.delivered(pt.delivered)), d.roList)
+				pt.delivered = p.dl.gen
+				k++
+			}
+		}
+		out = append(out, ClassReading{Class: d.part, Specs: d.partSpecs, Raw: raw})
+	}
+	return out
+}
+
+// synthDiskRow fills one row like the host disk provider: 32-bit columns wrap as the kernel's do.
+// row is freshly allocated (zero: valid 0, empty string), so only the fields that differ are
+// written; at 10,000 disks the string headers' write barriers would be most of the cost.
+func synthDiskRow(row []ns.Raw, c *[numDiskCols]float64, clock, size uint64, ro, variable bool, roList string) {
+	clear(row)
+	for i, col := range diskRawCol {
+		v := uint64(c[col])
+		if diskColInfo[col].bits == 32 {
+			v = uint64(uint32(v))
+		}
+		row[i].N = v
+	}
+	row[diskClockID-1].N = clock
+	if variable {
+		row[diskSizeID-1].N, row[diskROID-1].N = size, b2u(ro)
+	} else {
+		row[diskSizeID-1].State, row[diskROID-1].State = ns.RawSkipped, ns.RawSkipped
+	}
+	if ro {
+		for _, id := range diskWriteIDs {
+			row[id-1].State = ns.RawInvalid
+		}
+		row[len(row)-1].S = roList
+	}
+}
+
+func (d *diskSynth) specs() (disks, parts []ns.InstanceSpec) {
+	disks = make([]ns.InstanceSpec, len(d.disks))
+	n := 0
+	for _, sd := range d.disks {
+		n += len(sd.parts)
+	}
+	parts = make([]ns.InstanceSpec, 0, n)
+	for i, sd := range d.disks {
+		b := blockInfo{name: sd.name, devno: sd.devno, serial: fmt.Sprintf("SYNTH-%08d", sd.index),
+			serialFrom: "synthetic", have: blockHave{removable: true}}
+		disks[i] = b.spec(false)
+		for _, pt := range sd.parts {
+			pb := blockInfo{name: pt.name, devno: pt.devno, part: true, parent: sd.devno, parentName: sd.name, partNo: pt.number}
+			parts = append(parts, pb.spec(true))
+		}
+	}
+	return disks, parts
+}

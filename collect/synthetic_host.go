@@ -1,0 +1,132 @@
+// The synthetic source's host and memory: load, uptime and kernel counters; RAM, swap and paging.
+
+package collect
+
+import (
+	"strconv"
+	"time"
+
+	ns "dcimon/namespace"
+)
+
+type hostSynth struct {
+	cls       *ns.Class
+	specs     []ns.InstanceSpec
+	ctxsw     float64
+	intr      float64
+	forks     float64
+	delivered uint64
+}
+
+func (h *hostSynth) restart() { h.ctxsw, h.intr, h.forks = 0, 0, 0 }
+
+func (h *hostSynth) collect(p *synthProvider, seed uint64, tick int, dt float64, now time.Time, req Request) []ClassReading {
+	if h.specs == nil {
+		h.specs = singleSpecs()
+		up := now.Sub(p.boot).Seconds()
+		h.ctxsw, h.intr, h.forks = 5000*up, 2000*up, 2*up
+	}
+	r := newRNG(seed, rngKey(SynthHost, 0, tick))
+	ncpu := float64(p.s.opt.CPUs)
+	busy := activity(0.4, &r)
+	h.ctxsw += dt * 5000 * ncpu * busy
+	h.intr += dt * 2000 * ncpu * busy
+	h.forks += dt * 20 * busy
+	if !req.Wants(h.cls) {
+		return nil
+	}
+	raw := make([]ns.Raw, len(h.cls.Datums))
+	if due(req, ns.SVStatic, p.delivered(h.delivered)) {
+		raw[hostNameID-1] = rawS("synthetic-" + strconv.FormatUint(seed, 10))
+		raw[hostReleaseID-1] = rawS("6.0.0-synthetic")
+		raw[hostOSID-1] = rawS("synthetic 1.0")
+		raw[hostArchID-1] = rawS("x86_64")
+		raw[hostBootID-1] = rawN(p.reset)
+		raw[hostHundredID-1] = rawN(100)
+	} else {
+		for _, id := range [...]uint8{hostNameID, hostReleaseID, hostOSID, hostArchID, hostBootID, hostHundredID} {
+			raw[id-1] = rawSkipped()
+		}
+	}
+	raw[hostUptimeID-1] = rawN(uint64(max(now.Sub(p.boot), 0) / (10 * time.Millisecond)))
+	l := busy * ncpu * 100
+	raw[hostLoad1xID-1] = rawN(uint64(l))
+	raw[hostLoad5xID-1] = rawN(uint64(l * 0.9))
+	raw[hostLoad15xID-1] = rawN(uint64(l * 0.8))
+	raw[hostRunningID-1] = rawN(uint64(busy*ncpu) + 1)
+	raw[hostBlockedID-1] = rawN(uint64(r.float() * 3))
+	raw[hostThreadsID-1] = rawN(200 + uint64(50*ncpu))
+	raw[hostCtxswID-1] = rawN(uint64(h.ctxsw))
+	raw[hostIntrID-1] = rawN(uint64(h.intr))
+	raw[hostForksID-1] = rawN(uint64(h.forks))
+	h.delivered = p.dl.gen
+	return []ClassReading{{Class: h.cls, Specs: h.specs, Raw: raw}}
+}
+
+// --- memory ---
+
+type memSynth struct {
+	top, real, swap, virt *ns.Class
+	specs                 []ns.InstanceSpec
+	total, swapTotal      uint64
+	c                     [4]float64 // pagein, pageout, faults, majfaults
+	swapIO                [2]float64 // swapin, swapout
+	delivered             [2]uint64
+}
+
+func (m *memSynth) init(s *Synthetic) {
+	m.total, m.swapTotal = 64<<30, 8<<30
+	m.top, m.real, m.swap, m.virt = memClasses(m.total)
+	m.specs = singleSpecs()
+	up := synthBootAge.Seconds()
+	m.c = [4]float64{2e6 * up, 1e6 * up, 5e4 * up, 10 * up}
+	m.swapIO = [2]float64{up, 2 * up}
+}
+
+func (m *memSynth) restart() { m.c, m.swapIO = [4]float64{}, [2]float64{} }
+
+func (m *memSynth) collect(p *synthProvider, seed uint64, tick int, dt float64, req Request) []ClassReading {
+	r := newRNG(seed, rngKey(SynthMem, 0, tick))
+	l := activity(0.5, &r)
+	m.c[0] += dt * 20e6 * l
+	m.c[1] += dt * 10e6 * l
+	m.c[2] += dt * 50e3 * l
+	m.c[3] += dt * 20 * l
+	m.swapIO[0] += dt * 5 * l
+	m.swapIO[1] += dt * 10 * l
+	var out []ClassReading
+	if req.Wants(m.real) {
+		raw := make([]ns.Raw, len(m.real.Datums))
+		avail := uint64(float64(m.total) * (0.3 + 0.5*r.float()))
+		raw[realTotalID-1] = rawSkipped()
+		if due(req, ns.SVStatic, p.delivered(m.delivered[0])) {
+			raw[realTotalID-1] = rawN(m.total)
+		}
+		raw[realFreeID-1] = rawN(avail / 3)
+		raw[realAvailID-1] = rawN(avail)
+		raw[realBuffersID-1] = rawN(m.total / 100)
+		raw[realCachedID-1] = rawN(avail / 2)
+		m.delivered[0] = p.dl.gen
+		out = append(out, ClassReading{Class: m.real, Specs: m.specs, Raw: raw})
+	}
+	if req.Wants(m.swap) {
+		raw := make([]ns.Raw, len(m.swap.Datums))
+		raw[swapTotalID-1] = rawSkipped()
+		if due(req, ns.SVVariable, p.delivered(m.delivered[1])) {
+			raw[swapTotalID-1] = rawN(m.swapTotal)
+		}
+		raw[swapFreeID-1] = rawN(m.swapTotal - uint64(float64(m.swapTotal)*0.1*r.float()))
+		raw[swapInID-1] = rawN(uint64(m.swapIO[0]))
+		raw[swapOutID-1] = rawN(uint64(m.swapIO[1]))
+		m.delivered[1] = p.dl.gen
+		out = append(out, ClassReading{Class: m.swap, Specs: m.specs, Raw: raw})
+	}
+	if req.Wants(m.virt) {
+		raw := make([]ns.Raw, len(m.virt.Datums))
+		for i, v := range m.c {
+			raw[i] = rawN(uint64(v))
+		}
+		out = append(out, ClassReading{Class: m.virt, Specs: m.specs, Raw: raw})
+	}
+	return out
+}

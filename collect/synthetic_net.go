@@ -1,0 +1,156 @@
+// The synthetic source's network interfaces, added and removed by script.
+
+package collect
+
+import (
+	"strconv"
+
+	ns "dcimon/namespace"
+)
+
+type synthNIC struct {
+	index     int
+	name      string
+	ifindex   uint64
+	base      float64
+	speed     uint64 // bits per second, 0 unknown
+	up        bool
+	mac, ipv4 string
+	pktSize   float64
+	c         [numNetCols]float64
+	delivered uint64
+	invalid   string
+}
+
+type netSynth struct {
+	raw      []ns.Raw // reused between collections (Provider contract)
+	top, cls *ns.Class
+	nics     []*synthNIC
+	next     int
+	specs    []ns.InstanceSpec
+	dirty    bool
+}
+
+func (n *netSynth) init(s *Synthetic) {
+	n.top, n.cls = netClasses()
+	for range s.opt.NICs {
+		n.add(s)
+	}
+}
+
+func (n *netSynth) add(s *Synthetic) {
+	i := n.next
+	n.next++
+	r := newRNG(s.opt.Seed, paramKey(SynthNet, uint64(i)))
+	nic := &synthNIC{index: i, name: "eth" + strconv.Itoa(i), ifindex: uint64(i) + 2, base: r.float() * r.float(),
+		up: i%5 != 4, pktSize: 200 + 1300*r.float()}
+	switch {
+	case i%8 == 7:
+		nic.speed = 0 // a virtual interface: speed unknown
+	default:
+		nic.speed = [...]uint64{1e9, 10e9, 25e9}[int(3*r.float())]
+	}
+	nic.mac = string([]byte{0x02, 0x53, 0x59, byte(i >> 16), byte(i >> 8), byte(i)})
+	if nic.up {
+		nic.ipv4 = string([]byte{10, byte(i >> 16), byte(i >> 8), byte(i)})
+	}
+	var inv []ns.DatumID
+	if nic.ipv4 == "" {
+		inv = append(inv, netIPv4ID)
+	}
+	if nic.speed == 0 {
+		inv = append(inv, netSpeedID)
+	}
+	nic.invalid = invalidList(inv...)
+	nic.advance(&r, synthBootAge.Seconds())
+	n.nics = append(n.nics, nic)
+	n.dirty = true
+}
+
+func (n *netSynth) remove(i int) {
+	if i < 0 || i >= len(n.nics) {
+		return
+	}
+	n.nics = append(n.nics[:i], n.nics[i+1:]...)
+	n.dirty = true
+}
+
+func (n *netSynth) restart() {
+	for _, nic := range n.nics {
+		nic.c = [numNetCols]float64{}
+	}
+}
+
+func (nic *synthNIC) advance(r *rng, dt float64) {
+	if !nic.up {
+		return
+	}
+	speed := float64(nic.speed)
+	if speed == 0 {
+		speed = 1e9
+	}
+	l := activity(nic.base, r)
+	rx := speed / 8 * 0.6 * l * dt
+	tx := speed / 8 * 0.4 * l * dt * (0.5 + r.float())
+	nic.c[netRxBytes] += rx
+	nic.c[netTxBytes] += tx
+	nic.c[netRxPackets] += rx / nic.pktSize
+	nic.c[netTxPackets] += tx / nic.pktSize
+	nic.c[netRxErrs] += rx / nic.pktSize * 1e-6
+	nic.c[netRxDrop] += rx / nic.pktSize * 1e-5
+	nic.c[netTxDrop] += tx / nic.pktSize * 1e-6
+}
+
+func (n *netSynth) collect(p *synthProvider, seed uint64, tick int, dt float64, req Request) []ClassReading {
+	for _, nic := range n.nics {
+		r := newRNG(seed, rngKey(SynthNet, uint64(nic.index), tick))
+		nic.advance(&r, dt)
+	}
+	if n.dirty {
+		n.specs = make([]ns.InstanceSpec, len(n.nics))
+		for i, nic := range n.nics {
+			n.specs[i] = ns.InstanceSpec{Levels: []uint64{nic.ifindex}, OSName: nic.name, ASN: asnFor(nic.ifindex),
+				Desc: "Network interface " + nic.name}
+		}
+		n.dirty = false
+	}
+	if !req.Wants(n.cls) {
+		return nil
+	}
+	nd := len(n.cls.Datums)
+	raw := reuseRaw(&n.raw, len(n.nics)*nd)
+	for i, nic := range n.nics {
+		row := raw[i*nd : (i+1)*nd : (i+1)*nd]
+		for k, c := range netRawCol {
+			row[k] = rawN(uint64(nic.c[c]))
+		}
+		variable := due(req, ns.SVVariable, p.delivered(nic.delivered))
+		static := due(req, ns.SVStatic, p.delivered(nic.delivered))
+		for _, id := range [...]uint8{netMACID, netIPv4ID, netMTUID, netUpID, netBroadcastID, netLoopbackID, netRunningID, netSpeedID} {
+			row[id-1] = rawSkipped()
+		}
+		if variable {
+			row[netMACID-1] = rawS(nic.mac)
+			row[netIPv4ID-1] = rawS(nic.ipv4)
+			row[netMTUID-1] = rawN(1500)
+			row[netUpID-1] = rawN(b2u(nic.up))
+			row[netBroadcastID-1] = rawN(1)
+			row[netLoopbackID-1] = rawN(0)
+			row[netRunningID-1] = rawN(b2u(nic.up))
+			row[netSpeedID-1] = rawN(nic.speed)
+		}
+		row[netIfIndexID-1] = rawSkipped()
+		if static {
+			row[netIfIndexID-1] = rawN(nic.ifindex)
+		}
+		if nic.ipv4 == "" {
+			row[netIPv4ID-1] = rawInvalid()
+		}
+		if nic.speed == 0 {
+			row[netSpeedID-1] = rawInvalid()
+		}
+		row[nd-1] = rawS(nic.invalid)
+		nic.delivered = p.dl.gen
+	}
+	return []ClassReading{{Class: n.cls, Specs: n.specs, Raw: raw}}
+}
