@@ -16,11 +16,15 @@ import (
 func uncached(m Model) Model {
 	m.fc = &frameCache{}
 	m.ver = m.fc.next()
-	m.tree.cache = newRenderCache[treeKey]()
-	m.values.cache = newRenderCache[valuesKey]()
-	m.hot.cache = newRenderCache[listViewKey]()
-	m.insp.cache = newRenderCache[inspectorKey]()
-	m.events.cache = newRenderCache[listViewKey]()
+	// The panes are shared by every copy of the model: copy them before emptying their caches,
+	// so m itself keeps its own.
+	tree, values, hot, insp, events := *m.tree, *m.values, *m.hot, *m.insp, *m.events
+	tree.cache = newRenderCache[treeKey]()
+	values.cache = newRenderCache[valuesKey]()
+	hot.cache = newRenderCache[listViewKey]()
+	insp.cache = newRenderCache[inspectorKey]()
+	events.cache = newRenderCache[listViewKey]()
+	m.tree, m.values, m.hot, m.insp, m.events = &tree, &values, &hot, &insp, &events
 	return m
 }
 

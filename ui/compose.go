@@ -213,26 +213,9 @@ var frameTitles = func() (t [numPanes]string) {
 
 // framed is pane p with its frame, exactly its outer box.
 func (m *Model) framed(p paneID) *framedPane {
-	var body []string
-	var gen uint64
-	var bw int // the width the pane fitted its lines to
-	switch p {
-	case paneTree:
-		body, gen = m.tree.view()
-		bw = m.tree.w
-	case paneValues:
-		body, gen = m.values.view()
-		bw = m.values.w
-	case paneHot:
-		body, gen = m.hot.view()
-		bw = m.hot.w
-	case paneInspector:
-		body, gen = m.insp.view()
-		bw = m.insp.w
-	case paneEvents:
-		body, gen = m.events.view()
-		bw = m.events.w
-	}
+	pn := m.pane(p)
+	body, gen := pn.view()
+	bw := pn.width() // the width the pane fitted its lines to
 	b, note, focused := m.lay.Panes[p], m.paneNote(p), p == m.focus
 	f := &m.fc.panes[p]
 	if f.drawn && gen != 0 && f.gen == gen && f.note == note && f.focused == focused && f.b == b {
@@ -271,33 +254,7 @@ func (m *Model) framed(p paneID) *framedPane {
 }
 
 // paneNote is the short text in the right of a pane's top edge.
-func (m *Model) paneNote(p paneID) string {
-	switch p {
-	case paneTree:
-		if f := m.tree.Filter(); f != "" {
-			return plural(m.tree.Matches(), "match", "matches")
-		}
-		return plural(m.tree.Len(), "row", "rows")
-	case paneValues:
-		switch m.values.Mode() {
-		case valuesTable:
-			n := len(m.values.rows)
-			if n > 0 && m.values.rows[0].totals {
-				n--
-			}
-			return plural(n, "instance", "instances")
-		case valuesStats:
-			return plural(len(m.values.stats), "statistic", "statistics")
-		case valuesChildren:
-			return plural(len(m.values.kids), "subcontext", "subcontexts")
-		}
-	case paneHot:
-		return plural(len(m.hot.Entries()), "peer set", "peer sets")
-	case paneEvents:
-		return strconv.Itoa(m.events.Len())
-	}
-	return ""
-}
+func (m *Model) paneNote(p paneID) string { return m.pane(p).note() }
 
 // header is the top line: the name and the selected path as breadcrumbs.
 func (m *Model) header() string {

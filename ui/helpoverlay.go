@@ -37,19 +37,7 @@ func orTop(c *namespace.Context) string {
 }
 
 func (m *Model) shortHelp() []key.Binding {
-	var b []key.Binding
-	switch m.focus {
-	case paneTree:
-		b = m.tree.ShortHelp()
-	case paneValues:
-		b = m.values.ShortHelp()
-	case paneHot:
-		b = m.hot.ShortHelp()
-	case paneInspector:
-		b = m.insp.ShortHelp()
-	case paneEvents:
-		b = m.events.ShortHelp()
-	}
+	b := m.pane(m.focus).ShortHelp()
 	return append(b, m.keys.ShortHelp()...)
 }
 

@@ -18,7 +18,7 @@ import (
 // ctrl+w takes back one level of a path.
 type lineInput struct {
 	keys *inputKeys
-	ti   textinput.Model
+	ti   *textinput.Model // a pointer: the model is copied at every message, the input is 4 KB
 }
 
 func newLineInput(keys *inputKeys, value string, limit int) lineInput {
@@ -36,13 +36,18 @@ func newLineInput(keys *inputKeys, value string, limit int) lineInput {
 		AcceptSuggestion: none, NextSuggestion: none, PrevSuggestion: none,
 	}
 	ti.Focus()
-	in := lineInput{keys: keys, ti: ti}
+	in := lineInput{keys: keys, ti: &ti}
 	in.SetValue(value)
 	return in
 }
 
 // Value is the text.
-func (in *lineInput) Value() string { return in.ti.Value() }
+func (in *lineInput) Value() string {
+	if in.ti == nil {
+		return ""
+	}
+	return in.ti.Value()
+}
 
 // SetValue replaces the text and puts the cursor at its end.
 func (in *lineInput) SetValue(s string) {
@@ -88,9 +93,9 @@ func (in *lineInput) Update(km tea.KeyMsg) bool {
 			return false
 		}
 		km = tea.KeyMsg{Type: tea.KeyRunes, Runes: keep, Paste: km.Paste}
-		in.ti, _ = in.ti.Update(km)
+		*in.ti, _ = in.ti.Update(km)
 	default:
-		in.ti, _ = in.ti.Update(km)
+		*in.ti, _ = in.ti.Update(km)
 	}
 	return in.ti.Value() != before
 }
@@ -101,7 +106,7 @@ func (in *lineInput) View(st *styles, w int, focused bool) string {
 	if w <= 0 {
 		return ""
 	}
-	ti := in.ti            // a copy: drawing changes nothing
+	ti := *in.ti           // a copy: drawing changes nothing
 	ti.Width = max(w-1, 1) // textinput draws one cell more than Width, for the cursor
 	ti.TextStyle = st.Input.Text.Style()
 	ti.Cursor.Style = st.Input.Cursor.Style()

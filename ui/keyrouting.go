@@ -26,6 +26,8 @@ func (m *Model) syncSelection() {
 	if sel.Ctx != nil {
 		m.values.SetSelection(m.reg, sel)
 	}
+	// What the inspector follows means something different in each pane, so this one
+	// switch over pane ids stays here rather than in the pane interface.
 	var target namespace.Ref
 	switch m.focus {
 	case paneTree:
@@ -59,23 +61,10 @@ func (m *Model) setFocus(p paneID) {
 		return
 	}
 	m.focus = p
-	m.tree.Blur()
-	m.values.Blur()
-	m.hot.Blur()
-	m.insp.Blur()
-	m.events.Blur()
-	switch p {
-	case paneTree:
-		m.tree.Focus()
-	case paneValues:
-		m.values.Focus()
-	case paneHot:
-		m.hot.Focus()
-	case paneInspector:
-		m.insp.Focus()
-	case paneEvents:
-		m.events.Focus()
+	for q := range numPanes {
+		m.pane(q).Blur()
 	}
+	m.pane(p).Focus()
 }
 
 func (m *Model) onKey(km tea.KeyMsg) tea.Cmd {
@@ -175,19 +164,7 @@ func (m *Model) onKey(km tea.KeyMsg) tea.Cmd {
 			return nil
 		}
 	}
-	var cmd tea.Cmd
-	switch m.focus {
-	case paneTree:
-		m.tree, cmd = m.tree.Update(km)
-	case paneValues:
-		m.values, cmd = m.values.Update(km)
-	case paneHot:
-		m.hot, cmd = m.hot.Update(km)
-	case paneInspector:
-		m.insp, cmd = m.insp.Update(km)
-	case paneEvents:
-		m.events, cmd = m.events.Update(km)
-	}
+	cmd := m.pane(m.focus).handleKey(km)
 	m.syncSelection()
 	return cmd
 }

@@ -105,3 +105,24 @@ func TestStepInterval(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryPaneIDHasItsPane: m.pane turns every pane id into its own pane, the one the layout
+// draws in that id's box, so the root's plumbing (focus, keys, scroll, clicks, help) reaches it.
+func TestEveryPaneIDHasItsPane(t *testing.T) {
+	m := newModel(t, newFixture(t, 2, 1, "lo", "eth0"), 200, 60, 1)
+	seen := map[pane]paneID{}
+	for p := range numPanes {
+		pn := m.pane(p)
+		if q, dup := seen[pn]; dup {
+			t.Errorf("panes %v and %v are the same pane", p, q)
+		}
+		seen[pn] = p
+		if got, want := pn.width(), m.lay.Panes[p].Inner.W; got != want {
+			t.Errorf("%v: width %d, its box %d", p, got, want)
+		}
+		m.setFocus(p)
+		if m.pane(p) != pn {
+			t.Errorf("%v: not the same pane twice", p)
+		}
+	}
+}

@@ -87,11 +87,11 @@ type Model struct {
 	lay   layout
 	focus paneID
 
-	tree   treePane
-	values valuesPane
-	hot    hotPane
-	insp   inspectorPane
-	events eventsPane
+	tree   *treePane
+	values *valuesPane
+	hot    *hotPane
+	insp   *inspectorPane
+	events *eventsPane
 
 	modal   modal
 	helpOff int // first line of the help overlay shown
@@ -175,12 +175,12 @@ func New(src Source, opts Options) Model {
 	hm := help.New()
 	m.help = &hm
 	m.help.Styles = helpStyles(st)
-	m.tree = newTree(m.st, newTreeKeys())
+	m.tree = ptr(newTree(m.st, newTreeKeys()))
 	m.tree.vf = m.vf
-	m.values = newValues(m.st, newValuesKeys(), m.vf)
-	m.hot = newHot(m.st, newHotKeys(), m.vf)
-	m.insp = newInspector(m.st, newScrollKeys(), opts.Location)
-	m.events = newEvents(m.st, newEventsKeys(), opts.Location)
+	m.values = ptr(newValues(m.st, newValuesKeys(), m.vf))
+	m.hot = ptr(newHot(m.st, newHotKeys(), m.vf))
+	m.insp = ptr(newInspector(m.st, newScrollKeys(), opts.Location))
+	m.events = ptr(newEvents(m.st, newEventsKeys(), opts.Location))
 	m.hot.SetSource(m.reg, src.Events(), opts.Hotsets)
 	m.tree.SetRegistry(m.reg)
 	m.tree.Focus()

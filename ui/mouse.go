@@ -59,16 +59,7 @@ func (m *Model) onMouse(msg tea.MouseMsg) {
 	in := m.lay.Panes[target].Inner
 	if in.contains(ev.X, ev.Y) {
 		y := ev.Y - in.Y
-		switch target {
-		case paneTree:
-			m.tree.ClickRow(y)
-		case paneValues:
-			m.values.ClickRow(y)
-		case paneHot:
-			m.hot.ClickRow(y)
-		case paneEvents:
-			m.events.ClickRow(y)
-		}
+		m.pane(target).ClickRow(y)
 	}
 	m.syncSelection()
 }
@@ -107,17 +98,4 @@ func (m *Model) onFormMouse(ev tea.MouseEvent) {
 	}
 }
 
-func (m *Model) scrollPane(p paneID, n int) {
-	switch p {
-	case paneTree:
-		m.tree.Scroll(n)
-	case paneValues:
-		m.values.Scroll(n)
-	case paneHot:
-		m.hot.Scroll(n)
-	case paneInspector:
-		m.insp.Scroll(n)
-	case paneEvents:
-		m.events.Scroll(n)
-	}
-}
+func (m *Model) scrollPane(p paneID, n int) { m.pane(p).Scroll(n) }

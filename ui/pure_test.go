@@ -368,3 +368,14 @@ func TestLineInputMeasuresCells(t *testing.T) {
 		t.Errorf("the end of the text is not in view with the cursor there: %q", v)
 	}
 }
+
+// TestLineInputViewChangesNothing: drawing an input unfocused does not blur it: typing after a
+// View still edits the text (the input is shared by every copy of the model).
+func TestLineInputViewChangesNothing(t *testing.T) {
+	in := newLineInput(ptr(newInputKeys()), "2", 12)
+	_ = in.View(testStyles(), 10, false)
+	in.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'5'}})
+	if in.Value() != "25" {
+		t.Errorf("after an unfocused View, typing gives %q", in.Value())
+	}
+}
