@@ -10,32 +10,19 @@ import (
 	"time"
 
 	"dcimon/collect"
+	"dcimon/headless"
 	"dcimon/ui"
 )
 
-// usageError is a malformed command line: exit status 2 with the message on stderr.
-type usageError struct{ msg string }
-
-func (e *usageError) Error() string { return e.msg }
-
-func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
-
-// common holds the flags every command accepts.
-type common struct {
-	procfs, sysfs string
-	source        string
-	showLoop      bool
-	json          bool
-	host          string
-	debug         string
-	liveness      time.Duration
-}
+// usagef is a malformed command line: exit status 2 with the message on stderr.
+func usagef(format string, args ...any) error { return headless.Usagef(format, args...) }
 
 // config is a parsed command line.
 type config struct {
 	cmd      string // "" (the TUI), "list", "describe", "get", "hot"
 	args     []string
-	c        common
+	c        headless.Common
+	debug    string // the monitor's debug log
 	interval time.Duration
 	count    int
 	theme    string
@@ -57,13 +44,13 @@ const (
 	maxInterval = time.Hour
 )
 
-func addCommon(fs *flag.FlagSet, c *common) {
-	fs.StringVar(&c.procfs, "procfs", "", "read /proc from `DIR` instead of /proc (a fixture tree)")
-	fs.StringVar(&c.sysfs, "sysfs", "", "read /sys from `DIR` instead of /sys")
-	fs.StringVar(&c.source, "source", "host", "data source: host, or synthetic:disks=N,nics=N,cpus=N,seed=N")
-	fs.BoolVar(&c.showLoop, "show-loop", false, "also show loop and ram block devices")
-	fs.StringVar(&c.host, "host", "", "host name shown in listings (default: the host's own)")
-	fs.DurationVar(&c.liveness, "liveness", collect.DefaultLiveness, "assume a supplier dead after `D` without new data (0 disables, else 15s-600s)")
+func addCommon(fs *flag.FlagSet, c *headless.Common) {
+	fs.StringVar(&c.Procfs, "procfs", "", "read /proc from `DIR` instead of /proc (a fixture tree)")
+	fs.StringVar(&c.Sysfs, "sysfs", "", "read /sys from `DIR` instead of /sys")
+	fs.StringVar(&c.Source, "source", "host", "data source: host, or synthetic:disks=N,nics=N,cpus=N,seed=N")
+	fs.BoolVar(&c.ShowLoop, "show-loop", false, "also show loop and ram block devices")
+	fs.StringVar(&c.Host, "host", "", "host name shown in listings (default: the host's own)")
+	fs.DurationVar(&c.Liveness, "liveness", collect.DefaultLiveness, "assume a supplier dead after `D` without new data (0 disables, else 15s-600s)")
 }
 
 // parseArgs turns the command line into a config, or a usage error.
@@ -81,18 +68,18 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 	case "":
 		fs.DurationVar(&cfg.interval, "interval", time.Second, "refresh `INTERVAL` (e.g. 1s, 500ms)")
 		fs.StringVar(&cfg.theme, "theme", "dark", "colour theme: dark, light, high-contrast, mono (NO_COLOR forces mono)")
-		fs.StringVar(&cfg.c.debug, "debug", "", "write a debug log to `FILE`")
+		fs.StringVar(&cfg.debug, "debug", "", "write a debug log to `FILE`")
 		fs.IntVar(&cfg.fps, "fps", ui.DefaultFPS, "frames per second at most; a frame is drawn only when the screen changes")
 	case "list":
 		fs.BoolVar(&cfg.types, "types", false, "add the data type and value type line under each statistic")
 		fs.BoolVar(&cfg.ids, "ids", false, "add the DCI class, instance and datum ids and the ASN.1 id")
-		fs.BoolVar(&cfg.c.json, "json", false, "print JSON (see docs/json.md)")
+		fs.BoolVar(&cfg.c.JSON, "json", false, "print JSON (see docs/json.md)")
 	case "describe":
-		fs.BoolVar(&cfg.c.json, "json", false, "print JSON (see docs/json.md)")
+		fs.BoolVar(&cfg.c.JSON, "json", false, "print JSON (see docs/json.md)")
 	case "get", "hot":
 		fs.DurationVar(&cfg.interval, "i", time.Second, "sampling `INTERVAL`")
 		fs.IntVar(&cfg.count, "n", 1, "number of readings to print (0 = until interrupted)")
-		fs.BoolVar(&cfg.c.json, "json", false, "print JSON lines, one object per reading (see docs/json.md)")
+		fs.BoolVar(&cfg.c.JSON, "json", false, "print JSON lines, one object per reading (see docs/json.md)")
 		if cmd == "hot" {
 			fs.IntVar(&cfg.max, "max", 5, "maximum responses per peer group (0 = all)")
 			fs.Float64Var(&cfg.threshold, "threshold", 0, "threshold: > T qualifies; negative: < |T| qualifies, ascending")
@@ -159,7 +146,7 @@ func (cfg *config) validate() error {
 	if cfg.count < 0 {
 		return usagef("-n %d: the count cannot be negative", cfg.count)
 	}
-	for _, dir := range []struct{ flag, path string }{{"--procfs", cfg.c.procfs}, {"--sysfs", cfg.c.sysfs}} {
+	for _, dir := range []struct{ flag, path string }{{"--procfs", cfg.c.Procfs}, {"--sysfs", cfg.c.Sysfs}} {
 		if dir.path == "" {
 			continue
 		}
@@ -171,19 +158,19 @@ func (cfg *config) validate() error {
 			return usagef("%s %s: not a directory", dir.flag, dir.path)
 		}
 	}
-	if err := collect.ValidateLiveness(cfg.c.liveness); err != nil {
+	if err := collect.ValidateLiveness(cfg.c.Liveness); err != nil {
 		return usagef("--liveness: %v", err)
 	}
-	if cfg.c.source != "host" && !strings.HasPrefix(cfg.c.source, "synthetic") {
-		return usagef("--source %q: want host or synthetic:disks=N,nics=N,cpus=N,seed=N", cfg.c.source)
+	if cfg.c.Source != "host" && !strings.HasPrefix(cfg.c.Source, "synthetic") {
+		return usagef("--source %q: want host or synthetic:disks=N,nics=N,cpus=N,seed=N", cfg.c.Source)
 	}
-	if strings.HasPrefix(cfg.c.source, "synthetic") {
-		if _, err := collect.ParseSynthetic(cfg.c.source); err != nil {
+	if strings.HasPrefix(cfg.c.Source, "synthetic") {
+		if _, err := collect.ParseSynthetic(cfg.c.Source); err != nil {
 			return usagef("--source: %v", err)
 		}
 	}
-	if cfg.c.source != "host" && (cfg.c.procfs != "" || cfg.c.sysfs != "") {
-		return usagef("--procfs and --sysfs apply to the host source, not to %s", cfg.c.source)
+	if cfg.c.Source != "host" && (cfg.c.Procfs != "" || cfg.c.Sysfs != "") {
+		return usagef("--procfs and --sysfs apply to the host source, not to %s", cfg.c.Source)
 	}
 	if cfg.fps < 1 || cfg.fps > ui.MaxFPS {
 		return usagef("--fps %d: want 1 to %d", cfg.fps, ui.MaxFPS)

@@ -4,13 +4,15 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"dcimon/headless"
 	"encoding/json"
-	xgolden "github.com/charmbracelet/x/exp/golden"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
 	"time"
+
+	xgolden "github.com/charmbracelet/x/exp/golden"
 )
 
 const (
@@ -19,12 +21,12 @@ const (
 )
 
 // fakeEnv is a deterministic environment: a fixed clock that sleeping advances, and UTC.
-func fakeEnv() env {
+func fakeEnv() headless.Env {
 	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-	return env{
-		now:   func() time.Time { return now },
-		sleep: func(ctx context.Context, d time.Duration) error { now = now.Add(d); return ctx.Err() },
-		loc:   time.UTC,
+	return headless.Env{
+		Now:   func() time.Time { return now },
+		Sleep: func(ctx context.Context, d time.Duration) error { now = now.Add(d); return ctx.Err() },
+		Loc:   time.UTC,
 	}
 }
 
@@ -101,7 +103,11 @@ func TestListJSONAndIDs(t *testing.T) {
 	sc := bufio.NewScanner(strings.NewReader(out))
 	found := false
 	for sc.Scan() {
-		var l listLine
+		// The fields of docs/json.md this test reads.
+		var l struct {
+			Path, Kind, Datum, ASN string
+			ValueType              string `json:"value_type"`
+		}
 		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
 			t.Fatal(err)
 		}

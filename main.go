@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"dcimon/headless"
 	"errors"
 	"fmt"
 	"io"
@@ -60,7 +61,7 @@ Exit status: 0 on success, 1 on a runtime failure, 2 on a usage error.
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	stopProfile := startProfile(os.Getenv("DCIMON_CPUPROFILE"))
-	code := runEnv(ctx, os.Args[1:], realEnv(), os.Stdout, os.Stderr)
+	code := runEnv(ctx, os.Args[1:], headless.RealEnv(), os.Stdout, os.Stderr)
 	stopProfile()
 	stop()
 	os.Exit(code)
@@ -88,14 +89,9 @@ func startProfile(path string) func() {
 	}
 }
 
-// run is main without the process: it returns the exit status.
-func run(args []string, stdout, stderr io.Writer) int {
-	return runEnv(context.Background(), args, realEnv(), stdout, stderr)
-}
-
 // runEnv is run with a context (cancelled by SIGINT, SIGTERM, SIGHUP and SIGQUIT, SPMI-INIT-2)
 // and an environment tests can fake.
-func runEnv(ctx context.Context, args []string, e env, stdout, stderr io.Writer) int {
+func runEnv(ctx context.Context, args []string, e headless.Env, stdout, stderr io.Writer) int {
 	for _, a := range args {
 		switch a {
 		case "--version", "-version":
@@ -110,7 +106,7 @@ func runEnv(ctx context.Context, args []string, e env, stdout, stderr io.Writer)
 	}
 	cfg, err := parseArgs(args, stderr)
 	if err != nil {
-		var ue *usageError
+		var ue *headless.UsageError
 		if errors.As(err, &ue) {
 			fmt.Fprintf(stderr, "dcimon: %v\nRun 'dcimon --help' for usage.\n", err)
 			return 2
@@ -126,7 +122,7 @@ func runEnv(ctx context.Context, args []string, e env, stdout, stderr io.Writer)
 		return 0
 	}
 	if err := executeEnv(ctx, cfg, e, stdout, stderr); err != nil {
-		var ue *usageError
+		var ue *headless.UsageError
 		if errors.As(err, &ue) {
 			fmt.Fprintf(stderr, "dcimon: %v\n", err)
 			return 2
@@ -138,16 +134,22 @@ func runEnv(ctx context.Context, args []string, e env, stdout, stderr io.Writer)
 }
 
 // executeEnv runs a parsed command until it is done or ctx is cancelled.
-func executeEnv(ctx context.Context, cfg *config, e env, stdout, stderr io.Writer) error {
+func executeEnv(ctx context.Context, cfg *config, e headless.Env, stdout, stderr io.Writer) error {
 	switch cfg.cmd {
 	case "list":
-		return runList(ctx, cfg, e, stdout)
+		o := headless.ListOptions{Common: cfg.c, Types: cfg.types, IDs: cfg.ids}
+		if len(cfg.args) == 1 {
+			o.Path = cfg.args[0]
+		}
+		return headless.List(ctx, o, e, stdout)
 	case "describe":
-		return runDescribe(ctx, cfg, e, stdout)
+		return headless.Describe(ctx, headless.DescribeOptions{Common: cfg.c, Path: cfg.args[0]}, e, stdout)
 	case "get":
-		return runGet(ctx, cfg, e, stdout)
+		return headless.Get(ctx, headless.GetOptions{Common: cfg.c, Paths: cfg.args, Interval: cfg.interval, Count: cfg.count}, e, stdout)
 	case "hot":
-		return runHot(ctx, cfg, e, stdout)
+		return headless.Hot(ctx, headless.HotOptions{Common: cfg.c, Grandparent: cfg.args[0], Stat: cfg.args[1],
+			Max: cfg.max, Threshold: cfg.threshold, Feed: cfg.feed, Except: cfg.except, Frequency: cfg.frequency,
+			Severity: cfg.severity, TrapNo: cfg.trapNo, Interval: cfg.interval, Count: cfg.count}, e, stdout)
 	}
 	return runMonitor(ctx, cfg, e, stdout, stderr)
 }

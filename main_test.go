@@ -2,6 +2,9 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"dcimon/headless"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -25,8 +28,8 @@ func TestParseArgs(t *testing.T) {
 		{"fps out of range", []string{"--fps", "0"}, "--fps 0", nil},
 		{"SPMI-DDS-4 liveness 10s", []string{"--liveness", "10s"}, "--liveness", nil},
 		{"SPMI-DDS-4 liveness 601s", []string{"--liveness", "601s"}, "--liveness", nil},
-		{"SPMI-DDS-4 liveness 0 disables", []string{"--liveness", "0"}, "", func(c *config) bool { return c.c.liveness == 0 }},
-		{"SPMI-DDS-4 liveness default", nil, "", func(c *config) bool { return c.c.liveness == 30*time.Second }},
+		{"SPMI-DDS-4 liveness 0 disables", []string{"--liveness", "0"}, "", func(c *config) bool { return c.c.Liveness == 0 }},
+		{"SPMI-DDS-4 liveness default", nil, "", func(c *config) bool { return c.c.Liveness == 30*time.Second }},
 		{"missing procfs dir", []string{"--procfs", "/does/not/exist"}, "--procfs /does/not/exist", nil},
 		{"procfs is a file", []string{"--procfs", "/etc/hostname"}, "not a directory", nil},
 		{"bad source", []string{"--source", "remote"}, "--source", nil},
@@ -35,7 +38,7 @@ func TestParseArgs(t *testing.T) {
 		{"list two paths", []string{"list", "a", "b"}, "at most one PATH", nil},
 		{"describe needs a path", []string{"describe"}, "exactly one PATH", nil},
 		{"get flags after paths", []string{"get", "CPU/user", "Disk/*/busy", "-n", "3", "-i", "2s", "--json"}, "", func(c *config) bool {
-			return c.count == 3 && c.interval == 2*time.Second && c.c.json && len(c.args) == 2
+			return c.count == 3 && c.interval == 2*time.Second && c.c.JSON && len(c.args) == 2
 		}},
 		{"get without paths", []string{"get"}, "at least one PATH", nil},
 		{"get negative count", []string{"get", "x", "-n", "-1"}, "negative", nil},
@@ -54,7 +57,7 @@ func TestParseArgs(t *testing.T) {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
 					t.Fatalf("error %v, want one containing %q", err, tt.err)
 				}
-				if _, ok := err.(*usageError); !ok {
+				if _, ok := err.(*headless.UsageError); !ok {
 					t.Fatalf("error %T is not a usage error", err)
 				}
 				return
@@ -82,4 +85,9 @@ func TestRunExitCodes(t *testing.T) {
 	if code := run([]string{"--interval", "x"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "dcimon: ") {
 		t.Fatalf("usage error: %d %q", code, errb.String())
 	}
+}
+
+// run is main without the process: it returns the exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	return runEnv(context.Background(), args, headless.RealEnv(), stdout, stderr)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mattn/go-isatty"
 
+	"dcimon/headless"
 	"dcimon/theme"
 	"dcimon/ui"
 )
@@ -27,14 +28,14 @@ var errNotTerminal = errors.New("standard output is not a terminal, so the inter
 	"  dcimon hot Disk busy        the busiest peers")
 
 // runMonitor opens the interactive monitor on the chosen source.
-func runMonitor(ctx context.Context, cfg *config, e env, stdout, stderr io.Writer) error {
+func runMonitor(ctx context.Context, cfg *config, e headless.Env, stdout, stderr io.Writer) error {
 	if !stdoutIsTerminal() {
 		return errNotTerminal
 	}
-	s, err := openSampler(cfg, e)
+	s, err := headless.OpenSampler(cfg.c, e)
 	if err != nil {
 		return err
 	}
 	return ui.Run(ctx, s, ui.Options{Interval: cfg.interval, Theme: cfg.theme, NoColor: theme.NoColor(os.Getenv),
-		Host: cfg.c.host, DebugFile: cfg.c.debug, FPS: cfg.fps, Started: started})
+		Host: cfg.c.Host, DebugFile: cfg.debug, FPS: cfg.fps, Started: started})
 }

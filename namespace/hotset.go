@@ -49,7 +49,7 @@ import (
 //     to 0..32767.
 type HotSet struct {
 	reg        *Registry
-	src        *Source
+	src        *Reading
 	log        *EventLog
 	entries    []*HotVals // in order of addition
 	gen        uint64     // the source reading the hotset last read
@@ -151,7 +151,7 @@ const maxShort = 32767 // the SpmiHotVals fields maxresp, frequency, severity an
 
 // NewHotSet returns an empty hotset of the registry's statistics, read from src, that records its
 // exceptions and traps in log (which may be nil) (SpmiCreateHotSet, SPMI-HOT-2).
-func NewHotSet(reg *Registry, src *Source, log *EventLog) *HotSet {
+func NewHotSet(reg *Registry, src *Reading, log *EventLog) *HotSet {
 	return &HotSet{reg: reg, src: src, log: log}
 }
 

@@ -76,10 +76,10 @@ func hsScale(tb testing.TB, n, groups int) (*Registry, *Snapshot) {
 
 // hsScaleSet is a hotset over hsScale ranking busy (sub_busy for groups) with maxresp 10, warmed
 // up so its buffers have grown.
-func hsScaleSet(tb testing.TB, n, groups int) (*HotSet, *Source, *Snapshot) {
+func hsScaleSet(tb testing.TB, n, groups int) (*HotSet, *Reading, *Snapshot) {
 	tb.Helper()
 	r, snap := hsScale(tb, n, groups)
-	src := NewSource(nil)
+	src := NewReading(nil)
 	h := NewHotSet(r, src, nil)
 	stat := "busy"
 	if groups > 0 {

@@ -16,7 +16,7 @@ var hsFive = []struct {
 
 // hsFiveDisks registers the five disks, takes a baseline reading at t=0 and sets the busy
 // counters so the next reading, 1 s later, gives sda 10, sdb 50, sdc 30, sdd 0, sde 20 per second.
-func hsFiveDisks(t *testing.T) (*Registry, *hsFeed, *Source) {
+func hsFiveDisks(t *testing.T) (*Registry, *hsFeed, *Reading) {
 	t.Helper()
 	r := hsRegistry(t, 2)
 	f := newHSFeed(t, r)
@@ -29,7 +29,7 @@ func hsFiveDisks(t *testing.T) (*Registry, *hsFeed, *Source) {
 		f.set("Disk/"+d.name, "busy", 1000+d.rate)
 	}
 	f.now = f.now.Add(time.Second)
-	return r, f, NewSource(f.take)
+	return r, f, NewReading(f.take)
 }
 
 func hsAdd(t *testing.T, h *HotSet, sp HotSpec) *HotVals {
@@ -148,7 +148,7 @@ func TestHotGrandpaValidity(t *testing.T) {
 	}
 	// A SiCfgInst context without subcontexts is refused: its peers do not appear on the fly.
 	r0 := hsRegistry(t, 0)
-	h0 := NewHotSet(r0, NewSource(nil), nil)
+	h0 := NewHotSet(r0, NewReading(nil), nil)
 	if _, err := h0.Add(HotSpec{Stat: "idle", Grandpa: "CPU", Feed: SiHotThreshold}); hsSi(err) != SiBadArgument {
 		t.Fatalf("SPMI-HOT-4: CPU with no processors = %v, want SiBadArgument", err)
 	}
@@ -162,7 +162,7 @@ var hsPartRates = map[string]uint64{
 	"sdc1": 1, "sdc2": 2, "sdc3": 3,
 }
 
-func hsPartitions(t *testing.T) (*Registry, *hsFeed, *Source) {
+func hsPartitions(t *testing.T) (*Registry, *hsFeed, *Reading) {
 	t.Helper()
 	r := hsRegistry(t, 1)
 	f := newHSFeed(t, r)
@@ -186,7 +186,7 @@ func hsPartitions(t *testing.T) (*Registry, *hsFeed, *Source) {
 		f.set("Disk/"+d, "busy", uint64(10*(i+1)))
 	}
 	f.now = f.now.Add(time.Second)
-	return r, f, NewSource(f.take)
+	return r, f, NewReading(f.take)
 }
 
 // SPMI-HOT-5 (AMB-37): multi-level peers, one group per lowest-level parent, maxresp per group,
@@ -311,7 +311,7 @@ func TestHotThreshold(t *testing.T) {
 	f.set("Disk/sda", "busy", 1100)
 	f.set("Disk/sdb", "busy", 252*2)
 	f.now = f.now.Add(2 * time.Second)
-	h := NewHotSet(r, NewSource(f.take), nil)
+	h := NewHotSet(r, NewReading(f.take), nil)
 	v40 := hsAdd(t, h, HotSpec{Stat: "busy", Grandpa: "Disk", Threshold: 40, Feed: SiHotThreshold})
 	v60 := hsAdd(t, h, HotSpec{Stat: "busy", Grandpa: "Disk", Threshold: 60, Feed: SiHotThreshold})
 	v50 := hsAdd(t, h, HotSpec{Stat: "busy", Grandpa: "Disk", Threshold: 50, Feed: SiHotThreshold})
@@ -490,7 +490,7 @@ func TestHotFrequency(t *testing.T) {
 		f.set("Disk/"+d.name, "inflight", d.rate)
 	}
 	log := NewEventLog(16)
-	h := NewHotSet(r, NewSource(f.take), log)
+	h := NewHotSet(r, NewReading(f.take), log)
 	v := hsAdd(t, h, HotSpec{Stat: "inflight", Grandpa: "Disk", Threshold: 40, MaxResp: 1, Frequency: 5,
 		Feed: SiHotThreshold, Except: SiHotException, Severity: 3})
 	var fired []int

@@ -5,7 +5,7 @@ import (
 )
 
 // StatSet is an SPMI statset (SpmiStatSet): a list of statistics read together from one reading
-// of a shared Source, with the time of the read and the time since the previous one
+// of a shared Reading, with the time of the read and the time since the previous one
 // (SPMI-SET-1..15). A StatSet is not safe for concurrent use; give each one a single owner.
 //
 // Decisions the SPMI guide leaves open, written down once:
@@ -16,16 +16,16 @@ import (
 //     elapsed since that read (SPMI-SET-7, SPMI-SET-9, X-4). When the set reads every snapshot, as
 //     the TUI does, these are exactly the snapshot's deltas and rates, so every pane shows the same
 //     numbers; a set that skipped readings still gets rates over its own interval;
-//   - a statistic is primed with the source's current reading when it is added, so its first read
+//   - a statistic is primed with the shared reading's snapshot when it is added, so its first read
 //     after the next reading gives a valid rate (SPMI-SET-15). A counter read on the reading it was
 //     primed with has no interval yet and gives SiNoValue, never 0 or a rate since boot;
 //   - values are decoded into (value, error), never into a negative sentinel (SPMI-SET-10, AMB-50);
 //   - only numeric statistics can be added: SPMI values are SiLong or SiFloat (SPMI-VAL-2).
 type StatSet struct {
 	reg        *Registry
-	src        *Source
+	src        *Reading
 	vals       []*StatVal // in order of addition; iteration runs backwards (SPMI-SET-11)
-	gen        uint64     // the source reading the set last read
+	gen        uint64     // the shared reading the set last read
 	read       bool
 	freed      bool
 	time       time.Time
@@ -64,7 +64,7 @@ type StatVal struct {
 
 // NewStatSet returns an empty statset of the registry's statistics, read from src
 // (SpmiCreateStatSet). The set exists before anything is added to it, by construction.
-func NewStatSet(reg *Registry, src *Source) *StatSet { return &StatSet{reg: reg, src: src} }
+func NewStatSet(reg *Registry, src *Reading) *StatSet { return &StatSet{reg: reg, src: src} }
 
 // Ref is the statistic and its context (the stat and context handles).
 func (v *StatVal) Ref() Ref { return v.ref }
@@ -91,7 +91,7 @@ func (s *StatSet) Len() int { return len(s.vals) }
 // Add adds the statistic at path, resolved relative to parent (nil: path is a full path from Top),
 // and returns its record (SpmiPathAddSetStat, SPMI-SET-1, SPMI-HIER-8). Adding a statistic the set
 // already holds raises its ref_count and returns the existing record (SPMI-SET-5, AMB-42). The new
-// statistic is primed with the source's current reading (SPMI-SET-15). An unknown context is
+// statistic is primed with the shared reading's snapshot (SPMI-SET-15). An unknown context is
 // SiInvalidCx, an unknown statistic or a path naming a context SiNotFound, a text statistic
 // SiBadArgument (AMB-44).
 func (s *StatSet) Add(parent *Context, path string) (*StatVal, error) {
@@ -166,9 +166,9 @@ func (s *StatSet) Free() {
 	s.freed = true
 }
 
-// Read reads every statistic of the set at the same time, from one reading of the source
-// (SpmiGetStatSet, SPMI-SET-2). With force the source first takes a new reading; without, the set
-// refreshes from the source's current reading the statistics it holds obsolete values for, and
+// Read reads every statistic of the set at the same time, from one snapshot of the shared reading
+// (SpmiGetStatSet, SPMI-SET-2). With force the shared reading first takes a new reading; without, the set
+// refreshes from the shared reading's snapshot the statistics it holds obsolete values for, and
 // returns the values previously retrieved when there are none (SPMI-SET-13). Per-value problems
 // are in each record's Err, never in the returned error, which reports only that the source has
 // no reading or could not take one.

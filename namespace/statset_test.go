@@ -8,12 +8,12 @@ import (
 )
 
 // ssSetup is a registry with two CPUs and disk sda, a fake provider and a source fed by it.
-func ssSetup(t *testing.T) (*Registry, *hsFeed, *Source) {
+func ssSetup(t *testing.T) (*Registry, *hsFeed, *Reading) {
 	t.Helper()
 	r := hsRegistry(t, 2)
 	f := newHSFeed(t, r)
 	f.add(ClassID{2, 2}, "sda", 1)
-	return r, f, NewSource(f.take)
+	return r, f, NewReading(f.take)
 }
 
 func ssAdd(t *testing.T, s *StatSet, parent *Context, path string) *StatVal {

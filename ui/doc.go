@@ -8,9 +8,9 @@
 // frame only when it changed, writing only the rows that differ. run.go is the only file that
 // talks to it, and keeps the monitor's start-up rule (a frame before the first collection is
 // provisional for up to placeholderWait). The monitor tells
-// its source which classes are on screen (subscribe.go), so the rest is read only now and then.
+// its sampler which classes are on screen (subscribe.go), so the rest is read only now and then.
 //
-// The monitor reads everything through Source, an interface defined here on the consumer's side:
+// The monitor reads everything through Sampler, an interface defined here on the consumer's side:
 // the collect package's sampler satisfies it in the program and a fixture satisfies it in tests.
 // Collection only ever runs inside a tea.Cmd; Update and View never block and never do I/O.
 package ui

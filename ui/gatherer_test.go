@@ -25,7 +25,7 @@ func TestMinimumWidths(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := &stubSource{reg: r, log: ns.NewEventLog(10)}
+	src := &stubSampler{reg: r, log: ns.NewEventLog(10)}
 	m := newModel(t, src, 60, 20, 2)
 	m = keys(t, m, ":Wide/"+stat+"{enter}")
 	flat := func(s string) string {
@@ -76,7 +76,7 @@ func TestTreeKeepsTwentyCharactersDeepDown(t *testing.T) {
 	if _, _, err := r.Sync(part, []ns.InstanceSpec{{Levels: []uint64{1, 2}, OSName: "sda1"}}, fixtureNow, nil); err != nil {
 		t.Fatal(err)
 	}
-	m := newModel(t, &stubSource{reg: r, log: ns.NewEventLog(10)}, 120, 40, 1)
+	m := newModel(t, &stubSampler{reg: r, log: ns.NewEventLog(10)}, 120, 40, 1)
 	m = keys(t, m, ":Deep/sda/sda1/"+stat+"{enter}1")
 	if m.tree.w != 22 {
 		t.Fatalf("tree %d wide, want the narrowest full layout's 22", m.tree.w)

@@ -46,7 +46,7 @@ func strip(s string) string {
 	return strings.Join(lines, "\n") + "\n"
 }
 
-func newFixture(t testing.TB, ncpu, ndisk int, nics ...string) *fixture.Source {
+func newFixture(t testing.TB, ncpu, ndisk int, nics ...string) *fixture.Sampler {
 	t.Helper()
 	f, err := fixture.New(ncpu, ndisk, nics...)
 	if err != nil {
@@ -61,7 +61,7 @@ func testOptions() Options {
 }
 
 // newModel builds the model, sizes it and feeds it n collections, as the program would.
-func newModel(t testing.TB, src Source, w, h, n int) Model {
+func newModel(t testing.TB, src Sampler, w, h, n int) Model {
 	t.Helper()
 	m := New(src, testOptions())
 	m.after = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil } // no real timers

@@ -58,7 +58,7 @@ type hotPane struct {
 	w, h    int
 
 	reg     *namespace.Registry
-	src     *namespace.Source
+	src     *namespace.Reading
 	hs      *namespace.HotSet
 	pending []HotsetConfig // defaults whose peers have not appeared yet
 	tried   uint64         // the registry generation the pending ones were last tried at
@@ -94,11 +94,11 @@ func (p *hotPane) Focus() { p.focused = true }
 // Blur takes the keyboard away.
 func (p *hotPane) Blur() { p.focused = false }
 
-// SetSource creates the hotset over the registry and opens the configured peer sets; hotset
+// SetRegistry creates the hotset over the registry and opens the configured peer sets; hotset
 // exceptions are written to log.
-func (p *hotPane) SetSource(reg *namespace.Registry, log *namespace.EventLog, cfgs []HotsetConfig) {
+func (p *hotPane) SetRegistry(reg *namespace.Registry, log *namespace.EventLog, cfgs []HotsetConfig) {
 	p.reg = reg
-	p.src = namespace.NewSource(nil)
+	p.src = namespace.NewReading(nil)
 	p.hs = namespace.NewHotSet(reg, p.src, log)
 	p.pending = append([]HotsetConfig(nil), cfgs...)
 	p.tried = ^uint64(0)
@@ -139,7 +139,7 @@ func (p *hotPane) addConfig(c HotsetConfig) (*namespace.HotVals, error) {
 	return nil, err
 }
 
-// SetSnapshot publishes the tick's one snapshot to the hotset's source and reads every peer set
+// SetSnapshot publishes the tick's one snapshot to the hotset's shared reading and reads every peer set
 // from it (X-4, SPMI-HOT-17); the read raises the exceptions into the event log.
 func (p *hotPane) SetSnapshot(snap *namespace.Snapshot) {
 	if p.hs == nil || snap == nil {

@@ -248,8 +248,8 @@ func (m *Model) formKey(km tea.KeyMsg) {
 	}
 }
 
-// findHost takes the host name from a `hostname` statistic when Options.Host is empty; looked
-// up again only when the name space changes.
+// findHost takes the host name from the name space when Options.Host is empty (Registry.HostName,
+// the rule `list` uses too); it is looked up again only when the name space changes.
 func (m *Model) findHost() {
 	if m.opts.Host != "" || m.snap == nil {
 		return
@@ -259,14 +259,7 @@ func (m *Model) findHost() {
 		return
 	}
 	m.hostGen = gen
-	for _, p := range []string{"Host/hostname", "Host/name", "hostname"} {
-		ref, err := m.reg.Lookup(nil, p)
-		if err != nil || !ref.IsStat() {
-			continue
-		}
-		if v, _, ok := m.snap.Lookup(ref); ok && v.State == namespace.Valid && v.S != "" {
-			m.host = safe(v.S)
-			return
-		}
+	if name := m.reg.HostName(m.snap); name != "" {
+		m.host = safe(name)
 	}
 }

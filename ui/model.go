@@ -68,7 +68,7 @@ func (c *crashBox) get() error {
 // Model is the monitor's root bubbletea model. Build it with New; Run runs it in a terminal and
 // tests drive it through Update.
 type Model struct {
-	src  Source
+	src  Sampler
 	reg  *namespace.Registry
 	opts Options
 	st   *styles
@@ -136,7 +136,7 @@ type Model struct {
 
 // New builds the monitor over src. It reads nothing yet: the first collection is the command
 // Init returns. An unknown theme falls back to the default (Run reports it before starting).
-func New(src Source, opts Options) Model {
+func New(src Sampler, opts Options) Model {
 	st, err := theme.Resolve(opts.Theme, opts.NoColor)
 	if err != nil {
 		st, _ = theme.Resolve("", opts.NoColor)
@@ -181,7 +181,7 @@ func New(src Source, opts Options) Model {
 	m.hot = ptr(newHot(m.st, newHotKeys(), m.vf))
 	m.insp = ptr(newInspector(m.st, newScrollKeys(), opts.Location))
 	m.events = ptr(newEvents(m.st, newEventsKeys(), opts.Location))
-	m.hot.SetSource(m.reg, src.Events(), opts.Hotsets)
+	m.hot.SetRegistry(m.reg, src.Events(), opts.Hotsets)
 	m.tree.SetRegistry(m.reg)
 	m.tree.Focus()
 	m.syncSelection()

@@ -434,7 +434,7 @@ func TestRunsOfKeys(t *testing.T) {
 // TestOwnStatisticsAboveOtherInstances: Monitor's own statistics are not columns of its
 // providers' table, so selecting one shows Monitor's statistics; the context shows the table.
 func TestOwnStatisticsAboveOtherInstances(t *testing.T) {
-	m := newModel(t, newSynthSource(t, "synthetic:disks=1,nics=1,cpus=1"), 120, 40, 2)
+	m := newModel(t, newSynthSampler(t, "synthetic:disks=1,nics=1,cpus=1"), 120, 40, 2)
 	m = keys(t, m, ":Monitor{enter}")
 	if m.values.Mode() != valuesTable || len(m.values.rows) == 0 || m.values.rows[0].totals {
 		t.Fatalf("Monitor: mode %s, a totals row that matches nothing", m.values.Mode())
@@ -590,25 +590,25 @@ func TestStatusBar(t *testing.T) {
 		}
 	}
 	// Without a Monitor context nothing is shown: no invented numbers.
-	m2 := newModel(t, bareSource(t), 200, 60, 1)
+	m2 := newModel(t, bareSampler(t), 200, 60, 1)
 	if strings.Contains(plainView(m2), "dcimon cpu") {
 		t.Error("no Monitor, no self usage")
 	}
 }
 
-// bareSource is a name space with one class and no Monitor.
-func bareSource(t *testing.T) *stubSource {
+// bareSampler is a name space with one class and no Monitor.
+func bareSampler(t *testing.T) *stubSampler {
 	r := ns.NewRegistry()
 	if err := r.RegisterClass(&ns.Class{ID: ns.ClassID{5}, Name: "Thing", Flags: ns.ClassEnabled,
 		Levels: []ns.InstLevel{{Type: ns.TypeUint4, Tag: ns.TagSingleInst, Size: 4}},
 		Datums: []ns.Datum{ns.Gauge(1, "level", ns.TypeUint4, ns.UnitCount, "A level", "nowhere")}}); err != nil {
 		t.Fatal(err)
 	}
-	return &stubSource{reg: r, log: ns.NewEventLog(10)}
+	return &stubSampler{reg: r, log: ns.NewEventLog(10)}
 }
 
-// stubSource samples every class of its registry with one fixed raw value per datum.
-type stubSource struct {
+// stubSampler samples every class of its registry with one fixed raw value per datum.
+type stubSampler struct {
 	reg  *ns.Registry
 	log  *ns.EventLog
 	snap *ns.Snapshot
@@ -616,9 +616,9 @@ type stubSource struct {
 	err  error
 }
 
-func (s *stubSource) Registry() *ns.Registry { return s.reg }
-func (s *stubSource) Events() *ns.EventLog   { return s.log }
-func (s *stubSource) Sample(context.Context) (*ns.Snapshot, error) {
+func (s *stubSampler) Registry() *ns.Registry { return s.reg }
+func (s *stubSampler) Events() *ns.EventLog   { return s.log }
+func (s *stubSampler) Sample(context.Context) (*ns.Snapshot, error) {
 	if s.err != nil {
 		return nil, s.err
 	}

@@ -37,7 +37,7 @@ func fps(n int) int {
 // gets SIGTERM, SIGHUP, SIGINT or SIGQUIT (SPMI-INIT-2). The terminal is always restored: on a
 // quit, on a signal, on cancellation, and on a panic anywhere in the model, which Run returns as
 // an error. Leaving by a key, a signal or ctx is a clean exit (nil).
-func Run(ctx context.Context, src Source, opts Options) (err error) {
+func Run(ctx context.Context, src Sampler, opts Options) (err error) {
 	if opts.Started.IsZero() {
 		opts.Started = time.Now()
 	}

@@ -39,7 +39,7 @@ func TestNoGrowthUnderChurn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := &synthSource{Sampler: sampler, now: now}
+	src := &synthSampler{Sampler: sampler, now: now}
 	m := newModel(t, src, 200, 60, 0)
 	m = keys(t, m, ":Disk{enter}2") // the disk table, whose rows churn
 	heap := func() uint64 {

@@ -8,7 +8,7 @@ import (
 	"dcimon/namespace"
 )
 
-// subscription is what the monitor has asked its source to read at every collection. It is
+// subscription is what the monitor has asked its sampler to read at every collection. It is
 // shared by every copy of the model, like the frame cache.
 type subscription struct {
 	key     subKey

@@ -11,7 +11,7 @@ import (
 )
 
 // successes is how many collections of the named provider have succeeded.
-func successes(t *testing.T, src *synthSource, module string) uint64 {
+func successes(t *testing.T, src *synthSampler, module string) uint64 {
 	t.Helper()
 	for _, st := range src.Status() {
 		if st.Supplier.Module == module {
@@ -26,7 +26,7 @@ func successes(t *testing.T, src *synthSource, module string) uint64 {
 // and the hotsets' peers), so a provider nothing on screen needs is read only every few seconds
 // (SPMI-FEAT-2, SPMI-DDS-6); opening one of its classes subscribes to it and collects at once.
 func TestMonitorReadsWhatItShows(t *testing.T) {
-	src := newSynthSource(t, "synthetic:disks=3,nics=2,cpus=2,seed=1")
+	src := newSynthSampler(t, "synthetic:disks=3,nics=2,cpus=2,seed=1")
 	m := newModel(t, src, 120, 40, 3)
 	// The default screen: CPU selected; hotsets on disks, interfaces and processors.
 	for _, mod := range []string{"synthetic-cpu", "synthetic-disk", "synthetic-net"} {
@@ -83,7 +83,7 @@ func TestMonitorReadsWhatItShows(t *testing.T) {
 // values beside statistic names, so the classes of the statistics in view are read at every
 // collection; those scrolled out of view are not.
 func TestWideTreeSubscribesItsVisibleStatistics(t *testing.T) {
-	src := newSynthSource(t, "synthetic:disks=2,nics=1,cpus=2,seed=1")
+	src := newSynthSampler(t, "synthetic:disks=2,nics=1,cpus=2,seed=1")
 	m := newModel(t, src, 80, 24, 2)
 	if !m.tree.showsValues() {
 		t.Fatalf("tree %d wide shows no values", m.tree.w)

@@ -16,25 +16,25 @@ import (
 // table, the default hotsets on the real statistic names) with a fake clock, so the text is
 // reproducible. The fixture source drives the behaviour tests; these keep what people see.
 
-// synthSource is collect's sampler over the synthetic providers, its clock advancing one second
+// synthSampler is collect's sampler over the synthetic providers, its clock advancing one second
 // per collection.
-type synthSource struct {
+type synthSampler struct {
 	*collect.Sampler
 	now time.Time
 }
 
-func (s *synthSource) Sample(ctx context.Context) (*ns.Snapshot, error) {
+func (s *synthSampler) Sample(ctx context.Context) (*ns.Snapshot, error) {
 	s.now = s.now.Add(time.Second)
 	return s.Sampler.Sample(ctx)
 }
 
-func newSynthSource(t testing.TB, spec string) *synthSource {
+func newSynthSampler(t testing.TB, spec string) *synthSampler {
 	t.Helper()
 	opt, err := collect.ParseSynthetic(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &synthSource{now: fixtureNow}
+	s := &synthSampler{now: fixtureNow}
 	clock := func() time.Time { return s.now }
 	opt.Now = clock
 	s.Sampler, err = collect.NewSampler(ns.NewRegistry(), collect.SyntheticProviders(opt), collect.Options{Now: clock})
@@ -44,12 +44,12 @@ func newSynthSource(t testing.TB, spec string) *synthSource {
 	return s
 }
 
-var _ Source = (*collect.Sampler)(nil) // the program's source satisfies the monitor's interface
+var _ Sampler = (*collect.Sampler)(nil) // the program's sampler satisfies the monitor's interface
 
 func TestGoldenSynthetic(t *testing.T) {
 	for _, sz := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
-			m := newModel(t, newSynthSource(t, "synthetic:disks=6,nics=3,cpus=4,seed=7"), sz[0], sz[1], 3)
+			m := newModel(t, newSynthSampler(t, "synthetic:disks=6,nics=3,cpus=4,seed=7"), sz[0], sz[1], 3)
 			name := func(pane string) string { return fmt.Sprintf("synthetic_%s_%dx%d", pane, sz[0], sz[1]) }
 			golden(t, name("hot"), strip(m.hot.View()))
 			m = keys(t, m, ":Disk{enter}")
@@ -64,7 +64,7 @@ func TestGoldenSynthetic(t *testing.T) {
 
 // TestIostatColumns checks the per-disk table opens with iostat -x's columns, in its order.
 func TestIostatColumns(t *testing.T) {
-	m := newModel(t, newSynthSource(t, "synthetic:disks=2"), 200, 60, 2)
+	m := newModel(t, newSynthSampler(t, "synthetic:disks=2"), 200, 60, 2)
 	m = keys(t, m, ":Disk{enter}")
 	var got []string
 	for _, c := range m.values.cols[:8] {
@@ -79,7 +79,7 @@ func TestIostatColumns(t *testing.T) {
 // BenchmarkViewSynthetic10kDisks is the frame budget on the synthetic source: 10,000 disks
 // (15,000 instances with their partitions), the disk table on screen; the whole frame is drawn.
 func BenchmarkViewSynthetic10kDisks(b *testing.B) {
-	m := newModel(b, newSynthSource(b, "synthetic:disks=10000,nics=16,cpus=64"), 200, 60, 2)
+	m := newModel(b, newSynthSampler(b, "synthetic:disks=10000,nics=16,cpus=64"), 200, 60, 2)
 	m = keys(b, m, ":Disk{enter}")
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -90,7 +90,7 @@ func BenchmarkViewSynthetic10kDisks(b *testing.B) {
 }
 
 func BenchmarkKeyToFrameSynthetic10kDisks(b *testing.B) {
-	m := newModel(b, newSynthSource(b, "synthetic:disks=10000,nics=16,cpus=64"), 200, 60, 2)
+	m := newModel(b, newSynthSampler(b, "synthetic:disks=10000,nics=16,cpus=64"), 200, 60, 2)
 	m = keys(b, m, ":Disk{enter}2")
 	down, up := tea.KeyMsg{Type: tea.KeyDown}, tea.KeyMsg{Type: tea.KeyUp}
 	b.ReportAllocs()
@@ -108,7 +108,7 @@ func BenchmarkKeyToFrameSynthetic10kDisks(b *testing.B) {
 
 // BenchmarkFilterKeySynthetic10kDisks is one key typed into the filter over 10,000 disks.
 func BenchmarkFilterKeySynthetic10kDisks(b *testing.B) {
-	m := newModel(b, newSynthSource(b, "synthetic:disks=10000,nics=16,cpus=64"), 200, 60, 2)
+	m := newModel(b, newSynthSampler(b, "synthetic:disks=10000,nics=16,cpus=64"), 200, 60, 2)
 	m = keys(b, m, "/sd")
 	a, bs := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'a'}}, tea.KeyMsg{Type: tea.KeyBackspace}
 	b.ReportAllocs()

@@ -33,8 +33,8 @@ func tickCmd(after func(time.Duration, func(time.Time) tea.Msg) tea.Cmd, d time.
 }
 
 // sampleCmd runs one collection off the UI goroutine. It changes no state: the result comes back
-// as a message. A panicking source is turned into an error rather than taking the monitor down.
-func sampleCmd(ctx context.Context, src Source, now func() time.Time) tea.Cmd {
+// as a message. A panicking sampler is turned into an error rather than taking the monitor down.
+func sampleCmd(ctx context.Context, src Sampler, now func() time.Time) tea.Cmd {
 	return func() (msg tea.Msg) {
 		start := now()
 		defer func() {

@@ -1,4 +1,4 @@
-package main
+package headless
 
 import (
 	"context"
@@ -53,20 +53,33 @@ type hotEvent struct {
 	TrapNo   int       `json:"trap,omitempty"`
 }
 
-// runHot prints hotset readings (SPMI-HOT-*): the header with qualifying and returned counts and
+// HotOptions are what `dcimon hot` is asked: an SPMI hotset and how often to read it.
+type HotOptions struct {
+	Common
+	Grandparent, Stat string        // rank the peers below Grandparent by Stat
+	Max               int           // maxresp: items per peer group, 0 for all
+	Threshold         float64       // > T qualifies; negative: < |T|, ascending
+	Feed, Except      string        // none|threshold|always; none|exception|trap|both
+	Frequency         int           // minutes between exceptions
+	Severity, TrapNo  int           // of exceptions and traps
+	Interval          time.Duration // between readings
+	Count             int           // readings to print; 0 until interrupted
+}
+
+// Hot prints hotset readings (SPMI-HOT-*): the header with qualifying and returned counts and
 // the ranked items, one reading per interval.
-func runHot(ctx context.Context, cfg *config, e env, w io.Writer) error {
-	s, first, err := firstReading(ctx, cfg, e)
+func Hot(ctx context.Context, o HotOptions, e Env, w io.Writer) error {
+	s, first, err := firstReading(ctx, o.Common, e)
 	if err != nil {
 		return err
 	}
 	reg := s.Registry()
-	src := ns.NewSource(nil)
+	src := ns.NewReading(nil)
 	src.Publish(first)
 	log := ns.NewEventLog(256)
 	hs := ns.NewHotSet(reg, src, log)
-	spec := ns.HotSpec{Grandpa: cfg.args[0], Stat: cfg.args[1], MaxResp: cfg.max, Threshold: cfg.threshold,
-		Feed: feeds[cfg.feed], Except: excepts[cfg.except], Frequency: cfg.frequency, Severity: cfg.severity, TrapNo: cfg.trapNo}
+	spec := ns.HotSpec{Grandpa: o.Grandparent, Stat: o.Stat, MaxResp: o.Max, Threshold: o.Threshold,
+		Feed: feeds[o.Feed], Except: excepts[o.Except], Frequency: o.Frequency, Severity: o.Severity, TrapNo: o.TrapNo}
 	if !spec.Except.Exceptions() && !spec.Except.Traps() && spec.Frequency == 5 {
 		spec.Frequency = 0 // the default only applies with exceptions; the guide wants 0 otherwise
 	}
@@ -74,7 +87,7 @@ func runHot(ctx context.Context, cfg *config, e env, w io.Writer) error {
 	if err != nil {
 		var ne *ns.Error
 		if asNS(err, &ne) && ne.Si == ns.SiBadArgument {
-			return &usageError{msg: err.Error()}
+			return &UsageError{Msg: err.Error()}
 		}
 		return err
 	}
@@ -82,8 +95,8 @@ func runHot(ctx context.Context, cfg *config, e env, w io.Writer) error {
 		return err
 	}
 	seen := log.Seq()
-	for n := 0; cfg.count == 0 || n < cfg.count; n++ {
-		if err := e.sleep(ctx, cfg.interval); err != nil {
+	for n := 0; o.Count == 0 || n < o.Count; n++ {
+		if err := e.Sleep(ctx, o.Interval); err != nil {
 			return nil
 		}
 		snap, err := s.Sample(ctx)
@@ -100,7 +113,7 @@ func runHot(ctx context.Context, cfg *config, e env, w io.Writer) error {
 			evs = all[:min(int(seq-seen), len(all))]
 			seen = seq
 		}
-		if err := writeHot(w, cfg, e, reg, snap, hs, entry, evs); err != nil {
+		if err := writeHot(w, o.JSON, e, reg, snap, hs, entry, evs); err != nil {
 			return err
 		}
 	}
@@ -123,10 +136,10 @@ func peerSets(entry *ns.HotVals) []*ns.HotVals {
 	return []*ns.HotVals{entry}
 }
 
-func writeHot(w io.Writer, cfg *config, e env, reg *ns.Registry, snap *ns.Snapshot, hs *ns.HotSet, entry *ns.HotVals, evs []ns.Event) error {
+func writeHot(w io.Writer, asJSON bool, e Env, reg *ns.Registry, snap *ns.Snapshot, hs *ns.HotSet, entry *ns.HotVals, evs []ns.Event) error {
 	stat := entry.Stat()
 	spec := entry.Spec()
-	if cfg.c.json {
+	if asJSON {
 		out := hotReading{Time: hs.Time().UTC(), Elapsed: hs.TimeChange().Seconds(), Sets: []hotJSON{}}
 		for _, v := range peerSets(entry) {
 			hj := hotJSON{Path: v.Path(), Stat: spec.Stat, Threshold: spec.Threshold, MaxResp: spec.MaxResp,
@@ -157,7 +170,7 @@ func writeHot(w io.Writer, cfg *config, e env, reg *ns.Registry, snap *ns.Snapsh
 	case spec.Threshold == 0:
 		cond = "0 (every value)"
 	}
-	fmt.Fprintf(&b, "# %s  interval %.2f s\n", hs.Time().In(e.loc).Format("2006-01-02 15:04:05 MST"), hs.TimeChange().Seconds())
+	fmt.Fprintf(&b, "# %s  interval %.2f s\n", hs.Time().In(e.Loc).Format("2006-01-02 15:04:05 MST"), hs.TimeChange().Seconds())
 	for _, v := range peerSets(entry) {
 		fmt.Fprintf(&b, "%s %s  threshold %s  max %d  feed %s  exceptions %s — top %d of %d\n",
 			safe(v.Path()), safe(spec.Stat), cond, spec.MaxResp, spec.Feed, spec.Except, v.Count, v.AvailResp)
@@ -177,7 +190,7 @@ func writeHot(w io.Writer, cfg *config, e env, reg *ns.Registry, snap *ns.Snapsh
 		}
 	}
 	for _, ev := range evs {
-		fmt.Fprintf(&b, "! %s %s %s\n", ev.Time.In(e.loc).Format("15:04:05"), ev.Kind, safe(ev.Text))
+		fmt.Fprintf(&b, "! %s %s %s\n", ev.Time.In(e.Loc).Format("15:04:05"), ev.Kind, safe(ev.Text))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

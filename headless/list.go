@@ -1,6 +1,7 @@
-package main
+package headless
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -176,4 +177,41 @@ func idsText(l listLine) string {
 	}
 	parts = append(parts, "asn "+asn)
 	return "  [" + strings.Join(parts, " ") + "]"
+}
+
+// ListOptions are what `dcimon list` is asked.
+type ListOptions struct {
+	Common
+	Path       string // the context to list below; "" for everything
+	Types, IDs bool   // add each statistic's types; add the DCI and ASN.1 ids
+}
+
+// List prints the name space under Path (or everything).
+func List(ctx context.Context, o ListOptions, e Env, w io.Writer) error {
+	s, snap, err := firstReading(ctx, o.Common, e)
+	if err != nil {
+		return err
+	}
+	reg := s.Registry()
+	root := ns.Ref{Ctx: reg.Top()}
+	if o.Path != "" {
+		if root, err = reg.Lookup(nil, o.Path); err != nil {
+			return err
+		}
+	}
+	host := o.Host
+	if host == "" {
+		host = hostName(reg, snap)
+	}
+	return writeList(w, listing(reg, root), safe(host), o.Types, o.IDs, o.JSON)
+}
+
+// hostName is the name listings show for the host: the name space's (Registry.HostName), else
+// "localhost"; a "/" would read as a path separator in the listing's first line, so it is "_".
+func hostName(reg *ns.Registry, snap *ns.Snapshot) string {
+	name := reg.HostName(snap)
+	if name == "" {
+		return "localhost"
+	}
+	return strings.ReplaceAll(name, "/", "_")
 }

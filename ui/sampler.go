@@ -6,17 +6,17 @@ import (
 	"dcimon/namespace"
 )
 
-// Source is what the monitor reads: the name space, one collection on demand, and the event log.
-type Source interface {
+// Sampler is what the monitor reads: the name space, one collection on demand, and the event log.
+type Sampler interface {
 	Registry() *namespace.Registry
 	Events() *namespace.EventLog
 	// Sample runs one collection (blocking; the UI calls it only inside a tea.Cmd) and returns the new snapshot.
 	Sample(ctx context.Context) (*namespace.Snapshot, error)
 }
 
-// subscriber is a Source that can read only the classes someone shows (collect.Sampler): the
+// subscriber is a Sampler that can read only the classes someone shows (collect.Sampler): the
 // monitor subscribes to what is on screen, and the rest of the name space is read slowly
-// (SPMI-FEAT-2, SPMI-DDS-6). A Source without it reads everything at every collection.
+// (SPMI-FEAT-2, SPMI-DDS-6). A Sampler without it reads everything at every collection.
 type subscriber interface {
 	Subscribe(classes ...*namespace.Class) (cancel func())
 }

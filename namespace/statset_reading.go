@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// Source is the reading that every statset and hotset of a program shares: the SPMI's internal
+// Reading is the reading that every statset and hotset of a program shares: the SPMI's internal
 // "obsolete" switch turned into one snapshot per refresh (SPMI-SET-13, SPMI-HOT-20, X-4).
 //
 // Reading a set with Force takes a new reading from the provider layer (one call of the source's
@@ -19,7 +19,7 @@ import (
 // A program whose sampler runs elsewhere (the TUI's collection command) hands each tick's snapshot
 // in with Publish instead, which has the same effect as a forced read. A Source is safe for
 // concurrent use; the sets that read it are not.
-type Source struct {
+type Reading struct {
 	mu    sync.Mutex
 	take  func() (*Snapshot, error)
 	snap  *Snapshot
@@ -27,13 +27,13 @@ type Source struct {
 	reads uint64
 }
 
-// NewSource returns a source that takes a new reading with take whenever a set is read with
+// NewReading returns a source that takes a new reading with take whenever a set is read with
 // Force. take may be nil for a source fed only by Publish; Force then has nothing to refresh from.
-func NewSource(take func() (*Snapshot, error)) *Source { return &Source{take: take} }
+func NewReading(take func() (*Snapshot, error)) *Reading { return &Reading{take: take} }
 
 // Publish hands in a reading taken elsewhere (the tick's one sample): every statistic becomes
 // obsolete, so the next read of each set refreshes from snap.
-func (s *Source) Publish(snap *Snapshot) {
+func (s *Reading) Publish(snap *Snapshot) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.snap = snap
@@ -41,14 +41,14 @@ func (s *Source) Publish(snap *Snapshot) {
 }
 
 // Snapshot returns the current reading, or nil before the first.
-func (s *Source) Snapshot() *Snapshot {
+func (s *Reading) Snapshot() *Snapshot {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.snap
 }
 
 // Reads counts the readings taken through take: the provider reads the sets caused.
-func (s *Source) Reads() uint64 {
+func (s *Reading) Reads() uint64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.reads
@@ -56,7 +56,7 @@ func (s *Source) Reads() uint64 {
 
 // acquire returns the reading a set read should use and its number, taking a new one first when
 // force is set and the source can.
-func (s *Source) acquire(force bool) (*Snapshot, uint64, error) {
+func (s *Reading) acquire(force bool) (*Snapshot, uint64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if force && s.take != nil {

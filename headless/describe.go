@@ -1,0 +1,80 @@
+// dcimon describe: every attribute of a context or statistic in the four views.
+
+package headless
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	ns "dcimon/namespace"
+)
+
+// describeOut is the JSON form of `dcimon describe`.
+type describeOut struct {
+	Path     string       `json:"path"`
+	Kind     string       `json:"kind"` // "context" or "statistic"
+	Sections []ns.Section `json:"sections"`
+	Value    *jsonValue   `json:"value,omitempty"`
+}
+
+// DescribeOptions are what `dcimon describe` is asked.
+type DescribeOptions struct {
+	Common
+	Path string // a context or a statistic
+}
+
+// Describe prints every attribute of a context or statistic in all four views, as the
+// inspector shows them, and for a statistic its current value and status.
+func Describe(ctx context.Context, o DescribeOptions, e Env, w io.Writer) error {
+	s, snap, err := firstReading(ctx, o.Common, e)
+	if err != nil {
+		return err
+	}
+	reg := s.Registry()
+	ref, err := reg.Lookup(nil, o.Path)
+	if err != nil {
+		return err
+	}
+	out := describeOut{Path: ref.Path(), Kind: "context", Sections: reg.Describe(ref)}
+	if ref.Datum != nil {
+		out.Kind = "statistic"
+		v, cv, _ := snap.Lookup(ref)
+		jv := makeJSONValue(ref, v, viewOptions(e, reg, snap, classOf(cv, ref)))
+		out.Value = &jv
+		val := []ns.Field{{Key: "value", Value: jv.Text}, {Key: "state", Value: jv.State}}
+		if jv.Reason != "" {
+			val = append(val, ns.Field{Key: "reason", Value: jv.Reason})
+		}
+		if jv.Raw != nil {
+			val = append(val, ns.Field{Key: "val", Value: fmt.Sprint(*jv.Raw)})
+		}
+		if ref.Datum.IsCounter() && !ref.Datum.IsDerived() {
+			val = append(val, ns.Field{Key: "note", Value: "a counter: its rate needs two readings; use dcimon get for rates"})
+		}
+		out.Sections = append([]ns.Section{{Title: "Value", Fields: val}}, out.Sections...)
+	}
+	if o.JSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n", safe(out.Path))
+	kw := 0
+	for _, sec := range out.Sections {
+		for _, f := range sec.Fields {
+			kw = max(kw, len(f.Key))
+		}
+	}
+	for _, sec := range out.Sections {
+		fmt.Fprintf(&b, "\n%s\n", sec.Title)
+		for _, f := range sec.Fields {
+			fmt.Fprintf(&b, "  %-*s  %s\n", kw, f.Key, safe(f.Value))
+		}
+	}
+	_, err = io.WriteString(w, b.String())
+	return err
+}

@@ -1,0 +1,158 @@
+// dcimon get: values of statistics, one reading per interval, as text or JSON lines.
+
+package headless
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	ns "dcimon/namespace"
+	"dcimon/views"
+)
+
+// request is one path asked for on the command line, expanded.
+type request struct {
+	pattern string
+	refs    []ns.Ref
+	err     error
+}
+
+// getReading is one JSON line of `dcimon get --json`.
+type getReading struct {
+	Time    time.Time   `json:"time"`
+	Elapsed float64     `json:"elapsed"` // seconds since the previous reading
+	Values  []jsonValue `json:"values"`
+	Errors  []jsonError `json:"errors,omitempty"`
+}
+
+type jsonError struct {
+	Request string `json:"request"`
+	Error   string `json:"error"`
+}
+
+// GetOptions are what `dcimon get` is asked.
+type GetOptions struct {
+	Common
+	Paths    []string      // statistics, with wildcards in any component ('Disk/*/busy')
+	Interval time.Duration // between readings; the first covers one interval too
+	Count    int           // readings to print; 0 until interrupted
+}
+
+// Get prints values of the requested paths, one value set per request in the order asked
+// (PCPF-2, PCPF-11), after one interval so counters show rates (SPMI-SET-15).
+func Get(ctx context.Context, o GetOptions, e Env, w io.Writer) error {
+	s, _, err := firstReading(ctx, o.Common, e)
+	if err != nil {
+		return err
+	}
+	reg := s.Registry()
+	reqs := make([]request, len(o.Paths))
+	for i, p := range o.Paths {
+		reqs[i].pattern = p
+		reqs[i].refs, reqs[i].err = reg.Glob(p)
+	}
+	var prev time.Time
+	for n := 0; o.Count == 0 || n < o.Count; n++ {
+		if err := e.Sleep(ctx, o.Interval); err != nil {
+			return nil // interrupted: a clean stop
+		}
+		snap, err := s.Sample(ctx)
+		if err != nil {
+			return nil
+		}
+		// Paths may appear later (an interface that comes up): expand the failed ones again.
+		for i := range reqs {
+			if reqs[i].err != nil {
+				reqs[i].refs, reqs[i].err = reg.Glob(reqs[i].pattern)
+			}
+		}
+		if err := writeReading(w, o.JSON, e, reg, snap, reqs, prev); err != nil {
+			return err
+		}
+		prev = snap.End
+	}
+	for _, r := range reqs {
+		if r.err != nil {
+			return fmt.Errorf("%s: %w", r.pattern, r.err)
+		}
+	}
+	return nil
+}
+
+func writeReading(w io.Writer, asJSON bool, e Env, reg *ns.Registry, snap *ns.Snapshot, reqs []request, prev time.Time) error {
+	elapsed := 0.0
+	if !prev.IsZero() {
+		elapsed = snap.End.Sub(prev).Seconds()
+	}
+	if asJSON {
+		out := getReading{Time: snap.End.UTC(), Elapsed: elapsed, Values: []jsonValue{}}
+		for _, r := range reqs {
+			if r.err != nil {
+				out.Errors = append(out.Errors, jsonError{Request: r.pattern, Error: r.err.Error()})
+				continue
+			}
+			for _, ref := range r.refs {
+				if ref.Datum == nil {
+					out.Errors = append(out.Errors, jsonError{Request: r.pattern, Error: fmt.Sprintf("%s is a context, not a statistic", ref.Path())})
+					continue
+				}
+				v, cv, _ := snap.Lookup(ref)
+				out.Values = append(out.Values, makeJSONValue(ref, v, viewOptions(e, reg, snap, classOf(cv, ref))))
+			}
+		}
+		return json.NewEncoder(w).Encode(out)
+	}
+	type row struct{ path, text, note string }
+	var rows []row
+	for _, r := range reqs {
+		if r.err != nil {
+			rows = append(rows, row{safe(r.pattern), "error", r.err.Error()})
+			continue
+		}
+		for _, ref := range r.refs {
+			if ref.Datum == nil {
+				rows = append(rows, row{safe(ref.Path()), "error", "a context, not a statistic; try " + safe(ref.Path()) + "/*"})
+				continue
+			}
+			v, cv, _ := snap.Lookup(ref)
+			opt := viewOptions(e, reg, snap, classOf(cv, ref))
+			note := ""
+			if v.State != ns.Valid {
+				note = "(" + views.Why(v) + ")"
+			}
+			rows = append(rows, row{safe(ref.Path()), views.FormatValue(ref.Datum, v, opt), note})
+		}
+	}
+	pw, vw := 0, 0
+	for _, r := range rows {
+		pw, vw = max(pw, views.Width(r.path)), max(vw, views.Width(r.text))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s", snap.End.In(e.Loc).Format("2006-01-02 15:04:05 MST"))
+	if elapsed > 0 {
+		fmt.Fprintf(&b, "  interval %.2f s", elapsed)
+	}
+	b.WriteByte('\n')
+	for _, r := range rows {
+		b.WriteString(r.path)
+		b.WriteString(strings.Repeat(" ", pw-views.Width(r.path)+2))
+		b.WriteString(views.PadLeft(r.text, vw))
+		if r.note != "" {
+			b.WriteString("  " + r.note)
+		}
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func classOf(cv *ns.ClassValues, ref ns.Ref) *ns.Class {
+	if cv != nil {
+		return cv.Class
+	}
+	return ref.Ctx.Stats
+}

@@ -1,0 +1,90 @@
+package headless
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	ns "dcimon/namespace"
+	"dcimon/views"
+)
+
+func safe(s string) string { return views.Safe(s) }
+
+// viewOptions are the rendering options of the headless commands: local time, the host's boot
+// time (for STF_MONOTONIC absolute times) and the class for derived units.
+func viewOptions(e Env, reg *ns.Registry, snap *ns.Snapshot, c *ns.Class) views.Options {
+	return views.Options{Location: e.Loc, Boot: bootTime(reg, snap), Class: c, Humanize: true}
+}
+
+// bootTime finds the host's boot time in the name space: a top-level statistic whose DCI4 view is
+// an absolute C time named like "boot…". Zero when there is none.
+func bootTime(reg *ns.Registry, snap *ns.Snapshot) time.Time {
+	var t time.Time
+	reg.Read(func() {
+		for _, c := range reg.Top().Children() {
+			if c.Stats == nil || c.StatsInst == nil {
+				continue
+			}
+			for i := range c.Stats.Datums {
+				d := &c.Stats.Datums[i]
+				if d.DCI4.Type == ns.STTime && d.DCI4.Format == ns.STFCTime && strings.HasPrefix(d.Name, "boot") {
+					if cv := snap.Class(c.Stats); cv != nil {
+						if v, ok := cv.Value(c.StatsInst, i); ok && v.State == ns.Valid {
+							t = time.Unix(int64(v.N), 0)
+						}
+					}
+				}
+			}
+		}
+	})
+	return t
+}
+
+// jsonValue is one value in the JSON output of get, describe and hot.
+type jsonValue struct {
+	Path   string   `json:"path"`
+	State  string   `json:"state"`            // valid, no rate, invalid, unavailable
+	Reason string   `json:"reason,omitempty"` // why it is not valid
+	Code   string   `json:"code,omitempty"`   // SPMI code for the reason, e.g. "SiNoValue (189)"
+	Text   string   `json:"text"`             // as dcimon shows it: "12.4 MiB/s", "n/a", "—"
+	Value  *float64 `json:"value"`            // decoded: rate per second for counters, level otherwise; null when not valid
+	Units  string   `json:"units,omitempty"`  // units of value, e.g. "bytes/s", "%"
+	Raw    *uint64  `json:"raw,omitempty"`    // val: the raw reading, for integer statistics
+	Change *float64 `json:"change,omitempty"` // val_change: the interval delta, for counters
+	String *string  `json:"string,omitempty"` // the value of a text statistic
+}
+
+func makeJSONValue(ref ns.Ref, v ns.Value, opt views.Options) jsonValue {
+	d := ref.Datum
+	j := jsonValue{Path: ref.Path(), State: v.State.String(), Text: views.FormatValue(d, v, opt)}
+	if v.State != ns.Valid {
+		j.Reason = v.Reason.String()
+		if code := v.Reason.SiErr(); code != ns.SiSuccess {
+			j.Code = fmt.Sprintf("%s (%d)", code, int(code))
+		}
+		return j
+	}
+	switch {
+	case d.Type == ns.TypeTextString || d.Type == ns.TypeOctetString:
+		s := v.S
+		if d.Type == ns.TypeOctetString {
+			s = j.Text
+		}
+		j.String = &s
+		return j
+	}
+	val := v.V
+	j.Value = &val
+	m := views.MeasureFor(opt.Class, d)
+	j.Units = m.Label(m.Natural(0)) // value is in the source unit, so label it at its base scale
+	if !d.IsDerived() {
+		n := v.N
+		j.Raw = &n
+	}
+	if d.IsCounter() {
+		c := v.Change
+		j.Change = &c
+	}
+	return j
+}

@@ -1,0 +1,85 @@
+package headless
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"dcimon/collect"
+	ns "dcimon/namespace"
+)
+
+// Env is what a command needs from the process; tests replace the clock and the sleep.
+type Env struct {
+	Now   func() time.Time
+	Sleep func(ctx context.Context, d time.Duration) error
+	Loc   *time.Location
+}
+
+// RealEnv is the process's own clock, sleep and time zone.
+func RealEnv() Env {
+	return Env{Now: time.Now, Loc: time.Local, Sleep: func(ctx context.Context, d time.Duration) error {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}}
+}
+
+// OpenSampler builds the providers the common flags ask for and the sampler over them: the
+// monitor's and every headless command's.
+func OpenSampler(c Common, e Env) (*collect.Sampler, error) {
+	var provs []collect.Provider
+	if strings.HasPrefix(c.Source, "synthetic") {
+		opt, err := collect.ParseSynthetic(c.Source)
+		if err != nil {
+			return nil, Usagef("--source: %v", err)
+		}
+		opt.Now = e.Now
+		provs = collect.SyntheticProviders(opt)
+	} else {
+		provs = collect.HostProviders(collect.HostOptions{Procfs: c.Procfs, Sysfs: c.Sysfs, ShowLoop: c.ShowLoop})
+	}
+	s, err := collect.NewSampler(ns.NewRegistry(), provs, collect.Options{Now: e.Now, Liveness: c.Liveness})
+	if err != nil {
+		return nil, fmt.Errorf("starting the providers: %w", err)
+	}
+	return s, nil
+}
+
+// firstReading opens the sampler and takes the first reading, which also fills the name space
+// with the instances the providers see.
+func firstReading(ctx context.Context, c Common, e Env) (*collect.Sampler, *ns.Snapshot, error) {
+	s, err := OpenSampler(c, e)
+	if err != nil {
+		return nil, nil, err
+	}
+	snap, err := s.Sample(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s, snap, nil
+}
+
+// Common holds what every command accepts: where the values come from, and how to print them.
+type Common struct {
+	Procfs, Sysfs string        // read /proc and /sys from these trees (fixtures)
+	Source        string        // "host" or "synthetic:..."
+	ShowLoop      bool          // also show loop and ram block devices
+	Host          string        // the host name to show; "" for the host's own
+	Liveness      time.Duration // a supplier is assumed dead after this long without new data
+	JSON          bool          // machine-readable output (docs/json.md)
+}
+
+// UsageError is a malformed request: the command line's fault, exit status 2.
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }
+
+// Usagef is a UsageError with a formatted message.
+func Usagef(format string, args ...any) error { return &UsageError{fmt.Sprintf(format, args...)} }
