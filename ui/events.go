@@ -16,11 +16,10 @@ import (
 // selected event is shown whole in the inspector (a provider's error is longer than a row), and
 // enter opens its context in the tree.
 type eventsPane struct {
-	st      *styles
-	keys    *eventsKeys
-	focused bool
-	w, h    int
-	loc     *time.Location
+	st   *styles
+	keys *eventsKeys
+	paneBox
+	loc *time.Location
 
 	events []namespace.Event
 	seq    uint64 // the log's count of events when events was read
@@ -40,12 +39,6 @@ func (p *eventsPane) SetSize(w, h int) {
 	p.w, p.h = max(w, 0), max(h, 0)
 	p.scrollToCursor()
 }
-
-// Focus gives the pane the keyboard.
-func (p *eventsPane) Focus() { p.focused = true }
-
-// Blur takes the keyboard away.
-func (p *eventsPane) Blur() { p.focused = false }
 
 // SetEvents replaces the list (newest first); seq is the log's count of events ever added. At
 // the top, the pane follows the newest event; moved down, it stays on the event it was on (and
@@ -130,10 +123,7 @@ func (p *eventsPane) kindStyle(k namespace.EventKind) ink {
 }
 
 // View renders the visible events, exactly w×h.
-func (p eventsPane) View() string {
-	lines, _ := p.view()
-	return strings.Join(lines, "\n")
-}
+func (p eventsPane) View() string { return joined(p.view()) }
 
 // view is View as lines exactly w wide, h of them, with their gen (see renderCache): drawn
 // again only when what it shows changed.

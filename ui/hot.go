@@ -51,11 +51,10 @@ type hotRow struct {
 // responses, feed, exceptions, qualifying and returned counts, elapsed time) and its ranked items
 // with bars. It owns the HotSet and reads it once per snapshot, in Update.
 type hotPane struct {
-	st      *styles
-	vf      valueFormat
-	keys    *hotKeys
-	focused bool
-	w, h    int
+	st   *styles
+	vf   valueFormat
+	keys *hotKeys
+	paneBox
 
 	reg     *namespace.Registry
 	src     *namespace.Reading
@@ -87,12 +86,6 @@ func (p *hotPane) SetSize(w, h int) {
 	p.w, p.h = max(w, 0), max(h, 0)
 	p.scrollToCursor()
 }
-
-// Focus gives the pane the keyboard.
-func (p *hotPane) Focus() { p.focused = true }
-
-// Blur takes the keyboard away.
-func (p *hotPane) Blur() { p.focused = false }
 
 // SetRegistry creates the hotset over the registry and opens the configured peer sets; hotset
 // exceptions are written to log.
@@ -346,10 +339,7 @@ func (p hotPane) Update(msg tea.Msg) (hotPane, tea.Cmd) {
 }
 
 // View renders the pane, exactly w×h.
-func (p hotPane) View() string {
-	lines, _ := p.view()
-	return strings.Join(lines, "\n")
-}
+func (p hotPane) View() string { return joined(p.view()) }
 
 // view is View as lines exactly w wide, h of them, with their gen (see renderCache): drawn
 // again only when what it shows changed.

@@ -18,11 +18,10 @@ import (
 // documentation, supplier), after the value's own status: valid, invalid, unavailable and why.
 // Text wraps and is never cut, so the DCI4 minimum widths always hold (DCI4-SUP-7, AMB-57).
 type inspectorPane struct {
-	st      *styles
-	keys    *scrollKeys
-	focused bool
-	w, h    int
-	loc     *time.Location
+	st   *styles
+	keys *scrollKeys
+	paneBox
+	loc *time.Location
 
 	reg      *namespace.Registry
 	ref      namespace.Ref
@@ -62,12 +61,6 @@ func (p *inspectorPane) SetSize(w, h int) {
 	p.w, p.h = max(w, 0), max(h, 0)
 	p.layout()
 }
-
-// Focus gives the pane the keyboard.
-func (p *inspectorPane) Focus() { p.focused = true }
-
-// Blur takes the keyboard away.
-func (p *inspectorPane) Blur() { p.focused = false }
 
 // SetTarget shows the attributes of ref.
 func (p *inspectorPane) SetTarget(reg *namespace.Registry, ref namespace.Ref) {
@@ -532,10 +525,7 @@ func cursorKey(k listKeys, km tea.KeyMsg, cur, n, page int) (next int, ok bool) 
 }
 
 // View renders the visible lines, exactly w×h.
-func (p inspectorPane) View() string {
-	lines, _ := p.view()
-	return strings.Join(lines, "\n")
-}
+func (p inspectorPane) View() string { return joined(p.view()) }
 
 // view is View as lines exactly w wide, h of them, with their gen (see renderCache): drawn
 // again only when what it shows changed.

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -52,12 +53,6 @@ func (p *hotPane) handleKey(km tea.KeyMsg) (cmd tea.Cmd)       { *p, cmd = p.Upd
 func (p *inspectorPane) handleKey(km tea.KeyMsg) (cmd tea.Cmd) { *p, cmd = p.Update(km); return cmd }
 func (p *eventsPane) handleKey(km tea.KeyMsg) (cmd tea.Cmd)    { *p, cmd = p.Update(km); return cmd }
 
-func (p *treePane) width() int      { return p.w }
-func (p *valuesPane) width() int    { return p.w }
-func (p *hotPane) width() int       { return p.w }
-func (p *inspectorPane) width() int { return p.w }
-func (p *eventsPane) width() int    { return p.w }
-
 // ClickRow does nothing: the inspector has no rows to select.
 func (p *inspectorPane) ClickRow(int) {}
 
@@ -87,3 +82,20 @@ func (p *valuesPane) note() string {
 func (p *hotPane) note() string       { return plural(len(p.Entries()), "peer set", "peer sets") }
 func (p *inspectorPane) note() string { return "" }
 func (p *eventsPane) note() string    { return strconv.Itoa(p.Len()) }
+
+// paneBox is what every pane has alike: its inner size and whether it has the keyboard.
+type paneBox struct {
+	w, h    int
+	focused bool
+}
+
+// Focus gives the pane the keyboard.
+func (b *paneBox) Focus() { b.focused = true }
+
+// Blur takes the keyboard away.
+func (b *paneBox) Blur() { b.focused = false }
+
+func (b *paneBox) width() int { return b.w }
+
+// joined is a pane's View from its view: the lines as one string.
+func joined(lines []string, _ uint64) string { return strings.Join(lines, "\n") }

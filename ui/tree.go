@@ -15,10 +15,9 @@ import (
 // flattened list of the visible rows, rebuilt only when the name space changes (its generation),
 // a context is expanded or collapsed, or the filter changes; View renders only the rows on screen.
 type treePane struct {
-	st      *styles
-	keys    *treeKeys
-	focused bool
-	w, h    int
+	st   *styles
+	keys *treeKeys
+	paneBox
 
 	reg     *namespace.Registry
 	gen     uint64
@@ -91,12 +90,6 @@ func (p *treePane) SetSize(w, h int) {
 	p.w, p.h = max(w, 0), max(h, 0)
 	p.scrollToCursor()
 }
-
-// Focus gives the pane the keyboard.
-func (p *treePane) Focus() { p.focused = true }
-
-// Blur takes the keyboard away.
-func (p *treePane) Blur() { p.focused = false }
 
 // SetRegistry sets the name space shown and rebuilds the rows when its generation changed.
 func (p *treePane) SetRegistry(reg *namespace.Registry) {
@@ -317,10 +310,7 @@ func (p treePane) Update(msg tea.Msg) (treePane, tea.Cmd) {
 }
 
 // View renders the visible rows, exactly w×h.
-func (p treePane) View() string {
-	lines, _ := p.view()
-	return strings.Join(lines, "\n")
-}
+func (p treePane) View() string { return joined(p.view()) }
 
 // view is View as lines exactly w wide, h of them, with their gen (see renderCache): drawn
 // again only when what it shows changed.

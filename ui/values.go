@@ -38,11 +38,10 @@ type childRow struct {
 // on their SPMI scale, a sortable table of its instances (the per-disk table reads like
 // `iostat -x`), or the subcontexts of an uninstantiated class.
 type valuesPane struct {
-	st      *styles
-	vf      valueFormat
-	keys    *valuesKeys
-	focused bool
-	w, h    int
+	st   *styles
+	vf   valueFormat
+	keys *valuesKeys
+	paneBox
 
 	reg  *namespace.Registry
 	gen  uint64
@@ -91,12 +90,6 @@ func (p *valuesPane) SetSize(w, h int) {
 	p.w, p.h = max(w, 0), max(h, 0)
 	p.scrollToCursor()
 }
-
-// Focus gives the pane the keyboard.
-func (p *valuesPane) Focus() { p.focused = true }
-
-// Blur takes the keyboard away.
-func (p *valuesPane) Blur() { p.focused = false }
 
 // SetSelection shows the context of ref; a statistic in ref is put under the cursor.
 func (p *valuesPane) SetSelection(reg *namespace.Registry, ref namespace.Ref) {

@@ -12,10 +12,7 @@ import (
 )
 
 // View renders the pane, exactly w×h.
-func (p valuesPane) View() string {
-	lines, _ := p.view()
-	return strings.Join(lines, "\n")
-}
+func (p valuesPane) View() string { return joined(p.view()) }
 
 // view is View as lines exactly w wide, h of them, with their gen (see renderCache): drawn
 // again only when what it shows changed.
