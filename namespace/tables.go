@@ -5,6 +5,8 @@ package namespace
 // uniform: enumerations are numbered in the order the document lists them, starting at 1 so that
 // the zero value means "unset"; flags are powers of two in listed order. Values the documents do
 // give (reserved datum ids, the derived-id layout, DCI4, PCP and SPMI codes) live beside their types.
+// It is long on purpose (over 600 lines): one place to read every such choice beats eight short
+// files.
 
 import "fmt"
 

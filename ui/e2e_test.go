@@ -2,13 +2,13 @@ package ui
 
 import (
 	"bytes"
+	"dcimon/internal/testbin"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -17,15 +17,6 @@ import (
 // filter, resize, and quit by key and by SIGTERM, checking the terminal is given back (alternate
 // screen left, cursor visible) and the exit status. Program-level behaviour beyond that is tested
 // through Update (house style rule 15).
-
-// built is the dcimon binary of this test run, built once by the first smoke test and removed by
-// TestMain.
-var built struct {
-	once sync.Once
-	dir  string
-	bin  string
-	err  string
-}
 
 // program builds dcimon (once per run) and returns it with the arguments that run it on its synthetic source.
 func program(t *testing.T) (string, []string) {
@@ -36,24 +27,7 @@ func program(t *testing.T) (string, []string) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed")
 	}
-	built.once.Do(func() {
-		dir, err := os.MkdirTemp("", "dcimon-test-bin-")
-		if err != nil {
-			built.err = err.Error()
-			return
-		}
-		built.dir = dir
-		bin := filepath.Join(dir, "dcimon")
-		if out, err := exec.Command("go", "build", "-o", bin, "..").CombinedOutput(); err != nil {
-			built.err = err.Error() + "\n" + string(out)
-			return
-		}
-		built.bin = bin
-	})
-	if built.err != "" {
-		t.Fatalf("building dcimon: %s", built.err)
-	}
-	return built.bin, []string{"--source", "synthetic:disks=4,nics=2,cpus=4,seed=1"}
+	return testbin.Dcimon(t, ".."), []string{"--source", "synthetic:disks=4,nics=2,cpus=4,seed=1"}
 }
 
 // tmuxTerm is one tmux session running the program.

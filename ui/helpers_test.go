@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 
+	"dcimon/internal/testbin"
 	"dcimon/theme"
 	"dcimon/ui/internal/fixture"
 )
@@ -24,9 +25,7 @@ func TestMain(m *testing.M) {
 	time.Local = time.UTC
 	os.Setenv("TZ", "UTC")
 	code := m.Run()
-	if built.dir != "" {
-		_ = os.RemoveAll(built.dir)
-	}
+	testbin.Cleanup()
 	os.Exit(code)
 }
 
