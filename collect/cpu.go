@@ -47,7 +47,7 @@ func cpuDatums(maxMs float64) []ns.Datum {
 	}
 	ms := func(id uint8, name, desc string, col int, kname, help string) ns.Datum {
 		return ns.Counter(id, name, ns.TypeUint8, ns.UnitMillisecs, desc, src(col, kname)).
-			WithScale(0, maxMs).WithHelp(help)
+			WithScale(0, maxMs).WithMaxRate(maxMs).WithHelp(help)
 	}
 	busy := func(d ns.Datum, help string) ns.Datum {
 		d.Source = "derived by the consumer from the interval deltas of its arguments"

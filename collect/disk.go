@@ -56,6 +56,30 @@ var diskRawCol = [...]diskCol{diskReads, diskWrites, diskReadsMerged, diskWrites
 // on a read-only device is the DCI document's own example.
 var diskWriteIDs = [...]uint8{diskWritesID, diskWMergedID, diskWBytesID, diskWMsID}
 
+// Hardware bounds of the disk counters (Datum.MaxRate), far above any device made, so that only
+// a corrupt or rewritten counter exceeds them: requests 10^8 per second (the fastest NVMe devices
+// complete about 10^7), bytes 10^12 per second, busy time one millisecond per millisecond, and
+// the per-request times (read_ms, weighted_ms, ...) a full queue of 65,536 requests' worth.
+const (
+	diskMaxOps     = 1e8
+	diskMaxBytes   = 1e12
+	diskMaxBusyMs  = 1000
+	diskMaxQueueMs = 1000 * 65536
+)
+
+// diskMaxRate is the hardware bound of one disk counter.
+func diskMaxRate(id uint8, u ns.Unit) float64 {
+	switch {
+	case id == diskIOMsID:
+		return diskMaxBusyMs
+	case u == ns.UnitBytes:
+		return diskMaxBytes
+	case u == ns.UnitMillisecs:
+		return diskMaxQueueMs
+	}
+	return diskMaxOps
+}
+
 // diskDatums declares the statistics of one block device or partition. Counter types follow the
 // kernel's printf widths: the millisecond columns are unsigned int and wrap at 2^32 even on
 // 64-bit kernels, so they are UMA_UINT4 and the name space takes a decrease as one wrap; the
@@ -70,7 +94,8 @@ func diskDatums() []ns.Datum {
 	}
 	cnt := func(id uint8, name string, u ns.Unit, desc, what string, max float64, help string) ns.Datum {
 		c := diskRawCol[id-1]
-		return ns.Counter(id, name, typ(c), u, desc, col(c)+", "+what).WithScale(0, max).WithHelp(help)
+		return ns.Counter(id, name, typ(c), u, desc, col(c)+", "+what).WithScale(0, max).
+			WithMaxRate(diskMaxRate(id, u)).WithHelp(help)
 	}
 	drv := func(d ns.Datum, max float64, help string) ns.Datum {
 		d.Source = "derived by the consumer from the interval deltas of its arguments"
@@ -113,7 +138,7 @@ func diskDatums() []ns.Datum {
 			"Milliseconds flush requests spent from issue to completion (wraps at 2^32)."),
 		ns.Counter(diskClockID, "clock_ms", ns.TypeUint8, ns.UnitMillisecs, "Collector clock at the reading",
 			"the collector's monotonic clock when diskstats was read: CLOCK_MONOTONIC (live host), /proc/uptime ×10 (tree)").
-			WithScale(0, 1000).
+			WithScale(0, 1000).WithMaxRate(diskMaxBusyMs).
 			WithHelp("Milliseconds on the clock the kernel's I/O times advance with, read with the counters, so that PERCENT and AVERAGE over interval deltas give iostat's %util and aqu-sz exactly."),
 		ns.Discrete(diskSizeID, "size", ns.TypeUint8, ns.UnitBytes, "Capacity", "/sys/block/<dev>/size, 512-byte sectors ×512").
 			WithVolatility(ns.SVVariable).WithScale(0, 1<<40).

@@ -39,6 +39,14 @@ const (
 // string so that size can reserve room).
 const hostTextSize = 68
 
+// Hardware bounds of the kernel's event counters per processor (Datum.MaxRate), far above what a
+// processor does: 10^8 context switches or interrupts a second (a switch costs about a
+// microsecond), 10^7 forks.
+const (
+	hostMaxEvents = 1e8
+	hostMaxForks  = 1e7
+)
+
 // hostClass declares Host (5): one instance, its own SPMI context, holding the host's identity,
 // load and kernel activity. ncpu sets the scales of the load statistics.
 func hostClass(ncpu int) *ns.Class {
@@ -96,11 +104,11 @@ func hostClass(ncpu int) *ns.Class {
 			ns.Gauge(hostThreadsID, "threads", ns.TypeUint4, ns.UnitThreads, "Threads in existence", "/proc/loadavg field 4, after the slash").
 				WithScale(0, 4096).WithHelp("Kernel scheduling entities (processes and threads) that exist now."),
 			ns.Counter(hostCtxswID, "ctxsw", ns.TypeUint8, ns.UnitEvent, "Context switches", "/proc/stat ctxt").
-				WithScale(0, 100000).WithHelp("Context switches since boot, shown as a rate."),
+				WithScale(0, 100000).WithMaxRate(hostMaxEvents * float64(ncpu)).WithHelp("Context switches since boot, shown as a rate."),
 			ns.Counter(hostIntrID, "intr", ns.TypeUint8, ns.UnitEvent, "Interrupts serviced", "/proc/stat intr, first field (all sources)").
-				WithScale(0, 100000).WithHelp("Interrupts of every source serviced since boot, shown as a rate."),
+				WithScale(0, 100000).WithMaxRate(hostMaxEvents * float64(ncpu)).WithHelp("Interrupts of every source serviced since boot, shown as a rate."),
 			ns.Counter(hostForksID, "forks", ns.TypeUint8, ns.UnitProcesses, "Processes and threads created", "/proc/stat processes").
-				WithScale(0, 100).WithHelp("Forks (processes and threads created) since boot, shown as a rate."),
+				WithScale(0, 100).WithMaxRate(hostMaxForks * float64(ncpu)).WithHelp("Forks (processes and threads created) since boot, shown as a rate."),
 		}}
 }
 

@@ -2,6 +2,7 @@ package collect
 
 import (
 	"context"
+	"runtime"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -65,9 +66,10 @@ func newMonitor(reg *ns.Registry, s *Sampler) (*monitor, error) {
 		Datums: []ns.Datum{
 			// getrusage, not /proc/self/stat: the stat file counts in 10 ms ticks, and dcimon uses
 			// about a millisecond a second, so its share would read 0% or 1% by chance.
-			ns.Counter(selfCPUUs, "cpu_us", ns.TypeUint8, ns.UnitMicrosecs, "CPU time used by dcimon", "getrusage(RUSAGE_SELF) user + system time, microseconds").WithScale(0, 1e6),
+			ns.Counter(selfCPUUs, "cpu_us", ns.TypeUint8, ns.UnitMicrosecs, "CPU time used by dcimon", "getrusage(RUSAGE_SELF) user + system time, microseconds").WithScale(0, 1e6).
+				WithMaxRate(1e6 * float64(runtime.NumCPU())),
 			ns.Gauge(selfRSS, "rss", ns.TypeUint8, ns.UnitBytes, "Resident memory of dcimon", "/proc/self/statm field 2 × page size").WithScale(0, 64<<20),
-			ns.Counter(selfClockUs, "clock_us", ns.TypeUint8, ns.UnitMicrosecs, "Sampler clock at the reading", "the sampler's clock, microseconds").WithScale(0, 1e6),
+			ns.Counter(selfClockUs, "clock_us", ns.TypeUint8, ns.UnitMicrosecs, "Sampler clock at the reading", "the sampler's clock, microseconds").WithScale(0, 1e6).WithMaxRate(1e6),
 			ns.Gauge(selfThreads, "threads", ns.TypeUint8, ns.UnitThreads, "Threads of dcimon", "/proc/self/stat field 20").WithScale(0, 64),
 			ns.Gauge(selfVM, "vsize", ns.TypeUint8, ns.UnitBytes, "Virtual memory of dcimon", "/proc/self/statm field 1 × page size").WithScale(0, 4<<30),
 			ns.Derived(selfOtherUs, "other_us", ns.DerivedDifference, ns.PMSemCounter, "Clock time dcimon did not use", selfClockUs, selfCPUUs),

@@ -39,11 +39,23 @@ const (
 // netRawCol maps the counter datums (index id-1) to their /proc/net/dev column.
 var netRawCol = [...]netCol{netRxBytes, netTxBytes, netRxPackets, netTxPackets, netRxErrs, netTxErrs, netRxDrop, netTxDrop}
 
+// Hardware bounds of the interface counters (Datum.MaxRate), far above any link made: 2.5×10^11
+// bytes per second (2 Tbit/s) and 2×10^9 packets per second (minimum-size frames at 800 Gbit/s
+// are 1.2×10^9).
+const (
+	netMaxBytes   = 2.5e11
+	netMaxPackets = 2e9
+)
+
 // netDatums declares the statistics of one network interface.
 func netDatums() []ns.Datum {
 	cnt := func(id uint8, name string, u ns.Unit, desc string, max float64, help string) ns.Datum {
+		bound := netMaxPackets
+		if u == ns.UnitBytes {
+			bound = netMaxBytes
+		}
 		return ns.Counter(id, name, ns.TypeUint8, u, desc, "/proc/net/dev "+netRawCol[id-1].String()+" (u64)").
-			WithScale(0, max).WithHelp(help)
+			WithScale(0, max).WithMaxRate(bound).WithHelp(help)
 	}
 	flag := func(id uint8, name, desc, bit string, pres uint32, help string) ns.Datum {
 		return ns.Discrete(id, name, ns.TypeBoolean, ns.UnitNone, desc, "/sys/class/net/<if>/flags "+bit).

@@ -336,7 +336,25 @@ func (s *Sampler) Sample(ctx context.Context) (*namespace.Snapshot, error) {
 	samples = append(samples, s.mon.sample(ctx, start, end)...)
 	next := namespace.Next(s.prev, &namespace.Sample{Start: start, End: end, Classes: samples}, s.older)
 	s.older, s.prev = s.prev, next
+	s.logJumps(next, end)
 	return next, nil
+}
+
+// logJumps records every counter whose rise was impossible at this reading: the value is
+// shown as "—" with the reason, and the event log says which statistic and what it read.
+func (s *Sampler) logJumps(snap *namespace.Snapshot, now time.Time) {
+	for i := range snap.Classes {
+		cv := &snap.Classes[i]
+		if cv.Jumps == 0 {
+			continue
+		}
+		for _, ref := range cv.JumpRefs() {
+			v, _, _ := snap.Lookup(ref)
+			s.log.Add(namespace.Event{Time: now, Kind: namespace.EvDiscontinuity, Path: ref.Path(), Class: cv.Class.ID,
+				Text: fmt.Sprintf("%s: counter read %d after %v, a rise no hardware makes: no rate this interval",
+					ref.Path(), v.N, cv.Elapsed.Round(time.Millisecond))})
+		}
+	}
 }
 
 // run is one provider collection in its own goroutine, with panics turned into errors. The

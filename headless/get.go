@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -17,8 +18,43 @@ import (
 // request is one path asked for on the command line, expanded.
 type request struct {
 	pattern string
-	refs    []ns.Ref
+	refs    []ns.Ref // what the next reading prints
+	last    []ns.Ref // what the pattern matched at the last expansion
 	err     error
+}
+
+// expand resolves the request against the name space as it is now. An instance that was shown
+// and has gone stays on its row as n/a "instance removed" (never a valid 0): for a path named
+// exactly, until it comes back; for a wildcard, for the one reading that notices the removal. An
+// instance that returns is a new instance, so its counters start again with "—".
+func (r *request) expand(reg *ns.Registry) {
+	fresh, err := reg.Glob(r.pattern)
+	exact := !strings.ContainsAny(r.pattern, "*?[")
+	src := r.last
+	if exact {
+		src = r.refs
+	}
+	r.last = fresh
+	var gone []ns.Ref
+	for _, old := range src {
+		if old.Ctx == nil || old.Ctx.StatsInst == nil || !old.Ctx.StatsInst.Removed() {
+			continue
+		}
+		if !slices.ContainsFunc(fresh, func(f ns.Ref) bool { return f.Path() == old.Path() }) {
+			gone = append(gone, old)
+		}
+	}
+	switch {
+	case err == nil:
+		r.refs, r.err = fresh, nil
+		if !exact {
+			r.refs = append(r.refs, gone...)
+		}
+	case len(gone) > 0:
+		r.refs, r.err = gone, nil
+	default:
+		r.refs, r.err = nil, err
+	}
 }
 
 // getReading is one JSON line of `dcimon get --json`.
@@ -53,7 +89,7 @@ func Get(ctx context.Context, o GetOptions, e Env, w io.Writer) error {
 	reqs := make([]request, len(o.Paths))
 	for i, p := range o.Paths {
 		reqs[i].pattern = p
-		reqs[i].refs, reqs[i].err = reg.Glob(p)
+		reqs[i].expand(reg)
 	}
 	var prev time.Time
 	for n := 0; o.Count == 0 || n < o.Count; n++ {
@@ -64,11 +100,9 @@ func Get(ctx context.Context, o GetOptions, e Env, w io.Writer) error {
 		if err != nil {
 			return nil
 		}
-		// Paths may appear later (an interface that comes up): expand the failed ones again.
+		// Instances come and go between readings: expand every request again (issue 21).
 		for i := range reqs {
-			if reqs[i].err != nil {
-				reqs[i].refs, reqs[i].err = reg.Glob(reqs[i].pattern)
-			}
+			reqs[i].expand(reg)
 		}
 		if err := writeReading(w, o.JSON, e, reg, snap, reqs, prev); err != nil {
 			return err

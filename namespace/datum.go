@@ -41,6 +41,11 @@ type Datum struct {
 	Help   string  // one line for people
 	Source string  // where the value is read from ("/proc/diskstats field 13, milliseconds")
 	TickHz float64 // ticks per second for UMA_TICKS units
+	// MaxRate bounds a counter by what the hardware can do: the largest rise per second, in the
+	// datum's units (1000 ms/s for one processor's time, 1000 ms/s for a disk's busy time). A
+	// larger rise is a discontinuity, never a rate (see Impossible); 0 means no bound beyond
+	// the 2^63 rule every counter has.
+	MaxRate float64
 
 	// Resolved at registration.
 	args   [3]int // indices of a derived datum's arguments in the class, -1 when unused
@@ -133,6 +138,9 @@ func (d Datum) WithDCI4(t DCI4Type, format, presentation uint32) Datum {
 
 // WithTicks sets the tick rate of a UMA_TICKS datum.
 func (d Datum) WithTicks(hz float64) Datum { d.TickHz = hz; return d }
+
+// WithMaxRate bounds a counter's rise per second by what the hardware can do (Datum.MaxRate).
+func (d Datum) WithMaxRate(perSec float64) Datum { d.MaxRate = perSec; return d }
 
 // complete fills in the views the declaration left out from the cross-standard mapping of the
 // checklist (X-1 types, X-2 semantics, X-8 units). It is called at registration.

@@ -19,10 +19,11 @@ const (
 	EvHotException                         // a hotset exception (SPMI-HOT-12)
 	EvHotTrap                              // a hotset trap, recorded only: no SNMP is sent
 	EvDataChanged                          // DCI_DATACHANGED (DCI-EVT-5)
+	EvDiscontinuity                        // a counter rose further than its hardware can: no rate
 )
 
 var eventKindNames = [...]string{"", "INSTANCEADDED", "INSTANCEREMOVED", "SUPPLIERRESET", "SUPPLIERDEAD",
-	"SUPPLIERALIVE", "PROVIDERERROR", "EXCEPTION", "TRAP", "DATACHANGED"}
+	"SUPPLIERALIVE", "PROVIDERERROR", "EXCEPTION", "TRAP", "DATACHANGED", "DISCONTINUITY"}
 
 func (k EventKind) String() string {
 	if int(k) < len(eventKindNames) && k != 0 {

@@ -4,6 +4,7 @@ import (
 	"math"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -44,6 +45,7 @@ type ClassValues struct {
 	Err       error
 	ErrReason Reason
 	ResetSeen bool // the reset value changed at this reading
+	Jumps     int  // counters whose rise at this reading was impossible (ReasonImpossibleJump)
 	Insts     []*Instance
 	Vals      []Value
 
@@ -54,12 +56,42 @@ type ClassValues struct {
 func (cv *ClassValues) recycle(v []Value, in []*Instance) { cv.spare, cv.spareInsts = v, in }
 
 // Value returns the value of datum index d of the instance, and whether the instance is in
-// this snapshot.
+// this snapshot. An instance that is not is never a value: it has been removed, or has not been
+// read yet.
 func (cv *ClassValues) Value(in *Instance, d int) (Value, bool) {
 	if cv == nil || in == nil || in.slot >= len(cv.Insts) || cv.Insts[in.slot] != in {
-		return Value{}, false
+		return absent(in), false
 	}
 	return cv.Vals[in.slot*len(cv.Class.Datums)+d], true
+}
+
+// JumpRefs lists the statistics of the class whose counters rose further than their hardware can
+// at this reading (ReasonImpossibleJump), for the event log; nil when there are none.
+func (cv *ClassValues) JumpRefs() []Ref {
+	if cv == nil || cv.Jumps == 0 {
+		return nil
+	}
+	var out []Ref
+	nd := len(cv.Class.Datums)
+	for slot, in := range cv.Insts {
+		if in == nil {
+			continue
+		}
+		for d, v := range cv.Vals[slot*nd : slot*nd+nd] {
+			if v.Reason == ReasonImpossibleJump {
+				out = append(out, Ref{Ctx: in.Context(), Datum: &cv.Class.Datums[d]})
+			}
+		}
+	}
+	return out
+}
+
+// absent is the value of an instance that is not in a snapshot.
+func absent(in *Instance) Value {
+	if in != nil && in.Removed() {
+		return Value{State: Unavailable, Reason: ReasonRemoved}
+	}
+	return Value{State: Unavailable, Reason: ReasonNotSampled}
 }
 
 // Row returns all values of the instance (one per datum), or nil.
@@ -167,7 +199,7 @@ func Next(prev *Snapshot, s *Sample, reuse *Snapshot) *Snapshot {
 		} else {
 			next.Classes[i] = ClassValues{}
 		}
-		next.Classes[i].ResetSeen = false
+		next.Classes[i].ResetSeen, next.Classes[i].Jumps = false, 0
 		if old != nil {
 			// Stash the recyclable buffers in a place buildClass can find them.
 			next.Classes[i].recycle(old, oldInsts)
@@ -262,7 +294,7 @@ func buildClass(out *ClassValues, prev *ClassValues, cs *ClassSample) {
 	// A reading that failed as a whole (timed out, supplier dead, class unavailable) is never
 	// used; a provider error that still came with values is a partial reading.
 	partial := errReason == ReasonNone || errReason == ReasonProviderError
-	b := rowBuilder{c: c, nd: nd, cs: cs, prev: prev, vals: vals, reset: reset, elapsed: elapsed, errReason: errReason, partial: partial}
+	b := &rowBuilder{c: c, nd: nd, cs: cs, prev: prev, vals: vals, reset: reset, elapsed: elapsed, errReason: errReason, partial: partial}
 	// Rows are independent, so a large class is built on every CPU (10,000 disks × 28 datums).
 	n := len(cs.Insts)
 	workers := runtime.GOMAXPROCS(0)
@@ -280,6 +312,7 @@ func buildClass(out *ClassValues, prev *ClassValues, cs *ClassSample) {
 		}
 		wg.Wait()
 	}
+	out.Jumps = int(b.jumps.Load())
 	// Free slots hold no instance; keep their values zero so nothing stale is ever read.
 	for slot, in := range insts {
 		if in == nil {
@@ -301,7 +334,8 @@ type rowBuilder struct {
 	reset     bool
 	elapsed   float64
 	errReason Reason
-	partial   bool // raw values may be used despite an error
+	partial   bool         // raw values may be used despite an error
+	jumps     atomic.Int32 // counters that rose further than their hardware can (ReasonImpossibleJump)
 }
 
 // rows builds the rows of cs.Insts[lo:hi]. A class reading with an error may still carry values
@@ -317,6 +351,7 @@ func (b *rowBuilder) rows(lo, hi int) {
 		row := b.vals[in.slot*nd : in.slot*nd+nd : in.slot*nd+nd]
 		var prow []Value
 		hadPrev := prev != nil && in.slot < len(prev.Insts) && prev.Insts[in.slot] == in
+		newInst := !hadPrev && prev != nil && prev.Sampled
 		if hadPrev && !b.reset {
 			prow = prev.Vals[in.slot*nd : in.slot*nd+nd : in.slot*nd+nd]
 		}
@@ -340,7 +375,10 @@ func (b *rowBuilder) rows(lo, hi int) {
 			if prow != nil {
 				pv = &prow[d]
 			}
-			row[d] = fill(p, c.Datums[d].Type, &raw[d], pv, hadPrev, b.reset, b.elapsed)
+			row[d] = fill(p, &c.Datums[d], &raw[d], pv, hadPrev, newInst, b.reset, b.elapsed)
+			if row[d].Reason == ReasonImpossibleJump {
+				b.jumps.Add(1)
+			}
 		}
 		for _, d := range c.derivOrd {
 			row[d] = derive(&c.Datums[d], row, c.Datums, b.elapsed)
@@ -348,9 +386,12 @@ func (b *rowBuilder) rows(lo, hi int) {
 	}
 }
 
-// fill computes one non-derived value. pv is the previous value of the same instance and datum
-// when there is a usable one (same instance, no reset).
-func fill(p datumPlan, ty DataType, r *Raw, pv *Value, hadPrev, reset bool, elapsed float64) Value {
+// fill computes one non-derived value of datum dd. pv is the previous value of the same instance
+// and datum when there is a usable one (same instance, no reset); newInst says the instance
+// appeared since the class's previous reading. A value that does not fit the
+// datum's type is invalid, never truncated; a counter that rose further than the datum's hardware
+// bound allows (or by 2^63 or more) is a discontinuity, never a rate.
+func fill(p datumPlan, dd *Datum, r *Raw, pv *Value, hadPrev, newInst, reset bool, elapsed float64) Value {
 	switch r.State {
 	case RawSkipped:
 		if pv != nil {
@@ -365,12 +406,17 @@ func fill(p datumPlan, ty DataType, r *Raw, pv *Value, hadPrev, reset bool, elap
 		}
 		return Value{State: Unavailable, Reason: r.Reason}
 	}
+	ty := dd.Type
 	switch p {
 	case planNotQueryable:
 		return Value{State: Unavailable, Reason: ReasonNotQueryable}
 	case planString:
 		return Value{N: r.N, S: r.S}
-	case planLevel:
+	}
+	if !Fits(ty, r.N) {
+		return Value{N: r.N, State: Invalid, Reason: ReasonOverflow}
+	}
+	if p == planLevel {
 		v := Value{N: r.N, S: r.S, V: toFloat(ty, r.N)}
 		if pv != nil && pv.State == Valid {
 			v.Change = v.V - pv.V
@@ -381,6 +427,9 @@ func fill(p datumPlan, ty DataType, r *Raw, pv *Value, hadPrev, reset bool, elap
 	switch {
 	case reset:
 		v.State, v.Reason = NoRate, ReasonReset
+		return v
+	case !hadPrev && newInst:
+		v.State, v.Reason = NoRate, ReasonNewInstance
 		return v
 	case !hadPrev || pv == nil || pv.State == Invalid || pv.State == Unavailable:
 		v.State, v.Reason = NoRate, ReasonFirstSample
@@ -395,8 +444,44 @@ func fill(p datumPlan, ty DataType, r *Raw, pv *Value, hadPrev, reset bool, elap
 		v.State, v.Reason = NoRate, ReasonNoElapsed
 		return v
 	}
+	if Impossible(dd, delta, elapsed) {
+		v.State, v.Reason = NoRate, ReasonImpossibleJump
+		return v
+	}
 	v.Change, v.V = delta, delta/elapsed
 	return v
+}
+
+// Tolerances of the hardware bound: the kernel counts time in ticks (10 ms at the lowest HZ) and
+// the two readings are not taken at exactly their timestamps, so a processor may seem busy a
+// little over 100% of a short interval. A counter may exceed its MaxRate × elapsed by
+// jumpTolerance of the interval plus jumpSlack seconds' worth before the rise is impossible.
+const (
+	jumpTolerance = 1.1
+	jumpSlack     = 0.05
+)
+
+// Impossible reports whether a counter's interval delta cannot be real: 2^63 or more (a reset or
+// a corrupt reading, whatever the datum), or more than the datum's hardware bound allows in
+// elapsed seconds (Datum.MaxRate: a processor's time, a disk's busy time).
+func Impossible(d *Datum, delta, elapsed float64) bool {
+	if delta >= 1<<63 {
+		return true
+	}
+	return d.MaxRate > 0 && delta > d.MaxRate*(elapsed*jumpTolerance+jumpSlack)
+}
+
+// Fits reports whether a raw number fits data type t: a 4-byte type holds 32 bits (zero- or
+// sign-extended for UMA_INT4), so a reading that needs more is an overflow, not a value to
+// truncate.
+func Fits(t DataType, n uint64) bool {
+	switch t {
+	case TypeUint4, TypeBoolean:
+		return n>>32 == 0
+	case TypeInt4:
+		return n>>32 == 0 || int64(n) == int64(int32(n))
+	}
+	return true
 }
 
 // CounterDelta is the interval delta of a counter of type t between two readings: a 32-bit

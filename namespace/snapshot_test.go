@@ -93,6 +93,11 @@ func TestCounterRates(t *testing.T) {
 			{0, 0, 10, 0, "— no previous sample", "— no previous sample"},
 			{1500 * time.Millisecond, 0, 13, 0, "2/s", "0/s"},
 		}},
+		{"X-3 issue 21: a rise of 2^63 or more is a discontinuity, never 18.4E/s", []step{
+			{0, 0, 500, 0, "— no previous sample", "— no previous sample"},
+			{time.Second, 0, 18446744073709551000, 0, "— counter jumped further than the hardware can", "0/s"},
+			{time.Second, 0, 18446744073709551100, 0, "100/s", "0/s"},
+		}},
 		{"no time elapsed gives no rate", []step{
 			{0, 0, 10, 0, "— no previous sample", "— no previous sample"},
 			{0, 0, 20, 0, "— no time elapsed", "— no time elapsed"},
@@ -118,6 +123,72 @@ func TestCounterRates(t *testing.T) {
 	}
 }
 
+func TestImpossibleValues(t *testing.T) {
+	// X-3, X-5 (issue 21): a counter bounded by its hardware (MaxRate) that rises further in the
+	// interval is a discontinuity with an event count, not a rate; a reading that does not fit
+	// the datum's type is invalid with the reason, never truncated.
+	s, c, insts := netif(t)
+	c.Datums[0].MaxRate = 1000 // ibytes: at most 1000/s
+	show := func(v Value) string {
+		if v.State == Valid {
+			return fmt.Sprintf("%g/s", v.V)
+		}
+		return v.State.String() + ": " + v.Reason.String()
+	}
+	steps := []struct {
+		dt             time.Duration
+		ibytes, obytes uint64
+		wantI, wantO   string
+		jumps          int
+	}{
+		{0, 0, 0, "no rate: no previous sample", "no rate: no previous sample", 0},
+		{time.Second, 1000, 10, "1000/s", "10/s", 0},
+		{time.Second, 2100, 20, "1100/s", "10/s", 0},                                                // within tolerance of the bound
+		{time.Second, 3800, 30, "no rate: counter jumped further than the hardware can", "10/s", 1}, // 1700 in 1 s
+		{time.Second, 4300, 40, "500/s", "10/s", 0},                                                 // the new base
+		{500 * time.Millisecond, 5100, 50, "no rate: counter jumped further than the hardware can", "20/s", 1},
+		{time.Second, 5200, 1 << 32, "100/s", "invalid: value does not fit its type", 0},
+		{time.Second, 5300, 70, "100/s", "no rate: no previous sample", 0},
+	}
+	for i, st := range steps {
+		cv := s.tick(t, st.dt, 0, c, insts, [][]Raw{{n(st.ibytes), n(st.obytes)}})
+		row := cv.Row(insts[0])
+		if got := show(row[0]); got != st.wantI {
+			t.Errorf("step %d ibytes: %s, want %s", i, got, st.wantI)
+		}
+		if got := show(row[1]); got != st.wantO {
+			t.Errorf("step %d obytes: %s, want %s", i, got, st.wantO)
+		}
+		if cv.Jumps != st.jumps || len(cv.JumpRefs()) != st.jumps {
+			t.Errorf("step %d: %d jumps (%d refs), want %d", i, cv.Jumps, len(cv.JumpRefs()), st.jumps)
+		}
+	}
+}
+
+func TestFits(t *testing.T) {
+	// a 4-byte type holds 32 bits; UMA_INT4 may arrive sign-extended.
+	tests := []struct {
+		t    DataType
+		n    uint64
+		want bool
+	}{
+		{TypeUint4, math.MaxUint32, true},
+		{TypeUint4, math.MaxUint32 + 1, false},
+		{TypeUint4, math.MaxUint64, false},
+		{TypeBoolean, 1 << 40, false},
+		{TypeInt4, uint64(math.MaxUint32), true},
+		{TypeInt4, uint64(1<<64 - 5), true}, // -5 sign-extended
+		{TypeInt4, 1 << 40, false},
+		{TypeUint8, math.MaxUint64, true},
+		{TypeInt8, math.MaxUint64, true},
+	}
+	for _, tt := range tests {
+		if got := Fits(tt.t, tt.n); got != tt.want {
+			t.Errorf("Fits(%v, %#x) = %v, want %v", tt.t, tt.n, got, tt.want)
+		}
+	}
+}
+
 func TestCounterValChange(t *testing.T) {
 	// SPMI-SET-6/7: val keeps the full 64-bit reading, val_change is the delta.
 	s, c, insts := netif(t)
@@ -131,13 +202,13 @@ func TestCounterValChange(t *testing.T) {
 
 func TestNewInstanceHasNoRate(t *testing.T) {
 	// DCI-MTH-7, SPMI-SET-15: a new interface shows quantities at once and a rate only from its
-	// second reading; an instance removed and re-added starts again.
+	// second reading ("new instance"); an instance removed and re-added starts again.
 	s, c, insts := netif(t)
 	s.tick(t, 0, 0, c, insts, [][]Raw{{n(10), n(10)}})
 	eth1, _, _ := s.r.AddInstance(c, InstanceSpec{Levels: []uint64{3}, OSName: "eth1"}, s.now)
 	both := []*Instance{insts[0], eth1}
 	cv := s.tick(t, time.Second, 0, c, both, [][]Raw{{n(20), n(20)}, {n(500), n(500)}})
-	if v, _ := cv.Value(eth1, 0); v.State != NoRate || v.Reason != ReasonFirstSample {
+	if v, _ := cv.Value(eth1, 0); v.State != NoRate || v.Reason != ReasonNewInstance {
 		t.Fatalf("new instance: %+v", v)
 	}
 	if v, _ := cv.Value(insts[0], 0); v.State != Valid || v.V != 10 {
@@ -159,8 +230,8 @@ func TestNewInstanceHasNoRate(t *testing.T) {
 	if v, _ := cv.Value(eth2, 0); v.State != NoRate {
 		t.Fatalf("re-used slot gave a rate: %+v", v)
 	}
-	if _, ok := cv.Value(eth1, 0); ok {
-		t.Fatal("removed instance still has a value")
+	if v, ok := cv.Value(eth1, 0); ok || v.State != Unavailable || v.Reason != ReasonRemoved {
+		t.Fatalf("removed instance still has a value: %+v", v)
 	}
 }
 
@@ -409,6 +480,14 @@ func TestSnapshotLookup(t *testing.T) {
 	tot, _ := s.r.Lookup(nil, "CPU/idle")
 	if v, _, _ := s.snap.Lookup(tot); v.State != Unavailable || v.Reason != ReasonNotSampled {
 		t.Fatalf("unsampled totals: %+v", v)
+	}
+	// Issue 21: a removed instance is n/a "instance removed", never a valid 0.
+	if _, _, err := s.r.Sync(c, nil, t0, s.r.Instances(c)); err != nil {
+		t.Fatal(err)
+	}
+	s.tick(t, time.Second, 0, c, nil, nil)
+	if v, _, ok := s.snap.Lookup(ref); ok || v.State != Unavailable || v.Reason != ReasonRemoved {
+		t.Fatalf("removed instance: %+v %v", v, ok)
 	}
 }
 

@@ -66,6 +66,10 @@ const (
 	ReasonNotSampled              // the class has not been sampled yet
 	ReasonClassUnavailable        // the class is disabled, not implemented, n/a or obsolete
 	ReasonAccessDenied            // the process may not read the source
+	ReasonOverflow                // the value read does not fit the datum's type
+	ReasonImplausible             // the value read is impossible for the datum (a boot time before 2000)
+	ReasonImpossibleJump          // a counter rose faster than the hardware can: a discontinuity
+	ReasonRemoved                 // the instance has gone (SiDeleted)
 	reasonCount
 )
 
@@ -74,7 +78,8 @@ var reasonText = [reasonCount]string{
 	"no time elapsed", "not valid for this instance", "off-line / not present", "no values",
 	"not supported", "provider error", "provider timed out", "supplier assumed dead",
 	"zero denominator", "argument unavailable", "not queryable", "not sampled yet",
-	"class unavailable", "access denied",
+	"class unavailable", "access denied", "value does not fit its type", "implausible value",
+	"counter jumped further than the hardware can", "instance removed",
 }
 
 func (r Reason) String() string {
@@ -96,6 +101,10 @@ func (r Reason) SiErr() SiErr {
 		return SiNoValue
 	case ReasonTimeout:
 		return SiInstBusy
+	case ReasonImpossibleJump, ReasonOverflow, ReasonImplausible:
+		return SiNoValue
+	case ReasonRemoved:
+		return SiDeleted
 	}
 	return SiOtherErr
 }
@@ -103,8 +112,13 @@ func (r Reason) SiErr() SiErr {
 // Status is the DCI per-metric status for the reason (DCI-RET-1).
 func (r Reason) Status() Status {
 	switch r {
-	case ReasonNone, ReasonFirstSample, ReasonReset, ReasonCounterDecrease, ReasonNewInstance, ReasonNoElapsed:
+	case ReasonNone, ReasonFirstSample, ReasonReset, ReasonCounterDecrease, ReasonNewInstance, ReasonNoElapsed,
+		ReasonImpossibleJump:
 		return StatusSuccess
+	case ReasonOverflow, ReasonImplausible:
+		return StatusInvalidData
+	case ReasonRemoved:
+		return StatusNotPresent
 	case ReasonInvalidData:
 		return StatusInvalidData
 	case ReasonNotPresent, ReasonAssumedDead, ReasonClassUnavailable:
