@@ -3,6 +3,7 @@ package collect
 import (
 	"context"
 	"fmt"
+	"math"
 	"runtime"
 	"strconv"
 	"time"
@@ -150,7 +151,7 @@ func (p *cpuProvider) Collect(ctx context.Context, req Request) (Batch, error) {
 	if err != nil && p.st.total.columns == 0 && len(p.st.cpus) == 0 {
 		return Batch{}, err
 	}
-	if b, ok := p.st.get(statBtime); ok {
+	if b, ok := p.st.get(statBtime); ok && plausibleBoot(b, t) {
 		p.boot.set(b)
 	}
 	var classErr error
@@ -184,9 +185,13 @@ func (p *cpuProvider) Collect(ctx context.Context, req Request) (Batch, error) {
 // kernel without steal or guest) is not supported, never 0.
 func fillCPURow(row []ns.Raw, t *cpuTimes) {
 	for i, col := range cpuColumn {
-		if t.has(col) {
+		switch {
+		case t.has(col) && t.ticks[col] > math.MaxUint64/msPerTick:
+			// 2^64−1 ticks would wrap when made milliseconds: no such time, never a small one.
+			row[i] = ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonOverflow}
+		case t.has(col):
 			row[i] = rawN(t.ticks[col] * msPerTick)
-		} else {
+		default:
 			row[i] = rawNotSupported()
 		}
 	}

@@ -317,7 +317,7 @@ func (p *diskProvider) Collect(ctx context.Context, req Request) (Batch, error) 
 	clock, clockOK := p.collectorClock(ctx)
 	t := p.now()
 	if !p.started || req.Static {
-		refreshBoot(ctx, &p.fr, p.boot)
+		refreshBoot(ctx, &p.fr, p.boot, p.now())
 	}
 	refreshed := false
 	if !p.started || req.Variable || req.Static {

@@ -163,7 +163,7 @@ func (p *hostProvider) Collect(ctx context.Context, req Request) (Batch, error) 
 	if !statOK && loadErr != nil && upErr != nil {
 		return Batch{}, errors.Join(statErr, loadErr, upErr)
 	}
-	if b, ok := p.st.get(statBtime); ok {
+	if b, ok := p.st.get(statBtime); ok && plausibleBoot(b, t) {
 		p.boot.set(b)
 	}
 	b := Batch{Reset: resetOf(p.boot.get()), Time: t}
@@ -188,6 +188,9 @@ func (p *hostProvider) Collect(ctx context.Context, req Request) (Batch, error) 
 		raw[hostOSID-1] = text(p.static.os, p.static.osErr)
 		raw[hostArchID-1] = text(p.static.arch, p.static.archErr)
 		raw[hostBootID-1] = statValue(&p.st, statBtime, statOK)
+		if b, ok := p.st.get(statBtime); ok && statOK && !plausibleBoot(b, t) {
+			raw[hostBootID-1] = ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonImplausible}
+		}
 		raw[hostHundredID-1] = rawN(100)
 	} else {
 		for _, id := range [...]uint8{hostNameID, hostReleaseID, hostOSID, hostArchID, hostBootID, hostHundredID} {

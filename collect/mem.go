@@ -151,7 +151,7 @@ func (p *memProvider) Collect(ctx context.Context, req Request) (Batch, error) {
 		return Batch{}, errors.Join(miErr, vmErr)
 	}
 	if !p.started || req.Static {
-		refreshBoot(ctx, &p.fr, p.boot)
+		refreshBoot(ctx, &p.fr, p.boot, p.now())
 		p.started = true
 	}
 	b := Batch{Reset: resetOf(p.boot.get()), Time: t}

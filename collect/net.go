@@ -185,7 +185,7 @@ func (p *netProvider) Collect(ctx context.Context, req Request) (Batch, error) {
 	}
 	t := p.now()
 	if !p.started || req.Static {
-		refreshBoot(ctx, &p.fr, p.boot)
+		refreshBoot(ctx, &p.fr, p.boot, p.now())
 	}
 	full := !p.started || req.Variable || req.Static
 	p.started = true

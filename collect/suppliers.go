@@ -128,13 +128,24 @@ func resetOf(btime uint64) [8]byte {
 }
 
 // refreshBoot reads the boot time from /proc/stat into boot, keeping the previous value when the
-// file cannot be read or has no btime line.
-func refreshBoot(ctx context.Context, fr *fileReader, boot *bootClock) {
+// file cannot be read or has no plausible btime line.
+func refreshBoot(ctx context.Context, fr *fileReader, boot *bootClock, now time.Time) {
 	var st procStat
 	_ = readStat(ctx, fr, &st)
-	if v, ok := st.get(statBtime); ok {
+	if v, ok := st.get(statBtime); ok && plausibleBoot(v, now) {
 		boot.set(v)
 	}
+}
+
+// earliestBoot is 2000-01-01 00:00:00 UTC. A boot time before it comes from a clock that was not
+// set when the host booted, or from a corrupt /proc/stat (a truncated "btime 17", an overflowing
+// 2^64−1 shown as 1969): not a time to show, nor one to key supplier resets on.
+const earliestBoot = 946684800
+
+// plausibleBoot reports whether btime (seconds since the epoch) can be the host's boot time read
+// at now: not before 2000 and not more than a day in the future.
+func plausibleBoot(btime uint64, now time.Time) bool {
+	return btime >= earliestBoot && (now.Unix() <= 0 || btime <= uint64(now.Unix())+86400)
 }
 
 // singleSpecs is the instance list of a single-instance class; providers build it once.
