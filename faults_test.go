@@ -4,11 +4,15 @@ package main
 // table names these tests.
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -105,5 +109,110 @@ func TestGetVanishedInstance(t *testing.T) {
 		if strings.Contains(row, "n/a") || strings.Contains(row, "—") || strings.HasSuffix(row, " 0 reads/s") {
 			t.Errorf("reading 3: %q, want a rate", row)
 		}
+	}
+}
+
+// mkfifo puts a named pipe in place of file rel of tree: opening it for reading blocks until a
+// writer comes, which none does.
+func mkfifo(t *testing.T, tree, rel string) {
+	t.Helper()
+	p := filepath.Join(tree, rel)
+	_ = os.Remove(p)
+	if err := syscall.Mkfifo(p, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestBlockingFiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	t.Parallel()
+	// Issue 21 item 4: named pipes in place of /proc/stat, /proc/meminfo and /proc/diskstats
+	// never hang a command: the real binary answers at once, with the classes they feed in
+	// error (the reason given) and every other class valid.
+	bin := buildDcimon(t)
+	tree := copyTree(t, "collect/testdata/basic/t0")
+	for _, rel := range []string{"proc/stat", "proc/meminfo", "proc/diskstats"} {
+		mkfifo(t, tree, rel)
+	}
+	args := []string{"get", "CPU/idle", "Mem/Real/free", "Host/uptime", "NetIf/lo/ibytes", "Monitor/*/error",
+		"--procfs", filepath.Join(tree, "proc"), "--sysfs", filepath.Join(tree, "sys"), "-i", "100ms"}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	start := time.Now()
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("dcimon get hung on a named pipe (killed after %v)", time.Since(start))
+	}
+	if err != nil {
+		t.Fatalf("exit %v: %s\n%s", err, errb.String(), out.String())
+	}
+	rows := map[string]string{}
+	for _, l := range strings.Split(out.String(), "\n") {
+		if f := strings.Fields(l); len(f) > 1 && !strings.HasPrefix(l, "#") {
+			rows[f[0]] = strings.Join(f[1:], " ")
+		}
+	}
+	for _, path := range []string{"CPU/idle", "Mem/Real/free"} {
+		if v := rows[path]; !strings.HasPrefix(v, "err (provider error: ") || !strings.Contains(v, "not a regular file (a named pipe)") {
+			t.Errorf("%s: %q, want err with the reason", path, v)
+		}
+	}
+	for _, path := range []string{"Host/uptime", "NetIf/lo/ibytes"} {
+		if v := rows[path]; v == "" || strings.Contains(v, "err") || strings.Contains(v, "n/a") {
+			t.Errorf("%s: %q, want a value: a named pipe fails only the classes it feeds", path, v)
+		}
+	}
+	// The reason is visible: each provider's error says what the file is.
+	for _, prov := range []string{"cpu", "disk"} {
+		if !strings.Contains(rows["Monitor/dcimon-"+prov+"/error"], "not a regular file") {
+			t.Errorf("Monitor/dcimon-%s/error: %q, want the reason", prov, rows["Monitor/dcimon-"+prov+"/error"])
+		}
+	}
+}
+
+func TestSignalExitStatus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	t.Parallel()
+	// Issue 21 item 7: a command ended by a signal exits as a signalled program does, 128+n,
+	// and promptly, even while its tree holds a named pipe.
+	bin := buildDcimon(t)
+	tree := copyTree(t, "collect/testdata/basic/t0")
+	mkfifo(t, tree, "proc/stat")
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGINT} {
+		t.Run(sig.String(), func(t *testing.T) {
+			cmd := exec.Command(bin, "get", "CPU/idle", "-n", "0", "-i", "100ms",
+				"--procfs", filepath.Join(tree, "proc"), "--sysfs", filepath.Join(tree, "sys"))
+			stdout, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			// Wait for the first reading, so the signal arrives while the command runs.
+			if _, err := bufio.NewReader(stdout).ReadString('\n'); err != nil {
+				t.Fatal(err)
+			}
+			_ = cmd.Process.Signal(sig)
+			done := make(chan error, 1)
+			go func() { _, _ = io.Copy(io.Discard, stdout); done <- cmd.Wait() }()
+			select {
+			case err = <-done:
+			case <-time.After(10 * time.Second):
+				_ = cmd.Process.Kill()
+				t.Fatalf("still running 10 s after %v", sig)
+			}
+			ee, ok := err.(*exec.ExitError)
+			if !ok || ee.ExitCode() != 128+int(sig) {
+				t.Errorf("after %v: %v, want exit status %d", sig, err, 128+int(sig))
+			}
+		})
 	}
 }

@@ -100,8 +100,9 @@ func firstFrame(bin string, args ...string) (time.Duration, error) {
 	if took == 0 {
 		return 0, fmt.Errorf("no frame with data within 10 s (exit %v); the terminal got %q", werr, out.String())
 	}
-	if werr != nil {
-		return 0, fmt.Errorf("the monitor exited with %v", werr)
+	// Ended by SIGTERM, it exits as a signalled program does: 128+15 (issue 21).
+	if ee, ok := werr.(*exec.ExitError); !ok || ee.ExitCode() != 128+int(syscall.SIGTERM) {
+		return 0, fmt.Errorf("the monitor exited with %v, want exit status 143", werr)
 	}
 	if !bytes.Contains(out.Bytes(), []byte("\x1b[?1049l")) {
 		return 0, errors.New("the monitor did not leave the alternate screen")

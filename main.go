@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/pprof"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -55,17 +56,36 @@ Monitor flags:
   --fps N         frames per second at most, 1 to 120 (default 60); a frame is
                   drawn only when the screen changes
 
-Exit status: 0 on success, 1 on a runtime failure, 2 on a usage error.
+Exit status: 0 on success, 1 on a runtime failure, 2 on a usage error, 128+n after
+signal n (130 after SIGINT, 143 after SIGTERM), once the terminal is restored.
 `
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
+	// Signals are handled before anything is read (issue 21): the first cancels the command,
+	// which restores the terminal and returns; a second one ends the process at once, should
+	// anything still be stuck. Either way the exit status is a signalled program's, 128+n.
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
+	var got atomic.Int32
+	go func() {
+		s := (<-sigs).(syscall.Signal)
+		got.Store(int32(s))
+		cancel()
+		s = (<-sigs).(syscall.Signal)
+		os.Exit(signalStatus(s))
+	}()
 	stopProfile := startProfile(os.Getenv("DCIMON_CPUPROFILE"))
 	code := runEnv(ctx, os.Args[1:], headless.RealEnv(), os.Stdout, os.Stderr)
 	stopProfile()
-	stop()
+	if s := got.Load(); s != 0 {
+		code = signalStatus(syscall.Signal(s))
+	}
 	os.Exit(code)
 }
+
+// signalStatus is the exit status of a program ended by signal s, as a shell reports it.
+func signalStatus(s syscall.Signal) int { return 128 + int(s) }
 
 // startProfile writes a CPU profile to path when it is set (DCIMON_CPUPROFILE, for the
 // performance work in README's Performance section); it returns the function that stops it.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"runtime"
 	"strconv"
 	"time"
 
@@ -122,15 +121,8 @@ type cpuProvider struct {
 	specs           []ns.InstanceSpec // cached while the processor list is unchanged
 }
 
-func newCPUProvider(r roots, boot *bootClock) *cpuProvider {
+func newCPUProvider(r roots, boot *bootClock, ncpu int) *cpuProvider {
 	p := &cpuProvider{base: base{roots: r, now: time.Now, boot: boot}, totalSpecs: singleSpecs()}
-	ncpu := runtime.NumCPU()
-	// The processor count only sets the totals' SPMI scale; a tree without /proc/stat keeps this
-	// host's count.
-	_ = readStat(withRoots(context.Background(), r), &p.fr, &p.st)
-	if len(p.st.cpus) > 0 {
-		ncpu = len(p.st.cpus)
-	}
 	p.top, p.total, p.per = cpuClasses(ncpu)
 	p.decl = []*ns.Class{p.top, p.total, p.per}
 	p.sup = supplier(handleCPU, cpuModule, cpuTitle,

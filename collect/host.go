@@ -133,12 +133,9 @@ type hostStatic struct {
 	osErr, archErr error
 }
 
-func newHostProvider(r roots, boot *bootClock) *hostProvider {
+func newHostProvider(r roots, boot *bootClock, ncpu int) *hostProvider {
 	p := &hostProvider{base: base{roots: r, now: time.Now, boot: boot}, specs: singleSpecs()}
-	var st procStat
-	var fr fileReader
-	_ = readStat(withRoots(context.Background(), r), &fr, &st)
-	p.cls = hostClass(len(st.cpus))
+	p.cls = hostClass(ncpu)
 	p.decl = []*ns.Class{p.cls}
 	p.sup = supplier(handleHost, hostModule, hostTitle,
 		"Host name, kernel, boot time, uptime, load averages and kernel event counters", ns.SPTGeneralSupplier, p.Classes())
@@ -261,13 +258,17 @@ func statValue(st *procStat, k statKey, statOK bool) ns.Raw {
 	return rawNotPresent()
 }
 
-// missing is the raw value of a datum whose file could not be read.
+// missing is the raw value of a datum whose file could not be read: not present when the file
+// does not exist, access denied, else a provider error (shown as "err"), whose class error says
+// what happened: a named pipe, a bad line, a timeout.
 func missing(err error) ns.Raw {
-	if errors.Is(err, fs.ErrNotExist) {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return rawNotPresent()
-	}
-	if errors.Is(err, fs.ErrPermission) {
+	case errors.Is(err, fs.ErrPermission):
 		return ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonAccessDenied}
+	case errors.Is(err, context.DeadlineExceeded):
+		return ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonTimeout}
 	}
-	return rawNoValues()
+	return ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonProviderError}
 }

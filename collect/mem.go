@@ -124,10 +124,8 @@ type memProvider struct {
 	delivered             [2]uint64 // real, swap: the collection that last delivered their slow datums
 }
 
-func newMemProvider(r roots, boot *bootClock) *memProvider {
+func newMemProvider(r roots, boot *bootClock, total uint64) *memProvider {
 	p := &memProvider{base: base{roots: r, now: time.Now, boot: boot}, specs: singleSpecs()}
-	_ = readMeminfo(withRoots(context.Background(), r), &p.fr, &p.mi)
-	total, _ := p.mi.get(memTotal)
 	p.top, p.real, p.swap, p.virt = memClasses(total)
 	p.decl = []*ns.Class{p.top, p.real, p.swap, p.virt}
 	p.sup = supplier(handleMem, memModule, memTitle,
@@ -156,6 +154,9 @@ func (p *memProvider) Collect(ctx context.Context, req Request) (Batch, error) {
 	}
 	b := Batch{Reset: resetOf(p.boot.get()), Time: t}
 	mem := func(k memKey) ns.Raw {
+		if !miOK {
+			return missing(miErr) // unreadable, never "not supported" (issue 21)
+		}
 		if v, ok := p.mi.get(k); ok {
 			return rawN(v)
 		}

@@ -82,7 +82,7 @@ func newMonitor(reg *ns.Registry, s *Sampler) (*monitor, error) {
 			ns.Counter(monSuccesses, "successes", ns.TypeUint8, ns.UnitCount, "Successful collections", "the sampler").WithScale(0, 10),
 			ns.Counter(monFailures, "failures", ns.TypeUint8, ns.UnitCount, "Failed collections", "the sampler").WithScale(0, 10),
 			ns.Text(monState, "state", "ok, failing, busy, dead or idle", "the sampler").WithVolatility(ns.SVVolatile),
-			ns.Text(monError, "error", "The last error, empty when ok", "the sampler").WithVolatility(ns.SVVolatile),
+			monErrorDatum(),
 			ns.Gauge(monLastOK, "last_ok", ns.TypeUint8, ns.UnitSecs, "When the provider last updated", "the sampler's clock").
 				WithDCI4(ns.STTime, ns.STFCTime, ns.STPAbsolute),
 		}}
@@ -131,7 +131,7 @@ func (m *monitor) sample(ctx context.Context, start, end time.Time) []ns.ClassSa
 		r[monFailures-1] = ns.Raw{N: p.Failures}
 		r[monState-1] = ns.Raw{S: p.State}
 		if p.LastErr != nil {
-			r[monError-1] = ns.Raw{S: p.LastErr.Error()}
+			r[monError-1] = ns.Raw{S: cut(p.LastErr.Error(), monErrorSize-1)}
 		}
 		if p.LastOK.IsZero() {
 			r[monLastOK-1] = ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonNotSampled}
@@ -150,4 +150,16 @@ func putUint64(b []byte, v uint64) {
 	for i := range 8 {
 		b[i] = byte(v >> (8 * i))
 	}
+}
+
+// monErrorSize is the DCI4 size of a provider's last error: room for the error of a file under a
+// long tree path with its reason (DCI4-TYPE-2: the supplier bounds the string).
+const monErrorSize = 512
+
+// monErrorDatum declares a provider's last error.
+func monErrorDatum() ns.Datum {
+	d := ns.Text(monError, "error", "The last error, empty when ok", "the sampler").WithVolatility(ns.SVVolatile).
+		WithHelp("Why the provider's last collection failed: the file and what was wrong with it.")
+	d.DCI4.Size = monErrorSize
+	return d
 }

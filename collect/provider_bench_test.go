@@ -2,6 +2,7 @@ package collect
 
 import (
 	"context"
+	"runtime"
 	"testing"
 	"time"
 
@@ -48,7 +49,7 @@ func BenchmarkNetCollect(b *testing.B)  { benchCollect(b, HostProviders(HostOpti
 // BenchmarkHostStatic is what the host provider reads once per supplier initialisation.
 func BenchmarkHostStatic(b *testing.B) {
 	skipWithoutProc(b)
-	p := newHostProvider(hostRoots(), &bootClock{})
+	p := newHostProvider(hostRoots(), &bootClock{}, runtime.NumCPU())
 	ctx := withRoots(context.Background(), hostRoots())
 	b.ReportAllocs()
 	for b.Loop() {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"path/filepath"
+	"runtime"
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
@@ -50,6 +51,45 @@ type HostOptions struct {
 	// ShowLoop also shows loop, ram and zram block devices (and their partitions), hidden by
 	// default because they are rarely what a person watching disks wants to see.
 	ShowLoop bool
+	// ProbeDeadline bounds the one read done before the first collection (the processor count
+	// and memory size that set the classes' scales); 2 s when zero. A tree that does not answer
+	// in time gets default scales, and its providers fail under the sampler's deadline instead.
+	ProbeDeadline time.Duration
+}
+
+// hostProbe is what the classes' declarations need to know of the host before the first
+// collection: only the scales of their statistics depend on it.
+type hostProbe struct {
+	ncpu     int    // cpuN lines of /proc/stat; 0 when unknown
+	memTotal uint64 // MemTotal of /proc/meminfo in bytes; 0 when unknown
+}
+
+// probeHost reads the processor count and memory size from r within d. The reads run in their
+// own goroutine, so a file that blocks (a hung network file system under a tree) costs at most d
+// at start-up: the goroutine is abandoned, never waited for (issue 21).
+func probeHost(r roots, d time.Duration) hostProbe {
+	if d <= 0 {
+		d = 2 * time.Second
+	}
+	ch := make(chan hostProbe, 1)
+	go func() {
+		ctx := withRoots(context.Background(), r)
+		var fr fileReader
+		var st procStat
+		var mi memInfo
+		_ = readStat(ctx, &fr, &st)
+		_ = readMeminfo(ctx, &fr, &mi)
+		total, _ := mi.get(memTotal)
+		ch <- hostProbe{ncpu: len(st.cpus), memTotal: total}
+	}()
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case p := <-ch:
+		return p
+	case <-t.C:
+		return hostProbe{}
+	}
 }
 
 // roots resolves the options to the directories the readers use.
@@ -78,13 +118,23 @@ func (o HostOptions) roots() roots {
 func HostProviders(opt HostOptions) []Provider {
 	r := opt.roots()
 	boot := &bootClock{}
+	probe := probeHost(r, opt.ProbeDeadline)
 	return []Provider{
-		newHostProvider(r, boot),
-		newMemProvider(r, boot),
-		newCPUProvider(r, boot),
+		newHostProvider(r, boot, probe.ncpuOr()),
+		newMemProvider(r, boot, probe.memTotal),
+		newCPUProvider(r, boot, probe.ncpuOr()),
 		newDiskProvider(r, boot, opt.ShowLoop),
 		newNetProvider(r, boot),
 	}
+}
+
+// ncpuOr is the probed processor count, or this machine's when the tree did not say (the count
+// only sets the CPU and load statistics' scales).
+func (p hostProbe) ncpuOr() int {
+	if p.ncpu > 0 {
+		return p.ncpu
+	}
+	return runtime.NumCPU()
 }
 
 // supplier builds a DCI4 supplier record for the built-in providers (DCI4-SUP-3). MaxStat is the

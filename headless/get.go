@@ -156,7 +156,7 @@ func writeReading(w io.Writer, asJSON bool, e Env, reg *ns.Registry, snap *ns.Sn
 			opt := viewOptions(e, reg, snap, classOf(cv, ref))
 			note := ""
 			if v.State != ns.Valid {
-				note = "(" + views.Why(v) + ")"
+				note = "(" + views.Why(v) + classErr(cv, v) + ")"
 			}
 			rows = append(rows, row{safe(ref.Path()), views.FormatValue(ref.Datum, v, opt), note})
 		}
@@ -182,6 +182,16 @@ func writeReading(w io.Writer, asJSON bool, e Env, reg *ns.Registry, snap *ns.Sn
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// classErr is ": <the class's error>" for a value that failed with its class (a provider error, a
+// timeout), so the reason a file could not be read is on the value's line; "" otherwise.
+func classErr(cv *ns.ClassValues, v ns.Value) string {
+	if cv == nil || cv.Err == nil || views.Mark(v) != views.MarkError {
+		return ""
+	}
+	msg, _, _ := strings.Cut(cv.Err.Error(), "\n")
+	return ": " + safe(msg)
 }
 
 func classOf(cv *ns.ClassValues, ref ns.Ref) *ns.Class {

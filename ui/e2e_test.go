@@ -120,10 +120,11 @@ func (tm *tmuxTerm) literal(s string) {
 	}
 }
 
-// restored checks the program left the alternate screen, showed the cursor and exited with 0.
-func (tm *tmuxTerm) restored() {
+// restored checks the program left the alternate screen, showed the cursor and exited with
+// status: 0 after a quit, 128+n after signal n (issue 21).
+func (tm *tmuxTerm) restored(status int) {
 	tm.t.Helper()
-	tm.waitFor("EXIT=0")
+	tm.waitFor(fmt.Sprintf("EXIT=%d", status))
 	if alt := tm.display("#{alternate_on}"); alt != "0" {
 		tm.t.Errorf("the alternate screen is still on (%q)", alt)
 	}
@@ -165,7 +166,7 @@ func TestSmokeFullLayout(t *testing.T) {
 	tm.keys("Enter")
 	tm.waitFor("Top › Disk › sdb")
 	tm.keys("q")
-	tm.restored()
+	tm.restored(0)
 }
 
 func TestSmokeCompactAndResize(t *testing.T) {
@@ -183,7 +184,7 @@ func TestSmokeCompactAndResize(t *testing.T) {
 	}
 	tm.waitFor("╭─ 1 Tree", "╭─ 3 Hotsets")
 	tm.keys("C-c")
-	tm.restored()
+	tm.restored(0)
 }
 
 // TestSmokeInputNotATerminal runs the monitor with standard input from /dev/null: it reads its
@@ -195,7 +196,7 @@ func TestSmokeInputNotATerminal(t *testing.T) {
 	tm.keys("2")
 	tm.waitFor("sort by next column")
 	tm.keys("q")
-	tm.restored()
+	tm.restored(0)
 }
 
 // TestSmokeFirstFrameLogged checks the debug log records when the first frame with data reached
@@ -206,7 +207,7 @@ func TestSmokeFirstFrameLogged(t *testing.T) {
 	tm := startTerm(t, 100, 30, bin, append(args, "--debug", logf)...)
 	tm.waitFor("1 Tree", "sample ")
 	tm.keys("q")
-	tm.restored()
+	tm.restored(0)
 	b, err := os.ReadFile(logf)
 	if err != nil {
 		t.Fatal(err)
@@ -227,7 +228,7 @@ func TestSmokeSIGTERM(t *testing.T) {
 	if out, err := exec.Command("kill", "-TERM", strings.TrimSpace(string(pid))).CombinedOutput(); err != nil {
 		t.Fatalf("kill: %v\n%s", err, out)
 	}
-	tm.restored()
+	tm.restored(128 + 15) // as a program ended by SIGTERM
 }
 
 // TestSmokeSuspend: in an interactive shell, Ctrl-Z gives the terminal back and stops dcimon as
@@ -288,7 +289,7 @@ func suspendIn(t *testing.T, line string) {
 	}
 	tm.literal(`echo "EXIT=$?"; stty -g > ` + shq(filepath.Join(dir, "stty.after")))
 	tm.keys("Enter")
-	tm.restored()
+	tm.restored(0)
 }
 
 // TestSmokeSuspendWithoutJobControl: run by something that cannot continue a stopped job (here
@@ -300,5 +301,5 @@ func TestSmokeSuspendWithoutJobControl(t *testing.T) {
 	tm.keys("C-z")
 	tm.waitFor("no shell job control")
 	tm.keys("q")
-	tm.restored()
+	tm.restored(0)
 }
