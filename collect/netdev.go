@@ -86,6 +86,10 @@ func parseNetDevLine(line []byte, d *netDevStat) error {
 	if len(name) == 0 {
 		return fmt.Errorf("%w: empty interface name", errTooFewFields)
 	}
+	if bytes.IndexByte(name, 0) >= 0 || bytes.IndexByte(name, '/') >= 0 {
+		// The kernel's dev_valid_name refuses both: the line is corrupt (issue 21).
+		return fmt.Errorf("%w: %q", errBadName, name)
+	}
 	var v [numNetCols]uint64
 	n, _, err := parseUints(line[colon+1:], v[:])
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	ns "dcimon/namespace"
+	"dcimon/views"
 )
 
 // listLine is one line of `dcimon list`, and one object of its JSON form.
@@ -135,7 +136,7 @@ func writeList(w io.Writer, lines []listLine, host string, types, ids, asJSON bo
 	}
 	col := 40
 	for _, l := range lines {
-		if n := len("/"+host+"/"+l.Path) + 2; n > col {
+		if n := views.Width("/"+host+"/"+l.Path) + 2; n > col {
 			col = n
 		}
 	}
@@ -152,7 +153,7 @@ func writeList(w io.Writer, lines []listLine, host string, types, ids, asJSON bo
 
 func writeCol(b *strings.Builder, s string, col int, rest string) {
 	b.WriteString(s)
-	n := col - len(s)
+	n := col - views.Width(s) // cells, not bytes: a name may hold any character (issue 21)
 	if n < 1 {
 		n = 1
 	}

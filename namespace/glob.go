@@ -9,6 +9,11 @@ import (
 // Glob resolves a path that may hold wildcards (`Disk/*/busy`, `CPU/cpu[01]/idle`, as path.Match
 // reads them) in each component, in tree order. A path without wildcards resolves exactly, as
 // Lookup does from Top (SPMI-HIER-7/8).
+//
+// The quoting rule (issue 21): a component that is exactly the name of something at its place in
+// the tree means that thing, whatever characters it holds, so every name `list` prints can be
+// given back as it was printed (`NetIf/e\x1b[31m/ifindex`); any other component is a path.Match
+// pattern, in which a backslash quotes the next character (`\[`, `\*`, `\\`).
 func (r *Registry) Glob(pattern string) ([]Ref, error) {
 	if !strings.ContainsAny(pattern, "*?[") {
 		ref, err := r.Lookup(nil, pattern)
@@ -18,18 +23,19 @@ func (r *Registry) Glob(pattern string) ([]Ref, error) {
 		return []Ref{ref}, nil
 	}
 	parts := strings.Split(strings.Trim(pattern, "/"), "/")
-	for _, p := range parts {
-		if _, err := path.Match(p, ""); err != nil {
-			return nil, &Error{Status: StatusInvalidArg, Si: SiBadArgument, Msg: fmt.Sprintf("bad pattern %q: %v", pattern, err)}
-		}
-	}
 	var out []Ref
+	var bad error
 	r.Read(func() {
 		var walk func(c *Context, i int)
 		walk = func(c *Context, i int) {
 			last := i == len(parts)-1
+			match := r.componentMatcher(c, parts[i], last)
+			if match == nil {
+				bad = &Error{Status: StatusInvalidArg, Si: SiBadArgument, Msg: fmt.Sprintf("bad pattern %q: %v", pattern, path.ErrBadPattern)}
+				return
+			}
 			for _, k := range c.Children() {
-				if ok, _ := path.Match(parts[i], k.Name); ok {
+				if match(k.Name) {
 					if last {
 						out = append(out, Ref{Ctx: k})
 					} else {
@@ -43,7 +49,7 @@ func (r *Registry) Glob(pattern string) ([]Ref, error) {
 					if d.ID == InvalidDatumID {
 						continue
 					}
-					if ok, _ := path.Match(parts[i], d.Name); ok {
+					if match(d.Name) {
 						out = append(out, Ref{Ctx: c, Datum: d})
 					}
 				}
@@ -51,10 +57,35 @@ func (r *Registry) Glob(pattern string) ([]Ref, error) {
 		}
 		walk(r.Top(), 0)
 	})
+	if len(out) == 0 && bad != nil {
+		return nil, bad
+	}
 	if len(out) == 0 {
 		return nil, &Error{Status: StatusNoInstances, Si: SiNotFound, Msg: fmt.Sprintf("nothing matches %q", pattern)}
 	}
 	return out, nil
+}
+
+// componentMatcher is how component part matches names below c: exactly, when something there
+// has that very name (the quoting rule of Glob), else as a path.Match pattern; nil when part is
+// neither a name there nor a valid pattern. Call it inside r.Read.
+func (r *Registry) componentMatcher(c *Context, part string, last bool) func(string) bool {
+	exact := func(name string) bool { return name == part }
+	for _, k := range c.Children() {
+		if k.Name == part {
+			return exact
+		}
+	}
+	if last && c.Stats != nil && c.Stats.DatumByName(part) >= 0 {
+		return exact
+	}
+	if _, err := path.Match(part, ""); err != nil {
+		return nil
+	}
+	return func(name string) bool {
+		ok, _ := path.Match(part, name)
+		return ok
+	}
 }
 
 // HostName is the host's name as the name space has it: the value of a "hostname" statistic of a

@@ -70,3 +70,50 @@ func TestHostName(t *testing.T) {
 		t.Errorf("HostName %q, want db1.example", got)
 	}
 }
+
+// TestGlobQuotingRule: every name list prints can be given back as printed, whatever it holds
+// (wildcard characters from an escaped escape sequence included); a pattern quotes with a
+// backslash (issue 21).
+func TestGlobQuotingRule(t *testing.T) {
+	r := testRegistry(t, 0)
+	c := r.Class(ClassID{3, 2})
+	var specs []InstanceSpec
+	for i, os := range []string{"e\x1b[31m", "cpu[01]", "eth*", "a\\b", "ab\u202edc", "eth0"} {
+		specs = append(specs, InstanceSpec{Levels: []uint64{uint64(10 + i)}, OSName: os})
+	}
+	if _, _, err := r.Sync(c, specs, t0, nil); err != nil {
+		t.Fatal(err)
+	}
+	one := func(pattern string) string {
+		t.Helper()
+		refs, err := r.Glob(pattern)
+		if err != nil {
+			return "error: " + err.Error()
+		}
+		var got []string
+		for _, ref := range refs {
+			got = append(got, ref.Path())
+		}
+		return strings.Join(got, " ")
+	}
+	// Each name, exactly as the name space holds (and list prints) it.
+	for _, in := range r.Instances(c) {
+		if got, want := one("NetIf/"+in.Name+"/ibytes"), "NetIf/"+in.Name+"/ibytes"; got != want {
+			t.Errorf("printed name %q: %q, want %q", in.Name, got, want)
+		}
+	}
+	tests := []struct{ pattern, want string }{
+		{`NetIf/e\x1b[31m/ibytes`, `NetIf/e\x1b[31m/ibytes`},
+		{`NetIf/e\\x1b\[31m/ibytes`, `NetIf/e\x1b[31m/ibytes`}, // the same name as a quoted pattern
+		{`NetIf/eth\*/ibytes`, `NetIf/eth*/ibytes`},           // a quoted star is a star
+		{`NetIf/eth*/ibytes`, `NetIf/eth*/ibytes`},            // a name that is a pattern means the name
+		{`NetIf/eth?/ibytes`, `NetIf/eth*/ibytes NetIf/eth0/ibytes`},
+		{`NetIf/ab\u202edc/ibytes`, `NetIf/ab\u202edc/ibytes`}, // one escape rule in paths and descriptions
+		{`NetIf/a\\b/ibytes`, `NetIf/a\\b/ibytes`},
+	}
+	for _, tt := range tests {
+		if got := one(tt.pattern); got != tt.want {
+			t.Errorf("%s: %q, want %q", tt.pattern, got, tt.want)
+		}
+	}
+}

@@ -233,7 +233,9 @@ func TestInstanceName(t *testing.T) {
 		{"tab\there", `tab\x09here`},
 		{"", `\x00`},
 		{"..", `\x2e\x2e`},
-		{"ab\u202edc", `ab\xe2\x80\xaedc`}, // a bidi override is a format character: escaped
+		{"ab\u202edc", `ab\u202edc`}, // issue 21: one rule in paths and descriptions
+		{`a\b`, `a\\b`},              // a backslash is doubled, as EscapeName does
+		{"\u009b2J", `\u009b2J`},     // the 8-bit CSI
 	}
 	for _, tt := range tests {
 		if got := InstanceName(tt.in); got != tt.want {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -91,28 +90,12 @@ func ValidateDescription(s string) error {
 }
 
 // InstanceName turns an operating-system object name (a device or interface name, which may hold
-// any bytes) into a safe SPMI name: control and format characters (bidi overrides such as
-// U+202E included), invalid UTF-8, `/` and `\` are written as
-// `\xNN` escapes, and a name longer than SiMaxName-1 bytes is shortened deterministically to a
-// prefix, `~` and 8 hex digits of its hash, so it stays unique among siblings (SPMI-HIER-3). The
-// original name belongs in the instance description.
+// any bytes) into a safe SPMI name under the one escaping rule of EscapeName, with `/` written as
+// `\x2f` so the name stays one path element; and a name longer than SiMaxName-1 bytes is shortened
+// deterministically to a prefix, `~` and 8 hex digits of its hash, so it stays unique among
+// siblings (SPMI-HIER-3). The original name belongs in the instance description.
 func InstanceName(osName string) string {
-	var b strings.Builder
-	for i := 0; i < len(osName); {
-		r, n := utf8.DecodeRuneInString(osName[i:])
-		switch {
-		case r == utf8.RuneError && n <= 1:
-			fmt.Fprintf(&b, `\x%02x`, osName[i])
-		case r < 0x20 || r == 0x7f || r == '/' || r == '\\' || (r >= 0x80 && r < 0xa0) || unicode.Is(unicode.Cf, r):
-			for _, c := range []byte(osName[i : i+n]) {
-				fmt.Fprintf(&b, `\x%02x`, c)
-			}
-		default:
-			b.WriteString(osName[i : i+n])
-		}
-		i += n
-	}
-	s := b.String()
+	s := string(appendEscaped(make([]byte, 0, len(osName)+8), osName, "/"))
 	if s == "" {
 		s = `\x00`
 	}
