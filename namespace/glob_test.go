@@ -105,8 +105,8 @@ func TestGlobQuotingRule(t *testing.T) {
 	tests := []struct{ pattern, want string }{
 		{`NetIf/e\x1b[31m/ibytes`, `NetIf/e\x1b[31m/ibytes`},
 		{`NetIf/e\\x1b\[31m/ibytes`, `NetIf/e\x1b[31m/ibytes`}, // the same name as a quoted pattern
-		{`NetIf/eth\*/ibytes`, `NetIf/eth*/ibytes`},           // a quoted star is a star
-		{`NetIf/eth*/ibytes`, `NetIf/eth*/ibytes`},            // a name that is a pattern means the name
+		{`NetIf/eth\*/ibytes`, `NetIf/eth*/ibytes`},            // a quoted star is a star
+		{`NetIf/eth*/ibytes`, `NetIf/eth*/ibytes`},             // a name that is a pattern means the name
 		{`NetIf/eth?/ibytes`, `NetIf/eth*/ibytes NetIf/eth0/ibytes`},
 		{`NetIf/ab\u202edc/ibytes`, `NetIf/ab\u202edc/ibytes`}, // one escape rule in paths and descriptions
 		{`NetIf/a\\b/ibytes`, `NetIf/a\\b/ibytes`},
