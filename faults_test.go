@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"dcimon/headless"
+	"dcimon/views"
 )
 
 // copyTree copies a fixture tree (testdata/basic/t0) into a temporary directory the test may
@@ -214,5 +215,46 @@ func TestSignalExitStatus(t *testing.T) {
 				t.Errorf("after %v: %v, want exit status %d", sig, err, 128+int(sig))
 			}
 		})
+	}
+}
+
+func TestHostileNamesRoundTrip(t *testing.T) {
+	// Issue 21 item 6: every path list prints can be given to get as printed (hostile interface
+	// names holding escape sequences, invalid UTF-8, a bidi override), and list's description
+	// column is aligned in terminal cells.
+	fix := []string{"--procfs", "collect/testdata/hostile_names/t0/proc", "--sysfs", "collect/testdata/hostile_names/t0/sys"}
+	out, errs, code := runFake(t, append([]string{"list", "NetIf"}, fix...)...)
+	if code != 0 {
+		t.Fatalf("list: exit %d: %s", code, errs)
+	}
+	var paths []string
+	col := -1
+	for _, l := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
+		gap := strings.LastIndex(l, "  ") // names here hold single spaces at most
+		if gap < 0 {
+			t.Fatalf("no description column: %q", l)
+		}
+		path, desc := strings.TrimRight(l[:gap], " "), strings.TrimLeft(l[gap:], " ")
+		if c := views.Width(l) - views.Width(desc); col < 0 {
+			col = c
+		} else if c != col {
+			t.Errorf("description at cell %d, want %d: %q", c, col, l)
+		}
+		if strings.HasSuffix(path, "/ifindex") {
+			_, rest, _ := strings.Cut(strings.TrimPrefix(path, "/"), "/") // without the host
+			paths = append(paths, rest)
+		}
+	}
+	if len(paths) < 4 {
+		t.Fatalf("only %d interfaces listed:\n%s", len(paths), out)
+	}
+	got, errs, code := runFake(t, append(append([]string{"get"}, paths...), fix...)...)
+	if code != 0 || strings.Contains(got, "error") {
+		t.Fatalf("get of the printed paths: exit %d %s\n%s", code, errs, got)
+	}
+	for _, p := range paths {
+		if !strings.Contains(got, p+" ") {
+			t.Errorf("get did not print %q:\n%s", p, got)
+		}
 	}
 }
