@@ -222,7 +222,14 @@ func TestHostileNamesRoundTrip(t *testing.T) {
 	// Issue 21 item 6: every path list prints can be given to get as printed (hostile interface
 	// names holding escape sequences, invalid UTF-8, a bidi override), and list's description
 	// column is aligned in terminal cells.
-	fix := []string{"--procfs", "collect/testdata/hostile_names/t0/proc", "--sysfs", "collect/testdata/hostile_names/t0/sys"}
+	tree := copyTree(t, "collect/testdata/hostile_names/t0")
+	dev := filepath.Join(tree, "proc", "net", "dev")
+	b, err := os.ReadFile(dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, dev, string(b)+"  网卡0: 1 1 0 0 0 0 0 0 1 1 0 0 0 0 0 0\n") // wide characters: 2 cells each
+	fix := []string{"--procfs", filepath.Join(tree, "proc"), "--sysfs", filepath.Join(tree, "sys")}
 	out, errs, code := runFake(t, append([]string{"list", "NetIf"}, fix...)...)
 	if code != 0 {
 		t.Fatalf("list: exit %d: %s", code, errs)
