@@ -265,3 +265,33 @@ func TestHostileNamesRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+func TestBlockingSysfsAttribute(t *testing.T) {
+	// Issue 21 item 5: a named pipe in place of one sysfs attribute fails only that datum of
+	// that instance, "err" with the reason; the instance and its counters stay (an MTU that
+	// cannot be read was a valid 0 before).
+	tree := copyTree(t, "collect/testdata/basic/t0")
+	mkfifo(t, tree, "sys/block/vda/size")
+	mkfifo(t, tree, "sys/class/net/lo/mtu")
+	out, errs, code := runFake(t, "get", "Disk/vda/size", "Disk/vda/reads", "NetIf/lo/mtu", "NetIf/lo/ibytes",
+		"--procfs", filepath.Join(tree, "proc"), "--sysfs", filepath.Join(tree, "sys"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s\n%s", code, errs, out)
+	}
+	rows := map[string]string{}
+	for _, l := range strings.Split(out, "\n") {
+		if f := strings.Fields(l); len(f) > 1 && !strings.HasPrefix(l, "#") {
+			rows[f[0]] = strings.Join(f[1:], " ")
+		}
+	}
+	for _, p := range []string{"Disk/vda/size", "NetIf/lo/mtu"} {
+		if v := rows[p]; !strings.HasPrefix(v, "err (provider error: ") || !strings.Contains(v, "not a regular file (a named pipe)") {
+			t.Errorf("%s: %q, want err with the reason", p, v)
+		}
+	}
+	for _, p := range []string{"Disk/vda/reads", "NetIf/lo/ibytes"} {
+		if v := rows[p]; v == "" || strings.Contains(v, "err") || strings.Contains(v, "n/a") {
+			t.Errorf("%s: %q, want a value", p, v)
+		}
+	}
+}

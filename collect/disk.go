@@ -2,6 +2,7 @@ package collect
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -226,7 +227,8 @@ type blockInfo struct {
 	serial     string
 	serialFrom string
 	dmName     string
-	inSysfs    bool // false: a placeholder for a diskstats line sysfs does not describe
+	inSysfs    bool  // false: a placeholder for a diskstats line sysfs does not describe
+	sysErr     error // what of sysfs could not be read at the last refresh (the disk's and its partitions')
 
 	ios       uint64 // reads + writes at the last collection (re-attach detection)
 	haveIOs   bool
@@ -422,7 +424,12 @@ func (p *diskProvider) reading(c *ns.Class, specs []ns.InstanceSpec, rows []disk
 		}
 		info := r.info
 		if due(req, ns.SVVariable, p.dl.had(info.delivered)) {
+			// An attribute sysfs does not have is not present; one it could not give (a named
+			// pipe, garbage) is "err", and the class error says why (issue 21).
 			row[diskSizeID-1], row[diskROID-1] = rawNotPresent(), rawNotPresent()
+			if readFailed(info.sysErr) {
+				row[diskSizeID-1], row[diskROID-1] = missing(info.sysErr), missing(info.sysErr)
+			}
 			if info.have.size {
 				row[diskSizeID-1] = rawN(info.sizeBytes)
 			}
@@ -441,6 +448,14 @@ func (p *diskProvider) reading(c *ns.Class, specs []ns.InstanceSpec, rows []disk
 		}
 		if err == nil {
 			info.delivered = p.dl.gen
+		}
+	}
+	// Sysfs attributes that could not be read fail only their datums; the class error says why.
+	seen := map[error]bool{}
+	for k := range rows {
+		if e := rows[k].info.sysErr; readFailed(e) && !seen[e] {
+			seen[e] = true
+			err = errors.Join(err, e)
 		}
 	}
 	return ClassReading{Class: c, Specs: specs, Raw: raw, Err: err}
@@ -517,19 +532,19 @@ func (p *diskProvider) refreshSysfs(ctx context.Context) {
 	}
 	names, _ := listBlockDevs(ctx)
 	for _, name := range names {
-		bd, _ := readBlockDev(ctx, &p.fr, name)
+		bd, err := readBlockDev(ctx, &p.fr, name)
 		if bd.major == 0 {
 			continue // dev unreadable: the diskstats line gets a placeholder
 		}
 		dn := mkdev(bd.major, bd.minor)
 		keep(&blockInfo{name: name, devno: dn, sizeBytes: bd.sizeBytes, ro: bd.readOnly, removable: bd.removable,
-			have: bd.have, serial: bd.serial, serialFrom: bd.serialFrom, dmName: bd.dmName, inSysfs: true})
+			have: bd.have, serial: bd.serial, serialFrom: bd.serialFrom, dmName: bd.dmName, inSysfs: true, sysErr: err})
 		for _, pt := range bd.parts {
 			if pt.major == 0 {
 				continue
 			}
 			keep(&blockInfo{name: pt.name, devno: mkdev(pt.major, pt.minor), part: true, parent: dn, parentName: name,
-				partNo: pt.number, sizeBytes: pt.sizeBytes, ro: pt.readOnly, have: pt.have, inSysfs: true})
+				partNo: pt.number, sizeBytes: pt.sizeBytes, ro: pt.readOnly, have: pt.have, inSysfs: true, sysErr: err})
 		}
 	}
 	p.devs = devs

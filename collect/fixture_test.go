@@ -262,6 +262,7 @@ func TestFixtureBasicSysfs(t *testing.T) {
 		"ifb0": {name: "ifb0", address: "02:dc:00:00:00:02", mtu: 1500, ifindex: 2, flags: 0x82, operstate: "down", carrier: -1},
 	}
 	for name, want := range tests {
+		want.have.address, want.have.mtu, want.have.flags = true, true, true
 		got, err := readNetIf(ctx, &fr, name)
 		if err != nil || got != want {
 			t.Errorf("readNetIf(%s) = %+v, %v\nwant %+v", name, got, err, want)
@@ -383,6 +384,7 @@ func TestFixtureIfAdded(t *testing.T) {
 	}
 	wg, err := readNetIf(fixtureCtx(t, "if_added", "t1"), &fr, "wg0")
 	want := netIf{name: "wg0", mtu: 1420, ifindex: 3, flags: 0x91, operstate: "unknown", carrier: -1}
+	want.have.address, want.have.mtu, want.have.flags = true, true, true
 	if err != nil || wg != want || !wg.running() {
 		t.Errorf("wg0 = %+v, %v\nwant %+v", wg, err, want)
 	}

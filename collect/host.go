@@ -258,6 +258,23 @@ func statValue(st *procStat, k statKey, statOK bool) ns.Raw {
 	return rawNotPresent()
 }
 
+// readFailed reports whether err holds a failure to read something that exists (a named pipe, a
+// parse error, a timeout), not only files that are absent, which are "not present" and no error.
+func readFailed(err error) bool {
+	if err == nil {
+		return false
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range j.Unwrap() {
+			if readFailed(e) {
+				return true
+			}
+		}
+		return false
+	}
+	return !errors.Is(err, fs.ErrNotExist)
+}
+
 // missing is the raw value of a datum whose file could not be read: not present when the file
 // does not exist, access denied, else a provider error (shown as "err"), whose class error says
 // what happened: a named pipe, a bad line, a timeout.

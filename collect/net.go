@@ -2,6 +2,7 @@ package collect
 
 import (
 	"context"
+	"errors"
 	"hash/fnv"
 	"net"
 	"net/netip"
@@ -128,7 +129,8 @@ func netClasses() (top, iface *ns.Class) {
 type ifInfo struct {
 	name    string
 	sys     netIf
-	sysOK   bool // sysfs was readable (ifindex, address, flags...)
+	sysOK   bool  // sysfs was readable (ifindex, address, flags...)
+	sysErr  error // what could not be read at the last refresh, for the class error
 	mac     string
 	ipv4    string // 4 bytes, network order; "" when none
 	invalid string // encoded invalid-data list
@@ -244,7 +246,15 @@ func (p *netProvider) Collect(ctx context.Context, req Request) (Batch, error) {
 			info.delivered = p.dl.gen
 		}
 	}
-	b.Classes = []ClassReading{{Class: p.cls, Specs: p.specs, Raw: raw, Err: err}}
+	// An attribute that could not be read fails only its own datum ("err"); the class error
+	// says which and why.
+	cerr := err
+	for _, r := range p.rows {
+		if r.info.sysOK && r.info.sysErr != nil {
+			cerr = errors.Join(cerr, r.info.sysErr)
+		}
+	}
+	b.Classes = []ClassReading{{Class: p.cls, Specs: p.specs, Raw: raw, Err: cerr}}
 	p.dl.done(ctx)
 	return b, nil
 }
@@ -255,12 +265,16 @@ func (p *netProvider) Collect(ctx context.Context, req Request) (Batch, error) {
 func (p *netProvider) fillAttrs(row []ns.Raw, info *ifInfo, req Request) {
 	delivered := p.dl.had(info.delivered)
 	variable, static := due(req, ns.SVVariable, delivered), due(req, ns.SVStatic, delivered)
-	set := func(id uint8, ok bool, r ns.Raw) {
+	// read says whether the attribute was read: one that could not be (a named pipe, garbage) is
+	// "err", whose reason the class error gives; ok says whether the interface has the value.
+	set := func(id uint8, read, ok bool, r ns.Raw) {
 		switch {
 		case !variable:
 			row[id-1] = rawSkipped()
 		case !info.sysOK:
 			row[id-1] = rawNotPresent()
+		case !read:
+			row[id-1] = ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonProviderError}
 		case !ok:
 			row[id-1] = rawInvalid()
 		default:
@@ -268,13 +282,13 @@ func (p *netProvider) fillAttrs(row []ns.Raw, info *ifInfo, req Request) {
 		}
 	}
 	s := &info.sys
-	set(netMACID, info.mac != "", rawS(info.mac))
-	set(netMTUID, true, rawN(s.mtu))
-	set(netUpID, true, rawN(b2u(s.flags&iffUp != 0)))
-	set(netBroadcastID, true, rawN(b2u(s.flags&iffBroadcast != 0)))
-	set(netLoopbackID, true, rawN(b2u(s.flags&iffLoopback != 0)))
-	set(netRunningID, true, rawN(b2u(s.running())))
-	set(netSpeedID, s.speedKnown, rawN(s.speedBps))
+	set(netMACID, s.have.address, info.mac != "", rawS(info.mac))
+	set(netMTUID, s.have.mtu, true, rawN(s.mtu))
+	set(netUpID, s.have.flags, true, rawN(b2u(s.flags&iffUp != 0)))
+	set(netBroadcastID, s.have.flags, true, rawN(b2u(s.flags&iffBroadcast != 0)))
+	set(netLoopbackID, s.have.flags, true, rawN(b2u(s.flags&iffLoopback != 0)))
+	set(netRunningID, s.have.flags, true, rawN(b2u(s.running())))
+	set(netSpeedID, true, s.speedKnown, rawN(s.speedBps))
 	switch {
 	case !variable:
 		row[netIPv4ID-1] = rawSkipped()
@@ -293,7 +307,7 @@ func (p *netProvider) fillAttrs(row []ns.Raw, info *ifInfo, req Request) {
 	}
 	// Invalid datums stay invalid whether or not they were read this time (DCI-INV-4).
 	if info.sysOK {
-		if info.mac == "" {
+		if info.mac == "" && s.have.address {
 			row[netMACID-1] = rawInvalid()
 		}
 		if !s.speedKnown {
@@ -331,7 +345,7 @@ func (p *netProvider) refresh(ctx context.Context, names []string, full bool) {
 		}
 		old := info.sys.ifindex
 		n, err := readNetIf(ctx, &p.fr, name)
-		info.sys, info.sysOK = n, err == nil || n.ifindex != 0
+		info.sys, info.sysOK, info.sysErr = n, err == nil || n.ifindex != 0, err
 		info.mac = ""
 		if hw, err := net.ParseMAC(n.address); err == nil && len(hw) == 6 {
 			info.mac = string(hw)

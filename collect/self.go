@@ -93,6 +93,10 @@ func parseStatm(src string, data []byte, pageSize uint64, dst *selfStat) error {
 	if err != nil {
 		return fmt.Errorf("self: parse %s line 1: %w", src, err)
 	}
+	if pageSize == 0 || v[0] > (1<<64-1)/pageSize || v[1] > (1<<64-1)/pageSize {
+		// Pages beyond 2^64 bytes would wrap into a small, valid-looking size (issue 21).
+		return fmt.Errorf("self: parse %s line 1: %w: %d pages of %d bytes", src, errOverflow, max(v[0], v[1]), pageSize)
+	}
 	dst.vmBytes = v[0] * pageSize
 	dst.rssBytes = v[1] * pageSize
 	return nil

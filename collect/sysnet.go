@@ -37,6 +37,9 @@ type netIf struct {
 	speedKnown bool   // false when sysfs says -1 or refuses the read (virtual, loopback, link down)
 	operstate  string // RFC 2863: up, down, unknown, dormant, lowerlayerdown, notpresent, testing
 	carrier    int8   // 1 carrier, 0 no carrier, -1 unreadable (the kernel refuses it while down)
+	// have says which of the attributes every interface has were read and parsed: one that was
+	// not is unavailable with the error, never a 0 (issue 21).
+	have struct{ address, mtu, flags bool }
 }
 
 // running reports what IFF_RUNNING would say: up, and operationally up or unknown (the kernel's
@@ -106,22 +109,24 @@ func readNetIf(ctx context.Context, fr *fileReader, name string) (netIf, error) 
 		}
 		return trimNewline(data), true
 	}
-	num := func(a string, dst *uint64, parse func([]byte) (uint64, error)) {
+	num := func(a string, dst *uint64, parse func([]byte) (uint64, error)) bool {
 		if data, ok := attr(a); ok {
 			v, err := parse(data)
 			if err != nil {
 				errs = append(errs, fmt.Errorf("net: parse %s: %w", filepath.Join(dir, a), err))
-				return
+				return false
 			}
 			*dst = v
+			return true
 		}
+		return false
 	}
 	if data, ok := attr("address"); ok {
-		n.address = string(data)
+		n.address, n.have.address = string(data), true
 	}
-	num("mtu", &n.mtu, parseUint)
+	n.have.mtu = num("mtu", &n.mtu, parseUint)
 	num("ifindex", &n.ifindex, parseUint)
-	num("flags", &n.flags, parseHex)
+	n.have.flags = num("flags", &n.flags, parseHex)
 	if data, ok := attr("operstate"); ok {
 		n.operstate = string(data)
 	}
