@@ -295,3 +295,51 @@ func TestBlockingSysfsAttribute(t *testing.T) {
 		}
 	}
 }
+
+func TestBadLinesKeepTheirInstances(t *testing.T) {
+	// Issue 21 item 5: one bad line in /proc/diskstats (vda with major 2^64−1) makes vda "err"
+	// with the line's number, not vanish; the other lines' disks stay valid. A whole file that
+	// cannot be read (a named pipe) leaves every disk and interface sysfs knows "err", from the
+	// first reading on, rather than "no subcontext vda".
+	tree := copyTree(t, "collect/testdata/basic/t0")
+	stats := filepath.Join(tree, "proc", "diskstats")
+	orig, err := os.ReadFile(stats)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := scriptedEnv(func() {
+		writeFile(t, stats, strings.Replace(string(orig), " 254       0 vda ", "18446744073709551615 0 vda ", 1))
+	})
+	var out, errb bytes.Buffer
+	code := runEnv(context.Background(), []string{"get", "-n", "1", "-i", "1s", "Disk/vda/reads", "Disk/loop0/reads", "--show-loop",
+		"--procfs", filepath.Join(tree, "proc"), "--sysfs", filepath.Join(tree, "sys")}, env, &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d: %s\n%s", code, errb.String(), out.String())
+	}
+	text := squash(out.String())
+	if !strings.Contains(text, "Disk/vda/reads err (provider error: disk: parse ") || !strings.Contains(text, "line 12") {
+		t.Errorf("vda on a bad line:\n%s", out.String())
+	}
+	if !strings.Contains(text, "Disk/loop0/reads 0 reads/s") {
+		t.Errorf("loop0 on a good line:\n%s", out.String())
+	}
+
+	tree = copyTree(t, "collect/testdata/basic/t0")
+	mkfifo(t, tree, "proc/diskstats")
+	mkfifo(t, tree, "proc/net/dev")
+	got, errs, code := runFake(t, "get", "Disk/vda/reads", "NetIf/eth0/ibytes", "NetIf/eth0/mtu",
+		"--procfs", filepath.Join(tree, "proc"), "--sysfs", filepath.Join(tree, "sys"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s\n%s", code, errs, got)
+	}
+	for _, want := range []string{"Disk/vda/reads err (provider error: disk: open ", "NetIf/eth0/ibytes err (provider error: net: open ",
+		"not a regular file (a named pipe)", "NetIf/eth0/mtu 1400"} {
+		if !strings.Contains(squash(got), want) {
+			t.Errorf("unreadable diskstats and net/dev: no %q in\n%s", want, got)
+		}
+	}
+}
+
+// squash collapses every run of white space to one space, so a test can look for a row without
+// depending on the column widths.
+func squash(s string) string { return strings.Join(strings.Fields(s), " ") }

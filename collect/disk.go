@@ -1,9 +1,11 @@
 package collect
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -263,6 +265,41 @@ type diskRow struct {
 	st         *diskStat
 	info       *blockInfo
 	reattached bool
+	unread     error // no good diskstats line: the counters are in error with this reason
+}
+
+// unreadRows adds the devices diskstats did not give a good line for, although it should have:
+// the file had bad lines or could not be read at all (a named pipe, a timeout), and sysfs or the
+// previous collection knows the device. They stay, their counters "err" with the reason, rather
+// than vanish as if unplugged (issue 21); devices on good lines are untouched.
+func (p *diskProvider) unreadRows(ds []diskStat, err error) {
+	good := make(map[uint64]bool, len(ds))
+	for i := range ds {
+		good[mkdev(ds[i].major, ds[i].minor)] = true
+	}
+	var missing []*blockInfo
+	for dn, info := range p.devs {
+		if good[dn] || (!info.inSysfs && info.present != p.dl.gen-1) {
+			continue
+		}
+		if !info.part && !p.showLoop && hiddenDisk(info.name) {
+			continue
+		}
+		missing = append(missing, info)
+	}
+	slices.SortFunc(missing, func(a, b *blockInfo) int { return cmp.Compare(a.name, b.name) })
+	for _, info := range missing {
+		if !info.part {
+			info.seen = p.dl.gen
+			p.diskRows = append(p.diskRows, diskRow{st: &diskStat{}, info: info, unread: err})
+		}
+	}
+	for _, info := range missing {
+		if parent := p.devs[info.parent]; info.part && parent != nil && parent.seen == p.dl.gen {
+			info.seen = p.dl.gen
+			p.partRows = append(p.partRows, diskRow{st: &diskStat{}, info: info, unread: err})
+		}
+	}
 }
 
 func newDiskProvider(r roots, boot *bootClock, showLoop bool) *diskProvider {
@@ -313,8 +350,8 @@ func (p *diskProvider) Collect(ctx context.Context, req Request) (Batch, error) 
 	ctx = p.context(ctx)
 	ds, err := readDiskstats(ctx, &p.fr, p.ds)
 	p.ds = ds
-	if err != nil && len(ds) == 0 {
-		return Batch{}, err
+	if err != nil && ctx.Err() != nil {
+		return Batch{}, err // cancelled or past the deadline: the sampler says so
 	}
 	clock, clockOK := p.collectorClock(ctx)
 	t := p.now()
@@ -325,6 +362,9 @@ func (p *diskProvider) Collect(ctx context.Context, req Request) (Batch, error) 
 	if !p.started || req.Variable || req.Static {
 		p.refreshSysfs(ctx)
 		refreshed = true
+	}
+	if err != nil && len(ds) == 0 && len(p.devs) == 0 {
+		return Batch{}, err // nothing read, and nothing known to show in error
 	}
 	p.started = true
 
@@ -384,6 +424,9 @@ func (p *diskProvider) Collect(ctx context.Context, req Request) (Batch, error) 
 		info.seen = p.dl.gen
 		p.partRows = append(p.partRows, diskRow{st: d, info: info, reattached: p.reattached[i]})
 	}
+	if err != nil {
+		p.unreadRows(ds, err)
+	}
 	p.names, p.prev = p.prev, p.names
 	clear(p.names)
 
@@ -409,6 +452,8 @@ func (p *diskProvider) reading(c *ns.Class, specs []ns.InstanceSpec, rows []disk
 		row := raw[k*nd : (k+1)*nd : (k+1)*nd]
 		for i, col := range diskRawCol {
 			switch {
+			case r.unread != nil:
+				row[i] = missing(r.unread)
 			case !r.st.has(col):
 				row[i] = rawNotSupported()
 			case r.reattached && diskColInfo[col].bits == 32 && !diskColInfo[col].gauge:

@@ -6,6 +6,7 @@ import (
 	"hash/fnv"
 	"net"
 	"net/netip"
+	"slices"
 	"time"
 
 	gnet "github.com/shirou/gopsutil/v3/net"
@@ -145,8 +146,45 @@ type ifInfo struct {
 
 // netRow is one interface of a collection.
 type netRow struct {
-	d    *netDevStat
-	info *ifInfo
+	d      *netDevStat
+	info   *ifInfo
+	unread error // no good /proc/net/dev line: the counters are in error with this reason
+}
+
+// unreadRows adds the interfaces /proc/net/dev did not give a good line for, although it should
+// have: the file had bad lines or could not be read at all, and sysfs or the previous collection
+// knows the interface. They stay, their counters "err" with the reason, rather than vanish as if
+// removed (issue 21).
+func (p *netProvider) unreadRows(ctx context.Context, nd []netDevStat, err error) {
+	good := make(map[string]bool, len(nd))
+	for i := range nd {
+		good[nd[i].name] = true
+	}
+	names, _ := listNetIfs(ctx)
+	for name, info := range p.ifs {
+		if info.seen == p.dl.gen-1 && !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	var fresh []string
+	for _, name := range names {
+		if !good[name] && p.ifs[name] == nil {
+			fresh = append(fresh, name)
+		}
+	}
+	if len(fresh) > 0 {
+		p.refresh(ctx, fresh, false)
+	}
+	for _, name := range names {
+		info := p.ifs[name]
+		if good[name] || info == nil || p.used[info.value] {
+			continue
+		}
+		p.used[info.value] = true
+		info.seen, info.lastValue = p.dl.gen, info.value
+		p.rows = append(p.rows, netRow{d: &netDevStat{name: name}, info: info, unread: err})
+	}
 }
 
 const netModule, netTitle = "dcimon-net", "Network interfaces"
@@ -182,8 +220,8 @@ func (p *netProvider) Collect(ctx context.Context, req Request) (Batch, error) {
 	ctx = p.context(ctx)
 	nd, err := readNetDev(ctx, &p.fr, p.nd)
 	p.nd = nd
-	if err != nil && len(nd) == 0 {
-		return Batch{}, err
+	if err != nil && ctx.Err() != nil {
+		return Batch{}, err // cancelled or past the deadline: the sampler says so
 	}
 	t := p.now()
 	if !p.started || req.Static {
@@ -228,6 +266,12 @@ func (p *netProvider) Collect(ctx context.Context, req Request) (Batch, error) {
 		}
 		p.rows = append(p.rows, netRow{d: d, info: info})
 	}
+	if err != nil {
+		p.unreadRows(ctx, nd, err)
+	}
+	if err != nil && len(p.rows) == 0 {
+		return Batch{}, err // nothing read, and nothing known to show in error
+	}
 	b := Batch{Reset: resetOf(p.boot.get()), Time: t}
 	if !req.Wants(p.cls) {
 		return b, nil
@@ -239,7 +283,11 @@ func (p *netProvider) Collect(ctx context.Context, req Request) (Batch, error) {
 		row := raw[k*ndat : (k+1)*ndat : (k+1)*ndat]
 		d, info := r.d, r.info
 		for i, c := range netRawCol {
-			row[i] = rawN(d.v[c])
+			if r.unread != nil {
+				row[i] = missing(r.unread)
+			} else {
+				row[i] = rawN(d.v[c])
+			}
 		}
 		p.fillAttrs(row, info, req)
 		if err == nil {
