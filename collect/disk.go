@@ -540,7 +540,7 @@ func (b *blockInfo) spec(part bool) ns.InstanceSpec {
 		if b.partNo > 0 {
 			attrs = append(attrs, ns.Attr{Key: "partition", Value: strconv.FormatUint(b.partNo, 10)})
 		}
-		desc := cut(fmt.Sprintf("Partition %s of %s", sanitizeName(b.name), sanitizeName(b.parentName)), ns.SiMaxLName-1)
+		desc := cut(fmt.Sprintf("Partition %s of %s", ns.EscapeName(b.name), ns.EscapeName(b.parentName)), ns.SiMaxLName-1)
 		var asn uint16
 		if b.partNo > 0 {
 			asn = asnFor(partASNBase + b.partNo)
@@ -548,17 +548,17 @@ func (b *blockInfo) spec(part bool) ns.InstanceSpec {
 		return ns.InstanceSpec{Levels: []uint64{b.parent, b.devno}, OSName: b.name, ASN: asn, Desc: desc, Attrs: attrs}
 	}
 	if b.serial != "" {
-		attrs = append(attrs, ns.Attr{Key: "serial", Value: sanitizeName(b.serial)}, ns.Attr{Key: "serial source", Value: b.serialFrom})
+		attrs = append(attrs, ns.Attr{Key: "serial", Value: ns.EscapeName(b.serial)}, ns.Attr{Key: "serial source", Value: b.serialFrom})
 	}
 	if b.dmName != "" {
-		attrs = append(attrs, ns.Attr{Key: "label", Value: sanitizeName(b.dmName)})
+		attrs = append(attrs, ns.Attr{Key: "label", Value: ns.EscapeName(b.dmName)})
 	}
 	if b.have.removable {
 		attrs = append(attrs, ns.Attr{Key: "removable", Value: map[bool]string{true: "yes", false: "no"}[b.removable]})
 	}
-	desc := "Block device " + sanitizeName(b.name)
+	desc := "Block device " + ns.EscapeName(b.name)
 	if b.dmName != "" {
-		desc += " (" + sanitizeName(b.dmName) + ")"
+		desc += " (" + ns.EscapeName(b.dmName) + ")"
 	}
 	return ns.InstanceSpec{Levels: []uint64{b.devno}, OSName: b.name, Desc: cut(desc, ns.SiMaxLName-1), Attrs: attrs}
 }

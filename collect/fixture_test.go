@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	ns "dcimon/namespace"
 )
 
 // sample is everything the raw layer reads from one tree.
@@ -482,8 +484,8 @@ func TestFixtureHostileNames(t *testing.T) {
 		s.nics[4].name:  `\u202eevil`,
 		s.disks[2].name: `nvme\xff0n1`,
 	} {
-		if got := sanitizeName(in); got != want {
-			t.Errorf("sanitizeName(%q) = %q, want %q", in, got, want)
+		if got := ns.EscapeName(in); got != want {
+			t.Errorf("ns.EscapeName(%q) = %q, want %q", in, got, want)
 		}
 	}
 
