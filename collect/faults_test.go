@@ -33,20 +33,8 @@ func newRewriteTree(t *testing.T, scenario string) *rewriteTree {
 	provs := HostProviders(HostOptions{Procfs: filepath.Join(dir, "proc"), Sysfs: filepath.Join(dir, "sys")})
 	pointAt(t, provs, dir)
 	rt.now = treeTime(t, dir)
-	clock := func() time.Time { return rt.now }
 	for _, p := range provs {
-		switch p := p.(type) {
-		case *hostProvider:
-			p.now = clock
-		case *memProvider:
-			p.now = clock
-		case *cpuProvider:
-			p.now = clock
-		case *diskProvider:
-			p.now = clock
-		case *netProvider:
-			p.now = clock
-		}
+		baseOf(t, p).now = func() time.Time { return rt.now }
 	}
 	rt.h = newHarness(t, provs)
 	return rt

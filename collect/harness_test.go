@@ -124,26 +124,25 @@ func treeTime(t testing.TB, dir string) time.Time {
 // pointAt points host providers at a tree and gives them the tree's clock.
 func pointAt(t testing.TB, provs []Provider, dir string) {
 	t.Helper()
-	r := treeRoots(dir)
 	now := treeTime(t, dir)
-	clock := func() time.Time { return now }
+	r := treeRoots(dir)
 	for _, p := range provs {
-		switch p := p.(type) {
-		case *hostProvider:
-			p.roots, p.now = r, clock
-		case *memProvider:
-			p.roots, p.now = r, clock
-		case *cpuProvider:
-			p.roots, p.now = r, clock
-		case *diskProvider:
-			p.roots, p.now = r, clock
-		case *netProvider:
-			p.roots, p.now = r, clock
-		default:
-			t.Fatalf("pointAt: %T is not a host provider", p)
-		}
+		b := baseOf(t, p)
+		b.roots, b.now = r, func() time.Time { return now }
 	}
 }
+
+// baseOf is the part every host provider embeds: its roots and its clock, which tests set.
+func baseOf(t testing.TB, p Provider) *base {
+	t.Helper()
+	hb, ok := p.(interface{ hostBase() *base })
+	if !ok {
+		t.Fatalf("%T is not a host provider", p)
+	}
+	return hb.hostBase()
+}
+
+func (b *base) hostBase() *base { return b }
 
 // treeProviders are the host providers reading testdata/<scenario>/<tn>.
 func treeProviders(t testing.TB, scenario, tn string, showLoop bool) []Provider {
