@@ -152,12 +152,7 @@ func TestBlockingFiles(t *testing.T) {
 	if err != nil {
 		t.Fatalf("exit %v: %s\n%s", err, errb.String(), out.String())
 	}
-	rows := map[string]string{}
-	for _, l := range strings.Split(out.String(), "\n") {
-		if f := strings.Fields(l); len(f) > 1 && !strings.HasPrefix(l, "#") {
-			rows[f[0]] = strings.Join(f[1:], " ")
-		}
-	}
+	rows := getRows(out.String())
 	for _, path := range []string{"CPU/idle", "Mem/Real/free", "Disk/vda/reads"} {
 		if v := rows[path]; !strings.HasPrefix(v, "err (provider error: ") || !strings.Contains(v, "not a regular file (a named pipe)") {
 			t.Errorf("%s: %q, want err with the reason", path, v)
@@ -278,12 +273,7 @@ func TestBlockingSysfsAttribute(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s\n%s", code, errs, out)
 	}
-	rows := map[string]string{}
-	for _, l := range strings.Split(out, "\n") {
-		if f := strings.Fields(l); len(f) > 1 && !strings.HasPrefix(l, "#") {
-			rows[f[0]] = strings.Join(f[1:], " ")
-		}
-	}
+	rows := getRows(out)
 	for _, p := range []string{"Disk/vda/size", "NetIf/lo/mtu"} {
 		if v := rows[p]; !strings.HasPrefix(v, "err (provider error: ") || !strings.Contains(v, "not a regular file (a named pipe)") {
 			t.Errorf("%s: %q, want err with the reason", p, v)
@@ -343,3 +333,14 @@ func TestBadLinesKeepTheirInstances(t *testing.T) {
 // squash collapses every run of white space to one space, so a test can look for a row without
 // depending on the column widths.
 func squash(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// getRows maps each path of get's text output to the rest of its row, white space squashed.
+func getRows(out string) map[string]string {
+	rows := map[string]string{}
+	for _, l := range strings.Split(out, "\n") {
+		if f := strings.Fields(l); len(f) > 1 && !strings.HasPrefix(l, "#") {
+			rows[f[0]] = strings.Join(f[1:], " ")
+		}
+	}
+	return rows
+}
