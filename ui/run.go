@@ -5,10 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"runtime/debug"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -33,18 +31,15 @@ func fps(n int) int {
 	return min(n, MaxFPS)
 }
 
-// Run runs the monitor on the terminal until the person quits, ctx is cancelled, or the process
-// gets SIGTERM, SIGHUP, SIGINT or SIGQUIT (SPMI-INIT-2). The terminal is always restored: on a
-// quit, on a signal, on cancellation, and on a panic anywhere in the model, which Run returns as
-// an error. Leaving by a key, a signal or ctx is a clean exit (nil).
+// Run runs the monitor on the terminal until the person quits or ctx is cancelled; the caller
+// cancels ctx on SIGTERM, SIGHUP, SIGINT and SIGQUIT (main.go does, SPMI-INIT-2), so there is
+// one signal path and the caller knows which signal ended the monitor. The terminal is always
+// restored: on a quit, on cancellation, and on a panic anywhere in the model, which Run returns
+// as an error. Leaving by a key or by ctx is a clean exit (nil).
 func Run(ctx context.Context, src Sampler, opts Options) (err error) {
 	if opts.Started.IsZero() {
 		opts.Started = time.Now()
 	}
-	// One signal path: bubbletea's own handler can block forever sending its quit message while
-	// the program shuts down for a cancelled context, so signals cancel the context instead.
-	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT)
-	defer stop()
 	if theme.NoColor(os.Getenv) {
 		opts.NoColor = true
 	}
@@ -82,7 +77,7 @@ func Run(ctx context.Context, src Sampler, opts Options) (err error) {
 		})
 	}}
 	p := tea.NewProgram(o, tea.WithoutRenderer(), tea.WithInput(scr.In()),
-		tea.WithContext(ctx), tea.WithoutSignalHandler())
+		tea.WithContext(ctx), tea.WithoutSignalHandler()) // bubbletea's handler can block sending its quit message while the program shuts down
 	m.crash.mu.Lock()
 	m.crash.quit = p.Quit
 	m.crash.mu.Unlock()
