@@ -31,7 +31,7 @@ type config struct {
 	types, ids bool
 	// hot
 	max       int
-	threshold float64
+	threshold string
 	feed      string
 	except    string
 	frequency int
@@ -71,18 +71,23 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 		fs.StringVar(&cfg.debug, "debug", "", "write a debug log to `FILE`")
 		fs.IntVar(&cfg.fps, "fps", ui.DefaultFPS, "frames per second at most; a frame is drawn only when the screen changes")
 	case "list":
+		fs.BoolVar(&cfg.c.All, "all", false, "also the implementation datums (arguments of derived statistics)")
 		fs.BoolVar(&cfg.types, "types", false, "add the data type and value type line under each statistic")
 		fs.BoolVar(&cfg.ids, "ids", false, "add the DCI class, instance and datum ids and the ASN.1 id")
 		fs.BoolVar(&cfg.c.JSON, "json", false, "print JSON (see docs/json.md)")
 	case "describe":
 		fs.BoolVar(&cfg.c.JSON, "json", false, "print JSON (see docs/json.md)")
 	case "get", "hot":
-		fs.DurationVar(&cfg.interval, "i", time.Second, "sampling `INTERVAL`")
-		fs.IntVar(&cfg.count, "n", 1, "number of readings to print (0 = until interrupted)")
+		fs.DurationVar(&cfg.interval, "i", time.Second, "sampling `INTERVAL` (e.g. 1s, 500ms)")
+		fs.DurationVar(&cfg.interval, "interval", time.Second, "the same as -i")
+		fs.IntVar(&cfg.count, "n", 1, "number of readings to print; 0 prints until interrupted")
 		fs.BoolVar(&cfg.c.JSON, "json", false, "print JSON lines, one object per reading (see docs/json.md)")
+		if cmd == "get" {
+			fs.BoolVar(&cfg.c.All, "all", false, "wildcards also match the implementation datums")
+		}
 		if cmd == "hot" {
 			fs.IntVar(&cfg.max, "max", 5, "maximum responses per peer group (0 = all)")
-			fs.Float64Var(&cfg.threshold, "threshold", 0, "threshold: > T qualifies; negative: < |T| qualifies, ascending")
+			fs.StringVar(&cfg.threshold, "threshold", "0", "threshold `T` in the statistic's display units (50 = 50%, 10MiB on a byte rate): > T qualifies; negative: < |T| qualifies, ascending")
 			fs.StringVar(&cfg.feed, "feed", "threshold", "feed type: none, threshold, always")
 			fs.StringVar(&cfg.except, "exceptions", "none", "exception type: none, exception, trap, both")
 			fs.IntVar(&cfg.frequency, "frequency", 5, "minimum minutes between exceptions (at least 5)")

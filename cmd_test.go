@@ -63,6 +63,13 @@ func TestCommandsGolden(t *testing.T) {
 		{"hot_synthetic", append([]string{"hot", "Disk", "busy", "--max", "2", "-n", "2"}, syn...)},
 		{"hot_synthetic_json", append([]string{"hot", "NetIf", "bytes", "--max", "1", "--json"}, syn...)},
 		{"describe_synthetic_json", append([]string{"describe", "Disk", "--json"}, syn...)},
+		// issue 12: implementation datums are listed only with --all.
+		{"list_fixture_cpu_all", append([]string{"list", "CPU/cpu0", "--all"}, fix...)},
+		// issue 12: a threshold is in the statistic's display units, 50 is 50%.
+		{"hot_synthetic_threshold", []string{"hot", "CPU", "busy", "--threshold", "50", "--source", "synthetic:cpus=64,seed=7"}},
+		{"hot_synthetic_threshold_below", append([]string{"hot", "Disk", "busy", "--threshold", "-5", "--max", "0"}, syn...)},
+		// issue 12: a wildcard expands to statistics, not to errors for contexts.
+		{"get_synthetic_cpu_wildcard", append([]string{"get", "CPU/*"}, syn...)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -27,16 +27,19 @@ const usage = `dcimon — a DCI metrics browser for the terminal
 
 Usage:
   dcimon [flags]                     open the interactive monitor on this host
-  dcimon list [PATH] [--types] [--ids]
+  dcimon list [PATH] [--types] [--ids] [--all]
                                      the name space, one line per context and statistic
   dcimon describe PATH               every attribute of a context or statistic, in all
                                      four views (DCI, DCI4, PCP, SPMI)
   dcimon get PATH... [-i 1s] [-n 1]  values; counters as rates over the interval;
-                                     wildcards allowed ('Disk/*/busy')
+                                     wildcards allowed ('Disk/*/busy'); -n 0 prints
+                                     until interrupted; --interval is -i; --all
+                                     lets wildcards match implementation datums
   dcimon hot GRANDPARENT STAT [--max 5] [--threshold T] [--feed none|threshold|always]
              [--exceptions none|exception|trap|both] [--frequency 5] [--severity N]
              [--trap N] [-i 1s] [-n 1]
-                                     an SPMI hotset reading: the busiest peers
+                                     an SPMI hotset reading: the busiest peers; T is
+                                     in the units STAT is shown in (50 = 50%, 10MiB)
   dcimon --version | --help
 
 Flags for every command:

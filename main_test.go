@@ -43,7 +43,14 @@ func TestParseArgs(t *testing.T) {
 		{"get without paths", []string{"get"}, "at least one PATH", nil},
 		{"get negative count", []string{"get", "x", "-n", "-1"}, "negative", nil},
 		{"hot", []string{"hot", "Disk", "busy", "--max", "2", "--threshold", "-25", "--feed", "always"}, "", func(c *config) bool {
-			return c.max == 2 && c.threshold == -25 && c.feed == "always"
+			return c.max == 2 && c.threshold == "-25" && c.feed == "always"
+		}},
+		// issue 12: --interval is accepted wherever -i is.
+		{"get --interval", []string{"get", "CPU/user", "--interval", "500ms"}, "", func(c *config) bool {
+			return c.interval == 500*time.Millisecond
+		}},
+		{"hot --interval", []string{"hot", "Disk", "busy", "--interval", "2s"}, "", func(c *config) bool {
+			return c.interval == 2*time.Second
 		}},
 		{"hot bad feed", []string{"hot", "Disk", "busy", "--feed", "sometimes"}, "--feed", nil},
 		{"hot bad exceptions", []string{"hot", "Disk", "busy", "--exceptions", "maybe"}, "--exceptions", nil},

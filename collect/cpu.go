@@ -47,11 +47,11 @@ func cpuDatums(maxMs float64) []ns.Datum {
 	}
 	ms := func(id uint8, name, desc string, col int, kname, help string) ns.Datum {
 		return ns.Counter(id, name, ns.TypeUint8, ns.UnitMillisecs, desc, src(col, kname)).
-			WithScale(0, maxMs).WithMaxRate(maxMs).WithHelp(help)
+			WithScale(0, maxMs).WithMaxRate(maxMs).WithShare(maxMs / 1000).WithHelp(help)
 	}
 	busy := func(d ns.Datum, help string) ns.Datum {
 		d.Source = "derived by the consumer from the interval deltas of its arguments"
-		return d.WithScale(0, maxMs).WithHelp(help)
+		return d.WithScale(0, maxMs).WithShare(maxMs / 1000).WithHelp(help)
 	}
 	return []ns.Datum{
 		ms(cpuUserID, "user", "Time in user mode (guest time included)", 1, "user",
@@ -75,13 +75,13 @@ func cpuDatums(maxMs float64) []ns.Datum {
 		ms(cpuGuestNiceID, "guest_nice", "Time running a niced guest (part of nice)", 10, "guest_nice",
 			"Milliseconds spent running a niced guest; already counted in nice."),
 		busy(ns.Derived(cpuUsrSysID, "usrsys", ns.DerivedSum3, ns.PMSemCounter, "User, nice and kernel time",
-			cpuUserID, cpuNiceID, cpuKernID), "user + nice + kern, guest time included once (it is inside user and nice)."),
+			cpuUserID, cpuNiceID, cpuKernID), "user + nice + kern, guest time included once (it is inside user and nice).").WithAux(),
 		busy(ns.Derived(cpuIntStealID, "intsteal", ns.DerivedSum3, ns.PMSemCounter, "Interrupt, softirq and steal time",
-			cpuIRQID, cpuSoftIRQID, cpuStealID), "irq + softirq + steal."),
+			cpuIRQID, cpuSoftIRQID, cpuStealID), "irq + softirq + steal.").WithAux(),
 		busy(ns.Derived(cpuBusyMsID, "busy_ms", ns.DerivedSum2, ns.PMSemCounter, "Busy time (all but idle and wait)",
-			cpuUsrSysID, cpuIntStealID), "usrsys + intsteal: every millisecond that was neither idle nor I/O wait."),
+			cpuUsrSysID, cpuIntStealID), "usrsys + intsteal: every millisecond that was neither idle nor I/O wait.").WithAux(),
 		busy(ns.Derived(cpuIdleMsID, "idle_ms", ns.DerivedSum2, ns.PMSemCounter, "Idle time including I/O wait",
-			cpuIdleID, cpuWaitID), "idle + wait."),
+			cpuIdleID, cpuWaitID), "idle + wait.").WithAux(),
 		busy(ns.Derived(cpuBusyID, "busy", ns.DerivedPercent, ns.PMSemInstant, "Busy share of the interval",
 			cpuBusyMsID, cpuIdleMsID),
 			"busy_ms / (busy_ms + idle_ms) over the interval: the share of time the processor was not idle, as top and mpstat show it (steal counts as busy).").WithScale(0, 1),

@@ -142,7 +142,7 @@ func diskDatums() []ns.Datum {
 		ns.Counter(diskClockID, "clock_ms", ns.TypeUint8, ns.UnitMillisecs, "Collector clock at the reading",
 			"the collector's monotonic clock when diskstats was read: CLOCK_MONOTONIC (live host), /proc/uptime ×10 (tree)").
 			WithScale(0, 1000).WithMaxRate(diskMaxBusyMs).
-			WithHelp("Milliseconds on the clock the kernel's I/O times advance with, read with the counters, so that PERCENT and AVERAGE over interval deltas give iostat's %util and aqu-sz exactly."),
+			WithHelp("Milliseconds on the clock the kernel's I/O times advance with, read with the counters, so that PERCENT and AVERAGE over interval deltas give iostat's %util and aqu-sz exactly.").WithAux(),
 		ns.Discrete(diskSizeID, "size", ns.TypeUint8, ns.UnitBytes, "Capacity", "/sys/block/<dev>/size, 512-byte sectors ×512").
 			WithVolatility(ns.SVVariable).WithScale(0, 1<<40).
 			WithHelp("The device's capacity; read when it appears and then every five minutes."),
@@ -154,7 +154,7 @@ func diskDatums() []ns.Datum {
 		drv(ns.Derived(diskBytesID, "bytes", ns.DerivedSum2, ns.PMSemCounter, "Bytes read and written", diskRBytesID, diskWBytesID),
 			1<<30, "read_bytes + write_bytes; as a rate, the device's throughput."),
 		drv(ns.Derived(diskRWMsID, "rw_ms", ns.DerivedSum2, ns.PMSemCounter, "Time spent reading and writing", diskRMsID, diskWMsID),
-			1000, "read_ms + write_ms, the numerator of await."),
+			1000, "read_ms + write_ms, the numerator of await.").WithAux(),
 		drv(ns.Derived(diskRAwaitID, "r_await", ns.DerivedAverage, ns.PMSemInstant, "Average read time, ms per read", diskRMsID, diskReadsID),
 			100, "Δread_ms / Δreads: iostat's r_await; n/a in an interval without reads."),
 		drv(ns.Derived(diskWAwaitID, "w_await", ns.DerivedAverage, ns.PMSemInstant, "Average write time, ms per write", diskWMsID, diskWritesID),
@@ -164,7 +164,7 @@ func diskDatums() []ns.Datum {
 		drv(ns.Derived(diskAquSzID, "aqu_sz", ns.DerivedAverage, ns.PMSemInstant, "Average queue length", diskWeightedMsID, diskClockID),
 			32, "Δweighted_ms / Δclock_ms: iostat's aqu-sz."),
 		drv(ns.Derived(diskIdleMsID, "idle_ms", ns.DerivedDifference, ns.PMSemCounter, "Time with no I/O in flight", diskClockID, diskIOMsID),
-			1000, "clock_ms - io_ms, the complement of the busy time."),
+			1000, "clock_ms - io_ms, the complement of the busy time.").WithAux(),
 		drv(ns.Derived(diskBusyID, "busy", ns.DerivedPercent, ns.PMSemInstant, "Busy share of the interval (%util)", diskIOMsID, diskIdleMsID),
 			1, "io_ms / (io_ms + idle_ms) = Δio_ms / Δclock_ms: iostat's %util."),
 		inv,

@@ -62,7 +62,7 @@ func hostClass(ncpu int) *ns.Class {
 		return ns.Gauge(id, "load"+mins+"_x100", ns.TypeUint4, ns.UnitCount, mins+"-minute load average ×100",
 			"/proc/loadavg field "+field+", two decimals kept as hundredths").
 			WithScale(0, 200*float64(ncpu)).
-			WithHelp("The " + mins + "-minute load average in hundredths, exactly as the kernel prints it (0.39 is 39); see load" + mins + " for the number itself.")
+			WithHelp("The " + mins + "-minute load average in hundredths, exactly as the kernel prints it (0.39 is 39); see load" + mins + " for the number itself.").WithAux()
 	}
 	avg := func(id, arg uint8, mins string) ns.Datum {
 		d := ns.Derived(id, "load"+mins, ns.DerivedAverage, ns.PMSemInstant, mins+"-minute load average", arg, hostHundredID).
@@ -87,7 +87,7 @@ func hostClass(ncpu int) *ns.Class {
 				WithDCI4(ns.STTime, ns.STFCTime, ns.STPAbsolute).
 				WithHelp("When the kernel booted, as a C time; also the reset value of every host-wide supplier (DCI4-SUP-8)."),
 			ns.Discrete(hostHundredID, "hundred", ns.TypeUint4, ns.UnitCount, "Divisor of the ×100 load averages", "constant 100: /proc/loadavg prints two decimals").
-				WithScale(0, 100).WithHelp("Always 100: the denominator that turns the loadN_x100 statistics into the load averages."),
+				WithScale(0, 100).WithHelp("Always 100: the denominator that turns the loadN_x100 statistics into the load averages.").WithAux(),
 			ns.Gauge(hostUptimeID, "uptime", ns.TypeUint8, ns.UnitTicks, "Time since boot", "/proc/uptime field 1, centiseconds").
 				WithTicks(100).WithDCI4(ns.STTime, ns.STFMonotonic, ns.STPRelative).WithScale(0, 100*86400*365).
 				WithHelp("How long the host has been up, in centiseconds (DCI4 STF_MONOTONIC), suspended time included."),

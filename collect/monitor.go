@@ -69,10 +69,10 @@ func newMonitor(reg *ns.Registry, s *Sampler) (*monitor, error) {
 			ns.Counter(selfCPUUs, "cpu_us", ns.TypeUint8, ns.UnitMicrosecs, "CPU time used by dcimon", "getrusage(RUSAGE_SELF) user + system time, microseconds").WithScale(0, 1e6).
 				WithMaxRate(1e6 * float64(runtime.NumCPU())),
 			ns.Gauge(selfRSS, "rss", ns.TypeUint8, ns.UnitBytes, "Resident memory of dcimon", "/proc/self/statm field 2 × page size").WithScale(0, 64<<20),
-			ns.Counter(selfClockUs, "clock_us", ns.TypeUint8, ns.UnitMicrosecs, "Sampler clock at the reading", "the sampler's clock, microseconds").WithScale(0, 1e6).WithMaxRate(1e6),
+			ns.Counter(selfClockUs, "clock_us", ns.TypeUint8, ns.UnitMicrosecs, "Sampler clock at the reading", "the sampler's clock, microseconds").WithScale(0, 1e6).WithMaxRate(1e6).WithAux(),
 			ns.Gauge(selfThreads, "threads", ns.TypeUint8, ns.UnitThreads, "Threads of dcimon", "/proc/self/stat field 20").WithScale(0, 64),
 			ns.Gauge(selfVM, "vsize", ns.TypeUint8, ns.UnitBytes, "Virtual memory of dcimon", "/proc/self/statm field 1 × page size").WithScale(0, 4<<30),
-			ns.Derived(selfOtherUs, "other_us", ns.DerivedDifference, ns.PMSemCounter, "Clock time dcimon did not use", selfClockUs, selfCPUUs),
+			ns.Derived(selfOtherUs, "other_us", ns.DerivedDifference, ns.PMSemCounter, "Clock time dcimon did not use", selfClockUs, selfCPUUs).WithAux(),
 			ns.Derived(selfCPU, "cpu", ns.DerivedPercent, ns.PMSemInstant, "CPU used by dcimon (share of one CPU)", selfCPUUs, selfOtherUs).WithScale(0, 1),
 		}}
 	m.provs = &ns.Class{ID: monitorProvsID, Name: "provider", Desc: "One provider of dcimon", Flags: ns.ClassEnabled,

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -18,6 +19,7 @@ import (
 // request is one path asked for on the command line, expanded.
 type request struct {
 	pattern string
+	all     bool     // wildcards also match implementation datums (--all)
 	refs    []ns.Ref // what the next reading prints
 	last    []ns.Ref // what the pattern matched at the last expansion
 	err     error
@@ -43,6 +45,22 @@ func (r *request) expand(reg *ns.Registry) {
 		if !slices.ContainsFunc(fresh, func(f ns.Ref) bool { return f.Path() == old.Path() }) {
 			gone = append(gone, old)
 		}
+	}
+	if !exact && err == nil {
+		all := r.all
+		// A wildcard expands to statistics (issue 12): `CPU/*` is CPU's statistics, not an
+		// error for each processor's context. Only a context named exactly is an error.
+		stats := fresh[:0:0]
+		for _, f := range fresh {
+			if f.Datum != nil && (all || !f.Datum.Aux) {
+				stats = append(stats, f)
+			}
+		}
+		if len(stats) == 0 && len(fresh) > 0 {
+			err = fmt.Errorf("%s matches contexts only, no statistic; try %s/*", r.pattern, strings.TrimSuffix(r.pattern, "/"))
+		}
+		fresh = stats
+		r.last = fresh
 	}
 	switch {
 	case err == nil:
@@ -81,17 +99,20 @@ type GetOptions struct {
 // Get prints values of the requested paths, one value set per request in the order asked
 // (PCPF-2, PCPF-11), after one interval so counters show rates (SPMI-SET-15).
 func Get(ctx context.Context, o GetOptions, e Env, w io.Writer) error {
-	s, _, err := firstReading(ctx, o.Common, e)
+	s, first, err := firstReading(ctx, o.Common, e)
 	if err != nil {
 		return err
 	}
 	reg := s.Registry()
 	reqs := make([]request, len(o.Paths))
 	for i, p := range o.Paths {
-		reqs[i].pattern = p
+		reqs[i].pattern, reqs[i].all = p, o.All
 		reqs[i].expand(reg)
 	}
-	var prev time.Time
+	// The first printed reading's rates cover the interval since this first reading: its
+	// elapsed is that interval, not 0 (issue 12).
+	prev := first.End
+	var failed error
 	for n := 0; o.Count == 0 || n < o.Count; n++ {
 		if err := e.Sleep(ctx, o.Interval); err != nil {
 			return nil // interrupted: a clean stop
@@ -107,6 +128,7 @@ func Get(ctx context.Context, o GetOptions, e Env, w io.Writer) error {
 		if err := writeReading(w, o.JSON, e, reg, snap, reqs, prev); err != nil {
 			return err
 		}
+		failed = nothingRead(snap, reqs)
 		prev = snap.End
 	}
 	for _, r := range reqs {
@@ -114,7 +136,31 @@ func Get(ctx context.Context, o GetOptions, e Env, w io.Writer) error {
 			return fmt.Errorf("%s: %w", r.pattern, r.err)
 		}
 	}
-	return nil
+	return failed
+}
+
+// nothingRead is an error when every value of the reading failed with its provider (issue 12:
+// a command that could read nothing does not exit 0), naming the first provider's error.
+func nothingRead(snap *ns.Snapshot, reqs []request) error {
+	var first error
+	for _, r := range reqs {
+		for _, ref := range r.refs {
+			if ref.Datum == nil {
+				continue
+			}
+			v, cv, _ := snap.Lookup(ref)
+			if views.Mark(v) != views.MarkError {
+				return nil
+			}
+			if first == nil && cv != nil && cv.Err != nil {
+				first = cv.Err
+			}
+		}
+	}
+	if first == nil {
+		return nil
+	}
+	return fmt.Errorf("nothing could be read: %w", first)
 }
 
 func writeReading(w io.Writer, asJSON bool, e Env, reg *ns.Registry, snap *ns.Snapshot, reqs []request, prev time.Time) error {
@@ -140,16 +186,16 @@ func writeReading(w io.Writer, asJSON bool, e Env, reg *ns.Registry, snap *ns.Sn
 		}
 		return json.NewEncoder(w).Encode(out)
 	}
-	type row struct{ path, text, note string }
+	type row struct{ path, text, unit, note string }
 	var rows []row
 	for _, r := range reqs {
 		if r.err != nil {
-			rows = append(rows, row{safe(r.pattern), "error", r.err.Error()})
+			rows = append(rows, row{safe(r.pattern), "error", "", r.err.Error()})
 			continue
 		}
 		for _, ref := range r.refs {
 			if ref.Datum == nil {
-				rows = append(rows, row{safe(ref.Path()), "error", "a context, not a statistic; try " + safe(ref.Path()) + "/*"})
+				rows = append(rows, row{safe(ref.Path()), "error", "", "a context, not a statistic; try " + safe(ref.Path()) + "/*"})
 				continue
 			}
 			v, cv, _ := snap.Lookup(ref)
@@ -158,12 +204,13 @@ func writeReading(w io.Writer, asJSON bool, e Env, reg *ns.Registry, snap *ns.Sn
 			if v.State != ns.Valid {
 				note = "(" + views.Why(v) + classErr(cv, v) + ")"
 			}
-			rows = append(rows, row{safe(ref.Path()), views.FormatValue(ref.Datum, v, opt), note})
+			num, unit := splitUnit(views.FormatValue(ref.Datum, v, opt), v)
+			rows = append(rows, row{safe(ref.Path()), num, unit, note})
 		}
 	}
-	pw, vw := 0, 0
+	pw, vw, uw := 0, 0, 0
 	for _, r := range rows {
-		pw, vw = max(pw, views.Width(r.path)), max(vw, views.Width(r.text))
+		pw, vw, uw = max(pw, views.Width(r.path)), max(vw, views.Width(r.text)), max(uw, views.Width(r.unit))
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s", snap.End.In(e.Loc).Format("2006-01-02 15:04:05 MST"))
@@ -172,16 +219,60 @@ func writeReading(w io.Writer, asJSON bool, e Env, reg *ns.Registry, snap *ns.Sn
 	}
 	b.WriteByte('\n')
 	for _, r := range rows {
-		b.WriteString(r.path)
-		b.WriteString(strings.Repeat(" ", pw-views.Width(r.path)+2))
-		b.WriteString(views.PadLeft(r.text, vw))
-		if r.note != "" {
-			b.WriteString("  " + r.note)
+		line := r.path + strings.Repeat(" ", pw-views.Width(r.path)+2)
+		if r.unit == "" && !numeric(r.text) {
+			// Words, names and dates read from the left, in the value and unit columns.
+			line += views.Pad(r.text, vw+1+uw)
+		} else {
+			line += views.PadLeft(r.text, vw) + " " + views.Pad(r.unit, uw)
 		}
+		if r.note != "" {
+			line += " " + r.note
+		}
+		b.WriteString(strings.TrimRight(line, " "))
 		b.WriteByte('\n')
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// numeric reports whether a value's text is a plain number or a mark, which line up on the right.
+func numeric(text string) bool {
+	switch text {
+	case views.MarkNA, views.MarkNoRate, views.MarkError, "error":
+		return true
+	}
+	_, err := strconv.ParseFloat(text, 64)
+	return err == nil
+}
+
+// splitUnit cuts a scaled value's text into its number and unit, so a column of values lines
+// up on the number (`12.4 MiB/s` → `12.4`, `MiB/s`; `75.0%` → `75.0`, `%`). Text that is not a
+// number followed by a unit (a name, a date, a mark) is left whole.
+func splitUnit(text string, v ns.Value) (string, string) {
+	if v.State != ns.Valid {
+		return text, ""
+	}
+	i := 0
+	for i < len(text) && (text[i] == '-' || text[i] == '.' || text[i] >= '0' && text[i] <= '9') {
+		i++
+	}
+	if i == len(text) {
+		return text, ""
+	}
+	if _, err := strconv.ParseFloat(text[:i], 64); err != nil {
+		return text, ""
+	}
+	rest := text[i:]
+	switch {
+	case rest == "%":
+		return text[:i], "%"
+	case rest[0] == ' ':
+		return text[:i], rest[1:]
+	case strings.ContainsRune("kMGTPE", rune(rest[0])) && (len(rest) == 1 || rest[1] == ' '):
+		return text[:i], rest // a count's prefix then its noun: `1.22k reads/s`
+	}
+	return text, ""
 }
 
 // classErr is ": <the class's error>" for a value that failed with its class (a provider error, a

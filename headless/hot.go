@@ -24,19 +24,20 @@ type hotReading struct {
 }
 
 type hotJSON struct {
-	Path      string        `json:"path"` // the grandparent (or, for a peer group, its parent)
-	Stat      string        `json:"stat"`
-	Threshold float64       `json:"threshold"`
-	MaxResp   int           `json:"max_responses"`
-	Feed      string        `json:"feed"`
-	Except    string        `json:"exceptions"`
-	Frequency int           `json:"frequency"`
-	Severity  int           `json:"severity"`
-	TrapNo    int           `json:"trap"`
-	AvailResp int           `json:"avail_resp"` // peers meeting the criteria
-	Count     int           `json:"count"`      // items returned
-	Error     string        `json:"error,omitempty"`
-	Items     []hotItemJSON `json:"items"`
+	Path           string        `json:"path"` // the grandparent (or, for a peer group, its parent)
+	Stat           string        `json:"stat"`
+	Threshold      float64       `json:"threshold"`       // in threshold_units, the units the statistic is shown in
+	ThresholdUnits string        `json:"threshold_units"` // "%", "B/s", "reads/s"
+	MaxResp        int           `json:"max_responses"`
+	Feed           string        `json:"feed"`
+	Except         string        `json:"exceptions"`
+	Frequency      int           `json:"frequency"`
+	Severity       int           `json:"severity"`
+	TrapNo         int           `json:"trap"`
+	AvailResp      int           `json:"avail_resp"` // peers meeting the criteria
+	Count          int           `json:"count"`      // items returned
+	Error          string        `json:"error,omitempty"`
+	Items          []hotItemJSON `json:"items"`
 }
 
 type hotItemJSON struct {
@@ -56,14 +57,16 @@ type hotEvent struct {
 // HotOptions are what `dcimon hot` is asked: an SPMI hotset and how often to read it.
 type HotOptions struct {
 	Common
-	Grandparent, Stat string        // rank the peers below Grandparent by Stat
-	Max               int           // maxresp: items per peer group, 0 for all
-	Threshold         float64       // > T qualifies; negative: < |T|, ascending
-	Feed, Except      string        // none|threshold|always; none|exception|trap|both
-	Frequency         int           // minutes between exceptions
-	Severity, TrapNo  int           // of exceptions and traps
-	Interval          time.Duration // between readings
-	Count             int           // readings to print; 0 until interrupted
+	Grandparent, Stat string // rank the peers below Grandparent by Stat
+	Max               int    // maxresp: items per peer group, 0 for all
+	// Threshold is typed in the units Stat is shown in (views.ParseThreshold): "50" is 50% on a
+	// percentage; > T qualifies, negative: < |T|, ascending (SPMI-HOT-7).
+	Threshold        string
+	Feed, Except     string        // none|threshold|always; none|exception|trap|both
+	Frequency        int           // minutes between exceptions
+	Severity, TrapNo int           // of exceptions and traps
+	Interval         time.Duration // between readings
+	Count            int           // readings to print; 0 until interrupted
 }
 
 // Hot prints hotset readings (SPMI-HOT-*): the header with qualifying and returned counts and
@@ -78,8 +81,12 @@ func Hot(ctx context.Context, o HotOptions, e Env, w io.Writer) error {
 	src.Publish(first)
 	log := ns.NewEventLog(256)
 	hs := ns.NewHotSet(reg, src, log)
-	spec := ns.HotSpec{Grandpa: o.Grandparent, Stat: o.Stat, MaxResp: o.Max, Threshold: o.Threshold,
-		Feed: feeds[o.Feed], Except: excepts[o.Except], Frequency: o.Frequency, Severity: o.Severity, TrapNo: o.TrapNo}
+	threshold, format, err := hotThreshold(hs, o)
+	if err != nil {
+		return err
+	}
+	spec := ns.HotSpec{Grandpa: o.Grandparent, Stat: o.Stat, MaxResp: o.Max, Threshold: threshold,
+		Format: format, Feed: feeds[o.Feed], Except: excepts[o.Except], Frequency: o.Frequency, Severity: o.Severity, TrapNo: o.TrapNo}
 	if !spec.Except.Exceptions() && !spec.Except.Traps() && spec.Frequency == 5 {
 		spec.Frequency = 0 // the default only applies with exceptions; the guide wants 0 otherwise
 	}
@@ -120,6 +127,26 @@ func Hot(ctx context.Context, o HotOptions, e Env, w io.Writer) error {
 	return nil
 }
 
+// hotThreshold converts the typed threshold from the statistic's display units to its own
+// (issue 12). A statistic that cannot be resolved is left for Add to refuse with its SPMI error.
+// It also gives the statistic's formatter for the exception texts.
+func hotThreshold(hs *ns.HotSet, o HotOptions) (float64, func(float64) string, error) {
+	c, d, err := hs.Statistic(nil, o.Grandparent, o.Stat)
+	if err != nil {
+		return 0, nil, nil
+	}
+	m := views.MeasureFor(c, d)
+	t := strings.TrimSpace(o.Threshold)
+	if t == "" {
+		return 0, m.Format, nil
+	}
+	v, err := views.ParseThreshold(m, t)
+	if err != nil {
+		return 0, nil, &UsageError{Msg: "--threshold: " + err.Error()}
+	}
+	return v, m.Format, nil
+}
+
 func asNS(err error, target **ns.Error) bool {
 	e, ok := err.(*ns.Error)
 	if ok {
@@ -139,10 +166,11 @@ func peerSets(entry *ns.HotVals) []*ns.HotVals {
 func writeHot(w io.Writer, asJSON bool, e Env, reg *ns.Registry, snap *ns.Snapshot, hs *ns.HotSet, entry *ns.HotVals, evs []ns.Event) error {
 	stat := entry.Stat()
 	spec := entry.Spec()
+	m := views.MeasureFor(entry.StatClass(), stat)
 	if asJSON {
 		out := hotReading{Time: hs.Time().UTC(), Elapsed: hs.TimeChange().Seconds(), Sets: []hotJSON{}}
 		for _, v := range peerSets(entry) {
-			hj := hotJSON{Path: v.Path(), Stat: spec.Stat, Threshold: spec.Threshold, MaxResp: spec.MaxResp,
+			hj := hotJSON{Path: v.Path(), Stat: spec.Stat, Threshold: m.Base(spec.Threshold), ThresholdUnits: m.BaseLabel(), MaxResp: spec.MaxResp,
 				Feed: spec.Feed.String(), Except: spec.Except.String(), Frequency: spec.Frequency, Severity: spec.Severity,
 				TrapNo: spec.TrapNo, AvailResp: v.AvailResp, Count: v.Count, Items: []hotItemJSON{}}
 			if v.Err != ns.SiSuccess {
@@ -163,13 +191,7 @@ func writeHot(w io.Writer, asJSON bool, e Env, reg *ns.Registry, snap *ns.Snapsh
 	var b strings.Builder
 	// SPMI-HOT-7: a positive threshold qualifies values above it, a negative one values below its
 	// magnitude, and 0 every value.
-	cond := "> " + entry.ThresholdText()
-	switch {
-	case spec.Threshold < 0:
-		cond = "< " + strings.TrimPrefix(entry.ThresholdText(), "-")
-	case spec.Threshold == 0:
-		cond = "0 (every value)"
-	}
+	cond := views.ThresholdText(m, spec.Threshold)
 	fmt.Fprintf(&b, "# %s  interval %.2f s\n", hs.Time().In(e.Loc).Format("2006-01-02 15:04:05 MST"), hs.TimeChange().Seconds())
 	for _, v := range peerSets(entry) {
 		fmt.Fprintf(&b, "%s %s  threshold %s  max %d  feed %s  exceptions %s — top %d of %d\n",

@@ -48,11 +48,13 @@ type jsonValue struct {
 	Reason string   `json:"reason,omitempty"` // why it is not valid
 	Code   string   `json:"code,omitempty"`   // SPMI code for the reason, e.g. "SiNoValue (189)"
 	Text   string   `json:"text"`             // as dcimon shows it: "12.4 MiB/s", "n/a", "—"
-	Value  *float64 `json:"value"`            // decoded: rate per second for counters, level otherwise; null when not valid
-	Units  string   `json:"units,omitempty"`  // units of value, e.g. "bytes/s", "%"
-	Raw    *uint64  `json:"raw,omitempty"`    // val: the raw reading, for integer statistics
-	Change *float64 `json:"change,omitempty"` // val_change: the interval delta, for counters
-	String *string  `json:"string,omitempty"` // the value of a text statistic
+	Value  *float64 `json:"value"`            // the quantity text shows, in units at base scale; null when not valid
+	Units  string   `json:"units,omitempty"`  // units of value: "B/s", "%", "reads/s", "s/op"
+	Raw    *uint64  `json:"raw,omitempty"`    // val: the raw reading, for integer statistics, in raw_units
+	Change *float64 `json:"change,omitempty"` // val_change: the interval delta, for counters, in raw_units
+	// RawUnits is the datum's own unit, the unit of raw and change ("milliseconds", "bytes").
+	RawUnits string  `json:"raw_units,omitempty"`
+	String   *string `json:"string,omitempty"` // the value of a text statistic
 }
 
 func makeJSONValue(ref ns.Ref, v ns.Value, opt views.Options) jsonValue {
@@ -74,17 +76,23 @@ func makeJSONValue(ref ns.Ref, v ns.Value, opt views.Options) jsonValue {
 		j.String = &s
 		return j
 	}
-	val := v.V
-	j.Value = &val
+	// value and units say what text says, at the base of its unit (issue 12): `12.4 MiB/s` is
+	// 13002342.4 B/s, `75.0%` is 75 %, a processor's time rate is its utilization in %.
 	m := views.MeasureFor(opt.Class, d)
-	j.Units = m.Label(m.Natural(0)) // value is in the source unit, so label it at its base scale
+	val := m.Base(v.V)
+	j.Value = &val
+	j.Units = m.BaseLabel()
 	if !d.IsDerived() {
 		n := v.N
 		j.Raw = &n
+		if d.Type != ns.TypeBoolean {
+			j.RawUnits = views.RawUnits(opt.Class, d)
+		}
 	}
 	if d.IsCounter() {
 		c := v.Change
 		j.Change = &c
+		j.RawUnits = views.RawUnits(opt.Class, d)
 	}
 	return j
 }

@@ -28,7 +28,9 @@ type listLine struct {
 
 // listing walks the tree under root in order, contexts before their statistics and
 // subcontexts (SPMI-OUT-1, SPMI-HIER-6).
-func listing(reg *ns.Registry, root ns.Ref) []listLine {
+//
+// Implementation datums (Datum.Aux) are listed only with all, or when root names one.
+func listing(reg *ns.Registry, root ns.Ref, all bool) []listLine {
 	var out []listLine
 	addStats := func(c *ns.Context, depth int, skip bool) {
 		if c.Stats == nil {
@@ -36,7 +38,7 @@ func listing(reg *ns.Registry, root ns.Ref) []listLine {
 		}
 		for i := range c.Stats.Datums {
 			d := &c.Stats.Datums[i]
-			if d.ID == ns.InvalidDatumID {
+			if d.ID == ns.InvalidDatumID || (d.Aux && !all) {
 				continue
 			}
 			ref := ns.Ref{Ctx: c, Datum: d}
@@ -50,6 +52,7 @@ func listing(reg *ns.Registry, root ns.Ref) []listLine {
 		}
 	}
 	if root.Datum != nil {
+		all = true
 		addStats(root.Ctx, 0, false)
 		var only []listLine
 		for _, l := range out {
@@ -204,7 +207,7 @@ func List(ctx context.Context, o ListOptions, e Env, w io.Writer) error {
 	if host == "" {
 		host = hostName(reg, snap)
 	}
-	return writeList(w, listing(reg, root), safe(host), o.Types, o.IDs, o.JSON)
+	return writeList(w, listing(reg, root, o.All), safe(host), o.Types, o.IDs, o.JSON)
 }
 
 // hostName is the name listings show for the host: the name space's (Registry.HostName), else

@@ -74,6 +74,7 @@ type Common struct {
 	Host          string        // the host name to show; "" for the host's own
 	Liveness      time.Duration // a supplier is assumed dead after this long without new data
 	JSON          bool          // machine-readable output (docs/json.md)
+	All           bool          // list and get: also the implementation datums (Datum.Aux)
 }
 
 // UsageError is a malformed request: the command line's fault, exit status 2.

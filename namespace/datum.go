@@ -46,6 +46,14 @@ type Datum struct {
 	// larger rise is a discontinuity, never a rate (see Impossible); 0 means no bound beyond
 	// the 2^63 rule every counter has.
 	MaxRate float64
+	// Aux marks an implementation datum: an argument of derived datums (`usrsys`, `hundred`,
+	// `clock_ms`) that the tree, the values pane, `list` and wildcards of `get` leave out unless
+	// asked for all (`list --all`); the derived datum's inspector names it (issue 12).
+	Aux bool
+	// Share is how many seconds per second a time counter's rate is 100% of: 1 for one
+	// processor's or one disk's time, the processor count for the CPU totals (mpstat's `all`
+	// row). 0 means 1. Only time counters use it (views.MeasureFor).
+	Share float64
 
 	// Resolved at registration.
 	args   [3]int // indices of a derived datum's arguments in the class, -1 when unused
@@ -138,6 +146,23 @@ func (d Datum) WithDCI4(t DCI4Type, format, presentation uint32) Datum {
 
 // WithTicks sets the tick rate of a UMA_TICKS datum.
 func (d Datum) WithTicks(hz float64) Datum { d.TickHz = hz; return d }
+
+// WithAux marks an implementation datum (Datum.Aux).
+func (d Datum) WithAux() Datum { d.Aux = true; return d }
+
+// Shown reports whether the datum is listed by default: not the invalid-data list, not Aux.
+func (d *Datum) Shown() bool { return d.ID != InvalidDatumID && !d.Aux }
+
+// WithShare sets the seconds per second a time counter's rate is 100% of (Datum.Share).
+func (d Datum) WithShare(n float64) Datum { d.Share = n; return d }
+
+// ShareOrOne is Share, or 1 when it is not set.
+func (d *Datum) ShareOrOne() float64 {
+	if d.Share > 0 {
+		return d.Share
+	}
+	return 1
+}
 
 // WithMaxRate bounds a counter's rise per second by what the hardware can do (Datum.MaxRate).
 func (d Datum) WithMaxRate(perSec float64) Datum { d.MaxRate = perSec; return d }

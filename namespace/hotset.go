@@ -79,6 +79,10 @@ type HotSpec struct {
 	Severity int
 	// TrapNo is the trap number; it must be positive with traps and 0 without.
 	TrapNo int
+	// Format, when set, writes a value or threshold of the statistic the way the monitor shows
+	// it (`94.0%`, `12.4 MiB/s`) in exception and trap texts; nil writes the bare number. It is
+	// presentation only: it takes no part in comparing specifications.
+	Format func(v float64) string
 }
 
 // HotItem is one ranked peer (SpmiHotItems, SPMI-HOT-11).
@@ -179,6 +183,15 @@ func (v *HotVals) Path() string { return v.path }
 // Stat is the statistic ranked (the stat handle), or nil when it no longer exists.
 func (v *HotVals) Stat() *Datum { return v.owner().plan.stat }
 
+// StatClass is the class of the first peers carrying the statistic (nil before a plan): the
+// class a derived statistic's units come from.
+func (v *HotVals) StatClass() *Class {
+	if p := v.owner().plan.peers; len(p) > 0 {
+		return p[0].c
+	}
+	return nil
+}
+
 // RefCount is how many times the peer set has been added and not deleted (SPMI-HOT-18).
 func (v *HotVals) RefCount() int { return v.owner().refs }
 
@@ -247,6 +260,25 @@ func (hs *HotSet) Add(spec HotSpec) (*HotVals, error) {
 	hs.reroute(e)
 	hs.entries = append(hs.entries, e)
 	return e, nil
+}
+
+// Statistic resolves what Add would rank without adding anything: the statistic named stat in
+// the peers below grandpa (relative to from), and the class of the first peers that carry it.
+// The commands and the monitor use it to take a threshold in the units the statistic is shown in
+// (issue 12). Its errors are Add's.
+func (hs *HotSet) Statistic(from *Context, grandpa, stat string) (*Class, *Datum, error) {
+	ref, err := hs.reg.Lookup(from, grandpa)
+	if err != nil {
+		return nil, nil, err
+	}
+	if ref.IsStat() {
+		return nil, nil, errf(StatusInvalidArg, SiBadArgument, "hotset: GrandParent %q names a statistic, not a context", grandpa)
+	}
+	plan, perr := planHot(hs.reg, ref.Ctx, stat)
+	if perr != nil {
+		return nil, nil, perr
+	}
+	return plan.peers[0].c, plan.stat, nil
 }
 
 // Del removes one reference to a peer set; it goes, with its groups, when its ref_count reaches

@@ -232,7 +232,11 @@ func (v *HotVals) raise(t time.Time, cands []hotCand, evs []Event) []Event {
 		if stat.IsCounter() {
 			val += "/s"
 		}
-		text := fmt.Sprintf("%s %s %s %s %s", path, stat.Name, val, op, strconv.FormatFloat(thr, 'f', -1, 64))
+		thrText := strconv.FormatFloat(thr, 'f', -1, 64)
+		if v.spec.Format != nil {
+			val, thrText = v.spec.Format(c.v), v.spec.Format(thr)
+		}
+		text := fmt.Sprintf("%s %s %s %s %s", path, stat.Name, val, op, thrText)
 		ev := Event{Time: t, Path: path + "/" + stat.Name, Class: c.in.Class.ID, Inst: c.in.ID()}
 		if v.spec.Except.Exceptions() {
 			ev.Kind, ev.Severity, ev.TrapNo = EvHotException, v.spec.Severity, 0

@@ -525,7 +525,7 @@ func TestHotPeerSetRecord(t *testing.T) {
 	v := hsAdd(t, h, sp)
 	hsRead(t, h, true)
 	got := v.Spec()
-	if got != sp || v.Path() != "Disk" || v.Grandpa().Path() != "Disk" || v.Stat().Name != "busy" ||
+	if !sameParams(got, sp) || got.Stat != sp.Stat || got.Grandpa != sp.Grandpa || v.Path() != "Disk" || v.Grandpa().Path() != "Disk" || v.Stat().Name != "busy" ||
 		v.RefCount() != 1 || v.AvailResp != 2 || v.Count != 2 || v.Err != SiSuccess || v.ThresholdText() != "25" {
 		t.Fatalf("SPMI-HOT-16: record = %+v path %s stat %s avail %d count %d err %v", got, v.Path(), v.Stat().Name, v.AvailResp, v.Count, v.Err)
 	}

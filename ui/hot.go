@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"dcimon/namespace"
+	"dcimon/views"
 )
 
 // HotsetConfig is a peer set the monitor opens at start: a value, so a configuration file can
@@ -20,8 +21,9 @@ type HotsetConfig struct {
 	Grandpa string
 	// Stats are statistic names to try in order; the first one the peers carry is ranked, so one
 	// default works whatever a provider calls its busy percentage.
-	Stats     []string
-	MaxResp   int
+	Stats   []string
+	MaxResp int
+	// Threshold is in the units the statistic is shown in (50 is 50% on a percentage, issue 12).
 	Threshold float64
 	Feed      namespace.HotFeed
 	Except    namespace.HotExcept
@@ -123,7 +125,13 @@ func (p *hotPane) addConfig(c HotsetConfig) (*namespace.HotVals, error) {
 	var err error = fmt.Errorf("no statistic to rank")
 	for _, stat := range c.Stats {
 		var v *namespace.HotVals
-		v, err = p.hs.Add(namespace.HotSpec{Stat: stat, Grandpa: c.Grandpa, MaxResp: c.MaxResp, Threshold: c.Threshold,
+		cl, d, serr := p.hs.Statistic(nil, c.Grandpa, stat)
+		if serr != nil {
+			err = serr
+			continue
+		}
+		m := views.MeasureFor(cl, d)
+		v, err = p.hs.Add(namespace.HotSpec{Stat: stat, Grandpa: c.Grandpa, MaxResp: c.MaxResp, Threshold: c.Threshold / m.Base(1), Format: m.Format,
 			Frequency: c.Frequency, Feed: c.Feed, Except: c.Except, Severity: c.Severity, TrapNo: c.TrapNo})
 		if err == nil {
 			return v, nil
@@ -398,13 +406,10 @@ func (p *hotPane) selStyle(sel bool, base ink) ink {
 func (p *hotPane) header(e *namespace.HotVals, elapsed time.Duration) (string, string) {
 	spec := e.Spec()
 	stat := spec.Stat
-	counter := false
-	if d := e.Stat(); d != nil {
-		counter = d.IsCounter()
-	}
+	m := hotMeasure(e)
 	l1 := e.Path() + " " + stat
-	if t := thresholdText(spec.Threshold, e.ThresholdText(), counter); t != "" {
-		l1 += " " + t
+	if spec.Threshold != 0 {
+		l1 += " " + views.ThresholdText(m, spec.Threshold)
 	}
 	l1 += fmt.Sprintf(" — top %d of %d", e.Count, e.AvailResp)
 	if e.Err != namespace.SiSuccess && e.Err != namespace.SiNoValue {
@@ -417,7 +422,11 @@ func (p *hotPane) header(e *namespace.HotVals, elapsed time.Duration) (string, s
 	if spec.MaxResp == 0 {
 		maxr = "all"
 	}
-	parts := []string{"threshold " + e.ThresholdText(), "max " + maxr, spec.Feed.String()}
+	thr := "0"
+	if spec.Threshold != 0 {
+		thr = m.Format(spec.Threshold)
+	}
+	parts := []string{"threshold " + thr, "max " + maxr, spec.Feed.String()}
 	if spec.Except != namespace.SiHotNoException {
 		x := fmt.Sprintf("%s every %dmin sev %d", spec.Except, spec.Frequency, spec.Severity)
 		if spec.Except.Traps() {
@@ -434,20 +443,12 @@ func (p *hotPane) header(e *namespace.HotVals, elapsed time.Duration) (string, s
 	return l1, strings.Join(parts, " · ")
 }
 
-// thresholdText says which values qualify: "> 25/s", "< 10", or "" for 0, which qualifies all
-// (SPMI-HOT-7).
-func thresholdText(t float64, given string, counter bool) string {
-	unit := ""
-	if counter {
-		unit = "/s"
+// hotMeasure is how a peer set's statistic is shown, the units its threshold is in.
+func hotMeasure(e *namespace.HotVals) views.Measure {
+	if d := e.Stat(); d != nil {
+		return views.MeasureFor(e.StatClass(), d)
 	}
-	switch {
-	case t > 0:
-		return "> " + given + unit
-	case t < 0:
-		return "< " + strings.TrimPrefix(given, "-") + unit
-	}
-	return ""
+	return views.Measure{}
 }
 
 func fmtElapsed(d time.Duration) string {

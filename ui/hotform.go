@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"dcimon/namespace"
+	"dcimon/views"
 )
 
 // formField is one field of the hotset form: a number typed in, or a choice among names.
@@ -42,6 +43,7 @@ type hotForm struct {
 	grandpa string
 	stat    string
 	edit    *namespace.HotVals
+	measure views.Measure // how the statistic is shown: the threshold's units
 	fields  []formField
 	focus   int
 	err     string
@@ -57,14 +59,20 @@ const (
 )
 
 // newHotForm prepares the form for grandpa's peers ranked by stat, filled from spec.
-func newHotForm(keys *formKeys, inKeys *inputKeys, grandpa, stat string, spec namespace.HotSpec, edit *namespace.HotVals) *hotForm {
+//
+// m is how the statistic is shown: the threshold is typed and shown in its units (issue 12).
+func newHotForm(keys *formKeys, inKeys *inputKeys, grandpa, stat string, m views.Measure, spec namespace.HotSpec, edit *namespace.HotVals) *hotForm {
 	num := func(label string, v string, hint string) formField {
 		return formField{label: label, input: newLineInput(inKeys, v, 12), hint: hint}
 	}
-	f := &hotForm{keys: keys, inKeys: inKeys, grandpa: grandpa, stat: stat, edit: edit}
+	f := &hotForm{keys: keys, inKeys: inKeys, grandpa: grandpa, stat: stat, edit: edit, measure: m}
+	unit := m.BaseLabel()
+	if unit == "" {
+		unit = "the statistic's units"
+	}
 	f.fields = []formField{
 		num("max responses", strconv.Itoa(spec.MaxResp), "0 = every qualifying peer"),
-		num("threshold", strconv.FormatFloat(spec.Threshold, 'f', -1, 64), "> 0 above, < 0 below |T|, 0 all; counters per second"),
+		num("threshold", views.ThresholdInput(m, spec.Threshold), "in "+unit+": > 0 above, < 0 below |T|, 0 all"),
 		{label: "feed", choices: feedChoices, choice: int(spec.Feed), hint: "which peers are listed"},
 		{label: "exceptions", choices: exceptChoices, choice: int(spec.Except), hint: "written to the event log; no SNMP is sent"},
 		num("frequency", strconv.Itoa(spec.Frequency), "minutes between exceptions, at least 5 with them"),
@@ -112,15 +120,15 @@ const formFieldsTop = 3
 // Spec reads the fields into a peer set specification; a field that is not a number is an error
 // naming the field.
 func (f *hotForm) Spec() (namespace.HotSpec, error) {
-	sp := namespace.HotSpec{Stat: f.stat, Grandpa: f.grandpa}
+	sp := namespace.HotSpec{Stat: f.stat, Grandpa: f.grandpa, Format: f.measure.Format}
 	ints := map[string]*int{"max responses": &sp.MaxResp, "frequency": &sp.Frequency, "severity": &sp.Severity, "trap number": &sp.TrapNo}
 	for i := range f.fields {
 		fld := &f.fields[i]
 		switch fld.label {
 		case "threshold":
-			v, err := strconv.ParseFloat(strings.TrimSpace(fld.value()), 64)
+			v, err := views.ParseThreshold(f.measure, fld.value())
 			if err != nil {
-				return sp, fmt.Errorf("threshold %q is not a number", fld.value())
+				return sp, err
 			}
 			sp.Threshold = v
 		case "feed":

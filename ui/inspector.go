@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"dcimon/namespace"
+	"dcimon/views"
 )
 
 // inspectorPane shows every attribute of the selected context (class, instance) or statistic
@@ -313,6 +314,11 @@ func (p *inspectorPane) status() namespace.Section {
 					dec += " per second"
 				}
 				add("decoded", dec)
+				// A time counter's rate is shown as a utilization; its plain rate is here
+				// (issue 12: `CPU/cpu0/idle 89.0%` is `890 ms/s`).
+				if m := views.MeasureFor(ref.Ctx.Stats, d); m.Util {
+					add("rate", views.RateMeasure(ref.Ctx.Stats, d).Format(v.V))
+				}
 			}
 		}
 	}

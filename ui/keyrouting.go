@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"dcimon/namespace"
+	"dcimon/views"
 )
 
 func (m *Model) setFlash(s string, isErr bool) {
@@ -225,7 +226,11 @@ func (m *Model) openForm(edit *namespace.HotVals) {
 		grandpa, stat = gp.Path(), ref.Datum.Name
 		spec = namespace.HotSpec{MaxResp: 5, Feed: namespace.SiHotThreshold}
 	}
-	m.form = newHotForm(m.fKeys, m.inKeys, grandpa, stat, spec, edit)
+	var meas views.Measure
+	if c, d, err := m.hot.hs.Statistic(nil, grandpa, stat); err == nil {
+		meas = views.MeasureFor(c, d)
+	}
+	m.form = newHotForm(m.fKeys, m.inKeys, grandpa, stat, meas, spec, edit)
 	m.modal = modalForm
 }
 

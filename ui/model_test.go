@@ -551,7 +551,7 @@ func TestHotsetExceptions(t *testing.T) {
 	}
 	m = collectOnce(t, m)
 	s := plainView(m)
-	if !strings.Contains(s, "EXCEPTION       sev 3 Disk/sdc %util 94.0 > 50") {
+	if !strings.Contains(s, "EXCEPTION       sev 3 Disk/sdc %util 94 > 50") {
 		t.Fatalf("an exception reaches the event log with its severity:\n%s", s)
 	}
 }

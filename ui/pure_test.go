@@ -148,22 +148,6 @@ func TestShortUnit(t *testing.T) {
 	}
 }
 
-func TestThresholdText(t *testing.T) {
-	tests := []struct {
-		t       float64
-		given   string
-		counter bool
-		want    string
-	}{
-		{25, "25", true, "> 25/s"}, {-10, "-10", false, "< 10"}, {0, "0", true, ""}, {50.4, "50.4", false, "> 50.4"},
-	}
-	for _, tt := range tests {
-		if got := thresholdText(tt.t, tt.given, tt.counter); got != tt.want {
-			t.Errorf("thresholdText(%g) = %q, want %q", tt.t, got, tt.want)
-		}
-	}
-}
-
 func TestTextHelpers(t *testing.T) {
 	tests := []struct{ got, want string }{
 		{cut("abcdef", 4), "abc…"}, {cut("abc", 4), "abc"}, {cut("abc", 1), "…"}, {cut("abc", 0), ""},

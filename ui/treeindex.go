@@ -80,7 +80,7 @@ func appendStats(out []treeRow, c *namespace.Context, path string, depth int) []
 	}
 	for i := range c.Stats.Datums {
 		d := &c.Stats.Datums[i]
-		if d.ID == namespace.InvalidDatumID {
+		if !d.Shown() {
 			continue
 		}
 		out = append(out, treeRow{ctx: c, datum: d, depth: depth, path: path})
@@ -149,7 +149,7 @@ func (ix *filterIndex) classOf(c *namespace.Context) int {
 	var st []statText
 	for i := range c.Stats.Datums {
 		d := &c.Stats.Datums[i]
-		if d.ID == namespace.InvalidDatumID {
+		if !d.Shown() {
 			continue
 		}
 		st = append(st, statText{datum: d, name: strings.ToLower(d.Name),

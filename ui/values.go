@@ -190,7 +190,7 @@ func (p *valuesPane) reshape(ctxChanged bool) {
 		case ctx.Kind == namespace.CtxInstance || (instClass == nil && ctx.Stats != nil) || p.ownStat(instClass):
 			p.mode = valuesStats
 			for i := range ctx.Stats.Datums {
-				if d := &ctx.Stats.Datums[i]; d.ID != namespace.InvalidDatumID {
+				if d := &ctx.Stats.Datums[i]; d.Shown() {
 					p.stats = append(p.stats, statRow{datum: d, di: i, text: isText(d)})
 				}
 			}

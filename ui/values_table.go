@@ -41,7 +41,7 @@ func tableColumns(vf valueFormat, ctx *namespace.Context, c *namespace.Class) []
 			return
 		}
 		d := &c.Datums[di]
-		if d.ID == namespace.InvalidDatumID || (!d.IsDerived() && !d.Type.IsNumeric()) {
+		if !d.Shown() || (!d.IsDerived() && !d.Type.IsNumeric()) {
 			return
 		}
 		used[di] = true

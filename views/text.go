@@ -128,6 +128,16 @@ func AppendRight(dst []byte, cell []byte, width int) []byte {
 }
 
 // PadLeft returns s right-aligned in width cells.
+// Pad pads s on the right with spaces to width cells.
+func Pad(s string, width int) string {
+	n := width - Width(s)
+	if n <= 0 {
+		return s
+	}
+	return s + strings.Repeat(" ", n)
+}
+
+// PadLeft pads s on the left with spaces to width cells.
 func PadLeft(s string, width int) string {
 	n := width - Width(s)
 	if n <= 0 {

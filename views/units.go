@@ -15,7 +15,7 @@ const (
 	KindCount   Kind = iota // counts: 1, k, M, G, T, P, E (base 1000), then an optional noun
 	KindSize                // bytes: B, KiB, MiB, GiB, TiB, PiB, EiB (base 1024, AMB-29)
 	KindTime                // durations: ps, ns, µs, ms, s, min, h (rates stop at s)
-	KindPercent             // a fraction shown ×100 with one decimal (AMB-17)
+	KindPercent             // a fraction (×Factor) shown ×100 with one decimal (AMB-17); a time rate as a utilization
 	KindOther               // not scaled: the number, then Noun (extension and unusual units)
 )
 
@@ -44,6 +44,9 @@ type Measure struct {
 	// Res is the source's resolution in base units (1/TickHz for ticks, 0.01 for centiseconds):
 	// a lone value keeps trailing zeros down to it (`2.50 s`). 0 when unknown.
 	Res float64
+	// Util marks a percentage that is a time counter's rate over its share of the clock (CPU
+	// time as % of one processor, a disk's io_ms as %util).
+	Util bool
 }
 
 type rung struct {
@@ -196,7 +199,7 @@ func (m Measure) Format(v float64) string {
 func (m Measure) Append(dst []byte, v float64, sc Scale, fixed bool) []byte {
 	switch m.Kind {
 	case KindPercent:
-		dst = appendFixed1(dst, v*100)
+		dst = appendFixed1(dst, v*m.factor()*100)
 		return append(dst, '%')
 	}
 	r, _, top := m.ladder()
@@ -335,12 +338,47 @@ func UnitMeasure(u namespace.Unit, tickHz float64) Measure {
 // sums and differences keep the unit of their first argument, an average over a count is per
 // operation (`ms/op`, PCPD-6), a percentage is `%`, products and variances have none. c is the
 // datum's class, needed only for derived datums; nil gives them no unit.
+//
+// A time counter's rate is a utilization (issue 12): seconds per second are shown as a
+// percentage of the datum's Share (`CPU/cpu0/user 12.5%` of one processor, the CPU totals of all
+// of them, as mpstat's `all` row), never as `ms/s`; RateMeasure keeps the plain rate for the
+// inspector.
 func MeasureFor(c *namespace.Class, d *namespace.Datum) Measure {
+	m := RateMeasure(c, d)
+	if m.Kind == KindTime && m.Per == "/s" {
+		return Measure{Kind: KindPercent, Factor: m.factor() / d.ShareOrOne(), Util: true}
+	}
+	return m
+}
+
+// RateMeasure is MeasureFor without the utilization rule: a time counter's rate stays a time per
+// second (`9.95 ms/s`).
+func RateMeasure(c *namespace.Class, d *namespace.Datum) Measure {
 	m := levelMeasure(c, d, 0)
 	if d.IsCounter() && m.Kind != KindPercent {
 		m = m.PerSecond()
 	}
 	return m
+}
+
+// Base converts v (in the source unit) to the number the measure's text stands for, in the
+// unit Label gives at the base scale (BaseLabel): bytes, seconds, ones, or percent for a
+// percentage (0.75 → 75). It is the `value` of docs/json.md, so `value` and `units` say the
+// same quantity as `text` (issue 12).
+func (m Measure) Base(v float64) float64 {
+	if m.Kind == KindPercent {
+		return v * m.factor() * 100
+	}
+	return v * m.factor()
+}
+
+// BaseLabel is the unit of Base's numbers: "B/s", "s/op", "reads/s", "%".
+func (m Measure) BaseLabel() string {
+	r, base, _ := m.ladder()
+	if r == nil {
+		return m.Label(Auto)
+	}
+	return m.Label(Scale(base))
 }
 
 // levelMeasure is d's measure before any per-second: a derived datum takes its arguments',
@@ -431,6 +469,29 @@ func FormatPM(v float64, u namespace.PMUnits, opt Options) string {
 // marks", "I/O channels", DCI-UNIT-5), `unit 70000 (extension)` beyond the predefined range
 // (DCI-UNIT-6).
 func UnitText(u namespace.Unit) string { return u.Description() }
+
+// RawUnits names the unit of a datum's raw reading and interval change for the JSON
+// `raw_units` field: the unit's description ("milliseconds", "bytes", "reads"), "count" for
+// plain numbers. A derived sum or difference counts in its first argument's unit; other derived
+// datums have no raw unit ("").
+func RawUnits(c *namespace.Class, d *namespace.Datum) string {
+	for depth := 0; d.IsDerived(); depth++ {
+		switch d.Units {
+		case namespace.DerivedSum2, namespace.DerivedSum3, namespace.DerivedDifference:
+		default:
+			return ""
+		}
+		i := d.ArgIndex(0)
+		if c == nil || depth > 4 || i < 0 || i >= len(c.Datums) {
+			return ""
+		}
+		d = &c.Datums[i]
+	}
+	if n := rawNoun(d.Units); n != "" {
+		return n
+	}
+	return "count"
+}
 
 // rawNoun is the unit shown after an exact value in raw mode (`2048 kilobytes`): the unit's
 // description, nothing for plain numbers and counts.

@@ -43,6 +43,8 @@ func testDatums() []ns.Datum {
 		ns.Derived(31, "allbytes", ns.DerivedSum2, ns.PMSemCounter, "A sum of a sum", 23, 1),
 		ns.Derived(32, "busyms", ns.DerivedSum2, ns.PMSemCounter, "Busy and idle", 10, 11),
 		ns.Derived(33, "msperread", ns.DerivedAverage, ns.PMSemInstant, "Time per read", 32, 2),
+		ns.Counter(34, "alluser", ns.TypeUint8, ns.UnitMillisecs, "User time of 4 processors", "test").WithShare(4),
+		ns.Counter(35, "cpu_us", ns.TypeUint8, ns.UnitMicrosecs, "CPU time of a process", "test"),
 	}
 }
 
@@ -89,7 +91,12 @@ func TestFormatValue(t *testing.T) {
 		{"X-2 raw shows the cumulative reading", "reads", valid(123456, 830), raw, "123456 reads"},
 		{"PCPD-6 byte counter raw", "rbytes", valid(2048, 1), raw, "2048 bytes"},
 		{"X-5 zero is a number", "reads", valid(5, 0), opt, "0 reads/s"},
-		{"DCI-UNIT-3 ticks counter", "ticks", valid(1000, 250), opt, "2.50 s/s"},
+		// issue 12: a time counter read as a rate is a utilization, % of one second per second.
+		{"DCI-UNIT-3 ticks counter", "ticks", valid(1000, 250), opt, "250.0%"},
+		{"issue 12 ms/s of one processor is % of it", "busy", valid(0, 999), opt, "99.9%"},
+		{"issue 12 totals over 4 processors are % of all (mpstat all)", "alluser", valid(0, 2000), opt, "50.0%"},
+		{"issue 12 a process's µs/s are % of one processor, as top", "cpu_us", valid(0, 1.5e6), opt, "150.0%"},
+		{"issue 12 a sum of time counters is a utilization too", "busyms", valid(0, 1000), opt, "100.0%"},
 		// Booleans through the DCI4 description (DCI-TYPE-1: UMA TRUE is not zero).
 		{"DCI-TYPE-1 boolean 2 is true", "up", valid(2, 0), opt, "true"},
 		{"DCI-TYPE-1 boolean 0 is false", "up", valid(0, 0), opt, "false"},
