@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"time"
 
@@ -30,6 +31,8 @@ const (
 	cpuIdleMsID               // derived: idle + wait
 	cpuBusyID                 // derived: PERCENT(busy_ms, idle_ms)
 	cpuNumID                  // totals only: online processors
+	cpuUsrID                  // derived: user - guest (mpstat %usr)
+	cpuNicedID                // derived: nice - guest_nice (mpstat %nice)
 )
 
 // cpuColumn maps a raw CPU datum (index id-1) to its /proc/stat column.
@@ -85,6 +88,10 @@ func cpuDatums(maxMs float64) []ns.Datum {
 		busy(ns.Derived(cpuBusyID, "busy", ns.DerivedPercent, ns.PMSemInstant, "Busy share of the interval",
 			cpuBusyMsID, cpuIdleMsID),
 			"busy_ms / (busy_ms + idle_ms) over the interval: the share of time the processor was not idle, as top and mpstat show it (steal counts as busy).").WithScale(0, 1),
+		busy(ns.Derived(cpuUsrID, "usr", ns.DerivedDifference, ns.PMSemCounter, "User time without guest time",
+			cpuUserID, cpuGuestID), "user - guest: time in user code of this host's own processes, mpstat's %usr."),
+		busy(ns.Derived(cpuNicedID, "niced", ns.DerivedDifference, ns.PMSemCounter, "Niced user time without guest time",
+			cpuNiceID, cpuGuestNiceID), "nice - guest_nice: mpstat's %nice."),
 	}
 }
 
@@ -97,9 +104,13 @@ func cpuClasses(ncpu int) (top, total, per *ns.Class) {
 	}
 	top = &ns.Class{ID: ns.ClassID{cpuASN}, Name: "CPU", Desc: "Processor statistics", Flags: ns.ClassEnabled,
 		Help: "Processor time from /proc/stat: all processors together as CPU's own statistics, one subcontext per processor."}
-	totalDatums := append(cpuDatums(1000*float64(ncpu)),
+	// ncpu sits at position cpuNumID-1, where the provider writes it, before the derived datums
+	// added after it.
+	all := cpuDatums(1000 * float64(ncpu))
+	totalDatums := append(slices.Clone(all[:cpuNumID-1]),
 		ns.Gauge(cpuNumID, "ncpu", ns.TypeUint4, ns.UnitProcessors, "Online processors", "/proc/stat: number of cpuN lines").
 			WithScale(0, float64(ncpu)).WithHelp("Processors the kernel lists in /proc/stat; an offline processor has no line."))
+	totalDatums = append(totalDatums, all[cpuNumID-1:]...)
 	total = &ns.Class{ID: ns.ClassID{cpuASN, 1}, Name: "total", Desc: "All processors together", Flags: ns.ClassEnabled,
 		Help:   "System-wide processor times: the sum over every processor, from the cpu line of /proc/stat.",
 		Totals: true, Levels: singleLevel(), Datums: totalDatums}

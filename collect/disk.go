@@ -47,6 +47,10 @@ const (
 	diskAquSzID                 // derived: weighted_ms / clock_ms
 	diskIdleMsID                // derived: clock_ms - io_ms
 	diskBusyID                  // derived: PERCENT(io_ms, idle_ms)
+	diskRAreqID                 // derived: read_bytes / reads (iostat rareq-sz)
+	diskWAreqID                 // derived: write_bytes / writes (wareq-sz)
+	diskRMergePctID             // derived: PERCENT(reads_merged, reads) (%rrqm)
+	diskWMergePctID             // derived: PERCENT(writes_merged, writes) (%wrqm)
 	diskNumIDs       = iota     // datums before the invalid-data list
 )
 
@@ -167,6 +171,14 @@ func diskDatums() []ns.Datum {
 			1000, "clock_ms - io_ms, the complement of the busy time.").WithAux(),
 		drv(ns.Derived(diskBusyID, "busy", ns.DerivedPercent, ns.PMSemInstant, "Busy share of the interval (%util)", diskIOMsID, diskIdleMsID),
 			1, "io_ms / (io_ms + idle_ms) = Δio_ms / Δclock_ms: iostat's %util."),
+		drv(ns.Derived(diskRAreqID, "rareq_sz", ns.DerivedAverage, ns.PMSemInstant, "Average read size, bytes per read", diskRBytesID, diskReadsID),
+			512<<10, "Δread_bytes / Δreads: iostat's rareq-sz ×1024; n/a in an interval without reads."),
+		drv(ns.Derived(diskWAreqID, "wareq_sz", ns.DerivedAverage, ns.PMSemInstant, "Average write size, bytes per write", diskWBytesID, diskWritesID),
+			512<<10, "Δwrite_bytes / Δwrites: iostat's wareq-sz ×1024; n/a in an interval without writes."),
+		drv(ns.Derived(diskRMergePctID, "%rrqm", ns.DerivedPercent, ns.PMSemInstant, "Share of reads merged", diskRMergedID, diskReadsID),
+			1, "Δreads_merged / (Δreads_merged + Δreads): iostat's %rrqm."),
+		drv(ns.Derived(diskWMergePctID, "%wrqm", ns.DerivedPercent, ns.PMSemInstant, "Share of writes merged", diskWMergedID, diskWritesID),
+			1, "Δwrites_merged / (Δwrites_merged + Δwrites): iostat's %wrqm."),
 		inv,
 	}
 }

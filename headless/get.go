@@ -204,7 +204,10 @@ func writeReading(w io.Writer, asJSON bool, e Env, reg *ns.Registry, snap *ns.Sn
 			if v.State != ns.Valid {
 				note = "(" + views.Why(v) + classErr(cv, v) + ")"
 			}
-			num, unit := splitUnit(views.FormatValue(ref.Datum, v, opt), v)
+			num, unit := views.FormatValue(ref.Datum, v, opt), ""
+			if v.State == ns.Valid {
+				num, unit = views.SplitUnit(num)
+			}
 			rows = append(rows, row{safe(ref.Path()), num, unit, note})
 		}
 	}
@@ -244,35 +247,6 @@ func numeric(text string) bool {
 	}
 	_, err := strconv.ParseFloat(text, 64)
 	return err == nil
-}
-
-// splitUnit cuts a scaled value's text into its number and unit, so a column of values lines
-// up on the number (`12.4 MiB/s` → `12.4`, `MiB/s`; `75.0%` → `75.0`, `%`). Text that is not a
-// number followed by a unit (a name, a date, a mark) is left whole.
-func splitUnit(text string, v ns.Value) (string, string) {
-	if v.State != ns.Valid {
-		return text, ""
-	}
-	i := 0
-	for i < len(text) && (text[i] == '-' || text[i] == '.' || text[i] >= '0' && text[i] <= '9') {
-		i++
-	}
-	if i == len(text) {
-		return text, ""
-	}
-	if _, err := strconv.ParseFloat(text[:i], 64); err != nil {
-		return text, ""
-	}
-	rest := text[i:]
-	switch {
-	case rest == "%":
-		return text[:i], "%"
-	case rest[0] == ' ':
-		return text[:i], rest[1:]
-	case strings.ContainsRune("kMGTPE", rune(rest[0])) && (len(rest) == 1 || rest[1] == ' '):
-		return text[:i], rest // a count's prefix then its noun: `1.22k reads/s`
-	}
-	return text, ""
 }
 
 // classErr is ": <the class's error>" for a value that failed with its class (a provider error, a

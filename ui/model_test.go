@@ -360,15 +360,25 @@ func TestValuesTableSort(t *testing.T) {
 	if m.values.Mode() != valuesTable {
 		t.Fatalf("Disk shows the disk table, got %s", m.values.Mode())
 	}
-	names := func() string {
+	all := func() string {
 		var out []string
 		for _, i := range m.values.order {
 			out = append(out, m.values.rows[i].name)
 		}
 		return strings.Join(out, " ")
 	}
-	if got := names(); got != "sda sdb sdc sdd sde" {
+	// issue 12: partitions are rows too, right after their disk (iostat -x -p).
+	if got := all(); got != "sda sda1 sdb sdb1 sdc sdd sde" {
 		t.Fatalf("by name: %s", got)
+	}
+	names := func() string {
+		var out []string
+		for _, i := range m.values.order {
+			if m.values.rows[i].depth == 0 {
+				out = append(out, m.values.rows[i].name)
+			}
+		}
+		return strings.Join(out, " ")
 	}
 	// Sort by %util (the column named for iostat's %util), busiest first.
 	col := -1
@@ -411,7 +421,7 @@ func TestValuesTableSort(t *testing.T) {
 func TestSelectingAStatisticSortsTheTable(t *testing.T) {
 	m := newModel(t, newFixture(t, 4, 1), 120, 40, 2)
 	m = keys(t, m, ":CPU/idle{enter}")
-	if m.values.Mode() != valuesTable || m.values.sortCol == 0 || m.values.cols[m.values.sortCol-1].header != "idle" || !m.values.sortDesc {
+	if m.values.Mode() != valuesTable || m.values.sortCol == 0 || m.values.cols[m.values.sortCol-1].header != "%idle" || !m.values.sortDesc {
 		t.Fatalf("selecting CPU/idle ranks the processors by idle")
 	}
 }

@@ -130,20 +130,13 @@ func TestLessName(t *testing.T) {
 		a, b string
 		want bool
 	}{
-		{"cpu2", "cpu10", true}, {"cpu10", "cpu2", false}, {"sda", "sdb", true}, {"sdz", "sdaa", false},
+		{"cpu2", "cpu10", true}, {"cpu10", "cpu2", false}, {"sda", "sdb", true}, {"sdz", "sdaa", true}, {"sdaa", "sdb", false}, // issue 12: sda … sdz, then sdaa
+		{"eth0", "lo", true}, {"enp3s0", "eth0", true}, {"sda", "sda1", true},
 		{"eth0", "eth0.100", true}, {"a", "a", false}, {"nvme0n1", "nvme0n10", true}, {"", "a", true},
 	}
 	for _, tt := range tests {
 		if got := lessName(tt.a, tt.b); got != tt.want {
 			t.Errorf("lessName(%q, %q) = %v", tt.a, tt.b, got)
-		}
-	}
-}
-
-func TestShortUnit(t *testing.T) {
-	for in, want := range map[string]string{"KiB/s": "kB/s", "MiB/s": "MB/s", "GiB/s": "GB/s", "B/s": "B/s", "": "B/s", "k reads/s": "k reads/s"} {
-		if got := shortUnit(in); got != want {
-			t.Errorf("shortUnit(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -3,6 +3,8 @@ package ui
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -70,10 +72,47 @@ func TestIostatColumns(t *testing.T) {
 	for _, c := range m.values.cols[:8] {
 		got = append(got, c.title())
 	}
+	// issue 12: iostat's names in a fixed unit, never drifting with scale.
 	want := "r/s w/s rkB/s wkB/s r_await w_await aqu-sz %util"
-	if g := fmt.Sprint(got); g != "["+want+"]" && g != "[r/s w/s rMB/s wMB/s r_await w_await aqu-sz %util]" {
+	if g := fmt.Sprint(got); g != "["+want+"]" {
 		t.Fatalf("disk columns %v, want %s", got, want)
 	}
+	s := strip(m.values.View())
+	for _, w := range []string{"rareq-sz", "kB/s", "ms"} {
+		if !strings.Contains(s, w) {
+			t.Errorf("the disk table lacks %q:\n%s", w, s)
+		}
+	}
+}
+
+// issue 12: the per-processor table reads like mpstat -P ALL, and its (all) row is a share of
+// all processors (never above 100%), %idle on screen at 80 columns.
+func TestMpstatColumns(t *testing.T) {
+	m := newModel(t, newSynthSampler(t, "synthetic:cpus=8,seed=3"), 80, 24, 2)
+	m = keys(t, m, ":CPU{enter}2")
+	var got []string
+	for _, c := range m.values.cols[:11] {
+		got = append(got, c.title())
+	}
+	if g := strings.Join(got, " "); g != "%usr %nice %sys %iowait %irq %soft %steal %guest %gnice %idle %busy" {
+		t.Fatalf("cpu columns %s", g)
+	}
+	s := strip(m.values.View())
+	if !strings.Contains(s, "%idle") {
+		t.Fatalf("%%idle is pinned on screen at 80 columns:\n%s", s)
+	}
+	for _, line := range strings.Split(s, "\n") {
+		if !strings.HasPrefix(line, "(all)") {
+			continue
+		}
+		for _, f := range strings.Fields(line)[1:] {
+			if x, err := strconv.ParseFloat(f, 64); err == nil && x > 100 {
+				t.Fatalf("the (all) row has %s%%: it is a share of all processors\n%s", f, s)
+			}
+		}
+		return
+	}
+	t.Fatalf("no (all) row:\n%s", s)
 }
 
 // BenchmarkViewSynthetic10kDisks is the frame budget on the synthetic source: 10,000 disks

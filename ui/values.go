@@ -207,7 +207,14 @@ func (p *valuesPane) reshape(ctxChanged bool) {
 			}
 			for _, k := range ctx.Children() {
 				if k.Kind == namespace.CtxInstance && k.Class == instClass && k.Inst != nil {
-					p.rows = append(p.rows, tableRow{inst: k.Inst, name: k.Name, path: k.Path()})
+					p.rows = append(p.rows, tableRow{inst: k.Inst, class: instClass, name: k.Name, path: k.Path()})
+					// Nested instances (a disk's partitions) follow their parent, as iostat -p.
+					for _, kk := range k.Children() {
+						if kk.Kind == namespace.CtxInstance && kk.Inst != nil && kk.Class != instClass {
+							p.rows = append(p.rows, tableRow{inst: kk.Inst, class: kk.Class, name: kk.Name,
+								path: kk.Path(), depth: 1, parent: k.Name})
+						}
+					}
 				}
 			}
 			p.nameW = 6

@@ -5,6 +5,7 @@ package ui
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -16,27 +17,59 @@ import (
 // tableCol is one statistic column of the instance table.
 type tableCol struct {
 	header string
-	di     int // datum index in the instance class
-	ti     int // datum index in the context's own (totals) class, or -1
+	name   string // the datum's name, to find it in the classes of nested rows (partitions)
+	di     int    // datum index in the instance class
+	ti     int    // datum index in the context's own (totals) class, or -1
 	col    views.Column
+	tcol   views.Column // the totals row's: CPU's own time is a share of every processor
 	valid  bool // some cell of the column is valid this tick: its unit means something
+	// A column of a well-known table (iostat -x, mpstat) is printed the way that tool prints
+	// it: a fixed unit, two decimals. fixed is false for the other columns, which scale.
+	fixed  bool
+	unit   string  // the fixed unit row: "kB/s", "ms", "%"
+	div    float64 // the value's base quantity (views.Measure.Base) divided by div is printed
+	pinned bool    // always on screen, at the right edge (%util)
+	textW  int     // the widest cell of a fixed column this tick
+	help   string  // what the column is, for the help overlay
 }
 
 // tableRow is one row of the instance table: an instance, or the context's own totals.
 type tableRow struct {
 	inst   *namespace.Instance
+	class  *namespace.Class // the instance's class; partitions have their own
 	name   string
 	path   string
 	totals bool
+	depth  int    // 1 for a partition under its disk
+	parent string // the disk's name, for a partition
+}
+
+// lessRow orders rows by name the way a person reads a device list: naturally (cpu2 before
+// cpu10, sdz before sdaa), a partition right after its disk.
+func lessRow(a, b *tableRow) bool {
+	ka, kb := a.name, b.name
+	if a.depth > 0 {
+		ka = a.parent
+	}
+	if b.depth > 0 {
+		kb = b.parent
+	}
+	if ka != kb {
+		return lessName(ka, kb)
+	}
+	if a.depth != b.depth {
+		return a.depth < b.depth
+	}
+	return lessName(a.name, b.name)
 }
 
 // tableColumns chooses the instance table's columns from the class's datums by name: the
-// preferred columns of well-known contexts first (the per-disk table of `iostat -x`), then
-// every other numeric statistic.
+// columns of well-known contexts first, in their tool's order and form (the per-disk table of
+// `iostat -x`, the per-processor one of `mpstat -P ALL`), then every other numeric statistic.
 func tableColumns(vf valueFormat, ctx *namespace.Context, c *namespace.Class) []tableCol {
 	var cols []tableCol
 	used := map[int]bool{}
-	add := func(header string, di int) {
+	add := func(pc colPref, di int) {
 		if di < 0 || used[di] {
 			return
 		}
@@ -51,73 +84,140 @@ func tableColumns(vf valueFormat, ctx *namespace.Context, c *namespace.Class) []
 				ti = j
 			}
 		}
-		cols = append(cols, tableCol{header: header, di: di, ti: ti, col: vf.column(c, d)})
+		col := tableCol{header: pc.header, name: d.Name, di: di, ti: ti, col: vf.column(c, d), help: pc.help}
+		if ti >= 0 {
+			col.tcol = vf.column(ctx.Stats, &ctx.Stats.Datums[ti])
+		}
+		if pc.unit != "" || pc.div != 0 {
+			col.fixed, col.unit, col.div, col.pinned = true, pc.unit, pc.div, pc.pinned
+			if col.div == 0 {
+				col.div = 1
+			}
+		}
+		cols = append(cols, col)
 	}
 	for _, pc := range preferredColumns[ctx.Name] {
 		for _, n := range pc.names {
 			if di := c.DatumByName(n); di >= 0 {
-				add(pc.header, di)
+				add(pc, di)
 				break
 			}
 		}
 	}
 	for i := range c.Datums {
-		add(c.Datums[i].Name, i)
+		add(colPref{header: c.Datums[i].Name}, i)
 	}
 	return cols
 }
 
-// colPref is a column a well-known table shows first, with the datum names it may go by. A
-// header with "%s" takes the short form of the column's unit ("rkB/s" while the column is in
-// KiB/s, "rMB/s" once it moves to MiB/s), the way iostat -k and -m name them.
+// colPref is a column a well-known table shows first, with the datum names it may go by, and
+// the tool's form: the unit it is printed in and the divisor from the value's base quantity
+// (bytes, seconds, ones, percent) to it.
 type colPref struct {
 	header string
 	names  []string
+	unit   string
+	div    float64
+	pinned bool
+	help   string
 }
+
+// The fixed forms of iostat -x and mpstat: rates per second, kB (1024 bytes) per second, ms,
+// kB per request, percentages; two decimals each.
+var (
+	perSec = func(h, help string, names ...string) colPref {
+		return colPref{header: h, names: names, unit: "/s", div: 1, help: help}
+	}
+	kBps = func(h, help string, names ...string) colPref {
+		return colPref{header: h, names: names, unit: "kB/s", div: 1024, help: help}
+	}
+	msec = func(h, help string, names ...string) colPref {
+		return colPref{header: h, names: names, unit: "ms", div: 1e-3, help: help}
+	}
+	pct = func(h, help string, names ...string) colPref {
+		return colPref{header: h, names: names, unit: "%", div: 1, help: help}
+	}
+)
 
 // preferredColumns puts the columns people expect first: the per-disk table reads like
-// `iostat -x`, the per-interface one like `sar -n DEV`, the per-CPU one like `mpstat`.
+// `iostat -x` (the most used columns first, so they fit 80 columns, %util pinned), the
+// per-interface one like `sar -n DEV`, the per-processor one like `mpstat -P ALL`.
 var preferredColumns = map[string][]colPref{
 	"Disk": {
-		{"r/s", []string{"reads", "r_s"}},
-		{"w/s", []string{"writes", "w_s"}},
-		{"r%s", []string{"read_bytes", "rbytes"}},
-		{"w%s", []string{"write_bytes", "wbytes"}},
-		{"r_await", []string{"r_await"}},
-		{"w_await", []string{"w_await"}},
-		{"aqu-sz", []string{"aqu_sz", "aqu-sz"}},
-		{"%util", []string{"busy", "%util", "util", "%busy"}},
+		perSec("r/s", "reads completed per second", "reads"),
+		perSec("w/s", "writes completed per second", "writes"),
+		kBps("rkB/s", "kilobytes (1024 bytes) read per second", "read_bytes"),
+		kBps("wkB/s", "kilobytes written per second", "write_bytes"),
+		msec("r_await", "average time of a read, queue and service, in milliseconds", "r_await"),
+		msec("w_await", "average time of a write, in milliseconds", "w_await"),
+		{header: "aqu-sz", names: []string{"aqu_sz"}, div: 1, help: "average number of requests queued or in service"},
+		{header: "%util", names: []string{"busy", "%util"}, unit: "%", div: 1, pinned: true,
+			help: "share of the interval with at least one request in flight"},
+		{header: "rareq-sz", names: []string{"rareq_sz"}, unit: "kB", div: 1024, help: "average size of a read, in kilobytes"},
+		{header: "wareq-sz", names: []string{"wareq_sz"}, unit: "kB", div: 1024, help: "average size of a write, in kilobytes"},
+		perSec("rrqm/s", "reads merged per second before being issued", "reads_merged"),
+		perSec("wrqm/s", "writes merged per second", "writes_merged"),
+		pct("%rrqm", "share of reads merged", "%rrqm"),
+		pct("%wrqm", "share of writes merged", "%wrqm"),
+		perSec("d/s", "discards completed per second", "discards"),
+		kBps("dkB/s", "kilobytes discarded per second", "discard_bytes"),
+		perSec("f/s", "flushes completed per second", "flushes"),
 	},
 	"NetIf": {
-		{"rx%s", []string{"ibytes", "rx_bytes"}},
-		{"tx%s", []string{"obytes", "tx_bytes"}},
-		{"rxpck/s", []string{"ipackets", "rx_packets"}},
-		{"txpck/s", []string{"opackets", "tx_packets"}},
+		kBps("rxkB/s", "kilobytes received per second", "ibytes"),
+		kBps("txkB/s", "kilobytes sent per second", "obytes"),
+		perSec("rxpck/s", "packets received per second", "ipackets"),
+		perSec("txpck/s", "packets sent per second", "opackets"),
 	},
 	"CPU": {
-		{"%busy", []string{"busy", "%busy"}},
+		pct("%usr", "user code, guest time excluded", "usr"),
+		pct("%nice", "niced user code, guest time excluded", "niced"),
+		pct("%sys", "kernel code, interrupts excluded", "kern"),
+		pct("%iowait", "idle with I/O outstanding", "wait"),
+		pct("%irq", "hardware interrupts", "irq"),
+		pct("%soft", "software interrupts", "softirq"),
+		pct("%steal", "ready but not run by the hypervisor", "steal"),
+		pct("%guest", "running a guest", "guest"),
+		pct("%gnice", "running a niced guest", "guest_nice"),
+		{header: "%idle", names: []string{"idle"}, unit: "%", div: 1, pinned: true, help: "idle with no I/O outstanding"},
+		pct("%busy", "everything but idle and iowait", "busy"),
 	},
 }
 
-// title is the column's header, with the short unit filled in for a templated header.
-func (c *tableCol) title() string {
-	if !strings.Contains(c.header, "%s") {
-		return c.header
+// title is the column's header.
+func (c *tableCol) title() string { return c.header }
+
+// unitText is the column's unit row: the fixed unit, or the scaled column's unit while some
+// cell is valid.
+func (c *tableCol) unitText() string {
+	switch {
+	case c.fixed:
+		return strings.TrimSpace(c.unit)
+	case c.valid:
+		return c.col.Unit()
 	}
-	return strings.Replace(c.header, "%s", shortUnit(c.col.Unit()), 1)
+	return ""
 }
 
-// shortUnit turns a views rate unit into iostat's spelling: "KiB/s" → "kB/s", "MiB/s" → "MB/s".
-func shortUnit(u string) string {
-	switch {
-	case u == "":
-		return "B/s"
-	case u == "KiB/s":
-		return "kB/s"
-	case strings.HasSuffix(u, "iB/s") && len(u) == 5:
-		return u[:1] + "B/s"
+// fixedText is a cell of a fixed column: the value's base quantity over the divisor, with two
+// decimals, the way iostat and mpstat print it (`265.00`, `0.52`, `99.80`).
+func (c *tableCol) fixedText(dst []byte, v namespace.Value, totals bool) []byte {
+	if v.State != namespace.Valid {
+		return append(dst, views.Mark(v)...)
 	}
-	return u
+	x := c.column(totals).Measure().Base(v.V) / c.div
+	if math.Abs(x) < 0.005 {
+		x = 0 // never -0.00
+	}
+	return strconv.AppendFloat(dst, x, 'f', 2, 64)
+}
+
+// column is how the column's cells of a row are shown: the totals row has its own datum.
+func (c *tableCol) column(totals bool) *views.Column {
+	if totals && c.ti >= 0 {
+		return &c.tcol
+	}
+	return &c.col
 }
 
 func (p *valuesPane) cell(r *tableRow, c *tableCol) (namespace.Value, bool) {
@@ -126,6 +226,14 @@ func (p *valuesPane) cell(r *tableRow, c *tableCol) (namespace.Value, bool) {
 			return namespace.Value{}, false
 		}
 		return p.snap.Class(p.ctx.Stats).Value(p.ctx.StatsInst, c.ti)
+	}
+	if r.class != nil && r.class != p.class {
+		// A partition under its disk: the same statistic by name in its own class.
+		di := r.class.DatumByName(c.name)
+		if di < 0 {
+			return namespace.Value{}, false
+		}
+		return p.snap.Class(r.class).Value(r.inst, di)
 	}
 	return p.snap.Class(p.class).Value(r.inst, c.di)
 }
@@ -136,13 +244,35 @@ func (p *valuesPane) fitColumns() {
 	for i := range p.cols {
 		c := &p.cols[i]
 		c.valid = false
+		c.textW = 0
+		big, neg := 0.0, false
 		for j := range p.rows {
 			if v, ok := p.cell(&p.rows[j], c); ok {
-				c.col.Observe(v)
+				col := c.column(p.rows[j].totals)
+				col.Observe(v)
 				c.valid = c.valid || v.State == namespace.Valid
+				switch {
+				case !c.fixed:
+				case v.State == namespace.Valid:
+					x := col.Measure().Base(v.V) / c.div
+					big, neg = max(big, math.Abs(x)), neg || x <= -0.005
+				default:
+					c.textW = max(c.textW, len(views.Mark(v)))
+				}
 			}
 		}
+		if c.fixed {
+			// The widest number: its integer digits, the point and two decimals, a sign.
+			w := len(strconv.FormatFloat(big, 'f', 2, 64))
+			if neg {
+				w++
+			}
+			c.textW = max(c.textW, w)
+		}
 		c.col.Settle()
+		if c.ti >= 0 {
+			c.tcol.Settle()
+		}
 	}
 }
 
@@ -162,11 +292,10 @@ func (p *valuesPane) sortRows() {
 	rest := p.order[first:]
 	if p.sortCol == 0 || p.sortCol > len(p.cols) || p.snap == nil {
 		sort.SliceStable(rest, func(a, b int) bool {
-			less := lessName(p.rows[rest[a]].name, p.rows[rest[b]].name)
 			if p.sortDesc {
-				return lessName(p.rows[rest[b]].name, p.rows[rest[a]].name)
+				return lessRow(&p.rows[rest[b]], &p.rows[rest[a]])
 			}
-			return less
+			return lessRow(&p.rows[rest[a]], &p.rows[rest[b]])
 		})
 		return
 	}
@@ -195,7 +324,9 @@ func (p *valuesPane) sortRows() {
 	})
 }
 
-// lessName orders names with their numbers by value: cpu2 before cpu10.
+// lessName orders names naturally: numbers by value (cpu2 before cpu10), and the letters of
+// kernel device names the way the kernel hands them out (sda … sdz, then sdaa): two runs of
+// letters that share their first two are shorter first.
 func lessName(a, b string) bool {
 	for a != "" && b != "" {
 		ia, ib := digitsAt(a), digitsAt(b)
@@ -208,12 +339,32 @@ func lessName(a, b string) bool {
 			a, b = a[ia:], b[ib:]
 			continue
 		}
+		la, lb := lettersAt(a), lettersAt(b)
+		if la > 0 && lb > 0 {
+			ra, rb := a[:la], b[:lb]
+			if ra != rb {
+				if la != lb && la >= 2 && lb >= 2 && ra[:2] == rb[:2] {
+					return la < lb
+				}
+				return ra < rb
+			}
+			a, b = a[la:], b[lb:]
+			continue
+		}
 		if a[0] != b[0] {
 			return a[0] < b[0]
 		}
 		a, b = a[1:], b[1:]
 	}
 	return len(a) < len(b)
+}
+
+func lettersAt(s string) int {
+	i := 0
+	for i < len(s) && (s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z') {
+		i++
+	}
+	return i
 }
 
 func digitsAt(s string) int {
@@ -239,32 +390,72 @@ func (p *valuesPane) showSortCol() {
 }
 
 func (p *valuesPane) colVisible(i int) bool {
-	_, shown := p.tableLayout()
-	return i >= p.colOff && i < p.colOff+shown
+	_, vis := p.tableLayout()
+	return slices.Contains(vis, i)
 }
 
-// tableLayout is the width of the name column and how many statistic columns fit from colOff.
-func (p *valuesPane) tableLayout() (nameW, shown int) {
+// tableLayout is the width of the name column and the statistic columns that fit, in order:
+// those from colOff that fit, with the pinned columns (%util) always among them, in their place
+// when it is inside the shown range and else at the right edge.
+func (p *valuesPane) tableLayout() (nameW int, vis []int) {
 	nameW = p.nameW
 	used := nameW
+	var pinned []int
+	for i := range p.cols {
+		if p.cols[i].pinned {
+			used += 1 + p.colWidth(i)
+			pinned = append(pinned, i)
+		}
+	}
 	for i := p.colOff; i < len(p.cols); i++ {
+		if p.cols[i].pinned {
+			continue
+		}
 		cw := p.colWidth(i)
-		if used+1+cw > p.w-1 && shown > 0 {
+		if used+1+cw > p.w-1 && len(vis) > 0 {
 			break
 		}
 		used += 1 + cw
-		shown++
+		vis = append(vis, i)
 	}
-	return nameW, shown
+	last := -1
+	if len(vis) > 0 {
+		last = vis[len(vis)-1]
+	}
+	for _, i := range pinned {
+		if i > p.colOff && i < last {
+			k, _ := slices.BinarySearch(vis, i)
+			vis = slices.Insert(vis, k, i)
+		} else {
+			vis = append(vis, i)
+		}
+	}
+	return nameW, vis
 }
 
 func (p *valuesPane) colWidth(i int) int {
 	c := &p.cols[i]
+	if c.fixed {
+		return max(width(c.title())+1, width(c.unitText()), c.textW)
+	}
 	return max(8, width(c.title())+1, width(c.col.Unit()))
 }
 
+// moreCols reports whether columns are hidden to the left and to the right of vis.
+func (p *valuesPane) moreCols(vis []int) (left, right bool) {
+	if p.colOff > 0 {
+		left = true
+	}
+	for i := p.colOff; i < len(p.cols); i++ {
+		if !slices.Contains(vis, i) {
+			right = true
+		}
+	}
+	return left, right
+}
+
 func (p *valuesPane) viewTable(lines []string) []string {
-	nameW, shown := p.tableLayout()
+	nameW, vis := p.tableLayout()
 	var h1, h2 strings.Builder
 	nameHdr := "name"
 	if p.sortCol == 0 {
@@ -272,36 +463,30 @@ func (p *valuesPane) viewTable(lines []string) []string {
 	}
 	h1.WriteString(p.headerStyle(0).Render(pad(nameHdr, nameW)))
 	h2.WriteString(strings.Repeat(" ", nameW))
-	for i := p.colOff; i < p.colOff+shown; i++ {
+	cws := make([]int, len(vis))
+	for k, i := range vis {
 		c := &p.cols[i]
-		cw := p.colWidth(i)
+		cws[k] = p.colWidth(i)
 		hd := c.title()
 		if p.sortCol == i+1 {
 			hd += sortMark(p.sortDesc)
 		}
-		h1.WriteString(" " + p.headerStyle(i+1).Render(padLeft(hd, cw)))
-		unit := ""
-		if c.valid {
-			unit = c.col.Unit()
-		}
-		h2.WriteString(" " + p.st.Text.Muted.Render(padLeft(unit, cw)))
+		h1.WriteString(" " + p.headerStyle(i+1).Render(padLeft(hd, cws[k])))
+		h2.WriteString(" " + p.st.Text.Muted.Render(padLeft(c.unitText(), cws[k])))
 	}
-	if more := len(p.cols) - p.colOff - shown; more > 0 || p.colOff > 0 {
+	if left, right := p.moreCols(vis); left || right {
 		note := ""
-		if p.colOff > 0 {
+		if left {
 			note += "‹"
 		}
-		if more > 0 {
+		if right {
 			note += "›"
 		}
 		h1.WriteString(" " + p.st.Text.Accent.Render(note))
 	}
 	lines = append(lines, h1.String(), h2.String())
-	cws := make([]int, shown)
-	for k := range cws {
-		cws[k] = p.colWidth(p.colOff + k)
-	}
 	bh := p.bodyH()
+	var cellBuf []byte
 	for i := p.offset; i < min(p.offset+bh, len(p.order)); i++ {
 		r := &p.rows[p.order[i]]
 		sel := i == p.cursor
@@ -312,13 +497,17 @@ func (p *valuesPane) viewTable(lines []string) []string {
 		if r.totals {
 			ns = p.st.Text.Bold
 		}
+		name := r.name
+		if r.depth > 0 {
+			name = " " + name // a partition under its disk
+		}
 		if sel {
-			writePad(&sb, r.name, nameW)
+			writePad(&sb, name, nameW)
 		} else {
-			ns.writePad(&sb, r.name, nameW)
+			ns.writePad(&sb, name, nameW)
 		}
 		for k, cw := range cws {
-			c := &p.cols[p.colOff+k]
+			c := &p.cols[vis[k]]
 			txt := ""
 			var v namespace.Value
 			ok := false
@@ -329,7 +518,12 @@ func (p *valuesPane) viewTable(lines []string) []string {
 				v, ok = namespace.Value{State: namespace.Unavailable, Reason: namespace.ReasonNoValues}, true
 			}
 			if ok {
-				txt = cellText(&c.col, v)
+				if c.fixed {
+					cellBuf = c.fixedText(cellBuf[:0], v, r.totals)
+					txt = string(cellBuf)
+				} else {
+					txt = cellText(c.column(r.totals), v)
+				}
 			}
 			sb.WriteByte(' ')
 			if ok && !sel {

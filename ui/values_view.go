@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"dcimon/namespace"
+	"dcimon/views"
 )
 
 // View renders the pane, exactly w×h.
@@ -80,6 +81,16 @@ func (p *valuesPane) viewStats(lines []string) []string {
 	}
 	in := p.ctx.StatsInst
 	h := p.bodyH()
+	// Numbers line up on their last digit and units on their first letter (issue 12).
+	numW, unitW := 0, 0
+	for i := p.offset; i < min(p.offset+h, len(p.stats)); i++ {
+		s := p.stats[i]
+		if v, ok := cv.Value(in, s.di); ok && v.State == namespace.Valid && !s.text {
+			num, unit := views.SplitUnit(p.vf.text(p.ctx.Stats, s.datum, v))
+			numW, unitW = max(numW, width(num)), max(unitW, width(unit))
+		}
+	}
+	numW = max(numW, vw-1-unitW)
 	for i := p.offset; i < min(p.offset+h, len(p.stats)); i++ {
 		s := p.stats[i]
 		v, ok := cv.Value(in, s.di)
@@ -87,6 +98,9 @@ func (p *valuesPane) viewStats(lines []string) []string {
 			v = namespace.Value{State: namespace.Unavailable, Reason: namespace.ReasonNotSampled}
 		}
 		txt := p.vf.text(p.ctx.Stats, s.datum, v)
+		if !s.text && numW+1+unitW <= vw {
+			txt = views.AlignValue(txt, numW, unitW)
+		}
 		var sb strings.Builder
 		name := pad(s.datum.Name, nw)
 		vt := padLeft(txt, vw)

@@ -1,6 +1,7 @@
 package views
 
 import (
+	"strconv"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
@@ -128,6 +129,54 @@ func AppendRight(dst []byte, cell []byte, width int) []byte {
 }
 
 // PadLeft returns s right-aligned in width cells.
+// SplitUnit cuts a scaled value's text into its number and its unit, so a column of values can
+// line up on the numbers (issue 12): `12.4 MiB/s` → `12.4`, `MiB/s`; `75.0%` → `75.0`, `%`;
+// `1.22k ops/s` → `1.22k`, `ops/s`. Text that is not a number followed by a unit (a name, a
+// date, a mark, a bare number) comes back whole with an empty unit.
+func SplitUnit(text string) (num, unit string) {
+	i := 0
+	for i < len(text) && (text[i] == '-' || text[i] == '.' || text[i] >= '0' && text[i] <= '9') {
+		i++
+	}
+	if i == 0 || i == len(text) {
+		return text, ""
+	}
+	if _, err := strconv.ParseFloat(text[:i], 64); err != nil {
+		return text, ""
+	}
+	rest := text[i:]
+	if strings.IndexByte("kMGTPE", rest[0]) >= 0 && len(rest) > 1 && rest[1] == ' ' {
+		i++ // a count's prefix stays with its number
+		rest = text[i:]
+	}
+	switch {
+	case rest == "%":
+		return text[:i], "%"
+	case rest[0] == ' ' && len(rest) > 1:
+		return text[:i], rest[1:]
+	}
+	return text, ""
+}
+
+// AlignValue lays a value's text out in numW+1+unitW cells so that numbers line up on their
+// last digit and units on their first letter; a mark (`n/a`, `—`) ends where the numbers do;
+// anything else is right-aligned in the whole width.
+func AlignValue(text string, numW, unitW int) string {
+	num, unit := SplitUnit(text)
+	switch {
+	case unit != "" && Width(num) <= numW && Width(unit) <= unitW:
+		return PadLeft(num, numW) + " " + Pad(unit, unitW)
+	case Width(text) <= numW && (text == MarkNA || text == MarkNoRate || text == MarkError || isNumber(text)):
+		return PadLeft(text, numW) + strings.Repeat(" ", unitW+1)
+	}
+	return PadLeft(text, numW+1+unitW)
+}
+
+func isNumber(s string) bool {
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil
+}
+
 // Pad pads s on the right with spaces to width cells.
 func Pad(s string, width int) string {
 	n := width - Width(s)

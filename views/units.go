@@ -116,6 +116,11 @@ func (m Measure) Natural(v float64) Scale {
 	for i > 0 && x < r[i].f {
 		i--
 	}
+	// A value that rounds to the next unit is shown in it: 999.7 ms is `1.00 s`, never
+	// `1000 ms` (issue 12: three significant digits at the boundary too).
+	if i < top && x >= r[i+1].f*0.9995 {
+		i++
+	}
 	return Scale(i)
 }
 
@@ -262,6 +267,10 @@ const SigDigits = 3
 
 // appendSig appends y with SigDigits significant digits. Anything that rounds to zero is "0"
 // (never "-0.000"); a non-finite number, which namespace never produces, shows as "?".
+//
+// Without fixed, trailing zeros are dropped down to minDec decimals (and the point when none
+// are left) only when the shorter text is still the value (`1.5 µs`, `2 MiB`): zeros that stand
+// for digits rounded away are digits like any other (issue 12: 1000.2 ms/s is `1.00 s/s`).
 func appendSig(dst []byte, y float64, fixed bool, minDec int) []byte {
 	if math.IsNaN(y) || math.IsInf(y, 0) {
 		return append(dst, '?')
@@ -283,15 +292,23 @@ func appendSig(dst []byte, y float64, fixed bool, minDec int) []byte {
 	if fixed || dec <= minDec {
 		return dst
 	}
-	// Drop trailing zeros down to minDec decimals, and the point when none are left.
-	keep := len(dst) - dec + minDec
-	for len(dst) > keep && dst[len(dst)-1] == '0' {
-		dst = dst[:len(dst)-1]
+	cut, kept := len(dst), dec
+	for kept > minDec && dst[cut-1] == '0' {
+		cut--
+		kept--
 	}
-	if dst[len(dst)-1] == '.' {
-		dst = dst[:len(dst)-1]
+	if cut == len(dst) {
+		return dst
 	}
-	return dst
+	// The shorter text must still be the value, to within floating-point noise.
+	p := math.Pow10(kept)
+	if r := math.Round(y*p) / p; math.Abs(r-y) > 1e-9*a {
+		return dst
+	}
+	if kept == 0 {
+		cut-- // the point
+	}
+	return dst[:cut]
 }
 
 // appendFixed1 appends y with exactly one decimal (percentages: `75.0`, `100.0`, `0.0`).
@@ -404,6 +421,11 @@ func levelMeasure(c *namespace.Class, d *namespace.Datum, depth int) Measure {
 	case namespace.DerivedSum2, namespace.DerivedSum3, namespace.DerivedDifference:
 		if a, ok := arg(0); ok && a.Kind != KindPercent {
 			m = a
+			// reads + writes are neither reads nor writes (issue 12): counts of different
+			// nouns add up to operations.
+			if b, ok := arg(1); ok && a.Kind == KindCount && b.Kind == KindCount && a.Noun != b.Noun {
+				m.Noun = "ops"
+			}
 		}
 	case namespace.DerivedAverage:
 		a, ok1 := arg(0)

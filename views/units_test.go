@@ -21,9 +21,10 @@ func TestSignificantDigits(t *testing.T) {
 		{0.01234, "0.012", "0.012"},
 		{1.5, "1.5", "1.50"},
 		{2, "2", "2.00"},
-		{9.996, "10", "10.0"},
+		{9.996, "10.0", "10.0"}, // issue 12: zeros standing for rounded digits stay
 		{99.96, "100", "100"},
-		{0.99951, "1", "1.00"},
+		{0.99951, "1.00", "1.00"},
+		{1.0002, "1.00", "1.00"}, // issue 12: clock_ms at 1000.2 ms/s
 		{1010, "1010", "1010"},
 		{0, "0", "0"},
 		{0.0001, "0", "0"},
@@ -264,5 +265,18 @@ func TestPCPUnits(t *testing.T) {
 	}
 	if m := PMMeasure(ns.PMUnits{DimTime: 1, ScaleTime: 9}); m.Kind != KindOther {
 		t.Errorf("bad time scale gave %+v", m)
+	}
+}
+
+// issue 12: a value that rounds to the next unit is shown in it, never as four digits.
+func TestBoundaryRoundsUp(t *testing.T) {
+	ms := Measure{Kind: KindTime, Factor: 1e-3}
+	for v, want := range map[float64]string{999.7: "1.00 s", 999.4: "999 ms", 1000.2: "1.00 s", 1000: "1 s"} {
+		if got := ms.Format(v); got != want {
+			t.Errorf("Format(%g ms) = %q, want %q", v, got, want)
+		}
+	}
+	if got := (Measure{Kind: KindCount, Noun: "reads"}).PerSecond().Format(999.8); got != "1.00k reads/s" {
+		t.Errorf("999.8 reads/s = %q", got)
 	}
 }

@@ -45,6 +45,8 @@ func testDatums() []ns.Datum {
 		ns.Derived(33, "msperread", ns.DerivedAverage, ns.PMSemInstant, "Time per read", 32, 2),
 		ns.Counter(34, "alluser", ns.TypeUint8, ns.UnitMillisecs, "User time of 4 processors", "test").WithShare(4),
 		ns.Counter(35, "cpu_us", ns.TypeUint8, ns.UnitMicrosecs, "CPU time of a process", "test"),
+		ns.Counter(36, "writes", ns.TypeUint8, ns.UnitWrites, "Writes", "test"),
+		ns.Derived(37, "rw", ns.DerivedSum2, ns.PMSemCounter, "Reads and writes", 2, 36),
 	}
 }
 
@@ -126,6 +128,7 @@ func TestFormatValue(t *testing.T) {
 		{"AMB-17 percent raw is the fraction", "%busy", valid(0, 0.75), raw, "0.75"},
 		{"DCI-UNIT-7 SUM2 of bytes is bytes/s", "iobytes", valid(0, 1024), opt, "1 KiB/s"},
 		{"DCI-UNIT-7 SUM2 without the class", "iobytes", valid(0, 1024), Options{}, "1.02k/s"},
+		{"issue 12 reads + writes are ops", "rw", valid(0, 1220), opt, "1.22k ops/s"},
 		{"DCI-UNIT-7 a sum of a derived sum keeps the bytes", "allbytes", valid(0, 3<<20), opt, "3 MiB/s"},
 		{"DCI-UNIT-7 an average over a derived sum of times is a time per op", "msperread", valid(0, 2.5), opt, "2.5 ms/op"},
 		{"PCPD-6 ms per op", "svctime", valid(0, 2.5), opt, "2.5 ms/op"},
