@@ -22,7 +22,7 @@ type tableCol struct {
 	ti     int    // datum index in the context's own (totals) class, or -1
 	col    views.Column
 	tcol   views.Column // the totals row's: CPU's own time is a share of every processor
-	valid  bool // some cell of the column is valid this tick: its unit means something
+	valid  bool         // some cell of the column is valid this tick: its unit means something
 	// A column of a well-known table (iostat -x, mpstat) is printed the way that tool prints
 	// it: a fixed unit, two decimals. fixed is false for the other columns, which scale.
 	fixed  bool
