@@ -472,7 +472,16 @@ func (p *hotPane) item(r hotRow, sel bool) string {
 	valW := 10
 	barW := p.w - rankW - 1 - nameW - 1 - valW - 1
 	if sel {
-		return p.selStyle(true, p.st.Text.Normal).Render(pad(padLeft(rank, rankW)+" "+pad(it.Name, nameW)+" "+padLeft(txt, valW), p.w))
+		// The selected row keeps its bar (issue 12), in the selection's colours.
+		line := padLeft(rank, rankW) + " " + pad(it.Name, nameW) + " " + padLeft(txt, valW)
+		if frac, over, ok := p.itemBar(r, d, it); ok && barW >= 4 {
+			full, empty := barCells(frac, barW)
+			if over && empty == 0 {
+				full = cellRun(fullCells, barW-1) + "▶"
+			}
+			line += " " + full + cellRun(emptyCells, empty)
+		}
+		return p.selStyle(true, p.st.Text.Normal).Render(pad(line, p.w))
 	}
 	var sb strings.Builder
 	sb.Grow(4 * p.w)
@@ -481,19 +490,27 @@ func (p *hotPane) item(r hotRow, sel bool) string {
 	p.st.Text.Normal.writePad(&sb, it.Name, nameW)
 	sb.WriteByte(' ')
 	p.st.Text.Normal.writePadLeft(&sb, txt, valW)
-	if barW >= 4 && d != nil {
-		frac, over, ok := datumBar(d, it.Val)
-		if !ok && len(r.set.Items) > 0 {
-			// No SPMI scale: bars relative to the top item, so the ranking still reads at a glance.
-			top := math.Abs(r.set.Items[0].Val.V)
-			frac, over, ok = barScale(math.Abs(it.Val.V), 0, top)
-		}
-		if ok {
+	if barW >= 4 {
+		if frac, over, ok := p.itemBar(r, d, it); ok {
 			sb.WriteByte(' ')
 			writeBar(&sb, p.st, frac, over, barW)
 		}
 	}
 	return sb.String()
+}
+
+// itemBar is how full a ranked item's bar is: on the statistic's SPMI scale, or without one
+// relative to the top item, so the ranking still reads at a glance.
+func (p *hotPane) itemBar(r hotRow, d *namespace.Datum, it namespace.HotItem) (frac float64, over, ok bool) {
+	if d == nil {
+		return 0, false, false
+	}
+	frac, over, ok = datumBar(d, it.Val)
+	if !ok && len(r.set.Items) > 0 && it.Val.State == namespace.Valid {
+		top := math.Abs(r.set.Items[0].Val.V)
+		frac, over, ok = barScale(math.Abs(it.Val.V), 0, top)
+	}
+	return frac, over, ok
 }
 
 // ShortHelp is the pane's help line.

@@ -162,3 +162,24 @@ func BenchmarkFilterKeySynthetic10kDisks(b *testing.B) {
 		_ = m.View()
 	}
 }
+
+// issue 12: bars only where they mean something: a capacity that does not move has none, and the
+// selected hotset row keeps its bar.
+func TestBarsWhereTheyMeanSomething(t *testing.T) {
+	m := newModel(t, newSynthSampler(t, "synthetic:disks=3,nics=1,cpus=2,seed=7"), 120, 40, 2)
+	m = keys(t, m, ":/Disk/sda{enter}")
+	for _, line := range strings.Split(strip(m.values.View()), "\n") {
+		if strings.HasPrefix(line, "size ") && strings.ContainsAny(line, "█░▁▂▃▄▅▆▇") {
+			t.Fatalf("a capacity has a bar or a sparkline: %q", line)
+		}
+	}
+	m = keys(t, m, "3g{down}")
+	if m.hot.OnHeader() {
+		t.Fatal("the cursor is on the first item")
+	}
+	lines := strings.Split(strip(m.hot.View()), "\n")
+	sel := lines[2] // the first peer set's header is two lines
+	if !strings.HasPrefix(strings.TrimSpace(sel), "1 ") || (!strings.Contains(sel, "█") && !strings.Contains(sel, "░")) {
+		t.Fatalf("the selected hotset row lost its bar: %q\n%s", sel, strip(m.hot.View()))
+	}
+}

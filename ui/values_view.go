@@ -120,7 +120,8 @@ func (p *valuesPane) viewStats(lines []string) []string {
 			sb.WriteString(p.st.Text.Normal.Render(name) + " ")
 			sb.WriteString(p.valueStyle(v).Render(vt))
 		}
-		if s.text && v.State == namespace.Valid {
+		if (s.text || s.datum.PCP.Sem == namespace.PMSemDiscrete) && v.State == namespace.Valid {
+			// Text, and numbers that do not move (a capacity, a constant): no sparkline, no bar.
 			lines = append(lines, sb.String())
 			continue
 		}
