@@ -5,6 +5,33 @@ import (
 	"time"
 )
 
+// Meaning says in a few words what an event of kind k means.
+func (k EventKind) Meaning() string {
+	switch k {
+	case EvInstanceAdded:
+		return "an instance appeared (a disk, an interface, a processor)"
+	case EvInstanceRemoved:
+		return "an instance went away"
+	case EvSupplierReset:
+		return "a supplier started again: its counters restart, no rate across it"
+	case EvSupplierDead:
+		return "a supplier sent nothing for longer than the liveness timeout"
+	case EvSupplierAlive:
+		return "a failing or dead supplier answers again"
+	case EvProviderError:
+		return "a provider could not read its data; its values are err"
+	case EvHotException:
+		return "a hotset peer crossed its threshold"
+	case EvHotTrap:
+		return "a hotset trap (recorded only, no SNMP is sent)"
+	case EvDataChanged:
+		return "a class's description changed"
+	case EvDiscontinuity:
+		return "a counter rose further than its hardware can: no rate for that interval"
+	}
+	return ""
+}
+
 // EventKind classifies what an Event reports.
 type EventKind uint8
 

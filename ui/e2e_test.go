@@ -174,7 +174,7 @@ func TestSmokeCompactAndResize(t *testing.T) {
 	tm := startTerm(t, 80, 24, bin, args...)
 	tm.waitFor("1 Tree", "2 Values", "5 Events", "▾ CPU")
 	tm.keys("5")
-	tm.waitFor("╭─ 5 Events", "INSTANCEADDED")
+	tm.waitFor("╭─ 5 Events", "added")
 	if out, err := exec.Command("tmux", "resize-window", "-t", tm.name, "-x", "30", "-y", "8").CombinedOutput(); err != nil {
 		t.Fatalf("resize: %v\n%s", err, out)
 	}

@@ -143,19 +143,14 @@ func (p *eventsPane) render() []string {
 	if loc == nil {
 		loc = time.Local
 	}
-	// The DCI names when there is room (`INSTANCEADDED NetIf/eth9`, DCI-EVT-3), short words otherwise.
-	kindW, short := 15, p.w < 56
-	if short {
-		kindW = 9
-	}
+	// Plain words at every width (issue 12: `added`, not `INSTANCEADDED`); the DCI name of each
+	// kind is in the help overlay's legend (DCI-EVT-3).
+	const kindW = 9
 	lines := make([]string, 0, p.h)
 	for i := p.offset; i < min(p.offset+p.h, len(p.events)); i++ {
 		e := p.events[i]
 		ts := e.Time.In(loc).Format("15:04:05")
-		kind := e.Kind.String()
-		if short {
-			kind = shortKind(e.Kind)
-		}
+		kind := shortKind(e.Kind)
 		text := e.Text
 		if text == "" || e.Kind == namespace.EvInstanceAdded || e.Kind == namespace.EvInstanceRemoved {
 			text = e.Path
@@ -201,6 +196,8 @@ func shortKind(k namespace.EventKind) string {
 		return "trap"
 	case namespace.EvDataChanged:
 		return "changed"
+	case namespace.EvDiscontinuity:
+		return "jump"
 	}
 	return strings.ToLower(k.String())
 }

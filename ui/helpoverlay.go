@@ -70,6 +70,14 @@ func (m *Model) helpBody() []string {
 	right = append(right, section("Inspector", m.insp.FullHelp())...)
 	right = append(right, section("Events", m.events.FullHelp())...)
 	var lines []string
+	// First what the focused pane shows (issue 12: `?` explains the columns, not only keys).
+	if ex := m.explain(); len(ex) > 0 {
+		lines = append(lines, m.st.Text.Accent.Render(ex[0]))
+		for _, l := range ex[1:] {
+			lines = append(lines, fitLine(l, w-4))
+		}
+		lines = append(lines, "")
+	}
 	if colW >= 34 {
 		for i := 0; i < max(len(left), len(right)); i++ {
 			var l, r string
@@ -85,6 +93,26 @@ func (m *Model) helpBody() []string {
 		lines = append(left, right...)
 	}
 	return lines
+}
+
+// explain is what the focused pane's columns and words mean: a title, then one line each.
+func (m *Model) explain() []string {
+	switch m.focus {
+	case paneValues:
+		return m.values.explain()
+	case paneEvents:
+		out := []string{"Events: what each word means (DCI name)"}
+		for k := namespace.EvInstanceAdded; k <= namespace.EvDiscontinuity; k++ {
+			out = append(out, pad(shortKind(k), 10)+k.String()+": "+k.Meaning())
+		}
+		return out
+	case paneHot:
+		return []string{"Hotsets: the busiest peers of a context by one statistic (SPMI hotsets)",
+			"threshold  only values above it qualify (below |T| when negative), in the statistic's units",
+			"max        how many peers are listed; feed: none, threshold or always; exceptions go to Events",
+			"top N of M N listed of the M peers that qualify"}
+	}
+	return nil
 }
 
 // helpRoom is how many lines of the help the overlay shows at once.

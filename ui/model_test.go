@@ -313,12 +313,12 @@ func TestInstanceEvents(t *testing.T) {
 	if strings.Contains(s, "▸ eth9") {
 		t.Fatal("eth9 must leave the tree")
 	}
-	added := strings.Index(s, "INSTANCEADDED   NetIf/eth9")
-	removed := strings.Index(s, "INSTANCEREMOVED NetIf/eth9")
+	added := strings.Index(s, "added     NetIf/eth9")
+	removed := strings.Index(s, "removed   NetIf/eth9")
 	if added < 0 || removed < 0 || removed > added {
 		t.Fatalf("the log shows the removal above the addition (newest first):\n%s", s)
 	}
-	if !strings.Contains(s, "03:04:08 INSTANCEREMOVED NetIf/eth9") {
+	if !strings.Contains(s, "03:04:08 removed   NetIf/eth9") {
 		t.Error("events carry their time")
 	}
 }
@@ -561,7 +561,7 @@ func TestHotsetExceptions(t *testing.T) {
 	}
 	m = collectOnce(t, m)
 	s := plainView(m)
-	if !strings.Contains(s, "EXCEPTION       sev 3 Disk/sdc %util 94 > 50") {
+	if !strings.Contains(s, "exception sev 3 Disk/sdc %util 94 > 50") {
 		t.Fatalf("an exception reaches the event log with its severity:\n%s", s)
 	}
 }

@@ -183,3 +183,19 @@ func TestBarsWhereTheyMeanSomething(t *testing.T) {
 		t.Fatalf("the selected hotset row lost its bar: %q\n%s", sel, strip(m.hot.View()))
 	}
 }
+
+// issue 12: ? explains the focused table's columns and the event words, not only the keys.
+func TestHelpExplainsColumns(t *testing.T) {
+	m := newModel(t, newSynthSampler(t, "synthetic:disks=2,seed=1"), 120, 40, 2)
+	m = keys(t, m, ":Disk{enter}2?")
+	s := strip(m.View())
+	for _, want := range []string{"Columns of Disk", "r_await    average time of a read", "%util      share of the interval"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the help lacks %q:\n%s", want, s)
+		}
+	}
+	m = keys(t, m, "{esc}5?")
+	if s := strip(m.View()); !strings.Contains(s, "added     INSTANCEADDED: an instance appeared") {
+		t.Errorf("the help of the events pane lacks the legend:\n%s", s)
+	}
+}

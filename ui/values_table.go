@@ -184,6 +184,34 @@ var preferredColumns = map[string][]colPref{
 	},
 }
 
+// explain is the help overlay's legend of the pane: each column of the table with what it
+// is and its unit, or the statistics list's columns.
+func (p *valuesPane) explain() []string {
+	switch p.mode {
+	case valuesTable:
+		out := []string{"Columns of " + orTop(p.ctx) + " (s sorts by the next column, ‹ › scroll)"}
+		for i := range p.cols {
+			c := &p.cols[i]
+			what := c.help
+			if what == "" {
+				what = c.col.Measure().BaseLabel()
+				if d := &p.class.Datums[c.di]; d.Desc != "" {
+					what = d.Desc + ", " + what
+				}
+			}
+			out = append(out, pad(c.title(), 10)+" "+what)
+		}
+		return out
+	case valuesStats:
+		return []string{"Statistics of " + orTop(p.ctx),
+			"value      the latest value: counters as a rate per second, time counters as % busy",
+			"recent     a sparkline of the last readings, on the statistic's scale",
+			"scale      a bar on the statistic's default scale; ▶ marks a value above it",
+			"—, n/a     no rate yet, or not valid for this instance; the reason is beside it"}
+	}
+	return nil
+}
+
 // title is the column's header.
 func (c *tableCol) title() string { return c.header }
 
