@@ -344,3 +344,25 @@ func getRows(out string) map[string]string {
 	}
 	return rows
 }
+
+// issue 12 (item 9): a command that could read nothing says why, with the provider's own error
+// (file, line, what was wrong), and exits non-zero; get and hot alike.
+func TestNothingReadSaysWhy(t *testing.T) {
+	tree := copyTree(t, "collect/testdata/basic/t0")
+	writeFile(t, tree+"/proc/diskstats", "garbage line here\n")
+	writeFile(t, tree+"/proc/stat", "cpu  1 2 3 zz\ncpu0 1 2\n")
+	src := []string{"--procfs", tree + "/proc", "--sysfs", tree + "/sys"}
+	for _, args := range [][]string{
+		{"hot", "Disk", "busy"},
+		{"hot", "Disk", "busy", "--json"},
+		{"get", "CPU/user"},
+	} {
+		out, errs, code := runFake(t, append(args, src...)...)
+		if code != 1 {
+			t.Errorf("%v: exit %d, want 1\n%s%s", args, code, out, errs)
+		}
+		if !strings.Contains(errs, "nothing could be read") || !strings.Contains(out+errs, "line 1") {
+			t.Errorf("%v: the provider's error is not shown:\n%s%s", args, out, errs)
+		}
+	}
+}

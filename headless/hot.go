@@ -102,6 +102,7 @@ func Hot(ctx context.Context, o HotOptions, e Env, w io.Writer) error {
 		return err
 	}
 	seen := log.Seq()
+	var failed error // the last reading's: a hotset that could read nothing exits non-zero
 	for n := 0; o.Count == 0 || n < o.Count; n++ {
 		if err := e.Sleep(ctx, o.Interval); err != nil {
 			return nil
@@ -123,8 +124,14 @@ func Hot(ctx context.Context, o HotOptions, e Env, w io.Writer) error {
 		if err := writeHot(w, o.JSON, e, reg, snap, hs, entry, evs); err != nil {
 			return err
 		}
+		failed = nil
+		if entry.Count == 0 && entry.Err != ns.SiSuccess {
+			if err := hotClassErr(snap, entry); err != nil {
+				failed = fmt.Errorf("nothing could be read: %w", err)
+			}
+		}
 	}
-	return nil
+	return failed
 }
 
 // hotThreshold converts the typed threshold from the statistic's display units to its own
@@ -145,6 +152,32 @@ func hotThreshold(hs *ns.HotSet, o HotOptions) (float64, func(float64) string, e
 		return 0, nil, &UsageError{Msg: "--threshold: " + err.Error()}
 	}
 	return v, m.Format, nil
+}
+
+// hotErrText is a peer set's SPMI error with what caused it (issue 12): the reason, and the
+// provider's own error (file, line, what was wrong) when its class failed.
+func hotErrText(v *ns.HotVals, snap *ns.Snapshot, entry *ns.HotVals) string {
+	s := v.Err.Line()
+	if v.ErrReason != ns.ReasonNone {
+		s += " " + v.ErrReason.String()
+	}
+	if err := hotClassErr(snap, entry); err != nil {
+		msg, _, _ := strings.Cut(err.Error(), "\n")
+		s += ": " + safe(msg)
+	}
+	return s
+}
+
+// hotClassErr is the error of the class the hotset ranks, nil when it was read.
+func hotClassErr(snap *ns.Snapshot, entry *ns.HotVals) error {
+	c := entry.StatClass()
+	if c == nil || snap == nil {
+		return nil
+	}
+	if cv := snap.Class(c); cv != nil {
+		return cv.Err
+	}
+	return nil
 }
 
 func asNS(err error, target **ns.Error) bool {
@@ -174,7 +207,7 @@ func writeHot(w io.Writer, asJSON bool, e Env, reg *ns.Registry, snap *ns.Snapsh
 				Feed: spec.Feed.String(), Except: spec.Except.String(), Frequency: spec.Frequency, Severity: spec.Severity,
 				TrapNo: spec.TrapNo, AvailResp: v.AvailResp, Count: v.Count, Items: []hotItemJSON{}}
 			if v.Err != ns.SiSuccess {
-				hj.Error = v.Err.Line()
+				hj.Error = hotErrText(v, snap, entry)
 			}
 			for i, it := range v.Items {
 				ref := ns.Ref{Ctx: it.Inst.Context(), Datum: stat}
@@ -197,7 +230,7 @@ func writeHot(w io.Writer, asJSON bool, e Env, reg *ns.Registry, snap *ns.Snapsh
 		fmt.Fprintf(&b, "%s %s  threshold %s  max %d  feed %s  exceptions %s — top %d of %d\n",
 			safe(v.Path()), safe(spec.Stat), cond, spec.MaxResp, spec.Feed, spec.Except, v.Count, v.AvailResp)
 		if v.Err != ns.SiSuccess {
-			fmt.Fprintf(&b, "  error: %s\n", v.Err.Line())
+			fmt.Fprintf(&b, "  error: %s\n", hotErrText(v, snap, entry))
 		}
 		nw, vw := 0, 0
 		texts := make([]string, len(v.Items))
