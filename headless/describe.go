@@ -39,6 +39,11 @@ func Describe(ctx context.Context, o DescribeOptions, e Env, w io.Writer) error 
 		return err
 	}
 	out := describeOut{Path: ref.Path(), Kind: "context", Sections: reg.Describe(ref)}
+	if c := ref.Ctx.Stats; c != nil {
+		if cv := snap.Class(c); cv != nil {
+			ns.LiveReset(out.Sections, cv.Reset)
+		}
+	}
 	if ref.Datum != nil {
 		out.Kind = "statistic"
 		v, cv, _ := snap.Lookup(ref)

@@ -26,6 +26,14 @@ type listLine struct {
 	contInst    bool // a statistic of a non-first instance of a continuously instantiated parent
 }
 
+// dataTypeWord is list's data type: Long or Float (SPMI-OUT-2), Text for a text datum.
+func dataTypeWord(d *ns.Datum) string {
+	if d.IsText() {
+		return "Text"
+	}
+	return d.SiType.Word()
+}
+
 // listing walks the tree under root in order, contexts before their statistics and
 // subcontexts (SPMI-OUT-1, SPMI-HIER-6).
 //
@@ -46,7 +54,7 @@ func listing(reg *ns.Registry, root ns.Ref, all bool) []listLine {
 			if c.StatsInst != nil {
 				inst = c.StatsInst.ID().String()
 			}
-			out = append(out, listLine{Path: ref.Path(), Kind: "statistic", Description: d.Desc, DataType: d.SiType.Word(),
+			out = append(out, listLine{Path: ref.Path(), Kind: "statistic", Description: d.Desc, DataType: dataTypeWord(d),
 				ValueType: d.ValType.Word(), Class: c.Stats.ID.String(), Instance: inst, Datum: fmt.Sprintf("%d", uint32(d.ID)),
 				ASN: ref.ASN(), depth: depth, contInst: skip})
 		}

@@ -64,6 +64,10 @@ type Datum struct {
 // IsDerived reports whether the datum is computed by the consumer (UMA_DERIVED).
 func (d *Datum) IsDerived() bool { return d.Type == TypeDerived }
 
+// IsText reports whether the datum's values are text (a string or octet string), which SPMI
+// does not present as a statistic type.
+func (d *Datum) IsText() bool { return d.Type == TypeTextString || d.Type == TypeOctetString }
+
 // IsCounter reports whether the datum's values are shown as rates (PM_SEM_COUNTER ≡ SiCounter).
 func (d *Datum) IsCounter() bool { return d.PCP.Sem == PMSemCounter }
 

@@ -164,6 +164,31 @@ func describeInstance(in *Instance) Section {
 	return Section{Title: "DCI instance", Fields: f}
 }
 
+// dataTypeText is the SPMI data type line: SPMI presents numbers only (SiLong, SiFloat), so a
+// text datum says so rather than claim SiLong (issue 12).
+func dataTypeText(d *Datum) string {
+	if d.IsText() {
+		return "text (SPMI presents numbers only: SiLong and SiFloat)"
+	}
+	return fmt.Sprintf("%s (Data Type(%s))", d.SiType, d.SiType.Word())
+}
+
+// LiveReset puts a supplier's reset value as last read into the "DCI4 supplier" section of a
+// description, in place of the registered record's (DCI4-SUP-3, issue 12: never a reset of
+// zeros while the supplier reports its boot time). The sections are changed in place.
+func LiveReset(secs []Section, reset [8]byte) {
+	for i := range secs {
+		if secs[i].Title != "DCI4 supplier" {
+			continue
+		}
+		for j := range secs[i].Fields {
+			if secs[i].Fields[j].Key == "reset" {
+				secs[i].Fields[j].Value = fmt.Sprintf("%x", reset[:])
+			}
+		}
+	}
+}
+
 func describeSupplier(s *Supplier) Section {
 	f := []Field{
 		{"module", s.Module},
@@ -202,7 +227,7 @@ func (r *Registry) describeDatum(ref Ref) []Section {
 		{"description", orDash(d.Desc)},
 		{"asn", fullASN},
 		{"value type", d.ValType.String()},
-		{"data type", fmt.Sprintf("%s (Data Type(%s))", d.SiType, d.SiType.Word())},
+		{"data type", dataTypeText(d)},
 		{"min", strconv.FormatFloat(d.Min, 'g', -1, 64)},
 		{"max", strconv.FormatFloat(d.Max, 'g', -1, 64) + scaleNote(d)},
 	}}

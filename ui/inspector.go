@@ -203,6 +203,11 @@ func (p *inspectorPane) layout() {
 		}
 		p.first = p.firstSection()
 		p.firstLines = p.sectionLines(p.firstLines, p.first)
+		if c := p.ref.Ctx; c != nil && c.Stats != nil && p.snap != nil {
+			if cv := p.snap.Class(c.Stats); cv != nil {
+				namespace.LiveReset(p.sections, cv.Reset)
+			}
+		}
 		for _, s := range p.sections {
 			p.rest = p.sectionLines(p.rest, s)
 		}
@@ -354,7 +359,11 @@ func (p *inspectorPane) peerSet() namespace.Section {
 	add("max_responses", strconv.Itoa(sp.MaxResp))
 	add("feed_type", sp.Feed.String())
 	add("except_type", sp.Except.String())
-	add("frequency", strconv.Itoa(sp.Frequency)+" min")
+	freq := strconv.Itoa(sp.Frequency) + " min"
+	if sp.Except == namespace.SiHotNoException {
+		freq += " (no exceptions: SPMI wants 0; at least 5 with them)"
+	}
+	add("frequency", freq)
 	add("severity", strconv.Itoa(sp.Severity))
 	add("trap_no", strconv.Itoa(sp.TrapNo))
 	add("ref_count", strconv.Itoa(v.RefCount()))
