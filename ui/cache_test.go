@@ -159,7 +159,7 @@ func TestEveryChangeDrawsANewFrame(t *testing.T) {
 		{"statistics", func(m Model) Model { return keys(t, m, ":/Disk/sda{enter}") }},
 		{"statistics sample", func(m Model) Model { return collectOnce(t, m) }},
 		{"autoscale", func(m Model) Model { return keys(t, m, "2a") }},
-		{"hotset delete", func(m Model) Model { return keys(t, m, "3gd") }},
+		{"hotset delete", func(m Model) Model { return keys(t, m, "3gdd") }},
 		{"hotset sample", func(m Model) Model { return collectOnce(t, m) }},
 		{"compact", func(m Model) Model { return send(t, m, tea.WindowSizeMsg{Width: 80, Height: 24}) }},
 		{"compact tab", func(m Model) Model { return keys(t, m, "{tab}") }},

@@ -126,7 +126,7 @@ func runCmd(t testing.TB, m Model, cmd tea.Cmd) Model {
 		return m
 	}
 	switch msg := cmd().(type) {
-	case openMsg, formRequestMsg, sampleMsg:
+	case openMsg, formRequestMsg, sampleMsg, flashMsg:
 		m = send(t, m, msg)
 	}
 	return m

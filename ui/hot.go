@@ -61,6 +61,8 @@ type hotPane struct {
 	reg     *namespace.Registry
 	src     *namespace.Reading
 	hs      *namespace.HotSet
+	// confirmDel is the peer set d asked to delete, until the next key says yes or no.
+	confirmDel *namespace.HotVals
 	pending []HotsetConfig // defaults whose peers have not appeared yet
 	tried   uint64         // the registry generation the pending ones were last tried at
 	rows    []hotRow
@@ -187,10 +189,19 @@ func (p *hotPane) Entries() []*namespace.HotVals {
 	return p.hs.Entries()
 }
 
+// selectEntry puts the cursor on a peer set's header and scrolls its items into view too, as
+// many as fit (issue 12: a new hotset was saved out of view).
 func (p *hotPane) selectEntry(v *namespace.HotVals) {
 	for i, r := range p.rows {
 		if r.entry == v && r.item == -1 {
 			p.moveTo(i)
+			last := i
+			for last+1 < len(p.rows) && p.rows[last+1].entry == v {
+				last++
+			}
+			for p.offset < i && p.h > 0 && p.linesBetween(p.offset, last+1) > p.h {
+				p.offset++
+			}
 			return
 		}
 	}
@@ -325,6 +336,19 @@ func (p hotPane) Update(msg tea.Msg) (hotPane, tea.Cmd) {
 		p.moveTo(i)
 		return p, nil
 	}
+	if e := p.confirmDel; e != nil {
+		// The key after d: d again or y deletes, anything else keeps the peer set (issue 12).
+		p.confirmDel = nil
+		if key.Matches(km, k.Delete) || km.String() == "y" {
+			name := e.Path() + " " + e.Spec().Stat
+			if err := p.Delete(e); err != nil {
+				p.err = err
+				return p, flashCmd("hotset "+name+": "+err.Error(), true)
+			}
+			return p, flashCmd("hotset "+name+" deleted", false)
+		}
+		return p, flashCmd("hotset kept", false)
+	}
 	switch {
 	case key.Matches(km, k.New):
 		return p, formRequestCmd(nil)
@@ -334,9 +358,8 @@ func (p hotPane) Update(msg tea.Msg) (hotPane, tea.Cmd) {
 		}
 	case key.Matches(km, k.Delete):
 		if e := p.SelectedEntry(); e != nil {
-			if err := p.Delete(e); err != nil {
-				p.err = err
-			}
+			p.confirmDel = e
+			return p, flashCmd("delete hotset "+e.Path()+" "+e.Spec().Stat+"? d or y deletes, any other key keeps it", false)
 		}
 	case key.Matches(km, k.Open):
 		if r := p.Selected(); r.Ctx != nil {
@@ -525,3 +548,9 @@ func (p hotPane) FullHelp() [][]key.Binding {
 
 // restyle draws the pane again with the (changed) styles.
 func (p *hotPane) restyle() { p.ver = p.cache.next() }
+
+// Blur takes the focus away, and with it a deletion that was waiting for its yes.
+func (p *hotPane) Blur() {
+	p.confirmDel = nil
+	p.paneBox.Blur()
+}

@@ -149,6 +149,12 @@ func (m *Model) onKey(km tea.KeyMsg) tea.Cmd {
 			}
 		}
 		return nil
+	case key.Matches(km, m.inKeys.Cancel) && m.tree.Filter() != "":
+		// Esc clears a filter accepted with Enter, from any pane (issue 12).
+		m.tree.SetFilter("")
+		m.syncSelection()
+		m.setFlash("filter cleared", false)
+		return nil
 	case key.Matches(km, k.NextPane):
 		m.setFocus((m.focus + 1) % numPanes)
 		m.syncSelection()

@@ -268,6 +268,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case sampleMsg:
 		m.onSample(msg)
 		return nil
+	case flashMsg:
+		m.setFlash(msg.text, msg.isErr)
+		return nil
 	case openMsg:
 		m.tree.Reveal(msg.path)
 		m.setFocus(paneTree)

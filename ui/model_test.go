@@ -520,9 +520,21 @@ func TestHotsetForm(t *testing.T) {
 	}
 	m = keys(t, m, "{esc}")
 	n := len(m.hot.Entries())
+	// issue 12: d asks first; any other key keeps the peer set, d again (or y) deletes it.
 	m = keys(t, m, "d")
+	if len(m.hot.Entries()) != n || !strings.Contains(plainView(m), "d or y deletes") {
+		t.Fatal("d asks before deleting")
+	}
+	m = keys(t, m, "x")
+	if len(m.hot.Entries()) != n || !strings.Contains(plainView(m), "hotset kept") {
+		t.Fatal("another key keeps the peer set")
+	}
+	m = keys(t, m, "dd")
 	if len(m.hot.Entries()) != n-1 {
-		t.Fatal("d deletes the selected peer set")
+		t.Fatal("d twice deletes the selected peer set")
+	}
+	if s := plainView(m); !strings.Contains(s, "deleted") || strings.Contains(s, "saved") {
+		t.Fatalf("the status says deleted, not saved:\n%s", s)
 	}
 }
 
@@ -863,5 +875,48 @@ func TestMouseInOverlays(t *testing.T) {
 	click(rowOf("threshold"))
 	if m.form.focus != 1 {
 		t.Fatalf("a click on threshold: focus %d", m.form.focus)
+	}
+}
+
+// issue 12 (item 10): the small things a person trips over.
+func TestSmallWrongs(t *testing.T) {
+	// After a filter accepted with Enter, Esc clears it.
+	m := newModel(t, newFixture(t, 2, 3), 120, 40, 2)
+	m = keys(t, m, "/idle{enter}")
+	if m.tree.Filter() != "idle" || m.modal != modalNone {
+		t.Fatalf("the filter is accepted: %q modal %v", m.tree.Filter(), m.modal)
+	}
+	m = keys(t, m, "{esc}")
+	if m.tree.Filter() != "" {
+		t.Fatalf("Esc clears an accepted filter: %q", m.tree.Filter())
+	}
+	// Expanding the last visible row scrolls its children into view.
+	m = newModel(t, newFixture(t, 2, 3), 120, 12, 2)
+	m = keys(t, m, "1g")
+	target := -1
+	for i, r := range m.tree.rows {
+		if i >= m.tree.h && r.expandable() && !r.expanded {
+			target = i
+			break
+		}
+	}
+	if target < 0 {
+		t.Fatal("no closed row below the first screen")
+	}
+	for m.tree.cursor < target {
+		m = keys(t, m, "j") // the cursor drags the view: the target is the last row in view
+	}
+	if m.tree.cursor != m.tree.offset+m.tree.h-1 {
+		t.Fatalf("the target is not the last visible row: cursor %d offset %d h %d", m.tree.cursor, m.tree.offset, m.tree.h)
+	}
+	m = keys(t, m, "l")
+	if m.tree.cursor+1 >= m.tree.offset+m.tree.h {
+		t.Fatalf("the opened row's first child is below the pane: cursor %d offset %d h %d", m.tree.cursor, m.tree.offset, m.tree.h)
+	}
+	// a on a statistics list says what it did.
+	m = newModel(t, newFixture(t, 1, 1), 120, 40, 2)
+	m = keys(t, m, ":/Disk/sda{enter}2a")
+	if !strings.Contains(plainView(m), "autoscale on") {
+		t.Fatalf("a gives feedback:\n%s", plainView(m))
 	}
 }

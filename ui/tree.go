@@ -270,6 +270,26 @@ func (p *treePane) setOpen(i int, open bool) {
 		p.filter = ""
 	}
 	p.rebuild()
+	if open {
+		p.showChildren()
+	}
+}
+
+// showChildren scrolls so that the rows just opened under the cursor are in view, as many as
+// fit with the cursor's row still on screen (issue 12: opening the last visible row showed
+// nothing new).
+func (p *treePane) showChildren() {
+	if p.h <= 0 || p.cursor >= len(p.rows) {
+		return
+	}
+	depth := p.rows[p.cursor].depth
+	last := p.cursor
+	for last+1 < len(p.rows) && p.rows[last+1].depth > depth && last-p.cursor < p.h-1 {
+		last++
+	}
+	if last >= p.offset+p.h {
+		p.offset = min(last-p.h+1, p.cursor)
+	}
 }
 
 // Update handles the pane's keys.

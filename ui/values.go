@@ -401,6 +401,17 @@ func (p *valuesPane) ClickRow(y int) {
 	}
 }
 
+// flashMsg asks the root to show a short message on the status line: a pane's feedback on a
+// key that changes nothing else on screen.
+type flashMsg struct {
+	text  string
+	isErr bool
+}
+
+func flashCmd(text string, isErr bool) tea.Cmd {
+	return func() tea.Msg { return flashMsg{text, isErr} }
+}
+
 // openMsg asks the root to reveal a path in the tree.
 type openMsg struct{ path string }
 
@@ -432,6 +443,12 @@ func (p valuesPane) Update(msg tea.Msg) (valuesPane, tea.Cmd) {
 		p.colOff = min(p.colOff+1, max(len(p.cols)-1, 0))
 	case key.Matches(km, k.Autoscale) && p.mode == valuesStats:
 		p.autoscale = !p.autoscale
+		if p.autoscale {
+			return p, flashCmd("autoscale on: the bars' top follows the highest recent value", false)
+		}
+		return p, flashCmd("autoscale off: bars on each statistic's default scale", false)
+	case key.Matches(km, k.Autoscale):
+		return p, flashCmd("autoscale works on a context's statistics, not on a table", false)
 	case key.Matches(km, k.Open):
 		if r := p.Selected(); r.Ctx != nil && r.Ctx != p.ctx {
 			return p, openCmd(r.Path())
