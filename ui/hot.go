@@ -58,17 +58,17 @@ type hotPane struct {
 	keys *hotKeys
 	paneBox
 
-	reg     *namespace.Registry
-	src     *namespace.Reading
-	hs      *namespace.HotSet
+	reg *namespace.Registry
+	src *namespace.Reading
+	hs  *namespace.HotSet
 	// confirmDel is the peer set d asked to delete, until the next key says yes or no.
 	confirmDel *namespace.HotVals
-	pending []HotsetConfig // defaults whose peers have not appeared yet
-	tried   uint64         // the registry generation the pending ones were last tried at
-	rows    []hotRow
-	cursor  int
-	offset  int // first row shown
-	err     error
+	pending    []HotsetConfig // defaults whose peers have not appeared yet
+	tried      uint64         // the registry generation the pending ones were last tried at
+	rows       []hotRow
+	cursor     int
+	offset     int // first row shown
+	err        error
 
 	ver   uint64 // moved on when the rows or the peer sets' readings change
 	cache *renderCache[listViewKey]
