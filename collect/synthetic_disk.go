@@ -126,27 +126,43 @@ func (d *diskSynth) restart() {
 }
 
 // advance adds dt seconds of activity at load l (scaled by scale) and returns the deltas.
+//
+// The counters are those of one device that serves one request at a time and queues the rest,
+// so they agree with each other the way a real disk's do (issue 12): the busy share u stays
+// below 100% and spreads out (1 - e^-3l); requests complete at u times the device's capacity;
+// the queue holds u/(1-u) requests on average, so weighted_ms is that many milliseconds per
+// millisecond and iostat's aqu-sz is it exactly; read_ms + write_ms = weighted_ms (Little's
+// law), split by the device's read and write latencies; partitions take shares of it all.
 func (sd *synthDisk) advance(r *rng, scale, dt float64) (delta [numDiskCols]float64) {
 	l := activity(sd.base, r) * scale
 	if sd.ro {
 		l *= 0.2
 	}
-	reads := sd.riops * l * dt
-	writes := sd.wiops * l * dt
+	u := math.Min(0.99, 1-math.Exp(-3*l))
+	rcap, wcap := sd.riops, sd.wiops
 	if sd.ro {
-		writes = 0
+		wcap = 0
 	}
-	busyMs := math.Min(1, l*1.2) * dt * 1000
+	iops := u * (rcap + wcap)
+	reads := iops * rcap / (rcap + wcap) * dt
+	writes := iops * wcap / (rcap + wcap) * dt
+	aqu := math.Min(64, u/(1-u))
+	weightedMs := aqu * dt * 1000
+	var readMs, writeMs float64
+	if rw := reads*sd.rlat + writes*sd.wlat; rw > 0 {
+		readMs = weightedMs * reads * sd.rlat / rw
+		writeMs = weightedMs * writes * sd.wlat / rw
+	}
 	delta[diskReads] = reads
 	delta[diskWrites] = writes
 	delta[diskReadsMerged] = reads * 0.1
 	delta[diskWritesMerged] = writes * 0.3
 	delta[diskReadBytes] = reads * sd.rsize
 	delta[diskWriteBytes] = writes * sd.wsize
-	delta[diskReadMs] = reads * sd.rlat
-	delta[diskWriteMs] = writes * sd.wlat
-	delta[diskIOMs] = busyMs
-	delta[diskWeightedMs] = busyMs * (1 + 8*l)
+	delta[diskReadMs] = readMs
+	delta[diskWriteMs] = writeMs
+	delta[diskIOMs] = u * dt * 1000
+	delta[diskWeightedMs] = weightedMs
 	delta[diskDiscards] = writes * 0.01
 	delta[diskDiscardBytes] = writes * 0.01 * (1 << 20)
 	delta[diskDiscardMs] = writes * 0.01 * 2
@@ -155,7 +171,7 @@ func (sd *synthDisk) advance(r *rng, scale, dt float64) (delta [numDiskCols]floa
 	for c, v := range delta {
 		sd.c[c] += v
 	}
-	sd.c[diskInFlight] = math.Round(l * 8)
+	sd.c[diskInFlight] = math.Round(aqu)
 	return delta
 }
 

@@ -3,6 +3,7 @@ package collect
 import (
 	"context"
 	"errors"
+	"math"
 	"reflect"
 	"slices"
 	"strings"
@@ -301,5 +302,46 @@ func TestSyntheticWithSampler(t *testing.T) {
 	}
 	if v := look("NetIf/eth0/bytes"); v.State != ns.Valid {
 		t.Errorf("NetIf/eth0/bytes = %+v", v)
+	}
+}
+
+// issue 12 (item 11): the synthetic disks' counters agree with each other as a real disk's do:
+// %util at most 100% and spread out (no ties at 100.0%), aqu-sz from the weighted time, and
+// read_ms + write_ms equal to weighted_ms (Little's law), partitions never busier than their disk.
+func TestSyntheticDisksArePhysical(t *testing.T) {
+	t.Parallel()
+	clk := newSynthClock()
+	s := NewSynthetic(SyntheticOptions{Disks: 64, Parts: 2, CPUs: 1, Seed: 11, Now: clk.now})
+	h := newHarness(t, s.Providers())
+	h.step(Request{Static: true, Variable: true})
+	for range 5 {
+		clk.advance(time.Second)
+		h.step(Request{})
+		full := 0
+		for i := range 64 {
+			d := "Disk/" + sdName(i)
+			busy, aqu := h.value(d+"/busy"), h.value(d+"/aqu_sz")
+			rms, wms, wt := h.value(d+"/read_ms"), h.value(d+"/write_ms"), h.value(d+"/weighted_ms")
+			if busy.State != ns.Valid || busy.V < 0 || busy.V > 1 {
+				t.Fatalf("%s busy %+v: %%util is 0..100%%", d, busy)
+			}
+			if busy.V >= 0.9995 {
+				full++
+			}
+			if !near(aqu.V*1000, wt.V) {
+				t.Errorf("%s: aqu-sz %v but weighted_ms %v ms/s", d, aqu.V, wt.V)
+			}
+			if wms.State == ns.Valid && math.Abs(rms.V+wms.V-wt.V) > 0.01*wt.V+1 {
+				t.Errorf("%s: read_ms %v + write_ms %v ≠ weighted_ms %v", d, rms.V, wms.V, wt.V)
+			}
+			if i%synthPartEvery == 0 {
+				if p := h.value(d + "/" + sdName(i) + "1/busy"); p.State == ns.Valid && p.V > busy.V+0.002 { // counters are whole milliseconds
+					t.Errorf("%s1 busier (%v) than its disk (%v)", d, p.V, busy.V)
+				}
+			}
+		}
+		if full > 0 {
+			t.Errorf("%d disks at 100.0%%: the load should spread", full)
+		}
 	}
 }
