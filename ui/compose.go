@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -83,6 +84,9 @@ func (m *Model) compose() string {
 	if m.lay.Mode == modeTooSmall {
 		return tooSmall(m.st, m.w, m.h)
 	}
+	if m.ov.on {
+		return m.composeOverview()
+	}
 	var panes [numPanes]*framedPane // nil for a pane not shown
 	if m.lay.Mode == modeCompact {
 		panes[m.focus] = m.framed(m.focus)
@@ -154,6 +158,42 @@ func (m *Model) compose() string {
 		overlay(lines, m.form.View(m.st, fw, hm.ShortHelpView(m.form.ShortHelp())), m.w, m.h)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// composeOverview is the overview screen: the header, the overview's body, the status line and
+// the key help, with the help overlay over it when it is open.
+func (m *Model) composeOverview() string {
+	bodyTop, bodyEnd := 1, m.lay.Status.Y
+	body := m.overviewView(m.w, max(bodyEnd-bodyTop, 0))
+	lines := make([]string, m.h)
+	for y := range lines {
+		switch {
+		case y == 0:
+			lines[y] = m.drawHeaderTrail("Overview", "o: the panes ")
+		case y >= bodyTop && y < bodyEnd:
+			lines[y] = body[y-bodyTop]
+		case y == m.lay.Status.Y:
+			lines[y] = m.statusLine()
+		case y == m.lay.Help.Y:
+			lines[y] = m.overviewHelpLine()
+		default:
+			lines[y] = blanks(m.w)
+		}
+	}
+	if m.modal == modalHelp {
+		overlay(lines, m.helpOverlay(), m.w, m.h)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// overviewHelpLine is the overview's key help, or the flash when there is one.
+func (m *Model) overviewHelpLine() string {
+	if m.flash != "" || m.modal == modalFilter || m.modal == modalGoto {
+		return m.bottomLine()
+	}
+	hm := m.helpAt(m.w)
+	k := m.keys
+	return fitLine(" "+hm.ShortHelpView([]key.Binding{m.oKeys.Up, m.oKeys.Down, m.oKeys.Open, k.Tree, k.Overview, k.Help, k.Quit}), m.w)
 }
 
 // tooSmall is the notice shown below the minimum size; it never panics, whatever the size.
@@ -281,6 +321,13 @@ func (m *Model) drawHeader(path, right string) string {
 	if width(trail) > room {
 		trail = ansi.TruncateLeft(trail, width(trail)-room+1, "…")
 	}
+	gap := max(m.w-width(left)-1-width(trail)-width(right), 0)
+	return fitLine(m.st.Text.Brand.Render(left)+" "+m.st.Text.Normal.Render(trail)+blanks(gap)+m.st.Text.Muted.Render(right), m.w)
+}
+
+// drawHeaderTrail is drawHeader for a screen that is not a path (the overview).
+func (m *Model) drawHeaderTrail(trail, right string) string {
+	left := " dcimon "
 	gap := max(m.w-width(left)-1-width(trail)-width(right), 0)
 	return fitLine(m.st.Text.Brand.Render(left)+" "+m.st.Text.Normal.Render(trail)+blanks(gap)+m.st.Text.Muted.Render(right), m.w)
 }

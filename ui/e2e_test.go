@@ -67,6 +67,9 @@ func startTermRedirected(t *testing.T, w, h int, redirect, bin string, args ...s
 		t.Fatalf("tmux: %v\n%s", err, out)
 	}
 	t.Cleanup(func() { _ = exec.Command("tmux", "kill-session", "-t", tm.name).Run() })
+	// The monitor opens on the overview (issue 12); the panes are one key away.
+	tm.waitFor("Overview", "CPU ", "Mem ", "sample ")
+	tm.keys("1")
 	return tm
 }
 
@@ -262,6 +265,8 @@ func suspendIn(t *testing.T, line string) {
 	tm.keys("Enter")
 	tm.literal(line) // alone: a stopped job of a list lets the list go on
 	tm.keys("Enter")
+	tm.waitFor("Overview", "sample ")
+	tm.keys("1")
 	tm.waitFor("1 Tree", "sample ")
 	tm.keys("C-z")
 	tm.waitFor("Stopped")

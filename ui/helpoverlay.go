@@ -97,6 +97,13 @@ func (m *Model) helpBody() []string {
 
 // explain is what the focused pane's columns and words mean: a title, then one line each.
 func (m *Model) explain() []string {
+	if m.ov.on {
+		return []string{"Overview: is this host all right, and what is busiest?",
+			"CPU        busy share of all processors, with mpstat's usr, sys, wait and steal; a bar per processor",
+			"Mem, Swap  share in use, with used, total, available and cached memory",
+			"hotsets    the busiest peers of each open hotset, ranked, on their statistic's scale",
+			"every number is a statistic: j/k choose one, Enter opens it in the tree and the inspector"}
+	}
 	switch m.focus {
 	case paneValues:
 		return m.values.explain()

@@ -111,6 +111,37 @@ func (m *Model) onKey(km tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	k := m.keys
+	if m.ov.on {
+		if len(m.ov.paths) == 0 && m.lay.Mode != modeTooSmall {
+			m.overviewView(m.w, max(m.lay.Status.Y-1, 0)) // the numbers on screen, for the cursor
+		}
+		switch {
+		case key.Matches(km, m.oKeys.Up):
+			m.ov.cursor = max(m.ov.cursor-1, 0)
+			m.touch()
+			return nil
+		case key.Matches(km, m.oKeys.Down):
+			m.ov.cursor = min(m.ov.cursor+1, max(len(m.ov.paths)-1, 0))
+			m.touch()
+			return nil
+		case key.Matches(km, m.oKeys.Open):
+			if m.ov.cursor < len(m.ov.paths) {
+				m.ov.on = false
+				path := m.ov.paths[m.ov.cursor]
+				return func() tea.Msg { return openMsg{path} }
+			}
+			return nil
+		case key.Matches(km, k.Overview):
+			m.ov.on = false
+			return nil
+		case key.Matches(km, k.Filter), key.Matches(km, k.Goto), key.Matches(km, k.NextPane), key.Matches(km, k.PrevPane),
+			key.Matches(km, k.Tree), key.Matches(km, k.Values), key.Matches(km, k.Hot), key.Matches(km, k.Insp), key.Matches(km, k.Evs):
+			m.ov.on = false // the panes, then what the key asks there
+		}
+	} else if key.Matches(km, k.Overview) {
+		m.ov.on = true
+		return nil
+	}
 	switch {
 	case key.Matches(km, k.Quit):
 		return tea.Quit
@@ -170,6 +201,9 @@ func (m *Model) onKey(km tea.KeyMsg) tea.Cmd {
 			m.syncSelection()
 			return nil
 		}
+	}
+	if m.ov.on {
+		return nil // no pane is on screen to take the key
 	}
 	cmd := m.pane(m.focus).handleKey(km)
 	m.syncSelection()

@@ -12,6 +12,7 @@ type globalKeys struct {
 	Pause, Longer, Shorter       key.Binding
 	NextPane, PrevPane           key.Binding
 	Tree, Values, Hot, Insp, Evs key.Binding
+	Overview                     key.Binding
 }
 
 func newGlobalKeys() globalKeys {
@@ -32,18 +33,19 @@ func newGlobalKeys() globalKeys {
 		Hot:      key.NewBinding(key.WithKeys("3"), key.WithHelp("3", "hotsets")),
 		Insp:     key.NewBinding(key.WithKeys("4"), key.WithHelp("4", "inspector")),
 		Evs:      key.NewBinding(key.WithKeys("5"), key.WithHelp("5", "events")),
+		Overview: key.NewBinding(key.WithKeys("o", "0"), key.WithHelp("o", "overview")),
 	}
 }
 
 // ShortHelp is the help line's global part.
 func (k globalKeys) ShortHelp() []key.Binding {
-	return []key.Binding{k.NextPane, k.Filter, k.Pause, k.Help, k.Quit}
+	return []key.Binding{k.NextPane, k.Overview, k.Filter, k.Pause, k.Help, k.Quit}
 }
 
 // FullHelp is the help overlay's global columns.
 func (k globalKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.NextPane, k.PrevPane, k.Tree, k.Values, k.Hot, k.Insp, k.Evs},
+		{k.Overview, k.NextPane, k.PrevPane, k.Tree, k.Values, k.Hot, k.Insp, k.Evs},
 		{k.Filter, k.Goto, k.Pause, k.Longer, k.Shorter, k.Theme, k.Help, k.Suspend, k.Quit},
 	}
 }
@@ -170,6 +172,19 @@ func newFormKeys() formKeys {
 }
 
 // overlayKeys scroll and close the help overlay.
+// overviewKeys choose a number of the overview and open it.
+type overviewKeys struct {
+	Up, Down, Open key.Binding
+}
+
+func newOverviewKeys() overviewKeys {
+	return overviewKeys{
+		Up:   key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down: key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		Open: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open in the tree")),
+	}
+}
+
 type overlayKeys struct {
 	Up, Down, Close key.Binding
 }

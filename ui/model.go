@@ -73,12 +73,14 @@ type Model struct {
 	opts Options
 	st   *styles
 	vf   valueFormat
+	ov   *overview // the overview screen's state, shared by every copy of the model
 	ctx  context.Context
 	log  *log.Logger
 
 	// The key maps never change once built: pointers, so a copy of the model does not copy them.
 	keys   *globalKeys
 	ovKeys *overlayKeys
+	oKeys  *overviewKeys
 	inKeys *inputKeys
 	fKeys  *formKeys
 	help   *help.Model // its styles; never changed after New (helpAt sets a width on a copy)
@@ -162,7 +164,7 @@ func New(src Sampler, opts Options) Model {
 		// or of a pane copies them.
 		src: src, reg: src.Registry(), opts: opts, st: newStyles(st), ctx: context.Background(),
 		log:  log.New(out, "dcimon ", log.LstdFlags|log.Lmicroseconds),
-		keys: ptr(newGlobalKeys()), ovKeys: ptr(newOverlayKeys()), inKeys: ptr(newInputKeys()), fKeys: ptr(newFormKeys()),
+		keys: ptr(newGlobalKeys()), ovKeys: ptr(newOverlayKeys()), oKeys: ptr(newOverviewKeys()), inKeys: ptr(newInputKeys()), fKeys: ptr(newFormKeys()),
 		interval: opts.Interval, after: tea.Tick, now: opts.Now,
 		// Init starts the first collection, so the model is born with it in flight.
 		inflight: true,
@@ -171,6 +173,7 @@ func New(src Sampler, opts Options) Model {
 		fc:       &frameCache{},
 		host:     opts.Host,
 		vf:       valueFormat{loc: opts.Location},
+		ov:       &overview{on: opts.Overview},
 	}
 	hm := help.New()
 	m.help = &hm

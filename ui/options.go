@@ -34,6 +34,9 @@ type Options struct {
 	Started time.Time
 	// Hotsets are the peer sets opened at start; nil means DefaultHotsets.
 	Hotsets []HotsetConfig
+	// Overview opens the monitor on the overview (processors, memory, load, the hotsets) rather
+	// than on the panes; o goes back and forth. The dcimon command sets it.
+	Overview bool
 }
 
 // DefaultInterval is the refresh period when Options.Interval is zero (SPMI-INIT-3: 1–2 s).

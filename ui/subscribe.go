@@ -18,6 +18,7 @@ type subscription struct {
 
 // subKey is everything the shown classes depend on: when none of it moved, they did not either.
 type subKey struct {
+	overview  bool
 	sel, insp *namespace.Context
 	tree      [3]int // the tree's first row, height and width: the rows whose values it shows
 	hot       int    // the open peer sets (the hot pane's version)
@@ -51,7 +52,19 @@ func (m *Model) shownClasses() []*namespace.Class {
 		}
 	}
 	classes := m.reg.Classes()
+	// The overview shows the processors, memory and the host (issue 12).
+	var over []*namespace.Context
+	if m.ov != nil && m.ov.on {
+		for _, p := range []string{"CPU", "Mem/Real", "Mem/Swap", "Host"} {
+			if ref, err := m.reg.Lookup(nil, p); err == nil {
+				over = append(over, ref.Ctx)
+			}
+		}
+	}
 	m.reg.Read(func() {
+		for _, c := range over {
+			addCtx(c)
+		}
 		addCtx(m.sel.Ctx)
 		addCtx(m.insp.ref.Ctx)
 		m.tree.VisibleStatClasses(add)
@@ -79,7 +92,7 @@ func (m *Model) resubscribe() tea.Cmd {
 	if !ok || m.sub == nil {
 		return nil
 	}
-	key := subKey{sel: m.sel.Ctx, insp: m.insp.ref.Ctx, hot: int(m.hot.ver), gen: m.reg.Generation(),
+	key := subKey{overview: m.ov != nil && m.ov.on, sel: m.sel.Ctx, insp: m.insp.ref.Ctx, hot: int(m.hot.ver), gen: m.reg.Generation(),
 		tree: [3]int{m.tree.offset, m.tree.h, m.tree.w}}
 	if key == m.sub.key && m.sub.cancel != nil {
 		return nil

@@ -9,7 +9,7 @@ import (
 // Gauged reports whether a bar and a sparkline mean something for the datum: it moves (not
 // PM_SEM_DISCRETE) and has an SPMI default scale.
 func Gauged(d *namespace.Datum) bool {
-	return d.PCP.Sem != namespace.PMSemDiscrete && d.Max > d.Min
+	return d != nil && d.PCP.Sem != namespace.PMSemDiscrete && d.Max > d.Min
 }
 
 // BarFraction is how full a bar or gauge for the value is, 0..1, over the datum's default scale

@@ -1,0 +1,339 @@
+// The overview: the first screen, which answers "is this host all right, and what is busiest?"
+// at every size (issue 12). It is built from the name space's own statistics and the open
+// hotsets, not a second code path: every number on it is a statistic a person can open in the
+// tree and the inspector (j/k choose one, Enter opens it).
+
+package ui
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"dcimon/namespace"
+	"dcimon/views"
+)
+
+// overview is the overview screen's state: which of its numbers the cursor is on.
+type overview struct {
+	on      bool // the overview is the screen (the panes are one key away)
+	cursor  int
+	allCPUs bool // every processor has a bar: the CPU hotset would say nothing more
+	// paths of the numbers in the last frame, top to bottom, for the cursor and Enter.
+	paths []string
+	rows  []int // the body line each path is on
+}
+
+// ovLine is one line of the overview being built, and the statistic it shows when it has one.
+type ovLine struct {
+	text string
+	path string
+}
+
+// statValue looks up a statistic of the latest snapshot by path: its value and datum, ok false
+// when the name space has no such statistic (a provider that is not there).
+func (m *Model) statValue(path string) (namespace.Value, *namespace.Datum, *namespace.Class, bool) {
+	if m.reg == nil || m.snap == nil {
+		return namespace.Value{}, nil, nil, false
+	}
+	ref, err := m.reg.Lookup(nil, path)
+	if err != nil || ref.Datum == nil {
+		return namespace.Value{}, nil, nil, false
+	}
+	v, cv, ok := m.snap.Lookup(ref)
+	if !ok {
+		v = namespace.Value{State: namespace.Unavailable, Reason: namespace.ReasonNotSampled}
+	}
+	c := ref.Ctx.Stats
+	if cv != nil {
+		c = cv.Class
+	}
+	return v, ref.Datum, c, true
+}
+
+// statText is a statistic's value as every pane shows it, "" when there is no such statistic;
+// a counter that has no rate yet says so in words rather than with a dash, for the first
+// quarter second.
+func (m *Model) statText(path string) string {
+	v, d, c, ok := m.statValue(path)
+	if !ok {
+		return ""
+	}
+	if v.State == namespace.NoRate {
+		return "…"
+	}
+	return m.vf.text(c, d, v)
+}
+
+// overviewBar is a labelled bar of a percentage statistic: `CPU  ████░░░░  42.0%`.
+func (m *Model) overviewBar(sb *strings.Builder, label string, labelW int, path string, barW int) {
+	sb.WriteString(m.st.Text.Bold.Render(pad(label, labelW)))
+	sb.WriteByte(' ')
+	v, d, c, ok := m.statValue(path)
+	txt := "n/a"
+	if ok {
+		txt = m.vf.text(c, d, v)
+		if v.State == namespace.NoRate {
+			txt = "…"
+		}
+	}
+	frac, over, bok := 0.0, false, false
+	if ok {
+		frac, over, bok = datumBar(d, v)
+	}
+	if bok && barW > 0 {
+		writeBar(sb, m.st, frac, over, barW)
+	} else {
+		sb.WriteString(m.st.Bar.Empty.Render(cellRun(emptyCells, barW)))
+	}
+	sb.WriteByte(' ')
+	valueInk(m.st, v).writePadLeft(sb, txt, 6)
+}
+
+// overviewLines builds the overview for a w×h body.
+func (m *Model) overviewLines(w, h int) []ovLine {
+	var out []ovLine
+	add := func(text, path string) { out = append(out, ovLine{text, path}) }
+	muted := func(s string) string { return m.st.Text.Muted.Render(s) }
+
+	// The host in one line: who, how long up, load, tasks.
+	var hl []string
+	if t := m.statText("Host/uptime"); t != "" {
+		if i := strings.Index(t, "("); i >= 0 && strings.HasSuffix(t, ")") {
+			t = t[i+1 : len(t)-1] // `5m 21s`, not the seconds
+		}
+		hl = append(hl, "up "+t)
+	}
+	if l1 := m.statText("Host/load1"); l1 != "" {
+		hl = append(hl, "load "+l1+" "+m.statText("Host/load5")+" "+m.statText("Host/load15"))
+	}
+	if r := m.statText("Host/running"); r != "" {
+		num, _ := views.SplitUnit(r)
+		b, _ := views.SplitUnit(m.statText("Host/blocked"))
+		hl = append(hl, num+" running "+b+" blocked")
+	}
+	if th := m.statText("Host/threads"); th != "" {
+		hl = append(hl, th)
+	}
+	if n := m.statText("CPU/ncpu"); n != "" {
+		hl = append(hl, n)
+	}
+	add(strings.Join(hl, muted(" · ")), "Host/load1")
+
+	// Processors: all together with mpstat's breakdown, then one bar each, as many as fit.
+	labelW := 5
+	barW := max(min(w-labelW-9-36, 40), 8)
+	var sb strings.Builder
+	m.overviewBar(&sb, "CPU", labelW, "CPU/busy", barW)
+	var parts []string
+	for _, p := range [][2]string{{"usr", "CPU/usr"}, {"sys", "CPU/kern"}, {"wait", "CPU/wait"}, {"steal", "CPU/steal"}} {
+		if t := m.statText(p[1]); t != "" {
+			parts = append(parts, p[0]+" "+strings.TrimSuffix(t, "%"))
+		}
+	}
+	if room := w - width(sb.String()) - 2; room > 10 {
+		sb.WriteString("  " + muted(cut(strings.Join(parts, " "), room)))
+	}
+	add(sb.String(), "CPU/busy")
+	var cpus []*namespace.Context
+	if m.reg != nil {
+		m.reg.Read(func() {
+			if ref, err := m.reg.Lookup(nil, "CPU"); err == nil {
+				for _, k := range ref.Ctx.Children() {
+					if k.Kind == namespace.CtxInstance {
+						cpus = append(cpus, k)
+					}
+				}
+			}
+		})
+	}
+	cellW := 22
+	cols := max(w/cellW, 1)
+	maxRows := max(min(4, h/5), 1)
+	shown := min(len(cpus), cols*maxRows)
+	for r := 0; r*cols < shown; r++ {
+		var lb strings.Builder
+		first := ""
+		for c := 0; c < cols && r*cols+c < shown; c++ {
+			k := cpus[r*cols+c]
+			path := "CPU/" + k.Name + "/busy"
+			if first == "" {
+				first = path
+			}
+			if c > 0 {
+				lb.WriteByte(' ')
+			}
+			m.overviewBar(&lb, strings.TrimPrefix(k.Name, "cpu"), 4, path, cellW-13)
+		}
+		add(lb.String(), first)
+	}
+	m.ov.allCPUs = shown == len(cpus)
+	if more := len(cpus) - shown; more > 0 {
+		add(muted("     … "+strconv.Itoa(more)+" more processors: the busiest are in the CPU hotset below"), "CPU")
+	}
+
+	// Memory and swap.
+	sb.Reset()
+	m.overviewBar(&sb, "Mem", labelW, "Mem/Real/%used", barW)
+	if u := m.statText("Mem/Real/used"); u != "" {
+		sb.WriteString("  " + muted(cut(u+" used of "+m.statText("Mem/Real/total")+" · avail "+m.statText("Mem/Real/avail")+
+			" · cached "+m.statText("Mem/Real/cached"), max(w-width(sb.String())-2, 0))))
+	}
+	add(sb.String(), "Mem/Real/%used")
+	if t := m.statText("Mem/Swap/total"); t != "" {
+		sb.Reset()
+		if v, _, _, _ := m.statValue("Mem/Swap/total"); v.State == namespace.Valid && v.N == 0 {
+			sb.WriteString(m.st.Text.Bold.Render(pad("Swap", labelW)) + " " + muted("none configured"))
+		} else {
+			m.overviewBar(&sb, "Swap", labelW, "Mem/Swap/%used", barW)
+			sb.WriteString("  " + muted(cut(m.statText("Mem/Swap/used")+" used of "+t, max(w-width(sb.String())-2, 0))))
+		}
+		add(sb.String(), "Mem/Swap/%used")
+	}
+	add("", "")
+
+	// The open hotsets, side by side as many as fit.
+	out = append(out, m.overviewHotsets(w, h-len(out))...)
+
+	// With room to spare, the latest events.
+	if room := h - len(out) - 1; room >= 3 && m.events != nil && len(m.events.events) > 0 {
+		add(m.st.Text.Accent.Render("Latest events"), "")
+		for _, e := range m.events.events[:min(room-1, len(m.events.events))] {
+			text := e.Text
+			if text == "" || e.Kind == namespace.EvInstanceAdded || e.Kind == namespace.EvInstanceRemoved {
+				text = e.Path
+			}
+			add(muted(e.Time.In(m.evLoc()).Format("15:04:05"))+" "+pad(shortKind(e.Kind), 9)+" "+cut(safe(text), max(w-19, 0)), "")
+		}
+	}
+	return out
+}
+
+func (m *Model) evLoc() *time.Location {
+	if m.opts.Location != nil {
+		return m.opts.Location
+	}
+	return time.Local
+}
+
+// overviewHotsets lays the open peer sets out in columns: a title, then the ranked peers with
+// bars, as many as the height allows.
+func (m *Model) overviewHotsets(w, h int) []ovLine {
+	entries := m.hot.Entries()
+	if len(entries) == 0 || h < 2 {
+		return nil
+	}
+	n := len(entries)
+	if m.ov.allCPUs {
+		for _, e := range entries {
+			if e.Path() == "CPU" {
+				n--
+			}
+		}
+	}
+	cols := max(min(n, w/38), 1)
+	colW := min((w-(cols-1))/cols, 72)
+	var blocks [][]ovLine
+	for _, e := range entries {
+		if e.Path() == "CPU" && m.ov.allCPUs {
+			continue // every processor has its bar above
+		}
+		var b []ovLine
+		d := e.Stat()
+		title := e.Path() + " " + e.Spec().Stat
+		switch {
+		case d == nil:
+		case e.Count == 0 && (e.Err == namespace.SiNoValue || m.snap == nil || m.snap.Seq < 2):
+			title += " — measuring…"
+		default:
+			title += " — top " + strconv.Itoa(e.Count) + " of " + strconv.Itoa(e.AvailResp)
+		}
+		b = append(b, ovLine{m.st.Text.Accent.Render(cut(title, colW)), e.Path()})
+		for i, it := range e.Items {
+			if it.Inst == nil {
+				continue
+			}
+			txt := m.vf.text(it.Inst.Class, d, it.Val)
+			nameW := min(12, colW/3)
+			valW := 10
+			bw := colW - 3 - nameW - valW - 2
+			var sb strings.Builder
+			m.st.Text.Muted.writePadLeft(&sb, strconv.Itoa(i+1), 2)
+			sb.WriteByte(' ')
+			m.st.Text.Normal.writePad(&sb, it.Name, nameW)
+			sb.WriteByte(' ')
+			m.st.Text.Normal.writePadLeft(&sb, txt, valW)
+			if bw >= 4 {
+				r := hotRow{entry: e, set: e, item: i}
+				if frac, over, ok := m.hot.itemBar(r, d, it); ok {
+					sb.WriteByte(' ')
+					writeBar(&sb, m.st, frac, over, bw)
+				}
+			}
+			b = append(b, ovLine{sb.String(), it.Inst.Context().Path() + "/" + d.Name})
+		}
+		blocks = append(blocks, b)
+	}
+	// Columns of blocks; a column takes the next block while the height allows.
+	var out []ovLine
+	for start := 0; start < len(blocks); start += cols {
+		end := min(start+cols, len(blocks))
+		n := 0
+		for _, b := range blocks[start:end] {
+			n = max(n, len(b))
+		}
+		n = min(n, h-len(out))
+		if n <= 0 {
+			break
+		}
+		for i := range n {
+			var sb strings.Builder
+			path := ""
+			for j, b := range blocks[start:end] {
+				if j > 0 {
+					sb.WriteByte(' ')
+				}
+				cell := ""
+				if i < len(b) {
+					cell = b[i].text
+					if path == "" {
+						path = b[i].path
+					}
+				}
+				sb.WriteString(fitLine(cell, colW))
+			}
+			out = append(out, ovLine{sb.String(), path})
+		}
+		if len(out) < h {
+			out = append(out, ovLine{})
+		}
+	}
+	return out
+}
+
+// overviewView is the overview body, exactly w×h, with the cursor's line marked.
+func (m *Model) overviewView(w, h int) []string {
+	lines := m.overviewLines(w-2, h)
+	ov := m.ov
+	ov.paths, ov.rows = ov.paths[:0], ov.rows[:0]
+	for i, l := range lines {
+		if l.path != "" && i < h {
+			ov.paths = append(ov.paths, l.path)
+			ov.rows = append(ov.rows, i)
+		}
+	}
+	ov.cursor = clamp(ov.cursor, 0, max(len(ov.paths)-1, 0))
+	out := make([]string, 0, h)
+	for i := 0; i < h; i++ {
+		text := ""
+		if i < len(lines) {
+			text = lines[i].text
+		}
+		mark := "  "
+		if len(ov.rows) > 0 && ov.rows[ov.cursor] == i {
+			mark = m.st.Text.Accent.Render("▸ ")
+		}
+		out = append(out, fitLine(mark+text, w))
+	}
+	return out
+}
