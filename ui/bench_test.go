@@ -18,7 +18,7 @@ func bigModel(b *testing.B) Model {
 	src := newFixture(b, 8, 10000, "eth0", "lo")
 	m := newModel(b, src, 200, 60, 2)
 	m = keys(b, m, ":Disk{enter}")
-	if m.tree.Len() < 10000 || len(m.values.rows) != 10000 {
+	if m.tree.Len() < 10000 || len(m.values.rows) < 10000 { // the disks, and their partitions after them
 		b.Fatalf("tree %d rows, table %d rows", m.tree.Len(), len(m.values.rows))
 	}
 	return m
