@@ -73,8 +73,8 @@ func newHotForm(keys *formKeys, inKeys *inputKeys, grandpa, stat string, m views
 	f.fields = []formField{
 		num("max responses", strconv.Itoa(spec.MaxResp), "0 = every qualifying peer"),
 		num("threshold", views.ThresholdInput(m, spec.Threshold), "in "+unit+": > 0 above, < 0 below |T|, 0 all"),
-		{label: "feed", choices: feedChoices, choice: int(spec.Feed), hint: "←/→ or space: which peers are listed"},
-		{label: "exceptions", choices: exceptChoices, choice: int(spec.Except), hint: "←/→ or space: to the event log; no SNMP is sent"},
+		{label: "feed", choices: feedChoices, choice: int(spec.Feed), hint: "←/→, space or PgUp/PgDn: which peers are listed"},
+		{label: "exceptions", choices: exceptChoices, choice: int(spec.Except), hint: "←/→, space, PgUp/PgDn: to the event log, no SNMP"},
 		num("frequency", strconv.Itoa(spec.Frequency), "minutes between exceptions, at least 5 with them"),
 		num("severity", strconv.Itoa(spec.Severity), "positive with exceptions, else 0"),
 		num("trap number", strconv.Itoa(spec.TrapNo), "positive with traps, else 0"),
