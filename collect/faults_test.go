@@ -134,3 +134,32 @@ func TestOverflowingReadings(t *testing.T) {
 		})
 	}
 }
+
+// DCI4-DESC-3 (issue 20 item 1): link state is SV_VOLATILE, read at every collection, so an
+// interface taken down shows so at the next reading, not five minutes later; the MTU, which is
+// SV_VARIABLE, waits for variable data to be due (or an explicit refresh).
+func TestLinkStateIsCurrent(t *testing.T) {
+	t.Parallel()
+	rt := newRewriteTree(t, "basic")
+	rt.step(0)
+	look := func(p string) ns.Value { t.Helper(); return rt.h.value(p) }
+	if v := look("NetIf/eth0/running"); v.State != ns.Valid || v.N != 1 {
+		t.Fatalf("eth0 running at start: %+v", v)
+	}
+	mtu := look("NetIf/eth0/mtu").N
+	rt.replace("sys/class/net/eth0/operstate", "up", "down")
+	rt.replace("sys/class/net/eth0/mtu", "1400", "9000")
+	rt.now = rt.now.Add(time.Second)
+	rt.h.step(Request{}) // an ordinary tick: neither static nor variable data due
+	if v := look("NetIf/eth0/running"); v.State != ns.Valid || v.N != 0 {
+		t.Errorf("eth0 taken down: running %+v, want 0 at once", v)
+	}
+	if v := look("NetIf/eth0/mtu"); v.State == ns.Valid && v.N != mtu {
+		t.Errorf("mtu %d read at an ordinary tick; SV_VARIABLE waits", v.N)
+	}
+	rt.now = rt.now.Add(time.Second)
+	rt.h.step(Request{Variable: true}) // due, or the refresh key
+	if v := look("NetIf/eth0/mtu"); v.State != ns.Valid || v.N != 9000 {
+		t.Errorf("mtu after a variable read: %+v, want 9000", v)
+	}
+}

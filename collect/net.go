@@ -59,12 +59,14 @@ func netDatums() []ns.Datum {
 		return ns.Counter(id, name, ns.TypeUint8, u, desc, "/proc/net/dev "+netRawCol[id-1].String()+" (u64)").
 			WithScale(0, max).WithMaxRate(bound).WithHelp(help)
 	}
-	flag := func(id uint8, name, desc, bit string, pres uint32, help string) ns.Datum {
+	flag := func(id uint8, name, desc, bit string, pres uint32, vol ns.Volatility, help string) ns.Datum {
 		return ns.Discrete(id, name, ns.TypeBoolean, ns.UnitNone, desc, "/sys/class/net/<if>/flags "+bit).
-			WithVolatility(ns.SVVariable).WithDCI4(ns.STBoolean, ns.SBFNormal, pres).WithScale(0, 1).WithHelp(help)
+			WithVolatility(vol).WithDCI4(ns.STBoolean, ns.SBFNormal, pres).WithScale(0, 1).WithHelp(help)
 	}
+	// Link state (up, running, speed) changes with a cable or a command at any moment: it is
+	// SV_VOLATILE and read at every collection (DCI4-DESC-3); the rest is SV_VARIABLE.
 	speed := ns.Discrete(netSpeedID, "speed", ns.TypeUint8, ns.UnitCount, "Link speed, bits per second", "/sys/class/net/<if>/speed, Mbit/s ×10^6").
-		WithVolatility(ns.SVVariable).WithScale(0, 100e9).
+		WithVolatility(ns.SVVolatile).WithScale(0, 100e9).
 		WithHelp("The link's nominal speed; not valid (n/a, never 0) where the driver does not know it, for virtual interfaces and while the link is down.")
 	speed.PCP.Units = ns.PMUnits{DimCount: 1, DimTime: -1, ScaleTime: ns.PMTimeSec} // a rate of bits, not a count
 	drv := func(d ns.Datum, max float64, help string) ns.Datum {
@@ -92,11 +94,11 @@ func netDatums() []ns.Datum {
 			WithVolatility(ns.SVVariable).WithScale(0, 65536).WithHelp("The largest packet the interface sends, in bytes."),
 		ns.Discrete(netIfIndexID, "ifindex", ns.TypeUint4, ns.UnitNone, "Interface index", "/sys/class/net/<if>/ifindex").
 			WithScale(0, 65536).WithHelp("The kernel's interface index, also the instance value; a re-created interface gets a new one."),
-		flag(netUpID, "up", "Administratively up", "IFF_UP", ns.SBPYesNo, "Whether the interface was brought up (ip link set up)."),
-		flag(netBroadcastID, "broadcast", "Broadcast capable", "IFF_BROADCAST", ns.SBPYesNo, "Whether the link supports broadcast."),
-		flag(netLoopbackID, "loopback", "Loopback interface", "IFF_LOOPBACK", ns.SBPTrueFalse, "Whether this is a loopback interface."),
+		flag(netUpID, "up", "Administratively up", "IFF_UP", ns.SBPYesNo, ns.SVVolatile, "Whether the interface was brought up (ip link set up)."),
+		flag(netBroadcastID, "broadcast", "Broadcast capable", "IFF_BROADCAST", ns.SBPYesNo, ns.SVVariable, "Whether the link supports broadcast."),
+		flag(netLoopbackID, "loopback", "Loopback interface", "IFF_LOOPBACK", ns.SBPTrueFalse, ns.SVVariable, "Whether this is a loopback interface."),
 		ns.Discrete(netRunningID, "running", ns.TypeBoolean, ns.UnitNone, "Up and operationally running", "/sys/class/net/<if>/flags IFF_UP and operstate").
-			WithVolatility(ns.SVVariable).WithDCI4(ns.STBoolean, ns.SBFNormal, ns.SBPYesNo).WithScale(0, 1).
+			WithVolatility(ns.SVVolatile).WithDCI4(ns.STBoolean, ns.SBFNormal, ns.SBPYesNo).WithScale(0, 1).
 			WithHelp("What IFF_RUNNING says: up, with operstate up or unknown (sysfs never shows IFF_RUNNING itself)."),
 		speed,
 		drv(ns.Derived(netBytesID, "bytes", ns.DerivedSum2, ns.PMSemCounter, "Bytes received and sent", netIBytesID, netOBytesID),
@@ -245,6 +247,19 @@ func (p *netProvider) Collect(ctx context.Context, req Request) (Batch, error) {
 	if len(stale) > 0 {
 		p.refresh(ctx, stale, full)
 	}
+	// The link state of every other interface is read at every collection (SV_VOLATILE).
+	if !full {
+		for i := range nd {
+			info := p.ifs[nd[i].name]
+			if info == nil || !info.sysOK || slices.Contains(stale, info.name) {
+				continue
+			}
+			if lerr := readNetLink(ctx, &p.fr, &info.sys); lerr != nil {
+				info.sysErr = lerr
+			}
+			info.setInvalid()
+		}
+	}
 
 	p.rows = p.rows[:0]
 	clear(p.used)
@@ -316,8 +331,9 @@ func (p *netProvider) fillAttrs(row []ns.Raw, info *ifInfo, req Request) {
 	// read says whether the attribute was read: one that could not be (a named pipe, garbage) is
 	// "err", whose reason the class error gives; ok says whether the interface has the value.
 	set := func(id uint8, read, ok bool, r ns.Raw) {
+		vol := id == netUpID || id == netRunningID || id == netSpeedID // link state: every collection
 		switch {
-		case !variable:
+		case !variable && !vol:
 			row[id-1] = rawSkipped()
 		case !info.sysOK:
 			row[id-1] = rawNotPresent()
@@ -407,18 +423,24 @@ func (p *netProvider) refresh(ctx context.Context, names []string, full bool) {
 		if old != 0 && old != n.ifindex {
 			info.delivered = 0 // a new ifindex is a new instance: deliver everything
 		}
-		var inv []ns.DatumID
-		if info.sysOK && info.mac == "" {
-			inv = append(inv, netMACID)
-		}
-		if info.ipv4 == "" {
-			inv = append(inv, netIPv4ID)
-		}
-		if info.sysOK && !n.speedKnown {
-			inv = append(inv, netSpeedID)
-		}
-		info.invalid = invalidList(inv...)
+		info.setInvalid()
 	}
+}
+
+// setInvalid works out the interface's invalid-data list (DCI-INV-1): no MAC, no IPv4 address,
+// no known speed (which changes with the link, so it is worked out at every read of it).
+func (info *ifInfo) setInvalid() {
+	var inv []ns.DatumID
+	if info.sysOK && info.mac == "" {
+		inv = append(inv, netMACID)
+	}
+	if info.ipv4 == "" {
+		inv = append(inv, netIPv4ID)
+	}
+	if info.sysOK && !info.sys.speedKnown {
+		inv = append(inv, netSpeedID)
+	}
+	info.invalid = invalidList(inv...)
 }
 
 // nameValue is the instance value of an interface whose ifindex sysfs does not give: a hash of

@@ -126,18 +126,19 @@ func (n *netSynth) collect(p *synthProvider, seed uint64, tick int, dt float64, 
 		}
 		variable := due(req, ns.SVVariable, p.delivered(nic.delivered))
 		static := due(req, ns.SVStatic, p.delivered(nic.delivered))
-		for _, id := range [...]uint8{netMACID, netIPv4ID, netMTUID, netUpID, netBroadcastID, netLoopbackID, netRunningID, netSpeedID} {
+		for _, id := range [...]uint8{netMACID, netIPv4ID, netMTUID, netBroadcastID, netLoopbackID} {
 			row[id-1] = rawSkipped()
 		}
+		// Link state is SV_VOLATILE, as the host provider's: at every collection.
+		row[netUpID-1] = rawN(b2u(nic.up))
+		row[netRunningID-1] = rawN(b2u(nic.up))
+		row[netSpeedID-1] = rawN(nic.speed)
 		if variable {
 			row[netMACID-1] = rawS(nic.mac)
 			row[netIPv4ID-1] = rawS(nic.ipv4)
 			row[netMTUID-1] = rawN(1500)
-			row[netUpID-1] = rawN(b2u(nic.up))
 			row[netBroadcastID-1] = rawN(1)
 			row[netLoopbackID-1] = rawN(0)
-			row[netRunningID-1] = rawN(b2u(nic.up))
-			row[netSpeedID-1] = rawN(nic.speed)
 		}
 		row[netIfIndexID-1] = rawSkipped()
 		if static {

@@ -146,6 +146,48 @@ func readNetIf(ctx context.Context, fr *fileReader, name string) (netIf, error) 
 	return n, errors.Join(errs...)
 }
 
+// readNetLink re-reads the link state of an interface read before: flags, operstate, speed and
+// carrier, the attributes that change with a cable or an `ip link set` at any moment (DCI4-DESC-3:
+// SV_VOLATILE, read at every collection). The other attributes of n are kept.
+func readNetLink(ctx context.Context, fr *fileReader, n *netIf) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := checkName(n.name); err != nil {
+		return fmt.Errorf("net: %w", err)
+	}
+	dir := filepath.Join(rootsFrom(ctx).sys, "class", "net", n.name)
+	data, err := fr.read(filepath.Join(dir, "flags"))
+	if err != nil {
+		n.have.flags = false
+		return fmt.Errorf("net: %w", err)
+	}
+	v, perr := parseHex(trimNewline(data))
+	if perr != nil {
+		n.have.flags = false
+		return fmt.Errorf("net: parse %s: %w", filepath.Join(dir, "flags"), perr)
+	}
+	n.flags, n.have.flags = v, true
+	n.operstate = ""
+	if data, err := fr.read(filepath.Join(dir, "operstate")); err == nil {
+		n.operstate = string(trimNewline(data))
+	}
+	n.speedBps, n.speedKnown = 0, false
+	if data, err := fr.read(filepath.Join(dir, "speed")); err == nil {
+		n.speedBps, n.speedKnown = parseSpeed(trimNewline(data))
+	}
+	n.carrier = -1
+	if data, err := fr.read(filepath.Join(dir, "carrier")); err == nil {
+		switch string(trimNewline(data)) {
+		case "0":
+			n.carrier = 0
+		case "1":
+			n.carrier = 1
+		}
+	}
+	return nil
+}
+
 // parseSpeed parses /sys/class/net/<if>/speed (Mbit/s, -1 unknown) into bits per second. Zero and
 // negative speeds are unknown (ethtool's SPEED_UNKNOWN is -1; no link runs at 0 bit/s).
 func parseSpeed(b []byte) (bps uint64, known bool) {

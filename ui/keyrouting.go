@@ -160,6 +160,19 @@ func (m *Model) onKey(km tea.KeyMsg) tea.Cmd {
 	case key.Matches(km, k.Theme):
 		m.nextTheme()
 		return nil
+	case key.Matches(km, k.Refresh):
+		r, ok := m.src.(refresher)
+		if !ok {
+			m.setFlash("this source has nothing to refresh", false)
+			return nil
+		}
+		r.Refresh()
+		m.setFlash("refreshing: addresses, MTUs, capacities and every other variable value are read now", false)
+		if m.inflight || m.paused {
+			return nil
+		}
+		m.inflight, m.extra = true, true
+		return sampleCmd(m.ctx, m.src, m.now)
 	case key.Matches(km, k.Pause):
 		m.paused = !m.paused
 		if m.paused {

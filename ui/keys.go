@@ -12,7 +12,7 @@ type globalKeys struct {
 	Pause, Longer, Shorter       key.Binding
 	NextPane, PrevPane           key.Binding
 	Tree, Values, Hot, Insp, Evs key.Binding
-	Overview                     key.Binding
+	Overview, Refresh            key.Binding
 }
 
 func newGlobalKeys() globalKeys {
@@ -34,6 +34,7 @@ func newGlobalKeys() globalKeys {
 		Insp:     key.NewBinding(key.WithKeys("4"), key.WithHelp("4", "inspector")),
 		Evs:      key.NewBinding(key.WithKeys("5"), key.WithHelp("5", "events")),
 		Overview: key.NewBinding(key.WithKeys("o", "0"), key.WithHelp("o", "overview")),
+		Refresh:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh all")),
 	}
 }
 
@@ -46,7 +47,7 @@ func (k globalKeys) ShortHelp() []key.Binding {
 func (k globalKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Overview, k.NextPane, k.PrevPane, k.Tree, k.Values, k.Hot, k.Insp, k.Evs},
-		{k.Filter, k.Goto, k.Pause, k.Longer, k.Shorter, k.Theme, k.Help, k.Suspend, k.Quit},
+		{k.Filter, k.Goto, k.Pause, k.Refresh, k.Longer, k.Shorter, k.Theme, k.Help, k.Suspend, k.Quit},
 	}
 }
 

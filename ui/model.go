@@ -368,8 +368,18 @@ func (m *Model) onSample(msg sampleMsg) {
 	m.hot.SetSnapshot(m.snap) // before reading the log: the read raises hotset exceptions
 	if log := m.src.Events(); log != nil {
 		if seq := log.Seq(); seq != m.evSeq {
+			evs := log.Events()
+			// A class whose description changed is read whole again (DCI-EVT-5).
+			for _, e := range evs[:min(int(seq-m.evSeq), len(evs))] {
+				if e.Kind == namespace.EvDataChanged {
+					if r, ok := m.src.(refresher); ok {
+						r.Refresh()
+					}
+					break
+				}
+			}
 			m.evSeq = seq
-			m.events.SetEvents(log.Events(), seq)
+			m.events.SetEvents(evs, seq)
 		}
 	}
 	m.insp.SetSnapshot(m.snap)

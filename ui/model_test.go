@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	ns "dcimon/namespace"
+	"dcimon/ui/internal/fixture"
 )
 
 func TestTinySizesNeverPanic(t *testing.T) {
@@ -919,4 +920,30 @@ func TestSmallWrongs(t *testing.T) {
 	if !strings.Contains(plainView(m), "autoscale on") {
 		t.Fatalf("a gives feedback:\n%s", plainView(m))
 	}
+}
+
+// refreshCounter is a sampler that counts the refreshes asked of it.
+type refreshCounter struct {
+	*fixture.Sampler
+	n int
+}
+
+func (r *refreshCounter) Refresh() { r.n++ }
+
+// DCI4-DESC-3 (issue 20 item 1): r re-reads SV_VARIABLE data at once, and a DATACHANGED event
+// (a class whose description changed, DCI-EVT-5) asks for the same.
+func TestRefreshKey(t *testing.T) {
+	src := &refreshCounter{Sampler: newFixture(t, 1, 1)}
+	m := newModel(t, src, 120, 40, 1)
+	m, cmd := sendCmd(t, m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'r'}})
+	if src.n != 1 || cmd == nil || !strings.Contains(plainView(m), "refreshing") {
+		t.Fatalf("r: %d refreshes, cmd %v", src.n, cmd != nil)
+	}
+	m = send(t, m, cmd()) // the collection it started
+	src.Events().Add(ns.Event{Kind: ns.EvDataChanged, Path: "Disk", Time: m.now()})
+	m = collectOnce(t, m)
+	if src.n != 2 {
+		t.Fatalf("a DATACHANGED event asks for a refresh: %d", src.n)
+	}
+	_ = m
 }

@@ -14,6 +14,13 @@ type Sampler interface {
 	Sample(ctx context.Context) (*namespace.Snapshot, error)
 }
 
+// refresher is a Sampler that can be asked to re-read its SV_VARIABLE data (addresses, MTUs,
+// capacities) at the next collection rather than when it is due (DCI4-DESC-3): the refresh key,
+// and a class whose description changed (DATACHANGED, DCI-EVT-5).
+type refresher interface {
+	Refresh()
+}
+
 // subscriber is a Sampler that can read only the classes someone shows (collect.Sampler): the
 // monitor subscribes to what is on screen, and the rest of the name space is read slowly
 // (SPMI-FEAT-2, SPMI-DDS-6). A Sampler without it reads everything at every collection.
