@@ -203,3 +203,38 @@ func TestBinaryEndToEnd(t *testing.T) {
 		t.Fatalf("monitor without a terminal: %v %q", err, errb.String())
 	}
 }
+
+// DCI-RET-1, DCI-INV-3, PCPF-11 (issue 20 item 2): every value of get carries its own DCI status;
+// a datum named exactly and invalid is DCI_INVALIDDATA and the command exits 1 after printing
+// every value; a request that matches nothing keeps its place among the values.
+func TestGetStatuses(t *testing.T) {
+	fix := []string{"--procfs", fixProc, "--sysfs", fixSys}
+	out, errs, code := runFake(t, append([]string{"get", "Disk/vda/reads", "NetIf/lo/speed", "NetIf/*/speed"}, fix...)...)
+	if code != 1 || !strings.Contains(errs, "summary DCI_INVALIDDATA") {
+		t.Fatalf("exit %d, stderr %q: an invalid datum named exactly is an error", code, errs)
+	}
+	sq := squash(out)
+	if !strings.Contains(sq, "NetIf/lo/speed n/a (not valid for this instance; DCI_INVALIDDATA)") ||
+		!strings.HasSuffix(sq, "NetIf/eth0/speed n/a (not valid for this instance)") ||
+		!strings.Contains(sq, "Disk/vda/reads 0 reads/s") {
+		t.Fatalf("per-value statuses:\n%s", out)
+	}
+	out, _, code = runFake(t, append([]string{"get", "Disk/vda/reads", "bogus", "Disk/vda/writes", "--json"}, fix...)...)
+	if code != 1 {
+		t.Fatalf("exit %d for an unknown path", code)
+	}
+	var r struct {
+		Status string
+		Values []struct{ Path, State, Status, PCPError string }
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, v := range r.Values {
+		order = append(order, v.Path+":"+v.Status)
+	}
+	if got := strings.Join(order, " "); got != "Disk/vda/reads:DCI_SUCCESS bogus:DCI_UNKNOWNCLASS Disk/vda/writes:DCI_SUCCESS" || r.Status != "DCI_UNKNOWNCLASS" {
+		t.Fatalf("values in request order with their statuses: %s (summary %s)", got, r.Status)
+	}
+}

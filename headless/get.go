@@ -81,6 +81,9 @@ type getReading struct {
 	Elapsed float64     `json:"elapsed"` // seconds since the previous reading
 	Values  []jsonValue `json:"values"`
 	Errors  []jsonError `json:"errors,omitempty"`
+	// Status is the reading's summary DCI status (DCI-RET-1): DCI_SUCCESS only when every value
+	// is; otherwise the first error, or DCI_INVALIDDATAPRESENT when a wildcard reached invalid data.
+	Status string `json:"status"`
 }
 
 type jsonError struct {
@@ -125,10 +128,16 @@ func Get(ctx context.Context, o GetOptions, e Env, w io.Writer) error {
 		for i := range reqs {
 			reqs[i].expand(reg)
 		}
-		if err := writeReading(w, o.JSON, e, reg, snap, reqs, prev); err != nil {
+		rd, err := writeReading(w, o.JSON, e, reg, snap, reqs, prev)
+		if err != nil {
 			return err
 		}
 		failed = nothingRead(snap, reqs)
+		if failed == nil && rd.fails {
+			// DCI-RET-1: the values are printed, each with its own status; the command says
+			// the reading was not a success.
+			failed = fmt.Errorf("summary %s: a statistic named exactly could not be given (see its line)", rd.sum)
+		}
 		prev = snap.End
 	}
 	for _, r := range reqs {
@@ -137,6 +146,49 @@ func Get(ctx context.Context, o GetOptions, e Env, w io.Writer) error {
 		}
 	}
 	return failed
+}
+
+// exact reports whether the request names one statistic, no wildcard: an invalid value it reaches
+// is then an error (DCI_INVALIDDATA, DCI-INV-3) rather than a warning.
+func (r *request) exact() bool { return !strings.ContainsAny(r.pattern, "*?[") }
+
+// summary is the reading's summary status so far with one more value's (DCI-RET-1): DCI_SUCCESS
+// only while every value succeeded; otherwise the first error, or the DCI_INVALIDDATAPRESENT
+// warning while there is no error.
+func summary(sum, st ns.Status) ns.Status {
+	switch {
+	case sum.IsError(), st == ns.StatusSuccess:
+		return sum
+	case st.IsError() || sum == ns.StatusSuccess:
+		return st
+	}
+	return sum
+}
+
+// reading is what one printed reading says about the request as a whole.
+type reading struct {
+	sum ns.Status // the summary status (DCI-RET-1)
+	// fails says the command is to exit 1 once the values are printed: a statistic named exactly
+	// is invalid for its instance (DCI-INV-3), or a path names nothing. A value that is
+	// unavailable for the moment (a provider error, a removed instance, a zero denominator) says
+	// why on its line and in the summary, and the command still succeeds, unless nothing at all
+	// could be read (nothingRead).
+	fails bool
+}
+
+// add counts one value of request r.
+func (rd *reading) add(r *request, v ns.Value) ns.Status {
+	st := ns.ValueStatus(v, r.exact())
+	rd.sum = summary(rd.sum, st)
+	if v.State == ns.Invalid && r.exact() {
+		rd.fails = true
+	}
+	return st
+}
+
+// failed counts a request that matched nothing.
+func (rd *reading) failed() {
+	rd.sum, rd.fails = summary(rd.sum, ns.StatusUnknownClass), true
 }
 
 // nothingRead is an error when every value of the reading failed with its provider (issue 12:
@@ -163,46 +215,68 @@ func nothingRead(snap *ns.Snapshot, reqs []request) error {
 	return fmt.Errorf("nothing could be read: %w", first)
 }
 
-func writeReading(w io.Writer, asJSON bool, e Env, reg *ns.Registry, snap *ns.Snapshot, reqs []request, prev time.Time) error {
+// writeReading prints one reading and returns its summary status (DCI-RET-1).
+func writeReading(w io.Writer, asJSON bool, e Env, reg *ns.Registry, snap *ns.Snapshot, reqs []request, prev time.Time) (reading, error) {
 	elapsed := 0.0
 	if !prev.IsZero() {
 		elapsed = snap.End.Sub(prev).Seconds()
 	}
 	if asJSON {
 		out := getReading{Time: snap.End.UTC(), Elapsed: elapsed, Values: []jsonValue{}}
+		rd := reading{sum: ns.StatusSuccess}
+		// A request that fails keeps its place among the values (PCPF-11), and is listed in
+		// errors too, as before.
+		fail := func(pattern, msg string) {
+			out.Errors = append(out.Errors, jsonError{Request: pattern, Error: msg})
+			out.Values = append(out.Values, jsonValue{Path: pattern, State: "error", Text: "error", Error: msg,
+				Status: ns.StatusUnknownClass.String(), PCPError: ns.PMErrPMID.String()})
+			rd.failed()
+		}
 		for _, r := range reqs {
 			if r.err != nil {
-				out.Errors = append(out.Errors, jsonError{Request: r.pattern, Error: r.err.Error()})
+				fail(r.pattern, r.err.Error())
 				continue
 			}
 			for _, ref := range r.refs {
 				if ref.Datum == nil {
-					out.Errors = append(out.Errors, jsonError{Request: r.pattern, Error: fmt.Sprintf("%s is a context, not a statistic", ref.Path())})
+					fail(r.pattern, fmt.Sprintf("%s is a context, not a statistic", ref.Path()))
 					continue
 				}
 				v, cv, _ := snap.Lookup(ref)
-				out.Values = append(out.Values, makeJSONValue(ref, v, viewOptions(e, reg, snap, classOf(cv, ref))))
+				jv := makeJSONValue(ref, v, viewOptions(e, reg, snap, classOf(cv, ref)))
+				jv.Status = rd.add(&r, v).String()
+				out.Values = append(out.Values, jv)
 			}
 		}
-		return json.NewEncoder(w).Encode(out)
+		out.Status = rd.sum.String()
+		return rd, json.NewEncoder(w).Encode(out)
 	}
+	rd := reading{sum: ns.StatusSuccess}
 	type row struct{ path, text, unit, note string }
 	var rows []row
 	for _, r := range reqs {
 		if r.err != nil {
 			rows = append(rows, row{safe(r.pattern), "error", "", r.err.Error()})
+			rd.failed()
 			continue
 		}
 		for _, ref := range r.refs {
 			if ref.Datum == nil {
 				rows = append(rows, row{safe(ref.Path()), "error", "", "a context, not a statistic; try " + safe(ref.Path()) + "/*"})
+				rd.failed()
 				continue
 			}
 			v, cv, _ := snap.Lookup(ref)
 			opt := viewOptions(e, reg, snap, classOf(cv, ref))
 			note := ""
 			if v.State != ns.Valid {
-				note = "(" + views.Why(v) + classErr(cv, v) + ")"
+				note = "(" + views.Why(v) + classErr(cv, v)
+				if st := rd.add(&r, v); v.State == ns.Invalid && st == ns.StatusInvalidData {
+					note += "; " + st.String() // named exactly and invalid (DCI-INV-3)
+				}
+				note += ")"
+			} else {
+				rd.add(&r, v)
 			}
 			num, unit := views.FormatValue(ref.Datum, v, opt), ""
 			if v.State == ns.Valid {
@@ -236,7 +310,7 @@ func writeReading(w io.Writer, asJSON bool, e Env, reg *ns.Registry, snap *ns.Sn
 		b.WriteByte('\n')
 	}
 	_, err := io.WriteString(w, b.String())
-	return err
+	return rd, err
 }
 
 // numeric reports whether a value's text is a plain number or a mark, which line up on the right.

@@ -55,11 +55,23 @@ type jsonValue struct {
 	// RawUnits is the datum's own unit, the unit of raw and change ("milliseconds", "bytes").
 	RawUnits string  `json:"raw_units,omitempty"`
 	String   *string `json:"string,omitempty"` // the value of a text statistic
+	// Status is the value's DCI status (DCI-RET-1): DCI_SUCCESS; DCI_INVALIDDATA for a datum
+	// named exactly and invalid (DCI-INV-3), DCI_INVALIDDATAPRESENT when a wildcard reached it.
+	Status string `json:"status,omitempty"`
+	// PCPError is the PCP error of a value that is not there: PM_ERR_VALUE, or PM_ERR_NOAGENT
+	// when its supplier failed (PCPF-7, PCPD-15).
+	PCPError string `json:"pcp_error,omitempty"`
+	// Error stands for a request that matched nothing, in its place in the request order
+	// (state "error", PCPF-11).
+	Error string `json:"error,omitempty"`
 }
 
 func makeJSONValue(ref ns.Ref, v ns.Value, opt views.Options) jsonValue {
 	d := ref.Datum
 	j := jsonValue{Path: ref.Path(), State: v.State.String(), Text: views.FormatValue(d, v, opt)}
+	if e := v.PMErr(); e != 0 {
+		j.PCPError = e.String()
+	}
 	if v.State != ns.Valid {
 		j.Reason = v.Reason.String()
 		if code := v.Reason.SiErr(); code != ns.SiSuccess {
@@ -79,7 +91,7 @@ func makeJSONValue(ref ns.Ref, v ns.Value, opt views.Options) jsonValue {
 	// value and units say what text says, at the base of its unit (issue 12): `12.4 MiB/s` is
 	// 13002342.4 B/s, `75.0%` is 75 %, a processor's time rate is its utilization in %.
 	m := views.MeasureFor(opt.Class, d)
-	val := m.Base(v.V)
+	val := views.Clean(m.Base(v.V))
 	j.Value = &val
 	j.Units = m.BaseLabel()
 	if !d.IsDerived() {

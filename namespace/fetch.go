@@ -91,9 +91,10 @@ func (r *Registry) Fetch(s *Snapshot, reqs []MetricID) FetchResult {
 					}
 					switch v.State {
 					case Invalid:
-						if req.Datum != AllData {
+						switch ValueStatus(v, req.Datum != AllData) {
+						case StatusInvalidData:
 							set.Status = StatusInvalidData // explicit reference (DCI-INV-3)
-						} else {
+						default:
 							invalidSeen = true
 						}
 						continue

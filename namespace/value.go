@@ -109,6 +109,36 @@ func (r Reason) SiErr() SiErr {
 	return SiOtherErr
 }
 
+// ValueStatus is the DCI status of one value read through a request (DCI-RET-1): success for a
+// valid value or a counter that has no rate yet; for an invalid value DCI_INVALIDDATA when the
+// request named its datum exactly (DCI-INV-3), DCI_INVALIDDATAPRESENT, a warning, when a wildcard
+// reached it; otherwise the status of its reason. Fetch and the get command share it.
+func ValueStatus(v Value, explicit bool) Status {
+	switch v.State {
+	case Valid, NoRate:
+		return StatusSuccess
+	case Invalid:
+		if explicit {
+			return StatusInvalidData
+		}
+		return StatusInvalidDataPresent
+	}
+	return v.Reason.Status()
+}
+
+// PMErr is the PCP error a fetch gives for a value that is not there (PCPF-7, PCPD-15):
+// PM_ERR_NOAGENT when its supplier failed, timed out or is assumed dead, PM_ERR_VALUE otherwise;
+// 0 for a valid value.
+func (v Value) PMErr() PMErr {
+	switch {
+	case v.State == Valid || v.State == NoRate:
+		return 0
+	case v.Reason == ReasonProviderError || v.Reason == ReasonTimeout || v.Reason == ReasonAssumedDead:
+		return PMErrNoAgent
+	}
+	return PMErrValue
+}
+
 // Status is the DCI per-metric status for the reason (DCI-RET-1).
 func (r Reason) Status() Status {
 	switch r {

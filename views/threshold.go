@@ -112,6 +112,10 @@ func ThresholdInput(m Measure, t float64) string {
 	return strconv.FormatFloat(roundSig(m.Base(t), 12), 'f', -1, 64)
 }
 
+// Clean drops the floating-point noise of a unit conversion from a number meant for people or
+// scripts (0.7×100 = 70.00000000000001 becomes 70), keeping 12 significant digits.
+func Clean(x float64) float64 { return roundSig(x, 12) }
+
 // roundSig drops the floating-point noise of a conversion (0.5×100 = 50.00000000000001).
 func roundSig(x float64, digits int) float64 {
 	v, err := strconv.ParseFloat(strconv.FormatFloat(x, 'g', digits, 64), 64)
