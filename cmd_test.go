@@ -238,3 +238,15 @@ func TestGetStatuses(t *testing.T) {
 		t.Fatalf("values in request order with their statuses: %s (summary %s)", got, r.Status)
 	}
 }
+
+// DCI4-SUP-3 (issue 20 item 3): describe shows the supplier's reset value as last read, not the
+// zeros of the registered record.
+func TestDescribeLiveReset(t *testing.T) {
+	out, errs, code := runFake(t, "describe", "Disk/vda", "--procfs", fixProc, "--sysfs", fixSys)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "reset") || strings.Contains(out, "0000000000000000") {
+		t.Fatalf("the supplier's reset is not the one read:\n%s", out)
+	}
+}

@@ -245,6 +245,9 @@ func (m *Model) gotoPath(path string) {
 		m.setFlash(err.Error(), true)
 		return
 	}
+	if m.flashErr {
+		m.flash, m.flashErr = "", false // the error state is per call (SPMI-ERR-2)
+	}
 	p := ref.Path()
 	if p == "" {
 		m.tree.Reveal("")

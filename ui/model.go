@@ -129,6 +129,7 @@ type Model struct {
 	// for a class that came on screen, not by the tick chain.
 	lastStart time.Time
 	extra     bool
+	retried   bool // the last collection was a retry of a slow one (DCI-RET-2): never twice
 
 	// ver is the version of what the screen shows; Update moves it on whenever a message may
 	// have changed anything visible, and View draws again only for a version it has not drawn.
@@ -269,8 +270,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case tickMsg:
 		return m.onTick(msg)
 	case sampleMsg:
-		m.onSample(msg)
-		return nil
+		return m.onSample(msg)
 	case flashMsg:
 		m.setFlash(msg.text, msg.isErr)
 		return nil
@@ -347,7 +347,7 @@ func (m *Model) restartTicks() tea.Cmd {
 }
 
 // onSample applies one collection: the snapshot goes to every pane through its setters.
-func (m *Model) onSample(msg sampleMsg) {
+func (m *Model) onSample(msg sampleMsg) tea.Cmd {
 	m.inflight, m.extra = false, false
 	m.took = msg.took
 	m.lastStart = msg.start
@@ -357,7 +357,7 @@ func (m *Model) onSample(msg sampleMsg) {
 		m.setFlash("collection failed: "+firstLine(msg.err.Error()), true)
 	}
 	if msg.snap == nil {
-		return
+		return nil
 	}
 	m.log.Printf("sample %d in %s", msg.snap.Seq, msg.took)
 	m.snap = msg.snap
@@ -387,4 +387,13 @@ func (m *Model) onSample(msg sampleMsg) {
 	m.values.SetSnapshot(m.snap)
 	m.findHost()
 	m.findSelf()
+	// DCI-RET-2, AMB-31: a collection whose start and end are far apart is flagged (status line)
+	// and read again at once, once: its classes were read at different moments.
+	if slowSample(m.snap.End.Sub(m.snap.Start), m.interval) && !m.retried && !m.paused {
+		m.retried, m.inflight, m.extra = true, true, true
+		m.log.Printf("sample %d took %s: over a quarter of the interval; read again", m.snap.Seq, m.snap.End.Sub(m.snap.Start))
+		return sampleCmd(m.ctx, m.src, m.now)
+	}
+	m.retried = false
+	return nil
 }

@@ -947,3 +947,39 @@ func TestRefreshKey(t *testing.T) {
 	}
 	_ = m
 }
+
+// SPMI-ERR-2 (issue 20 item 4): the error state is per call: a failed go-to's error goes with
+// the next successful one.
+func TestGotoErrorIsPerCall(t *testing.T) {
+	m := newModel(t, newFixture(t, 1, 1), 120, 40, 1)
+	m = keys(t, m, ":Bogus{enter}")
+	if !strings.Contains(plainView(m), "SiInvalidCx") {
+		t.Fatalf("a failed go-to shows its SPMI error:\n%s", plainView(m))
+	}
+	m = keys(t, m, ":/Disk{enter}")
+	if s := plainView(m); strings.Contains(s, "SiInvalidCx") || m.tree.SelectedPath() != "Disk" {
+		t.Fatalf("after a successful go-to the error is gone (at %s):\n%s", m.tree.SelectedPath(), s)
+	}
+}
+
+// DCI-RET-2, AMB-31 (issue 20 item 5): a collection that takes over a quarter of the interval is
+// flagged with its duration on the status line and read again at once, once.
+func TestSlowSample(t *testing.T) {
+	src := newFixture(t, 1, 1)
+	m := newModel(t, src, 160, 40, 1)
+	src.Took = 400 * time.Millisecond // 40% of the 1 s interval
+	m, cmd := sendCmd(t, m, sampleCmd(context.Background(), m.src, m.now)())
+	s := plainView(m)
+	if !strings.Contains(s, "slow: took 400ms (40% of the interval)") || cmd == nil {
+		t.Fatalf("a slow sample is flagged and read again (cmd %v):\n%s", cmd != nil, s)
+	}
+	m, cmd = sendCmd(t, m, cmd()) // the retry is slow too: not read again a second time
+	if cmd != nil {
+		t.Fatal("a slow retry is not retried again")
+	}
+	src.Took = 0
+	m = collectOnce(t, m)
+	if strings.Contains(plainView(m), "slow:") {
+		t.Fatal("a quick sample is not flagged")
+	}
+}

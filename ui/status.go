@@ -3,6 +3,7 @@ package ui
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"dcimon/namespace"
 )
@@ -29,6 +30,12 @@ const (
 // live, providers ok and degraded, and dcimon's own CPU and memory when the name space has a
 // Monitor context (nothing is shown otherwise: no invented numbers). Messages have the line
 // below it (bottomLine).
+// slowSample reports whether a collection took more than a quarter of the interval or more than
+// a second (DCI-RET-2, AMB-31: the documents leave "close enough" to the consumer).
+func slowSample(took, interval time.Duration) bool {
+	return interval > 0 && took > interval/4 || took > time.Second
+}
+
 func (m *Model) statusLine() string {
 	st := m.st.Status
 	segs := make([]segment, 0, 10)
@@ -45,6 +52,12 @@ func (m *Model) statusLine() string {
 			loc = t.Location()
 		}
 		segs = append(segs, segment{"sample " + t.In(loc).Format("15:04:05"), st.Value, rankState})
+		// DCI-RET-2: a collection whose start and end are far apart read its classes at
+		// different moments; over a quarter of the interval it is flagged with its duration.
+		if took := m.snap.End.Sub(m.snap.Start); slowSample(took, m.interval) {
+			segs = append(segs, segment{"slow: took " + took.Round(time.Millisecond).String() + " (" +
+				strconv.Itoa(int(100*took/m.interval)) + "% of the interval)", st.Warn, rankWarning})
+		}
 	} else {
 		segs = append(segs, segment{"waiting for the first sample", st.Key, rankState})
 	}
