@@ -14,10 +14,13 @@ import (
 // valueFormat renders values with the monitor's display options.
 type valueFormat struct {
 	loc *time.Location // absolute DCI4 times are shown in this zone
+	// raw shows counters as their cumulative readings and every value exactly in its declared
+	// unit (X-2: the raw/rate toggle of the values pane).
+	raw bool
 }
 
 func (f valueFormat) opts(c *namespace.Class) views.Options {
-	return views.Options{Location: f.loc, Class: c, Humanize: true}
+	return views.Options{Location: f.loc, Class: c, Humanize: true, Raw: f.raw}
 }
 
 // text is one value as text with its unit (`12.4 MiB/s`, `75.0%`), or its mark (`—`, `n/a`,

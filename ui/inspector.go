@@ -302,7 +302,7 @@ func (p *inspectorPane) status() namespace.Section {
 		state += " — " + why
 	}
 	add("state", state)
-	add("value", valueFormat{p.loc}.text(ref.Ctx.Stats, d, v))
+	add("value", valueFormat{loc: p.loc}.text(ref.Ctx.Stats, d, v))
 	if v.State != namespace.Invalid && v.State != namespace.Unavailable {
 		if !d.IsDerived() && !d.Type.IsNumeric() {
 			add("val", strconv.Quote(v.S))
@@ -383,7 +383,7 @@ func (p *inspectorPane) peerSet() namespace.Section {
 			add("time_change", tc.Round(time.Millisecond).String())
 		}
 	}
-	vf := valueFormat{p.loc}
+	vf := valueFormat{loc: p.loc}
 	items := func(set *namespace.HotVals, prefix string) {
 		for i, it := range set.Items {
 			txt := "?"

@@ -89,7 +89,7 @@ func newTreeKeys() treeKeys {
 // valuesKeys are the values pane's bindings.
 type valuesKeys struct {
 	listKeys
-	Sort, Reverse, Left, Right, Open, Autoscale key.Binding
+	Sort, Reverse, Left, Right, Open, Autoscale, Raw key.Binding
 }
 
 func newValuesKeys() valuesKeys {
@@ -101,6 +101,7 @@ func newValuesKeys() valuesKeys {
 		Right:     key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "scroll columns")),
 		Open:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open in tree")),
 		Autoscale: key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "autoscale bars")),
+		Raw:       key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "raw readings / rates")),
 	}
 }
 

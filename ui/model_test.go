@@ -983,3 +983,31 @@ func TestSlowSample(t *testing.T) {
 		t.Fatal("a quick sample is not flagged")
 	}
 }
+
+// X-2 (issue 20 item 6): R flips the values pane between rates and raw readings: a counter shows
+// its cumulative reading, a quantity is unaffected, and R again gives the rate back.
+func TestRawRateToggle(t *testing.T) {
+	m := newModel(t, newFixture(t, 1, 1), 160, 40, 2)
+	m = keys(t, m, ":/CPU/cpu0/idle{enter}2")
+	row := func() string {
+		for _, l := range strings.Split(stripANSI(m.values.View()), "\n") {
+			if strings.HasPrefix(l, "idle ") {
+				return strings.Join(strings.Fields(l), " ")
+			}
+		}
+		return ""
+	}
+	rate := row()
+	if !strings.Contains(rate, "%") {
+		t.Fatalf("idle as a rate (utilization): %q", rate)
+	}
+	m = keys(t, m, "R")
+	raw := row()
+	if strings.Contains(raw, "%") || !strings.Contains(raw, "1780 millisec") || !strings.Contains(plainView(m), "raw: counters") {
+		t.Fatalf("idle raw: %q", raw)
+	}
+	m = keys(t, m, "R")
+	if row() != rate {
+		t.Fatalf("R again: %q, want %q", row(), rate)
+	}
+}

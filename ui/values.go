@@ -441,6 +441,17 @@ func (p valuesPane) Update(msg tea.Msg) (valuesPane, tea.Cmd) {
 		p.colOff = max(p.colOff-1, 0)
 	case key.Matches(km, k.Right) && p.mode == valuesTable:
 		p.colOff = min(p.colOff+1, max(len(p.cols)-1, 0))
+	case key.Matches(km, k.Raw):
+		// counters as their cumulative readings (and every value exactly in its declared
+		// unit), or as rates again.
+		p.vf.raw = !p.vf.raw
+		p.class = nil // the table's columns are made again in the new form
+		p.reshape(false)
+		p.refresh()
+		if p.vf.raw {
+			return p, flashCmd("raw: counters show their cumulative readings, values their exact units (R: rates)", false)
+		}
+		return p, flashCmd("rates: counters show their rate per second (R: raw readings)", false)
 	case key.Matches(km, k.Autoscale) && p.mode == valuesStats:
 		p.autoscale = !p.autoscale
 		if p.autoscale {
@@ -464,7 +475,7 @@ func (p valuesPane) ShortHelp() []key.Binding {
 
 // FullHelp is the pane's help overlay column.
 func (p valuesPane) FullHelp() [][]key.Binding {
-	return [][]key.Binding{append(p.keys.all(), p.keys.Sort, p.keys.Reverse, p.keys.Left, p.keys.Right, p.keys.Open, p.keys.Autoscale)}
+	return [][]key.Binding{append(p.keys.all(), p.keys.Sort, p.keys.Reverse, p.keys.Left, p.keys.Right, p.keys.Open, p.keys.Autoscale, p.keys.Raw)}
 }
 
 // restyle draws the pane again with the (changed) styles.

@@ -88,8 +88,9 @@ func tableColumns(vf valueFormat, ctx *namespace.Context, c *namespace.Class) []
 		if ti >= 0 {
 			col.tcol = vf.column(ctx.Stats, &ctx.Stats.Datums[ti])
 		}
-		if pc.unit != "" || pc.div != 0 {
-			col.fixed, col.unit, col.div, col.pinned = true, pc.unit, pc.div, pc.pinned
+		col.pinned = pc.pinned
+		if (pc.unit != "" || pc.div != 0) && !vf.raw { // raw readings are exact numbers, not the tool's form
+			col.fixed, col.unit, col.div = true, pc.unit, pc.div
 			if col.div == 0 {
 				col.div = 1
 			}
