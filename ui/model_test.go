@@ -1011,3 +1011,26 @@ func TestRawRateToggle(t *testing.T) {
 		t.Fatalf("R again: %q, want %q", row(), rate)
 	}
 }
+
+// DCI-EVT-4 (issue 20 item 7): an instance removed at a collection stays one interval in the
+// table, greyed as gone, with its final values; then it goes.
+func TestGoneRows(t *testing.T) {
+	src := newFixture(t, 1, 3)
+	m := newModel(t, src, 160, 40, 2)
+	m = keys(t, m, ":/Disk{enter}2")
+	src.Disks = 2
+	m = collectOnce(t, m)
+	var line string
+	for _, l := range strings.Split(stripANSI(m.values.View()), "\n") {
+		if strings.HasPrefix(l, "sdc (gone)") {
+			line = l
+		}
+	}
+	if line == "" || !strings.Contains(line, "94") {
+		t.Fatalf("sdc is gone with its final %%util (94):\n%s", stripANSI(m.values.View()))
+	}
+	m = collectOnce(t, m)
+	if strings.Contains(stripANSI(m.values.View()), "sdc") {
+		t.Fatalf("one interval later the gone row goes:\n%s", stripANSI(m.values.View()))
+	}
+}

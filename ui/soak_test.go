@@ -58,7 +58,7 @@ func TestNoGrowthUnderChurn(t *testing.T) {
 		}
 		disks := 0
 		for _, r := range m.values.rows {
-			if r.depth == 0 {
+			if r.depth == 0 && !r.gone {
 				disks++
 			}
 		}

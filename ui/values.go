@@ -170,6 +170,10 @@ func (p *valuesPane) Selected() namespace.Ref {
 // reshape works out the mode, rows and columns from the tree (under the registry's lock).
 func (p *valuesPane) reshape(ctxChanged bool) {
 	p.ver = p.cache.next()
+	var gone []tableRow
+	if !ctxChanged && p.mode == valuesTable {
+		gone = p.goneRows()
+	}
 	p.stats, p.rows, p.kids = p.stats[:0], p.rows[:0], p.kids[:0]
 	if p.ctx == nil {
 		p.mode = valuesEmpty
@@ -217,9 +221,14 @@ func (p *valuesPane) reshape(ctxChanged bool) {
 					}
 				}
 			}
+			p.rows = append(p.rows, gone...)
 			p.nameW = 6
 			for _, r := range p.rows {
-				p.nameW = max(p.nameW, width(r.name))
+				w := width(r.name) + r.depth
+				if r.gone {
+					w += len(" (gone)")
+				}
+				p.nameW = max(p.nameW, w)
 			}
 			p.nameW = min(p.nameW, 16)
 		default:
@@ -229,6 +238,51 @@ func (p *valuesPane) reshape(ctxChanged bool) {
 			}
 		}
 	})
+}
+
+// goneRows are the table's rows whose instance has been removed, with their final values taken
+// from the snapshot still held (the one before the removal), and the gone rows of the last
+// reshape that are still to be shown (DCI-EVT-4). Called before the rows are made again.
+func (p *valuesPane) goneRows() []tableRow {
+	var out []tableRow
+	for i := range p.rows {
+		r := &p.rows[i]
+		switch {
+		case r.gone:
+			out = append(out, *r)
+		case r.totals || r.inst == nil || !r.inst.Removed() || p.snap == nil:
+		default:
+			g := tableRow{inst: r.inst, class: r.class, name: r.name, path: r.path, depth: r.depth, parent: r.parent,
+				gone: true, goneAt: p.snap.Seq, last: make(map[string]namespace.Value, len(p.cols))}
+			for j := range p.cols {
+				if v, ok := p.cell(r, &p.cols[j]); ok {
+					g.last[p.cols[j].name] = v
+				}
+			}
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// dropGone removes the gone rows that have been shown for one interval.
+func (p *valuesPane) dropGone() {
+	if p.snap == nil {
+		return
+	}
+	keep := p.rows[:0]
+	dropped := false
+	for _, r := range p.rows {
+		if r.gone && r.goneAt+1 < p.snap.Seq {
+			dropped = true
+			continue
+		}
+		keep = append(keep, r)
+	}
+	p.rows = keep
+	if dropped {
+		p.cursor = min(p.cursor, max(len(p.rows)-1, 0))
+	}
 }
 
 // ownStat reports whether the statistic selected in the tree is one of the context's own that
@@ -299,6 +353,7 @@ func (p *valuesPane) refresh() {
 		}
 		p.rings.prune(p.snap.Seq)
 	case valuesTable:
+		p.dropGone()
 		p.fitColumns()
 		p.sortRows()
 	}

@@ -42,6 +42,11 @@ type tableRow struct {
 	totals bool
 	depth  int    // 1 for a partition under its disk
 	parent string // the disk's name, for a partition
+	// A gone row is an instance removed at the latest collection, shown greyed with its final
+	// values (last, by column name) for one interval (DCI-EVT-4), then dropped.
+	gone   bool
+	goneAt uint64 // the sequence number of the snapshot its final values come from
+	last   map[string]namespace.Value
 }
 
 // lessRow orders rows by name the way a person reads a device list: naturally (cpu2 before
@@ -250,6 +255,10 @@ func (c *tableCol) column(totals bool) *views.Column {
 }
 
 func (p *valuesPane) cell(r *tableRow, c *tableCol) (namespace.Value, bool) {
+	if r.gone {
+		v, ok := r.last[c.name]
+		return v, ok
+	}
 	if r.totals {
 		if c.ti < 0 {
 			return namespace.Value{}, false
@@ -530,6 +539,10 @@ func (p *valuesPane) viewTable(lines []string) []string {
 		if r.depth > 0 {
 			name = " " + name // a partition under its disk
 		}
+		if r.gone {
+			ns = p.st.Text.Muted
+			name += " (gone)"
+		}
 		if sel {
 			writePad(&sb, name, nameW)
 		} else {
@@ -555,7 +568,9 @@ func (p *valuesPane) viewTable(lines []string) []string {
 				}
 			}
 			sb.WriteByte(' ')
-			if ok && !sel {
+			if ok && !sel && r.gone {
+				p.st.Text.Muted.writePadLeft(&sb, txt, cw) // final values, greyed
+			} else if ok && !sel {
 				p.valueStyle(v).writePadLeft(&sb, txt, cw)
 			} else {
 				writePadLeft(&sb, txt, cw)
