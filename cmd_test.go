@@ -250,3 +250,18 @@ func TestDescribeLiveReset(t *testing.T) {
 		t.Fatalf("the supplier's reset is not the one read:\n%s", out)
 	}
 }
+
+// DCI-CLS-1 (issue 20 item 8): describe of a class lists every datum with its id, type, units,
+// flags and label, and each instance level.
+func TestDescribeClassDatums(t *testing.T) {
+	out, errs, code := runFake(t, "describe", "Disk/vda", "--procfs", fixProc, "--sysfs", fixSys)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"instance level 0", "itype UMA_DISKID", "datum 9", "io_ms: UMA_UINT4, UMA_MILLISECS, DCI_QUERYABLE",
+		"r_await: UMA_DERIVED, UMA_DERIVED_AVERAGE", "flags                          DCI_ENABLED|DCI_POSSIBLEINVALIDDATA"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("describe lacks %q:\n%s", want, out)
+		}
+	}
+}

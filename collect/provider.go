@@ -35,6 +35,9 @@ type Request struct {
 	// Variable asks for SV_VARIABLE datums too: at most every five minutes, and on an explicit
 	// refresh (DCI4-DESC-3, AMB-56). Datums not asked for come back as namespace.RawSkipped.
 	Variable bool
+	// every says the request covers every class the provider may be asked for: all of them, or
+	// all but those DCI-CLS-2 keeps from being read (the sampler's bookkeeping of full reads).
+	every bool
 }
 
 // Wants reports whether the request includes class c.

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -79,6 +81,7 @@ type provState struct {
 	successes  uint64
 	failures   uint64
 	lastErr    error
+	regErr     error // registration failed: the supplier is listed, failed, and never collected
 	lastDur    time.Duration
 	insts      map[*namespace.Class][]*namespace.Instance
 }
@@ -132,17 +135,19 @@ func NewSampler(reg *namespace.Registry, provs []Provider, opt Options) (*Sample
 		opt.IdleEvery = DefaultIdleEvery
 	}
 	s := &Sampler{reg: reg, log: namespace.NewEventLog(opt.Events), opt: opt, subs: map[*namespace.Class]int{}}
+	// The order suppliers are found in means nothing (DCI4-SUP-9): they are sorted by module.
+	provs = slices.Clone(provs)
+	slices.SortStableFunc(provs, func(a, b Provider) int { return strings.Compare(a.Supplier().Module, b.Supplier().Module) })
 	for i, p := range provs {
 		ps := &provState{p: p, sup: p.Supplier(), index: i, needStatic: true, insts: map[*namespace.Class][]*namespace.Instance{}}
 		ps.classes = p.Classes()
-		for _, c := range ps.classes {
-			if c.Supplier == nil {
-				sup := ps.sup
-				c.Supplier = &sup
-			}
-			if err := reg.RegisterClass(c); err != nil {
-				return nil, fmt.Errorf("provider %s: %w", ps.sup.Module, err)
-			}
+		// One supplier that cannot be registered does not stop the others (DCI4-SUP-2): it stays
+		// listed, failed, with its error, and is never collected.
+		if err := s.register(ps); err != nil {
+			ps.regErr, ps.lastErr, ps.failing = err, err, true
+			ps.classes = nil
+			s.log.Add(namespace.Event{Time: opt.Now(), Kind: namespace.EvProviderError, Path: ps.sup.Module,
+				Text: fmt.Sprintf("supplier %s not registered: %v", ps.sup.Module, err)})
 		}
 		s.prov = append(s.prov, ps)
 	}
@@ -152,6 +157,34 @@ func NewSampler(reg *namespace.Registry, provs []Provider, opt Options) (*Sample
 	}
 	s.mon = m
 	return s, nil
+}
+
+// register puts a provider's classes in the name space, all or none: a supplier without a
+// statistic is refused (DCI4-SUP-5: max_stat counts from 0, so a supplier has at least one), and
+// a class the registry refuses takes back the ones registered before it.
+func (s *Sampler) register(ps *provState) error {
+	stats := 0
+	for _, c := range ps.classes {
+		stats += len(c.Datums)
+	}
+	if stats == 0 {
+		return fmt.Errorf("supplier %s has no statistics (DCI4-SUP-5)", ps.sup.Module)
+	}
+	var done []*namespace.Class
+	for _, c := range ps.classes {
+		if c.Supplier == nil {
+			sup := ps.sup
+			c.Supplier = &sup
+		}
+		if err := s.reg.RegisterClass(c); err != nil {
+			for i := len(done) - 1; i >= 0; i-- {
+				_, _ = s.reg.UnregisterClass(done[i].ID, s.opt.Now())
+			}
+			return fmt.Errorf("provider %s: %w", ps.sup.Module, err)
+		}
+		done = append(done, c)
+	}
+	return nil
 }
 
 // Registry is the name space the sampler fills.
@@ -213,6 +246,8 @@ func (s *Sampler) Status() []ProviderStatus {
 func (ps *provState) status() ProviderStatus {
 	st := "ok"
 	switch {
+	case ps.regErr != nil:
+		st = "not registered"
 	case ps.dead:
 		st = "dead"
 	case ps.running && ps.failing:
@@ -230,6 +265,38 @@ func (ps *provState) status() ProviderStatus {
 
 // request builds one provider's request, or reports that nobody wants it now.
 func (s *Sampler) request(ps *provState, now time.Time, refresh bool) (Request, bool) {
+	req, ok := s.subscribed(ps, now, refresh)
+	// A disabled, not implemented, not applicable or obsolete class is never read (DCI-CLS-2).
+	var off []*namespace.Class
+	for _, c := range ps.classes {
+		if c.Unavailable() != "" && c.Instantiated() {
+			off = append(off, c)
+		}
+	}
+	if !ok || len(off) == 0 {
+		return req, ok
+	}
+	if req.Classes == nil {
+		req.every = true
+		req.Classes = map[*namespace.Class]bool{}
+		for _, c := range ps.classes {
+			req.Classes[c] = true
+		}
+	}
+	for _, c := range off {
+		delete(req.Classes, c)
+	}
+	for c := range req.Classes {
+		if c.Instantiated() {
+			return req, true
+		}
+	}
+	return req, false
+}
+
+// subscribed is the request for a provider by what is subscribed: every class, or the
+// subscribed ones while the rest are read only every IdleEvery (SPMI-DDS-6).
+func (s *Sampler) subscribed(ps *provState, now time.Time, refresh bool) (Request, bool) {
 	req := Request{Static: ps.needStatic, Variable: refresh || ps.needStatic || now.Sub(ps.lastVar) >= variableEvery}
 	s.subMu.Lock()
 	defer s.subMu.Unlock()
@@ -269,6 +336,9 @@ func (s *Sampler) Sample(ctx context.Context) (*namespace.Snapshot, error) {
 	var skipped []*provState
 	s.stMu.Lock()
 	for _, ps := range s.prov {
+		if ps.regErr != nil {
+			continue
+		}
 		req, ok := s.request(ps, start, refresh)
 		if !ok {
 			continue
@@ -278,7 +348,7 @@ func (s *Sampler) Sample(ctx context.Context) (*namespace.Snapshot, error) {
 			continue
 		}
 		ps.running = true
-		if req.Classes == nil {
+		if req.Classes == nil || req.every {
 			ps.lastFull = start
 		}
 		j := job{ps: ps, req: req, ch: make(chan result, 1)}
@@ -415,10 +485,10 @@ func (s *Sampler) absorb(ps *provState, req Request, res result, now time.Time) 
 		ps.successes++
 		ps.reset, ps.haveReset = res.batch.Reset, true
 		// Static and variable datums count as read once every class has been read.
-		if req.Static && req.Classes == nil {
+		if req.Static && (req.Classes == nil || req.every) {
 			ps.needStatic = false
 		}
-		if req.Variable && req.Classes == nil {
+		if req.Variable && (req.Classes == nil || req.every) {
 			ps.lastVar = now
 		}
 		if updated {

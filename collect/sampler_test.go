@@ -216,7 +216,7 @@ func TestSamplerIsolatesFailures(t *testing.T) {
 			if cv.Err == nil || !strings.Contains(cv.Err.Error(), tt.text) {
 				t.Fatalf("class error %v", cv.Err)
 			}
-			st := s.Status()[1]
+			st := statusOf(t, s, "bad")
 			if st.Failures != 1 || st.LastErr == nil {
 				t.Fatalf("status %+v", st)
 			}
@@ -233,12 +233,12 @@ func TestSamplerIsolatesFailures(t *testing.T) {
 				if bad.calls.Load() != 2 {
 					t.Fatalf("hung provider started again: %d calls", bad.calls.Load())
 				}
-				if st := s.Status()[1]; st.State != "busy" {
+				if st := statusOf(t, s, "bad"); st.State != "busy" {
 					t.Fatalf("state %q", st.State)
 				}
 				bad.set(func(f *fakeProv) { close(f.hang); f.hang = nil })
 				deadline := time.Now().Add(2 * time.Second)
-				for s.Status()[1].State == "busy" && time.Now().Before(deadline) {
+				for statusOf(t, s, "bad").State == "busy" && time.Now().Before(deadline) {
 					time.Sleep(5 * time.Millisecond)
 				}
 				snap = tick(t, s, c, time.Second)
@@ -426,14 +426,99 @@ func TestSamplerSubscriptions(t *testing.T) {
 	}
 }
 
+// DCI4-SUP-2: a supplier whose classes cannot be registered (here the same class ids as
+// another's) does not stop the others: they are listed and read, the failing one is listed as
+// not registered, with its error, and an event says so.
 func TestSamplerRejectsBadClasses(t *testing.T) {
 	clock := &fakeClock{t: time.Now()}
-	a := newFake("alpha", 10, clock)
-	b := newFake("beta", 10, clock) // same class ids
-	if _, err := NewSampler(ns.NewRegistry(), []Provider{a, b}, Options{Now: clock.Now}); err == nil {
-		t.Fatal("duplicate class ids accepted")
+	a := newFake("alpha", 10, clock, "a0")
+	b := newFake("beta", 10, clock, "b0") // same class ids
+	s, err := NewSampler(ns.NewRegistry(), []Provider{a, b}, Options{Now: clock.Now})
+	if err != nil {
+		t.Fatalf("one bad supplier stops the sampler: %v", err)
+	}
+	if st := statusOf(t, s, "beta"); st.State != "not registered" || st.LastErr == nil || !strings.Contains(st.LastErr.Error(), "beta") {
+		t.Fatalf("beta: %+v", st)
+	}
+	snap := tick(t, s, clock, 0)
+	if v := value(t, s, snap, "Alpha/a0/size"); v.State != ns.Valid {
+		t.Fatalf("alpha is read: %+v", v)
+	}
+	if evs := s.Events().Events(); len(evs) == 0 || !strings.Contains(evs[len(evs)-1].Text, "beta not registered") {
+		t.Fatalf("no event for the supplier that could not be registered: %+v", evs)
 	}
 	if _, err := NewSampler(ns.NewRegistry(), nil, Options{Liveness: 5 * time.Second}); err == nil {
 		t.Fatal("liveness 5 s accepted")
+	}
+}
+
+// emptyProv is a supplier with no statistic at all.
+type emptyProv struct{ *fakeProv }
+
+func (e emptyProv) Classes() []*ns.Class {
+	return []*ns.Class{{ID: ns.ClassID{e.id}, Name: "Empty", Flags: ns.ClassEnabled}}
+}
+
+// DCI4-SUP-5: a supplier reporting no statistics is refused; DCI4-SUP-9: suppliers are listed
+// in one order whatever order they were found in.
+func TestSamplerSupplierRules(t *testing.T) {
+	clock := &fakeClock{t: time.Now()}
+	s, err := NewSampler(ns.NewRegistry(), []Provider{emptyProv{newFake("empty", 30, clock)}, newFake("alpha", 10, clock)}, Options{Now: clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := statusOf(t, s, "empty"); st.State != "not registered" || !strings.Contains(st.LastErr.Error(), "no statistics") {
+		t.Fatalf("a supplier with no statistic: %+v", st)
+	}
+	order := func(provs ...Provider) string {
+		s, err := NewSampler(ns.NewRegistry(), provs, Options{Now: clock.Now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, st := range s.Status() {
+			names = append(names, st.Supplier.Module)
+		}
+		return strings.Join(names, " ")
+	}
+	abc := order(newFake("a", 1, clock), newFake("b", 2, clock), newFake("c", 3, clock))
+	cab := order(newFake("c", 3, clock), newFake("a", 1, clock), newFake("b", 2, clock))
+	if abc != cab || abc != "a b c" {
+		t.Fatalf("supplier order depends on registration order: %q vs %q", abc, cab)
+	}
+}
+
+// statusOf is the status of the supplier of module name.
+func statusOf(t *testing.T, s *Sampler, name string) ProviderStatus {
+	t.Helper()
+	for _, st := range s.Status() {
+		if st.Supplier.Module == name {
+			return st
+		}
+	}
+	t.Fatalf("no supplier %s", name)
+	return ProviderStatus{}
+}
+
+// DCI-CLS-2: a class that is disabled, not implemented, not applicable or obsolete is never read;
+// its values say why.
+func TestSamplerSkipsUnavailableClasses(t *testing.T) {
+	for flags, why := range map[ns.ClassFlags]string{0: "disabled", ns.ClassEnabled | ns.ClassNotImplemented: "not implemented",
+		ns.ClassEnabled | ns.ClassNotApplicable: "n/a on this host"} {
+		clock := &fakeClock{t: time.Now()}
+		f := newFake("alpha", 10, clock, "a0")
+		s, err := NewSampler(ns.NewRegistry(), []Provider{f}, Options{Now: clock.Now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.class.Flags = flags
+		snap := tick(t, s, clock, 0)
+		if n := f.calls.Load(); n != 0 {
+			t.Errorf("%s: the provider was asked %d times", why, n)
+		}
+		if got := f.class.Unavailable(); got != why {
+			t.Errorf("flags %v say %q, want %q", flags, got, why)
+		}
+		_ = snap
 	}
 }

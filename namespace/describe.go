@@ -111,12 +111,12 @@ func describeClass(c *Class) Section {
 	}
 	f = append(f, Field{"instance id size", fmt.Sprintf("%d bytes", c.InstanceSize())})
 	f = append(f, Field{"data block", fmt.Sprintf("%d bytes per instance", c.block)})
-	var polled []string
+	// Every polled datum with its id, type, units, flags and label (DCI-CLS-1).
+	f = append(f, Field{"datums", fmt.Sprintf("%d polled", len(c.Datums))})
 	for i := range c.Datums {
 		d := &c.Datums[i]
-		polled = append(polled, fmt.Sprintf("%s %s", d.ID, d.DisplayLabel()))
+		f = append(f, Field{"datum " + d.ID.String(), fmt.Sprintf("%s: %s, %s, %s", d.DisplayLabel(), d.Type, d.Units, d.Flags)})
 	}
-	f = append(f, Field{"datums", strings.Join(polled, ", ")})
 	if len(c.Events) == 0 {
 		f = append(f, Field{"events", "none"})
 	}

@@ -1034,3 +1034,20 @@ func TestGoneRows(t *testing.T) {
 		t.Fatalf("one interval later the gone row goes:\n%s", stripANSI(m.values.View()))
 	}
 }
+
+// DCI-CLS-2: the tree marks a class that is not sampled with why.
+func TestTreeMarksUnavailableClasses(t *testing.T) {
+	src := newFixture(t, 1, 2)
+	m := newModel(t, src, 80, 24, 1)
+	m = keys(t, m, "1")
+	for _, c := range m.reg.Classes() {
+		if c.Name == "disk" {
+			c.Flags |= ns.ClassNotImplemented
+		}
+	}
+	m.tree.rebuild()
+	m.touch()
+	if s := stripANSI(m.tree.View()); !strings.Contains(s, "sda (1) (not implemented)") {
+		t.Fatalf("the tree does not say the class is not implemented:\n%s", s)
+	}
+}

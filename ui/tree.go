@@ -394,11 +394,26 @@ func (p *treePane) rowWidth(r *treeRow) int {
 	if r.datum != nil {
 		return n + width(r.datum.Name)
 	}
-	n += width(r.ctx.Name)
+	n += width(r.ctx.Name) + width(unavailNote(r))
 	if r.kids > 0 {
 		n += 3 + len(strconv.Itoa(r.kids))
 	}
 	return n + 2 // a health flag
+}
+
+// unavailNote is " (disabled)", " (not implemented)", … for a context whose class is not sampled
+// (DCI-CLS-2), "" otherwise.
+func unavailNote(r *treeRow) string {
+	if r.datum != nil {
+		return ""
+	}
+	if c := r.ctx.Class; c != nil && c.Unavailable() != "" {
+		return " (" + c.Unavailable() + ")"
+	}
+	if c := r.ctx.Stats; c != nil && c.Unavailable() != "" {
+		return " (" + c.Unavailable() + ")"
+	}
+	return ""
 }
 
 func (p *treePane) renderRow(r *treeRow, selected bool, k int) string {
@@ -435,6 +450,9 @@ func (p *treePane) renderRow(r *treeRow, selected bool, k int) string {
 	if p.valW > 0 && k < len(p.vals) {
 		w = p.nameW
 		val, valInk = cut(p.vals[k].text, p.valW), p.vals[k].ink
+	}
+	if note := unavailNote(r); note != "" && width(indent)+width(marker)+width(name)+width(count)+width(note) <= w-2 {
+		count += note // a class that is not sampled says why (DCI-CLS-2), where the name leaves room
 	}
 	// The name keeps at least 20 characters when the pane allows (DCI4-SUP-7): on a deep row
 	// the indent gives way first, then a statistic's marker.
