@@ -159,6 +159,43 @@ func NewSampler(reg *namespace.Registry, provs []Provider, opt Options) (*Sample
 	return s, nil
 }
 
+// redescribe takes a re-initialised supplier's class declarations again (PCPD-13, PCPF-13): a
+// class whose datums are now described otherwise (a counter that became 64 bits, kilobytes that
+// became megabytes) is registered anew in place of the old one, so nothing is ever scaled by the
+// old description; its instances start again as new ones (no rate across the change), and a
+// DATACHANGED event tells the monitor to read everything again (DCI-EVT-5).
+func (s *Sampler) redescribe(ps *provState, t time.Time) {
+	for _, nc := range ps.p.Classes() {
+		i := slices.IndexFunc(ps.classes, func(c *namespace.Class) bool { return c.ID.Equal(nc.ID) })
+		if i < 0 || ps.classes[i] == nc || !namespace.DescriptorsDiffer(ps.classes[i], nc) {
+			continue
+		}
+		old := ps.classes[i]
+		if nc.Supplier == nil {
+			sup := ps.sup
+			nc.Supplier = &sup
+		}
+		evs, err := s.reg.UnregisterClass(old.ID, t)
+		if err == nil {
+			if err = s.reg.RegisterClass(nc); err != nil {
+				_ = s.reg.RegisterClass(old) // keep what was there
+			}
+		}
+		if err != nil {
+			s.log.Add(namespace.Event{Time: t, Kind: namespace.EvProviderError, Path: ps.sup.Module,
+				Text: fmt.Sprintf("supplier %s: class %s described anew cannot be registered: %v", ps.sup.Module, nc.ID, err)})
+			continue
+		}
+		for _, e := range evs {
+			s.log.Add(e)
+		}
+		ps.classes[i] = nc
+		delete(ps.insts, old)
+		s.log.Add(namespace.Event{Time: t, Kind: namespace.EvDataChanged, Path: nc.Context().Path(), Class: nc.ID,
+			Text: fmt.Sprintf("class %s described anew by supplier %s", nc.ID, ps.sup.Module)})
+	}
+}
+
 // register puts a provider's classes in the name space, all or none: a supplier without a
 // statistic is refused (DCI4-SUP-5: max_stat counts from 0, so a supplier has at least one), and
 // a class the registry refuses takes back the ones registered before it.
@@ -380,6 +417,7 @@ func (s *Sampler) Sample(ctx context.Context) (*namespace.Snapshot, error) {
 			s.log.Add(namespace.Event{Time: start, Kind: namespace.EvSupplierReset, Path: j.ps.sup.Module,
 				Text: fmt.Sprintf("supplier %s re-initialised (reset %x → %x)", j.ps.sup.Module, j.ps.reset[:], res.batch.Reset[:])})
 			j.ps.needStatic = true
+			s.redescribe(j.ps, start)
 			req := j.req
 			req.Static, req.Variable = true, true
 			ch := make(chan result, 1)

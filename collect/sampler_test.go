@@ -522,3 +522,73 @@ func TestSamplerSkipsUnavailableClasses(t *testing.T) {
 		_ = snap
 	}
 }
+
+// morphProv is a supplier that, re-initialised, describes its one datum otherwise: a 32-bit
+// size in kilobytes becomes a 64-bit size in megabytes (the example of PCPD-13).
+type morphProv struct {
+	clock *fakeClock
+	mb    bool // the second incarnation
+	cls   *ns.Class
+}
+
+func (m *morphProv) Supplier() ns.Supplier {
+	return ns.Supplier{IVersion: 101, SVersion: 100, Module: "morph", Title: "morph", Description: "changes its descriptors"}
+}
+
+func (m *morphProv) Classes() []*ns.Class {
+	d := ns.Gauge(1, "cache", ns.TypeUint4, ns.UnitKBytes, "cache size", "fake")
+	if m.mb {
+		d = ns.Gauge(1, "cache", ns.TypeUint8, ns.UnitMBytes, "cache size", "fake")
+	}
+	top := &ns.Class{ID: ns.ClassID{40}, Name: "Morph", Flags: ns.ClassEnabled}
+	m.cls = &ns.Class{ID: ns.ClassID{40, 1}, Name: "one", Flags: ns.ClassEnabled, Totals: true,
+		Levels: []ns.InstLevel{{Type: ns.TypeUint4, Tag: ns.TagSingleInst, Size: 4}}, Datums: []ns.Datum{d}}
+	return []*ns.Class{top, m.cls}
+}
+
+func (m *morphProv) Collect(ctx context.Context, req Request) (Batch, error) {
+	n, reset := uint64(2048), [8]byte{1}
+	if m.mb {
+		n, reset = 2, [8]byte{2}
+	}
+	return Batch{Time: m.clock.Now(), Reset: reset, Classes: []ClassReading{{Class: m.cls,
+		Specs: []ns.InstanceSpec{{Levels: []uint64{0}}}, Raw: []ns.Raw{{N: n}}}}}, nil
+}
+
+// PCPD-13, PCPF-13 (issue 20 item 9): a supplier that restarts describing a metric otherwise
+// (U32 kilobytes → U64 megabytes) is followed: the class is registered anew, the next value is
+// scaled by the new description (2 MiB either way, never ×1024 off), and DATACHANGED is posted.
+func TestSamplerFollowsChangedDescriptors(t *testing.T) {
+	clock := &fakeClock{t: time.Now()}
+	mp := &morphProv{clock: clock}
+	s, err := NewSampler(ns.NewRegistry(), []Provider{mp}, Options{Now: clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := func() (ns.Value, *ns.Datum) {
+		t.Helper()
+		snap := tick(t, s, clock, time.Second)
+		ref, err := s.Registry().Lookup(nil, "Morph/cache")
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, _, _ := snap.Lookup(ref)
+		return v, ref.Datum
+	}
+	v, d := read()
+	if d.Units != ns.UnitKBytes || v.N != 2048 {
+		t.Fatalf("first incarnation: %v %v", d.Units, v.N)
+	}
+	mp.mb = true // re-initialised, with other descriptors
+	v, d = read()
+	if d.Units != ns.UnitMBytes || d.Type != ns.TypeUint8 || v.N != 2 {
+		t.Fatalf("after the change the registered description is %s %s and the value %d", d.Type, d.Units, v.N)
+	}
+	changed := false
+	for _, e := range s.Events().Events() {
+		changed = changed || e.Kind == ns.EvDataChanged
+	}
+	if !changed {
+		t.Fatal("no DATACHANGED event")
+	}
+}

@@ -292,6 +292,26 @@ func (c *Class) validate() error {
 	return nil
 }
 
+// DescriptorsDiffer reports whether a class declared again by its supplier (fresh, the same
+// class id) describes its datums otherwise than the registered one (old): another type width,
+// unit, scale, semantics or DCI4 description (PCPD-13: descriptors can change at run time, a
+// consumer must follow). fresh is not changed; its datums are completed on a copy first.
+func DescriptorsDiffer(old, fresh *Class) bool {
+	if len(old.Datums) != len(fresh.Datums) {
+		return true
+	}
+	for i := range fresh.Datums {
+		d := fresh.Datums[i]
+		d.complete()
+		o := &old.Datums[i]
+		if d.ID != o.ID || d.Name != o.Name || d.Type != o.Type || d.Units != o.Units || d.PCP != o.PCP ||
+			d.DCI4 != o.DCI4 || d.TickHz != o.TickHz || d.Min != o.Min || d.Max != o.Max || d.Share != o.Share {
+			return true
+		}
+	}
+	return false
+}
+
 // prepare completes and validates the datums and builds the lookup tables.
 func (c *Class) prepare() error {
 	for i := range c.byLow {
