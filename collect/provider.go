@@ -40,6 +40,14 @@ type Request struct {
 	every bool
 }
 
+// Describer is a provider whose descriptions may change when it re-initialises (a remote agent
+// upgraded, a user's file rewritten; PCPD-13): after a reset the sampler asks for its classes as
+// it now declares them and registers anew those described otherwise. The host providers'
+// descriptions are fixed, and they do not implement it.
+type Describer interface {
+	Describe() []*namespace.Class
+}
+
 // Wants reports whether the request includes class c.
 func (r Request) Wants(c *namespace.Class) bool { return r.Classes == nil || r.Classes[c] }
 

@@ -165,7 +165,11 @@ func NewSampler(reg *namespace.Registry, provs []Provider, opt Options) (*Sample
 // old description; its instances start again as new ones (no rate across the change), and a
 // DATACHANGED event tells the monitor to read everything again (DCI-EVT-5).
 func (s *Sampler) redescribe(ps *provState, t time.Time) {
-	for _, nc := range ps.p.Classes() {
+	d, ok := ps.p.(Describer)
+	if !ok {
+		return // its descriptions never change
+	}
+	for _, nc := range d.Describe() {
 		i := slices.IndexFunc(ps.classes, func(c *namespace.Class) bool { return c.ID.Equal(nc.ID) })
 		if i < 0 || ps.classes[i] == nc || !namespace.DescriptorsDiffer(ps.classes[i], nc) {
 			continue

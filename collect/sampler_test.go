@@ -546,6 +546,8 @@ func (m *morphProv) Classes() []*ns.Class {
 	return []*ns.Class{top, m.cls}
 }
 
+func (m *morphProv) Describe() []*ns.Class { return m.Classes() }
+
 func (m *morphProv) Collect(ctx context.Context, req Request) (Batch, error) {
 	n, reset := uint64(2048), [8]byte{1}
 	if m.mb {
