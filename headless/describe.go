@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	ns "dcimon/namespace"
+	"dcimon/views"
 )
 
 // describeOut is the JSON form of `dcimon describe`.
@@ -45,6 +46,7 @@ func Describe(ctx context.Context, o DescribeOptions, e Env, w io.Writer) error 
 		}
 	}
 	if ref.Datum != nil {
+		views.AddConformance(out.Sections, ref.Ctx.Stats, ref.Datum)
 		out.Kind = "statistic"
 		v, cv, _ := snap.Lookup(ref)
 		jv := makeJSONValue(ref, v, viewOptions(e, reg, snap, classOf(cv, ref)))

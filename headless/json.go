@@ -14,7 +14,7 @@ func safe(s string) string { return views.Safe(s) }
 // viewOptions are the rendering options of the headless commands: local time, the host's boot
 // time (for STF_MONOTONIC absolute times) and the class for derived units.
 func viewOptions(e Env, reg *ns.Registry, snap *ns.Snapshot, c *ns.Class) views.Options {
-	return views.Options{Location: e.Loc, Boot: bootTime(reg, snap), Class: c, Humanize: true}
+	return views.Options{Location: e.Loc, Boot: bootTime(reg, snap), Class: c, Humanize: true, Interface: views.SupplierInterface(c)}
 }
 
 // bootTime finds the host's boot time in the name space: a top-level statistic whose DCI4 view is

@@ -20,7 +20,7 @@ type valueFormat struct {
 }
 
 func (f valueFormat) opts(c *namespace.Class) views.Options {
-	return views.Options{Location: f.loc, Class: c, Humanize: true, Raw: f.raw}
+	return views.Options{Location: f.loc, Class: c, Humanize: true, Raw: f.raw, Interface: views.SupplierInterface(c)}
 }
 
 // text is one value as text with its unit (`12.4 MiB/s`, `75.0%`), or its mark (`—`, `n/a`,

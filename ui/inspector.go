@@ -75,7 +75,7 @@ func (p *inspectorPane) SetTarget(reg *namespace.Registry, ref namespace.Ref) {
 	p.reg, p.ref, p.gen, p.peers, p.event = reg, ref, gen, nil, nil
 	p.sections = nil
 	if ref.Ctx != nil {
-		p.sections = reg.Describe(ref)
+		p.sections = describe(reg, ref)
 	}
 	p.layout()
 }
@@ -108,10 +108,19 @@ func (p *inspectorPane) SetEvent(reg *namespace.Registry, e namespace.Event) {
 	p.ref, p.sections = namespace.Ref{}, nil
 	if e.Path != "" {
 		if ref, err := reg.Lookup(nil, e.Path); err == nil {
-			p.ref, p.sections = ref, reg.Describe(ref)
+			p.ref, p.sections = ref, describe(reg, ref)
 		}
 	}
 	p.layout()
+}
+
+// describe is the registry's description of ref, with a statistic's DCI4 conformance.
+func describe(reg *namespace.Registry, ref namespace.Ref) []namespace.Section {
+	secs := reg.Describe(ref)
+	if ref.Datum != nil && ref.Ctx != nil {
+		views.AddConformance(secs, ref.Ctx.Stats, ref.Datum)
+	}
+	return secs
 }
 
 func sameEvent(a, b namespace.Event) bool {
@@ -208,6 +217,7 @@ func (p *inspectorPane) layout() {
 				namespace.LiveReset(p.sections, cv.Reset)
 			}
 		}
+
 		for _, s := range p.sections {
 			p.rest = p.sectionLines(p.rest, s)
 		}
@@ -328,7 +338,12 @@ func (p *inspectorPane) status() namespace.Section {
 		}
 	}
 	if v.State != namespace.Valid {
-		add("SPMI error", v.Reason.SiErr().Line())
+		code := v.Reason.SiErr()
+		line := code.Line()
+		if code.Retryable() {
+			line += " — temporary: read again at the next collection (SPMI-ERR-3)"
+		}
+		add("SPMI error", line)
 		add("DCI status", v.Reason.Status().String())
 	}
 	if cv != nil {

@@ -1051,3 +1051,38 @@ func TestTreeMarksUnavailableClasses(t *testing.T) {
 		t.Fatalf("the tree does not say the class is not implemented:\n%s", s)
 	}
 }
+
+// DCI4-DESC-4, DCI4-SUP-11, SPMI-ERR-3 through the inspector: a statistic whose DCI4 description
+// departs from the document (name_tag not zero; an address type its supplier's interface 1.00
+// does not have) is shown with the conformance warnings; its value is still shown, the type
+// newer than the interface raw with a marker.
+func TestInspectorConformance(t *testing.T) {
+	r := ns.NewRegistry()
+	sup := ns.Supplier{IVersion: 100, SVersion: 100, Module: "old", Title: "old supplier", Description: "interface 1.00"}
+	bad := ns.Gauge(1, "tagged", ns.TypeUint4, ns.UnitCount, "A level", "nowhere")
+	bad.DCI4.NameTag = 7
+	addr := ns.Discrete(2, "addr", ns.TypeUint4, ns.UnitNone, "An address", "nowhere").WithDCI4(ns.STAddress, ns.SAFIP, ns.SAPNormal)
+	if err := r.RegisterClass(&ns.Class{ID: ns.ClassID{5}, Name: "Thing", Flags: ns.ClassEnabled, Supplier: &sup,
+		Levels: []ns.InstLevel{{Type: ns.TypeUint4, Tag: ns.TagSingleInst, Size: 4}}, Datums: []ns.Datum{bad, addr}}); err != nil {
+		t.Fatal(err)
+	}
+	m := newModel(t, &stubSampler{reg: r, log: ns.NewEventLog(10)}, 200, 60, 2)
+	m = keys(t, m, ":/Thing/tagged{enter}4")
+	var all strings.Builder
+	for i := 0; i < 4; i++ {
+		all.WriteString(stripANSI(m.insp.View()))
+		m = keys(t, m, "{pgdown}")
+	}
+	if s := all.String(); !strings.Contains(s, "name_tag is 7, must be 0 (DCI4-DESC-4)") {
+		t.Fatalf("the inspector does not show the conformance warning:\n%s", s)
+	}
+	m = keys(t, m, ":/Thing/addr{enter}4")
+	all.Reset()
+	for i := 0; i < 4; i++ {
+		all.WriteString(stripANSI(m.insp.View()))
+		m = keys(t, m, "{pgdown}")
+	}
+	if s := all.String(); !strings.Contains(s, "ST_ADDRESS is not supported by interface") {
+		t.Fatalf("the inspector does not show the interface warning:\n%s", s)
+	}
+}

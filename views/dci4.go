@@ -100,18 +100,6 @@ func (r Rendered) NonConforming() bool { return r.Issues&Conformance != 0 }
 // only reserves its number (DCI4-TYPE-0).
 func Skipped(d namespace.DCI4Desc) bool { return d.Type == namespace.STUnused }
 
-// Listed returns the numbers of the statistics to show, in order, leaving out ST_UNUSED ones;
-// a statistic keeps its own number (statistics [A, UNUSED, B] list as 0 and 2, DCI4-TYPE-0).
-func Listed(descs []namespace.DCI4Desc) []int {
-	out := make([]int, 0, len(descs))
-	for i, d := range descs {
-		if !Skipped(d) {
-			out = append(out, i)
-		}
-	}
-	return out
-}
-
 // RenderDCI4 renders one statistic value from its description and the bytes of its SA_READ slot
 // (DCI4-RD-4), exactly per the document's formats and presentations (checklist 2.4, 2.5).
 func RenderDCI4(d namespace.DCI4Desc, raw []byte, opt Options) Rendered {

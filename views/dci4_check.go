@@ -9,6 +9,37 @@ import (
 	"dcimon/namespace"
 )
 
+// SupplierInterface is the DCI4 interface version (×100) of the supplier of class c, for
+// Options.Interface: a statistic of a type newer than its supplier's interface is shown raw with
+// a marker (DCI4-SUP-11). 0 when the class has no supplier record.
+func SupplierInterface(c *namespace.Class) uint32 {
+	if c == nil || c.Supplier == nil {
+		return 0
+	}
+	return c.Supplier.IVersion
+}
+
+// DCI4Conformance is the describe line of a statistic's DCI4 description: "conforms", or the
+// ways it departs from the document against its supplier's interface (CheckDCI4), the statistic
+// still being shown (DCI4-DESC-4, DCI4-SUP-11, AMB-13).
+func DCI4Conformance(c *namespace.Class, d *namespace.Datum) string {
+	if w := CheckDCI4(d.DCI4, SupplierInterface(c)); len(w) > 0 {
+		return strings.Join(w, "; ")
+	}
+	return "conforms"
+}
+
+// AddConformance puts the DCI4Conformance line of datum d into the "DCI4 description" section
+// of a description, where describe and the inspector show it. The sections change in place.
+func AddConformance(secs []namespace.Section, c *namespace.Class, d *namespace.Datum) {
+	for i := range secs {
+		if secs[i].Title == "DCI4 description" {
+			secs[i].Fields = append(secs[i].Fields, namespace.Field{Key: "conformance", Value: DCI4Conformance(c, d)})
+			return
+		}
+	}
+}
+
 // CheckDCI4 lists the ways a statistic description departs from the document, for the
 // describe pane (the statistic is still shown). iversion is the supplier's interface version
 // ×100, or 0 to skip the version check.

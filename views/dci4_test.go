@@ -153,13 +153,8 @@ func TestRenderDCI4(t *testing.T) {
 	}
 }
 
-// DCI4-TYPE-0: ST_UNUSED is skipped and the others keep their numbers (AMB-14).
-func TestListedSkipsUnused(t *testing.T) {
-	a := desc(ns.STInteger32, 0, ns.SIPDecimal, 4)
-	descs := []ns.DCI4Desc{a, {Type: ns.STUnused}, a}
-	if got := Listed(descs); !reflect.DeepEqual(got, []int{0, 2}) {
-		t.Fatalf("DCI4-TYPE-0: Listed = %v, want [0 2]", got)
-	}
+// DCI4-TYPE-0: an ST_UNUSED statistic renders to nothing (AMB-14).
+func TestUnusedRendersNothing(t *testing.T) {
 	r := RenderDCI4(ns.DCI4Desc{Type: ns.STUnused, Format: 99, Presentation: 99}, []byte{1, 2}, Options{})
 	if !r.Skip || r.Text != "" || r.Issues != 0 {
 		t.Fatalf("DCI4-TYPE-0: unused rendered as %+v", r)
