@@ -265,3 +265,34 @@ func TestDescribeClassDatums(t *testing.T) {
 		}
 	}
 }
+
+// SPMI-OUT-2: in the traversal format a top-level context's description starts at column 30, a
+// nested context's at 35 (also when the listing starts below Top), a statistic's at 40, with the
+// type line under each statistic; the audit of issue 20 found nested contexts at 30 with a PATH.
+func TestListTypesColumns(t *testing.T) {
+	out, errs, code := runFake(t, "list", "CPU", "--types", "--procfs", fixProc, "--sysfs", fixSys)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	col := func(prefix string) int {
+		for _, l := range strings.Split(out, "\n") {
+			if strings.HasPrefix(l, prefix+" ") {
+				return len(l) - len(strings.TrimLeft(l[len(prefix):], " "))
+			}
+		}
+		t.Fatalf("no line %q:\n%s", prefix, out)
+		return 0
+	}
+	if c := col("CPU/"); c != 30 {
+		t.Errorf("CPU/ description at column %d, want 30", c)
+	}
+	if c := col("CPU/cpu0/"); c != 35 {
+		t.Errorf("CPU/cpu0/ description at column %d, want 35", c)
+	}
+	if c := col("CPU/user"); c != 40 {
+		t.Errorf("CPU/user description at column %d, want 40", c)
+	}
+	if !strings.Contains(out, "CPU/user                                Time in user mode (guest time included)\n        Data Type(Long)   Value Type(Counter)\n") {
+		t.Errorf("no type line under a statistic:\n%s", out)
+	}
+}

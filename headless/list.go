@@ -127,8 +127,10 @@ func writeList(w io.Writer, lines []listLine, host string, types, ids, asJSON bo
 			}
 			col := 40
 			if l.Kind == "context" {
+				// Nested is where the context is in the name space, not how deep below the
+				// PATH asked for: CPU/cpu0/ is nested whether or not the listing starts at CPU.
 				col = 30
-				if l.depth > 1 {
+				if strings.Contains(strings.TrimSuffix(l.Path, "/"), "/") {
 					col = 35
 				}
 			}

@@ -42,6 +42,18 @@ for f in files:
     for rid in set(pat.findall(open(os.path.join(root, f), encoding='utf-8', errors='replace').read())):
         cites.setdefault(rid, set()).add(f)
 
+# Rules dcimon decides on rather than checks by a test: `ID: reason`, one a line, in
+# docs/rule-decisions.txt (a reader without the checklist understands the reason).
+decisions = {}
+dpath = os.path.join(root, 'docs', 'rule-decisions.txt')
+if os.path.exists(dpath):
+    for line in open(dpath, encoding='utf-8'):
+        line = line.strip()
+        if not line or line.startswith('#'):
+            continue
+        rid, _, why = line.partition(':')
+        decisions[rid.strip()] = why.strip()
+
 def cell(s):
     return s.replace('|', '\\|').replace('\n', ' ')
 
@@ -56,16 +68,35 @@ out = ['# Rules', '',
        '(`pmFetch`); `SPMI-` AIX SPMI (contexts, statsets, hotsets); `X-` rules that join the four; `AMB-`',
        'the checklist\'s decisions where a source is ambiguous (the decision is the line). Priority: P1 must',
        'have, P2 should have, P3 polish, N/A recorded for completeness.',
+       '',
+       'Status: **tested** — a test cites the rule and checks it through the product\'s own path (the',
+       'monitor, `list`, `describe`, `get`, `hot`) or the function that path calls; **decided** — dcimon',
+       'decides against the rule or reads it otherwise, for the reason given (from `docs/rule-decisions.txt`);',
+       '**open** — neither yet. N/A rules are recorded for completeness; P3 rules are polish.',
        '']
 sec = None
+counts, opened = {}, []
 for rid, pri, title, s in rules:
     if s != sec:
-        out += ['', '## ' + s, '', '| id | pri | rule | cited in tests | cited in code |', '|---|---|---|---|---|']
+        out += ['', '## ' + s, '', '| id | pri | rule | status | cited in tests | cited in code |', '|---|---|---|---|---|---|']
         sec = s
     fs = sorted(cites.get(rid, ()))
     tests = ', '.join('`%s`' % f for f in fs if f.endswith('_test.go')) or '—'
     code = ', '.join('`%s`' % f for f in fs if not f.endswith('_test.go')) or '—'
-    out.append('| %s | %s | %s | %s | %s |' % (rid, pri, cell(title), tests, code))
+    if rid in decisions:
+        status = 'decided: ' + decisions[rid]
+    elif tests != '—':
+        status = 'tested'
+    elif pri in ('N/A', 'AMB'):
+        status = '—'
+    elif pri == 'P3':
+        status = 'P3, not done'
+    else:
+        status = '**open**'
+    counts[status.split(':')[0]] = counts.get(status.split(':')[0], 0) + 1
+    if status == '**open**':
+        opened.append(rid)
+    out.append('| %s | %s | %s | %s | %s | %s |' % (rid, pri, cell(title), cell(status), tests, code))
 known = {r[0] for r in rules}
 unknown = sorted(set(cites) - known)
 if unknown:
@@ -73,4 +104,7 @@ if unknown:
             'These look like rule ids in the code but name no rule; each is a typo or a local label to fix:', '']
     out += ['- `%s` in %s' % (u, ', '.join('`%s`' % f for f in sorted(cites[u]))) for u in unknown]
 open(os.path.join(root, 'docs', 'rules.md'), 'w', encoding='utf-8').write('\n'.join(out) + '\n')
-print('%d rules, %d cited, %d cited ids unknown' % (len(rules), sum(1 for r in rules if r[0] in cites), len(unknown)))
+print('%d rules, %d cited, %d cited ids unknown; status %s' % (len(rules), sum(1 for r in rules if r[0] in cites), len(unknown),
+      ', '.join('%s %d' % kv for kv in sorted(counts.items()))))
+if opened:
+    print('open P1/P2: ' + ' '.join(opened))
