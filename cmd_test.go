@@ -44,6 +44,11 @@ func golden(t *testing.T, name, got string) {
 	t.Run(name, func(t *testing.T) { xgolden.RequireEqual(t, got) })
 }
 
+// TestCommandsGolden locks the commands' output. Its listings show SPMI-HIER-1 (list starts at
+// Top; CPU holds statistics and subcontexts, both listed), SPMI-OUT-1 (one line per context and
+// statistic, `/<host>/` first, contexts ending in `/`, descriptions aligned; --host birte),
+// SPMI-INST-1 and SPMI-FEAT-4 (cpu0 and cpu1 from one template, the same statistics) and
+// SPMI-FEAT-3 (the tree is what traversal finds: the fixture's classes, nothing hard-coded).
 func TestCommandsGolden(t *testing.T) {
 	fix := []string{"--procfs", fixProc, "--sysfs", fixSys}
 	syn := []string{"--source", "synthetic:disks=3,nics=2,cpus=2,seed=7"}
@@ -258,7 +263,9 @@ func TestDescribeClassDatums(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{"instance level 0", "itype UMA_DISKID", "datum 9", "io_ms: UMA_UINT4, UMA_MILLISECS, DCI_QUERYABLE",
+	// DCI-INST-1: the instance's own attributes too: label, flags, access. DCI-CLS-6: a class
+	// method descriptor of size 0 is no method.
+	for _, want := range []string{"method                         none", "label                          vda", "access                         none", "instance level 0", "itype UMA_DISKID", "datum 9", "io_ms: UMA_UINT4, UMA_MILLISECS, DCI_QUERYABLE",
 		"r_await: UMA_DERIVED, UMA_DERIVED_AVERAGE", "flags                          DCI_ENABLED|DCI_POSSIBLEINVALIDDATA"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("describe lacks %q:\n%s", want, out)
@@ -294,5 +301,15 @@ func TestListTypesColumns(t *testing.T) {
 	}
 	if !strings.Contains(out, "CPU/user                                Time in user mode (guest time included)\n        Data Type(Long)   Value Type(Counter)\n") {
 		t.Errorf("no type line under a statistic:\n%s", out)
+	}
+}
+
+// X-9: a hotset named in the DCI view (class id, datum id) gives what the SPMI names give.
+func TestHotByDCIIds(t *testing.T) {
+	syn := []string{"--source", "synthetic:disks=5,seed=3"}
+	byName, _, c1 := runFake(t, append([]string{"hot", "Disk", "busy", "--max", "3"}, syn...)...)
+	byID, errs, c2 := runFake(t, append([]string{"hot", "2.2", "28", "--max", "3"}, syn...)...)
+	if c1 != 0 || c2 != 0 || byName != byID || !strings.Contains(byID, "top 3 of") {
+		t.Fatalf("by name (exit %d):\n%s\nby id (exit %d, %s):\n%s", c1, byName, c2, errs, byID)
 	}
 }

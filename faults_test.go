@@ -176,8 +176,8 @@ func TestSignalExitStatus(t *testing.T) {
 		t.Skip("builds the binary")
 	}
 	t.Parallel()
-	// Issue 21 item 7: a command ended by a signal exits as a signalled program does, 128+n,
-	// and promptly, even while its tree holds a named pipe.
+	// Issue 21 item 7, SPMI-INIT-2: a command ended by SIGTERM, SIGHUP, SIGINT or SIGQUIT exits
+	// as a signalled program does, 128+n, and promptly, even while its tree holds a named pipe.
 	bin := buildDcimon(t)
 	tree := copyTree(t, "collect/testdata/basic/t0")
 	mkfifo(t, tree, "proc/stat")
@@ -363,6 +363,40 @@ func TestNothingReadSaysWhy(t *testing.T) {
 		}
 		if !strings.Contains(errs, "nothing could be read") || !strings.Contains(out+errs, "line 1") {
 			t.Errorf("%v: the provider's error is not shown:\n%s%s", args, out, errs)
+		}
+	}
+}
+
+// PCPD-15: describe of an unknown metric says PM_ERR_PMID; a metric whose provider failed says
+// PM_ERR_NOAGENT, in describe and in get --json.
+func TestPCPErrors(t *testing.T) {
+	_, errs, code := runFake(t, "describe", "Nothing/here", "--procfs", fixProc, "--sysfs", fixSys)
+	if code != 1 || !strings.Contains(errs, "PM_ERR_PMID: unknown metric id") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	tree := copyTree(t, "collect/testdata/basic/t0")
+	writeFile(t, tree+"/proc/diskstats", "garbage line here\n")
+	src := []string{"--procfs", tree + "/proc", "--sysfs", tree + "/sys"}
+	out, _, _ := runFake(t, append([]string{"describe", "Disk/vda/reads"}, src...)...)
+	if !strings.Contains(out, "PM_ERR_NOAGENT") {
+		t.Fatalf("describe of a failed provider's metric:\n%s", out)
+	}
+	out, _, _ = runFake(t, append([]string{"get", "Disk/vda/reads", "CPU/user", "--json"}, src...)...)
+	if !strings.Contains(out, `"path":"Disk/vda/reads","state":"unavailable"`) || !strings.Contains(out, `"pcp_error":"PM_ERR_NOAGENT"`) {
+		t.Fatalf("get --json of a failed provider's metric:\n%s", out)
+	}
+}
+
+// SPMI-INIT-1: a source that cannot be opened stops the command before anything is shown: the
+// error on standard error and a non-zero exit, never a half-working monitor or listing.
+func TestSourceThatCannotOpen(t *testing.T) {
+	for _, args := range [][]string{
+		{"get", "CPU/user", "--procfs", "/nonexistent/proc"},
+		{"list", "--source", "synthetic:disks=x"},
+	} {
+		out, errs, code := runFake(t, args...)
+		if code == 0 || out != "" || errs == "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errs)
 		}
 	}
 }

@@ -135,7 +135,7 @@ func TestOverflowingReadings(t *testing.T) {
 	}
 }
 
-// DCI4-DESC-3 (issue 20 item 1): link state is SV_VOLATILE, read at every collection, so an
+// DCI4-DESC-3, X-10 (issue 20 item 1): link state is SV_VOLATILE, read at every collection, so an
 // interface taken down shows so at the next reading, not five minutes later; the MTU, which is
 // SV_VARIABLE, waits for variable data to be due (or an explicit refresh).
 func TestLinkStateIsCurrent(t *testing.T) {

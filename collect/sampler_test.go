@@ -180,6 +180,8 @@ func TestSamplerRatesAndEvents(t *testing.T) {
 	}
 }
 
+// PCPF-12: a provider's failure is encoded in its own values, never a failure of the whole
+// collection; SPMI-INST-7: a provider that does not answer (busy) is read again at the next tick.
 func TestSamplerIsolatesFailures(t *testing.T) {
 	// House style 6, DCI-MTH-8, SPMI-HOT-19: an error, a panic or a hang fails only its own classes.
 	for _, tt := range []struct {
@@ -254,7 +256,8 @@ func TestSamplerIsolatesFailures(t *testing.T) {
 }
 
 func TestSamplerResetChange(t *testing.T) {
-	// DCI4-SUP-8: 1000 → 1100 → (reset) 50 → 80 gives 100/s, —, 30/s; descriptions re-read.
+	// DCI4-SUP-8, PCPF-14: 1000 → 1100 → (reset) 50 → 80 gives 100/s, —, 30/s: no rate across the
+	// discontinuity; descriptions re-read.
 	clock := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	a := newFake("alpha", 10, clock, "a0")
 	s, c := newTestSampler(t, Options{Liveness: 0}, a)
@@ -421,6 +424,7 @@ func TestSamplerSubscriptions(t *testing.T) {
 	cancel2()
 	before := b.calls.Load()
 	tick(t, s, c, time.Second) // nobody subscribed: everything runs
+	// DCI-NS-11: a provider is asked once per collection for its whole classes, never once per datum.
 	if b.calls.Load() != before+1 {
 		t.Fatalf("b calls %d, want %d with nobody subscribed", b.calls.Load(), before+1)
 	}

@@ -314,7 +314,8 @@ func attrValues(in *ns.Instance) []string {
 func isUTF8(s string) bool { return strings.ToValidUTF8(s, "\ufffd") == s }
 
 // TestReadOnlyDevice: a read-only device's write datums are on its invalid-data list (DCI-INV-1):
-// n/a, never 0, and derived datums using them are n/a too (DCI-INV-4).
+// n/a, never 0, and derived datums using them are n/a too (DCI-INV-4). The device provides only
+// part of its class, said with invalid data, not by splitting the class (DCI-NS-8).
 func TestReadOnlyDevice(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()

@@ -37,7 +37,8 @@ func Describe(ctx context.Context, o DescribeOptions, e Env, w io.Writer) error 
 	reg := s.Registry()
 	ref, err := reg.Lookup(nil, o.Path)
 	if err != nil {
-		return err
+		// PCPD-15: the PCP view of the same failure.
+		return fmt.Errorf("%w; %s: %s", err, ns.PMErrPMID, ns.PMErrPMID.Text())
 	}
 	out := describeOut{Path: ref.Path(), Kind: "context", Sections: reg.Describe(ref)}
 	if c := ref.Ctx.Stats; c != nil {
@@ -54,6 +55,9 @@ func Describe(ctx context.Context, o DescribeOptions, e Env, w io.Writer) error 
 		val := []ns.Field{{Key: "value", Value: jv.Text}, {Key: "state", Value: jv.State}}
 		if jv.Reason != "" {
 			val = append(val, ns.Field{Key: "reason", Value: jv.Reason})
+		}
+		if e := v.PMErr(); e != 0 {
+			val = append(val, ns.Field{Key: "pcp error", Value: e.String() + ": " + e.Text()}) // PCPD-15
 		}
 		if jv.Raw != nil {
 			val = append(val, ns.Field{Key: "val", Value: fmt.Sprint(*jv.Raw)})

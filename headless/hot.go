@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -81,6 +82,7 @@ func Hot(ctx context.Context, o HotOptions, e Env, w io.Writer) error {
 	src.Publish(first)
 	log := ns.NewEventLog(256)
 	hs := ns.NewHotSet(reg, src, log)
+	o.Grandparent, o.Stat = dciNames(reg, o.Grandparent, o.Stat)
 	threshold, format, err := hotThreshold(hs, o)
 	if err != nil {
 		return err
@@ -132,6 +134,27 @@ func Hot(ctx context.Context, o HotOptions, e Env, w io.Writer) error {
 		}
 	}
 	return failed
+}
+
+// dciNames lets a hotset be named in the DCI view (X-9): a grandparent given as an instantiated
+// class id (`2.2`) is the context its instances are in (`Disk`), and a statistic given as a datum
+// id (`9`, or `0x09`) is that datum's name. Anything else is returned as given: SPMI paths and
+// names.
+func dciNames(reg *ns.Registry, gp, stat string) (string, string) {
+	id, err := ns.ParseClassID(gp)
+	if err != nil {
+		return gp, stat
+	}
+	c := reg.Class(id)
+	if c == nil || !c.Instantiated() || c.Context() == nil {
+		return gp, stat
+	}
+	if low, err := strconv.ParseUint(stat, 0, 8); err == nil {
+		if d := c.Datum(uint8(low)); d != nil {
+			stat = d.Name
+		}
+	}
+	return c.Context().Path(), stat
 }
 
 // hotThreshold converts the typed threshold from the statistic's display units to its own

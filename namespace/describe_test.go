@@ -3,6 +3,7 @@ package namespace
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 func fieldsOf(secs []Section) map[string]string {
@@ -82,5 +83,74 @@ func TestDescribeContext(t *testing.T) {
 	m = fieldsOf(r.Describe(ref))
 	if m["DCI instance/instance id"] != "1" || m["DCI instance/label"] != "cpu1" || m["SPMI context/asn"] != "1.2" {
 		t.Errorf("cpu1: %v", m)
+	}
+}
+
+// DCI-LBL-1: a label's i18n part is opaque: describe gives the ascii text and the i18n size only.
+// DCI-DATA-2: a datum without DCI_QUERYABLE is never given a value: it reads "not queryable".
+func TestDescribeLabelAndQueryable(t *testing.T) {
+	r := NewRegistry()
+	hidden := Gauge(2, "secret", TypeUint4, UnitCount, "Not for reading", "t")
+	hidden.Flags = DatumSettable
+	c := &Class{ID: ClassID{8}, Name: "Lab", Flags: ClassEnabled, Label: Label{ASCII: "lab", I18N: make([]byte, 12)},
+		Levels: []InstLevel{{Type: TypeUint4, Tag: TagSingleInst, Size: 4}},
+		Datums: []Datum{Gauge(1, "level", TypeUint4, UnitCount, "A level", "t"), hidden}}
+	if err := r.RegisterClass(c); err != nil {
+		t.Fatal(err)
+	}
+	ref, err := r.Lookup(nil, "Lab")
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, s := range r.Describe(ref) {
+		for _, f := range s.Fields {
+			found = found || (f.Key == "label" && strings.Contains(f.Value, "lab") && strings.Contains(f.Value, "i18n: 12 bytes"))
+		}
+	}
+	if !found {
+		t.Fatalf("the label's i18n part is not shown as opaque: %+v", r.Describe(ref))
+	}
+	insts, _, err := r.Sync(c, []InstanceSpec{{Levels: []uint64{0}}}, time.Unix(0, 0), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Unix(1, 0)
+	snap := Next(nil, &Sample{Start: now, End: now, Classes: []ClassSample{{Class: c, Time: now, Insts: insts, Raw: []Raw{{N: 5}, {N: 7}}}}}, nil)
+	if v, _ := snap.Class(c).Value(insts[0], 1); v.State != Unavailable || v.Reason != ReasonNotQueryable {
+		t.Fatalf("a datum without DCI_QUERYABLE has a value: %+v", v)
+	}
+	if v, _ := snap.Class(c).Value(insts[0], 0); v.State != Valid || v.N != 5 {
+		t.Fatalf("the queryable datum: %+v", v)
+	}
+}
+
+// DCI-MTH-2: describe of a datum lists the operations it supports: GETDATA for a queryable one.
+// PCPD-4: narrow integers are promoted: a 4-byte signed datum is PM_TYPE_32, a boolean PM_TYPE_U32.
+func TestDescribeOperationsAndPCPTypes(t *testing.T) {
+	r := NewRegistry()
+	c := &Class{ID: ClassID{8}, Name: "Ops", Flags: ClassEnabled,
+		Levels: []InstLevel{{Type: TypeUint4, Tag: TagSingleInst, Size: 4}},
+		Datums: []Datum{Gauge(1, "level", TypeInt4, UnitCount, "A level", "t"), Gauge(2, "on", TypeBoolean, UnitNone, "A flag", "t")}}
+	if err := r.RegisterClass(c); err != nil {
+		t.Fatal(err)
+	}
+	if c.Datums[0].PCP.Type != PMType32 || c.Datums[1].PCP.Type != PMTypeU32 {
+		t.Fatalf("PCP types %v %v", c.Datums[0].PCP.Type, c.Datums[1].PCP.Type)
+	}
+	ref, err := r.Lookup(nil, "Ops/level")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops := ""
+	for _, s := range r.Describe(ref) {
+		for _, f := range s.Fields {
+			if f.Key == "operations" {
+				ops = f.Value
+			}
+		}
+	}
+	if ops != "DCI_OP_GETDATA (read-only monitor)" {
+		t.Fatalf("operations %q", ops)
 	}
 }

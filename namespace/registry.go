@@ -572,33 +572,3 @@ func (r *Registry) Walk(f func(c *Context, depth int) bool) {
 	}
 	walk(r.top, 0)
 }
-
-// Search finds every statistic and context whose name, DCI label or description contains the
-// text, with full paths (DCI-LBL-3, X-7). Instances of one class share their statistics, so a hit
-// on a statistic name is reported once per instance.
-func (r *Registry) Search(text string, limit int) []Ref {
-	needle := strings.ToLower(text)
-	var out []Ref
-	r.Walk(func(c *Context, _ int) bool {
-		if limit > 0 && len(out) >= limit {
-			return false
-		}
-		if c.Kind != CtxTop && (strings.Contains(strings.ToLower(c.Name), needle) || strings.Contains(strings.ToLower(c.Desc), needle)) {
-			out = append(out, Ref{Ctx: c})
-		}
-		if c.Stats != nil {
-			for i := range c.Stats.Datums {
-				d := &c.Stats.Datums[i]
-				if d.ID == InvalidDatumID {
-					continue
-				}
-				if strings.Contains(strings.ToLower(d.Name), needle) || strings.Contains(strings.ToLower(d.Label.ASCII), needle) ||
-					strings.Contains(strings.ToLower(d.Desc), needle) {
-					out = append(out, Ref{Ctx: c, Datum: d})
-				}
-			}
-		}
-		return true
-	})
-	return out
-}

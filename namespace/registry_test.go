@@ -448,24 +448,6 @@ func TestPathLevels(t *testing.T) {
 	}
 }
 
-func TestSearch(t *testing.T) {
-	// DCI-LBL-3 and SPMI-HIER-2: search `idle` finds every CPU's idle with its full path; X-7 both forms.
-	r := testRegistry(t, 2)
-	var got []string
-	for _, ref := range r.Search("idle", 0) {
-		got = append(got, ref.Path())
-	}
-	if fmt.Sprint(got) != "[CPU/idle CPU/cpu0/idle CPU/cpu1/idle]" {
-		t.Fatalf("search idle: %v", got)
-	}
-	if n := len(r.Search("pct_busy", 0)); n != 3 {
-		t.Fatalf("search pct_busy: %d", n)
-	}
-	if n := len(r.Search("%busy", 0)); n != 3 {
-		t.Fatalf("search %%busy: %d", n)
-	}
-}
-
 func TestSyncEventsAndNesting(t *testing.T) {
 	// DCI-EVT-3, DCI-NS-12, SPMI-INST-4, SPMI-HIER-11, SPMI-HOT-5's real case.
 	r := testRegistry(t, 0)

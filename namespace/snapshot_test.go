@@ -371,7 +371,10 @@ func TestFetchOrderAndStatus(t *testing.T) {
 		{Class: ClassID{2, 2}, Inst: Inst(1), Datum: 0x42},   // no such datum
 	}
 	res := s.r.Fetch(s.snap, reqs)
-	// PCPF-11: one set per request, in request order.
+	// PCPF-11, PCPF-2: one timestamp and one set per request, in request order; PCPF-4: a set
+	// carries (instance, value) pairs of the metric's instance domain; DCI-TYPE-5: the derived
+	// datum requested alone is refused (DCI_INVALIDARG); DCI-RET-5: the class list a query
+	// expands to feeds the instance listing within the same call.
 	if len(res.Sets) != 6 {
 		t.Fatalf("%d sets", len(res.Sets))
 	}

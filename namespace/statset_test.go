@@ -283,6 +283,7 @@ func TestStatSetValuesAfterRead(t *testing.T) {
 	f.set("Disk/sda", "reads", 10)
 	s := NewStatSet(r, src)
 	v := ssAdd(t, s, nil, "Disk/sda/inflight")
+	// SPMI-ERR-4: decoding a statistic before any read is SiNoValue (189).
 	if _, err := s.Value(v); hsSi(err) != SiNoValue || v.WasRead() || v.Err != SiNoValue {
 		t.Fatalf("SPMI-SET-12: before the first read = %v (err %v)", v.Err, err)
 	}

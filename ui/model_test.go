@@ -63,7 +63,8 @@ func TestTickChain(t *testing.T) {
 		t.Fatal("the model is born with Init's collection in flight")
 	}
 	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 40})
-	// A beat while the first collection runs: the chain goes on, no second collection starts.
+	// A beat while the first collection runs: the chain goes on, no second collection starts
+	// (PCPD-14: one outstanding request per context; the UI never waits on it).
 	m, cmd := sendCmd(t, m, tickMsg{seq: 0})
 	if m.skipped != 1 || cmd == nil {
 		t.Fatalf("in-flight guard: skipped %d, cmd %v", m.skipped, cmd)
@@ -262,6 +263,32 @@ func TestFilter(t *testing.T) {
 	if m.tree.SelectedPath() != "CPU/cpu1/kern" {
 		t.Fatalf("the selection survives clearing the filter: %q", m.tree.SelectedPath())
 	}
+	// DCI-LBL-3, SPMI-HIER-2, X-7: idle finds every processor's idle with its full path; a
+	// statistic is found by its name (%busy) and by its DCI label (pct_busy) alike.
+	m = keys(t, m, "/idle")
+	var idle []string
+	for _, r := range m.tree.rows {
+		if r.datum != nil && r.match {
+			idle = append(idle, r.full())
+		}
+	}
+	if got := strings.Join(idle, " "); got != "CPU/idle CPU/cpu0/idle CPU/cpu1/idle CPU/cpu2/idle CPU/cpu3/idle" {
+		t.Fatalf("filter idle: %s", got)
+	}
+	count := func(text string) int {
+		m = keys(t, m, "{ctrl+u}"+text)
+		n := 0
+		for _, r := range m.tree.rows {
+			if r.datum != nil && r.match {
+				n++
+			}
+		}
+		return n
+	}
+	if a, b := count("%busy"), count("pct_busy"); a == 0 || a != b {
+		t.Fatalf("by name %d, by label %d", a, b)
+	}
+	m = keys(t, m, "{esc}")
 	m = keys(t, m, "/I/O wait{enter}")
 	if m.modal != modalNone || m.tree.Filter() != "I/O wait" || m.tree.Matches() != 5 {
 		t.Fatalf("description filter kept after enter: %q, %d matches", m.tree.Filter(), m.tree.Matches())
@@ -563,6 +590,7 @@ func TestPeerSetRecord(t *testing.T) {
 	}
 }
 
+// SPMI-HOT-12, SPMI-HOT-15: an exception reaches the event log with its severity first in the line.
 func TestHotsetExceptions(t *testing.T) {
 	src := newFixture(t, 1, 3)
 	m := newModel(t, src, 200, 60, 1)
@@ -604,6 +632,8 @@ func TestMouse(t *testing.T) {
 	}
 }
 
+// DCI4-RD-6: values may be stale when shown, so the status line gives the time of the sample on
+// screen.
 func TestStatusBar(t *testing.T) {
 	m := newModel(t, newFixture(t, 1, 1), 200, 60, 2)
 	s := plainView(m)
@@ -1026,8 +1056,9 @@ func TestGoneRows(t *testing.T) {
 			line = l
 		}
 	}
-	if line == "" || !strings.Contains(line, "94") {
-		t.Fatalf("sdc is gone with its final %%util (94):\n%s", stripANSI(m.values.View()))
+	// DCI-INV-5: its final values are checked item by item: the writes sdc never had stay n/a.
+	if line == "" || !strings.Contains(line, "94") || !strings.Contains(line, "n/a") {
+		t.Fatalf("sdc is gone with its final %%util (94) and writes n/a:\n%s", stripANSI(m.values.View()))
 	}
 	m = collectOnce(t, m)
 	if strings.Contains(stripANSI(m.values.View()), "sdc") {
@@ -1052,6 +1083,7 @@ func TestTreeMarksUnavailableClasses(t *testing.T) {
 	}
 }
 
+// DCI4-SUP-1: a supplier the monitor has never seen is shown from its descriptions alone.
 // DCI4-DESC-4, DCI4-SUP-11, SPMI-ERR-3 through the inspector: a statistic whose DCI4 description
 // departs from the document (name_tag not zero; an address type its supplier's interface 1.00
 // does not have) is shown with the conformance warnings; its value is still shown, the type

@@ -9,7 +9,8 @@ import (
 
 // TestCollectionRacesWithTheUI runs collections on another goroutine, as the program does, while
 // the UI goroutine handles keys and draws: instances come and go in the registry meanwhile. Run
-// it with -race: View and Update may read only what the registry's lock or the snapshot protects.
+// it with -race: View and Update may read only what the registry's lock or the snapshot protects
+// (SPMI-FEAT-6: simultaneous use from several goroutines is safe).
 func TestCollectionRacesWithTheUI(t *testing.T) {
 	src := newFixture(t, 4, 4, "eth0")
 	m := newModel(t, src, 120, 40, 2)

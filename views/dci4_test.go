@@ -26,6 +26,8 @@ func desc(t ns.DCI4Type, format, pres, size uint32) ns.DCI4Desc {
 
 var boot = time.Date(2023, 11, 14, 22, 13, 20, 0, time.UTC)
 
+// DCI4-DESC-5: formats and presentations are honoured per type: DCI4-TYPE-1 booleans (bit 0 only),
+// DCI4-TYPE-4 addresses, and every other type below.
 func TestRenderDCI4(t *testing.T) {
 	ff8 := []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}
 	cases := []struct {

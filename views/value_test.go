@@ -121,7 +121,7 @@ func TestFormatValue(t *testing.T) {
 		// Strings: literal but harmless (DCI4-STR-1, DCI-TYPE-3).
 		{"DCI-TYPE-3 text", "model", str("sda"), opt, "sda"},
 		{"DCI4-STR-1 escape sequence", "model", str("\x1b[2Jx\x00hidden"), opt, `\x1b[2Jx`},
-		{"DCI-TYPE-3 octet string as hex", "blob", str("\x00\x01A"), opt, "00 01 41"},
+		{"DCI-TYPE-3 PCPD-5 octet string as hex, not parsed", "blob", str("\x00\x01A"), opt, "00 01 41"},
 		// Derived (DCI-UNIT-7, AMB-17, DCI-DER-2).
 		{"AMB-17 percent", "%busy", valid(0, 0.75), opt, "75.0%"},
 		{"DCI-DER-4 percent 50", "%busy", valid(0, 0.5), opt, "50.0%"},
@@ -142,7 +142,7 @@ func TestFormatValue(t *testing.T) {
 		{"DCI-UNIT-2 memory", "mem", valid(8<<30, 8<<30), opt, "8 GiB"},
 		{"DCI-UNIT-6 extension", "ext", valid(42, 42), opt, "42 unit 70000 (extension)"},
 		{"DCI-UNIT-6 extension raw", "ext", valid(42, 42), raw, "42 unit 70000 (extension)"},
-		{"DCI-UNIT-4 queue length", "inflight", valid(3, 3), opt, "3"},
+		{"DCI-UNIT-4 SPMI-FEAT-1 SPMI-VAL-1 a level (queue length) as a plain number", "inflight", valid(3, 3), opt, "3"},
 		{"DCI-UNIT-5 processors", "ncpu", valid(4, 4), opt, "4 cpus"},
 		{"DCI-UNIT-5 processors raw", "ncpu", valid(4, 4), raw, "4 processors"},
 		// States: never 0 (X-5).
