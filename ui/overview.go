@@ -147,8 +147,14 @@ func (m *Model) overviewLines(w, h int) []ovLine {
 			}
 		})
 	}
-	cellW := 22
-	cols := max(w/cellW, 1)
+	// A cell: `cpu12 ███░░░  44.1%`, cells three spaces apart so a value never reads as the
+	// next label.
+	labW := 5
+	for _, k := range cpus {
+		labW = max(labW, width(k.Name))
+	}
+	cellW := labW + 1 + 10 + 1 + 6 + 3
+	cols := max((w+3)/cellW, 1)
 	maxRows := max(min(4, h/5), 1)
 	shown := min(len(cpus), cols*maxRows)
 	for r := 0; r*cols < shown; r++ {
@@ -161,9 +167,9 @@ func (m *Model) overviewLines(w, h int) []ovLine {
 				first = path
 			}
 			if c > 0 {
-				lb.WriteByte(' ')
+				lb.WriteString("   ")
 			}
-			m.overviewBar(&lb, strings.TrimPrefix(k.Name, "cpu"), 4, path, cellW-13)
+			m.overviewBar(&lb, k.Name, labW, path, 10)
 		}
 		add(lb.String(), first)
 	}

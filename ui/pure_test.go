@@ -219,7 +219,7 @@ func TestKeyMapsHaveHelp(t *testing.T) {
 // with its rounded form, as the headless commands do (AMB-15).
 func TestValueFormatHumanisesDurations(t *testing.T) {
 	d := ns.Gauge(1, "uptime", ns.TypeUint8, ns.UnitNone, "Uptime", "test").WithDCI4(ns.STTime, ns.STFMonotonic, ns.STPRelative)
-	d.DCI4.Size = 8 // registration completes it from the type; this datum is not registered
+	d.DCI4.Size = 8 // registration completes it from the type; this datum is not registered
 	got := valueFormat{loc: time.UTC}.text(nil, &d, ns.Value{N: 969440})
 	if want := "9694.40 seconds (2h 41m)"; got != want {
 		t.Errorf("uptime shown as %q, want %q", got, want)
