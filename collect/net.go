@@ -135,9 +135,10 @@ type ifInfo struct {
 	sysOK   bool  // sysfs was readable (ifindex, address, flags...)
 	sysErr  error // what could not be read at the last refresh, for the class error
 	mac     string
-	ipv4    string // 4 bytes, network order; "" when none
-	invalid string // encoded invalid-data list
-	value   uint64 // instance value
+	ipv4    string    // 4 bytes, network order; "" when none
+	invalid string    // encoded invalid-data list
+	value   uint64    // instance value
+	link    linkFiles // flags and operstate kept open for the per-collection link state
 
 	total     uint64 // rx+tx bytes and packets at the last collection (re-creation check)
 	haveTotal bool
@@ -254,10 +255,13 @@ func (p *netProvider) Collect(ctx context.Context, req Request) (Batch, error) {
 			if info == nil || !info.sysOK || slices.Contains(stale, info.name) {
 				continue
 			}
-			if lerr := readNetLink(ctx, &p.fr, &info.sys); lerr != nil {
+			known := info.sys.speedKnown
+			if lerr := readNetLink(ctx, &p.fr, &info.link, &info.sys); lerr != nil {
 				info.sysErr = lerr
 			}
-			info.setInvalid()
+			if info.sys.speedKnown != known {
+				info.setInvalid() // speed came or went with the link
+			}
 		}
 	}
 
@@ -397,6 +401,11 @@ func (p *netProvider) refresh(ctx context.Context, names []string, full bool) {
 		for i := range p.nd {
 			if o := p.ifs[p.nd[i].name]; o != nil {
 				keep[o.name] = o
+			}
+		}
+		for name, o := range p.ifs {
+			if keep[name] == nil {
+				o.link.close() // gone: its open attribute files too
 			}
 		}
 		p.ifs = keep

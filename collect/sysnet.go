@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -146,32 +147,90 @@ func readNetIf(ctx context.Context, fr *fileReader, name string) (netIf, error) 
 	return n, errors.Join(errs...)
 }
 
-// readNetLink re-reads the link state of an interface read before: flags, operstate, speed and
-// carrier, the attributes that change with a cable or an `ip link set` at any moment (DCI4-DESC-3:
-// SV_VOLATILE, read at every collection). The other attributes of n are kept.
-func readNetLink(ctx context.Context, fr *fileReader, n *netIf) error {
+// linkFiles keeps an interface's flags and operstate open, to be read again at every collection
+// with one pread each (a sysfs attribute is generated afresh by a read at offset 0), rather than
+// opened, checked and closed four times a collection.
+type linkFiles struct {
+	flags, oper         attrFile
+	flagsPath, operPath string // made once: a collection makes no path
+}
+
+// close gives the descriptors back (the interface has gone).
+func (l *linkFiles) close() {
+	l.flags.close()
+	l.oper.close()
+}
+
+// attrFile is one sysfs attribute kept open (an *os.File, so a provider dropped without closing
+// it still gives the descriptor back when collected). The zero value is closed.
+type attrFile struct {
+	f *os.File
+}
+
+// read returns the attribute's content, opening path the first time (regular files only, as every
+// read, issue 21) and after an error.
+func (a *attrFile) read(path string, buf []byte) ([]byte, error) {
+	if a.f == nil {
+		f, err := openRegular(path)
+		if err != nil {
+			return nil, err
+		}
+		a.f = f
+	}
+	n, err := a.f.ReadAt(buf, 0)
+	if err != nil && err != io.EOF {
+		a.close()
+		return nil, err
+	}
+	return trimNewline(buf[:n]), nil
+}
+
+func (a *attrFile) close() {
+	if a.f != nil {
+		a.f.Close()
+		a.f = nil
+	}
+}
+
+// readNetLink re-reads the link state of an interface read before, the attributes that change
+// with a cable or an `ip link set` at any moment (DCI4-DESC-3: SV_VOLATILE, read at every
+// collection): flags and operstate from files kept open; speed and carrier again only when the
+// operational state changed. The other attributes of n are kept.
+func readNetLink(ctx context.Context, fr *fileReader, lf *linkFiles, n *netIf) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := checkName(n.name); err != nil {
-		return fmt.Errorf("net: %w", err)
+	if lf.flagsPath == "" {
+		if err := checkName(n.name); err != nil {
+			return fmt.Errorf("net: %w", err)
+		}
+		dir := filepath.Join(rootsFrom(ctx).sys, "class", "net", n.name)
+		lf.flagsPath, lf.operPath = filepath.Join(dir, "flags"), filepath.Join(dir, "operstate")
 	}
-	dir := filepath.Join(rootsFrom(ctx).sys, "class", "net", n.name)
-	data, err := fr.read(filepath.Join(dir, "flags"))
+	var buf [64]byte
+	data, err := lf.flags.read(lf.flagsPath, buf[:])
 	if err != nil {
 		n.have.flags = false
 		return fmt.Errorf("net: %w", err)
 	}
-	v, perr := parseHex(trimNewline(data))
+	v, perr := parseHex(data)
 	if perr != nil {
 		n.have.flags = false
-		return fmt.Errorf("net: parse %s: %w", filepath.Join(dir, "flags"), perr)
+		return fmt.Errorf("net: parse %s: %w", lf.flagsPath, perr)
 	}
 	n.flags, n.have.flags = v, true
-	n.operstate = ""
-	if data, err := fr.read(filepath.Join(dir, "operstate")); err == nil {
-		n.operstate = string(trimNewline(data))
+	data, err = lf.oper.read(lf.operPath, buf[:])
+	switch {
+	case err != nil && n.operstate == "":
+		return nil
+	case err != nil:
+		n.operstate = ""
+	case string(data) == n.operstate:
+		return nil // unchanged: speed and carrier too
+	default:
+		n.operstate = string(data)
 	}
+	dir := filepath.Dir(lf.flagsPath)
 	n.speedBps, n.speedKnown = 0, false
 	if data, err := fr.read(filepath.Join(dir, "speed")); err == nil {
 		n.speedBps, n.speedKnown = parseSpeed(trimNewline(data))
