@@ -10,6 +10,10 @@ type PCPDesc struct {
 	Type  PMType
 	Sem   PMSem
 	Units PMUnits
+	// Name is the metric's name in PCP's Linux PMDA where it has the same datum
+	// (`filesys.full`, `kernel.all.pressure.cpu.some.avg`), so that a remote host's values fill
+	// the same statistic; "" where PCP has none.
+	Name string
 }
 
 // Datum is one metric of a class, declared once by its provider with every view a person may
@@ -167,6 +171,9 @@ func (d *Datum) ShareOrOne() float64 {
 	}
 	return 1
 }
+
+// WithPCPName names the datum's PCP metric (PCPDesc.Name).
+func (d Datum) WithPCPName(name string) Datum { d.PCP.Name = name; return d }
 
 // WithMaxRate bounds a counter's rise per second by what the hardware can do (Datum.MaxRate).
 func (d Datum) WithMaxRate(perSec float64) Datum { d.MaxRate = perSec; return d }

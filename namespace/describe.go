@@ -275,7 +275,12 @@ func (r *Registry) describeDatum(ref Ref) []Section {
 	if c.SingleInstance() {
 		indom = "PM_INDOM_NULL"
 	}
+	pcpName := d.PCP.Name
+	if pcpName == "" {
+		pcpName = "- (no PCP Linux PMDA metric is the same datum)"
+	}
 	pcp := Section{Title: "PCP descriptor", Fields: []Field{
+		{"metric", pcpName},
 		{"pmid", fmt.Sprintf("%s.%d", c.ID, d.ID.Low())},
 		{"type", d.PCP.Type.String()},
 		{"semantics", d.PCP.Sem.String()},

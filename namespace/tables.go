@@ -256,6 +256,23 @@ const (
 // UnitExtensionBase is the first unit value available to vendor extensions (DCI-UNIT-6, AMB-33).
 const UnitExtensionBase Unit = 1 << 16
 
+// dcimon's own extension units (DCI-UNIT-6): quantities DCI has no unit for, kept as integers
+// as the kernel gives them (AMB-30: no floating point in DCI data).
+const (
+	UnitCentiPercent Unit = UnitExtensionBase + 1 + iota // hundredths of a percent (PSI's 1.23%)
+	UnitMilliCelsius                                      // thousandths of a degree Celsius (hwmon temp)
+	UnitRPM                                               // revolutions per minute (hwmon fan)
+	UnitMilliVolts                                        // thousandths of a volt (hwmon in)
+)
+
+// extUnits names dcimon's extension units.
+var extUnits = map[Unit]unitInfo{
+	UnitCentiPercent: {name: "DCIMON_CENTIPERCENT", desc: "hundredths of a percent", abbr: "%", kind: KindExtension},
+	UnitMilliCelsius: {name: "DCIMON_MILLICELSIUS", desc: "thousandths of a degree Celsius", abbr: "°C", kind: KindExtension},
+	UnitRPM:          {name: "DCIMON_RPM", desc: "revolutions per minute", abbr: "RPM", kind: KindExtension},
+	UnitMilliVolts:   {name: "DCIMON_MILLIVOLTS", desc: "thousandths of a volt", abbr: "V", kind: KindExtension},
+}
+
 // UnitKind is the kind of a unit (DCI-UNIT-1). There is no "info" kind (AMB-22).
 type UnitKind uint8
 
@@ -347,6 +364,9 @@ var unitTable = [...]unitInfo{{},
 func (u Unit) info() (unitInfo, bool) {
 	if u != 0 && int(u) < len(unitTable) {
 		return unitTable[u], true
+	}
+	if i, ok := extUnits[u]; ok {
+		return i, true
 	}
 	return unitInfo{}, false
 }

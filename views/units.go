@@ -340,6 +340,14 @@ func UnitMeasure(u namespace.Unit, tickHz float64) Measure {
 		return Measure{Kind: KindTime, Factor: [...]float64{1, 1e-3, 1e-6, 1e-9, 1e-12}[u-namespace.UnitSecs]}
 	case u == namespace.DerivedPercent:
 		return Measure{Kind: KindPercent}
+	case u == namespace.UnitCentiPercent:
+		return Measure{Kind: KindPercent, Factor: 1e-4} // 123 is 1.23%
+	case u == namespace.UnitMilliCelsius:
+		return Measure{Kind: KindOther, Noun: "°C", Factor: 1e-3, Res: 1}
+	case u == namespace.UnitMilliVolts:
+		return Measure{Kind: KindOther, Noun: "V", Factor: 1e-3, Res: 1e-3}
+	case u == namespace.UnitRPM:
+		return Measure{Kind: KindOther, Noun: "RPM"}
 	case u == 0 || u == namespace.UnitNone || u.IsDerivation():
 		return Measure{Kind: KindCount}
 	}

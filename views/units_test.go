@@ -280,3 +280,22 @@ func TestBoundaryRoundsUp(t *testing.T) {
 		t.Errorf("999.8 reads/s = %q", got)
 	}
 }
+
+// dcimon's extension units (issue 19): PSI's hundredths of a percent, hwmon's millidegrees,
+// millivolts and RPM.
+func TestExtensionUnits(t *testing.T) {
+	for _, tc := range []struct {
+		u    ns.Unit
+		v    float64
+		want string
+	}{
+		{ns.UnitCentiPercent, 123, "1.2%"},
+		{ns.UnitMilliCelsius, 45500, "45.5 °C"},
+		{ns.UnitMilliVolts, 1200, "1.2 V"},
+		{ns.UnitRPM, 1800, "1800 RPM"},
+	} {
+		if got := UnitMeasure(tc.u, 0).Format(tc.v); got != tc.want {
+			t.Errorf("%s %g = %q, want %q", tc.u, tc.v, got, tc.want)
+		}
+	}
+}
