@@ -38,6 +38,11 @@ const (
 	handleCPU
 	handleDisk
 	handleNet
+	handlePressure
+	handleTCPIP
+	handleFS
+	handleNUMA
+	handleSensors
 )
 
 // HostOptions choose where the host providers read from.
@@ -125,6 +130,7 @@ func HostProviders(opt HostOptions) []Provider {
 		newCPUProvider(r, boot, probe.ncpuOr()),
 		newDiskProvider(r, boot, opt.ShowLoop),
 		newNetProvider(r, boot),
+		newPressureProvider(r, boot),
 	}
 }
 

@@ -117,10 +117,11 @@ const (
 	SynthCPU
 	SynthDisk
 	SynthNet
+	SynthPressure
 	SynthAll
 )
 
-var synthTargetNames = [...]string{"host", "mem", "cpu", "disk", "net", "all"}
+var synthTargetNames = [...]string{"host", "mem", "cpu", "disk", "net", "pressure", "all"}
 
 // String names the target as the scripting API spells it ("disk").
 func (t SynthTarget) String() string {
@@ -279,6 +280,7 @@ type synthProvider struct {
 	cpu  cpuSynth
 	disk diskSynth
 	net  netSynth
+	psi  psiSynth
 }
 
 func newSynthProvider(s *Synthetic, k SynthTarget, start time.Time) *synthProvider {
@@ -306,6 +308,10 @@ func newSynthProvider(s *Synthetic, k SynthTarget, start time.Time) *synthProvid
 		p.net.init(s)
 		p.classes = []*ns.Class{p.net.top, p.net.cls}
 		p.sup = supplier(handleNet, "synthetic-net", netTitle, "Made-up network interfaces"+desc, ns.SPTNetworkDriver, p.classes)
+	case SynthPressure:
+		p.psi.init(s)
+		p.classes = []*ns.Class{p.psi.top, p.psi.res}
+		p.sup = supplier(handlePressure, "synthetic-pressure", pressureTitle, "Made-up pressure stalls"+desc, ns.SPTGeneralSupplier, p.classes)
 	}
 	return p
 }
@@ -360,6 +366,8 @@ func (p *synthProvider) Collect(ctx context.Context, req Request) (Batch, error)
 		b.Classes = p.disk.collect(p, seed, tick, dt, now, req)
 	case SynthNet:
 		b.Classes = p.net.collect(p, seed, tick, dt, req)
+	case SynthPressure:
+		b.Classes = p.psi.collect(seed, tick, dt, req)
 	}
 	p.prev = b
 	p.dl.done(ctx)
@@ -398,6 +406,8 @@ func (p *synthProvider) apply(a SynthAction) {
 			p.disk.restart()
 		case SynthNet:
 			p.net.restart()
+		case SynthPressure:
+			p.psi.restart()
 		}
 	case SynthAddDisks:
 		for range max(a.N, 0) {

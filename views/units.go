@@ -347,7 +347,7 @@ func UnitMeasure(u namespace.Unit, tickHz float64) Measure {
 	case u == namespace.UnitMilliVolts:
 		return Measure{Kind: KindOther, Noun: "V", Factor: 1e-3, Res: 1e-3}
 	case u == namespace.UnitRPM:
-		return Measure{Kind: KindOther, Noun: "RPM"}
+		return Measure{Kind: KindOther, Noun: "RPM", Factor: 1}
 	case u == 0 || u == namespace.UnitNone || u.IsDerivation():
 		return Measure{Kind: KindCount}
 	}

@@ -1,0 +1,238 @@
+package collect
+
+// Pressure stall information (/proc/pressure/{cpu,memory,io}, Linux 4.20 with CONFIG_PSI): how
+// much of the time tasks waited for a resource. "some" is the share of time at least one task
+// waited, "full" the share all non-idle tasks waited at once.
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"time"
+
+	ns "dcimon/namespace"
+)
+
+// Pressure datum low bytes: some, then full, each avg10, avg60, avg300 and total.
+const (
+	psiSomeAvg10ID = 1 + iota
+	psiSomeAvg60ID
+	psiSomeAvg300ID
+	psiSomeTotalID
+	psiFullAvg10ID
+	psiFullAvg60ID
+	psiFullAvg300ID
+	psiFullTotalID
+	psiNumIDs = iota
+)
+
+// psiResources are the resources the kernel reports, in instance order.
+var psiResources = [...]string{"cpu", "memory", "io"}
+
+const pressureASN = 7
+
+// psiLine is one line of a pressure file: the averages in hundredths of a percent, as printed
+// ("1.23" is 123), and the total stall time in microseconds.
+type psiLine struct {
+	avg10, avg60, avg300, total uint64
+	present                     bool
+}
+
+// psiFile is one /proc/pressure file.
+type psiFile struct {
+	some, full psiLine
+}
+
+// parsePressure parses a /proc/pressure file (read from src):
+//
+//	some avg10=0.00 avg60=0.00 avg300=0.00 total=0
+//	full avg10=0.00 avg60=0.00 avg300=0.00 total=0
+//
+// A "full" line is absent for cpu before Linux 5.13: its datums are then not supported.
+func parsePressure(src string, data []byte) (psiFile, error) {
+	var p psiFile
+	for n := 1; len(data) > 0; n++ {
+		var line []byte
+		line, data = cutLine(data)
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		kind, rest := nextField(line)
+		var dst *psiLine
+		switch string(kind) {
+		case "some":
+			dst = &p.some
+		case "full":
+			dst = &p.full
+		default:
+			return psiFile{}, fmt.Errorf("pressure: parse %s line %d: %q is neither some nor full (line %q)", src, n, kind, line)
+		}
+		var got [4]bool
+		for len(rest) > 0 {
+			var f []byte
+			f, rest = nextField(rest)
+			if len(f) == 0 {
+				continue
+			}
+			k, v, ok := bytes.Cut(f, []byte("="))
+			if !ok {
+				return psiFile{}, fmt.Errorf("pressure: parse %s line %d: %q is not key=value (line %q)", src, n, f, line)
+			}
+			var err error
+			switch string(k) {
+			case "avg10":
+				dst.avg10, err = parseCenti(v)
+				got[0] = true
+			case "avg60":
+				dst.avg60, err = parseCenti(v)
+				got[1] = true
+			case "avg300":
+				dst.avg300, err = parseCenti(v)
+				got[2] = true
+			case "total":
+				dst.total, err = parseUint(v)
+				got[3] = true
+			}
+			if err != nil {
+				return psiFile{}, fmt.Errorf("pressure: parse %s line %d: %s: %w (line %q)", src, n, k, err, line)
+			}
+		}
+		if got != [4]bool{true, true, true, true} {
+			return psiFile{}, fmt.Errorf("pressure: parse %s line %d: %w: want avg10, avg60, avg300 and total (line %q)", src, n, errTooFewFields, line)
+		}
+		dst.present = true
+	}
+	if !p.some.present {
+		return psiFile{}, fmt.Errorf("pressure: parse %s: no \"some\" line: %w", src, errNoData)
+	}
+	return p, nil
+}
+
+// pressureClasses declares Pressure (7, uninstantiated) and one instance per resource (7.2:
+// cpu, memory, io).
+func pressureClasses() (top, res *ns.Class) {
+	src := func(kind, field string) string {
+		return "/proc/pressure/<resource> \"" + kind + "\" line, " + field
+	}
+	avg := func(id uint8, kind, field, window string) ns.Datum {
+		return ns.Gauge(id, kind+"_"+field, ns.TypeUint4, ns.UnitCentiPercent,
+			"Share of time "+kind+" tasks stalled, "+window+" average", src(kind, field+", two decimals kept as hundredths")).
+			WithScale(0, 10000).WithPCPName("kernel.all.pressure.<resource>."+kind+".avg ["+window+"]").
+			WithHelp("The share of the last " + window + " in which " + whoStalls(kind) + " waited for the resource, as the kernel averages it (a level, in %).")
+	}
+	total := func(id uint8, kind string) ns.Datum {
+		return ns.Counter(id, kind+"_total", ns.TypeUint8, ns.UnitMicrosecs, "Time "+kind+" tasks stalled",
+			src(kind, "total, microseconds")).WithScale(0, 1e6).WithMaxRate(1e6).
+			WithPCPName("kernel.all.pressure.<resource>." + kind + ".total").
+			WithHelp("Microseconds in which " + whoStalls(kind) + " waited; as a rate, the share of the interval (100% = always).")
+	}
+	top = &ns.Class{ID: ns.ClassID{pressureASN}, Name: "Pressure", Desc: "Pressure stall information", Flags: ns.ClassEnabled,
+		Help: "How much of the time tasks waited for processors, memory or I/O (/proc/pressure, Linux 4.20 with PSI): one subcontext per resource."}
+	res = &ns.Class{ID: ns.ClassID{pressureASN, 2}, Name: "resource", Desc: "Stalls waiting for one resource", Flags: ns.ClassEnabled,
+		Help:     "The stall averages and total of one resource. n/a (not supported) on a kernel without PSI, never 0.",
+		InstFreq: ns.SiNoInst, Levels: []ns.InstLevel{{Type: ns.TypeUint4, Tag: ns.TagEnumeration, Size: 4}},
+		Datums: []ns.Datum{
+			avg(psiSomeAvg10ID, "some", "avg10", "10 seconds"),
+			avg(psiSomeAvg60ID, "some", "avg60", "60 seconds"),
+			avg(psiSomeAvg300ID, "some", "avg300", "300 seconds"),
+			total(psiSomeTotalID, "some"),
+			avg(psiFullAvg10ID, "full", "avg10", "10 seconds"),
+			avg(psiFullAvg60ID, "full", "avg60", "60 seconds"),
+			avg(psiFullAvg300ID, "full", "avg300", "300 seconds"),
+			total(psiFullTotalID, "full"),
+		}}
+	return top, res
+}
+
+func whoStalls(kind string) string {
+	if kind == "full" {
+		return "all non-idle tasks at once"
+	}
+	return "at least one task"
+}
+
+const pressureModule, pressureTitle = "dcimon-pressure", "Pressure stall information"
+
+// pressureProvider reads /proc/pressure.
+type pressureProvider struct {
+	base
+	top, res *ns.Class
+	specs    []ns.InstanceSpec
+}
+
+func newPressureProvider(r roots, boot *bootClock) *pressureProvider {
+	p := &pressureProvider{base: base{roots: r, now: time.Now, boot: boot}}
+	p.top, p.res = pressureClasses()
+	for i, name := range psiResources {
+		p.specs = append(p.specs, ns.InstanceSpec{Levels: []uint64{uint64(i)}, OSName: name, ASN: uint16(i + 1)})
+	}
+	p.decl = []*ns.Class{p.top, p.res}
+	p.sup = supplier(handlePressure, pressureModule, pressureTitle,
+		"Stall averages and totals of processors, memory and I/O, from /proc/pressure", ns.SPTGeneralSupplier, p.Classes())
+	return p
+}
+
+// Collect reads the three files. A kernel without PSI has none: every value is not supported,
+// never 0; a file that exists and cannot be read fails its resource with the reason.
+func (p *pressureProvider) Collect(ctx context.Context, req Request) (Batch, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	ctx = p.context(ctx)
+	b := Batch{Reset: resetOf(p.boot.get()), Time: p.now()}
+	if !req.Wants(p.res) {
+		return b, nil
+	}
+	nd := len(p.res.Datums)
+	raw := make([]ns.Raw, len(psiResources)*nd)
+	var errs []error
+	absent := 0
+	for i, name := range psiResources {
+		row := raw[i*nd : (i+1)*nd]
+		if err := ctx.Err(); err != nil {
+			return Batch{}, err
+		}
+		path := filepath.Join(rootsFrom(ctx).proc, "pressure", name)
+		data, err := p.fr.read(path)
+		var f psiFile
+		if err == nil {
+			f, err = parsePressure(path, data)
+		}
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			absent++
+			for k := range row {
+				row[k] = rawNotSupported() // no PSI in this kernel: n/a, never 0
+			}
+			continue
+		case err != nil:
+			errs = append(errs, err)
+			for k := range row {
+				row[k] = missing(err)
+			}
+			continue
+		}
+		fillPSI(row[psiSomeAvg10ID-1:psiSomeTotalID], f.some)
+		fillPSI(row[psiFullAvg10ID-1:psiFullTotalID], f.full)
+	}
+	if absent == len(psiResources) {
+		b.Classes = []ClassReading{{Class: p.res, Specs: p.specs, Raw: raw}}
+		return b, nil
+	}
+	b.Classes = []ClassReading{{Class: p.res, Specs: p.specs, Raw: raw, Err: errors.Join(errs...)}}
+	return b, nil
+}
+
+// fillPSI fills avg10, avg60, avg300 and total from one line; a line the kernel does not print
+// (cpu's "full" before 5.13) is not supported.
+func fillPSI(row []ns.Raw, l psiLine) {
+	if !l.present {
+		for k := range row {
+			row[k] = rawNotSupported()
+		}
+		return
+	}
+	row[0], row[1], row[2], row[3] = rawN(l.avg10), rawN(l.avg60), rawN(l.avg300), rawN(l.total)
+}
