@@ -120,7 +120,7 @@ func pressureClasses() (top, res *ns.Class) {
 	avg := func(id uint8, kind, field, window string) ns.Datum {
 		return ns.Gauge(id, kind+"_"+field, ns.TypeUint4, ns.UnitCentiPercent,
 			"Share of time "+kind+" tasks stalled, "+window+" average", src(kind, field+", two decimals kept as hundredths")).
-			WithScale(0, 10000).WithPCPName("kernel.all.pressure.<resource>."+kind+".avg ["+window+"]").
+			WithScale(0, 10000).WithPCPName("kernel.all.pressure.<resource>." + kind + ".avg [" + window + "]").
 			WithHelp("The share of the last " + window + " in which " + whoStalls(kind) + " waited for the resource, as the kernel averages it (a level, in %).")
 	}
 	total := func(id uint8, kind string) ns.Datum {

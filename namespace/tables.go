@@ -260,9 +260,9 @@ const UnitExtensionBase Unit = 1 << 16
 // as the kernel gives them (AMB-30: no floating point in DCI data).
 const (
 	UnitCentiPercent Unit = UnitExtensionBase + 1 + iota // hundredths of a percent (PSI's 1.23%)
-	UnitMilliCelsius                                      // thousandths of a degree Celsius (hwmon temp)
-	UnitRPM                                               // revolutions per minute (hwmon fan)
-	UnitMilliVolts                                        // thousandths of a volt (hwmon in)
+	UnitMilliCelsius                                     // thousandths of a degree Celsius (hwmon temp)
+	UnitRPM                                              // revolutions per minute (hwmon fan)
+	UnitMilliVolts                                       // thousandths of a volt (hwmon in)
 )
 
 // extUnits names dcimon's extension units.
