@@ -131,6 +131,7 @@ func HostProviders(opt HostOptions) []Provider {
 		newDiskProvider(r, boot, opt.ShowLoop),
 		newNetProvider(r, boot),
 		newPressureProvider(r, boot),
+		newTCPIPProvider(r, boot),
 	}
 }
 

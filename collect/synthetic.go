@@ -118,10 +118,11 @@ const (
 	SynthDisk
 	SynthNet
 	SynthPressure
+	SynthTCPIP
 	SynthAll
 )
 
-var synthTargetNames = [...]string{"host", "mem", "cpu", "disk", "net", "pressure", "all"}
+var synthTargetNames = [...]string{"host", "mem", "cpu", "disk", "net", "pressure", "tcpip", "all"}
 
 // String names the target as the scripting API spells it ("disk").
 func (t SynthTarget) String() string {
@@ -281,6 +282,7 @@ type synthProvider struct {
 	disk diskSynth
 	net  netSynth
 	psi  psiSynth
+	tcp  tcpipSynth
 }
 
 func newSynthProvider(s *Synthetic, k SynthTarget, start time.Time) *synthProvider {
@@ -312,6 +314,10 @@ func newSynthProvider(s *Synthetic, k SynthTarget, start time.Time) *synthProvid
 		p.psi.init(s)
 		p.classes = []*ns.Class{p.psi.top, p.psi.res}
 		p.sup = supplier(handlePressure, "synthetic-pressure", pressureTitle, "Made-up pressure stalls"+desc, ns.SPTGeneralSupplier, p.classes)
+	case SynthTCPIP:
+		p.tcp.init(s)
+		p.classes = []*ns.Class{p.tcp.ip, p.tcp.tcp, p.tcp.udp}
+		p.sup = supplier(handleTCPIP, "synthetic-tcpip", tcpipTitle, "Made-up network stack counters"+desc, ns.SPTNetworkProtocol, p.classes)
 	}
 	return p
 }
@@ -368,6 +374,8 @@ func (p *synthProvider) Collect(ctx context.Context, req Request) (Batch, error)
 		b.Classes = p.net.collect(p, seed, tick, dt, req)
 	case SynthPressure:
 		b.Classes = p.psi.collect(seed, tick, dt, req)
+	case SynthTCPIP:
+		b.Classes = p.tcp.collect(seed, tick, dt, req)
 	}
 	p.prev = b
 	p.dl.done(ctx)
@@ -408,6 +416,8 @@ func (p *synthProvider) apply(a SynthAction) {
 			p.net.restart()
 		case SynthPressure:
 			p.psi.restart()
+		case SynthTCPIP:
+			p.tcp.restart()
 		}
 	case SynthAddDisks:
 		for range max(a.N, 0) {

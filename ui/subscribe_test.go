@@ -94,10 +94,10 @@ func TestWideTreeSubscribesItsVisibleStatistics(t *testing.T) {
 	if subscribed("Host") {
 		t.Fatal("Host subscribed while out of view")
 	}
-	// Monitor follows Host in the tree: going to it scrolls Host's statistics into view above it.
-	m = keys(t, m, ":Monitor{enter}")
-	if m.sel.Ctx == nil || m.sel.Ctx.Name != "Monitor" {
-		t.Fatalf("selection %v, want Monitor", m.sel.Ctx)
+	// Pressure follows Host in the tree: going to it scrolls Host's statistics into view above it.
+	m = keys(t, m, ":Pressure{enter}")
+	if m.sel.Ctx == nil || m.sel.Ctx.Name != "Pressure" {
+		t.Fatalf("selection %v, want Pressure", m.sel.Ctx)
 	}
 	if !subscribed("Host") {
 		t.Fatalf("Host's statistics in view but not subscribed (%d classes)", len(m.sub.classes))

@@ -1,0 +1,308 @@
+package collect
+
+// The IP, TCP and UDP counters of the network stack (netstat -s): /proc/net/snmp, its
+// extensions in /proc/net/netstat, and the TCP sockets in TIME-WAIT from /proc/net/sockstat.
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	ns "dcimon/namespace"
+)
+
+const (
+	ipASN  = 8
+	tcpASN = 9
+	udpASN = 10
+)
+
+// snmpTable is a /proc/net/snmp-style file: for each prefix ("Tcp"), its keys and values.
+type snmpTable map[string]map[string]int64
+
+// get is the value of prefix's key, ok false when the file has no such field.
+func (t snmpTable) get(prefix, key string) (int64, bool) {
+	v, ok := t[prefix][key]
+	return v, ok
+}
+
+// parseSNMP parses /proc/net/snmp or /proc/net/netstat (read from src): pairs of lines, a header
+// of field names and a line of values, both starting with the same "Prefix:".
+//
+//	Tcp: RtoAlgorithm RtoMin RtoMax MaxConn ActiveOpens ...
+//	Tcp: 1 200 120000 -1 6 ...
+func parseSNMP(src string, data []byte, into snmpTable) error {
+	n := 0
+	for len(data) > 0 {
+		var head, vals []byte
+		head, data = cutLine(data)
+		n++
+		if len(bytes.TrimSpace(head)) == 0 {
+			continue
+		}
+		vals, data = cutLine(data)
+		n++
+		hp, hrest, ok1 := bytes.Cut(head, []byte(":"))
+		vp, vrest, ok2 := bytes.Cut(vals, []byte(":"))
+		if !ok1 || !ok2 || !bytes.Equal(hp, vp) {
+			return fmt.Errorf("tcpip: parse %s line %d: %w: a header and its values must share their prefix (lines %q, %q)", src, n, errTooFewFields, head, vals)
+		}
+		keys, values := bytes.Fields(hrest), bytes.Fields(vrest)
+		if len(keys) != len(values) {
+			return fmt.Errorf("tcpip: parse %s line %d: %d names but %d values (line %q)", src, n, len(keys), len(values), vals)
+		}
+		m := into[string(hp)]
+		if m == nil {
+			m = make(map[string]int64, len(keys))
+			into[string(hp)] = m
+		}
+		for i, k := range keys {
+			v, err := strconv.ParseInt(string(values[i]), 10, 64)
+			if err != nil {
+				// Counters the kernel prints as unsigned long may exceed int64 only in theory;
+				// anything else is not a number.
+				u, uerr := parseUint(values[i])
+				if uerr != nil || u > 1<<63-1 {
+					return fmt.Errorf("tcpip: parse %s line %d: %s: %w (line %q)", src, n, k, errNotNumber, vals)
+				}
+				v = int64(u)
+			}
+			m[string(k)] = v
+		}
+	}
+	if len(into) == 0 {
+		return fmt.Errorf("tcpip: parse %s: %w", src, errNoData)
+	}
+	return nil
+}
+
+// parseSockstat parses the TCP line of /proc/net/sockstat for the sockets in TIME-WAIT:
+// "TCP: inuse 5 orphan 0 tw 2 alloc 7 mem 1".
+func parseSockstat(src string, data []byte) (tw uint64, err error) {
+	for n := 1; len(data) > 0; n++ {
+		var line []byte
+		line, data = cutLine(data)
+		rest, ok := bytes.CutPrefix(line, []byte("TCP:"))
+		if !ok {
+			continue
+		}
+		f := bytes.Fields(rest)
+		for i := 0; i+1 < len(f); i += 2 {
+			if string(f[i]) == "tw" {
+				v, err := parseUint(f[i+1])
+				if err != nil {
+					return 0, fmt.Errorf("tcpip: parse %s line %d: tw: %w (line %q)", src, n, err, line)
+				}
+				return v, nil
+			}
+		}
+		return 0, fmt.Errorf("tcpip: parse %s line %d: no tw field (line %q)", src, n, line)
+	}
+	return 0, fmt.Errorf("tcpip: parse %s: no TCP line: %w", src, errNoData)
+}
+
+// stackStat is one statistic of the stack: where it is read and how it is declared.
+type stackStat struct {
+	id           uint8
+	name         string
+	file, prefix string // "snmp" or "netstat", and the table's prefix; "sockstat" for tw
+	key          string
+	unit         ns.Unit
+	level        bool // a count now (a gauge), not a counter
+	pcp          string
+	desc, help   string
+}
+
+// Statistic ids of IP (8), TCP (9) and UDP (10), each class numbered from 1.
+var (
+	ipStats = []stackStat{
+		{1, "inreceives", "snmp", "Ip", "InReceives", ns.UnitPackets, false, "network.ip.inreceives", "IP datagrams received", "Datagrams received from interfaces, errors included."},
+		{2, "indelivers", "snmp", "Ip", "InDelivers", ns.UnitPackets, false, "network.ip.indelivers", "IP datagrams delivered", "Datagrams delivered to the protocols above (TCP, UDP, ICMP...)."},
+		{3, "outrequests", "snmp", "Ip", "OutRequests", ns.UnitPackets, false, "network.ip.outrequests", "IP datagrams sent", "Datagrams the local protocols handed to IP to send (forwarded ones not included)."},
+		{4, "forwdatagrams", "snmp", "Ip", "ForwDatagrams", ns.UnitPackets, false, "network.ip.forwdatagrams", "IP datagrams forwarded", "Datagrams this host forwarded as a router."},
+		{5, "indiscards", "snmp", "Ip", "InDiscards", ns.UnitPackets, false, "network.ip.indiscards", "IP datagrams discarded on input", "Good datagrams dropped on the way in, for lack of buffer space for example."},
+		{6, "outdiscards", "snmp", "Ip", "OutDiscards", ns.UnitPackets, false, "network.ip.outdiscards", "IP datagrams discarded on output", "Good datagrams dropped on the way out."},
+		{7, "inhdrerrors", "snmp", "Ip", "InHdrErrors", ns.UnitPackets, false, "network.ip.inhdrerrors", "IP datagrams with header errors", "Datagrams dropped for a bad header: checksum, version, TTL exceeded..."},
+		{8, "outnoroutes", "snmp", "Ip", "OutNoRoutes", ns.UnitPackets, false, "network.ip.outnoroutes", "IP datagrams without a route", "Datagrams dropped because no route was found."},
+	}
+	tcpStats = []stackStat{
+		{1, "activeopens", "snmp", "Tcp", "ActiveOpens", ns.UnitConnections, false, "network.tcp.activeopens", "TCP connections opened", "Connections this host opened (SYN-SENT)."},
+		{2, "passiveopens", "snmp", "Tcp", "PassiveOpens", ns.UnitConnections, false, "network.tcp.passiveopens", "TCP connections accepted", "Connections this host accepted (SYN-RCVD)."},
+		{3, "attemptfails", "snmp", "Tcp", "AttemptFails", ns.UnitConnections, false, "network.tcp.attemptfails", "TCP connection attempts that failed", "Opening connections that went back to CLOSED or LISTEN."},
+		{4, "estabresets", "snmp", "Tcp", "EstabResets", ns.UnitConnections, false, "network.tcp.estabresets", "TCP connections reset", "Established connections reset."},
+		{5, "currestab", "snmp", "Tcp", "CurrEstab", ns.UnitConnections, true, "network.tcp.currestab", "TCP connections established now", "Connections in ESTABLISHED or CLOSE-WAIT now."},
+		{6, "insegs", "snmp", "Tcp", "InSegs", ns.UnitPackets, false, "network.tcp.insegs", "TCP segments received", "Segments received, errors included."},
+		{7, "outsegs", "snmp", "Tcp", "OutSegs", ns.UnitPackets, false, "network.tcp.outsegs", "TCP segments sent", "Segments sent, retransmissions excluded."},
+		{8, "retranssegs", "snmp", "Tcp", "RetransSegs", ns.UnitPackets, false, "network.tcp.retranssegs", "TCP segments retransmitted", "Segments sent again: loss or congestion on the way."},
+		{9, "inerrs", "snmp", "Tcp", "InErrs", ns.UnitPackets, false, "network.tcp.inerrs", "TCP segments received in error", "Segments dropped for a bad checksum or header."},
+		{10, "outrsts", "snmp", "Tcp", "OutRsts", ns.UnitPackets, false, "network.tcp.outrsts", "TCP resets sent", "Segments sent with the RST flag."},
+		{11, "listenoverflows", "netstat", "TcpExt", "ListenOverflows", ns.UnitConnections, false, "network.tcp.listenoverflows", "TCP accept queue overflows", "Connections dropped because a listening socket's accept queue was full."},
+		{12, "listendrops", "netstat", "TcpExt", "ListenDrops", ns.UnitConnections, false, "network.tcp.listendrops", "TCP connections dropped at listen", "Connection requests a listening socket dropped, overflows included."},
+		{13, "timewait", "sockstat", "TCP", "tw", ns.UnitConnections, true, "network.sockstat.tcp.tw", "TCP sockets in TIME-WAIT now", "Closed connections waiting out their TIME-WAIT, from /proc/net/sockstat."},
+	}
+	udpStats = []stackStat{
+		{1, "indatagrams", "snmp", "Udp", "InDatagrams", ns.UnitPackets, false, "network.udp.indatagrams", "UDP datagrams received", "Datagrams delivered to UDP sockets."},
+		{2, "outdatagrams", "snmp", "Udp", "OutDatagrams", ns.UnitPackets, false, "network.udp.outdatagrams", "UDP datagrams sent", "Datagrams sent."},
+		{3, "noports", "snmp", "Udp", "NoPorts", ns.UnitPackets, false, "network.udp.noports", "UDP datagrams to no port", "Datagrams for a port nothing listened on."},
+		{4, "inerrors", "snmp", "Udp", "InErrors", ns.UnitPackets, false, "network.udp.inerrors", "UDP datagrams received in error", "Datagrams that could not be delivered, buffer errors included."},
+		{5, "rcvbuferrors", "snmp", "Udp", "RcvbufErrors", ns.UnitPackets, false, "network.udp.rcvbuferrors", "UDP receive buffer errors", "Datagrams dropped because a socket's receive buffer was full."},
+		{6, "sndbuferrors", "snmp", "Udp", "SndbufErrors", ns.UnitPackets, false, "network.udp.sndbuferrors", "UDP send buffer errors", "Datagrams dropped because a socket's send buffer was full."},
+	}
+)
+
+// tcpRetransID is TCP's derived retransmit share, after its counters.
+const tcpRetransID = 14
+
+// stackMaxRate bounds the stack's counters: far above what any host sends, so that only a corrupt
+// or rewritten counter exceeds it (Datum.MaxRate).
+const stackMaxRate = 1e10
+
+func stackDatums(stats []stackStat) []ns.Datum {
+	out := make([]ns.Datum, 0, len(stats)+1)
+	for _, s := range stats {
+		src := "/proc/net/" + s.file + " " + s.prefix + ": " + s.key
+		var d ns.Datum
+		if s.level {
+			d = ns.Gauge(s.id, s.name, ns.TypeUint8, s.unit, s.desc, src).WithScale(0, 10000)
+		} else {
+			d = ns.Counter(s.id, s.name, ns.TypeUint8, s.unit, s.desc, src).WithScale(0, 10000).WithMaxRate(stackMaxRate)
+		}
+		out = append(out, d.WithPCPName(s.pcp).WithHelp(s.help))
+	}
+	return out
+}
+
+// tcpipClasses declares IP (8), TCP (9) and UDP (10), each a single instance with its own
+// SPMI context, as Host is.
+func tcpipClasses() (ip, tcp, udp *ns.Class) {
+	retrans := ns.Derived(tcpRetransID, "retrans_pct", ns.DerivedPercent, ns.PMSemInstant, "Share of TCP segments retransmitted",
+		8, 7).WithScale(0, 1).WithHelp("retranssegs / (retranssegs + outsegs) over the interval: the share of the segments sent that were sent again.")
+	retrans.Source = "derived: PERCENT(retranssegs, outsegs)"
+	ip = &ns.Class{ID: ns.ClassID{ipASN}, Name: "IP", Desc: "IP datagrams (netstat -s)", Flags: ns.ClassEnabled,
+		Help: "The host's IPv4 counters from /proc/net/snmp.", Levels: singleLevel(), Datums: stackDatums(ipStats)}
+	tcp = &ns.Class{ID: ns.ClassID{tcpASN}, Name: "TCP", Desc: "TCP connections and segments (netstat -s)", Flags: ns.ClassEnabled,
+		Help:   "The host's TCP counters from /proc/net/snmp and /proc/net/netstat, and TIME-WAIT sockets from /proc/net/sockstat.",
+		Levels: singleLevel(), Datums: append(stackDatums(tcpStats), retrans)}
+	udp = &ns.Class{ID: ns.ClassID{udpASN}, Name: "UDP", Desc: "UDP datagrams (netstat -s)", Flags: ns.ClassEnabled,
+		Help: "The host's UDP counters from /proc/net/snmp.", Levels: singleLevel(), Datums: stackDatums(udpStats)}
+	return ip, tcp, udp
+}
+
+const tcpipModule, tcpipTitle = "dcimon-tcpip", "Network stack"
+
+// tcpipProvider reads /proc/net/snmp, /proc/net/netstat and /proc/net/sockstat.
+type tcpipProvider struct {
+	base
+	ip, tcp, udp *ns.Class
+	specs        []ns.InstanceSpec
+	tab          snmpTable
+}
+
+func newTCPIPProvider(r roots, boot *bootClock) *tcpipProvider {
+	p := &tcpipProvider{base: base{roots: r, now: time.Now, boot: boot}, specs: singleSpecs(), tab: snmpTable{}}
+	p.ip, p.tcp, p.udp = tcpipClasses()
+	p.decl = []*ns.Class{p.ip, p.tcp, p.udp}
+	p.sup = supplier(handleTCPIP, tcpipModule, tcpipTitle,
+		"IP, TCP and UDP counters of the network stack, from /proc/net/snmp, netstat and sockstat", ns.SPTNetworkProtocol, p.Classes())
+	return p
+}
+
+// Collect reads the three files; a file that cannot be read fails the statistics it feeds, a
+// field the kernel does not print is not supported.
+func (p *tcpipProvider) Collect(ctx context.Context, req Request) (Batch, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	ctx = p.context(ctx)
+	clear(p.tab)
+	dir := filepath.Join(rootsFrom(ctx).proc, "net")
+	read := func(name string) ([]byte, string, error) {
+		if err := ctx.Err(); err != nil {
+			return nil, "", err
+		}
+		path := filepath.Join(dir, name)
+		data, err := p.fr.read(path)
+		if err != nil {
+			return nil, path, fmt.Errorf("tcpip: %w", err)
+		}
+		return data, path, nil
+	}
+	errs := map[string]error{}
+	for _, f := range []string{"snmp", "netstat"} {
+		data, path, err := read(f)
+		if err == nil {
+			err = parseSNMP(path, data, p.tab)
+		}
+		errs[f] = err
+	}
+	var tw uint64
+	if data, path, err := read("sockstat"); err != nil {
+		errs["sockstat"] = err
+	} else {
+		tw, errs["sockstat"] = parseSockstat(path, data)
+	}
+	failed := 0
+	for _, err := range errs {
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			failed++
+		}
+	}
+	if failed == len(errs) {
+		return Batch{}, errors.Join(errs["snmp"], errs["netstat"], errs["sockstat"])
+	}
+	b := Batch{Reset: resetOf(p.boot.get()), Time: p.now()}
+	for _, cs := range []struct {
+		c     *ns.Class
+		stats []stackStat
+	}{{p.ip, ipStats}, {p.tcp, tcpStats}, {p.udp, udpStats}} {
+		if !req.Wants(cs.c) {
+			continue
+		}
+		raw := make([]ns.Raw, len(cs.c.Datums))
+		var cerr []error
+		for _, s := range cs.stats {
+			var r ns.Raw
+			switch {
+			case errors.Is(errs[s.file], fs.ErrNotExist):
+				r = rawNotSupported() // a kernel (or a tree) without the file
+			case errs[s.file] != nil:
+				r = missing(errs[s.file])
+				cerr = append(cerr, errs[s.file])
+			case s.file == "sockstat":
+				r = rawN(tw)
+			default:
+				v, ok := p.tab.get(s.prefix, s.key)
+				switch {
+				case !ok:
+					r = rawNotSupported()
+				case v < 0:
+					r = ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonImplausible}
+				default:
+					r = rawN(uint64(v))
+				}
+			}
+			raw[s.id-1] = r
+		}
+		b.Classes = append(b.Classes, ClassReading{Class: cs.c, Specs: p.specs, Raw: raw, Err: errors.Join(dedupe(cerr)...)})
+	}
+	return b, nil
+}
+
+// dedupe drops repeated errors (one file failing many statistics is one error).
+func dedupe(errs []error) []error {
+	var out []error
+	for _, e := range errs {
+		seen := false
+		for _, o := range out {
+			seen = seen || o == e
+		}
+		if !seen {
+			out = append(out, e)
+		}
+	}
+	return out
+}
