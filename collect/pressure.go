@@ -181,6 +181,9 @@ func (p *pressureProvider) Collect(ctx context.Context, req Request) (Batch, err
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	ctx = p.context(ctx)
+	if err := ctx.Err(); err != nil {
+		return Batch{}, err
+	}
 	b := Batch{Reset: resetOf(p.boot.get()), Time: p.now()}
 	if !req.Wants(p.res) {
 		return b, nil

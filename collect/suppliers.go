@@ -132,6 +132,7 @@ func HostProviders(opt HostOptions) []Provider {
 		newNetProvider(r, boot),
 		newPressureProvider(r, boot),
 		newTCPIPProvider(r, boot),
+		newFSProvider(r, boot),
 	}
 }
 

@@ -119,10 +119,11 @@ const (
 	SynthNet
 	SynthPressure
 	SynthTCPIP
+	SynthFS
 	SynthAll
 )
 
-var synthTargetNames = [...]string{"host", "mem", "cpu", "disk", "net", "pressure", "tcpip", "all"}
+var synthTargetNames = [...]string{"host", "mem", "cpu", "disk", "net", "pressure", "tcpip", "fs", "all"}
 
 // String names the target as the scripting API spells it ("disk").
 func (t SynthTarget) String() string {
@@ -283,6 +284,7 @@ type synthProvider struct {
 	net  netSynth
 	psi  psiSynth
 	tcp  tcpipSynth
+	fs   fsSynth
 }
 
 func newSynthProvider(s *Synthetic, k SynthTarget, start time.Time) *synthProvider {
@@ -318,6 +320,10 @@ func newSynthProvider(s *Synthetic, k SynthTarget, start time.Time) *synthProvid
 		p.tcp.init(s)
 		p.classes = []*ns.Class{p.tcp.ip, p.tcp.tcp, p.tcp.udp}
 		p.sup = supplier(handleTCPIP, "synthetic-tcpip", tcpipTitle, "Made-up network stack counters"+desc, ns.SPTNetworkProtocol, p.classes)
+	case SynthFS:
+		p.fs.init(s)
+		p.classes = []*ns.Class{p.fs.top, p.fs.fsc}
+		p.sup = supplier(handleFS, "synthetic-fs", fsTitle, "Made-up file systems"+desc, ns.SPTGeneralSupplier, p.classes)
 	}
 	return p
 }
@@ -376,6 +382,8 @@ func (p *synthProvider) Collect(ctx context.Context, req Request) (Batch, error)
 		b.Classes = p.psi.collect(seed, tick, dt, req)
 	case SynthTCPIP:
 		b.Classes = p.tcp.collect(seed, tick, dt, req)
+	case SynthFS:
+		b.Classes = p.fs.collect(seed, tick, dt, req)
 	}
 	p.prev = b
 	p.dl.done(ctx)
@@ -418,6 +426,7 @@ func (p *synthProvider) apply(a SynthAction) {
 			p.psi.restart()
 		case SynthTCPIP:
 			p.tcp.restart()
+		case SynthFS:
 		}
 	case SynthAddDisks:
 		for range max(a.N, 0) {

@@ -218,6 +218,9 @@ func (p *tcpipProvider) Collect(ctx context.Context, req Request) (Batch, error)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	ctx = p.context(ctx)
+	if err := ctx.Err(); err != nil {
+		return Batch{}, err
+	}
 	clear(p.tab)
 	dir := filepath.Join(rootsFrom(ctx).proc, "net")
 	read := func(name string) ([]byte, string, error) {

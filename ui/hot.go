@@ -32,13 +32,16 @@ type HotsetConfig struct {
 	TrapNo    int
 }
 
-// DefaultHotsets are the top 5 busiest disks by busy %, the top 5 interfaces by bytes per second
-// and the busiest CPUs by busy %.
+// DefaultHotsets are the top 5 busiest disks by busy %, the top 5 interfaces by bytes per second,
+// the busiest CPUs by busy % and the fullest file systems by used %.
 func DefaultHotsets() []HotsetConfig {
 	return []HotsetConfig{
 		{Grandpa: "Disk", Stats: []string{"%util", "%busy", "busy", "util"}, MaxResp: 5, Feed: namespace.SiHotAlways},
 		{Grandpa: "NetIf", Stats: []string{"bytes", "tbytes", "xbytes", "ibytes"}, MaxResp: 5, Feed: namespace.SiHotAlways},
 		{Grandpa: "CPU", Stats: []string{"%busy", "busy%", "busy"}, MaxResp: 5, Feed: namespace.SiHotAlways},
+		// The fullest file systems, with an exception in the event log past 90% (issue 19).
+		{Grandpa: "FS", Stats: []string{"%used"}, MaxResp: 5, Threshold: 90, Feed: namespace.SiHotAlways,
+			Except: namespace.SiHotException, Frequency: 5, Severity: 1},
 	}
 }
 

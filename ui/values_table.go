@@ -169,6 +169,15 @@ var preferredColumns = map[string][]colPref{
 		kBps("dkB/s", "kilobytes discarded per second", "discard_bytes"),
 		perSec("f/s", "flushes completed per second", "flushes"),
 	},
+	"FS": {
+		{header: "Size", names: []string{"size"}, help: "the file system's size"},
+		{header: "Used", names: []string{"used"}, help: "space in use"},
+		{header: "Avail", names: []string{"avail"}, help: "space an unprivileged user can still write"},
+		{header: "Use%", names: []string{"%used"}, unit: "%", div: 1, pinned: true, help: "used / (used + avail), as df"},
+		{header: "Inodes", names: []string{"inodes"}, help: "files the file system can hold"},
+		{header: "IUse%", names: []string{"%iused"}, unit: "%", div: 1, help: "inodes in use, as df -i"},
+		{header: "Type", names: []string{"type"}, help: "file system type"},
+	},
 	"NetIf": {
 		kBps("rxkB/s", "kilobytes received per second", "ibytes"),
 		kBps("txkB/s", "kilobytes sent per second", "obytes"),

@@ -1,0 +1,383 @@
+package collect
+
+// File systems (df): the mounts of /proc/self/mountinfo, each asked for its sizes with statfs(2)
+// in its own goroutine under a deadline, so that a hung network file system fails its own
+// instance and never stalls the sampler.
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	ns "dcimon/namespace"
+)
+
+const fsASN = 6
+
+// FS datum low bytes.
+const (
+	fsSizeID = 1 + iota
+	fsUsedID
+	fsAvailID
+	fsInodesID
+	fsIUsedID
+	fsIFreeID
+	fsROID
+	fsDeviceID
+	fsTypeID
+	fsOptionsID
+	fsPctUsedID  // derived: PERCENT(used, avail), df's Use%
+	fsPctIUsedID // derived: PERCENT(iused, ifree), df -i's IUse%
+)
+
+// mount is one line of /proc/self/mountinfo.
+type mount struct {
+	id                 uint64 // mount ID: the instance value
+	devMajor, devMinor uint64
+	root               string // the part of the file system mounted here ("/" for all of it)
+	point              string // the mount point, unescaped
+	options            string // per-mount options ("rw,relatime")
+	fstype, source     string
+}
+
+// parseMountinfo parses /proc/self/mountinfo (read from src). The mount point, root and source
+// are unescaped (\040 is a space, as the kernel writes it).
+//
+//	36 35 98:0 /mnt1 /mnt/parent rw,noatime master:1 - ext3 /dev/root rw,errors=continue
+func parseMountinfo(src string, data []byte) ([]mount, error) {
+	var out []mount
+	for n := 1; len(data) > 0; n++ {
+		var line []byte
+		line, data = cutLine(data)
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		f := bytes.Fields(line)
+		sep := -1
+		for i := 6; i < len(f); i++ {
+			if string(f[i]) == "-" {
+				sep = i
+				break
+			}
+		}
+		if len(f) < 10 || sep < 0 || sep+2 >= len(f) {
+			return nil, fmt.Errorf("fs: parse %s line %d: %w: want id parent major:minor root point options ... - type source (line %q)", src, n, errTooFewFields, line)
+		}
+		var m mount
+		var err error
+		if m.id, err = parseUint(f[0]); err != nil {
+			return nil, fmt.Errorf("fs: parse %s line %d: mount id: %w (line %q)", src, n, err, line)
+		}
+		maj, min, err := parseDevNum(f[2])
+		if err != nil {
+			return nil, fmt.Errorf("fs: parse %s line %d: device: %w (line %q)", src, n, err, line)
+		}
+		m.devMajor, m.devMinor = uint64(maj), uint64(min)
+		m.root, m.point, m.options = unescapeOctal(f[3]), unescapeOctal(f[4]), string(f[5])
+		m.fstype, m.source = string(f[sep+1]), unescapeOctal(f[sep+2])
+		if m.point == "" || m.point[0] != '/' {
+			return nil, fmt.Errorf("fs: parse %s line %d: mount point %q is not absolute (line %q)", src, n, m.point, line)
+		}
+		out = append(out, m)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("fs: parse %s: %w", src, errNoData)
+	}
+	return out, nil
+}
+
+// unescapeOctal undoes the kernel's \ooo escapes of mountinfo (space, tab, newline, backslash).
+func unescapeOctal(b []byte) string {
+	if bytes.IndexByte(b, '\\') < 0 {
+		return string(b)
+	}
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); i++ {
+		if b[i] == '\\' && i+3 < len(b) && b[i+1] >= '0' && b[i+1] <= '3' && isOctal(b[i+2]) && isOctal(b[i+3]) {
+			out = append(out, (b[i+1]-'0')<<6|(b[i+2]-'0')<<3|(b[i+3]-'0'))
+			i += 3
+			continue
+		}
+		out = append(out, b[i])
+	}
+	return string(out)
+}
+
+func isOctal(c byte) bool { return c >= '0' && c <= '7' }
+
+// pseudoFS are the file systems df leaves out: kernel interfaces, not storage.
+var pseudoFS = map[string]bool{
+	"proc": true, "sysfs": true, "cgroup": true, "cgroup2": true, "devpts": true, "securityfs": true, "pstore": true,
+	"bpf": true, "tracefs": true, "debugfs": true, "configfs": true, "fusectl": true, "mqueue": true, "hugetlbfs": true,
+	"autofs": true, "binfmt_misc": true, "rpc_pipefs": true, "nsfs": true, "efivarfs": true, "selinuxfs": true,
+	"devtmpfs": true, "ramfs": true, "overlay_internal": true,
+	// Read-only images (snap packages) are always full: they would head every "fullest" list.
+	"squashfs": true,
+}
+
+// shown picks the mounts a person means by "file systems", as df does: no pseudo file systems and
+// each device's file system once (a bind mount or a second mount of it is left out), unless all.
+//
+// A mount point mounted over again shows only its last mount, the one a path there reaches.
+func shown(ms []mount, all bool) []mount {
+	last := map[string]int{}
+	for i, m := range ms {
+		last[m.point] = i
+	}
+	type dev struct{ maj, min uint64 }
+	seen := map[dev]bool{}
+	var out []mount
+	for i, m := range ms {
+		if last[m.point] != i {
+			continue // mounted over
+		}
+		d := dev{m.devMajor, m.devMinor}
+		if !all && (pseudoFS[m.fstype] || seen[d]) {
+			continue
+		}
+		seen[d] = true
+		out = append(out, m)
+	}
+	return out
+}
+
+// fsName is an instance's name in the tree: the mount point with its slashes as U+2215 DIVISION
+// SLASH, which reads the same and is not the path separator (`/home` is `FS/∕home`).
+func fsName(point string) string { return strings.ReplaceAll(point, "/", "∕") }
+
+// fsClasses declares FS (6, uninstantiated) and one instance per file system (6.2).
+func fsClasses() (top, fsc *ns.Class) {
+	size := func(id uint8, name, desc, src, pcp, help string) ns.Datum {
+		return ns.Gauge(id, name, ns.TypeUint8, ns.UnitBytes, desc, src).WithScale(0, 1<<40).WithPCPName(pcp).WithHelp(help)
+	}
+	count := func(id uint8, name, desc, src, pcp, help string) ns.Datum {
+		return ns.Gauge(id, name, ns.TypeUint8, ns.UnitInodes, desc, src).WithScale(0, 1e8).WithPCPName(pcp).WithHelp(help)
+	}
+	text := func(id uint8, name, desc, src, help string) ns.Datum {
+		d := ns.Text(id, name, desc, src).WithVolatility(ns.SVVariable).WithHelp(help)
+		d.DCI4.Size = 256
+		return d
+	}
+	pctUsed := ns.Derived(fsPctUsedID, "%used", ns.DerivedPercent, ns.PMSemInstant, "Share of the space in use (df Use%)", fsUsedID, fsAvailID).
+		WithScale(0, 1).WithHelp("used / (used + avail), as df rounds it: the space an unprivileged user can still write is what counts.")
+	pctUsed.Source = "derived: PERCENT(used, avail)"
+	pctIUsed := ns.Derived(fsPctIUsedID, "%iused", ns.DerivedPercent, ns.PMSemInstant, "Share of the inodes in use (df -i IUse%)", fsIUsedID, fsIFreeID).
+		WithScale(0, 1).WithHelp("iused / (iused + ifree): a file system out of inodes is full however much space it has.")
+	pctIUsed.Source = "derived: PERCENT(iused, ifree)"
+	top = &ns.Class{ID: ns.ClassID{fsASN}, Name: "FS", Desc: "Mounted file systems", Flags: ns.ClassEnabled,
+		Help: "Mounted file systems as df shows them: /proc/self/mountinfo, each asked with statfs(2) under a deadline."}
+	fsc = &ns.Class{ID: ns.ClassID{fsASN, 2}, Name: "fs", Desc: "One mounted file system", Flags: ns.ClassEnabled,
+		Help:     "Sizes and inodes of one mounted file system. Pseudo file systems and second mounts of a device are left out, as df does.",
+		InstFreq: ns.SiContInst, Levels: []ns.InstLevel{{Type: ns.TypeUint4, Tag: ns.TagDevice, Size: 4}},
+		Datums: []ns.Datum{
+			size(fsSizeID, "size", "Size", "statfs f_blocks × f_frsize", "filesys.capacity", "The file system's size."),
+			size(fsUsedID, "used", "Space in use", "statfs (f_blocks − f_bfree) × f_frsize", "filesys.used", "Space in use, the root's reserve included."),
+			size(fsAvailID, "avail", "Space free for unprivileged users", "statfs f_bavail × f_frsize", "filesys.avail", "Space an unprivileged user can still write: what df shows as Avail."),
+			count(fsInodesID, "inodes", "Inodes", "statfs f_files", "filesys.maxfiles", "How many files the file system can hold."),
+			count(fsIUsedID, "iused", "Inodes in use", "statfs f_files − f_ffree", "filesys.usedfiles", "Files and directories that exist."),
+			count(fsIFreeID, "ifree", "Inodes free", "statfs f_ffree", "filesys.freefiles", "Files that can still be created."),
+			ns.Discrete(fsROID, "ro", ns.TypeBoolean, ns.UnitNone, "Mounted read-only", "/proc/self/mountinfo mount options").
+				WithVolatility(ns.SVVariable).WithDCI4(ns.STBoolean, ns.SBFNormal, ns.SBPYesNo).WithScale(0, 1).
+				WithPCPName("filesys.readonly").WithHelp("Whether the mount refuses writes."),
+			text(fsDeviceID, "device", "Mounted device or source", "/proc/self/mountinfo mount source", "What is mounted: a block device, a server's export, a name."),
+			text(fsTypeID, "type", "File system type", "/proc/self/mountinfo file system type", "ext4, xfs, nfs4, tmpfs..."),
+			text(fsOptionsID, "options", "Mount options", "/proc/self/mountinfo mount options", "The mount's options, as mount(8) lists them."),
+			pctUsed, pctIUsed,
+		}}
+	return top, fsc
+}
+
+const fsModule, fsTitle = "dcimon-fs", "File systems"
+
+// fsStatDeadline bounds one statfs: a file system that does not answer by then is n/a (timed
+// out) for this collection and is not asked again until its call returns.
+const fsStatDeadline = 500 * time.Millisecond
+
+// statfsFunc asks a file system for its sizes (unix.Statfs on the live host).
+type statfsFunc func(path string) (unix.Statfs_t, error)
+
+// fsProvider reads the mounts and statfs's each.
+type fsProvider struct {
+	base
+	top, fsc *ns.Class
+	statfs   statfsFunc
+	showAll  bool
+	specs    []ns.InstanceSpec
+	pending  map[uint64]*fsCall // statfs calls still running, by mount id
+}
+
+// fsCall is one statfs in its own goroutine.
+type fsCall struct {
+	done chan struct{}
+	st   unix.Statfs_t
+	err  error
+}
+
+var errNotLive = errors.New("a tree has no file systems to ask: sizes come from the live host only")
+
+func newFSProvider(r roots, boot *bootClock) *fsProvider {
+	p := &fsProvider{base: base{roots: r, now: time.Now, boot: boot}, pending: map[uint64]*fsCall{}}
+	p.statfs = func(path string) (unix.Statfs_t, error) {
+		var st unix.Statfs_t
+		err := unix.Statfs(path, &st)
+		return st, err
+	}
+	if !r.live() {
+		p.statfs = func(string) (unix.Statfs_t, error) { return unix.Statfs_t{}, errNotLive }
+	}
+	p.top, p.fsc = fsClasses()
+	p.decl = []*ns.Class{p.top, p.fsc}
+	p.sup = supplier(handleFS, fsModule, fsTitle, "Mounted file systems: sizes and inodes (df), from mountinfo and statfs",
+		ns.SPTGeneralSupplier, p.Classes())
+	return p
+}
+
+// Collect reads the mount table and asks every file system shown for its sizes, all at once,
+// each under the deadline.
+func (p *fsProvider) Collect(ctx context.Context, req Request) (Batch, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	ctx = p.context(ctx)
+	if err := ctx.Err(); err != nil {
+		return Batch{}, err
+	}
+	if !req.Wants(p.fsc) {
+		return Batch{Reset: resetOf(p.boot.get()), Time: p.now()}, nil
+	}
+	path := filepath.Join(rootsFrom(ctx).proc, "self", "mountinfo")
+	data, err := p.fr.read(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		// A tree without a mount table has no file systems, which is not an error.
+		b := Batch{Reset: resetOf(p.boot.get()), Time: p.now()}
+		b.Classes = []ClassReading{{Class: p.fsc}}
+		return b, nil
+	}
+	if err != nil {
+		return Batch{}, fmt.Errorf("fs: %w", err)
+	}
+	all, err := parseMountinfo(path, data)
+	if err != nil {
+		return Batch{}, err
+	}
+	ms := shown(all, p.showAll)
+	// Start every statfs, then wait for each within the one deadline.
+	calls := make([]*fsCall, len(ms))
+	for i, m := range ms {
+		c := p.pending[m.id]
+		if c == nil {
+			c = &fsCall{done: make(chan struct{})}
+			p.pending[m.id] = c
+			go func(point string) {
+				c.st, c.err = p.statfs(point)
+				close(c.done)
+			}(m.point)
+		}
+		calls[i] = c
+	}
+	timer := time.NewTimer(fsStatDeadline)
+	defer timer.Stop()
+	expired := false
+	nd := len(p.fsc.Datums)
+	raw := make([]ns.Raw, len(ms)*nd)
+	p.specs = p.specs[:0]
+	var errs []error
+	for i, m := range ms {
+		row := raw[i*nd : (i+1)*nd]
+		c := calls[i]
+		answered := false
+		if !expired {
+			select {
+			case <-c.done:
+				answered = true
+			case <-timer.C:
+				expired = true
+			case <-ctx.Done():
+				return Batch{}, ctx.Err()
+			}
+		}
+		if expired && !answered {
+			select {
+			case <-c.done:
+				answered = true
+			default:
+			}
+		}
+		switch {
+		case !answered:
+			// Still running: this mount is n/a (timed out); the call is left to finish and
+			// not started again meanwhile.
+			for k := fsSizeID; k <= fsIFreeID; k++ {
+				row[k-1] = ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonTimeout}
+			}
+			errs = append(errs, fmt.Errorf("fs: statfs %s: no answer within %v", m.point, fsStatDeadline))
+		default:
+			delete(p.pending, m.id)
+			fillStatfs(row, c.st, c.err)
+			if c.err != nil && !errors.Is(c.err, errNotLive) {
+				errs = append(errs, fmt.Errorf("fs: statfs %s: %w", m.point, c.err))
+			}
+		}
+		row[fsROID-1] = rawN(b2u(hasOption(m.options, "ro")))
+		row[fsDeviceID-1], row[fsTypeID-1], row[fsOptionsID-1] = rawS(m.source), rawS(m.fstype), rawS(m.options)
+		p.specs = append(p.specs, ns.InstanceSpec{Levels: []uint64{m.id}, OSName: fsName(m.point),
+			Desc: "File system mounted on " + m.point})
+	}
+	// Calls for mounts no longer shown are forgotten once they return.
+	for id, c := range p.pending {
+		select {
+		case <-c.done:
+			delete(p.pending, id)
+		default:
+		}
+	}
+	b := Batch{Reset: resetOf(p.boot.get()), Time: p.now()}
+	b.Classes = []ClassReading{{Class: p.fsc, Specs: p.specs, Raw: raw, Err: errors.Join(errs...)}}
+	return b, nil
+}
+
+// fillStatfs fills the sizes from a statfs answer: bytes from blocks of f_frsize (f_bsize where a
+// kernel leaves f_frsize 0); on an error the sizes are n/a with the reason.
+func fillStatfs(row []ns.Raw, st unix.Statfs_t, err error) {
+	if err != nil {
+		r := missing(err)
+		if errors.Is(err, errNotLive) {
+			r = rawNotSupported()
+		}
+		for k := fsSizeID; k <= fsIFreeID; k++ {
+			row[k-1] = r
+		}
+		return
+	}
+	bs := uint64(st.Frsize)
+	if bs == 0 {
+		bs = uint64(st.Bsize)
+	}
+	row[fsSizeID-1] = rawN(st.Blocks * bs)
+	row[fsUsedID-1] = rawN((st.Blocks - min(st.Bfree, st.Blocks)) * bs)
+	row[fsAvailID-1] = rawN(st.Bavail * bs)
+	row[fsInodesID-1] = rawN(st.Files)
+	row[fsIUsedID-1] = rawN(st.Files - min(st.Ffree, st.Files))
+	row[fsIFreeID-1] = rawN(st.Ffree)
+	if st.Files == 0 { // no inode accounting (btrfs, vfat): not 0, not applicable
+		row[fsInodesID-1], row[fsIUsedID-1], row[fsIFreeID-1] = rawNotSupported(), rawNotSupported(), rawNotSupported()
+	}
+}
+
+// hasOption reports whether a comma-separated option list holds opt.
+func hasOption(list, opt string) bool {
+	for list != "" {
+		var o string
+		o, list, _ = strings.Cut(list, ",")
+		if o == opt {
+			return true
+		}
+	}
+	return false
+}
