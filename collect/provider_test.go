@@ -79,8 +79,8 @@ func TestClassesRegister(t *testing.T) {
 			}
 			mods = append(mods, s.Module)
 		}
-		if len(mods) != 8 {
-			t.Errorf("%s: %d providers, want host, mem, cpu, disk, net, pressure, tcpip, fs", name, len(mods))
+		if len(mods) != 9 {
+			t.Errorf("%s: %d providers, want host, mem, cpu, disk, net, pressure, tcpip, fs, numa", name, len(mods))
 		}
 		// The seed's own example: CPU/cpu0/idle = 1.1.4 (SPMI-ASN-1) needs an instance.
 		if name != "host" {

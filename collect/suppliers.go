@@ -133,6 +133,7 @@ func HostProviders(opt HostOptions) []Provider {
 		newPressureProvider(r, boot),
 		newTCPIPProvider(r, boot),
 		newFSProvider(r, boot),
+		newNUMAProvider(r, boot, probe.memTotal),
 	}
 }
 

@@ -120,10 +120,11 @@ const (
 	SynthPressure
 	SynthTCPIP
 	SynthFS
+	SynthNUMA
 	SynthAll
 )
 
-var synthTargetNames = [...]string{"host", "mem", "cpu", "disk", "net", "pressure", "tcpip", "fs", "all"}
+var synthTargetNames = [...]string{"host", "mem", "cpu", "disk", "net", "pressure", "tcpip", "fs", "numa", "all"}
 
 // String names the target as the scripting API spells it ("disk").
 func (t SynthTarget) String() string {
@@ -285,6 +286,7 @@ type synthProvider struct {
 	psi  psiSynth
 	tcp  tcpipSynth
 	fs   fsSynth
+	numa numaSynth
 }
 
 func newSynthProvider(s *Synthetic, k SynthTarget, start time.Time) *synthProvider {
@@ -324,6 +326,10 @@ func newSynthProvider(s *Synthetic, k SynthTarget, start time.Time) *synthProvid
 		p.fs.init(s)
 		p.classes = []*ns.Class{p.fs.top, p.fs.fsc}
 		p.sup = supplier(handleFS, "synthetic-fs", fsTitle, "Made-up file systems"+desc, ns.SPTGeneralSupplier, p.classes)
+	case SynthNUMA:
+		p.numa.init(s)
+		p.classes = []*ns.Class{p.numa.top, p.numa.node}
+		p.sup = supplier(handleNUMA, "synthetic-numa", numaTitle, "Made-up NUMA nodes"+desc, ns.SPTGeneralSupplier, p.classes)
 	}
 	return p
 }
@@ -384,6 +390,8 @@ func (p *synthProvider) Collect(ctx context.Context, req Request) (Batch, error)
 		b.Classes = p.tcp.collect(seed, tick, dt, req)
 	case SynthFS:
 		b.Classes = p.fs.collect(seed, tick, dt, req)
+	case SynthNUMA:
+		b.Classes = p.numa.collect(seed, tick, dt, req)
 	}
 	p.prev = b
 	p.dl.done(ctx)
@@ -426,7 +434,7 @@ func (p *synthProvider) apply(a SynthAction) {
 			p.psi.restart()
 		case SynthTCPIP:
 			p.tcp.restart()
-		case SynthFS:
+		case SynthFS, SynthNUMA:
 		}
 	case SynthAddDisks:
 		for range max(a.N, 0) {

@@ -1,0 +1,255 @@
+package collect
+
+// NUMA nodes (/sys/devices/system/node/nodeN): each node's memory and where its allocations were
+// served (numastat), the answer to "is memory local?".
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	ns "dcimon/namespace"
+)
+
+const numaASN = 11
+
+// NUMA datum low bytes.
+const (
+	numaTotalID = 1 + iota
+	numaFreeID
+	numaHitID
+	numaMissID
+	numaForeignID
+	numaLocalID
+	numaOtherID
+	numaInterleaveID
+	numaUsedID // derived: total - free
+)
+
+// numaNode is one node's figures.
+type numaNode struct {
+	total, free                                  uint64 // bytes
+	hit, miss, foreign, local, other, interleave uint64 // pages allocated
+	haveMem, haveStat                            bool
+}
+
+// parseNodeMeminfo parses a node's meminfo (read from src): "Node 0 MemTotal:  5204172 kB".
+func parseNodeMeminfo(src string, data []byte, n *numaNode) error {
+	for i := 1; len(data) > 0; i++ {
+		var line []byte
+		line, data = cutLine(data)
+		f := bytes.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		if len(f) < 4 || string(f[0]) != "Node" {
+			return fmt.Errorf("numa: parse %s line %d: %w: want Node N Key: value kB (line %q)", src, i, errTooFewFields, line)
+		}
+		var dst *uint64
+		switch string(f[2]) {
+		case "MemTotal:":
+			dst = &n.total
+		case "MemFree:":
+			dst = &n.free
+		default:
+			continue
+		}
+		v, err := parseUint(f[3])
+		if err != nil || v > 1<<54 {
+			return fmt.Errorf("numa: parse %s line %d: %s %w (line %q)", src, i, f[2], errNotNumber, line)
+		}
+		*dst = v << 10
+	}
+	if n.total == 0 {
+		return fmt.Errorf("numa: parse %s: no MemTotal: %w", src, errNoData)
+	}
+	n.haveMem = true
+	return nil
+}
+
+// parseNumastat parses a node's numastat (read from src): "numa_hit 64120692" lines.
+func parseNumastat(src string, data []byte, n *numaNode) error {
+	got := 0
+	for i := 1; len(data) > 0; i++ {
+		var line []byte
+		line, data = cutLine(data)
+		k, rest := nextField(line)
+		if len(k) == 0 {
+			continue
+		}
+		v, _ := nextField(rest)
+		var dst *uint64
+		switch string(k) {
+		case "numa_hit":
+			dst = &n.hit
+		case "numa_miss":
+			dst = &n.miss
+		case "numa_foreign":
+			dst = &n.foreign
+		case "local_node":
+			dst = &n.local
+		case "other_node":
+			dst = &n.other
+		case "interleave_hit":
+			dst = &n.interleave
+		default:
+			continue
+		}
+		x, err := parseUint(v)
+		if err != nil {
+			return fmt.Errorf("numa: parse %s line %d: %s: %w (line %q)", src, i, k, err, line)
+		}
+		*dst = x
+		got++
+	}
+	if got == 0 {
+		return fmt.Errorf("numa: parse %s: %w", src, errNoData)
+	}
+	n.haveStat = true
+	return nil
+}
+
+// numaClasses declares NUMA (11, uninstantiated) and one instance per node (11.2). memTotal
+// sets the memory scales.
+func numaClasses(memTotal uint64) (top, node *ns.Class) {
+	if memTotal == 0 {
+		memTotal = 16 << 30
+	}
+	mem := func(id uint8, name, desc, key, pcp, help string) ns.Datum {
+		return ns.Gauge(id, name, ns.TypeUint8, ns.UnitBytes, desc, "/sys/devices/system/node/nodeN/meminfo "+key+", kB ×1024").
+			WithScale(0, float64(memTotal)).WithPCPName(pcp).WithHelp(help)
+	}
+	alloc := func(id uint8, name, desc, key, pcp, help string) ns.Datum {
+		return ns.Counter(id, name, ns.TypeUint8, ns.UnitPages, desc, "/sys/devices/system/node/nodeN/numastat "+key).
+			WithScale(0, 1e6).WithMaxRate(1e9).WithPCPName(pcp).WithHelp(help)
+	}
+	used := ns.Derived(numaUsedID, "used", ns.DerivedDifference, ns.PMSemInstant, "Node memory in use (total - free)", numaTotalID, numaFreeID).
+		WithScale(0, float64(memTotal)).WithHelp("total - free.")
+	used.Source = "derived: DIFFERENCE(total, free)"
+	top = &ns.Class{ID: ns.ClassID{numaASN}, Name: "NUMA", Desc: "NUMA memory nodes", Flags: ns.ClassEnabled,
+		Help: "Memory per NUMA node and where allocations were served, from /sys/devices/system/node."}
+	node = &ns.Class{ID: ns.ClassID{numaASN, 2}, Name: "node", Desc: "One NUMA node", Flags: ns.ClassEnabled,
+		Help:     "One node's memory and allocation counters. Instance value: the node number.",
+		InstFreq: ns.SiCfgInst, Levels: []ns.InstLevel{{Type: ns.TypeUint4, Tag: ns.TagEnumeration, Size: 4}},
+		Datums: []ns.Datum{
+			mem(numaTotalID, "total", "Node memory", "MemTotal", "mem.numa.util.total", "Memory attached to the node."),
+			mem(numaFreeID, "free", "Node memory free", "MemFree", "mem.numa.util.free", "The node's memory not in use."),
+			alloc(numaHitID, "hit", "Allocations served by their preferred node", "numa_hit", "mem.numa.alloc.hit", "Pages allocated on this node as intended."),
+			alloc(numaMissID, "miss", "Allocations served here for another node", "numa_miss", "mem.numa.alloc.miss", "Pages allocated on this node although another was preferred (it was full)."),
+			alloc(numaForeignID, "foreign", "Allocations meant here served elsewhere", "numa_foreign", "mem.numa.alloc.foreign", "Pages meant for this node allocated on another: the remote accesses to come."),
+			alloc(numaLocalID, "local", "Allocations for a process on this node", "local_node", "mem.numa.alloc.local_node", "Pages allocated here for a process running on this node."),
+			alloc(numaOtherID, "other", "Allocations for a process on another node", "other_node", "mem.numa.alloc.other_node", "Pages allocated here for a process running elsewhere."),
+			alloc(numaInterleaveID, "interleave", "Interleaved allocations served here", "interleave_hit", "mem.numa.alloc.interleave_hit", "Pages of an interleave policy allocated here as intended."),
+			used,
+		}}
+	return top, node
+}
+
+const numaModule, numaTitle = "dcimon-numa", "NUMA nodes"
+
+// numaProvider reads /sys/devices/system/node.
+type numaProvider struct {
+	base
+	top, node *ns.Class
+	specs     []ns.InstanceSpec
+}
+
+func newNUMAProvider(r roots, boot *bootClock, memTotal uint64) *numaProvider {
+	p := &numaProvider{base: base{roots: r, now: time.Now, boot: boot}}
+	p.top, p.node = numaClasses(memTotal)
+	p.decl = []*ns.Class{p.top, p.node}
+	p.sup = supplier(handleNUMA, numaModule, numaTitle, "Memory and allocations per NUMA node, from /sys/devices/system/node",
+		ns.SPTGeneralSupplier, p.Classes())
+	return p
+}
+
+// Collect lists the nodes and reads each one's two files. A host without the directory (no
+// NUMA support) has no nodes, which is not an error.
+func (p *numaProvider) Collect(ctx context.Context, req Request) (Batch, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	ctx = p.context(ctx)
+	if err := ctx.Err(); err != nil {
+		return Batch{}, err
+	}
+	b := Batch{Reset: resetOf(p.boot.get()), Time: p.now()}
+	if !req.Wants(p.node) {
+		return b, nil
+	}
+	dir := filepath.Join(rootsFrom(ctx).sys, "devices", "system", "node")
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		b.Classes = []ClassReading{{Class: p.node}}
+		return b, nil
+	}
+	if err != nil {
+		return Batch{}, fmt.Errorf("numa: %w", err)
+	}
+	var ids []uint64
+	for _, e := range ents {
+		if n, ok := strings.CutPrefix(e.Name(), "node"); ok {
+			if v, err := strconv.ParseUint(n, 10, 16); err == nil {
+				ids = append(ids, v)
+			}
+		}
+	}
+	slices.Sort(ids)
+	nd := len(p.node.Datums)
+	raw := make([]ns.Raw, len(ids)*nd)
+	p.specs = p.specs[:0]
+	var errs []error
+	for i, id := range ids {
+		if err := ctx.Err(); err != nil {
+			return Batch{}, err
+		}
+		name := "node" + strconv.FormatUint(id, 10)
+		var n numaNode
+		path := filepath.Join(dir, name, "meminfo")
+		merr := error(nil)
+		if data, err := p.fr.read(path); err != nil {
+			merr = fmt.Errorf("numa: %w", err)
+		} else {
+			merr = parseNodeMeminfo(path, data, &n)
+		}
+		path = filepath.Join(dir, name, "numastat")
+		serr := error(nil)
+		if data, err := p.fr.read(path); err != nil {
+			serr = fmt.Errorf("numa: %w", err)
+		} else {
+			serr = parseNumastat(path, data, &n)
+		}
+		row := raw[i*nd : (i+1)*nd]
+		set := func(idx int, v uint64, ok bool, err error) {
+			switch {
+			case ok:
+				row[idx-1] = rawN(v)
+			default:
+				row[idx-1] = missing(err)
+			}
+		}
+		set(numaTotalID, n.total, n.haveMem, merr)
+		set(numaFreeID, n.free, n.haveMem, merr)
+		for _, s := range []struct {
+			id int
+			v  uint64
+		}{{numaHitID, n.hit}, {numaMissID, n.miss}, {numaForeignID, n.foreign}, {numaLocalID, n.local}, {numaOtherID, n.other}, {numaInterleaveID, n.interleave}} {
+			set(s.id, s.v, n.haveStat, serr)
+		}
+		for _, e := range []error{merr, serr} {
+			if e != nil && !errors.Is(e, fs.ErrNotExist) {
+				errs = append(errs, e)
+			}
+		}
+		p.specs = append(p.specs, ns.InstanceSpec{Levels: []uint64{id}, OSName: name, ASN: uint16(id + 1)})
+	}
+	b.Classes = []ClassReading{{Class: p.node, Specs: p.specs, Raw: raw, Err: errors.Join(errs...)}}
+	return b, nil
+}
