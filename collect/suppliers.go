@@ -67,6 +67,7 @@ type HostOptions struct {
 type hostProbe struct {
 	ncpu     int    // cpuN lines of /proc/stat; 0 when unknown
 	memTotal uint64 // MemTotal of /proc/meminfo in bytes; 0 when unknown
+	sensors  bool   // /sys/class/hwmon has a channel: the Sensors class is declared
 }
 
 // probeHost reads the processor count and memory size from r within d. The reads run in their
@@ -85,7 +86,7 @@ func probeHost(r roots, d time.Duration) hostProbe {
 		_ = readStat(ctx, &fr, &st)
 		_ = readMeminfo(ctx, &fr, &mi)
 		total, _ := mi.get(memTotal)
-		ch <- hostProbe{ncpu: len(st.cpus), memTotal: total}
+		ch <- hostProbe{ncpu: len(st.cpus), memTotal: total, sensors: hasSensors(filepath.Join(r.sys, "class", "hwmon"))}
 	}()
 	t := time.NewTimer(d)
 	defer t.Stop()
@@ -124,7 +125,7 @@ func HostProviders(opt HostOptions) []Provider {
 	r := opt.roots()
 	boot := &bootClock{}
 	probe := probeHost(r, opt.ProbeDeadline)
-	return []Provider{
+	provs := []Provider{
 		newHostProvider(r, boot, probe.ncpuOr()),
 		newMemProvider(r, boot, probe.memTotal),
 		newCPUProvider(r, boot, probe.ncpuOr()),
@@ -135,6 +136,11 @@ func HostProviders(opt HostOptions) []Provider {
 		newFSProvider(r, boot),
 		newNUMAProvider(r, boot, probe.memTotal),
 	}
+	if probe.sensors {
+		// Where there is no sensor the class is absent, not empty (issue 19).
+		provs = append(provs, newSensorsProvider(r, boot))
+	}
+	return provs
 }
 
 // ncpuOr is the probed processor count, or this machine's when the tree did not say (the count

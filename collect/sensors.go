@@ -1,0 +1,288 @@
+package collect
+
+// Hardware sensors (/sys/class/hwmon): temperatures, fan speeds and voltages with their labels
+// and limits. A host without any is left without the Sensors class: absent, not empty.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	ns "dcimon/namespace"
+)
+
+const sensorsASN = 12
+
+// The kinds of sensor, each its own context under Sensors.
+type sensorKind int
+
+const (
+	sensorTemp sensorKind = iota
+	sensorFan
+	sensorVolt
+)
+
+var sensorKinds = [...]struct {
+	prefix, ctx, class, desc string // hwmon file prefix, context, instance class, description
+	unit                     ns.Unit
+	typ                      ns.DataType
+	max                      float64 // default scale top, in the unit
+	pcp                      string
+}{
+	{"temp", "Temp", "temp", "temperature", ns.UnitMilliCelsius, ns.TypeInt4, 110000, "hwmon temp"},
+	{"fan", "Fan", "fan", "fan speed", ns.UnitRPM, ns.TypeUint4, 5000, "hwmon fan"},
+	{"in", "Volt", "in", "voltage", ns.UnitMilliVolts, ns.TypeInt4, 15000, "hwmon in"},
+}
+
+// Sensor datum low bytes, the same for every kind.
+const (
+	sensInputID = 1 + iota
+	sensCritID  // the critical limit (temp, in), the minimum (fan)
+	sensMaxID   // the high limit
+	sensLabelID
+	sensChipID
+)
+
+// sensor is one channel of one chip: hwmonN/tempK_*.
+type sensor struct {
+	kind            sensorKind
+	hwmon, ch       int
+	chip, label     string
+	input           int64
+	crit, max       int64
+	hasCrit, hasMax bool
+	err             error
+}
+
+// sensorName is a channel's name in the tree: chip, then its label or the channel
+// (`coretemp Core 0`, `nvme Composite`, `acpitz temp1`), unique within the kind.
+func (s *sensor) name() string {
+	l := s.label
+	if l == "" {
+		l = sensorKinds[s.kind].prefix + strconv.Itoa(s.ch)
+	}
+	return s.chip + " " + l
+}
+
+// instance value: hwmon number and channel.
+func (s *sensor) value() uint64 { return uint64(s.hwmon)<<16 | uint64(s.ch) }
+
+// listSensors finds every channel with an input under dir (<sys>/class/hwmon), in hwmon and
+// channel order. A channel whose input cannot be read keeps its error.
+func listSensors(ctx context.Context, fr *fileReader, dir string) ([]sensor, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []sensor
+	for _, e := range ents {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		n, ok := strings.CutPrefix(e.Name(), "hwmon")
+		if !ok {
+			continue
+		}
+		hw, err := strconv.Atoi(n)
+		if err != nil || hw < 0 || hw > 0xffff {
+			continue
+		}
+		base := filepath.Join(dir, e.Name())
+		files, err := os.ReadDir(base)
+		if err != nil {
+			continue
+		}
+		chip := sensorAttr(fr, filepath.Join(base, "name"))
+		if chip == "" {
+			chip = e.Name()
+		}
+		for _, f := range files {
+			for k, kind := range sensorKinds {
+				rest, ok := strings.CutPrefix(f.Name(), kind.prefix)
+				if !ok {
+					continue
+				}
+				num, ok := strings.CutSuffix(rest, "_input")
+				if !ok {
+					continue
+				}
+				ch, err := strconv.Atoi(num)
+				if err != nil || ch < 0 || ch > 0xffff {
+					continue
+				}
+				s := sensor{kind: sensorKind(k), hwmon: hw, ch: ch, chip: chip}
+				stem := filepath.Join(base, kind.prefix+num)
+				s.label = sensorAttr(fr, stem+"_label")
+				s.input, s.err = readInt(fr, stem+"_input")
+				limit := "_crit"
+				if s.kind == sensorFan {
+					limit = "_min"
+				}
+				if v, err := readInt(fr, stem+limit); err == nil {
+					s.crit, s.hasCrit = v, true
+				}
+				if v, err := readInt(fr, stem+"_max"); err == nil {
+					s.max, s.hasMax = v, true
+				}
+				out = append(out, s)
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(a, b sensor) int {
+		if a.hwmon != b.hwmon {
+			return a.hwmon - b.hwmon
+		}
+		return a.ch - b.ch
+	})
+	return out, nil
+}
+
+// sensorAttr is a text attribute, "" when it cannot be read.
+func sensorAttr(fr *fileReader, path string) string {
+	data, err := fr.read(path)
+	if err != nil {
+		return ""
+	}
+	return string(trimNewline(data))
+}
+
+// readInt reads a decimal attribute (hwmon values may be negative: −5 °C is -5000).
+func readInt(fr *fileReader, path string) (int64, error) {
+	data, err := fr.read(path)
+	if err != nil {
+		return 0, err
+	}
+	v, err := strconv.ParseInt(string(trimNewline(data)), 10, 32)
+	if err != nil {
+		return 0, fmt.Errorf("sensors: parse %s: %w: %q", path, errNotNumber, trimNewline(data))
+	}
+	return v, nil
+}
+
+// sensorRaw is a reading as a 4-byte DCI value: two's complement in the low 32 bits, which a
+// UMA_INT4 reads back as the negative number (−5 °C is -5000).
+func sensorRaw(v int64) uint64 { return uint64(uint32(int32(v))) }
+
+// hasSensors reports whether dir (<sys>/class/hwmon) has any channel with an input: where there
+// is none, the Sensors class is not declared at all.
+func hasSensors(dir string) bool {
+	var fr fileReader
+	ss, err := listSensors(context.Background(), &fr, dir)
+	return err == nil && len(ss) > 0
+}
+
+// sensorsClasses declares Sensors (12), a context per kind (12.k) and its instance class
+// (12.k.2).
+func sensorsClasses() []*ns.Class {
+	out := []*ns.Class{{ID: ns.ClassID{sensorsASN}, Name: "Sensors", Desc: "Hardware sensors", Flags: ns.ClassEnabled,
+		Help: "Temperatures, fan speeds and voltages from /sys/class/hwmon, with their labels and limits."}}
+	for k, kind := range sensorKinds {
+		src := "/sys/class/hwmon/hwmonN/" + kind.prefix + "K_"
+		limit, limitDesc := "crit", "Critical limit"
+		if sensorKind(k) == sensorFan {
+			limit, limitDesc = "min", "Minimum speed"
+		}
+		level := func(id uint8, name, desc, file string) ns.Datum {
+			return ns.Gauge(id, name, kind.typ, kind.unit, desc, src+file).WithScale(0, kind.max)
+		}
+		text := func(id uint8, name, desc, file, help string) ns.Datum {
+			d := ns.Text(id, name, desc, file).WithHelp(help)
+			d.DCI4.Size = 64
+			return d
+		}
+		out = append(out,
+			&ns.Class{ID: ns.ClassID{sensorsASN, uint32(k + 1)}, Name: kind.ctx, Desc: "Every " + kind.desc + " sensor", Flags: ns.ClassEnabled},
+			&ns.Class{ID: ns.ClassID{sensorsASN, uint32(k + 1), 2}, Name: kind.class, Desc: "One " + kind.desc + " sensor", Flags: ns.ClassEnabled,
+				Help:     "One channel of a hwmon chip. Instance value: hwmon number × 65536 + channel.",
+				InstFreq: ns.SiCfgInst, Levels: []ns.InstLevel{{Type: ns.TypeUint4, Tag: ns.TagEnumeration, Size: 4}},
+				Datums: []ns.Datum{
+					level(sensInputID, "input", "Reading", "input").WithPCPName(kind.pcp + " input").
+						WithHelp("The sensor's reading now."),
+					level(sensCritID, limit, limitDesc, limit).WithPCPName(kind.pcp + " " + limit).
+						WithHelp("The limit the hardware acts at; n/a where the chip has none."),
+					level(sensMaxID, "max", "High limit", "max").WithPCPName(kind.pcp + " max").
+						WithHelp("The limit past which the chip warns; n/a where it has none."),
+					text(sensLabelID, "label", "Sensor label", src+"label", "What the chip calls the channel (\"Core 0\", \"Composite\"); empty where it has no label."),
+					text(sensChipID, "chip", "Chip", "/sys/class/hwmon/hwmonN/name", "The hwmon driver's name: coretemp, k10temp, nvme, acpitz..."),
+				}})
+	}
+	return out
+}
+
+const sensorsModule, sensorsTitle = "dcimon-sensors", "Hardware sensors"
+
+// sensorsProvider reads /sys/class/hwmon.
+type sensorsProvider struct {
+	base
+	kinds [len(sensorKinds)]*ns.Class
+	specs [len(sensorKinds)][]ns.InstanceSpec
+}
+
+func newSensorsProvider(r roots, boot *bootClock) *sensorsProvider {
+	p := &sensorsProvider{base: base{roots: r, now: time.Now, boot: boot}}
+	p.decl = sensorsClasses()
+	for k := range sensorKinds {
+		p.kinds[k] = p.decl[2+2*k]
+	}
+	p.sup = supplier(handleSensors, sensorsModule, sensorsTitle, "Temperatures, fan speeds and voltages, from /sys/class/hwmon",
+		ns.SPTGeneralSupplier, p.Classes())
+	return p
+}
+
+// Collect lists and reads every channel.
+func (p *sensorsProvider) Collect(ctx context.Context, req Request) (Batch, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	ctx = p.context(ctx)
+	if err := ctx.Err(); err != nil {
+		return Batch{}, err
+	}
+	dir := filepath.Join(rootsFrom(ctx).sys, "class", "hwmon")
+	ss, err := listSensors(ctx, &p.fr, dir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return Batch{}, fmt.Errorf("sensors: %w", err)
+	}
+	b := Batch{Reset: resetOf(p.boot.get()), Time: p.now()}
+	for k, c := range p.kinds {
+		if !req.Wants(c) {
+			continue
+		}
+		nd := len(c.Datums)
+		var raw []ns.Raw
+		p.specs[k] = p.specs[k][:0]
+		var errs []error
+		for i := range ss {
+			s := &ss[i]
+			if int(s.kind) != k {
+				continue
+			}
+			row := make([]ns.Raw, nd)
+			if s.err != nil {
+				row[sensInputID-1] = missing(s.err)
+				errs = append(errs, s.err)
+			} else {
+				row[sensInputID-1] = rawN(sensorRaw(s.input))
+			}
+			row[sensCritID-1], row[sensMaxID-1] = rawNotSupported(), rawNotSupported()
+			if s.hasCrit {
+				row[sensCritID-1] = rawN(sensorRaw(s.crit))
+			}
+			if s.hasMax {
+				row[sensMaxID-1] = rawN(sensorRaw(s.max))
+			}
+			row[sensLabelID-1], row[sensChipID-1] = rawS(s.label), rawS(s.chip)
+			raw = append(raw, row...)
+			p.specs[k] = append(p.specs[k], ns.InstanceSpec{Levels: []uint64{s.value()}, OSName: s.name(),
+				Desc: sensorKinds[k].desc + " " + s.name()})
+		}
+		b.Classes = append(b.Classes, ClassReading{Class: c, Specs: p.specs[k], Raw: raw, Err: errors.Join(errs...)})
+	}
+	return b, nil
+}

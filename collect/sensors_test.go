@@ -1,0 +1,82 @@
+package collect
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	ns "dcimon/namespace"
+	"dcimon/views"
+)
+
+// hwmonTree writes hwmon chips as real hardware lays them out: Intel coretemp, AMD k10temp, an
+// NVMe drive, the ACPI thermal zone, and a Super I/O chip with a fan and a voltage.
+func hwmonTree(t *testing.T, sys string) {
+	t.Helper()
+	chips := []struct {
+		dir   string
+		files map[string]string
+	}{
+		{"hwmon0", map[string]string{"name": "coretemp", "temp1_input": "45000", "temp1_label": "Package id 0", "temp1_crit": "100000",
+			"temp1_max": "80000", "temp2_input": "43000", "temp2_label": "Core 0", "temp2_crit": "100000"}},
+		{"hwmon1", map[string]string{"name": "k10temp", "temp1_input": "52125", "temp1_label": "Tctl", "temp3_input": "40000", "temp3_label": "Tccd1"}},
+		{"hwmon2", map[string]string{"name": "nvme", "temp1_input": "38850", "temp1_label": "Composite", "temp1_crit": "84850",
+			"temp1_max": "81850", "temp1_min": "-273150"}},
+		{"hwmon3", map[string]string{"name": "acpitz", "temp1_input": "27800", "temp1_crit": "119000", "temp2_input": "-5000"}},
+		{"hwmon4", map[string]string{"name": "nct6775", "fan1_input": "1200", "fan1_min": "300", "in0_input": "1040", "in0_label": "Vcore"}},
+	}
+	for _, c := range chips {
+		dir := filepath.Join(sys, "class", "hwmon", c.dir)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for name, text := range c.files {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(text+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// issue 19: temperatures, fans and voltages with their labels and limits, from fixture trees of
+// real chips; a tree without hwmon has no Sensors class at all.
+func TestSensors(t *testing.T) {
+	t.Parallel()
+	rt := newRewriteTree(t, "basic")
+	if _, err := rt.h.reg.Lookup(nil, "Sensors"); err == nil {
+		t.Fatal("Sensors is declared on a host without sensors: it must be absent, not empty")
+	}
+	hwmonTree(t, filepath.Join(rt.dir, "sys"))
+	provs := HostProviders(HostOptions{Procfs: filepath.Join(rt.dir, "proc"), Sysfs: filepath.Join(rt.dir, "sys")})
+	pointAt(t, provs, rt.dir)
+	h := newHarness(t, provs)
+	h.step(Request{Static: true, Variable: true})
+	look := func(path string) (ns.Value, *ns.Datum, *ns.Class) {
+		t.Helper()
+		ref, err := h.reg.Lookup(nil, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, cv, _ := h.snap.Lookup(ref)
+		return v, ref.Datum, cv.Class
+	}
+	for _, c := range []struct{ path, want string }{
+		{"Sensors/Temp/coretemp Package id 0/input", "45 °C"},
+		{"Sensors/Temp/coretemp Package id 0/crit", "100 °C"},
+		{"Sensors/Temp/coretemp Core 0/input", "43 °C"},
+		{"Sensors/Temp/k10temp Tctl/input", "52.1 °C"},
+		{"Sensors/Temp/nvme Composite/max", "81.9 °C"},
+		{"Sensors/Temp/acpitz temp1/input", "27.8 °C"},
+		{"Sensors/Temp/acpitz temp2/input", "-5 °C"},
+		{"Sensors/Temp/acpitz temp2/crit", "n/a"},
+		{"Sensors/Fan/nct6775 fan1/input", "1200 RPM"},
+		{"Sensors/Fan/nct6775 fan1/min", "300 RPM"},
+		{"Sensors/Volt/nct6775 Vcore/input", "1.04 V"},
+		{"Sensors/Temp/nvme Composite/chip", "nvme"},
+	} {
+		v, d, cl := look(c.path)
+		if got := views.FormatValue(d, v, views.Options{Class: cl}); got != c.want {
+			t.Errorf("%s = %q, want %q", c.path, got, c.want)
+		}
+	}
+}
