@@ -32,16 +32,22 @@ type HotsetConfig struct {
 	TrapNo    int
 }
 
+// fsFullAt is the used share (in %) past which a file system is flagged: the default hotset's
+// exception threshold and the colour of the Use% column.
+const fsFullAt = 90
+
 // DefaultHotsets are the top 5 busiest disks by busy %, the top 5 interfaces by bytes per second,
-// the busiest CPUs by busy % and the fullest file systems by used %.
+// the busiest CPUs by busy %, the fullest file systems by used % and the most pressured resources.
 func DefaultHotsets() []HotsetConfig {
 	return []HotsetConfig{
 		{Grandpa: "Disk", Stats: []string{"%util", "%busy", "busy", "util"}, MaxResp: 5, Feed: namespace.SiHotAlways},
 		{Grandpa: "NetIf", Stats: []string{"bytes", "tbytes", "xbytes", "ibytes"}, MaxResp: 5, Feed: namespace.SiHotAlways},
 		{Grandpa: "CPU", Stats: []string{"%busy", "busy%", "busy"}, MaxResp: 5, Feed: namespace.SiHotAlways},
 		// The fullest file systems, with an exception in the event log past 90% (issue 19).
-		{Grandpa: "FS", Stats: []string{"%used"}, MaxResp: 5, Threshold: 90, Feed: namespace.SiHotAlways,
+		{Grandpa: "FS", Stats: []string{"%used"}, MaxResp: 5, Threshold: fsFullAt, Feed: namespace.SiHotAlways,
 			Except: namespace.SiHotException, Frequency: 5, Severity: 1},
+		// The most pressured resources: the share of the last 10 s some task stalled.
+		{Grandpa: "Pressure", Stats: []string{"some_avg10"}, MaxResp: 3, Feed: namespace.SiHotAlways},
 	}
 }
 

@@ -196,6 +196,18 @@ func (m *Model) overviewLines(w, h int) []ovLine {
 		}
 		add(sb.String(), "Mem/Swap/%used")
 	}
+	// Pressure stalls (issue 19): the share of the last 10 s some task waited, per resource.
+	if t := m.statText("Pressure/cpu/some_avg10"); t != "" {
+		var parts []string
+		for _, r := range []string{"cpu", "memory", "io"} {
+			txt := m.statText("Pressure/" + r + "/some_avg10")
+			if v, _, _, _ := m.statValue("Pressure/" + r + "/some_avg10"); v.State == namespace.Valid && v.N >= 1000 {
+				txt = m.st.Text.Warn.Render(txt) // a tenth of the time stalled or more
+			}
+			parts = append(parts, r+" "+txt)
+		}
+		add(m.st.Text.Bold.Render(pad("Stall", labelW))+" "+strings.Join(parts, "  ")+muted("  (some task waited, last 10 s)"), "Pressure/cpu/some_avg10")
+	}
 	add("", "")
 
 	// The open hotsets, side by side as many as fit.

@@ -55,7 +55,7 @@ func (m *Model) shownClasses() []*namespace.Class {
 	// The overview shows the processors, memory and the host (issue 12).
 	var over []*namespace.Context
 	if m.ov != nil && m.ov.on {
-		for _, p := range []string{"CPU", "Mem/Real", "Mem/Swap", "Host"} {
+		for _, p := range []string{"CPU", "Mem/Real", "Mem/Swap", "Host", "Pressure"} {
 			if ref, err := m.reg.Lookup(nil, p); err == nil {
 				over = append(over, ref.Ctx)
 			}

@@ -577,7 +577,9 @@ func (p *valuesPane) viewTable(lines []string) []string {
 				}
 			}
 			sb.WriteByte(' ')
-			if ok && !sel && r.gone {
+			if ok && !sel && c.header == "Use%" && v.State == namespace.Valid && v.V*100 >= fsFullAt {
+				p.st.Text.Crit.writePadLeft(&sb, txt, cw) // past the fullest-file-systems threshold
+			} else if ok && !sel && r.gone {
 				p.st.Text.Muted.writePadLeft(&sb, txt, cw) // final values, greyed
 			} else if ok && !sel {
 				p.valueStyle(v).writePadLeft(&sb, txt, cw)
