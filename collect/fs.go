@@ -9,7 +9,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -211,6 +213,69 @@ type fsProvider struct {
 	showAll  bool
 	specs    []ns.InstanceSpec
 	pending  map[uint64]*fsCall // statfs calls still running, by mount id
+	table    mountTable
+}
+
+// mountTable is the live host's mount table, kept open: the kernel marks it (POLLPRI) when a
+// mount comes or goes, so it is read again then, and at least every mountsEvery (the mark was
+// seen to miss a mount now and then), not at every collection.
+type mountTable struct {
+	f    *os.File
+	buf  []byte
+	ms   []mount
+	read time.Time
+}
+
+// mountsEvery bounds how long a mount can take to appear when the kernel's mark misses it.
+const mountsEvery = 5 * time.Second
+
+// mounts returns the mount table, read again when the kernel says it changed (or always, for a
+// tree, whose file has no such signal).
+func (t *mountTable) mounts(path string, live bool, fr *fileReader, now time.Time) ([]mount, error) {
+	if !live {
+		data, err := fr.read(path)
+		if err != nil {
+			return nil, err
+		}
+		return parseMountinfo(path, data)
+	}
+	if t.f != nil {
+		pfd := []unix.PollFd{{Fd: int32(t.f.Fd()), Events: unix.POLLPRI}}
+		if n, err := unix.Poll(pfd, 0); err == nil && n == 0 && now.Sub(t.read) < mountsEvery {
+			return t.ms, nil // unchanged
+		}
+	} else {
+		f, err := openRegular(path)
+		if err != nil {
+			return nil, err
+		}
+		t.f = f
+		// The first poll after opening reports nothing new: the file as read now is current.
+		_, _ = unix.Poll([]unix.PollFd{{Fd: int32(f.Fd()), Events: unix.POLLPRI}}, 0)
+	}
+	if t.buf == nil {
+		t.buf = make([]byte, 64<<10)
+	}
+	for {
+		n, err := t.f.ReadAt(t.buf, 0)
+		if err != nil && err != io.EOF {
+			t.f.Close()
+			t.f = nil
+			return nil, err
+		}
+		if n < len(t.buf) {
+			ms, err := parseMountinfo(path, t.buf[:n])
+			if err != nil {
+				return nil, err
+			}
+			t.ms, t.read = ms, now
+			return ms, nil
+		}
+		if len(t.buf) >= maxFileSize {
+			return nil, fmt.Errorf("read %s: larger than %d bytes", path, maxFileSize)
+		}
+		t.buf = make([]byte, 2*len(t.buf))
+	}
 }
 
 // fsCall is one statfs in its own goroutine.
@@ -252,7 +317,7 @@ func (p *fsProvider) Collect(ctx context.Context, req Request) (Batch, error) {
 		return Batch{Reset: resetOf(p.boot.get()), Time: p.now()}, nil
 	}
 	path := filepath.Join(rootsFrom(ctx).proc, "self", "mountinfo")
-	data, err := p.fr.read(path)
+	all, err := p.table.mounts(path, p.roots.live(), &p.fr, p.now())
 	if errors.Is(err, fs.ErrNotExist) {
 		// A tree without a mount table has no file systems, which is not an error.
 		b := Batch{Reset: resetOf(p.boot.get()), Time: p.now()}
@@ -261,10 +326,6 @@ func (p *fsProvider) Collect(ctx context.Context, req Request) (Batch, error) {
 	}
 	if err != nil {
 		return Batch{}, fmt.Errorf("fs: %w", err)
-	}
-	all, err := parseMountinfo(path, data)
-	if err != nil {
-		return Batch{}, err
 	}
 	ms := shown(all, p.showAll)
 	// Start every statfs, then wait for each within the one deadline.

@@ -160,10 +160,18 @@ type numaProvider struct {
 	base
 	top, node *ns.Class
 	specs     []ns.InstanceSpec
+	files     map[uint64]*[2]attrFile // each node's meminfo and numastat, kept open
+	buf       [8192]byte
+	ids       []uint64  // the nodes, listed again every nodeListEvery
+	listed    time.Time // when
 }
 
+// nodeListEvery is how often the nodes are listed again: they come and go only with memory
+// hot-plug.
+const nodeListEvery = 10 * time.Second
+
 func newNUMAProvider(r roots, boot *bootClock, memTotal uint64) *numaProvider {
-	p := &numaProvider{base: base{roots: r, now: time.Now, boot: boot}}
+	p := &numaProvider{base: base{roots: r, now: time.Now, boot: boot}, files: map[uint64]*[2]attrFile{}}
 	p.top, p.node = numaClasses(memTotal)
 	p.decl = []*ns.Class{p.top, p.node}
 	p.sup = supplier(handleNUMA, numaModule, numaTitle, "Memory and allocations per NUMA node, from /sys/devices/system/node",
@@ -185,23 +193,34 @@ func (p *numaProvider) Collect(ctx context.Context, req Request) (Batch, error) 
 		return b, nil
 	}
 	dir := filepath.Join(rootsFrom(ctx).sys, "devices", "system", "node")
-	ents, err := os.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		b.Classes = []ClassReading{{Class: p.node}}
-		return b, nil
-	}
-	if err != nil {
-		return Batch{}, fmt.Errorf("numa: %w", err)
-	}
-	var ids []uint64
-	for _, e := range ents {
-		if n, ok := strings.CutPrefix(e.Name(), "node"); ok {
-			if v, err := strconv.ParseUint(n, 10, 16); err == nil {
-				ids = append(ids, v)
+	now := p.now()
+	if p.listed.IsZero() || req.Variable || now.Sub(p.listed) >= nodeListEvery || !p.roots.live() {
+		ents, err := os.ReadDir(dir)
+		if errors.Is(err, fs.ErrNotExist) {
+			b.Classes = []ClassReading{{Class: p.node}}
+			return b, nil
+		}
+		if err != nil {
+			return Batch{}, fmt.Errorf("numa: %w", err)
+		}
+		p.ids, p.listed = p.ids[:0], now
+		for _, e := range ents {
+			if n, ok := strings.CutPrefix(e.Name(), "node"); ok {
+				if v, err := strconv.ParseUint(n, 10, 16); err == nil {
+					p.ids = append(p.ids, v)
+				}
+			}
+		}
+		slices.Sort(p.ids)
+		for id, f := range p.files {
+			if !slices.Contains(p.ids, id) {
+				f[0].close()
+				f[1].close()
+				delete(p.files, id)
 			}
 		}
 	}
-	slices.Sort(ids)
+	ids := p.ids
 	nd := len(p.node.Datums)
 	raw := make([]ns.Raw, len(ids)*nd)
 	p.specs = p.specs[:0]
@@ -212,16 +231,21 @@ func (p *numaProvider) Collect(ctx context.Context, req Request) (Batch, error) 
 		}
 		name := "node" + strconv.FormatUint(id, 10)
 		var n numaNode
+		files := p.files[id]
+		if files == nil {
+			files = &[2]attrFile{}
+			p.files[id] = files
+		}
 		path := filepath.Join(dir, name, "meminfo")
 		merr := error(nil)
-		if data, err := p.fr.read(path); err != nil {
+		if data, err := files[0].read(path, p.buf[:]); err != nil {
 			merr = fmt.Errorf("numa: %w", err)
 		} else {
 			merr = parseNodeMeminfo(path, data, &n)
 		}
 		path = filepath.Join(dir, name, "numastat")
 		serr := error(nil)
-		if data, err := p.fr.read(path); err != nil {
+		if data, err := files[1].read(path, p.buf[:]); err != nil {
 			serr = fmt.Errorf("numa: %w", err)
 		} else {
 			serr = parseNumastat(path, data, &n)

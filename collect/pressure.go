@@ -161,6 +161,8 @@ type pressureProvider struct {
 	base
 	top, res *ns.Class
 	specs    []ns.InstanceSpec
+	files    [len(psiResources)]attrFile // kept open and read with one pread each
+	buf      [512]byte
 }
 
 func newPressureProvider(r roots, boot *bootClock) *pressureProvider {
@@ -198,7 +200,7 @@ func (p *pressureProvider) Collect(ctx context.Context, req Request) (Batch, err
 			return Batch{}, err
 		}
 		path := filepath.Join(rootsFrom(ctx).proc, "pressure", name)
-		data, err := p.fr.read(path)
+		data, err := p.files[i].read(path, p.buf[:])
 		var f psiFile
 		if err == nil {
 			f, err = parsePressure(path, data)

@@ -42,6 +42,15 @@ func BenchmarkHostCollect(b *testing.B) { benchCollect(b, HostProviders(HostOpti
 // BenchmarkCPUDiskNetCollect is the part of a collection the budget is about.
 func BenchmarkCPUDiskNetCollect(b *testing.B) { benchCollect(b, HostProviders(HostOptions{})[2:]) }
 
+// BenchmarkNewClassesCollect is issue 19's classes together (pressure, IP/TCP/UDP, file systems,
+// NUMA and, where there are any, sensors): budget 100 µs a collection.
+func BenchmarkNewClassesCollect(b *testing.B) { benchCollect(b, HostProviders(HostOptions{})[5:]) }
+
+func BenchmarkPressureCollect(b *testing.B) { benchCollect(b, HostProviders(HostOptions{})[5:6]) }
+func BenchmarkTCPIPCollect(b *testing.B)    { benchCollect(b, HostProviders(HostOptions{})[6:7]) }
+func BenchmarkFSCollect(b *testing.B)       { benchCollect(b, HostProviders(HostOptions{})[7:8]) }
+func BenchmarkNUMACollect(b *testing.B)     { benchCollect(b, HostProviders(HostOptions{})[8:9]) }
+
 func BenchmarkCPUCollect(b *testing.B)  { benchCollect(b, HostProviders(HostOptions{})[2:3]) }
 func BenchmarkDiskCollect(b *testing.B) { benchCollect(b, HostProviders(HostOptions{})[3:4]) }
 func BenchmarkNetCollect(b *testing.B)  { benchCollect(b, HostProviders(HostOptions{})[4:5]) }

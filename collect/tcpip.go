@@ -22,8 +22,19 @@ const (
 	udpASN = 10
 )
 
-// snmpTable is a /proc/net/snmp-style file: for each prefix ("Tcp"), its keys and values.
+// snmpTable is a whole /proc/net/snmp-style file: for each prefix ("Tcp"), its keys and values.
+// The provider keeps only the fields it wants (tcpipProvider.visit); the table is for tests.
 type snmpTable map[string]map[string]int64
+
+// visit adds one field to the table (a parseSNMP visitor).
+func (t snmpTable) visit(prefix, key []byte, v int64) {
+	m := t[string(prefix)]
+	if m == nil {
+		m = map[string]int64{}
+		t[string(prefix)] = m
+	}
+	m[string(key)] = v
+}
 
 // get is the value of prefix's key, ok false when the file has no such field.
 func (t snmpTable) get(prefix, key string) (int64, bool) {
@@ -36,8 +47,11 @@ func (t snmpTable) get(prefix, key string) (int64, bool) {
 //
 //	Tcp: RtoAlgorithm RtoMin RtoMax MaxConn ActiveOpens ...
 //	Tcp: 1 200 120000 -1 6 ...
-func parseSNMP(src string, data []byte, into snmpTable) error {
-	n := 0
+//
+// Every field is handed to visit, which must not keep the slices.
+func parseSNMP(src string, data []byte, visit func(prefix, key []byte, v int64)) error {
+	n, pairs := 0, 0
+	var keyBuf, valBuf [][]byte
 	for len(data) > 0 {
 		var head, vals []byte
 		head, data = cutLine(data)
@@ -52,15 +66,12 @@ func parseSNMP(src string, data []byte, into snmpTable) error {
 		if !ok1 || !ok2 || !bytes.Equal(hp, vp) {
 			return fmt.Errorf("tcpip: parse %s line %d: %w: a header and its values must share their prefix (lines %q, %q)", src, n, errTooFewFields, head, vals)
 		}
-		keys, values := bytes.Fields(hrest), bytes.Fields(vrest)
+		keys, values := fieldsOf(hrest, keyBuf[:0]), fieldsOf(vrest, valBuf[:0])
+		keyBuf, valBuf = keys, values
 		if len(keys) != len(values) {
 			return fmt.Errorf("tcpip: parse %s line %d: %d names but %d values (line %q)", src, n, len(keys), len(values), vals)
 		}
-		m := into[string(hp)]
-		if m == nil {
-			m = make(map[string]int64, len(keys))
-			into[string(hp)] = m
-		}
+		pairs++
 		for i, k := range keys {
 			v, err := strconv.ParseInt(string(values[i]), 10, 64)
 			if err != nil {
@@ -72,13 +83,27 @@ func parseSNMP(src string, data []byte, into snmpTable) error {
 				}
 				v = int64(u)
 			}
-			m[string(k)] = v
+			visit(hp, k, v)
 		}
 	}
-	if len(into) == 0 {
+	if pairs == 0 {
 		return fmt.Errorf("tcpip: parse %s: %w", src, errNoData)
 	}
 	return nil
+}
+
+// fieldsOf splits a line at runs of spaces into fields, appended to buf (reused from line to line
+// of one file: a netstat line has a hundred fields and more).
+func fieldsOf(b []byte, buf [][]byte) [][]byte {
+	out := buf[:0]
+	for len(b) > 0 {
+		var f []byte
+		f, b = nextField(b)
+		if len(f) > 0 {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // parseSockstat parses the TCP line of /proc/net/sockstat for the sockets in TIME-WAIT:
@@ -200,11 +225,30 @@ type tcpipProvider struct {
 	base
 	ip, tcp, udp *ns.Class
 	specs        []ns.InstanceSpec
-	tab          snmpTable
+	want         map[string]map[string]int // prefix → key → index into vals
+	vals         []int64
+	have         []bool
+	files        map[string]*attrFile // snmp, netstat, sockstat: kept open, one pread each
+	buf          []byte
 }
 
 func newTCPIPProvider(r roots, boot *bootClock) *tcpipProvider {
-	p := &tcpipProvider{base: base{roots: r, now: time.Now, boot: boot}, specs: singleSpecs(), tab: snmpTable{}}
+	p := &tcpipProvider{base: base{roots: r, now: time.Now, boot: boot}, specs: singleSpecs(), want: map[string]map[string]int{}}
+	for _, stats := range [][]stackStat{ipStats, tcpStats, udpStats} {
+		for _, s := range stats {
+			if s.file == "sockstat" {
+				continue
+			}
+			if p.want[s.prefix] == nil {
+				p.want[s.prefix] = map[string]int{}
+			}
+			p.want[s.prefix][s.key] = len(p.vals)
+			p.vals = append(p.vals, 0)
+		}
+	}
+	p.have = make([]bool, len(p.vals))
+	p.files = map[string]*attrFile{"snmp": {}, "netstat": {}, "sockstat": {}}
+	p.buf = make([]byte, 64<<10)
 	p.ip, p.tcp, p.udp = tcpipClasses()
 	p.decl = []*ns.Class{p.ip, p.tcp, p.udp}
 	p.sup = supplier(handleTCPIP, tcpipModule, tcpipTitle,
@@ -221,16 +265,19 @@ func (p *tcpipProvider) Collect(ctx context.Context, req Request) (Batch, error)
 	if err := ctx.Err(); err != nil {
 		return Batch{}, err
 	}
-	clear(p.tab)
+	clear(p.have)
 	dir := filepath.Join(rootsFrom(ctx).proc, "net")
 	read := func(name string) ([]byte, string, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, "", err
 		}
 		path := filepath.Join(dir, name)
-		data, err := p.fr.read(path)
+		data, err := p.files[name].read(path, p.buf)
 		if err != nil {
 			return nil, path, fmt.Errorf("tcpip: %w", err)
+		}
+		if len(data) == len(p.buf) {
+			return nil, path, fmt.Errorf("tcpip: %s is larger than %d bytes", path, len(p.buf))
 		}
 		return data, path, nil
 	}
@@ -238,7 +285,7 @@ func (p *tcpipProvider) Collect(ctx context.Context, req Request) (Batch, error)
 	for _, f := range []string{"snmp", "netstat"} {
 		data, path, err := read(f)
 		if err == nil {
-			err = parseSNMP(path, data, p.tab)
+			err = parseSNMP(path, data, p.visit)
 		}
 		errs[f] = err
 	}
@@ -278,7 +325,8 @@ func (p *tcpipProvider) Collect(ctx context.Context, req Request) (Batch, error)
 			case s.file == "sockstat":
 				r = rawN(tw)
 			default:
-				v, ok := p.tab.get(s.prefix, s.key)
+				i := p.want[s.prefix][s.key]
+				v, ok := p.vals[i], p.have[i]
 				switch {
 				case !ok:
 					r = rawNotSupported()
@@ -293,6 +341,15 @@ func (p *tcpipProvider) Collect(ctx context.Context, req Request) (Batch, error)
 		b.Classes = append(b.Classes, ClassReading{Class: cs.c, Specs: p.specs, Raw: raw, Err: errors.Join(dedupe(cerr)...)})
 	}
 	return b, nil
+}
+
+// visit keeps the fields the statistics want; map lookups by string(bytes) do not allocate.
+func (p *tcpipProvider) visit(prefix, key []byte, v int64) {
+	if m := p.want[string(prefix)]; m != nil {
+		if i, ok := m[string(key)]; ok {
+			p.vals[i], p.have[i] = v, true
+		}
+	}
 }
 
 // dedupe drops repeated errors (one file failing many statistics is one error).

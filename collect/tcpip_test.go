@@ -26,10 +26,10 @@ TcpExt: 0 0 4 6
 
 func TestParseSNMP(t *testing.T) {
 	tab := snmpTable{}
-	if err := parseSNMP("snmp", []byte(snmpSample), tab); err != nil {
+	if err := parseSNMP("snmp", []byte(snmpSample), tab.visit); err != nil {
 		t.Fatal(err)
 	}
-	if err := parseSNMP("netstat", []byte(netstatSample), tab); err != nil {
+	if err := parseSNMP("netstat", []byte(netstatSample), tab.visit); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -41,7 +41,7 @@ func TestParseSNMP(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"", "Tcp: A B\nUdp: 1 2\n", "Tcp: A B\nTcp: 1\n", "Tcp: A\nTcp: x\n", "Tcp: A\n"} {
-		if err := parseSNMP("bad", []byte(bad), snmpTable{}); err == nil {
+		if err := parseSNMP("bad", []byte(bad), snmpTable{}.visit); err == nil {
 			t.Errorf("%q parsed", bad)
 		}
 	}
@@ -60,7 +60,7 @@ func FuzzParseSNMP(f *testing.F) {
 	f.Add([]byte(netstatSample))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tab := snmpTable{}
-		if err := parseSNMP("fuzz", data, tab); err != nil {
+		if err := parseSNMP("fuzz", data, tab.visit); err != nil {
 			return
 		}
 		// What parsed prints back the same way and parses to the same table.
@@ -75,7 +75,7 @@ func FuzzParseSNMP(f *testing.F) {
 			text = append(append(append(append(text, p...), ':'), vals...), '\n')
 		}
 		back := snmpTable{}
-		if err := parseSNMP("back", text, back); err != nil || !reflect.DeepEqual(back, tab) {
+		if err := parseSNMP("back", text, back.visit); err != nil || !reflect.DeepEqual(back, tab) {
 			t.Fatalf("%q parsed to %v, printed %q, parsed back to %v (%v)", data, tab, text, back, err)
 		}
 	})
