@@ -13,6 +13,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -61,7 +62,8 @@ func parseMountinfo(src string, data []byte) ([]mount, error) {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		f := bytes.Fields(line)
+		var fa [16][]byte
+		f := fieldsOf(line, fa[:0])
 		sep := -1
 		for i := 6; i < len(f); i++ {
 			if string(f[i]) == "-" {
@@ -214,6 +216,8 @@ type fsProvider struct {
 	specs    []ns.InstanceSpec
 	pending  map[uint64]*fsCall // statfs calls still running, by mount id
 	table    mountTable
+	shownGen uint64  // the table generation ms and specs were derived from (0: none)
+	shownMs  []mount // the mounts shown, and their specs in p.specs
 }
 
 // mountTable is the live host's mount table, kept open: the kernel marks it (POLLPRI) when a
@@ -224,6 +228,7 @@ type mountTable struct {
 	buf  []byte
 	ms   []mount
 	read time.Time
+	gen  uint64 // counts the reads that changed ms, so what is derived from it can be kept
 }
 
 // mountsEvery bounds how long a mount can take to appear when the kernel's mark misses it.
@@ -237,6 +242,7 @@ func (t *mountTable) mounts(path string, live bool, fr *fileReader, now time.Tim
 		if err != nil {
 			return nil, err
 		}
+		t.gen++
 		return parseMountinfo(path, data)
 	}
 	if t.f != nil {
@@ -267,6 +273,9 @@ func (t *mountTable) mounts(path string, live bool, fr *fileReader, now time.Tim
 			ms, err := parseMountinfo(path, t.buf[:n])
 			if err != nil {
 				return nil, err
+			}
+			if !slices.Equal(ms, t.ms) {
+				t.gen++
 			}
 			t.ms, t.read = ms, now
 			return ms, nil
@@ -327,7 +336,15 @@ func (p *fsProvider) Collect(ctx context.Context, req Request) (Batch, error) {
 	if err != nil {
 		return Batch{}, fmt.Errorf("fs: %w", err)
 	}
-	ms := shown(all, p.showAll)
+	if p.table.gen != p.shownGen || p.shownGen == 0 {
+		p.shownMs, p.shownGen = shown(all, p.showAll), p.table.gen
+		p.specs = make([]ns.InstanceSpec, 0, len(p.shownMs)) // a new slice: a batch may still hold the old
+		for _, m := range p.shownMs {
+			p.specs = append(p.specs, ns.InstanceSpec{Levels: []uint64{m.id}, OSName: fsName(m.point),
+				Desc: "File system mounted on " + m.point})
+		}
+	}
+	ms := p.shownMs
 	// Start every statfs, then wait for each within the one deadline.
 	calls := make([]*fsCall, len(ms))
 	for i, m := range ms {
@@ -347,7 +364,6 @@ func (p *fsProvider) Collect(ctx context.Context, req Request) (Batch, error) {
 	expired := false
 	nd := len(p.fsc.Datums)
 	raw := make([]ns.Raw, len(ms)*nd)
-	p.specs = p.specs[:0]
 	var errs []error
 	for i, m := range ms {
 		row := raw[i*nd : (i+1)*nd]
@@ -387,8 +403,6 @@ func (p *fsProvider) Collect(ctx context.Context, req Request) (Batch, error) {
 		}
 		row[fsROID-1] = rawN(b2u(hasOption(m.options, "ro")))
 		row[fsDeviceID-1], row[fsTypeID-1], row[fsOptionsID-1] = rawS(m.source), rawS(m.fstype), rawS(m.options)
-		p.specs = append(p.specs, ns.InstanceSpec{Levels: []uint64{m.id}, OSName: fsName(m.point),
-			Desc: "File system mounted on " + m.point})
 	}
 	// Calls for mounts no longer shown are forgotten once they return.
 	for id, c := range p.pending {

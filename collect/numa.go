@@ -4,7 +4,6 @@ package collect
 // served (numastat), the answer to "is memory local?".
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -46,7 +45,8 @@ func parseNodeMeminfo(src string, data []byte, n *numaNode) error {
 	for i := 1; len(data) > 0; i++ {
 		var line []byte
 		line, data = cutLine(data)
-		f := bytes.Fields(line)
+		var fa [8][]byte
+		f := fieldsOf(line, fa[:0])
 		if len(f) == 0 {
 			continue
 		}

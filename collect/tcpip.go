@@ -51,7 +51,9 @@ func (t snmpTable) get(prefix, key string) (int64, bool) {
 // Every field is handed to visit, which must not keep the slices.
 func parseSNMP(src string, data []byte, visit func(prefix, key []byte, v int64)) error {
 	n, pairs := 0, 0
-	var keyBuf, valBuf [][]byte
+	// A netstat line has over a hundred fields: room for them on the stack, not the heap.
+	var keyArr, valArr [192][]byte
+	keyBuf, valBuf := keyArr[:0], valArr[:0]
 	for len(data) > 0 {
 		var head, vals []byte
 		head, data = cutLine(data)
@@ -116,7 +118,8 @@ func parseSockstat(src string, data []byte) (tw uint64, err error) {
 		if !ok {
 			continue
 		}
-		f := bytes.Fields(rest)
+		var fa [16][]byte
+		f := fieldsOf(rest, fa[:0])
 		for i := 0; i+1 < len(f); i += 2 {
 			if string(f[i]) == "tw" {
 				v, err := parseUint(f[i+1])
