@@ -33,7 +33,7 @@ var sensorKinds = [...]struct {
 	prefix, ctx, class, desc string // hwmon file prefix, context, instance class, description
 	unit                     ns.Unit
 	typ                      ns.DataType
-	max                      float64 // default scale top, in the unit
+	max                      float64 // scale top where no channel has a limit, in the unit
 	pcp                      string
 }{
 	{"temp", "Temp", "temp", "temperature", ns.UnitMilliCelsius, ns.TypeInt4, 110000, "hwmon temp"},
@@ -170,17 +170,51 @@ func readInt(fr *fileReader, path string) (int64, error) {
 // UMA_INT4 reads back as the negative number (−5 °C is -5000).
 func sensorRaw(v int64) uint64 { return uint64(uint32(int32(v))) }
 
-// hasSensors reports whether dir (<sys>/class/hwmon) has any channel with an input: where there
-// is none, the Sensors class is not declared at all.
-func hasSensors(dir string) bool {
+// sensorScale is the SPMI scale top of each kind's readings (SPMI-VAL-3), in the kind's unit.
+type sensorScale [len(sensorKinds)]float64
+
+// probeSensors lists dir (<sys>/class/hwmon) once at start-up. Where there is no channel with
+// an input it is nil: the Sensors class is not declared at all. Otherwise each kind's scale tops
+// out at the highest critical limit of its channels (the high limit where none has a critical
+// one, and the kind's default where none has either), so a bar is full where the hardware acts.
+func probeSensors(dir string) *sensorScale {
 	var fr fileReader
 	ss, err := listSensors(context.Background(), &fr, dir)
-	return err == nil && len(ss) > 0
+	if err != nil || len(ss) == 0 {
+		return nil
+	}
+	return scaleOf(ss)
+}
+
+func scaleOf(ss []sensor) *sensorScale {
+	var crit, high, sc sensorScale
+	for _, s := range ss {
+		if s.kind == sensorFan {
+			continue // a fan's limit is its minimum: no top
+		}
+		if s.hasCrit {
+			crit[s.kind] = max(crit[s.kind], float64(s.crit))
+		}
+		if s.hasMax {
+			high[s.kind] = max(high[s.kind], float64(s.max))
+		}
+	}
+	for k := range sc {
+		switch {
+		case crit[k] > 0:
+			sc[k] = crit[k]
+		case high[k] > 0:
+			sc[k] = high[k]
+		default:
+			sc[k] = sensorKinds[k].max
+		}
+	}
+	return &sc
 }
 
 // sensorsClasses declares Sensors (12), a context per kind (12.k) and its instance class
-// (12.k.2).
-func sensorsClasses() []*ns.Class {
+// (12.k.2), each kind's readings on the scale sc.
+func sensorsClasses(sc sensorScale) []*ns.Class {
 	out := []*ns.Class{{ID: ns.ClassID{sensorsASN}, Name: "Sensors", Desc: "Hardware sensors", Flags: ns.ClassEnabled,
 		Help: "Temperatures, fan speeds and voltages from /sys/class/hwmon, with their labels and limits."}}
 	for k, kind := range sensorKinds {
@@ -190,7 +224,7 @@ func sensorsClasses() []*ns.Class {
 			limit, limitDesc = "min", "Minimum speed"
 		}
 		level := func(id uint8, name, desc, file string) ns.Datum {
-			return ns.Gauge(id, name, kind.typ, kind.unit, desc, src+file).WithScale(0, kind.max)
+			return ns.Gauge(id, name, kind.typ, kind.unit, desc, src+file).WithScale(0, sc[k])
 		}
 		text := func(id uint8, name, desc, file, help string) ns.Datum {
 			d := ns.Text(id, name, desc, file).WithHelp(help)
@@ -204,7 +238,7 @@ func sensorsClasses() []*ns.Class {
 				InstFreq: ns.SiCfgInst, Levels: []ns.InstLevel{{Type: ns.TypeUint4, Tag: ns.TagEnumeration, Size: 4}},
 				Datums: []ns.Datum{
 					level(sensInputID, "input", "Reading", "input").WithPCPName(kind.pcp + " input").
-						WithHelp("The sensor's reading now."),
+						WithHelp("The sensor's reading now; its scale tops out at the highest critical limit of the host's channels of this kind."),
 					level(sensCritID, limit, limitDesc, limit).WithPCPName(kind.pcp + " " + limit).
 						WithHelp("The limit the hardware acts at; n/a where the chip has none."),
 					level(sensMaxID, "max", "High limit", "max").WithPCPName(kind.pcp + " max").
@@ -225,9 +259,9 @@ type sensorsProvider struct {
 	specs [len(sensorKinds)][]ns.InstanceSpec
 }
 
-func newSensorsProvider(r roots, boot *bootClock) *sensorsProvider {
+func newSensorsProvider(r roots, boot *bootClock, sc sensorScale) *sensorsProvider {
 	p := &sensorsProvider{base: base{roots: r, now: time.Now, boot: boot}}
-	p.decl = sensorsClasses()
+	p.decl = sensorsClasses(sc)
 	for k := range sensorKinds {
 		p.kinds[k] = p.decl[2+2*k]
 	}

@@ -79,4 +79,39 @@ func TestSensors(t *testing.T) {
 			t.Errorf("%s = %q, want %q", c.path, got, c.want)
 		}
 	}
+	// SPMI-VAL-3: the scale of a kind's readings tops out at its highest critical limit (acpitz's
+	// 119 °C here), and at the kind's default where no channel has a limit (the voltages).
+	for _, c := range []struct {
+		path string
+		max  float64
+	}{
+		{"Sensors/Temp/coretemp Core 0/input", 119000},
+		{"Sensors/Temp/nvme Composite/max", 119000},
+		{"Sensors/Volt/nct6775 Vcore/input", 15000},
+		{"Sensors/Fan/nct6775 fan1/input", 5000},
+	} {
+		if _, d, _ := look(c.path); d.Min != 0 || d.Max != c.max {
+			t.Errorf("%s scale = %g..%g, want 0..%g", c.path, d.Min, d.Max, c.max)
+		}
+	}
+}
+
+// SPMI-VAL-3: the scale comes from the critical limits, then the high limits, then the default.
+func TestSensorScale(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name string
+		ss   []sensor
+		want sensorScale
+	}{
+		{"none", nil, sensorScale{110000, 5000, 15000}},
+		{"crit wins over max", []sensor{{kind: sensorTemp, crit: 90000, hasCrit: true, max: 95000, hasMax: true}}, sensorScale{90000, 5000, 15000}},
+		{"highest crit", []sensor{{kind: sensorTemp, crit: 90000, hasCrit: true}, {kind: sensorTemp, crit: 105000, hasCrit: true}}, sensorScale{105000, 5000, 15000}},
+		{"max where no crit", []sensor{{kind: sensorVolt, max: 1300, hasMax: true}}, sensorScale{110000, 5000, 1300}},
+		{"a fan's minimum is no top", []sensor{{kind: sensorFan, crit: 300, hasCrit: true}}, sensorScale{110000, 5000, 15000}},
+	} {
+		if got := *scaleOf(c.ss); got != c.want {
+			t.Errorf("%s: scale %v, want %v", c.name, got, c.want)
+		}
+	}
 }

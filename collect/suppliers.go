@@ -65,9 +65,9 @@ type HostOptions struct {
 // hostProbe is what the classes' declarations need to know of the host before the first
 // collection: only the scales of their statistics depend on it.
 type hostProbe struct {
-	ncpu     int    // cpuN lines of /proc/stat; 0 when unknown
-	memTotal uint64 // MemTotal of /proc/meminfo in bytes; 0 when unknown
-	sensors  bool   // /sys/class/hwmon has a channel: the Sensors class is declared
+	ncpu     int          // cpuN lines of /proc/stat; 0 when unknown
+	memTotal uint64       // MemTotal of /proc/meminfo in bytes; 0 when unknown
+	sensors  *sensorScale // /sys/class/hwmon has a channel (the Sensors class is declared), and the limits found
 }
 
 // probeHost reads the processor count and memory size from r within d. The reads run in their
@@ -86,7 +86,7 @@ func probeHost(r roots, d time.Duration) hostProbe {
 		_ = readStat(ctx, &fr, &st)
 		_ = readMeminfo(ctx, &fr, &mi)
 		total, _ := mi.get(memTotal)
-		ch <- hostProbe{ncpu: len(st.cpus), memTotal: total, sensors: hasSensors(filepath.Join(r.sys, "class", "hwmon"))}
+		ch <- hostProbe{ncpu: len(st.cpus), memTotal: total, sensors: probeSensors(filepath.Join(r.sys, "class", "hwmon"))}
 	}()
 	t := time.NewTimer(d)
 	defer t.Stop()
@@ -136,9 +136,9 @@ func HostProviders(opt HostOptions) []Provider {
 		newFSProvider(r, boot),
 		newNUMAProvider(r, boot, probe.memTotal),
 	}
-	if probe.sensors {
+	if probe.sensors != nil {
 		// Where there is no sensor the class is absent, not empty (issue 19).
-		provs = append(provs, newSensorsProvider(r, boot))
+		provs = append(provs, newSensorsProvider(r, boot, *probe.sensors))
 	}
 	return provs
 }
