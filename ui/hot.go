@@ -33,7 +33,7 @@ type HotsetConfig struct {
 }
 
 // fsFullAt is the used share (in %) past which a file system is flagged: the default hotset's
-// exception threshold and the colour of the Use% column.
+// exception threshold, which colours the FS table's Use% (hotPane.limitOf).
 const fsFullAt = 90
 
 // DefaultHotsets are the top 5 busiest disks by busy %, the top 5 interfaces by bytes per second,
@@ -110,6 +110,26 @@ func (p *hotPane) SetRegistry(reg *namespace.Registry, log *namespace.EventLog, 
 	p.tried = ^uint64(0)
 	p.ver = p.cache.next()
 	p.openPending()
+}
+
+// limitOf is the lowest positive threshold of the peer sets over statistic d of class c (as the
+// statistic's decoded value), ok false where no peer set has one. The values pane colours cells by
+// it: the fullest file systems' 90% turns a file system's Use% red.
+func (p *hotPane) limitOf(c *namespace.Class, d *namespace.Datum) (lim float64, ok bool) {
+	if p.hs == nil || c == nil || d == nil {
+		return 0, false
+	}
+	for _, v := range p.hs.Entries() {
+		t := v.Spec().Threshold
+		sc, sd := v.StatClass(), v.Stat()
+		if t <= 0 || sc == nil || sd == nil || sd.ID != d.ID || !sc.ID.Equal(c.ID) {
+			continue
+		}
+		if !ok || t < lim {
+			lim, ok = t, true
+		}
+	}
+	return lim, ok
 }
 
 // openPending adds the configured peer sets whose grandparent and statistic exist now.

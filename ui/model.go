@@ -186,6 +186,7 @@ func New(src Sampler, opts Options) Model {
 	m.insp = ptr(newInspector(m.st, newScrollKeys(), opts.Location))
 	m.events = ptr(newEvents(m.st, newEventsKeys(), opts.Location))
 	m.hot.SetRegistry(m.reg, src.Events(), opts.Hotsets)
+	m.values.limit = m.hot.limitOf
 	m.tree.SetRegistry(m.reg)
 	m.tree.Focus()
 	m.syncSelection()

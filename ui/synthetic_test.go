@@ -199,3 +199,89 @@ func TestHelpExplainsColumns(t *testing.T) {
 		t.Errorf("the help of the events pane lacks the legend:\n%s", s)
 	}
 }
+
+// issue 19: the FS table reads like df -h with a Use% bar, at 80×24 too, and its colour comes
+// from the fullest-file-systems hotset's threshold: a lower threshold colours more rows.
+func TestFSTableLikeDf(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {200, 60}} {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			m := newModel(t, newSynthSampler(t, "synthetic:disks=1,seed=4"), sz[0], sz[1], 2)
+			m = keys(t, m, ":FS{enter}2")
+			s := strip(m.values.View())
+			for _, want := range []string{"Size", "Used", "Avail", "Use%", "█", "∕home"} {
+				if !strings.Contains(s, want) {
+					t.Errorf("the FS table lacks %q:\n%s", want, s)
+				}
+			}
+			golden(t, fmt.Sprintf("fs_table_%dx%d", sz[0], sz[1]), s)
+		})
+	}
+	m := newModel(t, newSynthSampler(t, "synthetic:disks=1,seed=4"), 120, 40, 2)
+	m = keys(t, m, ":FS{enter}2")
+	p := m.values
+	use := -1
+	for i := range p.cols {
+		if p.cols[i].header == "Use%" {
+			use = i
+		}
+	}
+	if use < 0 || p.cols[use].bar == 0 {
+		t.Fatalf("no Use%% column with a bar: %+v", p.cols)
+	}
+	lim, ok := m.hot.limitOf(p.class, p.cols[use].datum)
+	if !ok || lim != fsFullAt/100.0 {
+		t.Fatalf("the default hotset's threshold is %v %v, want %v", lim, ok, fsFullAt/100.0)
+	}
+	levels := func() (n [3]int) {
+		for i := range p.rows {
+			r := &p.rows[i]
+			v, ok := p.cell(r, &p.cols[use])
+			lv := p.pastLimit(r, &p.cols[use], v, ok)
+			want := 0
+			if v.V >= lim {
+				want = 2
+			} else if v.V >= 0.9*lim {
+				want = 1
+			}
+			if lv != want {
+				t.Errorf("%s at %.3f: level %d, want %d against %v", r.name, v.V, lv, want, lim)
+			}
+			n[lv]++
+		}
+		return n
+	}
+	levels()
+	// A threshold below every file system: every row is past it.
+	if _, err := m.hot.hs.Add(ns.HotSpec{Stat: "%used", Grandpa: "FS", MaxResp: 3, Threshold: 0.01, Feed: ns.SiHotAlways}); err != nil {
+		t.Fatal(err)
+	}
+	if lim, _ = m.hot.limitOf(p.class, p.cols[use].datum); lim != 0.01 {
+		t.Fatalf("the lowest threshold wins: %v", lim)
+	}
+	if n := levels(); n[2] != len(p.rows) {
+		t.Fatalf("a 1%% threshold leaves rows uncoloured: %v of %d", n, len(p.rows))
+	}
+}
+
+// issue 19: sizes read as df -h prints them, rounded up.
+func TestHumanText(t *testing.T) {
+	for _, c := range []struct {
+		x, base float64
+		want    string
+	}{
+		{0, 1024, "0"},
+		{1000, 1024, "1000"},
+		{1024, 1024, "1.0K"},
+		{100 << 30, 1024, "100G"},
+		{2 << 40, 1024, "2.0T"},
+		{4.21 * (1 << 30), 1024, "4.3G"},   // rounded up, as df
+		{9.96 * (1 << 30), 1024, "10G"},    // 9.96 rounds up to 10.0: no decimal
+		{1023.5 * (1 << 20), 1024, "1.0G"}, // 1023.5M rounds up to 1024M: the next unit
+		{262144, 1000, "263k"},
+		{6553600, 1000, "6.6M"},
+	} {
+		if got := string(humanText(nil, c.x, c.base)); got != c.want {
+			t.Errorf("humanText(%g, %g) = %q, want %q", c.x, c.base, got, c.want)
+		}
+	}
+}

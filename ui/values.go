@@ -71,6 +71,10 @@ type valuesPane struct {
 
 	ver   uint64 // moved on when the rows, the columns, the order or the snapshot change
 	cache *renderCache[valuesKey]
+
+	// limit is the threshold of a hotset over a statistic (in the statistic's decoded value, as
+	// Value.V), for the colour of its cells; the hot pane's, set by the model.
+	limit func(c *namespace.Class, d *namespace.Datum) (float64, bool)
 }
 
 // valuesKey is what the values pane's View reads besides what ver stands for.

@@ -31,6 +31,9 @@ type tableCol struct {
 	pinned bool    // always on screen, at the right edge (%util)
 	textW  int     // the widest cell of a fixed column this tick
 	help   string  // what the column is, for the help overlay
+	bar    int     // the cells of a bar drawn before the number (df's Use%), 0 for none
+	human  float64 // a fixed column printed as df -h does, in powers of human (1024 or 1000)
+	datum  *namespace.Datum
 }
 
 // tableRow is one row of the instance table: an instance, or the context's own totals.
@@ -89,13 +92,16 @@ func tableColumns(vf valueFormat, ctx *namespace.Context, c *namespace.Class) []
 				ti = j
 			}
 		}
-		col := tableCol{header: pc.header, name: d.Name, di: di, ti: ti, col: vf.column(c, d), help: pc.help}
+		col := tableCol{header: pc.header, name: d.Name, di: di, ti: ti, col: vf.column(c, d), help: pc.help, datum: d}
+		if pc.bar {
+			col.bar = cellBarW
+		}
 		if ti >= 0 {
 			col.tcol = vf.column(ctx.Stats, &ctx.Stats.Datums[ti])
 		}
 		col.pinned = pc.pinned
 		if (pc.unit != "" || pc.div != 0) && !vf.raw { // raw readings are exact numbers, not the tool's form
-			col.fixed, col.unit, col.div = true, pc.unit, pc.div
+			col.fixed, col.unit, col.div, col.human = true, pc.unit, pc.div, pc.human
 			if col.div == 0 {
 				col.div = 1
 			}
@@ -126,13 +132,21 @@ type colPref struct {
 	div    float64
 	pinned bool
 	help   string
+	bar    bool    // a bar before the number, coloured by the statistic's hotset threshold
+	human  float64 // printed as df -h: 1024 for bytes (100G), 1000 for counts (262k)
 }
+
+// cellBarW is the width of a bar in a table cell.
+const cellBarW = 10
 
 // The fixed forms of iostat -x and mpstat: rates per second, kB (1024 bytes) per second, ms,
 // kB per request, percentages; two decimals each.
 var (
 	perSec = func(h, help string, names ...string) colPref {
 		return colPref{header: h, names: names, unit: "/s", div: 1, help: help}
+	}
+	dfh = func(h, help string, names ...string) colPref {
+		return colPref{header: h, names: names, unit: "bytes", div: 1, human: 1024, help: help}
 	}
 	kBps = func(h, help string, names ...string) colPref {
 		return colPref{header: h, names: names, unit: "kB/s", div: 1024, help: help}
@@ -170,11 +184,12 @@ var preferredColumns = map[string][]colPref{
 		perSec("f/s", "flushes completed per second", "flushes"),
 	},
 	"FS": {
-		{header: "Size", names: []string{"size"}, help: "the file system's size"},
-		{header: "Used", names: []string{"used"}, help: "space in use"},
-		{header: "Avail", names: []string{"avail"}, help: "space an unprivileged user can still write"},
-		{header: "Use%", names: []string{"%used"}, unit: "%", div: 1, pinned: true, help: "used / (used + avail), as df"},
-		{header: "Inodes", names: []string{"inodes"}, help: "files the file system can hold"},
+		dfh("Size", "the file system's size, as df -h (K, M, G, T: powers of 1024, rounded up)", "size"),
+		dfh("Used", "space in use", "used"),
+		dfh("Avail", "space an unprivileged user can still write", "avail"),
+		{header: "Use%", names: []string{"%used"}, unit: "%", div: 1, pinned: true, bar: true,
+			help: "used / (used + avail), as df; the bar turns warn at 90% of the fullest-file-systems hotset's threshold, crit past it"},
+		{header: "Inodes", names: []string{"inodes"}, unit: "inodes", div: 1, human: 1000, help: "files the file system can hold (k, M, G: powers of 1000)"},
 		{header: "IUse%", names: []string{"%iused"}, unit: "%", div: 1, help: "inodes in use, as df -i"},
 		{header: "Type", names: []string{"type"}, help: "file system type"},
 	},
@@ -249,10 +264,46 @@ func (c *tableCol) fixedText(dst []byte, v namespace.Value, totals bool) []byte 
 		return append(dst, views.Mark(v)...)
 	}
 	x := c.column(totals).Measure().Base(v.V) / c.div
+	if c.human > 0 {
+		return humanText(dst, x, c.human)
+	}
 	if math.Abs(x) < 0.005 {
 		x = 0 // never -0.00
 	}
 	return strconv.AppendFloat(dst, x, 'f', 2, 64)
+}
+
+// humanText writes x the way df -h does: below base as a whole number, above it in powers of
+// base with a suffix (K M G T P E for 1024, k M G T P E for 1000), one decimal below ten;
+// rounded up, as df rounds, so a size is never understated (`100G`, `2.0T`, `4.3G`).
+func humanText(dst []byte, x, base float64) []byte {
+	suffixes := "KMGTPE"
+	if base == 1000 {
+		suffixes = "kMGTPE"
+	}
+	if x < 0 {
+		dst, x = append(dst, '-'), -x
+	}
+	if x < base {
+		return strconv.AppendFloat(dst, math.Ceil(x), 'f', 0, 64)
+	}
+	x /= base
+	for i := 0; ; i++ {
+		r := math.Ceil(x)
+		if x < 10 {
+			r = math.Ceil(x*10) / 10
+		}
+		if r >= base && i+1 < len(suffixes) {
+			x /= base
+			continue
+		}
+		prec := 0
+		if r < 10 {
+			prec = 1
+		}
+		dst = strconv.AppendFloat(dst, r, 'f', prec, 64)
+		return append(dst, suffixes[i])
+	}
 }
 
 // column is how the column's cells of a row are shown: the totals row has its own datum.
@@ -308,7 +359,10 @@ func (p *valuesPane) fitColumns() {
 				}
 			}
 		}
-		if c.fixed {
+		switch {
+		case c.fixed && c.human > 0:
+			c.textW = max(c.textW, 5) // df -h's widest: "1023K", "9.9G"
+		case c.fixed:
 			// The widest number: its integer digits, the point and two decimals, a sign.
 			w := len(strconv.FormatFloat(big, 'f', 2, 64))
 			if neg {
@@ -482,10 +536,14 @@ func (p *valuesPane) tableLayout() (nameW int, vis []int) {
 
 func (p *valuesPane) colWidth(i int) int {
 	c := &p.cols[i]
-	if c.fixed {
-		return max(width(c.title())+1, width(c.unitText()), c.textW)
+	bar := 0
+	if c.bar > 0 {
+		bar = c.bar + 1
 	}
-	return max(8, width(c.title())+1, width(c.col.Unit()))
+	if c.fixed {
+		return bar + max(width(c.title())+1, width(c.unitText()), c.textW)
+	}
+	return bar + max(8, width(c.title())+1, width(c.col.Unit()))
 }
 
 // moreCols reports whether columns are hidden to the left and to the right of vis.
@@ -577,8 +635,15 @@ func (p *valuesPane) viewTable(lines []string) []string {
 				}
 			}
 			sb.WriteByte(' ')
-			if ok && !sel && c.header == "Use%" && v.State == namespace.Valid && v.V*100 >= fsFullAt {
-				p.st.Text.Crit.writePadLeft(&sb, txt, cw) // past the fullest-file-systems threshold
+			level := p.pastLimit(r, c, v, ok)
+			if c.bar > 0 {
+				// df's Use% with a bar, coloured by the hotset's threshold (issue 19).
+				p.writeCellBar(&sb, v, ok && !r.gone, level, sel, c.bar)
+				sb.WriteByte(' ')
+				cw -= c.bar + 1
+			}
+			if level > 0 && !sel && !r.gone {
+				p.levelInk(level).writePadLeft(&sb, txt, cw) // near or past the hotset's threshold
 			} else if ok && !sel && r.gone {
 				p.st.Text.Muted.writePadLeft(&sb, txt, cw) // final values, greyed
 			} else if ok && !sel {
@@ -598,6 +663,55 @@ func (p *valuesPane) viewTable(lines []string) []string {
 		lines = append(lines, sb.String())
 	}
 	return lines
+}
+
+// pastLimit says where a cell's value sits against the threshold of a hotset over its statistic:
+// 0 below 90% of it (or with no such hotset), 1 near it, 2 at or past it.
+func (p *valuesPane) pastLimit(r *tableRow, c *tableCol, v namespace.Value, ok bool) int {
+	if !ok || v.State != namespace.Valid || p.limit == nil || r.totals {
+		return 0
+	}
+	cl := r.class
+	if cl == nil {
+		cl = p.class
+	}
+	lim, has := p.limit(cl, c.datum)
+	switch {
+	case !has:
+		return 0
+	case v.V >= lim:
+		return 2
+	case v.V >= 0.9*lim:
+		return 1
+	}
+	return 0
+}
+
+func (p *valuesPane) levelInk(level int) ink {
+	if level >= 2 {
+		return p.st.Text.Crit
+	}
+	return p.st.Text.Warn
+}
+
+// writeCellBar draws a w-cell bar of a share (a value between 0 and 1) into a table cell; blank
+// where there is no valid value, in the row's colours on the selected row.
+func (p *valuesPane) writeCellBar(sb *strings.Builder, v namespace.Value, ok bool, level int, sel bool, w int) {
+	if !ok || v.State != namespace.Valid || math.IsNaN(v.V) {
+		sb.WriteString(blanks(w))
+		return
+	}
+	fill, empty := barCells(min(max(v.V, 0), 1), w)
+	if sel {
+		sb.WriteString(fill + cellRun(emptyCells, empty))
+		return
+	}
+	fs := p.st.Bar.Fill
+	if level > 0 {
+		fs = p.levelInk(level)
+	}
+	fs.write(sb, fill)
+	p.st.Bar.Empty.write(sb, cellRun(emptyCells, empty))
 }
 
 // cellText is a table cell: the number alone, since the column's unit is in its header.
