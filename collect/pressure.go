@@ -119,12 +119,12 @@ func pressureClasses() (top, res *ns.Class) {
 	}
 	avg := func(id uint8, kind, field, window string) ns.Datum {
 		return ns.Gauge(id, kind+"_"+field, ns.TypeUint4, ns.UnitCentiPercent,
-			"Share of time "+kind+" tasks stalled, "+window+" average", src(kind, field+", two decimals kept as hundredths")).
+			"Share of time "+whoStallsShort(kind)+" stalled, "+window+" average", src(kind, field+", two decimals kept as hundredths")).
 			WithScale(0, 10000).WithPCPName("kernel.all.pressure.<resource>." + kind + ".avg [" + window + "]").
 			WithHelp("The share of the last " + window + " in which " + whoStalls(kind) + " waited for the resource, as the kernel averages it (a level, in %).")
 	}
 	total := func(id uint8, kind string) ns.Datum {
-		return ns.Counter(id, kind+"_total", ns.TypeUint8, ns.UnitMicrosecs, "Time "+kind+" tasks stalled",
+		return ns.Counter(id, kind+"_total", ns.TypeUint8, ns.UnitMicrosecs, "Time "+whoStallsShort(kind)+" stalled",
 			src(kind, "total, microseconds")).WithScale(0, 1e6).WithMaxRate(1e6).
 			WithPCPName("kernel.all.pressure.<resource>." + kind + ".total").
 			WithHelp("Microseconds in which " + whoStalls(kind) + " waited; as a rate, the share of the interval (100% = always).")
@@ -145,6 +145,14 @@ func pressureClasses() (top, res *ns.Class) {
 			total(psiFullTotalID, "full"),
 		}}
 	return top, res
+}
+
+// whoStallsShort is whoStalls for a one-line description ("Share of time all tasks stalled").
+func whoStallsShort(kind string) string {
+	if kind == "full" {
+		return "all tasks"
+	}
+	return "some task"
 }
 
 func whoStalls(kind string) string {
