@@ -48,7 +48,7 @@ func addCommon(fs *flag.FlagSet, c *headless.Common) {
 	fs.StringVar(&c.Procfs, "procfs", "", "read /proc from `DIR` instead of /proc (a fixture tree)")
 	fs.StringVar(&c.Sysfs, "sysfs", "", "read /sys from `DIR` instead of /sys")
 	fs.StringVar(&c.Source, "source", "host", "data source: host, or synthetic:disks=N,nics=N,cpus=N,seed=N")
-	fs.BoolVar(&c.ShowLoop, "show-loop", false, "also show loop and ram block devices")
+	fs.BoolVar(&c.ShowLoop, "show-loop", false, "also show loop and ram block devices, pseudo and duplicate file systems")
 	fs.StringVar(&c.Host, "host", "", "host name shown in listings (default: the host's own)")
 	fs.DurationVar(&c.Liveness, "liveness", collect.DefaultLiveness, "assume a supplier dead after `D` without new data (0 disables, else 15s-600s)")
 }

@@ -296,8 +296,10 @@ type fsCall struct {
 
 var errNotLive = errors.New("a tree has no file systems to ask: sizes come from the live host only")
 
-func newFSProvider(r roots, boot *bootClock) *fsProvider {
-	p := &fsProvider{base: base{roots: r, now: time.Now, boot: boot}, pending: map[uint64]*fsCall{}}
+// newFSProvider reads the mounted file systems; showAll shows pseudo, squashfs and duplicate
+// ones too (--show-loop).
+func newFSProvider(r roots, boot *bootClock, showAll bool) *fsProvider {
+	p := &fsProvider{base: base{roots: r, now: time.Now, boot: boot}, pending: map[uint64]*fsCall{}, showAll: showAll}
 	p.statfs = func(path string) (unix.Statfs_t, error) {
 		var st unix.Statfs_t
 		err := unix.Statfs(path, &st)

@@ -42,6 +42,14 @@ func TestParseMountinfo(t *testing.T) {
 	if got := strings.Join(points, " "); got != "/#22 /mnt/my disk#26 /dev/shm#28" {
 		t.Fatalf("shown: %s", got)
 	}
+	// --show-loop shows them all but the mount that is mounted over.
+	points = points[:0]
+	for _, m := range shown(ms, true) {
+		points = append(points, m.point+"#"+uintText(m.id))
+	}
+	if got := strings.Join(points, " "); got != "/#22 /proc#23 /mnt/bind#25 /mnt/my disk#26 /snap/core/1#27 /dev/shm#28" {
+		t.Fatalf("shown with --show-loop: %s", got)
+	}
 	for _, bad := range []string{"", "22 1 254:0 / / rw shared:1 ext4 /dev/vda rw\n", "x 1 254:0 / / rw - ext4 /dev/vda rw\n",
 		"22 1 254 / / rw - ext4 /dev/vda rw x\n", "22 1 254:0 / relative rw - ext4 /dev/vda rw x\n"} {
 		if _, err := parseMountinfo("bad", []byte(bad)); err == nil {
@@ -79,7 +87,7 @@ func fsTree(t *testing.T, mountinfo string, statfs statfsFunc) (*harness, *fsPro
 	if err := os.WriteFile(filepath.Join(dir, "proc", "self", "mountinfo"), []byte(mountinfo), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p := newFSProvider(treeRoots(dir), &bootClock{})
+	p := newFSProvider(treeRoots(dir), &bootClock{}, false)
 	p.statfs = statfs
 	now := time.Unix(1_800_000_000, 0)
 	p.now = func() time.Time { return now }
@@ -138,7 +146,7 @@ func TestFSRealTmpfs(t *testing.T) {
 	dir := t.TempDir()
 	// The provider runs before the mount: the kernel's signal that the mount table changed makes
 	// it read the table again and find the new file system (a mount appearing while running).
-	p := newFSProvider(hostRoots(), &bootClock{})
+	p := newFSProvider(hostRoots(), &bootClock{}, false)
 	h := newHarness(t, []Provider{p})
 	h.step(Request{Static: true, Variable: true})
 	if err := unix.Mount("tmpfs", dir, "tmpfs", 0, "size=256k"); err != nil {

@@ -53,8 +53,9 @@ type HostOptions struct {
 	// dev/), and data that only the live kernel can give (IPv4 addresses, the machine
 	// architecture) is reported as unavailable rather than mixed in from the running host.
 	Procfs, Sysfs string
-	// ShowLoop also shows loop, ram and zram block devices (and their partitions), hidden by
-	// default because they are rarely what a person watching disks wants to see.
+	// ShowLoop also shows loop, ram and zram block devices (and their partitions), and pseudo,
+	// squashfs and duplicate file systems, hidden by default because they are rarely what a
+	// person watching disks and file systems wants to see.
 	ShowLoop bool
 	// ProbeDeadline bounds the one read done before the first collection (the processor count
 	// and memory size that set the classes' scales); 2 s when zero. A tree that does not answer
@@ -133,7 +134,7 @@ func HostProviders(opt HostOptions) []Provider {
 		newNetProvider(r, boot),
 		newPressureProvider(r, boot),
 		newTCPIPProvider(r, boot),
-		newFSProvider(r, boot),
+		newFSProvider(r, boot, opt.ShowLoop),
 		newNUMAProvider(r, boot, probe.memTotal),
 	}
 	if probe.sensors != nil {

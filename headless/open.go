@@ -70,7 +70,7 @@ func firstReading(ctx context.Context, c Common, e Env) (*collect.Sampler, *ns.S
 type Common struct {
 	Procfs, Sysfs string        // read /proc and /sys from these trees (fixtures)
 	Source        string        // "host" or "synthetic:..."
-	ShowLoop      bool          // also show loop and ram block devices
+	ShowLoop      bool          // also show loop and ram block devices, pseudo and duplicate file systems
 	Host          string        // the host name to show; "" for the host's own
 	Liveness      time.Duration // a supplier is assumed dead after this long without new data
 	JSON          bool          // machine-readable output (docs/json.md)
