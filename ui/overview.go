@@ -65,6 +65,16 @@ func (m *Model) statText(path string) string {
 	return m.vf.text(c, d, v)
 }
 
+// loadText is a load average as uptime and top print it, with the kernel's two decimals
+// (`0.40`, not `0.4`); the statistic's own text when it is not a valid number.
+func (m *Model) loadText(path string) string {
+	v, _, _, ok := m.statValue(path)
+	if ok && v.State == namespace.Valid {
+		return strconv.FormatFloat(v.V, 'f', 2, 64)
+	}
+	return m.statText(path)
+}
+
 // overviewBar is a labelled bar of a percentage statistic: `CPU  ████░░░░  42.0%`.
 func (m *Model) overviewBar(sb *strings.Builder, label string, labelW int, path string, barW int) {
 	sb.WriteString(m.st.Text.Bold.Render(pad(label, labelW)))
@@ -104,8 +114,8 @@ func (m *Model) overviewLines(w, h int) []ovLine {
 		}
 		hl = append(hl, "up "+t)
 	}
-	if l1 := m.statText("Host/load1"); l1 != "" {
-		hl = append(hl, "load "+l1+" "+m.statText("Host/load5")+" "+m.statText("Host/load15"))
+	if l1 := m.loadText("Host/load1"); l1 != "" {
+		hl = append(hl, "load "+l1+" "+m.loadText("Host/load5")+" "+m.loadText("Host/load15"))
 	}
 	if r := m.statText("Host/running"); r != "" {
 		num, _ := views.SplitUnit(r)

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -98,3 +99,16 @@ func BenchmarkOverviewFrame(b *testing.B) {
 		_ = m.View()
 	}
 }
+
+// Load averages read as uptime prints them: two decimals each, `0.40` never `0.4`.
+func TestOverviewLoadDecimals(t *testing.T) {
+	for seed := 1; seed <= 20; seed++ {
+		m := overviewModel(t, newSynthSampler(t, fmt.Sprintf("synthetic:cpus=2,seed=%d", seed)), 120, 40, 2)
+		s := strip(m.View())
+		if !loadRE.MatchString(s) {
+			t.Fatalf("seed %d: no load with two decimals each:\n%s", seed, s)
+		}
+	}
+}
+
+var loadRE = regexp.MustCompile(`load \d+\.\d\d \d+\.\d\d \d+\.\d\d `)
