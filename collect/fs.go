@@ -366,7 +366,8 @@ func (p *fsProvider) Collect(ctx context.Context, req Request) (Batch, error) {
 	expired := false
 	nd := len(p.fsc.Datums)
 	raw := make([]ns.Raw, len(ms)*nd)
-	var errs []error
+	rowErr := make([]error, len(ms)) // a row's statfs error, nil when it answered
+	failed := false
 	for i, m := range ms {
 		row := raw[i*nd : (i+1)*nd]
 		c := calls[i]
@@ -395,12 +396,12 @@ func (p *fsProvider) Collect(ctx context.Context, req Request) (Batch, error) {
 			for k := fsSizeID; k <= fsIFreeID; k++ {
 				row[k-1] = ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonTimeout}
 			}
-			errs = append(errs, fmt.Errorf("fs: statfs %s: no answer within %v", m.point, fsStatDeadline))
+			rowErr[i], failed = fmt.Errorf("fs: statfs %s: no answer within %v", m.point, fsStatDeadline), true
 		default:
 			delete(p.pending, m.id)
 			fillStatfs(row, c.st, c.err)
 			if c.err != nil && !errors.Is(c.err, errNotLive) {
-				errs = append(errs, fmt.Errorf("fs: statfs %s: %w", m.point, c.err))
+				rowErr[i], failed = fmt.Errorf("fs: statfs %s: %w", m.point, c.err), true
 			}
 		}
 		row[fsROID-1] = rawN(b2u(hasOption(m.options, "ro")))
@@ -414,9 +415,46 @@ func (p *fsProvider) Collect(ctx context.Context, req Request) (Batch, error) {
 		default:
 		}
 	}
+	specs := p.specs
+	if failed {
+		specs, raw = p.dropUnmounted(path, ms, rowErr, specs, raw, nd)
+	}
+	var errs []error
+	for _, err := range rowErr {
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
 	b := Batch{Reset: resetOf(p.boot.get()), Time: p.now()}
-	b.Classes = []ClassReading{{Class: p.fsc, Specs: p.specs, Raw: raw, Err: errors.Join(errs...)}}
+	b.Classes = []ClassReading{{Class: p.fsc, Specs: specs, Raw: raw, Err: errors.Join(errs...)}}
 	return b, nil
+}
+
+// dropUnmounted leaves out the rows whose statfs failed because the file system was unmounted
+// while it was being read: the mount table, read again, no longer has them. They are removed
+// instances at this collection (an event), not errors; a failure of a mount still mounted stays
+// an error. The rows' errors are cleared in rowErr.
+func (p *fsProvider) dropUnmounted(path string, ms []mount, rowErr []error, specs []ns.InstanceSpec, raw []ns.Raw, nd int) ([]ns.InstanceSpec, []ns.Raw) {
+	p.table.read = time.Time{} // read the table again, whatever the kernel's mark says
+	cur, err := p.table.mounts(path, p.roots.live(), &p.fr, p.now())
+	if err != nil {
+		return specs, raw
+	}
+	mounted := make(map[uint64]bool, len(cur))
+	for _, m := range cur {
+		mounted[m.id] = true
+	}
+	var keptSpecs []ns.InstanceSpec
+	var keptRaw []ns.Raw
+	for i, m := range ms {
+		if rowErr[i] != nil && !mounted[m.id] {
+			rowErr[i] = nil
+			continue
+		}
+		keptSpecs = append(keptSpecs, specs[i])
+		keptRaw = append(keptRaw, raw[i*nd:(i+1)*nd]...)
+	}
+	return keptSpecs, keptRaw
 }
 
 // fillStatfs fills the sizes from a statfs answer: bytes from blocks of f_frsize (f_bsize where a

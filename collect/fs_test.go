@@ -213,3 +213,70 @@ func TestFSRealTmpfs(t *testing.T) {
 		t.Fatalf("the full tmpfs is not among the fullest: %+v", e.Items)
 	}
 }
+
+// issue 19: mounts appearing and disappearing are instances added and removed (events), and a
+// file system unmounted while it is being read (statfs fails, the table no longer has it) is
+// removed too: no error in the normal case, and no value from the vanished mount.
+func TestFSMountsComeAndGo(t *testing.T) {
+	var mi string
+	var unmountDuringRead atomic.Bool
+	statfs := func(path string) (unix.Statfs_t, error) {
+		if path == "/mnt/my disk" && unmountDuringRead.Load() {
+			// umount runs between the read of the table and this call.
+			if err := os.WriteFile(mi, []byte(strings.Replace(mountinfoSample, "26 22 0:40 / /mnt/my\\040disk rw,relatime - nfs4 server:/export\\040x rw,vers=4.2\n", "", 1)), 0o644); err != nil {
+				t.Error(err)
+			}
+			return unix.Statfs_t{}, unix.ENOENT
+		}
+		return unix.Statfs_t{Blocks: 1000, Bfree: 250, Bavail: 200, Frsize: 4096, Bsize: 4096, Files: 100, Ffree: 60}, nil
+	}
+	base := "22 1 254:0 / / rw,relatime shared:1 - ext4 /dev/vda rw\n"
+	h, p, now := fsTree(t, base, statfs)
+	mi = filepath.Join(p.roots.proc, "self", "mountinfo")
+	step := func(text string) []ns.Event {
+		t.Helper()
+		if text != "" {
+			if err := os.WriteFile(mi, []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		n := len(h.events)
+		*now = now.Add(time.Second)
+		h.step(Request{Static: true, Variable: true})
+		if len(h.errs) > 0 || h.reading("6.2").Err != nil {
+			t.Fatalf("an error in the normal case: %v %v", h.errs, h.reading("6.2").Err)
+		}
+		return h.events[n:]
+	}
+	kinds := func(evs []ns.Event) (out []string) {
+		for _, ev := range evs {
+			if ev.Kind == ns.EvInstanceAdded || ev.Kind == ns.EvInstanceRemoved {
+				out = append(out, ev.Kind.String()+" "+ev.Path)
+			}
+		}
+		return out
+	}
+	step("")
+	// A mount appears, then another.
+	if got := kinds(step(mountinfoSample)); len(got) != 2 || !strings.Contains(got[0]+got[1], "FS/∕mnt∕my disk") || !strings.Contains(got[0]+got[1], "FS/∕dev∕shm") {
+		t.Fatalf("mounted: %v", got)
+	}
+	// It is unmounted while being read: removed at once, no error, nothing read from it.
+	unmountDuringRead.Store(true)
+	got := kinds(step(""))
+	if len(got) != 1 || !strings.Contains(got[0], "FS/∕mnt∕my disk") || !strings.Contains(strings.ToLower(got[0]), "remov") {
+		t.Fatalf("unmounted while read: %v", got)
+	}
+	if _, err := h.reg.Lookup(nil, "FS/∕mnt∕my disk"); err == nil {
+		t.Fatal("the unmounted file system is still in the name space")
+	}
+	unmountDuringRead.Store(false)
+	// The next collection reads the new table: nothing more changes.
+	if got := kinds(step("")); len(got) != 0 {
+		t.Fatalf("after the unmount: %v", got)
+	}
+	// The other goes.
+	if got := kinds(step(base)); len(got) != 1 || !strings.Contains(got[0], "FS/∕dev∕shm") {
+		t.Fatalf("unmounted: %v", got)
+	}
+}
