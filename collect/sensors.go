@@ -121,6 +121,9 @@ func listSensors(ctx context.Context, fr *fileReader, dir string) ([]sensor, err
 				stem := filepath.Join(base, kind.prefix+num)
 				s.label = sensorAttr(fr, stem+"_label")
 				s.input, s.err = readInt(fr, stem+"_input")
+				if errors.Is(s.err, fs.ErrNotExist) {
+					continue // the channel vanished after it was listed (a module unloaded, a drive removed)
+				}
 				limit := "_crit"
 				if s.kind == sensorFan {
 					limit = "_min"

@@ -115,3 +115,46 @@ func TestSensorScale(t *testing.T) {
 		}
 	}
 }
+
+// issue 19: sensors vanishing are removed instances (events), never errors: a chip whose
+// directory goes (a drive removed), and a channel listed but gone before its reading (the race
+// with a module unloading, made here with a dangling link).
+func TestSensorsVanish(t *testing.T) {
+	rt := newRewriteTree(t, "basic")
+	sys := filepath.Join(rt.dir, "sys")
+	hwmonTree(t, sys)
+	provs := HostProviders(HostOptions{Procfs: filepath.Join(rt.dir, "proc"), Sysfs: sys})
+	pointAt(t, provs, rt.dir)
+	h := newHarness(t, provs)
+	h.step(Request{Static: true, Variable: true})
+	if _, err := h.reg.Lookup(nil, "Sensors/Temp/nvme Composite"); err != nil {
+		t.Fatal(err)
+	}
+	hw := filepath.Join(sys, "class", "hwmon")
+	if err := os.RemoveAll(filepath.Join(hw, "hwmon2")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(hw, "hwmon0", "gone"), filepath.Join(hw, "hwmon0", "temp9_input")); err != nil {
+		t.Fatal(err)
+	}
+	n := len(h.events)
+	h.step(Request{})
+	var removed []string
+	for _, ev := range h.events[n:] {
+		if ev.Kind == ns.EvInstanceRemoved {
+			removed = append(removed, ev.Path)
+		}
+	}
+	if len(removed) != 1 || removed[0] != "Sensors/Temp/nvme Composite" {
+		t.Fatalf("removed %v", removed)
+	}
+	if cr := h.reading("12.1.2"); cr.Err != nil {
+		t.Fatalf("a vanished sensor is an error: %v", cr.Err)
+	}
+	if _, err := h.reg.Lookup(nil, "Sensors/Temp/coretemp temp9"); err == nil {
+		t.Fatal("a channel without a reading is in the name space")
+	}
+	if v := h.value("Sensors/Temp/coretemp Core 0/input"); v.State != ns.Valid {
+		t.Fatalf("the others are read: %+v", v)
+	}
+}
