@@ -50,7 +50,7 @@ func (t snmpTable) get(prefix, key string) (int64, bool) {
 //
 // Every field is handed to visit, which must not keep the slices.
 func parseSNMP(src string, data []byte, visit func(prefix, key []byte, v int64)) error {
-	n, pairs := 0, 0
+	n, fields := 0, 0
 	// A netstat line has over a hundred fields: room for them on the stack, not the heap.
 	var keyArr, valArr [192][]byte
 	keyBuf, valBuf := keyArr[:0], valArr[:0]
@@ -73,7 +73,7 @@ func parseSNMP(src string, data []byte, visit func(prefix, key []byte, v int64))
 		if len(keys) != len(values) {
 			return fmt.Errorf("tcpip: parse %s line %d: %d names but %d values (line %q)", src, n, len(keys), len(values), vals)
 		}
-		pairs++
+		fields += len(keys)
 		for i, k := range keys {
 			v, err := strconv.ParseInt(string(values[i]), 10, 64)
 			if err != nil {
@@ -88,7 +88,7 @@ func parseSNMP(src string, data []byte, visit func(prefix, key []byte, v int64))
 			visit(hp, k, v)
 		}
 	}
-	if pairs == 0 {
+	if fields == 0 {
 		return fmt.Errorf("tcpip: parse %s: %w", src, errNoData)
 	}
 	return nil
