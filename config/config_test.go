@@ -1,0 +1,307 @@
+package config
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+var testDefaults = Defaults{
+	Keys: []KeyDefault{
+		{Action: "quit", Scope: "global", Help: "quit", Keys: []string{"q", "ctrl+c"}},
+		{Action: "pane.next", Scope: "global", Help: "next pane", Keys: []string{"tab"}},
+		{Action: "hot.new", Scope: "hotsets", Help: "new hotset", Keys: []string{"n"}},
+	},
+	Hotsets: []Hotset{
+		{Name: "busiest-disks", Path: "Disk", Stat: "busy", MaxResp: 5, Feed: "always"},
+		{Name: "fullest-filesystems", Path: "FS", Stat: "%used", MaxResp: 5, Threshold: 90, Feed: "always", Exceptions: "exception", Frequency: 5, Severity: 1},
+	},
+}
+
+// issue 16: every error names the file, line and column, the key, what was expected and what
+// was found; unknown keys are errors with a "did you mean".
+func TestParseErrors(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"themes = \"dark\"\n", `c.toml:1:1: themes: unknown key (did you mean "theme"?)`},
+		{"\n\n[[hotset]]\nname = \"busiest-disks\"\npath = \"Disk\"\nstat = \"busy\"\n  maxresp = -2\n", `c.toml:7:3: hotset "busiest-disks": maxresp must be >= 0, got -2`},
+		{"[[hotset]]\nnmae = \"x\"\n", `c.toml:2:1: hotset.nmae: unknown key (did you mean "name"?)`},
+		{"theme = 1\n", `c.toml:1:9: theme: want a string, got a TOML integer`},
+		{"interval = \"1x\"\n", `c.toml:1:12: interval:`},
+		{"interval = \"10ms\"\n", `c.toml:1:1: interval: must be 100ms to 1h0m0s, got 10ms`},
+		{"liveness = \"5s\"\n", `c.toml:1:1: liveness: must be 0 (off) or 15s to 600s, got 5s`},
+		{"start = \"graphs\"\n", `c.toml:1:1: start: must be one of overview, tree, values, hotsets, inspector, events, got "graphs"`},
+		{"net_units = \"nibbles\"\n", `c.toml:1:1: net_units: must be bytes or bits`},
+		{"save_hotsets = \"maybe\"\n", `c.toml:1:1: save_hotsets: must be ask, always or never`},
+		{"theme = \n", `c.toml:1:9: unexpected character`},
+		{"[keys]\nquit = []\n", `c.toml:2:1: keys.quit: needs at least one key`},
+		{"[keys]\nquit = [1]\n", `c.toml:2:1: keys.quit: want a list of key names (strings), got 1`},
+		{"[[hotset]]\npath = \"Disk\"\nstat = \"busy\"\n", `c.toml:1:1: hotset "": name is missing`},
+		{"[[hotset]]\nname = \"a\"\npath = \"Disk\"\nstat = \"busy\"\n[[hotset]]\nname = \"a\"\npath = \"CPU\"\nstat = \"busy\"\n", `c.toml:6:1: hotset "a": name is used twice (hotsets 1 and 2)`},
+		{"[[hotset]]\nname = \"a\"\npath = \"Disk\"\nstat = \"busy\"\nfeed = \"sometimes\"\n", `c.toml:5:1: hotset "a": feed must be none, threshold or always, got "sometimes"`},
+		// SPMI-HOT-14: exceptions need a frequency of 5 minutes or more and a severity.
+		{"[[hotset]]\nname = \"a\"\npath = \"Disk\"\nstat = \"busy\"\nexceptions = \"exception\"\nfrequency = 5\n", `c.toml:1:1: hotset "a": severity must be > 0 with exceptions, got 0`},
+		{"[[hotset]]\nname = \"a\"\npath = \"Disk\"\nstat = \"busy\"\nexceptions = \"trap\"\nfrequency = 1\ntrap = 3\n", `c.toml:6:1: hotset "a": frequency must be at least 5 minutes`},
+		{"[tables.disks]\nsort = \"r/s\"\n", `c.toml:1:1: tables.disks: unknown table "disks"`},
+	} {
+		_, err := Parse("c.toml", []byte(c.text))
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%q:\n got %v\nwant %s", c.text, err, c.want)
+		}
+	}
+}
+
+func TestParseGood(t *testing.T) {
+	f, err := Parse("c.toml", []byte(`interval = "2s"
+theme = "light"
+[keys]
+quit = ["x"]
+pane.next = ["tab", "ctrl+n"]
+"hot.new" = "N"
+[[hotset]]
+name = "busy"
+path = "Disk"
+stat = "busy"
+maxresp = 3
+threshold = 50
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Interval.Duration != 2*time.Second || f.Theme != "light" || len(f.Hotset) != 1 || f.Hotset[0].Threshold != 50 {
+		t.Fatalf("%+v", f)
+	}
+	if got := f.Keys; len(got) != 3 || got["quit"][0] != "x" || got["pane.next"][1] != "ctrl+n" || got["hot.new"][0] != "N" {
+		t.Fatalf("keys %v", got)
+	}
+	if p := f.Set["hotset[0].maxresp"]; p.Line != 11 || p.Col != 1 {
+		t.Fatalf("position %+v", p)
+	}
+}
+
+// issue 16: flags beat the environment, which beats the file, which beats the defaults; and
+// Origin says which gave each value.
+func TestPrecedence(t *testing.T) {
+	f, err := Parse("/etc/c.toml", []byte("theme = \"light\"\ninterval = \"2s\"\nshow_loop = true\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"DCIMON_INTERVAL": "5s", "DCIMON_THEME": "mono"}
+	getenv := func(k string) string { return env[k] }
+	for _, c := range []struct {
+		name     string
+		file     *File
+		env      bool
+		flags    map[string]string
+		interval time.Duration
+		theme    string
+		showLoop bool
+		origins  map[string]string
+	}{
+		{"defaults", nil, false, nil, time.Second, "dark", false, map[string]string{"interval": "default", "theme": "default"}},
+		{"file", f, false, nil, 2 * time.Second, "light", true, map[string]string{"interval": "c.toml:2", "theme": "c.toml:1", "show_loop": "c.toml:3", "start": "default"}},
+		{"env beats file", f, true, nil, 5 * time.Second, "mono", true, map[string]string{"interval": "DCIMON_INTERVAL", "show_loop": "c.toml:3"}},
+		{"flag beats env", f, true, map[string]string{"interval": "500ms", "show_loop": "false"}, 500 * time.Millisecond, "mono", false,
+			map[string]string{"interval": "--interval", "theme": "DCIMON_THEME", "show_loop": "--show-loop"}},
+	} {
+		ge := func(string) string { return "" }
+		if c.env {
+			ge = getenv
+		}
+		e, err := Resolve(testDefaults, c.file, "/etc/c.toml", ge, c.flags)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if e.Interval != c.interval || e.Theme != c.theme || e.ShowLoop != c.showLoop {
+			t.Errorf("%s: interval %v theme %s show_loop %v", c.name, e.Interval, e.Theme, e.ShowLoop)
+		}
+		for k, want := range c.origins {
+			if e.Origin[k] != want {
+				t.Errorf("%s: %s comes from %q, want %q", c.name, k, e.Origin[k], want)
+			}
+		}
+	}
+	// A bad value in the environment or a flag is an error naming it.
+	if _, err := Resolve(testDefaults, nil, "", func(k string) string { return map[string]string{"DCIMON_START": "graphs"}[k] }, nil); err == nil ||
+		!strings.Contains(err.Error(), "DCIMON_START") {
+		t.Errorf("bad environment: %v", err)
+	}
+	if _, err := Resolve(testDefaults, nil, "", func(string) string { return "" }, map[string]string{"liveness": "5s"}); err == nil ||
+		!strings.Contains(err.Error(), "--liveness") {
+		t.Errorf("bad flag: %v", err)
+	}
+}
+
+func TestLocate(t *testing.T) {
+	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+	for _, c := range []struct {
+		flag     string
+		env      map[string]string
+		want     string
+		explicit bool
+	}{
+		{"/a.toml", map[string]string{"DCIMON_CONFIG": "/b.toml"}, "/a.toml", true},
+		{"", map[string]string{"DCIMON_CONFIG": "/b.toml", "XDG_CONFIG_HOME": "/x"}, "/b.toml", true},
+		{"", map[string]string{"XDG_CONFIG_HOME": "/x", "HOME": "/h"}, "/x/dcimon/config.toml", false},
+		{"", map[string]string{"XDG_CONFIG_HOME": "rel", "HOME": "/h"}, "/h/.config/dcimon/config.toml", false},
+		{"", map[string]string{"HOME": "/h"}, "/h/.config/dcimon/config.toml", false},
+	} {
+		got, explicit := Locate(c.flag, env(c.env))
+		if got != c.want || explicit != c.explicit {
+			t.Errorf("Locate(%q, %v) = %s %v, want %s %v", c.flag, c.env, got, explicit, c.want, c.explicit)
+		}
+	}
+	if f, err := Load(filepath.Join(t.TempDir(), "none.toml"), false); f != nil || err != nil {
+		t.Errorf("a missing default file is no configuration: %v %v", f, err)
+	}
+	if _, err := Load(filepath.Join(t.TempDir(), "none.toml"), true); err == nil {
+		t.Error("a missing file named by the user is an error")
+	}
+}
+
+// The default file parses back to the defaults.
+func TestDefaultFileParsesBack(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteDefault(&b, testDefaults); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Parse("default.toml", b.Bytes())
+	if err != nil {
+		t.Fatalf("%v\n%s", err, b.String())
+	}
+	e, err := Resolve(testDefaults, f, "default.toml", func(string) string { return "" }, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _ := Resolve(testDefaults, nil, "", func(string) string { return "" }, nil)
+	if e.Interval != d.Interval || e.Theme != d.Theme || e.Start != d.Start || e.Liveness != d.Liveness || !sameHotsets(e.Hotsets, d.Hotsets) {
+		t.Fatalf("the default file says otherwise:\n%s", b.String())
+	}
+	for _, k := range testDefaults.Keys {
+		if strings.Join(f.Keys[k.Action], ",") != strings.Join(k.Keys, ",") {
+			t.Errorf("keys.%s = %v, want %v", k.Action, f.Keys[k.Action], k.Keys)
+		}
+	}
+}
+
+const userFile = `# my settings
+theme = "light"   # easier on the eyes
+
+# the disks I care about
+[[hotset]]
+name = "busiest-disks"   # keep this one
+path = "Disk"
+stat = "busy"
+maxresp = 5
+feed = "always"
+
+# old one
+[[hotset]]
+name = "old"
+path = "CPU"
+stat = "busy"
+
+[keys]
+quit = ["x"]  # tmux eats q
+`
+
+// issue 16: a hotset saved from the monitor keeps the user's comments and order for everything
+// else: a changed value is rewritten in place, a deleted hotset loses its table and the comments
+// right above it, a new one is appended; the result parses back to exactly what was meant.
+func TestEditHotsets(t *testing.T) {
+	hs := []Hotset{
+		{Name: "busiest-disks", Path: "Disk", Stat: "busy", MaxResp: 10, Threshold: 50, Feed: "always"},
+		{Name: "FS-%used", Path: "FS", Stat: "%used", MaxResp: 3, Threshold: 90, Feed: "threshold", Exceptions: "exception", Frequency: 5, Severity: 2},
+	}
+	out, err := EditHotsets("c.toml", []byte(userFile), hs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(out)
+	for _, keep := range []string{"# my settings\n", "theme = \"light\"   # easier on the eyes\n", "# the disks I care about\n",
+		"name = \"busiest-disks\"   # keep this one\n", "maxresp = 10\n", "threshold = 50.0\n", "quit = [\"x\"]  # tmux eats q\n", "name = \"FS-%used\"\n"} {
+		if !strings.Contains(got, keep) {
+			t.Errorf("lacks %q:\n%s", keep, got)
+		}
+	}
+	for _, gone := range []string{"# old one", "name = \"old\""} {
+		if strings.Contains(got, gone) {
+			t.Errorf("still has %q:\n%s", gone, got)
+		}
+	}
+	// The lines not about the hotsets are the user's, byte for byte and in order.
+	if !strings.HasPrefix(got, "# my settings\ntheme = \"light\"   # easier on the eyes\n\n# the disks I care about\n[[hotset]]\n") {
+		t.Errorf("the head changed:\n%s", got)
+	}
+	// Saving the same again changes nothing.
+	again, err := EditHotsets("c.toml", out, hs)
+	if err != nil || !bytes.Equal(again, out) {
+		t.Fatalf("a second save changed the file (%v):\n%s", err, again)
+	}
+	// A file that does not parse is never rewritten.
+	if _, err := EditHotsets("c.toml", []byte("theme = \n"), hs); err == nil {
+		t.Fatal("a broken file was edited")
+	}
+}
+
+// issue 16: the file is written atomically: the old one stays whole until the new one is in its
+// place, with the same permissions; a new file and its directory are created.
+func TestSaveHotsets(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "dcimon", "config.toml")
+	hs := testDefaults.Hotsets
+	if err := SaveHotsets(path, hs); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Load(path, true)
+	if err != nil || !sameHotsets(f.Hotset, hs) {
+		t.Fatalf("%v %+v", err, f)
+	}
+	if err := os.WriteFile(path, []byte(userFile), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(path, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := SaveHotsets(path, hs[:1]); err != nil {
+		t.Fatal(err)
+	}
+	st, _ := os.Stat(path)
+	if st.Mode().Perm() != 0o600 {
+		t.Fatalf("mode %v", st.Mode())
+	}
+	ents, _ := os.ReadDir(filepath.Dir(path))
+	if len(ents) != 1 {
+		t.Fatalf("temporary files left: %v", ents)
+	}
+	// A broken file is left as it is.
+	if err := os.WriteFile(path, []byte("theme = \n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := SaveHotsets(path, hs); err == nil {
+		t.Fatal("a broken file was rewritten")
+	}
+	if data, _ := os.ReadFile(path); string(data) != "theme = \n" {
+		t.Fatalf("the broken file changed: %q", data)
+	}
+}
+
+// The parser of the user's file, and the editor, under a fuzzer: no panic, and an edit either
+// fails or parses back to what was meant.
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(userFile))
+	var b bytes.Buffer
+	_ = WriteDefault(&b, testDefaults)
+	f.Add(b.Bytes())
+	f.Add([]byte("[keys]\npane.next = [\"tab\"]\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if _, err := Parse("fuzz.toml", data); err != nil {
+			return
+		}
+		if _, err := EditHotsets("fuzz.toml", data, testDefaults.Hotsets); err != nil && !strings.Contains(err.Error(), "not") {
+			t.Fatalf("an edit failed without saying it wrote nothing: %v", err)
+		}
+	})
+}

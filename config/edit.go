@@ -1,0 +1,223 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+
+	"github.com/pelletier/go-toml/v2/unstable"
+)
+
+// edit replaces data[start:end] with text.
+type edit struct {
+	start, end int
+	text       string
+}
+
+// hotsetFields are a hotset's keys in the order a new table lists them, with their TOML text and
+// whether two hotsets differ in them.
+var hotsetFields = []struct {
+	key  string
+	text func(Hotset) string
+	same func(a, b Hotset) bool
+}{
+	{"name", func(h Hotset) string { return tomlString(h.Name) }, func(a, b Hotset) bool { return a.Name == b.Name }},
+	{"path", func(h Hotset) string { return tomlString(h.Path) }, func(a, b Hotset) bool { return a.Path == b.Path }},
+	{"stat", func(h Hotset) string { return tomlString(h.Stat) }, func(a, b Hotset) bool { return a.Stat == b.Stat }},
+	{"maxresp", func(h Hotset) string { return strconv.Itoa(h.MaxResp) }, func(a, b Hotset) bool { return a.MaxResp == b.MaxResp }},
+	{"threshold", func(h Hotset) string { return tomlFloat(h.Threshold) }, func(a, b Hotset) bool { return a.Threshold == b.Threshold }},
+	{"feed", func(h Hotset) string { return tomlString(orDefault(h.Feed, "threshold")) },
+		func(a, b Hotset) bool { return orDefault(a.Feed, "threshold") == orDefault(b.Feed, "threshold") }},
+	{"exceptions", func(h Hotset) string { return tomlString(orDefault(h.Exceptions, "none")) },
+		func(a, b Hotset) bool { return orDefault(a.Exceptions, "none") == orDefault(b.Exceptions, "none") }},
+	{"frequency", func(h Hotset) string { return strconv.Itoa(h.Frequency) }, func(a, b Hotset) bool { return a.Frequency == b.Frequency }},
+	{"severity", func(h Hotset) string { return strconv.Itoa(h.Severity) }, func(a, b Hotset) bool { return a.Severity == b.Severity }},
+	{"trap", func(h Hotset) string { return strconv.Itoa(h.Trap) }, func(a, b Hotset) bool { return a.Trap == b.Trap }},
+}
+
+// EditHotsets is the text of the file data (named name, for messages) with hs as its hotsets and
+// every other byte kept: a hotset already in the file (by name) has only its changed values
+// rewritten, in place; one no longer in hs loses its table (and the comment lines right above
+// it); a new one is appended. The result is parsed back and must hold exactly hs.
+func EditHotsets(name string, data []byte, hs []Hotset) ([]byte, error) {
+	old, err := Parse(name, data)
+	if err != nil {
+		return nil, fmt.Errorf("the file does not parse, so it is not rewritten: %w", err)
+	}
+	spans, _, perr := scan(data)
+	if perr != nil {
+		return nil, perr.withFile(name)
+	}
+	want := map[string]Hotset{}
+	for _, h := range hs {
+		want[h.Name] = h
+	}
+	var edits []edit
+	for i, cur := range old.Hotset {
+		table := fmt.Sprintf("hotset[%d]", i)
+		var hdr span
+		var kvs []span
+		for _, s := range spans {
+			switch {
+			case s.kind == unstable.ArrayTable && s.key == table:
+				hdr = s
+			case s.table == table && s.key != table:
+				kvs = append(kvs, s)
+			}
+		}
+		end := hdr.end
+		for _, s := range kvs {
+			end = max(end, s.end)
+		}
+		h, keep := want[cur.Name]
+		if !keep {
+			start := hdr.start
+			for start > 0 { // the comment lines right above the table go with it
+				prev := lineStart(data, start-1)
+				if !bytes.HasPrefix(bytes.TrimLeft(data[prev:start], " \t"), []byte("#")) {
+					break
+				}
+				start = prev
+			}
+			edits = append(edits, edit{start, end, ""})
+			continue
+		}
+		var missing bytes.Buffer
+		for _, fd := range hotsetFields {
+			if fd.same(cur, h) {
+				continue
+			}
+			at := slices.IndexFunc(kvs, func(s span) bool { return s.key == table+"."+fd.key })
+			if at < 0 {
+				fmt.Fprintf(&missing, "%s = %s\n", fd.key, fd.text(h))
+				continue
+			}
+			edits = append(edits, edit{kvs[at].vstart, kvs[at].vend, fd.text(h)})
+		}
+		if missing.Len() > 0 {
+			text := missing.String()
+			if end > 0 && data[end-1] != '\n' {
+				text = "\n" + text
+			}
+			edits = append(edits, edit{end, end, text})
+		}
+	}
+	var add bytes.Buffer
+	for _, h := range hs {
+		if _, ok := old.HotsetByName(h.Name); ok {
+			continue
+		}
+		add.WriteString("\n")
+		writeHotset(&add, h, "")
+	}
+	if add.Len() > 0 {
+		text := add.String()
+		if len(data) > 0 && data[len(data)-1] != '\n' {
+			text = "\n" + text
+		}
+		edits = append(edits, edit{len(data), len(data), text})
+	}
+	sort.SliceStable(edits, func(i, j int) bool { return edits[i].start > edits[j].start })
+	out := slices.Clone(data)
+	for _, e := range edits {
+		out = slices.Concat(out[:e.start], []byte(e.text), out[e.end:])
+	}
+	// Never write what does not read back as meant.
+	back, err := Parse(name, out)
+	if err != nil {
+		return nil, fmt.Errorf("the edited file would not parse, so it is not written: %w", err)
+	}
+	if !sameHotsets(back.Hotset, hs) {
+		return nil, errors.New("the edited file would not hold the hotsets meant, so it is not written")
+	}
+	return out, nil
+}
+
+func sameHotsets(a, b []Hotset) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for _, h := range b {
+		g, ok := (&File{Hotset: a}).HotsetByName(h.Name)
+		if !ok {
+			return false
+		}
+		for _, fd := range hotsetFields {
+			if !fd.same(g, h) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// SaveHotsets makes hs the hotsets of the file at path (created, with its directory, when there
+// is none), keeping everything else in it (EditHotsets), atomically: a temporary file in the same
+// directory, synced, then renamed over the old one. A file that does not parse is not touched.
+func SaveHotsets(path string, hs []Hotset) error {
+	data, err := os.ReadFile(path)
+	mode := fs.FileMode(0o644)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		data = []byte(header)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
+		}
+	case err != nil:
+		return err
+	default:
+		if st, err := os.Stat(path); err == nil {
+			mode = st.Mode().Perm()
+		}
+	}
+	out, err := EditHotsets(path, data, hs)
+	if err != nil {
+		return err
+	}
+	return WriteAtomic(path, out, mode)
+}
+
+// WriteAtomic writes data to path through a temporary file in its directory, synced before it
+// is renamed over path and the directory synced after: a reader sees the old file or the new
+// one, never a part, and a full disk leaves the old file as it was.
+func WriteAtomic(path string, data []byte, mode fs.FileMode) error {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	done := false
+	defer func() {
+		if !done {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err := tmp.Write(data); err != nil {
+		return err
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return err
+	}
+	done = true
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+	return nil
+}

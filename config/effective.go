@@ -1,0 +1,217 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/adrg/xdg"
+)
+
+// Defaults are what dcimon does with no configuration at all; the caller (main) gives those
+// other packages own: the key bindings of the monitor and its default hotsets.
+type Defaults struct {
+	Keys    []KeyDefault
+	Hotsets []Hotset
+}
+
+// KeyDefault is one action of the monitor, its scope and its built-in keys.
+type KeyDefault struct {
+	Action, Scope, Help string
+	Keys                []string
+}
+
+// Effective is the configuration in force: built-in defaults, then the file, then the
+// environment, then the command line, each later one winning (Origin says which gave a key).
+type Effective struct {
+	Interval    time.Duration
+	Theme       string
+	Start       string
+	Path        string
+	ShowLoop    bool
+	Liveness    time.Duration
+	NetUnits    string
+	SaveHotsets string
+	Keys        map[string][]string // only the actions the file rebinds
+	Hotsets     []Hotset
+
+	// Origin is where each scalar key and the hotsets came from: "default", "config.toml:3",
+	// "DCIMON_THEME", "--theme".
+	Origin map[string]string
+	// File is the configuration file read, nil where there is none; FilePath is its path
+	// whether or not it exists (where the monitor saves hotsets).
+	File     *File
+	FilePath string
+	// HotsetsFromFile says the file lists the hotsets ([[hotset]] tables); otherwise they are
+	// the defaults, and saving writes them all.
+	HotsetsFromFile bool
+}
+
+// Scalars are the top-level settings that the environment (DCIMON_<KEY>) and flags can set, in
+// the order `dcimon config` prints them.
+var Scalars = []string{"interval", "theme", "start", "path", "show_loop", "liveness", "net_units", "save_hotsets"}
+
+// EnvName is the environment variable of a setting: DCIMON_SHOW_LOOP for show_loop.
+func EnvName(key string) string { return "DCIMON_" + strings.ToUpper(key) }
+
+// Locate is the configuration file's path: --config, else DCIMON_CONFIG, else
+// $XDG_CONFIG_HOME/dcimon/config.toml; explicit says the user named it (so it must exist).
+func Locate(flag string, getenv func(string) string) (path string, explicit bool) {
+	switch {
+	case flag != "":
+		return flag, true
+	case getenv("DCIMON_CONFIG") != "":
+		return getenv("DCIMON_CONFIG"), true
+	}
+	// The XDG base directory rules (a relative XDG_CONFIG_HOME is ignored); getenv is
+	// os.Getenv but for tests, so xdg's own reading of the process environment is the last
+	// resort (no HOME at all).
+	home := getenv("XDG_CONFIG_HOME")
+	if !filepath.IsAbs(home) {
+		if h := getenv("HOME"); h != "" {
+			home = filepath.Join(h, ".config")
+		} else {
+			home = xdg.ConfigHome
+		}
+	}
+	return filepath.Join(home, "dcimon", "config.toml"), false
+}
+
+// Load reads the file at path. A file that does not exist is no configuration (nil, nil) unless
+// explicit; any other failure to read or parse it is an error.
+func Load(path string, explicit bool) (*File, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) && !explicit {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, &Error{File: path, Msg: "cannot read: " + errors.Unwrap(err).Error()}
+	}
+	return Parse(path, data)
+}
+
+// Resolve is the effective configuration: d and the file f (nil for none) at path, then the
+// environment, then flags (the flags set on the command line, by setting name, with their value
+// as text).
+func Resolve(d Defaults, f *File, path string, getenv func(string) string, flags map[string]string) (*Effective, error) {
+	e := &Effective{Interval: time.Second, Theme: "dark", Start: "overview", Liveness: 30 * time.Second, NetUnits: "bytes",
+		SaveHotsets: "ask", Hotsets: d.Hotsets, Origin: map[string]string{}, File: f, FilePath: path, Keys: map[string][]string{}}
+	for _, k := range Scalars {
+		e.Origin[k] = "default"
+	}
+	e.Origin["hotset"] = "default"
+	if f != nil {
+		at := func(key string) string {
+			p := f.Set[key]
+			return fmt.Sprintf("%s:%d", f.Base(), p.Line)
+		}
+		set := func(key string) bool {
+			if _, ok := f.Set[key]; ok {
+				e.Origin[key] = at(key)
+				return true
+			}
+			return false
+		}
+		if set("interval") {
+			e.Interval = f.Interval.Duration
+		}
+		if set("theme") {
+			e.Theme = f.Theme
+		}
+		if set("start") {
+			e.Start = f.Start
+		}
+		if set("path") {
+			e.Path = f.Path
+		}
+		if set("show_loop") {
+			e.ShowLoop = f.ShowLoop
+		}
+		if set("liveness") {
+			e.Liveness = f.Liveness.Duration
+		}
+		if set("net_units") {
+			e.NetUnits = f.NetUnits
+		}
+		if set("save_hotsets") {
+			e.SaveHotsets = f.SaveHotsets
+		}
+		if len(f.Hotset) > 0 {
+			e.Hotsets, e.HotsetsFromFile = f.Hotset, true
+			e.Origin["hotset"] = at("hotset[0]")
+		}
+		for a, k := range f.Keys {
+			e.Keys[a] = k
+		}
+	}
+	for _, k := range Scalars {
+		if v := getenv(EnvName(k)); v != "" {
+			if err := e.setText(k, v); err != nil {
+				return nil, fmt.Errorf("%s=%q: %w", EnvName(k), v, err)
+			}
+			e.Origin[k] = EnvName(k)
+		}
+	}
+	for _, k := range Scalars {
+		if v, ok := flags[k]; ok {
+			if err := e.setText(k, v); err != nil {
+				return nil, fmt.Errorf("--%s %s: %w", strings.ReplaceAll(k, "_", "-"), v, err)
+			}
+			e.Origin[k] = "--" + strings.ReplaceAll(k, "_", "-")
+		}
+	}
+	return e, nil
+}
+
+// setText sets a scalar from text (the environment's or a flag's), checked as the file's is.
+func (e *Effective) setText(key, v string) error {
+	choice := func(dst *string, choices []string) error {
+		if !oneOf(v, choices) {
+			return fmt.Errorf("want one of %s", strings.Join(choices, ", "))
+		}
+		*dst = v
+		return nil
+	}
+	switch key {
+	case "interval", "liveness":
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			return errors.New("want a duration such as 1s or 500ms")
+		}
+		if key == "interval" {
+			if d < MinInterval || d > MaxInterval {
+				return fmt.Errorf("want %v to %v", MinInterval, MaxInterval)
+			}
+			e.Interval = d
+			return nil
+		}
+		if d != 0 && (d < 15*time.Second || d > 600*time.Second) {
+			return errors.New("want 0 (off) or 15s to 600s")
+		}
+		e.Liveness = d
+	case "theme":
+		e.Theme = v
+	case "path":
+		e.Path = v
+	case "start":
+		return choice(&e.Start, Panes)
+	case "net_units":
+		return choice(&e.NetUnits, NetUnits)
+	case "save_hotsets":
+		return choice(&e.SaveHotsets, SaveChoices)
+	case "show_loop":
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return errors.New("want true or false")
+		}
+		e.ShowLoop = b
+	default:
+		return fmt.Errorf("unknown setting %q", key)
+	}
+	return nil
+}

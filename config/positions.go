@@ -1,0 +1,138 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/pelletier/go-toml/v2/unstable"
+)
+
+// parseErr is a syntax error at a position, before the file's name is known.
+type parseErr struct {
+	pos Pos
+	msg string
+}
+
+func (e *parseErr) withFile(name string) error { return &Error{File: name, Pos: e.pos, Msg: e.msg} }
+
+// span is one expression of the file: a table header or a key/value line, with the byte range
+// of its value (key/values only) and of its whole line.
+type span struct {
+	kind       unstable.Kind
+	key        string // the dotted path, arrays of tables indexed: "hotset[1].maxresp"
+	table      string // the table it belongs to ("hotset[1]", "" for the top)
+	start, end int    // the expression's line: from its first byte to the end of its line (newline included)
+	vstart     int    // the value's bytes, key/values only
+	vend       int
+}
+
+// scan walks the file's expressions with go-toml's parser, which gives every node's place in
+// the input: the positions of keys for messages, and the spans SaveHotsets edits.
+func scan(data []byte) ([]span, *unstable.Parser, *parseErr) {
+	p := &unstable.Parser{}
+	p.Reset(data)
+	var out []span
+	table := ""
+	arrays := map[string]int{}
+	for p.NextExpression() {
+		e := p.Expression()
+		switch e.Kind {
+		case unstable.Table, unstable.ArrayTable:
+			name, first := keyOf(e.Key())
+			if e.Kind == unstable.ArrayTable {
+				table = fmt.Sprintf("%s[%d]", name, arrays[name])
+				arrays[name]++
+			} else {
+				table = name
+			}
+			start := lineStart(data, int(first.Offset))
+			out = append(out, span{kind: e.Kind, key: table, table: table, start: start, end: lineEnd(data, int(first.Offset))})
+		case unstable.KeyValue:
+			name, first := keyOf(e.Key())
+			full := name
+			if table != "" {
+				full = table + "." + name
+			}
+			v := e.Value()
+			vs, ve := int(v.Raw.Offset), int(v.Raw.Offset+v.Raw.Length)
+			if v.Kind == unstable.String && ve < len(data) {
+				// The raw of a string is its content: widen it to its quotes.
+				q := quoteLen(data, vs)
+				vs, ve = vs-q, ve+q
+			}
+			out = append(out, span{kind: e.Kind, key: full, table: table, start: lineStart(data, int(first.Offset)),
+				end: lineEnd(data, max(ve, int(first.Offset))), vstart: vs, vend: ve})
+		}
+	}
+	if err := p.Error(); err != nil {
+		var pe *unstable.ParserError
+		if errors.As(err, &pe) && pe.Highlight != nil {
+			sh := p.Shape(p.Range(pe.Highlight))
+			return nil, nil, &parseErr{Pos{sh.Start.Line, sh.Start.Column}, pe.Message}
+		}
+		return nil, nil, &parseErr{Pos{}, err.Error()}
+	}
+	return out, p, nil
+}
+
+// quoteLen is the length of the quotes before a string's content at off: 3 for """ or ”', 1
+// for " or ', 0 when there are none (a bare value).
+func quoteLen(data []byte, off int) int {
+	if off >= 3 && (string(data[off-3:off]) == `"""` || string(data[off-3:off]) == "'''") {
+		return 3
+	}
+	if off >= 1 && (data[off-1] == '"' || data[off-1] == '\'') {
+		return 1
+	}
+	return 0
+}
+
+// keyOf is a dotted key and the range of its first part.
+func keyOf(it unstable.Iterator) (string, unstable.Range) {
+	var parts []string
+	var first unstable.Range
+	for it.Next() {
+		n := it.Node()
+		if len(parts) == 0 {
+			first = n.Raw
+		}
+		parts = append(parts, string(n.Data))
+	}
+	return strings.Join(parts, "."), first
+}
+
+func lineStart(data []byte, off int) int {
+	for off > 0 && data[off-1] != '\n' {
+		off--
+	}
+	return off
+}
+
+func lineEnd(data []byte, off int) int {
+	for off < len(data) && data[off] != '\n' {
+		off++
+	}
+	if off < len(data) {
+		off++
+	}
+	return off
+}
+
+// positions is where every key and table of the file is.
+func positions(data []byte) (map[string]Pos, *parseErr) {
+	spans, p, err := scan(data)
+	if err != nil {
+		return nil, err
+	}
+	set := make(map[string]Pos, len(spans))
+	for _, s := range spans {
+		off := s.start
+		for off < len(data) && (data[off] == ' ' || data[off] == '\t') {
+			off++
+		}
+		sh := p.Shape(unstable.Range{Offset: uint32(off), Length: 0})
+		set[s.key] = Pos{sh.Start.Line, sh.Start.Column}
+	}
+	return set, nil
+}

@@ -1,0 +1,195 @@
+package config
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// tomlString is s as a TOML basic string.
+func tomlString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == utf8.RuneError:
+			b.WriteString(`\uFFFD`)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\u%04X`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+func tomlStrings(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = tomlString(s)
+	}
+	return "[" + strings.Join(q, ", ") + "]"
+}
+
+func tomlFloat(v float64) string {
+	s := strconv.FormatFloat(v, 'f', -1, 64)
+	if !strings.ContainsAny(s, ".eE") {
+		s += ".0"
+	}
+	return s
+}
+
+func durText(d time.Duration) string { return tomlString(d.String()) }
+
+// help of each scalar setting, as the default file explains it.
+var scalarHelp = map[string]string{
+	"interval":     "Refresh interval of the monitor, 100ms to 1h (+ and - change it while running).",
+	"theme":        "Colour theme: dark, light, high-contrast or mono (NO_COLOR forces mono).",
+	"start":        "What the monitor opens on: overview, tree, values, hotsets, inspector or events.",
+	"path":         "A context or statistic to select at start (\"Disk/sda\"); empty for none.",
+	"show_loop":    "Also show loop and ram block devices, pseudo and duplicate file systems.",
+	"liveness":     "Assume a supplier dead after this long without new data: 0 (off) or 15s to 600s.",
+	"net_units":    "Interface rates in bytes or bits per second: bytes or bits.",
+	"save_hotsets": "A hotset made, edited or deleted in the monitor is saved to this file: ask (once a session), always, never.",
+}
+
+func (e *Effective) scalarText(key string) string {
+	switch key {
+	case "interval":
+		return durText(e.Interval)
+	case "theme":
+		return tomlString(e.Theme)
+	case "start":
+		return tomlString(e.Start)
+	case "path":
+		return tomlString(e.Path)
+	case "show_loop":
+		return strconv.FormatBool(e.ShowLoop)
+	case "liveness":
+		return durText(e.Liveness)
+	case "net_units":
+		return tomlString(e.NetUnits)
+	case "save_hotsets":
+		return tomlString(e.SaveHotsets)
+	}
+	return ""
+}
+
+// writeHotset writes one [[hotset]] table; every field, so the file says what is in force.
+func writeHotset(w io.Writer, h Hotset, note string) {
+	if note != "" {
+		fmt.Fprintf(w, "[[hotset]]  # %s\n", note)
+	} else {
+		fmt.Fprintln(w, "[[hotset]]")
+	}
+	fmt.Fprintf(w, "name = %s\npath = %s\nstat = %s\nmaxresp = %d\nthreshold = %s\nfeed = %s\nexceptions = %s\nfrequency = %d\nseverity = %d\ntrap = %d\n",
+		tomlString(h.Name), tomlString(h.Path), tomlString(h.Stat), h.MaxResp, tomlFloat(h.Threshold),
+		tomlString(orDefault(h.Feed, "threshold")), tomlString(orDefault(h.Exceptions, "none")), h.Frequency, h.Severity, h.Trap)
+}
+
+func orDefault(v, d string) string {
+	if v == "" {
+		return d
+	}
+	return v
+}
+
+const header = `# dcimon's configuration file.
+#
+# Read from --config FILE, else $DCIMON_CONFIG, else $XDG_CONFIG_HOME/dcimon/config.toml
+# (~/.config/dcimon/config.toml). A setting left out keeps its default; a flag beats the
+# environment (DCIMON_INTERVAL, DCIMON_THEME, ... for the settings at the top), which beats
+# this file. ` + "`dcimon config`" + ` prints what is in force and where each value comes from;
+# ` + "`dcimon config check [FILE]`" + ` validates a file. Unknown keys are errors.
+`
+
+// WriteDefault writes the annotated default file: every setting at its default, every action
+// with its keys, the default hotsets. It parses back to the defaults (a test checks it).
+func WriteDefault(w io.Writer, d Defaults) error {
+	e, err := Resolve(d, nil, "", func(string) string { return "" }, nil)
+	if err != nil {
+		return err
+	}
+	fmt.Fprint(w, header)
+	for _, k := range Scalars {
+		fmt.Fprintf(w, "\n# %s\n%s = %s\n", scalarHelp[k], k, e.scalarText(k))
+	}
+	writeKeys(w, d, nil, "")
+	fmt.Fprint(w, "\n# Hotsets (SPMI): the top maxresp subcontexts of path by stat. threshold is in the units stat is\n"+
+		"# shown in (50 = 50%): > threshold qualifies, a negative one ranks below |threshold|, 0 all. feed:\n"+
+		"# none, threshold (qualifying peers only) or always; exceptions: none, exception, trap or both,\n"+
+		"# at most one every frequency minutes (5 or more), with severity (and trap, a trap number) > 0.\n"+
+		"# These are the defaults; once the file has a [[hotset]], the file's are all there are.\n"+
+		"# `dcimon hot --name NAME` reads one.\n")
+	for _, h := range d.Hotsets {
+		fmt.Fprintln(w)
+		writeHotset(w, h, "")
+	}
+	return nil
+}
+
+// writeKeys writes the [keys] table: each action's keys (rebound ones from keys) and a comment
+// with its scope and what it does, or where the binding came from when origin is set.
+func writeKeys(w io.Writer, d Defaults, keys map[string][]string, origin string) {
+	fmt.Fprint(w, "\n# Keys: each action of the monitor and the keys that do it. Key names as bubbletea writes\n"+
+		"# them: \"q\", \"ctrl+c\", \"shift+tab\", \"up\", \"pgdown\", \"enter\", \"esc\", \" \" (space).\n"+
+		"# Two actions of one scope (global with one pane's) cannot share a key.\n[keys]\n")
+	width := 0
+	for _, k := range d.Keys {
+		width = max(width, len(k.Action)+3+len(tomlStrings(k.Keys)))
+	}
+	for _, k := range d.Keys {
+		ks, note := k.Keys, k.Scope+": "+k.Help
+		if r, ok := keys[k.Action]; ok {
+			ks = r
+			note = origin
+		} else if origin != "" {
+			note = "default"
+		}
+		line := fmt.Sprintf("%s = %s", tomlKey(k.Action), tomlStrings(ks))
+		fmt.Fprintf(w, "%-*s  # %s\n", width, line, note)
+	}
+}
+
+// tomlKey writes an action's name: a dotted name is a TOML dotted key, which [keys] reads back
+// as the same name.
+func tomlKey(k string) string {
+	if strings.ContainsAny(k, " \"=#") {
+		return tomlString(k)
+	}
+	return k
+}
+
+// WriteEffective writes the configuration in force as TOML, each value with where it came from.
+func WriteEffective(w io.Writer, e *Effective, d Defaults) {
+	if e.File != nil {
+		fmt.Fprintf(w, "# configuration file: %s\n", e.FilePath)
+	} else {
+		fmt.Fprintf(w, "# configuration file: %s (none there: built-in defaults)\n", e.FilePath)
+	}
+	fmt.Fprintln(w, "# each value is followed by where it comes from: default, FILE:LINE, DCIMON_*, or a flag")
+	fmt.Fprintln(w)
+	width := 0
+	for _, k := range Scalars {
+		width = max(width, len(k)+3+len(e.scalarText(k)))
+	}
+	for _, k := range Scalars {
+		fmt.Fprintf(w, "%-*s  # %s\n", width, k+" = "+e.scalarText(k), e.Origin[k])
+	}
+	origin := ""
+	if e.File != nil {
+		origin = e.File.Base()
+	}
+	writeKeys(w, d, e.Keys, origin)
+	for _, h := range e.Hotsets {
+		fmt.Fprintln(w)
+		writeHotset(w, h, e.Origin["hotset"])
+	}
+}
