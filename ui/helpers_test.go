@@ -126,8 +126,16 @@ func runCmd(t testing.TB, m Model, cmd tea.Cmd) Model {
 		return m
 	}
 	switch msg := cmd().(type) {
-	case openMsg, formRequestMsg, sampleMsg, flashMsg:
+	case openMsg, formRequestMsg, sampleMsg, flashMsg, hotsetsSavedMsg:
 		m = send(t, m, msg)
+	case hotsetsChangedMsg:
+		var next tea.Cmd
+		m, next = sendCmd(t, m, msg)
+		m = runCmd(t, m, next)
+	case tea.BatchMsg:
+		for _, c := range msg {
+			m = runCmd(t, m, c)
+		}
 	}
 	return m
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -17,6 +18,9 @@ import (
 // HotsetConfig is a peer set the monitor opens at start: a value, so a configuration file can
 // supply them later.
 type HotsetConfig struct {
+	// Name names the peer set in the configuration file (`dcimon hot --name`); a peer set made in
+	// the monitor gets one from its path and statistic.
+	Name string
 	// Grandpa is the path of the context whose subcontexts are ranked ("Disk").
 	Grandpa string
 	// Stats are statistic names to try in order; the first one the peers carry is ranked, so one
@@ -72,8 +76,9 @@ type hotPane struct {
 	hs  *namespace.HotSet
 	// confirmDel is the peer set d asked to delete, until the next key says yes or no.
 	confirmDel *namespace.HotVals
-	pending    []HotsetConfig // defaults whose peers have not appeared yet
-	tried      uint64         // the registry generation the pending ones were last tried at
+	pending    []HotsetConfig                // defaults whose peers have not appeared yet
+	names      map[*namespace.HotVals]string // each open peer set's name
+	tried      uint64                        // the registry generation the pending ones were last tried at
 	rows       []hotRow
 	cursor     int
 	offset     int // first row shown
@@ -165,6 +170,7 @@ func (p *hotPane) addConfig(c HotsetConfig) (*namespace.HotVals, error) {
 		v, err = p.hs.Add(namespace.HotSpec{Stat: stat, Grandpa: c.Grandpa, MaxResp: c.MaxResp, Threshold: c.Threshold / m.Base(1), Format: m.Format,
 			Frequency: c.Frequency, Feed: c.Feed, Except: c.Except, Severity: c.Severity, TrapNo: c.TrapNo})
 		if err == nil {
+			p.name(v, c.Name)
 			return v, nil
 		}
 	}
@@ -189,9 +195,15 @@ func (p *hotPane) Add(spec namespace.HotSpec, replace *namespace.HotVals) (*name
 	if err != nil {
 		return nil, err
 	}
+	name := ""
+	if replace != nil {
+		name = p.names[replace] // an edit keeps its name
+	}
 	if replace != nil && replace != v {
 		_ = p.hs.Del(replace)
+		delete(p.names, replace)
 	}
+	p.name(v, name)
 	if p.src.Snapshot() != nil {
 		p.err = p.hs.Read(false)
 	}
@@ -205,9 +217,55 @@ func (p *hotPane) Delete(v *namespace.HotVals) error {
 	if err := p.hs.Del(v); err != nil {
 		return err
 	}
+	delete(p.names, v)
 	p.rebuildRows()
 	p.moveTo(p.cursor)
 	return nil
+}
+
+// name records v's name: name, or one made from its path and statistic ("Disk-busy", then
+// "Disk-busy-2"), unique among the open and pending peer sets.
+func (p *hotPane) name(v *namespace.HotVals, name string) {
+	if p.names == nil {
+		p.names = map[*namespace.HotVals]string{}
+	}
+	if _, ok := p.names[v]; ok && name == "" {
+		return
+	}
+	if name == "" {
+		base := strings.NewReplacer("/", "-", " ", "-", "*", "all").Replace(strings.Trim(v.Spec().Grandpa, "/")) + "-" + v.Spec().Stat
+		taken := func(n string) bool {
+			for w, m := range p.names {
+				if m == n && w != v {
+					return true
+				}
+			}
+			return slices.ContainsFunc(p.pending, func(c HotsetConfig) bool { return c.Name == n })
+		}
+		name = base
+		for i := 2; taken(name); i++ {
+			name = fmt.Sprintf("%s-%d", base, i)
+		}
+	}
+	p.names[v] = name
+}
+
+// Configs are the peer sets as the configuration file keeps them: the open ones in order, then
+// those still waiting for their peers; thresholds in the units the statistic is shown in.
+func (p *hotPane) Configs() []HotsetConfig {
+	var out []HotsetConfig
+	for _, v := range p.Entries() {
+		sp := v.Spec()
+		th := sp.Threshold
+		if c, d := v.StatClass(), v.Stat(); c != nil && d != nil {
+			th *= views.MeasureFor(c, d).Base(1)
+			// 0.9 × 100 is 90.00000000000001: the user wrote 90.
+			th, _ = strconv.ParseFloat(strconv.FormatFloat(th, 'g', 12, 64), 64)
+		}
+		out = append(out, HotsetConfig{Name: p.names[v], Grandpa: sp.Grandpa, Stats: []string{sp.Stat}, MaxResp: sp.MaxResp,
+			Threshold: th, Feed: sp.Feed, Except: sp.Except, Frequency: sp.Frequency, Severity: sp.Severity, TrapNo: sp.TrapNo})
+	}
+	return append(out, p.pending...)
 }
 
 // Entries are the open peer sets.
@@ -374,7 +432,7 @@ func (p hotPane) Update(msg tea.Msg) (hotPane, tea.Cmd) {
 				p.err = err
 				return p, flashCmd("hotset "+name+": "+err.Error(), true)
 			}
-			return p, flashCmd("hotset "+name+" deleted", false)
+			return p, tea.Batch(flashCmd("hotset "+name+" deleted", false), func() tea.Msg { return hotsetsChangedMsg{} })
 		}
 		return p, flashCmd("hotset kept", false)
 	}

@@ -69,6 +69,9 @@ func (m *Model) setFocus(p paneID) {
 }
 
 func (m *Model) onKey(km tea.KeyMsg) tea.Cmd {
+	if m.askingSave {
+		return m.answerSave(km)
+	}
 	switch m.modal {
 	case modalHelp:
 		switch {
@@ -81,8 +84,7 @@ func (m *Model) onKey(km tea.KeyMsg) tea.Cmd {
 		}
 		return nil
 	case modalForm:
-		m.formKey(km)
-		return nil
+		return m.formKey(km)
 	case modalFilter:
 		switch {
 		case key.Matches(km, m.inKeys.Accept):
@@ -290,7 +292,7 @@ func (m *Model) openForm(edit *namespace.HotVals) {
 	m.modal = modalForm
 }
 
-func (m *Model) formKey(km tea.KeyMsg) {
+func (m *Model) formKey(km tea.KeyMsg) tea.Cmd {
 	switch m.form.Update(km) {
 	case formCancel:
 		m.modal, m.form = modalNone, nil
@@ -301,12 +303,14 @@ func (m *Model) formKey(km tea.KeyMsg) {
 		}
 		if err != nil {
 			m.form.err = err.Error()
-			return
+			return nil
 		}
 		m.modal, m.form = modalNone, nil
 		m.setFocus(paneHot)
 		m.setFlash("hotset "+spec.Grandpa+" "+spec.Stat+" saved", false)
+		return m.hotsetsChanged()
 	}
+	return nil
 }
 
 // findHost takes the host name from the name space when Options.Host is empty (Registry.HostName,

@@ -74,6 +74,12 @@ type Model struct {
 	st   *styles
 	vf   valueFormat
 	ov   *overview // the overview screen's state, shared by every copy of the model
+	// started says the start pane and path (Options) have been opened, at the first sample.
+	started bool
+	// saveMode is what to do when the hotsets change (Options.SaveMode, the answer to "ask"
+	// once given); askingSave says the status line asks it now.
+	saveMode   string
+	askingSave bool
 	ctx  context.Context
 	log  *log.Logger
 
@@ -160,12 +166,16 @@ func New(src Sampler, opts Options) Model {
 	if out == nil {
 		out = io.Discard
 	}
+	km, kerr := newKeymap(opts.Keys)
+	if kerr != nil {
+		km = defaultKeymap() // main checks the keys first (CheckKeys); a test may not
+	}
 	m := Model{
 		// The styles are read-only once built: every pane shares them, so no copy of the model
 		// or of a pane copies them.
 		src: src, reg: src.Registry(), opts: opts, st: newStyles(st), ctx: context.Background(),
 		log:  log.New(out, "dcimon ", log.LstdFlags|log.Lmicroseconds),
-		keys: ptr(newGlobalKeys()), ovKeys: ptr(newOverlayKeys()), oKeys: ptr(newOverviewKeys()), inKeys: ptr(newInputKeys()), fKeys: ptr(newFormKeys()),
+		keys: ptr(km.global), ovKeys: ptr(newOverlayKeys()), oKeys: ptr(km.overview), inKeys: ptr(newInputKeys()), fKeys: ptr(newFormKeys()),
 		interval: opts.Interval, after: tea.Tick, now: opts.Now,
 		// Init starts the first collection, so the model is born with it in flight.
 		inflight: true,
@@ -179,12 +189,12 @@ func New(src Sampler, opts Options) Model {
 	hm := help.New()
 	m.help = &hm
 	m.help.Styles = helpStyles(st)
-	m.tree = ptr(newTree(m.st, newTreeKeys()))
+	m.tree = ptr(newTree(m.st, km.tree))
 	m.tree.vf = m.vf
-	m.values = ptr(newValues(m.st, newValuesKeys(), m.vf))
-	m.hot = ptr(newHot(m.st, newHotKeys(), m.vf))
-	m.insp = ptr(newInspector(m.st, newScrollKeys(), opts.Location))
-	m.events = ptr(newEvents(m.st, newEventsKeys(), opts.Location))
+	m.values = ptr(newValues(m.st, km.values, m.vf))
+	m.hot = ptr(newHot(m.st, km.hot, m.vf))
+	m.insp = ptr(newInspector(m.st, km.insp, opts.Location))
+	m.events = ptr(newEvents(m.st, km.events, opts.Location))
 	m.hot.SetRegistry(m.reg, src.Events(), opts.Hotsets)
 	m.values.limit = m.hot.limitOf
 	m.tree.SetRegistry(m.reg)
@@ -224,6 +234,70 @@ func (m *Model) nextTheme() {
 	m.events.restyle()
 	m.setFlash("theme "+next, false)
 }
+
+// hotsetsChangedMsg says a peer set was made, edited or deleted in the monitor.
+type hotsetsChangedMsg struct{}
+
+// hotsetsSavedMsg is the end of a save to the configuration file.
+type hotsetsSavedMsg struct{ err error }
+
+// hotsetsChanged saves the hotsets to the configuration file as Options.SaveMode says: always,
+// never, or ask once (y saves now and from then on in this run, n never in this run).
+func (m *Model) hotsetsChanged() tea.Cmd {
+	if m.opts.SaveHotsets == nil {
+		return nil
+	}
+	if m.saveMode == "" {
+		m.saveMode = m.opts.SaveMode
+	}
+	switch m.saveMode {
+	case "always":
+		return m.saveHotsetsCmd()
+	case "ask":
+		m.askingSave = true
+		m.setFlash("save hotsets to "+m.opts.ConfigName+"? y: yes, from now on · n: not in this run", false)
+	}
+	return nil
+}
+
+// saveHotsetsCmd writes the hotsets off the UI goroutine.
+func (m *Model) saveHotsetsCmd() tea.Cmd {
+	cfgs, save := m.hot.Configs(), m.opts.SaveHotsets
+	return func() tea.Msg { return hotsetsSavedMsg{save(cfgs)} }
+}
+
+// answerSave takes the key after the question: y saves, anything else does not.
+func (m *Model) answerSave(km tea.KeyMsg) tea.Cmd {
+	m.askingSave = false
+	if km.String() == "y" || km.String() == "Y" {
+		m.saveMode = "always"
+		return m.saveHotsetsCmd()
+	}
+	m.saveMode = "never"
+	m.setFlash("hotsets not saved to "+m.opts.ConfigName+" in this run", false)
+	return nil
+}
+
+// openStart opens the configured pane and path once the first collection has filled the name
+// space (Options.StartPane, StartPath); a path that names nothing says so, as go-to does.
+func (m *Model) openStart() {
+	if m.started {
+		return
+	}
+	m.started = true
+	if m.opts.StartPath != "" {
+		m.ov.on = false
+		m.gotoPath(m.opts.StartPath)
+	}
+	if p, ok := paneByName[m.opts.StartPane]; ok {
+		m.ov.on = false
+		m.setFocus(p)
+		m.syncSelection()
+	}
+}
+
+// paneByName are the panes Options.StartPane names ("overview" is Options.Overview).
+var paneByName = map[string]paneID{"tree": paneTree, "values": paneValues, "hotsets": paneHot, "inspector": paneInspector, "events": paneEvents}
 
 // Init starts the first collection and the tick chain.
 func (m Model) Init() tea.Cmd {
@@ -274,6 +348,15 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.onSample(msg)
 	case flashMsg:
 		m.setFlash(msg.text, msg.isErr)
+		return nil
+	case hotsetsChangedMsg:
+		return m.hotsetsChanged()
+	case hotsetsSavedMsg:
+		if msg.err != nil {
+			m.setFlash("hotsets not saved: "+firstLine(msg.err.Error()), true)
+		} else {
+			m.setFlash("hotsets saved to "+m.opts.ConfigName, false)
+		}
 		return nil
 	case openMsg:
 		m.tree.Reveal(msg.path)
@@ -386,6 +469,7 @@ func (m *Model) onSample(msg sampleMsg) tea.Cmd {
 	m.insp.SetSnapshot(m.snap)
 	m.syncSelection()
 	m.values.SetSnapshot(m.snap)
+	m.openStart()
 	m.findHost()
 	m.findSelf()
 	// DCI-RET-2, AMB-31: a collection whose start and end are far apart is flagged (status line)

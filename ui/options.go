@@ -34,6 +34,19 @@ type Options struct {
 	Started time.Time
 	// Hotsets are the peer sets opened at start; nil means DefaultHotsets.
 	Hotsets []HotsetConfig
+	// StartPane is the pane focused at start (tree, values, hotsets, inspector, events) in place
+	// of the overview; StartPath a context or statistic selected at start ("Disk/sda"), once the
+	// first collection has filled the name space.
+	StartPane, StartPath string
+	// SaveHotsets writes the peer sets to the configuration file when one is made, edited or
+	// deleted (nil: never); it runs off the UI goroutine. SaveMode is "always", "never" or "ask"
+	// (the first change asks; the answer holds for the run). ConfigName names the file.
+	SaveHotsets func([]HotsetConfig) error
+	SaveMode    string
+	ConfigName  string
+	// Keys rebinds actions by name (KeyActions): `quit` to ["x"]. Check them with CheckKeys
+	// first: New falls back to the built-in keys when they do not hold together.
+	Keys map[string][]string
 	// Overview opens the monitor on the overview (processors, memory, load, the hotsets) rather
 	// than on the panes; o goes back and forth. The dcimon command sets it.
 	Overview bool
