@@ -80,8 +80,8 @@ type Model struct {
 	// once given); askingSave says the status line asks it now.
 	saveMode   string
 	askingSave bool
-	ctx  context.Context
-	log  *log.Logger
+	ctx        context.Context
+	log        *log.Logger
 
 	// The key maps never change once built: pointers, so a copy of the model does not copy them.
 	keys   *globalKeys
