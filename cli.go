@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"dcimon/collect"
+	dcfg "dcimon/config"
 	"dcimon/headless"
 	"dcimon/ui"
 )
@@ -19,14 +20,22 @@ func usagef(format string, args ...any) error { return headless.Usagef(format, a
 
 // config is a parsed command line.
 type config struct {
-	cmd      string // "" (the TUI), "list", "describe", "get", "hot"
-	args     []string
-	c        headless.Common
-	debug    string // the monitor's debug log
-	interval time.Duration
-	count    int
-	theme    string
-	fps      int
+	cmd  string // "" (the TUI), "list", "describe", "get", "hot", "config"
+	args []string
+	// configFile is --config; set the settings given as flags (by their name in the file, with
+	// their text), which beat the environment and the file; eff the configuration in force.
+	configFile string
+	set        map[string]string
+	eff        *dcfg.Effective
+	hotName    string          // hot --name: a saved hotset
+	hotStats   []string        // its statistic names, to try in order
+	hotFlags   map[string]bool // the hot flags given, which beat the saved hotset's fields
+	c          headless.Common
+	debug      string // the monitor's debug log
+	interval   time.Duration
+	count      int
+	theme      string
+	fps        int
 	// list
 	types, ids bool
 	// hot
@@ -53,6 +62,9 @@ func addCommon(fs *flag.FlagSet, c *headless.Common) {
 	fs.DurationVar(&c.Liveness, "liveness", collect.DefaultLiveness, "assume a supplier dead after `D` without new data (0 disables, else 15s-600s)")
 }
 
+// settingFlags are the flags that are also settings of the configuration file, by flag name.
+var settingFlags = map[string]string{"interval": "interval", "theme": "theme", "show-loop": "show_loop", "liveness": "liveness"}
+
 // parseArgs turns the command line into a config, or a usage error.
 func parseArgs(args []string, stderr io.Writer) (*config, error) {
 	cfg := &config{interval: time.Second, count: 1, max: 5, feed: "threshold", except: "none", frequency: 5, theme: "dark", fps: ui.DefaultFPS}
@@ -64,6 +76,7 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 	fs := flag.NewFlagSet("dcimon "+cmd, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	addCommon(fs, &cfg.c)
+	fs.StringVar(&cfg.configFile, "config", "", "read the configuration from `FILE` (default $DCIMON_CONFIG, else $XDG_CONFIG_HOME/dcimon/config.toml)")
 	switch cmd {
 	case "":
 		fs.DurationVar(&cfg.interval, "interval", time.Second, "refresh `INTERVAL` (e.g. 1s, 500ms)")
@@ -93,11 +106,13 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 			fs.IntVar(&cfg.frequency, "frequency", 5, "minimum minutes between exceptions (at least 5)")
 			fs.IntVar(&cfg.severity, "severity", 0, "severity of exceptions (> 0 when exceptions are on)")
 			fs.IntVar(&cfg.trapNo, "trap", 0, "trap number (> 0 when traps are on)")
+			fs.StringVar(&cfg.hotName, "name", "", "a hotset of the configuration file by `NAME` (its flags beat the file's fields)")
 		}
+	case "config":
 	case "help":
 		return &config{cmd: "help"}, nil
 	default:
-		return nil, usagef("unknown command %q (commands: list, describe, get, hot; no command opens the monitor)", cmd)
+		return nil, usagef("unknown command %q (commands: list, describe, get, hot, config; no command opens the monitor)", cmd)
 	}
 	if err := fs.Parse(interleave(fs, args)); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -109,6 +124,14 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 		return nil, usagef("%v", err)
 	}
 	cfg.args = fs.Args()
+	cfg.set, cfg.hotFlags = map[string]string{}, map[string]bool{}
+	fs.Visit(func(f *flag.Flag) {
+		cfg.hotFlags[f.Name] = true
+		// Only the monitor's interval is the file's; get's and hot's -i are their own.
+		if k, ok := settingFlags[f.Name]; ok && (k != "interval" || cmd == "") {
+			cfg.set[k] = f.Value.String()
+		}
+	})
 	return cfg, cfg.validate()
 }
 
@@ -199,8 +222,11 @@ func (cfg *config) validate() error {
 			return usagef("get needs at least one PATH (e.g. CPU/user or 'Disk/*/busy')")
 		}
 	case "hot":
-		if len(cfg.args) != 2 {
-			return usagef("hot takes GRANDPARENT and STAT (e.g. dcimon hot Disk busy)")
+		if cfg.hotName != "" && len(cfg.args) != 0 {
+			return usagef("hot --name %s takes no GRANDPARENT or STAT: the saved hotset has them", cfg.hotName)
+		}
+		if cfg.hotName == "" && len(cfg.args) != 2 {
+			return usagef("hot takes GRANDPARENT and STAT (e.g. dcimon hot Disk busy), or --name NAME")
 		}
 		switch cfg.feed {
 		case "none", "threshold", "always":
@@ -211,6 +237,10 @@ func (cfg *config) validate() error {
 		case "none", "exception", "trap", "both":
 		default:
 			return usagef("--exceptions %q: want none, exception, trap or both", cfg.except)
+		}
+	case "config":
+		if len(cfg.args) > 2 || (len(cfg.args) == 2 && cfg.args[0] != "check") {
+			return usagef("config takes no argument, default, or check [FILE]")
 		}
 	case "":
 		if len(cfg.args) > 0 {

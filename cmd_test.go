@@ -27,6 +27,8 @@ func fakeEnv() headless.Env {
 		Now:   func() time.Time { return now },
 		Sleep: func(ctx context.Context, d time.Duration) error { now = now.Add(d); return ctx.Err() },
 		Loc:   time.UTC,
+		// No configuration but what a test gives: HOME is a directory with none.
+		Getenv: func(k string) string { return map[string]string{"HOME": "/nonexistent"}[k] },
 	}
 }
 

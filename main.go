@@ -40,6 +40,10 @@ Usage:
              [--trap N] [-i 1s] [-n 1]
                                      an SPMI hotset reading: the busiest peers; T is
                                      in the units STAT is shown in (50 = 50%, 10MiB)
+  dcimon hot --name NAME             a hotset of the configuration file
+  dcimon config [default | check [FILE]]
+                                     the configuration in force and where each value
+                                     comes from; the annotated default file; check a file
   dcimon --version | --help
 
 Flags for every command:
@@ -51,6 +55,9 @@ Flags for every command:
   --liveness D    assume a supplier dead after D without new data (default 30s;
                   0 disables, else 15s to 600s)
   --json          machine-readable output (list, describe, get, hot)
+  --config FILE   the configuration file (default $DCIMON_CONFIG, else
+                  $XDG_CONFIG_HOME/dcimon/config.toml); flags beat DCIMON_* variables,
+                  which beat the file
 
 Monitor flags:
   --interval D    refresh interval (default 1s)
@@ -158,6 +165,19 @@ func runEnv(ctx context.Context, args []string, e headless.Env, stdout, stderr i
 
 // executeEnv runs a parsed command until it is done or ctx is cancelled.
 func executeEnv(ctx context.Context, cfg *config, e headless.Env, stdout, stderr io.Writer) error {
+	if cfg.cmd == "config" {
+		return runConfig(cfg, e, stdout)
+	}
+	eff, err := loadSettings(cfg, e)
+	if err != nil {
+		return err
+	}
+	applySettings(cfg, eff)
+	if cfg.cmd == "hot" && cfg.hotName != "" {
+		if err := savedHotset(cfg); err != nil {
+			return err
+		}
+	}
 	switch cfg.cmd {
 	case "list":
 		o := headless.ListOptions{Common: cfg.c, Types: cfg.types, IDs: cfg.ids}
@@ -170,7 +190,7 @@ func executeEnv(ctx context.Context, cfg *config, e headless.Env, stdout, stderr
 	case "get":
 		return headless.Get(ctx, headless.GetOptions{Common: cfg.c, Paths: cfg.args, Interval: cfg.interval, Count: cfg.count}, e, stdout)
 	case "hot":
-		return headless.Hot(ctx, headless.HotOptions{Common: cfg.c, Grandparent: cfg.args[0], Stat: cfg.args[1],
+		return headless.Hot(ctx, headless.HotOptions{Common: cfg.c, Grandparent: cfg.args[0], Stat: cfg.args[1], Stats: cfg.hotStats,
 			Max: cfg.max, Threshold: cfg.threshold, Feed: cfg.feed, Except: cfg.except, Frequency: cfg.frequency,
 			Severity: cfg.severity, TrapNo: cfg.trapNo, Interval: cfg.interval, Count: cfg.count}, e, stdout)
 	}

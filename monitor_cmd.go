@@ -36,6 +36,10 @@ func runMonitor(ctx context.Context, cfg *config, e headless.Env, stdout, stderr
 	if err != nil {
 		return err
 	}
-	return ui.Run(ctx, s, ui.Options{Overview: true, Interval: cfg.interval, Theme: cfg.theme, NoColor: theme.NoColor(os.Getenv),
-		Host: cfg.c.Host, DebugFile: cfg.debug, FPS: cfg.fps, Started: started})
+	o := ui.Options{Overview: true, Interval: cfg.interval, Theme: cfg.theme, NoColor: theme.NoColor(os.Getenv),
+		Host: cfg.c.Host, DebugFile: cfg.debug, FPS: cfg.fps, Started: started}
+	if cfg.eff != nil {
+		monitorSettings(cfg.eff, &o)
+	}
+	return ui.Run(ctx, s, o)
 }

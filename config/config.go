@@ -30,7 +30,6 @@ type File struct {
 	Path        string   `toml:"path"`
 	ShowLoop    bool     `toml:"show_loop"`
 	Liveness    Duration `toml:"liveness"`
-	NetUnits    string   `toml:"net_units"`
 	SaveHotsets string   `toml:"save_hotsets"`
 
 	Tables  map[string]Table `toml:"tables"`
@@ -57,16 +56,19 @@ type Table struct {
 
 // Hotset is one saved SPMI hotset: every field of SpmiHotSet's peer set (SPMI-HOT).
 type Hotset struct {
-	Name       string  `toml:"name"`
-	Path       string  `toml:"path"` // the grandparent ("Disk")
-	Stat       string  `toml:"stat"` // the statistic ranked ("busy")
-	MaxResp    int     `toml:"maxresp"`
-	Threshold  float64 `toml:"threshold"`  // in the units the statistic is shown in (50 = 50%)
-	Feed       string  `toml:"feed"`       // none, threshold, always
-	Exceptions string  `toml:"exceptions"` // none, exception, trap, both
-	Frequency  int     `toml:"frequency"`  // minutes between exceptions
-	Severity   int     `toml:"severity"`
-	Trap       int     `toml:"trap"`
+	Name string `toml:"name"`
+	Path string `toml:"path"` // the grandparent ("Disk")
+	// Stats are the statistic ranked ("busy"), or names to try in order, the first the peers
+	// carry being ranked (["busy", "%util"]): `stat` in the file, a string or a list.
+	Stats      []string `toml:"-"`
+	StatRaw    any      `toml:"stat"`
+	MaxResp    int      `toml:"maxresp"`
+	Threshold  float64  `toml:"threshold"`  // in the units the statistic is shown in (50 = 50%)
+	Feed       string   `toml:"feed"`       // none, threshold, always
+	Exceptions string   `toml:"exceptions"` // none, exception, trap, both
+	Frequency  int      `toml:"frequency"`  // minutes between exceptions
+	Severity   int      `toml:"severity"`
+	Trap       int      `toml:"trap"`
 }
 
 // Pos is where a key is in the file.
@@ -91,7 +93,6 @@ func (d Duration) MarshalText() ([]byte, error) { return []byte(d.String()), nil
 // Choices of the enumerated settings, in the order the default file lists them.
 var (
 	Panes       = []string{"overview", "tree", "values", "hotsets", "inspector", "events"}
-	NetUnits    = []string{"bytes", "bits"}
 	SaveChoices = []string{"ask", "always", "never"}
 	Feeds       = []string{"none", "threshold", "always"}
 	Exceptions  = []string{"none", "exception", "trap", "both"}
@@ -184,7 +185,7 @@ func plainDecodeMsg(msg string) string {
 
 // known are the keys of each table, for "did you mean".
 var known = map[string][]string{
-	"":       {"interval", "theme", "start", "path", "show_loop", "liveness", "net_units", "save_hotsets", "tables", "keys", "hotset"},
+	"":       {"interval", "theme", "start", "path", "show_loop", "liveness", "save_hotsets", "tables", "keys", "hotset"},
 	"tables": {"columns", "sort", "descending"},
 	"hotset": {"name", "path", "stat", "maxresp", "threshold", "feed", "exceptions", "frequency", "severity", "trap"},
 }
@@ -255,9 +256,6 @@ func (f *File) validate() error {
 	if _, ok := f.Set["start"]; ok && !oneOf(f.Start, Panes) {
 		return f.errAt("start", "must be one of %s, got %q", strings.Join(Panes, ", "), f.Start)
 	}
-	if _, ok := f.Set["net_units"]; ok && !oneOf(f.NetUnits, NetUnits) {
-		return f.errAt("net_units", "must be bytes or bits, got %q", f.NetUnits)
-	}
 	if _, ok := f.Set["save_hotsets"]; ok && !oneOf(f.SaveHotsets, SaveChoices) {
 		return f.errAt("save_hotsets", "must be ask, always or never, got %q", f.SaveHotsets)
 	}
@@ -303,10 +301,15 @@ func (f *File) validate() error {
 			return err("name", "is used twice (hotsets %d and %d)", j+1, i+1)
 		}
 		names[h.Name] = i
+		stats, ok := statNames(h.StatRaw)
+		if !ok {
+			return err("stat", "must be a statistic name or a list of names to try in order, got %v", h.StatRaw)
+		}
+		f.Hotset[i].Stats, f.Hotset[i].StatRaw = stats, nil
 		switch {
 		case h.Path == "":
 			return err("path", "is missing: the context whose subcontexts are ranked (\"Disk\")")
-		case h.Stat == "":
+		case len(stats) == 0:
 			return err("stat", "is missing: the statistic ranked (\"busy\")")
 		case h.MaxResp < 0:
 			return err("maxresp", "must be >= 0, got %d", h.MaxResp)
@@ -335,6 +338,30 @@ func (f *File) validate() error {
 		}
 	}
 	return nil
+}
+
+// statNames reads a hotset's stat: a name, or a list of names; ok false for anything else.
+func statNames(v any) ([]string, bool) {
+	switch v := v.(type) {
+	case nil:
+		return nil, true
+	case string:
+		if v == "" {
+			return nil, true
+		}
+		return []string{v}, true
+	case []any:
+		out := make([]string, 0, len(v))
+		for _, x := range v {
+			s, ok := x.(string)
+			if !ok || s == "" {
+				return nil, false
+			}
+			out = append(out, s)
+		}
+		return out, true
+	}
+	return nil, false
 }
 
 // flattenKeys reads the [keys] table into Keys: a list of key names per action, nested tables

@@ -16,8 +16,8 @@ var testDefaults = Defaults{
 		{Action: "hot.new", Scope: "hotsets", Help: "new hotset", Keys: []string{"n"}},
 	},
 	Hotsets: []Hotset{
-		{Name: "busiest-disks", Path: "Disk", Stat: "busy", MaxResp: 5, Feed: "always"},
-		{Name: "fullest-filesystems", Path: "FS", Stat: "%used", MaxResp: 5, Threshold: 90, Feed: "always", Exceptions: "exception", Frequency: 5, Severity: 1},
+		{Name: "busiest-disks", Path: "Disk", Stats: []string{"busy"}, MaxResp: 5, Feed: "always"},
+		{Name: "fullest-filesystems", Path: "FS", Stats: []string{"%used"}, MaxResp: 5, Threshold: 90, Feed: "always", Exceptions: "exception", Frequency: 5, Severity: 1},
 	},
 }
 
@@ -33,7 +33,6 @@ func TestParseErrors(t *testing.T) {
 		{"interval = \"10ms\"\n", `c.toml:1:1: interval: must be 100ms to 1h0m0s, got 10ms`},
 		{"liveness = \"5s\"\n", `c.toml:1:1: liveness: must be 0 (off) or 15s to 600s, got 5s`},
 		{"start = \"graphs\"\n", `c.toml:1:1: start: must be one of overview, tree, values, hotsets, inspector, events, got "graphs"`},
-		{"net_units = \"nibbles\"\n", `c.toml:1:1: net_units: must be bytes or bits`},
 		{"save_hotsets = \"maybe\"\n", `c.toml:1:1: save_hotsets: must be ask, always or never`},
 		{"theme = \n", `c.toml:1:9: unexpected character`},
 		{"[keys]\nquit = []\n", `c.toml:2:1: keys.quit: needs at least one key`},
@@ -212,8 +211,8 @@ quit = ["x"]  # tmux eats q
 // right above it, a new one is appended; the result parses back to exactly what was meant.
 func TestEditHotsets(t *testing.T) {
 	hs := []Hotset{
-		{Name: "busiest-disks", Path: "Disk", Stat: "busy", MaxResp: 10, Threshold: 50, Feed: "always"},
-		{Name: "FS-%used", Path: "FS", Stat: "%used", MaxResp: 3, Threshold: 90, Feed: "threshold", Exceptions: "exception", Frequency: 5, Severity: 2},
+		{Name: "busiest-disks", Path: "Disk", Stats: []string{"busy"}, MaxResp: 10, Threshold: 50, Feed: "always"},
+		{Name: "FS-%used", Path: "FS", Stats: []string{"%used"}, MaxResp: 3, Threshold: 90, Feed: "threshold", Exceptions: "exception", Frequency: 5, Severity: 2},
 	}
 	out, err := EditHotsets("c.toml", []byte(userFile), hs)
 	if err != nil {
@@ -304,4 +303,30 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("an edit failed without saying it wrote nothing: %v", err)
 		}
 	})
+}
+
+// A stat may be a list of names to try in order; a list over several lines is rewritten whole
+// when it changes, and kept, comment and all, when it does not.
+func TestEditHotsetStatList(t *testing.T) {
+	in := "[[hotset]]\nname = \"d\"\npath = \"Disk\"\nstat = [\n  \"busy\",  # host\n  \"%util\", # fixtures\n]\nmaxresp = 5\n"
+	f, err := Parse("c.toml", []byte(in))
+	if err != nil || len(f.Hotset) != 1 || strings.Join(f.Hotset[0].Stats, ",") != "busy,%util" {
+		t.Fatalf("%v %+v", err, f)
+	}
+	same, err := EditHotsets("c.toml", []byte(in), f.Hotset)
+	if err != nil || string(same) != in {
+		t.Fatalf("an unchanged list was rewritten (%v):\n%s", err, same)
+	}
+	h := f.Hotset[0]
+	h.Stats = []string{"%busy"}
+	out, err := EditHotsets("c.toml", []byte(in), []Hotset{h})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "[[hotset]]\nname = \"d\"\npath = \"Disk\"\nstat = \"%busy\"\nmaxresp = 5\n"; string(out) != want {
+		t.Fatalf("got\n%s\nwant\n%s", out, want)
+	}
+	if _, err := Parse("c.toml", []byte("[[hotset]]\nname = \"d\"\npath = \"Disk\"\nstat = 3\n")); err == nil || !strings.Contains(err.Error(), "stat must be a statistic name or a list") {
+		t.Fatalf("a number as stat: %v", err)
+	}
 }

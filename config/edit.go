@@ -29,7 +29,7 @@ var hotsetFields = []struct {
 }{
 	{"name", func(h Hotset) string { return tomlString(h.Name) }, func(a, b Hotset) bool { return a.Name == b.Name }},
 	{"path", func(h Hotset) string { return tomlString(h.Path) }, func(a, b Hotset) bool { return a.Path == b.Path }},
-	{"stat", func(h Hotset) string { return tomlString(h.Stat) }, func(a, b Hotset) bool { return a.Stat == b.Stat }},
+	{"stat", func(h Hotset) string { return tomlStat(h.Stats) }, func(a, b Hotset) bool { return slices.Equal(a.Stats, b.Stats) }},
 	{"maxresp", func(h Hotset) string { return strconv.Itoa(h.MaxResp) }, func(a, b Hotset) bool { return a.MaxResp == b.MaxResp }},
 	{"threshold", func(h Hotset) string { return tomlFloat(h.Threshold) }, func(a, b Hotset) bool { return a.Threshold == b.Threshold }},
 	{"feed", func(h Hotset) string { return tomlString(orDefault(h.Feed, "threshold")) },

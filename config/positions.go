@@ -56,10 +56,14 @@ func scan(data []byte) ([]span, *unstable.Parser, *parseErr) {
 			}
 			v := e.Value()
 			vs, ve := int(v.Raw.Offset), int(v.Raw.Offset+v.Raw.Length)
-			if v.Kind == unstable.String && ve < len(data) {
+			switch {
+			case v.Kind == unstable.String && ve < len(data):
 				// The raw of a string is its content: widen it to its quotes.
 				q := quoteLen(data, vs)
 				vs, ve = vs-q, ve+q
+			case v.Kind == unstable.Array || v.Kind == unstable.InlineTable:
+				// An array's raw is not its extent: from the = to its closing bracket.
+				vs, ve = bracketed(data, int(first.Offset))
 			}
 			out = append(out, span{kind: e.Kind, key: full, table: table, start: lineStart(data, int(first.Offset)),
 				end: lineEnd(data, max(ve, int(first.Offset))), vstart: vs, vend: ve})
@@ -86,6 +90,49 @@ func quoteLen(data []byte, off int) int {
 		return 1
 	}
 	return 0
+}
+
+// bracketed is the extent of the array or inline table that follows the = after off: from its
+// opening bracket to its closing one, strings and comments skipped. A file the parser accepted
+// always has one.
+func bracketed(data []byte, off int) (start, end int) {
+	i := off
+	for i < len(data) && data[i] != '=' {
+		i++
+	}
+	for i < len(data) && data[i] != '[' && data[i] != '{' {
+		i++
+	}
+	start, depth := i, 0
+	for ; i < len(data); i++ {
+		switch c := data[i]; c {
+		case '[', '{':
+			depth++
+		case ']', '}':
+			depth--
+			if depth == 0 {
+				return start, i + 1
+			}
+		case '#':
+			for i < len(data) && data[i] != '\n' {
+				i++
+			}
+		case '"', '\'':
+			q := []byte{c}
+			if i+2 < len(data) && data[i+1] == c && data[i+2] == c {
+				q = []byte{c, c, c}
+			}
+			i += len(q)
+			for i < len(data) && !(string(data[i:min(i+len(q), len(data))]) == string(q)) {
+				if c == '"' && data[i] == '\\' {
+					i++
+				}
+				i++
+			}
+			i += len(q) - 1
+		}
+	}
+	return start, len(data)
 }
 
 // keyOf is a dotted key and the range of its first part.

@@ -56,7 +56,6 @@ var scalarHelp = map[string]string{
 	"path":         "A context or statistic to select at start (\"Disk/sda\"); empty for none.",
 	"show_loop":    "Also show loop and ram block devices, pseudo and duplicate file systems.",
 	"liveness":     "Assume a supplier dead after this long without new data: 0 (off) or 15s to 600s.",
-	"net_units":    "Interface rates in bytes or bits per second: bytes or bits.",
 	"save_hotsets": "A hotset made, edited or deleted in the monitor is saved to this file: ask (once a session), always, never.",
 }
 
@@ -74,8 +73,6 @@ func (e *Effective) scalarText(key string) string {
 		return strconv.FormatBool(e.ShowLoop)
 	case "liveness":
 		return durText(e.Liveness)
-	case "net_units":
-		return tomlString(e.NetUnits)
 	case "save_hotsets":
 		return tomlString(e.SaveHotsets)
 	}
@@ -90,8 +87,16 @@ func writeHotset(w io.Writer, h Hotset, note string) {
 		fmt.Fprintln(w, "[[hotset]]")
 	}
 	fmt.Fprintf(w, "name = %s\npath = %s\nstat = %s\nmaxresp = %d\nthreshold = %s\nfeed = %s\nexceptions = %s\nfrequency = %d\nseverity = %d\ntrap = %d\n",
-		tomlString(h.Name), tomlString(h.Path), tomlString(h.Stat), h.MaxResp, tomlFloat(h.Threshold),
+		tomlString(h.Name), tomlString(h.Path), tomlStat(h.Stats), h.MaxResp, tomlFloat(h.Threshold),
 		tomlString(orDefault(h.Feed, "threshold")), tomlString(orDefault(h.Exceptions, "none")), h.Frequency, h.Severity, h.Trap)
+}
+
+// tomlStat is a hotset's stat: one name as a string, alternatives as a list.
+func tomlStat(ss []string) string {
+	if len(ss) == 1 {
+		return tomlString(ss[0])
+	}
+	return tomlStrings(ss)
 }
 
 func orDefault(v, d string) string {

@@ -59,6 +59,9 @@ type hotEvent struct {
 type HotOptions struct {
 	Common
 	Grandparent, Stat string // rank the peers below Grandparent by Stat
+	// Stats are names to try in order when Stat is empty (a saved hotset's list): the first the
+	// peers carry is ranked.
+	Stats []string
 	Max               int    // maxresp: items per peer group, 0 for all
 	// Threshold is typed in the units Stat is shown in (views.ParseThreshold): "50" is 50% on a
 	// percentage; > T qualifies, negative: < |T|, ascending (SPMI-HOT-7).
@@ -82,6 +85,15 @@ func Hot(ctx context.Context, o HotOptions, e Env, w io.Writer) error {
 	src.Publish(first)
 	log := ns.NewEventLog(256)
 	hs := ns.NewHotSet(reg, src, log)
+	if o.Stat == "" && len(o.Stats) > 0 {
+		o.Stat = o.Stats[0]
+		for _, st := range o.Stats {
+			if _, _, err := hs.Statistic(nil, o.Grandparent, st); err == nil {
+				o.Stat = st
+				break
+			}
+		}
+	}
 	o.Grandparent, o.Stat = dciNames(reg, o.Grandparent, o.Stat)
 	threshold, format, err := hotThreshold(hs, o)
 	if err != nil {

@@ -3,6 +3,7 @@ package headless
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -15,6 +16,17 @@ type Env struct {
 	Now   func() time.Time
 	Sleep func(ctx context.Context, d time.Duration) error
 	Loc   *time.Location
+	// Getenv reads the environment (the configuration file's place and DCIMON_* settings); nil
+	// is os.Getenv.
+	Getenv func(string) string
+}
+
+// Env returns the environment variable key through e.Getenv.
+func (e Env) Env(key string) string {
+	if e.Getenv == nil {
+		return os.Getenv(key)
+	}
+	return e.Getenv(key)
 }
 
 // RealEnv is the process's own clock, sleep and time zone.

@@ -44,14 +44,14 @@ const fsFullAt = 90
 // the busiest CPUs by busy %, the fullest file systems by used % and the most pressured resources.
 func DefaultHotsets() []HotsetConfig {
 	return []HotsetConfig{
-		{Grandpa: "Disk", Stats: []string{"%util", "%busy", "busy", "util"}, MaxResp: 5, Feed: namespace.SiHotAlways},
-		{Grandpa: "NetIf", Stats: []string{"bytes", "tbytes", "xbytes", "ibytes"}, MaxResp: 5, Feed: namespace.SiHotAlways},
-		{Grandpa: "CPU", Stats: []string{"%busy", "busy%", "busy"}, MaxResp: 5, Feed: namespace.SiHotAlways},
+		{Name: "busiest-disks", Grandpa: "Disk", Stats: []string{"%util", "%busy", "busy", "util"}, MaxResp: 5, Feed: namespace.SiHotAlways},
+		{Name: "busiest-interfaces", Grandpa: "NetIf", Stats: []string{"bytes", "tbytes", "xbytes", "ibytes"}, MaxResp: 5, Feed: namespace.SiHotAlways},
+		{Name: "busiest-cpus", Grandpa: "CPU", Stats: []string{"%busy", "busy%", "busy"}, MaxResp: 5, Feed: namespace.SiHotAlways},
 		// The fullest file systems, with an exception in the event log past 90% (issue 19).
-		{Grandpa: "FS", Stats: []string{"%used"}, MaxResp: 5, Threshold: fsFullAt, Feed: namespace.SiHotAlways,
+		{Name: "fullest-filesystems", Grandpa: "FS", Stats: []string{"%used"}, MaxResp: 5, Threshold: fsFullAt, Feed: namespace.SiHotAlways,
 			Except: namespace.SiHotException, Frequency: 5, Severity: 1},
 		// The most pressured resources: the share of the last 10 s some task stalled.
-		{Grandpa: "Pressure", Stats: []string{"some_avg10"}, MaxResp: 3, Feed: namespace.SiHotAlways},
+		{Name: "most-pressured", Grandpa: "Pressure", Stats: []string{"some_avg10"}, MaxResp: 3, Feed: namespace.SiHotAlways},
 	}
 }
 
@@ -77,7 +77,8 @@ type hotPane struct {
 	// confirmDel is the peer set d asked to delete, until the next key says yes or no.
 	confirmDel *namespace.HotVals
 	pending    []HotsetConfig                // defaults whose peers have not appeared yet
-	names      map[*namespace.HotVals]string // each open peer set's name
+	names      map[*namespace.HotVals]string   // each open peer set's name
+	alts       map[*namespace.HotVals][]string // the statistic names a configured set tries, kept when it is saved
 	tried      uint64                        // the registry generation the pending ones were last tried at
 	rows       []hotRow
 	cursor     int
@@ -171,6 +172,10 @@ func (p *hotPane) addConfig(c HotsetConfig) (*namespace.HotVals, error) {
 			Frequency: c.Frequency, Feed: c.Feed, Except: c.Except, Severity: c.Severity, TrapNo: c.TrapNo})
 		if err == nil {
 			p.name(v, c.Name)
+			if p.alts == nil {
+				p.alts = map[*namespace.HotVals][]string{}
+			}
+			p.alts[v] = c.Stats
 			return v, nil
 		}
 	}
@@ -202,6 +207,10 @@ func (p *hotPane) Add(spec namespace.HotSpec, replace *namespace.HotVals) (*name
 	if replace != nil && replace != v {
 		_ = p.hs.Del(replace)
 		delete(p.names, replace)
+		if a, ok := p.alts[replace]; ok {
+			p.alts[v] = a
+			delete(p.alts, replace)
+		}
 	}
 	p.name(v, name)
 	if p.src.Snapshot() != nil {
@@ -218,6 +227,7 @@ func (p *hotPane) Delete(v *namespace.HotVals) error {
 		return err
 	}
 	delete(p.names, v)
+	delete(p.alts, v)
 	p.rebuildRows()
 	p.moveTo(p.cursor)
 	return nil
@@ -262,7 +272,11 @@ func (p *hotPane) Configs() []HotsetConfig {
 			// 0.9 × 100 is 90.00000000000001: the user wrote 90.
 			th, _ = strconv.ParseFloat(strconv.FormatFloat(th, 'g', 12, 64), 64)
 		}
-		out = append(out, HotsetConfig{Name: p.names[v], Grandpa: sp.Grandpa, Stats: []string{sp.Stat}, MaxResp: sp.MaxResp,
+		stats := []string{sp.Stat}
+		if a := p.alts[v]; slices.Contains(a, sp.Stat) {
+			stats = a
+		}
+		out = append(out, HotsetConfig{Name: p.names[v], Grandpa: sp.Grandpa, Stats: stats, MaxResp: sp.MaxResp,
 			Threshold: th, Feed: sp.Feed, Except: sp.Except, Frequency: sp.Frequency, Severity: sp.Severity, TrapNo: sp.TrapNo})
 	}
 	return append(out, p.pending...)
