@@ -62,7 +62,7 @@ type HotOptions struct {
 	// Stats are names to try in order when Stat is empty (a saved hotset's list): the first the
 	// peers carry is ranked.
 	Stats []string
-	Max               int    // maxresp: items per peer group, 0 for all
+	Max   int // maxresp: items per peer group, 0 for all
 	// Threshold is typed in the units Stat is shown in (views.ParseThreshold): "50" is 50% on a
 	// percentage; > T qualifies, negative: < |T|, ascending (SPMI-HOT-7).
 	Threshold        string

@@ -76,10 +76,10 @@ type hotPane struct {
 	hs  *namespace.HotSet
 	// confirmDel is the peer set d asked to delete, until the next key says yes or no.
 	confirmDel *namespace.HotVals
-	pending    []HotsetConfig                // defaults whose peers have not appeared yet
+	pending    []HotsetConfig                  // defaults whose peers have not appeared yet
 	names      map[*namespace.HotVals]string   // each open peer set's name
 	alts       map[*namespace.HotVals][]string // the statistic names a configured set tries, kept when it is saved
-	tried      uint64                        // the registry generation the pending ones were last tried at
+	tried      uint64                          // the registry generation the pending ones were last tried at
 	rows       []hotRow
 	cursor     int
 	offset     int // first row shown
