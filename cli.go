@@ -109,6 +109,9 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 			fs.StringVar(&cfg.hotName, "name", "", "a hotset of the configuration file by `NAME` (its flags beat the file's fields)")
 		}
 	case "config":
+		// The monitor's setting flags, so `dcimon config --theme mono` shows what they do.
+		fs.DurationVar(&cfg.interval, "interval", time.Second, "refresh `INTERVAL` (e.g. 1s, 500ms)")
+		fs.StringVar(&cfg.theme, "theme", "dark", "colour theme: dark, light, high-contrast, mono")
 	case "help":
 		return &config{cmd: "help"}, nil
 	default:
@@ -128,7 +131,7 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 	fs.Visit(func(f *flag.Flag) {
 		cfg.hotFlags[f.Name] = true
 		// Only the monitor's interval is the file's; get's and hot's -i are their own.
-		if k, ok := settingFlags[f.Name]; ok && (k != "interval" || cmd == "") {
+		if k, ok := settingFlags[f.Name]; ok && (k != "interval" || cmd == "" || cmd == "config") {
 			cfg.set[k] = f.Value.String()
 		}
 	})

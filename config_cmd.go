@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
+	"strings"
 
 	dcfg "dcimon/config"
 	"dcimon/headless"
@@ -84,6 +86,23 @@ func checkSettings(eff *dcfg.Effective) error {
 	if _, err := theme.Lookup(eff.Theme); err != nil {
 		return usagef("theme %q (%s): want %s", eff.Theme, eff.Origin["theme"], joinNames(theme.Names()))
 	}
+	known := ui.TableColumns()
+	for name, t := range eff.Tables {
+		at := func(key string) string {
+			if p, ok := eff.File.Set[key]; ok {
+				return fmt.Sprintf("%s:%d:%d: ", eff.File.Name, p.Line, p.Col)
+			}
+			return eff.File.Name + ": "
+		}
+		for _, c := range t.Columns {
+			if !slices.Contains(known[name], c) {
+				return usagef("%stables.%s.columns: no column %q (columns: %s)", at("tables."+name+".columns"), name, c, strings.Join(known[name], " "))
+			}
+		}
+		if t.Sort != "" && !slices.Contains(known[name], t.Sort) {
+			return usagef("%stables.%s.sort: no column %q (columns: %s)", at("tables."+name+".sort"), name, t.Sort, strings.Join(known[name], " "))
+		}
+	}
 	if err := ui.CheckKeys(eff.Keys); err != nil {
 		where := ""
 		if eff.File != nil {
@@ -133,6 +152,10 @@ func monitorSettings(eff *dcfg.Effective, o *ui.Options) {
 	}
 	o.StartPath = eff.Path
 	o.Keys = eff.Keys
+	o.Tables = map[string]ui.TableLayout{}
+	for name, t := range eff.Tables {
+		o.Tables[name] = ui.TableLayout{Columns: t.Columns, Sort: t.Sort, Descending: t.Descending}
+	}
 	if eff.HotsetsFromFile {
 		o.Hotsets = make([]ui.HotsetConfig, 0, len(eff.Hotsets))
 		for _, h := range eff.Hotsets {

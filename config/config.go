@@ -47,7 +47,8 @@ type File struct {
 	Set map[string]Pos `toml:"-"`
 }
 
-// Table is the layout of one of the monitor's well-known tables (disk, netif, cpu).
+// Table is the layout of one of the monitor's well-known tables (disk, netif, cpu, fs): the
+// columns shown, in order, by their headers, and the column sorted at first.
 type Table struct {
 	Columns    []string `toml:"columns"`
 	Sort       string   `toml:"sort"`
@@ -96,7 +97,7 @@ var (
 	SaveChoices = []string{"ask", "always", "never"}
 	Feeds       = []string{"none", "threshold", "always"}
 	Exceptions  = []string{"none", "exception", "trap", "both"}
-	TableNames  = []string{"disk", "netif", "cpu"}
+	TableNames  = []string{"disk", "netif", "cpu", "fs"}
 )
 
 // Limits of the numeric settings (the same as the command line's).

@@ -37,6 +37,7 @@ type Effective struct {
 	Liveness    time.Duration
 	SaveHotsets string
 	Keys        map[string][]string // only the actions the file rebinds
+	Tables      map[string]Table    // only the tables the file lays out
 	Hotsets     []Hotset
 
 	// Origin is where each scalar key and the hotsets came from: "default", "config.toml:3",
@@ -144,6 +145,7 @@ func Resolve(d Defaults, f *File, path string, getenv func(string) string, flags
 		for a, k := range f.Keys {
 			e.Keys[a] = k
 		}
+		e.Tables = f.Tables
 	}
 	for _, k := range Scalars {
 		if v := getenv(EnvName(k)); v != "" {

@@ -127,6 +127,10 @@ func WriteDefault(w io.Writer, d Defaults) error {
 		fmt.Fprintf(w, "\n# %s\n%s = %s\n", scalarHelp[k], k, e.scalarText(k))
 	}
 	writeKeys(w, d, nil, "")
+	fmt.Fprint(w, "\n# Tables: the columns of the disk, netif, cpu and fs tables, in order, by their headers as the\n"+
+		"# monitor prints them, and the column they are sorted by at first. For example:\n"+
+		"# [tables.disk]\n# columns = [\"r/s\", \"w/s\", \"rkB/s\", \"wkB/s\", \"r_await\", \"w_await\", \"%util\"]\n"+
+		"# sort = \"%util\"\n# descending = true\n")
 	fmt.Fprint(w, "\n# Hotsets (SPMI): the top maxresp subcontexts of path by stat. threshold is in the units stat is\n"+
 		"# shown in (50 = 50%): > threshold qualifies, a negative one ranks below |threshold|, 0 all. feed:\n"+
 		"# none, threshold (qualifying peers only) or always; exceptions: none, exception, trap or both,\n"+
@@ -193,6 +197,10 @@ func WriteEffective(w io.Writer, e *Effective, d Defaults) {
 		origin = e.File.Base()
 	}
 	writeKeys(w, d, e.Keys, origin)
+	for _, name := range sortedKeys(e.Tables) {
+		t := e.Tables[name]
+		fmt.Fprintf(w, "\n[tables.%s]  # %s\ncolumns = %s\nsort = %s\ndescending = %v\n", name, origin, tomlStrings(t.Columns), tomlString(t.Sort), t.Descending)
+	}
 	for _, h := range e.Hotsets {
 		fmt.Fprintln(w)
 		writeHotset(w, h, e.Origin["hotset"])

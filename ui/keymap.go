@@ -63,7 +63,7 @@ var keyActions = []keyAction{
 	{"suspend", "global", one(func(k *keymap) *key.Binding { return &k.global.Suspend })},
 	{"interval.longer", "global", one(func(k *keymap) *key.Binding { return &k.global.Longer })},
 	{"interval.shorter", "global", one(func(k *keymap) *key.Binding { return &k.global.Shorter })},
-	{"overview", "global", one(func(k *keymap) *key.Binding { return &k.global.Overview })},
+	{"pane.overview", "global", one(func(k *keymap) *key.Binding { return &k.global.Overview })},
 	{"pane.next", "global", one(func(k *keymap) *key.Binding { return &k.global.NextPane })},
 	{"pane.prev", "global", one(func(k *keymap) *key.Binding { return &k.global.PrevPane })},
 	{"pane.tree", "global", one(func(k *keymap) *key.Binding { return &k.global.Tree })},

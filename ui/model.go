@@ -197,6 +197,7 @@ func New(src Sampler, opts Options) Model {
 	m.events = ptr(newEvents(m.st, km.events, opts.Location))
 	m.hot.SetRegistry(m.reg, src.Events(), opts.Hotsets)
 	m.values.limit = m.hot.limitOf
+	m.values.layouts = opts.Tables
 	m.tree.SetRegistry(m.reg)
 	m.tree.Focus()
 	m.syncSelection()

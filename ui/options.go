@@ -44,6 +44,8 @@ type Options struct {
 	SaveHotsets func([]HotsetConfig) error
 	SaveMode    string
 	ConfigName  string
+	// Tables lay out the well-known tables (disk, netif, cpu, fs): columns and first sort.
+	Tables map[string]TableLayout
 	// Keys rebinds actions by name (KeyActions): `quit` to ["x"]. Check them with CheckKeys
 	// first: New falls back to the built-in keys when they do not hold together.
 	Keys map[string][]string

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -71,6 +72,9 @@ type valuesPane struct {
 
 	ver   uint64 // moved on when the rows, the columns, the order or the snapshot change
 	cache *renderCache[valuesKey]
+
+	// layouts are the configured columns and sort of the well-known tables, by table name.
+	layouts map[string]TableLayout
 
 	// limit is the threshold of a hotset over a statistic (in the statistic's decoded value, as
 	// Value.V), for the colour of its cells; the hot pane's, set by the model.
@@ -208,6 +212,12 @@ func (p *valuesPane) reshape(ctxChanged bool) {
 				p.class = instClass
 				p.cols = tableColumns(p.vf, ctx, instClass)
 				p.sortCol, p.sortDesc = 0, false
+				if l, ok := p.layouts[strings.ToLower(ctx.Name)]; ok {
+					p.cols = l.apply(p.cols)
+					if i := slices.IndexFunc(p.cols, func(c tableCol) bool { return c.title() == l.Sort }); i >= 0 {
+						p.sortCol, p.sortDesc = i+1, l.Descending
+					}
+				}
 			}
 			if ctx.Stats != nil && slices.ContainsFunc(p.cols, func(c tableCol) bool { return c.ti >= 0 }) {
 				// The context's own statistics are the totals of its instances' (CPU).

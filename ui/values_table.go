@@ -122,6 +122,41 @@ func tableColumns(vf valueFormat, ctx *namespace.Context, c *namespace.Class) []
 	return cols
 }
 
+// TableLayout is a configured layout of a well-known table (disk, netif, cpu, fs): the columns
+// shown, in order, by header (all of them when empty), and the column sorted at first.
+type TableLayout struct {
+	Columns    []string
+	Sort       string
+	Descending bool
+}
+
+// apply keeps the columns the layout names, in its order.
+func (l TableLayout) apply(cols []tableCol) []tableCol {
+	if len(l.Columns) == 0 {
+		return cols
+	}
+	out := make([]tableCol, 0, len(l.Columns))
+	for _, name := range l.Columns {
+		if i := slices.IndexFunc(cols, func(c tableCol) bool { return c.title() == name }); i >= 0 {
+			out = append(out, cols[i])
+		}
+	}
+	return out
+}
+
+// TableColumns are the well-known tables' columns by table name (disk, netif, cpu, fs), for a
+// configuration to name: the headers as the monitor prints them.
+func TableColumns() map[string][]string {
+	out := map[string][]string{}
+	for ctx, prefs := range preferredColumns {
+		name := strings.ToLower(ctx)
+		for _, pc := range prefs {
+			out[name] = append(out[name], pc.header)
+		}
+	}
+	return out
+}
+
 // colPref is a column a well-known table shows first, with the datum names it may go by, and
 // the tool's form: the unit it is printed in and the divisor from the value's base quantity
 // (bytes, seconds, ones, percent) to it.
