@@ -308,3 +308,46 @@ func TestSmokeSuspendWithoutJobControl(t *testing.T) {
 	tm.keys("q")
 	tm.restored(0)
 }
+
+// issue 16: the real program with a configuration file: q rebound to x (q no longer quits), a
+// hotset made in the monitor is saved to the file, comments kept, and `dcimon hot --name`
+// reads it back.
+func TestSmokeConfig(t *testing.T) {
+	bin, args := program(t)
+	path := filepath.Join(t.TempDir(), "config.toml")
+	text := "save_hotsets = \"always\"\n# tmux eats q here\n[keys]\nquit = [\"x\"]  # not q\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tm := startTerm(t, 120, 40, bin, append(args, "--config", path)...)
+	tm.waitFor("1 Tree", "sample ")
+	tm.keys(":")
+	tm.literal("Disk/sdb/busy")
+	tm.keys("Enter")
+	tm.waitFor("Top › Disk › sdb › busy")
+	tm.keys("3", "n")
+	tm.waitFor("New hotset: rank Disk peers by busy")
+	tm.keys("Enter")
+	tm.waitFor("hotsets saved to " + path)
+	tm.keys("q")
+	time.Sleep(300 * time.Millisecond)
+	if s := tm.capture(); strings.Contains(s, "EXIT=") || !strings.Contains(s, "3 Hotsets") {
+		t.Fatalf("q quit although quit is bound to x:\n%s", s)
+	}
+	tm.keys("x")
+	tm.restored(0)
+
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"# tmux eats q here\n", "quit = [\"x\"]  # not q\n", "name = \"Disk-busy\"\n", "name = \"busiest-disks\"\n"} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("the saved file lacks %q:\n%s", want, data)
+		}
+	}
+	out, err := exec.Command(bin, append([]string{"hot", "--name", "Disk-busy", "--config", path}, args...)...).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "Disk busy") || !strings.Contains(string(out), "max 5") {
+		t.Fatalf("hot --name Disk-busy: %v\n%s", err, out)
+	}
+}
