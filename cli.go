@@ -206,11 +206,6 @@ func (cfg *config) validate() error {
 	if cfg.fps < 1 || cfg.fps > ui.MaxFPS {
 		return usagef("--fps %d: want 1 to %d", cfg.fps, ui.MaxFPS)
 	}
-	switch cfg.theme {
-	case "dark", "light", "high-contrast", "mono":
-	default:
-		return usagef("--theme %q: want dark, light, high-contrast or mono", cfg.theme)
-	}
 	switch cfg.cmd {
 	case "list":
 		if len(cfg.args) > 1 {
@@ -242,8 +237,8 @@ func (cfg *config) validate() error {
 			return usagef("--exceptions %q: want none, exception, trap or both", cfg.except)
 		}
 	case "config":
-		if len(cfg.args) > 2 || (len(cfg.args) == 2 && cfg.args[0] != "check") {
-			return usagef("config takes no argument, default, or check [FILE]")
+		if len(cfg.args) > 2 || (len(cfg.args) == 2 && cfg.args[0] != "check" && cfg.args[0] != "theme") {
+			return usagef("config takes no argument, default, check [FILE] or theme NAME")
 		}
 	case "":
 		if len(cfg.args) > 0 {

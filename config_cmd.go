@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -71,6 +72,9 @@ func loadSettings(cfg *config, e headless.Env) (*dcfg.Effective, error) {
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
+	if err := theme.LoadDir(themesDir(path)); err != nil {
+		return nil, usagef("%v", err)
+	}
 	eff, err := dcfg.Resolve(configDefaults(), f, path, e.Env, cfg.set)
 	if err != nil {
 		return nil, usagef("%v", err)
@@ -80,6 +84,9 @@ func loadSettings(cfg *config, e headless.Env) (*dcfg.Effective, error) {
 	}
 	return eff, nil
 }
+
+// themesDir is where the user's themes are: themes/ beside the configuration file.
+func themesDir(configPath string) string { return filepath.Join(filepath.Dir(configPath), "themes") }
 
 // checkSettings checks what only the monitor knows: the theme's name and the key bindings.
 func checkSettings(eff *dcfg.Effective) error {
@@ -234,6 +241,16 @@ func runConfig(cfg *config, e headless.Env, stdout io.Writer) error {
 		return nil
 	case "default":
 		return dcfg.WriteDefault(stdout, d)
+	case "theme":
+		if len(cfg.args) != 2 {
+			return usagef("config theme NAME: which built-in theme (%s)", joinNames([]string{"dark", "high-contrast", "light", "mono"}))
+		}
+		data, err := theme.Builtin(cfg.args[1])
+		if err != nil {
+			return usagef("%v", err)
+		}
+		_, err = stdout.Write(data)
+		return err
 	case "check":
 		path, explicit := dcfg.Locate(cfg.configFile, e.Env)
 		if len(cfg.args) == 2 {
@@ -241,6 +258,9 @@ func runConfig(cfg *config, e headless.Env, stdout io.Writer) error {
 		}
 		f, err := dcfg.Load(path, explicit)
 		if err != nil {
+			return usagef("%v", err)
+		}
+		if err := theme.LoadDir(themesDir(path)); err != nil {
 			return usagef("%v", err)
 		}
 		if f == nil {
@@ -257,5 +277,5 @@ func runConfig(cfg *config, e headless.Env, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "%s: ok (%d settings, %d key bindings, %d hotsets)\n", path, len(f.Set), len(f.Keys), len(f.Hotset))
 		return nil
 	}
-	return usagef("config %q: want no argument (the configuration in force), default, or check [FILE]", sub)
+	return usagef("config %q: want no argument (the configuration in force), default, check [FILE] or theme NAME", sub)
 }

@@ -70,7 +70,7 @@ func TestConfigErrors(t *testing.T) {
 	for _, c := range []struct{ text, want string }{
 		{"[[hotset]]\nname = \"busiest-disks\"\npath = \"Disk\"\nstat = \"busy\"\nmaxresp = -2\n", `config.toml:5:1: hotset "busiest-disks": maxresp must be >= 0, got -2`},
 		{"themes = \"dark\"\n", `config.toml:1:1: themes: unknown key (did you mean "theme"?)`},
-		{"theme = \"solarized\"\n", `theme "solarized" (config.toml:1): want dark, high-contrast, light or mono`},
+		{"theme = \"solarized\"\n", `theme "solarized" (config.toml:1): want dark, high-contrast, light`},
 		{"[keys]\nquit = [\"n\"]\n", `config.toml:2:1: keys: "n" is bound to both quit and hot.new (scope hotsets)`},
 		{"[keys]\nqiut = [\"x\"]\n", `config.toml:2:1: keys.qiut: no such action`},
 		{"[tables.disk]\ncolumns = [\"r/s\", \"util\"]\n", `config.toml:2:1: tables.disk.columns: no column "util"`},
@@ -114,5 +114,49 @@ func TestHotByName(t *testing.T) {
 	out, errs, code, _ = runConf(t, "", nil, append([]string{"hot", "--name", "busiest-disks"}, syn...)...)
 	if code != 0 || !strings.Contains(out, "Disk busy") {
 		t.Fatalf("a default by name: %d %s\n%s", code, errs, out)
+	}
+}
+
+// issue 16: themes are files: the built-in ones print as files to copy, a user's themes/NAME.toml
+// beside config.toml is a theme (of any name), and a bad theme name or file is an error with
+// its place.
+func TestThemeFiles(t *testing.T) {
+	out, errs, code, _ := runConf(t, "", nil, "config", "theme", "dark")
+	if code != 0 || !strings.Contains(out, "fg = \"#c9d1d9\"") {
+		t.Fatalf("config theme dark: %d %s\n%s", code, errs, out)
+	}
+	dir := t.TempDir()
+	themes := filepath.Join(dir, "dcimon", "themes")
+	if err := os.MkdirAll(themes, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mine := strings.Replace(out, "#c9d1d9", "#ffaf00", 1)
+	if err := os.WriteFile(filepath.Join(themes, "mine.toml"), []byte(mine), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := func(k string) string {
+		if k == "XDG_CONFIG_HOME" {
+			return dir
+		}
+		return ""
+	}
+	e := fakeEnv()
+	e.Getenv = env
+	var o, eb bytes.Buffer
+	if code := runEnv(context.Background(), []string{"config", "--theme", "mine"}, e, &o, &eb); code != 0 || !strings.Contains(o.String(), `theme = "mine"`) {
+		t.Fatalf("a user theme: %d %s\n%s", code, eb.String(), o.String())
+	}
+	o.Reset()
+	eb.Reset()
+	if code := runEnv(context.Background(), []string{"config", "--theme", "pink"}, e, &o, &eb); code == 0 ||
+		!strings.Contains(eb.String(), `theme "pink"`) || !strings.Contains(eb.String(), "mine") {
+		t.Fatalf("an unknown theme: %d %s", code, eb.String())
+	}
+	if err := os.WriteFile(filepath.Join(themes, "bad.toml"), []byte("fg = \"#c9d1d9\"\nok = \"greenish\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	eb.Reset()
+	if code := runEnv(context.Background(), []string{"config", "check"}, e, &o, &eb); code != 2 || !strings.Contains(eb.String(), "bad.toml") {
+		t.Fatalf("a bad theme file: %d %s", code, eb.String())
 	}
 }

@@ -23,7 +23,6 @@ func TestParseArgs(t *testing.T) {
 		{"interval too small", []string{"--interval", "1ms"}, "out of range", nil},
 		{"unknown flag", []string{"--nope"}, "flag provided but not defined", nil},
 		{"unknown command", []string{"frobnicate"}, "unknown command", nil},
-		{"bad theme", []string{"--theme", "pink"}, "--theme", nil},
 		{"fps", []string{"--fps", "30"}, "", func(c *config) bool { return c.fps == 30 }},
 		{"fps out of range", []string{"--fps", "0"}, "--fps 0", nil},
 		{"SPMI-DDS-4 liveness 10s", []string{"--liveness", "10s"}, "--liveness", nil},

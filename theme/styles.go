@@ -18,6 +18,7 @@ type Set[S any] struct {
 	Mono bool
 
 	Text   TextStyles[S]
+	Value  ValueStyles[S]
 	Pane   PaneStyles[S]
 	Row    RowStyles[S]
 	Table  TableStyles[S]
@@ -35,6 +36,11 @@ type TextStyles[S any] struct {
 	Normal, Muted, Accent, Bold S
 	OK, Warn, Crit              S
 	Brand                       S
+}
+
+// ValueStyles colour a value by its state.
+type ValueStyles[S any] struct {
+	Valid, Invalid, Unavailable, Error S
 }
 
 // PaneStyles draw a pane's frame: border glyphs and colours, and the title set into the top edge
@@ -122,6 +128,7 @@ func New(p Palette) Styles {
 		Normal: fg(p.Fg), Muted: fg(p.Muted), Accent: fg(p.Accent), Bold: fg(p.Fg).Bold(true),
 		OK: fg(p.OK), Warn: fg(p.Warn), Crit: fg(p.Crit).Bold(true),
 	}
+	s.Value = ValueStyles[lipgloss.Style]{Valid: fg(p.Fg), Invalid: fg(p.Invalid), Unavailable: fg(p.Unavailable), Error: fg(p.Error).Bold(true)}
 	s.Pane = PaneStyles[lipgloss.Style]{
 		Chars: lipgloss.RoundedBorder(), FocusedChars: lipgloss.RoundedBorder(),
 		Border: fg(p.Border), FocusedBorder: fg(p.FocusBorder),
@@ -155,6 +162,7 @@ func New(p Palette) Styles {
 		s.Text.Warn = lipgloss.NewStyle().Bold(true)
 		s.Text.Crit = lipgloss.NewStyle().Bold(true).Underline(true)
 		s.Tree.Degraded, s.Tree.Dead = s.Text.Warn, s.Text.Crit
+		s.Value.Unavailable, s.Value.Error = s.Text.Warn, s.Text.Crit
 		s.Bar.High, s.Bar.Over = lipgloss.NewStyle().Bold(true), lipgloss.NewStyle().Bold(true)
 		s.Status.Paused, s.Status.Warn, s.Status.Crit = lipgloss.NewStyle().Reverse(true), s.Text.Warn, s.Text.Crit
 		s.Tabs.Active = lipgloss.NewStyle().Reverse(true)

@@ -30,6 +30,9 @@ type Palette struct {
 	OK          lipgloss.TerminalColor // healthy suppliers, bars within range
 	Warn        lipgloss.TerminalColor // degraded suppliers, values near the top of their scale
 	Crit        lipgloss.TerminalColor // dead suppliers, errors, values above their scale
+	// The states of a value: invalid (no rate yet, not valid for the instance), unavailable
+	// (n/a), an error; a valid value is Fg.
+	Invalid, Unavailable, Error lipgloss.TerminalColor
 	// Mono says the palette has no colours: distinctions are made by attribute only.
 	Mono bool
 }
@@ -37,34 +40,10 @@ type Palette struct {
 // Default is the theme used when none is named.
 const Default = "dark"
 
-var palettes = map[string]Palette{
-	"dark": {
-		Name: "dark", Fg: lipgloss.Color("#c9d1d9"), Muted: lipgloss.Color("#7d8590"), Accent: lipgloss.Color("#79c0ff"),
-		Border: lipgloss.Color("#3d444d"), FocusBorder: lipgloss.Color("#58a6ff"),
-		SelFg: lipgloss.Color("#ffffff"), SelBg: lipgloss.Color("#1f4470"),
-		OK: lipgloss.Color("#3fb950"), Warn: lipgloss.Color("#d29922"), Crit: lipgloss.Color("#f85149"),
-	},
-	"light": {
-		Name: "light", Fg: lipgloss.Color("#1f2328"), Muted: lipgloss.Color("#656d76"), Accent: lipgloss.Color("#0550ae"),
-		Border: lipgloss.Color("#c8d1da"), FocusBorder: lipgloss.Color("#0969da"),
-		SelFg: lipgloss.Color("#0a3069"), SelBg: lipgloss.Color("#cce5ff"),
-		OK: lipgloss.Color("#1a7f37"), Warn: lipgloss.Color("#9a6700"), Crit: lipgloss.Color("#cf222e"),
-	},
-	"high-contrast": {
-		Name: "high-contrast", Fg: lipgloss.Color("#ffffff"), Muted: lipgloss.Color("#d0d0d0"), Accent: lipgloss.Color("#00ffff"),
-		Border: lipgloss.Color("#ffffff"), FocusBorder: lipgloss.Color("#ffff00"),
-		SelFg: lipgloss.Color("#000000"), SelBg: lipgloss.Color("#ffff00"),
-		OK: lipgloss.Color("#00ff00"), Warn: lipgloss.Color("#ffff00"), Crit: lipgloss.Color("#ff5050"),
-	},
-	"mono": {
-		Name: "mono", Fg: lipgloss.NoColor{}, Muted: lipgloss.NoColor{}, Accent: lipgloss.NoColor{},
-		Border: lipgloss.NoColor{}, FocusBorder: lipgloss.NoColor{}, SelFg: lipgloss.NoColor{}, SelBg: lipgloss.NoColor{},
-		OK: lipgloss.NoColor{}, Warn: lipgloss.NoColor{}, Crit: lipgloss.NoColor{}, Mono: true,
-	},
-}
-
-// Names lists the built-in themes in alphabetical order.
+// Names lists the themes, built in and the user's, in alphabetical order.
 func Names() []string {
+	mu.RLock()
+	defer mu.RUnlock()
 	out := make([]string, 0, len(palettes))
 	for n := range palettes {
 		out = append(out, n)
@@ -78,7 +57,9 @@ func Lookup(name string) (Palette, error) {
 	if name == "" {
 		name = Default
 	}
+	mu.RLock()
 	p, ok := palettes[strings.ToLower(name)]
+	mu.RUnlock()
 	if !ok {
 		return Palette{}, fmt.Errorf("theme: unknown theme %q (known: %s)", name, strings.Join(Names(), ", "))
 	}
@@ -90,7 +71,8 @@ func Lookup(name string) (Palette, error) {
 // The colours are converted once to the terminal's colour profile (ForProfile).
 func Resolve(name string, noColor bool) (Styles, error) {
 	if noColor {
-		return New(palettes["mono"]), nil
+		p, _ := Lookup("mono")
+		return New(p), nil
 	}
 	p, err := Lookup(name)
 	if err != nil {
@@ -119,7 +101,7 @@ func ForProfile(p Palette, prof termenv.Profile) Palette {
 		return lipgloss.NoColor{}
 	}
 	for _, c := range []*lipgloss.TerminalColor{&p.Fg, &p.Muted, &p.Accent, &p.Border, &p.FocusBorder,
-		&p.SelFg, &p.SelBg, &p.OK, &p.Warn, &p.Crit} {
+		&p.SelFg, &p.SelBg, &p.OK, &p.Warn, &p.Crit, &p.Invalid, &p.Unavailable, &p.Error} {
 		*c = conv(*c)
 	}
 	return p

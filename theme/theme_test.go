@@ -1,6 +1,8 @@
 package theme
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -164,5 +166,76 @@ func TestDerivedRolesFollowMono(t *testing.T) {
 	}
 	if !st.Text.Brand.GetBold() || !st.Status.Host.GetBold() {
 		t.Error("brand and host are not bold")
+	}
+}
+
+// issue 16: the built-in themes are theme files a user can copy; they read back to the colours
+// the monitor always had, with the value states taking their roles when left out.
+func TestBuiltinThemeFiles(t *testing.T) {
+	for _, n := range []string{"dark", "light", "high-contrast", "mono"} {
+		data, err := Builtin(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := Parse(n, n+".toml", data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Invalid == nil || p.Unavailable == nil || p.Error == nil {
+			t.Errorf("%s: value states unset: %+v", n, p)
+		}
+	}
+	d, _ := Lookup("dark")
+	if d.Fg != lipgloss.Color("#c9d1d9") || d.Crit != lipgloss.Color("#f85149") || d.Unavailable != lipgloss.Color("#d29922") {
+		t.Errorf("dark: %+v", d)
+	}
+	if m, _ := Lookup("mono"); !m.Mono {
+		t.Error("mono is not mono")
+	}
+	if _, err := Builtin("pink"); err == nil {
+		t.Error("a built-in pink")
+	}
+}
+
+func TestParseThemeErrors(t *testing.T) {
+	full := "fg = \"#000000\"\nmuted = \"240\"\naccent = \"#000000\"\nborder = \"none\"\nfocus_border = \"#000000\"\nsel_fg = \"#000000\"\nsel_bg = \"#000000\"\nok = \"#000000\"\nwarn = \"#000000\"\ncrit = \"#000000\"\n"
+	p, err := Parse("x", "x.toml", []byte(full))
+	if err != nil || p.Muted != lipgloss.Color("240") || p.Invalid != p.Muted {
+		t.Fatalf("%v %+v", err, p)
+	}
+	for _, c := range []struct{ text, want string }{
+		{strings.Replace(full, "\"#000000\"\nmuted", "\"greenish\"\nmuted", 1), `x.toml: fg: want "#rrggbb", a 256-colour number ("214") or "none", got "greenish"`},
+		{strings.Replace(full, "crit = \"#000000\"\n", "", 1), `x.toml: crit is missing`},
+		{full + "colour = \"#000000\"\n", `x.toml:11:1: colour: unknown key`},
+		{strings.Replace(full, "240", "256", 1), `got "256"`},
+	} {
+		if _, err := Parse("x", "x.toml", []byte(c.text)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v, want %s", err, c.want)
+		}
+	}
+	// A directory of themes: a theme by its file's name; one that does not parse names its file.
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "Sunset.toml"), []byte(full), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		mu.Lock()
+		delete(palettes, "sunset")
+		mu.Unlock()
+	})
+	if err := LoadDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Lookup("sunset"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "broken.toml"), []byte("fg = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := LoadDir(dir); err == nil || !strings.Contains(err.Error(), "broken.toml:1:") {
+		t.Fatalf("a broken theme: %v", err)
+	}
+	if err := LoadDir(filepath.Join(dir, "none")); err != nil {
+		t.Fatalf("no themes directory: %v", err)
 	}
 }

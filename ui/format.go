@@ -48,13 +48,13 @@ func isErrorMark(v namespace.Value) bool { return views.Mark(v) == views.MarkErr
 func valueInk(st *styles, v namespace.Value) ink {
 	switch {
 	case v.State == namespace.Valid:
-		return st.Text.Normal
+		return st.Value.Valid
 	case v.State == namespace.NoRate, v.State == namespace.Invalid:
-		return st.Text.Muted
+		return st.Value.Invalid
 	case isErrorMark(v):
-		return st.Text.Crit
+		return st.Value.Error
 	}
-	return st.Text.Warn
+	return st.Value.Unavailable
 }
 
 // safe makes supplier text harmless for a terminal: control characters become visible escapes.

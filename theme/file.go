@@ -1,0 +1,181 @@
+package theme
+
+import (
+	"bytes"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/pelletier/go-toml/v2"
+)
+
+// The built-in themes are theme files like a user's, embedded: `dcimon config theme dark`
+// prints one to copy.
+//
+//go:embed builtin/*.toml
+var builtin embed.FS
+
+// themeFile is a theme file's keys: the palette's roles, and the value states.
+type themeFile struct {
+	Fg               string `toml:"fg"`
+	Muted            string `toml:"muted"`
+	Accent           string `toml:"accent"`
+	Border           string `toml:"border"`
+	FocusBorder      string `toml:"focus_border"`
+	SelFg            string `toml:"sel_fg"`
+	SelBg            string `toml:"sel_bg"`
+	OK               string `toml:"ok"`
+	Warn             string `toml:"warn"`
+	Crit             string `toml:"crit"`
+	ValueInvalid     string `toml:"value_invalid"`
+	ValueUnavailable string `toml:"value_unavailable"`
+	ValueError       string `toml:"value_error"`
+	Mono             bool   `toml:"mono"`
+}
+
+var hexColour = regexp.MustCompile(`^#[0-9a-fA-F]{6}$`)
+
+// colour reads one colour: "#rrggbb", a 256-colour number, or "none".
+func colour(v string) (lipgloss.TerminalColor, bool) {
+	switch {
+	case v == "none":
+		return lipgloss.NoColor{}, true
+	case hexColour.MatchString(v):
+		return lipgloss.Color(strings.ToLower(v)), true
+	}
+	if n, err := strconv.Atoi(v); err == nil && n >= 0 && n <= 255 {
+		return lipgloss.Color(v), true
+	}
+	return nil, false
+}
+
+// Parse reads a theme file (src names it in errors): every role is required but the value
+// states; unknown keys are errors; an error says file:line:col, the key and what was wrong.
+func Parse(name, src string, data []byte) (Palette, error) {
+	var tf themeFile
+	dec := toml.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&tf); err != nil {
+		var strict *toml.StrictMissingError
+		if errors.As(err, &strict) && len(strict.Errors) > 0 {
+			l, c := strict.Errors[0].Position()
+			return Palette{}, fmt.Errorf("%s:%d:%d: %s: unknown key", src, l, c, strings.Join(strict.Errors[0].Key(), "."))
+		}
+		var de *toml.DecodeError
+		if errors.As(err, &de) {
+			l, c := de.Position()
+			return Palette{}, fmt.Errorf("%s:%d:%d: %s", src, l, c, strings.TrimPrefix(de.Error(), "toml: "))
+		}
+		return Palette{}, fmt.Errorf("%s: %w", src, err)
+	}
+	p := Palette{Name: name, Mono: tf.Mono}
+	for _, r := range []struct {
+		key      string
+		v        string
+		dst      *lipgloss.TerminalColor
+		optional bool
+	}{
+		{"fg", tf.Fg, &p.Fg, false}, {"muted", tf.Muted, &p.Muted, false}, {"accent", tf.Accent, &p.Accent, false},
+		{"border", tf.Border, &p.Border, false}, {"focus_border", tf.FocusBorder, &p.FocusBorder, false},
+		{"sel_fg", tf.SelFg, &p.SelFg, false}, {"sel_bg", tf.SelBg, &p.SelBg, false},
+		{"ok", tf.OK, &p.OK, false}, {"warn", tf.Warn, &p.Warn, false}, {"crit", tf.Crit, &p.Crit, false},
+		{"value_invalid", tf.ValueInvalid, &p.Invalid, true}, {"value_unavailable", tf.ValueUnavailable, &p.Unavailable, true},
+		{"value_error", tf.ValueError, &p.Error, true},
+	} {
+		if r.v == "" {
+			if r.optional {
+				continue
+			}
+			return Palette{}, fmt.Errorf("%s: %s is missing: every role needs a colour (\"#rrggbb\", \"0\"-\"255\" or \"none\")", src, r.key)
+		}
+		c, ok := colour(r.v)
+		if !ok {
+			return Palette{}, fmt.Errorf("%s: %s: want \"#rrggbb\", a 256-colour number (\"214\") or \"none\", got %q", src, r.key, r.v)
+		}
+		*r.dst = c
+	}
+	if p.Invalid == nil {
+		p.Invalid = p.Muted
+	}
+	if p.Unavailable == nil {
+		p.Unavailable = p.Warn
+	}
+	if p.Error == nil {
+		p.Error = p.Crit
+	}
+	return p, nil
+}
+
+// Builtin is the text of a built-in theme's file, to copy.
+func Builtin(name string) ([]byte, error) {
+	data, err := builtin.ReadFile("builtin/" + strings.ToLower(name) + ".toml")
+	if err != nil {
+		return nil, fmt.Errorf("theme: no built-in theme %q (built in: %s)", name, strings.Join(builtinNames(), ", "))
+	}
+	return data, nil
+}
+
+func builtinNames() []string {
+	ents, _ := builtin.ReadDir("builtin")
+	var out []string
+	for _, e := range ents {
+		out = append(out, strings.TrimSuffix(e.Name(), ".toml"))
+	}
+	return out
+}
+
+var (
+	mu       sync.RWMutex
+	palettes = map[string]Palette{}
+)
+
+func init() {
+	for _, n := range builtinNames() {
+		data, _ := builtin.ReadFile("builtin/" + n + ".toml")
+		p, err := Parse(n, "builtin/"+n+".toml", data)
+		if err != nil {
+			panic(err) // a test parses every built-in theme
+		}
+		palettes[n] = p
+	}
+}
+
+// LoadDir adds the themes of dir (NAME.toml, the directory themes/ beside config.toml); a user
+// theme may replace a built-in one of its name. A directory that does not exist has none; a
+// theme file that does not parse is an error naming it.
+func LoadDir(dir string) error {
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		if e.IsDir() || filepath.Ext(e.Name()) != ".toml" {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		name := strings.ToLower(strings.TrimSuffix(e.Name(), ".toml"))
+		p, err := Parse(name, path, data)
+		if err != nil {
+			return err
+		}
+		mu.Lock()
+		palettes[name] = p
+		mu.Unlock()
+	}
+	return nil
+}
