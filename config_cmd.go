@@ -145,6 +145,7 @@ func applySettings(cfg *config, eff *dcfg.Effective) {
 	cfg.eff = eff
 	cfg.c.ShowLoop = eff.ShowLoop
 	cfg.c.Liveness = eff.Liveness
+	cfg.c.NetBits = eff.NetUnits == "bits"
 	if cfg.cmd == "" {
 		cfg.interval = eff.Interval
 		cfg.theme = eff.Theme
@@ -159,6 +160,7 @@ func monitorSettings(eff *dcfg.Effective, o *ui.Options) {
 	}
 	o.StartPath = eff.Path
 	o.Keys = eff.Keys
+	o.NetBits = eff.NetUnits == "bits"
 	o.Tables = map[string]ui.TableLayout{}
 	for name, t := range eff.Tables {
 		o.Tables[name] = ui.TableLayout{Columns: t.Columns, Sort: t.Sort, Descending: t.Descending}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -158,5 +159,43 @@ func TestThemeFiles(t *testing.T) {
 	eb.Reset()
 	if code := runEnv(context.Background(), []string{"config", "check"}, e, &o, &eb); code != 2 || !strings.Contains(eb.String(), "bad.toml") {
 		t.Fatalf("a bad theme file: %d %s", code, eb.String())
+	}
+}
+
+// issue 16: net_units = "bits" shows interfaces' byte rates in bits per second, in the text,
+// the JSON value and its units alike, and takes thresholds in bits; disks stay in bytes.
+func TestNetUnitsBits(t *testing.T) {
+	syn := []string{"--source", "synthetic:disks=2,nics=2,seed=3", "-n", "1"}
+	bytesOut, _, code, _ := runConf(t, "", nil, append([]string{"get", "NetIf/eth0/bytes", "Disk/sda/bytes", "--json"}, syn...)...)
+	if code != 0 {
+		t.Fatal(code)
+	}
+	bitsOut, errs, code, _ := runConf(t, "net_units = \"bits\"\n", nil, append([]string{"get", "NetIf/eth0/bytes", "Disk/sda/bytes", "--json"}, syn...)...)
+	if code != 0 {
+		t.Fatalf("%d %s", code, errs)
+	}
+	var b, x struct {
+		Values []struct {
+			Path  string  `json:"path"`
+			Value float64 `json:"value"`
+			Units string  `json:"units"`
+			Text  string  `json:"text"`
+		} `json:"values"`
+	}
+	if err := json.Unmarshal([]byte(bytesOut), &b); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(bitsOut), &x); err != nil {
+		t.Fatal(err)
+	}
+	if x.Values[0].Units != "bit/s" || b.Values[0].Units != "B/s" || x.Values[0].Value != 8*b.Values[0].Value || !strings.Contains(x.Values[0].Text, "bit/s") {
+		t.Fatalf("NetIf in bits: %+v, in bytes: %+v", x.Values[0], b.Values[0])
+	}
+	if x.Values[1].Units != "B/s" || x.Values[1].Value != b.Values[1].Value {
+		t.Fatalf("a disk stays in bytes: %+v", x.Values[1])
+	}
+	out, errs, code, _ := runConf(t, "net_units = \"bits\"\n", nil, append([]string{"hot", "NetIf", "bytes", "--threshold", "1M"}, syn...)...)
+	if code != 0 || !strings.Contains(out, "threshold > 1 Mbit/s") {
+		t.Fatalf("a threshold in bits: %d %s\n%s", code, errs, out)
 	}
 }

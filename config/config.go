@@ -30,6 +30,7 @@ type File struct {
 	Path        string   `toml:"path"`
 	ShowLoop    bool     `toml:"show_loop"`
 	Liveness    Duration `toml:"liveness"`
+	NetUnits    string   `toml:"net_units"`
 	SaveHotsets string   `toml:"save_hotsets"`
 
 	Tables  map[string]Table `toml:"tables"`
@@ -95,6 +96,7 @@ func (d Duration) MarshalText() ([]byte, error) { return []byte(d.String()), nil
 var (
 	Panes       = []string{"overview", "tree", "values", "hotsets", "inspector", "events"}
 	SaveChoices = []string{"ask", "always", "never"}
+	NetUnits    = []string{"bytes", "bits"}
 	Feeds       = []string{"none", "threshold", "always"}
 	Exceptions  = []string{"none", "exception", "trap", "both"}
 	TableNames  = []string{"disk", "netif", "cpu", "fs"}
@@ -186,7 +188,7 @@ func plainDecodeMsg(msg string) string {
 
 // known are the keys of each table, for "did you mean".
 var known = map[string][]string{
-	"":       {"interval", "theme", "start", "path", "show_loop", "liveness", "save_hotsets", "tables", "keys", "hotset"},
+	"":       {"interval", "theme", "start", "path", "show_loop", "liveness", "net_units", "save_hotsets", "tables", "keys", "hotset"},
 	"tables": {"columns", "sort", "descending"},
 	"hotset": {"name", "path", "stat", "maxresp", "threshold", "feed", "exceptions", "frequency", "severity", "trap"},
 }
@@ -256,6 +258,9 @@ func (f *File) validate() error {
 	}
 	if _, ok := f.Set["start"]; ok && !oneOf(f.Start, Panes) {
 		return f.errAt("start", "must be one of %s, got %q", strings.Join(Panes, ", "), f.Start)
+	}
+	if _, ok := f.Set["net_units"]; ok && !oneOf(f.NetUnits, NetUnits) {
+		return f.errAt("net_units", "must be bytes or bits, got %q", f.NetUnits)
 	}
 	if _, ok := f.Set["save_hotsets"]; ok && !oneOf(f.SaveHotsets, SaveChoices) {
 		return f.errAt("save_hotsets", "must be ask, always or never, got %q", f.SaveHotsets)

@@ -33,6 +33,7 @@ func TestParseErrors(t *testing.T) {
 		{"interval = \"10ms\"\n", `c.toml:1:1: interval: must be 100ms to 1h0m0s, got 10ms`},
 		{"liveness = \"5s\"\n", `c.toml:1:1: liveness: must be 0 (off) or 15s to 600s, got 5s`},
 		{"start = \"graphs\"\n", `c.toml:1:1: start: must be one of overview, tree, values, hotsets, inspector, events, got "graphs"`},
+		{"net_units = \"nibbles\"\n", `c.toml:1:1: net_units: must be bytes or bits`},
 		{"save_hotsets = \"maybe\"\n", `c.toml:1:1: save_hotsets: must be ask, always or never`},
 		{"theme = \n", `c.toml:1:9: unexpected character`},
 		{"[keys]\nquit = []\n", `c.toml:2:1: keys.quit: needs at least one key`},

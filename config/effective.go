@@ -35,6 +35,7 @@ type Effective struct {
 	Path        string
 	ShowLoop    bool
 	Liveness    time.Duration
+	NetUnits    string
 	SaveHotsets string
 	Keys        map[string][]string // only the actions the file rebinds
 	Tables      map[string]Table    // only the tables the file lays out
@@ -54,7 +55,7 @@ type Effective struct {
 
 // Scalars are the top-level settings that the environment (DCIMON_<KEY>) and flags can set, in
 // the order `dcimon config` prints them.
-var Scalars = []string{"interval", "theme", "start", "path", "show_loop", "liveness", "save_hotsets"}
+var Scalars = []string{"interval", "theme", "start", "path", "show_loop", "liveness", "net_units", "save_hotsets"}
 
 // EnvName is the environment variable of a setting: DCIMON_SHOW_LOOP for show_loop.
 func EnvName(key string) string { return "DCIMON_" + strings.ToUpper(key) }
@@ -99,7 +100,7 @@ func Load(path string, explicit bool) (*File, error) {
 // environment, then flags (the flags set on the command line, by setting name, with their value
 // as text).
 func Resolve(d Defaults, f *File, path string, getenv func(string) string, flags map[string]string) (*Effective, error) {
-	e := &Effective{Interval: time.Second, Theme: "dark", Start: "overview", Liveness: 30 * time.Second,
+	e := &Effective{Interval: time.Second, Theme: "dark", Start: "overview", Liveness: 30 * time.Second, NetUnits: "bytes",
 		SaveHotsets: "ask", Hotsets: d.Hotsets, Origin: map[string]string{}, File: f, FilePath: path, Keys: map[string][]string{}}
 	for _, k := range Scalars {
 		e.Origin[k] = "default"
@@ -134,6 +135,9 @@ func Resolve(d Defaults, f *File, path string, getenv func(string) string, flags
 		}
 		if set("liveness") {
 			e.Liveness = f.Liveness.Duration
+		}
+		if set("net_units") {
+			e.NetUnits = f.NetUnits
 		}
 		if set("save_hotsets") {
 			e.SaveHotsets = f.SaveHotsets
@@ -198,6 +202,8 @@ func (e *Effective) setText(key, v string) error {
 		e.Path = v
 	case "start":
 		return choice(&e.Start, Panes)
+	case "net_units":
+		return choice(&e.NetUnits, NetUnits)
 	case "save_hotsets":
 		return choice(&e.SaveHotsets, SaveChoices)
 	case "show_loop":

@@ -56,6 +56,7 @@ var scalarHelp = map[string]string{
 	"path":         "A context or statistic to select at start (\"Disk/sda\"); empty for none.",
 	"show_loop":    "Also show loop and ram block devices, pseudo and duplicate file systems.",
 	"liveness":     "Assume a supplier dead after this long without new data: 0 (off) or 15s to 600s.",
+	"net_units":    "Interface rates (NetIf's byte rates, the interfaces hotset) in bytes or bits per second: bytes or bits.",
 	"save_hotsets": "A hotset made, edited or deleted in the monitor is saved to this file: ask (once a session), always, never.",
 }
 
@@ -73,6 +74,8 @@ func (e *Effective) scalarText(key string) string {
 		return strconv.FormatBool(e.ShowLoop)
 	case "liveness":
 		return durText(e.Liveness)
+	case "net_units":
+		return tomlString(e.NetUnits)
 	case "save_hotsets":
 		return tomlString(e.SaveHotsets)
 	}

@@ -50,7 +50,7 @@ func Describe(ctx context.Context, o DescribeOptions, e Env, w io.Writer) error 
 		views.AddConformance(out.Sections, ref.Ctx.Stats, ref.Datum)
 		out.Kind = "statistic"
 		v, cv, _ := snap.Lookup(ref)
-		jv := makeJSONValue(ref, v, viewOptions(e, reg, snap, classOf(cv, ref)))
+		jv := makeJSONValue(ref, v, viewOptions(e, o.NetBits, reg, snap, classOf(cv, ref)))
 		out.Value = &jv
 		val := []ns.Field{{Key: "value", Value: jv.Text}, {Key: "state", Value: jv.State}}
 		if jv.Reason != "" {

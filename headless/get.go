@@ -128,7 +128,7 @@ func Get(ctx context.Context, o GetOptions, e Env, w io.Writer) error {
 		for i := range reqs {
 			reqs[i].expand(reg)
 		}
-		rd, err := writeReading(w, o.JSON, e, reg, snap, reqs, prev)
+		rd, err := writeReading(w, o.JSON, o.NetBits, e, reg, snap, reqs, prev)
 		if err != nil {
 			return err
 		}
@@ -216,7 +216,7 @@ func nothingRead(snap *ns.Snapshot, reqs []request) error {
 }
 
 // writeReading prints one reading and returns its summary status (DCI-RET-1).
-func writeReading(w io.Writer, asJSON bool, e Env, reg *ns.Registry, snap *ns.Snapshot, reqs []request, prev time.Time) (reading, error) {
+func writeReading(w io.Writer, asJSON, netBits bool, e Env, reg *ns.Registry, snap *ns.Snapshot, reqs []request, prev time.Time) (reading, error) {
 	elapsed := 0.0
 	if !prev.IsZero() {
 		elapsed = snap.End.Sub(prev).Seconds()
@@ -243,7 +243,7 @@ func writeReading(w io.Writer, asJSON bool, e Env, reg *ns.Registry, snap *ns.Sn
 					continue
 				}
 				v, cv, _ := snap.Lookup(ref)
-				jv := makeJSONValue(ref, v, viewOptions(e, reg, snap, classOf(cv, ref)))
+				jv := makeJSONValue(ref, v, viewOptions(e, netBits, reg, snap, classOf(cv, ref)))
 				jv.Status = rd.add(&r, v).String()
 				out.Values = append(out.Values, jv)
 			}
@@ -267,7 +267,7 @@ func writeReading(w io.Writer, asJSON bool, e Env, reg *ns.Registry, snap *ns.Sn
 				continue
 			}
 			v, cv, _ := snap.Lookup(ref)
-			opt := viewOptions(e, reg, snap, classOf(cv, ref))
+			opt := viewOptions(e, netBits, reg, snap, classOf(cv, ref))
 			note := ""
 			if v.State != ns.Valid {
 				note = "(" + views.Why(v) + classErr(cv, v)

@@ -135,7 +135,7 @@ func Hot(ctx context.Context, o HotOptions, e Env, w io.Writer) error {
 			evs = all[:min(int(seq-seen), len(all))]
 			seen = seq
 		}
-		if err := writeHot(w, o.JSON, e, reg, snap, hs, entry, evs); err != nil {
+		if err := writeHot(w, o.JSON, o.NetBits, e, reg, snap, hs, entry, evs); err != nil {
 			return err
 		}
 		failed = nil
@@ -177,7 +177,7 @@ func hotThreshold(hs *ns.HotSet, o HotOptions) (float64, func(float64) string, e
 	if err != nil {
 		return 0, nil, nil
 	}
-	m := views.MeasureFor(c, d)
+	m := views.MeasureWith(views.Options{Class: c, NetBits: o.NetBits}, d)
 	t := strings.TrimSpace(o.Threshold)
 	if t == "" {
 		return 0, m.Format, nil
@@ -231,10 +231,10 @@ func peerSets(entry *ns.HotVals) []*ns.HotVals {
 	return []*ns.HotVals{entry}
 }
 
-func writeHot(w io.Writer, asJSON bool, e Env, reg *ns.Registry, snap *ns.Snapshot, hs *ns.HotSet, entry *ns.HotVals, evs []ns.Event) error {
+func writeHot(w io.Writer, asJSON, netBits bool, e Env, reg *ns.Registry, snap *ns.Snapshot, hs *ns.HotSet, entry *ns.HotVals, evs []ns.Event) error {
 	stat := entry.Stat()
 	spec := entry.Spec()
-	m := views.MeasureFor(entry.StatClass(), stat)
+	m := views.MeasureWith(views.Options{Class: entry.StatClass(), NetBits: netBits}, stat)
 	if asJSON {
 		out := hotReading{Time: hs.Time().UTC(), Elapsed: hs.TimeChange().Seconds(), Sets: []hotJSON{}}
 		for _, v := range peerSets(entry) {
@@ -246,7 +246,7 @@ func writeHot(w io.Writer, asJSON bool, e Env, reg *ns.Registry, snap *ns.Snapsh
 			}
 			for i, it := range v.Items {
 				ref := ns.Ref{Ctx: it.Inst.Context(), Datum: stat}
-				opt := viewOptions(e, reg, snap, it.Inst.Class)
+				opt := viewOptions(e, netBits, reg, snap, it.Inst.Class)
 				hj.Items = append(hj.Items, hotItemJSON{Rank: i + 1, Name: it.Name, jsonValue: makeJSONValue(ref, it.Val, opt)})
 			}
 			out.Sets = append(out.Sets, hj)
@@ -270,7 +270,7 @@ func writeHot(w io.Writer, asJSON bool, e Env, reg *ns.Registry, snap *ns.Snapsh
 		nw, vw := 0, 0
 		texts := make([]string, len(v.Items))
 		for i, it := range v.Items {
-			opt := viewOptions(e, reg, snap, it.Inst.Class)
+			opt := viewOptions(e, netBits, reg, snap, it.Inst.Class)
 			texts[i] = views.FormatValue(stat, it.Val, opt)
 			nw, vw = max(nw, views.Width(safe(it.Name))), max(vw, views.Width(texts[i]))
 		}

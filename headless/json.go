@@ -13,8 +13,8 @@ func safe(s string) string { return views.Safe(s) }
 
 // viewOptions are the rendering options of the headless commands: local time, the host's boot
 // time (for STF_MONOTONIC absolute times) and the class for derived units.
-func viewOptions(e Env, reg *ns.Registry, snap *ns.Snapshot, c *ns.Class) views.Options {
-	return views.Options{Location: e.Loc, Boot: bootTime(reg, snap), Class: c, Humanize: true, Interface: views.SupplierInterface(c)}
+func viewOptions(e Env, netBits bool, reg *ns.Registry, snap *ns.Snapshot, c *ns.Class) views.Options {
+	return views.Options{Location: e.Loc, Boot: bootTime(reg, snap), Class: c, Humanize: true, Interface: views.SupplierInterface(c), NetBits: netBits}
 }
 
 // bootTime finds the host's boot time in the name space: a top-level statistic whose DCI4 view is
@@ -90,7 +90,7 @@ func makeJSONValue(ref ns.Ref, v ns.Value, opt views.Options) jsonValue {
 	}
 	// value and units say what text says, at the base of its unit (issue 12): `12.4 MiB/s` is
 	// 13002342.4 B/s, `75.0%` is 75 %, a processor's time rate is its utilization in %.
-	m := views.MeasureFor(opt.Class, d)
+	m := views.MeasureWith(opt, d)
 	val := views.Clean(m.Base(v.V))
 	j.Value = &val
 	j.Units = m.BaseLabel()

@@ -87,6 +87,7 @@ type Common struct {
 	Liveness      time.Duration // a supplier is assumed dead after this long without new data
 	JSON          bool          // machine-readable output (docs/json.md)
 	All           bool          // list and get: also the implementation datums (Datum.Aux)
+	NetBits       bool          // interfaces' byte rates in bits per second (net_units = "bits")
 }
 
 // UsageError is a malformed request: the command line's fault, exit status 2.

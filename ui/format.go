@@ -17,10 +17,17 @@ type valueFormat struct {
 	// raw shows counters as their cumulative readings and every value exactly in its declared
 	// unit (X-2: the raw/rate toggle of the values pane).
 	raw bool
+	// netBits shows interfaces' byte rates in bits per second (Options.NetBits).
+	netBits bool
 }
 
 func (f valueFormat) opts(c *namespace.Class) views.Options {
-	return views.Options{Location: f.loc, Class: c, Humanize: true, Raw: f.raw, Interface: views.SupplierInterface(c)}
+	return views.Options{Location: f.loc, Class: c, Humanize: true, Raw: f.raw, Interface: views.SupplierInterface(c), NetBits: f.netBits}
+}
+
+// measure is how d's values are shown: its unit and scale, with the display preferences.
+func (f valueFormat) measure(c *namespace.Class, d *namespace.Datum) views.Measure {
+	return views.MeasureWith(f.opts(c), d)
 }
 
 // text is one value as text with its unit (`12.4 MiB/s`, `75.0%`), or its mark (`—`, `n/a`,

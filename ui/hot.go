@@ -167,7 +167,7 @@ func (p *hotPane) addConfig(c HotsetConfig) (*namespace.HotVals, error) {
 			err = serr
 			continue
 		}
-		m := views.MeasureFor(cl, d)
+		m := p.vf.measure(cl, d)
 		v, err = p.hs.Add(namespace.HotSpec{Stat: stat, Grandpa: c.Grandpa, MaxResp: c.MaxResp, Threshold: c.Threshold / m.Base(1), Format: m.Format,
 			Frequency: c.Frequency, Feed: c.Feed, Except: c.Except, Severity: c.Severity, TrapNo: c.TrapNo})
 		if err == nil {
@@ -268,7 +268,7 @@ func (p *hotPane) Configs() []HotsetConfig {
 		sp := v.Spec()
 		th := sp.Threshold
 		if c, d := v.StatClass(), v.Stat(); c != nil && d != nil {
-			th *= views.MeasureFor(c, d).Base(1)
+			th *= p.vf.measure(c, d).Base(1)
 			// 0.9 × 100 is 90.00000000000001: the user wrote 90.
 			th, _ = strconv.ParseFloat(strconv.FormatFloat(th, 'g', 12, 64), 64)
 		}
@@ -530,7 +530,7 @@ func (p *hotPane) selStyle(sel bool, base ink) ink {
 func (p *hotPane) header(e *namespace.HotVals, elapsed time.Duration) (string, string) {
 	spec := e.Spec()
 	stat := spec.Stat
-	m := hotMeasure(e)
+	m := p.hotMeasure(e)
 	l1 := e.Path() + " " + stat
 	if spec.Threshold != 0 {
 		l1 += " " + views.ThresholdText(m, spec.Threshold)
@@ -568,9 +568,9 @@ func (p *hotPane) header(e *namespace.HotVals, elapsed time.Duration) (string, s
 }
 
 // hotMeasure is how a peer set's statistic is shown, the units its threshold is in.
-func hotMeasure(e *namespace.HotVals) views.Measure {
+func (p *hotPane) hotMeasure(e *namespace.HotVals) views.Measure {
 	if d := e.Stat(); d != nil {
-		return views.MeasureFor(e.StatClass(), d)
+		return p.vf.measure(e.StatClass(), d)
 	}
 	return views.Measure{}
 }

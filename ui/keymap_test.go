@@ -1,7 +1,9 @@
 package ui
 
 import (
+	"math"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -119,5 +121,36 @@ func TestHotsetsSaved(t *testing.T) {
 	m2 = keys(t, m2, "e{ctrl+u}2{enter}")
 	if len(saved) != 0 || m2.askingSave {
 		t.Fatalf("n saves nothing and does not ask again: %+v", saved)
+	}
+}
+
+// issue 16: net_units = "bits": the interface table's rates in Mbit/s, the same quantity ×8.
+func TestNetBitsTable(t *testing.T) {
+	row := func(bits bool) (string, []string) {
+		opts := testOptions()
+		opts.NetBits = bits
+		m := New(newSynthSampler(t, "synthetic:nics=2,seed=5"), opts)
+		m.after = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
+		m = send(t, m, tea.WindowSizeMsg{Width: 200, Height: 60})
+		m = collectOnce(t, collectOnce(t, m))
+		m = keys(t, m, ":NetIf{enter}")
+		s := strip(m.values.View())
+		for _, l := range strings.Split(s, "\n") {
+			if f := strings.Fields(l); len(f) > 2 && f[0] == "eth0" {
+				return s, f
+			}
+		}
+		t.Fatalf("no eth0 row:\n%s", s)
+		return "", nil
+	}
+	sb, fb := row(false)
+	sx, fx := row(true)
+	if !strings.Contains(sb, "rxkB/s") || !strings.Contains(sx, "rxMbit/s") || strings.Contains(sx, "rxkB/s") {
+		t.Fatalf("headers:\n%s\n%s", sb, sx)
+	}
+	kB, _ := strconv.ParseFloat(fb[1], 64)
+	mbit, _ := strconv.ParseFloat(fx[1], 64)
+	if want := kB * 1024 * 8 / 1e6; math.Abs(mbit-want) > 0.01+want*0.001 {
+		t.Fatalf("rx %v kB/s is %v Mbit/s, not %v", kB, mbit, want)
 	}
 }

@@ -286,7 +286,7 @@ func (m *Model) openForm(edit *namespace.HotVals) {
 	}
 	var meas views.Measure
 	if c, d, err := m.hot.hs.Statistic(nil, grandpa, stat); err == nil {
-		meas = views.MeasureFor(c, d)
+		meas = m.vf.measure(c, d)
 	}
 	m.form = newHotForm(m.fKeys, m.inKeys, grandpa, stat, meas, spec, edit)
 	m.modal = modalForm

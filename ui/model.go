@@ -183,7 +183,7 @@ func New(src Sampler, opts Options) Model {
 		sub:      &subscription{},
 		fc:       &frameCache{},
 		host:     opts.Host,
-		vf:       valueFormat{loc: opts.Location},
+		vf:       valueFormat{loc: opts.Location, netBits: opts.NetBits},
 		ov:       &overview{on: opts.Overview},
 	}
 	hm := help.New()

@@ -46,6 +46,8 @@ type Options struct {
 	ConfigName  string
 	// Tables lay out the well-known tables (disk, netif, cpu, fs): columns and first sort.
 	Tables map[string]TableLayout
+	// NetBits shows interfaces' byte rates in bits per second (net_units = "bits").
+	NetBits bool
 	// Keys rebinds actions by name (KeyActions): `quit` to ["x"]. Check them with CheckKeys
 	// first: New falls back to the built-in keys when they do not hold together.
 	Keys map[string][]string

@@ -102,6 +102,10 @@ func tableColumns(vf valueFormat, ctx *namespace.Context, c *namespace.Class) []
 		col.pinned = pc.pinned
 		if (pc.unit != "" || pc.div != 0) && !vf.raw { // raw readings are exact numbers, not the tool's form
 			col.fixed, col.unit, col.div, col.human = true, pc.unit, pc.div, pc.human
+			if pc.unit == "kB/s" && col.col.Measure().Kind == views.KindBits {
+				// net_units = "bits": the interface's rates in Mbit/s, as a link's speed is given.
+				col.header, col.unit, col.div = strings.Replace(pc.header, "kB/s", "Mbit/s", 1), "Mbit/s", 1e6
+			}
 			if col.div == 0 {
 				col.div = 1
 			}

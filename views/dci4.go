@@ -30,6 +30,8 @@ type Options struct {
 	// Class is the class the datum belongs to, used to infer the unit of a derived datum from
 	// its arguments (DCI-UNIT-7); nil shows such values without a unit.
 	Class *namespace.Class
+	// NetBits shows a network interface's byte rates in bits per second (MeasureWith).
+	NetBits bool
 }
 
 // Issue is a set of ways a DCI4 description or value departs from the document, found while

@@ -73,6 +73,13 @@ func unitMultiplier(m Measure, u string) (float64, bool) {
 			}
 		}
 		return 1, u == ""
+	case KindBits:
+		for _, r := range bitLadder {
+			if u == r.label || (len(r.label) > 3 && strings.EqualFold(u, r.label[:1])) {
+				return r.f, true
+			}
+		}
+		return 1, u == ""
 	case KindTime:
 		if u == "us" {
 			u = "µs"

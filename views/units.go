@@ -3,6 +3,7 @@ package views
 import (
 	"math"
 	"strconv"
+	"strings"
 
 	"dcimon/namespace"
 )
@@ -17,9 +18,10 @@ const (
 	KindTime                // durations: ps, ns, µs, ms, s, min, h (rates stop at s)
 	KindPercent             // a fraction (×Factor) shown ×100 with one decimal (AMB-17); a time rate as a utilization
 	KindOther               // not scaled: the number, then Noun (extension and unusual units)
+	KindBits                // bits: bit, kbit, Mbit, Gbit, Tbit (base 1000): byte rates of interfaces, when asked
 )
 
-var kindNames = [...]string{"count", "size", "time", "percent", "other"}
+var kindNames = [...]string{"count", "size", "time", "percent", "other", "bits"}
 
 // String names the kind ("size").
 func (k Kind) String() string {
@@ -58,6 +60,7 @@ var (
 	countLadder = []rung{{1, ""}, {1e3, "k"}, {1e6, "M"}, {1e9, "G"}, {1e12, "T"}, {1e15, "P"}, {1e18, "E"}}
 	sizeLadder  = []rung{{1, "B"}, {1 << 10, "KiB"}, {1 << 20, "MiB"}, {1 << 30, "GiB"}, {1 << 40, "TiB"},
 		{1 << 50, "PiB"}, {1 << 60, "EiB"}}
+	bitLadder  = []rung{{1, "bit"}, {1e3, "kbit"}, {1e6, "Mbit"}, {1e9, "Gbit"}, {1e12, "Tbit"}, {1e15, "Pbit"}}
 	timeLadder = []rung{{1e-12, "ps"}, {1e-9, "ns"}, {1e-6, "µs"}, {1e-3, "ms"}, {1, "s"}, {60, "min"}, {3600, "h"}}
 )
 
@@ -75,6 +78,8 @@ func (m Measure) ladder() (r []rung, base, top int) {
 	switch m.Kind {
 	case KindSize:
 		return sizeLadder, 0, len(sizeLadder) - 1
+	case KindBits:
+		return bitLadder, 0, len(bitLadder) - 1
 	case KindTime:
 		if m.Per != "" {
 			return timeLadder, timeSecond, timeSecond
@@ -374,6 +379,28 @@ func MeasureFor(c *namespace.Class, d *namespace.Datum) Measure {
 		return Measure{Kind: KindPercent, Factor: m.factor() / d.ShareOrOne(), Util: true}
 	}
 	return m
+}
+
+// MeasureWith is MeasureFor with the display preferences of opt: a network interface's byte
+// rates in bits per second when opt.NetBits (issue 16: network administrators read links in
+// bits). Text, JSON value and units all follow it.
+func MeasureWith(opt Options, d *namespace.Datum) Measure {
+	m := MeasureFor(opt.Class, d)
+	if opt.NetBits && IsInterfaceClass(opt.Class) {
+		m = m.InBits()
+	}
+	return m
+}
+
+// IsInterfaceClass says c is a network interface's class (NetIf's instances, "netif").
+func IsInterfaceClass(c *namespace.Class) bool { return c != nil && strings.EqualFold(c.Name, "netif") }
+
+// InBits is a byte rate as bits per second (×8, prefixes of 1000); any other measure as it is.
+func (m Measure) InBits() Measure {
+	if m.Kind != KindSize || m.Per != "/s" {
+		return m
+	}
+	return Measure{Kind: KindBits, Factor: m.factor() * 8, Per: "/s"}
 }
 
 // RateMeasure is MeasureFor without the utilization rule: a time counter's rate stays a time per

@@ -72,7 +72,7 @@ func AppendValue(dst []byte, d *namespace.Datum, v namespace.Value, opt *Options
 
 // measureOf says how a datum's valid values are shown: through a measure (scaled) or exactly.
 func measureOf(d *namespace.Datum, opt *Options) (Measure, bool) {
-	m := MeasureFor(opt.Class, d)
+	m := MeasureWith(*opt, d)
 	switch {
 	case d.IsDerived():
 		return m, !opt.Raw
@@ -86,7 +86,7 @@ func measureOf(d *namespace.Datum, opt *Options) (Measure, bool) {
 		return m, false
 	}
 	// dcimon's extension units (hundredths of a percent, millidegrees) carry a factor: scaled.
-	return m, m.Kind == KindSize || m.Kind == KindTime || m.Kind == KindPercent || (m.Kind == KindCount && m.Noun != "") ||
+	return m, m.Kind == KindSize || m.Kind == KindBits || m.Kind == KindTime || m.Kind == KindPercent || (m.Kind == KindCount && m.Noun != "") ||
 		(m.Kind == KindOther && m.Factor != 0)
 }
 
