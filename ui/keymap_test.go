@@ -93,6 +93,12 @@ func TestHotsetsSaved(t *testing.T) {
 	if !m.askingSave || !strings.Contains(plainView(m), "save hotsets to config.toml?") || len(saved) != 0 {
 		t.Fatalf("the first change asks:\n%s", plainView(m))
 	}
+	// The question stays on the status line until it is answered, however long that takes.
+	m.flashUntil = m.now().Add(-time.Second)
+	m = send(t, m, tickMsg{seq: m.tickSeq})
+	if !strings.Contains(plainView(m), "save hotsets to config.toml?") {
+		t.Fatalf("the question went away unanswered:\n%s", plainView(m))
+	}
 	m = keys(t, m, "y")
 	if len(saved) != 1 || !strings.Contains(plainView(m), "hotsets saved to config.toml") {
 		t.Fatalf("y saves: %v\n%s", saved, plainView(m))

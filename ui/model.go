@@ -401,8 +401,8 @@ func (m *Model) onTick(msg tickMsg) tea.Cmd {
 	if msg.seq != m.tickSeq {
 		return nil // a beat of a chain that was replaced
 	}
-	if m.flash != "" && !m.flashUntil.IsZero() && !m.now().Before(m.flashUntil) {
-		m.flash = ""
+	if m.flash != "" && !m.flashUntil.IsZero() && !m.now().Before(m.flashUntil) && !m.askingSave {
+		m.flash = "" // a question stays until it is answered
 	}
 	if m.paused {
 		return nil // the chain stops; unpausing starts a new one
