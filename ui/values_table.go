@@ -230,7 +230,6 @@ var preferredColumns = map[string][]colPref{
 			help: "used / (used + avail), as df; the bar turns warn at 90% of the fullest-file-systems hotset's threshold, crit past it"},
 		{header: "Inodes", names: []string{"inodes"}, unit: "inodes", div: 1, human: 1000, help: "files the file system can hold (k, M, G: powers of 1000)"},
 		{header: "IUse%", names: []string{"%iused"}, unit: "%", div: 1, help: "inodes in use, as df -i"},
-		{header: "Type", names: []string{"type"}, help: "file system type"},
 	},
 	"NetIf": {
 		kBps("rxkB/s", "kilobytes received per second", "ibytes"),
