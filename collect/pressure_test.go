@@ -102,3 +102,32 @@ func TestPressureProvider(t *testing.T) {
 		t.Fatalf("cpu is unaffected by io: %+v", v)
 	}
 }
+
+// issue 19: every datum names PCP's metric where the Linux PMDA has it, for the instance
+// described: Pressure/io/some_total is kernel.all.pressure.io.some.total.
+func TestPressurePCPNames(t *testing.T) {
+	t.Parallel()
+	rt := newRewriteTree(t, "basic")
+	rt.step(0)
+	for path, want := range map[string]string{
+		"Pressure/io/some_total":  "kernel.all.pressure.io.some.total",
+		"Pressure/cpu/full_total": "kernel.all.pressure.cpu.full.total",
+		"TCP/retranssegs":         "network.tcp.retranssegs",
+	} {
+		ref, err := rt.h.reg.Lookup(nil, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		for _, sec := range rt.h.reg.Describe(ref) {
+			for _, f := range sec.Fields {
+				if f.Key == "metric" {
+					got = f.Value
+				}
+			}
+		}
+		if got != want {
+			t.Errorf("%s: metric %q, want %q", path, got, want)
+		}
+	}
+}

@@ -34,11 +34,10 @@ var sensorKinds = [...]struct {
 	unit                     ns.Unit
 	typ                      ns.DataType
 	max                      float64 // scale top where no channel has a limit, in the unit
-	pcp                      string
 }{
-	{"temp", "Temp", "temp", "temperature", ns.UnitMilliCelsius, ns.TypeInt4, 110000, "hwmon temp"},
-	{"fan", "Fan", "fan", "fan speed", ns.UnitRPM, ns.TypeUint4, 5000, "hwmon fan"},
-	{"in", "Volt", "in", "voltage", ns.UnitMilliVolts, ns.TypeInt4, 15000, "hwmon in"},
+	{"temp", "Temp", "temp", "temperature", ns.UnitMilliCelsius, ns.TypeInt4, 110000},
+	{"fan", "Fan", "fan", "fan speed", ns.UnitRPM, ns.TypeUint4, 5000},
+	{"in", "Volt", "in", "voltage", ns.UnitMilliVolts, ns.TypeInt4, 15000},
 }
 
 // Sensor datum low bytes, the same for every kind.
@@ -240,11 +239,11 @@ func sensorsClasses(sc sensorScale) []*ns.Class {
 				Help:     "One channel of a hwmon chip. Instance value: hwmon number × 65536 + channel.",
 				InstFreq: ns.SiCfgInst, Levels: []ns.InstLevel{{Type: ns.TypeUint4, Tag: ns.TagEnumeration, Size: 4}},
 				Datums: []ns.Datum{
-					level(sensInputID, "input", "Reading", "input").WithPCPName(kind.pcp + " input").
+					level(sensInputID, "input", "Reading", "input").
 						WithHelp("The sensor's reading now; its scale tops out at the highest critical limit of the host's channels of this kind."),
-					level(sensCritID, limit, limitDesc, limit).WithPCPName(kind.pcp + " " + limit).
+					level(sensCritID, limit, limitDesc, limit).
 						WithHelp("The limit the hardware acts at; n/a where the chip has none."),
-					level(sensMaxID, "max", "High limit", "max").WithPCPName(kind.pcp + " max").
+					level(sensMaxID, "max", "High limit", "max").
 						WithHelp("The limit past which the chip warns; n/a where it has none."),
 					text(sensLabelID, "label", "Sensor label", src+"label", "What the chip calls the channel (\"Core 0\", \"Composite\"); empty where it has no label."),
 					text(sensChipID, "chip", "Chip", "/sys/class/hwmon/hwmonN/name", "The hwmon driver's name: coretemp, k10temp, nvme, acpitz..."),

@@ -276,6 +276,13 @@ func (r *Registry) describeDatum(ref Ref) []Section {
 		indom = "PM_INDOM_NULL"
 	}
 	pcpName := d.PCP.Name
+	if i := strings.Index(pcpName, "<"); i >= 0 && ref.Ctx.StatsInst != nil {
+		// A name with the instance in it (kernel.all.pressure.<resource>.some.total): this
+		// instance's (kernel.all.pressure.io.some.total).
+		if j := strings.Index(pcpName[i:], ">"); j > 0 {
+			pcpName = pcpName[:i] + ref.Ctx.StatsInst.Name + pcpName[i+j+1:]
+		}
+	}
 	if pcpName == "" {
 		pcpName = "- (no PCP Linux PMDA metric is the same datum)"
 	}
