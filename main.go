@@ -41,9 +41,10 @@ Usage:
                                      an SPMI hotset reading: the busiest peers; T is
                                      in the units STAT is shown in (50 = 50%, 10MiB)
   dcimon hot --name NAME             a hotset of the configuration file
-  dcimon config [default | check [FILE]]
+  dcimon config [default | check [FILE] | theme NAME]
                                      the configuration in force and where each value
-                                     comes from; the annotated default file; check a file
+                                     comes from; the annotated default file; check a
+                                     file; a built-in theme as a file to copy
   dcimon --version | --help
 
 Flags for every command:
