@@ -131,19 +131,7 @@ func readNetIf(ctx context.Context, fr *fileReader, name string) (netIf, error) 
 	if data, ok := attr("operstate"); ok {
 		n.operstate = string(data)
 	}
-	// Optional: reading speed fails with EINVAL for loopback and virtual interfaces and while the link
-	// is down, and says -1 when the driver does not know. All of these are "unknown", never 0.
-	if data, err := fr.read(filepath.Join(dir, "speed")); err == nil {
-		n.speedBps, n.speedKnown = parseSpeed(trimNewline(data))
-	}
-	if data, err := fr.read(filepath.Join(dir, "carrier")); err == nil {
-		switch string(trimNewline(data)) {
-		case "0":
-			n.carrier = 0
-		case "1":
-			n.carrier = 1
-		}
-	}
+	readSpeedCarrier(fr, dir, &n)
 	return n, errors.Join(errs...)
 }
 
@@ -230,12 +218,18 @@ func readNetLink(ctx context.Context, fr *fileReader, lf *linkFiles, n *netIf) e
 	default:
 		n.operstate = string(data)
 	}
-	dir := filepath.Dir(lf.flagsPath)
-	n.speedBps, n.speedKnown = 0, false
+	readSpeedCarrier(fr, filepath.Dir(lf.flagsPath), n)
+	return nil
+}
+
+// readSpeedCarrier reads an interface's optional link speed and carrier from dir, both unknown
+// unless read: speed fails with EINVAL for loopback and virtual interfaces and while the link is
+// down, and says -1 when the driver does not know. All of these are "unknown", never 0.
+func readSpeedCarrier(fr *fileReader, dir string, n *netIf) {
+	n.speedBps, n.speedKnown, n.carrier = 0, false, -1
 	if data, err := fr.read(filepath.Join(dir, "speed")); err == nil {
 		n.speedBps, n.speedKnown = parseSpeed(trimNewline(data))
 	}
-	n.carrier = -1
 	if data, err := fr.read(filepath.Join(dir, "carrier")); err == nil {
 		switch string(trimNewline(data)) {
 		case "0":
@@ -244,7 +238,6 @@ func readNetLink(ctx context.Context, fr *fileReader, lf *linkFiles, n *netIf) e
 			n.carrier = 1
 		}
 	}
-	return nil
 }
 
 // parseSpeed parses /sys/class/net/<if>/speed (Mbit/s, -1 unknown) into bits per second. Zero and
