@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -247,23 +248,39 @@ func (f *File) errAt(key, format string, args ...any) *Error {
 	return &Error{File: f.Name, Pos: f.Set[key], Key: key, Msg: fmt.Sprintf(format, args...)}
 }
 
+// scalarValue is the file's value of a top-level setting as text, as the environment gives it.
+func (f *File) scalarValue(key string) string {
+	switch key {
+	case "interval":
+		return f.Interval.Duration.String()
+	case "liveness":
+		return f.Liveness.Duration.String()
+	case "show_loop":
+		return strconv.FormatBool(f.ShowLoop)
+	case "theme":
+		return f.Theme
+	case "start":
+		return f.Start
+	case "path":
+		return f.Path
+	case "net_units":
+		return f.NetUnits
+	case "save_hotsets":
+		return f.SaveHotsets
+	}
+	return ""
+}
+
 func oneOf(v string, choices []string) bool { return slices.Contains(choices, v) }
 
 func (f *File) validate() error {
-	if _, ok := f.Set["interval"]; ok && (f.Interval.Duration < MinInterval || f.Interval.Duration > MaxInterval) {
-		return f.errAt("interval", "must be %v to %v, got %v", MinInterval, MaxInterval, f.Interval.Duration)
-	}
-	if _, ok := f.Set["liveness"]; ok && f.Liveness.Duration != 0 && (f.Liveness.Duration < 15*time.Second || f.Liveness.Duration > 600*time.Second) {
-		return f.errAt("liveness", "must be 0 (off) or 15s to 600s, got %v", f.Liveness.Duration)
-	}
-	if _, ok := f.Set["start"]; ok && !oneOf(f.Start, Panes) {
-		return f.errAt("start", "must be one of %s, got %q", strings.Join(Panes, ", "), f.Start)
-	}
-	if _, ok := f.Set["net_units"]; ok && !oneOf(f.NetUnits, NetUnits) {
-		return f.errAt("net_units", "must be bytes or bits, got %q", f.NetUnits)
-	}
-	if _, ok := f.Set["save_hotsets"]; ok && !oneOf(f.SaveHotsets, SaveChoices) {
-		return f.errAt("save_hotsets", "must be ask, always or never, got %q", f.SaveHotsets)
+	// The settings the environment and flags can give too are checked by the same rule.
+	for _, k := range Scalars {
+		if _, ok := f.Set[k]; ok {
+			if err := (&Effective{}).setText(k, f.scalarValue(k)); err != nil {
+				return f.errAt(k, "%v", err)
+			}
+		}
 	}
 	for _, name := range sortedKeys(f.Tables) {
 		if !oneOf(name, TableNames) {

@@ -118,29 +118,10 @@ func Resolve(d Defaults, f *File, path string, getenv func(string) string, flags
 			}
 			return false
 		}
-		if set("interval") {
-			e.Interval = f.Interval.Duration
-		}
-		if set("theme") {
-			e.Theme = f.Theme
-		}
-		if set("start") {
-			e.Start = f.Start
-		}
-		if set("path") {
-			e.Path = f.Path
-		}
-		if set("show_loop") {
-			e.ShowLoop = f.ShowLoop
-		}
-		if set("liveness") {
-			e.Liveness = f.Liveness.Duration
-		}
-		if set("net_units") {
-			e.NetUnits = f.NetUnits
-		}
-		if set("save_hotsets") {
-			e.SaveHotsets = f.SaveHotsets
+		for _, k := range Scalars {
+			if set(k) {
+				_ = e.setText(k, f.scalarValue(k)) // checked by Parse
+			}
 		}
 		if len(f.Hotset) > 0 {
 			e.Hotsets, e.HotsetsFromFile = f.Hotset, true
@@ -170,11 +151,12 @@ func Resolve(d Defaults, f *File, path string, getenv func(string) string, flags
 	return e, nil
 }
 
-// setText sets a scalar from text (the environment's or a flag's), checked as the file's is.
+// setText sets a top-level setting from text, the one rule for the file's value (as text), the
+// environment's and a flag's.
 func (e *Effective) setText(key, v string) error {
 	choice := func(dst *string, choices []string) error {
 		if !oneOf(v, choices) {
-			return fmt.Errorf("want one of %s", strings.Join(choices, ", "))
+			return fmt.Errorf("must be one of %s, got %q", strings.Join(choices, ", "), v)
 		}
 		*dst = v
 		return nil
@@ -183,17 +165,17 @@ func (e *Effective) setText(key, v string) error {
 	case "interval", "liveness":
 		d, err := time.ParseDuration(v)
 		if err != nil {
-			return errors.New("want a duration such as 1s or 500ms")
+			return fmt.Errorf("must be a duration such as 1s or 500ms, got %q", v)
 		}
 		if key == "interval" {
 			if d < MinInterval || d > MaxInterval {
-				return fmt.Errorf("want %v to %v", MinInterval, MaxInterval)
+				return fmt.Errorf("must be %v to %v, got %v", MinInterval, MaxInterval, d)
 			}
 			e.Interval = d
 			return nil
 		}
 		if d != 0 && (d < 15*time.Second || d > 600*time.Second) {
-			return errors.New("want 0 (off) or 15s to 600s")
+			return fmt.Errorf("must be 0 (off) or 15s to 600s, got %v", d)
 		}
 		e.Liveness = d
 	case "theme":
@@ -209,7 +191,7 @@ func (e *Effective) setText(key, v string) error {
 	case "show_loop":
 		b, err := strconv.ParseBool(v)
 		if err != nil {
-			return errors.New("want true or false")
+			return fmt.Errorf("must be true or false, got %q", v)
 		}
 		e.ShowLoop = b
 	default:
