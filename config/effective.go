@@ -9,8 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/adrg/xdg"
 )
 
 // Defaults are what dcimon does with no configuration at all; the caller (main) gives those
@@ -69,15 +67,15 @@ func Locate(flag string, getenv func(string) string) (path string, explicit bool
 	case getenv("DCIMON_CONFIG") != "":
 		return getenv("DCIMON_CONFIG"), true
 	}
-	// The XDG base directory rules (a relative XDG_CONFIG_HOME is ignored); getenv is
-	// os.Getenv but for tests, so xdg's own reading of the process environment is the last
-	// resort (no HOME at all).
+	// The XDG base directory rule (a relative XDG_CONFIG_HOME is ignored), read through getenv
+	// so that a caller's environment is the one used; with no HOME at all, the standard
+	// library's answer from the process's.
 	home := getenv("XDG_CONFIG_HOME")
 	if !filepath.IsAbs(home) {
 		if h := getenv("HOME"); h != "" {
 			home = filepath.Join(h, ".config")
-		} else {
-			home = xdg.ConfigHome
+		} else if d, err := os.UserConfigDir(); err == nil {
+			home = d
 		}
 	}
 	return filepath.Join(home, "dcimon", "config.toml"), false
