@@ -81,8 +81,8 @@ func TestClassesRegister(t *testing.T) {
 			mods = append(mods, s.Module)
 		}
 		// Sensors are declared only where the hardware has them (absent, not empty, issue 19).
-		if want := 9 + b2i(slices.Contains(mods, sensorsModule)); len(mods) != want {
-			t.Errorf("%s: %d providers (%v), want host, mem, cpu, disk, net, pressure, tcpip, fs, numa (and sensors where there are any)", name, len(mods), mods)
+		if want := 11 + b2i(slices.Contains(mods, sensorsModule)); len(mods) != want {
+			t.Errorf("%s: %d providers (%v), want host, mem, cpu, disk, net, pressure, tcpip, fs, numa, proc, cgroup (and sensors where there are any)", name, len(mods), mods)
 		}
 		// The seed's own example: CPU/cpu0/idle = 1.1.4 (SPMI-ASN-1) needs an instance.
 		if name != "host" {

@@ -307,13 +307,16 @@ func (ps *provState) status() ProviderStatus {
 // request builds one provider's request, or reports that nobody wants it now.
 func (s *Sampler) request(ps *provState, now time.Time, refresh bool) (Request, bool) {
 	req, ok := s.subscribed(ps, now, refresh)
-	// A disabled, not implemented, not applicable or obsolete class is never read (DCI-CLS-2).
+	// A disabled, not implemented, not applicable or obsolete class is never read (DCI-CLS-2),
+	// and an on-demand class only while someone subscribes to it (SPMI-DDS-6).
 	var off []*namespace.Class
+	s.subMu.Lock()
 	for _, c := range ps.classes {
-		if c.Unavailable() != "" && c.Instantiated() {
+		if c.Instantiated() && (c.Unavailable() != "" || (c.OnDemand && s.subs[c] == 0)) {
 			off = append(off, c)
 		}
 	}
+	s.subMu.Unlock()
 	if !ok || len(off) == 0 {
 		return req, ok
 	}
@@ -341,7 +344,15 @@ func (s *Sampler) subscribed(ps *provState, now time.Time, refresh bool) (Reques
 	req := Request{Static: ps.needStatic, Variable: refresh || ps.needStatic || now.Sub(ps.lastVar) >= variableEvery}
 	s.subMu.Lock()
 	defer s.subMu.Unlock()
-	if len(s.subs) == 0 || ps.lastFull.IsZero() || now.Sub(ps.lastFull) >= s.opt.IdleEvery {
+	// Subscriptions to on-demand classes alone (a command's `Proc/*/rss`) leave everything else
+	// read as when nobody subscribes.
+	plain := 0
+	for c := range s.subs {
+		if !c.OnDemand {
+			plain++
+		}
+	}
+	if plain == 0 || ps.lastFull.IsZero() || now.Sub(ps.lastFull) >= s.opt.IdleEvery {
 		return req, true // every class
 	}
 	for _, c := range ps.classes {
@@ -564,7 +575,9 @@ func (s *Sampler) absorb(ps *provState, req Request, res result, now time.Time) 
 			}
 			insts, evs, err := s.reg.Sync(cr.Class, cr.Specs, now, ps.insts[cr.Class])
 			ps.insts[cr.Class] = insts
-			s.log.Add(evs...)
+			if !cr.Class.Churn {
+				s.log.Add(evs...)
+			}
 			cs := namespace.ClassSample{Class: cr.Class, Reset: res.batch.Reset, Time: res.batch.Time,
 				Start: now, End: now.Add(res.dur), Insts: insts, Raw: cr.Raw, Err: cr.Err}
 			if cs.Time.IsZero() {

@@ -43,6 +43,8 @@ const (
 	handleFS
 	handleNUMA
 	handleSensors
+	handleProc
+	handleCGroup
 )
 
 // HostOptions choose where the host providers read from.
@@ -137,6 +139,7 @@ func HostProviders(opt HostOptions) []Provider {
 		newFSProvider(r, boot, opt.ShowLoop),
 		newNUMAProvider(r, boot, probe.memTotal),
 	}
+	provs = append(provs, newProcProvider(r, boot, probe.ncpuOr(), probe.memTotal), newCgroupProvider(r, boot, probe.ncpuOr()))
 	if probe.sensors != nil {
 		// Where there is no sensor the class is absent, not empty (issue 19).
 		provs = append(provs, newSensorsProvider(r, boot, *probe.sensors))

@@ -22,7 +22,11 @@ import (
 // advance by rate × the seconds elapsed on Now between two collections.
 type SyntheticOptions struct {
 	Disks, Parts, NICs, CPUs int
-	Seed                     uint64
+	// Procs is the number of processes (procs=, default 60; up to 1,000,000), and PIDStart the
+	// first PID (pidstart=, to make PIDs wrap soon).
+	Procs    int
+	PIDStart uint64
+	Seed     uint64
 	// Now is the source's clock; time.Now when nil. Tests pass a fake clock so that every value
 	// is reproducible.
 	Now func() time.Time
@@ -39,6 +43,8 @@ const (
 	synthMaxParts     = 15
 	synthMaxNICs      = 65_000
 	synthMaxCPUs      = 65_000
+	synthDefaultProcs = 60
+	synthMaxProcs     = 1_000_000
 )
 
 // ParseSynthetic parses a --source value such as `synthetic:disks=10000,nics=64,cpus=128,seed=7`
@@ -46,7 +52,7 @@ const (
 // seed=1). Errors name the bad key or value.
 func ParseSynthetic(spec string) (SyntheticOptions, error) {
 	opt := SyntheticOptions{Disks: synthDefaultDisks, Parts: synthDefaultParts, NICs: synthDefaultNICs,
-		CPUs: synthDefaultCPUs, Seed: 1}
+		CPUs: synthDefaultCPUs, Procs: synthDefaultProcs, Seed: 1}
 	rest := spec
 	if r, ok := strings.CutPrefix(spec, "synthetic"); ok {
 		rest = r
@@ -91,10 +97,17 @@ func ParseSynthetic(spec string) (SyntheticOptions, error) {
 			err = limit(&opt.NICs, 0, synthMaxNICs)
 		case "cpus":
 			err = limit(&opt.CPUs, 1, synthMaxCPUs)
+		case "procs":
+			err = limit(&opt.Procs, 0, synthMaxProcs)
+		case "pidstart":
+			if n < 1 || n >= synthPIDMax {
+				err = fmt.Errorf("synthetic source %q: pidstart=%d is out of range 1..%d", spec, n, synthPIDMax-1)
+			}
+			opt.PIDStart = n
 		case "seed":
 			opt.Seed = n
 		default:
-			err = fmt.Errorf("synthetic source %q: unknown key %q (want disks, parts, nics, cpus or seed)", spec, key)
+			err = fmt.Errorf("synthetic source %q: unknown key %q (want disks, parts, nics, cpus, procs, pidstart or seed)", spec, key)
 		}
 		if err != nil {
 			return opt, err
@@ -121,10 +134,12 @@ const (
 	SynthTCPIP
 	SynthFS
 	SynthNUMA
+	SynthProc
+	SynthCGroup
 	SynthAll
 )
 
-var synthTargetNames = [...]string{"host", "mem", "cpu", "disk", "net", "pressure", "tcpip", "fs", "numa", "all"}
+var synthTargetNames = [...]string{"host", "mem", "cpu", "disk", "net", "pressure", "tcpip", "fs", "numa", "proc", "cgroup", "all"}
 
 // String names the target as the scripting API spells it ("disk").
 func (t SynthTarget) String() string {
@@ -287,6 +302,8 @@ type synthProvider struct {
 	tcp  tcpipSynth
 	fs   fsSynth
 	numa numaSynth
+	proc procSynth
+	cg   cgroupSynth
 }
 
 func newSynthProvider(s *Synthetic, k SynthTarget, start time.Time) *synthProvider {
@@ -330,6 +347,14 @@ func newSynthProvider(s *Synthetic, k SynthTarget, start time.Time) *synthProvid
 		p.numa.init(s)
 		p.classes = []*ns.Class{p.numa.top, p.numa.node}
 		p.sup = supplier(handleNUMA, "synthetic-numa", numaTitle, "Made-up NUMA nodes"+desc, ns.SPTGeneralSupplier, p.classes)
+	case SynthProc:
+		p.proc.init(s)
+		p.classes = []*ns.Class{p.proc.top, p.proc.cls}
+		p.sup = supplier(handleProc, "synthetic-proc", procTitle, "Made-up processes"+desc, ns.SPTGeneralSupplier, p.classes)
+	case SynthCGroup:
+		p.cg.init(s)
+		p.classes = []*ns.Class{p.cg.top, p.cg.grp, p.cg.dev}
+		p.sup = supplier(handleCGroup, "synthetic-cgroup", cgroupTitle, "Made-up control groups"+desc, ns.SPTGeneralSupplier, p.classes)
 	}
 	return p
 }
@@ -392,6 +417,10 @@ func (p *synthProvider) Collect(ctx context.Context, req Request) (Batch, error)
 		b.Classes = p.fs.collect(seed, tick, dt, req)
 	case SynthNUMA:
 		b.Classes = p.numa.collect(seed, tick, dt, req)
+	case SynthProc:
+		b.Classes = p.proc.collect(p, seed, tick, dt, req)
+	case SynthCGroup:
+		b.Classes = p.cg.collect(seed, tick, dt, req)
 	}
 	p.prev = b
 	p.dl.done(ctx)
@@ -434,6 +463,10 @@ func (p *synthProvider) apply(a SynthAction) {
 			p.psi.restart()
 		case SynthTCPIP:
 			p.tcp.restart()
+		case SynthProc:
+			p.proc.restart()
+		case SynthCGroup:
+			p.cg.restart()
 		case SynthFS, SynthNUMA:
 		}
 	case SynthAddDisks:

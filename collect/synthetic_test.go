@@ -15,14 +15,15 @@ import (
 
 func TestParseSynthetic(t *testing.T) {
 	t.Parallel()
-	def := SyntheticOptions{Disks: 8, Parts: 2, NICs: 4, CPUs: 4, Seed: 1}
+	def := SyntheticOptions{Disks: 8, Parts: 2, NICs: 4, CPUs: 4, Procs: 60, Seed: 1}
 	ok := map[string]SyntheticOptions{
 		"synthetic":  def,
 		"synthetic:": def,
 		"":           def,
-		"synthetic:disks=10000,nics=64,cpus=128,seed=7":   {Disks: 10000, Parts: 2, NICs: 64, CPUs: 128, Seed: 7},
-		"disks=0,parts=0,nics=0":                          {Disks: 0, Parts: 0, NICs: 0, CPUs: 4, Seed: 1},
-		"synthetic: cpus = 2 , seed=18446744073709551615": {Disks: 8, Parts: 2, NICs: 4, CPUs: 2, Seed: 1<<64 - 1},
+		"synthetic:disks=10000,nics=64,cpus=128,seed=7":   {Disks: 10000, Parts: 2, NICs: 64, CPUs: 128, Procs: 60, Seed: 7},
+		"disks=0,parts=0,nics=0":                          {Disks: 0, Parts: 0, NICs: 0, CPUs: 4, Procs: 60, Seed: 1},
+		"synthetic: cpus = 2 , seed=18446744073709551615": {Disks: 8, Parts: 2, NICs: 4, CPUs: 2, Procs: 60, Seed: 1<<64 - 1},
+		"procs=100000,pidstart=4194000":                   {Disks: 8, Parts: 2, NICs: 4, CPUs: 4, Procs: 100000, PIDStart: 4194000, Seed: 1},
 	}
 	for in, want := range ok {
 		got, err := ParseSynthetic(in)
@@ -38,6 +39,8 @@ func TestParseSynthetic(t *testing.T) {
 		"synthetic:parts=16":        "parts=16 is out of range 0..15",
 		"synthetic:disks=2000000":   "disks=2000000 is out of range",
 		"synthetic:disks=1,disks=2": "disks given twice",
+		"synthetic:procs=2000000":   "procs=2000000 is out of range",
+		"synthetic:pidstart=0":      "pidstart=0 is out of range",
 		"synthetic:disks":           `"disks" is not key=value`,
 		"synthetic:disks=1,,nics=2": `"" is not key=value`,
 		"syntheticdisks=1":          "want synthetic or synthetic:key=value",

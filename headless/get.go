@@ -102,7 +102,7 @@ type GetOptions struct {
 // Get prints values of the requested paths, one value set per request in the order asked
 // (PCPF-2, PCPF-11), after one interval so counters show rates (SPMI-SET-15).
 func Get(ctx context.Context, o GetOptions, e Env, w io.Writer) error {
-	s, first, err := firstReading(ctx, o.Common, e)
+	s, first, err := firstReading(ctx, o.Common, e, o.Paths...)
 	if err != nil {
 		return err
 	}
@@ -287,7 +287,10 @@ func writeReading(w io.Writer, asJSON, netBits bool, e Env, reg *ns.Registry, sn
 	}
 	pw, vw, uw := 0, 0, 0
 	for _, r := range rows {
-		pw, vw, uw = max(pw, views.Width(r.path)), max(vw, views.Width(r.text)), max(uw, views.Width(r.unit))
+		pw, uw = max(pw, views.Width(r.path)), max(uw, views.Width(r.unit))
+		if r.unit != "" || numeric(r.text) {
+			vw = max(vw, views.Width(r.text)) // a command line does not push the numbers right
+		}
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s", snap.End.In(e.Loc).Format("2006-01-02 15:04:05 MST"))

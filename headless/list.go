@@ -202,7 +202,7 @@ type ListOptions struct {
 
 // List prints the name space under Path (or everything).
 func List(ctx context.Context, o ListOptions, e Env, w io.Writer) error {
-	s, snap, err := firstReading(ctx, o.Common, e)
+	s, snap, err := firstReading(ctx, o.Common, e, o.Path)
 	if err != nil {
 		return err
 	}

@@ -65,11 +65,17 @@ func OpenSampler(c Common, e Env) (*collect.Sampler, error) {
 }
 
 // firstReading opens the sampler and takes the first reading, which also fills the name space
-// with the instances the providers see.
-func firstReading(ctx context.Context, c Common, e Env) (*collect.Sampler, *ns.Snapshot, error) {
+// with the instances the providers see. The on-demand classes the paths reach (the processes
+// of `Proc/*/rss`) are subscribed to for the command's life; the rest are read as always.
+func firstReading(ctx context.Context, c Common, e Env, paths ...string) (*collect.Sampler, *ns.Snapshot, error) {
 	s, err := OpenSampler(c, e)
 	if err != nil {
 		return nil, nil, err
+	}
+	for _, p := range paths {
+		if cs := s.Registry().OnDemand(p); len(cs) > 0 {
+			s.Subscribe(cs...)
+		}
 	}
 	snap, err := s.Sample(ctx)
 	if err != nil {

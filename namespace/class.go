@@ -67,6 +67,14 @@ type Class struct {
 	// NestUnder places each instance of a multi-level class, in the SPMI view, under the
 	// instance of the named class whose level-0 value is the same (partitions under disks).
 	NestUnder ClassID
+	// OnDemand classes are read only while someone subscribes to them (a pane on screen, a
+	// hotset, a command naming them): never in the sampler's slow read of everything else
+	// (SPMI-DDS-6). A host's processes cost milliseconds to read; nobody pays that unasked.
+	OnDemand bool
+	// Churn marks a class whose instances come and go too often for each to be an event
+	// (processes): they are added and removed as any other, but the event log is not told, so
+	// a busy build host's short-lived processes do not push everything else out of it.
+	Churn bool
 
 	// Registry-owned state.
 	reg      *Registry
@@ -218,6 +226,13 @@ type InstanceSpec struct {
 	Desc   string
 	Flags  InstFlags
 	Attrs  []Attr
+	// Label is the instance's DCI label when it is not its name (a process's command name,
+	// while its name is its PID); sanitised like any label.
+	Label string
+	// Parent, when set, is the level values of an instance of the same class under which this
+	// one hangs in the SPMI tree (a control group under its parent group). A spec comes after
+	// its parent's in the provider's list; an instance whose parent is not there is an error.
+	Parent []uint64
 }
 
 type instKey struct {

@@ -109,3 +109,35 @@ func (r *Registry) HostName(snap *Snapshot) string {
 	})
 	return name
 }
+
+// OnDemand returns the on-demand classes (Class.OnDemand) a path reaches: those under the
+// top-level contexts its first component names or matches (`Proc/*/rss` reaches the processes).
+// A command subscribes to them before its first reading, so that they have instances to match.
+func (r *Registry) OnDemand(pattern string) []*Class {
+	first, _, _ := strings.Cut(strings.Trim(pattern, "/"), "/")
+	var tops []*Context
+	r.Read(func() {
+		match := r.componentMatcher(r.Top(), first, false)
+		if match == nil {
+			return
+		}
+		for _, k := range r.Top().Children() {
+			if match(k.Name) {
+				tops = append(tops, k)
+			}
+		}
+	})
+	var out []*Class
+	for _, c := range r.Classes() {
+		if !c.OnDemand {
+			continue
+		}
+		for _, t := range tops {
+			if t.Class != nil && len(c.ID) > len(t.Class.ID) && c.ID[0] == t.Class.ID[0] {
+				out = append(out, c)
+				break
+			}
+		}
+	}
+	return out
+}

@@ -261,8 +261,15 @@ func (r *Registry) Sync(c *Class, specs []InstanceSpec, t time.Time, out []*Inst
 	}
 	var evs []Event
 	for _, in := range c.slots {
-		if in != nil && in.seen != gen {
+		if in != nil && in.seen != gen && !in.removed.Load() {
 			evs = r.removeLocked(in, t, evs)
+		}
+	}
+	// An instance still reported whose parent went (a group re-created under the same name) went
+	// with it: it is added again, under the new parent.
+	for i, in := range out {
+		if in != nil && in.removed.Load() {
+			out[i] = nil
 		}
 	}
 	var firstErr error
@@ -320,7 +327,13 @@ func (r *Registry) addLocked(c *Class, s *InstanceSpec, t time.Time) (*Instance,
 		name = Inst(s.Levels...).String()
 	}
 	host := c.ctx
-	if len(c.NestUnder) > 0 {
+	if s.Parent != nil {
+		pi := c.byKey[keyOf(s.Parent)]
+		if pi == nil || pi.removed.Load() || !slices.Equal(pi.Levels, s.Parent) {
+			return nil, Event{}, errf(StatusInvalidArg, SiInvalidCx, "class %s: instance %q has no parent instance %s", c.ID, name, Inst(s.Parent...))
+		}
+		host = pi.ctx
+	} else if len(c.NestUnder) > 0 {
 		hc := r.classes[c.NestUnder.String()]
 		var hi *Instance
 		if hc != nil {
@@ -345,8 +358,12 @@ func (r *Registry) addLocked(c *Class, s *InstanceSpec, t time.Time) (*Instance,
 	// 0 when the parent has used every number: SPMI numbers are unsigned shorts, so such a
 	// context exists and is named by its path, but has no ASN.1 identifier.
 	asn := host.freeASN(s.ASN)
+	label := name
+	if s.Label != "" {
+		label = s.Label
+	}
 	in := &Instance{Class: c, Levels: slices.Clone(s.Levels), Name: name, OSName: s.OSName,
-		Label: Label{ASCII: SanitizeLabel(name)}, Flags: s.Flags, Desc: s.Desc, Attrs: slices.Clone(s.Attrs), Added: t}
+		Label: Label{ASCII: SanitizeLabel(label)}, Flags: s.Flags, Desc: s.Desc, Attrs: slices.Clone(s.Attrs), Added: t}
 	if n := len(c.free); n > 0 {
 		in.slot = c.free[n-1]
 		c.free = c.free[:n-1]

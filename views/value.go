@@ -23,8 +23,9 @@ func Mark(v namespace.Value) string {
 		return MarkNoRate
 	case namespace.Unavailable:
 		switch v.Reason {
-		case namespace.ReasonProviderError, namespace.ReasonTimeout, namespace.ReasonAssumedDead,
-			namespace.ReasonAccessDenied:
+		// Access denied is n/a, not an error: another user's process keeps its I/O counters
+		// from an unprivileged reader by design (issue 17).
+		case namespace.ReasonProviderError, namespace.ReasonTimeout, namespace.ReasonAssumedDead:
 			return MarkError
 		}
 	}
