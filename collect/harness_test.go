@@ -87,6 +87,26 @@ func (h *harness) value(path string) ns.Value {
 	return v
 }
 
+// datum looks a statistic's declaration up by SPMI path.
+func (h *harness) datum(path string) *ns.Datum {
+	h.t.Helper()
+	ref, err := h.reg.Lookup(nil, path)
+	if err != nil || ref.Datum == nil {
+		h.t.Fatalf("%s: %v", path, err)
+	}
+	return ref.Datum
+}
+
+// instance looks an instance up by the SPMI path of its context.
+func (h *harness) instance(path string) *ns.Instance {
+	h.t.Helper()
+	ref, err := h.reg.Lookup(nil, path)
+	if err != nil || ref.Ctx == nil || ref.Ctx.Inst == nil {
+		h.t.Fatalf("%s: not an instance: %v", path, err)
+	}
+	return ref.Ctx.Inst
+}
+
 // reading returns the class reading of class id in the last step.
 func (h *harness) reading(id string) *ClassReading {
 	h.t.Helper()

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 
@@ -93,6 +94,9 @@ func parsePIDStat(src string, data []byte, dst *pidStat) error {
 		}
 		switch field {
 		case 3:
+			if len(f) != 1 || !(f[0] >= 'A' && f[0] <= 'Z' || f[0] >= 'a' && f[0] <= 'z') {
+				return fmt.Errorf("proc: parse %s line 1 field 3: state %q is not one letter", src, f)
+			}
 			dst.state = f[0]
 		case 4:
 			dst.ppid, err = parseUint(f)
@@ -422,11 +426,15 @@ type procEntry struct {
 	levels   []uint64
 	name     string // the PID in decimal: the instance's name
 	desc     string
-	stat     string // <proc>/PID/stat, status, io, cmdline, cgroup: built once per process
-	status   string
-	io       string
-	cmdPath  string
-	cgPath   string
+	dir      string // <proc>/PID
+	stat     pathZ  // <proc>/PID/stat, status, io, cmdline, cgroup: built once per process
+	status   pathZ
+	io       pathZ
+	cmdPath  pathZ
+	cgPath   pathZ
+	statS    string // the same paths as strings, for error messages (made once, not per scan)
+	statusS  string
+	ioS      string
 	comm     string
 	cmdline  string
 	cgroup   string
@@ -454,6 +462,10 @@ type procProvider struct {
 	users    userNames
 	fbuf     []byte
 	pids     []uint64
+	newStat  pathZ // the stat path of a PID not yet known, kept for its entry
+	// openHook, when set (tests), is asked before each file is opened; an error it returns is
+	// the open's (an unreadable file where the test runs as root).
+	openHook func(path string) error
 }
 
 func newProcProvider(r roots, boot *bootClock, ncpu int, memTotal uint64) *procProvider {
@@ -467,11 +479,34 @@ func newProcProvider(r roots, boot *bootClock, ncpu int, memTotal uint64) *procP
 	return p
 }
 
+// pathZ is a path with a NUL byte after it, made once per process, so opening it does not copy
+// it at every scan (unix.Open does, three times a process).
+type pathZ []byte
+
+func makePathZ(s string) pathZ { return append([]byte(s), 0) }
+
+func (z pathZ) String() string { return string(z[:len(z)-1]) }
+
+// openZ is open(2) on a pathZ, without blocking (a named pipe in a tree never hangs the reader).
+func openZ(z pathZ) (int, error) {
+	atCWD := unix.AT_FDCWD // a variable: the constant -100 does not convert to uintptr
+	fd, _, errno := unix.Syscall6(unix.SYS_OPENAT, uintptr(atCWD), uintptr(unsafe.Pointer(&z[0])),
+		uintptr(unix.O_RDONLY|unix.O_NONBLOCK|unix.O_CLOEXEC|unix.O_NOCTTY), 0, 0, 0)
+	if errno != 0 {
+		return -1, errno
+	}
+	return int(fd), nil
+}
+
 // readInto reads the whole of path into p.fbuf with as few system calls as the kernel allows:
-// open without blocking (a named pipe in a tree never hangs the reader), read, close. The bytes
-// are valid until the next call.
-func (p *procProvider) readInto(path string, limit int) ([]byte, error) {
-	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_CLOEXEC|unix.O_NOCTTY, 0)
+// open, read, close. The bytes are valid until the next call.
+func (p *procProvider) readInto(path pathZ, limit int) ([]byte, error) {
+	if p.openHook != nil {
+		if err := p.openHook(path.String()); err != nil {
+			return nil, err
+		}
+	}
+	fd, err := openZ(path)
 	if err != nil {
 		return nil, err
 	}
@@ -498,7 +533,13 @@ func (p *procProvider) readInto(path string, limit int) ([]byte, error) {
 		if n == 0 {
 			break
 		}
+		room := cap(b) - len(b)
 		b = b[:len(b)+n]
+		if n < room {
+			// A short read is the end: procfs writes these small files whole on the first
+			// read, so asking again for the EOF would only cost a system call per file.
+			break
+		}
 	}
 	p.fbuf = b
 	return b, nil
@@ -665,18 +706,21 @@ func (p *procProvider) pidScratch() []uint64 { return p.pids[:0] }
 // that is not a process never shows here; kept for clarity).
 func (p *procProvider) read(pid uint64, variable bool) (*procEntry, error) {
 	e := p.procs[pid]
-	var statPath string
+	var statPath pathZ
+	var statS string
 	if e != nil {
-		statPath = e.stat
+		statPath, statS = e.stat, e.statS
 	} else {
-		statPath = filepath.Join(p.roots.proc, strconv.FormatUint(pid, 10), "stat")
+		statS = filepath.Join(p.roots.proc, strconv.FormatUint(pid, 10), "stat")
+		p.newStat = makePathZ(statS)
+		statPath = p.newStat
 	}
 	data, err := p.readInto(statPath, 4096)
 	if err != nil {
-		return nil, &os.PathError{Op: "read", Path: statPath, Err: err}
+		return nil, &os.PathError{Op: "read", Path: statS, Err: err}
 	}
 	var st pidStat
-	if err := parsePIDStat(statPath, data, &st); err != nil {
+	if err := parsePIDStat(statS, data, &st); err != nil {
 		return nil, err
 	}
 	fresh := e == nil || e.start != st.start
@@ -693,21 +737,21 @@ func (p *procProvider) read(pid uint64, variable bool) (*procEntry, error) {
 	e.statBuf = st
 	data, err = p.readInto(e.status, 16<<10)
 	if err != nil {
-		if gone(err) {
+		if p.exited(e, err) {
 			return nil, err
 		}
-		return nil, &os.PathError{Op: "read", Path: e.status, Err: err}
+		return nil, &os.PathError{Op: "read", Path: e.statusS, Err: err}
 	}
-	if err := parseProcStatus(e.status, data, &e.statusV); err != nil {
+	if err := parseProcStatus(e.statusS, data, &e.statusV); err != nil {
 		return nil, err
 	}
 	e.ioFailed = false
 	if data, err = p.readInto(e.io, 1024); err != nil {
-		if gone(err) {
+		if p.exited(e, err) {
 			return nil, err
 		}
-		e.ioFailed, e.ioErr = true, missing(&os.PathError{Op: "read", Path: e.io, Err: err})
-	} else if err := parseProcIO(e.io, data, &e.ioV); err != nil {
+		e.ioFailed, e.ioErr = true, missing(&os.PathError{Op: "read", Path: e.ioS, Err: err})
+	} else if err := parseProcIO(e.ioS, data, &e.ioV); err != nil {
 		return nil, err
 	}
 	if fresh || variable {
@@ -728,13 +772,25 @@ func (p *procProvider) read(pid uint64, variable bool) (*procEntry, error) {
 	return e, nil
 }
 
+// exited reports whether a read failed because the process exited after its stat was read:
+// the file is gone and so is the process's directory. A file missing from a process that is
+// still there (a kernel without I/O accounting) is not present, not an exit.
+func (p *procProvider) exited(e *procEntry, err error) bool {
+	if !gone(err) {
+		return false
+	}
+	var st unix.Stat_t
+	return unix.Stat(e.dir, &st) != nil
+}
+
 // newEntry makes the entry of a process seen for the first time: the only allocations of a
 // scan, apart from text that changed.
 func (p *procProvider) newEntry(pid, start uint64) *procEntry {
 	name := strconv.FormatUint(pid, 10)
-	d := filepath.Join(p.roots.proc, name) + "/"
-	return &procEntry{pid: pid, start: start, levels: []uint64{pid, start}, name: name,
-		desc: "Process " + name, stat: d + "stat", status: d + "status", io: d + "io", cmdPath: d + "cmdline", cgPath: d + "cgroup"}
+	d := filepath.Join(p.roots.proc, name)
+	return &procEntry{pid: pid, start: start, levels: []uint64{pid, start}, name: name, desc: "Process " + name, dir: d,
+		stat: p.newStat, status: makePathZ(d + "/status"), io: makePathZ(d + "/io"), cmdPath: makePathZ(d + "/cmdline"), cgPath: makePathZ(d + "/cgroup"),
+		statS: d + "/stat", statusS: d + "/status", ioS: d + "/io"}
 }
 
 // fill writes one process's raw values.
