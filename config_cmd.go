@@ -34,13 +34,13 @@ func nameOf[V comparable](m map[string]V, v V) string {
 func hotsetToUI(h dcfg.Hotset) ui.HotsetConfig {
 	return ui.HotsetConfig{Name: h.Name, Grandpa: h.Path, Stats: h.Stats, MaxResp: h.MaxResp, Threshold: h.Threshold,
 		Feed: feedNames[orString(h.Feed, "threshold")], Except: exceptNames[orString(h.Exceptions, "none")],
-		Frequency: h.Frequency, Severity: h.Severity, TrapNo: h.Trap}
+		Frequency: h.Frequency, Severity: h.Severity, TrapNo: h.Trap, OnScreen: h.OnScreen}
 }
 
 func hotsetFromUI(c ui.HotsetConfig) dcfg.Hotset {
 	return dcfg.Hotset{Name: c.Name, Path: c.Grandpa, Stats: c.Stats, MaxResp: c.MaxResp, Threshold: c.Threshold,
 		Feed: nameOf(feedNames, c.Feed), Exceptions: nameOf(exceptNames, c.Except), Frequency: c.Frequency,
-		Severity: c.Severity, Trap: c.TrapNo}
+		Severity: c.Severity, Trap: c.TrapNo, OnScreen: c.OnScreen}
 }
 
 func orString(v, d string) string {

@@ -49,7 +49,7 @@ type File struct {
 	Set map[string]Pos `toml:"-"`
 }
 
-// Table is the layout of one of the monitor's well-known tables (disk, netif, cpu, fs): the
+// Table is the layout of one of the monitor's well-known tables (disk, netif, cpu, fs, proc, cgroup): the
 // columns shown, in order, by their headers, and the column sorted at first.
 type Table struct {
 	Columns    []string `toml:"columns"`
@@ -72,6 +72,9 @@ type Hotset struct {
 	Frequency  int      `toml:"frequency"`  // minutes between exceptions
 	Severity   int      `toml:"severity"`
 	Trap       int      `toml:"trap"`
+	// OnScreen opens the hotset only while its class is on screen (the top processes, while
+	// the process table is shown), so a class read on demand is not read for it otherwise.
+	OnScreen bool `toml:"on_screen"`
 }
 
 // Pos is where a key is in the file.
@@ -191,7 +194,7 @@ func plainDecodeMsg(msg string) string {
 var known = map[string][]string{
 	"":       {"interval", "theme", "start", "path", "show_loop", "liveness", "net_units", "save_hotsets", "tables", "keys", "hotset"},
 	"tables": {"columns", "sort", "descending"},
-	"hotset": {"name", "path", "stat", "maxresp", "threshold", "feed", "exceptions", "frequency", "severity", "trap"},
+	"hotset": {"name", "path", "stat", "maxresp", "threshold", "feed", "exceptions", "frequency", "severity", "trap", "on_screen"},
 }
 
 // suggest is " (did you mean X?)" when an unknown key is close to a known one.

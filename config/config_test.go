@@ -66,11 +66,12 @@ path = "Disk"
 stat = "busy"
 maxresp = 3
 threshold = 50
+on_screen = true
 `))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.Interval.Duration != 2*time.Second || f.Theme != "light" || len(f.Hotset) != 1 || f.Hotset[0].Threshold != 50 {
+	if f.Interval.Duration != 2*time.Second || f.Theme != "light" || len(f.Hotset) != 1 || f.Hotset[0].Threshold != 50 || !f.Hotset[0].OnScreen {
 		t.Fatalf("%+v", f)
 	}
 	if got := f.Keys; len(got) != 3 || got["quit"][0] != "x" || got["pane.next"][1] != "ctrl+n" || got["hot.new"][0] != "N" {

@@ -39,6 +39,7 @@ var hotsetFields = []struct {
 	{"frequency", func(h Hotset) string { return strconv.Itoa(h.Frequency) }, func(a, b Hotset) bool { return a.Frequency == b.Frequency }},
 	{"severity", func(h Hotset) string { return strconv.Itoa(h.Severity) }, func(a, b Hotset) bool { return a.Severity == b.Severity }},
 	{"trap", func(h Hotset) string { return strconv.Itoa(h.Trap) }, func(a, b Hotset) bool { return a.Trap == b.Trap }},
+	{"on_screen", func(h Hotset) string { return strconv.FormatBool(h.OnScreen) }, func(a, b Hotset) bool { return a.OnScreen == b.OnScreen }},
 }
 
 // EditHotsets is the text of the file data (named name, for messages) with hs as its hotsets and

@@ -92,6 +92,9 @@ func writeHotset(w io.Writer, h Hotset, note string) {
 	fmt.Fprintf(w, "name = %s\npath = %s\nstat = %s\nmaxresp = %d\nthreshold = %s\nfeed = %s\nexceptions = %s\nfrequency = %d\nseverity = %d\ntrap = %d\n",
 		tomlString(h.Name), tomlString(h.Path), tomlStat(h.Stats), h.MaxResp, tomlFloat(h.Threshold),
 		tomlString(orDefault(h.Feed, "threshold")), tomlString(orDefault(h.Exceptions, "none")), h.Frequency, h.Severity, h.Trap)
+	if h.OnScreen {
+		fmt.Fprintln(w, "on_screen = true")
+	}
 }
 
 // tomlStat is a hotset's stat: one name as a string, alternatives as a list.
@@ -130,14 +133,16 @@ func WriteDefault(w io.Writer, d Defaults) error {
 		fmt.Fprintf(w, "\n# %s\n%s = %s\n", scalarHelp[k], k, e.scalarText(k))
 	}
 	writeKeys(w, d, nil, "")
-	fmt.Fprint(w, "\n# Tables: the columns of the disk, netif, cpu and fs tables, in order, by their headers as the\n"+
-		"# monitor prints them, and the column they are sorted by at first. For example:\n"+
+	fmt.Fprint(w, "\n# Tables: the columns of the disk, netif, cpu, fs, proc and cgroup tables, in order, by their\n"+
+		"# headers as the monitor prints them, and the column they are sorted by at first. For example:\n"+
 		"# [tables.disk]\n# columns = [\"r/s\", \"w/s\", \"rkB/s\", \"wkB/s\", \"r_await\", \"w_await\", \"%util\"]\n"+
 		"# sort = \"%util\"\n# descending = true\n")
 	fmt.Fprint(w, "\n# Hotsets (SPMI): the top maxresp subcontexts of path by stat. threshold is in the units stat is\n"+
 		"# shown in (50 = 50%): > threshold qualifies, a negative one ranks below |threshold|, 0 all. feed:\n"+
 		"# none, threshold (qualifying peers only) or always; exceptions: none, exception, trap or both,\n"+
 		"# at most one every frequency minutes (5 or more), with severity (and trap, a trap number) > 0.\n"+
+		"# on_screen = true opens one only while its class is selected (the top processes while the\n"+
+		"# process table is shown), so the processes are not read for it otherwise.\n"+
 		"# These are the defaults; once the file has a [[hotset]], the file's are all there are.\n"+
 		"# `dcimon hot --name NAME` reads one.\n")
 	for _, h := range d.Hotsets {

@@ -303,6 +303,9 @@ func (m *Model) header() string {
 	if f := m.tree.Filter(); f != "" && m.modal != modalFilter {
 		right = "filter “" + f + "” "
 	}
+	if f := m.values.Filter(); f != "" && m.modal != modalFilter {
+		right += "table filter “" + safe(f) + "” "
+	}
 	if h := &m.fc.header; h.line != "" && h.path == path && h.right == right && h.w == m.w {
 		return h.line
 	}

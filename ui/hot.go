@@ -34,6 +34,10 @@ type HotsetConfig struct {
 	Frequency int
 	Severity  int
 	TrapNo    int
+	// OnScreen opens the peer set only while a context of its class is selected (the top
+	// processes while the process table is shown), and closes it when the selection leaves:
+	// a class read on demand is then not read for it (issue 17).
+	OnScreen bool
 }
 
 // fsFullAt is the used share (in %) past which a file system is flagged: the default hotset's
@@ -52,8 +56,20 @@ func DefaultHotsets() []HotsetConfig {
 			Except: namespace.SiHotException, Frequency: 5, Severity: 1},
 		// The most pressured resources: the share of the last 10 s some task stalled.
 		{Name: "most-pressured", Grandpa: "Pressure", Stats: []string{"some_avg10"}, MaxResp: 3, Feed: namespace.SiHotAlways},
+		// While processes or control groups are on screen (issue 17): the top processes by CPU,
+		// with an exception for one above 90% of a processor for the exception frequency, by
+		// I/O and by memory; the busiest groups by CPU and by I/O.
+		{Name: "top-processes-cpu", Grandpa: "Proc", Stats: []string{"cpu"}, MaxResp: 5, Threshold: procBusyAt, Feed: namespace.SiHotAlways,
+			Except: namespace.SiHotException, Frequency: 5, Severity: 1, OnScreen: true},
+		{Name: "top-processes-io", Grandpa: "Proc", Stats: []string{"io_bytes"}, MaxResp: 5, Feed: namespace.SiHotAlways, OnScreen: true},
+		{Name: "top-processes-memory", Grandpa: "Proc", Stats: []string{"rss"}, MaxResp: 5, Feed: namespace.SiHotAlways, OnScreen: true},
+		{Name: "busiest-cgroups-cpu", Grandpa: "CGroup", Stats: []string{"cpu"}, MaxResp: 5, Feed: namespace.SiHotAlways, OnScreen: true},
+		{Name: "busiest-cgroups-io", Grandpa: "CGroup", Stats: []string{"io_bytes"}, MaxResp: 5, Feed: namespace.SiHotAlways, OnScreen: true},
 	}
 }
+
+// procBusyAt is the share of a processor (in %) past which a process raises an exception.
+const procBusyAt = 90
 
 // hotRow is one line of the hot pane that the cursor can rest on.
 type hotRow struct {
@@ -80,10 +96,16 @@ type hotPane struct {
 	names      map[*namespace.HotVals]string   // each open peer set's name
 	alts       map[*namespace.HotVals][]string // the statistic names a configured set tries, kept when it is saved
 	tried      uint64                          // the registry generation the pending ones were last tried at
-	rows       []hotRow
-	cursor     int
-	offset     int // first row shown
-	err        error
+	// onScreen are the configured peer sets open only while their class is selected
+	// (HotsetConfig.OnScreen); shown holds those open now, by name; top is the top-level
+	// context the selection is under.
+	onScreen []HotsetConfig
+	shown    map[string]*namespace.HotVals
+	top      string
+	rows     []hotRow
+	cursor   int
+	offset   int // first row shown
+	err      error
 
 	ver   uint64 // moved on when the rows or the peer sets' readings change
 	cache *renderCache[listViewKey]
@@ -112,7 +134,15 @@ func (p *hotPane) SetRegistry(reg *namespace.Registry, log *namespace.EventLog, 
 	p.reg = reg
 	p.src = namespace.NewReading(nil)
 	p.hs = namespace.NewHotSet(reg, p.src, log)
-	p.pending = append([]HotsetConfig(nil), cfgs...)
+	p.pending, p.onScreen = nil, nil
+	for _, c := range cfgs {
+		if c.OnScreen {
+			p.onScreen = append(p.onScreen, c)
+		} else {
+			p.pending = append(p.pending, c)
+		}
+	}
+	p.shown = map[string]*namespace.HotVals{}
 	p.tried = ^uint64(0)
 	p.ver = p.cache.next()
 	p.openPending()
@@ -182,6 +212,43 @@ func (p *hotPane) addConfig(c HotsetConfig) (*namespace.HotVals, error) {
 	return nil, err
 }
 
+// ShowFor opens the on-screen peer sets of the class the selected context is in (the top
+// processes while Proc or a process is selected) and closes the others. One that cannot open
+// yet (its class has no instance before it is first read) is tried again at the next call.
+func (p *hotPane) ShowFor(sel *namespace.Context) {
+	if p.hs == nil || len(p.onScreen) == 0 {
+		return
+	}
+	top := ""
+	for c := sel; c != nil && c.Parent() != nil; c = c.Parent() {
+		top = c.Name
+	}
+	changed := false
+	for _, c := range p.onScreen {
+		v := p.shown[c.Name]
+		want := top != "" && top == strings.SplitN(strings.Trim(c.Grandpa, "/"), "/", 2)[0]
+		switch {
+		case want && v == nil:
+			if nv, err := p.addConfig(c); err == nil {
+				p.shown[c.Name], changed = nv, true
+			}
+		case !want && v != nil:
+			_ = p.hs.Del(v)
+			delete(p.names, v)
+			delete(p.alts, v)
+			delete(p.shown, c.Name)
+			changed = true
+		}
+	}
+	if changed {
+		if p.src.Snapshot() != nil {
+			p.err = p.hs.Read(false)
+		}
+		p.ver = p.cache.next()
+		p.rebuildRows()
+	}
+}
+
 // SetSnapshot publishes the tick's one snapshot to the hotset's shared reading and reads every peer set
 // from it (X-4, SPMI-HOT-17); the read raises the exceptions into the event log.
 func (p *hotPane) SetSnapshot(snap *namespace.Snapshot) {
@@ -226,6 +293,12 @@ func (p *hotPane) Delete(v *namespace.HotVals) error {
 	if err := p.hs.Del(v); err != nil {
 		return err
 	}
+	for name, sv := range p.shown {
+		if sv == v { // an on-screen peer set deleted is not opened again
+			delete(p.shown, name)
+			p.onScreen = slices.DeleteFunc(p.onScreen, func(c HotsetConfig) bool { return c.Name == name })
+		}
+	}
 	delete(p.names, v)
 	delete(p.alts, v)
 	p.rebuildRows()
@@ -264,7 +337,14 @@ func (p *hotPane) name(v *namespace.HotVals, name string) {
 // those still waiting for their peers; thresholds in the units the statistic is shown in.
 func (p *hotPane) Configs() []HotsetConfig {
 	var out []HotsetConfig
+	onScreen := map[*namespace.HotVals]bool{}
+	for _, v := range p.shown {
+		onScreen[v] = true
+	}
 	for _, v := range p.Entries() {
+		if onScreen[v] {
+			continue // listed below, as configured
+		}
 		sp := v.Spec()
 		th := sp.Threshold
 		if c, d := v.StatClass(), v.Stat(); c != nil && d != nil {
@@ -279,7 +359,8 @@ func (p *hotPane) Configs() []HotsetConfig {
 		out = append(out, HotsetConfig{Name: p.names[v], Grandpa: sp.Grandpa, Stats: stats, MaxResp: sp.MaxResp,
 			Threshold: th, Feed: sp.Feed, Except: sp.Except, Frequency: sp.Frequency, Severity: sp.Severity, TrapNo: sp.TrapNo})
 	}
-	return append(out, p.pending...)
+	out = append(out, p.pending...)
+	return append(out, p.onScreen...)
 }
 
 // Entries are the open peer sets.
@@ -597,7 +678,7 @@ func (p *hotPane) item(r hotRow, sel bool) string {
 	barW := p.w - rankW - 1 - nameW - 1 - valW - 1
 	if sel {
 		// The selected row keeps its bar (issue 12), in the selection's colours.
-		line := padLeft(rank, rankW) + " " + pad(it.Name, nameW) + " " + padLeft(txt, valW)
+		line := padLeft(rank, rankW) + " " + pad(itemName(it), nameW) + " " + padLeft(txt, valW)
 		if frac, over, ok := p.itemBar(r, d, it); ok && barW >= 4 {
 			full, empty := barCells(frac, barW)
 			if over && empty == 0 {
@@ -611,7 +692,7 @@ func (p *hotPane) item(r hotRow, sel bool) string {
 	sb.Grow(4 * p.w)
 	p.st.Text.Muted.writePadLeft(&sb, rank, rankW)
 	sb.WriteByte(' ')
-	p.st.Text.Normal.writePad(&sb, it.Name, nameW)
+	p.st.Text.Normal.writePad(&sb, itemName(it), nameW)
 	sb.WriteByte(' ')
 	p.st.Text.Normal.writePadLeft(&sb, txt, valW)
 	if barW >= 4 {
@@ -621,6 +702,15 @@ func (p *hotPane) item(r hotRow, sel bool) string {
 		}
 	}
 	return sb.String()
+}
+
+// itemName is a ranked item's name, with its label where that says more: a process is its PID
+// and its command name ("1099 sshd").
+func itemName(it namespace.HotItem) string {
+	if it.Inst != nil && it.Inst.Label.ASCII != "" && it.Inst.Label.ASCII != it.Name {
+		return it.Name + " " + it.Inst.Label.ASCII
+	}
+	return it.Name
 }
 
 // itemBar is how full a ranked item's bar is: on the statistic's SPMI scale, or without one

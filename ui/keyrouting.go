@@ -27,6 +27,10 @@ func (m *Model) syncSelection() {
 	if sel.Ctx != nil {
 		m.values.SetSelection(m.reg, sel)
 	}
+	if m.procsByIO && m.values.SortBy("io/s") {
+		m.procsByIO = false // the table has its columns now: ranked by I/O once, as P asked
+	}
+	m.hot.ShowFor(sel.Ctx)
 	// What the inspector follows means something different in each pane, so this one
 	// switch over pane ids stays here rather than in the pane interface.
 	var target namespace.Ref
@@ -86,17 +90,23 @@ func (m *Model) onKey(km tea.KeyMsg) tea.Cmd {
 	case modalForm:
 		return m.formKey(km)
 	case modalFilter:
+		set := func(text string) {
+			if m.filterValues {
+				m.values.SetFilter(text) // the process table's rows, not the tree's
+				return
+			}
+			m.tree.SetFilter(text)
+			m.syncSelection()
+		}
 		switch {
 		case key.Matches(km, m.inKeys.Accept):
 			m.modal = modalNone
 		case key.Matches(km, m.inKeys.Cancel):
 			m.modal = modalNone
-			m.tree.SetFilter("")
-			m.syncSelection()
+			set("")
 		default:
 			if m.input.Update(km) {
-				m.tree.SetFilter(m.input.Value())
-				m.syncSelection()
+				set(m.input.Value())
 			}
 		}
 		return nil
@@ -136,7 +146,7 @@ func (m *Model) onKey(km tea.KeyMsg) tea.Cmd {
 		case key.Matches(km, k.Overview):
 			m.ov.on = false
 			return nil
-		case key.Matches(km, k.Filter), key.Matches(km, k.Goto), key.Matches(km, k.NextPane), key.Matches(km, k.PrevPane),
+		case key.Matches(km, k.Filter), key.Matches(km, k.Goto), key.Matches(km, k.NextPane), key.Matches(km, k.PrevPane), key.Matches(km, k.Procs),
 			key.Matches(km, k.Tree), key.Matches(km, k.Values), key.Matches(km, k.Hot), key.Matches(km, k.Insp), key.Matches(km, k.Evs):
 			m.ov.on = false // the panes, then what the key asks there
 		}
@@ -152,9 +162,36 @@ func (m *Model) onKey(km tea.KeyMsg) tea.Cmd {
 		return nil
 	case key.Matches(km, k.Filter):
 		m.modal = modalFilter
+		// The process table with the focus filters its own rows (by user or command line);
+		// from every other pane / filters the tree.
+		m.filterValues = m.focus == paneValues && m.values.Filterable()
+		if m.filterValues {
+			m.input = newLineInput(m.inKeys, m.values.Filter(), 200)
+			return nil
+		}
 		m.input = newLineInput(m.inKeys, m.tree.Filter(), 200)
 		m.setFocus(paneTree)
 		return nil
+	case key.Matches(km, k.Procs):
+		// The processes, ranked by I/O when the selection is a disk, a file system or an
+		// interface: the table does not pretend to know which process uses that device.
+		top := ""
+		for c := m.sel.Ctx; c != nil && c.Parent() != nil; c = c.Parent() {
+			top = c.Name
+		}
+		ref, err := m.reg.Lookup(nil, "Proc")
+		if err != nil {
+			m.setFlash("this source has no processes", true)
+			return nil
+		}
+		m.tree.Reveal(ref.Path())
+		m.syncSelection()
+		m.setFocus(paneValues)
+		if top == "Disk" || top == "FS" || top == "NetIf" {
+			m.procsByIO = !m.values.SortBy("io/s")
+			m.setFlash("processes by storage I/O (which process uses which disk, the kernel does not say)", false)
+		}
+		return m.resubscribe()
 	case key.Matches(km, k.Goto):
 		m.modal = modalGoto
 		m.input = newLineInput(m.inKeys, "", 200)
@@ -194,6 +231,10 @@ func (m *Model) onKey(km tea.KeyMsg) tea.Cmd {
 				return m.restartTicks()
 			}
 		}
+		return nil
+	case key.Matches(km, m.inKeys.Cancel) && m.values.Filter() != "":
+		m.values.SetFilter("")
+		m.setFlash("table filter cleared", false)
 		return nil
 	case key.Matches(km, m.inKeys.Cancel) && m.tree.Filter() != "":
 		// Esc clears a filter accepted with Enter, from any pane (issue 12).

@@ -13,6 +13,7 @@ type globalKeys struct {
 	NextPane, PrevPane           key.Binding
 	Tree, Values, Hot, Insp, Evs key.Binding
 	Overview, Refresh            key.Binding
+	Procs                        key.Binding
 }
 
 func newGlobalKeys() globalKeys {
@@ -35,6 +36,7 @@ func newGlobalKeys() globalKeys {
 		Evs:      key.NewBinding(key.WithKeys("5"), key.WithHelp("5", "events")),
 		Overview: key.NewBinding(key.WithKeys("o", "0"), key.WithHelp("o", "overview")),
 		Refresh:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh all")),
+		Procs:    key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "processes (by I/O from a disk)")),
 	}
 }
 
@@ -47,7 +49,7 @@ func (k globalKeys) ShortHelp() []key.Binding {
 func (k globalKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Overview, k.NextPane, k.PrevPane, k.Tree, k.Values, k.Hot, k.Insp, k.Evs},
-		{k.Filter, k.Goto, k.Pause, k.Refresh, k.Longer, k.Shorter, k.Theme, k.Help, k.Suspend, k.Quit},
+		{k.Filter, k.Goto, k.Procs, k.Pause, k.Refresh, k.Longer, k.Shorter, k.Theme, k.Help, k.Suspend, k.Quit},
 	}
 }
 
@@ -90,6 +92,7 @@ func newTreeKeys() treeKeys {
 type valuesKeys struct {
 	listKeys
 	Sort, Reverse, Left, Right, Open, Autoscale, Raw key.Binding
+	Forest                                           key.Binding
 }
 
 func newValuesKeys() valuesKeys {
@@ -102,6 +105,7 @@ func newValuesKeys() valuesKeys {
 		Open:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open in tree")),
 		Autoscale: key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "autoscale bars")),
 		Raw:       key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "raw readings / rates")),
+		Forest:    key.NewBinding(key.WithKeys("T"), key.WithHelp("T", "processes as a tree by parent")),
 	}
 }
 

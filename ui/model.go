@@ -101,10 +101,15 @@ type Model struct {
 	insp   *inspectorPane
 	events *eventsPane
 
-	modal   modal
-	helpOff int // first line of the help overlay shown
-	input   lineInput
-	form    *hotForm
+	modal modal
+	// filterValues says the filter being typed is the values table's, not the tree's.
+	filterValues bool
+	// procsByIO asks the process table, when its columns are first made, to rank by I/O (P
+	// pressed on a disk).
+	procsByIO bool
+	helpOff   int // first line of the help overlay shown
+	input     lineInput
+	form      *hotForm
 
 	interval time.Duration
 	paused   bool
@@ -450,6 +455,7 @@ func (m *Model) onSample(msg sampleMsg) tea.Cmd {
 	m.tree.SetRegistry(m.reg)
 	m.tree.SetHealth(m.health)
 	m.tree.SetSnapshot(m.snap)
+	m.hot.ShowFor(m.sel.Ctx)  // the on-screen peer sets whose class had no instance yet
 	m.hot.SetSnapshot(m.snap) // before reading the log: the read raises hotset exceptions
 	if log := m.src.Events(); log != nil {
 		if seq := log.Seq(); seq != m.evSeq {

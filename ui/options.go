@@ -44,7 +44,7 @@ type Options struct {
 	SaveHotsets func([]HotsetConfig) error
 	SaveMode    string
 	ConfigName  string
-	// Tables lay out the well-known tables (disk, netif, cpu, fs): columns and first sort.
+	// Tables lay out the well-known tables (disk, netif, cpu, fs, proc, cgroup): columns and first sort.
 	Tables map[string]TableLayout
 	// NetBits shows interfaces' byte rates in bits per second (net_units = "bits").
 	NetBits bool

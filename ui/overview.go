@@ -288,7 +288,7 @@ func (m *Model) overviewHotsets(w, h int) []ovLine {
 			var sb strings.Builder
 			m.st.Text.Muted.writePadLeft(&sb, strconv.Itoa(i+1), 2)
 			sb.WriteByte(' ')
-			m.st.Text.Normal.writePad(&sb, it.Name, nameW)
+			m.st.Text.Normal.writePad(&sb, itemName(it), nameW)
 			sb.WriteByte(' ')
 			m.st.Text.Normal.writePadLeft(&sb, txt, valW)
 			if bw >= 4 {

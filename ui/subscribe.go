@@ -31,15 +31,35 @@ type subKey struct {
 // ranks disks and their partitions).
 func (m *Model) shownClasses() []*namespace.Class {
 	var out []*namespace.Class
-	add := func(c *namespace.Class) {
+	classes := m.reg.Classes()
+	var add func(c *namespace.Class)
+	add = func(c *namespace.Class) {
 		// An uninstantiated class (Disk, Mem) has no data: reading it would only run its provider.
-		if c != nil && c.Instantiated() && !slices.Contains(out, c) {
-			out = append(out, c)
+		if c == nil || !c.Instantiated() || slices.Contains(out, c) {
+			return
+		}
+		out = append(out, c)
+		if c.OnDemand {
+			// The on-demand classes of one family are read together (a group's devices with it).
+			for _, o := range classes {
+				if o.OnDemand && o.ID[0] == c.ID[0] {
+					add(o)
+				}
+			}
 		}
 	}
 	addCtx := func(ctx *namespace.Context) {
 		if ctx == nil {
 			return
+		}
+		if c := ctx.Class; c != nil && !c.Instantiated() {
+			// Proc before its first reading has no instance to find it by: its on-demand
+			// classes are read because it is shown.
+			for _, o := range classes {
+				if o.OnDemand && len(o.ID) > len(c.ID) && slices.Equal(o.ID[:len(c.ID)], c.ID) {
+					add(o)
+				}
+			}
 		}
 		add(ctx.Class)
 		add(ctx.Stats)
@@ -51,7 +71,6 @@ func (m *Model) shownClasses() []*namespace.Class {
 			}
 		}
 	}
-	classes := m.reg.Classes()
 	// The overview shows the processors, memory and the host (issue 12).
 	var over []*namespace.Context
 	if m.ov != nil && m.ov.on {

@@ -65,6 +65,12 @@ type valuesPane struct {
 	sortCol   int // 0 = name, i+1 = cols[i]
 	sortDesc  bool
 	autoscale bool
+	// forest shows a process table as a tree by parent (T); tdepth is each row's depth then.
+	forest bool
+	tdepth map[int]int
+	// filter keeps the table's rows whose name or text holds it (/ while the table has the
+	// focus), in any case.
+	filter string
 
 	cursor, offset int
 	rings          ringStore
@@ -212,9 +218,13 @@ func (p *valuesPane) reshape(ctxChanged bool) {
 				p.class = instClass
 				p.cols = tableColumns(p.vf, ctx, instClass)
 				p.sortCol, p.sortDesc = 0, false
+				if i := slices.IndexFunc(p.cols, func(c tableCol) bool { return c.sortFirst }); i >= 0 {
+					p.sortCol, p.sortDesc = i+1, true // top's %CPU, highest first
+				}
+				p.forest, p.filter = false, ""
 				if l, ok := p.layouts[strings.ToLower(ctx.Name)]; ok {
 					p.cols = l.apply(p.cols)
-					if i := slices.IndexFunc(p.cols, func(c tableCol) bool { return c.title() == l.Sort }); i >= 0 {
+					if i := slices.IndexFunc(p.cols, func(c tableCol) bool { return c.title() == l.Sort }); i >= 0 && l.Sort != "" {
 						p.sortCol, p.sortDesc = i+1, l.Descending
 					}
 				}
@@ -239,8 +249,8 @@ func (p *valuesPane) reshape(ctxChanged bool) {
 			p.nameW = 6
 			for _, r := range p.rows {
 				w := width(r.name) + r.depth
-				if r.gone {
-					w += len(" (gone)")
+				if r.gone && !instClass.Churn {
+					w += len(" (gone)") // a process that exited is greyed only: they come and go
 				}
 				p.nameW = max(p.nameW, w)
 			}
@@ -506,6 +516,16 @@ func (p valuesPane) Update(msg tea.Msg) (valuesPane, tea.Cmd) {
 	case key.Matches(km, k.Reverse) && p.mode == valuesTable:
 		p.sortDesc = !p.sortDesc
 		p.sortRows()
+	case key.Matches(km, k.Forest) && p.mode == valuesTable:
+		if p.class == nil || p.class.DatumByName("ppid") < 0 {
+			return p, flashCmd("a tree by parent is for processes (Proc)", false)
+		}
+		p.forest = !p.forest
+		p.sortRows()
+		if p.forest {
+			return p, flashCmd("processes as a tree by parent, siblings in the sort order (T: a list)", false)
+		}
+		return p, flashCmd("processes as a list (T: a tree by parent)", false)
 	case key.Matches(km, k.Left) && p.mode == valuesTable:
 		p.colOff = max(p.colOff-1, 0)
 	case key.Matches(km, k.Right) && p.mode == valuesTable:
@@ -537,6 +557,38 @@ func (p valuesPane) Update(msg tea.Msg) (valuesPane, tea.Cmd) {
 	return p, nil
 }
 
+// SetFilter keeps the table's rows whose name or text holds text ("" for every row).
+func (p *valuesPane) SetFilter(text string) {
+	if text == p.filter {
+		return
+	}
+	p.filter = text
+	p.cursor, p.offset = 0, 0
+	p.refresh()
+}
+
+// Filterable reports whether the table filters its own rows: one with text columns (the
+// processes), where a name alone does not find a row.
+func (p *valuesPane) Filterable() bool {
+	return p.mode == valuesTable && slices.ContainsFunc(p.cols, func(c tableCol) bool { return c.text || c.fill })
+}
+
+// Filter is the table's filter.
+func (p *valuesPane) Filter() string { return p.filter }
+
+// SortBy sorts the table by the column with header h, highest first; false when it has none.
+func (p *valuesPane) SortBy(h string) bool {
+	for i := range p.cols {
+		if p.cols[i].title() == h {
+			p.sortCol, p.sortDesc = i+1, true
+			p.showSortCol()
+			p.sortRows()
+			return true
+		}
+	}
+	return false
+}
+
 // ShortHelp is the pane's help line.
 func (p valuesPane) ShortHelp() []key.Binding {
 	return []key.Binding{p.keys.Sort, p.keys.Open}
@@ -544,7 +596,7 @@ func (p valuesPane) ShortHelp() []key.Binding {
 
 // FullHelp is the pane's help overlay column.
 func (p valuesPane) FullHelp() [][]key.Binding {
-	return [][]key.Binding{append(p.keys.all(), p.keys.Sort, p.keys.Reverse, p.keys.Left, p.keys.Right, p.keys.Open, p.keys.Autoscale, p.keys.Raw)}
+	return [][]key.Binding{append(p.keys.all(), p.keys.Sort, p.keys.Reverse, p.keys.Left, p.keys.Right, p.keys.Open, p.keys.Autoscale, p.keys.Raw, p.keys.Forest)}
 }
 
 // restyle draws the pane again with the (changed) styles.

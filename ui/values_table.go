@@ -34,6 +34,12 @@ type tableCol struct {
 	bar    int     // the cells of a bar drawn before the number (df's Use%), 0 for none
 	human  float64 // a fixed column printed as df -h does, in powers of human (1024 or 1000)
 	datum  *namespace.Datum
+	// A text column (top's USER and S) shows the value's text, left-aligned, at most maxW
+	// cells; a fill column (COMMAND) is the last and takes the width the others leave.
+	text, fill bool
+	maxW       int
+	dec        int // colPref.dec
+	sortFirst  bool
 }
 
 // tableRow is one row of the instance table: an instance, or the context's own totals.
@@ -82,7 +88,7 @@ func tableColumns(vf valueFormat, ctx *namespace.Context, c *namespace.Class) []
 			return
 		}
 		d := &c.Datums[di]
-		if !d.Shown() || (!d.IsDerived() && !d.Type.IsNumeric()) {
+		if !d.Shown() || (!d.IsDerived() && !d.Type.IsNumeric() && !pc.text && !pc.fill) {
 			return
 		}
 		used[di] = true
@@ -100,6 +106,7 @@ func tableColumns(vf valueFormat, ctx *namespace.Context, c *namespace.Class) []
 			col.tcol = vf.column(ctx.Stats, &ctx.Stats.Datums[ti])
 		}
 		col.pinned = pc.pinned
+		col.text, col.fill, col.maxW, col.dec, col.sortFirst = pc.text, pc.fill, pc.maxW, pc.dec, pc.sort
 		if (pc.unit != "" || pc.div != 0) && !vf.raw { // raw readings are exact numbers, not the tool's form
 			col.fixed, col.unit, col.div, col.human = true, pc.unit, pc.div, pc.human
 			if pc.unit == "kB/s" && col.col.Measure().Kind == views.KindBits {
@@ -126,7 +133,7 @@ func tableColumns(vf valueFormat, ctx *namespace.Context, c *namespace.Class) []
 	return cols
 }
 
-// TableLayout is a configured layout of a well-known table (disk, netif, cpu, fs): the columns
+// TableLayout is a configured layout of a well-known table (disk, netif, cpu, fs, proc, cgroup): the columns
 // shown, in order, by header (all of them when empty), and the column sorted at first.
 type TableLayout struct {
 	Columns    []string
@@ -148,7 +155,7 @@ func (l TableLayout) apply(cols []tableCol) []tableCol {
 	return out
 }
 
-// TableColumns are the well-known tables' columns by table name (disk, netif, cpu, fs), for a
+// TableColumns are the well-known tables' columns by table name (disk, netif, cpu, fs, proc, cgroup), for a
 // configuration to name: the headers as the monitor prints them.
 func TableColumns() map[string][]string {
 	out := map[string][]string{}
@@ -173,7 +180,15 @@ type colPref struct {
 	help   string
 	bar    bool    // a bar before the number, coloured by the statistic's hotset threshold
 	human  float64 // printed as df -h: 1024 for bytes (100G), 1000 for counts (262k)
+	dec    int     // decimals of a fixed column + 1 (1: whole numbers, 2: one, as top's %CPU); 0 is two
+	text   bool    // the value's text, left-aligned in at most maxW cells (USER, S)
+	fill   bool    // text in the width the other columns leave, last (COMMAND)
+	maxW   int
+	sort   bool // the column the table is sorted by at first, highest first (top's %CPU)
 }
+
+// nameHeaders name the name column of the tables whose instances are not devices.
+var nameHeaders = map[string]string{"Proc": "PID", "CGroup": "group"}
 
 // cellBarW is the width of a bar in a table cell.
 const cellBarW = 10
@@ -236,6 +251,30 @@ var preferredColumns = map[string][]colPref{
 		kBps("txkB/s", "kilobytes sent per second", "obytes"),
 		perSec("rxpck/s", "packets received per second", "ipackets"),
 		perSec("txpck/s", "packets sent per second", "opackets"),
+	},
+	// The process table reads like top: PID (the name column), USER, S, %CPU, RES, the I/O
+	// rates that top lacks and every peer is asked for, and the command line in what is left.
+	"Proc": {
+		{header: "USER", names: []string{"user"}, text: true, maxW: 9, help: "the effective user (a number where /etc/passwd has no name)"},
+		{header: "S", names: []string{"state"}, text: true, maxW: 1, help: "R running, S sleeping, D disk wait, Z zombie, T stopped, I idle kernel thread"},
+		{header: "%CPU", names: []string{"cpu"}, unit: "%", div: 1, dec: 2, sort: true, help: "share of one processor over the interval, as top (many threads can pass 100)"},
+		{header: "RES", names: []string{"rss"}, unit: "bytes", div: 1, human: 1024, help: "resident memory, as top's RES (K, M, G: powers of 1024)"},
+		kBps("read/s", "kilobytes per second the process caused to be read from storage; n/a where /proc/PID/io is closed to dcimon", "read_bytes"),
+		kBps("write/s", "kilobytes per second the process caused to be written to storage", "write_bytes"),
+		kBps("io/s", "read/s + write/s: what the busiest processes by I/O are ranked by", "io_bytes"),
+		{header: "THR", names: []string{"threads"}, div: 1, dec: 1, help: "threads"},
+		{header: "NI", names: []string{"nice"}, div: 1, dec: 1, help: "nice value, -20 to 19"},
+		{header: "COMMAND", names: []string{"cmdline"}, fill: true, help: "the command line ([name] for a kernel thread); T shows the processes as a tree by parent"},
+	},
+	"CGroup": {
+		{header: "%CPU", names: []string{"cpu"}, unit: "%", div: 1, dec: 2, sort: true, help: "the group's CPU time as a share of one processor"},
+		{header: "MEM", names: []string{"mem"}, unit: "bytes", div: 1, human: 1024, help: "memory charged to the group"},
+		{header: "MAX", names: []string{"mem_max"}, unit: "bytes", div: 1, human: 1024, help: "the group's memory limit (n/a: none)"},
+		kBps("rkB/s", "kilobytes read from storage per second", "io_rbytes"),
+		kBps("wkB/s", "kilobytes written per second", "io_wbytes"),
+		pct("%thr", "share of the interval the group was held back by its CPU quota", "throttled"),
+		{header: "procs", names: []string{"nprocs"}, div: 1, dec: 1, help: "processes in the group itself"},
+		{header: "CONTAINER", names: []string{"container_name", "container"}, fill: true, help: "the container's name, where it can be read without a daemon"},
 	},
 	"CPU": {
 		pct("%usr", "user code, guest time excluded", "usr"),
@@ -308,7 +347,30 @@ func (c *tableCol) fixedText(dst []byte, v namespace.Value, totals bool) []byte 
 	if math.Abs(x) < 0.005 {
 		x = 0 // never -0.00
 	}
-	return strconv.AppendFloat(dst, x, 'f', 2, 64)
+	return strconv.AppendFloat(dst, x, 'f', c.decimals(), 64)
+}
+
+// decimals is how many decimals a fixed column prints: two, as iostat and mpstat, unless its
+// tool prints another number (top's %CPU one, a thread count none).
+func (c *tableCol) decimals() int {
+	if c.dec == 0 {
+		return 2
+	}
+	return c.dec - 1
+}
+
+// textCell is a text column's cell: the value's text made safe, a mark for a missing value,
+// nothing for a fill column's value that is not there (a group that is no container).
+func (c *tableCol) textCell(v namespace.Value, ok bool) string {
+	switch {
+	case !ok:
+		return ""
+	case v.State == namespace.Valid:
+		return safe(v.S)
+	case c.fill && v.Reason == namespace.ReasonNotPresent:
+		return ""
+	}
+	return views.Mark(v)
 }
 
 // humanText writes x the way df -h does: below base as a whole number, above it in powers of
@@ -381,6 +443,17 @@ func (p *valuesPane) fitColumns() {
 		c := &p.cols[i]
 		c.valid = false
 		c.textW = 0
+		if c.text || c.fill {
+			for j := range p.rows {
+				v, ok := p.cell(&p.rows[j], c)
+				c.textW = max(c.textW, width(c.textCell(v, ok)))
+				c.valid = c.valid || (ok && v.State == namespace.Valid)
+			}
+			if c.maxW > 0 {
+				c.textW = min(c.textW, c.maxW)
+			}
+			continue
+		}
 		big, neg := 0.0, false
 		for j := range p.rows {
 			if v, ok := p.cell(&p.rows[j], c); ok {
@@ -401,8 +474,8 @@ func (p *valuesPane) fitColumns() {
 		case c.fixed && c.human > 0:
 			c.textW = max(c.textW, 5) // df -h's widest: "1023K", "9.9G"
 		case c.fixed:
-			// The widest number: its integer digits, the point and two decimals, a sign.
-			w := len(strconv.FormatFloat(big, 'f', 2, 64))
+			// The widest number: its integer digits, the point and the decimals, a sign.
+			w := len(strconv.FormatFloat(big, 'f', c.decimals(), 64))
 			if neg {
 				w++
 			}
@@ -415,9 +488,119 @@ func (p *valuesPane) fitColumns() {
 	}
 }
 
-// sortRows orders the instance rows by the sort column; the totals row stays first, values that
-// are not valid sort last whatever the direction, ties go by name.
+// sortRows orders the instance rows by the sort column, keeps those the filter matches, and in
+// tree mode puts each process under its parent.
 func (p *valuesPane) sortRows() {
+	p.sortRowsBy()
+	p.filterRows()
+	if p.forest {
+		p.forestOrder()
+	}
+}
+
+// filterRows keeps the rows whose name or text (user, command line) holds the filter, in any case.
+func (p *valuesPane) filterRows() {
+	if p.filter == "" {
+		return
+	}
+	f := strings.ToLower(p.filter)
+	keep := p.order[:0]
+	for _, i := range p.order {
+		r := &p.rows[i]
+		if r.totals || strings.Contains(strings.ToLower(r.name), f) {
+			keep = append(keep, i)
+			continue
+		}
+		for k := range p.cols {
+			c := &p.cols[k]
+			if !c.text && !c.fill {
+				continue
+			}
+			if v, ok := p.cell(r, c); ok && v.State == namespace.Valid && strings.Contains(strings.ToLower(v.S), f) {
+				keep = append(keep, i)
+				break
+			}
+		}
+	}
+	p.order = keep
+	p.cursor = min(p.cursor, max(len(p.order)-1, 0))
+}
+
+// forestOrder lays the rows out as a tree by parent (the ppid statistic), each parent's
+// children in the sort order, as top -V and htop's tree view: a row whose parent is not shown
+// is a root. tdepth holds each row's depth.
+func (p *valuesPane) forestOrder() {
+	pi := -1
+	if p.class != nil {
+		pi = p.class.DatumByName("ppid")
+	}
+	if pi < 0 || p.snap == nil {
+		return
+	}
+	cv := p.snap.Class(p.class)
+	byPID := make(map[string]int, len(p.order))
+	for _, i := range p.order {
+		byPID[p.rows[i].name] = i
+	}
+	kids := map[int][]int{}
+	var roots []int
+	for _, i := range p.order {
+		r := &p.rows[i]
+		parent := -1
+		if !r.totals && !r.gone && cv != nil {
+			if v, ok := cv.Value(r.inst, pi); ok && v.State == namespace.Valid {
+				if j, ok := byPID[strconv.FormatUint(uint64(v.V), 10)]; ok && j != i {
+					parent = j
+				}
+			}
+		}
+		if parent < 0 {
+			roots = append(roots, i)
+		} else {
+			kids[parent] = append(kids[parent], i)
+		}
+	}
+	if p.tdepth == nil {
+		p.tdepth = map[int]int{}
+	}
+	clear(p.tdepth)
+	out := p.order[:0:0]
+	seen := make(map[int]bool, len(p.order))
+	var walk func(i, d int)
+	walk = func(i, d int) {
+		if seen[i] {
+			return // a loop of parents (PIDs reused while read) is cut
+		}
+		seen[i] = true
+		out = append(out, i)
+		p.tdepth[i] = d
+		for _, k := range kids[i] {
+			walk(k, d+1)
+		}
+	}
+	for _, i := range roots {
+		walk(i, 0)
+	}
+	for _, i := range p.order { // rows left in a loop of parents
+		if !seen[i] {
+			walk(i, 0)
+		}
+	}
+	p.order = out
+}
+
+// treePrefix indents a row's command in tree mode under its parent's.
+func (p *valuesPane) treePrefix(row int) string {
+	d := p.tdepth[row]
+	if d == 0 {
+		return ""
+	}
+	return strings.Repeat("  ", min(d-1, 20)) + "└ "
+}
+
+// sortRowsBy orders the instance rows by the sort column; the totals row stays first, values
+// that are not valid sort last whatever the direction, ties go by name.
+func (p *valuesPane) sortRowsBy() {
 	p.ver = p.cache.next()
 	p.order = p.order[:0]
 	first := 0
@@ -439,6 +622,21 @@ func (p *valuesPane) sortRows() {
 		return
 	}
 	c := &p.cols[p.sortCol-1]
+	if c.text || c.fill {
+		texts := make([]string, len(p.rows))
+		for _, i := range rest {
+			v, ok := p.cell(&p.rows[i], c)
+			texts[i] = c.textCell(v, ok)
+		}
+		sort.SliceStable(rest, func(a, b int) bool {
+			ta, tb := texts[rest[a]], texts[rest[b]]
+			if ta != tb {
+				return (ta < tb) != p.sortDesc
+			}
+			return lessName(p.rows[rest[a]].name, p.rows[rest[b]].name)
+		})
+		return
+	}
 	keys := make([]float64, len(p.rows))
 	for _, i := range rest {
 		v, ok := p.cell(&p.rows[i], c)
@@ -546,12 +744,22 @@ func (p *valuesPane) tableLayout() (nameW int, vis []int) {
 			pinned = append(pinned, i)
 		}
 	}
+	fill := -1
+	for i := range p.cols {
+		if p.cols[i].fill {
+			fill = i
+		}
+	}
+	reserve := 0
+	if fill >= 0 {
+		reserve = min(24, p.w/4) // the command line is what names a process: keep room for it
+	}
 	for i := p.colOff; i < len(p.cols); i++ {
-		if p.cols[i].pinned {
+		if p.cols[i].pinned || p.cols[i].fill {
 			continue
 		}
 		cw := p.colWidth(i)
-		if used+1+cw > p.w-1 && len(vis) > 0 {
+		if used+1+cw > p.w-1-reserve && len(vis) > 0 {
 			break
 		}
 		used += 1 + cw
@@ -569,7 +777,22 @@ func (p *valuesPane) tableLayout() (nameW int, vis []int) {
 			vis = append(vis, i)
 		}
 	}
+	// The fill column (COMMAND) takes what is left, when that is worth showing.
+	if fill >= 0 && p.w-1-used >= 8 {
+		vis = append(vis, fill)
+	}
 	return nameW, vis
+}
+
+// fillWidth is the width left for the fill column after the others in vis.
+func (p *valuesPane) fillWidth(vis []int) int {
+	used := p.nameW
+	for _, i := range vis {
+		if !p.cols[i].fill {
+			used += 1 + p.colWidth(i)
+		}
+	}
+	return max(p.w-used-1, 0)
 }
 
 func (p *valuesPane) colWidth(i int) int {
@@ -578,7 +801,10 @@ func (p *valuesPane) colWidth(i int) int {
 	if c.bar > 0 {
 		bar = c.bar + 1
 	}
-	if c.fixed {
+	switch {
+	case c.text:
+		return max(width(c.title())+1, c.textW)
+	case c.fixed:
 		return bar + max(width(c.title())+1, width(c.unitText()), c.textW)
 	}
 	return bar + max(8, width(c.title())+1, width(c.col.Unit()))
@@ -590,7 +816,7 @@ func (p *valuesPane) moreCols(vis []int) (left, right bool) {
 		left = true
 	}
 	for i := p.colOff; i < len(p.cols); i++ {
-		if !slices.Contains(vis, i) {
+		if !slices.Contains(vis, i) && !p.cols[i].fill {
 			right = true
 		}
 	}
@@ -601,6 +827,9 @@ func (p *valuesPane) viewTable(lines []string) []string {
 	nameW, vis := p.tableLayout()
 	var h1, h2 strings.Builder
 	nameHdr := "name"
+	if h, ok := nameHeaders[orTop(p.ctx)]; ok {
+		nameHdr = h
+	}
 	if p.sortCol == 0 {
 		nameHdr += sortMark(p.sortDesc)
 	}
@@ -610,9 +839,20 @@ func (p *valuesPane) viewTable(lines []string) []string {
 	for k, i := range vis {
 		c := &p.cols[i]
 		cws[k] = p.colWidth(i)
+		if c.fill {
+			cws[k] = p.fillWidth(vis)
+		}
 		hd := c.title()
 		if p.sortCol == i+1 {
 			hd += sortMark(p.sortDesc)
+		}
+		if c.text || c.fill {
+			if c.fill && p.forest {
+				hd += " (tree)"
+			}
+			h1.WriteString(" " + p.headerStyle(i+1).Render(pad(hd, cws[k])))
+			h2.WriteString(" " + blanks(cws[k]))
+			continue
 		}
 		h1.WriteString(" " + p.headerStyle(i+1).Render(padLeft(hd, cws[k])))
 		h2.WriteString(" " + p.st.Text.Muted.Render(padLeft(c.unitText(), cws[k])))
@@ -646,7 +886,9 @@ func (p *valuesPane) viewTable(lines []string) []string {
 		}
 		if r.gone {
 			ns = p.st.Text.Muted
-			name += " (gone)"
+			if r.class == nil || !r.class.Churn {
+				name += " (gone)"
+			}
 		}
 		if sel {
 			writePad(&sb, name, nameW)
@@ -663,6 +905,22 @@ func (p *valuesPane) viewTable(lines []string) []string {
 			}
 			if !ok && p.snap != nil && !r.totals {
 				v, ok = namespace.Value{State: namespace.Unavailable, Reason: namespace.ReasonNoValues}, true
+			}
+			if c.text || c.fill {
+				txt = c.textCell(v, ok)
+				if c.fill && p.forest {
+					txt = p.treePrefix(p.order[i]) + txt
+				}
+				sb.WriteByte(' ')
+				switch {
+				case sel:
+					writePad(&sb, txt, cw)
+				case r.gone || !ok || v.State != namespace.Valid:
+					p.st.Text.Muted.writePad(&sb, txt, cw)
+				default:
+					p.st.Text.Normal.writePad(&sb, txt, cw)
+				}
+				continue
 			}
 			if ok {
 				if c.fixed {
