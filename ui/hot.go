@@ -97,11 +97,9 @@ type hotPane struct {
 	alts       map[*namespace.HotVals][]string // the statistic names a configured set tries, kept when it is saved
 	tried      uint64                          // the registry generation the pending ones were last tried at
 	// onScreen are the configured peer sets open only while their class is selected
-	// (HotsetConfig.OnScreen); shown holds those open now, by name; top is the top-level
-	// context the selection is under.
+	// (HotsetConfig.OnScreen); shown holds those open now, by name.
 	onScreen []HotsetConfig
 	shown    map[string]*namespace.HotVals
-	top      string
 	rows     []hotRow
 	cursor   int
 	offset   int // first row shown
