@@ -56,7 +56,7 @@ const (
 func addCommon(fs *flag.FlagSet, c *headless.Common) {
 	fs.StringVar(&c.Procfs, "procfs", "", "read /proc from `DIR` instead of /proc (a fixture tree)")
 	fs.StringVar(&c.Sysfs, "sysfs", "", "read /sys from `DIR` instead of /sys")
-	fs.StringVar(&c.Source, "source", "host", "data source: host, or synthetic:disks=N,nics=N,cpus=N,seed=N")
+	fs.StringVar(&c.Source, "source", "host", "data source: host, or synthetic:disks=N,nics=N,cpus=N,procs=N,seed=N")
 	fs.BoolVar(&c.ShowLoop, "show-loop", false, "also show loop and ram block devices, pseudo and duplicate file systems")
 	fs.StringVar(&c.Host, "host", "", "host name shown in listings (default: the host's own)")
 	fs.DurationVar(&c.Liveness, "liveness", collect.DefaultLiveness, "assume a supplier dead after `D` without new data (0 disables, else 15s-600s)")
@@ -193,7 +193,7 @@ func (cfg *config) validate() error {
 		return usagef("--liveness: %v", err)
 	}
 	if cfg.c.Source != "host" && !strings.HasPrefix(cfg.c.Source, "synthetic") {
-		return usagef("--source %q: want host or synthetic:disks=N,nics=N,cpus=N,seed=N", cfg.c.Source)
+		return usagef("--source %q: want host or synthetic:disks=N,nics=N,cpus=N,procs=N,seed=N", cfg.c.Source)
 	}
 	if strings.HasPrefix(cfg.c.Source, "synthetic") {
 		if _, err := collect.ParseSynthetic(cfg.c.Source); err != nil {

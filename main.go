@@ -50,7 +50,7 @@ Usage:
 Flags for every command:
   --procfs DIR    read /proc from DIR (a fixture tree)
   --sysfs DIR     read /sys from DIR
-  --source SRC    host (default) or synthetic:disks=N,nics=N,cpus=N,seed=N
+  --source SRC    host (default) or synthetic:disks=N,nics=N,cpus=N,procs=N,seed=N
   --show-loop     also show loop and ram block devices, pseudo and duplicate file systems
   --host NAME     host name shown in listings and the status bar (default: the host's own)
   --liveness D    assume a supplier dead after D without new data (default 30s;

@@ -45,6 +45,25 @@ type hotItemJSON struct {
 	Rank int `json:"rank"`
 	jsonValue
 	Name string `json:"name"`
+	// Label is the peer's label where it says more than its name: a process's command.
+	Label string `json:"label,omitempty"`
+}
+
+// itemLabel is a ranked peer's label when it is not its name (a process is named by its PID
+// and labelled with its command), else "".
+func itemLabel(it ns.HotItem) string {
+	if it.Inst != nil && it.Inst.Label.ASCII != "" && it.Inst.Label.ASCII != it.Name {
+		return it.Inst.Label.ASCII
+	}
+	return ""
+}
+
+// itemText is a ranked peer as the text output names it: "1099 sshd" for a process.
+func itemText(it ns.HotItem) string {
+	if l := itemLabel(it); l != "" {
+		return safe(it.Name) + " " + l
+	}
+	return safe(it.Name)
 }
 
 type hotEvent struct {
@@ -247,7 +266,7 @@ func writeHot(w io.Writer, asJSON, netBits bool, e Env, reg *ns.Registry, snap *
 			for i, it := range v.Items {
 				ref := ns.Ref{Ctx: it.Inst.Context(), Datum: stat}
 				opt := viewOptions(e, netBits, reg, snap, it.Inst.Class)
-				hj.Items = append(hj.Items, hotItemJSON{Rank: i + 1, Name: it.Name, jsonValue: makeJSONValue(ref, it.Val, opt)})
+				hj.Items = append(hj.Items, hotItemJSON{Rank: i + 1, Name: it.Name, Label: itemLabel(it), jsonValue: makeJSONValue(ref, it.Val, opt)})
 			}
 			out.Sets = append(out.Sets, hj)
 		}
@@ -272,10 +291,10 @@ func writeHot(w io.Writer, asJSON, netBits bool, e Env, reg *ns.Registry, snap *
 		for i, it := range v.Items {
 			opt := viewOptions(e, netBits, reg, snap, it.Inst.Class)
 			texts[i] = views.FormatValue(stat, it.Val, opt)
-			nw, vw = max(nw, views.Width(safe(it.Name))), max(vw, views.Width(texts[i]))
+			nw, vw = max(nw, views.Width(itemText(it))), max(vw, views.Width(texts[i]))
 		}
 		for i, it := range v.Items {
-			name := safe(it.Name)
+			name := itemText(it)
 			fmt.Fprintf(&b, "  %2d  %s%s  %s\n", i+1, name, strings.Repeat(" ", nw-views.Width(name)), views.PadLeft(texts[i], vw))
 		}
 	}

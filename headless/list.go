@@ -70,11 +70,21 @@ func listing(reg *ns.Registry, root ns.Ref, all bool) []listLine {
 		}
 		return only
 	}
+	// A class read on demand (Proc) has no instance unless the listing asked for it.
+	demand := map[uint32]bool{}
+	for _, c := range reg.Classes() {
+		if c.OnDemand {
+			demand[c.ID[0]] = true
+		}
+	}
 	reg.Read(func() {
 		var walk func(c *ns.Context, depth int, skip bool)
 		walk = func(c *ns.Context, depth int, skip bool) {
 			if c.Kind != ns.CtxTop {
 				l := listLine{Path: c.Path() + "/", Kind: "context", Description: c.Desc, ASN: c.ASNPath(), depth: depth}
+				if c.Class != nil && len(c.Class.ID) == 1 && demand[c.Class.ID[0]] && len(c.Children()) == 0 {
+					l.Description += " (read on demand: dcimon list " + c.Name + ")"
+				}
 				if c.Class != nil {
 					l.Class = c.Class.ID.String()
 				}

@@ -6,6 +6,9 @@
 #
 #   scripts/overhead.sh [SECONDS]        (default 60)
 #
+# Then the same again with the process table on screen (dcimon opens on Proc, htop shows its
+# processes as always) and 1,000 extra sleeping processes started by the script (issue 17).
+#
 # Installs tmux and htop with apt-get when they are missing. Stops only the tmux sessions it
 # started. Needs Linux /proc.
 set -euo pipefail
@@ -33,7 +36,8 @@ cleanup() {
   for s in "${sessions[@]}"; do tmux kill-session -t "$s" 2>/dev/null || true; done
   rm -rf "$work"
 }
-trap cleanup EXIT
+sleepers=()
+trap 'cleanup; for p in "${sleepers[@]}"; do kill "$p" 2>/dev/null || true; done' EXIT
 
 go build -o "$work/dcimon" .
 
@@ -133,9 +137,21 @@ fi
 
 read -r first_tmux first_self first_base < <(first_frame)
 
+# The process table, with 1,000 sleeping processes more than the host has.
+for ((k = 0; k < 1000; k++)); do
+  sleep 3600 &
+  sleepers+=($!)
+done
+procs=()
+procs+=("$(measure dcimon "env DCIMON_START=values DCIMON_PATH=Proc $work/dcimon --interval 1s")")
+procs+=("$(measure htop htop -d 10)")
+nprocs=$(ls -d /proc/[0-9]* | wc -l)
+for p in "${sleepers[@]}"; do kill "$p" 2>/dev/null || true; done
+sleepers=()
+
 echo
 echo "Overhead over ${secs} s at ${cols}x${rows}, 1 s refresh, default screen ($(nproc) CPUs, $(uname -r))"
-printf '%s\n' "${results[@]}" | awk '
+table='
   { name[NR] = $1; cpu[NR] = $2; pct[NR] = $3; rss[NR] = $4; peak[NR] = $5; if ($1 == "htop") h = NR }
   END {
     printf "%-8s %12s %8s %10s %10s %12s %12s\n", "program", "CPU time s", "CPU %", "RSS MiB", "peak MiB", "CPU vs htop", "RSS vs htop"
@@ -145,4 +161,9 @@ printf '%s\n' "${results[@]}" | awk '
       printf "%-8s %12.4f %8.3f %10.1f %10.1f %12s %12s\n", name[i], cpu[i], pct[i], rss[i], peak[i], cr, rr
     }
   }'
+printf '%s\n' "${results[@]}" | awk "$table"
 echo "dcimon's first frame with data: ${first_self} ms after start by its debug log, ${first_tmux} ms as tmux shows it, of which tmux's own start-up is about ${first_base} ms (medians of 5)"
+echo
+echo "Overhead over ${secs} s with the process table on screen and ${nprocs} processes (1,000 sleeping ones added)"
+printf '%s\n' "${procs[@]}" | awk "$table"
+

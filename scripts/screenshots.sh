@@ -102,14 +102,16 @@ shot() {
 	fi
 }
 
-# Scenes: the host as it opens (the overview), its processors as mpstat prints them, then its
-# disks (`:Disk` goes to the context, `2` focuses the values); the synthetic source's overview,
+# Scenes: the host as it opens (the overview), its processors as mpstat prints them, its
+# processes as top prints them, then its disks (`:Disk` goes to the context, `2` focuses the values); the synthetic source's overview,
 # its disks ranked by %util (`s` steps the sort column to it), and a disk's statistics with their
 # sparklines, bars and inspector.
 prog=("$work/dcimon")
 shot host-80x24 80 24
 shot host-120x40 120 40 "=:CPU" Enter "=2"
 shot host-200x60 200 60 "=:Disk" Enter "=2"
+# The processes as top shows them (P), with the top-processes hotsets open beside them.
+shot host-procs-120x40 120 40 "=P"
 prog=("$work/dcimon" --source "synthetic:disks=8,nics=3,cpus=8,seed=1")
 shot synthetic-overview-80x24 80 24
 shot synthetic-overview-120x40 120 40
