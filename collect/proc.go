@@ -72,13 +72,14 @@ type pidStat struct {
 	haveVsize, haveRSSPgs bool
 }
 
-// parsePIDStat parses one /proc/PID/stat (read from src). The command name may hold spaces and
-// parentheses, so the fields are counted after the last ')'.
+// parsePIDStat parses one /proc/PID/stat (read from src); its errors say where, and the caller
+// says whose (the Proc class's, or dcimon's own for the Monitor class). The command name may
+// hold spaces and parentheses, so the fields are counted after the last ')'.
 func parsePIDStat(src string, data []byte, dst *pidStat) error {
 	line, _ := cutLine(data)
 	open, paren := bytes.IndexByte(line, '('), bytes.LastIndexByte(line, ')')
 	if open < 0 || paren < open {
-		return fmt.Errorf("proc: parse %s line 1: %w: no \"(comm)\" (line %q)", src, errTooFewFields, cutQuote(line))
+		return fmt.Errorf("parse %s line 1: %w: no \"(comm)\" (line %q)", src, errTooFewFields, cutQuote(line))
 	}
 	dst.comm = line[open+1 : paren]
 	rest := line[paren+1:]
@@ -90,12 +91,12 @@ func parsePIDStat(src string, data []byte, dst *pidStat) error {
 			if field > 22 { // very old kernels stop early; vsize and rss are then unknown
 				break
 			}
-			return fmt.Errorf("proc: parse %s line 1: %w: got %d fields, want 24", src, errTooFewFields, field-1)
+			return fmt.Errorf("parse %s line 1: %w: got %d fields, want 24", src, errTooFewFields, field-1)
 		}
 		switch field {
 		case 3:
 			if len(f) != 1 || !(f[0] >= 'A' && f[0] <= 'Z' || f[0] >= 'a' && f[0] <= 'z') {
-				return fmt.Errorf("proc: parse %s line 1 field 3: state %q is not one letter", src, f)
+				return fmt.Errorf("parse %s line 1 field 3: state %q is not one letter", src, f)
 			}
 			dst.state = f[0]
 		case 4:
@@ -127,7 +128,7 @@ func parsePIDStat(src string, data []byte, dst *pidStat) error {
 			dst.haveRSSPgs = err == nil
 		}
 		if err != nil {
-			return fmt.Errorf("proc: parse %s line 1 field %d: %w", src, field, err)
+			return fmt.Errorf("parse %s line 1 field %d: %w", src, field, err)
 		}
 	}
 	return nil
@@ -721,7 +722,7 @@ func (p *procProvider) read(pid uint64, variable bool) (*procEntry, error) {
 	}
 	var st pidStat
 	if err := parsePIDStat(statS, data, &st); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("proc: %w", err)
 	}
 	fresh := e == nil || e.start != st.start
 	if fresh {
@@ -729,8 +730,9 @@ func (p *procProvider) read(pid uint64, variable bool) (*procEntry, error) {
 		e = p.newEntry(pid, st.start)
 		p.procs[pid] = e
 	}
+	execd := false
 	if string(st.comm) != e.comm { // compared in place: no allocation while it stays the same
-		e.comm = string(st.comm)
+		e.comm, execd = string(st.comm), !fresh // a new name: the process ran another program
 	}
 	e.kthread = st.flags&pfKthread != 0
 	st.comm = nil
@@ -754,7 +756,7 @@ func (p *procProvider) read(pid uint64, variable bool) (*procEntry, error) {
 	} else if err := parseProcIO(e.ioS, data, &e.ioV); err != nil {
 		return nil, err
 	}
-	if fresh || variable {
+	if fresh || variable || execd {
 		if data, err := p.readInto(e.cmdPath, maxCmdline); err == nil {
 			if c := cmdlineText(data); c != e.cmdline {
 				e.cmdline = c

@@ -197,6 +197,18 @@ func TestProcLifecycle(t *testing.T) {
 	}
 	old := h.instance("Proc/200")
 
+	// PID 300 runs another program (exec): the same process, its new command line read at once.
+	*now = now.Add(time.Second)
+	writeProcTree(t, dir, []fakeProc{
+		{pid: 1, comm: "init", start: 1, utime: 100, cmdline: "/sbin/init\x00splash\x00"},
+		{pid: 200, comm: "worker", start: 5000, utime: 1050, stime: 11, rss: 256, uid: 1000, cmdline: "worker\x00--fast\x00"},
+		{pid: 300, comm: "newprog", start: 10, cmdline: "newprog\x00-x\x00"},
+	})
+	h.step(Request{})
+	if v := h.value("Proc/300/cmdline"); v.S != "newprog -x" {
+		t.Errorf("after exec, cmdline = %q", v.S)
+	}
+
 	// PID 200 exits and the kernel gives it to a new process with a larger CPU time (pid_max
 	// wrapped); PID 1 is listed but exits before its files are read (no stat file).
 	*now = now.Add(time.Second)

@@ -1,7 +1,6 @@
 package collect
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -43,42 +42,14 @@ func readSelf(ctx context.Context, fr *fileReader, dst *selfStat) error {
 	return errors.Join(errs...)
 }
 
-// parseSelfStat parses /proc/<pid>/stat (read from src) into the CPU, fault and thread fields of dst.
-// The command name (field 2) may contain spaces and parentheses, so fields are counted after the last ')'.
+// parseSelfStat parses /proc/<pid>/stat (read from src) into the CPU, fault and thread fields of
+// dst, with the Proc class's parser (one reader of the format, issue 17).
 func parseSelfStat(src string, data []byte, dst *selfStat) error {
-	line, _ := cutLine(data)
-	paren := bytes.LastIndexByte(line, ')')
-	if paren < 0 {
-		return fmt.Errorf("self: parse %s line 1: %w: no \"(comm)\"", src, errTooFewFields)
+	var st pidStat
+	if err := parsePIDStat(src, data, &st); err != nil {
+		return fmt.Errorf("self: %w", err)
 	}
-	rest := line[paren+1:]
-	for field := 3; field <= 20; field++ {
-		var f []byte
-		f, rest = nextField(rest)
-		if len(f) == 0 {
-			return fmt.Errorf("self: parse %s line 1: %w: got %d fields, want 20", src, errTooFewFields, field-1)
-		}
-		var p *uint64
-		switch field {
-		case 10:
-			p = &dst.minflt
-		case 12:
-			p = &dst.majflt
-		case 14:
-			p = &dst.utimeTicks
-		case 15:
-			p = &dst.stimeTicks
-		case 20:
-			p = &dst.threads
-		default:
-			continue
-		}
-		v, err := parseUint(f)
-		if err != nil {
-			return fmt.Errorf("self: parse %s line 1 field %d: %w", src, field, err)
-		}
-		*p = v
-	}
+	dst.minflt, dst.majflt, dst.utimeTicks, dst.stimeTicks, dst.threads = st.minflt, st.majflt, st.utime, st.stime, st.threads
 	return nil
 }
 

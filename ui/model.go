@@ -476,6 +476,13 @@ func (m *Model) onSample(msg sampleMsg) tea.Cmd {
 	m.insp.SetSnapshot(m.snap)
 	m.syncSelection()
 	m.values.SetSnapshot(m.snap)
+	if m.focus == paneValues {
+		// The table was sorted again with the new values: the inspector follows the row now
+		// under the cursor, not the one that was there before the sort.
+		if t := m.values.Selected(); t.Ctx != nil {
+			m.insp.SetTarget(m.reg, t)
+		}
+	}
 	m.openStart()
 	m.findHost()
 	m.findSelf()
