@@ -47,17 +47,18 @@ command -v tmux >/dev/null || { echo "screenshots: tmux is required" >&2; exit 1
 go build -o "$work/dcimon" .
 
 # --- freeze --------------------------------------------------------------------------------
-# `go install github.com/charmbracelet/freeze@v0.2.2` needs the proxy's version list, which the
-# proxy may refuse; downloading the module and building it from the module cache does not.
+# Built in a module of its own, with exact versions (the proxy may refuse a version list).
 freeze=${FREEZE:-}
 if [ -z "$freeze" ] && command -v freeze >/dev/null; then
 	freeze=$(command -v freeze)
 fi
 if [ -z "$freeze" ]; then
-	if dir=$(cd "$work" && go mod init shots >/dev/null 2>&1 &&
-		go mod download -json github.com/charmbracelet/freeze@v0.2.2 2>/dev/null |
-		sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p') && [ -n "$dir" ] &&
-		(cd "$dir" && go build -o "$work/freeze" . 2>"$work/freeze.log"); then
+	# freeze v0.2.2 pins wazero v1.8.0, whose compiled code crashes under Go 1.26's runtime (a
+	# SIGSEGV in memmove at the first frame); built with wazero v1.12.0 it renders as before.
+	mkdir -p "$work/fz"
+	if (cd "$work/fz" && go mod init fz >/dev/null 2>&1 &&
+		go get github.com/charmbracelet/freeze@v0.2.2 github.com/tetratelabs/wazero@v1.12.0 >"$work/freeze.log" 2>&1 &&
+		go build -o "$work/freeze" github.com/charmbracelet/freeze 2>>"$work/freeze.log"); then
 		freeze="$work/freeze"
 	else
 		echo "screenshots: freeze v0.2.2 could not be fetched or built; keeping .ansi and .txt only." >&2
