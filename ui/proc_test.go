@@ -161,3 +161,24 @@ func TestProcsKeyFromDisk(t *testing.T) {
 		t.Errorf("processes from a disk are not ranked by io/s")
 	}
 }
+
+// The cursor stays on the process the user chose while the table re-sorts by %CPU, as top's.
+func TestProcCursorFollows(t *testing.T) {
+	m := newModel(t, newSynthSampler(t, "synthetic:procs=40,seed=3"), 160, 50, 2)
+	m = keys(t, m, ":Proc{enter}")
+	m = collectOnce(t, collectOnce(t, m))
+	m = keys(t, m, "2jjjj")
+	picked := m.values.Selected().Ctx
+	moved := false
+	for range 8 {
+		before := m.values.cursor
+		m = collectOnce(t, m)
+		if got := m.values.Selected().Ctx; got != picked && !picked.Inst.Removed() {
+			t.Fatalf("the cursor left %s for %s", picked.Path(), got.Path())
+		}
+		moved = moved || m.values.cursor != before
+	}
+	if !moved {
+		t.Error("the chosen process kept its rank throughout: the test saw no re-sort (seed 3 re-sorts)")
+	}
+}

@@ -71,6 +71,8 @@ type valuesPane struct {
 	// filter keeps the table's rows whose name or text holds it (/ while the table has the
 	// focus), in any case.
 	filter string
+	// picked is the instance the user put the cursor on in the table, followed across sorts.
+	picked *namespace.Instance
 
 	cursor, offset int
 	rings          ringStore
@@ -125,6 +127,7 @@ func (p *valuesPane) SetSelection(reg *namespace.Registry, ref namespace.Ref) {
 	p.reshape(changed)
 	if changed {
 		p.cursor, p.offset, p.colOff = 0, 0, 0
+		p.picked = nil
 		p.cursorToDatum()
 	}
 	p.sortByDatum()
@@ -457,6 +460,29 @@ func (p *valuesPane) moveTo(i int) {
 	}
 	p.cursor = clamp(i, 0, n-1)
 	p.scrollToCursor()
+	p.picked = nil
+	if p.mode == valuesTable && p.cursor < len(p.order) {
+		p.picked = p.rows[p.order[p.cursor]].inst // the cursor stays on it when the rows re-sort
+	}
+}
+
+// followPicked puts the cursor back on the instance the user chose, wherever the new order put
+// it, as top and htop keep the selected process: a table ranked by a live value reorders at
+// every sample. Gone, it leaves the cursor where it was.
+func (p *valuesPane) followPicked() {
+	if p.picked == nil || p.mode != valuesTable {
+		return
+	}
+	if p.cursor < len(p.order) && p.rows[p.order[p.cursor]].inst == p.picked {
+		return
+	}
+	for k, i := range p.order {
+		if r := &p.rows[i]; r.inst == p.picked && !r.gone {
+			p.cursor = k
+			p.scrollToCursor()
+			return
+		}
+	}
 }
 
 func (p *valuesPane) scrollToCursor() {

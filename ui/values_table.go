@@ -496,6 +496,7 @@ func (p *valuesPane) sortRows() {
 	if p.forest {
 		p.forestOrder()
 	}
+	p.followPicked()
 }
 
 // filterRows keeps the rows whose name or text (user, command line) holds the filter, in any case.
