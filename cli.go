@@ -38,6 +38,8 @@ type config struct {
 	fps        int
 	// list
 	types, ids bool
+	// metrics
+	output string
 	// hot
 	max       int
 	threshold string
@@ -90,6 +92,12 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 		fs.BoolVar(&cfg.c.JSON, "json", false, "print JSON (see docs/json.md)")
 	case "describe":
 		fs.BoolVar(&cfg.c.JSON, "json", false, "print JSON (see docs/json.md)")
+	case "metrics":
+		fs.DurationVar(&cfg.interval, "i", time.Second, "`INTERVAL` between readings; the first is written one interval after start, so rates are over it")
+		fs.DurationVar(&cfg.interval, "interval", time.Second, "the same as -i")
+		fs.IntVar(&cfg.count, "n", 1, "number of readings to write; 0 writes until interrupted")
+		fs.StringVar(&cfg.output, "output", "", "write each reading to `FILE`, whole and atomically (a node_exporter textfile directory's *.prom); default standard output")
+		fs.BoolVar(&cfg.c.All, "all", false, "also the implementation datums")
 	case "get", "hot":
 		fs.DurationVar(&cfg.interval, "i", time.Second, "sampling `INTERVAL` (e.g. 1s, 500ms)")
 		fs.DurationVar(&cfg.interval, "interval", time.Second, "the same as -i")
@@ -115,7 +123,7 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 	case "help":
 		return &config{cmd: "help"}, nil
 	default:
-		return nil, usagef("unknown command %q (commands: list, describe, get, hot, config; no command opens the monitor)", cmd)
+		return nil, usagef("unknown command %q (commands: list, describe, get, hot, metrics, config; no command opens the monitor)", cmd)
 	}
 	if err := fs.Parse(interleave(fs, args)); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -219,6 +227,11 @@ func (cfg *config) validate() error {
 		if len(cfg.args) == 0 {
 			return usagef("get needs at least one PATH (e.g. CPU/user or 'Disk/*/busy')")
 		}
+	case "metrics":
+		if cfg.count < 0 {
+			return usagef("-n %d: want 0 (until interrupted) or more", cfg.count)
+		}
+
 	case "hot":
 		if cfg.hotName != "" && len(cfg.args) != 0 {
 			return usagef("hot --name %s takes no GRANDPARENT or STAT: the saved hotset has them", cfg.hotName)

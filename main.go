@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	dcfg "dcimon/config"
 	"dcimon/headless"
 	"errors"
 	"fmt"
@@ -41,6 +42,11 @@ Usage:
                                      an SPMI hotset reading: the busiest peers; T is
                                      in the units STAT is shown in (50 = 50%, 10MiB)
   dcimon hot --name NAME             a hotset of the configuration file
+  dcimon metrics [PATH...] [-i 1s] [-n 1] [--output FILE] [--all]
+                                     the name space (or the paths) as Prometheus text
+                                     with PCP5 lines, for a node_exporter textfile
+                                     directory or pmdaopenmetrics; --output writes
+                                     each reading atomically; -n 0 until interrupted
   dcimon config [default | check [FILE] | theme NAME]
                                      the configuration in force and where each value
                                      comes from; the annotated default file; check a
@@ -190,6 +196,14 @@ func executeEnv(ctx context.Context, cfg *config, e headless.Env, stdout, stderr
 		return headless.Describe(ctx, headless.DescribeOptions{Common: cfg.c, Path: cfg.args[0]}, e, stdout)
 	case "get":
 		return headless.Get(ctx, headless.GetOptions{Common: cfg.c, Paths: cfg.args, Interval: cfg.interval, Count: cfg.count}, e, stdout)
+	case "metrics":
+		emit := func(text []byte) error { _, err := stdout.Write(text); return err }
+		if cfg.output != "" {
+			// One whole reading at a time, through a temporary file and a rename: a collector
+			// reading the file never sees half of one.
+			emit = func(text []byte) error { return dcfg.WriteAtomic(cfg.output, text, 0o644) }
+		}
+		return headless.Metrics(ctx, headless.MetricsOptions{Common: cfg.c, Paths: cfg.args, Interval: cfg.interval, Count: cfg.count, Emit: emit}, e)
 	case "hot":
 		return headless.Hot(ctx, headless.HotOptions{Common: cfg.c, Grandparent: cfg.args[0], Stat: cfg.args[1], Stats: cfg.hotStats,
 			Max: cfg.max, Threshold: cfg.threshold, Feed: cfg.feed, Except: cfg.except, Frequency: cfg.frequency,
