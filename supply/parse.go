@@ -1,0 +1,380 @@
+// Package supply reads the statistics users supply: Prometheus text format 0.0.4 and
+// OpenMetrics text, as node_exporter's textfile collector and PCP's pmdaopenmetrics read them,
+// with PCP's optional `# PCP5 name pmid type indom sem units` lines for exact metadata and
+// dcimon's own `# DCIMON vendor=NAME interval=10s` line (issue 18).
+//
+// Values and label sets are parsed by github.com/prometheus/common/expfmt, the parser
+// node_exporter uses; a pre-pass before it keeps what expfmt treats as comments (`# PCP5`,
+// `# UNIT`, `# DCIMON`), brings OpenMetrics' forms to the text format's (a counter family `foo`
+// whose samples are `foo_total`, the info, stateset, gaugehistogram and unknown types, `# EOF`)
+// and bounds what one file may cost. It imports nothing of dcimon's.
+package supply
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+)
+
+// Limits bound what one file or one program's output may cost.
+type Limits struct {
+	MaxBytes  int // the whole text
+	MaxLine   int // one line
+	MaxSeries int // series over every family
+}
+
+// DefaultLimits: 16 MiB, lines of 64 KiB, 100,000 series.
+var DefaultLimits = Limits{MaxBytes: 16 << 20, MaxLine: 64 << 10, MaxSeries: 100_000}
+
+// Doc is one parsed text.
+type Doc struct {
+	Vendor   string        // `# DCIMON vendor=NAME`; "" when the text does not say
+	Interval time.Duration // `# DCIMON interval=10s`; 0 when the text does not say
+	Families []Family      // in the order the text first names them
+}
+
+// Family is one metric family.
+type Family struct {
+	Name string
+	Help string
+	// Type is counter, gauge, untyped, summary or histogram; an OpenMetrics info, stateset,
+	// gaugehistogram or unknown family is untyped, its own word kept in OMType.
+	Type   string
+	OMType string
+	Unit   string // OpenMetrics `# UNIT`
+	PCP    *PCP5  // the `# PCP5` line just before the family's HELP or TYPE, when there is one
+	Line   int    // the line that first names the family
+	Series []Series
+}
+
+// Series is one sample: its labels, sorted by name, and its value. A summary or histogram
+// series is its _sum and _count (Sum, Count); Value is NaN for them.
+type Series struct {
+	Labels     []Label
+	Value      float64
+	Sum, Count float64
+}
+
+// Label is one label pair.
+type Label struct{ Name, Value string }
+
+// PCP5 is pmproxy's metadata line: `# PCP5 name pmid type indom sem units`.
+type PCP5 struct {
+	Name, PMID, Type, InDom, Sem, Units string
+}
+
+// ErrLimit is wrapped by the errors of a text past a limit.
+var ErrLimit = errors.New("past the limit")
+
+// Parse reads one text (named name in errors, which say its line). Nothing of a text that has an
+// error is used: a supplier is either read whole or degraded with the error.
+func Parse(name string, data []byte, lim Limits) (*Doc, error) {
+	if lim.MaxBytes > 0 && len(data) > lim.MaxBytes {
+		return nil, fmt.Errorf("%s: %d bytes: %w of %d bytes", name, len(data), ErrLimit, lim.MaxBytes)
+	}
+	doc := &Doc{}
+	pre, meta, err := prepass(name, data, lim, doc)
+	if err != nil {
+		return nil, err
+	}
+	p := expfmt.NewTextParser(model.UTF8Validation)
+	fams, err := p.TextToMetricFamilies(bytes.NewReader(pre))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	series := 0
+	for _, n := range meta.order {
+		mf := fams[n]
+		if mf == nil || len(mf.GetMetric()) == 0 {
+			continue // a TYPE or HELP without samples: nothing to show
+		}
+		f := Family{Name: n, Help: mf.GetHelp(), Type: strings.ToLower(mf.GetType().String()), OMType: meta.omType[n],
+			Unit: meta.unit[n], PCP: meta.pcp[n], Line: meta.line[n]}
+		seen := map[string]bool{}
+		for _, m := range mf.GetMetric() {
+			s := Series{Value: math.NaN(), Sum: math.NaN(), Count: math.NaN()}
+			for _, l := range m.GetLabel() {
+				s.Labels = append(s.Labels, Label{l.GetName(), l.GetValue()})
+			}
+			slices.SortFunc(s.Labels, func(a, b Label) int { return strings.Compare(a.Name, b.Name) })
+			key := labelKey(s.Labels)
+			if seen[key] {
+				return nil, fmt.Errorf("%s:%d: family %s: the series %s is given twice", name, f.Line, n, key)
+			}
+			seen[key] = true
+			fillValue(&s, mf.GetType(), m)
+			f.Series = append(f.Series, s)
+			if series++; lim.MaxSeries > 0 && series > lim.MaxSeries {
+				return nil, fmt.Errorf("%s: more than %d series: %w", name, lim.MaxSeries, ErrLimit)
+			}
+		}
+		doc.Families = append(doc.Families, f)
+	}
+	return doc, nil
+}
+
+func fillValue(s *Series, t dto.MetricType, m *dto.Metric) {
+	switch t {
+	case dto.MetricType_COUNTER:
+		s.Value = m.GetCounter().GetValue()
+	case dto.MetricType_GAUGE:
+		s.Value = m.GetGauge().GetValue()
+	case dto.MetricType_SUMMARY:
+		s.Sum, s.Count = m.GetSummary().GetSampleSum(), float64(m.GetSummary().GetSampleCount())
+	case dto.MetricType_HISTOGRAM:
+		s.Sum, s.Count = m.GetHistogram().GetSampleSum(), float64(m.GetHistogram().GetSampleCount())
+	default:
+		s.Value = m.GetUntyped().GetValue()
+	}
+}
+
+// labelKey is a series' label set as the text writes it: {a="x",b="y"}, {} for none.
+func labelKey(ls []Label) string {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, l := range ls {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "%s=%q", l.Name, l.Value)
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
+// LabelKey is Series' label set as the text writes it: {a="x",b="y"}, {} for none.
+func (s Series) LabelKey() string { return labelKey(s.Labels) }
+
+// meta is what the pre-pass keeps that expfmt does not.
+type meta struct {
+	order  []string
+	line   map[string]int
+	unit   map[string]string
+	omType map[string]string
+	pcp    map[string]*PCP5
+}
+
+// prepass rewrites the text for expfmt, line for line (so its line numbers stay the text's),
+// and collects the metadata it would drop.
+func prepass(name string, data []byte, lim Limits, doc *Doc) ([]byte, *meta, error) {
+	m := &meta{line: map[string]int{}, unit: map[string]string{}, omType: map[string]string{}, pcp: map[string]*PCP5{}}
+	lines := bytes.Split(data, []byte{'\n'})
+	// OpenMetrics names a counter family foo and its samples foo_total, an info family foo and
+	// its samples foo_info: the family is renamed as its samples are, as the text format does.
+	declared := map[string]string{}
+	for _, l := range lines {
+		if f := bytes.Fields(l); len(f) == 4 && string(f[0]) == "#" && string(f[1]) == "TYPE" {
+			declared[string(f[2])] = string(f[3])
+		}
+	}
+	counters := map[string]bool{}
+	for n, t := range declared {
+		counters[n] = t == "counter"
+	}
+	renamed := map[string]string{}
+	for _, l := range lines {
+		if len(l) == 0 || l[0] == '#' {
+			continue
+		}
+		n := sampleName(l)
+		for suf, typ := range map[string]string{"_total": "counter", "_info": "info"} {
+			if base, ok := strings.CutSuffix(n, suf); ok && declared[base] == typ && declared[n] == "" {
+				renamed[base] = n
+			}
+		}
+	}
+	var pending *PCP5
+	note := func(fam string, ln int) {
+		if _, ok := m.line[fam]; !ok {
+			m.line[fam] = ln
+			m.order = append(m.order, fam)
+		}
+	}
+	out := make([]byte, 0, len(data))
+	for i, l := range lines {
+		ln := i + 1
+		if lim.MaxLine > 0 && len(l) > lim.MaxLine {
+			return nil, nil, fmt.Errorf("%s:%d: a line of %d bytes: %w of %d", name, ln, len(l), ErrLimit, lim.MaxLine)
+		}
+		keep := l
+		if len(l) > 0 && l[0] == '#' {
+			f := strings.Fields(string(l))
+			kw := ""
+			if len(f) > 1 {
+				kw = f[1]
+			}
+			switch kw {
+			case "PCP5":
+				if len(f) < 8 {
+					return nil, nil, fmt.Errorf("%s:%d: # PCP5 wants name pmid type indom sem units, got %q", name, ln, l)
+				}
+				pending = &PCP5{Name: f[2], PMID: f[3], Type: f[4], InDom: f[5], Sem: f[6], Units: strings.Join(f[7:], " ")}
+				keep = nil
+			case "DCIMON":
+				if err := dcimonLine(name, ln, f[2:], doc); err != nil {
+					return nil, nil, err
+				}
+				keep = nil
+			case "EOF":
+				keep = nil
+			case "UNIT":
+				if len(f) >= 3 {
+					fam := renamedName(renamed, f[2])
+					if len(f) >= 4 {
+						m.unit[fam] = f[3]
+					}
+				}
+				keep = nil
+			case "HELP", "TYPE":
+				if len(f) < 3 {
+					break // expfmt says what is wrong
+				}
+				fam := renamedName(renamed, f[2])
+				note(fam, ln)
+				if pending != nil {
+					m.pcp[fam], pending = pending, nil
+				}
+				if kw == "TYPE" && len(f) == 4 {
+					switch f[3] {
+					case "info", "stateset", "gaugehistogram", "unknown":
+						m.omType[fam] = f[3]
+						f[3] = "untyped"
+					}
+				}
+				switch {
+				case kw == "HELP" && fam != f[2]:
+					keep = helpLine(l, fam) // the help text keeps its own spacing
+				case kw == "TYPE" && (fam != f[2] || m.omType[fam] != ""):
+					f[2] = fam
+					keep = []byte(strings.Join(f, " "))
+				}
+			}
+		} else if n := sampleName(l); n != "" {
+			if strings.HasSuffix(n, "_created") && counters[strings.TrimSuffix(n, "_created")] {
+				keep = nil // OpenMetrics' creation time of a counter: not a statistic
+			} else {
+				note(familyOf(n, m), ln)
+			}
+		}
+		out = append(out, keep...)
+		out = append(out, '\n')
+	}
+	return out, m, nil
+}
+
+// helpLine is a HELP line with its family's name replaced, its text untouched.
+func helpLine(l []byte, fam string) []byte {
+	rest := bytes.TrimLeft(l[1:], " \t")             // "HELP name text"
+	rest = bytes.TrimLeft(rest[len("HELP"):], " \t") // "name text"
+	if i := bytes.IndexAny(rest, " \t"); i >= 0 {
+		rest = rest[i+1:]
+	} else {
+		rest = nil
+	}
+	return append([]byte("# HELP "+fam+" "), rest...)
+}
+
+func renamedName(renamed map[string]string, n string) string {
+	if r, ok := renamed[n]; ok {
+		return r
+	}
+	return n
+}
+
+// familyOf is the family a sample name belongs to: a histogram's or summary's _bucket, _sum and
+// _count samples are its family's, when that family was declared.
+func familyOf(sample string, m *meta) string {
+	for _, suf := range []string{"_bucket", "_sum", "_count"} {
+		if base, ok := strings.CutSuffix(sample, suf); ok {
+			if _, declared := m.line[base]; declared {
+				return base
+			}
+		}
+	}
+	return sample
+}
+
+// sampleName is the metric name a sample line starts with ("" for a blank line).
+func sampleName(l []byte) string {
+	l = bytes.TrimLeft(l, " \t")
+	i := bytes.IndexAny(l, "{ \t")
+	if i < 0 {
+		return string(l)
+	}
+	return string(l[:i])
+}
+
+// dcimonLine reads `# DCIMON vendor=acme interval=10s`.
+func dcimonLine(name string, ln int, kvs []string, doc *Doc) error {
+	for _, kv := range kvs {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return fmt.Errorf("%s:%d: # DCIMON wants key=value, got %q", name, ln, kv)
+		}
+		switch k {
+		case "vendor":
+			if !validVendor(v) {
+				return fmt.Errorf("%s:%d: # DCIMON vendor=%q: want letters, digits, _ and -, at most 31", name, ln, v)
+			}
+			doc.Vendor = v
+		case "interval":
+			d, err := time.ParseDuration(v)
+			if err != nil || d < 100*time.Millisecond || d > time.Hour {
+				return fmt.Errorf("%s:%d: # DCIMON interval=%q: want a duration from 100ms to 1h", name, ln, v)
+			}
+			doc.Interval = d
+		default:
+			return fmt.Errorf("%s:%d: # DCIMON: unknown key %q (want vendor or interval)", name, ln, k)
+		}
+	}
+	return nil
+}
+
+// validVendor reports whether s can name a vendor context: SPMI names are at most 31 bytes.
+func validVendor(s string) bool {
+	if s == "" || len(s) > 31 {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// VendorOf is the vendor a file or program is named for: its name without the extension, made
+// a valid vendor name ("acme.prom" is acme, "my queue.om" is my_queue).
+func VendorOf(file string) string {
+	base := file
+	if i := strings.LastIndexByte(base, '/'); i >= 0 {
+		base = base[i+1:]
+	}
+	for _, ext := range []string{".prom", ".om", ".sh", ".py"} {
+		base = strings.TrimSuffix(base, ext)
+	}
+	var b strings.Builder
+	for _, c := range base {
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' {
+			b.WriteRune(c)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	v := b.String()
+	if len(v) > 31 {
+		v = v[:31]
+	}
+	if v == "" {
+		v = "unnamed"
+	}
+	return v
+}
