@@ -61,23 +61,30 @@ func startTermRedirected(t *testing.T, w, h int, redirect, bin string, args ...s
 	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("tmux", "new-session", "-d", "-s", tm.name, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), "sh "+shq(script))
+	cmd := tm.tmux("new-session", "-d", "-s", tm.name, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), "sh "+shq(script))
 	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "TZ=UTC")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("tmux: %v\n%s", err, out)
 	}
-	t.Cleanup(func() { _ = exec.Command("tmux", "kill-session", "-t", tm.name).Run() })
+	t.Cleanup(func() { _ = tm.tmux("kill-server").Run() })
 	// The monitor opens on the overview (issue 12); the panes are one key away.
 	tm.waitFor("Overview", "CPU ", "Mem ", "sample ")
 	tm.keys("1")
 	return tm
 }
 
+// tmux is a tmux command on the terminal's own server (-L, a socket named for the test): tests
+// that shared the default server raced with its exit when one killed its last session just as
+// the next started one ("server exited unexpectedly").
+func (tm *tmuxTerm) tmux(args ...string) *exec.Cmd {
+	return exec.Command("tmux", append([]string{"-L", tm.name}, args...)...)
+}
+
 // shq quotes s for a POSIX shell.
 func shq(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 func (tm *tmuxTerm) capture() string {
-	out, err := exec.Command("tmux", "capture-pane", "-p", "-t", tm.name).Output()
+	out, err := tm.tmux("capture-pane", "-p", "-t", tm.name).Output()
 	if err != nil {
 		tm.t.Fatalf("capture-pane: %v", err)
 	}
@@ -85,7 +92,7 @@ func (tm *tmuxTerm) capture() string {
 }
 
 func (tm *tmuxTerm) display(format string) string {
-	out, _ := exec.Command("tmux", "display-message", "-p", "-t", tm.name, format).Output()
+	out, _ := tm.tmux("display-message", "-p", "-t", tm.name, format).Output()
 	return strings.TrimSpace(string(out))
 }
 
@@ -111,14 +118,14 @@ func (tm *tmuxTerm) waitFor(texts ...string) string {
 
 func (tm *tmuxTerm) keys(k ...string) {
 	tm.t.Helper()
-	if out, err := exec.Command("tmux", append([]string{"send-keys", "-t", tm.name}, k...)...).CombinedOutput(); err != nil {
+	if out, err := tm.tmux(append([]string{"send-keys", "-t", tm.name}, k...)...).CombinedOutput(); err != nil {
 		tm.t.Fatalf("send-keys: %v\n%s", err, out)
 	}
 }
 
 func (tm *tmuxTerm) literal(s string) {
 	tm.t.Helper()
-	if out, err := exec.Command("tmux", "send-keys", "-t", tm.name, "-l", s).CombinedOutput(); err != nil {
+	if out, err := tm.tmux("send-keys", "-t", tm.name, "-l", s).CombinedOutput(); err != nil {
 		tm.t.Fatalf("send-keys: %v\n%s", err, out)
 	}
 }
@@ -178,11 +185,11 @@ func TestSmokeCompactAndResize(t *testing.T) {
 	tm.waitFor("1 Tree", "2 Values", "5 Events", "▾ CPU")
 	tm.keys("5")
 	tm.waitFor("╭─ 5 Events", "added")
-	if out, err := exec.Command("tmux", "resize-window", "-t", tm.name, "-x", "30", "-y", "8").CombinedOutput(); err != nil {
+	if out, err := tm.tmux("resize-window", "-t", tm.name, "-x", "30", "-y", "8").CombinedOutput(); err != nil {
 		t.Fatalf("resize: %v\n%s", err, out)
 	}
 	tm.waitFor("terminal too small")
-	if out, err := exec.Command("tmux", "resize-window", "-t", tm.name, "-x", "200", "-y", "60").CombinedOutput(); err != nil {
+	if out, err := tm.tmux("resize-window", "-t", tm.name, "-x", "200", "-y", "60").CombinedOutput(); err != nil {
 		t.Fatalf("resize: %v\n%s", err, out)
 	}
 	tm.waitFor("╭─ 1 Tree", "╭─ 3 Hotsets")
@@ -255,12 +262,12 @@ func TestSmokeSuspend(t *testing.T) {
 func suspendIn(t *testing.T, line string) {
 	dir := t.TempDir()
 	tm := &tmuxTerm{t: t, name: fmt.Sprintf("dcimon-e2e-%d-%d", os.Getpid(), time.Now().UnixNano()), dir: dir}
-	cmd := exec.Command("tmux", "new-session", "-d", "-s", tm.name, "-x", "100", "-y", "30", "bash --norc --noprofile -i")
+	cmd := tm.tmux("new-session", "-d", "-s", tm.name, "-x", "100", "-y", "30", "bash --norc --noprofile -i")
 	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "TZ=UTC")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("tmux: %v\n%s", err, out)
 	}
-	t.Cleanup(func() { _ = exec.Command("tmux", "kill-session", "-t", tm.name).Run() })
+	t.Cleanup(func() { _ = tm.tmux("kill-server").Run() })
 	tm.literal("stty -g > " + shq(filepath.Join(dir, "stty.before")))
 	tm.keys("Enter")
 	tm.literal(line) // alone: a stopped job of a list lets the list go on
