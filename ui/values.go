@@ -257,6 +257,9 @@ func (p *valuesPane) reshape(ctxChanged bool) {
 				}
 				p.nameW = max(p.nameW, w)
 			}
+			if nameHeaders[ctx.Name] == "PID" {
+				p.nameW++ // right-aligned PIDs keep a space before the next column
+			}
 			p.nameW = min(p.nameW, 16)
 		default:
 			p.mode = valuesChildren

@@ -834,7 +834,13 @@ func (p *valuesPane) viewTable(lines []string) []string {
 	if p.sortCol == 0 {
 		nameHdr += sortMark(p.sortDesc)
 	}
-	h1.WriteString(p.headerStyle(0).Render(pad(nameHdr, nameW)))
+	// PIDs are numbers: right-aligned, as top and ps print them, the column a space wider.
+	numeric := nameHdr == "PID" || strings.HasPrefix(nameHdr, "PID")
+	if numeric {
+		h1.WriteString(p.headerStyle(0).Render(padLeft(nameHdr, nameW-1) + " "))
+	} else {
+		h1.WriteString(p.headerStyle(0).Render(pad(nameHdr, nameW)))
+	}
 	h2.WriteString(strings.Repeat(" ", nameW))
 	cws := make([]int, len(vis))
 	for k, i := range vis {
@@ -891,9 +897,16 @@ func (p *valuesPane) viewTable(lines []string) []string {
 				name += " (gone)"
 			}
 		}
-		if sel {
+		switch {
+		case numeric && sel:
+			writePadLeft(&sb, name, nameW-1)
+			sb.WriteByte(' ')
+		case numeric:
+			ns.writePadLeft(&sb, name, nameW-1)
+			sb.WriteByte(' ')
+		case sel:
 			writePad(&sb, name, nameW)
-		} else {
+		default:
 			ns.writePad(&sb, name, nameW)
 		}
 		for k, cw := range cws {
