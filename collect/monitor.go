@@ -91,10 +91,6 @@ func newMonitor(reg *ns.Registry, s *Sampler) (*monitor, error) {
 			return nil, err
 		}
 	}
-	for i, ps := range s.prov {
-		m.specs = append(m.specs, ns.InstanceSpec{Levels: []uint64{uint64(i)}, OSName: ps.sup.Module, ASN: uint16(i + 1),
-			Desc: ps.sup.Title})
-	}
 	return m, nil
 }
 
@@ -121,6 +117,15 @@ func (m *monitor) sample(ctx context.Context, start, end time.Time) []ns.ClassSa
 
 	st2 := m.s.Status()
 	raw := make([]ns.Raw, len(m.provs.Datums)*len(st2))
+	// One instance per supplier, numbered by its id: users' suppliers come and go (issue 18).
+	m.specs = m.specs[:0]
+	for _, p := range st2 {
+		sp := ns.InstanceSpec{Levels: []uint64{uint64(p.ID - 1)}, OSName: p.Supplier.Module, Desc: p.Supplier.Title}
+		if p.ID <= 0xffff {
+			sp.ASN = uint16(p.ID)
+		}
+		m.specs = append(m.specs, sp)
+	}
 	for i, p := range st2 {
 		r := raw[i*len(m.provs.Datums):]
 		r[monDuration-1] = ns.Raw{N: uint64(p.LastDur / time.Microsecond)}

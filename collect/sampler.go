@@ -41,6 +41,23 @@ type Options struct {
 	// IdleEvery is how often a provider's unsubscribed classes are read while someone is
 	// subscribed to something; DefaultIdleEvery when zero.
 	IdleEvery time.Duration
+	// Discover, when set, finds suppliers that come and go while dcimon runs (users' files and
+	// programs under DDS, issue 18); it is asked at the first collection and then every
+	// DiscoverEvery (2 s when zero), under the deadline.
+	Discover      Discoverer
+	DiscoverEvery time.Duration
+}
+
+// Discoverer finds the suppliers there are now. It returns the same Provider for a supplier as
+// long as it stays; one it no longer returns has gone, and its classes go with it.
+type Discoverer interface {
+	Discover(ctx context.Context) ([]Provider, error)
+}
+
+// GoAwayer is a supplier that can be told it is no longer wanted (SPMI-DDS-5): it stops, and
+// does not come back by itself.
+type GoAwayer interface {
+	GoAway()
 }
 
 // ValidateLiveness checks a liveness timeout: 0 or 15 s to 600 s (SPMI-DDS-4).
@@ -53,6 +70,8 @@ func ValidateLiveness(d time.Duration) error {
 
 // ProviderStatus is what the sampler knows about one provider's health.
 type ProviderStatus struct {
+	ID        uint32 // its number among every supplier the sampler has had
+	Dynamic   bool   // an extension supplier (a user's file or program), which can be told to go away
 	Supplier  namespace.Supplier
 	State     string // "ok", "failing", "busy" (still running after a deadline), "dead", "idle"
 	LastDur   time.Duration
@@ -65,8 +84,13 @@ type ProviderStatus struct {
 type provState struct {
 	p       Provider
 	sup     namespace.Supplier
-	classes []*namespace.Class
+	classes []*namespace.Class // the classes registered for it (parents before children)
 	index   int
+	id      uint32 // its number among every supplier the sampler has had (the Monitor instance)
+	// dynamic marks a supplier found by the Discoverer: its classes are registered one by one,
+	// as it declares them, and taken back when it dies or goes (SPMI-DDS-1 to 5).
+	dynamic bool
+	refused map[string]string // class id → why the registry refused it, so it is said once
 
 	reset      [8]byte
 	haveReset  bool
@@ -111,7 +135,17 @@ type Sampler struct {
 
 	subMu sync.Mutex
 	subs  map[*namespace.Class]int
-	stMu  sync.Mutex // guards the provStates' status fields read by Status
+	stMu  sync.Mutex // guards the provStates' status fields read by Status, and the list itself
+
+	shared   map[string]int // a Shared context's id → how many suppliers declare it (SPMI-DDS-2)
+	nextID   uint32
+	lastDisc time.Time
+	discCh   chan discResult // a discovery still running after its deadline
+}
+
+type discResult struct {
+	provs []Provider
+	err   error
 }
 
 // NewSampler registers every provider's classes, and the Monitor class, in reg.
@@ -134,12 +168,16 @@ func NewSampler(reg *namespace.Registry, provs []Provider, opt Options) (*Sample
 	if opt.IdleEvery <= 0 {
 		opt.IdleEvery = DefaultIdleEvery
 	}
-	s := &Sampler{reg: reg, log: namespace.NewEventLog(opt.Events), opt: opt, subs: map[*namespace.Class]int{}}
+	if opt.DiscoverEvery <= 0 {
+		opt.DiscoverEvery = 2 * time.Second
+	}
+	s := &Sampler{reg: reg, log: namespace.NewEventLog(opt.Events), opt: opt, subs: map[*namespace.Class]int{}, shared: map[string]int{}}
 	// The order suppliers are found in means nothing (DCI4-SUP-9): they are sorted by module.
 	provs = slices.Clone(provs)
 	slices.SortStableFunc(provs, func(a, b Provider) int { return strings.Compare(a.Supplier().Module, b.Supplier().Module) })
 	for i, p := range provs {
-		ps := &provState{p: p, sup: p.Supplier(), index: i, needStatic: true, insts: map[*namespace.Class][]*namespace.Instance{}}
+		s.nextID++
+		ps := &provState{p: p, sup: p.Supplier(), index: i, id: s.nextID, needStatic: true, insts: map[*namespace.Class][]*namespace.Instance{}}
 		ps.classes = p.Classes()
 		// One supplier that cannot be registered does not stop the others (DCI4-SUP-2): it stays
 		// listed, failed, with its error, and is never collected.
@@ -163,41 +201,140 @@ func NewSampler(reg *namespace.Registry, provs []Provider, opt Options) (*Sample
 // class whose datums are now described otherwise (a counter that became 64 bits, kilobytes that
 // became megabytes) is registered anew in place of the old one, so nothing is ever scaled by the
 // old description; its instances start again as new ones (no rate across the change), and a
-// DATACHANGED event tells the monitor to read everything again (DCI-EVT-5).
+// DATACHANGED event tells the monitor to read everything again (DCI-EVT-5). A dynamic supplier
+// (a user's file) may also declare classes it did not have, and stop declaring others: those are
+// added and removed.
 func (s *Sampler) redescribe(ps *provState, t time.Time) {
 	d, ok := ps.p.(Describer)
 	if !ok {
 		return // its descriptions never change
 	}
-	for _, nc := range d.Describe() {
-		i := slices.IndexFunc(ps.classes, func(c *namespace.Class) bool { return c.ID.Equal(nc.ID) })
-		if i < 0 || ps.classes[i] == nc || !namespace.DescriptorsDiffer(ps.classes[i], nc) {
-			continue
-		}
-		old := ps.classes[i]
-		if nc.Supplier == nil {
-			sup := ps.sup
-			nc.Supplier = &sup
-		}
-		evs, err := s.reg.UnregisterClass(old.ID, t)
-		if err == nil {
-			if err = s.reg.RegisterClass(nc); err != nil {
-				_ = s.reg.RegisterClass(old) // keep what was there
-			}
-		}
-		if err != nil {
-			s.log.Add(namespace.Event{Time: t, Kind: namespace.EvProviderError, Path: ps.sup.Module,
-				Text: fmt.Sprintf("supplier %s: class %s described anew cannot be registered: %v", ps.sup.Module, nc.ID, err)})
-			continue
-		}
-		for _, e := range evs {
-			s.log.Add(e)
-		}
-		ps.classes[i] = nc
-		delete(ps.insts, old)
-		s.log.Add(namespace.Event{Time: t, Kind: namespace.EvDataChanged, Path: nc.Context().Path(), Class: nc.ID,
-			Text: fmt.Sprintf("class %s described anew by supplier %s", nc.ID, ps.sup.Module)})
+	decl := d.Describe()
+	byID := make(map[string]*namespace.Class, len(decl))
+	for _, c := range decl {
+		byID[c.ID.String()] = c
 	}
+	var drop []*namespace.Class
+	kept := map[string]bool{}
+	for _, c := range ps.classes {
+		n := byID[c.ID.String()]
+		switch {
+		case n == nil && !ps.dynamic:
+			kept[c.ID.String()] = true // a built-in supplier's classes stay
+		case n == nil, n != c && !(c.Shared && n.Shared) && classDiffers(c, n):
+			drop = append(drop, c)
+		default:
+			kept[c.ID.String()] = true
+		}
+	}
+	replaced := map[string]bool{}
+	// Children before their parents.
+	slices.SortStableFunc(drop, func(a, b *namespace.Class) int { return len(b.ID) - len(a.ID) })
+	for _, c := range drop {
+		if byID[c.ID.String()] != nil {
+			replaced[c.ID.String()] = true
+		}
+		s.unregisterClass(ps, c, t)
+	}
+	ps.classes = slices.DeleteFunc(ps.classes, func(c *namespace.Class) bool { return !kept[c.ID.String()] })
+	for _, nc := range decl { // parents before children
+		key := nc.ID.String()
+		if kept[key] {
+			continue
+		}
+		if !ps.dynamic && !replaced[key] {
+			continue // a built-in supplier declares its classes once
+		}
+		if err := s.registerClass(ps, nc); err != nil {
+			if ps.refused == nil {
+				ps.refused = map[string]string{}
+			}
+			if ps.refused[key] != err.Error() {
+				ps.refused[key] = err.Error()
+				s.log.Add(namespace.Event{Time: t, Kind: namespace.EvProviderError, Path: ps.sup.Module,
+					Text: fmt.Sprintf("supplier %s: class %s (%s) not registered: %v", ps.sup.Module, nc.ID, nc.Name, err)})
+			}
+			continue
+		}
+		delete(ps.refused, key)
+		ps.classes = append(ps.classes, nc)
+		kept[key] = true
+		ps.needStatic = true // its values are read whole at the next collection
+		switch {
+		case replaced[key]:
+			s.log.Add(namespace.Event{Time: t, Kind: namespace.EvDataChanged, Path: nc.Context().Path(), Class: nc.ID,
+				Text: fmt.Sprintf("class %s described anew by supplier %s", nc.ID, ps.sup.Module)})
+		case !nc.Shared:
+			s.log.Add(namespace.Event{Time: t, Kind: namespace.EvDataChanged, Path: nc.Context().Path(), Class: nc.ID,
+				Text: fmt.Sprintf("class %s added by supplier %s", nc.ID, ps.sup.Module)})
+		}
+	}
+	// Keep the declaration's order: parents before children.
+	order := make(map[string]int, len(decl))
+	for i, c := range decl {
+		order[c.ID.String()] = i
+	}
+	slices.SortStableFunc(ps.classes, func(a, b *namespace.Class) int { return order[a.ID.String()] - order[b.ID.String()] })
+}
+
+// classDiffers says a class declared again is not the registered one: its datums are described
+// otherwise, or its name, description or way of being instantiated changed.
+func classDiffers(old, fresh *namespace.Class) bool {
+	return old.Name != fresh.Name || old.Desc != fresh.Desc || old.Help != fresh.Help ||
+		old.Instantiated() != fresh.Instantiated() || old.SingleInstance() != fresh.SingleInstance() ||
+		namespace.DescriptorsDiffer(old, fresh)
+}
+
+// registerClass registers one class of ps; a Shared context already there is counted, not
+// registered twice (SPMI-DDS-2).
+func (s *Sampler) registerClass(ps *provState, c *namespace.Class) error {
+	if c.Supplier == nil {
+		sup := ps.sup
+		c.Supplier = &sup
+	}
+	key := c.ID.String()
+	if c.Shared && s.shared[key] > 0 {
+		if o := s.reg.Class(c.ID); o == nil || !o.Shared || o.Name != c.Name {
+			return fmt.Errorf("%s (%d): context %s is another supplier's", namespace.SiDuplicate, int(namespace.SiDuplicate), c.ID)
+		}
+		s.shared[key]++
+		return nil
+	}
+	if err := s.reg.RegisterClass(c); err != nil {
+		return err
+	}
+	if c.Shared {
+		s.shared[key] = 1
+	}
+	return nil
+}
+
+// unregisterClass takes one class of ps back, with its instances' removed events; a Shared
+// context goes with the last supplier that declares it.
+func (s *Sampler) unregisterClass(ps *provState, c *namespace.Class, t time.Time) {
+	key := c.ID.String()
+	if c.Shared {
+		if s.shared[key]--; s.shared[key] > 0 {
+			return
+		}
+		delete(s.shared, key)
+	}
+	evs, err := s.reg.UnregisterClass(c.ID, t)
+	if err != nil {
+		s.log.Add(namespace.Event{Time: t, Kind: namespace.EvProviderError, Path: ps.sup.Module,
+			Text: fmt.Sprintf("supplier %s: class %s cannot be removed: %v", ps.sup.Module, c.ID, err)})
+		return
+	}
+	s.log.Add(evs...)
+	delete(ps.insts, c)
+}
+
+// retract takes every class of ps back, children first: a supplier that died or went away.
+func (s *Sampler) retract(ps *provState, t time.Time) {
+	for i := len(ps.classes) - 1; i >= 0; i-- {
+		s.unregisterClass(ps, ps.classes[i], t)
+	}
+	ps.classes = nil
 }
 
 // register puts a provider's classes in the name space, all or none: a supplier without a
@@ -300,7 +437,7 @@ func (ps *provState) status() ProviderStatus {
 	}
 	sup := ps.sup
 	sup.Reset = ps.reset
-	return ProviderStatus{Supplier: sup, State: st, LastDur: ps.lastDur, Successes: ps.successes,
+	return ProviderStatus{ID: ps.id, Dynamic: ps.dynamic, Supplier: sup, State: st, LastDur: ps.lastDur, Successes: ps.successes,
 		Failures: ps.failures, LastErr: ps.lastErr, LastOK: ps.lastOK}
 }
 
@@ -378,6 +515,7 @@ func (s *Sampler) Sample(ctx context.Context) (*namespace.Snapshot, error) {
 	start := s.opt.Now()
 	refresh := s.refresh
 	s.refresh = false
+	s.discover(ctx, start)
 
 	type job struct {
 		ps  *provState
@@ -428,9 +566,12 @@ func (s *Sampler) Sample(ctx context.Context) (*namespace.Snapshot, error) {
 		}
 		if res.err == nil && j.ps.haveReset && res.batch.Reset != j.ps.reset {
 			// The supplier re-initialised: log it, and read everything again (static datums
-			// and descriptions) so the new incarnation is complete from its first reading.
-			s.log.Add(namespace.Event{Time: start, Kind: namespace.EvSupplierReset, Path: j.ps.sup.Module,
-				Text: fmt.Sprintf("supplier %s re-initialised (reset %x → %x)", j.ps.sup.Module, j.ps.reset[:], res.batch.Reset[:])})
+			// and descriptions) so the new incarnation is complete from its first reading. A
+			// user's supplier that has just been found declares its first classes so.
+			if !j.ps.dynamic || j.ps.reset != ([8]byte{}) {
+				s.log.Add(namespace.Event{Time: start, Kind: namespace.EvSupplierReset, Path: j.ps.sup.Module,
+					Text: fmt.Sprintf("supplier %s re-initialised (reset %x → %x)", j.ps.sup.Module, j.ps.reset[:], res.batch.Reset[:])})
+			}
 			j.ps.needStatic = true
 			s.redescribe(j.ps, start)
 			req := j.req
@@ -521,6 +662,7 @@ func (s *Sampler) absorb(ps *provState, req Request, res result, now time.Time) 
 	s.stMu.Lock()
 	defer s.stMu.Unlock()
 	ps.lastDur = res.dur
+	wasDead := ps.dead
 	if res.err == nil {
 		t := res.batch.Time
 		if t.IsZero() {
@@ -565,13 +707,22 @@ func (s *Sampler) absorb(ps *provState, req Request, res result, now time.Time) 
 		ps.dead = true
 		s.log.Add(namespace.Event{Time: now, Kind: namespace.EvSupplierDead, Path: ps.sup.Module,
 			Text: fmt.Sprintf("supplier %s: %s", ps.sup.Module, namespace.SiAssumedDead.Line())})
+		if ps.dynamic {
+			// A user's supplier's contexts and statistics are removed (SPMI-DDS-4); they are
+			// declared again when it updates.
+			s.retract(ps, now)
+			return nil
+		}
+	}
+	if ps.dynamic && wasDead && !ps.dead {
+		s.redescribe(ps, now)
 	}
 
 	var out []namespace.ClassSample
 	if res.err == nil && !ps.dead {
 		for _, cr := range res.batch.Classes {
-			if cr.Class == nil || !req.Wants(cr.Class) {
-				continue
+			if cr.Class == nil || !req.Wants(cr.Class) || (ps.dynamic && !slices.Contains(ps.classes, cr.Class)) {
+				continue // a user's class the registry refused (a duplicate, SPMI-DDS-2)
 			}
 			insts, evs, err := s.reg.Sync(cr.Class, cr.Specs, now, ps.insts[cr.Class])
 			ps.insts[cr.Class] = insts
@@ -615,4 +766,121 @@ func (s *Sampler) absorb(ps *provState, req Request, res result, now time.Time) 
 			End: now.Add(res.dur), Insts: insts, Err: err, ErrReason: why})
 	}
 	return out
+}
+
+// discover asks the Discoverer which suppliers there are, when it is due: new ones are added
+// (their classes registered as they declare them), those gone are removed with their classes.
+// A discovery that does not answer within half a second is taken at a later collection.
+func (s *Sampler) discover(ctx context.Context, now time.Time) {
+	if s.opt.Discover == nil || (s.discCh == nil && !s.lastDisc.IsZero() && now.Sub(s.lastDisc) < s.opt.DiscoverEvery) {
+		return
+	}
+	if s.discCh == nil {
+		ch := make(chan discResult, 1)
+		dctx, cancel := context.WithTimeout(context.Background(), s.opt.Deadline)
+		d := s.opt.Discover
+		go func() {
+			defer cancel()
+			p, err := d.Discover(dctx)
+			ch <- discResult{p, err}
+		}()
+		s.discCh = ch
+	}
+	wait := min(s.opt.Deadline, 500*time.Millisecond)
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	var res discResult
+	select {
+	case res = <-s.discCh:
+		s.discCh = nil
+	case <-t.C:
+		return
+	case <-ctx.Done():
+		return
+	}
+	s.lastDisc = now
+	if res.err != nil {
+		s.log.Add(namespace.Event{Time: now, Kind: namespace.EvProviderError, Path: "dds", Text: "finding users' suppliers: " + res.err.Error()})
+	}
+	present := make(map[Provider]bool, len(res.provs))
+	for _, p := range res.provs {
+		present[p] = true
+	}
+	s.stMu.Lock()
+	known := map[Provider]bool{}
+	var gone, added []*provState
+	keep := make([]*provState, 0, len(s.prov)+len(res.provs))
+	for _, ps := range s.prov {
+		known[ps.p] = true
+		if ps.dynamic && !present[ps.p] {
+			gone = append(gone, ps)
+			continue
+		}
+		keep = append(keep, ps)
+	}
+	for _, p := range res.provs {
+		if known[p] {
+			continue
+		}
+		s.nextID++
+		// The reset is taken as known and zero, so the first declaration is taken at once.
+		ps := &provState{p: p, sup: p.Supplier(), id: s.nextID, dynamic: true, needStatic: true, haveReset: true,
+			insts: map[*namespace.Class][]*namespace.Instance{}}
+		added = append(added, ps)
+		keep = append(keep, ps)
+	}
+	slices.SortStableFunc(keep, func(a, b *provState) int { return strings.Compare(a.sup.Module, b.sup.Module) })
+	for i, ps := range keep {
+		ps.index = i
+	}
+	s.prov = keep
+	s.stMu.Unlock()
+	for _, ps := range gone {
+		s.retract(ps, now)
+		s.log.Add(namespace.Event{Time: now, Kind: namespace.EvSupplierGone, Path: ps.sup.Module,
+			Text: fmt.Sprintf("supplier %s has gone: %s", ps.sup.Module, ps.sup.Description)})
+	}
+	for _, ps := range added {
+		s.redescribe(ps, now)
+		s.log.Add(namespace.Event{Time: now, Kind: namespace.EvSupplierAdded, Path: ps.sup.Module,
+			Text: fmt.Sprintf("supplier %s found: %s", ps.sup.Module, ps.sup.Description)})
+	}
+	// A class refused because another supplier had it may be free now.
+	for _, ps := range s.prov {
+		if ps.dynamic && !ps.dead && len(ps.refused) > 0 {
+			s.redescribe(ps, now)
+		}
+	}
+}
+
+// GoAway tells the extension supplier with this module it is no longer wanted (SPMI-DDS-5): it
+// stops (a running program is killed) and its contexts and statistics are removed. A user's file
+// or program comes back only when it changes. Built-in suppliers cannot be sent away.
+func (s *Sampler) GoAway(module string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.stMu.Lock()
+	i := slices.IndexFunc(s.prov, func(ps *provState) bool { return ps.sup.Module == module })
+	if i < 0 {
+		s.stMu.Unlock()
+		return fmt.Errorf("no supplier %q", module)
+	}
+	ps := s.prov[i]
+	if !ps.dynamic {
+		s.stMu.Unlock()
+		return fmt.Errorf("supplier %s is built in: only extension suppliers can be told to go away (SPMI-DDS-5)", module)
+	}
+	s.prov = slices.Delete(slices.Clone(s.prov), i, i+1)
+	for j, o := range s.prov {
+		o.index = j
+	}
+	s.stMu.Unlock()
+	if g, ok := ps.p.(GoAwayer); ok {
+		g.GoAway()
+	}
+	now := s.opt.Now()
+	s.retract(ps, now)
+	s.log.Add(namespace.Event{Time: now, Kind: namespace.EvSupplierGone, Path: module,
+		Text: fmt.Sprintf("supplier %s told to go away (SPMI-DDS-5)", module)})
+	return nil
 }

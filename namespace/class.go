@@ -75,6 +75,11 @@ type Class struct {
 	// (processes): they are added and removed as any other, but the event log is not told, so
 	// a busy build host's short-lived processes do not push everything else out of it.
 	Churn bool
+	// Shared marks a context (an uninstantiated class) that several suppliers may declare, such
+	// as `DDS` and a vendor's `DDS/<vendor>`: the sampler registers it with the first supplier
+	// that declares it and removes it with the last (SPMI-DDS-2: adding a vendor context is
+	// idempotent). Two suppliers declaring any other class is SiDuplicate.
+	Shared bool
 
 	// Registry-owned state.
 	reg      *Registry

@@ -300,6 +300,8 @@ func PCPUnitsFor(u Unit) PMUnits {
 		return PMUnits{DimTime: 1, ScaleTime: PMTimeNSec}
 	case UnitNone, 0:
 		return PMUnits{}
+	case UnitMicroUnits:
+		return PMUnits{DimCount: 1, ScaleCount: -6}
 	}
 	switch u.Kind() {
 	case KindCount, KindHardware, KindTime:

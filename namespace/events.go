@@ -28,6 +28,10 @@ func (k EventKind) Meaning() string {
 		return "a class's description changed"
 	case EvDiscontinuity:
 		return "a counter rose further than its hardware can: no rate for that interval"
+	case EvSupplierAdded:
+		return "an extension supplier appeared (a user's file or program)"
+	case EvSupplierGone:
+		return "an extension supplier went away: removed, or told to go away"
 	}
 	return ""
 }
@@ -47,10 +51,12 @@ const (
 	EvHotTrap                              // a hotset trap, recorded only: no SNMP is sent
 	EvDataChanged                          // DCI_DATACHANGED (DCI-EVT-5)
 	EvDiscontinuity                        // a counter rose further than its hardware can: no rate
+	EvSupplierAdded                        // an extension supplier was found (issue 18)
+	EvSupplierGone                         // an extension supplier went away or was told to (SPMI-DDS-5)
 )
 
 var eventKindNames = [...]string{"", "INSTANCEADDED", "INSTANCEREMOVED", "SUPPLIERRESET", "SUPPLIERDEAD",
-	"SUPPLIERALIVE", "PROVIDERERROR", "EXCEPTION", "TRAP", "DATACHANGED", "DISCONTINUITY"}
+	"SUPPLIERALIVE", "PROVIDERERROR", "EXCEPTION", "TRAP", "DATACHANGED", "DISCONTINUITY", "SUPPLIERADDED", "SUPPLIERGONE"}
 
 func (k EventKind) String() string {
 	if int(k) < len(eventKindNames) && k != 0 {

@@ -74,12 +74,19 @@ func (r *Registry) Class(id ClassID) *Class {
 	return r.classes[id.String()]
 }
 
+// DDSASN is the SPMI number of the `DDS` context, where extension suppliers add their vendors'
+// contexts (SPMI-ASN-4, SPMI-DDS-1).
+const DDSASN = 99
+
 // RegisterClass validates and registers a class. The parent class (the id minus its last level)
 // must be registered and uninstantiated; an instantiated class cannot have subclasses (DCI-NS-3).
 // Class attributes must not change while registered (DCI-CLS-5).
 func (r *Registry) RegisterClass(c *Class) error {
 	if err := c.validate(); err != nil {
 		return errf(StatusInvalidArg, SiBadArgument, "%v", err)
+	}
+	if c.ID[0] == DDSASN && len(c.ID) <= 2 && c.Instantiated() {
+		return errf(StatusInvalidArg, SiBadArgument, "class %s: an extension's statistics go in a subcontext of its vendor's context, never in DDS or DDS/<vendor> itself (SPMI-DDS-1)", c.ID)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -263,6 +263,7 @@ const (
 	UnitMilliCelsius                                     // thousandths of a degree Celsius (hwmon temp)
 	UnitRPM                                              // revolutions per minute (hwmon fan)
 	UnitMilliVolts                                       // thousandths of a volt (hwmon in)
+	UnitMicroUnits                                       // millionths of one: a user's statistic given with decimals (issue 18)
 )
 
 // extUnits names dcimon's extension units.
@@ -271,6 +272,7 @@ var extUnits = map[Unit]unitInfo{
 	UnitMilliCelsius: {name: "DCIMON_MILLICELSIUS", desc: "thousandths of a degree Celsius", abbr: "°C", kind: KindExtension},
 	UnitRPM:          {name: "DCIMON_RPM", desc: "revolutions per minute", abbr: "RPM", kind: KindExtension},
 	UnitMilliVolts:   {name: "DCIMON_MILLIVOLTS", desc: "thousandths of a volt", abbr: "V", kind: KindExtension},
+	UnitMicroUnits:   {name: "DCIMON_MICRO", desc: "millionths of one", abbr: "", kind: KindExtension},
 }
 
 // UnitKind is the kind of a unit (DCI-UNIT-1). There is no "info" kind (AMB-22).

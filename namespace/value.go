@@ -70,6 +70,7 @@ const (
 	ReasonImplausible             // the value read is impossible for the datum (a boot time before 2000)
 	ReasonImpossibleJump          // a counter rose faster than the hardware can: a discontinuity
 	ReasonRemoved                 // the instance has gone (SiDeleted)
+	ReasonNotANumber              // the supplier gave NaN or an infinity (a user's statistic, issue 18)
 	reasonCount
 )
 
@@ -79,7 +80,7 @@ var reasonText = [reasonCount]string{
 	"not supported", "provider error", "provider timed out", "supplier assumed dead",
 	"zero denominator", "argument unavailable", "not queryable", "not sampled yet",
 	"class unavailable", "access denied", "value does not fit its type", "implausible value",
-	"counter jumped further than the hardware can", "instance removed",
+	"counter jumped further than the hardware can", "instance removed", "not a number (NaN or ±Inf)",
 }
 
 func (r Reason) String() string {
@@ -101,7 +102,7 @@ func (r Reason) SiErr() SiErr {
 		return SiNoValue
 	case ReasonTimeout:
 		return SiInstBusy
-	case ReasonImpossibleJump, ReasonOverflow, ReasonImplausible:
+	case ReasonImpossibleJump, ReasonOverflow, ReasonImplausible, ReasonNotANumber:
 		return SiNoValue
 	case ReasonRemoved:
 		return SiDeleted

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -38,7 +39,10 @@ var DefaultLimits = Limits{MaxBytes: 16 << 20, MaxLine: 64 << 10, MaxSeries: 100
 type Doc struct {
 	Vendor   string        // `# DCIMON vendor=NAME`; "" when the text does not say
 	Interval time.Duration // `# DCIMON interval=10s`; 0 when the text does not say
-	Families []Family      // in the order the text first names them
+	// Enterprise is the vendor's IANA private enterprise number (`# DCIMON enterprise=2`), its
+	// SPMI number under DDS (SPMI-ASN-4); 0 when the text does not say.
+	Enterprise uint16
+	Families   []Family // in the order the text first names them
 }
 
 // Family is one metric family.
@@ -312,7 +316,7 @@ func sampleName(l []byte) string {
 	return string(l[:i])
 }
 
-// dcimonLine reads `# DCIMON vendor=acme interval=10s`.
+// dcimonLine reads `# DCIMON vendor=acme enterprise=12345 interval=10s`.
 func dcimonLine(name string, ln int, kvs []string, doc *Doc) error {
 	for _, kv := range kvs {
 		k, v, ok := strings.Cut(kv, "=")
@@ -331,8 +335,14 @@ func dcimonLine(name string, ln int, kvs []string, doc *Doc) error {
 				return fmt.Errorf("%s:%d: # DCIMON interval=%q: want a duration from 100ms to 1h", name, ln, v)
 			}
 			doc.Interval = d
+		case "enterprise":
+			n, err := strconv.ParseUint(v, 10, 16)
+			if err != nil || n == 0 {
+				return fmt.Errorf("%s:%d: # DCIMON enterprise=%q: want an IANA enterprise number from 1 to 65535", name, ln, v)
+			}
+			doc.Enterprise = uint16(n)
 		default:
-			return fmt.Errorf("%s:%d: # DCIMON: unknown key %q (want vendor or interval)", name, ln, k)
+			return fmt.Errorf("%s:%d: # DCIMON: unknown key %q (want vendor, enterprise or interval)", name, ln, k)
 		}
 	}
 	return nil
