@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -62,10 +63,23 @@ func addCommon(fs *flag.FlagSet, c *headless.Common) {
 	fs.BoolVar(&c.ShowLoop, "show-loop", false, "also show loop and ram block devices, pseudo and duplicate file systems")
 	fs.StringVar(&c.Host, "host", "", "host name shown in listings (default: the host's own)")
 	fs.DurationVar(&c.Liveness, "liveness", collect.DefaultLiveness, "assume a supplier dead after `D` without new data (0 disables, else 15s-600s)")
+	fs.Var((*dirList)(&c.Suppliers), "suppliers", "read your own statistics (*.prom, *.om files and programs) from `DIR` (repeatable; default suppliers.d beside the configuration file)")
 }
 
 // settingFlags are the flags that are also settings of the configuration file, by flag name.
-var settingFlags = map[string]string{"interval": "interval", "theme": "theme", "show-loop": "show_loop", "liveness": "liveness"}
+var settingFlags = map[string]string{"interval": "interval", "theme": "theme", "show-loop": "show_loop", "liveness": "liveness", "suppliers": "suppliers"}
+
+// dirList is a repeatable flag of directories; its text is the configuration's, joined by ":".
+type dirList []string
+
+func (d *dirList) String() string { return strings.Join(*d, string(filepath.ListSeparator)) }
+func (d *dirList) Set(v string) error {
+	if v == "" {
+		return fmt.Errorf("empty directory")
+	}
+	*d = append(*d, v)
+	return nil
+}
 
 // parseArgs turns the command line into a config, or a usage error.
 func parseArgs(args []string, stderr io.Writer) (*config, error) {

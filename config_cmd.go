@@ -145,6 +145,7 @@ func applySettings(cfg *config, eff *dcfg.Effective) {
 	cfg.eff = eff
 	cfg.c.ShowLoop = eff.ShowLoop
 	cfg.c.Liveness = eff.Liveness
+	cfg.c.Suppliers = eff.SupplierDirs()
 	cfg.c.NetBits = eff.NetUnits == "bits"
 	if cfg.cmd == "" {
 		cfg.interval = eff.Interval

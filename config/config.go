@@ -33,6 +33,7 @@ type File struct {
 	Liveness    Duration `toml:"liveness"`
 	NetUnits    string   `toml:"net_units"`
 	SaveHotsets string   `toml:"save_hotsets"`
+	Suppliers   string   `toml:"suppliers"`
 
 	Tables  map[string]Table `toml:"tables"`
 	RawKeys map[string]any   `toml:"keys"`
@@ -192,7 +193,7 @@ func plainDecodeMsg(msg string) string {
 
 // known are the keys of each table, for "did you mean".
 var known = map[string][]string{
-	"":       {"interval", "theme", "start", "path", "show_loop", "liveness", "net_units", "save_hotsets", "tables", "keys", "hotset"},
+	"":       {"interval", "theme", "start", "path", "show_loop", "liveness", "net_units", "save_hotsets", "suppliers", "tables", "keys", "hotset"},
 	"tables": {"columns", "sort", "descending"},
 	"hotset": {"name", "path", "stat", "maxresp", "threshold", "feed", "exceptions", "frequency", "severity", "trap", "on_screen"},
 }
@@ -270,6 +271,8 @@ func (f *File) scalarValue(key string) string {
 		return f.NetUnits
 	case "save_hotsets":
 		return f.SaveHotsets
+	case "suppliers":
+		return f.Suppliers
 	}
 	return ""
 }

@@ -35,6 +35,9 @@ type Effective struct {
 	Liveness    time.Duration
 	NetUnits    string
 	SaveHotsets string
+	// Suppliers are the directories of users' suppliers (issue 18), separated by ":"; "" is
+	// suppliers.d beside the configuration file, "off" none (SupplierDirs).
+	Suppliers string
 	Keys        map[string][]string // only the actions the file rebinds
 	Tables      map[string]Table    // only the tables the file lays out
 	Hotsets     []Hotset
@@ -53,7 +56,7 @@ type Effective struct {
 
 // Scalars are the top-level settings that the environment (DCIMON_<KEY>) and flags can set, in
 // the order `dcimon config` prints them.
-var Scalars = []string{"interval", "theme", "start", "path", "show_loop", "liveness", "net_units", "save_hotsets"}
+var Scalars = []string{"interval", "theme", "start", "path", "show_loop", "liveness", "net_units", "save_hotsets", "suppliers"}
 
 // EnvName is the environment variable of a setting: DCIMON_SHOW_LOOP for show_loop.
 func EnvName(key string) string { return "DCIMON_" + strings.ToUpper(key) }
@@ -180,6 +183,8 @@ func (e *Effective) setText(key, v string) error {
 		e.Theme = v
 	case "path":
 		e.Path = v
+	case "suppliers":
+		e.Suppliers = v
 	case "start":
 		return choice(&e.Start, Panes)
 	case "net_units":
@@ -196,4 +201,22 @@ func (e *Effective) setText(key, v string) error {
 		return fmt.Errorf("unknown setting %q", key)
 	}
 	return nil
+}
+
+// SupplierDirs are the directories searched for users' suppliers: those the suppliers setting
+// lists (separated by ":"), else suppliers.d beside the configuration file; none for "off".
+func (e *Effective) SupplierDirs() []string {
+	switch e.Suppliers {
+	case "off":
+		return nil
+	case "":
+		return []string{filepath.Join(filepath.Dir(e.FilePath), "suppliers.d")}
+	}
+	var dirs []string
+	for _, d := range filepath.SplitList(e.Suppliers) {
+		if d != "" {
+			dirs = append(dirs, d)
+		}
+	}
+	return dirs
 }

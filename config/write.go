@@ -57,6 +57,7 @@ var scalarHelp = map[string]string{
 	"show_loop":    "Also show loop and ram block devices, pseudo and duplicate file systems.",
 	"liveness":     "Assume a supplier dead after this long without new data: 0 (off) or 15s to 600s.",
 	"net_units":    "Interface rates (NetIf's byte rates, the interfaces hotset) in bytes or bits per second: bytes or bits.",
+	"suppliers":    "Directories of your own statistics (*.prom files, programs), separated by \":\"; empty is suppliers.d beside this file, \"off\" none.",
 	"save_hotsets": "A hotset made, edited or deleted in the monitor is saved to this file: ask (once a session), always, never.",
 }
 
@@ -78,6 +79,8 @@ func (e *Effective) scalarText(key string) string {
 		return tomlString(e.NetUnits)
 	case "save_hotsets":
 		return tomlString(e.SaveHotsets)
+	case "suppliers":
+		return tomlString(e.Suppliers)
 	}
 	return ""
 }

@@ -57,7 +57,11 @@ func OpenSampler(c Common, e Env) (*collect.Sampler, error) {
 	} else {
 		provs = collect.HostProviders(collect.HostOptions{Procfs: c.Procfs, Sysfs: c.Sysfs, ShowLoop: c.ShowLoop})
 	}
-	s, err := collect.NewSampler(ns.NewRegistry(), provs, collect.Options{Now: e.Now, Liveness: c.Liveness})
+	opt := collect.Options{Now: e.Now, Liveness: c.Liveness}
+	if len(c.Suppliers) > 0 {
+		opt.Discover = collect.NewDDS(collect.DDSOptions{Dirs: c.Suppliers})
+	}
+	s, err := collect.NewSampler(ns.NewRegistry(), provs, opt)
 	if err != nil {
 		return nil, fmt.Errorf("starting the providers: %w", err)
 	}
@@ -94,6 +98,7 @@ type Common struct {
 	JSON          bool          // machine-readable output (docs/json.md)
 	All           bool          // list and get: also the implementation datums (Datum.Aux)
 	NetBits       bool          // interfaces' byte rates in bits per second (net_units = "bits")
+	Suppliers     []string      // directories of users' suppliers, read under DDS (issue 18)
 }
 
 // UsageError is a malformed request: the command line's fault, exit status 2.
