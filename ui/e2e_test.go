@@ -358,3 +358,30 @@ func TestSmokeConfig(t *testing.T) {
 		t.Fatalf("hot --name Disk-busy: %v\n%s", err, out)
 	}
 }
+
+// SPMI-DDS-5 in the real program: a user's file read under DDS, sent away with X X from the
+// values pane, and gone from the tree.
+func TestSmokeUsersSupplierGoAway(t *testing.T) {
+	bin, args := program(t)
+	dir := t.TempDir()
+	text := "# DCIMON vendor=acme\n# HELP queue_depth Messages waiting.\n# TYPE queue_depth gauge\nqueue_depth{queue=\"mail\"} 12\n"
+	if err := os.WriteFile(filepath.Join(dir, "acme.prom"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tm := startTerm(t, 120, 40, bin, append(args, "--suppliers", dir, "--liveness", "0")...)
+	tm.waitFor("1 Tree", "▾ CPU")
+	tm.keys(":")
+	tm.literal("DDS/acme/queue_depth")
+	tm.keys("Enter")
+	tm.waitFor("Top › DDS › acme › queue_depth", "mail")
+	tm.keys("2", "X")
+	tm.waitFor("X again sends dds:acme.prom away")
+	tm.keys("X")
+	tm.waitFor("dds:acme.prom sent away")
+	tm.keys(":")
+	tm.literal("DDS/acme")
+	tm.keys("Enter")
+	tm.waitFor(`Top has no subcontext "DDS"`)
+	tm.keys("q")
+	tm.restored(0)
+}

@@ -89,6 +89,7 @@ var keyActions = []keyAction{
 	{"values.autoscale", "values", one(func(k *keymap) *key.Binding { return &k.values.Autoscale })},
 	{"values.raw", "values", one(func(k *keymap) *key.Binding { return &k.values.Raw })},
 	{"values.tree", "values", one(func(k *keymap) *key.Binding { return &k.values.Forest })},
+	{"values.goaway", "values", one(func(k *keymap) *key.Binding { return &k.values.GoAway })},
 	{"hot.new", "hotsets", one(func(k *keymap) *key.Binding { return &k.hot.New })},
 	{"hot.edit", "hotsets", one(func(k *keymap) *key.Binding { return &k.hot.Edit })},
 	{"hot.delete", "hotsets", one(func(k *keymap) *key.Binding { return &k.hot.Delete })},

@@ -92,7 +92,7 @@ func newTreeKeys() treeKeys {
 type valuesKeys struct {
 	listKeys
 	Sort, Reverse, Left, Right, Open, Autoscale, Raw key.Binding
-	Forest                                           key.Binding
+	Forest, GoAway                                   key.Binding
 }
 
 func newValuesKeys() valuesKeys {
@@ -106,6 +106,7 @@ func newValuesKeys() valuesKeys {
 		Autoscale: key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "autoscale bars")),
 		Raw:       key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "raw readings / rates")),
 		Forest:    key.NewBinding(key.WithKeys("T"), key.WithHelp("T", "processes as a tree by parent")),
+		GoAway:    key.NewBinding(key.WithKeys("X"), key.WithHelp("X X", "send a user's supplier away (SPMI-DDS-5)")),
 	}
 }
 

@@ -343,6 +343,12 @@ func (m Model) Update(msg tea.Msg) (out tea.Model, cmd tea.Cmd) {
 	return m, cmd
 }
 
+// goneMsg is the answer to a goAwayMsg.
+type goneMsg struct {
+	module string
+	err    error
+}
+
 func (m *Model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
@@ -354,6 +360,20 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.onSample(msg)
 	case flashMsg:
 		m.setFlash(msg.text, msg.isErr)
+		return nil
+	case goAwayMsg:
+		g, ok := m.src.(goAwayer)
+		if !ok {
+			m.setFlash("this source has no users' suppliers to send away", true)
+			return nil
+		}
+		return func() tea.Msg { return goneMsg{msg.module, g.GoAway(msg.module)} }
+	case goneMsg:
+		if msg.err != nil {
+			m.setFlash(firstLine(msg.err.Error()), true)
+		} else {
+			m.setFlash(msg.module+" sent away: its statistics are gone until its file changes", false)
+		}
 		return nil
 	case hotsetsChangedMsg:
 		return m.hotsetsChanged()

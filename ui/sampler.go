@@ -27,3 +27,9 @@ type refresher interface {
 type subscriber interface {
 	Subscribe(classes ...*namespace.Class) (cancel func())
 }
+
+// goAwayer is a Sampler with extension suppliers that can be told to go away (SPMI-DDS-5):
+// collect.Sampler. The monitor calls it inside a tea.Cmd.
+type goAwayer interface {
+	GoAway(module string) error
+}

@@ -71,6 +71,8 @@ type valuesPane struct {
 	// filter keeps the table's rows whose name or text holds it (/ while the table has the
 	// focus), in any case.
 	filter string
+	// goAway is the supplier a first X chose; a second X sends it away (SPMI-DDS-5).
+	goAway string
 	// picked is the instance the user put the cursor on in the table, followed across sorts.
 	picked *namespace.Instance
 
@@ -532,6 +534,9 @@ func (p valuesPane) Update(msg tea.Msg) (valuesPane, tea.Cmd) {
 		return p, nil
 	}
 	k := p.keys
+	if !key.Matches(km, k.GoAway) {
+		p.goAway = "" // the second X must follow the first
+	}
 	if i, ok := cursorKey(k.listKeys, km, p.cursor, p.rowCount(), p.bodyH()-1); ok {
 		p.moveTo(i)
 		return p, nil
@@ -555,6 +560,8 @@ func (p valuesPane) Update(msg tea.Msg) (valuesPane, tea.Cmd) {
 			return p, flashCmd("processes as a tree by parent, siblings in the sort order (T: a list)", false)
 		}
 		return p, flashCmd("processes as a list (T: a tree by parent)", false)
+	case key.Matches(km, k.GoAway):
+		return p, p.goAwayKey()
 	case key.Matches(km, k.Left) && p.mode == valuesTable:
 		p.colOff = max(p.colOff-1, 0)
 	case key.Matches(km, k.Right) && p.mode == valuesTable:
@@ -625,8 +632,55 @@ func (p valuesPane) ShortHelp() []key.Binding {
 
 // FullHelp is the pane's help overlay column.
 func (p valuesPane) FullHelp() [][]key.Binding {
-	return [][]key.Binding{append(p.keys.all(), p.keys.Sort, p.keys.Reverse, p.keys.Left, p.keys.Right, p.keys.Open, p.keys.Autoscale, p.keys.Raw, p.keys.Forest)}
+	return [][]key.Binding{append(p.keys.all(), p.keys.Sort, p.keys.Reverse, p.keys.Left, p.keys.Right, p.keys.Open, p.keys.Autoscale, p.keys.Raw, p.keys.Forest, p.keys.GoAway)}
 }
 
 // restyle draws the pane again with the (changed) styles.
 func (p *valuesPane) restyle() { p.ver = p.cache.next() }
+
+// goAwayMsg asks the root to tell an extension supplier to go away (SPMI-DDS-5).
+type goAwayMsg struct{ module string }
+
+// goAwayKey is X: on a user's supplier (its row under Monitor, or one of its statistics under
+// DDS), the first press says what a second will do, the second sends it away. The built-in
+// suppliers cannot be sent away, and a process is never signalled: dcimon is a monitor.
+func (p *valuesPane) goAwayKey() tea.Cmd {
+	mod := p.supplierModule()
+	switch {
+	case mod == "":
+		p.goAway = ""
+		return flashCmd("X sends a user's supplier away: select it under Monitor, or one of its statistics under DDS", false)
+	case !strings.HasPrefix(mod, "dds:"):
+		p.goAway = ""
+		return flashCmd(mod+" is built in: only users' suppliers (dds:…) can be sent away", true)
+	case p.goAway != mod:
+		p.goAway = mod
+		return flashCmd("X again sends "+mod+" away: its statistics go until its file changes", false)
+	}
+	p.goAway = ""
+	return func() tea.Msg { return goAwayMsg{mod} }
+}
+
+// supplierModule is the supplier of what is selected: a provider row of the Monitor context, or
+// the supplier of the class the context belongs to; "" for a context several suppliers share.
+func (p *valuesPane) supplierModule() string {
+	if r := p.Selected(); p.mode == valuesTable && p.class != nil && p.class.Name == "provider" && r.Ctx != nil && r.Ctx.Inst != nil &&
+		r.Ctx.Parent() != nil && r.Ctx.Parent().Name == "Monitor" {
+		return r.Ctx.Inst.OSName
+	}
+	ctx := p.ctx
+	if r := p.Selected(); r.Ctx != nil {
+		ctx = r.Ctx
+	}
+	for c := ctx; c != nil; c = c.Parent() {
+		for _, cl := range []*namespace.Class{c.Stats, c.Class} {
+			if cl != nil && cl.Supplier != nil {
+				if cl.Shared {
+					return ""
+				}
+				return cl.Supplier.Module
+			}
+		}
+	}
+	return ""
+}
