@@ -100,6 +100,7 @@ type ddsFamily struct {
 	typ     string
 	mult    float64 // raw = text value × mult
 	ids     map[string]uint64
+	specs   map[uint64]ns.InstanceSpec // by instance number: made once per label set
 	next    uint64
 }
 
@@ -268,9 +269,9 @@ func declare(prev *ddsFamily, ids *ddsIDs, vendor string, vnum uint16, src strin
 	if prev != nil && prev.sig == sig {
 		return prev
 	}
-	fd := &ddsFamily{name: f.Name, sig: sig, typ: f.Type, mult: u.mult, ids: map[string]uint64{}}
+	fd := &ddsFamily{name: f.Name, sig: sig, typ: f.Type, mult: u.mult, ids: map[string]uint64{}, specs: map[uint64]ns.InstanceSpec{}}
 	if prev != nil {
-		fd.ids, fd.next = prev.ids, prev.next // a label set keeps its number
+		fd.ids, fd.specs, fd.next = prev.ids, prev.specs, prev.next // a label set keeps its number
 	}
 	fnum := ids.family(vnum, vendor, f.Name)
 	id := ns.ClassID{ns.DDSASN, uint32(vnum), uint32(fnum)}
@@ -371,6 +372,9 @@ func (fd *ddsFamily) read(f *supply.Family) ([]ns.InstanceSpec, []ns.Raw) {
 		}
 		return singleSpecs(), raw
 	}
+	if len(fd.ids) > 2*len(f.Series)+1024 {
+		fd.forget(f) // label sets that come and go (a label with a request id) do not pile up
+	}
 	specs := make([]ns.InstanceSpec, 0, len(f.Series))
 	raw := make([]ns.Raw, nd*len(f.Series))
 	for i, s := range f.Series {
@@ -380,15 +384,29 @@ func (fd *ddsFamily) read(f *supply.Family) ([]ns.InstanceSpec, []ns.Raw) {
 			fd.next++
 			id = fd.next
 			fd.ids[key] = id
+			sp := ns.InstanceSpec{Levels: []uint64{id}, OSName: instanceName(s.Labels), Desc: cut(labelDesc(s.Labels), 63)}
+			if id <= 0xffff {
+				sp.ASN = uint16(id)
+			}
+			fd.specs[id] = sp
 		}
-		sp := ns.InstanceSpec{Levels: []uint64{id}, OSName: instanceName(s.Labels), Desc: cut(labelDesc(s.Labels), 63)}
-		if id <= 0xffff {
-			sp.ASN = uint16(id)
-		}
-		specs = append(specs, sp)
+		specs = append(specs, fd.specs[id])
 		fd.fill(raw[i*nd:(i+1)*nd], s)
 	}
 	return specs, raw
+}
+
+// forget drops the numbers of label sets the text no longer has; those it has keep theirs.
+func (fd *ddsFamily) forget(f *supply.Family) {
+	ids := make(map[string]uint64, len(f.Series))
+	specs := make(map[uint64]ns.InstanceSpec, len(f.Series))
+	for _, s := range f.Series {
+		k := s.LabelKey()
+		if id, ok := fd.ids[k]; ok {
+			ids[k], specs[id] = id, fd.specs[id]
+		}
+	}
+	fd.ids, fd.specs = ids, specs
 }
 
 // fill converts one series' numbers into raw values in the family's unit.

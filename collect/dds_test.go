@@ -2,6 +2,7 @@ package collect
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -382,5 +383,34 @@ func TestDDSDiscoverSkipsTemporaryFiles(t *testing.T) {
 	}
 	if got := strings.Join(mods, " "); got != "dds:a.prom dds:run" {
 		t.Errorf("suppliers %q, want dds:a.prom dds:run", got)
+	}
+}
+
+// Label sets that come and go do not pile up: after many rewrites with new label values the
+// family remembers about as many as the text has, and those still there keep their numbers.
+func TestDDSLabelChurnBounded(t *testing.T) {
+	ids := newDDSIDs()
+	vn := ids.vendor("acme", 0)
+	fam := func(from int) *supply.Family {
+		f := &supply.Family{Name: "req", Type: "gauge", Line: 1}
+		f.Series = append(f.Series, supply.Series{Labels: []supply.Label{{Name: "id", Value: "steady"}}, Value: 1})
+		for i := from; i < from+10; i++ {
+			f.Series = append(f.Series, supply.Series{Labels: []supply.Label{{Name: "id", Value: fmt.Sprint(i)}}, Value: 1})
+		}
+		return f
+	}
+	f := fam(0)
+	fd := declare(nil, ids, "acme", vn, "x", f)
+	specs, _ := fd.read(f)
+	steady := specs[0].Levels[0]
+	for i := 1; i < 500; i++ {
+		f = fam(i * 10)
+		specs, _ = fd.read(f)
+	}
+	if n := len(fd.ids); n > 2*len(f.Series)+1024+len(f.Series) {
+		t.Errorf("%d label sets remembered for a text of %d", n, len(f.Series))
+	}
+	if specs[0].Levels[0] != steady {
+		t.Errorf("the steady series changed number: %d → %d", steady, specs[0].Levels[0])
 	}
 }

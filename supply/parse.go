@@ -142,16 +142,20 @@ func fillValue(s *Series, t dto.MetricType, m *dto.Metric) {
 
 // labelKey is a series' label set as the text writes it: {a="x",b="y"}, {} for none.
 func labelKey(ls []Label) string {
-	var b strings.Builder
-	b.WriteByte('{')
+	if len(ls) == 0 {
+		return "{}"
+	}
+	b := make([]byte, 0, 32*len(ls))
+	b = append(b, '{')
 	for i, l := range ls {
 		if i > 0 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
-		fmt.Fprintf(&b, "%s=%q", l.Name, l.Value)
+		b = append(b, l.Name...)
+		b = append(b, '=')
+		b = strconv.AppendQuote(b, l.Value)
 	}
-	b.WriteByte('}')
-	return b.String()
+	return string(append(b, '}'))
 }
 
 // LabelKey is Series' label set as the text writes it: {a="x",b="y"}, {} for none.
