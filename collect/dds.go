@@ -95,6 +95,9 @@ func (d *DDS) Discover(ctx context.Context) ([]Provider, error) {
 			errs = append(errs, ctx.Err())
 			break
 		}
+		if abs, err := filepath.Abs(dir); err == nil {
+			dir = abs // a program is started in its own directory, by its full path
+		}
 		ents, err := os.ReadDir(dir)
 		if errors.Is(err, os.ErrNotExist) {
 			continue

@@ -112,6 +112,14 @@ type ddsUnit struct {
 	note string     // what the text said of the unit, when DCI has no unit for it
 	// finer is the ladder of finer units for values with decimals (seconds to nanoseconds).
 	finer []ns.Unit
+	// stamp: the values are times (seconds since the epoch), shown as dates (DCI4 ST_TIME).
+	stamp bool
+}
+
+// isTimestamp says a gauge in seconds is a point in time, by the names Prometheus gives them
+// (`node_boot_time_seconds`, `backup_last_success_timestamp_seconds`).
+func isTimestamp(f *supply.Family) bool {
+	return f.Type != "counter" && (strings.Contains(f.Name, "timestamp") || strings.HasSuffix(f.Name, "_time_seconds"))
 }
 
 // unitOf is the unit a family's text states: its # PCP5 line, else its OpenMetrics # UNIT or
@@ -133,6 +141,9 @@ func unitOf(f *supply.Family) ddsUnit {
 	}
 	switch u {
 	case "seconds":
+		if isTimestamp(f) {
+			return ddsUnit{unit: ns.UnitSecs, mult: 1, stamp: true} // whole seconds, as a time of day
+		}
 		return ddsUnit{unit: ns.UnitSecs, mult: 1, finer: []ns.Unit{ns.UnitMillisecs, ns.UnitMicrosecs, ns.UnitNanosecs}}
 	case "bytes":
 		return ddsUnit{unit: ns.UnitBytes, mult: 1}
@@ -265,7 +276,7 @@ func declare(prev *ddsFamily, ids *ddsIDs, vendor string, vnum uint16, src strin
 	u := refine(unitOf(f), f, prevMult)
 	labelled := len(f.Series) > 1 || (len(f.Series) == 1 && len(f.Series[0].Labels) > 0)
 	help := ns.EscapeName(f.Help)
-	sig := fmt.Sprintf("%s|%s|%s|%v|%d|%g|%v|%s|%v", vendor, f.Name, f.Type, labelled, u.unit, u.mult, u.pcp, help, f.PCP != nil)
+	sig := fmt.Sprintf("%s|%s|%s|%v|%d|%g|%v|%s|%v|%v", vendor, f.Name, f.Type, labelled, u.unit, u.mult, u.pcp, help, f.PCP != nil, u.stamp)
 	if prev != nil && prev.sig == sig {
 		return prev
 	}
@@ -331,13 +342,18 @@ func ddsDatums(f *supply.Family, u ddsUnit, desc, help, where string) []ns.Datum
 	case "counter":
 		return []ns.Datum{withPCP(ns.Counter(ddsValue, "value", ns.TypeUint8, u.unit, desc, where))}
 	}
-	return []ns.Datum{withPCP(ns.Gauge(ddsValue, "value", ns.TypeInt8, u.unit, desc, where))}
+	g := withPCP(ns.Gauge(ddsValue, "value", ns.TypeInt8, u.unit, desc, where))
+	if u.stamp {
+		g = g.WithDCI4(ns.STTime, ns.STFCTime, ns.STPAbsolute)
+	}
+	return []ns.Datum{g}
 }
 
-// instanceName is a label set's instance name: the value of a lone label, else name=value pairs.
+// instanceName is a label set's instance name: the value of a lone label, else name=value pairs;
+// a slash is the DIVISION SLASH, as in a file system's name (`dir="/tmp"` is `∕tmp`).
 func instanceName(ls []supply.Label) string {
 	if len(ls) == 1 {
-		return ls[0].Value
+		return fsName(ls[0].Value)
 	}
 	var b strings.Builder
 	for i, l := range ls {
@@ -346,7 +362,7 @@ func instanceName(ls []supply.Label) string {
 		}
 		b.WriteString(l.Name + "=" + l.Value)
 	}
-	return b.String()
+	return fsName(b.String())
 }
 
 // labelDesc is a label set for an instance's description: name="value" pairs, the values escaped.
