@@ -414,3 +414,39 @@ func TestDDSLabelChurnBounded(t *testing.T) {
 		t.Errorf("the steady series changed number: %d → %d", steady, specs[0].Levels[0])
 	}
 }
+
+// SPMI-DDS-6: a program nobody looks at is run only at the slow pace of unsubscribed classes
+// (every 5 s), not at every collection.
+func TestDDSProgramDemandDriven(t *testing.T) {
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh to write test programs in")
+	}
+	h := newDDSHarness(t, 0)
+	runs := filepath.Join(t.TempDir(), "runs")
+	writeProgram(t, h.dir, "counted", "echo x >> '"+runs+"'\necho 'up 1'\n")
+	h.tick(time.Second)
+	self := h.s.Registry().Class(ns.ClassID{90, 1})
+	cancel := h.s.Subscribe(self) // someone watches something else
+	defer cancel()
+	for range 10 {
+		time.Sleep(150 * time.Millisecond) // a run takes real time: let each finish
+		h.tick(time.Second)
+	}
+	data, _ := os.ReadFile(runs)
+	n := strings.Count(string(data), "x")
+	if n < 2 || n > 4 {
+		t.Errorf("the program ran %d times in 11 s with nobody watching it, want 2-4 (every 5 s)", n)
+	}
+	sub := h.s.Registry().Class(h.s.Registry().Classes()[len(h.s.Registry().Classes())-1].ID)
+	cancel2 := h.s.Subscribe(sub) // now its statistic is on screen
+	defer cancel2()
+	before := n
+	for range 5 {
+		time.Sleep(150 * time.Millisecond)
+		h.tick(time.Second)
+	}
+	data, _ = os.ReadFile(runs)
+	if n = strings.Count(string(data), "x"); n-before < 4 {
+		t.Errorf("the program ran %d times in 5 s while watched, want 4 or 5", n-before)
+	}
+}
