@@ -38,9 +38,9 @@ type Effective struct {
 	// Suppliers are the directories of users' suppliers (issue 18), separated by ":"; "" is
 	// suppliers.d beside the configuration file, "off" none (SupplierDirs).
 	Suppliers string
-	Keys        map[string][]string // only the actions the file rebinds
-	Tables      map[string]Table    // only the tables the file lays out
-	Hotsets     []Hotset
+	Keys      map[string][]string // only the actions the file rebinds
+	Tables    map[string]Table    // only the tables the file lays out
+	Hotsets   []Hotset
 
 	// Origin is where each scalar key and the hotsets came from: "default", "config.toml:3",
 	// "DCIMON_THEME", "--theme".
