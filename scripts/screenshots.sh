@@ -113,6 +113,10 @@ shot host-120x40 120 40 "=:CPU" Enter "=2"
 shot host-200x60 200 60 "=:Disk" Enter "=2"
 # The processes as top shows them (P), with the top-processes hotsets open beside them.
 shot host-procs-120x40 120 40 "=P"
+# Users' statistics: the example file and program under DDS/example, the spool directories'
+# files as a table, one selected in the inspector.
+prog=("$work/dcimon" --suppliers "$root/examples/suppliers.d")
+shot host-dds-120x40 120 40 "=:DDS/example/spool_files" Enter "=2" Down
 prog=("$work/dcimon" --source "synthetic:disks=8,nics=3,cpus=8,seed=1")
 shot synthetic-overview-80x24 80 24
 shot synthetic-overview-120x40 120 40

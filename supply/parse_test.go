@@ -82,6 +82,7 @@ func TestParseErrors(t *testing.T) {
 		"# DCIMON vendor=a/b\n":                     `f.prom:1: # DCIMON vendor="a/b"`,
 		"# DCIMON interval=1ms\n":                   `f.prom:1: # DCIMON interval="1ms"`,
 		"# DCIMON colour=red\n":                     `unknown key "colour"`,
+		"# DCIMON enterprise=0\n":                   `enterprise="0": want an IANA enterprise number`,
 		"# PCP5 a.b 1.2.3\n":                        "f.prom:1: # PCP5 wants name pmid type indom sem units",
 		"x 1\n" + strings.Repeat("y", 200) + " 2\n": "f.prom:2: a line of 202 bytes: past the limit",
 		"a 1\nb 2\nc 3\nd 4\n":                      "more than 3 series: past the limit",
