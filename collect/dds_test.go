@@ -284,7 +284,8 @@ func TestDDSPrograms(t *testing.T) {
 		t.Skip("no /bin/sh to write test programs in")
 	}
 	h := newDDSHarness(t, 0)
-	h.dds.opt.Timeout = 500 * time.Millisecond
+	h.dds.opt.Timeout = time.Second
+	h.dds.opt.Limits = supply.Limits{MaxBytes: 64 << 10, MaxLine: 4096, MaxSeries: 1000} // forever hits it at once, even under -race
 	writeProgram(t, h.dir, "good", "echo '# DCIMON vendor=acme'\necho 'queue_depth{queue=\"q1\"} 4'\n")
 	writeProgram(t, h.dir, "hang", "echo 'x 1'\nexec sleep 60\n")
 	writeProgram(t, h.dir, "garbage", "echo 'ok 1'\necho 'this is { not text'\n")
@@ -292,7 +293,7 @@ func TestDDSPrograms(t *testing.T) {
 	h.write("file.prom", "up 1\n", 0)
 	h.tick(time.Second)
 	h.tick(time.Second) // the slow ones have hit their deadline by now
-	time.Sleep(700 * time.Millisecond)
+	time.Sleep(1300 * time.Millisecond)
 	h.tick(time.Second)
 	if v := h.value("DDS/acme/queue_depth/q1/value"); v.V != 4 {
 		t.Errorf("good program: %+v", v)

@@ -1,0 +1,180 @@
+// Package pcptest starts real Performance Co-Pilot daemons for tests: a pmcd and a pmproxy in
+// the foreground on free loopback ports, Redis off, each killed by its PID when the test ends
+// (never the init scripts, which kill every pmcd by name). A test that needs them is skipped,
+// with the reason, only when PCP is not installed; .ci/run installs it.
+package pcptest
+
+import (
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// Daemons where Debian's pcp puts them.
+const (
+	pmcdBin    = "/usr/lib/pcp/bin/pmcd"
+	pmproxyBin = "/usr/lib/pcp/bin/pmproxy"
+)
+
+// PCP is one running pmcd and the pmproxy in front of it.
+type PCP struct {
+	PMCDPort  int
+	ProxyPort int
+	Dir       string // logs and sockets
+	pmcd      *exec.Cmd
+	proxy     *exec.Cmd
+}
+
+// URL is the pmproxy's address for dcimon (`pcp://127.0.0.1:PORT`).
+func (p *PCP) URL() string { return fmt.Sprintf("pcp://127.0.0.1:%d", p.ProxyPort) }
+
+// Hostspec is the pmcd's hostspec (`127.0.0.1:PORT`).
+func (p *PCP) Hostspec() string { return fmt.Sprintf("127.0.0.1:%d", p.PMCDPort) }
+
+// Installed says whether the daemons are there, and if not, why.
+func Installed() (bool, string) {
+	for _, b := range []string{pmcdBin, pmproxyBin} {
+		if _, err := os.Stat(b); err != nil {
+			return false, "PCP is not installed (" + b + "): apt-get install pcp, as .ci/run does"
+		}
+	}
+	return true, ""
+}
+
+// FreePort is a loopback port nobody listens on now.
+func FreePort(t testing.TB) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+const proxyConf = `[pmproxy]
+pcp.enabled = true
+http.enabled = true
+redis.enabled = false
+[redis]
+enabled = false
+[discover]
+enabled = false
+[pmseries]
+enabled = false
+[pmsearch]
+enabled = false
+`
+
+// Start starts a pmcd and a pmproxy, waits until pmproxy answers for the pmcd, and stops both
+// at the end of the test.
+func Start(t testing.TB) *PCP {
+	t.Helper()
+	if ok, why := Installed(); !ok {
+		t.Skip(why)
+	}
+	if err := prepare(); err != nil {
+		t.Fatalf("preparing PCP: %v", err)
+	}
+	p := &PCP{Dir: t.TempDir(), PMCDPort: FreePort(t), ProxyPort: FreePort(t)}
+	if err := os.WriteFile(filepath.Join(p.Dir, "pmproxy.conf"), []byte(proxyConf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.pmcd = p.StartPMCD(t)
+	p.proxy = daemon(t, p.Dir, "pmproxy", pmproxyBin, "-f", "-A", "-i", "127.0.0.1", "-p", strconv.Itoa(p.ProxyPort),
+		"-s", filepath.Join(p.Dir, "pmproxy.socket"), "-c", filepath.Join(p.Dir, "pmproxy.conf"), "-l", filepath.Join(p.Dir, "pmproxy.log"))
+	p.WaitReady(t)
+	return p
+}
+
+// StartPMCD starts (or starts again) the pmcd on its port; it is killed at the end of the test.
+func (p *PCP) StartPMCD(t testing.TB) *exec.Cmd {
+	t.Helper()
+	p.pmcd = daemon(t, p.Dir, "pmcd", pmcdBin, "-f", "-A", "-i", "127.0.0.1", "-p", strconv.Itoa(p.PMCDPort),
+		"-s", filepath.Join(p.Dir, "pmcd.socket"), "-l", filepath.Join(p.Dir, "pmcd.log"))
+	return p.pmcd
+}
+
+// StopPMCD kills the pmcd (and with it its PMDAs), as a host going down.
+func (p *PCP) StopPMCD() {
+	if p.pmcd != nil && p.pmcd.Process != nil {
+		_ = p.pmcd.Process.Signal(syscall.SIGTERM)
+		_ = p.pmcd.Wait()
+		p.pmcd = nil
+	}
+}
+
+// WaitReady waits until pmproxy makes a context on the pmcd (about 0.3 s from nothing).
+func (p *PCP) WaitReady(t testing.TB) {
+	t.Helper()
+	url := fmt.Sprintf("http://127.0.0.1:%d/pmapi/context?hostspec=%s&polltimeout=1", p.ProxyPort, p.Hostspec())
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		resp, err := http.Get(url)
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	logs, _ := os.ReadFile(filepath.Join(p.Dir, "pmcd.log"))
+	plogs, _ := os.ReadFile(filepath.Join(p.Dir, "pmproxy.log"))
+	t.Fatalf("pmproxy did not answer for pmcd %s within 15 s\npmcd.log:\n%s\npmproxy.log:\n%s", p.Hostspec(), logs, plogs)
+}
+
+// daemon starts one PCP daemon in the foreground, in the PCP environment (/etc/pcp.env), and
+// kills it by PID when the test ends.
+func daemon(t testing.TB, dir, name, bin string, args ...string) *exec.Cmd {
+	t.Helper()
+	script := `set +u; [ -f /etc/pcp.env ] && . /etc/pcp.env; exec "$0" "$@"`
+	cmd := exec.Command("sh", append([]string{"-c", script, bin}, args...)...)
+	cmd.Dir = "/run/pcp"
+	out, err := os.Create(filepath.Join(dir, name+".out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stdout, cmd.Stderr = out, out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("starting %s: %v", name, err)
+	}
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+			done := make(chan struct{})
+			go func() { _ = cmd.Wait(); close(done) }()
+			select {
+			case <-done:
+			case <-time.After(5 * time.Second):
+				_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+				<-done
+			}
+		}
+		out.Close()
+	})
+	return cmd
+}
+
+// prepare makes what the package's install leaves undone: the run directory and the name space.
+func prepare() error {
+	if err := os.MkdirAll("/run/pcp", 0o775); err != nil {
+		return err
+	}
+	if _, err := os.Stat("/var/lib/pcp/pmns/root"); err != nil {
+		cmd := exec.Command("./Rebuild", "-u")
+		cmd.Dir = "/var/lib/pcp/pmns"
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("building the PCP name space: %v\n%s", err, out)
+		}
+	}
+	return nil
+}

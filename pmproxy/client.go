@@ -1,0 +1,179 @@
+// Package pmproxy is a client of Performance Co-Pilot's pmproxy REST API (`/pmapi/*`), the
+// way dcimon reads remote hosts (issue 14): contexts on any pmcd pmproxy can reach, metric
+// descriptors, instance domains, the name space's children, and fetches with u64 values kept
+// exact. No maintained Go client exists; this one is small and speaks only what dcimon needs.
+//
+// Every request carries the caller's context (its deadline bounds the request), answers are
+// bounded in size, and a pmproxy context that expired (pmproxy forgets one idle longer than its
+// polltimeout) is created again transparently: Context.Generation tells the caller, which must
+// not compute a rate across it. It imports nothing of dcimon's.
+package pmproxy
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// DefaultPort is pmproxy's port.
+const DefaultPort = 44322
+
+// maxBody bounds one answer: a fetch of every metric of a large host stays well below it.
+const maxBody = 32 << 20
+
+// Client talks to one pmproxy.
+type Client struct {
+	base *url.URL // scheme, host and port; never the password
+	user string
+	pass string
+	hc   *http.Client
+}
+
+// Options configure a Client.
+type Options struct {
+	// Password is the password of the URL's user (`pcp://user@host`); it is never taken from the
+	// URL itself, so it never shows on a command line.
+	Password string
+	// Transport is the HTTP transport; a default with short dial and header timeouts when nil.
+	Transport http.RoundTripper
+}
+
+// ParseURL reads `pcp://[user@]host[:port]` (HTTP) or `pcps://[user@]host[:port]` (HTTPS); the
+// port is 44322 when not given. A password in the URL is refused: it would show in `ps`.
+func ParseURL(raw string) (*url.URL, string, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, "", fmt.Errorf("pmproxy URL %q: %w", raw, err)
+	}
+	scheme := ""
+	switch u.Scheme {
+	case "pcp", "http":
+		scheme = "http"
+	case "pcps", "https":
+		scheme = "https"
+	default:
+		return nil, "", fmt.Errorf("pmproxy URL %q: want pcp://HOST[:PORT] or pcps://HOST[:PORT]", raw)
+	}
+	if u.Host == "" {
+		return nil, "", fmt.Errorf("pmproxy URL %q: no host", raw)
+	}
+	if (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
+		return nil, "", fmt.Errorf("pmproxy URL %q: a host and port only, no path or query", raw)
+	}
+	user := ""
+	if u.User != nil {
+		if _, set := u.User.Password(); set {
+			return nil, "", fmt.Errorf("pmproxy URL: a password in the URL would show in the process list; give it in DCIMON_PCP_PASSWORD or a file")
+		}
+		user = u.User.Username()
+	}
+	host := u.Host
+	if u.Port() == "" {
+		host = net.JoinHostPort(u.Hostname(), strconv.Itoa(DefaultPort))
+	}
+	return &url.URL{Scheme: scheme, Host: host}, user, nil
+}
+
+// New returns a client of the pmproxy at raw (see ParseURL).
+func New(raw string, opt Options) (*Client, error) {
+	base, user, err := ParseURL(raw)
+	if err != nil {
+		return nil, err
+	}
+	tr := opt.Transport
+	if tr == nil {
+		tr = &http.Transport{
+			DialContext:           (&net.Dialer{Timeout: 2 * time.Second}).DialContext,
+			TLSHandshakeTimeout:   2 * time.Second,
+			ResponseHeaderTimeout: 5 * time.Second,
+			MaxIdleConnsPerHost:   8,
+			IdleConnTimeout:       60 * time.Second,
+		}
+	}
+	return &Client{base: base, user: user, pass: opt.Password, hc: &http.Client{Transport: tr}}, nil
+}
+
+// URL is the pmproxy's address as dcimon shows it: scheme, user, host and port, never a password.
+func (c *Client) URL() string {
+	u := *c.base
+	if c.user != "" {
+		u.User = url.User(c.user)
+	}
+	return u.String()
+}
+
+// Error is an answer of pmproxy's that says no: its HTTP status and message ("cannot connect to
+// PMCD: Connection refused", "unknown context identifier: 12").
+type Error struct {
+	Status  int
+	Message string
+}
+
+func (e *Error) Error() string {
+	if e.Message == "" {
+		return fmt.Sprintf("pmproxy: HTTP %d", e.Status)
+	}
+	return "pmproxy: " + e.Message
+}
+
+// errExpired says the context is gone from pmproxy (idle past its polltimeout, or pmproxy
+// restarted): it is created again.
+func errExpired(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Status == http.StatusBadRequest && strings.Contains(e.Message, "unknown context identifier")
+}
+
+// get calls path with query and decodes the JSON answer into out. A number is kept as its text
+// (json.Number), so u64 counters above 2^53 stay exact.
+func (c *Client) get(ctx context.Context, path string, q url.Values, out any) error {
+	u := *c.base
+	u.Path = path
+	u.RawQuery = q.Encode()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return err
+	}
+	if c.user != "" {
+		req.SetBasicAuth(c.user, c.pass)
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // the URL is said once, by the caller
+		}
+		return fmt.Errorf("pmproxy %s: %w", c.URL(), err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
+	if err != nil {
+		return fmt.Errorf("pmproxy %s: %w", c.URL(), err)
+	}
+	if len(body) > maxBody {
+		return fmt.Errorf("pmproxy %s: an answer of more than %d bytes", c.URL(), maxBody)
+	}
+	if resp.StatusCode != http.StatusOK {
+		var e struct {
+			Message string `json:"message"`
+		}
+		_ = json.Unmarshal(body, &e)
+		if e.Message == "" && resp.StatusCode == http.StatusUnauthorized {
+			e.Message = "authentication failed (user " + c.user + ")"
+		}
+		return &Error{Status: resp.StatusCode, Message: e.Message}
+	}
+	d := json.NewDecoder(strings.NewReader(string(body)))
+	d.UseNumber()
+	if err := d.Decode(out); err != nil {
+		return fmt.Errorf("pmproxy %s: %s: %w", c.URL(), path, err)
+	}
+	return nil
+}

@@ -1,0 +1,290 @@
+package pmproxy
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Context is a pmproxy context on one pmcd (a hostspec: `web1`, `10.0.0.5:44321`). It is safe
+// for concurrent use; a context pmproxy has forgotten is created again at the next request.
+type Context struct {
+	c        *Client
+	hostspec string
+	poll     time.Duration
+
+	mu     sync.Mutex
+	id     int64
+	gen    uint64
+	labels map[string]string
+	host   string
+}
+
+// NewContext creates a context on hostspec whose pmproxy side lives polltimeout after its last
+// request (rounded up to whole seconds, at least 1): give one above the interval at which it is
+// read, or it expires between readings (and is created again, at the cost of one reading's rates).
+func (c *Client) NewContext(ctx context.Context, hostspec string, polltimeout time.Duration) (*Context, error) {
+	x := &Context{c: c, hostspec: hostspec, poll: polltimeout}
+	if err := x.create(ctx); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// create asks pmproxy for a new context; the caller holds mu or owns x.
+func (x *Context) create(ctx context.Context) error {
+	secs := int(math.Ceil(x.poll.Seconds()))
+	if secs < 1 {
+		secs = 1
+	}
+	var r struct {
+		Context  json.Number    `json:"context"`
+		Hostspec string         `json:"hostspec"`
+		Labels   map[string]any `json:"labels"`
+	}
+	if err := x.c.get(ctx, "/pmapi/context", url.Values{"hostspec": {x.hostspec}, "polltimeout": {strconv.Itoa(secs)}}, &r); err != nil {
+		return fmt.Errorf("%s: %w", x.hostspec, err)
+	}
+	id, err := r.Context.Int64()
+	if err != nil {
+		return fmt.Errorf("%s: pmproxy gave context %q", x.hostspec, r.Context)
+	}
+	x.id, x.host = id, r.Hostspec
+	x.labels = map[string]string{}
+	for k, v := range r.Labels {
+		x.labels[k] = fmt.Sprint(v)
+	}
+	x.gen++
+	return nil
+}
+
+// Hostspec is the hostspec the context was made for.
+func (x *Context) Hostspec() string { return x.hostspec }
+
+// Generation counts the contexts made for this one: it changes when pmproxy forgot the context
+// and it was created again. Counters read across a change are not comparable (pmcd may have
+// restarted); a reader must not compute a rate across it.
+func (x *Context) Generation() uint64 {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.gen
+}
+
+// Labels are the context's labels (hostname, machineid, domainname, ...), and Host the host name
+// pmcd gave.
+func (x *Context) Labels() (host string, labels map[string]string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.host, x.labels
+}
+
+// call runs one request on the context, creating the context again once if pmproxy forgot it.
+func (x *Context) call(ctx context.Context, op string, q url.Values, out any) error {
+	x.mu.Lock()
+	id := x.id
+	x.mu.Unlock()
+	err := x.c.get(ctx, fmt.Sprintf("/pmapi/%d/%s", id, op), q, out)
+	if !errExpired(err) {
+		return err
+	}
+	x.mu.Lock()
+	if x.id == id { // nobody made it again meanwhile
+		if cerr := x.create(ctx); cerr != nil {
+			x.mu.Unlock()
+			return cerr
+		}
+	}
+	id = x.id
+	x.mu.Unlock()
+	return x.c.get(ctx, fmt.Sprintf("/pmapi/%d/%s", id, op), q, out)
+}
+
+// Desc is a metric's descriptor, as pmproxy gives it.
+type Desc struct {
+	Name    string         `json:"name"`
+	PMID    string         `json:"pmid"`
+	InDom   string         `json:"indom"` // "" for a metric with no instance domain
+	Type    string         `json:"type"`  // u32 u64 32 64 float double string aggregate event ...
+	Sem     string         `json:"sem"`   // counter instant discrete
+	Units   string         `json:"units"` // "Kbyte", "millisec", "count", "byte / sec", "none"
+	Labels  map[string]any `json:"labels"`
+	OneLine string         `json:"text-oneline"`
+	Help    string         `json:"text-help"`
+}
+
+// ErrUnknownMetric is wrapped by the error for names pmcd does not know: pmproxy answers them
+// with HTTP 200 and no values, which must never be read as 0.
+var ErrUnknownMetric = errors.New("unknown metric")
+
+// Metrics returns the descriptors of names, in their order. A name pmcd does not know is an
+// error wrapping ErrUnknownMetric, naming it.
+func (x *Context) Metrics(ctx context.Context, names ...string) ([]Desc, error) {
+	var r struct {
+		Metrics []Desc `json:"metrics"`
+	}
+	if err := x.call(ctx, "metric", url.Values{"names": {strings.Join(names, ",")}}, &r); err != nil {
+		var e *Error
+		if errors.As(err, &e) && strings.Contains(e.Message, "Unknown metric name") {
+			return nil, fmt.Errorf("%s: %w: %s", x.hostspec, ErrUnknownMetric, e.Message)
+		}
+		return nil, err
+	}
+	by := make(map[string]Desc, len(r.Metrics))
+	for _, d := range r.Metrics {
+		by[d.Name] = d
+	}
+	out := make([]Desc, 0, len(names))
+	var missing []string
+	for _, n := range names {
+		d, ok := by[n]
+		if !ok {
+			missing = append(missing, n)
+			continue
+		}
+		out = append(out, d)
+	}
+	if len(missing) > 0 {
+		return out, fmt.Errorf("%s: %w: %s", x.hostspec, ErrUnknownMetric, strings.Join(missing, ", "))
+	}
+	return out, nil
+}
+
+// Instance is one instance of an instance domain.
+type Instance struct {
+	ID     int64          `json:"instance"`
+	Name   string         `json:"name"`
+	Labels map[string]any `json:"labels"`
+}
+
+// InDom returns the instances of an instance domain ("60.1").
+func (x *Context) InDom(ctx context.Context, indom string) ([]Instance, error) {
+	var r struct {
+		Instances []struct {
+			Instance json.Number    `json:"instance"`
+			Name     string         `json:"name"`
+			Labels   map[string]any `json:"labels"`
+		} `json:"instances"`
+	}
+	if err := x.call(ctx, "indom", url.Values{"indom": {indom}}, &r); err != nil {
+		return nil, err
+	}
+	out := make([]Instance, 0, len(r.Instances))
+	for _, in := range r.Instances {
+		id, err := in.Instance.Int64()
+		if err != nil {
+			return nil, fmt.Errorf("%s: indom %s: instance %q is not a number", x.hostspec, indom, in.Instance)
+		}
+		out = append(out, Instance{ID: id, Name: in.Name, Labels: in.Labels})
+	}
+	return out, nil
+}
+
+// Children is the name space below prefix ("" for the root): leaf metrics and inner nodes.
+func (x *Context) Children(ctx context.Context, prefix string) (leaf, nonleaf []string, err error) {
+	var r struct {
+		Leaf    []string `json:"leaf"`
+		NonLeaf []string `json:"nonleaf"`
+	}
+	q := url.Values{}
+	if prefix != "" {
+		q.Set("prefix", prefix)
+	}
+	if err := x.call(ctx, "children", q, &r); err != nil {
+		return nil, nil, err
+	}
+	return r.Leaf, r.NonLeaf, nil
+}
+
+// Value is one instance's value, as the text pmproxy sent: exact for every integer type.
+type Value struct {
+	Instance int64 // -1 for a metric with no instance domain (PM_IN_NULL)
+	Text     string
+}
+
+// Uint64 is the value as an unsigned integer (a u32 or u64 metric), exactly.
+func (v Value) Uint64() (uint64, error) { return strconv.ParseUint(v.Text, 10, 64) }
+
+// Int64 is the value as a signed integer (a 32 or 64 metric), exactly.
+func (v Value) Int64() (int64, error) { return strconv.ParseInt(v.Text, 10, 64) }
+
+// Float64 is the value as a floating-point number (float and double metrics).
+func (v Value) Float64() (float64, error) { return strconv.ParseFloat(v.Text, 64) }
+
+// Fetched is one fetch: the time pmcd read the values, and each metric's values by name.
+type Fetched struct {
+	Time   time.Time
+	Values map[string][]Value
+}
+
+// Fetch reads the current values of names. A name with no values (not known to pmcd, or with no
+// instance now) is absent from Values; the caller says which, with Metrics.
+func (x *Context) Fetch(ctx context.Context, names ...string) (*Fetched, error) {
+	var r struct {
+		Timestamp json.Number `json:"timestamp"`
+		Values    []struct {
+			Name      string `json:"name"`
+			Instances []struct {
+				Instance json.Number `json:"instance"`
+				Value    any         `json:"value"`
+			} `json:"instances"`
+		} `json:"values"`
+	}
+	if err := x.call(ctx, "fetch", url.Values{"names": {strings.Join(names, ",")}}, &r); err != nil {
+		return nil, err
+	}
+	t, err := parseTimestamp(string(r.Timestamp))
+	if err != nil {
+		return nil, fmt.Errorf("%s: fetch: %w", x.hostspec, err)
+	}
+	f := &Fetched{Time: t, Values: make(map[string][]Value, len(r.Values))}
+	for _, m := range r.Values {
+		vs := make([]Value, 0, len(m.Instances))
+		for _, in := range m.Instances {
+			id := int64(-1)
+			if in.Instance != "" {
+				if id, err = in.Instance.Int64(); err != nil {
+					return nil, fmt.Errorf("%s: fetch %s: instance %q is not a number", x.hostspec, m.Name, in.Instance)
+				}
+			}
+			var text string
+			switch v := in.Value.(type) {
+			case json.Number:
+				text = v.String()
+			case string:
+				text = v
+			default:
+				continue // an aggregate or event value: not a statistic dcimon shows
+			}
+			vs = append(vs, Value{Instance: id, Text: text})
+		}
+		f.Values[m.Name] = vs
+	}
+	return f, nil
+}
+
+// parseTimestamp reads pmproxy's "1795626267.187878020" exactly to the nanosecond.
+func parseTimestamp(s string) (time.Time, error) {
+	sec, frac, _ := strings.Cut(s, ".")
+	n, err := strconv.ParseInt(sec, 10, 64)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("timestamp %q", s)
+	}
+	var ns int64
+	if frac != "" {
+		if len(frac) > 9 {
+			frac = frac[:9]
+		}
+		ns, err = strconv.ParseInt(frac+strings.Repeat("0", 9-len(frac)), 10, 64)
+		if err != nil {
+			return time.Time{}, fmt.Errorf("timestamp %q", s)
+		}
+	}
+	return time.Unix(n, ns), nil
+}
