@@ -13,6 +13,7 @@ import (
 	"dcimon/collect"
 	dcfg "dcimon/config"
 	"dcimon/headless"
+	"dcimon/pmproxy"
 	"dcimon/ui"
 )
 
@@ -59,7 +60,8 @@ const (
 func addCommon(fs *flag.FlagSet, c *headless.Common) {
 	fs.StringVar(&c.Procfs, "procfs", "", "read /proc from `DIR` instead of /proc (a fixture tree)")
 	fs.StringVar(&c.Sysfs, "sysfs", "", "read /sys from `DIR` instead of /sys")
-	fs.StringVar(&c.Source, "source", "host", "data source: host, or synthetic:disks=N,nics=N,cpus=N,procs=N,seed=N")
+	fs.StringVar(&c.Source, "source", "host", "data source: host, pcp://PROXY[:PORT] (a host through PCP's pmproxy), or synthetic:disks=N,nics=N,cpus=N,procs=N,seed=N")
+	fs.StringVar(&c.Hosts, "hosts", "", "with a pcp:// source, the `HOSTSPEC` of the pmcd to read (default localhost: pmproxy's own host)")
 	fs.BoolVar(&c.ShowLoop, "show-loop", false, "also show loop and ram block devices, pseudo and duplicate file systems")
 	fs.StringVar(&c.Host, "host", "", "host name shown in listings (default: the host's own)")
 	fs.DurationVar(&c.Liveness, "liveness", collect.DefaultLiveness, "assume a supplier dead after `D` without new data (0 disables, else 15s-600s)")
@@ -214,8 +216,26 @@ func (cfg *config) validate() error {
 	if err := collect.ValidateLiveness(cfg.c.Liveness); err != nil {
 		return usagef("--liveness: %v", err)
 	}
-	if cfg.c.Source != "host" && !strings.HasPrefix(cfg.c.Source, "synthetic") {
-		return usagef("--source %q: want host or synthetic:disks=N,nics=N,cpus=N,procs=N,seed=N", cfg.c.Source)
+	remote := strings.HasPrefix(cfg.c.Source, "pcp://") || strings.HasPrefix(cfg.c.Source, "pcps://")
+	if cfg.c.Source != "host" && !strings.HasPrefix(cfg.c.Source, "synthetic") && !remote {
+		return usagef("--source %q: want host, pcp://PROXY[:PORT] or synthetic:disks=N,nics=N,cpus=N,procs=N,seed=N", cfg.c.Source)
+	}
+	if remote {
+		if _, _, err := pmproxy.ParseURL(cfg.c.Source); err != nil {
+			return usagef("--source: %v", err)
+		}
+		if strings.ContainsAny(cfg.c.Hosts, ",@ ") {
+			return usagef("--hosts %q: one host for now; several hosts and host files are not supported yet", cfg.c.Hosts)
+		}
+		if cfg.c.Host == "" {
+			// The host is named by its hostspec as the user gave it (issue 14).
+			cfg.c.Host = cfg.c.Hosts
+			if cfg.c.Host == "" {
+				cfg.c.Host = "localhost"
+			}
+		}
+	} else if cfg.c.Hosts != "" {
+		return usagef("--hosts applies to a pcp:// source")
 	}
 	if strings.HasPrefix(cfg.c.Source, "synthetic") {
 		if _, err := collect.ParseSynthetic(cfg.c.Source); err != nil {

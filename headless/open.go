@@ -47,7 +47,20 @@ func RealEnv() Env {
 // monitor's and every headless command's.
 func OpenSampler(c Common, e Env) (*collect.Sampler, error) {
 	var provs []collect.Provider
-	if strings.HasPrefix(c.Source, "synthetic") {
+	if strings.HasPrefix(c.Source, "pcp://") || strings.HasPrefix(c.Source, "pcps://") {
+		host := c.Hosts
+		if host == "" {
+			host = "localhost"
+		}
+		pw, err := pcpPassword(e)
+		if err != nil {
+			return nil, err
+		}
+		provs, err = collect.PCPProviders(collect.PCPOptions{URL: c.Source, Hostspec: host, Password: pw})
+		if err != nil {
+			return nil, Usagef("--source: %v", err)
+		}
+	} else if strings.HasPrefix(c.Source, "synthetic") {
 		opt, err := collect.ParseSynthetic(c.Source)
 		if err != nil {
 			return nil, Usagef("--source: %v", err)
@@ -99,6 +112,7 @@ type Common struct {
 	All           bool          // list and get: also the implementation datums (Datum.Aux)
 	NetBits       bool          // interfaces' byte rates in bits per second (net_units = "bits")
 	Suppliers     []string      // directories of users' suppliers, read under DDS (issue 18)
+	Hosts         string        // with a pcp:// source: the pmcd's hostspec ("" is localhost)
 }
 
 // UsageError is a malformed request: the command line's fault, exit status 2.
@@ -108,3 +122,21 @@ func (e *UsageError) Error() string { return e.Msg }
 
 // Usagef is a UsageError with a formatted message.
 func Usagef(format string, args ...any) error { return &UsageError{fmt.Sprintf(format, args...)} }
+
+// pcpPassword is the password of a pcp://user@host source: DCIMON_PCP_PASSWORD, else the first
+// line of the file DCIMON_PCP_PASSWORD_FILE names; never a command-line argument.
+func pcpPassword(e Env) (string, error) {
+	if pw := e.Env("DCIMON_PCP_PASSWORD"); pw != "" {
+		return pw, nil
+	}
+	f := e.Env("DCIMON_PCP_PASSWORD_FILE")
+	if f == "" {
+		return "", nil
+	}
+	data, err := os.ReadFile(f)
+	if err != nil {
+		return "", fmt.Errorf("DCIMON_PCP_PASSWORD_FILE: %w", err)
+	}
+	pw, _, _ := strings.Cut(string(data), "\n")
+	return strings.TrimRight(pw, "\r"), nil
+}

@@ -101,9 +101,14 @@ func New(raw string, opt Options) (*Client, error) {
 	return &Client{base: base, user: user, pass: opt.Password, hc: &http.Client{Transport: tr}}, nil
 }
 
-// URL is the pmproxy's address as dcimon shows it: scheme, user, host and port, never a password.
+// URL is the pmproxy's address as the user gives it (`pcp://` or `pcps://`, user, host and
+// port), never with a password.
 func (c *Client) URL() string {
 	u := *c.base
+	u.Scheme = "pcp"
+	if c.base.Scheme == "https" {
+		u.Scheme = "pcps"
+	}
 	if c.user != "" {
 		u.User = url.User(c.user)
 	}

@@ -269,7 +269,11 @@ func (x *Context) Fetch(ctx context.Context, names ...string) (*Fetched, error) 
 	return f, nil
 }
 
-// parseTimestamp reads pmproxy's "1795626267.187878020" exactly to the nanosecond.
+// parseTimestamp reads pmproxy's fetch timestamp. pmproxy (PCP 6.0.3) prints the seconds, a
+// point, and the nanoseconds as an integer without leading zeros: 0.034751998 s past a second is
+// written ".34751998", not ".034751998". Read as a decimal fraction, one stamp in ten would go
+// back in time and a rate over it would be nonsense; read as nanoseconds, 150 stamps taken 13 ms
+// apart all increase (see TestParseTimestamp). Nine digits read the same either way.
 func parseTimestamp(s string) (time.Time, error) {
 	sec, frac, _ := strings.Cut(s, ".")
 	n, err := strconv.ParseInt(sec, 10, 64)
@@ -279,10 +283,10 @@ func parseTimestamp(s string) (time.Time, error) {
 	var ns int64
 	if frac != "" {
 		if len(frac) > 9 {
-			frac = frac[:9]
+			return time.Time{}, fmt.Errorf("timestamp %q: more than nanoseconds", s)
 		}
-		ns, err = strconv.ParseInt(frac+strings.Repeat("0", 9-len(frac)), 10, 64)
-		if err != nil {
+		ns, err = strconv.ParseInt(frac, 10, 64)
+		if err != nil || ns < 0 {
 			return time.Time{}, fmt.Errorf("timestamp %q", s)
 		}
 	}

@@ -290,3 +290,24 @@ func TestRealPMCDDownAndBack(t *testing.T) {
 		time.Sleep(200 * time.Millisecond)
 	}
 }
+
+// pmproxy writes the nanoseconds without leading zeros (observed with PCP 6.0.3: stamps
+// 13 ms apart read ".56887899", ".1321343"); read otherwise, rates would go back in time.
+func TestParseTimestamp(t *testing.T) {
+	for in, want := range map[string]int64{
+		"1795626267.187878020": 1795626267187878020,
+		"1795626860.1321343":   1795626860001321343,
+		"1795626856.56887899":  1795626856056887899,
+		"1795626856":           1795626856000000000,
+	} {
+		got, err := parseTimestamp(in)
+		if err != nil || got.UnixNano() != want {
+			t.Errorf("%s: %d %v, want %d", in, got.UnixNano(), err, want)
+		}
+	}
+	for _, bad := range []string{"x", "1.x", "1.1234567890", "1.-5"} {
+		if _, err := parseTimestamp(bad); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}

@@ -1,0 +1,102 @@
+package collect
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"dcimon/internal/pcptest"
+	ns "dcimon/namespace"
+)
+
+// Issue 14: a host read through a real pmproxy and pmcd (started by the test) fills the same
+// classes as the local providers, with the same numbers where both read the same kernel.
+func TestPCPSourceMatchesLocal(t *testing.T) {
+	p := pcptest.Start(t)
+	provs, err := PCPProviders(PCPOptions{URL: p.URL(), Hostspec: p.Hostspec()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSampler(ns.NewRegistry(), provs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := s.Sample(ctx); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	snap, err := s.Sample(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	local := newHarness(t, HostProviders(HostOptions{}))
+	local.step(Request{Static: true})
+	for _, path := range []string{"Mem/Real/total", "CPU/ncpu"} {
+		rv := value(t, s, snap, path)
+		lv := local.value(path)
+		if rv.State != ns.Valid || rv.N != lv.N {
+			t.Errorf("%s: remote %+v, local %+v", path, rv, lv)
+		}
+	}
+	for _, path := range []string{"CPU/cpu0/user", "CPU/busy", "Mem/Virt/faults", "Mem/Real/avail"} {
+		if v := value(t, s, snap, path); v.State != ns.Valid {
+			cv := snap.Class(s.Registry().Class(ns.ClassID{1, 2}))
+			t.Errorf("%s: %+v (class read at %v, elapsed %v; status %+v)", path, v, cv.Time, cv.Elapsed, s.Status()[0])
+		}
+	}
+	ref, _ := s.Registry().Lookup(nil, "CPU/cpu0/user")
+	if ref.Datum.PCP.Name != "kernel.percpu.cpu.user" || !strings.Contains(ref.Datum.Source, "pmproxy") {
+		t.Errorf("CPU/cpu0/user: PCP name %q source %q", ref.Datum.PCP.Name, ref.Datum.Source)
+	}
+
+	// The host goes down: its classes say why, and no number is invented; it comes back by
+	// itself, with no rate across the restart (its counters started again).
+	p.StopPMCD()
+	time.Sleep(100 * time.Millisecond)
+	snap, _ = s.Sample(ctx)
+	v := value(t, s, snap, "CPU/cpu0/user")
+	st := s.Status()[0]
+	if st.State != "failing" || st.LastErr == nil {
+		t.Logf("pmproxy still answered with pmcd down: %+v %v", v, st.LastErr)
+	} else if v.State == ns.Valid {
+		t.Errorf("a valid value from a host that is down: %+v", v)
+	}
+	p.StartPMCD(t)
+	p.WaitReady(t)
+	deadline := time.Now().Add(45 * time.Second)
+	for {
+		snap, _ = s.Sample(ctx)
+		if v := value(t, s, snap, "Mem/Real/total"); v.State == ns.Valid {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the host did not come back: %v", s.Status()[0].LastErr)
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	for _, path := range []string{"CPU/cpu0/user", "Mem/Virt/faults"} {
+		if v := value(t, s, snap, path); v.State == ns.Valid && v.V > 1e9 {
+			t.Errorf("%s: a spike across the restart: %+v", path, v)
+		}
+	}
+}
+
+// A pmproxy that is not there: the provider is degraded with the URL in its error, and backs off.
+func TestPCPSourceProxyDown(t *testing.T) {
+	port := pcptest.FreePort(t)
+	provs, err := PCPProviders(PCPOptions{URL: "pcp://127.0.0.1:" + strconv.Itoa(port), Hostspec: "localhost", ProbeDeadline: 500 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = provs[0].Collect(context.Background(), Request{})
+	if err == nil || !strings.Contains(err.Error(), "127.0.0.1:"+strconv.Itoa(port)) {
+		t.Errorf("err %v, want the pmproxy URL", err)
+	}
+	_, err = provs[0].Collect(context.Background(), Request{})
+	if err == nil || !strings.Contains(err.Error(), "waiting before trying again") {
+		t.Errorf("second try at once: %v, want a backoff", err)
+	}
+}
