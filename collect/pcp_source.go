@@ -17,11 +17,12 @@ import (
 )
 
 // A remote host through Performance Co-Pilot (issue 14): the same classes as the local
-// providers, filled from the standard Linux PMDA's metrics that pmproxy serves. The mapping is
+// providers, filled from the standard Linux PMDA's metrics that pmproxy serves (issue 14). The mapping is
 // one table (pcpMapping): for each class, where its instances come from and, for each datum,
-// the PCP metric and how its units become the datum's. A datum the table does not name is not
-// supported on the remote host, never invented. So far the table maps the CPU and Mem classes;
-// the others (Disk, NetIf, Host, ...) are not read remotely yet.
+// the PCP metric and how its units become the datum's. A datum the table does not name, or whose
+// metric the host lacks, is on its instance's invalid-data list (n/a with the reason) where the
+// class has one, else not supported: never invented. So far the table maps CPU, Mem, Disk (whole
+// devices; partitions are to come) and NetIf; Host and the others are not read remotely yet.
 
 // PCPOptions choose a remote host.
 type PCPOptions struct {
@@ -41,18 +42,30 @@ type pcpDatum struct {
 	low    uint8
 	metric string
 	mult   float64
+	// check, when set, turns a value the PMDA passes on unchecked into what it means.
+	check func(ns.Raw) ns.Raw
 }
 
 // pcpClass is one class of a remote host: its instances are the instances of its first
-// metric's domain (none for a single-instance class), named by inst.
+// metric's domain (none for a single-instance class); inst gives an instance's level value from
+// its PCP name and number, false to leave it out.
 type pcpClass struct {
 	class  *ns.Class
-	inst   func(name string) (level uint64, ok bool)
+	inst   func(name string, id int64) (level uint64, ok bool)
 	datums []pcpDatum
 }
 
+// pcpClock names the pmcd's own clock, in milliseconds, where a class needs the collector's clock
+// (a disk's clock_ms, the denominator of %util and aqu-sz).
+const pcpClock = "(pmcd's fetch timestamp)"
+
+// pcpInstanceNumber is the level of an instance that has no number of the kind the local class
+// uses (a device number): the PMDA's own instance number, which stays with the name while pmcd
+// runs.
+func pcpInstanceNumber(_ string, id int64) (uint64, bool) { return uint64(id), id >= 0 }
+
 // cpuNumber reads "cpu12" as 12: the Linux PMDA names processors as /proc/stat does.
-func cpuNumber(name string) (uint64, bool) {
+func cpuNumber(name string, _ int64) (uint64, bool) {
 	n, err := strconv.ParseUint(strings.TrimPrefix(name, "cpu"), 10, 32)
 	return n, err == nil && strings.HasPrefix(name, "cpu")
 }
@@ -63,46 +76,82 @@ func pcpMapping(ncpu int, memTotal uint64) (decl []*ns.Class, classes []pcpClass
 	cpuTop, cpuTotal, cpuPer := cpuClasses(ncpu)
 	cpuTimes := func(prefix string) []pcpDatum {
 		return []pcpDatum{
-			{cpuUserID, prefix + ".user", 0}, {cpuKernID, prefix + ".sys", 0}, {cpuWaitID, prefix + ".wait.total", 0},
-			{cpuIdleID, prefix + ".idle", 0}, {cpuNiceID, prefix + ".nice", 0}, {cpuIRQID, prefix + ".irq.hard", 0},
-			{cpuSoftIRQID, prefix + ".irq.soft", 0}, {cpuStealID, prefix + ".steal", 0}, {cpuGuestID, prefix + ".guest", 0},
-			{cpuGuestNiceID, prefix + ".guest_nice", 0},
+			{low: cpuUserID, metric: prefix + ".user"}, {low: cpuKernID, metric: prefix + ".sys"}, {low: cpuWaitID, metric: prefix + ".wait.total"},
+			{low: cpuIdleID, metric: prefix + ".idle"}, {low: cpuNiceID, metric: prefix + ".nice"}, {low: cpuIRQID, metric: prefix + ".irq.hard"},
+			{low: cpuSoftIRQID, metric: prefix + ".irq.soft"}, {low: cpuStealID, metric: prefix + ".steal"}, {low: cpuGuestID, metric: prefix + ".guest"},
+			{low: cpuGuestNiceID, metric: prefix + ".guest_nice"},
 		}
 	}
 	memTop, real, swap, virt := memClasses(memTotal)
+	diskTop, disk, _ := diskClasses()
+	disk.Help = "One whole block device, from the Linux PMDA's disk.dev metrics. Instance value: the PMDA's instance number (PCP gives no device number)."
+	netTop, iface := netClasses()
+	iface.Help = "One network interface, from the Linux PMDA's network.interface metrics. Instance value: the PMDA's instance number."
 	classes = []pcpClass{
-		{class: cpuTotal, datums: append(cpuTimes("kernel.all.cpu"), pcpDatum{cpuNumID, "hinv.ncpu", 1})},
+		{class: cpuTotal, datums: append(cpuTimes("kernel.all.cpu"), pcpDatum{low: cpuNumID, metric: "hinv.ncpu", mult: 1})},
 		{class: cpuPer, inst: cpuNumber, datums: cpuTimes("kernel.percpu.cpu")},
 		{class: real, datums: []pcpDatum{
-			{realTotalID, "mem.physmem", 0}, {realFreeID, "mem.util.free", 0}, {realAvailID, "mem.util.available", 0},
-			{realBuffersID, "mem.util.bufmem", 0}, {realCachedID, "mem.util.cached", 0},
+			{low: realTotalID, metric: "mem.physmem"}, {low: realFreeID, metric: "mem.util.free"}, {low: realAvailID, metric: "mem.util.available"},
+			{low: realBuffersID, metric: "mem.util.bufmem"}, {low: realCachedID, metric: "mem.util.cached"},
 		}},
 		{class: swap, datums: []pcpDatum{
-			{swapTotalID, "mem.util.swapTotal", 0}, {swapFreeID, "mem.util.swapFree", 0},
-			{swapInID, "swap.pagesin", 1}, {swapOutID, "swap.pagesout", 1},
+			{low: swapTotalID, metric: "mem.util.swapTotal"}, {low: swapFreeID, metric: "mem.util.swapFree"},
+			{low: swapInID, metric: "swap.pagesin", mult: 1}, {low: swapOutID, metric: "swap.pagesout", mult: 1},
 		}},
 		{class: virt, datums: []pcpDatum{
 			// /proc/vmstat's pgpgin and pgpgout count kilobytes, whatever their names say; PCP
 			// declares them as counts.
-			{virtPageInID, "mem.vmstat.pgpgin", 1024}, {virtPageOutID, "mem.vmstat.pgpgout", 1024},
-			{virtFaultsID, "mem.vmstat.pgfault", 1}, {virtMajFaultsID, "mem.vmstat.pgmajfault", 1},
+			{low: virtPageInID, metric: "mem.vmstat.pgpgin", mult: 1024}, {low: virtPageOutID, metric: "mem.vmstat.pgpgout", mult: 1024},
+			{low: virtFaultsID, metric: "mem.vmstat.pgfault", mult: 1}, {low: virtMajFaultsID, metric: "mem.vmstat.pgmajfault", mult: 1},
+		}},
+		// The busy-time counters are 32-bit milliseconds in PCP: they wrap after 49.7 days, read
+		// as one interval without a rate (a 64-bit datum sees the wrap as a decrease), never a spike.
+		{class: disk, inst: func(name string, id int64) (uint64, bool) { return uint64(id), id >= 0 && !hiddenDisk(name) }, datums: []pcpDatum{
+			{low: diskReadsID, metric: "disk.dev.read"}, {low: diskWritesID, metric: "disk.dev.write"},
+			{low: diskRMergedID, metric: "disk.dev.read_merge"}, {low: diskWMergedID, metric: "disk.dev.write_merge"},
+			{low: diskRBytesID, metric: "disk.dev.read_bytes"}, {low: diskWBytesID, metric: "disk.dev.write_bytes"},
+			{low: diskRMsID, metric: "disk.dev.read_rawactive"}, {low: diskWMsID, metric: "disk.dev.write_rawactive"},
+			{low: diskIOMsID, metric: "disk.dev.avactive"}, {low: diskWeightedMsID, metric: "disk.dev.aveq"},
+			{low: diskInFlightID, metric: "disk.dev.inflight", mult: 1}, {low: diskDiscardsID, metric: "disk.dev.discard"},
+			{low: diskDBytesID, metric: "disk.dev.discard_bytes"}, {low: diskDMsID, metric: "disk.dev.discard_rawactive"},
+			{low: diskFlushesID, metric: "disk.dev.flush"}, {low: diskFMsID, metric: "disk.dev.flush_rawactive"},
+			{low: diskClockID, metric: pcpClock}, {low: diskSizeID, metric: "disk.dev.capacity"},
+		}},
+		{class: iface, inst: pcpInstanceNumber, datums: []pcpDatum{
+			{low: netIBytesID, metric: "network.interface.in.bytes"}, {low: netOBytesID, metric: "network.interface.out.bytes"},
+			{low: netIPacketsID, metric: "network.interface.in.packets"}, {low: netOPacketsID, metric: "network.interface.out.packets"},
+			{low: netIErrorsID, metric: "network.interface.in.errors"}, {low: netOErrorsID, metric: "network.interface.out.errors"},
+			{low: netIDropsID, metric: "network.interface.in.drops"}, {low: netODropsID, metric: "network.interface.out.drops"},
+			{low: netMTUID, metric: "network.interface.mtu", mult: 1}, {low: netUpID, metric: "network.interface.up", mult: 1},
+			{low: netRunningID, metric: "network.interface.running", mult: 1},
+			// bytes per second as bits per second, the datum's unit; a driver that does not know
+			// the speed gives sysfs -1, which the PMDA passes on as 2^32-1 Mbit/s: not valid
+			{low: netSpeedID, metric: "network.interface.baudrate", mult: 8, check: func(r ns.Raw) ns.Raw {
+				if r.State == ns.RawOK && r.N >= 4294967295e6 {
+					return rawInvalid()
+				}
+				return r
+			}},
 		}},
 	}
 	for _, pc := range classes {
 		for i := range pc.class.Datums {
 			d := &pc.class.Datums[i]
-			if d.IsDerived() {
+			if d.IsDerived() || d.ID == ns.InvalidDatumID {
 				continue
 			}
 			d.Source = "not read from PCP: no Linux PMDA metric is mapped to it"
 			for _, m := range pc.datums {
-				if d.ID.Low() == m.low {
+				switch {
+				case d.ID.Low() == m.low && m.metric == pcpClock:
+					d.Source = "pmcd's timestamp of the fetch, milliseconds"
+				case d.ID.Low() == m.low:
 					d.PCP.Name, d.Source = m.metric, "pmproxy: "+m.metric
 				}
 			}
 		}
 	}
-	return []*ns.Class{cpuTop, cpuTotal, cpuPer, memTop, real, swap, virt}, classes
+	return []*ns.Class{cpuTop, cpuTotal, cpuPer, memTop, real, swap, virt, diskTop, disk, netTop, iface}, classes
 }
 
 // pcpHost is one remote host as a DCI4 supplier.
@@ -142,7 +191,7 @@ func PCPProviders(opt PCPOptions) ([]Provider, error) {
 	seen := map[string]bool{}
 	for _, pc := range h.classes {
 		for _, m := range pc.datums {
-			if !seen[m.metric] {
+			if !seen[m.metric] && m.metric != pcpClock {
 				seen[m.metric] = true
 				h.names = append(h.names, m.metric)
 			}
@@ -285,7 +334,7 @@ func (h *pcpHost) read(ctx context.Context, pc pcpClass, f *pmproxy.Fetched) Cla
 	var ids []int64
 	for _, v := range f.Values[first] {
 		name := names[v.Instance]
-		level, ok := pc.inst(name)
+		level, ok := pc.inst(name, v.Instance)
 		if !ok {
 			continue
 		}
@@ -346,21 +395,31 @@ func (h *pcpHost) instanceNames(ctx context.Context, metric string, f *pmproxy.F
 }
 
 // fillRow fills one instance's raw values (inst -1 for a single-instance class). A datum the
-// table does not map, or whose metric the host lacks, is not supported; a value that is not a
-// number of the datum's kind is a provider error, never 0.
+// table does not map, or whose metric the host lacks, is on the instance's invalid-data list
+// (DCI-INV-1) where the class keeps one, else not supported; a value that is not a number of the
+// datum's kind is a provider error; none is ever 0.
 func (h *pcpHost) fillRow(row []ns.Raw, pc pcpClass, f *pmproxy.Fetched, inst int64) {
+	missing := rawNotSupported()
+	listAt := pc.class.DatumIndex(ns.InvalidDatumID)
+	if listAt >= 0 {
+		missing = rawInvalid()
+	}
 	for i := range row {
-		row[i] = rawNotSupported()
+		row[i] = missing
 	}
 	for _, m := range pc.datums {
 		i := pc.class.DatumIndex(ns.DatumID(m.low))
 		if i < 0 {
 			continue
 		}
+		if m.metric == pcpClock {
+			row[i] = rawN(uint64(f.Time.UnixMilli()))
+			continue
+		}
 		d := &pc.class.Datums[i]
 		desc, known := h.descs[m.metric]
 		if !known {
-			continue // the host's PMDA has no such metric: not supported (an old kernel, another OS)
+			continue // the host's PMDA has no such metric (an older kernel, another OS)
 		}
 		var val *pmproxy.Value
 		for k, v := range f.Values[m.metric] {
@@ -370,7 +429,6 @@ func (h *pcpHost) fillRow(row []ns.Raw, pc pcpClass, f *pmproxy.Fetched, inst in
 			}
 		}
 		if val == nil {
-			row[i] = rawNoValues()
 			continue
 		}
 		mult := m.mult
@@ -387,6 +445,18 @@ func (h *pcpHost) fillRow(row []ns.Raw, pc pcpClass, f *pmproxy.Fetched, inst in
 			mult = conv
 		}
 		row[i] = pcpRaw(*val, desc.Type, mult)
+		if m.check != nil {
+			row[i] = m.check(row[i])
+		}
+	}
+	if listAt >= 0 {
+		var ids []ns.DatumID
+		for i := range row {
+			if i != listAt && row[i].State == ns.RawInvalid && !pc.class.Datums[i].IsDerived() {
+				ids = append(ids, pc.class.Datums[i].ID)
+			}
+		}
+		row[listAt] = rawS(invalidList(ids...))
 	}
 }
 

@@ -34,7 +34,29 @@ func TestPCPSourceMatchesLocal(t *testing.T) {
 	}
 	local := newHarness(t, HostProviders(HostOptions{}))
 	local.step(Request{Static: true})
-	for _, path := range []string{"Mem/Real/total", "CPU/ncpu"} {
+	// Disks and interfaces: the same names, sizes and MTUs as the local providers see.
+	var same []string
+	for _, class := range []string{"Disk", "NetIf"} {
+		ref, err := local.reg.Lookup(nil, class)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range ref.Ctx.Children() {
+			if _, err := s.Registry().Lookup(nil, class+"/"+c.Name); err != nil {
+				t.Errorf("%s/%s is local but not remote: %v", class, c.Name, err)
+				continue
+			}
+			if class == "Disk" {
+				same = append(same, class+"/"+c.Name+"/size")
+			} else {
+				same = append(same, class+"/"+c.Name+"/mtu")
+			}
+		}
+	}
+	if len(same) == 0 {
+		t.Error("no disk or interface to compare")
+	}
+	for _, path := range append([]string{"Mem/Real/total", "CPU/ncpu"}, same...) {
 		rv := value(t, s, snap, path)
 		lv := local.value(path)
 		if rv.State != ns.Valid || rv.N != lv.N {
