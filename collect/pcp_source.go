@@ -22,7 +22,7 @@ import (
 // the PCP metric and how its units become the datum's. A datum the table does not name, or whose
 // metric the host lacks, is on its instance's invalid-data list (n/a with the reason) where the
 // class has one, else not supported: never invented. So far the table maps CPU, Mem, Disk (whole
-// devices; partitions are to come) and NetIf; Host and the others are not read remotely yet.
+// devices; partitions are to come), NetIf and Host; the others are not read remotely yet.
 
 // PCPOptions choose a remote host.
 type PCPOptions struct {
@@ -44,6 +44,9 @@ type pcpDatum struct {
 	mult   float64
 	// check, when set, turns a value the PMDA passes on unchecked into what it means.
 	check func(ns.Raw) ns.Raw
+	// inst, when not 0, is the instance of metric to read for every instance of the class (the
+	// 1-minute load average is instance 1 of kernel.all.load).
+	inst int64
 }
 
 // pcpClass is one class of a remote host: its instances are the instances of its first
@@ -58,6 +61,9 @@ type pcpClass struct {
 // pcpClock names the pmcd's own clock, in milliseconds, where a class needs the collector's clock
 // (a disk's clock_ms, the denominator of %util and aqu-sz).
 const pcpClock = "(pmcd's fetch timestamp)"
+
+// pcpConst is a constant of the class's own (the divisor of the ×100 load averages): mult.
+const pcpConst = "(constant)"
 
 // pcpInstanceNumber is the level of an instance that has no number of the kind the local class
 // uses (a device number): the PMDA's own instance number, which stays with the name while pmcd
@@ -87,7 +93,20 @@ func pcpMapping(ncpu int, memTotal uint64) (decl []*ns.Class, classes []pcpClass
 	disk.Help = "One whole block device, from the Linux PMDA's disk.dev metrics. Instance value: the PMDA's instance number (PCP gives no device number)."
 	netTop, iface := netClasses()
 	iface.Help = "One network interface, from the Linux PMDA's network.interface metrics. Instance value: the PMDA's instance number."
+	host := hostClass(ncpu)
 	classes = []pcpClass{
+		{class: host, datums: []pcpDatum{
+			{low: hostNameID, metric: "kernel.uname.nodename"}, {low: hostReleaseID, metric: "kernel.uname.release"},
+			{low: hostOSID, metric: "kernel.uname.distro"}, {low: hostArchID, metric: "kernel.uname.machine"},
+			{low: hostBootID, metric: "kernel.all.boottime"}, {low: hostHundredID, metric: pcpConst, mult: 100},
+			{low: hostUptimeID, metric: "kernel.all.uptime", mult: 100}, // seconds as the datum's centisecond ticks
+			{low: hostLoad1xID, metric: "kernel.all.load", mult: 100, inst: 1},
+			{low: hostLoad5xID, metric: "kernel.all.load", mult: 100, inst: 5},
+			{low: hostLoad15xID, metric: "kernel.all.load", mult: 100, inst: 15},
+			{low: hostRunningID, metric: "kernel.all.running", mult: 1}, {low: hostBlockedID, metric: "kernel.all.blocked", mult: 1},
+			{low: hostCtxswID, metric: "kernel.all.pswitch", mult: 1}, {low: hostIntrID, metric: "kernel.all.intr", mult: 1},
+			{low: hostForksID, metric: "kernel.all.sysfork", mult: 1},
+		}},
 		{class: cpuTotal, datums: append(cpuTimes("kernel.all.cpu"), pcpDatum{low: cpuNumID, metric: "hinv.ncpu", mult: 1})},
 		{class: cpuPer, inst: cpuNumber, datums: cpuTimes("kernel.percpu.cpu")},
 		{class: real, datums: []pcpDatum{
@@ -145,13 +164,15 @@ func pcpMapping(ncpu int, memTotal uint64) (decl []*ns.Class, classes []pcpClass
 				switch {
 				case d.ID.Low() == m.low && m.metric == pcpClock:
 					d.Source = "pmcd's timestamp of the fetch, milliseconds"
+				case d.ID.Low() == m.low && m.metric == pcpConst:
+					d.Source = "constant " + strconv.FormatFloat(m.mult, 'f', -1, 64)
 				case d.ID.Low() == m.low:
 					d.PCP.Name, d.Source = m.metric, "pmproxy: "+m.metric
 				}
 			}
 		}
 	}
-	return []*ns.Class{cpuTop, cpuTotal, cpuPer, memTop, real, swap, virt, diskTop, disk, netTop, iface}, classes
+	return []*ns.Class{host, cpuTop, cpuTotal, cpuPer, memTop, real, swap, virt, diskTop, disk, netTop, iface}, classes
 }
 
 // pcpHost is one remote host as a DCI4 supplier.
@@ -191,7 +212,7 @@ func PCPProviders(opt PCPOptions) ([]Provider, error) {
 	seen := map[string]bool{}
 	for _, pc := range h.classes {
 		for _, m := range pc.datums {
-			if !seen[m.metric] && m.metric != pcpClock {
+			if !seen[m.metric] && m.metric != pcpClock && m.metric != pcpConst {
 				seen[m.metric] = true
 				h.names = append(h.names, m.metric)
 			}
@@ -412,8 +433,12 @@ func (h *pcpHost) fillRow(row []ns.Raw, pc pcpClass, f *pmproxy.Fetched, inst in
 		if i < 0 {
 			continue
 		}
-		if m.metric == pcpClock {
+		switch m.metric {
+		case pcpClock:
 			row[i] = rawN(uint64(f.Time.UnixMilli()))
+			continue
+		case pcpConst:
+			row[i] = rawN(uint64(m.mult))
 			continue
 		}
 		d := &pc.class.Datums[i]
@@ -422,8 +447,12 @@ func (h *pcpHost) fillRow(row []ns.Raw, pc pcpClass, f *pmproxy.Fetched, inst in
 			continue // the host's PMDA has no such metric (an older kernel, another OS)
 		}
 		var val *pmproxy.Value
+		want := inst
+		if m.inst != 0 {
+			want = m.inst
+		}
 		for k, v := range f.Values[m.metric] {
-			if v.Instance == inst || (inst < 0 && len(f.Values[m.metric]) == 1) {
+			if v.Instance == want || (want < 0 && len(f.Values[m.metric]) == 1) {
 				val = &f.Values[m.metric][k]
 				break
 			}
@@ -491,6 +520,8 @@ func pcpRaw(v pmproxy.Value, typ string, mult float64) ns.Raw {
 			return ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonNotANumber}
 		}
 		return rawN(uint64(int64(math.Round(x * mult))))
+	case "string":
+		return rawS(cut(v.Text, hostTextSize-1))
 	}
 	return ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonNotSupported}
 }

@@ -56,14 +56,17 @@ func TestPCPSourceMatchesLocal(t *testing.T) {
 	if len(same) == 0 {
 		t.Error("no disk or interface to compare")
 	}
-	for _, path := range append([]string{"Mem/Real/total", "CPU/ncpu"}, same...) {
+	if rv, lv := value(t, s, snap, "Host/hostname"), local.value("Host/hostname"); rv.S != lv.S || rv.S == "" {
+		t.Errorf("Host/hostname: remote %q, local %q", rv.S, lv.S)
+	}
+	for _, path := range append([]string{"Mem/Real/total", "CPU/ncpu", "Host/boottime"}, same...) {
 		rv := value(t, s, snap, path)
 		lv := local.value(path)
 		if rv.State != ns.Valid || rv.N != lv.N {
 			t.Errorf("%s: remote %+v, local %+v", path, rv, lv)
 		}
 	}
-	for _, path := range []string{"CPU/cpu0/user", "CPU/busy", "Mem/Virt/faults", "Mem/Real/avail"} {
+	for _, path := range []string{"CPU/cpu0/user", "CPU/busy", "Mem/Virt/faults", "Mem/Real/avail", "Host/load1", "Host/uptime"} {
 		if v := value(t, s, snap, path); v.State != ns.Valid {
 			cv := snap.Class(s.Registry().Class(ns.ClassID{1, 2}))
 			t.Errorf("%s: %+v (class read at %v, elapsed %v; status %+v)", path, v, cv.Time, cv.Elapsed, s.Status()[0])
