@@ -125,3 +125,55 @@ func TestPCPSourceProxyDown(t *testing.T) {
 		t.Errorf("second try at once: %v, want a backoff", err)
 	}
 }
+
+// pmproxy forgets a context idle past its polltimeout: the provider makes it again, with a new
+// reset value, so no rate is computed across it (issue 14).
+func TestPCPSourceContextExpires(t *testing.T) {
+	p := pcptest.Start(t)
+	provs, err := PCPProviders(PCPOptions{URL: p.URL(), Hostspec: p.Hostspec(), Interval: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSampler(ns.NewRegistry(), provs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := s.Sample(ctx); err != nil {
+		t.Fatal(err)
+	}
+	reset := s.Status()[0].Supplier.Reset
+	time.Sleep(6 * time.Second) // past the context's 5 s polltimeout
+	snap, _ := s.Sample(ctx)
+	if st := s.Status()[0]; st.State != "ok" || st.Supplier.Reset == reset {
+		t.Fatalf("after the context expired: state %s, reset %x (was %x), err %v", st.State, st.Supplier.Reset, reset, st.LastErr)
+	}
+	if v := value(t, s, snap, "CPU/cpu0/user"); v.State == ns.Valid {
+		t.Errorf("a rate across a re-created context: %+v", v)
+	}
+	time.Sleep(200 * time.Millisecond)
+	snap, _ = s.Sample(ctx)
+	if v := value(t, s, snap, "CPU/cpu0/user"); v.State != ns.Valid {
+		t.Errorf("no rate at the next reading: %+v", v)
+	}
+}
+
+// BenchmarkPCPCollect is one collection of a remote host (every mapped metric in one fetch)
+// through a real pmproxy and pmcd on this machine.
+func BenchmarkPCPCollect(b *testing.B) {
+	p := pcptest.Start(b)
+	provs, err := PCPProviders(PCPOptions{URL: p.URL(), Hostspec: p.Hostspec()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := provs[0].Collect(ctx, Request{}); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := provs[0].Collect(ctx, Request{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"bytes"
+	"dcimon/internal/pcptest"
 	"dcimon/internal/testbin"
 	"fmt"
 	"os"
@@ -382,6 +383,22 @@ func TestSmokeUsersSupplierGoAway(t *testing.T) {
 	tm.literal("DDS/acme")
 	tm.keys("Enter")
 	tm.waitFor(`Top has no subcontext "DDS"`)
+	tm.keys("q")
+	tm.restored(0)
+}
+
+// Issue 14 in the real program: the monitor on a host read through a real pmproxy and pmcd,
+// its processors and memory on the overview, the host named by its hostspec; the disk table
+// with iostat's columns from PCP's disk.dev metrics.
+func TestSmokeRemoteHost(t *testing.T) {
+	bin, _ := program(t)
+	p := pcptest.Start(t)
+	tm := startTerm(t, 120, 40, bin, "--source", p.URL(), "--hosts", p.Hostspec())
+	tm.waitFor("CPU", "Mem", p.Hostspec(), "providers")
+	tm.keys(":")
+	tm.literal("Disk")
+	tm.keys("Enter")
+	tm.waitFor("Top › Disk", "%util")
 	tm.keys("q")
 	tm.restored(0)
 }
