@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"math"
 	"strconv"
 	"strings"
@@ -21,8 +22,8 @@ import (
 // one table (pcpMapping): for each class, where its instances come from and, for each datum,
 // the PCP metric and how its units become the datum's. A datum the table does not name, or whose
 // metric the host lacks, is on its instance's invalid-data list (n/a with the reason) where the
-// class has one, else not supported: never invented. So far the table maps CPU, Mem, Disk (whole
-// devices; partitions are to come), NetIf and Host; the others are not read remotely yet.
+// class has one, else not supported: never invented. So far the table maps Host, CPU, Mem, Disk
+// (disks and their partitions) and NetIf; the others are not read remotely yet.
 
 // PCPOptions choose a remote host.
 type PCPOptions struct {
@@ -56,6 +57,37 @@ type pcpClass struct {
 	class  *ns.Class
 	inst   func(name string, id int64) (level uint64, ok bool)
 	datums []pcpDatum
+	// parentMetric, for a class nested under another (partitions under disks), is a metric of
+	// the parents' instance domain; parent finds an instance's parent among them by name.
+	parentMetric string
+	parent       func(name string, parents map[string]int64) (level uint64, asn uint16, ok bool)
+}
+
+// partitionParent finds a partition's disk by name, as the kernel names partitions: the disk's
+// name and a number (sda1), or, for a disk whose name ends in a digit, "p" and a number
+// (nvme0n1p1, mmcblk0p2). The longest such disk wins; the ASN is partASNBase + the number.
+func partitionParent(name string, disks map[string]int64) (uint64, uint16, bool) {
+	best, bestID := "", int64(-1)
+	for d, id := range disks {
+		rest, ok := strings.CutPrefix(name, d)
+		if !ok || len(d) <= len(best) {
+			continue
+		}
+		if d != "" && d[len(d)-1] >= '0' && d[len(d)-1] <= '9' {
+			if rest, ok = strings.CutPrefix(rest, "p"); !ok {
+				continue
+			}
+		}
+		if n, err := strconv.ParseUint(rest, 10, 16); err == nil && n > 0 {
+			best, bestID = d, id
+		}
+	}
+	if bestID < 0 {
+		return 0, 0, false
+	}
+	rest := strings.TrimPrefix(strings.TrimPrefix(name, best), "p")
+	n, _ := strconv.ParseUint(rest, 10, 16)
+	return uint64(bestID), asnFor(partASNBase + n), true
 }
 
 // pcpClock names the pmcd's own clock, in milliseconds, where a class needs the collector's clock
@@ -89,8 +121,22 @@ func pcpMapping(ncpu int, memTotal uint64) (decl []*ns.Class, classes []pcpClass
 		}
 	}
 	memTop, real, swap, virt := memClasses(memTotal)
-	diskTop, disk, _ := diskClasses()
+	diskTop, disk, part := diskClasses()
 	disk.Help = "One whole block device, from the Linux PMDA's disk.dev metrics. Instance value: the PMDA's instance number (PCP gives no device number)."
+	part.Help = "One partition, below its disk, from the Linux PMDA's disk.partitions metrics. Instance levels: the disk's and the partition's PMDA instance numbers."
+	devices := func(prefix string) []pcpDatum {
+		return []pcpDatum{
+			{low: diskReadsID, metric: prefix + ".read"}, {low: diskWritesID, metric: prefix + ".write"},
+			{low: diskRMergedID, metric: prefix + ".read_merge"}, {low: diskWMergedID, metric: prefix + ".write_merge"},
+			{low: diskRBytesID, metric: prefix + ".read_bytes"}, {low: diskWBytesID, metric: prefix + ".write_bytes"},
+			{low: diskRMsID, metric: prefix + ".read_rawactive"}, {low: diskWMsID, metric: prefix + ".write_rawactive"},
+			{low: diskIOMsID, metric: prefix + ".avactive"}, {low: diskWeightedMsID, metric: prefix + ".aveq"},
+			{low: diskInFlightID, metric: prefix + ".inflight", mult: 1}, {low: diskDiscardsID, metric: prefix + ".discard"},
+			{low: diskDBytesID, metric: prefix + ".discard_bytes"}, {low: diskDMsID, metric: prefix + ".discard_rawactive"},
+			{low: diskFlushesID, metric: prefix + ".flush"}, {low: diskFMsID, metric: prefix + ".flush_rawactive"},
+			{low: diskClockID, metric: pcpClock}, {low: diskSizeID, metric: prefix + ".capacity"},
+		}
+	}
 	netTop, iface := netClasses()
 	iface.Help = "One network interface, from the Linux PMDA's network.interface metrics. Instance value: the PMDA's instance number."
 	host := hostClass(ncpu)
@@ -125,17 +171,17 @@ func pcpMapping(ncpu int, memTotal uint64) (decl []*ns.Class, classes []pcpClass
 		}},
 		// The busy-time counters are 32-bit milliseconds in PCP: they wrap after 49.7 days, read
 		// as one interval without a rate (a 64-bit datum sees the wrap as a decrease), never a spike.
-		{class: disk, inst: func(name string, id int64) (uint64, bool) { return uint64(id), id >= 0 && !hiddenDisk(name) }, datums: []pcpDatum{
-			{low: diskReadsID, metric: "disk.dev.read"}, {low: diskWritesID, metric: "disk.dev.write"},
-			{low: diskRMergedID, metric: "disk.dev.read_merge"}, {low: diskWMergedID, metric: "disk.dev.write_merge"},
-			{low: diskRBytesID, metric: "disk.dev.read_bytes"}, {low: diskWBytesID, metric: "disk.dev.write_bytes"},
-			{low: diskRMsID, metric: "disk.dev.read_rawactive"}, {low: diskWMsID, metric: "disk.dev.write_rawactive"},
-			{low: diskIOMsID, metric: "disk.dev.avactive"}, {low: diskWeightedMsID, metric: "disk.dev.aveq"},
-			{low: diskInFlightID, metric: "disk.dev.inflight", mult: 1}, {low: diskDiscardsID, metric: "disk.dev.discard"},
-			{low: diskDBytesID, metric: "disk.dev.discard_bytes"}, {low: diskDMsID, metric: "disk.dev.discard_rawactive"},
-			{low: diskFlushesID, metric: "disk.dev.flush"}, {low: diskFMsID, metric: "disk.dev.flush_rawactive"},
-			{low: diskClockID, metric: pcpClock}, {low: diskSizeID, metric: "disk.dev.capacity"},
-		}},
+		{class: disk, inst: func(name string, id int64) (uint64, bool) { return uint64(id), id >= 0 && !hiddenDisk(name) },
+			datums: devices("disk.dev")},
+		{class: part, inst: pcpInstanceNumber, datums: devices("disk.partitions"),
+			parentMetric: "disk.dev.read", parent: func(name string, disks map[string]int64) (uint64, uint16, bool) {
+				for d := range disks {
+					if hiddenDisk(d) {
+						delete(disks, d)
+					}
+				}
+				return partitionParent(name, disks)
+			}},
 		{class: iface, inst: pcpInstanceNumber, datums: []pcpDatum{
 			{low: netIBytesID, metric: "network.interface.in.bytes"}, {low: netOBytesID, metric: "network.interface.out.bytes"},
 			{low: netIPacketsID, metric: "network.interface.in.packets"}, {low: netOPacketsID, metric: "network.interface.out.packets"},
@@ -172,7 +218,7 @@ func pcpMapping(ncpu int, memTotal uint64) (decl []*ns.Class, classes []pcpClass
 			}
 		}
 	}
-	return []*ns.Class{host, cpuTop, cpuTotal, cpuPer, memTop, real, swap, virt, diskTop, disk, netTop, iface}, classes
+	return []*ns.Class{host, cpuTop, cpuTotal, cpuPer, memTop, real, swap, virt, diskTop, disk, part, netTop, iface}, classes
 }
 
 // pcpHost is one remote host as a DCI4 supplier.
@@ -351,16 +397,35 @@ func (h *pcpHost) read(ctx context.Context, pc pcpClass, f *pmproxy.Fetched) Cla
 	if err != nil {
 		return ClassReading{Class: c, Err: err}
 	}
+	var parents map[string]int64
+	if pc.parentMetric != "" {
+		pn, err := h.instanceNames(ctx, pc.parentMetric, f)
+		if err != nil {
+			return ClassReading{Class: c, Err: err}
+		}
+		parents = make(map[string]int64, len(pn))
+		for _, v := range f.Values[pc.parentMetric] { // the parents there are now
+			parents[pn[v.Instance]] = v.Instance
+		}
+	}
 	var specs []ns.InstanceSpec
 	var ids []int64
 	for _, v := range f.Values[first] {
-		name := names[v.Instance]
+		name, known := names[v.Instance]
 		level, ok := pc.inst(name, v.Instance)
-		if !ok {
+		if !ok || !known {
 			continue
 		}
+		sp := ns.InstanceSpec{Levels: []uint64{level}, OSName: name, ASN: asnFor(level + 1), Desc: ns.EscapeName(name)}
+		if pc.parent != nil {
+			pl, asn, ok := pc.parent(name, maps.Clone(parents))
+			if !ok {
+				continue // a partition whose disk is not there (hidden, or gone)
+			}
+			sp.Levels, sp.ASN = []uint64{pl, level}, asn
+		}
 		ids = append(ids, v.Instance)
-		specs = append(specs, ns.InstanceSpec{Levels: []uint64{level}, OSName: name, ASN: asnFor(level + 1), Desc: ns.EscapeName(name)})
+		specs = append(specs, sp)
 	}
 	// Parents come first and instances in a stable order: by level value.
 	order := make([]int, len(specs))
