@@ -88,3 +88,38 @@ func TestMetricsRoundTrip(t *testing.T) {
 		t.Errorf("no dcimon_disk_read_bytes_total in\n%s", text)
 	}
 }
+
+// A user's decimals are kept in millionths, and text, JSON value and units say the same
+// quantity (issue 18, the quality bar's "text, --json value and units").
+func TestSuppliersDecimalsAgree(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "acme.prom"), []byte("ratio 0.25\ntemp_celsius 41.5\nlat_seconds 0.0035\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runFake(t, "get", "DDS/acme/ratio/value", "DDS/acme/temp_celsius/value", "DDS/acme/lat_seconds/value",
+		"--source", "synthetic:disks=1,nics=1,cpus=1,seed=7", "--suppliers", dir, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var r struct {
+		Values []struct {
+			Path  string  `json:"path"`
+			Text  string  `json:"text"`
+			Value float64 `json:"value"`
+			Units string  `json:"units"`
+		} `json:"values"`
+	}
+	if err := json.Unmarshal([]byte(strings.SplitN(out, "\n", 2)[0]), &r); err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		text  string
+		value float64
+		units string
+	}{{"0.25", 0.25, ""}, {"41.5 °C", 41.5, "°C"}, {"3.5 ms", 0.0035, "s"}}
+	for i, v := range r.Values {
+		if v.Text != want[i].text || v.Value != want[i].value || v.Units != want[i].units {
+			t.Errorf("%s: text %q value %v units %q, want %q %v %q", v.Path, v.Text, v.Value, v.Units, want[i].text, want[i].value, want[i].units)
+		}
+	}
+}

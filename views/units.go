@@ -352,7 +352,7 @@ func UnitMeasure(u namespace.Unit, tickHz float64) Measure {
 	case u == namespace.UnitMilliVolts:
 		return Measure{Kind: KindOther, Noun: "V", Factor: 1e-3, Res: 1e-3}
 	case u == namespace.UnitMicroUnits:
-		return Measure{Kind: KindCount, Factor: 1e-6, Res: 1e-6}
+		return Measure{Kind: KindCount, Factor: 1e-6}
 	case u == namespace.UnitRPM:
 		return Measure{Kind: KindOther, Noun: "RPM", Factor: 1}
 	case u == 0 || u == namespace.UnitNone || u.IsDerivation():

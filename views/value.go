@@ -86,9 +86,10 @@ func measureOf(d *namespace.Datum, opt *Options) (Measure, bool) {
 	if !d.Type.IsInteger() || d.DCI4.Type.IntWidth() == 0 || d.DCI4.Presentation != namespace.SIPDecimal {
 		return m, false
 	}
-	// dcimon's extension units (hundredths of a percent, millidegrees) carry a factor: scaled.
+	// dcimon's extension units (hundredths of a percent, millidegrees, millionths) carry a
+	// factor: scaled.
 	return m, m.Kind == KindSize || m.Kind == KindBits || m.Kind == KindTime || m.Kind == KindPercent || (m.Kind == KindCount && m.Noun != "") ||
-		(m.Kind == KindOther && m.Factor != 0)
+		(m.Kind == KindOther && m.Factor != 0) || (m.Kind == KindCount && m.Factor != 0)
 }
 
 // appendExact renders a value through the datum's DCI4 description: its N or S is laid out in
