@@ -61,7 +61,7 @@ func addCommon(fs *flag.FlagSet, c *headless.Common) {
 	fs.StringVar(&c.Procfs, "procfs", "", "read /proc from `DIR` instead of /proc (a fixture tree)")
 	fs.StringVar(&c.Sysfs, "sysfs", "", "read /sys from `DIR` instead of /sys")
 	fs.StringVar(&c.Source, "source", "host", "data source: host, pcp://PROXY[:PORT] (a host through PCP's pmproxy), or synthetic:disks=N,nics=N,cpus=N,procs=N,seed=N")
-	fs.StringVar(&c.Hosts, "hosts", "", "with a pcp:// source, the `HOSTSPEC` of the pmcd to read (default localhost: pmproxy's own host)")
+	fs.StringVar(&c.Hosts, "hosts", "", "with a pcp:// source, the pmcds to read: `HOSTS` separated by commas, NAME=HOSTSPEC, @FILE (default localhost: pmproxy's own host)")
 	fs.BoolVar(&c.ShowLoop, "show-loop", false, "also show loop and ram block devices, pseudo and duplicate file systems")
 	fs.StringVar(&c.Host, "host", "", "host name shown in listings (default: the host's own)")
 	fs.DurationVar(&c.Liveness, "liveness", collect.DefaultLiveness, "assume a supplier dead after `D` without new data (0 disables, else 15s-600s)")
@@ -224,15 +224,14 @@ func (cfg *config) validate() error {
 		if _, _, err := pmproxy.ParseURL(cfg.c.Source); err != nil {
 			return usagef("--source: %v", err)
 		}
-		if strings.ContainsAny(cfg.c.Hosts, ",@ ") {
-			return usagef("--hosts %q: one host for now; several hosts and host files are not supported yet", cfg.c.Hosts)
+		hosts, err := headless.ParseHosts(cfg.c.Hosts, os.ReadFile)
+		if err != nil {
+			return usagef("%v", err)
 		}
-		if cfg.c.Host == "" {
-			// The host is named by its hostspec as the user gave it (issue 14).
-			cfg.c.Host = cfg.c.Hosts
-			if cfg.c.Host == "" {
-				cfg.c.Host = "localhost"
-			}
+		cfg.c.Fleet = len(hosts) > 1
+		if cfg.c.Host == "" && !cfg.c.Fleet {
+			// The host is named by its hostspec as the user gave it, or its alias (issue 14).
+			cfg.c.Host = hosts[0].Name
 		}
 	} else if cfg.c.Hosts != "" {
 		return usagef("--hosts applies to a pcp:// source")

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 
@@ -37,9 +38,22 @@ func runMonitor(ctx context.Context, cfg *config, e headless.Env, stdout, stderr
 		return err
 	}
 	o := ui.Options{Overview: true, Interval: cfg.interval, Theme: cfg.theme, NoColor: theme.NoColor(os.Getenv),
-		Host: cfg.c.Host, DebugFile: cfg.debug, FPS: cfg.fps, Started: started}
+		Host: monitorHost(cfg.c), DebugFile: cfg.debug, FPS: cfg.fps, Started: started}
 	if cfg.eff != nil {
 		monitorSettings(cfg.eff, &o)
 	}
 	return ui.Run(ctx, s, o)
+}
+
+// monitorHost is the status bar's host: the one given or found, or for a source of several
+// hosts how many there are.
+func monitorHost(c headless.Common) string {
+	if c.Host != "" || !c.Fleet {
+		return c.Host
+	}
+	hosts, err := headless.ParseHosts(c.Hosts, os.ReadFile)
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprintf("%d hosts", len(hosts))
 }

@@ -34,7 +34,8 @@ func TestPCPSourceCommands(t *testing.T) {
 	for _, args := range [][]string{
 		{"get", "CPU/busy", "--source", "pcp://a:b:c"},
 		{"get", "CPU/busy", "--source", "pcp://u:pw@proxy"},
-		{"get", "CPU/busy", "--source", p.URL(), "--hosts", "a,b"},
+		{"get", "CPU/busy", "--source", p.URL(), "--hosts", "a,a"},
+		{"get", "CPU/busy", "--source", p.URL(), "--hosts", "x/y=a"},
 		{"get", "CPU/busy", "--hosts", "a"},
 	} {
 		if _, errOut, code := runFake(t, args...); code != 2 {
@@ -42,5 +43,39 @@ func TestPCPSourceCommands(t *testing.T) {
 		} else if strings.Contains(errOut, "pw@") {
 			t.Errorf("%v: the password is shown: %s", args, errOut)
 		}
+	}
+}
+
+// Several hosts through one pmproxy (issue 14): each host's classes under its own context,
+// named by its hostspec or alias; a path without a host means every host; a host that is down
+// degrades only its own classes, with pmproxy's reason.
+func TestPCPSeveralHosts(t *testing.T) {
+	p1 := pcptest.Start(t)
+	p2 := pcptest.Start(t)
+	down := fmt.Sprintf("127.0.0.1:%d", pcptest.FreePort(t))
+	hosts := fmt.Sprintf("%s,db=%s,gone=%s", p1.Hostspec(), p2.Hostspec(), down)
+	src := []string{"--source", p1.URL(), "--hosts", hosts}
+	out, errOut, code := runFake(t, append([]string{"get", "CPU/busy", "/db/Mem/Real/total"}, src...)...)
+	if code != 0 {
+		t.Fatalf("get: exit %d: %s\n%s", code, errOut, out)
+	}
+	for _, want := range []string{p1.Hostspec() + "/CPU/busy", "db/CPU/busy", "db/Mem/Real/total", "GiB", "gone/CPU/busy", "cannot connect to PMCD"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("get: no %q in\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "db/CPU/busy                err") {
+		t.Errorf("a host that answers is degraded by one that does not:\n%s", out)
+	}
+	out, _, code = runFake(t, append([]string{"list", "db/CPU"}, src...)...)
+	if code != 0 || !strings.Contains(out, "/db/CPU/cpu0/") {
+		t.Errorf("list db/CPU: exit %d\n%s", code, out)
+	}
+	out, _, code = runFake(t, append([]string{"hot", "/db/Disk", "busy"}, src...)...)
+	if code != 0 || !strings.Contains(out, "db/Disk busy") {
+		t.Errorf("hot /db/Disk busy: exit %d\n%s", code, out)
+	}
+	if _, errOut, code := runFake(t, append([]string{"hot", "Disk", "busy"}, src...)...); code != 2 || !strings.Contains(errOut, "across hosts") {
+		t.Errorf("a hotset across hosts: exit %d %s", code, errOut)
 	}
 }

@@ -241,10 +241,27 @@ type pcpHost struct {
 	now     func() time.Time
 }
 
-// PCPProviders returns the providers of one remote host read through pmproxy. It does not fail
-// when pmproxy or the host does not answer: the provider is then degraded with the reason, and
-// tries again with a growing pause; a malformed URL is an error.
+// PCPProviders returns the provider of one remote host read through pmproxy, its classes at the
+// top of the name space as the local providers' are. It does not fail when pmproxy or the host
+// does not answer: the provider is then degraded with the reason, and tries again with a growing
+// pause; a malformed URL is an error.
 func PCPProviders(opt PCPOptions) ([]Provider, error) {
+	return PCPFleet(opt, []PCPHost{{Name: opt.Hostspec, Spec: opt.Hostspec}})
+}
+
+// PCPHost is one host of a PCP source: its name in paths (the hostspec as the user gave it, or
+// an alias), and its pmcd's hostspec.
+type PCPHost struct{ Name, Spec string }
+
+// FleetASNBase numbers the hosts' contexts of a source with several hosts: host i (from 0) is
+// the top-level context 1000+i, above every class number dcimon gives.
+const FleetASNBase = 1000
+
+// PCPFleet returns one provider per host. With several hosts each host's classes hang under a
+// context of its own named by the host (`web1/Disk/sda/busy`); two hosts whose pmcds report the
+// same host name stay two hosts. The hosts are asked for their scales at once, so hosts that do
+// not answer cost one probe deadline at start, not one each.
+func PCPFleet(opt PCPOptions, hosts []PCPHost) ([]Provider, error) {
 	c, err := pmproxy.New(opt.URL, pmproxy.Options{Password: opt.Password})
 	if err != nil {
 		return nil, err
@@ -252,22 +269,62 @@ func PCPProviders(opt PCPOptions) ([]Provider, error) {
 	if opt.Interval <= 0 {
 		opt.Interval = time.Second
 	}
-	h := &pcpHost{opt: opt, client: c, now: time.Now}
-	ncpu, mem := h.probe()
-	h.decl, h.classes = pcpMapping(ncpu, mem)
-	seen := map[string]bool{}
-	for _, pc := range h.classes {
-		for _, m := range pc.datums {
-			if !seen[m.metric] && m.metric != pcpClock && m.metric != pcpConst {
-				seen[m.metric] = true
-				h.names = append(h.names, m.metric)
+	hs := make([]*pcpHost, len(hosts))
+	var wg sync.WaitGroup
+	scales := make([][2]uint64, len(hosts))
+	for i, hst := range hosts {
+		o := opt
+		o.Hostspec = hst.Spec
+		hs[i] = &pcpHost{opt: o, client: c, now: time.Now}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			n, m := hs[i].probe()
+			scales[i] = [2]uint64{uint64(n), m}
+		}()
+	}
+	wg.Wait()
+	provs := make([]Provider, len(hosts))
+	for i, h := range hs {
+		h.decl, h.classes = pcpMapping(int(scales[i][0]), scales[i][1])
+		if len(hosts) > 1 {
+			h.decl = reroot(h.decl, FleetASNBase+uint32(i), hosts[i])
+		}
+		seen := map[string]bool{}
+		for _, pc := range h.classes {
+			for _, m := range pc.datums {
+				if !seen[m.metric] && m.metric != pcpClock && m.metric != pcpConst {
+					seen[m.metric] = true
+					h.names = append(h.names, m.metric)
+				}
 			}
 		}
+		spec := ns.EscapeName(h.opt.Hostspec)
+		h.sup = supplier(handlePCP+uint32(i), "pcp:"+cut(ns.EscapeName(hosts[i].Name), 58), cut("PCP host "+spec, 63),
+			cut(fmt.Sprintf("The Linux PMDA of pmcd %s through pmproxy %s", spec, c.URL()), 255),
+			ns.SPTGeneralSupplier, h.decl)
+		provs[i] = h
 	}
-	h.sup = supplier(handleHost, "pcp:"+cut(ns.EscapeName(opt.Hostspec), 58), cut("PCP host "+ns.EscapeName(opt.Hostspec), 63),
-		cut(fmt.Sprintf("The Linux PMDA of pmcd %s through pmproxy %s", ns.EscapeName(opt.Hostspec), c.URL()), 255),
-		ns.SPTGeneralSupplier, h.decl)
-	return []Provider{h}, nil
+	return provs, nil
+}
+
+// handlePCP is the supplier handle of a PCP source's first host; the others follow it.
+const handlePCP = 100
+
+// reroot puts a host's classes under a context of the host's own: each class id gains the host's
+// number as its first level, and the host's context comes first.
+func reroot(decl []*ns.Class, asn uint32, h PCPHost) []*ns.Class {
+	top := &ns.Class{ID: ns.ClassID{asn}, Name: h.Name, Desc: cut("Host "+ns.EscapeName(h.Spec)+" through PCP", 63), Flags: ns.ClassEnabled,
+		Help: "One host of the source, read from its pmcd through pmproxy; its classes are the local ones'."}
+	out := []*ns.Class{top}
+	for _, c := range decl {
+		c.ID = append(ns.ClassID{asn}, c.ID...)
+		if len(c.NestUnder) > 0 {
+			c.NestUnder = append(ns.ClassID{asn}, c.NestUnder...)
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // probe reads the processor count and memory size for the classes' scales, within the deadline.

@@ -35,7 +35,7 @@ func Describe(ctx context.Context, o DescribeOptions, e Env, w io.Writer) error 
 		return err
 	}
 	reg := s.Registry()
-	ref, err := reg.Lookup(nil, o.Path)
+	ref, err := reg.Lookup(nil, hostPath(o.Common, reg, o.Path))
 	if err != nil {
 		// PCPD-15: the PCP view of the same failure.
 		return fmt.Errorf("%w; %s: %s", err, ns.PMErrPMID, ns.PMErrPMID.Text())

@@ -109,7 +109,7 @@ func Get(ctx context.Context, o GetOptions, e Env, w io.Writer) error {
 	reg := s.Registry()
 	reqs := make([]request, len(o.Paths))
 	for i, p := range o.Paths {
-		reqs[i].pattern, reqs[i].all = p, o.All
+		reqs[i].pattern, reqs[i].all = hostPath(o.Common, reg, p), o.All
 		reqs[i].expand(reg)
 	}
 	// The first printed reading's rates cover the interval since this first reading: its

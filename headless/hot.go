@@ -100,6 +100,10 @@ func Hot(ctx context.Context, o HotOptions, e Env, w io.Writer) error {
 		return err
 	}
 	reg := s.Registry()
+	o.Grandparent = hostPath(o.Common, reg, o.Grandparent)
+	if o.Fleet && strings.ContainsAny(o.Grandparent, "*?[") {
+		return Usagef("hot %s: a hotset across hosts is not supported yet; name one host (web1/Disk)", o.Grandparent)
+	}
 	src := ns.NewReading(nil)
 	src.Publish(first)
 	log := ns.NewEventLog(256)

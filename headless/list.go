@@ -122,7 +122,7 @@ func writeList(w io.Writer, lines []listLine, host string, types, ids, asJSON bo
 			if !ids {
 				l.Class, l.Instance, l.Datum, l.ASN = "", "", "", ""
 			}
-			l.Path = "/" + host + "/" + l.Path
+			l.Path = hostPrefix(host) + l.Path
 			if err := enc.Encode(l); err != nil {
 				return err
 			}
@@ -159,12 +159,12 @@ func writeList(w io.Writer, lines []listLine, host string, types, ids, asJSON bo
 	}
 	col := 40
 	for _, l := range lines {
-		if n := views.Width("/"+host+"/"+l.Path) + 2; n > col {
+		if n := views.Width(hostPrefix(host)+l.Path) + 2; n > col {
 			col = n
 		}
 	}
 	for _, l := range lines {
-		writeCol(&b, "/"+host+"/"+l.Path, col, safe(l.Description))
+		writeCol(&b, hostPrefix(host)+l.Path, col, safe(l.Description))
 		if ids {
 			b.WriteString(idsText(l))
 		}
@@ -219,12 +219,12 @@ func List(ctx context.Context, o ListOptions, e Env, w io.Writer) error {
 	reg := s.Registry()
 	root := ns.Ref{Ctx: reg.Top()}
 	if o.Path != "" {
-		if root, err = reg.Lookup(nil, o.Path); err != nil {
+		if root, err = reg.Lookup(nil, hostPath(o.Common, reg, o.Path)); err != nil {
 			return err
 		}
 	}
 	host := o.Host
-	if host == "" {
+	if host == "" && !o.Fleet {
 		host = hostName(reg, snap)
 	}
 	return writeList(w, listing(reg, root, o.All), safe(host), o.Types, o.IDs, o.JSON)
@@ -238,4 +238,13 @@ func hostName(reg *ns.Registry, snap *ns.Snapshot) string {
 		return "localhost"
 	}
 	return strings.ReplaceAll(name, "/", "_")
+}
+
+// hostPrefix is `/<host>/`, or `/` for a source of several hosts, whose paths start with the
+// host's own context (`/web1/Disk/sda`).
+func hostPrefix(host string) string {
+	if host == "" {
+		return "/"
+	}
+	return "/" + host + "/"
 }

@@ -48,15 +48,15 @@ func RealEnv() Env {
 func OpenSampler(c Common, e Env) (*collect.Sampler, error) {
 	var provs []collect.Provider
 	if strings.HasPrefix(c.Source, "pcp://") || strings.HasPrefix(c.Source, "pcps://") {
-		host := c.Hosts
-		if host == "" {
-			host = "localhost"
+		hosts, err := ParseHosts(c.Hosts, os.ReadFile)
+		if err != nil {
+			return nil, Usagef("%v", err)
 		}
 		pw, err := pcpPassword(e)
 		if err != nil {
 			return nil, err
 		}
-		provs, err = collect.PCPProviders(collect.PCPOptions{URL: c.Source, Hostspec: host, Password: pw})
+		provs, err = collect.PCPFleet(collect.PCPOptions{URL: c.Source, Password: pw}, hosts)
 		if err != nil {
 			return nil, Usagef("--source: %v", err)
 		}
@@ -112,7 +112,67 @@ type Common struct {
 	All           bool          // list and get: also the implementation datums (Datum.Aux)
 	NetBits       bool          // interfaces' byte rates in bits per second (net_units = "bits")
 	Suppliers     []string      // directories of users' suppliers, read under DDS (issue 18)
-	Hosts         string        // with a pcp:// source: the pmcd's hostspec ("" is localhost)
+	Hosts         string        // with a pcp:// source: the hosts (ParseHosts; "" is localhost)
+	// Fleet says the source has several hosts, each the first component of its paths
+	// (`web1/Disk/sda`): listings then print `/web1/Disk/sda`, without a host of their own.
+	Fleet bool
+}
+
+// ParseHosts reads --hosts: hostspecs separated by commas (`web1,db1:44321`), each optionally
+// named (`db=10.0.0.5:44321`), and `@FILE` for a file of them, one a line, `#` starting a
+// comment. A name is a path component: no `/`, at most 31 bytes, and no two hosts share one.
+func ParseHosts(s string, readFile func(string) ([]byte, error)) ([]collect.PCPHost, error) {
+	if s == "" {
+		return []collect.PCPHost{{Name: "localhost", Spec: "localhost"}}, nil
+	}
+	var items []string
+	for _, it := range strings.Split(s, ",") {
+		it = strings.TrimSpace(it)
+		if f, ok := strings.CutPrefix(it, "@"); ok {
+			data, err := readFile(f)
+			if err != nil {
+				return nil, fmt.Errorf("--hosts %s: %w", it, err)
+			}
+			for _, l := range strings.Split(string(data), "\n") {
+				if i := strings.IndexByte(l, '#'); i >= 0 {
+					l = l[:i]
+				}
+				if l = strings.TrimSpace(l); l != "" {
+					items = append(items, l)
+				}
+			}
+			continue
+		}
+		items = append(items, it)
+	}
+	var out []collect.PCPHost
+	seen := map[string]bool{}
+	for _, it := range items {
+		name, spec, named := strings.Cut(it, "=")
+		if !named {
+			spec = name
+		}
+		name, spec = strings.TrimSpace(name), strings.TrimSpace(spec)
+		switch {
+		case spec == "" || name == "":
+			return nil, fmt.Errorf("--hosts: %q: want HOSTSPEC or NAME=HOSTSPEC", it)
+		case strings.ContainsAny(spec, " \t"):
+			return nil, fmt.Errorf("--hosts: hostspec %q has white space", spec)
+		case ns.ValidateName(name) != nil:
+			return nil, fmt.Errorf("--hosts: host name %q: %v", name, ns.ValidateName(name))
+		case seen[name]:
+			return nil, fmt.Errorf("--hosts: two hosts named %q (name one: NAME=HOSTSPEC)", name)
+		}
+		seen[name] = true
+		out = append(out, collect.PCPHost{Name: name, Spec: spec})
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("--hosts %q names no host", s)
+	}
+	if len(out) > 1000 {
+		return nil, fmt.Errorf("--hosts: %d hosts, at most 1000", len(out))
+	}
+	return out, nil
 }
 
 // UsageError is a malformed request: the command line's fault, exit status 2.
@@ -139,4 +199,29 @@ func pcpPassword(e Env) (string, error) {
 	}
 	pw, _, _ := strings.Cut(string(data), "\n")
 	return strings.TrimRight(pw, "\r"), nil
+}
+
+// hostPath is a path as the name space names it (issue 14). A leading `/<host>/`, as list prints
+// paths, is the host's own context on a source of several hosts, and is dropped on a single host
+// when the rest names something. On a source of several hosts a path whose first component names
+// no host names every host: `Disk/*/busy` is `*/Disk/*/busy`.
+func hostPath(c Common, reg *ns.Registry, p string) string {
+	if rest, ok := strings.CutPrefix(p, "/"); ok {
+		if c.Fleet {
+			return rest
+		}
+		if _, after, ok := strings.Cut(rest, "/"); ok {
+			if refs, err := reg.Glob(after); err == nil && len(refs) > 0 {
+				return after
+			}
+		}
+		return rest
+	}
+	if c.Fleet && p != "" {
+		if refs, err := reg.Glob(p); err == nil && len(refs) > 0 {
+			return p
+		}
+		return "*/" + p
+	}
+	return p
 }

@@ -283,6 +283,15 @@ func (m *Model) gotoPath(path string) {
 				break
 			}
 		}
+		// A path as list prints it, `/<host>/Disk/sda`: on a single host, the host's name is not
+		// a context (issue 14); on several, it is, and the lookup above found it.
+		if rest, ok := strings.CutPrefix(path, "/"); err != nil && ok {
+			if _, after, ok := strings.Cut(rest, "/"); ok {
+				if r, e := m.reg.Lookup(nil, after); e == nil {
+					ref, err = r, nil
+				}
+			}
+		}
 	}
 	if err != nil {
 		m.setFlash(err.Error(), true)

@@ -323,6 +323,11 @@ func TestGoto(t *testing.T) {
 	if r := m.tree.Selected(); r.Datum == nil || r.Datum.Name != "idle" {
 		t.Fatalf("a statistic path selects the statistic: %+v", r)
 	}
+	// A path as list prints it, with the host first (issue 14).
+	m = keys(t, m, ":/birte/CPU/cpu1{enter}")
+	if got := m.tree.SelectedPath(); got != "CPU/cpu1" {
+		t.Fatalf("/birte/CPU/cpu1: %q", got)
+	}
 }
 
 // TestInstanceEvents is DCI-EVT-3: an interface that appears and goes drives the tree and the

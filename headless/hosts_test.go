@@ -1,0 +1,48 @@
+package headless
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestParseHosts(t *testing.T) {
+	files := map[string]string{"fleet.txt": "# the web tier\nweb1\nweb2:44321  # a second pmcd\n\ndb=10.0.0.5:44321\n"}
+	read := func(f string) ([]byte, error) {
+		if s, ok := files[f]; ok {
+			return []byte(s), nil
+		}
+		return nil, errors.New("no such file")
+	}
+	for in, want := range map[string]string{
+		"":                  "localhost=localhost",
+		"web1":              "web1=web1",
+		"web1,db1:44321":    "web1=web1 db1:44321=db1:44321",
+		"db=10.0.0.5:44321": "db=10.0.0.5:44321",
+		"@fleet.txt,extra":  "web1=web1 web2:44321=web2:44321 db=10.0.0.5:44321 extra=extra",
+	} {
+		hs, err := ParseHosts(in, read)
+		if err != nil {
+			t.Errorf("%q: %v", in, err)
+			continue
+		}
+		var got []string
+		for _, h := range hs {
+			got = append(got, h.Name+"="+h.Spec)
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("%q: %v, want %s", in, got, want)
+		}
+	}
+	for in, want := range map[string]string{
+		"web1,web1":    "two hosts named",
+		"a/b=web1":     "host name",
+		"=web1":        "want HOSTSPEC",
+		"@missing.txt": "no such file",
+		",":            "want HOSTSPEC",
+	} {
+		if _, err := ParseHosts(in, read); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", in, err, want)
+		}
+	}
+}
