@@ -42,6 +42,14 @@ func runMonitor(ctx context.Context, cfg *config, e headless.Env, stdout, stderr
 	if cfg.eff != nil {
 		monitorSettings(cfg.eff, &o)
 	}
+	if cfg.c.Fleet && o.Hotsets == nil {
+		// Several hosts: the default hotsets rank across them, the busiest disks, interfaces
+		// and processors of the whole fleet (issue 14).
+		for _, h := range ui.DefaultHotsets() {
+			h.Grandpa = "*/" + h.Grandpa
+			o.Hotsets = append(o.Hotsets, h)
+		}
+	}
 	return ui.Run(ctx, s, o)
 }
 

@@ -75,7 +75,20 @@ func TestPCPSeveralHosts(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "db/Disk busy") {
 		t.Errorf("hot /db/Disk busy: exit %d\n%s", code, out)
 	}
-	if _, errOut, code := runFake(t, append([]string{"hot", "Disk", "busy"}, src...)...); code != 2 || !strings.Contains(errOut, "across hosts") {
-		t.Errorf("a hotset across hosts: exit %d %s", code, errOut)
+	// A fleet hotset: the disks of every host ranked together, named host/Disk/disk, with the
+	// SPMI rules holding across hosts: every disk is below 101% busy, so with a negative
+	// threshold each qualifies and raises its exception (SPMI-HOT-7, SPMI-HOT-12).
+	out, errOut, code = runFake(t, append([]string{"hot", "Disk", "busy", "--threshold", "-101", "--exceptions", "exception",
+		"--severity", "2", "--max", "10"}, src...)...)
+	if code != 0 {
+		t.Fatalf("hot Disk busy across hosts: exit %d %s\n%s", code, errOut, out)
+	}
+	for _, want := range []string{"*/Disk busy", p1.Hostspec() + "/Disk/", "db/Disk/", "severity 2"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("fleet hotset: no %q in\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "gone/Disk") {
+		t.Errorf("a host that is down has disks in the ranking:\n%s", out)
 	}
 }

@@ -52,8 +52,8 @@ type hotItemJSON struct {
 // itemLabel is a ranked peer's label when it is not its name (a process is named by its PID
 // and labelled with its command), else "".
 func itemLabel(it ns.HotItem) string {
-	if it.Inst != nil && it.Inst.Label.ASCII != "" && it.Inst.Label.ASCII != it.Name {
-		return it.Inst.Label.ASCII
+	if it.Inst != nil && it.Inst.Label.ASCII != "" && it.Inst.Label.ASCII != it.Name && it.Inst.Label.ASCII != it.Inst.Name {
+		return it.Inst.Label.ASCII // a process's command beside its PID; not a name said again
 	}
 	return ""
 }
@@ -101,9 +101,6 @@ func Hot(ctx context.Context, o HotOptions, e Env, w io.Writer) error {
 	}
 	reg := s.Registry()
 	o.Grandparent = hostPath(o.Common, reg, o.Grandparent)
-	if o.Fleet && strings.ContainsAny(o.Grandparent, "*?[") {
-		return Usagef("hot %s: a hotset across hosts is not supported yet; name one host (web1/Disk)", o.Grandparent)
-	}
 	src := ns.NewReading(nil)
 	src.Publish(first)
 	log := ns.NewEventLog(256)

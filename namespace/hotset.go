@@ -108,10 +108,13 @@ type HotVals struct {
 	spec    HotSpec
 	grandpa *Context
 	path    string
-	refs    int
-	idx     int      // position among the hotset's entries; for a group, among its entry's groups
-	entry   *HotVals // the entry a group belongs to; nil for an entry
-	gen     uint64   // the source reading the entry was last evaluated on
+	// fleet marks a peer set whose grandparent path has a wildcard (`*/Disk`): the peers of every
+	// matching context are ranked together, across hosts (issue 14); grandpa is then Top.
+	fleet bool
+	refs  int
+	idx   int      // position among the hotset's entries; for a group, among its entry's groups
+	entry *HotVals // the entry a group belongs to; nil for an entry
+	gen   uint64   // the source reading the entry was last evaluated on
 
 	// The peers, worked out from the class descriptions; rebuilt when the registry changes.
 	plan     hotPlan
@@ -192,6 +195,21 @@ func (v *HotVals) StatClass() *Class {
 	return nil
 }
 
+// PeerClasses are the classes whose instances are ranked (a fleet peer set's span hosts); the
+// slice is new.
+func (v *HotVals) PeerClasses() []*Class {
+	peers := v.owner().plan.peers
+	out := make([]*Class, 0, len(peers))
+	for _, p := range peers {
+		out = append(out, p.c)
+	}
+	return out
+}
+
+// Fleet reports whether the peer set ranks the peers of several contexts together (a grandparent
+// path with a wildcard, `*/Disk`).
+func (v *HotVals) Fleet() bool { return v.owner().fleet }
+
 // RefCount is how many times the peer set has been added and not deleted (SPMI-HOT-18).
 func (v *HotVals) RefCount() int { return v.owner().refs }
 
@@ -230,6 +248,9 @@ func (hs *HotSet) Add(spec HotSpec) (*HotVals, error) {
 	if err := spec.validate(); err != nil {
 		return nil, err
 	}
+	if isFleet(spec) {
+		return hs.addFleet(spec)
+	}
 	ref, err := hs.reg.Lookup(spec.From, spec.Grandpa)
 	if err != nil {
 		return nil, err
@@ -247,7 +268,7 @@ func (hs *HotSet) Add(spec HotSpec) (*HotVals, error) {
 		return nil, errf(StatusInvalidArg, SiBadArgument, "hotset: GrandParent %s has no subcontexts, and its subcontexts are not created on the fly (SiContInst) (SPMI-HOT-4)", hotCtxName(gp))
 	}
 	for _, e := range hs.entries {
-		if e.grandpa == gp && e.plan.stat != nil && e.plan.stat.Name == plan.stat.Name && sameParams(e.spec, spec) {
+		if !e.fleet && e.grandpa == gp && e.plan.stat != nil && e.plan.stat.Name == plan.stat.Name && sameParams(e.spec, spec) {
 			e.refs++
 			return e, nil
 		}
@@ -267,6 +288,13 @@ func (hs *HotSet) Add(spec HotSpec) (*HotVals, error) {
 // The commands and the monitor use it to take a threshold in the units the statistic is shown in
 // (issue 12). Its errors are Add's.
 func (hs *HotSet) Statistic(from *Context, grandpa, stat string) (*Class, *Datum, error) {
+	if isFleet(HotSpec{Grandpa: grandpa, From: from}) {
+		plan, perr := planFleet(hs.reg, grandpa, stat)
+		if perr != nil {
+			return nil, nil, perr
+		}
+		return plan.peers[0].c, plan.stat, nil
+	}
 	ref, err := hs.reg.Lookup(from, grandpa)
 	if err != nil {
 		return nil, nil, err

@@ -205,8 +205,13 @@ func (v *HotVals) consider(in *Instance, val *Value) {
 // finish turns the selections into items and events.
 func (v *HotVals) finish(hs *HotSet, evs []Event) []Event {
 	if v.spec.Feed != SiHotNoFeed {
+		fleet := v.owner().fleet
 		for _, c := range v.feed.sorted() {
-			v.Items = append(v.Items, HotItem{Name: c.in.Name, Inst: c.in, Val: *c.val})
+			name := c.in.Name
+			if fleet {
+				name = c.in.Path() // `web1/Disk/sda`: the host says which one
+			}
+			v.Items = append(v.Items, HotItem{Name: name, Inst: c.in, Val: *c.val})
 		}
 	}
 	v.Count = len(v.Items)

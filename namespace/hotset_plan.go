@@ -221,6 +221,9 @@ func (hs *HotSet) replan(e *HotVals, rgen uint64) {
 		return
 	}
 	plan, err := planHot(hs.reg, e.grandpa, e.spec.Stat)
+	if e.fleet {
+		plan, err = planFleet(hs.reg, e.spec.Grandpa, e.spec.Stat)
+	}
 	if err != nil {
 		e.planErr = err
 		e.plan.peers = nil
@@ -244,8 +247,8 @@ func (hs *HotSet) reroute(e *HotVals) {
 	for i := range e.plan.peers {
 		pc := &e.plan.peers[i]
 		pc.route = nil
-		if !multi && pc.c.Context() == e.grandpa {
-			continue // hosted by the grandparent: all its instances are peers
+		if !multi && (e.fleet || pc.c.Context() == e.grandpa) {
+			continue // hosted by the grandparent (by one of a fleet's): all its instances are peers
 		}
 		insts := hs.reg.Instances(pc.c)
 		n := 0
@@ -266,4 +269,68 @@ func (hs *HotSet) reroute(e *HotVals) {
 		}
 		pc.route = route
 	}
+}
+
+// isFleet says a hotset's grandparent is a pattern (`*/Disk`, `web*/NetIf`), which ranks the peers
+// of every context it matches together: the busiest disks across hosts (issue 14).
+func isFleet(spec HotSpec) bool {
+	return spec.From == nil && strings.ContainsAny(spec.Grandpa, "*?[")
+}
+
+// planFleet plans a fleet hotset: the peers of every context the pattern matches, one heap for
+// all. Contexts whose peers do not carry the statistic are left out; peers one level further
+// down (partitions) are not ranked across hosts.
+func planFleet(reg *Registry, pattern, stat string) (hotPlan, *Error) {
+	refs, err := reg.Glob(pattern)
+	if err != nil || len(refs) == 0 {
+		return hotPlan{}, errf(StatusUnknownClass, SiInvalidCx, "hotset: GrandParent %q matches no context", pattern)
+	}
+	var out hotPlan
+	var first *Error
+	for _, r := range refs {
+		if r.IsStat() {
+			continue
+		}
+		p, perr := planHot(reg, r.Ctx, stat)
+		if perr == nil && p.parents != nil {
+			perr = errf(StatusInvalidArg, SiBadArgument, "hotset: StatName %q of %s is carried one level further down: a hotset across contexts ranks one level", stat, hotCtxName(r.Ctx))
+		}
+		if perr != nil {
+			if first == nil {
+				first = perr
+			}
+			continue
+		}
+		out.peers = append(out.peers, p.peers...)
+		out.first = append(out.first, p.first...)
+		if out.stat == nil {
+			out.stat = p.stat
+		}
+	}
+	if len(out.peers) == 0 {
+		if first != nil {
+			return hotPlan{}, first
+		}
+		return hotPlan{}, errf(StatusUnknownClass, SiInvalidCx, "hotset: GrandParent %q matches no context with peers", pattern)
+	}
+	return out, nil
+}
+
+// addFleet adds a fleet peer set (see isFleet): its grandparent is Top, its path the pattern.
+func (hs *HotSet) addFleet(spec HotSpec) (*HotVals, error) {
+	plan, perr := planFleet(hs.reg, spec.Grandpa, spec.Stat)
+	if perr != nil {
+		return nil, perr
+	}
+	for _, e := range hs.entries {
+		if e.fleet && e.path == spec.Grandpa && e.plan.stat != nil && e.plan.stat.Name == plan.stat.Name && sameParams(e.spec, spec) {
+			e.refs++
+			return e, nil
+		}
+	}
+	e := &HotVals{hs: hs, spec: spec, grandpa: hs.reg.Top(), path: spec.Grandpa, fleet: true, refs: 1, idx: len(hs.entries),
+		plan: plan, planGen: hs.reg.Generation(), Err: SiNoValue}
+	hs.reroute(e)
+	hs.entries = append(hs.entries, e)
+	return e, nil
 }

@@ -705,8 +705,8 @@ func (p *hotPane) item(r hotRow, sel bool) string {
 // itemName is a ranked item's name, with its label where that says more: a process is its PID
 // and its command name ("1099 sshd").
 func itemName(it namespace.HotItem) string {
-	if it.Inst != nil && it.Inst.Label.ASCII != "" && it.Inst.Label.ASCII != it.Name {
-		return it.Name + " " + it.Inst.Label.ASCII
+	if it.Inst != nil && it.Inst.Label.ASCII != "" && it.Inst.Label.ASCII != it.Name && it.Inst.Label.ASCII != it.Inst.Name {
+		return it.Name + " " + it.Inst.Label.ASCII // a process's command beside its PID
 	}
 	return it.Name
 }

@@ -100,125 +100,148 @@ func (m *Model) overviewBar(sb *strings.Builder, label string, labelW int, path 
 	valueInk(m.st, v).writePadLeft(sb, txt, 6)
 }
 
+// fleetOnly says the name space is a source of several hosts: no processors of its own, and a
+// peer set ranking across hosts.
+func (m *Model) fleetOnly() bool {
+	if m.reg == nil {
+		return false
+	}
+	if _, err := m.reg.Lookup(nil, "CPU"); err == nil {
+		return false
+	}
+	for _, e := range m.hot.Entries() {
+		if e.Fleet() {
+			return true
+		}
+	}
+	return false
+}
+
 // overviewLines builds the overview for a w×h body.
 func (m *Model) overviewLines(w, h int) []ovLine {
 	var out []ovLine
 	add := func(text, path string) { out = append(out, ovLine{text, path}) }
 	muted := func(s string) string { return m.st.Text.Muted.Render(s) }
 
-	// The host in one line: who, how long up, load, tasks.
-	var hl []string
-	if t := m.statText("Host/uptime"); t != "" {
-		if i := strings.Index(t, "("); i >= 0 && strings.HasSuffix(t, ")") {
-			t = t[i+1 : len(t)-1] // `5m 21s`, not the seconds
+	if m.fleetOnly() {
+		// Several hosts (issue 14): no host of its own to show, the fleet's busiest below.
+		add(m.st.Text.Bold.Render(safe(m.opts.Host))+muted(" · the busiest disks, interfaces and processors of every host, ranked together below; each host is in the tree"), "")
+		add("", "")
+	} else {
+		// The host in one line: who, how long up, load, tasks.
+		var hl []string
+		if t := m.statText("Host/uptime"); t != "" {
+			if i := strings.Index(t, "("); i >= 0 && strings.HasSuffix(t, ")") {
+				t = t[i+1 : len(t)-1] // `5m 21s`, not the seconds
+			}
+			hl = append(hl, "up "+t)
 		}
-		hl = append(hl, "up "+t)
-	}
-	if l1 := m.loadText("Host/load1"); l1 != "" {
-		hl = append(hl, "load "+l1+" "+m.loadText("Host/load5")+" "+m.loadText("Host/load15"))
-	}
-	if r := m.statText("Host/running"); r != "" {
-		num, _ := views.SplitUnit(r)
-		b, _ := views.SplitUnit(m.statText("Host/blocked"))
-		hl = append(hl, num+" running "+b+" blocked")
-	}
-	if th := m.statText("Host/threads"); th != "" {
-		hl = append(hl, th)
-	}
-	if n := m.statText("CPU/ncpu"); n != "" {
-		hl = append(hl, n)
-	}
-	add(strings.Join(hl, muted(" · ")), "Host/load1")
+		if l1 := m.loadText("Host/load1"); l1 != "" {
+			hl = append(hl, "load "+l1+" "+m.loadText("Host/load5")+" "+m.loadText("Host/load15"))
+		}
+		if r := m.statText("Host/running"); r != "" {
+			num, _ := views.SplitUnit(r)
+			b, _ := views.SplitUnit(m.statText("Host/blocked"))
+			hl = append(hl, num+" running "+b+" blocked")
+		}
+		if th := m.statText("Host/threads"); th != "" {
+			hl = append(hl, th)
+		}
+		if n := m.statText("CPU/ncpu"); n != "" {
+			hl = append(hl, n)
+		}
+		add(strings.Join(hl, muted(" · ")), "Host/load1")
 
-	// Processors: all together with mpstat's breakdown, then one bar each, as many as fit.
-	labelW := 5
-	barW := max(min(w-labelW-9-36, 40), 8)
-	var sb strings.Builder
-	m.overviewBar(&sb, "CPU", labelW, "CPU/busy", barW)
-	var parts []string
-	for _, p := range [][2]string{{"usr", "CPU/usr"}, {"sys", "CPU/kern"}, {"wait", "CPU/wait"}, {"steal", "CPU/steal"}} {
-		if t := m.statText(p[1]); t != "" {
-			parts = append(parts, p[0]+" "+strings.TrimSuffix(t, "%"))
+		// Processors: all together with mpstat's breakdown, then one bar each, as many as fit.
+		labelW := 5
+		barW := max(min(w-labelW-9-36, 40), 8)
+		var sb strings.Builder
+		m.overviewBar(&sb, "CPU", labelW, "CPU/busy", barW)
+		var parts []string
+		for _, p := range [][2]string{{"usr", "CPU/usr"}, {"sys", "CPU/kern"}, {"wait", "CPU/wait"}, {"steal", "CPU/steal"}} {
+			if t := m.statText(p[1]); t != "" {
+				parts = append(parts, p[0]+" "+strings.TrimSuffix(t, "%"))
+			}
 		}
-	}
-	if room := w - width(sb.String()) - 2; room > 10 {
-		sb.WriteString("  " + muted(cut(strings.Join(parts, " "), room)))
-	}
-	add(sb.String(), "CPU/busy")
-	var cpus []*namespace.Context
-	if m.reg != nil {
-		m.reg.Read(func() {
-			if ref, err := m.reg.Lookup(nil, "CPU"); err == nil {
-				for _, k := range ref.Ctx.Children() {
-					if k.Kind == namespace.CtxInstance {
-						cpus = append(cpus, k)
+		if room := w - width(sb.String()) - 2; room > 10 {
+			sb.WriteString("  " + muted(cut(strings.Join(parts, " "), room)))
+		}
+		add(sb.String(), "CPU/busy")
+		var cpus []*namespace.Context
+		if m.reg != nil {
+			m.reg.Read(func() {
+				if ref, err := m.reg.Lookup(nil, "CPU"); err == nil {
+					for _, k := range ref.Ctx.Children() {
+						if k.Kind == namespace.CtxInstance {
+							cpus = append(cpus, k)
+						}
 					}
 				}
-			}
-		})
-	}
-	// A cell: `cpu12 ███░░░  44.1%`, cells three spaces apart so a value never reads as the
-	// next label.
-	labW := 5
-	for _, k := range cpus {
-		labW = max(labW, width(k.Name))
-	}
-	cellW := labW + 1 + 10 + 1 + 6 + 3
-	cols := max((w+3)/cellW, 1)
-	maxRows := max(min(4, h/5), 1)
-	shown := min(len(cpus), cols*maxRows)
-	for r := 0; r*cols < shown; r++ {
-		var lb strings.Builder
-		first := ""
-		for c := 0; c < cols && r*cols+c < shown; c++ {
-			k := cpus[r*cols+c]
-			path := "CPU/" + k.Name + "/busy"
-			if first == "" {
-				first = path
-			}
-			if c > 0 {
-				lb.WriteString("   ")
-			}
-			m.overviewBar(&lb, k.Name, labW, path, 10)
+			})
 		}
-		add(lb.String(), first)
-	}
-	m.ov.allCPUs = shown == len(cpus)
-	if more := len(cpus) - shown; more > 0 {
-		add(muted("     … "+strconv.Itoa(more)+" more processors: the busiest are in the CPU hotset below"), "CPU")
-	}
+		// A cell: `cpu12 ███░░░  44.1%`, cells three spaces apart so a value never reads as the
+		// next label.
+		labW := 5
+		for _, k := range cpus {
+			labW = max(labW, width(k.Name))
+		}
+		cellW := labW + 1 + 10 + 1 + 6 + 3
+		cols := max((w+3)/cellW, 1)
+		maxRows := max(min(4, h/5), 1)
+		shown := min(len(cpus), cols*maxRows)
+		for r := 0; r*cols < shown; r++ {
+			var lb strings.Builder
+			first := ""
+			for c := 0; c < cols && r*cols+c < shown; c++ {
+				k := cpus[r*cols+c]
+				path := "CPU/" + k.Name + "/busy"
+				if first == "" {
+					first = path
+				}
+				if c > 0 {
+					lb.WriteString("   ")
+				}
+				m.overviewBar(&lb, k.Name, labW, path, 10)
+			}
+			add(lb.String(), first)
+		}
+		m.ov.allCPUs = shown == len(cpus)
+		if more := len(cpus) - shown; more > 0 {
+			add(muted("     … "+strconv.Itoa(more)+" more processors: the busiest are in the CPU hotset below"), "CPU")
+		}
 
-	// Memory and swap.
-	sb.Reset()
-	m.overviewBar(&sb, "Mem", labelW, "Mem/Real/%used", barW)
-	if u := m.statText("Mem/Real/used"); u != "" {
-		sb.WriteString("  " + muted(cut(u+" used of "+m.statText("Mem/Real/total")+" · avail "+m.statText("Mem/Real/avail")+
-			" · cached "+m.statText("Mem/Real/cached"), max(w-width(sb.String())-2, 0))))
-	}
-	add(sb.String(), "Mem/Real/%used")
-	if t := m.statText("Mem/Swap/total"); t != "" {
+		// Memory and swap.
 		sb.Reset()
-		if v, _, _, _ := m.statValue("Mem/Swap/total"); v.State == namespace.Valid && v.N == 0 {
-			sb.WriteString(m.st.Text.Bold.Render(pad("Swap", labelW)) + " " + muted("none configured"))
-		} else {
-			m.overviewBar(&sb, "Swap", labelW, "Mem/Swap/%used", barW)
-			sb.WriteString("  " + muted(cut(m.statText("Mem/Swap/used")+" used of "+t, max(w-width(sb.String())-2, 0))))
+		m.overviewBar(&sb, "Mem", labelW, "Mem/Real/%used", barW)
+		if u := m.statText("Mem/Real/used"); u != "" {
+			sb.WriteString("  " + muted(cut(u+" used of "+m.statText("Mem/Real/total")+" · avail "+m.statText("Mem/Real/avail")+
+				" · cached "+m.statText("Mem/Real/cached"), max(w-width(sb.String())-2, 0))))
 		}
-		add(sb.String(), "Mem/Swap/%used")
-	}
-	// Pressure stalls (issue 19): the share of the last 10 s some task waited, per resource.
-	if t := m.statText("Pressure/cpu/some_avg10"); t != "" {
-		var parts []string
-		for _, r := range []string{"cpu", "memory", "io"} {
-			txt := m.statText("Pressure/" + r + "/some_avg10")
-			if v, _, _, _ := m.statValue("Pressure/" + r + "/some_avg10"); v.State == namespace.Valid && v.N >= 1000 {
-				txt = m.st.Text.Warn.Render(txt) // a tenth of the time stalled or more
+		add(sb.String(), "Mem/Real/%used")
+		if t := m.statText("Mem/Swap/total"); t != "" {
+			sb.Reset()
+			if v, _, _, _ := m.statValue("Mem/Swap/total"); v.State == namespace.Valid && v.N == 0 {
+				sb.WriteString(m.st.Text.Bold.Render(pad("Swap", labelW)) + " " + muted("none configured"))
+			} else {
+				m.overviewBar(&sb, "Swap", labelW, "Mem/Swap/%used", barW)
+				sb.WriteString("  " + muted(cut(m.statText("Mem/Swap/used")+" used of "+t, max(w-width(sb.String())-2, 0))))
 			}
-			parts = append(parts, r+" "+txt)
+			add(sb.String(), "Mem/Swap/%used")
 		}
-		add(m.st.Text.Bold.Render(pad("Stall", labelW))+" "+strings.Join(parts, "  ")+muted("  (some task waited, last 10 s)"), "Pressure/cpu/some_avg10")
+		// Pressure stalls (issue 19): the share of the last 10 s some task waited, per resource.
+		if t := m.statText("Pressure/cpu/some_avg10"); t != "" {
+			var parts []string
+			for _, r := range []string{"cpu", "memory", "io"} {
+				txt := m.statText("Pressure/" + r + "/some_avg10")
+				if v, _, _, _ := m.statValue("Pressure/" + r + "/some_avg10"); v.State == namespace.Valid && v.N >= 1000 {
+					txt = m.st.Text.Warn.Render(txt) // a tenth of the time stalled or more
+				}
+				parts = append(parts, r+" "+txt)
+			}
+			add(m.st.Text.Bold.Render(pad("Stall", labelW))+" "+strings.Join(parts, "  ")+muted("  (some task waited, last 10 s)"), "Pressure/cpu/some_avg10")
+		}
+		add("", "")
 	}
-	add("", "")
 
 	// The open hotsets, side by side as many as fit.
 	out = append(out, m.overviewHotsets(w, h-len(out))...)

@@ -88,6 +88,9 @@ func (m *Model) shownClasses() []*namespace.Class {
 		addCtx(m.insp.ref.Ctx)
 		m.tree.VisibleStatClasses(add)
 		for _, e := range m.hot.Entries() {
+			for _, c := range e.PeerClasses() {
+				add(c) // a fleet peer set's peers are on every host
+			}
 			g := e.Grandpa()
 			if g == nil || g.Class == nil {
 				continue
