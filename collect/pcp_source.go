@@ -23,7 +23,7 @@ import (
 // the PCP metric and how its units become the datum's. A datum the table does not name, or whose
 // metric the host lacks, is on its instance's invalid-data list (n/a with the reason) where the
 // class has one, else not supported: never invented. So far the table maps Host, CPU, Mem, Disk
-// (disks and their partitions) and NetIf; the others are not read remotely yet.
+// (disks and their partitions), FS and NetIf; the others are not read remotely yet.
 
 // PCPOptions choose a remote host.
 type PCPOptions struct {
@@ -61,6 +61,12 @@ type pcpClass struct {
 	// the parents' instance domain; parent finds an instance's parent among them by name.
 	parentMetric string
 	parent       func(name string, parents map[string]int64) (level uint64, asn uint16, ok bool)
+	// nameMetric, when set, is a string metric of the same domain whose value names the
+	// instance as dcimon does (a file system by its mount point, not its device); nameAs turns
+	// the value into the name, and the PCP instance name goes to the text datum instText.
+	nameMetric string
+	nameAs     func(string) string
+	instText   uint8
 }
 
 // partitionParent finds a partition's disk by name, as the kernel names partitions: the disk's
@@ -137,6 +143,8 @@ func pcpMapping(ncpu int, memTotal uint64) (decl []*ns.Class, classes []pcpClass
 			{low: diskClockID, metric: pcpClock}, {low: diskSizeID, metric: prefix + ".capacity"},
 		}
 	}
+	fsTop, fsc := fsClasses()
+	fsc.Help = "Sizes and inodes of one mounted file system, from the Linux PMDA's filesys metrics (which leave out pseudo file systems). Instance value: the PMDA's instance number."
 	netTop, iface := netClasses()
 	iface.Help = "One network interface, from the Linux PMDA's network.interface metrics. Instance value: the PMDA's instance number."
 	host := hostClass(ncpu)
@@ -182,6 +190,11 @@ func pcpMapping(ncpu int, memTotal uint64) (decl []*ns.Class, classes []pcpClass
 				}
 				return partitionParent(name, disks)
 			}},
+		{class: fsc, inst: pcpInstanceNumber, nameMetric: "filesys.mountdir", nameAs: fsName, instText: fsDeviceID, datums: []pcpDatum{
+			{low: fsSizeID, metric: "filesys.capacity"}, {low: fsUsedID, metric: "filesys.used"}, {low: fsAvailID, metric: "filesys.avail"},
+			{low: fsInodesID, metric: "filesys.maxfiles", mult: 1}, {low: fsIUsedID, metric: "filesys.usedfiles", mult: 1},
+			{low: fsIFreeID, metric: "filesys.freefiles", mult: 1}, {low: fsROID, metric: "filesys.readonly", mult: 1},
+		}},
 		{class: iface, inst: pcpInstanceNumber, datums: []pcpDatum{
 			{low: netIBytesID, metric: "network.interface.in.bytes"}, {low: netOBytesID, metric: "network.interface.out.bytes"},
 			{low: netIPacketsID, metric: "network.interface.in.packets"}, {low: netOPacketsID, metric: "network.interface.out.packets"},
@@ -218,7 +231,7 @@ func pcpMapping(ncpu int, memTotal uint64) (decl []*ns.Class, classes []pcpClass
 			}
 		}
 	}
-	return []*ns.Class{host, cpuTop, cpuTotal, cpuPer, memTop, real, swap, virt, diskTop, disk, part, netTop, iface}, classes
+	return []*ns.Class{host, cpuTop, cpuTotal, cpuPer, memTop, real, swap, virt, diskTop, disk, part, fsTop, fsc, netTop, iface}, classes
 }
 
 // pcpHost is one remote host as a DCI4 supplier.
@@ -292,6 +305,10 @@ func PCPFleet(opt PCPOptions, hosts []PCPHost) ([]Provider, error) {
 		}
 		seen := map[string]bool{}
 		for _, pc := range h.classes {
+			if pc.nameMetric != "" && !seen[pc.nameMetric] {
+				seen[pc.nameMetric] = true
+				h.names = append(h.names, pc.nameMetric)
+			}
 			for _, m := range pc.datums {
 				if !seen[m.metric] && m.metric != pcpClock && m.metric != pcpConst {
 					seen[m.metric] = true
@@ -474,6 +491,17 @@ func (h *pcpHost) read(ctx context.Context, pc pcpClass, f *pmproxy.Fetched) Cla
 			continue
 		}
 		sp := ns.InstanceSpec{Levels: []uint64{level}, OSName: name, ASN: asnFor(level + 1), Desc: ns.EscapeName(name)}
+		if pc.nameMetric != "" {
+			named := false
+			for _, nv := range f.Values[pc.nameMetric] {
+				if nv.Instance == v.Instance && nv.Text != "" {
+					sp.OSName, sp.Desc, named = pc.nameAs(nv.Text), cut(ns.EscapeName(nv.Text)+" ("+ns.EscapeName(name)+")", ns.SiMaxLName-1), true
+				}
+			}
+			if !named {
+				continue // not mounted any more, or not yet
+			}
+		}
 		if pc.parent != nil {
 			pl, asn, ok := pc.parent(name, maps.Clone(parents))
 			if !ok {
@@ -494,7 +522,13 @@ func (h *pcpHost) read(ctx context.Context, pc pcpClass, f *pmproxy.Fetched) Cla
 	raw := make([]ns.Raw, nd*len(specs))
 	for i, j := range order {
 		sorted[i] = specs[j]
-		h.fillRow(raw[i*nd:(i+1)*nd], pc, f, ids[j])
+		row := raw[i*nd : (i+1)*nd]
+		h.fillRow(row, pc, f, ids[j])
+		if pc.instText != 0 {
+			if k := c.DatumIndex(ns.DatumID(pc.instText)); k >= 0 {
+				row[k] = rawS(cut(names[ids[j]], 255))
+			}
+		}
 	}
 	return ClassReading{Class: c, Specs: sorted, Raw: raw}
 }

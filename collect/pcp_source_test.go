@@ -59,7 +59,7 @@ func TestPCPSourceMatchesLocal(t *testing.T) {
 	if rv, lv := value(t, s, snap, "Host/hostname"), local.value("Host/hostname"); rv.S != lv.S || rv.S == "" {
 		t.Errorf("Host/hostname: remote %q, local %q", rv.S, lv.S)
 	}
-	for _, path := range append([]string{"Mem/Real/total", "CPU/ncpu", "Host/boottime"}, same...) {
+	for _, path := range append([]string{"Mem/Real/total", "CPU/ncpu", "Host/boottime", "FS/∕/size", "FS/∕/inodes"}, same...) {
 		rv := value(t, s, snap, path)
 		lv := local.value(path)
 		if rv.State != ns.Valid || rv.N != lv.N {
