@@ -311,3 +311,29 @@ func TestParseTimestamp(t *testing.T) {
 		}
 	}
 }
+
+// pcps:// is HTTPS: the same API over TLS (the server's certificate trusted by the transport).
+func TestHTTPS(t *testing.T) {
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.TLS == nil {
+			t.Error("not over TLS")
+		}
+		fmt.Fprint(w, `{"context":3,"hostspec":"h"}`)
+	}))
+	defer srv.Close()
+	c, err := New(strings.Replace(srv.URL, "https://", "pcps://", 1), Options{Transport: srv.Client().Transport})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.NewContext(context.Background(), "h", time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(c.URL(), "pcps://") {
+		t.Errorf("URL %q", c.URL())
+	}
+	// Without trusting the certificate the default transport refuses it, naming the URL.
+	c2, _ := New(strings.Replace(srv.URL, "https://", "pcps://", 1), Options{})
+	if _, err := c2.NewContext(context.Background(), "h", time.Second); err == nil || !strings.Contains(err.Error(), "pcps://") {
+		t.Errorf("an untrusted certificate: %v", err)
+	}
+}
