@@ -1,6 +1,10 @@
 package ui
 
-import "dcimon/namespace"
+import (
+	"strings"
+
+	"dcimon/namespace"
+)
 
 // health is how a supplier answered its last collection: ok; not sampled (never read yet);
 // degraded (the last reading failed or timed out); dead (the supplier stopped updating,
@@ -33,13 +37,14 @@ func classHealth(cv *namespace.ClassValues) health {
 	return healthOK
 }
 
-// buildHealth computes the map for a snapshot, and how many suppliers (providers: the classes
-// sharing a DCI4 supplier record) answered and how many are degraded or dead. Only failing
+// buildHealthHosts computes the map for a snapshot, how many suppliers (providers: the classes
+// sharing a DCI4 supplier record) answered and how many are degraded or dead, and of the remote
+// hosts of a PCP source (suppliers `pcp:<host>`) how many there are and answered. Only failing
 // classes and their ancestors are stored; a class not in the map is fine.
-func buildHealth(reg *namespace.Registry, snap *namespace.Snapshot) (healthMap, int, int) {
-	hm := healthMap{}
+func buildHealthHosts(reg *namespace.Registry, snap *namespace.Snapshot) (hm healthMap, ok, bad, hostsOK, hosts int) {
+	hm = healthMap{}
 	if snap == nil {
-		return hm, 0, 0
+		return hm, 0, 0, 0, 0
 	}
 	suppliers := map[string]health{}
 	for _, c := range reg.Classes() {
@@ -67,15 +72,20 @@ func buildHealth(reg *namespace.Registry, snap *namespace.Snapshot) (healthMap, 
 			}
 		}
 	}
-	ok, bad := 0, 0
-	for _, h := range suppliers {
+	for sup, h := range suppliers {
 		if h == healthOK {
 			ok++
 		} else {
 			bad++
 		}
+		if strings.HasPrefix(sup, "pcp:") {
+			hosts++
+			if h == healthOK {
+				hostsOK++
+			}
+		}
 	}
-	return hm, ok, bad
+	return hm, ok, bad, hostsOK, hosts
 }
 
 func (hm healthMap) worsen(c *namespace.Class, h health) {

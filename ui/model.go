@@ -125,10 +125,12 @@ type Model struct {
 	sel       namespace.Ref
 	health    healthMap
 	okN, badN int
-	evSeq     uint64
-	host      string
-	hostGen   uint64
-	self      selfRefs
+	// hostsOK of hosts remote hosts answered (a PCP source of several hosts, issue 14).
+	hostsOK, hosts int
+	evSeq          uint64
+	host           string
+	hostGen        uint64
+	self           selfRefs
 
 	flash      string
 	flashErr   bool
@@ -471,7 +473,7 @@ func (m *Model) onSample(msg sampleMsg) tea.Cmd {
 	}
 	m.log.Printf("sample %d in %s", msg.snap.Seq, msg.took)
 	m.snap = msg.snap
-	m.health, m.okN, m.badN = buildHealth(m.reg, m.snap)
+	m.health, m.okN, m.badN, m.hostsOK, m.hosts = buildHealthHosts(m.reg, m.snap)
 	m.tree.SetRegistry(m.reg)
 	m.tree.SetHealth(m.health)
 	m.tree.SetSnapshot(m.snap)

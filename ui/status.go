@@ -39,7 +39,15 @@ func slowSample(took, interval time.Duration) bool {
 func (m *Model) statusLine() string {
 	st := m.st.Status
 	segs := make([]segment, 0, 10)
-	if m.host != "" {
+	switch {
+	case m.hosts > 1:
+		// A fleet: how many of its hosts answer (issue 14); which ones is under Monitor.
+		hs := st.Host
+		if m.hostsOK < m.hosts {
+			hs = st.Warn
+		}
+		segs = append(segs, segment{strconv.Itoa(m.hostsOK) + " of " + strconv.Itoa(m.hosts) + " hosts answer", hs, rankHost})
+	case m.host != "":
 		segs = append(segs, segment{m.host, st.Host, rankHost})
 	}
 	if m.snap != nil {
