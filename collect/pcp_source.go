@@ -394,9 +394,6 @@ func (h *pcpHost) Supplier() ns.Supplier { return h.sup }
 // Classes are the classes the mapping table fills.
 func (h *pcpHost) Classes() []*ns.Class { return h.decl }
 
-// errBackoff says the provider is waiting before it tries pmproxy again.
-var errBackoff = errors.New("waiting before trying again")
-
 // Collect fetches every mapped metric in one request and fills the classes the request wants.
 // The reset value changes with the pmproxy context (made again after pmproxy forgot it): no rate
 // is computed across it.
@@ -405,7 +402,9 @@ func (h *pcpHost) Collect(ctx context.Context, req Request) (Batch, error) {
 	defer h.mu.Unlock()
 	now := h.now()
 	if now.Before(h.retryAt) {
-		return Batch{}, fmt.Errorf("%w (%v) after %w", errBackoff, h.retryAt.Sub(now).Round(time.Second), h.lastErr)
+		// Waiting before trying again: the reason is still the last failure's, said once in
+		// the events rather than alternating with a note of the wait.
+		return Batch{}, h.lastErr
 	}
 	f, err := h.fetch(ctx)
 	if err != nil {

@@ -24,8 +24,10 @@ out="$root/screenshots"
 settle=${SETTLE:-3}
 work=$(mktemp -d)
 sock="dcimon-shots-$$"
+pcp_pids=()
 cleanup() {
 	tmux -L "$sock" kill-server 2>/dev/null || true
+	for p in "${pcp_pids[@]}"; do kill "$p" 2>/dev/null || true; done
 	rm -rf "$work"
 }
 trap cleanup EXIT
@@ -122,3 +124,31 @@ shot synthetic-overview-80x24 80 24
 shot synthetic-overview-120x40 120 40
 shot synthetic-120x40 120 40 "=:Disk" Enter "=2ssssssss"
 shot synthetic-200x60 200 60 "=:Disk/sdb" Enter "=2" Down Down Down Down "=1"
+
+# A fleet through Performance Co-Pilot (issue 14): two pmcds behind one pmproxy, started here in
+# the foreground on free loopback ports and killed by PID (never the init scripts), and a third
+# host that is not there; the overview ranks the hosts' disks, interfaces and processors together.
+if [ -x /usr/lib/pcp/bin/pmproxy ] && [ "$(id -u)" = 0 ]; then
+	mkdir -p /run/pcp "$work/pcp"
+	[ -f /var/lib/pcp/pmns/root ] || (cd /var/lib/pcp/pmns && ./Rebuild -u)
+	printf '[pmproxy]\npcp.enabled = true\nhttp.enabled = true\nredis.enabled = false\n[redis]\nenabled = false\n[discover]\nenabled = false\n[pmseries]\nenabled = false\n[pmsearch]\nenabled = false\n' >"$work/pcp/pmproxy.conf"
+	free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+	web=$(free_port) db=$(free_port) proxy=$(free_port)
+	(cd /run/pcp && set +u && . /etc/pcp.env &&
+		exec /usr/lib/pcp/bin/pmcd -f -A -i 127.0.0.1 -p "$web" -s "$work/pcp/web.socket" -l "$work/pcp/web.log") &
+	pcp_pids+=($!)
+	(cd /run/pcp && set +u && . /etc/pcp.env &&
+		exec /usr/lib/pcp/bin/pmcd -f -A -i 127.0.0.1 -p "$db" -s "$work/pcp/db.socket" -l "$work/pcp/db.log") &
+	pcp_pids+=($!)
+	(cd /run/pcp && set +u && . /etc/pcp.env &&
+		exec /usr/lib/pcp/bin/pmproxy -f -A -i 127.0.0.1 -p "$proxy" -s "$work/pcp/proxy.socket" -c "$work/pcp/pmproxy.conf" -l "$work/pcp/proxy.log") &
+	pcp_pids+=($!)
+	for _ in $(seq 100); do
+		curl -sf "http://127.0.0.1:$proxy/pmapi/context?hostspec=127.0.0.1:$db" >/dev/null 2>&1 && break
+		sleep 0.1
+	done
+	prog=("$work/dcimon" --source "pcp://127.0.0.1:$proxy" --hosts "web=127.0.0.1:$web,db=127.0.0.1:$db,gone=127.0.0.1:$(free_port)")
+	shot fleet-120x40 120 40
+else
+	echo "screenshots: PCP is not installed (or not root): no fleet screenshot" >&2
+fi

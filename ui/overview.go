@@ -125,7 +125,11 @@ func (m *Model) overviewLines(w, h int) []ovLine {
 
 	if m.fleetOnly() {
 		// Several hosts (issue 14): no host of its own to show, the fleet's busiest below.
-		add(m.st.Text.Bold.Render(safe(m.opts.Host))+muted(" · the busiest disks, interfaces and processors of every host, ranked together below; each host is in the tree"), "")
+		hosts := safe(m.opts.Host)
+		if m.hosts > 1 {
+			hosts = strconv.Itoa(m.hostsOK) + " of " + strconv.Itoa(m.hosts) + " hosts answer"
+		}
+		add(m.st.Text.Bold.Render(hosts)+muted(" · the busiest disks, interfaces and processors of every host, ranked together below; each host is in the tree"), "")
 		add("", "")
 	} else {
 		// The host in one line: who, how long up, load, tasks.
