@@ -23,7 +23,7 @@ import (
 // the PCP metric and how its units become the datum's. A datum the table does not name, or whose
 // metric the host lacks, is on its instance's invalid-data list (n/a with the reason) where the
 // class has one, else not supported: never invented. So far the table maps Host, CPU, Mem, Disk
-// (disks and their partitions), FS and NetIf; the others are not read remotely yet.
+// (disks and their partitions), FS, Pressure and NetIf; the others are not read remotely yet.
 
 // PCPOptions choose a remote host.
 type PCPOptions struct {
@@ -67,7 +67,14 @@ type pcpClass struct {
 	nameMetric string
 	nameAs     func(string) string
 	instText   uint8
+	// fixed, when set, are the class's instances by name (the pressure resources); a datum's
+	// metric then names the instance by "<resource>", one metric per instance, and an instance
+	// whose first metric the host lacks is not there (a kernel without PSI).
+	fixed []string
 }
+
+// pcpResource is the placeholder of a per-instance metric name.
+const pcpResource = "<resource>"
 
 // partitionParent finds a partition's disk by name, as the kernel names partitions: the disk's
 // name and a number (sda1), or, for a disk whose name ends in a digit, "p" and a number
@@ -143,6 +150,12 @@ func pcpMapping(ncpu int, memTotal uint64) (decl []*ns.Class, classes []pcpClass
 			{low: diskClockID, metric: pcpClock}, {low: diskSizeID, metric: prefix + ".capacity"},
 		}
 	}
+	psiTop, psi := pressureClasses()
+	psi.Help = "The stall averages and total of one resource, from the Linux PMDA's kernel.all.pressure metrics; one PCP lacks (cpu full on older PMDAs) is not supported."
+	psiAvg := func(low uint8, kind string, window int64) pcpDatum {
+		// PCP's averages are percentages with decimals; the datum keeps hundredths of a percent.
+		return pcpDatum{low: low, metric: "kernel.all.pressure." + pcpResource + "." + kind + ".avg", mult: 100, inst: window}
+	}
 	fsTop, fsc := fsClasses()
 	fsc.Help = "Sizes and inodes of one mounted file system, from the Linux PMDA's filesys metrics (which leave out pseudo file systems). Instance value: the PMDA's instance number."
 	netTop, iface := netClasses()
@@ -195,6 +208,12 @@ func pcpMapping(ncpu int, memTotal uint64) (decl []*ns.Class, classes []pcpClass
 			{low: fsInodesID, metric: "filesys.maxfiles", mult: 1}, {low: fsIUsedID, metric: "filesys.usedfiles", mult: 1},
 			{low: fsIFreeID, metric: "filesys.freefiles", mult: 1}, {low: fsROID, metric: "filesys.readonly", mult: 1},
 		}},
+		{class: psi, fixed: psiResources[:], datums: []pcpDatum{
+			{low: psiSomeTotalID, metric: "kernel.all.pressure." + pcpResource + ".some.total"},
+			psiAvg(psiSomeAvg10ID, "some", 10), psiAvg(psiSomeAvg60ID, "some", 60), psiAvg(psiSomeAvg300ID, "some", 300),
+			{low: psiFullTotalID, metric: "kernel.all.pressure." + pcpResource + ".full.total"},
+			psiAvg(psiFullAvg10ID, "full", 10), psiAvg(psiFullAvg60ID, "full", 60), psiAvg(psiFullAvg300ID, "full", 300),
+		}},
 		{class: iface, inst: pcpInstanceNumber, datums: []pcpDatum{
 			{low: netIBytesID, metric: "network.interface.in.bytes"}, {low: netOBytesID, metric: "network.interface.out.bytes"},
 			{low: netIPacketsID, metric: "network.interface.in.packets"}, {low: netOPacketsID, metric: "network.interface.out.packets"},
@@ -231,7 +250,7 @@ func pcpMapping(ncpu int, memTotal uint64) (decl []*ns.Class, classes []pcpClass
 			}
 		}
 	}
-	return []*ns.Class{host, cpuTop, cpuTotal, cpuPer, memTop, real, swap, virt, diskTop, disk, part, fsTop, fsc, netTop, iface}, classes
+	return []*ns.Class{host, cpuTop, cpuTotal, cpuPer, memTop, real, swap, virt, diskTop, disk, part, fsTop, fsc, psiTop, psi, netTop, iface}, classes
 }
 
 // pcpHost is one remote host as a DCI4 supplier.
@@ -310,9 +329,18 @@ func PCPFleet(opt PCPOptions, hosts []PCPHost) ([]Provider, error) {
 				h.names = append(h.names, pc.nameMetric)
 			}
 			for _, m := range pc.datums {
-				if !seen[m.metric] && m.metric != pcpClock && m.metric != pcpConst {
-					seen[m.metric] = true
-					h.names = append(h.names, m.metric)
+				names := []string{m.metric}
+				if pc.fixed != nil {
+					names = names[:0]
+					for _, r := range pc.fixed {
+						names = append(names, strings.ReplaceAll(m.metric, pcpResource, r))
+					}
+				}
+				for _, n := range names {
+					if !seen[n] && n != pcpClock && n != pcpConst {
+						seen[n] = true
+						h.names = append(h.names, n)
+					}
 				}
 			}
 		}
@@ -460,6 +488,21 @@ func (h *pcpHost) fetch(ctx context.Context) (*pmproxy.Fetched, error) {
 func (h *pcpHost) read(ctx context.Context, pc pcpClass, f *pmproxy.Fetched) ClassReading {
 	c := pc.class
 	nd := len(c.Datums)
+	if pc.fixed != nil {
+		var specs []ns.InstanceSpec
+		var raw []ns.Raw
+		for i, r := range pc.fixed {
+			first := strings.ReplaceAll(pc.datums[0].metric, pcpResource, r)
+			if _, known := h.descs[first]; !known {
+				continue // this kernel has no such resource
+			}
+			specs = append(specs, ns.InstanceSpec{Levels: []uint64{uint64(i)}, OSName: r, ASN: uint16(i + 1)})
+			row := make([]ns.Raw, nd)
+			h.fillRowAs(row, pc, f, -1, r)
+			raw = append(raw, row...)
+		}
+		return ClassReading{Class: c, Specs: specs, Raw: raw}
+	}
 	if pc.inst == nil {
 		raw := make([]ns.Raw, nd)
 		h.fillRow(raw, pc, f, -1)
@@ -575,6 +618,12 @@ func (h *pcpHost) instanceNames(ctx context.Context, metric string, f *pmproxy.F
 // (DCI-INV-1) where the class keeps one, else not supported; a value that is not a number of the
 // datum's kind is a provider error; none is ever 0.
 func (h *pcpHost) fillRow(row []ns.Raw, pc pcpClass, f *pmproxy.Fetched, inst int64) {
+	h.fillRowAs(row, pc, f, inst, "")
+}
+
+// fillRowAs is fillRow for the instance resource of a class with fixed instances: its datums'
+// metrics name it in place of "<resource>".
+func (h *pcpHost) fillRowAs(row []ns.Raw, pc pcpClass, f *pmproxy.Fetched, inst int64, resource string) {
 	missing := rawNotSupported()
 	listAt := pc.class.DatumIndex(ns.InvalidDatumID)
 	if listAt >= 0 {
@@ -587,6 +636,9 @@ func (h *pcpHost) fillRow(row []ns.Raw, pc pcpClass, f *pmproxy.Fetched, inst in
 		i := pc.class.DatumIndex(ns.DatumID(m.low))
 		if i < 0 {
 			continue
+		}
+		if resource != "" {
+			m.metric = strings.ReplaceAll(m.metric, pcpResource, resource)
 		}
 		switch m.metric {
 		case pcpClock:
