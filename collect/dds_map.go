@@ -165,7 +165,7 @@ func unitOf(f *supply.Family) ddsUnit {
 // PCP view, and are plain numbers in the others.
 func pcpUnit(s string) ddsUnit {
 	w := strings.Join(strings.Fields(s), "")
-	time := []ns.Unit{ns.UnitSecs, ns.UnitMillisecs, ns.UnitMicrosecs, ns.UnitNanosecs}
+	times := []ns.Unit{ns.UnitSecs, ns.UnitMillisecs, ns.UnitMicrosecs, ns.UnitNanosecs}
 	switch w {
 	case "none", "":
 		return ddsUnit{unit: ns.UnitNone, mult: 1, finer: []ns.Unit{ns.UnitMicroUnits}}
@@ -182,11 +182,11 @@ func pcpUnit(s string) ddsUnit {
 	case "Tbyte":
 		return ddsUnit{unit: ns.UnitTBytes, mult: 1}
 	case "sec":
-		return ddsUnit{unit: ns.UnitSecs, mult: 1, finer: time[1:]}
+		return ddsUnit{unit: ns.UnitSecs, mult: 1, finer: times[1:]}
 	case "millisec", "msec":
-		return ddsUnit{unit: ns.UnitMillisecs, mult: 1, finer: time[2:]}
+		return ddsUnit{unit: ns.UnitMillisecs, mult: 1, finer: times[2:]}
 	case "microsec", "usec":
-		return ddsUnit{unit: ns.UnitMicrosecs, mult: 1, finer: time[3:]}
+		return ddsUnit{unit: ns.UnitMicrosecs, mult: 1, finer: times[3:]}
 	case "nanosec", "nsec":
 		return ddsUnit{unit: ns.UnitNanosecs, mult: 1}
 	}
