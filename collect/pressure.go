@@ -194,6 +194,9 @@ func (p *pressureProvider) Collect(ctx context.Context, req Request) (Batch, err
 	if err := ctx.Err(); err != nil {
 		return Batch{}, err
 	}
+	if p.boot.get() == 0 {
+		refreshBoot(ctx, &p.fr, p.boot, p.now()) // see tcpipProvider.Collect
+	}
 	b := Batch{Reset: resetOf(p.boot.get()), Time: p.now()}
 	if !req.Wants(p.res) {
 		return b, nil

@@ -307,6 +307,12 @@ func (p *tcpipProvider) Collect(ctx context.Context, req Request) (Batch, error)
 	if failed == len(errs) {
 		return Batch{}, errors.Join(errs["snmp"], errs["netstat"], errs["sockstat"])
 	}
+	if p.boot.get() == 0 {
+		// Collected before (or without) the providers that read /proc/stat: its own reading, so
+		// the first reset value is the boot time, not 0, and the second reading is not taken
+		// for a restart of the supplier (no rate for a whole interval).
+		refreshBoot(ctx, &p.fr, p.boot, p.now())
+	}
 	b := Batch{Reset: resetOf(p.boot.get()), Time: p.now()}
 	for _, cs := range []struct {
 		c     *ns.Class
