@@ -23,7 +23,8 @@ import (
 // the PCP metric and how its units become the datum's. A datum the table does not name, or whose
 // metric the host lacks, is on its instance's invalid-data list (n/a with the reason) where the
 // class has one, else not supported: never invented. So far the table maps Host, CPU, Mem, Disk
-// (disks and their partitions), FS, Pressure and NetIf; the others are not read remotely yet.
+// (disks and their partitions), FS, Pressure, IP/TCP/UDP and NetIf; the others are not read
+// remotely yet.
 
 // PCPOptions choose a remote host.
 type PCPOptions struct {
@@ -156,6 +157,18 @@ func pcpMapping(ncpu int, memTotal uint64) (decl []*ns.Class, classes []pcpClass
 		// PCP's averages are percentages with decimals; the datum keeps hundredths of a percent.
 		return pcpDatum{low: low, metric: "kernel.all.pressure." + pcpResource + "." + kind + ".avg", mult: 100, inst: window}
 	}
+	ip, tcp, udp := tcpipClasses()
+	// The protocol counters already name the PCP metric each is (Datum.PCP.Name): those names
+	// are their rows, all of them counts.
+	byName := func(c *ns.Class) []pcpDatum {
+		var out []pcpDatum
+		for _, d := range c.Datums {
+			if !d.IsDerived() && d.PCP.Name != "" && !strings.ContainsAny(d.PCP.Name, "<[") {
+				out = append(out, pcpDatum{low: d.ID.Low(), metric: d.PCP.Name, mult: 1})
+			}
+		}
+		return out
+	}
 	fsTop, fsc := fsClasses()
 	fsc.Help = "Sizes and inodes of one mounted file system, from the Linux PMDA's filesys metrics (which leave out pseudo file systems). Instance value: the PMDA's instance number."
 	netTop, iface := netClasses()
@@ -214,6 +227,7 @@ func pcpMapping(ncpu int, memTotal uint64) (decl []*ns.Class, classes []pcpClass
 			{low: psiFullTotalID, metric: "kernel.all.pressure." + pcpResource + ".full.total"},
 			psiAvg(psiFullAvg10ID, "full", 10), psiAvg(psiFullAvg60ID, "full", 60), psiAvg(psiFullAvg300ID, "full", 300),
 		}},
+		{class: ip, datums: byName(ip)}, {class: tcp, datums: byName(tcp)}, {class: udp, datums: byName(udp)},
 		{class: iface, inst: pcpInstanceNumber, datums: []pcpDatum{
 			{low: netIBytesID, metric: "network.interface.in.bytes"}, {low: netOBytesID, metric: "network.interface.out.bytes"},
 			{low: netIPacketsID, metric: "network.interface.in.packets"}, {low: netOPacketsID, metric: "network.interface.out.packets"},
@@ -250,7 +264,7 @@ func pcpMapping(ncpu int, memTotal uint64) (decl []*ns.Class, classes []pcpClass
 			}
 		}
 	}
-	return []*ns.Class{host, cpuTop, cpuTotal, cpuPer, memTop, real, swap, virt, diskTop, disk, part, fsTop, fsc, psiTop, psi, netTop, iface}, classes
+	return []*ns.Class{host, cpuTop, cpuTotal, cpuPer, memTop, real, swap, virt, diskTop, disk, part, fsTop, fsc, psiTop, psi, ip, tcp, udp, netTop, iface}, classes
 }
 
 // pcpHost is one remote host as a DCI4 supplier.

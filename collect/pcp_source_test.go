@@ -67,7 +67,7 @@ func TestPCPSourceMatchesLocal(t *testing.T) {
 		}
 	}
 	for _, path := range []string{"CPU/cpu0/user", "CPU/busy", "Mem/Virt/faults", "Mem/Real/avail", "Host/load1", "Host/uptime",
-		"Pressure/cpu/some_avg10", "Pressure/io/some_total"} {
+		"Pressure/cpu/some_avg10", "Pressure/io/some_total", "TCP/currestab", "TCP/insegs", "IP/inreceives"} {
 		if v := value(t, s, snap, path); v.State != ns.Valid {
 			cv := snap.Class(s.Registry().Class(ns.ClassID{1, 2}))
 			t.Errorf("%s: %+v (class read at %v, elapsed %v; status %+v)", path, v, cv.Time, cv.Elapsed, s.Status()[0])
