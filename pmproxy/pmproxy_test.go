@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -336,4 +337,51 @@ func TestHTTPS(t *testing.T) {
 	if _, err := c2.NewContext(context.Background(), "h", time.Second); err == nil || !strings.Contains(err.Error(), "pcps://") {
 		t.Errorf("an untrusted certificate: %v", err)
 	}
+}
+
+// One request at a time to a pmproxy, whatever the callers: pmproxy 6.0.3 segfaults now and then
+// under concurrent requests on several contexts (issue 14), and a monitor of several hosts asks
+// from one goroutine per host.
+func TestOneRequestAtATime(t *testing.T) {
+	var mu sync.Mutex
+	inFlight, most := 0, 0
+	c := fakeProxy(t, func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		inFlight++
+		most = max(most, inFlight)
+		mu.Unlock()
+		time.Sleep(5 * time.Millisecond)
+		mu.Lock()
+		inFlight--
+		mu.Unlock()
+		fmt.Fprint(w, `{"context":1,"hostspec":"h"}`)
+	})
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := c.NewContext(context.Background(), "h", time.Second); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if most != 1 {
+		t.Errorf("%d requests at once, want 1", most)
+	}
+	// A caller whose deadline passes while another request holds pmproxy gives up at it.
+	block := make(chan struct{})
+	c2 := fakeProxy(t, func(w http.ResponseWriter, r *http.Request) {
+		<-block
+		fmt.Fprint(w, `{"context":1}`)
+	})
+	go func() { _, _ = c2.NewContext(context.Background(), "h", time.Second) }()
+	time.Sleep(50 * time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if _, err := c2.NewContext(ctx, "h", time.Second); err == nil || !strings.Contains(err.Error(), "waiting for an earlier request") {
+		t.Errorf("err %v, want the deadline while waiting", err)
+	}
+	close(block)
 }
