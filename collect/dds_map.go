@@ -195,6 +195,13 @@ func pcpUnit(s string) ddsUnit {
 	return u
 }
 
+// pmUnitsStr's words for the scales of space and time.
+var (
+	pmSpaceWords = map[string]int8{"byte": ns.PMSpaceByte, "Kbyte": ns.PMSpaceKByte, "Mbyte": ns.PMSpaceMByte, "Gbyte": ns.PMSpaceGByte, "Tbyte": ns.PMSpaceTByte}
+	pmTimeWords  = map[string]int8{"nsec": ns.PMTimeNSec, "usec": ns.PMTimeUSec, "microsec": ns.PMTimeUSec, "millisec": ns.PMTimeMSec,
+		"msec": ns.PMTimeMSec, "sec": ns.PMTimeSec, "min": ns.PMTimeMin, "hour": ns.PMTimeHour}
+)
+
 // parsePMUnits reads the units pmUnitsStr writes, "Kbyte / sec", "count / sec", "byte^2": each
 // word a space, time or count scale, with an optional power, those after "/" negative.
 func parsePMUnits(s string) (ns.PMUnits, bool) {
@@ -213,11 +220,9 @@ func parsePMUnits(s string) (ns.PMUnits, bool) {
 			}
 			w, p = b, int8(n)
 		}
-		space := map[string]int8{"byte": ns.PMSpaceByte, "Kbyte": ns.PMSpaceKByte, "Mbyte": ns.PMSpaceMByte, "Gbyte": ns.PMSpaceGByte, "Tbyte": ns.PMSpaceTByte}
-		times := map[string]int8{"nsec": ns.PMTimeNSec, "usec": ns.PMTimeUSec, "microsec": ns.PMTimeUSec, "millisec": ns.PMTimeMSec, "msec": ns.PMTimeMSec, "sec": ns.PMTimeSec, "min": ns.PMTimeMin, "hour": ns.PMTimeHour}
-		if sc, ok := space[w]; ok {
+		if sc, ok := pmSpaceWords[w]; ok {
 			u.DimSpace, u.ScaleSpace = u.DimSpace+sign*p, sc
-		} else if sc, ok := times[w]; ok {
+		} else if sc, ok := pmTimeWords[w]; ok {
 			u.DimTime, u.ScaleTime = u.DimTime+sign*p, sc
 		} else if w == "count" {
 			u.DimCount += sign * p

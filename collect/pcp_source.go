@@ -6,8 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -72,6 +72,22 @@ type pcpClass struct {
 	// metric then names the instance by "<resource>", one metric per instance, and an instance
 	// whose first metric the host lacks is not there (a kernel without PSI).
 	fixed []string
+	// perFixed are the datums of each fixed instance, their metrics named (made once).
+	perFixed [][]pcpDatum
+}
+
+// expand names the metrics of each fixed instance once, so a reading does not.
+func (pc *pcpClass) expand() {
+	if pc.fixed == nil {
+		return
+	}
+	pc.perFixed = make([][]pcpDatum, len(pc.fixed))
+	for i, r := range pc.fixed {
+		for _, m := range pc.datums {
+			m.metric = strings.ReplaceAll(m.metric, pcpResource, r)
+			pc.perFixed[i] = append(pc.perFixed[i], m)
+		}
+	}
 }
 
 // pcpResource is the placeholder of a per-instance metric name.
@@ -79,12 +95,13 @@ const pcpResource = "<resource>"
 
 // partitionParent finds a partition's disk by name, as the kernel names partitions: the disk's
 // name and a number (sda1), or, for a disk whose name ends in a digit, "p" and a number
-// (nvme0n1p1, mmcblk0p2). The longest such disk wins; the ASN is partASNBase + the number.
+// (nvme0n1p1, mmcblk0p2). The longest such disk wins, hidden ones (loop, ram) never; the ASN is
+// partASNBase + the number.
 func partitionParent(name string, disks map[string]int64) (uint64, uint16, bool) {
 	best, bestID := "", int64(-1)
 	for d, id := range disks {
 		rest, ok := strings.CutPrefix(name, d)
-		if !ok || len(d) <= len(best) {
+		if !ok || len(d) <= len(best) || hiddenDisk(d) {
 			continue
 		}
 		if d != "" && d[len(d)-1] >= '0' && d[len(d)-1] <= '9' {
@@ -208,14 +225,7 @@ func pcpMapping(ncpu int, memTotal uint64) (decl []*ns.Class, classes []pcpClass
 		{class: disk, inst: func(name string, id int64) (uint64, bool) { return uint64(id), id >= 0 && !hiddenDisk(name) },
 			datums: devices("disk.dev")},
 		{class: part, inst: pcpInstanceNumber, datums: devices("disk.partitions"),
-			parentMetric: "disk.dev.read", parent: func(name string, disks map[string]int64) (uint64, uint16, bool) {
-				for d := range disks {
-					if hiddenDisk(d) {
-						delete(disks, d)
-					}
-				}
-				return partitionParent(name, disks)
-			}},
+			parentMetric: "disk.dev.read", parent: partitionParent},
 		{class: fsc, inst: pcpInstanceNumber, nameMetric: "filesys.mountdir", nameAs: fsName, instText: fsDeviceID, datums: []pcpDatum{
 			{low: fsSizeID, metric: "filesys.capacity"}, {low: fsUsedID, metric: "filesys.used"}, {low: fsAvailID, metric: "filesys.avail"},
 			{low: fsInodesID, metric: "filesys.maxfiles", mult: 1}, {low: fsIUsedID, metric: "filesys.usedfiles", mult: 1},
@@ -264,6 +274,9 @@ func pcpMapping(ncpu int, memTotal uint64) (decl []*ns.Class, classes []pcpClass
 			}
 		}
 	}
+	for i := range classes {
+		classes[i].expand()
+	}
 	return []*ns.Class{host, cpuTop, cpuTotal, cpuPer, memTop, real, swap, virt, diskTop, disk, part, fsTop, fsc, psiTop, psi, ip, tcp, udp, netTop, iface}, classes
 }
 
@@ -280,6 +293,8 @@ type pcpHost struct {
 	x       *pmproxy.Context
 	gen     uint64
 	descs   map[string]pmproxy.Desc
+	factors map[string]float64 // metric → factor to its datum's unit, NaN where none (per context)
+	reset   [8]byte            // the reset value of the current context
 	instNm  map[string]map[int64]string
 	retryAt time.Time // backoff after a failure to reach pmproxy
 	backoff time.Duration
@@ -342,16 +357,13 @@ func PCPFleet(opt PCPOptions, hosts []PCPHost) ([]Provider, error) {
 				seen[pc.nameMetric] = true
 				h.names = append(h.names, pc.nameMetric)
 			}
-			for _, m := range pc.datums {
-				names := []string{m.metric}
-				if pc.fixed != nil {
-					names = names[:0]
-					for _, r := range pc.fixed {
-						names = append(names, strings.ReplaceAll(m.metric, pcpResource, r))
-					}
-				}
-				for _, n := range names {
-					if !seen[n] && n != pcpClock && n != pcpConst {
+			rows := [][]pcpDatum{pc.datums}
+			if pc.fixed != nil {
+				rows = pc.perFixed
+			}
+			for _, ds := range rows {
+				for _, m := range ds {
+					if n := m.metric; !seen[n] && n != pcpClock && n != pcpConst {
 						seen[n] = true
 						h.names = append(h.names, n)
 					}
@@ -455,10 +467,7 @@ func (h *pcpHost) Collect(ctx context.Context, req Request) (Batch, error) {
 		return Batch{}, err
 	}
 	h.backoff, h.retryAt, h.lastErr = 0, time.Time{}, nil
-	b := Batch{Time: f.Time}
-	hsh := fnv.New64a()
-	fmt.Fprintf(hsh, "%s|%d", h.opt.Hostspec, h.gen)
-	binary.LittleEndian.PutUint64(b.Reset[:], hsh.Sum64())
+	b := Batch{Time: f.Time, Reset: h.reset}
 	for _, pc := range h.classes {
 		if !req.Wants(pc.class) {
 			continue
@@ -485,7 +494,8 @@ func (h *pcpHost) fetch(ctx context.Context) (*pmproxy.Fetched, error) {
 			h.descs[d.Name] = d
 		}
 		h.instNm = map[string]map[int64]string{}
-		h.gen = g
+		h.factors = map[string]float64{}
+		h.setGen(g)
 	}
 	f, err := h.x.Fetch(ctx, h.names...)
 	if err != nil {
@@ -493,9 +503,17 @@ func (h *pcpHost) fetch(ctx context.Context) (*pmproxy.Fetched, error) {
 	}
 	if g := h.x.Generation(); g != h.gen {
 		h.descs = nil // made again during the fetch: descriptors at the next collection
-		h.gen = g
+		h.setGen(g)
 	}
 	return f, nil
+}
+
+// setGen takes the context's generation and the reset value that goes with it.
+func (h *pcpHost) setGen(g uint64) {
+	h.gen = g
+	hsh := fnv.New64a()
+	fmt.Fprintf(hsh, "%s|%d", h.opt.Hostspec, g)
+	binary.LittleEndian.PutUint64(h.reset[:], hsh.Sum64())
 }
 
 // read fills one class from a fetch.
@@ -506,13 +524,12 @@ func (h *pcpHost) read(ctx context.Context, pc pcpClass, f *pmproxy.Fetched) Cla
 		var specs []ns.InstanceSpec
 		var raw []ns.Raw
 		for i, r := range pc.fixed {
-			first := strings.ReplaceAll(pc.datums[0].metric, pcpResource, r)
-			if _, known := h.descs[first]; !known {
+			if _, known := h.descs[pc.perFixed[i][0].metric]; !known {
 				continue // this kernel has no such resource
 			}
 			specs = append(specs, ns.InstanceSpec{Levels: []uint64{uint64(i)}, OSName: r, ASN: uint16(i + 1)})
 			row := make([]ns.Raw, nd)
-			h.fillRowAs(row, pc, f, -1, r)
+			h.fillRowFrom(row, pc, pc.perFixed[i], f, -1)
 			raw = append(raw, row...)
 		}
 		return ClassReading{Class: c, Specs: specs, Raw: raw}
@@ -559,7 +576,7 @@ func (h *pcpHost) read(ctx context.Context, pc pcpClass, f *pmproxy.Fetched) Cla
 			}
 		}
 		if pc.parent != nil {
-			pl, asn, ok := pc.parent(name, maps.Clone(parents))
+			pl, asn, ok := pc.parent(name, parents)
 			if !ok {
 				continue // a partition whose disk is not there (hidden, or gone)
 			}
@@ -573,7 +590,7 @@ func (h *pcpHost) read(ctx context.Context, pc pcpClass, f *pmproxy.Fetched) Cla
 	for i := range order {
 		order[i] = i
 	}
-	sortByLevel(order, specs)
+	slices.SortStableFunc(order, func(a, b int) int { return cmpU64(specs[a].Levels[0], specs[b].Levels[0]) })
 	sorted := make([]ns.InstanceSpec, len(specs))
 	raw := make([]ns.Raw, nd*len(specs))
 	for i, j := range order {
@@ -587,14 +604,6 @@ func (h *pcpHost) read(ctx context.Context, pc pcpClass, f *pmproxy.Fetched) Cla
 		}
 	}
 	return ClassReading{Class: c, Specs: sorted, Raw: raw}
-}
-
-func sortByLevel(order []int, specs []ns.InstanceSpec) {
-	for i := 1; i < len(order); i++ {
-		for j := i; j > 0 && specs[order[j]].Levels[0] < specs[order[j-1]].Levels[0]; j-- {
-			order[j], order[j-1] = order[j-1], order[j]
-		}
-	}
 }
 
 // instanceNames are the names of the instances of metric's domain, read again when a fetch has
@@ -632,12 +641,11 @@ func (h *pcpHost) instanceNames(ctx context.Context, metric string, f *pmproxy.F
 // (DCI-INV-1) where the class keeps one, else not supported; a value that is not a number of the
 // datum's kind is a provider error; none is ever 0.
 func (h *pcpHost) fillRow(row []ns.Raw, pc pcpClass, f *pmproxy.Fetched, inst int64) {
-	h.fillRowAs(row, pc, f, inst, "")
+	h.fillRowFrom(row, pc, pc.datums, f, inst)
 }
 
-// fillRowAs is fillRow for the instance resource of a class with fixed instances: its datums'
-// metrics name it in place of "<resource>".
-func (h *pcpHost) fillRowAs(row []ns.Raw, pc pcpClass, f *pmproxy.Fetched, inst int64, resource string) {
+// fillRowFrom is fillRow from the given datums (a fixed instance's, its metrics named).
+func (h *pcpHost) fillRowFrom(row []ns.Raw, pc pcpClass, datums []pcpDatum, f *pmproxy.Fetched, inst int64) {
 	missing := rawNotSupported()
 	listAt := pc.class.DatumIndex(ns.InvalidDatumID)
 	if listAt >= 0 {
@@ -646,13 +654,10 @@ func (h *pcpHost) fillRowAs(row []ns.Raw, pc pcpClass, f *pmproxy.Fetched, inst 
 	for i := range row {
 		row[i] = missing
 	}
-	for _, m := range pc.datums {
+	for _, m := range datums {
 		i := pc.class.DatumIndex(ns.DatumID(m.low))
 		if i < 0 {
 			continue
-		}
-		if resource != "" {
-			m.metric = strings.ReplaceAll(m.metric, pcpResource, resource)
 		}
 		switch m.metric {
 		case pcpClock:
@@ -667,34 +672,22 @@ func (h *pcpHost) fillRowAs(row []ns.Raw, pc pcpClass, f *pmproxy.Fetched, inst 
 		if !known {
 			continue // the host's PMDA has no such metric (an older kernel, another OS)
 		}
-		var val *pmproxy.Value
 		want := inst
 		if m.inst != 0 {
 			want = m.inst
 		}
-		for k, v := range f.Values[m.metric] {
-			if v.Instance == want || (want < 0 && len(f.Values[m.metric]) == 1) {
-				val = &f.Values[m.metric][k]
-				break
-			}
-		}
-		if val == nil {
+		val, ok := f.Lookup(m.metric, want)
+		if !ok {
 			continue
 		}
 		mult := m.mult
 		if mult == 0 {
-			from, ok := parsePMUnits(desc.Units)
-			if desc.Units == "none" {
-				from, ok = ns.PMUnits{}, true
-			}
-			conv, err := ns.ConvScale(1, from, d.PCP.Units)
-			if !ok || err != nil {
+			if mult, ok = h.factor(m.metric, desc.Units, d.PCP.Units); !ok {
 				row[i] = ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonProviderError}
 				continue
 			}
-			mult = conv
 		}
-		row[i] = pcpRaw(*val, desc.Type, mult)
+		row[i] = pcpRaw(val, desc.Type, mult)
 		if m.check != nil {
 			row[i] = m.check(row[i])
 		}
@@ -708,6 +701,24 @@ func (h *pcpHost) fillRowAs(row []ns.Raw, pc pcpClass, f *pmproxy.Fetched, inst 
 		}
 		row[listAt] = rawS(invalidList(ids...))
 	}
+}
+
+// factor is the factor from a metric's PCP units to a datum's, worked out once per context
+// (pmConvScale); false when the two have different dimensions.
+func (h *pcpHost) factor(metric, from string, to ns.PMUnits) (float64, bool) {
+	if f, ok := h.factors[metric]; ok {
+		return f, !math.IsNaN(f)
+	}
+	u, ok := parsePMUnits(from)
+	if from == "none" {
+		u, ok = ns.PMUnits{}, true
+	}
+	f, err := ns.ConvScale(1, u, to)
+	if !ok || err != nil {
+		f = math.NaN()
+	}
+	h.factors[metric] = f
+	return f, !math.IsNaN(f)
 }
 
 // pcpRaw converts one value to the datum's unit: integers exactly when the factor is whole.

@@ -10,6 +10,7 @@
 package pmproxy
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -186,7 +187,7 @@ func (c *Client) get(ctx context.Context, path string, q url.Values, out any) er
 		}
 		return &Error{Status: resp.StatusCode, Message: e.Message}
 	}
-	d := json.NewDecoder(strings.NewReader(string(body)))
+	d := json.NewDecoder(bytes.NewReader(body))
 	d.UseNumber()
 	if err := d.Decode(out); err != nil {
 		return fmt.Errorf("pmproxy %s: %s: %w", c.URL(), path, err)

@@ -221,6 +221,40 @@ func (v Value) Float64() (float64, error) { return strconv.ParseFloat(v.Text, 64
 type Fetched struct {
 	Time   time.Time
 	Values map[string][]Value
+
+	index map[string]map[int64]int // metric → instance → position in Values, made at the first Lookup
+}
+
+// Lookup is metric's value for instance inst; inst -1 is a metric with no instance domain, or
+// the only value a metric has. Looking an instance up costs a map access, whatever the count.
+func (f *Fetched) Lookup(metric string, inst int64) (Value, bool) {
+	vs := f.Values[metric]
+	if inst < 0 && len(vs) == 1 {
+		return vs[0], true
+	}
+	if len(vs) <= 8 {
+		for _, v := range vs {
+			if v.Instance == inst {
+				return v, true
+			}
+		}
+		return Value{}, false
+	}
+	if f.index == nil {
+		f.index = map[string]map[int64]int{}
+	}
+	ix, ok := f.index[metric]
+	if !ok {
+		ix = make(map[int64]int, len(vs))
+		for i, v := range vs {
+			ix[v.Instance] = i
+		}
+		f.index[metric] = ix
+	}
+	if i, ok := ix[inst]; ok {
+		return vs[i], true
+	}
+	return Value{}, false
 }
 
 // Fetch reads the current values of names. A name with no values (not known to pmcd, or with no

@@ -385,3 +385,24 @@ func TestOneRequestAtATime(t *testing.T) {
 	}
 	close(block)
 }
+
+// Lookup finds an instance's value among a few by a scan and among many by an index, and a
+// singular metric by -1.
+func TestFetchedLookup(t *testing.T) {
+	f := &Fetched{Values: map[string][]Value{"one": {{Instance: -1, Text: "7"}}}}
+	for i := range 20 {
+		f.Values["many"] = append(f.Values["many"], Value{Instance: int64(100 + i), Text: fmt.Sprint(i)})
+	}
+	f.Values["few"] = f.Values["many"][:3]
+	for _, c := range []struct {
+		metric string
+		inst   int64
+		want   string
+		ok     bool
+	}{{"one", -1, "7", true}, {"many", 119, "19", true}, {"many", 5, "", false}, {"few", 102, "2", true}, {"few", 110, "", false}, {"none", -1, "", false}} {
+		v, ok := f.Lookup(c.metric, c.inst)
+		if ok != c.ok || v.Text != c.want {
+			t.Errorf("Lookup(%s, %d) = %q %v, want %q %v", c.metric, c.inst, v.Text, ok, c.want, c.ok)
+		}
+	}
+}
