@@ -118,13 +118,20 @@ func (m *monitor) sample(ctx context.Context, start, end time.Time) []ns.ClassSa
 	st2 := m.s.Status()
 	raw := make([]ns.Raw, len(m.provs.Datums)*len(st2))
 	// One instance per supplier, numbered by its id: users' suppliers come and go (issue 18).
-	m.specs = m.specs[:0]
-	for _, p := range st2 {
-		sp := ns.InstanceSpec{Levels: []uint64{uint64(p.ID - 1)}, OSName: p.Supplier.Module, Desc: p.Supplier.Title}
-		if p.ID <= 0xffff {
-			sp.ASN = uint16(p.ID)
+	// The list is made again only when they did.
+	same := len(m.specs) == len(st2)
+	for i := 0; same && i < len(st2); i++ {
+		same = m.specs[i].Levels[0] == uint64(st2[i].ID-1)
+	}
+	if !same {
+		m.specs = m.specs[:0]
+		for _, p := range st2 {
+			sp := ns.InstanceSpec{Levels: []uint64{uint64(p.ID - 1)}, OSName: p.Supplier.Module, Desc: p.Supplier.Title}
+			if p.ID <= 0xffff {
+				sp.ASN = uint16(p.ID)
+			}
+			m.specs = append(m.specs, sp)
 		}
-		m.specs = append(m.specs, sp)
 	}
 	for i, p := range st2 {
 		r := raw[i*len(m.provs.Datums):]
