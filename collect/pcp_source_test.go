@@ -11,11 +11,10 @@ import (
 	ns "dcimon/namespace"
 )
 
-// Issue 14: a host read through a real pmproxy and pmcd (started by the test) fills the same
-// classes as the local providers, with the same numbers where both read the same kernel.
-func TestPCPSourceMatchesLocal(t *testing.T) {
-	p := pcptest.Start(t)
-	provs, err := PCPProviders(PCPOptions{URL: p.URL(), Hostspec: p.Hostspec()})
+// pcpSampler is a sampler whose only supplier is the remote host opt names.
+func pcpSampler(t *testing.T, opt PCPOptions) *Sampler {
+	t.Helper()
+	provs, err := PCPProviders(opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,6 +22,14 @@ func TestPCPSourceMatchesLocal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return s
+}
+
+// Issue 14: a host read through a real pmproxy and pmcd (started by the test) fills the same
+// classes as the local providers, with the same numbers where both read the same kernel.
+func TestPCPSourceMatchesLocal(t *testing.T) {
+	p := pcptest.Start(t)
+	s := pcpSampler(t, PCPOptions{URL: p.URL(), Hostspec: p.Hostspec()})
 	ctx := context.Background()
 	if _, err := s.Sample(ctx); err != nil {
 		t.Fatal(err)
@@ -132,14 +139,7 @@ func TestPCPSourceProxyDown(t *testing.T) {
 // reset value, so no rate is computed across it (issue 14).
 func TestPCPSourceContextExpires(t *testing.T) {
 	p := pcptest.Start(t)
-	provs, err := PCPProviders(PCPOptions{URL: p.URL(), Hostspec: p.Hostspec(), Interval: 100 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := NewSampler(ns.NewRegistry(), provs, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := pcpSampler(t, PCPOptions{URL: p.URL(), Hostspec: p.Hostspec(), Interval: 100 * time.Millisecond})
 	ctx := context.Background()
 	if _, err := s.Sample(ctx); err != nil {
 		t.Fatal(err)
