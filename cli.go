@@ -228,7 +228,7 @@ func (cfg *config) validate() error {
 		if err != nil {
 			return usagef("%v", err)
 		}
-		cfg.c.Fleet = len(hosts) > 1
+		cfg.c.HostList, cfg.c.Fleet = hosts, len(hosts) > 1
 		if cfg.c.Host == "" && !cfg.c.Fleet {
 			// The host is named by its hostspec as the user gave it, or its alias (issue 14).
 			cfg.c.Host = hosts[0].Name

@@ -59,9 +59,5 @@ func monitorHost(c headless.Common) string {
 	if c.Host != "" || !c.Fleet {
 		return c.Host
 	}
-	hosts, err := headless.ParseHosts(c.Hosts, os.ReadFile)
-	if err != nil {
-		return ""
-	}
-	return fmt.Sprintf("%d hosts", len(hosts))
+	return fmt.Sprintf("%d hosts", len(c.HostList))
 }

@@ -48,9 +48,12 @@ func RealEnv() Env {
 func OpenSampler(c Common, e Env) (*collect.Sampler, error) {
 	var provs []collect.Provider
 	if strings.HasPrefix(c.Source, "pcp://") || strings.HasPrefix(c.Source, "pcps://") {
-		hosts, err := ParseHosts(c.Hosts, os.ReadFile)
-		if err != nil {
-			return nil, Usagef("%v", err)
+		hosts := c.HostList
+		if hosts == nil {
+			var err error
+			if hosts, err = ParseHosts(c.Hosts, os.ReadFile); err != nil {
+				return nil, Usagef("%v", err)
+			}
 		}
 		pw, err := pcpPassword(e)
 		if err != nil {
@@ -103,16 +106,17 @@ func firstReading(ctx context.Context, c Common, e Env, paths ...string) (*colle
 
 // Common holds what every command accepts: where the values come from, and how to print them.
 type Common struct {
-	Procfs, Sysfs string        // read /proc and /sys from these trees (fixtures)
-	Source        string        // "host" or "synthetic:..."
-	ShowLoop      bool          // also show loop and ram block devices, pseudo and duplicate file systems
-	Host          string        // the host name to show; "" for the host's own
-	Liveness      time.Duration // a supplier is assumed dead after this long without new data
-	JSON          bool          // machine-readable output (docs/json.md)
-	All           bool          // list and get: also the implementation datums (Datum.Aux)
-	NetBits       bool          // interfaces' byte rates in bits per second (net_units = "bits")
-	Suppliers     []string      // directories of users' suppliers, read under DDS (issue 18)
-	Hosts         string        // with a pcp:// source: the hosts (ParseHosts; "" is localhost)
+	Procfs, Sysfs string            // read /proc and /sys from these trees (fixtures)
+	Source        string            // "host" or "synthetic:..."
+	ShowLoop      bool              // also show loop and ram block devices, pseudo and duplicate file systems
+	Host          string            // the host name to show; "" for the host's own
+	Liveness      time.Duration     // a supplier is assumed dead after this long without new data
+	JSON          bool              // machine-readable output (docs/json.md)
+	All           bool              // list and get: also the implementation datums (Datum.Aux)
+	NetBits       bool              // interfaces' byte rates in bits per second (net_units = "bits")
+	Suppliers     []string          // directories of users' suppliers, read under DDS (issue 18)
+	Hosts         string            // with a pcp:// source: the hosts (ParseHosts; "" is localhost)
+	HostList      []collect.PCPHost // Hosts as the command line parsed it once; nil: parse Hosts
 	// Fleet says the source has several hosts, each the first component of its paths
 	// (`web1/Disk/sda`): listings then print `/web1/Disk/sda`, without a host of their own.
 	Fleet bool
