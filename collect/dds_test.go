@@ -451,3 +451,25 @@ func TestDDSProgramDemandDriven(t *testing.T) {
 		t.Errorf("the program ran %d times in 5 s while watched, want 4 or 5", n-before)
 	}
 }
+
+// A suppliers directory that cannot be read is said once, not at every discovery.
+func TestDDSDirectoryErrorSaidOnce(t *testing.T) {
+	h := newDDSHarness(t, 0)
+	bad := filepath.Join(h.dir, "notadir")
+	if err := os.WriteFile(bad, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h.dds.opt.Dirs = append(h.dds.opt.Dirs, bad) // ReadDir of a file: an error, not "does not exist"
+	for range 5 {
+		h.tick(2 * time.Second)
+	}
+	n := 0
+	for _, e := range h.events(ns.EvProviderError) {
+		if strings.Contains(e, "finding users' suppliers") {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("the directory's error was said %d times in 5 discoveries, want once", n)
+	}
+}

@@ -141,6 +141,7 @@ type Sampler struct {
 	nextID   uint32
 	lastDisc time.Time
 	discCh   chan discResult // a discovery still running after its deadline
+	discErr  string          // the last discovery's error, said once
 }
 
 type discResult struct {
@@ -799,8 +800,12 @@ func (s *Sampler) discover(ctx context.Context, now time.Time) {
 		return
 	}
 	s.lastDisc = now
-	if res.err != nil {
+	if res.err != nil && res.err.Error() != s.discErr {
 		s.log.Add(namespace.Event{Time: now, Kind: namespace.EvProviderError, Path: "dds", Text: "finding users' suppliers: " + res.err.Error()})
+	}
+	s.discErr = ""
+	if res.err != nil {
+		s.discErr = res.err.Error() // said once, not at every discovery
 	}
 	present := make(map[Provider]bool, len(res.provs))
 	for _, p := range res.provs {
