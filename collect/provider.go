@@ -48,6 +48,15 @@ type Describer interface {
 	Describe() []*namespace.Class
 }
 
+// Grower is a provider whose name space grows as it is explored (a remote host's PCP name space,
+// listed a level at a time when a lazy class (namespace.Class.Lazy) is subscribed to): after
+// each collection the sampler registers the classes Grown returns, those it found since it was
+// last asked, parents before children. Classes are only added: one registered never changes
+// (DCI-CLS-5).
+type Grower interface {
+	Grown() []*namespace.Class
+}
+
 // Wants reports whether the request includes class c.
 func (r Request) Wants(c *namespace.Class) bool { return r.Classes == nil || r.Classes[c] }
 

@@ -330,6 +330,23 @@ func (s *Sampler) unregisterClass(ps *provState, c *namespace.Class, t time.Time
 	delete(ps.insts, c)
 }
 
+// grow registers the classes a Grower found in its last collection, parents before children.
+// A class the registry refuses is said in the events and left out.
+func (s *Sampler) grow(ps *provState, t time.Time) {
+	g, ok := ps.p.(Grower)
+	if !ok {
+		return
+	}
+	for _, c := range g.Grown() {
+		if err := s.registerClass(ps, c); err != nil {
+			s.log.Add(namespace.Event{Time: t, Kind: namespace.EvProviderError, Path: ps.sup.Module,
+				Text: fmt.Sprintf("supplier %s: class %s (%s) not registered: %v", ps.sup.Module, c.ID, c.Name, err)})
+			continue
+		}
+		ps.classes = append(ps.classes, c)
+	}
+}
+
 // retract takes every class of ps back, children first: a supplier that died or went away.
 func (s *Sampler) retract(ps *provState, t time.Time) {
 	for i := len(ps.classes) - 1; i >= 0; i-- {
@@ -448,14 +465,20 @@ func (s *Sampler) request(ps *provState, now time.Time, refresh bool) (Request, 
 	// A disabled, not implemented, not applicable or obsolete class is never read (DCI-CLS-2),
 	// and an on-demand class only while someone subscribes to it (SPMI-DDS-6).
 	var off []*namespace.Class
+	lazy := false
 	s.subMu.Lock()
 	for _, c := range ps.classes {
-		if c.Instantiated() && (c.Unavailable() != "" || (c.OnDemand && s.subs[c] == 0)) {
+		lazy = lazy || c.Lazy
+		// An uninstantiated lazy class is asked for too while subscribed: its provider lists
+		// what lies below it.
+		if (c.Instantiated() || c.Lazy) && (c.Unavailable() != "" || (c.OnDemand && s.subs[c] == 0)) {
 			off = append(off, c)
 		}
 	}
 	s.subMu.Unlock()
-	if !ok || len(off) == 0 {
+	// A provider with lazy classes is always told which it wants: "every class" would
+	// explore its whole name space.
+	if !ok || (len(off) == 0 && !lazy) {
 		return req, ok
 	}
 	if req.Classes == nil {
@@ -469,7 +492,7 @@ func (s *Sampler) request(ps *provState, now time.Time, refresh bool) (Request, 
 		delete(req.Classes, c)
 	}
 	for c := range req.Classes {
-		if c.Instantiated() {
+		if c.Instantiated() || c.Lazy {
 			return req, true
 		}
 	}
@@ -591,6 +614,7 @@ func (s *Sampler) Sample(ctx context.Context) (*namespace.Snapshot, error) {
 			}
 		}
 		samples = append(samples, s.absorb(j.ps, j.req, res, start)...)
+		s.grow(j.ps, start)
 	}
 	for _, ps := range skipped {
 		res := result{err: fmt.Errorf("%s: still busy with an earlier collection", ps.sup.Module), why: namespace.ReasonTimeout}
@@ -767,6 +791,35 @@ func (s *Sampler) absorb(ps *provState, req Request, res result, now time.Time) 
 			End: now.Add(res.dur), Insts: insts, Err: err, ErrReason: why})
 	}
 	return out
+}
+
+// Reach reads the name spaces read as they are explored (a host's PCP name space, Class.Lazy)
+// along paths, a level at a time: the lazy classes along them are subscribed to (for as long as
+// the sampler lives) and a collection made, until one reaches no new class; at most 16 of them,
+// more than PCP's names have levels. snap is the latest snapshot, returned when nothing was
+// read.
+func (s *Sampler) Reach(ctx context.Context, snap *namespace.Snapshot, paths ...string) (*namespace.Snapshot, error) {
+	seen := map[*namespace.Class]bool{}
+	for range 16 {
+		var fresh []*namespace.Class
+		for _, p := range paths {
+			for _, c := range s.reg.LazyAlong(p) {
+				if !seen[c] {
+					seen[c] = true
+					fresh = append(fresh, c)
+				}
+			}
+		}
+		if len(fresh) == 0 {
+			break
+		}
+		s.Subscribe(fresh...)
+		var err error
+		if snap, err = s.Sample(ctx); err != nil {
+			return snap, err
+		}
+	}
+	return snap, nil
 }
 
 // discover asks the Discoverer which suppliers there are, when it is due: new ones are added

@@ -71,6 +71,11 @@ type Class struct {
 	// hotset, a command naming them): never in the sampler's slow read of everything else
 	// (SPMI-DDS-6). A host's processes cost milliseconds to read; nobody pays that unasked.
 	OnDemand bool
+	// Lazy marks a class of a name space read as it is explored (a remote host's PCP name
+	// space): it is OnDemand too, and is read alone, never with the rest of its family. An
+	// uninstantiated lazy class is subscribed to as well: its provider then lists what lies
+	// below it, and the classes it finds are registered after that collection (collect.Grower).
+	Lazy bool
 	// Churn marks a class whose instances come and go too often for each to be an event
 	// (processes): they are added and removed as any other, but the event log is not told, so
 	// a busy build host's short-lived processes do not push everything else out of it.

@@ -14,6 +14,9 @@ type PCPDesc struct {
 	// (`filesys.full`, `kernel.all.pressure.cpu.some.avg`), so that a remote host's values fill
 	// the same statistic; "" where PCP has none.
 	Name string
+	// PMID and InDom are the metric's own identifiers where the datum is a remote host's PCP
+	// metric as pmcd describes it (a host's PCP name space, issue 14): "60.0.13", "60.2".
+	PMID, InDom string
 }
 
 // Datum is one metric of a class, declared once by its provider with every view a person may

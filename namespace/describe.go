@@ -275,6 +275,13 @@ func (r *Registry) describeDatum(ref Ref) []Section {
 	if c.SingleInstance() {
 		indom = "PM_INDOM_NULL"
 	}
+	pmid := fmt.Sprintf("%s.%d", c.ID, d.ID.Low())
+	if d.PCP.PMID != "" { // a remote host's own metric: its pmcd's numbers
+		pmid = d.PCP.PMID + " (on its host; " + pmid + " in dcimon's name space)"
+		if d.PCP.InDom != "" {
+			indom = d.PCP.InDom + " (on its host)"
+		}
+	}
 	pcpName := d.PCP.Name
 	if i := strings.Index(pcpName, "<"); i >= 0 && ref.Ctx.StatsInst != nil {
 		// A name with the instance in it (kernel.all.pressure.<resource>.some.total): this
@@ -288,7 +295,7 @@ func (r *Registry) describeDatum(ref Ref) []Section {
 	}
 	pcp := Section{Title: "PCP descriptor", Fields: []Field{
 		{"metric", pcpName},
-		{"pmid", fmt.Sprintf("%s.%d", c.ID, d.ID.Low())},
+		{"pmid", pmid},
 		{"type", d.PCP.Type.String()},
 		{"semantics", d.PCP.Sem.String()},
 		{"units", pcpUnits},

@@ -3,6 +3,7 @@ package namespace
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -129,8 +130,8 @@ func (r *Registry) OnDemand(pattern string) []*Class {
 	})
 	var out []*Class
 	for _, c := range r.Classes() {
-		if !c.OnDemand {
-			continue
+		if !c.OnDemand || c.Lazy {
+			continue // a lazy class is reached along its path (LazyAlong), not by its family
 		}
 		for _, t := range tops {
 			if t.Class != nil && len(c.ID) > len(t.Class.ID) && c.ID[0] == t.Class.ID[0] {
@@ -139,5 +140,42 @@ func (r *Registry) OnDemand(pattern string) []*Class {
 			}
 		}
 	}
+	return out
+}
+
+// LazyAlong returns the lazy classes (Class.Lazy) whose contexts lie along pattern: each
+// component of such a context's path matches the pattern's component at its depth, so that
+// `web1/PCP/kernel/all/load` reaches PCP, PCP/kernel, PCP/kernel/all and PCP/kernel/all/load
+// (as far as they are known). A command subscribes to them and reads again, a level at a
+// time, until no new one is reached (headless.firstReading).
+func (r *Registry) LazyAlong(pattern string) []*Class {
+	parts := strings.Split(strings.Trim(pattern, "/"), "/")
+	var out []*Class
+	r.Read(func() {
+		var walk func(c *Context, i int)
+		walk = func(c *Context, i int) {
+			if i >= len(parts) {
+				return
+			}
+			match := r.componentMatcher(c, parts[i], i == len(parts)-1)
+			if match == nil {
+				return
+			}
+			for _, k := range c.Children() {
+				if !match(k.Name) {
+					continue
+				}
+				// The context's own class, the class of its statistics and those of its
+				// instances (which have no context of their own until they have instances).
+				for _, c := range append([]*Class{k.Class, k.Stats}, k.hosted...) {
+					if c != nil && c.Lazy && !slices.Contains(out, c) {
+						out = append(out, c)
+					}
+				}
+				walk(k, i+1)
+			}
+		}
+		walk(r.Top(), 0)
+	})
 	return out
 }
