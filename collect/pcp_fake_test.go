@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -48,6 +49,34 @@ func (f *fakePMProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		_ = enc.Encode(map[string]any{"metrics": out})
+	case strings.HasSuffix(r.URL.Path, "/children"):
+		// The name space is the descriptors' names: below prefix, the next component of each,
+		// a leaf where it is the last.
+		prefix := q.Get("prefix")
+		leaf, inner := []string{}, []string{}
+		seen := map[string]bool{}
+		for n := range f.descs {
+			rest := n
+			if prefix != "" {
+				var ok bool
+				if rest, ok = strings.CutPrefix(n, prefix+"."); !ok {
+					continue
+				}
+			}
+			first, _, more := strings.Cut(rest, ".")
+			if seen[first] {
+				continue
+			}
+			seen[first] = true
+			if more {
+				inner = append(inner, first)
+			} else {
+				leaf = append(leaf, first)
+			}
+		}
+		sort.Strings(leaf)
+		sort.Strings(inner)
+		_ = enc.Encode(map[string]any{"name": prefix, "leaf": leaf, "nonleaf": inner})
 	case strings.HasSuffix(r.URL.Path, "/indom"):
 		_ = enc.Encode(map[string]any{"instances": f.indoms[q.Get("indom")]})
 	case strings.HasSuffix(r.URL.Path, "/fetch"):

@@ -288,6 +288,7 @@ type pcpHost struct {
 	decl    []*ns.Class
 	classes []pcpClass
 	names   []string // every metric the table names, once
+	tree    *pcpTree // the host's PCP name space, as far as it has been explored
 
 	mu      sync.Mutex
 	x       *pmproxy.Context
@@ -348,9 +349,12 @@ func PCPFleet(opt PCPOptions, hosts []PCPHost) ([]Provider, error) {
 	provs := make([]Provider, len(hosts))
 	for i, h := range hs {
 		h.decl, h.classes = pcpMapping(int(scales[i][0]), scales[i][1])
+		root := pcpRootClass()
+		h.decl = append(h.decl, root)
 		if len(hosts) > 1 {
 			h.decl = reroot(h.decl, FleetASNBase+uint32(i), hosts[i])
 		}
+		h.tree = newPCPTree(root)
 		seen := map[string]bool{}
 		for _, pc := range h.classes {
 			if pc.nameMetric != "" && !seen[pc.nameMetric] {
@@ -460,7 +464,19 @@ func (h *pcpHost) Collect(ctx context.Context, req Request) (Batch, error) {
 		// the events rather than alternating with a note of the wait.
 		return Batch{}, h.lastErr
 	}
-	f, err := h.fetch(ctx)
+	mapped := false
+	for _, pc := range h.classes {
+		mapped = mapped || req.Wants(pc.class)
+	}
+	unlisted, browse := h.tree.wanted(req)
+	var names []string
+	if mapped {
+		names = h.names
+	}
+	if more := metricNames(browse); len(more) > 0 {
+		names = append(slices.Clip(names), more...)
+	}
+	f, err := h.fetch(ctx, names)
 	if err != nil {
 		h.backoff = min(max(2*h.backoff, time.Second), 30*time.Second)
 		h.retryAt, h.lastErr = now.Add(h.backoff), err
@@ -474,11 +490,24 @@ func (h *pcpHost) Collect(ctx context.Context, req Request) (Batch, error) {
 		}
 		b.Classes = append(b.Classes, h.read(ctx, pc, f))
 	}
+	for _, n := range browse {
+		b.Classes = append(b.Classes, h.readNode(ctx, n, f))
+	}
+	// The nodes opened since the last reading are listed; what they hold is registered after
+	// this collection and read at the next. One that cannot be listed now (pmproxy went away
+	// between two requests) is tried again at the next collection that wants it, and the
+	// mapped classes keep this reading.
+	for _, n := range unlisted {
+		if h.list(ctx, n) != nil {
+			break
+		}
+	}
 	return b, nil
 }
 
-// fetch makes sure of the context and the descriptors, and fetches every metric.
-func (h *pcpHost) fetch(ctx context.Context) (*pmproxy.Fetched, error) {
+// fetch makes sure of the context and the descriptors, and fetches names (none: the context
+// is made sure of, and the fetch is of pmcd's clock alone).
+func (h *pcpHost) fetch(ctx context.Context, names []string) (*pmproxy.Fetched, error) {
 	if err := h.connect(ctx); err != nil {
 		return nil, err
 	}
@@ -495,9 +524,13 @@ func (h *pcpHost) fetch(ctx context.Context) (*pmproxy.Fetched, error) {
 		}
 		h.instNm = map[string]map[int64]string{}
 		h.factors = map[string]float64{}
+		h.tree.names = nil
 		h.setGen(g)
 	}
-	f, err := h.x.Fetch(ctx, h.names...)
+	if len(names) == 0 {
+		names = []string{"pmcd.control.timeout"} // the time of the fetch, for the batch
+	}
+	f, err := h.x.Fetch(ctx, names...)
 	if err != nil {
 		return nil, err
 	}
