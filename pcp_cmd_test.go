@@ -1,7 +1,10 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
+	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -90,5 +93,74 @@ func TestPCPSeveralHosts(t *testing.T) {
 	}
 	if strings.Contains(out, "gone/Disk") {
 		t.Errorf("a host that is down has disks in the ranking:\n%s", out)
+	}
+}
+
+// pmval prints one value of metric read from pmcd hostspec by PCP's own client, as its last line.
+func pmval(t *testing.T, hostspec, metric string) string {
+	t.Helper()
+	cmd := exec.Command("sh", "-c", `set +u; [ -f /etc/pcp.env ] && . /etc/pcp.env; exec pmval -h "$0" -s 1 "$1"`, hostspec, metric)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("pmval %s: %v\n%s", metric, err, out)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
+}
+
+// Issue 14: the whole PCP name space of a host is browsable under PCP with the commands (list,
+// get, describe reach a path a level at a time), and dcimon's values agree with PCP's own pmval
+// reading the same pmcd: through the mapped classes and through the name space alike.
+func TestPCPNameSpaceCommands(t *testing.T) {
+	p := pcptest.Start(t)
+	src := []string{"--source", p.URL(), "--hosts", p.Hostspec()}
+	out, errOut, code := runFake(t, append([]string{"list", "PCP/hinv"}, src...)...)
+	if code != 0 || !strings.Contains(out, "/PCP/hinv/ncpu ") || !strings.Contains(out, "/PCP/hinv/cpu/") {
+		t.Errorf("list PCP/hinv: exit %d %s\n%s", code, errOut, out)
+	}
+	out, errOut, code = runFake(t, append([]string{"get", "PCP/hinv/ncpu", "PCP/mem/physmem", "Mem/Real/total", "--json"}, src...)...)
+	if code != 0 {
+		t.Fatalf("get: exit %d %s\n%s", code, errOut, out)
+	}
+	var r struct {
+		Values []struct {
+			Path string  `json:"path"`
+			Raw  *uint64 `json:"raw"`
+		} `json:"values"`
+	}
+	if err := json.Unmarshal([]byte(strings.TrimSpace(out)), &r); err != nil || len(r.Values) != 3 {
+		t.Fatalf("get --json: %v\n%s", err, out)
+	}
+	ncpu, physmem := pmval(t, p.Hostspec(), "hinv.ncpu"), pmval(t, p.Hostspec(), "mem.physmem")
+	for i, want := range []string{ncpu, physmem, physmem + " KiB"} {
+		v := r.Values[i]
+		if v.Raw == nil {
+			t.Errorf("%s: no value\n%s", v.Path, out)
+			continue
+		}
+		got := strconv.FormatUint(*v.Raw, 10)
+		if strings.HasSuffix(want, " KiB") {
+			n, _ := strconv.ParseUint(strings.TrimSuffix(want, " KiB"), 10, 64)
+			want = strconv.FormatUint(n*1024, 10) // Mem/Real/total is in bytes
+		}
+		if got != want {
+			t.Errorf("%s = %s, pmval says %s", v.Path, got, want)
+		}
+	}
+	out, errOut, code = runFake(t, append([]string{"describe", "PCP/kernel/all/load/1 minute/value"}, src...)...)
+	if code != 0 || !strings.Contains(out, "kernel.all.load") || !strings.Contains(out, "60.2 (on its host)") {
+		t.Errorf("describe a PCP metric: exit %d %s\n%s", code, errOut, out)
+	}
+	// Several hosts: a path without a host reaches every host's name space.
+	two := []string{"--source", p.URL(), "--hosts", "a=" + p.Hostspec() + ",b=" + p.Hostspec()}
+	out, errOut, code = runFake(t, append([]string{"get", "PCP/hinv/ncpu", "/b/PCP/mem/physmem"}, two...)...)
+	for _, want := range []string{"a/PCP/hinv/ncpu", "b/PCP/hinv/ncpu", "b/PCP/mem/physmem"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("get across two hosts: exit %d %s: no %q in\n%s", code, errOut, want, out)
+		}
+	}
+	out, errOut, code = runFake(t, append([]string{"get", "PCP/no/such/metric"}, src...)...)
+	if code != 1 || !strings.Contains(out+errOut, "no") {
+		t.Errorf("a path PCP does not have: exit %d %s\n%s", code, errOut, out)
 	}
 }

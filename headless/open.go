@@ -101,6 +101,20 @@ func firstReading(ctx context.Context, c Common, e Env, paths ...string) (*colle
 	if err != nil {
 		return nil, nil, err
 	}
+	// A path into a host's PCP name space is read a level at a time: as the name space will
+	// name it (every host's, for a path without one), and without its host on a single host.
+	var reach []string
+	for _, p := range paths {
+		reach = append(reach, hostPath(c, s.Registry(), p))
+		if rest, ok := strings.CutPrefix(p, "/"); ok && !c.Fleet {
+			if _, after, ok := strings.Cut(rest, "/"); ok {
+				reach = append(reach, after)
+			}
+		}
+	}
+	if snap, err = s.Reach(ctx, snap, reach...); err != nil {
+		return nil, nil, err
+	}
 	return s, snap, nil
 }
 
