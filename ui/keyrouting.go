@@ -293,7 +293,11 @@ func (m *Model) gotoPath(path string) {
 			}
 		}
 	}
+	m.goPending = ""
 	if err != nil {
+		if m.goLazy(path, err) {
+			return
+		}
 		m.setFlash(err.Error(), true)
 		return
 	}
@@ -309,6 +313,78 @@ func (m *Model) gotoPath(path string) {
 	}
 	m.setFocus(paneTree)
 	m.syncSelection()
+}
+
+// goLazy goes towards a path that lies in a remote host's PCP name space, not read yet so far
+// down: the cursor goes to the deepest context of it there is, which is read because it is
+// selected; each reading after that takes it one level further (goOn), until the path is there
+// or a reading brings nothing new. False when no part of the path is in such a name space.
+func (m *Model) goLazy(path string, err error) bool {
+	var cands []string
+	if rest, ok := strings.CutPrefix(path, "/"); ok {
+		cands = append(cands, rest)
+		if _, after, ok := strings.Cut(rest, "/"); ok {
+			cands = append(cands, after) // `/<host>/…` on a single host
+		}
+	} else {
+		if m.sel.Ctx != nil && m.sel.Ctx.Path() != "" {
+			cands = append(cands, m.sel.Ctx.Path()+"/"+path)
+		}
+		cands = append(cands, path)
+	}
+	for _, c := range cands {
+		if at := m.lazyPrefix(c); at != "" {
+			m.goPending, m.goAt, m.goTries, m.goErr = c, at, 0, err.Error()
+			m.tree.Reveal(at)
+			m.setFocus(paneTree)
+			m.syncSelection()
+			m.setFlash("reading "+at+" from PCP on the way to "+c+"…", false)
+			return true
+		}
+	}
+	return false
+}
+
+// lazyPrefix is the longest part of path that names a context of a PCP name space (a lazy
+// class's), or "".
+func (m *Model) lazyPrefix(path string) string {
+	parts := strings.Split(strings.Trim(path, "/"), "/")
+	for k := len(parts) - 1; k > 0; k-- {
+		p := strings.Join(parts[:k], "/")
+		if ref, err := m.reg.Lookup(nil, p); err == nil && ref.Datum == nil && ref.Ctx != nil {
+			c := ref.Ctx.Class
+			if c == nil || !c.Lazy {
+				return ""
+			}
+			return p
+		}
+	}
+	return ""
+}
+
+// goOn takes a pending go-to one reading further: to the path once it is there, else to the
+// deepest part of it there is now; after three readings that bring nothing, the lookup's error.
+func (m *Model) goOn() {
+	if m.goPending == "" {
+		return
+	}
+	if ref, err := m.reg.Lookup(nil, m.goPending); err == nil {
+		m.goPending = ""
+		m.flash = ""
+		m.tree.Reveal(ref.Path())
+		m.syncSelection()
+		return
+	}
+	if at := m.lazyPrefix(m.goPending); at != "" && len(at) > len(m.goAt) {
+		m.goAt, m.goTries = at, 0
+		m.tree.Reveal(at)
+		m.syncSelection()
+		return
+	}
+	if m.goTries++; m.goTries > 3 {
+		m.setFlash(m.goErr, true)
+		m.goPending = ""
+	}
 }
 
 // openForm opens the hotset form for the selected statistic, or to edit a peer set.

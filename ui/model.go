@@ -68,6 +68,12 @@ func (c *crashBox) get() error {
 // Model is the monitor's root bubbletea model. Build it with New; Run runs it in a terminal and
 // tests drive it through Update.
 type Model struct {
+	// goPending is a go-to path in a remote PCP name space not read that far yet; goAt is the
+	// deepest part of it there is, goTries the readings since that brought nothing, goErr the
+	// lookup's error (goLazy).
+	goPending, goAt, goErr string
+	goTries                int
+
 	src  Sampler
 	reg  *namespace.Registry
 	opts Options
@@ -506,6 +512,7 @@ func (m *Model) onSample(msg sampleMsg) tea.Cmd {
 		}
 	}
 	m.openStart()
+	m.goOn()
 	m.findHost()
 	m.findSelf()
 	// DCI-RET-2, AMB-31: a collection whose start and end are far apart is flagged (status line)

@@ -34,12 +34,14 @@ func (m *Model) shownClasses() []*namespace.Class {
 	classes := m.reg.Classes()
 	var add func(c *namespace.Class)
 	add = func(c *namespace.Class) {
-		// An uninstantiated class (Disk, Mem) has no data: reading it would only run its provider.
-		if c == nil || !c.Instantiated() || slices.Contains(out, c) {
+		// An uninstantiated class (Disk, Mem) has no data: reading it would only run its
+		// provider. A lazy one (a node of a remote PCP name space) is read to list what is
+		// below it.
+		if c == nil || (!c.Instantiated() && !c.Lazy) || slices.Contains(out, c) {
 			return
 		}
 		out = append(out, c)
-		if c.OnDemand {
+		if c.OnDemand && !c.Lazy {
 			// The on-demand classes of one family are read together (a group's devices with it).
 			for _, o := range classes {
 				if o.OnDemand && o.ID[0] == c.ID[0] {
@@ -54,9 +56,14 @@ func (m *Model) shownClasses() []*namespace.Class {
 		}
 		if c := ctx.Class; c != nil && !c.Instantiated() {
 			// Proc before its first reading has no instance to find it by: its on-demand
-			// classes are read because it is shown.
+			// classes are read because it is shown. A node of a PCP name space: the classes
+			// of its own statistics and instances.
 			for _, o := range classes {
-				if o.OnDemand && len(o.ID) > len(c.ID) && slices.Equal(o.ID[:len(c.ID)], c.ID) {
+				switch {
+				case len(o.ID) <= len(c.ID) || !slices.Equal(o.ID[:len(c.ID)], c.ID):
+				case o.OnDemand && !o.Lazy:
+					add(o)
+				case o.Lazy && o.Instantiated() && len(o.ID) == len(c.ID)+1:
 					add(o)
 				}
 			}

@@ -45,8 +45,11 @@ func (r *treeRow) is(p string) bool {
 	return len(p) == n+1+len(r.datum.Name) && p[:n] == r.path && p[n] == '/' && p[n+1:] == r.datum.Name
 }
 
-// expandable reports whether the row has anything to show below it.
-func (r treeRow) expandable() bool { return r.datum == nil && (r.kids > 0 || r.stats > 0) }
+// expandable reports whether the row has anything to show below it, or may have: a node of a
+// remote PCP name space whose contents are read when it is selected (namespace.Class.Lazy).
+func (r treeRow) expandable() bool {
+	return r.datum == nil && (r.kids > 0 || r.stats > 0 || (r.ctx.Class != nil && r.ctx.Class.Lazy && !r.ctx.Class.Instantiated()))
+}
 
 // flatten lists the rows the tree shows: each context, then, when it is expanded, its statistics
 // and its subcontexts. isOpen says whether a context (by path and depth) is expanded. It must be
