@@ -399,6 +399,12 @@ func TestSmokeRemoteHost(t *testing.T) {
 	tm.literal("Disk")
 	tm.keys("Enter")
 	tm.waitFor("Top › Disk", "%util")
+	// The host's whole PCP name space: a go-to deeper than what has been read follows the
+	// readings down, and the load averages are there with their instances.
+	tm.keys(":")
+	tm.literal("PCP/kernel/all/load")
+	tm.keys("Enter")
+	tm.waitFor("Top › PCP › kernel › all › load", "1 minute", "15 minute")
 	tm.keys("q")
 	tm.restored(0)
 }
