@@ -145,12 +145,33 @@ func errExpired(err error) bool {
 // get calls path with query and decodes the JSON answer into out. A number is kept as its text
 // (json.Number), so u64 counters above 2^53 stay exact.
 func (c *Client) get(ctx context.Context, path string, q url.Values, out any) error {
+	body, err := c.body(ctx, path, q, nil)
+	if err != nil {
+		return err
+	}
+	return c.decode(path, body, out)
+}
+
+// decode reads an answer of path into out, numbers kept as their text.
+func (c *Client) decode(path string, body []byte, out any) error {
+	d := json.NewDecoder(bytes.NewReader(body))
+	d.UseNumber()
+	if err := d.Decode(out); err != nil {
+		return fmt.Errorf("pmproxy %s: %s: %w", c.URL(), path, err)
+	}
+	return nil
+}
+
+// body calls path with query and returns the answer of a success; any other status is an
+// *Error with pmproxy's message. The answer is read into buf (emptied first) when it is not
+// nil, and is then valid until buf is used again.
+func (c *Client) body(ctx context.Context, path string, q url.Values, buf *bytes.Buffer) ([]byte, error) {
 	u := *c.base
 	u.Path = path
 	u.RawQuery = q.Encode()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if c.user != "" {
 		req.SetBasicAuth(c.user, c.pass)
@@ -159,7 +180,7 @@ func (c *Client) get(ctx context.Context, path string, q url.Values, out any) er
 	case c.one <- struct{}{}:
 		defer func() { <-c.one }()
 	case <-ctx.Done():
-		return fmt.Errorf("pmproxy %s: waiting for an earlier request: %w", c.URL(), ctx.Err())
+		return nil, fmt.Errorf("pmproxy %s: waiting for an earlier request: %w", c.URL(), ctx.Err())
 	}
 	resp, err := c.hc.Do(req)
 	if err != nil {
@@ -167,15 +188,25 @@ func (c *Client) get(ctx context.Context, path string, q url.Values, out any) er
 		if errors.As(err, &ue) {
 			err = ue.Err // the URL is said once, by the caller
 		}
-		return fmt.Errorf("pmproxy %s: %w", c.URL(), err)
+		return nil, fmt.Errorf("pmproxy %s: %w", c.URL(), err)
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
+	// Read into a buffer of the announced size: a fetch of a large host is 100 KB, and growing
+	// to it by doubling costs more than decoding it.
+	if buf == nil {
+		buf = new(bytes.Buffer)
+	}
+	buf.Reset()
+	if n := resp.ContentLength; n > 0 && n <= maxBody {
+		buf.Grow(int(n) + bytes.MinRead)
+	}
+	_, err = buf.ReadFrom(io.LimitReader(resp.Body, maxBody+1))
+	body := buf.Bytes()
 	if err != nil {
-		return fmt.Errorf("pmproxy %s: %w", c.URL(), err)
+		return nil, fmt.Errorf("pmproxy %s: %w", c.URL(), err)
 	}
 	if len(body) > maxBody {
-		return fmt.Errorf("pmproxy %s: an answer of more than %d bytes", c.URL(), maxBody)
+		return nil, fmt.Errorf("pmproxy %s: an answer of more than %d bytes", c.URL(), maxBody)
 	}
 	if resp.StatusCode != http.StatusOK {
 		var e struct {
@@ -185,12 +216,7 @@ func (c *Client) get(ctx context.Context, path string, q url.Values, out any) er
 		if e.Message == "" && resp.StatusCode == http.StatusUnauthorized {
 			e.Message = "authentication failed (user " + c.user + ")"
 		}
-		return &Error{Status: resp.StatusCode, Message: e.Message}
+		return nil, &Error{Status: resp.StatusCode, Message: e.Message}
 	}
-	d := json.NewDecoder(bytes.NewReader(body))
-	d.UseNumber()
-	if err := d.Decode(out); err != nil {
-		return fmt.Errorf("pmproxy %s: %s: %w", c.URL(), path, err)
-	}
-	return nil
+	return body, nil
 }

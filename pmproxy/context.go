@@ -1,12 +1,14 @@
 package pmproxy
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -25,6 +27,13 @@ type Context struct {
 	gen    uint64
 	labels map[string]string
 	host   string
+
+	// One fetch at a time reuses the answer's buffer and the last names' query (a collection
+	// fetches the same names each time): fmu guards them.
+	fmu       sync.Mutex
+	buf       bytes.Buffer
+	lastNames []string
+	lastQuery url.Values
 }
 
 // NewContext creates a context on hostspec whose pmproxy side lives polltimeout after its last
@@ -85,25 +94,36 @@ func (x *Context) Labels() (host string, labels map[string]string) {
 	return x.host, x.labels
 }
 
-// call runs one request on the context, creating the context again once if pmproxy forgot it.
+// call runs one request on the context, creating the context again once if pmproxy forgot it,
+// and decodes the answer into out (encoding/json, numbers kept as their text).
 func (x *Context) call(ctx context.Context, op string, q url.Values, out any) error {
+	return x.callWith(ctx, op, q, nil, func(path string, b []byte) error { return x.c.decode(path, b, out) })
+}
+
+// callWith is call with a decoder of its own.
+func (x *Context) callWith(ctx context.Context, op string, q url.Values, buf *bytes.Buffer, decode func(path string, b []byte) error) error {
 	x.mu.Lock()
 	id := x.id
 	x.mu.Unlock()
-	err := x.c.get(ctx, fmt.Sprintf("/pmapi/%d/%s", id, op), q, out)
-	if !errExpired(err) {
+	path := fmt.Sprintf("/pmapi/%d/%s", id, op)
+	b, err := x.c.body(ctx, path, q, buf)
+	if errExpired(err) {
+		x.mu.Lock()
+		if x.id == id { // nobody made it again meanwhile
+			if cerr := x.create(ctx); cerr != nil {
+				x.mu.Unlock()
+				return cerr
+			}
+		}
+		id = x.id
+		x.mu.Unlock()
+		path = fmt.Sprintf("/pmapi/%d/%s", id, op)
+		b, err = x.c.body(ctx, path, q, buf)
+	}
+	if err != nil {
 		return err
 	}
-	x.mu.Lock()
-	if x.id == id { // nobody made it again meanwhile
-		if cerr := x.create(ctx); cerr != nil {
-			x.mu.Unlock()
-			return cerr
-		}
-	}
-	id = x.id
-	x.mu.Unlock()
-	return x.c.get(ctx, fmt.Sprintf("/pmapi/%d/%s", id, op), q, out)
+	return decode(path, b)
 }
 
 // Desc is a metric's descriptor, as pmproxy gives it.
@@ -260,45 +280,29 @@ func (f *Fetched) Lookup(metric string, inst int64) (Value, bool) {
 // Fetch reads the current values of names. A name with no values (not known to pmcd, or with no
 // instance now) is absent from Values; the caller says which, with Metrics.
 func (x *Context) Fetch(ctx context.Context, names ...string) (*Fetched, error) {
-	var r struct {
-		Timestamp json.Number `json:"timestamp"`
-		Values    []struct {
-			Name      string `json:"name"`
-			Instances []struct {
-				Instance json.Number `json:"instance"`
-				Value    any         `json:"value"`
-			} `json:"instances"`
-		} `json:"values"`
+	x.fmu.Lock()
+	defer x.fmu.Unlock()
+	if !slices.Equal(names, x.lastNames) {
+		x.lastNames, x.lastQuery = slices.Clone(names), url.Values{"names": {strings.Join(names, ",")}}
 	}
-	if err := x.call(ctx, "fetch", url.Values{"names": {strings.Join(names, ",")}}, &r); err != nil {
+	var r *fetchAnswer
+	err := x.callWith(ctx, "fetch", x.lastQuery, &x.buf, func(path string, b []byte) error {
+		var err error
+		if r, err = decodeFetch(b); err != nil {
+			return fmt.Errorf("pmproxy %s: %s: %w", x.c.URL(), path, err)
+		}
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
-	t, err := parseTimestamp(string(r.Timestamp))
+	t, err := parseTimestamp(r.timestamp)
 	if err != nil {
 		return nil, fmt.Errorf("%s: fetch: %w", x.hostspec, err)
 	}
-	f := &Fetched{Time: t, Values: make(map[string][]Value, len(r.Values))}
-	for _, m := range r.Values {
-		vs := make([]Value, 0, len(m.Instances))
-		for _, in := range m.Instances {
-			id := int64(-1)
-			if in.Instance != "" {
-				if id, err = in.Instance.Int64(); err != nil {
-					return nil, fmt.Errorf("%s: fetch %s: instance %q is not a number", x.hostspec, m.Name, in.Instance)
-				}
-			}
-			var text string
-			switch v := in.Value.(type) {
-			case json.Number:
-				text = v.String()
-			case string:
-				text = v
-			default:
-				continue // an aggregate or event value: not a statistic dcimon shows
-			}
-			vs = append(vs, Value{Instance: id, Text: text})
-		}
-		f.Values[m.Name] = vs
+	f := &Fetched{Time: t, Values: make(map[string][]Value, len(r.values))}
+	for _, m := range r.values {
+		f.Values[m.name] = m.instances
 	}
 	return f, nil
 }
