@@ -289,6 +289,8 @@ type pcpHost struct {
 	classes []pcpClass
 	names   []string // every metric the table names, once
 	tree    *pcpTree // the host's PCP name space, as far as it has been explored
+	bufs    map[*ns.Class]*pcpBufs
+	plans   map[*pcpDatum][]pcpCol // by a class's (or fixed instance's) first datum; per context
 
 	mu      sync.Mutex
 	x       *pmproxy.Context
@@ -524,6 +526,7 @@ func (h *pcpHost) fetch(ctx context.Context, names []string) (*pmproxy.Fetched, 
 		}
 		h.instNm = map[string]map[int64]string{}
 		h.factors = map[string]float64{}
+		h.plans = nil
 		h.tree.names = nil
 		h.setGen(g)
 	}
@@ -588,12 +591,21 @@ func (h *pcpHost) read(ctx context.Context, pc pcpClass, f *pmproxy.Fetched) Cla
 			parents[pn[v.Instance]] = v.Instance
 		}
 	}
-	var specs []ns.InstanceSpec
-	var ids []int64
-	for _, v := range f.Values[first] {
+	bf := h.bufsOf(c)
+	specs, ids, poss := bf.specs[:0], bf.ids[:0], bf.poss[:0]
+	for k, v := range f.Values[first] {
 		name, known := names[v.Instance]
+		if !known {
+			continue
+		}
+		if sp, ok := bf.known[name]; ok && pc.nameMetric == "" && pc.parent == nil {
+			// The same instance as at the last reading: its spec as it was made then.
+			ids, poss = append(ids, v.Instance), append(poss, k)
+			specs = append(specs, sp)
+			continue
+		}
 		level, ok := pc.inst(name, v.Instance)
-		if !ok || !known {
+		if !ok {
 			continue
 		}
 		sp := ns.InstanceSpec{Levels: []uint64{level}, OSName: name, ASN: asnFor(level + 1), Desc: ns.EscapeName(name)}
@@ -615,21 +627,32 @@ func (h *pcpHost) read(ctx context.Context, pc pcpClass, f *pmproxy.Fetched) Cla
 			}
 			sp.Levels, sp.ASN = []uint64{pl, level}, asn
 		}
-		ids = append(ids, v.Instance)
+		if pc.nameMetric == "" && pc.parent == nil {
+			if len(bf.known) > 4*len(names)+64 {
+				clear(bf.known) // instances that came and went do not pile up
+			}
+			bf.known[name] = sp
+		}
+		ids, poss = append(ids, v.Instance), append(poss, k)
 		specs = append(specs, sp)
 	}
+	bf.specs, bf.ids, bf.poss = specs, ids, poss
 	// Parents come first and instances in a stable order: by level value.
-	order := make([]int, len(specs))
-	for i := range order {
-		order[i] = i
+	order := bf.order[:0]
+	for i := range specs {
+		order = append(order, i)
 	}
+	bf.order = order
 	slices.SortStableFunc(order, func(a, b int) int { return cmpU64(specs[a].Levels[0], specs[b].Levels[0]) })
-	sorted := make([]ns.InstanceSpec, len(specs))
-	raw := make([]ns.Raw, nd*len(specs))
+	// The sampler is done with the last reading's slices before it asks for the next one.
+	sorted := slices.Grow(bf.sorted[:0], len(specs))[:len(specs)]
+	raw := slices.Grow(bf.raw[:0], nd*len(specs))[:nd*len(specs)]
+	bf.sorted, bf.raw = sorted, raw
+	cols := h.plan(pc, pc.datums, f)
 	for i, j := range order {
 		sorted[i] = specs[j]
 		row := raw[i*nd : (i+1)*nd]
-		h.fillRow(row, pc, f, ids[j])
+		h.fillPlanned(row, pc, cols, f, ids[j], poss[j])
 		if pc.instText != 0 {
 			if k := c.DatumIndex(ns.DatumID(pc.instText)); k >= 0 {
 				row[k] = rawS(cut(names[ids[j]], 255))
@@ -637,6 +660,28 @@ func (h *pcpHost) read(ctx context.Context, pc pcpClass, f *pmproxy.Fetched) Cla
 		}
 	}
 	return ClassReading{Class: c, Specs: sorted, Raw: raw}
+}
+
+// pcpBufs are one class's buffers, kept from one reading to the next: its raw values, its
+// instances' specs (each made once while its name stays), and the scratch of ordering them.
+type pcpBufs struct {
+	raw           []ns.Raw
+	specs, sorted []ns.InstanceSpec
+	ids           []int64
+	poss, order   []int
+	known         map[string]ns.InstanceSpec
+}
+
+func (h *pcpHost) bufsOf(c *ns.Class) *pcpBufs {
+	if h.bufs == nil {
+		h.bufs = map[*ns.Class]*pcpBufs{}
+	}
+	b := h.bufs[c]
+	if b == nil {
+		b = &pcpBufs{known: map[string]ns.InstanceSpec{}}
+		h.bufs[c] = b
+	}
+	return b
 }
 
 // instanceNames are the names of the instances of metric's domain, read again when a fetch has
@@ -679,6 +724,86 @@ func (h *pcpHost) fillRow(row []ns.Raw, pc pcpClass, f *pmproxy.Fetched, inst in
 
 // fillRowFrom is fillRow from the given datums (a fixed instance's, its metrics named).
 func (h *pcpHost) fillRowFrom(row []ns.Raw, pc pcpClass, datums []pcpDatum, f *pmproxy.Fetched, inst int64) {
+	h.fillPlanned(row, pc, h.plan(pc, datums, f), f, inst, -1)
+}
+
+// pcpCol is how one datum of a class is read from one fetch, worked out once for all its
+// instances: the datum's place in the class, its metric's values, type and factor.
+type pcpCol struct {
+	at     int // the datum's index in the class
+	metric string
+	vals   []pmproxy.Value
+	typ    string
+	mult   float64
+	kind   uint8
+	inst   int64
+	check  func(ns.Raw) ns.Raw
+}
+
+// Kinds of pcpCol.
+const (
+	colValue    = iota // a value of the metric
+	colClock           // pmcd's clock
+	colConst           // a constant
+	colMissing         // the host has no such metric
+	colNoFactor        // the metric's units cannot become the datum's
+)
+
+// plan works out how each of datums is read from f: once per context for the class (the
+// descriptors and factors do not change within one), the values at each fetch.
+func (h *pcpHost) plan(pc pcpClass, datums []pcpDatum, f *pmproxy.Fetched) []pcpCol {
+	key := &datums[0]
+	if h.plans == nil {
+		h.plans = map[*pcpDatum][]pcpCol{}
+	}
+	cols, ok := h.plans[key]
+	if !ok {
+		cols = h.planOnce(pc, datums)
+		h.plans[key] = cols
+	}
+	for i := range cols {
+		if cols[i].kind == colValue {
+			cols[i].vals = f.Values[cols[i].metric]
+		}
+	}
+	return cols
+}
+
+// planOnce is plan's part that depends on the context alone.
+func (h *pcpHost) planOnce(pc pcpClass, datums []pcpDatum) []pcpCol {
+	cols := make([]pcpCol, 0, len(datums))
+	for _, m := range datums {
+		i := pc.class.DatumIndex(ns.DatumID(m.low))
+		if i < 0 {
+			continue
+		}
+		c := pcpCol{at: i, metric: m.metric, mult: m.mult, inst: m.inst, check: m.check}
+		switch m.metric {
+		case pcpClock:
+			c.kind = colClock
+		case pcpConst:
+			c.kind = colConst
+		default:
+			desc, known := h.descs[m.metric]
+			switch {
+			case !known:
+				c.kind = colMissing // the host's PMDA has no such metric (an older kernel, another OS)
+			case c.mult == 0:
+				var ok bool
+				if c.mult, ok = h.factor(m.metric, desc.Units, pc.class.Datums[i].PCP.Units); !ok {
+					c.kind = colNoFactor
+				}
+			}
+			c.typ = desc.Type
+		}
+		cols = append(cols, c)
+	}
+	return cols
+}
+
+// fillPlanned fills one instance's raw values by cols; pos, when not -1, is where the instance
+// usually is in each metric's values (the metrics of one domain list their instances alike).
+func (h *pcpHost) fillPlanned(row []ns.Raw, pc pcpClass, cols []pcpCol, f *pmproxy.Fetched, inst int64, pos int) {
 	missing := rawNotSupported()
 	listAt := pc.class.DatumIndex(ns.InvalidDatumID)
 	if listAt >= 0 {
@@ -687,42 +812,38 @@ func (h *pcpHost) fillRowFrom(row []ns.Raw, pc pcpClass, datums []pcpDatum, f *p
 	for i := range row {
 		row[i] = missing
 	}
-	for _, m := range datums {
-		i := pc.class.DatumIndex(ns.DatumID(m.low))
-		if i < 0 {
+	for k := range cols {
+		c := &cols[k]
+		switch c.kind {
+		case colClock:
+			row[c.at] = rawN(uint64(f.Time.UnixMilli()))
 			continue
-		}
-		switch m.metric {
-		case pcpClock:
-			row[i] = rawN(uint64(f.Time.UnixMilli()))
+		case colConst:
+			row[c.at] = rawN(uint64(c.mult))
 			continue
-		case pcpConst:
-			row[i] = rawN(uint64(m.mult))
+		case colMissing:
 			continue
-		}
-		d := &pc.class.Datums[i]
-		desc, known := h.descs[m.metric]
-		if !known {
-			continue // the host's PMDA has no such metric (an older kernel, another OS)
+		case colNoFactor:
+			row[c.at] = ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonProviderError}
+			continue
 		}
 		want := inst
-		if m.inst != 0 {
-			want = m.inst
+		if c.inst != 0 {
+			want = c.inst
 		}
-		val, ok := f.Lookup(m.metric, want)
+		var val pmproxy.Value
+		ok := false
+		if want == inst && pos >= 0 && pos < len(c.vals) && c.vals[pos].Instance == inst {
+			val, ok = c.vals[pos], true
+		} else {
+			val, ok = f.Lookup(c.metric, want)
+		}
 		if !ok {
 			continue
 		}
-		mult := m.mult
-		if mult == 0 {
-			if mult, ok = h.factor(m.metric, desc.Units, d.PCP.Units); !ok {
-				row[i] = ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonProviderError}
-				continue
-			}
-		}
-		row[i] = pcpRaw(val, desc.Type, mult)
-		if m.check != nil {
-			row[i] = m.check(row[i])
+		row[c.at] = pcpRaw(val, c.typ, c.mult)
+		if c.check != nil {
+			row[c.at] = c.check(row[c.at])
 		}
 	}
 	if listAt >= 0 {
