@@ -179,9 +179,11 @@ func (p *fleetProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case strings.HasSuffix(r.URL.Path, "/indom"):
 		_, _ = w.Write(p.indom[q.Get("indom")])
 	case strings.HasSuffix(r.URL.Path, "/fetch"):
-		sec := p.sec.Add(1)
+		// As pmproxy answers: with its length, not chunked.
+		ts := fmt.Sprintf("%d.%d", 1795600000+p.sec.Add(1), 5000000)
+		w.Header().Set("Content-Length", fmt.Sprint(len(p.fetch[0])+len(ts)+len(p.fetch[1])))
 		_, _ = w.Write(p.fetch[0])
-		fmt.Fprintf(w, "%d.%d", 1795600000+sec, 5000000)
+		_, _ = io.WriteString(w, ts)
 		_, _ = w.Write(p.fetch[1])
 	}
 }
@@ -338,7 +340,7 @@ func BenchmarkFleetHotSet(b *testing.B) {
 // not decoded. The collection's CPU time above this floor is dcimon's decoding and bookkeeping.
 func BenchmarkFleetHTTPFloor(b *testing.B) {
 	url := fleetProxyProcess(b, 8, 16, 4) + "/pmapi/1/fetch?names=x"
-	c := &http.Client{}
+	c := &http.Client{Transport: &http.Transport{ReadBufferSize: 64 << 10, DisableCompression: true}}
 	var buf []byte
 	b.ReportAllocs()
 	start := processCPU()

@@ -280,6 +280,36 @@ func pcpMapping(ncpu int, memTotal uint64) (decl []*ns.Class, classes []pcpClass
 	return []*ns.Class{host, cpuTop, cpuTotal, cpuPer, memTop, real, swap, virt, diskTop, disk, part, fsTop, fsc, psiTop, psi, ip, tcp, udp, netTop, iface}, classes
 }
 
+// metricsOf names the metrics of the classes want says yes to, each once: the ones their
+// datums read, the ones naming their instances and finding their parents.
+func metricsOf(classes []pcpClass, want func(i int) bool) []string {
+	var out []string
+	seen := map[string]bool{pcpClock: true, pcpConst: true}
+	add := func(n string) {
+		if n != "" && !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	for i, pc := range classes {
+		if !want(i) {
+			continue
+		}
+		add(pc.nameMetric)
+		add(pc.parentMetric)
+		rows := [][]pcpDatum{pc.datums}
+		if pc.fixed != nil {
+			rows = pc.perFixed
+		}
+		for _, ds := range rows {
+			for _, m := range ds {
+				add(m.metric)
+			}
+		}
+	}
+	return out
+}
+
 // pcpHost is one remote host as a DCI4 supplier.
 type pcpHost struct {
 	opt     PCPOptions
@@ -288,9 +318,11 @@ type pcpHost struct {
 	decl    []*ns.Class
 	classes []pcpClass
 	names   []string // every metric the table names, once
-	tree    *pcpTree // the host's PCP name space, as far as it has been explored
-	bufs    map[*ns.Class]*pcpBufs
-	plans   map[*pcpDatum][]pcpCol // by a class's (or fixed instance's) first datum; per context
+	// namesFor are the metrics of some of the classes, by the set of them (bit i: classes[i]).
+	namesFor map[uint64][]string
+	tree     *pcpTree // the host's PCP name space, as far as it has been explored
+	bufs     map[*ns.Class]*pcpBufs
+	plans    map[*pcpDatum][]pcpCol // by a class's (or fixed instance's) first datum; per context
 
 	mu      sync.Mutex
 	x       *pmproxy.Context
@@ -357,25 +389,7 @@ func PCPFleet(opt PCPOptions, hosts []PCPHost) ([]Provider, error) {
 			h.decl = reroot(h.decl, FleetASNBase+uint32(i), hosts[i])
 		}
 		h.tree = newPCPTree(root)
-		seen := map[string]bool{}
-		for _, pc := range h.classes {
-			if pc.nameMetric != "" && !seen[pc.nameMetric] {
-				seen[pc.nameMetric] = true
-				h.names = append(h.names, pc.nameMetric)
-			}
-			rows := [][]pcpDatum{pc.datums}
-			if pc.fixed != nil {
-				rows = pc.perFixed
-			}
-			for _, ds := range rows {
-				for _, m := range ds {
-					if n := m.metric; !seen[n] && n != pcpClock && n != pcpConst {
-						seen[n] = true
-						h.names = append(h.names, n)
-					}
-				}
-			}
-		}
+		h.names = metricsOf(h.classes, func(int) bool { return true })
 		spec := ns.EscapeName(h.opt.Hostspec)
 		h.sup = supplier(handlePCP+uint32(i), "pcp:"+cut(ns.EscapeName(hosts[i].Name), 58), cut("PCP host "+spec, 63),
 			cut(fmt.Sprintf("The Linux PMDA of pmcd %s through pmproxy %s", spec, c.URL()), 255),
@@ -466,14 +480,27 @@ func (h *pcpHost) Collect(ctx context.Context, req Request) (Batch, error) {
 		// the events rather than alternating with a note of the wait.
 		return Batch{}, h.lastErr
 	}
-	mapped := false
-	for _, pc := range h.classes {
-		mapped = mapped || req.Wants(pc.class)
+	// Only the metrics of the classes the request wants: on a screen of fleet hotsets, the
+	// disks, interfaces and processors of each host, not everything the table maps.
+	var mask uint64
+	for i, pc := range h.classes {
+		if req.Wants(pc.class) {
+			mask |= 1 << i
+		}
 	}
 	unlisted, browse := h.tree.wanted(req)
 	var names []string
-	if mapped {
+	switch {
+	case len(h.classes) >= 64 || mask == 1<<len(h.classes)-1:
 		names = h.names
+	case mask != 0:
+		if names = h.namesFor[mask]; names == nil {
+			if h.namesFor == nil {
+				h.namesFor = map[uint64][]string{}
+			}
+			names = metricsOf(h.classes, func(i int) bool { return mask&(1<<i) != 0 })
+			h.namesFor[mask] = names
+		}
 	}
 	if more := metricNames(browse); len(more) > 0 {
 		names = append(slices.Clip(names), more...)

@@ -5,9 +5,14 @@
 # as ratios to htop's from the same run.
 #
 #   scripts/overhead.sh [SECONDS]        (default 60)
+#   scripts/overhead.sh SECONDS fleet    (only the many-hosts comparison below)
 #
 # Then the same again with the process table on screen (dcimon opens on Proc, htop shows its
 # processes as always) and 1,000 extra sleeping processes started by the script (issue 17).
+#
+# Last, many hosts (issue 14): the monitor on 100 hosts through one pmproxy, a fake one (the
+# collect package's test binary serving TestFleetProxyServe: 8 processors, 16 disks and 4
+# interfaces a host), beside the monitor on this host, both at a 1 s refresh.
 #
 # Installs tmux and htop with apt-get when they are missing. Stops only the tmux sessions it
 # started. Needs Linux /proc.
@@ -128,6 +133,38 @@ first_frame() {
   echo "$(printf '%s\n' "${outer[@]}" | eval "$med") $(printf '%s\n' "${inner[@]}" | eval "$med") $(printf '%s\n' "${base[@]}" | eval "$med")"
 }
 
+# fleet: the monitor on 100 hosts through the fake pmproxy, beside the monitor on this host.
+fleet() {
+  go test -c -o "$work/collect.test" ./collect
+  DCIMON_FLEET_PROXY=8,16,4 "$work/collect.test" -test.run '^TestFleetProxyServe$' >"$work/proxy.out" 2>&1 &
+  local proxy=$!
+  sleepers+=("$proxy")
+  local url=""
+  for ((k = 0; k < 100 && ${#url} == 0; k++)); do
+    sleep 0.05
+    url=$(sed -n 's/^FLEETPROXY http:/pcp:/p' "$work/proxy.out")
+  done
+  [ -n "$url" ] || { echo "the fake pmproxy did not start: $(cat "$work/proxy.out")" >&2; return 1; }
+  for ((k = 0; k < 100; k++)); do printf 'web%03d\n' "$k"; done >"$work/fleet.txt"
+  local out=()
+  out+=("$(measure local "$work/dcimon" --interval 1s)")
+  out+=("$(measure hosts100 "$work/dcimon" --interval 1s --source "$url" --hosts "@$work/fleet.txt")")
+  kill "$proxy" 2>/dev/null || true
+  echo
+  echo "Many hosts over ${secs} s at ${cols}x${rows}, 1 s refresh: the monitor on 100 hosts (fake pmproxy) beside the monitor on this host"
+  printf '%s\n' "${out[@]}" | awk '
+    { name[NR] = $1; cpu[NR] = $2; pct[NR] = $3; rss[NR] = $4; peak[NR] = $5 }
+    END {
+      printf "%-9s %12s %8s %10s %10s %14s\n", "monitor", "CPU time s", "CPU %", "RSS MiB", "peak MiB", "CPU vs local"
+      for (i = 1; i <= NR; i++)
+        printf "%-9s %12.4f %8.3f %10.1f %10.1f %13.2fx\n", name[i], cpu[i], pct[i], rss[i], peak[i], cpu[i] / cpu[1]
+    }'
+}
+if [ "${2:-}" = fleet ]; then
+  fleet
+  exit 0
+fi
+
 results=()
 results+=("$(measure dcimon "$work/dcimon" --interval 1s)")
 results+=("$(measure htop htop -d 10)")
@@ -166,4 +203,4 @@ echo "dcimon's first frame with data: ${first_self} ms after start by its debug 
 echo
 echo "Overhead over ${secs} s with the process table on screen and ${nprocs} processes (1,000 sleeping ones added)"
 printf '%s\n' "${procs[@]}" | awk "$table"
-
+fleet
