@@ -70,6 +70,16 @@ func TestPCPSeveralHosts(t *testing.T) {
 	if strings.Contains(out, "db/CPU/busy                err") {
 		t.Errorf("a host that answers is degraded by one that does not:\n%s", out)
 	}
+	// The host's own name, machine id and labels, as its pmcd gave them, are attributes of its
+	// context; a host that did not answer at start says so.
+	out, _, code = runFake(t, append([]string{"describe", "/db"}, src...)...)
+	if code != 0 || !strings.Contains(out, "pcp label machineid") || !strings.Contains(out, "pcp hostname") {
+		t.Errorf("describe /db: exit %d, no labels\n%s", code, out)
+	}
+	out, _, _ = runFake(t, append([]string{"describe", "/gone"}, src...)...)
+	if !strings.Contains(out, "did not answer") {
+		t.Errorf("describe /gone: no word of its labels\n%s", out)
+	}
 	out, _, code = runFake(t, append([]string{"list", "db/CPU"}, src...)...)
 	if code != 0 || !strings.Contains(out, "/db/CPU/cpu0/") {
 		t.Errorf("list db/CPU: exit %d\n%s", code, out)

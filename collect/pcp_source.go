@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -389,6 +390,15 @@ func PCPFleet(opt PCPOptions, hosts []PCPHost) ([]Provider, error) {
 			h.decl = reroot(h.decl, FleetASNBase+uint32(i), hosts[i])
 		}
 		h.tree = newPCPTree(root)
+		// The host's own name, machine id and labels, as its pmcd gave them: attributes of its
+		// context (or of Host, for a single host), in the inspector and describe.
+		target := h.decl[0]
+		for _, c := range h.decl {
+			if len(hosts) == 1 && len(c.ID) == 1 && c.ID[0] == hostASN {
+				target = c
+			}
+		}
+		target.Extensions = append(target.Extensions, h.hostAttrs()...)
 		h.names = metricsOf(h.classes, func(int) bool { return true })
 		spec := ns.EscapeName(h.opt.Hostspec)
 		h.sup = supplier(handlePCP+uint32(i), "pcp:"+cut(ns.EscapeName(hosts[i].Name), 58), cut("PCP host "+spec, 63),
@@ -397,6 +407,20 @@ func PCPFleet(opt PCPOptions, hosts []PCPHost) ([]Provider, error) {
 		provs[i] = h
 	}
 	return provs, nil
+}
+
+// hostAttrs are the host's name and context labels (hostname, machineid, domainname, ...) as
+// pmcd gave them when dcimon started, escaped; or why they are not known.
+func (h *pcpHost) hostAttrs() []ns.Attr {
+	if h.x == nil {
+		return []ns.Attr{{Key: "pcp labels", Value: "not known: the host did not answer when dcimon started"}}
+	}
+	host, labels := h.x.Labels()
+	out := []ns.Attr{{Key: "pcp hostname", Value: ns.EscapeName(host)}}
+	for _, k := range slices.Sorted(maps.Keys(labels)) {
+		out = append(out, ns.Attr{Key: "pcp label " + ns.EscapeName(k), Value: ns.EscapeName(labels[k])})
+	}
+	return out
 }
 
 // handlePCP is the supplier handle of a PCP source's first host; the others follow it.

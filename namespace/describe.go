@@ -99,6 +99,9 @@ func describeClass(c *Class) Section {
 	f = append(f, Field{"access", orNone(c.Access)}, Field{"method", methodText(c.Method)})
 	if !c.Instantiated() {
 		f = append(f, Field{"kind", "uninstantiated (a position in the tree: no instances, no data)"})
+		for _, x := range c.Extensions { // a remote host's context: its labels
+			f = append(f, Field{"extension " + x.Key, x.Value})
+		}
 		return Section{Title: "DCI class", Fields: f}
 	}
 	kind := "instantiated"
