@@ -341,6 +341,12 @@ func pcpBrowseDatum(low uint8, name string, d pmproxy.Desc) (ns.Datum, float64) 
 	if !u.pcp.IsZero() {
 		dat.PCP.Units = u.pcp
 	}
+	// PCP has no unit for a point in time: seconds since the epoch are declared as seconds. A
+	// boot time or a time stamp is shown as a date, not as 500,000 hours.
+	leaf := d.Name[strings.LastIndexByte(d.Name, '.')+1:]
+	if d.Sem != "counter" && u.unit == ns.UnitSecs && mult == 1 && (strings.Contains(leaf, "boottime") || strings.Contains(leaf, "timestamp")) {
+		dat = dat.WithDCI4(ns.STTime, ns.STFCTime, ns.STPAbsolute)
+	}
 	dat.PCP.PMID, dat.PCP.InDom = d.PMID, d.InDom
 	return dat.WithHelp(help).WithPCPName(d.Name), mult
 }

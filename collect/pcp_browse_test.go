@@ -18,7 +18,8 @@ func browseFake() *fakePMProxy {
 	}
 	return &fakePMProxy{
 		descs: map[string]map[string]any{
-			"kernel.all.nprocs": {"pmid": "60.2.3", "type": "u32", "sem": "instant", "units": "none", "text-oneline": "total number of processes"},
+			"kernel.all.nprocs":   {"pmid": "60.2.3", "type": "u32", "sem": "instant", "units": "none", "text-oneline": "total number of processes"},
+			"kernel.all.boottime": {"pmid": "60.0.44", "type": "u64", "sem": "discrete", "units": "sec"},
 			"kernel.all.pswitch": {"pmid": "60.0.13", "type": "u64", "sem": "counter", "units": "count", "text-oneline": "context switches",
 				"text-help": "switches\x1b[2J cleared", "labels": map[string]any{"hostname": "h\x1b]0;owned\a"}},
 			"kernel.all.load": {"pmid": "60.2.0", "indom": "60.2", "type": "float", "sem": "instant", "units": "none",
@@ -33,21 +34,23 @@ func browseFake() *fakePMProxy {
 			"60.1": {{"instance": 0, "name": "sda"}, {"instance": 1, "name": "ev\x1b[31mil"}},
 		},
 		values: map[string]map[int64]any{
-			"kernel.all.nprocs":  {-1: uint64(97)},
-			"kernel.all.pswitch": {-1: uint64(1 << 60)},
-			"kernel.all.load":    {1: 0.46, 5: 1.5},
-			"disk.dev.read":      {0: uint64(100), 1: uint64(7)},
-			"disk.dev.write":     {0: uint64(1)}, // none for the second disk now
-			"disk.dev.model":     {0: "QEMU\x1b[31m", 1: "x"},
+			"kernel.all.nprocs":   {-1: uint64(97)},
+			"kernel.all.boottime": {-1: uint64(1795600000)},
+			"kernel.all.pswitch":  {-1: uint64(1 << 60)},
+			"kernel.all.load":     {1: 0.46, 5: 1.5},
+			"disk.dev.read":       {0: uint64(100), 1: uint64(7)},
+			"disk.dev.write":      {0: uint64(1)}, // none for the second disk now
+			"disk.dev.model":      {0: "QEMU\x1b[31m", 1: "x"},
 		},
 	}
 }
 
 // Issue 14: a remote host's whole PCP name space under PCP, read a level at a time: nothing
 // below PCP is read until a path reaches it; single values are statistics of their node, a
-// node's instances its subcontexts, a metric of another instance domain a context of its own;
-// counters are rates, floats keep their decimals, a metric with no value for an instance is n/a
-// (never 0), an aggregate is not supported, and hostile strings are escaped.
+// node's instances its subcontexts, a metric of another instance domain a context of its own
+// (PCPD-16: one class, one instance domain); counters are rates (PCPD-3), floats keep their
+// decimals, a metric with no value for an instance is n/a, never 0 (PCPF-7), an aggregate is not
+// supported and never fetched (PCPD-2), and hostile strings are escaped.
 func TestPCPNameSpaceBrowse(t *testing.T) {
 	f := browseFake()
 	srv := httptest.NewServer(f)
@@ -121,6 +124,16 @@ func TestPCPNameSpaceBrowse(t *testing.T) {
 	if v := h.value("PCP/event/records"); v.State != ns.Unavailable || v.Reason != ns.ReasonNotSupported {
 		t.Errorf("an aggregate = %+v, want not supported", v)
 	}
+	if d := h.datum("PCP/kernel/all/boottime"); d.DCI4.Type != ns.STTime {
+		t.Errorf("a boot time in seconds is shown as %v, want a date (ST_TIME)", d.DCI4.Type)
+	}
+	// PCPD-16: every datum of a class has the same instance domain.
+	for _, p := range []string{"PCP/disk/dev/sda/read", "PCP/disk/dev/sda/write", "PCP/disk/dev/sda/model"} {
+		if d := h.datum(p); d.PCP.InDom != "60.1" {
+			t.Errorf("%s: instance domain %q, want 60.1 as its class's", p, d.PCP.InDom)
+		}
+	}
+	// PCPD-1: the descriptor as pmcd gives it, pmid included.
 	d := h.datum("PCP/kernel/all/pswitch")
 	if strings.ContainsAny(d.Help, "\x1b\a") || !strings.Contains(d.Help, "60.0.13") || !strings.Contains(d.Help, "hostname=") {
 		t.Errorf("help of pswitch: %q", d.Help)

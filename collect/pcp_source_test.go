@@ -18,7 +18,9 @@ func pcpSampler(t *testing.T, opt PCPOptions) *Sampler {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := NewSampler(ns.NewRegistry(), provs, Options{})
+	// A deadline well above what a loaded machine (the whole suite, under -race, beside other
+	// pmcds) needs for a first reading: these tests are about what is read, not how fast.
+	s, err := NewSampler(ns.NewRegistry(), provs, Options{Deadline: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
