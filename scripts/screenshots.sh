@@ -69,7 +69,8 @@ fi
 
 # --- capturing -----------------------------------------------------------------------------
 # shot NAME W H KEYS... — run the program in a W×H terminal, press KEYS, capture. A key is a
-# tmux key name (Enter, Tab, Down) or "=text" for text typed as it is (":Disk", "2").
+# tmux key name (Enter, Tab, Down), "=text" for text typed as it is (":Disk", "2"), or "sleep:S"
+# to wait S seconds (while a remote name space is read a level at a time).
 shot() {
 	local name=$1 w=$2 h=$3
 	shift 3
@@ -78,6 +79,10 @@ shot() {
 	sleep "$settle"
 	for k in "$@"; do
 		case $k in
+		sleep:*)
+			sleep "${k#sleep:}"
+			continue
+			;;
 		=*) tmux -L "$sock" send-keys -t "$name" -l "${k#=}" ;;
 		*) tmux -L "$sock" send-keys -t "$name" "$k" ;;
 		esac
@@ -149,6 +154,8 @@ if [ -x /usr/lib/pcp/bin/pmproxy ] && [ "$(id -u)" = 0 ]; then
 	done
 	prog=("$work/dcimon" --source "pcp://127.0.0.1:$proxy" --hosts "web=127.0.0.1:$web,db=127.0.0.1:$db,gone=127.0.0.1:$(free_port)")
 	shot fleet-120x40 120 40
+	# One host's whole PCP name space: `:` goes down it as it is read, a level a reading.
+	shot fleet-pcp-120x40 120 40 "=:/db/PCP/kernel/all" Enter "sleep:4" "=2"
 else
 	echo "screenshots: PCP is not installed (or not root): no fleet screenshot" >&2
 fi
