@@ -368,6 +368,10 @@ func (m *Model) goOn() {
 	if m.goPending == "" {
 		return
 	}
+	if m.sel.Ctx == nil || m.sel.Ctx.Path() != m.goAt {
+		m.goPending = "" // the user went elsewhere meanwhile: the go-to is theirs to give up
+		return
+	}
 	if ref, err := m.reg.Lookup(nil, m.goPending); err == nil {
 		m.goPending = ""
 		m.flash = ""
