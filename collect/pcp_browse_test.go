@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	ns "dcimon/namespace"
 )
@@ -163,5 +164,58 @@ func TestPCPNameSpaceNotReadUnasked(t *testing.T) {
 	}
 	if g := provs[0].(Grower).Grown(); len(g) != 0 {
 		t.Errorf("a request for every class listed %d classes of the PCP name space", len(g))
+	}
+}
+
+// Issue 14: a host whose probe did not answer at start (many hosts through one pmproxy, one
+// request at a time) is declared with one processor; its own processor count and memory size,
+// read at its first fetch, declare its classes again, so that its CPU totals are shares of its
+// four processors, not of one (a busy host would read 400%).
+func TestPCPScalesFromFirstFetch(t *testing.T) {
+	f := &fakePMProxy{
+		descs: map[string]map[string]any{
+			"hinv.ncpu":           {"pmid": "60.0.32", "type": "u32", "sem": "discrete", "units": "none"},
+			"mem.physmem":         {"pmid": "60.1.9", "type": "u64", "sem": "discrete", "units": "Kbyte"},
+			"kernel.all.cpu.idle": {"pmid": "60.0.23", "type": "u64", "sem": "counter", "units": "millisec"},
+		},
+		values: map[string]map[int64]any{
+			"hinv.ncpu":           {-1: uint64(4)},
+			"mem.physmem":         {-1: uint64(8 << 20)},
+			"kernel.all.cpu.idle": {-1: uint64(1000)},
+		},
+	}
+	srv := httptest.NewServer(f)
+	defer srv.Close()
+	// A probe that cannot answer in time.
+	provs, err := PCPProviders(PCPOptions{URL: strings.Replace(srv.URL, "http://", "pcp://", 1), Hostspec: "late", ProbeDeadline: time.Nanosecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := ns.NewRegistry()
+	s, err := NewSampler(reg, provs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	share := func() float64 {
+		ref, err := reg.Lookup(nil, "CPU/idle")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ref.Datum.Share
+	}
+	if got := share(); got != 1 {
+		t.Fatalf("before the first fetch: share %v, want 1 (the probe's default)", got)
+	}
+	for range 2 {
+		if _, err := s.Sample(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := share(); got != 4 {
+		t.Errorf("after the first fetch: CPU/idle is a share of %v processors, want 4", got)
+	}
+	ref, err := reg.Lookup(nil, "Mem/Real/total")
+	if err != nil || ref.Datum.Max != 8<<30 {
+		t.Errorf("Mem/Real/total's scale %v, want the host's 8 GiB (%v)", ref.Datum.Max, err)
 	}
 }

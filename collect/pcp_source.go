@@ -34,6 +34,9 @@ type PCPOptions struct {
 	Hostspec string // the pmcd, as pmproxy reaches it: "web1", "10.0.0.5:44321"
 	// Interval is how often the monitor reads; the pmproxy context is kept alive longer than it.
 	Interval time.Duration
+	// Deadline is the collection's deadline (FleetDeadline for PCPFleet when zero); the
+	// context is kept alive longer than it too.
+	Deadline time.Duration
 	// ProbeDeadline bounds the one request before the first collection (processor count and
 	// memory size, for scales); 2 s when zero.
 	ProbeDeadline time.Duration
@@ -321,7 +324,16 @@ type pcpHost struct {
 	names   []string // every metric the table names, once
 	// namesFor are the metrics of some of the classes, by the set of them (bit i: classes[i]).
 	namesFor map[uint64][]string
-	tree     *pcpTree // the host's PCP name space, as far as it has been explored
+	tree     *pcpTree  // the host's PCP name space, as far as it has been explored
+	root     *ns.Class // its PCP context
+	host     PCPHost
+	fleet    bool   // one of several hosts: its classes are under a context of its own
+	asn      uint32 // that context's number
+	// scale is what the classes were declared with (processors, memory bytes); scaled says the
+	// host's own figures were compared with it, scaleGen counts the declarations since.
+	scale    [2]uint64
+	scaled   bool
+	scaleGen uint64
 	bufs     map[*ns.Class]*pcpBufs
 	plans    map[*pcpDatum][]pcpCol // by a class's (or fixed instance's) first datum; per context
 
@@ -366,6 +378,9 @@ func PCPFleet(opt PCPOptions, hosts []PCPHost) ([]Provider, error) {
 	if opt.Interval <= 0 {
 		opt.Interval = time.Second
 	}
+	if opt.Deadline <= 0 {
+		opt.Deadline = FleetDeadline(len(hosts))
+	}
 	hs := make([]*pcpHost, len(hosts))
 	var wg sync.WaitGroup
 	scales := make([][2]uint64, len(hosts))
@@ -383,23 +398,10 @@ func PCPFleet(opt PCPOptions, hosts []PCPHost) ([]Provider, error) {
 	wg.Wait()
 	provs := make([]Provider, len(hosts))
 	for i, h := range hs {
-		h.decl, h.classes = pcpMapping(int(scales[i][0]), scales[i][1])
-		root := pcpRootClass()
-		h.decl = append(h.decl, root)
-		if len(hosts) > 1 {
-			h.decl = reroot(h.decl, FleetASNBase+uint32(i), hosts[i])
-		}
-		h.tree = newPCPTree(root)
-		// The host's own name, machine id and labels, as its pmcd gave them: attributes of its
-		// context (or of Host, for a single host), in the inspector and describe.
-		target := h.decl[0]
-		for _, c := range h.decl {
-			if len(hosts) == 1 && len(c.ID) == 1 && c.ID[0] == hostASN {
-				target = c
-			}
-		}
-		target.Extensions = append(target.Extensions, h.hostAttrs()...)
-		h.names = metricsOf(h.classes, func(int) bool { return true })
+		h.host, h.fleet, h.asn = hosts[i], len(hosts) > 1, FleetASNBase+uint32(i)
+		h.root = pcpRootClass()
+		h.declare(int(scales[i][0]), scales[i][1])
+		h.tree = newPCPTree(h.root)
 		spec := ns.EscapeName(h.opt.Hostspec)
 		h.sup = supplier(handlePCP+uint32(i), "pcp:"+cut(ns.EscapeName(hosts[i].Name), 58), cut("PCP host "+spec, 63),
 			cut(fmt.Sprintf("The Linux PMDA of pmcd %s through pmproxy %s", spec, c.URL()), 255),
@@ -407,6 +409,85 @@ func PCPFleet(opt PCPOptions, hosts []PCPHost) ([]Provider, error) {
 		provs[i] = h
 	}
 	return provs, nil
+}
+
+// declare builds the host's classes for ncpu processors and mem bytes of memory (the scales of
+// its processor and memory statistics). Declared again once the host's own figures are read (its
+// probe at start did not answer in time, or answered otherwise), a class described as before
+// keeps its registered self, so that only those that differ are registered anew (Describe).
+func (h *pcpHost) declare(ncpu int, mem uint64) {
+	old := map[string]*ns.Class{}
+	for _, c := range h.decl {
+		old[c.ID.String()] = c
+	}
+	decl, classes := pcpMapping(ncpu, mem)
+	if h.fleet {
+		decl = reroot(decl, h.asn, h.host)
+		if len(h.root.ID) == 1 { // put under the host once
+			h.root.ID = append(ns.ClassID{h.asn}, h.root.ID...)
+		}
+	}
+	decl = append(decl, h.root)
+	// The host's own name, machine id and labels, as its pmcd gave them: attributes of its
+	// context (or of Host, for a single host), in the inspector and describe.
+	target := decl[0]
+	for _, c := range decl {
+		if !h.fleet && len(c.ID) == 1 && c.ID[0] == hostASN {
+			target = c
+		}
+	}
+	if o := old[target.ID.String()]; o != nil {
+		target.Extensions = o.Extensions
+	} else {
+		target.Extensions = append(target.Extensions, h.hostAttrs()...)
+	}
+	for i, c := range decl {
+		if o := old[c.ID.String()]; o != nil && o != c && !classDiffers(o, c) {
+			decl[i] = o
+			for j := range classes {
+				if classes[j].class == c {
+					classes[j].class = o
+				}
+			}
+		}
+	}
+	h.decl, h.classes, h.scale = decl, classes, [2]uint64{uint64(ncpu), mem}
+	h.names = metricsOf(h.classes, func(int) bool { return true })
+	h.namesFor, h.plans, h.bufs = nil, nil, nil
+}
+
+// Describe is the host's classes as now declared (collect.Describer): after its own processor
+// count and memory size were read, when they were not those it was first declared with.
+func (h *pcpHost) Describe() []*ns.Class {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return slices.Clone(h.decl)
+}
+
+// rescale declares the classes again when a fetch has the host's processor count and memory
+// size and they are not those the classes were declared with; the reset value then changes, so
+// the sampler takes the new descriptions (and computes no rate across them). Once per host.
+func (h *pcpHost) rescale(f *pmproxy.Fetched) {
+	if h.scaled {
+		return
+	}
+	nv, ok1 := f.Lookup("hinv.ncpu", -1)
+	mv, ok2 := f.Lookup("mem.physmem", -1)
+	if !ok1 || !ok2 {
+		return // not in this fetch (only some classes were wanted): at a later one
+	}
+	h.scaled = true
+	n, err1 := nv.Uint64()
+	m, err2 := mv.Uint64()
+	if err1 != nil || err2 != nil || n == 0 || n >= 1<<20 || m >= math.MaxUint64/1024 {
+		return
+	}
+	if n == h.scale[0] && m*1024 == h.scale[1] {
+		return
+	}
+	h.declare(int(n), m*1024)
+	h.scaleGen++
+	h.setGen(h.gen)
 }
 
 // hostAttrs are the host's name and context labels (hostname, machineid, domainname, ...) as
@@ -421,6 +502,17 @@ func (h *pcpHost) hostAttrs() []ns.Attr {
 		out = append(out, ns.Attr{Key: "pcp label " + ns.EscapeName(k), Value: ns.EscapeName(labels[k])})
 	}
 	return out
+}
+
+// FleetDeadline is the collection deadline for a PCP source of n hosts. dcimon sends one request
+// at a time to a pmproxy (pmproxy 6.0.3 segfaults under concurrent ones), so a collection of n
+// hosts takes n requests end to end, and a first one (a context on each pmcd, descriptors and
+// instance domains) about seven times that: 100 hosts on one real pmcd here took 11 s for it.
+// So 2 s, and 150 ms more a host past the tenth. A host that does not answer is backed off, so
+// it does not hold the others up at every collection; a reading that is taken well within the
+// deadline is not held up by it.
+func FleetDeadline(n int) time.Duration {
+	return 2*time.Second + time.Duration(max(n-10, 0))*150*time.Millisecond
 }
 
 // handlePCP is the supplier handle of a PCP source's first host; the others follow it.
@@ -477,7 +569,9 @@ func (h *pcpHost) connect(ctx context.Context) error {
 	if h.x != nil {
 		return nil
 	}
-	poll := max(3*h.opt.Interval, 5*time.Second)
+	// Past a collection's deadline too: with many hosts, one request at a time, a context made
+	// at the probe is first read that long after.
+	poll := max(3*h.opt.Interval, 5*time.Second, 2*h.opt.Deadline)
 	x, err := h.client.NewContext(ctx, h.opt.Hostspec, poll)
 	if err != nil {
 		return err
@@ -536,6 +630,9 @@ func (h *pcpHost) Collect(ctx context.Context, req Request) (Batch, error) {
 		return Batch{}, err
 	}
 	h.backoff, h.retryAt, h.lastErr = 0, time.Time{}, nil
+	// This reading is of the classes as declared; a rescale declares them again for the next
+	// one, whose new reset value has the sampler take the new descriptions.
+	defer h.rescale(f)
 	b := Batch{Time: f.Time, Reset: h.reset}
 	for _, pc := range h.classes {
 		if !req.Wants(pc.class) {
@@ -599,7 +696,7 @@ func (h *pcpHost) fetch(ctx context.Context, names []string) (*pmproxy.Fetched, 
 func (h *pcpHost) setGen(g uint64) {
 	h.gen = g
 	hsh := fnv.New64a()
-	fmt.Fprintf(hsh, "%s|%d", h.opt.Hostspec, g)
+	fmt.Fprintf(hsh, "%s|%d|%d", h.opt.Hostspec, g, h.scaleGen)
 	binary.LittleEndian.PutUint64(h.reset[:], hsh.Sum64())
 }
 

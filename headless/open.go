@@ -47,6 +47,7 @@ func RealEnv() Env {
 // monitor's and every headless command's.
 func OpenSampler(c Common, e Env) (*collect.Sampler, error) {
 	var provs []collect.Provider
+	var deadline time.Duration // the sampler's default
 	if strings.HasPrefix(c.Source, "pcp://") || strings.HasPrefix(c.Source, "pcps://") {
 		hosts := c.HostList
 		if hosts == nil {
@@ -63,6 +64,7 @@ func OpenSampler(c Common, e Env) (*collect.Sampler, error) {
 		if err != nil {
 			return nil, Usagef("--source: %v", err)
 		}
+		deadline = collect.FleetDeadline(len(hosts))
 	} else if strings.HasPrefix(c.Source, "synthetic") {
 		opt, err := collect.ParseSynthetic(c.Source)
 		if err != nil {
@@ -73,7 +75,7 @@ func OpenSampler(c Common, e Env) (*collect.Sampler, error) {
 	} else {
 		provs = collect.HostProviders(collect.HostOptions{Procfs: c.Procfs, Sysfs: c.Sysfs, ShowLoop: c.ShowLoop})
 	}
-	opt := collect.Options{Now: e.Now, Liveness: c.Liveness}
+	opt := collect.Options{Now: e.Now, Liveness: c.Liveness, Deadline: deadline}
 	if len(c.Suppliers) > 0 {
 		opt.Discover = collect.NewDDS(collect.DDSOptions{Dirs: c.Suppliers})
 	}

@@ -139,11 +139,13 @@ func (e *Error) Error() string {
 	return "pmproxy: " + e.Message
 }
 
-// errExpired says the context is gone from pmproxy (idle past its polltimeout, or pmproxy
-// restarted): it is created again.
+// errExpired says the context is gone from pmproxy: "unknown context identifier" after pmproxy
+// restarted or forgot it, "expired context identifier" when it was idle past its polltimeout
+// (pmproxy 6.0.3 says either). It is created again.
 func errExpired(err error) bool {
 	var e *Error
-	return errors.As(err, &e) && e.Status == http.StatusBadRequest && strings.Contains(e.Message, "unknown context identifier")
+	return errors.As(err, &e) && e.Status == http.StatusBadRequest &&
+		(strings.Contains(e.Message, "unknown context identifier") || strings.Contains(e.Message, "expired context identifier"))
 }
 
 // get calls path with query and decodes the JSON answer into out. A number is kept as its text

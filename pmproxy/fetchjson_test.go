@@ -162,3 +162,21 @@ func BenchmarkDecodeFetch(b *testing.B) {
 		}
 	})
 }
+
+// pmproxy 6.0.3 says a context is gone in two ways: "unknown context identifier" when it forgot
+// it (restarted), "expired context identifier" when it was idle past its polltimeout. Both make
+// it again; seen with 100 hosts, whose contexts made at the probe were first read 6 s later.
+func TestErrExpired(t *testing.T) {
+	for msg, want := range map[string]bool{
+		"unknown context identifier: 12": true,
+		"expired context identifier: 13": true,
+		"Unknown metric name":            false,
+	} {
+		if got := errExpired(&Error{Status: 400, Message: msg}); got != want {
+			t.Errorf("%q: %v, want %v", msg, got, want)
+		}
+	}
+	if errExpired(&Error{Status: 500, Message: "expired context identifier: 1"}) {
+		t.Error("a server error is not an expired context")
+	}
+}
