@@ -10,7 +10,8 @@
 // an allocation sized by a length field it has not checked against the bytes there are
 // (FuzzParse*). It imports nothing of dcimon's.
 //
-// So far the package reads; writing (dcimon record) is to come.
+// Writer writes archives that PCP's own tools read (pmlogcheck finds nothing wrong, pmdumplog
+// shows what was written: TestWriterReadByPCP). dcimon's commands do not use the package yet.
 package pcparchive
 
 import (

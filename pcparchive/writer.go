@@ -1,0 +1,328 @@
+package pcparchive
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+	"time"
+)
+
+// Writer writes an archive as pmlogger does: a label at the head of each file, then metadata
+// records, pmResult records and temporal index entries, each record written whole by one write,
+// so that a reader finds every record written before a failure (a killed writer, a full disk) and
+// at most one torn record after them, which it reports. Metadata is written before the first
+// record that needs it.
+type Writer struct {
+	base    string
+	version int
+	label   Label
+	meta    *os.File
+	vol     *os.File
+	index   *os.File
+	metaOff int64
+	volOff  int64
+	descs   map[uint32]Desc
+	results int
+	// IndexEvery is how many records go between two temporal index entries (60 when zero).
+	IndexEvery int
+}
+
+// Create starts an archive at base (base.meta, base.index, base.0) of version 2 or 3 for the
+// host, time zone and start time of l. Existing files are not overwritten: an archive is a
+// user's file.
+func Create(base string, version int, l Label) (*Writer, error) {
+	if version != 2 && version != 3 {
+		return nil, fmt.Errorf("archive version %d: 2 or 3", version)
+	}
+	w := &Writer{base: base, version: version, label: l, descs: map[uint32]Desc{}}
+	w.label.Version = version
+	open := func(suffix string) (*os.File, error) {
+		return os.OpenFile(base+suffix, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	}
+	var err error
+	if w.meta, err = open(".meta"); err != nil {
+		return nil, err
+	}
+	if w.index, err = open(".index"); err != nil {
+		w.meta.Close()
+		return nil, err
+	}
+	if w.vol, err = open(".0"); err != nil {
+		w.meta.Close()
+		w.index.Close()
+		return nil, err
+	}
+	for _, f := range []struct {
+		file *os.File
+		vol  int32
+		off  *int64
+	}{{w.meta, -1, &w.metaOff}, {w.index, -2, nil}, {w.vol, 0, &w.volOff}} {
+		n, err := f.file.Write(frame(w.labelPayload(f.vol)))
+		if err != nil {
+			w.Close()
+			return nil, err
+		}
+		if f.off != nil {
+			*f.off = int64(n)
+		}
+	}
+	if err := w.putIndex(l.Start); err != nil {
+		w.Close()
+		return nil, err
+	}
+	return w, nil
+}
+
+// frame wraps a payload in its length, before and after.
+func frame(p []byte) []byte {
+	n := uint32(len(p) + 8)
+	out := make([]byte, 0, n)
+	out = be.AppendUint32(out, n)
+	out = append(out, p...)
+	return be.AppendUint32(out, n)
+}
+
+// fixed is s in a NUL-padded field of n bytes (cut to n-1).
+func fixed(b []byte, s string, n int) []byte {
+	f := make([]byte, n)
+	copy(f[:n-1], s)
+	return append(b, f...)
+}
+
+// appendStamp appends a timestamp as the version has it.
+func (w *Writer) appendStamp(b []byte, t time.Time) []byte {
+	if w.version == 2 {
+		return be.AppendUint32(be.AppendUint32(b, uint32(t.Unix())), uint32(t.Nanosecond()/1000))
+	}
+	s := uint64(t.Unix())
+	b = be.AppendUint32(be.AppendUint32(b, uint32(s)), uint32(s>>32)) // low word first, as PCP
+	return be.AppendUint32(b, uint32(t.Nanosecond()))
+}
+
+func (w *Writer) labelPayload(vol int32) []byte {
+	l := w.label
+	b := be.AppendUint32(nil, logMagic|uint32(w.version))
+	b = be.AppendUint32(b, uint32(l.PID))
+	if w.version == 2 {
+		b = w.appendStamp(b, l.Start)
+		b = be.AppendUint32(b, uint32(vol))
+		b = fixed(b, l.Host, 64)
+		return fixed(b, l.TZ, 40)
+	}
+	b = w.appendStamp(b, l.Start)
+	b = be.AppendUint32(b, uint32(vol))
+	b = be.AppendUint32(b, l.Features)
+	b = be.AppendUint32(b, 0)
+	b = fixed(b, l.Host, 256)
+	b = fixed(b, l.TZ, 256)
+	return fixed(b, l.Zoneinfo, 256)
+}
+
+// writeMeta writes one metadata record.
+func (w *Writer) writeMeta(p []byte) error {
+	n, err := w.meta.Write(frame(p))
+	w.metaOff += int64(n)
+	return err
+}
+
+// PutDesc writes a metric's description; a pmid described twice is an error.
+func (w *Writer) PutDesc(d Desc) error {
+	if _, ok := w.descs[d.PMID]; ok {
+		return fmt.Errorf("pmid %s is already described", PMIDString(d.PMID))
+	}
+	if len(d.Names) == 0 {
+		return fmt.Errorf("pmid %s has no name", PMIDString(d.PMID))
+	}
+	b := be.AppendUint32(nil, tagDesc)
+	for _, v := range []uint32{d.PMID, uint32(d.Type), d.InDom, uint32(d.Sem), d.Units, uint32(len(d.Names))} {
+		b = be.AppendUint32(b, v)
+	}
+	for _, n := range d.Names {
+		b = be.AppendUint32(b, uint32(len(n)))
+		b = append(b, n...)
+	}
+	w.descs[d.PMID] = d
+	return w.writeMeta(b)
+}
+
+// PutInDom writes a full observation of an instance domain.
+func (w *Writer) PutInDom(in InDom) error {
+	if len(in.Names) != len(in.Instances) {
+		return errors.New("instance domain: as many names as instances, please")
+	}
+	tag := uint32(tagInDomV2)
+	if w.version == 3 {
+		tag = tagInDom
+	}
+	b := w.appendStamp(be.AppendUint32(nil, tag), in.Time)
+	b = be.AppendUint32(b, in.InDom)
+	b = be.AppendUint32(b, uint32(len(in.Instances)))
+	for _, id := range in.Instances {
+		b = be.AppendUint32(b, uint32(id))
+	}
+	off := 0
+	for _, n := range in.Names {
+		b = be.AppendUint32(b, uint32(off))
+		off += len(n) + 1
+	}
+	for _, n := range in.Names {
+		b = append(append(b, n...), 0)
+	}
+	return w.writeMeta(b)
+}
+
+// PutText writes a help text (PM_TEXT_* type: 1 one line, 2 help; 4 for a pmid, 8 for an
+// instance domain).
+func (w *Writer) PutText(t Text) error {
+	b := be.AppendUint32(nil, tagText)
+	b = be.AppendUint32(be.AppendUint32(b, t.Type), t.Ident)
+	return w.writeMeta(append(append(b, t.Text...), 0))
+}
+
+// OutValue is one instance's value to write: a number or a string, of its metric's type.
+type OutValue struct {
+	Inst int32
+	N    uint64 // an integer type's bits
+	F    float64
+	S    string
+}
+
+// OutSet is one metric's values in a record.
+type OutSet struct {
+	PMID   uint32
+	Values []OutValue
+}
+
+// PutResult writes one pmResult: the values of described metrics at t. No sets is a mark
+// record (a gap in the recording).
+func (w *Writer) PutResult(t time.Time, sets []OutSet) error {
+	if w.IndexEvery <= 0 {
+		w.IndexEvery = 60
+	}
+	if w.results > 0 && w.results%w.IndexEvery == 0 {
+		if err := w.putIndex(t); err != nil {
+			return err
+		}
+	}
+	// The header, the value sets and then the value blocks; a block's place is counted in
+	// 32-bit words from 12 bytes before the payload.
+	head := w.appendStamp(nil, t)
+	head = be.AppendUint32(head, uint32(len(sets)))
+	var blocks []byte
+	setsLen := 0
+	for _, s := range sets {
+		setsLen += 12 + 8*len(s.Values)
+	}
+	base := 12 + len(head) + setsLen // the first block's place, in bytes from the origin
+	body := make([]byte, 0, setsLen)
+	for _, s := range sets {
+		d, ok := w.descs[s.PMID]
+		if !ok {
+			return fmt.Errorf("a value of pmid %s, which is not described", PMIDString(s.PMID))
+		}
+		body = be.AppendUint32(body, s.PMID)
+		body = be.AppendUint32(body, uint32(len(s.Values)))
+		insitu := d.Type == Type32 || d.Type == TypeU32 || d.Type == TypeFloat
+		if insitu {
+			body = be.AppendUint32(body, 0) // PM_VAL_INSITU
+		} else {
+			body = be.AppendUint32(body, 1) // PM_VAL_DPTR
+		}
+		for _, v := range s.Values {
+			body = be.AppendUint32(body, uint32(v.Inst))
+			if insitu {
+				word := uint32(v.N)
+				if d.Type == TypeFloat {
+					word = math.Float32bits(float32(v.F))
+				}
+				body = be.AppendUint32(body, word)
+				continue
+			}
+			var data []byte
+			switch d.Type {
+			case Type64, TypeU64:
+				data = be.AppendUint64(nil, v.N)
+			case TypeDouble:
+				data = be.AppendUint64(nil, math.Float64bits(v.F))
+			case TypeString:
+				data = append([]byte(v.S), 0)
+			default:
+				return fmt.Errorf("pmid %s: values of type %d are not written", PMIDString(s.PMID), d.Type)
+			}
+			if len(data)+4 > 0xffffff {
+				return fmt.Errorf("pmid %s: a value of %d bytes", PMIDString(s.PMID), len(data))
+			}
+			body = be.AppendUint32(body, uint32((base+len(blocks))/4))
+			blocks = binary.BigEndian.AppendUint32(blocks, uint32(d.Type)<<24|uint32(len(data)+4))
+			blocks = append(blocks, data...)
+			for len(blocks)%4 != 0 {
+				blocks = append(blocks, 0)
+			}
+		}
+	}
+	rec := frame(append(append(head, body...), blocks...))
+	n, err := w.vol.Write(rec)
+	w.volOff += int64(n)
+	if err != nil {
+		return fmt.Errorf("archive %s.0: %w", w.base, err)
+	}
+	w.results++
+	return nil
+}
+
+// putIndex writes a temporal index entry: at t, every record so far is before the offsets.
+func (w *Writer) putIndex(t time.Time) error {
+	b := w.appendStamp(nil, t)
+	b = be.AppendUint32(b, 0) // volume
+	if w.version == 2 {
+		if w.metaOff > math.MaxUint32 || w.volOff > math.MaxUint32 {
+			return fmt.Errorf("archive %s: past Version 2's 4 GiB offsets", w.base)
+		}
+		b = be.AppendUint32(be.AppendUint32(b, uint32(w.metaOff)), uint32(w.volOff))
+	} else {
+		b = be.AppendUint64(be.AppendUint64(b, uint64(w.metaOff)), uint64(w.volOff))
+	}
+	_, err := w.index.Write(b)
+	return err
+}
+
+// Close writes the last index entry, at end, and syncs and closes the files.
+func (w *Writer) Close() error { return w.CloseAt(time.Time{}) }
+
+// CloseAt is Close with the last index entry at end (the last record's time; none when zero).
+func (w *Writer) CloseAt(end time.Time) error {
+	var errs []error
+	if !end.IsZero() && w.index != nil {
+		errs = append(errs, w.putIndex(end))
+	}
+	for _, f := range []*os.File{w.vol, w.meta, w.index} {
+		if f != nil {
+			errs = append(errs, f.Sync(), f.Close())
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// InDomOf makes an instance domain from its domain and serial.
+func InDomOf(domain, serial uint32) uint32 { return domain&0x1ff<<22 | serial&0x3fffff }
+
+// CountUnits is pmUnits for a plain count (dimCount 1), bit-packed.
+const CountUnits = 1 << 20
+
+// PMID makes a pmid from its domain, cluster and item.
+func PMID(domain, cluster, item uint32) uint32 {
+	return domain&0x1ff<<22 | cluster&0xfff<<10 | item&0x3ff
+}
+
+// ParsePMID reads a pmid as PCP prints it (60.0.4).
+func ParsePMID(s string) (uint32, error) {
+	var d, c, i uint32
+	if _, err := fmt.Sscanf(s, "%d.%d.%d", &d, &c, &i); err != nil || d > 0x1ff || c > 0xfff || i > 0x3ff ||
+		s != strconv.Itoa(int(d))+"."+strconv.Itoa(int(c))+"."+strconv.Itoa(int(i)) {
+		return 0, fmt.Errorf("pmid %q", s)
+	}
+	return PMID(d, c, i), nil
+}
