@@ -314,6 +314,17 @@ func metricsOf(classes []pcpClass, want func(i int) bool) []string {
 	return out
 }
 
+// pcpContext is where a host's PCP metrics come from: a pmproxy context on its pmcd
+// (*pmproxy.Context), or an archive of it (archiveContext), whose fetches go forward in time.
+type pcpContext interface {
+	Generation() uint64
+	Labels() (host string, labels map[string]string)
+	Metrics(ctx context.Context, names ...string) ([]pmproxy.Desc, error)
+	InDom(ctx context.Context, indom string) ([]pmproxy.Instance, error)
+	Children(ctx context.Context, prefix string) (leaf, nonleaf []string, err error)
+	Fetch(ctx context.Context, names ...string) (*pmproxy.Fetched, error)
+}
+
 // pcpHost is one remote host as a DCI4 supplier.
 type pcpHost struct {
 	opt     PCPOptions
@@ -337,8 +348,11 @@ type pcpHost struct {
 	bufs     map[*ns.Class]*pcpBufs
 	plans    map[*pcpDatum][]pcpCol // by a class's (or fixed instance's) first datum; per context
 
+	// dial opens the host's archive in place of a pmproxy context (ArchiveProviders).
+	dial func() (pcpContext, error)
+
 	mu      sync.Mutex
-	x       *pmproxy.Context
+	x       pcpContext
 	gen     uint64
 	descs   map[string]pmproxy.Desc
 	factors map[string]float64 // metric → factor to its datum's unit, NaN where none (per context)
@@ -572,6 +586,14 @@ func (h *pcpHost) connect(ctx context.Context) error {
 	// Past a collection's deadline too: with many hosts, one request at a time, a context made
 	// at the probe is first read that long after.
 	poll := max(3*h.opt.Interval, 5*time.Second, 2*h.opt.Deadline)
+	if h.dial != nil { // an archive, not a pmproxy
+		x, err := h.dial()
+		if err != nil {
+			return err
+		}
+		h.x = x
+		return nil
+	}
 	x, err := h.client.NewContext(ctx, h.opt.Hostspec, poll)
 	if err != nil {
 		return err

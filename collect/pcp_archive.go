@@ -1,0 +1,332 @@
+package collect
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	ns "dcimon/namespace"
+	"dcimon/pcparchive"
+	"dcimon/pmproxy"
+)
+
+// A PCP archive (a pmlogger's, issue 15) read through the same mapping as a live host: an
+// archiveContext answers what a pmproxy context answers (descriptions, instance domains, the
+// name space, fetches) from the archive, each fetch the next sample in time. The host's classes,
+// derived statistics and PCP name space are then those of a remote host, and rates come from the
+// archive's own timestamps.
+
+// archiveContext is an archive as a pcpContext. Each Fetch moves to the next record that holds
+// any of the names asked for, and answers every metric's latest value up to it.
+type archiveContext struct {
+	a      *pcparchive.Archive
+	byName map[string]*pcparchive.Desc
+	recs   []pcparchive.Result
+	next   int
+	now    time.Time
+	latest map[uint32][]pmproxy.Value // by pmid: the values of its latest record so far
+}
+
+// openArchive reads an archive's metadata and its records. (The whole of its volumes is read:
+// replaying in bounded memory, by the temporal index, is to come.)
+func openArchive(base string) (*archiveContext, error) {
+	a, err := pcparchive.Open(base)
+	if err != nil {
+		return nil, err
+	}
+	x := &archiveContext{a: a, byName: map[string]*pcparchive.Desc{}, latest: map[uint32][]pmproxy.Value{}}
+	for i := range a.Descs {
+		for _, n := range a.Descs[i].Names {
+			x.byName[n] = &a.Descs[i]
+		}
+	}
+	for _, v := range a.Volumes {
+		rs, err := a.ReadVolume(v)
+		x.recs = append(x.recs, rs...)
+		if err != nil && len(rs) == 0 {
+			return nil, err
+		}
+	}
+	if len(x.recs) == 0 {
+		return nil, fmt.Errorf("archive %s: no records", base)
+	}
+	x.now = x.recs[0].Time
+	return x, nil
+}
+
+func (x *archiveContext) Generation() uint64 { return 1 }
+
+// Labels are the archive's host, as its label names it.
+func (x *archiveContext) Labels() (string, map[string]string) {
+	return x.a.Label.Host, map[string]string{"hostname": x.a.Label.Host}
+}
+
+// Metrics describes names as pmproxy would; a name the archive lacks is ErrUnknownMetric.
+func (x *archiveContext) Metrics(_ context.Context, names ...string) ([]pmproxy.Desc, error) {
+	out := make([]pmproxy.Desc, 0, len(names))
+	var missing []string
+	for _, n := range names {
+		d := x.byName[n]
+		if d == nil {
+			missing = append(missing, n)
+			continue
+		}
+		pd := pmproxy.Desc{Name: n, PMID: pcparchive.PMIDString(d.PMID), Type: archiveType(d.Type), Sem: archiveSem(d.Sem),
+			Units: archiveUnits(d.Units)}
+		if d.InDom != pcparchive.InDomNull {
+			pd.InDom = pcparchive.InDomString(d.InDom)
+		}
+		for _, t := range x.a.Texts {
+			if t.Ident == d.PMID && t.Type&4 != 0 { // PM_TEXT_PMID
+				if t.Type&1 != 0 {
+					pd.OneLine = t.Text
+				} else {
+					pd.Help = t.Text
+				}
+			}
+		}
+		out = append(out, pd)
+	}
+	if len(missing) > 0 {
+		return out, fmt.Errorf("archive %s: %w: %s", x.a.Base, pmproxy.ErrUnknownMetric, strings.Join(missing, ", "))
+	}
+	return out, nil
+}
+
+// InDom is the instance domain as it was at the current sample (its latest observation up to
+// it), or its first one before that.
+func (x *archiveContext) InDom(_ context.Context, indom string) ([]pmproxy.Instance, error) {
+	var best *pcparchive.InDom
+	for i := range x.a.InDoms {
+		in := &x.a.InDoms[i]
+		if pcparchive.InDomString(in.InDom) != indom {
+			continue
+		}
+		if best == nil || (!in.Time.After(x.now) && in.Time.After(best.Time)) || best.Time.After(x.now) && in.Time.Before(best.Time) {
+			best = in
+		}
+	}
+	if best == nil {
+		return nil, fmt.Errorf("archive %s: no instance domain %s", x.a.Base, indom)
+	}
+	out := make([]pmproxy.Instance, len(best.Instances))
+	for i, id := range best.Instances {
+		out[i] = pmproxy.Instance{ID: int64(id), Name: best.Names[i]}
+	}
+	return out, nil
+}
+
+// Children is the archive's name space below prefix.
+func (x *archiveContext) Children(_ context.Context, prefix string) (leaf, nonleaf []string, err error) {
+	seen := map[string]bool{}
+	for n := range x.byName {
+		rest := n
+		if prefix != "" {
+			var ok bool
+			if rest, ok = strings.CutPrefix(n, prefix+"."); !ok {
+				continue
+			}
+		}
+		first, _, more := strings.Cut(rest, ".")
+		if seen[first] {
+			continue
+		}
+		seen[first] = true
+		if more {
+			nonleaf = append(nonleaf, first)
+		} else {
+			leaf = append(leaf, first)
+		}
+	}
+	sort.Strings(leaf)
+	sort.Strings(nonleaf)
+	return leaf, nonleaf, nil
+}
+
+// ErrArchiveEnd is the error of a fetch past an archive's last sample.
+var ErrArchiveEnd = fmt.Errorf("the end of the archive")
+
+// Fetch moves to the next record holding any of names and answers each name's latest values.
+func (x *archiveContext) Fetch(_ context.Context, names ...string) (*pmproxy.Fetched, error) {
+	want := map[uint32]bool{}
+	for _, n := range names {
+		if d := x.byName[n]; d != nil {
+			want[d.PMID] = true
+		}
+	}
+	found := false
+	for !found {
+		if x.next >= len(x.recs) {
+			return nil, fmt.Errorf("archive %s: %w (%s)", x.a.Base, ErrArchiveEnd, x.now.UTC().Format(time.RFC3339))
+		}
+		r := x.recs[x.next]
+		x.next++
+		x.now = r.Time
+		for _, s := range r.Sets {
+			d := x.a.Desc(s.PMID)
+			if d == nil {
+				continue
+			}
+			found = found || want[s.PMID]
+			vals := make([]pmproxy.Value, 0, len(s.Values))
+			for _, v := range s.Values {
+				text, ok := archiveText(v, d.Type)
+				if ok {
+					vals = append(vals, pmproxy.Value{Instance: int64(v.Inst), Text: text})
+				}
+			}
+			x.latest[s.PMID] = vals
+		}
+	}
+	f := &pmproxy.Fetched{Time: x.now, Values: map[string][]pmproxy.Value{}}
+	for _, n := range names {
+		if d := x.byName[n]; d != nil {
+			if vs, ok := x.latest[d.PMID]; ok {
+				f.Values[n] = vs
+			}
+		}
+	}
+	return f, nil
+}
+
+// archiveText is a recorded value as pmproxy would send it: integers exactly, floats in
+// full, strings as they are.
+func archiveText(v pcparchive.Value, typ int32) (string, bool) {
+	switch typ {
+	case pcparchive.TypeString:
+		return v.String(), true
+	case pcparchive.TypeFloat, pcparchive.TypeDouble:
+		f, err := v.Float64(typ)
+		if err != nil || math.IsNaN(f) {
+			return "", err == nil
+		}
+		return strconv.FormatFloat(f, 'g', -1, 64), true
+	case pcparchive.Type32, pcparchive.Type64:
+		n, err := v.Uint64(typ)
+		return strconv.FormatInt(int64(n), 10), err == nil
+	case pcparchive.TypeU32, pcparchive.TypeU64:
+		n, err := v.Uint64(typ)
+		return strconv.FormatUint(n, 10), err == nil
+	}
+	return "", false
+}
+
+func archiveType(t int32) string {
+	switch t {
+	case pcparchive.Type32:
+		return "32"
+	case pcparchive.TypeU32:
+		return "u32"
+	case pcparchive.Type64:
+		return "64"
+	case pcparchive.TypeU64:
+		return "u64"
+	case pcparchive.TypeFloat:
+		return "float"
+	case pcparchive.TypeDouble:
+		return "double"
+	case pcparchive.TypeString:
+		return "string"
+	}
+	return "aggregate"
+}
+
+func archiveSem(s int32) string {
+	switch s {
+	case 1:
+		return "counter"
+	case 4:
+		return "discrete"
+	}
+	return "instant"
+}
+
+// archiveUnits writes bit-packed pmUnits as pmUnitsStr does ("Kbyte / sec"), which
+// parsePMUnits reads.
+func archiveUnits(u uint32) string {
+	nib := func(shift uint) int8 { return int8(u>>shift&0xf) << 4 >> 4 } // signed 4 bits
+	dimSpace, dimTime, dimCount := nib(28), nib(24), nib(20)
+	scaleSpace, scaleTime := u>>16&0xf, u>>12&0xf
+	space := []string{"byte", "Kbyte", "Mbyte", "Gbyte", "Tbyte", "Pbyte", "Ebyte"}
+	tm := []string{"nsec", "usec", "millisec", "sec", "min", "hour"}
+	var num, den []string
+	add := func(d int8, w string) {
+		p := d
+		if p < 0 {
+			p = -p
+		}
+		if p > 1 {
+			w += "^" + strconv.Itoa(int(p))
+		}
+		if d > 0 {
+			num = append(num, w)
+		} else if d < 0 {
+			den = append(den, w)
+		}
+	}
+	if dimSpace != 0 && int(scaleSpace) < len(space) {
+		add(dimSpace, space[scaleSpace])
+	}
+	if dimTime != 0 && int(scaleTime) < len(tm) {
+		add(dimTime, tm[scaleTime])
+	}
+	if dimCount != 0 {
+		add(dimCount, "count")
+	}
+	switch {
+	case len(num) == 0 && len(den) == 0:
+		return "none"
+	case len(den) == 0:
+		return strings.Join(num, " ")
+	case len(num) == 0:
+		return "/ " + strings.Join(den, " ")
+	}
+	return strings.Join(num, " ") + " / " + strings.Join(den, " ")
+}
+
+// ArchiveProviders returns the provider of the host a PCP archive recorded, through the same
+// mapping as a live host's: its classes, the archive's whole name space under PCP, and each
+// collection the archive's next sample.
+func ArchiveProviders(base string) ([]Provider, error) {
+	x, err := openArchive(base)
+	if err != nil {
+		return nil, err
+	}
+	h := &pcpHost{opt: PCPOptions{Hostspec: x.a.Label.Host, Interval: time.Second}, now: func() time.Time { return x.now },
+		dial: func() (pcpContext, error) { return x, nil }}
+	h.x = x
+	ncpu, mem := 1, uint64(0)
+	for _, r := range x.recs {
+		for _, s := range r.Sets {
+			d := x.a.Desc(s.PMID)
+			if d == nil || len(s.Values) != 1 {
+				continue
+			}
+			n, err := s.Values[0].Uint64(d.Type)
+			switch {
+			case err != nil:
+			case slices.Contains(d.Names, "hinv.ncpu") && n > 0 && n < 1<<20:
+				ncpu = int(n)
+			case slices.Contains(d.Names, "mem.physmem") && n < math.MaxUint64/1024:
+				mem = n * 1024
+			}
+		}
+		if ncpu > 1 && mem > 0 {
+			break
+		}
+	}
+	h.host = PCPHost{Name: x.a.Label.Host, Spec: x.a.Label.Host}
+	h.root = pcpRootClass()
+	h.declare(ncpu, mem)
+	h.tree = newPCPTree(h.root)
+	spec := ns.EscapeName(x.a.Label.Host)
+	h.sup = supplier(handlePCP, "archive:"+cut(spec, 56), cut("PCP archive of "+spec, 63),
+		cut(fmt.Sprintf("The archive %s of host %s, from %s", ns.EscapeName(base), spec, x.a.Label.Start.UTC().Format(time.RFC3339)), 255),
+		ns.SPTGeneralSupplier, h.decl)
+	return []Provider{h}, nil
+}

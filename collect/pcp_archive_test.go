@@ -1,0 +1,117 @@
+package collect
+
+import (
+	"context"
+	"errors"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"testing"
+	"time"
+
+	"dcimon/internal/pcptest"
+	ns "dcimon/namespace"
+)
+
+// pmlogArchive has a real pmlogger record what the mapping reads from a pmcd the test starts,
+// samples a second apart, and returns the archive's base.
+func pmlogArchive(t *testing.T, samples int) string {
+	t.Helper()
+	p := pcptest.Start(t)
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "config")
+	if err := os.WriteFile(conf, []byte(`log mandatory on every 1 second {
+	hinv.ncpu mem.physmem mem.util kernel.all.cpu kernel.percpu.cpu kernel.all.load kernel.all.pswitch
+	kernel.all.intr kernel.uname disk.dev network.interface filesys
+}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	base := filepath.Join(dir, "a")
+	cmd := exec.Command("sh", "-c", `set +u; [ -f /etc/pcp.env ] && . /etc/pcp.env; exec "$@"`, "pcp",
+		"pmlogger", "-h", p.Hostspec(), "-c", conf, "-s", strconv.Itoa(samples), "-t", "1", "-l", filepath.Join(dir, "log"), base)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("pmlogger: %v\n%s", err, out)
+	}
+	return base
+}
+
+// Issue 15: an archive a real pmlogger wrote replays through the same mapping as a live host:
+// the CPU, disk, memory and host classes fill from the Linux PMDA's metrics, each collection is
+// the archive's next sample, and a counter's rate is the one PCP's own pmdumplog values give
+// over the archive's own timestamps.
+func TestArchiveReplaysThroughTheMapping(t *testing.T) {
+	base := pmlogArchive(t, 4)
+	provs, err := ArchiveProviders(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := ns.NewRegistry()
+	s, err := NewSampler(reg, provs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var snaps []*ns.Snapshot
+	for range 3 {
+		snap, err := s.Sample(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		snaps = append(snaps, snap)
+	}
+	h := &harness{t: t, reg: reg, snap: snaps[len(snaps)-1]}
+	if v := h.value("Mem/Real/total"); v.State != ns.Valid || v.N == 0 {
+		t.Errorf("Mem/Real/total = %+v", v)
+	}
+	if v := h.value("CPU/busy"); v.State != ns.Valid {
+		t.Errorf("CPU/busy = %+v", v)
+	}
+	if v := h.value("Host/release"); v.State != ns.Valid || v.S == "" {
+		t.Errorf("Host/release = %+v", v)
+	}
+	if refs, err := reg.Glob("Disk/*/reads"); err != nil || len(refs) == 0 {
+		t.Errorf("no disk: %v", err)
+	}
+	// The context switches' rate over the last two samples, from pmdumplog's values and times.
+	cmd := exec.Command("sh", "-c", `set +u; [ -f /etc/pcp.env ] && . /etc/pcp.env; exec pmdumplog -a "$0" kernel.all.pswitch`, base)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("pmdumplog: %v\n%s", err, out)
+	}
+	re := regexp.MustCompile(`(?m)^(\d\d:\d\d:\d\d\.\d+) 1 metric\n\s+60\.0\.13 \(kernel\.all\.pswitch\): value (\d+)`)
+	m := re.FindAllStringSubmatch(string(out), -1)
+	if len(m) < 3 {
+		t.Fatalf("pmdumplog shows %d samples:\n%s", len(m), out)
+	}
+	at := func(i int) (time.Time, float64) {
+		tm, err := time.Parse("15:04:05.000000", m[i][1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, _ := strconv.ParseFloat(m[i][2], 64)
+		return tm, v
+	}
+	t1, v1 := at(1)
+	t2, v2 := at(2)
+	want := (v2 - v1) / t2.Sub(t1).Seconds()
+	if v := h.value("Host/ctxsw"); v.State != ns.Valid || math.Abs(v.V-want) > 1e-6*math.Max(1, want) {
+		t.Errorf("Host/ctxsw = %+v, pmdumplog's values give %v/s", v, want)
+	}
+	// Past the last sample: the end, said so, never a made-up value.
+	for range 3 {
+		_, _ = s.Sample(context.Background())
+	}
+	st := s.Status()
+	found := false
+	for _, p := range st {
+		if p.LastErr != nil && errors.Is(p.LastErr, ErrArchiveEnd) {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("past the archive's end, no provider says so: %+v", st)
+	}
+}
