@@ -13,6 +13,7 @@ import (
 	"dcimon/collect"
 	dcfg "dcimon/config"
 	"dcimon/headless"
+	"dcimon/pcparchive"
 	"dcimon/pmproxy"
 	"dcimon/ui"
 )
@@ -62,6 +63,8 @@ func addCommon(fs *flag.FlagSet, c *headless.Common) {
 	fs.StringVar(&c.Sysfs, "sysfs", "", "read /sys from `DIR` instead of /sys")
 	fs.StringVar(&c.Source, "source", "host", "data source: host, pcp://PROXY[:PORT] (a host through PCP's pmproxy), or synthetic:disks=N,nics=N,cpus=N,procs=N,seed=N")
 	fs.StringVar(&c.Hosts, "hosts", "", "with a pcp:// source, the pmcds to read: `HOSTS` separated by commas, NAME=HOSTSPEC, @FILE (default localhost: pmproxy's own host)")
+	fs.StringVar(&c.Archive, "archive", "", "read the PCP archive `BASE` (a pmlogger's: BASE.meta, BASE.0, ...) instead of a live source; headless commands only, so far")
+	fs.StringVar(&c.At, "at", "", "with --archive: read at `TIME`, a date and time (2026-11-25 03:12, local unless a zone is given, or RFC 3339); default the archive's start")
 	fs.BoolVar(&c.ShowLoop, "show-loop", false, "also show loop and ram block devices, pseudo and duplicate file systems")
 	fs.StringVar(&c.Host, "host", "", "host name shown in listings (default: the host's own)")
 	fs.DurationVar(&c.Liveness, "liveness", collect.DefaultLiveness, "assume a supplier dead after `D` without new data (0 disables, else 15s-600s)")
@@ -215,6 +218,28 @@ func (cfg *config) validate() error {
 	}
 	if err := collect.ValidateLiveness(cfg.c.Liveness); err != nil {
 		return usagef("--liveness: %v", err)
+	}
+	if cfg.c.At != "" && cfg.c.Archive == "" {
+		return usagef("--at applies to --archive")
+	}
+	if cfg.c.Archive != "" {
+		switch {
+		case cfg.cmd == "" || cfg.cmd == "config":
+			return usagef("--archive: the monitor does not replay archives yet; list, describe, get and hot read them")
+		case cfg.c.Source != "host" || cfg.c.Hosts != "" || cfg.c.Procfs != "" || cfg.c.Sysfs != "":
+			return usagef("--archive is a source of its own: not with --source, --hosts, --procfs or --sysfs")
+		}
+		if cfg.c.At != "" {
+			if _, err := headless.ParseAt(cfg.c.At, time.Local); err != nil {
+				return usagef("--at: %v", err)
+			}
+		}
+		if cfg.c.Host == "" {
+			// The host is the one the archive's label names, as pmlogger recorded it.
+			if a, err := pcparchive.Open(cfg.c.Archive); err == nil {
+				cfg.c.Host = a.Label.Host
+			}
+		}
 	}
 	remote := strings.HasPrefix(cfg.c.Source, "pcp://") || strings.HasPrefix(cfg.c.Source, "pcps://")
 	if cfg.c.Source != "host" && !strings.HasPrefix(cfg.c.Source, "synthetic") && !remote {

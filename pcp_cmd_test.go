@@ -3,12 +3,18 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"math"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"dcimon/internal/pcptest"
+	"dcimon/pcparchive"
 )
 
 // Issue 14: the headless commands read a remote host through a real pmproxy, and a pmproxy that
@@ -172,5 +178,87 @@ func TestPCPNameSpaceCommands(t *testing.T) {
 	out, errOut, code = runFake(t, append([]string{"get", "PCP/no/such/metric"}, src...)...)
 	if code != 1 || !strings.Contains(out+errOut, "no") {
 		t.Errorf("a path PCP does not have: exit %d %s\n%s", code, errOut, out)
+	}
+}
+
+// Issue 15: the headless commands read a pmlogger archive through the same mapping as a live
+// host, at a time given with --at: the rate get prints is the one PCP's own pmdumplog values
+// give over the archive's timestamps, timed as the archive was; a time outside the archive is an
+// error that says what it covers; an archive is a source of its own.
+func TestArchiveCommands(t *testing.T) {
+	p := pcptest.Start(t)
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "config")
+	if err := os.WriteFile(conf, []byte("log mandatory on every 1 second {\n\tkernel.all.pswitch hinv.ncpu mem.physmem disk.dev kernel.uname\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	base := filepath.Join(dir, "a")
+	run := func(args ...string) string {
+		cmd := exec.Command("sh", append([]string{"-c", `set +u; [ -f /etc/pcp.env ] && . /etc/pcp.env; exec "$@"`, "pcp"}, args...)...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	run("pmlogger", "-h", p.Hostspec(), "-c", conf, "-s", "4", "-t", "1", "-l", filepath.Join(dir, "log"), base)
+	dump := run("pmdumplog", "-a", base, "kernel.all.pswitch")
+	re := regexp.MustCompile(`(?m)^(\d\d:\d\d:\d\d\.\d+) 1 metric\n\s+60\.0\.13 \(kernel\.all\.pswitch\): value (\d+)`)
+	m := re.FindAllStringSubmatch(dump, -1)
+	if len(m) < 4 {
+		t.Fatalf("pmdumplog shows %d samples:\n%s", len(m), dump)
+	}
+	a, err := pcparchive.Open(base) // the day pmdumplog's times are on: the archive's start
+	if err != nil {
+		t.Fatal(err)
+	}
+	day := a.Label.Start.UTC().Format("2006-01-02")
+	at := func(i int) (time.Time, float64) {
+		tm, err := time.Parse("2006-01-02 15:04:05.000000", day+" "+m[i][1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, _ := strconv.ParseFloat(m[i][2], 64)
+		return tm, v
+	}
+	t2, v2 := at(2)
+	t3, v3 := at(3)
+	want := (v3 - v2) / t3.Sub(t2).Seconds()
+	out, errOut, code := runFake(t, "get", "Host/ctxsw", "--archive", base, "--at", t3.Format(time.RFC3339Nano), "--json")
+	if code != 0 {
+		t.Fatalf("get --archive: exit %d %s\n%s", code, errOut, out)
+	}
+	var r struct {
+		Time   time.Time `json:"time"`
+		Values []struct {
+			Value *float64 `json:"value"`
+		} `json:"values"`
+	}
+	if err := json.Unmarshal([]byte(strings.TrimSpace(out)), &r); err != nil || len(r.Values) != 1 || r.Values[0].Value == nil {
+		t.Fatalf("get --json: %v\n%s", err, out)
+	}
+	if got := *r.Values[0].Value; math.Abs(got-want) > 1e-6*math.Max(1, want) {
+		t.Errorf("Host/ctxsw at %s = %v/s, pmdumplog's values give %v/s", t3.Format(time.RFC3339Nano), got, want)
+	}
+	if !r.Time.Equal(t3) {
+		t.Errorf("the reading is timed %s, the archive's sample %s", r.Time, t3)
+	}
+	out, _, code = runFake(t, "list", "Disk", "--archive", base)
+	if code != 0 || !strings.Contains(out, "/Disk/") {
+		t.Errorf("list --archive: exit %d\n%s", code, out)
+	}
+	_, errOut, code = runFake(t, "get", "Host/ctxsw", "--archive", base, "--at", "2001-01-01 00:00")
+	if code != 1 || !strings.Contains(errOut, "outside it") || !strings.Contains(errOut, t2.Format("2006-01-02")) {
+		t.Errorf("--at outside: exit %d, %q", code, errOut)
+	}
+	for _, args := range [][]string{
+		{"get", "Host/ctxsw", "--archive", base, "--source", p.URL()},
+		{"get", "Host/ctxsw", "--at", "2026-11-25 03:12"},
+		{"get", "Host/ctxsw", "--archive", base, "--at", "03:12"},
+		{"--archive", base},
+	} {
+		if _, errOut, code := runFake(t, args...); code != 2 {
+			t.Errorf("%v: exit %d (%s), want 2", args, code, errOut)
+		}
 	}
 }

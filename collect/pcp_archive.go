@@ -61,6 +61,39 @@ func openArchive(base string) (*archiveContext, error) {
 
 func (x *archiveContext) Generation() uint64 { return 1 }
 
+// Span is the time of the archive's first and last samples.
+func (x *archiveContext) Span() (first, last time.Time) {
+	return x.recs[0].Time, x.recs[len(x.recs)-1].Time
+}
+
+// seek places the archive so that its next fetch is of the sample before at (the values of
+// every record before that one already known).
+func (x *archiveContext) seek(at time.Time) error {
+	first, last := x.Span()
+	if at.Before(first) || at.After(last) {
+		return fmt.Errorf("archive %s: %s is outside it: its samples are from %s to %s", x.a.Base,
+			at.Format("2006-01-02 15:04:05 MST"), first.In(at.Location()).Format("2006-01-02 15:04:05"), last.In(at.Location()).Format("2006-01-02 15:04:05 MST"))
+	}
+	j := sort.Search(len(x.recs), func(i int) bool { return x.recs[i].Time.After(at) }) - 1 // the last at or before at
+	start := max(j-1, 0)
+	for _, r := range x.recs[:start] {
+		for _, s := range r.Sets {
+			if d := x.a.Desc(s.PMID); d != nil {
+				vals := make([]pmproxy.Value, 0, len(s.Values))
+				for _, v := range s.Values {
+					if text, ok := archiveText(v, d.Type); ok {
+						vals = append(vals, pmproxy.Value{Instance: int64(v.Inst), Text: text})
+					}
+				}
+				x.latest[s.PMID] = vals
+			}
+		}
+	}
+	x.next = start
+	x.now = x.recs[start].Time
+	return nil
+}
+
 // Labels are the archive's host, as its label names it.
 func (x *archiveContext) Labels() (string, map[string]string) {
 	return x.a.Label.Host, map[string]string{"hostname": x.a.Label.Host}
@@ -291,11 +324,21 @@ func archiveUnits(u uint32) string {
 
 // ArchiveProviders returns the provider of the host a PCP archive recorded, through the same
 // mapping as a live host's: its classes, the archive's whole name space under PCP, and each
-// collection the archive's next sample.
-func ArchiveProviders(base string) ([]Provider, error) {
+// collection the archive's next sample. With at, the first collection is the sample before at
+// and the second the last one at or before it, so that rates are over the interval ending there;
+// a time outside the archive is an error that says what the archive covers.
+//
+// clock is the archive's time (the latest sample read): a sampler of it reads time from it, so
+// that its readings are timed as the archive was, not by the wall clock.
+func ArchiveProviders(base string, at time.Time) (provs []Provider, clock func() time.Time, err error) {
 	x, err := openArchive(base)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	if !at.IsZero() {
+		if err := x.seek(at); err != nil {
+			return nil, nil, err
+		}
 	}
 	h := &pcpHost{opt: PCPOptions{Hostspec: x.a.Label.Host, Interval: time.Second}, now: func() time.Time { return x.now },
 		dial: func() (pcpContext, error) { return x, nil }}
@@ -328,5 +371,5 @@ func ArchiveProviders(base string) ([]Provider, error) {
 	h.sup = supplier(handlePCP, "archive:"+cut(spec, 56), cut("PCP archive of "+spec, 63),
 		cut(fmt.Sprintf("The archive %s of host %s, from %s", ns.EscapeName(base), spec, x.a.Label.Start.UTC().Format(time.RFC3339)), 255),
 		ns.SPTGeneralSupplier, h.decl)
-	return []Provider{h}, nil
+	return []Provider{h}, func() time.Time { return x.now }, nil
 }

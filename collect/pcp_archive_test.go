@@ -45,12 +45,12 @@ func pmlogArchive(t *testing.T, samples int) string {
 // over the archive's own timestamps.
 func TestArchiveReplaysThroughTheMapping(t *testing.T) {
 	base := pmlogArchive(t, 4)
-	provs, err := ArchiveProviders(base)
+	provs, clock, err := ArchiveProviders(base, time.Time{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	reg := ns.NewRegistry()
-	s, err := NewSampler(reg, provs, Options{})
+	s, err := NewSampler(reg, provs, Options{Now: clock})
 	if err != nil {
 		t.Fatal(err)
 	}

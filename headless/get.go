@@ -117,12 +117,19 @@ func Get(ctx context.Context, o GetOptions, e Env, w io.Writer) error {
 	prev := first.End
 	var failed error
 	for n := 0; o.Count == 0 || n < o.Count; n++ {
-		if err := e.Sleep(ctx, o.Interval); err != nil {
+		if o.Archived() {
+			if archiveEnded(s) {
+				return nil // the archive's last sample was printed
+			}
+		} else if err := e.Sleep(ctx, o.Interval); err != nil {
 			return nil // interrupted: a clean stop
 		}
 		snap, err := s.Sample(ctx)
 		if err != nil {
 			return nil
+		}
+		if o.Archived() && archiveEnded(s) {
+			return nil // past the archive's last sample: nothing more to print
 		}
 		// Instances come and go between readings: expand every request again (issue 21).
 		for i := range reqs {

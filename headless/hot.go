@@ -138,12 +138,19 @@ func Hot(ctx context.Context, o HotOptions, e Env, w io.Writer) error {
 	seen := log.Seq()
 	var failed error // the last reading's: a hotset that could read nothing exits non-zero
 	for n := 0; o.Count == 0 || n < o.Count; n++ {
-		if err := e.Sleep(ctx, o.Interval); err != nil {
+		if o.Archived() {
+			if archiveEnded(s) {
+				return nil // the archive's last sample was printed
+			}
+		} else if err := e.Sleep(ctx, o.Interval); err != nil {
 			return nil
 		}
 		snap, err := s.Sample(ctx)
 		if err != nil {
 			return nil
+		}
+		if o.Archived() && archiveEnded(s) {
+			return nil // past the archive's last sample: nothing more to print
 		}
 		src.Publish(snap)
 		if err := hs.Read(false); err != nil {

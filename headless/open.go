@@ -2,6 +2,7 @@ package headless
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -48,7 +49,20 @@ func RealEnv() Env {
 func OpenSampler(c Common, e Env) (*collect.Sampler, error) {
 	var provs []collect.Provider
 	var deadline time.Duration // the sampler's default
-	if strings.HasPrefix(c.Source, "pcp://") || strings.HasPrefix(c.Source, "pcps://") {
+	clock := e.Now
+	if c.Archive != "" {
+		var at time.Time
+		if c.At != "" {
+			var err error
+			if at, err = ParseAt(c.At, e.Loc); err != nil {
+				return nil, Usagef("--at: %v", err)
+			}
+		}
+		var err error
+		if provs, clock, err = collect.ArchiveProviders(c.Archive, at); err != nil {
+			return nil, err
+		}
+	} else if strings.HasPrefix(c.Source, "pcp://") || strings.HasPrefix(c.Source, "pcps://") {
 		hosts := c.HostList
 		if hosts == nil {
 			var err error
@@ -75,7 +89,7 @@ func OpenSampler(c Common, e Env) (*collect.Sampler, error) {
 	} else {
 		provs = collect.HostProviders(collect.HostOptions{Procfs: c.Procfs, Sysfs: c.Sysfs, ShowLoop: c.ShowLoop})
 	}
-	opt := collect.Options{Now: e.Now, Liveness: c.Liveness, Deadline: deadline}
+	opt := collect.Options{Now: clock, Liveness: c.Liveness, Deadline: deadline}
 	if len(c.Suppliers) > 0 {
 		opt.Discover = collect.NewDDS(collect.DDSOptions{Dirs: c.Suppliers})
 	}
@@ -132,6 +146,8 @@ type Common struct {
 	NetBits       bool              // interfaces' byte rates in bits per second (net_units = "bits")
 	Suppliers     []string          // directories of users' suppliers, read under DDS (issue 18)
 	Hosts         string            // with a pcp:// source: the hosts (ParseHosts; "" is localhost)
+	Archive       string            // a PCP archive to read instead of a live source (issue 15)
+	At            string            // with Archive: the time to read at (ParseAt); "" its start
 	HostList      []collect.PCPHost // Hosts as the command line parsed it once; nil: parse Hosts
 	// Fleet says the source has several hosts, each the first component of its paths
 	// (`web1/Disk/sda`): listings then print `/web1/Disk/sda`, without a host of their own.
@@ -219,6 +235,37 @@ func pcpPassword(e Env) (string, error) {
 	}
 	pw, _, _ := strings.Cut(string(data), "\n")
 	return strings.TrimRight(pw, "\r"), nil
+}
+
+// ParseAt reads --at: an RFC 3339 time, or a date and time (2026-11-25 03:12[:05]), in loc
+// unless a zone is given. A time of day alone (03:12) is not taken: it would need a day, and
+// guessing one is how a replay shows the wrong night.
+func ParseAt(s string, loc *time.Location) (time.Time, error) {
+	if loc == nil {
+		loc = time.Local
+	}
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t, nil
+	}
+	for _, f := range []string{"2006-01-02 15:04:05", "2006-01-02 15:04", "2006-01-02T15:04:05", "2006-01-02T15:04"} {
+		if t, err := time.ParseInLocation(f, s, loc); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("%q: want a date and time, 2026-11-25 03:12 or 2026-11-25 03:12:05 (local time), or RFC 3339 (2026-11-25T03:12:00Z)", s)
+}
+
+// Archived says the command reads an archive: its readings follow one another without waiting.
+func (c Common) Archived() bool { return c.Archive != "" }
+
+// archiveEnded says the archive a sampler reads has no sample after the last one read.
+func archiveEnded(s *collect.Sampler) bool {
+	for _, st := range s.Status() {
+		if st.LastErr != nil && errors.Is(st.LastErr, collect.ErrArchiveEnd) {
+			return true
+		}
+	}
+	return false
 }
 
 // hostPath is a path as the name space names it (issue 14). A leading `/<host>/`, as list prints
