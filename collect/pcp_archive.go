@@ -2,12 +2,15 @@ package collect
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	ns "dcimon/namespace"
@@ -22,18 +25,21 @@ import (
 // archive's own timestamps.
 
 // archiveContext is an archive as a pcpContext. Each Fetch moves to the next record that holds
-// any of the names asked for, and answers every metric's latest value up to it.
+// any of the names asked for, and answers every metric's latest value up to it. Records are read
+// one at a time (pcparchive.Cursor): memory does not grow with the archive's length.
 type archiveContext struct {
-	a      *pcparchive.Archive
-	byName map[string]*pcparchive.Desc
-	recs   []pcparchive.Result
-	next   int
-	now    time.Time
-	latest map[uint32][]pmproxy.Value // by pmid: the values of its latest record so far
+	a       *pcparchive.Archive
+	byName  map[string]*pcparchive.Desc
+	cur     *pcparchive.Cursor
+	pending []pcparchive.Result // read ahead of the cursor, not given yet
+	now     time.Time
+	clock   atomic.Int64 // now, for the sampler's clock, read while a collection may run
+	first   time.Time
+	last    time.Time
+	latest  map[uint32][]pmproxy.Value // by pmid: the values of its latest record so far
 }
 
-// openArchive reads an archive's metadata and its records. (The whole of its volumes is read:
-// replaying in bounded memory, by the temporal index, is to come.)
+// openArchive reads an archive's metadata and places it at its start.
 func openArchive(base string) (*archiveContext, error) {
 	a, err := pcparchive.Open(base)
 	if err != nil {
@@ -45,52 +51,114 @@ func openArchive(base string) (*archiveContext, error) {
 			x.byName[n] = &a.Descs[i]
 		}
 	}
-	for _, v := range a.Volumes {
-		rs, err := a.ReadVolume(v)
-		x.recs = append(x.recs, rs...)
-		if err != nil && len(rs) == 0 {
-			return nil, err
+	// The span: from the first record to the last, read through once (a record at a time).
+	c, err := a.Cursor(time.Time{})
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	n := 0
+	for {
+		r, err := c.Next()
+		if err != nil {
+			if n == 0 {
+				return nil, fmt.Errorf("archive %s: no records: %w", base, err)
+			}
+			break // the end, or a record cut short: the archive ends before it
+		}
+		if n == 0 {
+			x.first = r.Time
+		}
+		x.last = r.Time
+		n++
+	}
+	if x.cur, err = a.Cursor(time.Time{}); err != nil {
+		return nil, err
+	}
+	x.now = x.first
+	x.clock.Store(x.now.UnixNano())
+	return x, nil
+}
+
+// next is the next record: one read ahead, else the cursor's.
+func (x *archiveContext) next() (pcparchive.Result, error) {
+	if len(x.pending) > 0 {
+		r := x.pending[0]
+		x.pending = x.pending[1:]
+		return r, nil
+	}
+	return x.cur.Next()
+}
+
+// apply takes a record's values as the latest of their metrics.
+func (x *archiveContext) apply(r pcparchive.Result) {
+	for _, s := range r.Sets {
+		d := x.a.Desc(s.PMID)
+		if d == nil {
+			continue
+		}
+		vals := make([]pmproxy.Value, 0, len(s.Values))
+		for _, v := range s.Values {
+			if text, ok := archiveText(v, d.Type); ok {
+				vals = append(vals, pmproxy.Value{Instance: int64(v.Inst), Text: text})
+			}
+		}
+		x.latest[s.PMID] = vals
+	}
+}
+
+// isData says a record holds a value of some PMDA's besides pmcd's own (pmlogger logs pmcd's
+// metrics in records of their own).
+func isData(r pcparchive.Result) bool {
+	for _, s := range r.Sets {
+		if s.PMID>>22&0x1ff != 2 {
+			return true
 		}
 	}
-	if len(x.recs) == 0 {
-		return nil, fmt.Errorf("archive %s: no records", base)
-	}
-	x.now = x.recs[0].Time
-	return x, nil
+	return false
 }
 
 func (x *archiveContext) Generation() uint64 { return 1 }
 
 // Span is the time of the archive's first and last samples.
-func (x *archiveContext) Span() (first, last time.Time) {
-	return x.recs[0].Time, x.recs[len(x.recs)-1].Time
-}
+func (x *archiveContext) Span() (first, last time.Time) { return x.first, x.last }
 
-// seek places the archive so that its next fetch is of the sample before at (the values of
-// every record before that one already known).
+// seek places the archive so that its next fetches are of the last data record before the last
+// one at or before at, then that one: a reading's rates end at at. The records before are read
+// for their values (a metric logged once, at the start, is known), one at a time.
 func (x *archiveContext) seek(at time.Time) error {
 	first, last := x.Span()
 	if at.Before(first) || at.After(last) {
 		return fmt.Errorf("archive %s: %s is outside it: its samples are from %s to %s", x.a.Base,
 			at.Format("2006-01-02 15:04:05 MST"), first.In(at.Location()).Format("2006-01-02 15:04:05"), last.In(at.Location()).Format("2006-01-02 15:04:05 MST"))
 	}
-	j := sort.Search(len(x.recs), func(i int) bool { return x.recs[i].Time.After(at) }) - 1 // the last at or before at
-	start := max(j-1, 0)
-	for _, r := range x.recs[:start] {
-		for _, s := range r.Sets {
-			if d := x.a.Desc(s.PMID); d != nil {
-				vals := make([]pmproxy.Value, 0, len(s.Values))
-				for _, v := range s.Values {
-					if text, ok := archiveText(v, d.Type); ok {
-						vals = append(vals, pmproxy.Value{Instance: int64(v.Inst), Text: text})
-					}
-				}
-				x.latest[s.PMID] = vals
+	var q []pcparchive.Result // from the last data record but one, up to at
+	for {
+		r, err := x.next()
+		if err != nil || r.Time.After(at) {
+			if err == nil {
+				q = append(q, r)
+			}
+			break
+		}
+		q = append(q, r)
+		data := 0
+		for _, o := range q {
+			if isData(o) {
+				data++
 			}
 		}
+		for data > 2 { // keep two data records before at, apply the rest
+			if isData(q[0]) {
+				data--
+			}
+			x.apply(q[0])
+			x.now = q[0].Time
+			x.clock.Store(x.now.UnixNano())
+			q = q[1:]
+		}
 	}
-	x.next = start
-	x.now = x.recs[start].Time
+	x.pending = append(q, x.pending...)
 	return nil
 }
 
@@ -181,6 +249,41 @@ func (x *archiveContext) Children(_ context.Context, prefix string) (leaf, nonle
 	return leaf, nonleaf, nil
 }
 
+// scales are the processor count and memory size the archive first records (1 and 0 when it
+// has none), for the classes' scales.
+func (x *archiveContext) scales() (int, uint64) {
+	ncpu, mem := 1, uint64(0)
+	c, err := x.a.Cursor(time.Time{})
+	if err != nil {
+		return ncpu, mem
+	}
+	defer c.Close()
+	for range 100 { // pmlogger logs them with the first samples
+		r, err := c.Next()
+		if err != nil {
+			break
+		}
+		for _, s := range r.Sets {
+			d := x.a.Desc(s.PMID)
+			if d == nil || len(s.Values) != 1 {
+				continue
+			}
+			n, err := s.Values[0].Uint64(d.Type)
+			switch {
+			case err != nil:
+			case slices.Contains(d.Names, "hinv.ncpu") && n > 0 && n < 1<<20:
+				ncpu = int(n)
+			case slices.Contains(d.Names, "mem.physmem") && n < math.MaxUint64/1024:
+				mem = n * 1024
+			}
+		}
+		if ncpu > 1 && mem > 0 {
+			break
+		}
+	}
+	return ncpu, mem
+}
+
 // ErrArchiveEnd is the error of a fetch past an archive's last sample.
 var ErrArchiveEnd = fmt.Errorf("the end of the archive")
 
@@ -192,28 +295,19 @@ func (x *archiveContext) Fetch(_ context.Context, names ...string) (*pmproxy.Fet
 			want[d.PMID] = true
 		}
 	}
-	found := false
-	for !found {
-		if x.next >= len(x.recs) {
-			return nil, fmt.Errorf("archive %s: %w (%s)", x.a.Base, ErrArchiveEnd, x.now.UTC().Format(time.RFC3339))
+	for found := false; !found; {
+		r, err := x.next()
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil, fmt.Errorf("archive %s: %w (%s)", x.a.Base, ErrArchiveEnd, x.now.UTC().Format(time.RFC3339))
+			}
+			return nil, err
 		}
-		r := x.recs[x.next]
-		x.next++
 		x.now = r.Time
+		x.clock.Store(x.now.UnixNano())
+		x.apply(r)
 		for _, s := range r.Sets {
-			d := x.a.Desc(s.PMID)
-			if d == nil {
-				continue
-			}
 			found = found || want[s.PMID]
-			vals := make([]pmproxy.Value, 0, len(s.Values))
-			for _, v := range s.Values {
-				text, ok := archiveText(v, d.Type)
-				if ok {
-					vals = append(vals, pmproxy.Value{Instance: int64(v.Inst), Text: text})
-				}
-			}
-			x.latest[s.PMID] = vals
 		}
 	}
 	f := &pmproxy.Fetched{Time: x.now, Values: map[string][]pmproxy.Value{}}
@@ -343,26 +437,7 @@ func ArchiveProviders(base string, at time.Time) (provs []Provider, clock func()
 	h := &pcpHost{opt: PCPOptions{Hostspec: x.a.Label.Host, Interval: time.Second}, now: func() time.Time { return x.now },
 		dial: func() (pcpContext, error) { return x, nil }}
 	h.x = x
-	ncpu, mem := 1, uint64(0)
-	for _, r := range x.recs {
-		for _, s := range r.Sets {
-			d := x.a.Desc(s.PMID)
-			if d == nil || len(s.Values) != 1 {
-				continue
-			}
-			n, err := s.Values[0].Uint64(d.Type)
-			switch {
-			case err != nil:
-			case slices.Contains(d.Names, "hinv.ncpu") && n > 0 && n < 1<<20:
-				ncpu = int(n)
-			case slices.Contains(d.Names, "mem.physmem") && n < math.MaxUint64/1024:
-				mem = n * 1024
-			}
-		}
-		if ncpu > 1 && mem > 0 {
-			break
-		}
-	}
+	ncpu, mem := x.scales()
 	h.host = PCPHost{Name: x.a.Label.Host, Spec: x.a.Label.Host}
 	h.root = pcpRootClass()
 	h.declare(ncpu, mem)
@@ -371,5 +446,5 @@ func ArchiveProviders(base string, at time.Time) (provs []Provider, clock func()
 	h.sup = supplier(handlePCP, "archive:"+cut(spec, 56), cut("PCP archive of "+spec, 63),
 		cut(fmt.Sprintf("The archive %s of host %s, from %s", ns.EscapeName(base), spec, x.a.Label.Start.UTC().Format(time.RFC3339)), 255),
 		ns.SPTGeneralSupplier, h.decl)
-	return []Provider{h}, func() time.Time { return x.now }, nil
+	return []Provider{h}, func() time.Time { return time.Unix(0, x.clock.Load()) }, nil
 }

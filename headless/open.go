@@ -62,6 +62,7 @@ func OpenSampler(c Common, e Env) (*collect.Sampler, error) {
 		if provs, clock, err = collect.ArchiveProviders(c.Archive, at); err != nil {
 			return nil, err
 		}
+		deadline = 30 * time.Second // local files: a slow disk, not a host that does not answer
 	} else if strings.HasPrefix(c.Source, "pcp://") || strings.HasPrefix(c.Source, "pcps://") {
 		hosts := c.HostList
 		if hosts == nil {

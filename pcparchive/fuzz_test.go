@@ -1,8 +1,11 @@
 package pcparchive
 
 import (
+	"io"
 	"os"
+	"strings"
 	"testing"
+	"time"
 )
 
 // seeds are the files of the two archives pmlogger 6.0.3 wrote here (testdata/v2, testdata/v3:
@@ -82,5 +85,82 @@ func TestTestdataArchives(t *testing.T) {
 				t.Errorf("kernel.all.load inst %d = %v %v", s.Values[0].Inst, x, err)
 			}
 		}
+	}
+}
+
+// Issue 15: a cursor reads the same records as reading the volume whole, from the start and from
+// any time through the temporal index, and a volume cut short ends it with an error.
+func TestCursorAgreesWithWholeReading(t *testing.T) {
+	for _, v := range []string{"v2", "v3"} {
+		a, err := Open("testdata/" + v + "/t")
+		if err != nil {
+			t.Fatal(err)
+		}
+		all, err := a.ReadVolume(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, from := range append([]Result{{}}, all...) {
+			c, err := a.Cursor(from.Time)
+			if err != nil {
+				t.Fatal(err)
+			}
+			start := max(k-1, 0) // the zero time is the start; record k-1 is at from
+			for i := start; ; i++ {
+				r, err := c.Next()
+				if err == io.EOF {
+					if i != len(all) {
+						t.Errorf("%s from %v: %d records, want %d", v, from.Time, i-start, len(all)-start)
+					}
+					break
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !r.Time.Equal(all[i].Time) || len(r.Sets) != len(all[i].Sets) {
+					t.Fatalf("%s from %v: record %d at %v, want %v", v, from.Time, i, r.Time, all[i].Time)
+				}
+			}
+			c.Close()
+		}
+	}
+	// A copy cut short.
+	dir := t.TempDir()
+	for _, suf := range []string{"meta", "index", "0"} {
+		b, err := os.ReadFile("testdata/v3/t." + suf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if suf == "0" {
+			b = b[:len(b)-10]
+		}
+		if err := os.WriteFile(dir+"/t."+suf, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a, err := Open(dir + "/t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := a.Cursor(time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for {
+		_, err := c.Next()
+		if err == io.EOF {
+			t.Fatal("a cut volume read to its end without an error")
+		}
+		if err != nil {
+			if !strings.Contains(err.Error(), "cut short") {
+				t.Errorf("error %v", err)
+			}
+			break
+		}
+		n++
+	}
+	if n != 4 {
+		t.Errorf("%d records before the cut, want 4", n)
 	}
 }

@@ -1,0 +1,155 @@
+package pcparchive
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strconv"
+	"time"
+)
+
+// maxRecord bounds one record a cursor reads: a pmResult of a large host is tens of kilobytes,
+// and a length past this is a damaged file, not a reason to allocate.
+const maxRecord = 64 << 20
+
+// Cursor reads an archive's pmResult records in order, one at a time, from a place found with
+// the temporal index: its memory does not grow with the archive's length.
+type Cursor struct {
+	a   *Archive
+	vi  int // index in a.Volumes of the open volume
+	f   *os.File
+	r   *bufio.Reader
+	off int64 // the byte offset of the next record in the open volume
+	buf []byte
+}
+
+// Cursor returns a cursor at the first record at or after t (the archive's start when t is
+// zero), found through the temporal index: from the last index entry at or before t, the
+// records before t are skipped.
+func (a *Archive) Cursor(t time.Time) (*Cursor, error) {
+	c := &Cursor{a: a}
+	vol, off := a.Volumes[0], int64(-1)
+	if !t.IsZero() {
+		i := sort.Search(len(a.Index), func(i int) bool { return a.Index[i].Time.After(t) }) - 1
+		if i >= 0 {
+			vol, off = int(a.Index[i].Vol), a.Index[i].VolumOff
+		}
+	}
+	c.vi = sort.SearchInts(a.Volumes, vol)
+	if c.vi >= len(a.Volumes) || a.Volumes[c.vi] != vol {
+		return nil, fmt.Errorf("archive %s: the index names volume %d, which is not there", a.Base, vol)
+	}
+	if err := c.open(off); err != nil {
+		return nil, err
+	}
+	if t.IsZero() {
+		return c, nil
+	}
+	for { // skip the records before t
+		save := c.off
+		r, err := c.Next()
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return c, nil
+			}
+			return nil, err
+		}
+		if !r.Time.Before(t) {
+			// Go back to it: reopen at its offset (the volume may have changed).
+			return c, c.open(save)
+		}
+	}
+}
+
+// open opens volume a.Volumes[c.vi] at byte off (after its label when off < 0).
+func (c *Cursor) open(off int64) error {
+	if c.f != nil {
+		c.f.Close()
+	}
+	name := c.a.Base + "." + strconv.Itoa(c.a.Volumes[c.vi])
+	f, err := os.Open(name)
+	if err != nil {
+		return fmt.Errorf("archive %s: %w", c.a.Base, err)
+	}
+	c.f, c.r = f, bufio.NewReaderSize(f, 64<<10)
+	if off < 0 {
+		head := make([]byte, 808)
+		n, _ := io.ReadFull(c.r, head)
+		l, size, err := parseLabel(head[:n])
+		if err != nil {
+			return fmt.Errorf("archive %s: volume %d: %w", c.a.Base, c.a.Volumes[c.vi], err)
+		}
+		if l.Version != c.a.Label.Version {
+			return fmt.Errorf("archive %s: volume %d is Version %d", c.a.Base, c.a.Volumes[c.vi], l.Version)
+		}
+		off = int64(size)
+	}
+	if _, err := f.Seek(off, io.SeekStart); err != nil {
+		return err
+	}
+	c.r.Reset(f)
+	c.off = off
+	return nil
+}
+
+// Next reads the next record, going on to the next volume at the end of one; io.EOF after the
+// last. A record cut short (the writer killed, a full disk) is an error.
+func (c *Cursor) Next() (Result, error) {
+	for {
+		var hdr [4]byte
+		if _, err := io.ReadFull(c.r, hdr[:]); err != nil {
+			if err == io.EOF {
+				if c.vi+1 >= len(c.a.Volumes) {
+					return Result{}, io.EOF
+				}
+				c.vi++
+				if err := c.open(-1); err != nil {
+					return Result{}, err
+				}
+				continue
+			}
+			return Result{}, fmt.Errorf("archive %s: volume %d: %w at byte %d", c.a.Base, c.a.Volumes[c.vi], errf("a record cut short"), c.off)
+		}
+		n := int(be.Uint32(hdr[:]))
+		if n < 8 || n > maxRecord {
+			return Result{}, fmt.Errorf("archive %s: volume %d: %w", c.a.Base, c.a.Volumes[c.vi], errf("a record of %d bytes at byte %d", n, c.off))
+		}
+		if cap(c.buf) < n {
+			c.buf = make([]byte, n)
+		}
+		b := c.buf[:n]
+		copy(b, hdr[:])
+		if _, err := io.ReadFull(c.r, b[4:]); err != nil {
+			return Result{}, fmt.Errorf("archive %s: volume %d: %w", c.a.Base, c.a.Volumes[c.vi], errf("a record cut short at byte %d", c.off))
+		}
+		p, _, err := record(b, 0)
+		if err != nil {
+			return Result{}, fmt.Errorf("archive %s: volume %d: byte %d: %w", c.a.Base, c.a.Volumes[c.vi], c.off, err)
+		}
+		res, err := parseResult(p, c.a.Label.Version)
+		if err != nil {
+			return Result{}, fmt.Errorf("archive %s: volume %d: the record at byte %d: %w", c.a.Base, c.a.Volumes[c.vi], c.off, err)
+		}
+		c.off += int64(n)
+		// The values are in the cursor's buffer: copy the blocks the result keeps.
+		for i := range res.Sets {
+			for j := range res.Sets[i].Values {
+				if v := &res.Sets[i].Values[j]; v.Block != nil {
+					v.Block = append([]byte(nil), v.Block...)
+				}
+			}
+		}
+		return res, nil
+	}
+}
+
+// Close closes the open volume.
+func (c *Cursor) Close() error {
+	if c.f == nil {
+		return nil
+	}
+	return c.f.Close()
+}
