@@ -43,6 +43,9 @@ type config struct {
 	types, ids bool
 	// metrics
 	output string
+	// record
+	duration       time.Duration
+	archiveVersion int
 	// hot
 	max       int
 	threshold string
@@ -135,6 +138,11 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 			fs.IntVar(&cfg.trapNo, "trap", 0, "trap number (> 0 when traps are on)")
 			fs.StringVar(&cfg.hotName, "name", "", "a hotset of the configuration file by `NAME` (its flags beat the file's fields)")
 		}
+	case "record":
+		fs.DurationVar(&cfg.interval, "i", time.Second, "sampling `INTERVAL` (e.g. 1s)")
+		fs.DurationVar(&cfg.interval, "interval", time.Second, "the same as -i")
+		fs.DurationVar(&cfg.duration, "duration", 0, "stop after `D` (e.g. 24h); 0 records until interrupted")
+		fs.IntVar(&cfg.archiveVersion, "archive-version", 2, "PCP archive format `V`: 2 (what pmlogger writes by default, read by every PCP) or 3")
 	case "config":
 		// The monitor's setting flags, so `dcimon config --theme mono` shows what they do.
 		fs.DurationVar(&cfg.interval, "interval", time.Second, "refresh `INTERVAL` (e.g. 1s, 500ms)")
@@ -142,7 +150,7 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 	case "help":
 		return &config{cmd: "help"}, nil
 	default:
-		return nil, usagef("unknown command %q (commands: list, describe, get, hot, metrics, config; no command opens the monitor)", cmd)
+		return nil, usagef("unknown command %q (commands: list, describe, get, hot, metrics, record, config; no command opens the monitor)", cmd)
 	}
 	if err := fs.Parse(interleave(fs, args)); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -284,6 +292,19 @@ func (cfg *config) validate() error {
 	case "get":
 		if len(cfg.args) == 0 {
 			return usagef("get needs at least one PATH (e.g. CPU/user or 'Disk/*/busy')")
+		}
+	case "record":
+		if len(cfg.args) != 1 {
+			return usagef("record takes the archive's BASE (its files are BASE.meta, BASE.index, BASE.0)")
+		}
+		if cfg.archiveVersion != 2 && cfg.archiveVersion != 3 {
+			return usagef("--archive-version %d: 2 or 3", cfg.archiveVersion)
+		}
+		if cfg.duration < 0 {
+			return usagef("--duration %v: not negative", cfg.duration)
+		}
+		if cfg.c.Archive != "" || cfg.c.Source != "host" {
+			return usagef("record reads this host (a remote or archived one: not yet)")
 		}
 	case "metrics":
 		if cfg.count < 0 {

@@ -47,6 +47,10 @@ Usage:
                                      with PCP5 lines, for a node_exporter textfile
                                      directory or pmdaopenmetrics; --output writes
                                      each reading atomically; -n 0 until interrupted
+  dcimon record BASE [-i 1s] [--duration D] [--archive-version 2|3]
+                                     record this host as a PCP archive (BASE.meta,
+                                     BASE.index, BASE.0) that PCP's tools read; until
+                                     interrupted, or for D
   dcimon config [default | check [FILE] | theme NAME]
                                      the configuration in force and where each value
                                      comes from; the annotated default file; check a
@@ -56,7 +60,12 @@ Usage:
 Flags for every command:
   --procfs DIR    read /proc from DIR (a fixture tree)
   --sysfs DIR     read /sys from DIR
-  --source SRC    host (default) or synthetic:disks=N,nics=N,cpus=N,procs=N,seed=N
+  --source SRC    host (default), pcp://PROXY[:PORT] (hosts through PCP's pmproxy), or
+                  synthetic:disks=N,nics=N,cpus=N,procs=N,seed=N
+  --hosts HOSTS   with pcp://: the pmcds to read, NAME=HOSTSPEC, @FILE, separated by commas
+  --archive BASE  read a PCP archive instead (list, describe, get, hot)
+  --at TIME       with --archive: read at TIME (2026-11-25 03:12, local unless a zone
+                  is given, or RFC 3339)
   --show-loop     also show loop and ram block devices, pseudo and duplicate file systems
   --host NAME     host name shown in listings and the status bar (default: the host's own)
   --liveness D    assume a supplier dead after D without new data (default 30s;
@@ -204,6 +213,9 @@ func executeEnv(ctx context.Context, cfg *config, e headless.Env, stdout, stderr
 			emit = func(text []byte) error { return dcfg.WriteAtomic(cfg.output, text, 0o644) }
 		}
 		return headless.Metrics(ctx, headless.MetricsOptions{Common: cfg.c, Paths: cfg.args, Interval: cfg.interval, Count: cfg.count, Emit: emit}, e)
+	case "record":
+		return headless.Record(ctx, headless.RecordOptions{Common: cfg.c, Base: cfg.args[0], Interval: cfg.interval,
+			Duration: cfg.duration, Version: cfg.archiveVersion}, e, stderr)
 	case "hot":
 		return headless.Hot(ctx, headless.HotOptions{Common: cfg.c, Grandparent: cfg.args[0], Stat: cfg.args[1], Stats: cfg.hotStats,
 			Max: cfg.max, Threshold: cfg.threshold, Feed: cfg.feed, Except: cfg.except, Frequency: cfg.frequency,

@@ -104,8 +104,12 @@ func TestPCPSourceMatchesLocal(t *testing.T) {
 	deadline := time.Now().Add(45 * time.Second)
 	for {
 		snap, _ = s.Sample(ctx)
-		if v := value(t, s, snap, "Mem/Real/total"); v.State == ns.Valid {
-			break
+		// Back when its memory is read again and its processors are there again (a pmcd
+		// just started may answer for one before its PMDAs answer for the other).
+		if _, err := s.Registry().Lookup(nil, "CPU/cpu0/user"); err == nil {
+			if v := value(t, s, snap, "Mem/Real/total"); v.State == ns.Valid {
+				break
+			}
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("the host did not come back: %v", s.Status()[0].LastErr)

@@ -1,0 +1,266 @@
+package collect
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"strings"
+	"time"
+
+	ns "dcimon/namespace"
+	"dcimon/pcparchive"
+)
+
+// Recorder writes what a sampler reads as a PCP archive (dcimon record, issue 15). A datum the
+// mapping table (pcpMapping) reads from a Linux PMDA metric is written under that metric's name,
+// so that the same table reads it back and PCP's tools know it; the rest under dcimon.<path>
+// names. Each metric's descriptor is its datum's PCP view (type, semantics, units), and values
+// are written as the datum holds them, so that any PCP tool computes the same quantities. So far
+// a datum the table reads with a factor of its own, from one instance of a metric (the load
+// averages) or from a metric per instance (pressure), and file systems (named by a metric of
+// their own) are written under dcimon.* names only.
+type Recorder struct {
+	w       *pcparchive.Writer
+	metrics []*recMetric
+	byKey   map[recKey]*recMetric
+	domains map[*ns.Class]*recInDom
+	items   uint32
+	names   map[string]bool
+}
+
+// dcimonDomain is the PMDA domain number of the metrics dcimon writes (510: the first of the
+// end-user PMDAs' range, 385-510, in PCP's stdpmid; 511 is the dynamic name space's, where
+// pmdumplog finds derived metrics' names).
+const dcimonDomain = 510
+
+type recKey struct {
+	class *ns.Class
+	datum int
+}
+
+type recMetric struct {
+	class *ns.Class
+	datum int
+	pmid  uint32
+	typ   int32
+	name  string
+}
+
+// recInDom is a class's instance domain: its number and the instances last written, by name.
+type recInDom struct {
+	indom uint32
+	ids   map[string]int32
+	next  int32
+	names string // the last written set, to write it again only when it changes
+}
+
+// NewRecorder starts an archive at base for host, its first sample at start.
+func NewRecorder(base string, version int, host string, start time.Time) (*Recorder, error) {
+	zone, _ := start.Zone()
+	w, err := pcparchive.Create(base, version, pcparchive.Label{PID: int32(os.Getpid()), Start: start, Host: host, TZ: zone,
+		Zoneinfo: ":" + start.Location().String()})
+	if err != nil {
+		return nil, err
+	}
+	return &Recorder{w: w, byKey: map[recKey]*recMetric{}, domains: map[*ns.Class]*recInDom{}, names: map[string]bool{}}, nil
+}
+
+// pcpNames are the Linux PMDA metric each datum of the mapped classes is read from, where the
+// table reads it as it is (by the class's id and the datum's low byte).
+func pcpNames() map[string]string {
+	_, classes := pcpMapping(1, 0)
+	out := map[string]string{}
+	for _, pc := range classes {
+		if pc.fixed != nil || pc.nameMetric != "" {
+			continue
+		}
+		for _, m := range pc.datums {
+			if m.metric == pcpClock || m.metric == pcpConst || m.inst != 0 || (m.mult != 0 && m.mult != 1) || m.check != nil {
+				continue
+			}
+			out[fmt.Sprintf("%s/%d", pc.class.ID, m.low)] = m.metric
+		}
+	}
+	return out
+}
+
+// recTypes maps a datum's PCP type to the archive's; text is a string.
+func recType(d *ns.Datum) (int32, bool) {
+	if d.IsText() {
+		return pcparchive.TypeString, true
+	}
+	switch d.PCP.Type {
+	case ns.PMType32:
+		return pcparchive.Type32, true
+	case ns.PMTypeU32:
+		return pcparchive.TypeU32, true
+	case ns.PMType64:
+		return pcparchive.Type64, true
+	case ns.PMTypeU64:
+		return pcparchive.TypeU64, true
+	}
+	return 0, false
+}
+
+// describe writes the descriptors of the classes' datums not written yet.
+func (r *Recorder) describe(reg *ns.Registry, linux map[string]string) error {
+	for _, c := range reg.Classes() {
+		if !c.Instantiated() || c.OnDemand {
+			continue // processes and groups are asked for, not recorded with the rest
+		}
+		for i := range c.Datums {
+			d := &c.Datums[i]
+			key := recKey{c, i}
+			if _, done := r.byKey[key]; done || d.IsDerived() || d.ID == ns.InvalidDatumID {
+				continue
+			}
+			typ, ok := recType(d)
+			if !ok {
+				continue
+			}
+			name, pcp := linux[fmt.Sprintf("%s/%d", c.ID, d.ID.Low())]
+			if !pcp {
+				name = "dcimon." + recPath(c, d)
+			}
+			for k := 2; r.names[name]; k++ { // a name is one metric's (PMNS)
+				name = fmt.Sprintf("%s_%d", strings.TrimSuffix(name, fmt.Sprintf("_%d", k-1)), k)
+			}
+			r.names[name] = true
+			r.items++
+			m := &recMetric{class: c, datum: i, typ: typ, name: name,
+				pmid: pcparchive.PMID(dcimonDomain, r.items>>10, r.items&0x3ff)}
+			indom := uint32(pcparchive.InDomNull)
+			if !c.SingleInstance() {
+				indom = r.domain(c).indom
+			}
+			units, err := d.PCP.Units.Pack()
+			if err != nil {
+				units = 0
+			}
+			sem := int32(3)
+			switch d.PCP.Sem {
+			case ns.PMSemCounter:
+				sem = 1
+			case ns.PMSemDiscrete:
+				sem = 4
+			}
+			if err := r.w.PutDesc(pcparchive.Desc{PMID: m.pmid, Type: typ, InDom: indom, Sem: sem, Units: units << 8, Names: []string{name}}); err != nil {
+				return err
+			}
+			if d.Help != "" || d.Desc != "" {
+				_ = r.w.PutText(pcparchive.Text{Type: 1 | 4, Ident: m.pmid, Text: d.Desc})
+				if d.Help != "" {
+					_ = r.w.PutText(pcparchive.Text{Type: 2 | 4, Ident: m.pmid, Text: d.Help})
+				}
+			}
+			r.byKey[key] = m
+			r.metrics = append(r.metrics, m)
+		}
+	}
+	return nil
+}
+
+// recPath is a datum's dcimon.* name: its class's path and its name, dots for slashes, and
+// only the characters PCP's names allow.
+func recPath(c *ns.Class, d *ns.Datum) string {
+	p := c.Context().Path()
+	if p == "" {
+		p = c.Name
+	} else if !c.SingleInstance() || c.Totals {
+		p += "/" + c.Name // its context is another class's (disks and partitions share Disk)
+	}
+	clean := func(s string) string {
+		var b strings.Builder
+		for _, r := range s {
+			switch {
+			case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_':
+				b.WriteRune(r)
+			case r == '/':
+				b.WriteByte('.')
+			default:
+				b.WriteByte('_')
+			}
+		}
+		return b.String()
+	}
+	out := clean(p) + "." + clean(d.Name)
+	if out != "" && out[0] >= '0' && out[0] <= '9' {
+		out = "m" + out
+	}
+	return out
+}
+
+func (r *Recorder) domain(c *ns.Class) *recInDom {
+	dm := r.domains[c]
+	if dm == nil {
+		dm = &recInDom{indom: pcparchive.InDomOf(dcimonDomain, uint32(len(r.domains)+1)), ids: map[string]int32{}}
+		r.domains[c] = dm
+	}
+	return dm
+}
+
+// Record writes one snapshot: the descriptors of classes not seen before, each instance domain
+// whose instances changed, and one record of every value read.
+func (r *Recorder) Record(reg *ns.Registry, snap *ns.Snapshot, linux map[string]string) error {
+	if err := r.describe(reg, linux); err != nil {
+		return err
+	}
+	t := snap.End
+	// Instance domains first: a record's instances are always named before it.
+	for c, dm := range r.domains {
+		if reg.Class(c.ID) != c {
+			continue // the class has gone
+		}
+		var ids []int32
+		var names []string
+		for _, in := range reg.Instances(c) {
+			id, ok := dm.ids[in.Name]
+			if !ok {
+				id = dm.next
+				dm.next++
+				dm.ids[in.Name] = id
+			}
+			ids, names = append(ids, id), append(names, in.Name)
+		}
+		if joined := strings.Join(names, "\x00"); joined != dm.names {
+			dm.names = joined
+			if err := r.w.PutInDom(pcparchive.InDom{Time: t, InDom: dm.indom, Instances: ids, Names: names}); err != nil {
+				return err
+			}
+		}
+	}
+	var sets []pcparchive.OutSet
+	for _, m := range r.metrics {
+		cv := snap.Class(m.class)
+		if cv == nil || reg.Class(m.class.ID) != m.class {
+			continue
+		}
+		set := pcparchive.OutSet{PMID: m.pmid}
+		for _, in := range reg.Instances(m.class) {
+			v, ok := cv.Value(in, m.datum)
+			if !ok || (v.State != ns.Valid && v.State != ns.NoRate) {
+				continue // not read: no value, never a 0
+			}
+			inst := int32(-1)
+			if !m.class.SingleInstance() {
+				inst = r.domains[m.class].ids[in.Name]
+			}
+			ov := pcparchive.OutValue{Inst: inst, N: v.N, S: v.S}
+			if m.typ == pcparchive.TypeString && len(ov.S) > math.MaxUint16 {
+				ov.S = ov.S[:math.MaxUint16]
+			}
+			set.Values = append(set.Values, ov)
+		}
+		if len(set.Values) > 0 {
+			sets = append(sets, set)
+		}
+	}
+	return r.w.PutResult(t, sets)
+}
+
+// Close ends the archive at end (the last record's time).
+func (r *Recorder) Close(end time.Time) error { return r.w.CloseAt(end) }
+
+// PCPNames is the table of Linux PMDA names the recorder writes datums under (pcpNames), made
+// once for a recording.
+func PCPNames() map[string]string { return pcpNames() }
