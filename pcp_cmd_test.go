@@ -2,7 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"os/exec"
@@ -326,5 +328,51 @@ func TestRecordReadByPCP(t *testing.T) {
 	}
 	if _, errOut, code := runFake(t, "record", base, "--duration", "1s"); code != 1 || !strings.Contains(errOut, "exists") {
 		t.Errorf("recording over an archive that is there: exit %d %s", code, errOut)
+	}
+}
+
+// Issue 15: a recording that runs out of room (a file size limit here, as a full disk) or is
+// killed leaves an archive whose every complete record reads, and a torn last one, if any, is
+// an error at the end, never a wrong value: dcimon replays it up to there.
+func TestRecordSurvivesAFullDisk(t *testing.T) {
+	bin := buildDcimon(t)
+	base := filepath.Join(t.TempDir(), "full")
+	// 200 blocks of 512 bytes a file: room for the metadata and some samples, then the limit.
+	cmd := exec.Command("sh", "-c", `ulimit -f 200; exec "$0" record "$1" -i 100ms --duration 1h`, bin, base)
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("a recording past its room ended without an error:\n%s", out)
+	}
+	a, err := pcparchive.Open(base)
+	if err != nil {
+		t.Fatalf("the archive left behind does not open: %v", err)
+	}
+	c, err := a.Cursor(time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	var last time.Time
+	for {
+		r, err := c.Next()
+		if err != nil {
+			if !errors.Is(err, io.EOF) && !strings.Contains(err.Error(), "cut short") {
+				t.Errorf("after %d records: %v", n, err)
+			}
+			break
+		}
+		if !r.Time.After(last) {
+			t.Errorf("record %d at %v, not after %v", n, r.Time, last)
+		}
+		last = r.Time
+		n++
+	}
+	if n < 2 {
+		t.Fatalf("%d complete records before the limit", n)
+	}
+	// The replay reads what is there and stops at the end.
+	out2, errOut, code := runFake(t, "get", "Mem/Real/total", "--archive", base, "-n", "0")
+	if code != 0 || !strings.Contains(out2, "Mem/Real/total") {
+		t.Errorf("get --archive of a recording cut short: exit %d %s\n%s", code, errOut, out2)
 	}
 }

@@ -301,7 +301,9 @@ func (x *archiveContext) Fetch(_ context.Context, names ...string) (*pmproxy.Fet
 			if errors.Is(err, io.EOF) {
 				return nil, fmt.Errorf("archive %s: %w (%s)", x.a.Base, ErrArchiveEnd, x.now.UTC().Format(time.RFC3339))
 			}
-			return nil, err
+			// A record cut short (its writer killed, or out of room) or damaged: the archive
+			// ends before it, which is said.
+			return nil, fmt.Errorf("%w, after %s: %w", ErrArchiveEnd, x.now.UTC().Format(time.RFC3339), err)
 		}
 		x.now = r.Time
 		x.clock.Store(x.now.UnixNano())

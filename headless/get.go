@@ -128,8 +128,8 @@ func Get(ctx context.Context, o GetOptions, e Env, w io.Writer) error {
 		if err != nil {
 			return nil
 		}
-		if o.Archived() && archiveEnded(s) {
-			return nil // past the archive's last sample: nothing more to print
+		if o.Archived() && (archiveEnded(s) || !snap.End.After(prev)) {
+			return nil // past the archive's last sample (or its time stands still): nothing more to print
 		}
 		// Instances come and go between readings: expand every request again (issue 21).
 		for i := range reqs {

@@ -137,6 +137,7 @@ func Hot(ctx context.Context, o HotOptions, e Env, w io.Writer) error {
 	}
 	seen := log.Seq()
 	var failed error // the last reading's: a hotset that could read nothing exits non-zero
+	prev := first.End
 	for n := 0; o.Count == 0 || n < o.Count; n++ {
 		if o.Archived() {
 			if archiveEnded(s) {
@@ -149,9 +150,10 @@ func Hot(ctx context.Context, o HotOptions, e Env, w io.Writer) error {
 		if err != nil {
 			return nil
 		}
-		if o.Archived() && archiveEnded(s) {
-			return nil // past the archive's last sample: nothing more to print
+		if o.Archived() && (archiveEnded(s) || !snap.End.After(prev)) {
+			return nil // past the archive's last sample (or its time stands still): nothing more to print
 		}
+		prev = snap.End
 		src.Publish(snap)
 		if err := hs.Read(false); err != nil {
 			return err

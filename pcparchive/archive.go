@@ -141,6 +141,9 @@ type Archive struct {
 	Texts   []Text
 	Index   []IndexEntry
 	Volumes []int // the volume numbers there are, in order
+	// MetaCut says the metadata file ends inside a record (its writer was killed or ran out of
+	// room): what that record would have described is not described.
+	MetaCut bool
 }
 
 // Open reads the label, metadata and temporal index of the archive at base (the path without

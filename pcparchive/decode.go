@@ -2,6 +2,7 @@ package pcparchive
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -24,6 +25,10 @@ const (
 // logMagic is PM_LOG_MAGIC; the low byte of the label's tag is the version.
 const logMagic = 0x50052600
 
+// errCut is wrapped by the error of a file that ends inside a record: its writer was killed or
+// ran out of room while writing it.
+var errCut = errors.New("cut short")
+
 func errf(format string, a ...any) error {
 	return fmt.Errorf("%w: %s", ErrFormat, fmt.Sprintf(format, a...))
 }
@@ -32,11 +37,14 @@ func errf(format string, a ...any) error {
 // the payload, the length again.
 func record(b []byte, off int) (payload []byte, next int, err error) {
 	if len(b)-off < 8 {
-		return nil, 0, errf("a record cut short at byte %d", off)
+		return nil, 0, fmt.Errorf("%w: %w", errCut, errf("a record cut short at byte %d", off))
 	}
 	n := int(be.Uint32(b[off:]))
-	if n < 8 || n > len(b)-off {
-		return nil, 0, errf("a record at byte %d says it is %d bytes, and %d are left", off, n, len(b)-off)
+	if n > len(b)-off {
+		return nil, 0, fmt.Errorf("%w: %w", errCut, errf("a record at byte %d says it is %d bytes, and %d are left", off, n, len(b)-off))
+	}
+	if n < 8 {
+		return nil, 0, errf("a record at byte %d says it is %d bytes", off, n)
 	}
 	if t := int(be.Uint32(b[off+n-4:])); t != n {
 		return nil, 0, errf("the record at byte %d ends with length %d, not %d", off, t, n)
@@ -171,6 +179,12 @@ func (a *Archive) parseMeta(b []byte) error {
 	last := map[uint32][]int{} // an instance domain's latest observation, by instance → position
 	for off < len(b) {
 		p, next, err := record(b, off)
+		if errors.Is(err, errCut) {
+			// The writer stopped inside this record (killed, or out of room): the metadata
+			// ends before it, and what it would have described has no description.
+			a.MetaCut = true
+			return nil
+		}
 		if err != nil {
 			return err
 		}
@@ -329,9 +343,7 @@ func parseIndex(b []byte, version int) ([]IndexEntry, error) {
 		size = 32
 	}
 	rest := b[off:]
-	if len(rest)%size != 0 {
-		return nil, errf("the index has %d bytes of entries, not a multiple of %d", len(rest), size)
-	}
+	rest = rest[:len(rest)-len(rest)%size] // an entry cut short at the end: its writer stopped
 	out := make([]IndexEntry, 0, len(rest)/size)
 	for len(rest) > 0 {
 		r := &reader{p: rest[:size]}

@@ -164,3 +164,41 @@ func TestCursorAgreesWithWholeReading(t *testing.T) {
 		t.Errorf("%d records before the cut, want 4", n)
 	}
 }
+
+// A metadata file or index that ends inside a record (a writer killed, or out of room) opens:
+// the metadata ends before the torn record, which is said (MetaCut); a torn index entry is
+// left out. A record whose length disagrees with its end, with more after it, is damage.
+func TestTornMetadataAndIndex(t *testing.T) {
+	dir := t.TempDir()
+	for _, suf := range []string{"meta", "index", "0"} {
+		b, err := os.ReadFile("testdata/v2/t." + suf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch suf {
+		case "meta":
+			b = b[:len(b)-5]
+		case "index":
+			b = b[:len(b)-3]
+		}
+		if err := os.WriteFile(dir+"/t."+suf, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a, err := Open(dir + "/t")
+	if err != nil {
+		t.Fatalf("a torn metadata file: %v", err)
+	}
+	if !a.MetaCut || len(a.Descs) == 0 || len(a.Index) != 2 {
+		t.Errorf("MetaCut %v, %d descriptions, %d index entries (want true, some, 2)", a.MetaCut, len(a.Descs), len(a.Index))
+	}
+	b, _ := os.ReadFile("testdata/v2/t.meta")
+	b[len(b)-1] ^= 0xff // the last record's closing length, wrong
+	b = append(b, b[132:200]...)
+	if err := os.WriteFile(dir+"/t.meta", b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(dir + "/t"); err == nil {
+		t.Error("a damaged record in the middle of the metadata was taken")
+	}
+}
