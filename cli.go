@@ -67,6 +67,8 @@ func addCommon(fs *flag.FlagSet, c *headless.Common) {
 	fs.StringVar(&c.Source, "source", "host", "data source: host, pcp://PROXY[:PORT] (a host through PCP's pmproxy), or synthetic:disks=N,nics=N,cpus=N,procs=N,seed=N")
 	fs.StringVar(&c.Hosts, "hosts", "", "with a pcp:// source, the pmcds to read: `HOSTS` separated by commas, NAME=HOSTSPEC, @FILE (default localhost: pmproxy's own host)")
 	fs.StringVar(&c.Archive, "archive", "", "read the PCP archive `BASE` (a pmlogger's: BASE.meta, BASE.0, ...) instead of a live source; headless commands only, so far")
+	fs.StringVar(&c.From, "from", "", "with --archive: a reading for each sample from `TIME` (as --at) ...")
+	fs.StringVar(&c.To, "to", "", "... to `TIME` (default the archive's end)")
 	fs.StringVar(&c.At, "at", "", "with --archive: read at `TIME`, a date and time (2026-11-25 03:12, local unless a zone is given, or RFC 3339); default the archive's start")
 	fs.BoolVar(&c.ShowLoop, "show-loop", false, "also show loop and ram block devices, pseudo and duplicate file systems")
 	fs.StringVar(&c.Host, "host", "", "host name shown in listings (default: the host's own)")
@@ -227,8 +229,21 @@ func (cfg *config) validate() error {
 	if err := collect.ValidateLiveness(cfg.c.Liveness); err != nil {
 		return usagef("--liveness: %v", err)
 	}
-	if cfg.c.At != "" && cfg.c.Archive == "" {
-		return usagef("--at applies to --archive")
+	if (cfg.c.At != "" || cfg.c.From != "" || cfg.c.To != "") && cfg.c.Archive == "" {
+		return usagef("--at, --from and --to apply to --archive")
+	}
+	if cfg.c.At != "" && (cfg.c.From != "" || cfg.c.To != "") {
+		return usagef("--at reads at one time; --from and --to read a series: one or the other")
+	}
+	for _, t := range []struct{ flag, v string }{{"--from", cfg.c.From}, {"--to", cfg.c.To}} {
+		if t.v != "" {
+			if _, err := headless.ParseAt(t.v, time.Local); err != nil {
+				return usagef("%s: %v", t.flag, err)
+			}
+		}
+	}
+	if (cfg.c.From != "" || cfg.c.To != "") && !cfg.hotFlags["n"] {
+		cfg.count = 0 // a series: every sample in it, unless -n says otherwise
 	}
 	if cfg.c.Archive != "" {
 		switch {

@@ -65,7 +65,7 @@ Flags for every command:
   --hosts HOSTS   with pcp://: the pmcds to read, NAME=HOSTSPEC, @FILE, separated by commas
   --archive BASE  read a PCP archive instead (list, describe, get, hot)
   --at TIME       with --archive: read at TIME (2026-11-25 03:12, local unless a zone
-                  is given, or RFC 3339)
+                  is given, or RFC 3339); --from T1 --to T2: every sample between
   --show-loop     also show loop and ram block devices, pseudo and duplicate file systems
   --host NAME     host name shown in listings and the status bar (default: the host's own)
   --liveness D    assume a supplier dead after D without new data (default 30s;

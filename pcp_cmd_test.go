@@ -254,6 +254,22 @@ func TestArchiveCommands(t *testing.T) {
 	if !r.Time.Equal(t3) {
 		t.Errorf("the reading is timed %s, the archive's sample %s", r.Time, t3)
 	}
+	// A series: from before the archive (its start) to the sample before the last, a reading a
+	// sample, in order.
+	out, errOut, code = runFake(t, "get", "Host/ctxsw", "--archive", base, "--from", t2.Add(-time.Hour).Format(time.RFC3339),
+		"--to", t2.Format(time.RFC3339Nano))
+	readings := regexp.MustCompile(`(?m)^# (\S+ \S+) UTC`).FindAllStringSubmatch(out, -1)
+	if code != 0 || len(readings) < 1 {
+		t.Errorf("get --from --to: exit %d %s\n%s", code, errOut, out)
+	}
+	for i := 1; i < len(readings); i++ {
+		if readings[i][1] <= readings[i-1][1] {
+			t.Errorf("readings out of order:\n%s", out)
+		}
+	}
+	if strings.Contains(out, t3.UTC().Format("15:04:05")) {
+		t.Errorf("a reading after --to:\n%s", out)
+	}
 	out, _, code = runFake(t, "list", "Disk", "--archive", base)
 	if code != 0 || !strings.Contains(out, "/Disk/") {
 		t.Errorf("list --archive: exit %d\n%s", code, out)
@@ -266,6 +282,8 @@ func TestArchiveCommands(t *testing.T) {
 		{"get", "Host/ctxsw", "--archive", base, "--source", p.URL()},
 		{"get", "Host/ctxsw", "--at", "2026-11-25 03:12"},
 		{"get", "Host/ctxsw", "--archive", base, "--at", "03:12"},
+		{"get", "Host/ctxsw", "--archive", base, "--at", "2026-11-25 03:12", "--from", "2026-11-25 03:00"},
+		{"get", "Host/ctxsw", "--from", "2026-11-25 03:00"},
 		{"--archive", base},
 	} {
 		if _, errOut, code := runFake(t, args...); code != 2 {

@@ -422,14 +422,23 @@ func archiveUnits(u uint32) string {
 // mapping as a live host's: its classes, the archive's whole name space under PCP, and each
 // collection the archive's next sample. With at, the first collection is the sample before at
 // and the second the last one at or before it, so that rates are over the interval ending there;
-// a time outside the archive is an error that says what the archive covers.
+// a time outside the archive is an error that says what the archive covers, unless clamp
+// (the start of a series: from before the archive is from its start).
 //
 // clock is the archive's time (the latest sample read): a sampler of it reads time from it, so
 // that its readings are timed as the archive was, not by the wall clock.
-func ArchiveProviders(base string, at time.Time) (provs []Provider, clock func() time.Time, err error) {
+func ArchiveProviders(base string, at time.Time, clamp bool) (provs []Provider, clock func() time.Time, err error) {
 	x, err := openArchive(base)
 	if err != nil {
 		return nil, nil, err
+	}
+	if first, last := x.Span(); clamp && !at.IsZero() { // a series from before the start, or after the end
+		if at.Before(first) {
+			at = first
+		}
+		if at.After(last) {
+			at = last
+		}
 	}
 	if !at.IsZero() {
 		if err := x.seek(at); err != nil {

@@ -46,7 +46,7 @@ func pmlogArchive(t *testing.T, samples int) string {
 // over the archive's own timestamps.
 func TestArchiveReplaysThroughTheMapping(t *testing.T) {
 	base := pmlogArchive(t, 5)
-	provs, clock, err := ArchiveProviders(base, time.Time{})
+	provs, clock, err := ArchiveProviders(base, time.Time{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -128,7 +128,7 @@ func Get(ctx context.Context, o GetOptions, e Env, w io.Writer) error {
 		if err != nil {
 			return nil
 		}
-		if o.Archived() && (archiveEnded(s) || !snap.End.After(prev)) {
+		if o.Archived() && (archiveEnded(s) || !snap.End.After(prev) || o.pastTo(snap.End, e.Loc)) {
 			return nil // past the archive's last sample (or its time stands still): nothing more to print
 		}
 		// Instances come and go between readings: expand every request again (issue 21).

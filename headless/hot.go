@@ -150,7 +150,7 @@ func Hot(ctx context.Context, o HotOptions, e Env, w io.Writer) error {
 		if err != nil {
 			return nil
 		}
-		if o.Archived() && (archiveEnded(s) || !snap.End.After(prev)) {
+		if o.Archived() && (archiveEnded(s) || !snap.End.After(prev) || o.pastTo(snap.End, e.Loc)) {
 			return nil // past the archive's last sample (or its time stands still): nothing more to print
 		}
 		prev = snap.End

@@ -52,14 +52,16 @@ func OpenSampler(c Common, e Env) (*collect.Sampler, error) {
 	clock := e.Now
 	if c.Archive != "" {
 		var at time.Time
-		if c.At != "" {
-			var err error
-			if at, err = ParseAt(c.At, e.Loc); err != nil {
-				return nil, Usagef("--at: %v", err)
+		for _, t := range []struct{ flag, v string }{{"--at", c.At}, {"--from", c.From}} {
+			if t.v != "" {
+				var err error
+				if at, err = ParseAt(t.v, e.Loc); err != nil {
+					return nil, Usagef("%s: %v", t.flag, err)
+				}
 			}
 		}
 		var err error
-		if provs, clock, err = collect.ArchiveProviders(c.Archive, at); err != nil {
+		if provs, clock, err = collect.ArchiveProviders(c.Archive, at, c.From != ""); err != nil {
 			return nil, err
 		}
 		deadline = 30 * time.Second // local files: a slow disk, not a host that does not answer
@@ -149,6 +151,7 @@ type Common struct {
 	Hosts         string            // with a pcp:// source: the hosts (ParseHosts; "" is localhost)
 	Archive       string            // a PCP archive to read instead of a live source (issue 15)
 	At            string            // with Archive: the time to read at (ParseAt); "" its start
+	From, To      string            // with Archive: read the samples from From to To (ParseAt), a reading each
 	HostList      []collect.PCPHost // Hosts as the command line parsed it once; nil: parse Hosts
 	// Fleet says the source has several hosts, each the first component of its paths
 	// (`web1/Disk/sda`): listings then print `/web1/Disk/sda`, without a host of their own.
@@ -258,6 +261,15 @@ func ParseAt(s string, loc *time.Location) (time.Time, error) {
 
 // Archived says the command reads an archive: its readings follow one another without waiting.
 func (c Common) Archived() bool { return c.Archive != "" }
+
+// pastTo says a reading at t is after --to: the series is over.
+func (c Common) pastTo(t time.Time, loc *time.Location) bool {
+	if c.To == "" {
+		return false
+	}
+	to, err := ParseAt(c.To, loc)
+	return err == nil && t.After(to)
+}
 
 // archiveEnded says the archive a sampler reads has no sample after the last one read.
 func archiveEnded(s *collect.Sampler) bool {
