@@ -202,15 +202,19 @@ var (
 		"msec": ns.PMTimeMSec, "sec": ns.PMTimeSec, "min": ns.PMTimeMin, "hour": ns.PMTimeHour}
 )
 
-// parsePMUnits reads the units pmUnitsStr writes, "Kbyte / sec", "count / sec", "byte^2": each
-// word a space, time or count scale, with an optional power, those after "/" negative.
+// parsePMUnits reads the units pmUnitsStr writes, "Kbyte / sec", "count / sec", "byte^2", and
+// dcimon's PMUnits.String ("Kbyte/sec", "1/sec"): each word a space, time or count scale, with
+// an optional power, those after "/" negative.
 func parsePMUnits(s string) (ns.PMUnits, bool) {
 	var u ns.PMUnits
 	sign := int8(1)
-	for _, w := range strings.Fields(strings.ReplaceAll(s, "/", " / ")) {
+	for i, w := range strings.Fields(strings.ReplaceAll(s, "/", " / ")) {
 		if w == "/" {
 			sign = -1
 			continue
+		}
+		if w == "1" && i == 0 {
+			continue // "1/sec": only a denominator, as PMUnits.String writes it
 		}
 		p := int8(1)
 		if b, e, ok := strings.Cut(w, "^"); ok {

@@ -375,48 +375,9 @@ func archiveSem(s int32) string {
 	return "instant"
 }
 
-// archiveUnits writes bit-packed pmUnits as pmUnitsStr does ("Kbyte / sec"), which
-// parsePMUnits reads.
-func archiveUnits(u uint32) string {
-	nib := func(shift uint) int8 { return int8(u>>shift&0xf) << 4 >> 4 } // signed 4 bits
-	dimSpace, dimTime, dimCount := nib(28), nib(24), nib(20)
-	scaleSpace, scaleTime := u>>16&0xf, u>>12&0xf
-	space := []string{"byte", "Kbyte", "Mbyte", "Gbyte", "Tbyte", "Pbyte", "Ebyte"}
-	tm := []string{"nsec", "usec", "millisec", "sec", "min", "hour"}
-	var num, den []string
-	add := func(d int8, w string) {
-		p := d
-		if p < 0 {
-			p = -p
-		}
-		if p > 1 {
-			w += "^" + strconv.Itoa(int(p))
-		}
-		if d > 0 {
-			num = append(num, w)
-		} else if d < 0 {
-			den = append(den, w)
-		}
-	}
-	if dimSpace != 0 && int(scaleSpace) < len(space) {
-		add(dimSpace, space[scaleSpace])
-	}
-	if dimTime != 0 && int(scaleTime) < len(tm) {
-		add(dimTime, tm[scaleTime])
-	}
-	if dimCount != 0 {
-		add(dimCount, "count")
-	}
-	switch {
-	case len(num) == 0 && len(den) == 0:
-		return "none"
-	case len(den) == 0:
-		return strings.Join(num, " ")
-	case len(num) == 0:
-		return "/ " + strings.Join(den, " ")
-	}
-	return strings.Join(num, " ") + " / " + strings.Join(den, " ")
-}
+// archiveUnits writes an archive's bit-packed pmUnits as dcimon writes units ("Kbyte/sec"),
+// which parsePMUnits reads as it reads pmproxy's.
+func archiveUnits(u uint32) string { return ns.UnpackPMUnits(u >> 8).String() }
 
 // ArchiveProviders returns the provider of the host a PCP archive recorded, through the same
 // mapping as a live host's: its classes, the archive's whole name space under PCP, and each

@@ -133,3 +133,30 @@ func TestArchiveReplaysThroughTheMapping(t *testing.T) {
 		t.Errorf("past the archive's end, no provider says so: %+v", st)
 	}
 }
+
+// An archive's bit-packed units, as the replay writes them for the mapping, read back as the
+// same units (the factor from a metric to its datum is worked out from them).
+func TestArchiveUnitsRoundTrip(t *testing.T) {
+	for _, u := range []ns.PMUnits{
+		{},
+		{DimCount: 1},
+		{DimSpace: 1, ScaleSpace: ns.PMSpaceKByte},
+		{DimTime: 1, ScaleTime: ns.PMTimeMSec},
+		{DimSpace: 1, DimTime: -1, ScaleSpace: ns.PMSpaceMByte, ScaleTime: ns.PMTimeSec},
+		{DimTime: -1, ScaleTime: ns.PMTimeSec},
+		{DimSpace: 2, ScaleSpace: ns.PMSpaceByte},
+	} {
+		packed, err := u.Pack()
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := archiveUnits(packed << 8)
+		got, ok := parsePMUnits(text)
+		if text == "none" {
+			got, ok = ns.PMUnits{}, true
+		}
+		if !ok || got != u {
+			t.Errorf("%+v → %q → %+v (%v)", u, text, got, ok)
+		}
+	}
+}
