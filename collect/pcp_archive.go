@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -224,8 +226,15 @@ func (x *archiveContext) InDom(_ context.Context, indom string) ([]pmproxy.Insta
 
 // Children is the archive's name space below prefix.
 func (x *archiveContext) Children(_ context.Context, prefix string) (leaf, nonleaf []string, err error) {
+	leaf, nonleaf = childrenOf(maps.Keys(x.byName), prefix)
+	return leaf, nonleaf, nil
+}
+
+// childrenOf is the name space the metric names make, below prefix: the next component of each
+// name under it, a leaf where it is the last, each once and in order.
+func childrenOf(names iter.Seq[string], prefix string) (leaf, nonleaf []string) {
 	seen := map[string]bool{}
-	for n := range x.byName {
+	for n := range names {
 		rest := n
 		if prefix != "" {
 			var ok bool
@@ -246,7 +255,7 @@ func (x *archiveContext) Children(_ context.Context, prefix string) (leaf, nonle
 	}
 	sort.Strings(leaf)
 	sort.Strings(nonleaf)
-	return leaf, nonleaf, nil
+	return leaf, nonleaf
 }
 
 // scales are the processor count and memory size the archive first records (1 and 0 when it

@@ -3,9 +3,9 @@ package collect
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -50,32 +50,15 @@ func (f *fakePMProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		_ = enc.Encode(map[string]any{"metrics": out})
 	case strings.HasSuffix(r.URL.Path, "/children"):
-		// The name space is the descriptors' names: below prefix, the next component of each,
-		// a leaf where it is the last.
+		// The name space is the descriptors' names.
 		prefix := q.Get("prefix")
-		leaf, inner := []string{}, []string{}
-		seen := map[string]bool{}
-		for n := range f.descs {
-			rest := n
-			if prefix != "" {
-				var ok bool
-				if rest, ok = strings.CutPrefix(n, prefix+"."); !ok {
-					continue
-				}
-			}
-			first, _, more := strings.Cut(rest, ".")
-			if seen[first] {
-				continue
-			}
-			seen[first] = true
-			if more {
-				inner = append(inner, first)
-			} else {
-				leaf = append(leaf, first)
-			}
+		leaf, inner := childrenOf(maps.Keys(f.descs), prefix)
+		if leaf == nil {
+			leaf = []string{}
 		}
-		sort.Strings(leaf)
-		sort.Strings(inner)
+		if inner == nil {
+			inner = []string{}
+		}
 		_ = enc.Encode(map[string]any{"name": prefix, "leaf": leaf, "nonleaf": inner})
 	case strings.HasSuffix(r.URL.Path, "/indom"):
 		_ = enc.Encode(map[string]any{"instances": f.indoms[q.Get("indom")]})
