@@ -117,12 +117,7 @@ func TestPCPSeveralHosts(t *testing.T) {
 // pmval prints one value of metric read from pmcd hostspec by PCP's own client, as its last line.
 func pmval(t *testing.T, hostspec, metric string) string {
 	t.Helper()
-	cmd := exec.Command("sh", "-c", `set +u; [ -f /etc/pcp.env ] && . /etc/pcp.env; exec pmval -h "$0" -s 1 "$1"`, hostspec, metric)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("pmval %s: %v\n%s", metric, err, out)
-	}
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	lines := strings.Split(strings.TrimSpace(pcptest.Run(t, "pmval", "-h", hostspec, "-s", "1", metric)), "\n")
 	return strings.TrimSpace(lines[len(lines)-1])
 }
 
@@ -195,16 +190,8 @@ func TestArchiveCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	base := filepath.Join(dir, "a")
-	run := func(args ...string) string {
-		cmd := exec.Command("sh", append([]string{"-c", `set +u; [ -f /etc/pcp.env ] && . /etc/pcp.env; exec "$@"`, "pcp"}, args...)...)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("%v: %v\n%s", args, err, out)
-		}
-		return string(out)
-	}
-	run("pmlogger", "-h", p.Hostspec(), "-c", conf, "-s", "5", "-t", "1", "-l", filepath.Join(dir, "log"), base)
-	dump := run("pmdumplog", "-a", base, "kernel.all.pswitch")
+	pcptest.Run(t, "pmlogger", "-h", p.Hostspec(), "-c", conf, "-s", "5", "-t", "1", "-l", filepath.Join(dir, "log"), base)
+	dump := pcptest.Run(t, "pmdumplog", "-a", base, "kernel.all.pswitch")
 	re := regexp.MustCompile(`(?m)^(\d\d:\d\d:\d\d\.\d+) 1 metric\n\s+60\.0\.13 \(kernel\.all\.pswitch\): value (\d+)`)
 	m := re.FindAllStringSubmatch(dump, -1)
 	if len(m) < 2 {
@@ -305,18 +292,10 @@ func TestRecordReadByPCP(t *testing.T) {
 	if code != 0 || !strings.Contains(errOut, "recorded 4 samples") { // at 0, 1, 2 and 3 s: 3 s of recording
 		t.Fatalf("record: exit %d: %s", code, errOut)
 	}
-	run := func(args ...string) string {
-		cmd := exec.Command("sh", append([]string{"-c", `set +u; [ -f /etc/pcp.env ] && . /etc/pcp.env; exec "$@"`, "pcp"}, args...)...)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("%v: %v\n%s", args, err, out)
-		}
-		return string(out)
-	}
-	if out := run("pmlogcheck", base); strings.TrimSpace(out) != "" {
+	if out := pcptest.Run(t, "pmlogcheck", base); strings.TrimSpace(out) != "" {
 		t.Errorf("pmlogcheck:\n%s", out)
 	}
-	dump := run("pmdumplog", "-a", base)
+	dump := pcptest.Run(t, "pmdumplog", "-a", base)
 	for _, want := range []string{"(kernel.all.cpu.user)", "(mem.physmem)", "(kernel.all.pswitch)", "(dcimon."} {
 		if !strings.Contains(dump, want) {
 			t.Errorf("pmdumplog shows no %s", want)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -32,11 +31,7 @@ func pmlogArchive(t *testing.T, samples int) string {
 		t.Fatal(err)
 	}
 	base := filepath.Join(dir, "a")
-	cmd := exec.Command("sh", "-c", `set +u; [ -f /etc/pcp.env ] && . /etc/pcp.env; exec "$@"`, "pcp",
-		"pmlogger", "-h", p.Hostspec(), "-c", conf, "-s", strconv.Itoa(samples), "-t", "1", "-l", filepath.Join(dir, "log"), base)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("pmlogger: %v\n%s", err, out)
-	}
+	pcptest.Run(t, "pmlogger", "-h", p.Hostspec(), "-c", conf, "-s", strconv.Itoa(samples), "-t", "1", "-l", filepath.Join(dir, "log"), base)
 	return base
 }
 
@@ -77,11 +72,7 @@ func TestArchiveReplaysThroughTheMapping(t *testing.T) {
 	// Each context-switch rate dcimon gives is the one pmdumplog's values and times give for
 	// the same two samples. (A machine under load may leave a sample without a value: pmlogger
 	// records the PMDA's error, and dcimon has no rate over it, never a made-up one.)
-	cmd := exec.Command("sh", "-c", `set +u; [ -f /etc/pcp.env ] && . /etc/pcp.env; exec pmdumplog -a "$0" kernel.all.pswitch kernel.all.cpu.user`, base)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("pmdumplog: %v\n%s", err, out)
-	}
+	out := pcptest.Run(t, "pmdumplog", "-a", base, "kernel.all.pswitch", "kernel.all.cpu.user")
 	re := regexp.MustCompile(`(?m)^(\d\d:\d\d:\d\d\.\d+) \d+ metrics?\n(?:\s+\S+ \([^)]*\): value \d+\n)*?\s+60\.0\.13 \(kernel\.all\.pswitch\): value (\d+)`)
 	m := re.FindAllStringSubmatch(string(out), -1)
 	byTime := map[string]float64{}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -14,15 +13,10 @@ import (
 	"dcimon/internal/pcptest"
 )
 
-// pcpRun runs a PCP tool in PCP's environment (/etc/pcp.env) and returns its output.
-func pcpRun(t *testing.T, args ...string) string {
+// pcpRun runs a PCP tool in PCP's environment and returns its output.
+func pcpRun(t *testing.T, tool string, args ...string) string {
 	t.Helper()
-	cmd := exec.Command("sh", append([]string{"-c", `set +u; [ -f /etc/pcp.env ] && . /etc/pcp.env; exec "$@"`, "pcp"}, args...)...)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return string(out)
+	return pcptest.Run(t, tool, args...)
 }
 
 // logArchive writes an archive of version v with a real pmlogger, three samples a second apart, of

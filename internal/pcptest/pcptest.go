@@ -131,12 +131,25 @@ func (p *PCP) WaitReady(t testing.TB) {
 	t.Fatalf("pmproxy did not answer for pmcd %s within 15 s\npmcd.log:\n%s\npmproxy.log:\n%s", p.Hostspec(), logs, plogs)
 }
 
+// pcpEnv runs its arguments in the PCP environment (/etc/pcp.env), as the init scripts would.
+const pcpEnv = `set +u; [ -f /etc/pcp.env ] && . /etc/pcp.env; exec "$0" "$@"`
+
+// Run runs a PCP tool (pmlogger, pmdumplog, pmval, pmlogcheck) in the PCP environment and
+// returns what it printed; a failure fails the test with its output.
+func Run(t testing.TB, tool string, args ...string) string {
+	t.Helper()
+	out, err := exec.Command("sh", append([]string{"-c", pcpEnv, tool}, args...)...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s %v: %v\n%s", tool, args, err, out)
+	}
+	return string(out)
+}
+
 // daemon starts one PCP daemon in the foreground, in the PCP environment (/etc/pcp.env), and
 // kills it by PID when the test ends.
 func daemon(t testing.TB, dir, name, bin string, args ...string) *exec.Cmd {
 	t.Helper()
-	script := `set +u; [ -f /etc/pcp.env ] && . /etc/pcp.env; exec "$0" "$@"`
-	cmd := exec.Command("sh", append([]string{"-c", script, bin}, args...)...)
+	cmd := exec.Command("sh", append([]string{"-c", pcpEnv, bin}, args...)...)
 	cmd.Dir = "/run/pcp"
 	out, err := os.Create(filepath.Join(dir, name+".out"))
 	if err != nil {
