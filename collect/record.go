@@ -26,6 +26,9 @@ type Recorder struct {
 	domains map[*ns.Class]*recInDom
 	items   uint32
 	names   map[string]bool
+	// gen is the registry generation described last (described: once at least).
+	gen       uint64
+	described bool
 }
 
 // dcimonDomain is the PMDA domain number of the metrics dcimon writes (510: the first of the
@@ -104,6 +107,11 @@ func recType(d *ns.Datum) (int32, bool) {
 
 // describe writes the descriptors of the classes' datums not written yet.
 func (r *Recorder) describe(reg *ns.Registry, linux map[string]string) error {
+	gen := reg.Generation()
+	if r.described && gen == r.gen {
+		return nil // no class came since
+	}
+	r.gen, r.described = gen, true
 	for _, c := range reg.Classes() {
 		if !c.Instantiated() || c.OnDemand {
 			continue // processes and groups are asked for, not recorded with the rest
@@ -230,13 +238,23 @@ func (r *Recorder) Record(reg *ns.Registry, snap *ns.Snapshot, linux map[string]
 		}
 	}
 	var sets []pcparchive.OutSet
+	var (
+		class *ns.Class // the metrics of one class come one after another: looked up once
+		cv    *ns.ClassValues
+		insts []*ns.Instance
+	)
 	for _, m := range r.metrics {
-		cv := snap.Class(m.class)
-		if cv == nil || reg.Class(m.class.ID) != m.class {
+		if m.class != class {
+			class, cv, insts = m.class, nil, nil
+			if reg.Class(class.ID) == class {
+				cv, insts = snap.Class(class), reg.Instances(class)
+			}
+		}
+		if cv == nil {
 			continue
 		}
 		set := pcparchive.OutSet{PMID: m.pmid}
-		for _, in := range reg.Instances(m.class) {
+		for _, in := range insts {
 			v, ok := cv.Value(in, m.datum)
 			if !ok || (v.State != ns.Valid && v.State != ns.NoRate) {
 				continue // not read: no value, never a 0

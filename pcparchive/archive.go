@@ -144,6 +144,8 @@ type Archive struct {
 	// MetaCut says the metadata file ends inside a record (its writer was killed or ran out of
 	// room): what that record would have described is not described.
 	MetaCut bool
+
+	descAt map[uint32]int // by pmid: its description's place in Descs
 }
 
 // Open reads the label, metadata and temporal index of the archive at base (the path without
@@ -200,10 +202,8 @@ func (a *Archive) ReadVolume(n int) ([]Result, error) {
 
 // Desc returns the description of pmid, or nil.
 func (a *Archive) Desc(pmid uint32) *Desc {
-	for i := range a.Descs {
-		if a.Descs[i].PMID == pmid {
-			return &a.Descs[i]
-		}
+	if i, ok := a.descAt[pmid]; ok {
+		return &a.Descs[i]
 	}
 	return nil
 }

@@ -199,6 +199,12 @@ func (a *Archive) parseMeta(b []byte) error {
 			if r.bad {
 				return errf("a metric description at byte %d is cut short", off)
 			}
+			if a.descAt == nil {
+				a.descAt = map[uint32]int{}
+			}
+			if _, dup := a.descAt[d.PMID]; !dup { // the first description of a pmid holds
+				a.descAt[d.PMID] = len(a.Descs)
+			}
 			a.Descs = append(a.Descs, d)
 		case tagInDomV2, tagInDom, tagInDomDelta:
 			if (tag == tagInDomV2) != (l.Version == 2) {
