@@ -420,9 +420,7 @@ func ArchiveProviders(base string, at time.Time, clamp bool) (provs []Provider, 
 	h.x = x
 	ncpu, mem := x.scales()
 	h.host = PCPHost{Name: x.a.Label.Host, Spec: x.a.Label.Host}
-	h.root = pcpRootClass()
-	h.declare(ncpu, mem)
-	h.tree = newPCPTree(h.root)
+	h.start(ncpu, mem)
 	spec := ns.EscapeName(x.a.Label.Host)
 	h.sup = supplier(handlePCP, "archive:"+cut(spec, 56), cut("PCP archive of "+spec, 63),
 		cut(fmt.Sprintf("The archive %s of host %s, from %s", ns.EscapeName(base), spec, x.a.Label.Start.UTC().Format(time.RFC3339)), 255),

@@ -413,9 +413,7 @@ func PCPFleet(opt PCPOptions, hosts []PCPHost) ([]Provider, error) {
 	provs := make([]Provider, len(hosts))
 	for i, h := range hs {
 		h.host, h.fleet, h.asn = hosts[i], len(hosts) > 1, FleetASNBase+uint32(i)
-		h.root = pcpRootClass()
-		h.declare(int(scales[i][0]), scales[i][1])
-		h.tree = newPCPTree(h.root)
+		h.start(int(scales[i][0]), scales[i][1])
 		spec := ns.EscapeName(h.opt.Hostspec)
 		h.sup = supplier(handlePCP+uint32(i), "pcp:"+cut(ns.EscapeName(hosts[i].Name), 58), cut("PCP host "+spec, 63),
 			cut(fmt.Sprintf("The Linux PMDA of pmcd %s through pmproxy %s", spec, c.URL()), 255),
@@ -423,6 +421,13 @@ func PCPFleet(opt PCPOptions, hosts []PCPHost) ([]Provider, error) {
 		provs[i] = h
 	}
 	return provs, nil
+}
+
+// start declares the host's classes, its PCP context among them, for the first time.
+func (h *pcpHost) start(ncpu int, mem uint64) {
+	h.root = pcpRootClass()
+	h.declare(ncpu, mem)
+	h.tree = newPCPTree(h.root)
 }
 
 // declare builds the host's classes for ncpu processors and mem bytes of memory (the scales of
