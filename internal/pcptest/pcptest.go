@@ -95,9 +95,11 @@ func Start(t testing.TB) *PCP {
 }
 
 // StartPMCD starts (or starts again) the pmcd on its port; it is killed at the end of the test.
+// Its PMDAs have 30 s to answer, not pmcd's 5: under a loaded test run (-race, two processors)
+// a slow linux PMDA must not be taken for a dead one, which pmcd would cut off ("Broken pipe").
 func (p *PCP) StartPMCD(t testing.TB) *exec.Cmd {
 	t.Helper()
-	p.pmcd = daemon(t, p.Dir, "pmcd", pmcdBin, "-f", "-A", "-i", "127.0.0.1", "-p", strconv.Itoa(p.PMCDPort),
+	p.pmcd = daemon(t, p.Dir, "pmcd", pmcdBin, "-f", "-A", "-t", "30", "-i", "127.0.0.1", "-p", strconv.Itoa(p.PMCDPort),
 		"-s", filepath.Join(p.Dir, "pmcd.socket"), "-l", filepath.Join(p.Dir, "pmcd.log"))
 	return p.pmcd
 }
