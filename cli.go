@@ -66,7 +66,13 @@ func addCommon(fs *flag.FlagSet, c *headless.Common) {
 	fs.StringVar(&c.Sysfs, "sysfs", "", "read /sys from `DIR` instead of /sys")
 	fs.StringVar(&c.Source, "source", "host", "data source: host, pcp://PROXY[:PORT] (a host through PCP's pmproxy), or synthetic:disks=N,nics=N,cpus=N,procs=N,seed=N")
 	fs.StringVar(&c.Hosts, "hosts", "", "with a pcp:// source, the pmcds to read: `HOSTS` separated by commas, NAME=HOSTSPEC, @FILE (default localhost: pmproxy's own host)")
-	fs.StringVar(&c.Archive, "archive", "", "read the PCP archive `BASE` (a pmlogger's: BASE.meta, BASE.0, ...) instead of a live source; headless commands only, so far")
+	fs.Func("archive", "read the PCP archive `BASE` (a pmlogger's: BASE.meta, BASE.0, ...) instead of a live source; again for several hosts' archives, replayed together", func(v string) error {
+		if v == "" {
+			return fmt.Errorf("an archive's base path, not nothing")
+		}
+		c.Archives = append(c.Archives, v)
+		return nil
+	})
 	fs.StringVar(&c.From, "from", "", "with --archive: a reading for each sample from `TIME` (as --at) ...")
 	fs.StringVar(&c.To, "to", "", "... to `TIME` (default the archive's end)")
 	fs.StringVar(&c.At, "at", "", "with --archive: read at `TIME`, a date and time (2026-11-25 03:12, local unless a zone is given, or RFC 3339); default the archive's start")
@@ -229,7 +235,7 @@ func (cfg *config) validate() error {
 	if err := collect.ValidateLiveness(cfg.c.Liveness); err != nil {
 		return usagef("--liveness: %v", err)
 	}
-	if (cfg.c.At != "" || cfg.c.From != "" || cfg.c.To != "") && cfg.c.Archive == "" {
+	if (cfg.c.At != "" || cfg.c.From != "" || cfg.c.To != "") && len(cfg.c.Archives) == 0 {
 		return usagef("--at, --from and --to apply to --archive")
 	}
 	if cfg.c.At != "" && (cfg.c.From != "" || cfg.c.To != "") {
@@ -237,7 +243,7 @@ func (cfg *config) validate() error {
 	}
 	for _, t := range []struct{ flag, v string }{{"--from", cfg.c.From}, {"--to", cfg.c.To}} {
 		if t.v != "" {
-			if _, err := headless.ParseAt(t.v, time.Local); err != nil {
+			if _, err := headless.ParseAt(t.v, time.Local, time.Now()); err != nil { // the form only
 				return usagef("%s: %v", t.flag, err)
 			}
 		}
@@ -245,21 +251,24 @@ func (cfg *config) validate() error {
 	if (cfg.c.From != "" || cfg.c.To != "") && !cfg.hotFlags["n"] {
 		cfg.count = 0 // a series: every sample in it, unless -n says otherwise
 	}
-	if cfg.c.Archive != "" {
+	if len(cfg.c.Archives) > 0 {
 		switch {
-		case cfg.cmd == "" || cfg.cmd == "config":
-			return usagef("--archive: the monitor does not replay archives yet; list, describe, get and hot read them")
+		case cfg.cmd == "config":
+			return usagef("--archive: config reads no archive")
+		case cfg.cmd == "" && (cfg.c.From != "" || cfg.c.To != ""):
+			return usagef("--from and --to read a series, in get and hot; the monitor opens at --at and moves from there")
 		case cfg.c.Source != "host" || cfg.c.Hosts != "" || cfg.c.Procfs != "" || cfg.c.Sysfs != "":
 			return usagef("--archive is a source of its own: not with --source, --hosts, --procfs or --sysfs")
 		}
 		if cfg.c.At != "" {
-			if _, err := headless.ParseAt(cfg.c.At, time.Local); err != nil {
+			if _, err := headless.ParseAt(cfg.c.At, time.Local, time.Now()); err != nil { // the form only
 				return usagef("--at: %v", err)
 			}
 		}
-		if cfg.c.Host == "" {
+		cfg.c.Fleet = len(cfg.c.Archives) > 1
+		if cfg.c.Host == "" && !cfg.c.Fleet {
 			// The host is the one the archive's label names, as pmlogger recorded it.
-			if a, err := pcparchive.Open(cfg.c.Archive); err == nil {
+			if a, err := pcparchive.Open(cfg.c.Archives[0]); err == nil {
 				cfg.c.Host = a.Label.Host
 			}
 		}
@@ -318,7 +327,7 @@ func (cfg *config) validate() error {
 		if cfg.duration < 0 {
 			return usagef("--duration %v: not negative", cfg.duration)
 		}
-		if cfg.c.Archive != "" || cfg.c.Source != "host" {
+		if len(cfg.c.Archives) > 0 || cfg.c.Source != "host" {
 			return usagef("record reads this host (a remote or archived one: not yet)")
 		}
 	case "metrics":

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/mattn/go-isatty"
 
+	"dcimon/collect"
 	"dcimon/headless"
 	"dcimon/theme"
 	"dcimon/ui"
@@ -33,9 +35,20 @@ func runMonitor(ctx context.Context, cfg *config, e headless.Env, stdout, stderr
 	if !stdoutIsTerminal() {
 		return errNotTerminal
 	}
-	s, err := headless.OpenSampler(cfg.c, e)
+	s, archives, err := headless.OpenSource(cfg.c, e)
 	if err != nil {
 		return err
+	}
+	var src ui.Sampler = s
+	if archives != nil {
+		// A replay: the monitor on the archives, with a time cursor, from --at or the start.
+		var at time.Time
+		if cfg.c.At != "" {
+			if at, err = headless.ParseAt(cfg.c.At, e.Loc, cfg.c.ArchiveDay()); err != nil {
+				return headless.Usagef("--at: %v", err)
+			}
+		}
+		src = collect.NewReplay(s, archives, at)
 	}
 	o := ui.Options{Overview: true, Interval: cfg.interval, Theme: cfg.theme, NoColor: theme.NoColor(os.Getenv),
 		Host: monitorHost(cfg.c), DebugFile: cfg.debug, FPS: cfg.fps, Started: started}
@@ -50,7 +63,7 @@ func runMonitor(ctx context.Context, cfg *config, e headless.Env, stdout, stderr
 			o.Hotsets = append(o.Hotsets, h)
 		}
 	}
-	return ui.Run(ctx, s, o)
+	return ui.Run(ctx, src, o)
 }
 
 // monitorHost is the status bar's host: the one given or found, or for a source of several

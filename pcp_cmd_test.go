@@ -241,6 +241,15 @@ func TestArchiveCommands(t *testing.T) {
 	if !r.Time.Equal(t3) {
 		t.Errorf("the reading is timed %s, the archive's sample %s", r.Time, t3)
 	}
+	// A time of day is on the archive's day: the second the last sample is in reads the one
+	// before it.
+	if sec := t3.Truncate(time.Second); !t2.After(sec) {
+		clock := sec.UTC().Format("15:04:05")
+		out, errOut, code = runFake(t, "get", "Host/ctxsw", "--archive", base, "--at", clock, "--json")
+		if err := json.Unmarshal([]byte(strings.TrimSpace(out)), &r); code != 0 || err != nil || !r.Time.Equal(t2) {
+			t.Errorf("--at %s: exit %d %s, the reading at %s, want %s\n%s", clock, code, errOut, r.Time, t2, out)
+		}
+	}
 	// A series: from before the archive (its start) to the sample before the last, a reading a
 	// sample, in order.
 	out, errOut, code = runFake(t, "get", "Host/ctxsw", "--archive", base, "--from", t2.Add(-time.Hour).Format(time.RFC3339),
@@ -268,10 +277,10 @@ func TestArchiveCommands(t *testing.T) {
 	for _, args := range [][]string{
 		{"get", "Host/ctxsw", "--archive", base, "--source", p.URL()},
 		{"get", "Host/ctxsw", "--at", "2026-11-25 03:12"},
-		{"get", "Host/ctxsw", "--archive", base, "--at", "03:12"},
+		{"get", "Host/ctxsw", "--archive", base, "--at", "3 in the morning"},
 		{"get", "Host/ctxsw", "--archive", base, "--at", "2026-11-25 03:12", "--from", "2026-11-25 03:00"},
 		{"get", "Host/ctxsw", "--from", "2026-11-25 03:00"},
-		{"--archive", base},
+		{"--archive", base, "--from", "2026-11-25 03:00"},
 	} {
 		if _, errOut, code := runFake(t, args...); code != 2 {
 			t.Errorf("%v: exit %d (%s), want 2", args, code, errOut)

@@ -26,9 +26,12 @@ import (
 // derived statistics and PCP name space are then those of a remote host, and rates come from the
 // archive's own timestamps.
 
-// archiveContext is an archive as a pcpContext. Each Fetch moves to the next record that holds
-// any of the names asked for, and answers every metric's latest value up to it. Records are read
-// one at a time (pcparchive.Cursor): memory does not grow with the archive's length.
+// archiveContext is an archive as a pcpContext. Without a target, each Fetch moves to the next
+// record that holds any of the names asked for (the headless commands' series); with one (a
+// Replay's time cursor), it reads every record up to the target. Either way it answers every
+// metric's latest value so far. Records are read one at a time (pcparchive.Cursor), and a seek
+// starts from the temporal index: memory and the time to move do not grow with the archive's
+// length.
 type archiveContext struct {
 	a       *pcparchive.Archive
 	byName  map[string]*pcparchive.Desc
@@ -36,50 +39,100 @@ type archiveContext struct {
 	pending []pcparchive.Result // read ahead of the cursor, not given yet
 	now     time.Time
 	clock   atomic.Int64 // now, for the sampler's clock, read while a collection may run
+	target  atomic.Int64 // UnixNano of the time fetches read up to; 0: none (the next record)
 	first   time.Time
+	second  time.Time // the second data record's, where the first rates are
 	last    time.Time
 	latest  map[uint32][]pmproxy.Value // by pmid: the values of its latest record so far
+	// prologue are the values of the records at the archive's start (what pmlogger logs
+	// "once": hinv.ncpu, kernel.uname), the ground every seek starts from.
+	prologue map[uint32][]pmproxy.Value
 }
 
-// openArchive reads an archive's metadata and places it at its start.
+// prologueSpan is how long after its first record an archive's start lasts: pmlogger logs its
+// "once" metrics with its first fetches.
+const prologueSpan = 2 * time.Second
+
+// openArchive reads an archive's metadata, its start and its end, and places it at its start.
+// The end is found from the temporal index's last entry (the records after it are read); an
+// archive without an index is read through once.
 func openArchive(base string) (*archiveContext, error) {
 	a, err := pcparchive.Open(base)
 	if err != nil {
 		return nil, err
 	}
-	x := &archiveContext{a: a, byName: map[string]*pcparchive.Desc{}, latest: map[uint32][]pmproxy.Value{}}
+	x := &archiveContext{a: a, byName: map[string]*pcparchive.Desc{}, latest: map[uint32][]pmproxy.Value{},
+		prologue: map[uint32][]pmproxy.Value{}}
 	for i := range a.Descs {
 		for _, n := range a.Descs[i].Names {
 			x.byName[n] = &a.Descs[i]
 		}
 	}
-	// The span: from the first record to the last, read through once (a record at a time).
-	c, err := a.Cursor(time.Time{})
-	if err != nil {
-		return nil, err
-	}
-	defer c.Close()
-	n := 0
-	for {
-		r, err := c.Next()
-		if err != nil {
-			if n == 0 {
-				return nil, fmt.Errorf("archive %s: no records: %w", base, err)
-			}
-			break // the end, or a record cut short: the archive ends before it
-		}
-		if n == 0 {
-			x.first = r.Time
-		}
-		x.last = r.Time
-		n++
-	}
 	if x.cur, err = a.Cursor(time.Time{}); err != nil {
 		return nil, err
+	}
+	// The start: the first records, read ahead and kept for the fetches that follow.
+	data := 0
+	for len(x.pending) < 64 {
+		r, err := x.cur.Next()
+		if err != nil {
+			if len(x.pending) == 0 {
+				return nil, fmt.Errorf("archive %s: no records: %w", base, err)
+			}
+			break
+		}
+		x.pending = append(x.pending, r)
+		if len(x.pending) == 1 {
+			x.first = r.Time
+		}
+		if isData(r) {
+			if data++; data == 2 {
+				x.second = r.Time
+			}
+		}
+		if r.Time.After(x.first.Add(prologueSpan)) {
+			break
+		}
+		x.applyTo(x.prologue, r)
+	}
+	x.last = x.pending[len(x.pending)-1].Time
+	if x.second.IsZero() {
+		x.second = x.last
+	}
+	// The end: from the index's last entry but one (its last is often the end itself), or
+	// from here without an index, read to the last record.
+	from := -1
+	if n := len(a.Index); n >= 2 && a.Index[n-2].Time.After(x.last) {
+		from = n - 2
+	}
+	if c, err := a.CursorFrom(from); err == nil {
+		for {
+			r, err := c.Next()
+			if err != nil {
+				break // the end, or a record cut short: the archive ends before it
+			}
+			x.last = r.Time
+		}
+		c.Close()
+	}
+	if x.second.After(x.last) {
+		x.second = x.last
 	}
 	x.now = x.first
 	x.clock.Store(x.now.UnixNano())
 	return x, nil
+}
+
+// peek is the next record without taking it.
+func (x *archiveContext) peek() (pcparchive.Result, error) {
+	if len(x.pending) == 0 {
+		r, err := x.cur.Next()
+		if err != nil {
+			return r, err
+		}
+		x.pending = append(x.pending, r)
+	}
+	return x.pending[0], nil
 }
 
 // next is the next record: one read ahead, else the cursor's.
@@ -93,7 +146,9 @@ func (x *archiveContext) next() (pcparchive.Result, error) {
 }
 
 // apply takes a record's values as the latest of their metrics.
-func (x *archiveContext) apply(r pcparchive.Result) {
+func (x *archiveContext) apply(r pcparchive.Result) { x.applyTo(x.latest, r) }
+
+func (x *archiveContext) applyTo(latest map[uint32][]pmproxy.Value, r pcparchive.Result) {
 	for _, s := range r.Sets {
 		d := x.a.Desc(s.PMID)
 		if d == nil {
@@ -105,7 +160,7 @@ func (x *archiveContext) apply(r pcparchive.Result) {
 				vals = append(vals, pmproxy.Value{Instance: int64(v.Inst), Text: text})
 			}
 		}
-		x.latest[s.PMID] = vals
+		latest[s.PMID] = vals
 	}
 }
 
@@ -125,43 +180,153 @@ func (x *archiveContext) Generation() uint64 { return 1 }
 // Span is the time of the archive's first and last samples.
 func (x *archiveContext) Span() (first, last time.Time) { return x.first, x.last }
 
-// seek places the archive so that its next fetches are of the last data record before the last
-// one at or before at, then that one: a reading's rates end at at. The records before are read
-// for their values (a metric logged once, at the start, is known), one at a time.
-func (x *archiveContext) seek(at time.Time) error {
+// outside is the error for a time the archive does not cover, saying what it does.
+func (x *archiveContext) outside(at time.Time) error {
 	first, last := x.Span()
-	if at.Before(first) || at.After(last) {
-		return fmt.Errorf("archive %s: %s is outside it: its samples are from %s to %s", x.a.Base,
-			at.Format("2006-01-02 15:04:05 MST"), first.In(at.Location()).Format("2006-01-02 15:04:05"), last.In(at.Location()).Format("2006-01-02 15:04:05 MST"))
+	return fmt.Errorf("archive %s: %s is outside it: its samples are from %s to %s", x.a.Base,
+		at.Format("2006-01-02 15:04:05 MST"), first.In(at.Location()).Format("2006-01-02 15:04:05"), last.In(at.Location()).Format("2006-01-02 15:04:05 MST"))
+}
+
+// seek places the archive so that its next fetches are of the last data record but one at or
+// before at, then the last one: a reading's rates end at at. It starts from the temporal index's
+// last entry before at (an earlier one when that leaves fewer than two data records before at),
+// on the archive's start values; the records between are read for their values, one at a time.
+func (x *archiveContext) seek(at time.Time) error {
+	if at.Before(x.first) || at.After(x.last) {
+		return x.outside(at)
 	}
-	var q []pcparchive.Result // from the last data record but one, up to at
-	for {
-		r, err := x.next()
-		if err != nil || r.Time.After(at) {
-			if err == nil {
-				q = append(q, r)
-			}
-			break
+	idx := x.a.Index
+	i := sort.Search(len(idx), func(i int) bool { return idx[i].Time.After(at) }) - 1
+	for tries := 0; ; tries++ {
+		from := i // the index entry to read from; -1: the archive's start
+		if tries >= 3 {
+			from = -1
 		}
-		q = append(q, r)
+		c, err := x.a.CursorFrom(from)
+		if err != nil {
+			return err
+		}
+		latest := maps.Clone(x.prologue)
+		now := x.first
+		var q []pcparchive.Result // from the last data record but one, up to at, and one past it
+		for {
+			r, err := c.Next()
+			if err != nil {
+				break
+			}
+			q = append(q, r)
+			if r.Time.After(at) {
+				break
+			}
+			data := 0
+			for _, o := range q {
+				if isData(o) && !o.Time.After(at) {
+					data++
+				}
+			}
+			for data > 2 { // keep two data records before at, apply the rest
+				if isData(q[0]) {
+					data--
+				}
+				x.applyTo(latest, q[0])
+				now = q[0].Time
+				q = q[1:]
+			}
+		}
 		data := 0
 		for _, o := range q {
-			if isData(o) {
+			if isData(o) && !o.Time.After(at) {
 				data++
 			}
 		}
-		for data > 2 { // keep two data records before at, apply the rest
-			if isData(q[0]) {
-				data--
+		if data < 2 && from >= 0 {
+			c.Close()
+			i--
+			continue
+		}
+		x.cur.Close()
+		x.cur, x.pending, x.latest, x.now = c, q, latest, now
+		x.clock.Store(x.now.UnixNano())
+		return nil
+	}
+}
+
+// ErrArchiveEnd is the error of a fetch past an archive's last sample.
+var ErrArchiveEnd = fmt.Errorf("the end of the archive")
+
+// Fetch reads up to the target, or without one moves to the next record holding any of names,
+// and answers each name's latest values.
+func (x *archiveContext) Fetch(_ context.Context, names ...string) (*pmproxy.Fetched, error) {
+	if tg := x.target.Load(); tg != 0 {
+		if err := x.readTo(time.Unix(0, tg)); err != nil {
+			return nil, err
+		}
+	} else if err := x.readNext(names); err != nil {
+		return nil, err
+	}
+	f := &pmproxy.Fetched{Time: x.now, Values: map[string][]pmproxy.Value{}}
+	for _, n := range names {
+		if d := x.byName[n]; d != nil {
+			if vs, ok := x.latest[d.PMID]; ok {
+				f.Values[n] = vs
 			}
-			x.apply(q[0])
-			x.now = q[0].Time
-			x.clock.Store(x.now.UnixNano())
-			q = q[1:]
 		}
 	}
-	x.pending = append(q, x.pending...)
+	return f, nil
+}
+
+// endErr is the error of a read past the archive's end (err io.EOF) or up to a record cut
+// short (its writer killed, or out of room) or damaged: the archive ends before it, which is said.
+func (x *archiveContext) endErr(err error) error {
+	if errors.Is(err, io.EOF) {
+		return fmt.Errorf("archive %s: %w (%s)", x.a.Base, ErrArchiveEnd, x.now.UTC().Format(time.RFC3339))
+	}
+	return fmt.Errorf("%w, after %s: %w", ErrArchiveEnd, x.now.UTC().Format(time.RFC3339), err)
+}
+
+// readNext moves to the next record holding any of names.
+func (x *archiveContext) readNext(names []string) error {
+	want := map[uint32]bool{}
+	for _, n := range names {
+		if d := x.byName[n]; d != nil {
+			want[d.PMID] = true
+		}
+	}
+	for found := false; !found; {
+		r, err := x.next()
+		if err != nil {
+			return x.endErr(err)
+		}
+		x.now = r.Time
+		x.clock.Store(x.now.UnixNano())
+		x.apply(r)
+		for _, s := range r.Sets {
+			found = found || want[s.PMID]
+		}
+	}
 	return nil
+}
+
+// readTo reads every record up to t. None there is not an error unless the archive has ended:
+// the values stay those of the time read last (a host of several whose archive has no sample
+// between two of the others').
+func (x *archiveContext) readTo(t time.Time) error {
+	for {
+		r, err := x.peek()
+		if err != nil {
+			if !t.After(x.now) || (errors.Is(err, io.EOF) && !t.After(x.last)) {
+				return nil
+			}
+			return x.endErr(err)
+		}
+		if r.Time.After(t) {
+			return nil
+		}
+		x.pending = x.pending[1:]
+		x.now = r.Time
+		x.clock.Store(x.now.UnixNano())
+		x.apply(r)
+	}
 }
 
 // Labels are the archive's host, as its label names it.
@@ -293,45 +458,6 @@ func (x *archiveContext) scales() (int, uint64) {
 	return ncpu, mem
 }
 
-// ErrArchiveEnd is the error of a fetch past an archive's last sample.
-var ErrArchiveEnd = fmt.Errorf("the end of the archive")
-
-// Fetch moves to the next record holding any of names and answers each name's latest values.
-func (x *archiveContext) Fetch(_ context.Context, names ...string) (*pmproxy.Fetched, error) {
-	want := map[uint32]bool{}
-	for _, n := range names {
-		if d := x.byName[n]; d != nil {
-			want[d.PMID] = true
-		}
-	}
-	for found := false; !found; {
-		r, err := x.next()
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				return nil, fmt.Errorf("archive %s: %w (%s)", x.a.Base, ErrArchiveEnd, x.now.UTC().Format(time.RFC3339))
-			}
-			// A record cut short (its writer killed, or out of room) or damaged: the archive
-			// ends before it, which is said.
-			return nil, fmt.Errorf("%w, after %s: %w", ErrArchiveEnd, x.now.UTC().Format(time.RFC3339), err)
-		}
-		x.now = r.Time
-		x.clock.Store(x.now.UnixNano())
-		x.apply(r)
-		for _, s := range r.Sets {
-			found = found || want[s.PMID]
-		}
-	}
-	f := &pmproxy.Fetched{Time: x.now, Values: map[string][]pmproxy.Value{}}
-	for _, n := range names {
-		if d := x.byName[n]; d != nil {
-			if vs, ok := x.latest[d.PMID]; ok {
-				f.Values[n] = vs
-			}
-		}
-	}
-	return f, nil
-}
-
 // archiveText is a recorded value as pmproxy would send it: integers exactly, floats in
 // full, strings as they are.
 func archiveText(v pcparchive.Value, typ int32) (string, bool) {
@@ -388,42 +514,90 @@ func archiveSem(s int32) string {
 // which parsePMUnits reads as it reads pmproxy's.
 func archiveUnits(u uint32) string { return ns.UnpackPMUnits(u >> 8).String() }
 
-// ArchiveProviders returns the provider of the host a PCP archive recorded, through the same
-// mapping as a live host's: its classes, the archive's whole name space under PCP, and each
-// collection the archive's next sample. With at, the first collection is the sample before at
-// and the second the last one at or before it, so that rates are over the interval ending there;
-// a time outside the archive is an error that says what the archive covers, unless clamp
-// (the start of a series: from before the archive is from its start).
-//
-// clock is the archive's time (the latest sample read): a sampler of it reads time from it, so
-// that its readings are timed as the archive was, not by the wall clock.
-func ArchiveProviders(base string, at time.Time, clamp bool) (provs []Provider, clock func() time.Time, err error) {
-	x, err := openArchive(base)
-	if err != nil {
-		return nil, nil, err
-	}
-	if first, last := x.Span(); clamp && !at.IsZero() { // a series from before the start, or after the end
-		if at.Before(first) {
-			at = first
-		}
-		if at.After(last) {
-			at = last
-		}
-	}
-	if !at.IsZero() {
-		if err := x.seek(at); err != nil {
+// Archives are the PCP archives a source reads (one per host; several replay together as a
+// fleet), through the same mapping as live hosts: their classes, each archive's whole name space
+// under PCP, and each collection their next sample, or their samples up to a Replay's time.
+type Archives struct {
+	xs    []*archiveContext
+	names []string // each archive's host, as the paths name it
+}
+
+// ArchiveProviders returns the providers of the hosts the PCP archives at bases recorded. With
+// at, the first collection is the sample before at and the second the last one at or before it,
+// so that rates are over the interval ending there; a time outside an archive is an error that
+// says what the archive covers, unless clamp (the start of a series: from before the archive is
+// from its start). Two archives of the same host are two hosts, the second named host~2.
+func ArchiveProviders(bases []string, at time.Time, clamp bool) ([]Provider, *Archives, error) {
+	as := &Archives{}
+	seen := map[string]int{}
+	for _, base := range bases {
+		x, err := openArchive(base)
+		if err != nil {
 			return nil, nil, err
 		}
+		name := x.a.Label.Host
+		if seen[name]++; seen[name] > 1 {
+			name += "~" + strconv.Itoa(seen[name])
+		}
+		as.xs, as.names = append(as.xs, x), append(as.names, name)
 	}
-	h := &pcpHost{opt: PCPOptions{Hostspec: x.a.Label.Host, Interval: time.Second}, now: func() time.Time { return x.now },
-		dial: func() (pcpContext, error) { return x, nil }}
-	h.x = x
-	ncpu, mem := x.scales()
-	h.host = PCPHost{Name: x.a.Label.Host, Spec: x.a.Label.Host}
-	h.start(ncpu, mem)
-	spec := ns.EscapeName(x.a.Label.Host)
-	h.sup = supplier(handlePCP, "archive:"+cut(spec, 56), cut("PCP archive of "+spec, 63),
-		cut(fmt.Sprintf("The archive %s of host %s, from %s", ns.EscapeName(base), spec, x.a.Label.Start.UTC().Format(time.RFC3339)), 255),
-		ns.SPTGeneralSupplier, h.decl)
-	return []Provider{h}, func() time.Time { return time.Unix(0, x.clock.Load()) }, nil
+	if !at.IsZero() {
+		for _, x := range as.xs {
+			t := at
+			if first, last := x.Span(); clamp { // a series from before the start, or after the end
+				if t.Before(first) {
+					t = first
+				}
+				if t.After(last) {
+					t = last
+				}
+			}
+			if err := x.seek(t); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	provs := make([]Provider, len(as.xs))
+	for i, x := range as.xs {
+		h := &pcpHost{opt: PCPOptions{Hostspec: as.names[i], Interval: time.Second}, now: func() time.Time { return x.now },
+			dial: func() (pcpContext, error) { return x, nil }}
+		h.x = x
+		ncpu, mem := x.scales()
+		h.host, h.fleet, h.asn = PCPHost{Name: as.names[i], Spec: x.a.Label.Host}, len(as.xs) > 1, FleetASNBase+uint32(i)
+		h.start(ncpu, mem)
+		spec := ns.EscapeName(as.names[i])
+		h.sup = supplier(handlePCP+uint32(i), "archive:"+cut(spec, 56), cut("PCP archive of "+spec, 63),
+			cut(fmt.Sprintf("The archive %s of host %s, from %s", ns.EscapeName(x.a.Base), ns.EscapeName(x.a.Label.Host),
+				x.a.Label.Start.UTC().Format(time.RFC3339)), 255),
+			ns.SPTGeneralSupplier, h.decl)
+		provs[i] = h
+	}
+	return provs, as, nil
 }
+
+// Clock is the archives' time, the latest sample read of any: a sampler of them reads time
+// from it, so that its readings are timed as the archives were, not by the wall clock.
+func (as *Archives) Clock() time.Time {
+	var t int64
+	for _, x := range as.xs {
+		t = max(t, x.clock.Load())
+	}
+	return time.Unix(0, t)
+}
+
+// Span is the time from the first archive's start to the last one's end.
+func (as *Archives) Span() (first, last time.Time) {
+	for i, x := range as.xs {
+		f, l := x.Span()
+		if i == 0 || f.Before(first) {
+			first = f
+		}
+		if i == 0 || l.After(last) {
+			last = l
+		}
+	}
+	return first, last
+}
+
+// Hosts are the archives' hosts, as the paths name them.
+func (as *Archives) Hosts() []string { return as.names }

@@ -41,13 +41,13 @@ func pmlogArchive(t *testing.T, samples int) string {
 // over the archive's own timestamps.
 func TestArchiveReplaysThroughTheMapping(t *testing.T) {
 	base := pmlogArchive(t, 7)
-	provs, clock, err := ArchiveProviders(base, time.Time{}, false)
+	provs, as, err := ArchiveProviders([]string{base}, time.Time{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	reg := ns.NewRegistry()
 	// A deadline a loaded machine cannot miss: the test is about what is read.
-	s, err := NewSampler(reg, provs, Options{Now: clock, Deadline: 10 * time.Second})
+	s, err := NewSampler(reg, provs, Options{Now: as.Clock, Deadline: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

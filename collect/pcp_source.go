@@ -751,6 +751,11 @@ func (h *pcpHost) read(ctx context.Context, pc pcpClass, f *pmproxy.Fetched) Cla
 		return ClassReading{Class: c, Specs: singleSpecs(), Raw: raw}
 	}
 	first := pc.datums[0].metric
+	if _, ok := h.descs[first]; !ok && h.descs != nil {
+		// The host (or its archive: pmlogger logs what its configuration names) has no such
+		// metric: the class has no instances, which is no fault of the host's.
+		return ClassReading{Class: c, Specs: []ns.InstanceSpec{}}
+	}
 	names, err := h.instanceNames(ctx, first, f)
 	if err != nil {
 		return ClassReading{Class: c, Err: err}

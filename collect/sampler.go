@@ -41,6 +41,9 @@ type Options struct {
 	// IdleEvery is how often a provider's unsubscribed classes are read while someone is
 	// subscribed to something; DefaultIdleEvery when zero.
 	IdleEvery time.Duration
+	// EveryClass reads every class at every collection, subscribed or not (a replay: its
+	// readings jump in time, and a class read now and then would have no rate after a jump).
+	EveryClass bool
 	// Discover, when set, finds suppliers that come and go while dcimon runs (users' files and
 	// programs under DDS, issue 18); it is asked at the first collection and then every
 	// DiscoverEvery (2 s when zero), under the deadline.
@@ -132,6 +135,7 @@ type Sampler struct {
 	mu          sync.Mutex // serialises Sample
 	prev, older *namespace.Snapshot
 	refresh     bool
+	restart     bool // the next collection does not follow the previous one (Restart)
 
 	subMu sync.Mutex
 	subs  map[*namespace.Class]int
@@ -421,6 +425,16 @@ func (s *Sampler) Subscribe(classes ...*namespace.Class) (cancel func()) {
 	}
 }
 
+// Restart says the next collection does not follow the previous one: a replayed archive was
+// moved to another time, so no rate or delta is taken across (namespace.Sample.Restart). Call
+// it between collections (Sample serialises, and it is the Replay's, which calls it under its
+// own lock).
+func (s *Sampler) Restart() {
+	s.mu.Lock()
+	s.restart = true
+	s.mu.Unlock()
+}
+
 // Refresh makes the next collection re-read SV_VARIABLE datums too (DCI4-DESC-3).
 func (s *Sampler) Refresh() {
 	s.mu.Lock()
@@ -513,7 +527,7 @@ func (s *Sampler) subscribed(ps *provState, now time.Time, refresh bool) (Reques
 			plain++
 		}
 	}
-	if plain == 0 || ps.lastFull.IsZero() || now.Sub(ps.lastFull) >= s.opt.IdleEvery {
+	if plain == 0 || s.opt.EveryClass || ps.lastFull.IsZero() || now.Sub(ps.lastFull) >= s.opt.IdleEvery {
 		return req, true // every class
 	}
 	for _, c := range ps.classes {
@@ -623,7 +637,8 @@ func (s *Sampler) Sample(ctx context.Context) (*namespace.Snapshot, error) {
 	}
 	end := s.opt.Now()
 	samples = append(samples, s.mon.sample(ctx, start, end)...)
-	next := namespace.Next(s.prev, &namespace.Sample{Start: start, End: end, Classes: samples}, s.older)
+	next := namespace.Next(s.prev, &namespace.Sample{Start: start, End: end, Classes: samples, Restart: s.restart}, s.older)
+	s.restart = false
 	s.older, s.prev = s.prev, next
 	s.logJumps(next, end)
 	return next, nil

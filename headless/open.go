@@ -10,6 +10,7 @@ import (
 
 	"dcimon/collect"
 	ns "dcimon/namespace"
+	"dcimon/pcparchive"
 )
 
 // Env is what a command needs from the process; tests replace the clock and the sleep.
@@ -44,48 +45,58 @@ func RealEnv() Env {
 	}}
 }
 
-// OpenSampler builds the providers the common flags ask for and the sampler over them: the
-// monitor's and every headless command's.
+// OpenSampler builds the providers the common flags ask for and the sampler over them: every
+// headless command's.
 func OpenSampler(c Common, e Env) (*collect.Sampler, error) {
+	s, _, err := OpenSource(c, e)
+	return s, err
+}
+
+// OpenSource is OpenSampler, with the archives read when the source is PCP archives (nil
+// otherwise): the monitor's time cursor moves through them.
+func OpenSource(c Common, e Env) (_ *collect.Sampler, archives *collect.Archives, _ error) {
 	var provs []collect.Provider
 	var deadline time.Duration // the sampler's default
 	clock := e.Now
-	if c.Archive != "" {
+	if len(c.Archives) > 0 {
 		var at time.Time
 		for _, t := range []struct{ flag, v string }{{"--at", c.At}, {"--from", c.From}} {
 			if t.v != "" {
 				var err error
-				if at, err = ParseAt(t.v, e.Loc); err != nil {
-					return nil, Usagef("%s: %v", t.flag, err)
+				if at, err = ParseAt(t.v, e.Loc, c.ArchiveDay()); err != nil {
+					return nil, nil, Usagef("%s: %v", t.flag, err)
 				}
 			}
 		}
 		var err error
-		if provs, clock, err = collect.ArchiveProviders(c.Archive, at, c.From != ""); err != nil {
-			return nil, err
+		var as *collect.Archives
+		if provs, as, err = collect.ArchiveProviders(c.Archives, at, c.From != ""); err != nil {
+			return nil, nil, err
 		}
+		clock = as.Clock
+		archives = as
 		deadline = 30 * time.Second // local files: a slow disk, not a host that does not answer
 	} else if strings.HasPrefix(c.Source, "pcp://") || strings.HasPrefix(c.Source, "pcps://") {
 		hosts := c.HostList
 		if hosts == nil {
 			var err error
 			if hosts, err = ParseHosts(c.Hosts, os.ReadFile); err != nil {
-				return nil, Usagef("%v", err)
+				return nil, nil, Usagef("%v", err)
 			}
 		}
 		pw, err := pcpPassword(e)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		provs, err = collect.PCPFleet(collect.PCPOptions{URL: c.Source, Password: pw}, hosts)
 		if err != nil {
-			return nil, Usagef("--source: %v", err)
+			return nil, nil, Usagef("--source: %v", err)
 		}
 		deadline = collect.FleetDeadline(len(hosts))
 	} else if strings.HasPrefix(c.Source, "synthetic") {
 		opt, err := collect.ParseSynthetic(c.Source)
 		if err != nil {
-			return nil, Usagef("--source: %v", err)
+			return nil, nil, Usagef("--source: %v", err)
 		}
 		opt.Now = e.Now
 		provs = collect.SyntheticProviders(opt)
@@ -98,9 +109,9 @@ func OpenSampler(c Common, e Env) (*collect.Sampler, error) {
 	}
 	s, err := collect.NewSampler(ns.NewRegistry(), provs, opt)
 	if err != nil {
-		return nil, fmt.Errorf("starting the providers: %w", err)
+		return nil, nil, fmt.Errorf("starting the providers: %w", err)
 	}
-	return s, nil
+	return s, archives, nil
 }
 
 // firstReading opens the sampler and takes the first reading, which also fills the name space
@@ -149,7 +160,7 @@ type Common struct {
 	NetBits       bool              // interfaces' byte rates in bits per second (net_units = "bits")
 	Suppliers     []string          // directories of users' suppliers, read under DDS (issue 18)
 	Hosts         string            // with a pcp:// source: the hosts (ParseHosts; "" is localhost)
-	Archive       string            // a PCP archive to read instead of a live source (issue 15)
+	Archives      []string          // PCP archives to read instead of a live source, a host each (issue 15)
 	At            string            // with Archive: the time to read at (ParseAt); "" its start
 	From, To      string            // with Archive: read the samples from From to To (ParseAt), a reading each
 	HostList      []collect.PCPHost // Hosts as the command line parsed it once; nil: parse Hosts
@@ -244,7 +255,7 @@ func pcpPassword(e Env) (string, error) {
 // ParseAt reads --at: an RFC 3339 time, or a date and time (2026-11-25 03:12[:05]), in loc
 // unless a zone is given. A time of day alone (03:12) is not taken: it would need a day, and
 // guessing one is how a replay shows the wrong night.
-func ParseAt(s string, loc *time.Location) (time.Time, error) {
+func ParseAt(s string, loc *time.Location, day time.Time) (time.Time, error) {
 	if loc == nil {
 		loc = time.Local
 	}
@@ -256,18 +267,43 @@ func ParseAt(s string, loc *time.Location) (time.Time, error) {
 			return t, nil
 		}
 	}
-	return time.Time{}, fmt.Errorf("%q: want a date and time, 2026-11-25 03:12 or 2026-11-25 03:12:05 (local time), or RFC 3339 (2026-11-25T03:12:00Z)", s)
+	for _, f := range []string{"15:04:05", "15:04"} {
+		if c, err := time.ParseInLocation(f, s, loc); err == nil && !day.IsZero() {
+			// A time of day: on the archive's first day, or the next when that is before its
+			// start (an archive from 22:00 to 06:00 has 03:12 on its second day).
+			d := day.In(loc)
+			t := time.Date(d.Year(), d.Month(), d.Day(), c.Hour(), c.Minute(), c.Second(), 0, loc)
+			if t.Before(day.Truncate(time.Minute)) {
+				t = t.AddDate(0, 0, 1)
+			}
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("%q: want a time of day (03:12, 03:12:05: on the archive's first day, or the next), a date and time (2026-11-25 03:12, local time) or RFC 3339 (2026-11-25T03:12:00Z)", s)
+}
+
+// ArchiveDay is the start of the first archive the flags name (zero when there is none, or it
+// cannot be read: opening it says why), the day a time of day is on.
+func (c Common) ArchiveDay() time.Time {
+	if len(c.Archives) == 0 {
+		return time.Time{}
+	}
+	a, err := pcparchive.Open(c.Archives[0])
+	if err != nil {
+		return time.Time{}
+	}
+	return a.Label.Start
 }
 
 // Archived says the command reads an archive: its readings follow one another without waiting.
-func (c Common) Archived() bool { return c.Archive != "" }
+func (c Common) Archived() bool { return len(c.Archives) > 0 }
 
 // pastTo says a reading at t is after --to: the series is over.
 func (c Common) pastTo(t time.Time, loc *time.Location) bool {
 	if c.To == "" {
 		return false
 	}
-	to, err := ParseAt(c.To, loc)
+	to, err := ParseAt(c.To, loc, c.ArchiveDay())
 	return err == nil && t.After(to)
 }
 

@@ -30,6 +30,9 @@ type ClassSample struct {
 type Sample struct {
 	Start, End time.Time
 	Classes    []ClassSample
+	// Restart says the readings do not follow the previous ones (a replayed archive moved to
+	// another time): no rate or delta is taken across, as at a first reading.
+	Restart bool
 }
 
 // ClassValues are the values of one class in a snapshot. Vals is indexed by
@@ -45,6 +48,7 @@ type ClassValues struct {
 	Err       error
 	ErrReason Reason
 	ResetSeen bool // the reset value changed at this reading
+	Restarted bool // read after a move in time (Sample.Restart): no rate across, whatever came before
 	Jumps     int  // counters whose rise at this reading was impossible (ReasonImpossibleJump)
 	Insts     []*Instance
 	Vals      []Value
@@ -199,7 +203,7 @@ func Next(prev *Snapshot, s *Sample, reuse *Snapshot) *Snapshot {
 		} else {
 			next.Classes[i] = ClassValues{}
 		}
-		next.Classes[i].ResetSeen, next.Classes[i].Jumps = false, 0
+		next.Classes[i].ResetSeen, next.Classes[i].Restarted, next.Classes[i].Jumps = false, false, 0
 		if old != nil {
 			// Stash the recyclable buffers in a place buildClass can find them.
 			next.Classes[i].recycle(old, oldInsts)
@@ -209,10 +213,11 @@ func Next(prev *Snapshot, s *Sample, reuse *Snapshot) *Snapshot {
 		cs := &s.Classes[i]
 		idx := cs.Class.index
 		var pcv *ClassValues
-		if prev != nil && idx < len(prev.Classes) && prev.Classes[idx].Class == cs.Class {
+		if prev != nil && idx < len(prev.Classes) && prev.Classes[idx].Class == cs.Class && !s.Restart {
 			pcv = &prev.Classes[idx]
 		}
 		buildClass(&next.Classes[idx], pcv, cs)
+		next.Classes[idx].Restarted = s.Restart
 		if prev != nil {
 			next.Changes |= changesOf(pcv, &next.Classes[idx])
 		}

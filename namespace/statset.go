@@ -308,6 +308,9 @@ func (v *StatVal) refresh(snap *Snapshot) {
 	d := &ctx.Stats.Datums[v.di]
 	cur := row[v.di]
 	switch {
+	case v.hasPrev && cv.Restarted:
+		// Read after a move in a replayed archive: nothing is taken across the move.
+		v.Val = firstValue(cur, d)
 	case v.hasPrev && cv.Time.Equal(v.prevTime):
 		// No new reading of the class since the set's previous one.
 		if !first {

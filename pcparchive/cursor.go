@@ -64,6 +64,21 @@ func (a *Archive) Cursor(t time.Time) (*Cursor, error) {
 	}
 }
 
+// CursorFrom returns a cursor at the records the temporal index's entry i points to (the
+// archive's start when i < 0), with nothing skipped.
+func (a *Archive) CursorFrom(i int) (*Cursor, error) {
+	c := &Cursor{a: a}
+	vol, off := a.Volumes[0], int64(-1)
+	if i >= 0 && i < len(a.Index) {
+		vol, off = int(a.Index[i].Vol), a.Index[i].VolumOff
+	}
+	c.vi = sort.SearchInts(a.Volumes, vol)
+	if c.vi >= len(a.Volumes) || a.Volumes[c.vi] != vol {
+		return nil, fmt.Errorf("archive %s: the index names volume %d, which is not there", a.Base, vol)
+	}
+	return c, c.open(off)
+}
+
 // open opens volume a.Volumes[c.vi] at byte off (after its label when off < 0).
 func (c *Cursor) open(off int64) error {
 	if c.f != nil {

@@ -169,7 +169,11 @@ func (m *Model) composeOverview() string {
 	for y := range lines {
 		switch {
 		case y == 0:
-			lines[y] = m.drawHeaderTrail("Overview", "o: the panes ")
+			right := "o: the panes "
+			if m.rp != nil {
+				right = m.rp.title()
+			}
+			lines[y] = m.drawHeaderTrail("Overview", right)
 		case y >= bodyTop && y < bodyEnd:
 			lines[y] = body[y-bodyTop]
 		case y == m.lay.Status.Y:
@@ -306,6 +310,9 @@ func (m *Model) header() string {
 	if f := m.values.Filter(); f != "" && m.modal != modalFilter {
 		right += "table filter “" + safe(f) + "” "
 	}
+	if m.rp != nil && right == "" {
+		right = m.rp.title()
+	}
 	if h := &m.fc.header; h.line != "" && h.path == path && h.right == right && h.w == m.w {
 		return h.line
 	}
@@ -325,14 +332,22 @@ func (m *Model) drawHeader(path, right string) string {
 		trail = ansi.TruncateLeft(trail, width(trail)-room+1, "…")
 	}
 	gap := max(m.w-width(left)-1-width(trail)-width(right), 0)
-	return fitLine(m.st.Text.Brand.Render(left)+" "+m.st.Text.Normal.Render(trail)+blanks(gap)+m.st.Text.Muted.Render(right), m.w)
+	return fitLine(m.st.Text.Brand.Render(left)+" "+m.st.Text.Normal.Render(trail)+blanks(gap)+m.headerRight(right), m.w)
+}
+
+// headerRight draws the header's right part: a replay's title stands out, anything else is muted.
+func (m *Model) headerRight(right string) string {
+	if m.rp != nil && right == m.rp.title() {
+		return m.st.Text.Accent.Render(right)
+	}
+	return m.st.Text.Muted.Render(right)
 }
 
 // drawHeaderTrail is drawHeader for a screen that is not a path (the overview).
 func (m *Model) drawHeaderTrail(trail, right string) string {
 	left := " dcimon "
 	gap := max(m.w-width(left)-1-width(trail)-width(right), 0)
-	return fitLine(m.st.Text.Brand.Render(left)+" "+m.st.Text.Normal.Render(trail)+blanks(gap)+m.st.Text.Muted.Render(right), m.w)
+	return fitLine(m.st.Text.Brand.Render(left)+" "+m.st.Text.Normal.Render(trail)+blanks(gap)+m.headerRight(right), m.w)
 }
 
 // tabRanges are the cell ranges of the compact layout's tabs, for clicks.

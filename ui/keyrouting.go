@@ -114,6 +114,9 @@ func (m *Model) onKey(km tea.KeyMsg) tea.Cmd {
 		switch {
 		case key.Matches(km, m.inKeys.Accept):
 			m.modal = modalNone
+			if at, ok := strings.CutPrefix(strings.TrimSpace(m.input.Value()), "@"); ok {
+				return m.gotoTime(at)
+			}
 			m.gotoPath(m.input.Value())
 		case key.Matches(km, m.inKeys.Cancel):
 			m.modal = modalNone
@@ -123,6 +126,11 @@ func (m *Model) onKey(km tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	k := m.keys
+	if m.rp != nil {
+		if cmd, ok := m.onReplayKey(km); ok {
+			return cmd
+		}
+	}
 	if m.ov.on {
 		if len(m.ov.paths) == 0 && m.lay.Mode != modeTooSmall {
 			m.overviewView(m.w, max(m.lay.Status.Y-1, 0)) // the numbers on screen, for the cursor
@@ -207,7 +215,7 @@ func (m *Model) onKey(km tea.KeyMsg) tea.Cmd {
 		}
 		r.Refresh()
 		m.setFlash("refreshing: addresses, MTUs, capacities and every other variable value are read now", false)
-		if m.inflight || m.paused {
+		if m.inflight || (m.paused && m.rp == nil) {
 			return nil
 		}
 		m.inflight, m.extra = true, true

@@ -14,6 +14,8 @@ type globalKeys struct {
 	Tree, Values, Hot, Insp, Evs key.Binding
 	Overview, Refresh            key.Binding
 	Procs                        key.Binding
+	// The time cursor of a replay (issue 15), enabled only then.
+	Back, Forward, MinBack, MinFwd, HourBack, HourFwd key.Binding
 }
 
 func newGlobalKeys() globalKeys {
@@ -37,7 +39,25 @@ func newGlobalKeys() globalKeys {
 		Overview: key.NewBinding(key.WithKeys("o", "0"), key.WithHelp("o", "overview")),
 		Refresh:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh all")),
 		Procs:    key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "processes (by I/O from a disk)")),
+		Back:     key.NewBinding(key.WithKeys(","), key.WithHelp(",", "one sample back"), key.WithDisabled()),
+		Forward:  key.NewBinding(key.WithKeys("."), key.WithHelp(".", "one sample forward"), key.WithDisabled()),
+		MinBack:  key.NewBinding(key.WithKeys("<"), key.WithHelp("<", "a minute back"), key.WithDisabled()),
+		MinFwd:   key.NewBinding(key.WithKeys(">"), key.WithHelp(">", "a minute forward"), key.WithDisabled()),
+		HourBack: key.NewBinding(key.WithKeys("["), key.WithHelp("[", "an hour back"), key.WithDisabled()),
+		HourFwd:  key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "an hour forward"), key.WithDisabled()),
 	}
+}
+
+// replaying turns the keys into a replay's: the time cursor's keys, and play, pause and the
+// speed where the live monitor pauses and sets its interval.
+func (k *globalKeys) replaying() {
+	for _, b := range []*key.Binding{&k.Back, &k.Forward, &k.MinBack, &k.MinFwd, &k.HourBack, &k.HourFwd} {
+		b.SetEnabled(true)
+	}
+	k.Pause.SetHelp(k.Pause.Help().Key, "play / pause")
+	k.Longer.SetHelp(k.Longer.Help().Key, "faster: ×1 ×10 ×100")
+	k.Shorter.SetHelp(k.Shorter.Help().Key, "slower")
+	k.Goto.SetHelp(k.Goto.Help().Key, "go to path, or @TIME")
 }
 
 // ShortHelp is the help line's global part.
@@ -47,10 +67,14 @@ func (k globalKeys) ShortHelp() []key.Binding {
 
 // FullHelp is the help overlay's global columns.
 func (k globalKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{
+	cols := [][]key.Binding{
 		{k.Overview, k.NextPane, k.PrevPane, k.Tree, k.Values, k.Hot, k.Insp, k.Evs},
 		{k.Filter, k.Goto, k.Procs, k.Pause, k.Refresh, k.Longer, k.Shorter, k.Theme, k.Help, k.Suspend, k.Quit},
 	}
+	if k.Back.Enabled() {
+		cols = append(cols, []key.Binding{k.Back, k.Forward, k.MinBack, k.MinFwd, k.HourBack, k.HourFwd})
+	}
+	return cols
 }
 
 // listKeys move a cursor or a scroll position; every list pane embeds them.

@@ -119,6 +119,9 @@ type Model struct {
 
 	interval time.Duration
 	paused   bool
+	// rp is the replay of PCP archives, with its time cursor (nil: live). A replay is paused
+	// unless playing.
+	rp       *replayState
 	tickSeq  int
 	inflight bool
 	skipped  int
@@ -214,6 +217,11 @@ func New(src Sampler, opts Options) Model {
 	m.tree.SetRegistry(m.reg)
 	m.tree.Focus()
 	m.syncSelection()
+	if r, ok := src.(replayer); ok {
+		// A replay opens paused on its first reading; p plays it.
+		m.rp, m.paused = newReplayState(r, opts.Location), true
+		m.keys.replaying()
+	}
 	m.touch()
 	return m
 }
@@ -441,6 +449,13 @@ func (m *Model) onTick(msg tickMsg) tea.Cmd {
 		return nil // the chain stops; unpausing starts a new one
 	}
 	next := tickCmd(m.after, m.interval, m.tickSeq)
+	if m.rp != nil {
+		if m.inflight {
+			return next // the play goes on from where that collection reads, at the next beat
+		}
+		m.inflight = true
+		return tea.Batch(m.replayTick(), next)
+	}
 	if m.inflight {
 		if m.extra {
 			return next // a collection for a class that just came on screen: as fresh as this one
@@ -515,6 +530,9 @@ func (m *Model) onSample(msg sampleMsg) tea.Cmd {
 	m.goOn()
 	m.findHost()
 	m.findSelf()
+	if m.rp != nil {
+		return m.replayed() // a replay's readings are timed by the archive, not by how long they took
+	}
 	// DCI-RET-2, AMB-31: a collection whose start and end are far apart is flagged (status line)
 	// and read again at once, once: its classes were read at different moments.
 	if slowSample(m.snap.End.Sub(m.snap.Start), m.interval) && !m.retried && !m.paused {

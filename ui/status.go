@@ -50,7 +50,9 @@ func (m *Model) statusLine() string {
 	case m.host != "":
 		segs = append(segs, segment{m.host, st.Host, rankHost})
 	}
-	if m.snap != nil {
+	if m.rp != nil {
+		segs = append(segs, m.replaySegments()...)
+	} else if m.snap != nil {
 		t := m.snap.End
 		if t.IsZero() {
 			t = m.snap.Start
@@ -69,11 +71,13 @@ func (m *Model) statusLine() string {
 	} else {
 		segs = append(segs, segment{"waiting for the first sample", st.Key, rankState})
 	}
-	segs = append(segs, segment{"every " + m.interval.String(), st.Value, rankRoutine})
-	if m.paused {
-		segs = append(segs, segment{"⏸ paused", st.Paused, rankState})
-	} else {
-		segs = append(segs, segment{"▶ live", st.OK, rankState})
+	if m.rp == nil {
+		segs = append(segs, segment{"every " + m.interval.String(), st.Value, rankRoutine})
+		if m.paused {
+			segs = append(segs, segment{"⏸ paused", st.Paused, rankState})
+		} else {
+			segs = append(segs, segment{"▶ live", st.OK, rankState})
+		}
 	}
 	if m.snap != nil {
 		segs = append(segs, segment{"providers " + strconv.Itoa(m.okN) + " ok", st.OK, rankRoutine})
@@ -108,6 +112,29 @@ func (m *Model) statusLine() string {
 		used += width(s.text)
 	}
 	return fitLine(" "+sb.String(), m.w)
+}
+
+// replaySegments are a replay's part of the status bar: the time cursor (the sample shown, with
+// its date), playing or paused and at which speed, and where the cursor is in the archive.
+func (m *Model) replaySegments() []segment {
+	st, rs := m.st.Status, m.rp
+	loc := m.opts.Location
+	segs := []segment{{"⏪ REPLAY", st.Warn, rankState}}
+	if m.snap != nil {
+		segs = append(segs, segment{"@ " + rs.r.Now().In(loc).Format("2006-01-02 15:04:05"), st.Value, rankState})
+	} else {
+		segs = append(segs, segment{"reading the archive", st.Key, rankState})
+	}
+	if m.paused {
+		segs = append(segs, segment{"⏸ paused", st.Paused, rankState})
+	} else {
+		segs = append(segs, segment{"▶ ×" + strconv.Itoa(rs.speed), st.OK, rankState})
+	}
+	if total := rs.spanLast.Sub(rs.spanFirst); total > 0 && m.snap != nil {
+		pct := int(100 * rs.r.Now().Sub(rs.spanFirst) / total)
+		segs = append(segs, segment{strconv.Itoa(max(0, min(pct, 100))) + "% of " + total.Round(time.Second).String(), st.Value, rankRoutine})
+	}
+	return segs
 }
 
 // fitSegments drops the lowest-ranked segments (the later of equals first) until the rest fit

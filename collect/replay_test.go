@@ -1,0 +1,126 @@
+package collect
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"dcimon/internal/archivetest"
+	ns "dcimon/namespace"
+)
+
+// replaySample is the sample Replay's latest reading is of: its time, and the rate that says
+// which sample it is ((2i-1)×100/s), or -1 when it has none.
+type replayReading struct {
+	at   time.Time
+	rate float64
+}
+
+func readReplay(t *testing.T, r *Replay) replayReading {
+	t.Helper()
+	snap, err := r.Sample(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &harness{t: t, reg: r.Registry(), snap: snap}
+	v := h.value("Host/ctxsw")
+	if mem := h.value("Mem/Real/total"); mem.State != ns.Valid || mem.N != 4<<30 {
+		t.Errorf("Mem/Real/total = %+v, want 4 GiB (logged once, at the start: known wherever the cursor is)", mem)
+	}
+	got := replayReading{at: r.Now(), rate: -1}
+	if v.State == ns.Valid {
+		got.rate = v.V
+	}
+	return got
+}
+
+// Issue 15: the monitor's time cursor. Each reading is the last sample at or before the time
+// moved to, with its rate over the interval that ends there: a step forward reads on, a step
+// back, a jump and a time typed seek through the index, and nothing is taken across a move.
+func TestReplayMoves(t *testing.T) {
+	base := archivetest.Write(t, t.TempDir(), "db1", 600, 0)
+	provs, as, err := ArchiveProviders([]string{base}, time.Time{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSampler(ns.NewRegistry(), provs, Options{Now: as.Clock, Deadline: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewReplay(s, as, time.Time{})
+	if first, last := r.Span(); !first.Equal(archivetest.Start) || !last.Equal(archivetest.Start.Add(599*time.Second)) {
+		t.Fatalf("span %v – %v", first, last)
+	}
+	sample := func(i int) replayReading {
+		return replayReading{at: archivetest.Start.Add(time.Duration(i) * time.Second), rate: float64(2*i-1) * 100}
+	}
+	step := func(what string, move func(), want replayReading) {
+		t.Helper()
+		if move != nil {
+			move()
+		}
+		if got := readReplay(t, r); !got.at.Equal(want.at) || got.rate != want.rate {
+			t.Errorf("%s: at %s rate %v, want at %s rate %v", what, got.at.Format("15:04:05.000"), got.rate, want.at.Format("15:04:05.000"), want.rate)
+		}
+	}
+	step("the start: the first rate", nil, sample(1))
+	next := func() { r.Step(1) }
+	step("one forward", next, sample(2))
+	step("one forward again", next, sample(3))
+	step("one back", func() { r.Step(-1) }, sample(2))
+	step("one forward by its time", func() { n, _ := r.Next(); r.Move(n) }, sample(3))
+	step("one back by its time", func() { r.Move(r.Now().Add(-time.Nanosecond)) }, sample(2))
+	step("a time typed, between two samples", func() { r.Move(archivetest.Start.Add(300*time.Second + 500*time.Millisecond)) }, sample(300))
+	step("read again where it is", nil, sample(300))
+	step("a play short of the next sample: nothing new", func() { r.Move(archivetest.Start.Add(300*time.Second + 900*time.Millisecond)) }, sample(300))
+	step("a play past it", func() { r.Move(archivetest.Start.Add(301*time.Second + 100*time.Millisecond)) }, sample(301))
+	step("a minute forward", func() { r.Move(r.Now().Add(time.Minute)) }, sample(361))
+	step("an hour back: the start", func() { r.Move(r.Now().Add(-time.Hour)) }, replayReading{at: archivetest.Start, rate: -1})
+	step("forward from the start", next, sample(1))
+	step("three steps asked for at once", func() { r.Step(1); r.Step(1); r.Step(1) }, sample(4))
+	step("two back at once, across an index entry", func() { r.Move(archivetest.Start.Add(61 * time.Second)); r.Step(-1); r.Step(-1) }, sample(59))
+	step("an index entry's own sample", func() { r.Move(archivetest.Start.Add(120 * time.Second)) }, sample(120))
+	step("one past it", next, sample(121))
+	step("past the end: the last sample", func() { r.Move(r.Now().Add(time.Hour)) }, sample(599))
+	if _, ok := r.Next(); ok {
+		t.Error("a next sample after the last")
+	}
+	r.Step(1)
+	if snap, err := r.Sample(context.Background()); err == nil || snap == nil {
+		t.Errorf("a step past the last sample: %v, %v; want the end said, and what is shown kept", snap, err)
+	}
+}
+
+// Several hosts' archives replay together: a move reads every one at the same time, each at
+// its own last sample at or before it.
+func TestReplaySeveralArchives(t *testing.T) {
+	dir := t.TempDir()
+	a := archivetest.Write(t, dir, "db1", 120, 0)
+	b := archivetest.Write(t, dir, "web1", 120, 300*time.Millisecond)
+	provs, as, err := ArchiveProviders([]string{a, b}, time.Time{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := ns.NewRegistry()
+	s, err := NewSampler(reg, provs, Options{Now: as.Clock, Deadline: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewReplay(s, as, archivetest.Start.Add(60*time.Second+500*time.Millisecond))
+	for _, move := range []func(){nil, func() { n, _ := r.Next(); r.Move(n.Add(400 * time.Millisecond)) }} {
+		if move != nil {
+			move()
+		}
+		snap, err := r.Sample(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := &harness{t: t, reg: reg, snap: snap}
+		i := int(r.Now().Sub(archivetest.Start) / time.Second)
+		for _, p := range []string{"db1/Host/ctxsw", "web1/Host/ctxsw"} {
+			if v := h.value(p); v.State != ns.Valid || v.V != float64(2*i-1)*100 {
+				t.Errorf("%s at %s = %+v, want %v", p, r.Now().Format("15:04:05.000"), v, float64(2*i-1)*100)
+			}
+		}
+	}
+}
