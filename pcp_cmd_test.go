@@ -337,6 +337,101 @@ func TestRecordReadByPCP(t *testing.T) {
 	}
 }
 
+// Issue 15: PCP's own pmrep and pmval compute from dcimon's recording the same rates and values
+// dcimon's replay of it gives: counters as rates over the recorded timestamps, the load averages
+// and the uptime written as the Linux PMDA has them (kernel.all.load's "1 minute" instance).
+func TestReplayAgreesWithPCPTools(t *testing.T) {
+	if ok, why := pcptest.Installed(); !ok {
+		t.Skip(why)
+	}
+	if _, err := os.Stat("/usr/bin/pmrep"); err != nil {
+		t.Skip("pmrep is not installed (python3-pcp): apt-get install python3-pcp, as .ci/run does")
+	}
+	base := filepath.Join(t.TempDir(), "rec")
+	if _, errOut, code := runFake(t, "record", base, "-i", "1s", "--duration", "4s"); code != 0 {
+		t.Fatalf("record: exit %d: %s", code, errOut)
+	}
+	// pmrep without interpolation: a line a record, counters as rates between records.
+	csv := pcptest.Run(t, "pmrep", "-a", base, "-u", "-o", "csv", "-P", "6", "-Z", "UTC",
+		"kernel.all.pswitch", "kernel.all.load", "kernel.all.uptime", "disk.dev.read_bytes")
+	lines := strings.Split(strings.TrimSpace(csv), "\n")
+	if len(lines) < 4 {
+		t.Fatalf("pmrep:\n%s", csv)
+	}
+	head := strings.Split(lines[0], ",")
+	col := func(name string) int {
+		for i, h := range head {
+			if strings.Trim(h, `"`) == name {
+				return i
+			}
+		}
+		t.Fatalf("pmrep has no column %s: %s", name, lines[0])
+		return 0
+	}
+	cSw, cLoad, cUp := col("kernel.all.pswitch"), col("kernel.all.load-1 minute"), col("kernel.all.uptime")
+	out, errOut, code := runFake(t, "get", "Host/ctxsw", "Host/load1", "Host/uptime", "--archive", base, "--from", "2000-01-01 00:00", "--json")
+	if code != 0 {
+		t.Fatalf("get --archive: exit %d %s", code, errOut)
+	}
+	type reading struct {
+		Time   time.Time `json:"time"`
+		Values []struct {
+			Path  string   `json:"path"`
+			Value *float64 `json:"value"`
+		} `json:"values"`
+	}
+	byTime := map[string]reading{}
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var r reading
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatalf("%v: %s", err, l)
+		}
+		byTime[r.Time.UTC().Format("2006-01-02 15:04:05")] = r
+	}
+	checked := 0
+	for _, l := range lines[1:] {
+		f := strings.Split(l, ",")
+		r, ok := byTime[f[0]]
+		if !ok || f[cSw] == "" {
+			continue // the first record: no rate in pmrep either
+		}
+		for i, want := range map[int]string{0: f[cSw], 1: f[cLoad], 2: f[cUp]} {
+			w, err := strconv.ParseFloat(want, 64)
+			if err != nil || r.Values[i].Value == nil {
+				t.Errorf("%s %s: pmrep %q, dcimon %v", f[0], r.Values[i].Path, want, r.Values[i].Value)
+				continue
+			}
+			got := *r.Values[i].Value // --json values are in their units' base: seconds for the uptime
+			if math.Abs(got-w) > 1e-6*math.Max(1, math.Abs(w)) {
+				t.Errorf("%s %s: dcimon %v, pmrep %v", f[0], r.Values[i].Path, got, w)
+			}
+		}
+		checked++
+	}
+	if checked < 3 {
+		t.Errorf("only %d readings compared:\npmrep:\n%s\ndcimon:\n%s", checked, csv, out)
+	}
+	// pmval interpolates at its interval from the archive's start: the records are a second
+	// apart from it, so its rates are the records' too.
+	pv := pcptest.Run(t, "pmval", "-a", base, "-t", "1", "-f", "6", "-Z", "UTC", "kernel.all.pswitch")
+	rates := regexp.MustCompile(`(?m)^(\d\d:\d\d:\d\d)\.\d+\s+([0-9.]+)\s*$`).FindAllStringSubmatch(pv, -1)
+	n := 0
+	for _, m := range rates {
+		for k, r := range byTime {
+			if strings.HasSuffix(k, m[1]) && r.Values[0].Value != nil {
+				w, _ := strconv.ParseFloat(m[2], 64)
+				if got := *r.Values[0].Value; math.Abs(got-w) > 1e-3*math.Max(1, w) {
+					t.Errorf("%s kernel.all.pswitch: dcimon %v/s, pmval %v/s", m[1], got, w)
+				}
+				n++
+			}
+		}
+	}
+	if n < 2 {
+		t.Errorf("pmval's rates matched %d readings:\n%s", n, pv)
+	}
+}
+
 // Issue 15: a recording that runs out of room (a file size limit here, as a full disk) or is
 // killed leaves an archive whose every complete record reads, and a torn last one, if any, is
 // an error at the end, never a wrong value: dcimon replays it up to there.

@@ -134,7 +134,9 @@ func (p *PCP) WaitReady(t testing.TB) {
 }
 
 // pcpEnv runs its arguments in the PCP environment (/etc/pcp.env), as the init scripts would.
-const pcpEnv = `set +u; [ -f /etc/pcp.env ] && . /etc/pcp.env; exec "$0" "$@"`
+// PCP's Python tools (pmrep) run on the system's python3, where python3-pcp is, whatever python3
+// comes first on the PATH (a pyenv's has no pcp module).
+const pcpEnv = `set +u; [ -f /etc/pcp.env ] && . /etc/pcp.env; [ -x /usr/bin/python3 ] && export PCP_PYTHON_PROG=/usr/bin/python3; exec "$0" "$@"`
 
 // Run runs a PCP tool (pmlogger, pmdumplog, pmval, pmlogcheck) in the PCP environment and
 // returns what it printed; a failure fails the test with its output.
