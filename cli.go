@@ -45,6 +45,8 @@ type config struct {
 	output string
 	// record
 	duration       time.Duration
+	volSize        int64         // record --size: a volume's bytes before the next (0: one volume)
+	keep           time.Duration // record --keep: how long volumes are kept (0: all)
 	archiveVersion int
 	// hot
 	max       int
@@ -151,6 +153,16 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 		fs.DurationVar(&cfg.interval, "interval", time.Second, "the same as -i")
 		fs.DurationVar(&cfg.duration, "duration", 0, "stop after `D` (e.g. 24h); 0 records until interrupted")
 		fs.IntVar(&cfg.archiveVersion, "archive-version", 2, "PCP archive format `V`: 2 (what pmlogger writes by default, read by every PCP) or 3")
+		fs.Func("size", "begin a new volume (BASE.1, BASE.2, ...) when one reaches `SIZE` (e.g. 100MiB, 1GiB), as pmlogger -v does", func(v string) error {
+			n, err := headless.ParseSize(v)
+			cfg.volSize = n
+			return err
+		})
+		fs.Func("keep", "remove the volumes whose last sample is older than `AGE` (e.g. 7d, 36h), the volume being written never; with --size", func(v string) error {
+			d, err := headless.ParseAge(v)
+			cfg.keep = d
+			return err
+		})
 	case "config":
 		// The monitor's setting flags, so `dcimon config --theme mono` shows what they do.
 		fs.DurationVar(&cfg.interval, "interval", time.Second, "refresh `INTERVAL` (e.g. 1s, 500ms)")
@@ -329,6 +341,9 @@ func (cfg *config) validate() error {
 		}
 		if len(cfg.c.Archives) > 0 || cfg.c.Source != "host" {
 			return usagef("record reads this host (a remote or archived one: not yet)")
+		}
+		if cfg.keep > 0 && cfg.volSize == 0 {
+			return usagef("--keep removes old volumes: give --size too, or there is only the one being written")
 		}
 	case "metrics":
 		if cfg.count < 0 {

@@ -432,6 +432,52 @@ func TestReplayAgreesWithPCPTools(t *testing.T) {
 	}
 }
 
+// Issue 15: a recording with --size begins a new volume when one is full, as pmlogger -v does,
+// and with --keep removes the volumes older than that. What is left is one archive that
+// pmlogcheck passes (noting the removed volumes) and pmdumplog and dcimon read from its first
+// remaining sample to its last; no volume is left empty.
+func TestRecordVolumesAndRetention(t *testing.T) {
+	if ok, why := pcptest.Installed(); !ok {
+		t.Skip(why)
+	}
+	base := filepath.Join(t.TempDir(), "rec")
+	_, errOut, code := runFake(t, "record", base, "-i", "1s", "--duration", "12s", "--size", "8KiB", "--keep", "4s")
+	if code != 0 {
+		t.Fatalf("record: exit %d: %s", code, errOut)
+	}
+	a, err := pcparchive.Open(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Volumes) < 2 || a.Volumes[0] == 0 {
+		t.Fatalf("volumes %v: want several, the first ones removed", a.Volumes)
+	}
+	for _, v := range a.Volumes {
+		if st, err := os.Stat(fmt.Sprintf("%s.%d", base, v)); err != nil || st.Size() <= 132 {
+			t.Errorf("volume %d: %v, %v bytes (a label alone is 132)", v, err, st)
+		}
+	}
+	out := pcptest.Run(t, "pmlogcheck", base)
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		if l != "" && !strings.Contains(l, "file missing for log volume") {
+			t.Errorf("pmlogcheck: %s", l)
+		}
+	}
+	dump := pcptest.Run(t, "pmdumplog", "-a", base, "kernel.all.pswitch")
+	n := strings.Count(dump, "(kernel.all.pswitch): value")
+	// A rate for each value after the first, from the first sample of the first volume left.
+	got, errOut, code := runFake(t, "get", "Host/ctxsw", "--archive", base, "--from", "2000-01-01 00:00")
+	if readings := strings.Count("\n"+got, "\n# "); code != 0 || n < 3 || readings != n-1 {
+		t.Errorf("pmdumplog has %d values, dcimon %d rates (exit %d %s)\n%s", n, readings, code, errOut, got)
+	}
+	for _, bad := range [][]string{{"--size", "10"}, {"--size", "1 lot"}, {"--keep", "7 days"}, {"--keep", "1d"}} {
+		args := append([]string{"record", filepath.Join(t.TempDir(), "x")}, bad...)
+		if _, errOut, code := runFake(t, args...); code != 2 {
+			t.Errorf("%v: exit %d (%s), want 2", bad, code, errOut)
+		}
+	}
+}
+
 // Issue 15: a recording that runs out of room (a file size limit here, as a full disk) or is
 // killed leaves an archive whose every complete record reads, and a torn last one, if any, is
 // an error at the end, never a wrong value: dcimon replays it up to there.

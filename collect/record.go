@@ -523,6 +523,12 @@ func (r *Recorder) Record(reg *ns.Registry, snap *ns.Snapshot, linux map[string]
 	return r.w.PutResult(t, sets)
 }
 
+// VolumeSize is how many bytes the data volume being written holds.
+func (r *Recorder) VolumeSize() int64 { return r.w.VolumeSize() }
+
+// NewVolume begins the archive's next data volume, and returns the number of the one closed.
+func (r *Recorder) NewVolume() (int, error) { return r.w.NewVolume() }
+
 // Close ends the archive at end (the last record's time).
 func (r *Recorder) Close(end time.Time) error { return r.w.CloseAt(end) }
 

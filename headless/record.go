@@ -2,8 +2,13 @@ package headless
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"strconv"
+	"strings"
 	"time"
 
 	"dcimon/collect"
@@ -16,6 +21,47 @@ type RecordOptions struct {
 	Interval time.Duration
 	Duration time.Duration // 0: until interrupted
 	Version  int
+	// VolumeSize begins a new volume when one holds this many bytes (0: never); Keep removes the
+	// volumes whose last sample is older than this (0: never; never the one being written).
+	VolumeSize int64
+	Keep       time.Duration
+}
+
+// ParseSize reads a size: bytes, or a number with a unit (k, M, G, T: powers of 1024 with or
+// without "iB"; KB, MB, GB, TB: powers of 1000).
+func ParseSize(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	i := strings.IndexFunc(t, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
+	num, unit := t, ""
+	if i >= 0 {
+		num, unit = t[:i], strings.TrimSpace(t[i:])
+	}
+	v, err := strconv.ParseFloat(num, 64)
+	mult := map[string]float64{"": 1, "B": 1, "k": 1 << 10, "K": 1 << 10, "KiB": 1 << 10, "M": 1 << 20, "MiB": 1 << 20,
+		"G": 1 << 30, "GiB": 1 << 30, "T": 1 << 40, "TiB": 1 << 40, "KB": 1e3, "kB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12}[unit]
+	if err != nil || mult == 0 || v <= 0 || v*mult > 1<<62 {
+		return 0, fmt.Errorf("%q: want a size such as 100MiB, 1GiB or 500MB", s)
+	}
+	if n := int64(v * mult); n >= 4096 {
+		return n, nil
+	}
+	return 0, fmt.Errorf("%q: a volume holds 4 KiB at least", s)
+}
+
+// ParseAge reads how long to keep something: a Go duration (36h, 90m) or days and weeks (7d, 2w).
+func ParseAge(s string) (time.Duration, error) {
+	t := strings.TrimSpace(s)
+	for suf, unit := range map[string]time.Duration{"d": 24 * time.Hour, "w": 7 * 24 * time.Hour} {
+		if n, ok := strings.CutSuffix(t, suf); ok {
+			if k, err := strconv.Atoi(n); err == nil && k > 0 && k < 100000 {
+				return time.Duration(k) * unit, nil
+			}
+		}
+	}
+	if d, err := time.ParseDuration(t); err == nil && d > 0 {
+		return d, nil
+	}
+	return 0, fmt.Errorf("%q: want an age such as 7d, 2w or 36h", s)
 }
 
 // Record writes what the providers read, every interval, as a PCP archive at o.Base, until the
@@ -43,6 +89,30 @@ func Record(ctx context.Context, o RecordOptions, e Env, log io.Writer) error {
 		_ = rec.Close(last)
 		return fmt.Errorf("record %s: %w", o.Base, err)
 	}
+	// The volumes written, each with its last sample's time, for --keep.
+	type volume struct {
+		n    int
+		last time.Time
+	}
+	var done []volume
+	rotate := func(at time.Time) error {
+		if o.VolumeSize <= 0 || rec.VolumeSize() < o.VolumeSize {
+			return nil
+		}
+		closed, err := rec.NewVolume()
+		if err != nil {
+			return err
+		}
+		done = append(done, volume{closed, at})
+		for len(done) > 0 && o.Keep > 0 && at.Sub(done[0].last) > o.Keep {
+			name := fmt.Sprintf("%s.%d", o.Base, done[0].n)
+			if err := os.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				fmt.Fprintf(log, "dcimon: record: --keep: %v\n", err)
+			}
+			done = done[1:]
+		}
+		return nil
+	}
 	n := 1
 	for o.Duration == 0 || last.Sub(first.End)+o.Interval <= o.Duration {
 		if err := e.Sleep(ctx, o.Interval); err != nil {
@@ -51,6 +121,11 @@ func Record(ctx context.Context, o RecordOptions, e Env, log io.Writer) error {
 		snap, err := s.Sample(ctx)
 		if err != nil {
 			break
+		}
+		// A new volume only for a record to write in it: none is left empty.
+		if err := rotate(last); err != nil {
+			_ = rec.Close(last)
+			return fmt.Errorf("record %s: %w", o.Base, err)
 		}
 		if err := rec.Record(s.Registry(), snap, linux); err != nil {
 			_ = rec.Close(last)

@@ -38,9 +38,9 @@ func (a *Archive) Cursor(t time.Time) (*Cursor, error) {
 			vol, off = int(a.Index[i].Vol), a.Index[i].VolumOff
 		}
 	}
-	c.vi = sort.SearchInts(a.Volumes, vol)
-	if c.vi >= len(a.Volumes) || a.Volumes[c.vi] != vol {
-		return nil, fmt.Errorf("archive %s: the index names volume %d, which is not there", a.Base, vol)
+	off, err := c.at(vol, off)
+	if err != nil {
+		return nil, err
 	}
 	if err := c.open(off); err != nil {
 		return nil, err
@@ -72,11 +72,26 @@ func (a *Archive) CursorFrom(i int) (*Cursor, error) {
 	if i >= 0 && i < len(a.Index) {
 		vol, off = int(a.Index[i].Vol), a.Index[i].VolumOff
 	}
-	c.vi = sort.SearchInts(a.Volumes, vol)
-	if c.vi >= len(a.Volumes) || a.Volumes[c.vi] != vol {
-		return nil, fmt.Errorf("archive %s: the index names volume %d, which is not there", a.Base, vol)
+	off, err := c.at(vol, off)
+	if err != nil {
+		return nil, err
 	}
 	return c, c.open(off)
+}
+
+// at places the cursor at volume vol, or at the start of the first volume there is when vol
+// was removed (a recording's retention removes its oldest volumes; the index still names them).
+// It returns the offset to open the volume at.
+func (c *Cursor) at(vol int, off int64) (int64, error) {
+	c.vi = sort.SearchInts(c.a.Volumes, vol)
+	switch {
+	case c.vi < len(c.a.Volumes) && c.a.Volumes[c.vi] == vol:
+		return off, nil
+	case vol < c.a.Volumes[0]:
+		c.vi = 0
+		return -1, nil
+	}
+	return 0, fmt.Errorf("archive %s: the index names volume %d, which is not there", c.a.Base, vol)
 }
 
 // open opens volume a.Volumes[c.vi] at byte off (after its label when off < 0).

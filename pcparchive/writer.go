@@ -26,8 +26,37 @@ type Writer struct {
 	volOff  int64
 	descs   map[uint32]Desc
 	results int
+	volN    int  // the volume being written
+	volNew  bool // a volume was begun: its first record gets an index entry
 	// IndexEvery is how many records go between two temporal index entries (60 when zero).
 	IndexEvery int
+}
+
+// Volume is the number of the data volume being written.
+func (w *Writer) Volume() int { return w.volN }
+
+// VolumeSize is how many bytes the data volume being written holds.
+func (w *Writer) VolumeSize() int64 { return w.volOff }
+
+// NewVolume closes the data volume being written (synced) and begins the next one, base.N+1,
+// as pmlogger does when a volume reaches its size: the archive's metadata and index go on, and
+// the new volume's first record has an index entry. It returns the number of the volume closed.
+func (w *Writer) NewVolume() (int, error) {
+	old := w.volN
+	if err := errors.Join(w.vol.Sync(), w.vol.Close()); err != nil {
+		return old, fmt.Errorf("archive %s.%d: %w", w.base, old, err)
+	}
+	f, err := os.OpenFile(w.base+"."+strconv.Itoa(old+1), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return old, err
+	}
+	n, err := f.Write(frame(w.labelPayload(int32(old + 1))))
+	if err != nil {
+		f.Close()
+		return old, err
+	}
+	w.vol, w.volN, w.volOff, w.volNew = f, old+1, int64(n), true
+	return old, nil
 }
 
 // Create starts an archive at base (base.meta, base.index, base.0) of version 2 or 3 for the
@@ -202,7 +231,8 @@ func (w *Writer) PutResult(t time.Time, sets []OutSet) error {
 	if w.IndexEvery <= 0 {
 		w.IndexEvery = 60
 	}
-	if w.results > 0 && w.results%w.IndexEvery == 0 {
+	if w.volNew || (w.results > 0 && w.results%w.IndexEvery == 0) {
+		w.volNew = false
 		if err := w.putIndex(t); err != nil {
 			return err
 		}
@@ -267,7 +297,7 @@ func (w *Writer) PutResult(t time.Time, sets []OutSet) error {
 	n, err := w.vol.Write(rec)
 	w.volOff += int64(n)
 	if err != nil {
-		return fmt.Errorf("archive %s.0: %w", w.base, err)
+		return fmt.Errorf("archive %s.%d: %w", w.base, w.volN, err)
 	}
 	w.results++
 	return nil
@@ -276,7 +306,7 @@ func (w *Writer) PutResult(t time.Time, sets []OutSet) error {
 // putIndex writes a temporal index entry: at t, every record so far is before the offsets.
 func (w *Writer) putIndex(t time.Time) error {
 	b := w.appendStamp(nil, t)
-	b = be.AppendUint32(b, 0) // volume
+	b = be.AppendUint32(b, uint32(w.volN))
 	if w.version == 2 {
 		if w.metaOff > math.MaxUint32 || w.volOff > math.MaxUint32 {
 			return fmt.Errorf("archive %s: past Version 2's 4 GiB offsets", w.base)
