@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"dcimon/internal/pcptest"
 	"dcimon/internal/testbin"
+	"dcimon/pcparchive"
 	"fmt"
 	"os"
 	"os/exec"
@@ -69,7 +70,7 @@ func startTermRedirected(t *testing.T, w, h int, redirect, bin string, args ...s
 	}
 	t.Cleanup(func() { _ = tm.tmux("kill-server").Run() })
 	// The monitor opens on the overview (issue 12); the panes are one key away.
-	tm.waitFor("Overview", "CPU ", "Mem ", "sample ")
+	tm.waitFor("Overview", "CPU ", "Mem ", "providers ")
 	tm.keys("1")
 	return tm
 }
@@ -401,6 +402,76 @@ func TestSmokeRemoteHost(t *testing.T) {
 	tm.waitFor("Top › Disk", "%util")
 	// The host's whole PCP name space: a go-to deeper than what has been read follows the
 	// readings down, and the load averages are there with their instances.
+	tm.keys(":")
+	tm.literal("PCP/kernel/all/load")
+	tm.keys("Enter")
+	tm.waitFor("Top › PCP › kernel › all › load", "1 minute", "15 minute")
+	tm.keys("q")
+	tm.restored(0)
+}
+
+// Issue 15: the real program records this host, then replays the recording with its time
+// cursor: the header says replay and of which host, a key steps a sample, a time typed after :
+// goes there, play runs to the end and says so, and the recorded PCP name space is there.
+func TestSmokeReplay(t *testing.T) {
+	bin, _ := program(t)
+	base := filepath.Join(t.TempDir(), "rec")
+	if out, err := exec.Command(bin, "record", base, "-i", "1s", "--duration", "3s").CombinedOutput(); err != nil {
+		t.Fatalf("record: %v\n%s", err, out)
+	}
+	a, err := pcparchive.Open(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm := startTerm(t, 120, 40, bin, "--archive", base)
+	tm.waitFor("REPLAY", "replay of "+a.Label.Host, "paused")
+	cursor := func() string {
+		s := tm.capture()
+		i := strings.Index(s, "@ 20")
+		if i < 0 {
+			t.Fatalf("no time cursor:\n%s", s)
+		}
+		return s[i+2 : i+21]
+	}
+	first := cursor()
+	tm.keys(".")
+	deadline := time.Now().Add(10 * time.Second)
+	for cursor() == first && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if next := cursor(); next <= first {
+		t.Errorf(". did not step forward: %s, then %s", first, next)
+	}
+	// A time typed: the cursor goes to the last sample at or before it.
+	c, err := a.Cursor(time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var times []time.Time
+	for {
+		r, err := c.Next()
+		if err != nil {
+			break
+		}
+		times = append(times, r.Time)
+	}
+	c.Close()
+	if len(times) < 3 {
+		t.Fatalf("%d records", len(times))
+	}
+	typed := times[1].Truncate(time.Second).Add(time.Second)
+	want := times[0]
+	for _, x := range times {
+		if !x.After(typed) {
+			want = x
+		}
+	}
+	tm.keys(":")
+	tm.literal("@" + typed.UTC().Format("15:04:05"))
+	tm.keys("Enter")
+	tm.waitFor("@ " + want.UTC().Format("2006-01-02 15:04:05"))
+	tm.keys("p")
+	tm.waitFor("end of the archive")
 	tm.keys(":")
 	tm.literal("PCP/kernel/all/load")
 	tm.keys("Enter")

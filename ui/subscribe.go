@@ -148,7 +148,9 @@ func (m *Model) resubscribe() tea.Cmd {
 	// A collection right after another would give rates over a few milliseconds, which the
 	// kernel's 100 Hz tick cannot resolve: within firstRateAfter of the last one, the next beat
 	// brings the new class instead.
-	if !stale || m.inflight || (m.paused && m.rp == nil) || m.snap == nil || m.now().Sub(m.lastStart) < firstRateAfter {
+	// A replay has no beats while paused, and its readings take their rates from the archive:
+	// it reads at once.
+	if !stale || m.inflight || m.snap == nil || (m.rp == nil && (m.paused || m.now().Sub(m.lastStart) < firstRateAfter)) {
 		return nil
 	}
 	m.inflight, m.extra = true, true
