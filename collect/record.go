@@ -141,6 +141,10 @@ type recMetric struct {
 	pmid  uint32
 	typ   int32
 	name  string
+	// steady, for a discrete datum (a size, a name, an address), are the values last written
+	// by instance: written again only when they change, and at each index entry, where a reader
+	// that seeks starts (pmlogger logs such metrics "once").
+	steady map[string]ns.Value
 }
 
 // recInDom is a class's instance domain: its number and the instances last written, by name.
@@ -209,8 +213,10 @@ func (r *Recorder) describe(reg *ns.Registry, linux map[string]string) error {
 	}
 	r.gen, r.described = gen, true
 	for _, c := range reg.Classes() {
-		if !c.Instantiated() || c.OnDemand {
-			continue // processes and groups are asked for, not recorded with the rest
+		if !c.Instantiated() || c.OnDemand || (len(c.ID) > 0 && c.ID[0] == monitorID[0]) {
+			// Processes and groups are asked for, not recorded with the rest; Monitor is
+			// dcimon's own state, not the host's.
+			continue
 		}
 		for i := range c.Datums {
 			d := &c.Datums[i]
@@ -240,6 +246,9 @@ func (r *Recorder) describe(reg *ns.Registry, linux map[string]string) error {
 			r.items++
 			m := &recMetric{class: c, datum: i, typ: typ, name: name,
 				pmid: pcparchive.PMID(dcimonDomain, r.items>>10, r.items&0x3ff)}
+			if d.PCP.Sem == ns.PMSemDiscrete || d.IsText() {
+				m.steady = map[string]ns.Value{}
+			}
 			indom := uint32(pcparchive.InDomNull)
 			if !c.SingleInstance() {
 				indom = r.domain(c).indom
@@ -478,6 +487,7 @@ func (r *Recorder) Record(reg *ns.Registry, snap *ns.Snapshot, linux map[string]
 		}
 	}
 	var sets []pcparchive.OutSet
+	whole := r.w.IndexNext() // a record a seek starts at: every value in it
 	var (
 		class *ns.Class // the metrics of one class come one after another: looked up once
 		cv    *ns.ClassValues
@@ -501,6 +511,12 @@ func (r *Recorder) Record(reg *ns.Registry, snap *ns.Snapshot, linux map[string]
 			v, ok := cv.Value(in, m.datum)
 			if !ok || (v.State != ns.Valid && v.State != ns.NoRate) {
 				continue // not read: no value, never a 0
+			}
+			if m.steady != nil {
+				if old, ok := m.steady[in.Name]; ok && !whole && old.N == v.N && old.S == v.S {
+					continue // as written before: the reader has it
+				}
+				m.steady[in.Name] = v
 			}
 			inst := int32(-1)
 			if !m.class.SingleInstance() {

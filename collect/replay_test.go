@@ -2,6 +2,8 @@ package collect
 
 import (
 	"context"
+	"runtime"
+	"strconv"
 	"testing"
 	"time"
 
@@ -123,4 +125,52 @@ func TestReplaySeveralArchives(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Issue 15: memory while replaying does not grow with the archive's length. A replay of a day
+// of samples holds what a replay of an hour holds, but for the temporal index (an entry every
+// 60 records); a move allocates as much in either.
+func TestReplayMemoryIndependentOfLength(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes a day of samples")
+	}
+	dir := t.TempDir()
+	measure := func(n int) (heap uint64, perMove float64) {
+		base := archivetest.Write(t, dir, "h"+strconv.Itoa(n), n, 0)
+		runtime.GC()
+		var before runtime.MemStats
+		runtime.ReadMemStats(&before)
+		provs, as, err := ArchiveProviders([]string{base}, time.Time{}, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := NewSampler(ns.NewRegistry(), provs, Options{Now: as.Clock, Deadline: 10 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := NewReplay(s, as, time.Time{})
+		k := 0
+		perMove = testing.AllocsPerRun(20, func() {
+			k++
+			r.Move(archivetest.Start.Add(time.Duration(k*(n/21)) * time.Second))
+			if _, err := r.Sample(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+		})
+		runtime.GC()
+		var after runtime.MemStats
+		runtime.ReadMemStats(&after)
+		runtime.KeepAlive(r)
+		return after.HeapInuse - min(after.HeapInuse, before.HeapInuse), perMove
+	}
+	hourHeap, hourAllocs := measure(3600)
+	dayHeap, dayAllocs := measure(86400)
+	index := uint64(86400/60) * 64 // the day's index entries, generously
+	if dayHeap > hourHeap+index+256<<10 {
+		t.Errorf("a day's replay holds %d KiB, an hour's %d KiB: more than the index's %d KiB apart", dayHeap>>10, hourHeap>>10, index>>10)
+	}
+	if dayAllocs > hourAllocs*1.2+10 {
+		t.Errorf("a move allocates %.0f times in a day's archive, %.0f in an hour's", dayAllocs, hourAllocs)
+	}
+	t.Logf("heap: hour %d KiB, day %d KiB; allocations a move: %.0f, %.0f", hourHeap>>10, dayHeap>>10, hourAllocs, dayAllocs)
 }

@@ -32,6 +32,16 @@ type Writer struct {
 	IndexEvery int
 }
 
+// IndexNext says the next record gets a temporal index entry (a new volume's first, or every
+// IndexEvery records): a reader that seeks starts there.
+func (w *Writer) IndexNext() bool {
+	every := w.IndexEvery
+	if every <= 0 {
+		every = 60
+	}
+	return w.volNew || (w.results > 0 && w.results%every == 0) || w.results == 0
+}
+
 // Volume is the number of the data volume being written.
 func (w *Writer) Volume() int { return w.volN }
 

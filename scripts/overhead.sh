@@ -6,6 +6,7 @@
 #
 #   scripts/overhead.sh [SECONDS]        (default 60)
 #   scripts/overhead.sh SECONDS fleet    (only the many-hosts comparison below)
+#   scripts/overhead.sh SECONDS record   (only the recording comparison below)
 #
 # Then the same again with the process table on screen (dcimon opens on Proc, htop shows its
 # processes as always) and 1,000 extra sleeping processes started by the script (issue 17).
@@ -13,6 +14,11 @@
 # Last, many hosts (issue 14): the monitor on 100 hosts through one pmproxy, a fake one (the
 # collect package's test binary serving TestFleetProxyServe: 8 processors, 16 disks and 4
 # interfaces a host), beside the monitor on this host, both at a 1 s refresh.
+#
+# Recording (issue 15): dcimon record at 1 s beside pmlogger at 1 s with a pmcd of its own (on a
+# free port, started and killed here), logging the same PCP metrics (those dcimon's archive has
+# under the Linux PMDA's names); CPU of dcimon against pmlogger + pmcd + its PMDAs, and archive
+# growth in bytes per day.
 #
 # Installs tmux and htop with apt-get when they are missing. Stops only the tmux sessions it
 # started. Needs Linux /proc.
@@ -160,8 +166,69 @@ fleet() {
         printf "%-9s %12.4f %8.3f %10.1f %10.1f %13.2fx\n", name[i], cpu[i], pct[i], rss[i], peak[i], cpu[i] / cpu[1]
     }'
 }
+# tree_cpu_ns PID: cpu_ns of PID and every process below it (pmcd, pmdaroot and the PMDAs
+# pmdaroot starts, pmdalinux among them).
+tree_cpu_ns() {
+  local total
+  total=$(cpu_ns "$1" 2>/dev/null || echo 0)
+  for p in $(ps -o pid= --ppid "$1" 2>/dev/null); do
+    total=$(( total + $(tree_cpu_ns "$p") ))
+  done
+  echo "$total"
+}
+# bytes BASE: the archive's bytes on disk, every file of it.
+bytes() { cat "$1".* 2>/dev/null | wc -c; }
+
+# record: dcimon record and pmlogger (with its pmcd), the same metrics at 1 s.
+record() {
+  [ -x /usr/lib/pcp/bin/pmcd ] || { echo "PCP is not installed: apt-get install pcp (see ../shared/notes/pcp.md)" >&2; return 1; }
+  local port=$(( 20000 + RANDOM % 20000 ))
+  mkdir -p "$work/pcp"
+  (cd /run/pcp 2>/dev/null || cd "$work/pcp"; set +u; . /etc/pcp.env
+   exec /usr/lib/pcp/bin/pmcd -f -A -t 30 -i 127.0.0.1 -p "$port" -s "$work/pcp/pmcd.socket" -l "$work/pcp/pmcd.log") &
+  local pmcd=$!
+  sleepers+=("$pmcd")
+  for ((k = 0; k < 100; k++)); do pmprobe -h "127.0.0.1:$port" hinv.ncpu >/dev/null 2>&1 && break; sleep 0.1; done
+  # dcimon first: its archive names the metrics pmlogger is then given.
+  "$work/dcimon" record "$work/dc" -i 1s >"$work/dc.out" 2>&1 &
+  local dc=$!
+  sleepers+=("$dc")
+  sleep "$warm"
+  local c0 b0 t0 c1 b1 t1
+  c0=$(cpu_ns "$dc"); b0=$(bytes "$work/dc"); t0=$(date +%s.%N)
+  sleep "$secs"
+  c1=$(cpu_ns "$dc"); b1=$(bytes "$work/dc"); t1=$(date +%s.%N)
+  kill -INT "$dc"; wait "$dc" 2>/dev/null || true
+  local dcline="dcimon $(( c1 - c0 )) $(( b1 - b0 )) $t0 $t1 $(bytes "$work/dc")"
+  # PCP's global derived metrics (/etc/pcp/derived) are left out: neither recorder is asked for them.
+  PCP_DERIVED_CONFIG= pminfo -a "$work/dc" | grep -v '^dcimon\.' >"$work/names"
+  { echo 'log mandatory on every 1 second {'; sed 's/^/  /' "$work/names"; echo '}'; } >"$work/pmlogger.conf"
+  (set +u; . /etc/pcp.env; export PCP_DERIVED_CONFIG=; exec pmlogger -h "127.0.0.1:$port" -c "$work/pmlogger.conf" -l "$work/pmlogger.log" "$work/pl") &
+  local pl=$!
+  sleepers+=("$pl")
+  sleep "$warm"
+  c0=$(( $(cpu_ns "$pl") + $(tree_cpu_ns "$pmcd") )); b0=$(bytes "$work/pl"); t0=$(date +%s.%N)
+  sleep "$secs"
+  c1=$(( $(cpu_ns "$pl") + $(tree_cpu_ns "$pmcd") )); b1=$(bytes "$work/pl"); t1=$(date +%s.%N)
+  kill -INT "$pl"; wait "$pl" 2>/dev/null || true
+  kill "$pmcd" 2>/dev/null || true
+  local plline="pmlogger+pmcd $(( c1 - c0 )) $(( b1 - b0 )) $t0 $t1 $(bytes "$work/pl")"
+  echo
+  echo "Recording over ${secs} s at 1 s: dcimon record beside pmlogger with its pmcd (and PMDAs), $(wc -l <"$work/names") metrics of the Linux PMDA in both (dcimon also writes its own dcimon.* ones)"
+  printf '%s\n%s\n' "$dcline" "$plline" | awk '
+    { name[NR] = $1; cpu[NR] = $2 / 1e9; pct[NR] = 100 * $2 / 1e9 / ($5 - $4); day[NR] = $3 / ($5 - $4) * 86400 / 1048576; size[NR] = $6 / 1024 }
+    END {
+      printf "%-14s %12s %8s %14s %12s %10s %10s\n", "recorder", "CPU time s", "CPU %", "MiB a day", "archive KiB", "CPU vs PCP", "bytes vs PCP"
+      for (i = 1; i <= NR; i++)
+        printf "%-14s %12.4f %8.3f %14.1f %12.1f %9.2fx %11.2fx\n", name[i], cpu[i], pct[i], day[i], size[i], cpu[i] / cpu[2], day[i] / day[2]
+    }'
+}
 if [ "${2:-}" = fleet ]; then
   fleet
+  exit 0
+fi
+if [ "${2:-}" = record ]; then
+  record
   exit 0
 fi
 
