@@ -339,8 +339,13 @@ func (cfg *config) validate() error {
 		if cfg.duration < 0 {
 			return usagef("--duration %v: not negative", cfg.duration)
 		}
-		if len(cfg.c.Archives) > 0 || cfg.c.Source != "host" {
-			return usagef("record reads this host (a remote or archived one: not yet)")
+		switch remote := strings.HasPrefix(cfg.c.Source, "pcp://") || strings.HasPrefix(cfg.c.Source, "pcps://"); {
+		case len(cfg.c.Archives) > 0:
+			return usagef("record reads a live source: this host, or one through pmproxy (pmlogextract copies archives)")
+		case remote && cfg.c.Fleet:
+			return usagef("record writes one host's archive, as pmlogger does: one host of --hosts at a time")
+		case !remote && cfg.c.Source != "host":
+			return usagef("record reads this host or one through pmproxy (--source pcp://), not %s", cfg.c.Source)
 		}
 		if cfg.keep > 0 && cfg.volSize == 0 {
 			return usagef("--keep removes old volumes: give --size too, or there is only the one being written")

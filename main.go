@@ -47,10 +47,12 @@ Usage:
                                      with PCP5 lines, for a node_exporter textfile
                                      directory or pmdaopenmetrics; --output writes
                                      each reading atomically; -n 0 until interrupted
-  dcimon record BASE [-i 1s] [--duration D] [--archive-version 2|3]
+  dcimon record BASE [-i 1s] [--duration D] [--size SIZE [--keep AGE]]
+             [--archive-version 2|3]
                                      record this host as a PCP archive (BASE.meta,
                                      BASE.index, BASE.0) that PCP's tools read; until
-                                     interrupted, or for D
+                                     interrupted, or for D; a new volume every SIZE
+                                     (256MiB), volumes older than AGE (7d) removed
   dcimon config [default | check [FILE] | theme NAME]
                                      the configuration in force and where each value
                                      comes from; the annotated default file; check a
@@ -63,9 +65,11 @@ Flags for every command:
   --source SRC    host (default), pcp://PROXY[:PORT] (hosts through PCP's pmproxy), or
                   synthetic:disks=N,nics=N,cpus=N,procs=N,seed=N
   --hosts HOSTS   with pcp://: the pmcds to read, NAME=HOSTSPEC, @FILE, separated by commas
-  --archive BASE  read a PCP archive instead (list, describe, get, hot)
-  --at TIME       with --archive: read at TIME (2026-11-25 03:12, local unless a zone
-                  is given, or RFC 3339); --from T1 --to T2: every sample between
+  --archive BASE  read a PCP archive instead; again for several hosts' archives. The
+                  monitor replays it with a time cursor (, . [ ] < > :@TIME p + -)
+  --at TIME       with --archive: read (or open the replay) at TIME: 03:12 on the
+                  archive's day, 2026-11-25 03:12 (local unless a zone is given) or
+                  RFC 3339; get and hot: --from T1 --to T2, every sample between
   --show-loop     also show loop and ram block devices, pseudo and duplicate file systems
   --host NAME     host name shown in listings and the status bar (default: the host's own)
   --liveness D    assume a supplier dead after D without new data (default 30s;

@@ -332,8 +332,47 @@ func TestRecordReadByPCP(t *testing.T) {
 	if got := strconv.FormatUint(*r.Values[0].Raw, 10); got != m[1] {
 		t.Errorf("Mem/Real/total replayed %s, pmdumplog says mem.physmem %s", got, m[1])
 	}
+	// What the mapping does not read from the Linux PMDA replays from dcimon's own names: the
+	// replay of static datums (addresses, file system types, the OS) reads as this host does.
+	static := []string{"get", "Host/os", "NetIf/*/mac", "NetIf/*/ipv4", "FS/*/type", "Disk/*/ro"}
+	live, _, code1 := runFake(t, static...)
+	replayed, errOut2, code2 := runFake(t, append(static, "--archive", base)...)
+	body := func(s string) string { _, rest, _ := strings.Cut(s, "\n"); return rest } // past the time line
+	if code1 != 0 || code2 != 0 || body(live) != body(replayed) {
+		t.Errorf("live (exit %d):\n%s\nreplayed (exit %d %s):\n%s", code1, live, code2, errOut2, replayed)
+	}
 	if _, errOut, code := runFake(t, "record", base, "--duration", "1s"); code != 1 || !strings.Contains(errOut, "exists") {
 		t.Errorf("recording over an archive that is there: exit %d %s", code, errOut)
+	}
+}
+
+// Issue 15: dcimon record writes a host it reads through pmproxy (the remote source) as it
+// writes this one: PCP's tools read the archive, and its replay has the host's values.
+func TestRecordRemoteHost(t *testing.T) {
+	p := pcptest.Start(t)
+	base := filepath.Join(t.TempDir(), "remote")
+	_, errOut, code := runFake(t, "record", base, "--source", p.URL(), "--hosts", p.Hostspec(), "-i", "1s", "--duration", "2s")
+	if code != 0 {
+		t.Fatalf("record --source: exit %d %s", code, errOut)
+	}
+	if out := pcptest.Run(t, "pmlogcheck", base); strings.TrimSpace(out) != "" {
+		t.Errorf("pmlogcheck:\n%s", out)
+	}
+	want := regexp.MustCompile(`(?m)^\s+(\d+)\s*$`).FindStringSubmatch(pcptest.Run(t, "pmval", "-h", p.Hostspec(), "-s", "1", "mem.physmem"))
+	out, errOut, code := runFake(t, "get", "Mem/Real/total", "--archive", base, "--json")
+	var r struct {
+		Values []struct {
+			Raw *uint64 `json:"raw"`
+		} `json:"values"`
+	}
+	if err := json.Unmarshal([]byte(strings.TrimSpace(out)), &r); code != 0 || err != nil || len(r.Values) != 1 || r.Values[0].Raw == nil || want == nil {
+		t.Fatalf("get --archive: exit %d %s %v\n%s", code, errOut, err, out)
+	}
+	if got := strconv.FormatUint(*r.Values[0].Raw/1024, 10); got != want[1] {
+		t.Errorf("the recording's Mem/Real/total is %s KiB, pmval's mem.physmem %s", got, want[1])
+	}
+	if _, errOut, code := runFake(t, "record", base+"2", "--source", p.URL(), "--hosts", p.Hostspec()+","+p.Hostspec()); code != 2 {
+		t.Errorf("record of two hosts: exit %d (%s), want 2", code, errOut)
 	}
 }
 
@@ -475,6 +514,39 @@ func TestRecordVolumesAndRetention(t *testing.T) {
 		if _, errOut, code := runFake(t, args...); code != 2 {
 			t.Errorf("%v: exit %d (%s), want 2", bad, code, errOut)
 		}
+	}
+}
+
+// Issue 15: a recording killed with SIGKILL (no chance to close anything) leaves an archive that
+// pmlogcheck passes and that pmdumplog and dcimon read to its last complete sample.
+func TestRecordSurvivesKill9(t *testing.T) {
+	if ok, why := pcptest.Installed(); !ok {
+		t.Skip(why)
+	}
+	bin := buildDcimon(t)
+	base := filepath.Join(t.TempDir(), "killed")
+	cmd := exec.Command(bin, "record", base, "-i", "200ms")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) { // until a few samples are written
+		if a, err := pcparchive.Open(base); err == nil {
+			if rs, _ := a.ReadVolume(0); len(rs) >= 4 {
+				break
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	if out := pcptest.Run(t, "pmlogcheck", base); strings.TrimSpace(out) != "" {
+		t.Errorf("pmlogcheck after kill -9:\n%s", out)
+	}
+	n := strings.Count(pcptest.Run(t, "pmdumplog", "-a", base, "kernel.all.pswitch"), "(kernel.all.pswitch): value")
+	out, errOut, code := runFake(t, "get", "Host/ctxsw", "--archive", base, "--from", "2000-01-01 00:00")
+	if readings := strings.Count("\n"+out, "\n# "); code != 0 || n < 4 || readings != n-1 {
+		t.Errorf("pmdumplog reads %d values, dcimon %d rates (exit %d %s)", n, readings, code, errOut)
 	}
 }
 

@@ -44,6 +44,8 @@ type archiveContext struct {
 	second  time.Time // the second data record's, where the first rates are
 	last    time.Time
 	latest  map[uint32][]pmproxy.Value // by pmid: the values of its latest record so far
+	// extra are dcimon's own metrics (dcimon.*) a reading plan reads besides the mapping's.
+	extra map[string]bool
 	// prologue are the values of the records at the archive's start (what pmlogger logs
 	// "once": hinv.ncpu, kernel.uname), the ground every seek starts from.
 	prologue map[uint32][]pmproxy.Value
@@ -251,6 +253,37 @@ func (x *archiveContext) seek(at time.Time) error {
 	}
 }
 
+// ownColumns adds to a class's reading plan the datums the mapping does not read from the Linux
+// PMDA but dcimon record wrote under its own names (dcimon.Host.threads, dcimon.Disk.disk.ro):
+// a replay of dcimon's recording has them as live. Their values are as the datum held them, of
+// the class's instance domain; fetches answer them from then on.
+func (x *archiveContext) ownColumns(pc pcpClass, cols []pcpCol) []pcpCol {
+	if pc.class.Context() == nil {
+		return cols
+	}
+	have := map[int]bool{}
+	for _, c := range cols {
+		have[c.at] = true
+	}
+	for i := range pc.class.Datums {
+		d := &pc.class.Datums[i]
+		if have[i] || d.IsDerived() || d.ID == ns.InvalidDatumID {
+			continue
+		}
+		name := "dcimon." + recPath(pc.class, d)
+		desc := x.byName[name]
+		if desc == nil {
+			continue
+		}
+		if x.extra == nil {
+			x.extra = map[string]bool{}
+		}
+		x.extra[name] = true
+		cols = append(cols, pcpCol{at: i, metric: name, mult: 1, typ: archiveType(desc.Type), kind: colValue})
+	}
+	return cols
+}
+
 // ErrArchiveEnd is the error of a fetch past an archive's last sample.
 var ErrArchiveEnd = fmt.Errorf("the end of the archive")
 
@@ -270,6 +303,11 @@ func (x *archiveContext) Fetch(_ context.Context, names ...string) (*pmproxy.Fet
 			if vs, ok := x.latest[d.PMID]; ok {
 				f.Values[n] = vs
 			}
+		}
+	}
+	for n := range x.extra { // dcimon's own metrics a plan reads (ownColumns)
+		if vs, ok := x.latest[x.byName[n].PMID]; ok {
+			f.Values[n] = vs
 		}
 	}
 	return f, nil
@@ -464,6 +502,8 @@ func archiveText(v pcparchive.Value, typ int32) (string, bool) {
 	switch typ {
 	case pcparchive.TypeString:
 		return v.String(), true
+	case pcparchive.TypeAggr:
+		return string(v.Block), true // dcimon's octet strings (an address): the bytes as they are
 	case pcparchive.TypeFloat, pcparchive.TypeDouble:
 		f, err := v.Float64(typ)
 		if err != nil || math.IsNaN(f) {

@@ -978,6 +978,9 @@ func (h *pcpHost) planOnce(pc pcpClass, datums []pcpDatum) []pcpCol {
 		}
 		cols = append(cols, c)
 	}
+	if ax, ok := h.x.(*archiveContext); ok && pc.fixed == nil {
+		cols = ax.ownColumns(pc, cols)
+	}
 	return cols
 }
 
@@ -1088,6 +1091,10 @@ func pcpRaw(v pmproxy.Value, typ string, mult float64) ns.Raw {
 		return rawN(uint64(int64(math.Round(x * mult))))
 	case "string":
 		return rawS(cut(v.Text, hostTextSize-1))
+	case "aggregate":
+		if len(v.Text) <= hostTextSize { // an octet string dcimon recorded (an address)
+			return rawS(v.Text)
+		}
 	}
 	return ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonNotSupported}
 }

@@ -189,6 +189,9 @@ func pcpNames() map[string]string {
 
 // recTypes maps a datum's PCP type to the archive's; text is a string.
 func recType(d *ns.Datum) (int32, bool) {
+	if d.Type == ns.TypeOctetString {
+		return pcparchive.TypeAggr, true // bytes, which a string's NUL would cut
+	}
 	if d.IsText() {
 		return pcparchive.TypeString, true
 	}
@@ -523,7 +526,7 @@ func (r *Recorder) Record(reg *ns.Registry, snap *ns.Snapshot, linux map[string]
 				inst = r.domains[m.class].ids[in.Name]
 			}
 			ov := pcparchive.OutValue{Inst: inst, N: v.N, S: v.S}
-			if m.typ == pcparchive.TypeString && len(ov.S) > math.MaxUint16 {
+			if (m.typ == pcparchive.TypeString || m.typ == pcparchive.TypeAggr) && len(ov.S) > math.MaxUint16 {
 				ov.S = ov.S[:math.MaxUint16]
 			}
 			set.Values = append(set.Values, ov)

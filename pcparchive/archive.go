@@ -11,7 +11,9 @@
 // (FuzzParse*). It imports nothing of dcimon's.
 //
 // Writer writes archives that PCP's own tools read (pmlogcheck finds nothing wrong, pmdumplog
-// shows what was written: TestWriterReadByPCP). dcimon's commands do not use the package yet.
+// shows what was written: TestWriterReadByPCP), in volumes begun by size as pmlogger -v does.
+// dcimon record writes through it; --archive (the headless commands and the monitor's replay)
+// reads through Open and Cursor.
 package pcparchive
 
 import (

@@ -226,7 +226,7 @@ type OutValue struct {
 	Inst int32
 	N    uint64 // an integer type's bits
 	F    float64
-	S    string
+	S    string // a string's, or an aggregate's bytes
 }
 
 // OutSet is one metric's values in a record.
@@ -289,6 +289,8 @@ func (w *Writer) PutResult(t time.Time, sets []OutSet) error {
 				data = be.AppendUint64(nil, math.Float64bits(v.F))
 			case TypeString:
 				data = append([]byte(v.S), 0)
+			case TypeAggr:
+				data = []byte(v.S) // bytes as they are: an address may hold a 0
 			default:
 				return fmt.Errorf("pmid %s: values of type %d are not written", PMIDString(s.PMID), d.Type)
 			}

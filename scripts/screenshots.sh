@@ -130,6 +130,18 @@ shot synthetic-overview-120x40 120 40
 shot synthetic-120x40 120 40 "=:Disk" Enter "=2ssssssss"
 shot synthetic-200x60 200 60 "=:Disk/sdb" Enter "=2" Down Down Down Down "=1"
 
+# A replay (issue 15): this host recorded as a PCP archive for 30 s while a file is written to
+# its disk, then the monitor on the recording, its time cursor moved on a dozen samples.
+"$work/dcimon" record "$work/rec" -i 1s --duration 30s 2>/dev/null &
+rec=$!
+sleep 6
+dd if=/dev/zero of="$work/load" bs=1M count=400 oflag=direct 2>/dev/null || true
+rm -f "$work/load"
+wait "$rec"
+prog=("$work/dcimon" --archive "$work/rec")
+shot replay-80x24 80 24 "=............"
+shot replay-120x40 120 40 "=............"
+
 # A fleet through Performance Co-Pilot (issue 14): two pmcds behind one pmproxy, started here in
 # the foreground on free loopback ports and killed by PID (never the init scripts), and a third
 # host that is not there; the overview ranks the hosts' disks, interfaces and processors together.
