@@ -44,6 +44,7 @@ type archiveContext struct {
 	second  time.Time // the second data record's, where the first rates are
 	last    time.Time
 	latest  map[uint32][]pmproxy.Value // by pmid: the values of its latest record so far
+	fetched bool                       // a fetch has answered: a later one with nothing new is errNoNewSample
 	// extra are dcimon's own metrics (dcimon.*) a reading plan reads besides the mapping's.
 	extra map[string]bool
 	// prologue are the values of the records at the archive's start (what pmlogger logs
@@ -248,6 +249,7 @@ func (x *archiveContext) seek(at time.Time) error {
 		}
 		x.cur.Close()
 		x.cur, x.pending, x.latest, x.now = c, q, latest, now
+		x.fetched = false // the next fetch answers, whatever it reads
 		x.clock.Store(x.now.UnixNano())
 		return nil
 	}
@@ -284,6 +286,10 @@ func (x *archiveContext) ownColumns(pc pcpClass, cols []pcpCol) []pcpCol {
 	return cols
 }
 
+// errNoNewSample is a replay's fetch of an archive that has no sample since the last one read
+// (a host of several whose next sample is after the others'): its classes keep their values.
+var errNoNewSample = errors.New("no new sample in the archive")
+
 // ErrArchiveEnd is the error of a fetch past an archive's last sample.
 var ErrArchiveEnd = fmt.Errorf("the end of the archive")
 
@@ -291,8 +297,12 @@ var ErrArchiveEnd = fmt.Errorf("the end of the archive")
 // and answers each name's latest values.
 func (x *archiveContext) Fetch(_ context.Context, names ...string) (*pmproxy.Fetched, error) {
 	if tg := x.target.Load(); tg != 0 {
-		if err := x.readTo(time.Unix(0, tg)); err != nil {
+		n, err := x.readTo(time.Unix(0, tg))
+		if err != nil {
 			return nil, err
+		}
+		if n == 0 && x.fetched {
+			return nil, errNoNewSample
 		}
 	} else if err := x.readNext(names); err != nil {
 		return nil, err
@@ -305,6 +315,7 @@ func (x *archiveContext) Fetch(_ context.Context, names ...string) (*pmproxy.Fet
 			}
 		}
 	}
+	x.fetched = true
 	for n := range x.extra { // dcimon's own metrics a plan reads (ownColumns)
 		if vs, ok := x.latest[x.byName[n].PMID]; ok {
 			f.Values[n] = vs
@@ -345,25 +356,27 @@ func (x *archiveContext) readNext(names []string) error {
 	return nil
 }
 
-// readTo reads every record up to t. None there is not an error unless the archive has ended:
-// the values stay those of the time read last (a host of several whose archive has no sample
-// between two of the others').
-func (x *archiveContext) readTo(t time.Time) error {
+// readTo reads every record up to t, and says how many. None there is not an error unless the
+// archive has ended: the values stay those of the time read last (a host of several whose
+// archive has no sample between two of the others').
+func (x *archiveContext) readTo(t time.Time) (int, error) {
+	n := 0
 	for {
 		r, err := x.peek()
 		if err != nil {
 			if !t.After(x.now) || (errors.Is(err, io.EOF) && !t.After(x.last)) {
-				return nil
+				return n, nil
 			}
-			return x.endErr(err)
+			return n, x.endErr(err)
 		}
 		if r.Time.After(t) {
-			return nil
+			return n, nil
 		}
 		x.pending = x.pending[1:]
 		x.now = r.Time
 		x.clock.Store(x.now.UnixNano())
 		x.apply(r)
+		n++
 	}
 }
 

@@ -651,9 +651,17 @@ func (h *pcpHost) Collect(ctx context.Context, req Request) (Batch, error) {
 		names = append(slices.Clip(names), more...)
 	}
 	f, err := h.fetch(ctx, names)
+	if errors.Is(err, errNoNewSample) {
+		// An archive with nothing new by the replay's time: its classes as they were, under the
+		// same reset value (another would read as the supplier re-initialised).
+		return Batch{Reset: h.reset}, nil
+	}
 	if err != nil {
-		h.backoff = min(max(2*h.backoff, time.Second), 30*time.Second)
-		h.retryAt, h.lastErr = now.Add(h.backoff), err
+		if _, archive := h.x.(*archiveContext); !archive { // an archive's time goes back and forth
+			h.backoff = min(max(2*h.backoff, time.Second), 30*time.Second)
+			h.retryAt = now.Add(h.backoff)
+		}
+		h.lastErr = err
 		return Batch{}, err
 	}
 	h.backoff, h.retryAt, h.lastErr = 0, time.Time{}, nil

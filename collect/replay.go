@@ -184,12 +184,7 @@ func (r *Replay) Sample(ctx context.Context) (*ns.Snapshot, error) {
 		}
 		from := base
 		for i := 0; i < step; i++ {
-			next := time.Time{}
-			for _, x := range r.as.xs {
-				if n, ok := x.dataAfter(from); ok && (next.IsZero() || n.Before(next)) {
-					next = n
-				}
-			}
+			next := r.nextStep(from)
 			if next.IsZero() {
 				if i == 0 {
 					return r.Sampler.Snapshot(), fmt.Errorf("replay: %w: no sample after %s", ErrArchiveEnd, r.Now().Format(time.RFC3339))
@@ -261,6 +256,50 @@ func (r *Replay) Sample(ctx context.Context) (*ns.Snapshot, error) {
 		}
 	}
 	return r.readAt(ctx, at)
+}
+
+// nextStep is the time a step forward from t reads at: the next sample of every archive when
+// none of them has two by then (hosts sampled at the same interval, a little apart, all move
+// on together), else the earliest one's.
+func (r *Replay) nextStep(t time.Time) time.Time {
+	var first, last time.Time
+	for _, x := range r.as.xs {
+		if n, ok := x.dataAfter(t); ok {
+			if first.IsZero() || n.Before(first) {
+				first = n
+			}
+			if n.After(last) {
+				last = n
+			}
+		}
+	}
+	if last.Equal(first) {
+		return first
+	}
+	for _, x := range r.as.xs {
+		if n := x.countBetween(t, last); n > 1 {
+			return first
+		}
+	}
+	return last
+}
+
+// countBetween counts the archive's data records after t and up to u among those read ahead
+// (and more read ahead as needed).
+func (x *archiveContext) countBetween(t, u time.Time) int {
+	k := 0
+	for i := 0; ; i++ {
+		if len(x.pending) <= i && !x.more() {
+			return k
+		}
+		r := x.pending[i]
+		if r.Time.After(u) {
+			return k
+		}
+		if isData(r) && r.Time.After(t) {
+			k++
+		}
+	}
 }
 
 // clampTo is t within the archive's span.

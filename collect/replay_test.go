@@ -109,7 +109,11 @@ func TestReplaySeveralArchives(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := NewReplay(s, as, archivetest.Start.Add(60*time.Second+500*time.Millisecond))
-	for _, move := range []func(){nil, func() { n, _ := r.Next(); r.Move(n.Add(400 * time.Millisecond)) }} {
+	// A step forward moves both hosts on, 0.3 s apart as they are; a move between their
+	// samples moves one, and the other keeps its values (never n/a for having nothing new).
+	for step, move := range []func(){nil, func() { n, _ := r.Next(); r.Move(n.Add(400 * time.Millisecond)) },
+		func() { r.Step(1) }, func() { r.Step(1) }, func() { r.Move(r.Now().Add(800 * time.Millisecond)) },
+		func() { r.Step(-1) }, func() { r.Step(1) }} {
 		if move != nil {
 			move()
 		}
@@ -118,10 +122,11 @@ func TestReplaySeveralArchives(t *testing.T) {
 			t.Fatal(err)
 		}
 		h := &harness{t: t, reg: reg, snap: snap}
-		i := int(r.Now().Sub(archivetest.Start) / time.Second)
-		for _, p := range []string{"db1/Host/ctxsw", "web1/Host/ctxsw"} {
+		for k, p := range []string{"db1/Host/ctxsw", "web1/Host/ctxsw"} {
+			// Each host's last sample at or before the cursor: web1's are 0.3 s after db1's.
+			i := int(r.Now().Add(-time.Duration(k)*300*time.Millisecond).Sub(archivetest.Start) / time.Second)
 			if v := h.value(p); v.State != ns.Valid || v.V != float64(2*i-1)*100 {
-				t.Errorf("%s at %s = %+v, want %v", p, r.Now().Format("15:04:05.000"), v, float64(2*i-1)*100)
+				t.Errorf("move %d: %s at %s = %+v, want %v", step, p, r.Now().Format("15:04:05.000"), v, float64(2*i-1)*100)
 			}
 		}
 	}
