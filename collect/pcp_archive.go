@@ -431,7 +431,9 @@ func (x *archiveContext) InDom(_ context.Context, indom string) ([]pmproxy.Insta
 		}
 	}
 	if best == nil {
-		return nil, fmt.Errorf("archive %s: no instance domain %s", x.a.Base, indom)
+		// Never described: no instance was ever recorded (dcimon's partitions of a host that
+		// has none), which is no instance now.
+		return nil, nil
 	}
 	out := make([]pmproxy.Instance, len(best.Instances))
 	for i, id := range best.Instances {

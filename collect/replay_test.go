@@ -179,3 +179,15 @@ func TestReplayMemoryIndependentOfLength(t *testing.T) {
 	}
 	t.Logf("heap: hour %d KiB, day %d KiB; allocations a move: %.0f, %.0f", hourHeap>>10, dayHeap>>10, hourAllocs, dayAllocs)
 }
+
+// An instance domain an archive never described (dcimon recorded a class with no instances,
+// partitions on a host without any) has no instances: not an error that would degrade the host.
+func TestArchiveUndescribedInDom(t *testing.T) {
+	x, err := openArchive(archivetest.Write(t, t.TempDir(), "db1", 3, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if insts, err := x.InDom(context.Background(), "510.3"); err != nil || len(insts) != 0 {
+		t.Errorf("InDom of an undescribed domain = %v, %v; want none, no error", insts, err)
+	}
+}
