@@ -119,7 +119,7 @@ func (m *Model) statusLine() string {
 func (m *Model) replaySegments() []segment {
 	st, rs := m.st.Status, m.rp
 	loc := m.opts.Location
-	segs := []segment{{"⏪ REPLAY", st.Warn, rankState}}
+	segs := []segment{{"REPLAY", st.Warn, rankState}}
 	if m.snap != nil {
 		segs = append(segs, segment{"@ " + rs.r.Now().In(loc).Format("2006-01-02 15:04:05"), st.Value, rankState})
 	} else {
