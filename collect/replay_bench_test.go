@@ -11,30 +11,43 @@ import (
 	ns "dcimon/namespace"
 )
 
+// hostRecorder is a sampler of this host's default classes on a clock the caller moves, and a
+// recorder of what it reads, as dcimon record has them.
+func hostRecorder(b *testing.B, base string, t *time.Time) (*Sampler, *Recorder) {
+	b.Helper()
+	s, err := NewSampler(ns.NewRegistry(), HostProviders(HostOptions{}), Options{Now: func() time.Time { return *t }})
+	if err != nil {
+		b.Fatal(err)
+	}
+	r, err := NewRecorder(base, 2, "bench", *t)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s, r
+}
+
+// recordSample is one sample read and recorded, the clock a second on.
+func recordSample(b *testing.B, s *Sampler, r *Recorder, linux map[string]string, t *time.Time) {
+	snap, err := s.Sample(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := r.Record(s.Registry(), snap, linux); err != nil {
+		b.Fatal(err)
+	}
+	*t = t.Add(time.Second)
+}
+
 // recordHost writes n samples of this host's default classes, a second apart in the archive's
 // time, as dcimon record does, and returns the archive's base.
 func recordHost(b *testing.B, n int) string {
 	b.Helper()
 	base := filepath.Join(b.TempDir(), "host")
 	t := time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)
-	s, err := NewSampler(ns.NewRegistry(), HostProviders(HostOptions{}), Options{Now: func() time.Time { return t }})
-	if err != nil {
-		b.Fatal(err)
-	}
-	r, err := NewRecorder(base, 2, "bench", t)
-	if err != nil {
-		b.Fatal(err)
-	}
+	s, r := hostRecorder(b, base, &t)
 	linux := PCPNames()
 	for range n {
-		snap, err := s.Sample(context.Background())
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := r.Record(s.Registry(), snap, linux); err != nil {
-			b.Fatal(err)
-		}
-		t = t.Add(time.Second)
+		recordSample(b, s, r, linux, &t)
 	}
 	if err := r.Close(t.Add(-time.Second)); err != nil {
 		b.Fatal(err)
@@ -45,28 +58,13 @@ func recordHost(b *testing.B, n int) string {
 // BenchmarkRecordSample is dcimon record's work for one sample at 1 s of this host: the
 // collection of the default classes and the record written.
 func BenchmarkRecordSample(b *testing.B) {
-	base := filepath.Join(b.TempDir(), "rec")
 	t := time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)
-	s, err := NewSampler(ns.NewRegistry(), HostProviders(HostOptions{}), Options{Now: func() time.Time { return t }})
-	if err != nil {
-		b.Fatal(err)
-	}
-	r, err := NewRecorder(base, 2, "bench", t)
-	if err != nil {
-		b.Fatal(err)
-	}
+	s, r := hostRecorder(b, filepath.Join(b.TempDir(), "rec"), &t)
 	defer r.Close(t)
 	linux := PCPNames()
 	b.ReportAllocs()
 	for b.Loop() {
-		snap, err := s.Sample(context.Background())
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := r.Record(s.Registry(), snap, linux); err != nil {
-			b.Fatal(err)
-		}
-		t = t.Add(time.Second)
+		recordSample(b, s, r, linux, &t)
 	}
 }
 
@@ -95,16 +93,7 @@ func BenchmarkReplayOpenSeek24h(b *testing.B) {
 // BenchmarkReplayStep is one step forward in a recording of this host's default classes (one
 // reading: the next sample, decoded, mapped and its rates made; issue 15: ≤ 5 ms).
 func BenchmarkReplayStep(b *testing.B) {
-	base := recordHost(b, 600)
-	provs, as, err := ArchiveProviders([]string{base}, time.Time{}, false)
-	if err != nil {
-		b.Fatal(err)
-	}
-	s, err := NewSampler(ns.NewRegistry(), provs, Options{Now: as.Clock})
-	if err != nil {
-		b.Fatal(err)
-	}
-	r := NewReplay(s, as, time.Time{})
+	r := openReplay(b, time.Time{}, recordHost(b, 600))
 	if _, err := r.Sample(context.Background()); err != nil {
 		b.Fatal(err)
 	}
@@ -123,16 +112,7 @@ func BenchmarkReplayStep(b *testing.B) {
 // BenchmarkReplaySeekHost is a move to a time drawn at random in the same recording: a seek
 // and two readings.
 func BenchmarkReplaySeekHost(b *testing.B) {
-	base := recordHost(b, 600)
-	provs, as, err := ArchiveProviders([]string{base}, time.Time{}, false)
-	if err != nil {
-		b.Fatal(err)
-	}
-	s, err := NewSampler(ns.NewRegistry(), provs, Options{Now: as.Clock})
-	if err != nil {
-		b.Fatal(err)
-	}
-	r := NewReplay(s, as, time.Time{})
+	r := openReplay(b, time.Time{}, recordHost(b, 600))
 	first, _ := r.Span()
 	rnd := rand.New(rand.NewPCG(1, 2))
 	b.ReportAllocs()

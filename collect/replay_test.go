@@ -11,6 +11,21 @@ import (
 	ns "dcimon/namespace"
 )
 
+// openReplay is a replay of the archives at bases from at (where the first rates are when zero),
+// as dcimon --archive opens one.
+func openReplay(tb testing.TB, at time.Time, bases ...string) *Replay {
+	tb.Helper()
+	provs, as, err := ArchiveProviders(bases, time.Time{}, false)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s, err := NewSampler(ns.NewRegistry(), provs, Options{Now: as.Clock, Deadline: 10 * time.Second})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return NewReplay(s, as, at)
+}
+
 // replaySample is the sample Replay's latest reading is of: its time, and the rate that says
 // which sample it is ((2i-1)×100/s), or -1 when it has none.
 type replayReading struct {
@@ -40,16 +55,7 @@ func readReplay(t *testing.T, r *Replay) replayReading {
 // moved to, with its rate over the interval that ends there: a step forward reads on, a step
 // back, a jump and a time typed seek through the index, and nothing is taken across a move.
 func TestReplayMoves(t *testing.T) {
-	base := archivetest.Write(t, t.TempDir(), "db1", 600, 0)
-	provs, as, err := ArchiveProviders([]string{base}, time.Time{}, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := NewSampler(ns.NewRegistry(), provs, Options{Now: as.Clock, Deadline: 10 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := NewReplay(s, as, time.Time{})
+	r := openReplay(t, time.Time{}, archivetest.Write(t, t.TempDir(), "db1", 600, 0))
 	if first, last := r.Span(); !first.Equal(archivetest.Start) || !last.Equal(archivetest.Start.Add(599*time.Second)) {
 		t.Fatalf("span %v – %v", first, last)
 	}
@@ -99,16 +105,8 @@ func TestReplaySeveralArchives(t *testing.T) {
 	dir := t.TempDir()
 	a := archivetest.Write(t, dir, "db1", 120, 0)
 	b := archivetest.Write(t, dir, "web1", 120, 300*time.Millisecond)
-	provs, as, err := ArchiveProviders([]string{a, b}, time.Time{}, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg := ns.NewRegistry()
-	s, err := NewSampler(reg, provs, Options{Now: as.Clock, Deadline: 10 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := NewReplay(s, as, archivetest.Start.Add(60*time.Second+500*time.Millisecond))
+	r := openReplay(t, archivetest.Start.Add(60*time.Second+500*time.Millisecond), a, b)
+	reg := r.Registry()
 	// A step forward moves both hosts on, 0.3 s apart as they are; a move between their
 	// samples moves one, and the other keeps its values (never n/a for having nothing new).
 	for step, move := range []func(){nil, func() { n, _ := r.Next(); r.Move(n.Add(400 * time.Millisecond)) },
@@ -145,15 +143,7 @@ func TestReplayMemoryIndependentOfLength(t *testing.T) {
 		runtime.GC()
 		var before runtime.MemStats
 		runtime.ReadMemStats(&before)
-		provs, as, err := ArchiveProviders([]string{base}, time.Time{}, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := NewSampler(ns.NewRegistry(), provs, Options{Now: as.Clock, Deadline: 10 * time.Second})
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := NewReplay(s, as, time.Time{})
+		r := openReplay(t, time.Time{}, base)
 		k := 0
 		perMove = testing.AllocsPerRun(20, func() {
 			k++

@@ -402,12 +402,7 @@ func TestSmokeRemoteHost(t *testing.T) {
 	tm.waitFor("Top › Disk", "%util")
 	// The host's whole PCP name space: a go-to deeper than what has been read follows the
 	// readings down, and the load averages are there with their instances.
-	tm.keys(":")
-	tm.literal("PCP/kernel/all/load")
-	tm.keys("Enter")
-	tm.waitFor("Top › PCP › kernel › all › load", "1 minute", "15 minute")
-	tm.keys("q")
-	tm.restored(0)
+	tm.downToLoad()
 }
 
 // Issue 15: the real program records this host, then replays the recording with its time
@@ -472,6 +467,13 @@ func TestSmokeReplay(t *testing.T) {
 	tm.waitFor("@ " + want.UTC().Format("2006-01-02 15:04:05"))
 	tm.keys("p")
 	tm.waitFor("end of the archive")
+	tm.downToLoad()
+}
+
+// downToLoad goes down a host's PCP name space to its load averages with :, which follows the
+// readings down a level at a time, sees their instances, and quits.
+func (tm *tmuxTerm) downToLoad() {
+	tm.t.Helper()
 	tm.keys(":")
 	tm.literal("PCP/kernel/all/load")
 	tm.keys("Enter")
