@@ -310,6 +310,13 @@ func TestRecordReadByPCP(t *testing.T) {
 			t.Errorf("pmdumplog shows no %s", want)
 		}
 	}
+	// The context's labels, as pmlogger records its pmcd's: PCP reads them, and so does the replay.
+	if labels := pcptest.Run(t, "pmdumplog", "-e", base); !strings.Contains(labels, `Context labels`) || !strings.Contains(labels, `"hostname":`) {
+		t.Errorf("pmdumplog -e shows no context labels:\n%s", labels)
+	}
+	if desc, errOut, code := runFake(t, "describe", "Host", "--archive", base); code != 0 || !strings.Contains(desc, "hostname") {
+		t.Errorf("describe Host --archive: exit %d %s\n%s", code, errOut, desc)
+	}
 	if strings.Contains(dump, "no name in PMNS") {
 		t.Errorf("a metric without its name:\n%s", dump)
 	}

@@ -2,6 +2,7 @@ package collect
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -381,8 +382,27 @@ func (x *archiveContext) readTo(t time.Time) (int, error) {
 }
 
 // Labels are the archive's host, as its label names it.
+// Labels are the archive's host, as its label names it, and its context's labels as recorded
+// (the first context label set: pmlogger's pmcd's, dcimon record's host's).
 func (x *archiveContext) Labels() (string, map[string]string) {
-	return x.a.Label.Host, map[string]string{"hostname": x.a.Label.Host}
+	out := map[string]string{"hostname": x.a.Label.Host}
+	for _, ls := range x.a.Labels {
+		if ls.Type&pcparchive.LabelContext == 0 || len(ls.Sets) == 0 {
+			continue
+		}
+		var m map[string]any
+		if json.Unmarshal([]byte(ls.Sets[0].JSON), &m) == nil {
+			for k, v := range m {
+				if s, ok := v.(string); ok {
+					out[k] = s
+				} else if b, err := json.Marshal(v); err == nil {
+					out[k] = string(b)
+				}
+			}
+		}
+		break
+	}
+	return x.a.Label.Host, out
 }
 
 // Metrics describes names as pmproxy would; a name the archive lacks is ErrUnknownMetric.

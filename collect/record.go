@@ -156,13 +156,20 @@ type recInDom struct {
 	names  string // the last written set, to write it again only when it changes
 }
 
-// NewRecorder starts an archive at base for host, its first sample at start.
-func NewRecorder(base string, version int, host string, start time.Time) (*Recorder, error) {
+// NewRecorder starts an archive at base for host, its first sample at start. labels are the
+// context's (hostname, machineid: what pmlogger records of its pmcd); none when nil.
+func NewRecorder(base string, version int, host string, start time.Time, labels map[string]string) (*Recorder, error) {
 	zone, _ := start.Zone()
 	w, err := pcparchive.Create(base, version, pcparchive.Label{PID: int32(os.Getpid()), Start: start, Host: host, TZ: zone,
 		Zoneinfo: ":" + start.Location().String()})
 	if err != nil {
 		return nil, err
+	}
+	if len(labels) > 0 {
+		if err := w.PutLabels(start, pcparchive.LabelContext, 0, labels); err != nil {
+			w.Close()
+			return nil, err
+		}
 	}
 	return &Recorder{w: w, byKey: map[recKey]*recMetric{}, domains: map[*ns.Class]*recInDom{}, names: map[string]bool{},
 		specials: recSpecials(), special: map[string]*recSpecial{}}, nil

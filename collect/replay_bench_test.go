@@ -19,7 +19,7 @@ func hostRecorder(b *testing.B, base string, t *time.Time) (*Sampler, *Recorder)
 	if err != nil {
 		b.Fatal(err)
 	}
-	r, err := NewRecorder(base, 2, "bench", *t)
+	r, err := NewRecorder(base, 2, "bench", *t, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -79,7 +79,15 @@ func Record(ctx context.Context, o RecordOptions, e Env, log io.Writer) error {
 	if host == "" {
 		host = "localhost"
 	}
-	rec, err := collect.NewRecorder(o.Base, o.Version, host, first.End.In(e.Loc))
+	// The context's labels, as pmlogger records its pmcd's: the host's name, and on this host
+	// its machine id.
+	labels := map[string]string{"hostname": host}
+	if o.Source == "host" && o.Procfs == "" {
+		if id, err := os.ReadFile("/etc/machine-id"); err == nil && len(strings.TrimSpace(string(id))) > 0 {
+			labels["machineid"] = strings.TrimSpace(string(id))
+		}
+	}
+	rec, err := collect.NewRecorder(o.Base, o.Version, host, first.End.In(e.Loc), labels)
 	if err != nil {
 		return fmt.Errorf("record: %w", err)
 	}

@@ -2,10 +2,12 @@ package pcparchive
 
 import (
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"os"
+	"sort"
 	"strconv"
 	"time"
 )
@@ -219,6 +221,65 @@ func (w *Writer) PutText(t Text) error {
 	b := be.AppendUint32(nil, tagText)
 	b = be.AppendUint32(be.AppendUint32(b, t.Type), t.Ident)
 	return w.writeMeta(append(append(b, t.Text...), 0))
+}
+
+// Label set types (PM_LABEL_*): what a set describes.
+const (
+	LabelContext = 0x1
+	LabelDomain  = 0x2
+	LabelInDom   = 0x4
+	LabelItem    = 0x10
+)
+
+// PutLabels writes a label set at t: labels of the context (ident ignored), a domain, an
+// instance domain or a metric, as the JSON object PCP reads (keys sorted, values strings) with
+// each label's place in it. Empty or over-long sets are an error: a label set fits 64 KiB.
+func (w *Writer) PutLabels(t time.Time, typ, ident uint32, labels map[string]string) error {
+	if len(labels) == 0 {
+		return fmt.Errorf("archive %s: an empty label set", w.base)
+	}
+	if typ == LabelContext {
+		ident = 0xffffffff // PM_ID_NULL
+	}
+	keys := make([]string, 0, len(labels))
+	for k := range labels {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	js := []byte{'{'}
+	var entries []byte
+	for i, k := range keys {
+		if i > 0 {
+			js = append(js, ',')
+		}
+		name, _ := json.Marshal(k)
+		value, _ := json.Marshal(labels[k])
+		if len(name)-2 > 255 || len(js)+len(name)+1+len(value) > 0xffff {
+			return fmt.Errorf("archive %s: label %q: past a label set's 64 KiB", w.base, k)
+		}
+		// name offset and length (without the quotes), flags (the set's type), value offset and
+		// length (with its quotes, as PCP writes them).
+		entries = be.AppendUint16(entries, uint16(len(js)+1))
+		entries = append(entries, byte(len(name)-2), byte(typ))
+		js = append(append(js, name...), ':')
+		entries = be.AppendUint16(be.AppendUint16(entries, uint16(len(js))), uint16(len(value)))
+		js = append(js, value...)
+	}
+	js = append(js, '}')
+	tag := uint32(tagLabel)
+	if w.version == 2 {
+		tag = tagLabelV2
+	}
+	p := be.AppendUint32(nil, tag)
+	p = w.appendStamp(p, t)
+	p = be.AppendUint32(be.AppendUint32(p, typ), ident)
+	p = be.AppendUint32(p, 1)          // one set
+	p = be.AppendUint32(p, 0xffffffff) // PM_IN_NULL
+	p = be.AppendUint32(p, uint32(len(js)))
+	p = append(p, js...)
+	p = be.AppendUint32(p, uint32(len(keys)))
+	p = append(p, entries...)
+	return w.writeMeta(p)
 }
 
 // OutValue is one instance's value to write: a number or a string, of its metric's type.

@@ -21,6 +21,9 @@ func writeSample(t *testing.T, version int) (string, []string) {
 		t.Fatal(err)
 	}
 	w.IndexEvery = 2
+	if err := w.PutLabels(start, LabelContext, 0, map[string]string{"hostname": "db1", "machineid": "0a1b", "zone": `a "quoted" place`}); err != nil {
+		t.Fatal(err)
+	}
 	disk := InDomOf(60, 1)
 	descs := []Desc{
 		{PMID: PMID(60, 0, 4), Type: TypeU64, InDom: disk, Sem: 1, Units: CountUnits, Names: []string{"disk.dev.read"}},
@@ -85,6 +88,11 @@ func TestWriterReadByPCP(t *testing.T) {
 				t.Errorf("pmlogcheck:\n%s", out)
 			}
 			dump := pcpRun(t, "pmdumplog", "-a", base)
+			labels := pcpRun(t, "pmdumplog", "-e", base)
+			if want := `{"hostname":"db1","machineid":"0a1b","zone":"a \"quoted\" place"}`; !strings.Contains(labels, want) ||
+				!strings.Contains(labels, "name(2,8) : value(12,5) [context]") {
+				t.Errorf("pmdumplog -e does not show the context labels %s as written:\n%s", want, labels)
+			}
 			for _, s := range []string{"Log Format Version " + fmt.Sprint(v), "from host db1", "PMID: 60.0.4 (disk.dev.read)",
 				`0 or "sda"`, `15 or "15 minute"`, "PMID: 245.0.1 (dcimon.test.ratio)"} {
 				if !strings.Contains(dump, s) {
