@@ -146,7 +146,8 @@ func (v *HotVals) begin(t time.Time) {
 	asc := v.spec.Threshold < 0
 	v.feed.reset(asc, v.spec.MaxResp)
 	v.excDue = v.spec.Except != SiHotNoException &&
-		(!v.excFired || t.Sub(v.lastExc) >= time.Duration(v.spec.Frequency)*time.Minute)
+		(!v.excFired || t.Sub(v.lastExc) >= time.Duration(v.spec.Frequency)*time.Minute ||
+			t.Before(v.lastExc)) // a replay moved back in time: then is not after the last one
 	v.exc.reset(asc, v.spec.MaxResp)
 }
 
