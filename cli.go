@@ -280,8 +280,8 @@ func (cfg *config) validate() error {
 		cfg.c.Fleet = len(cfg.c.Archives) > 1
 		if cfg.c.Host == "" && !cfg.c.Fleet {
 			// The host is the one the archive's label names, as pmlogger recorded it.
-			if a, err := pcparchive.Open(cfg.c.Archives[0]); err == nil {
-				cfg.c.Host = a.Label.Host
+			if l, err := pcparchive.ReadLabel(cfg.c.Archives[0]); err == nil {
+				cfg.c.Host = l.Host
 			}
 		}
 	}

@@ -116,6 +116,7 @@ func Get(ctx context.Context, o GetOptions, e Env, w io.Writer) error {
 	// elapsed is that interval, not 0 (issue 12).
 	prev := first.End
 	var failed error
+	pastTo := o.pastTo(e.Loc)
 	for n := 0; o.Count == 0 || n < o.Count; n++ {
 		if o.Archived() {
 			if archiveEnded(s) {
@@ -128,7 +129,7 @@ func Get(ctx context.Context, o GetOptions, e Env, w io.Writer) error {
 		if err != nil {
 			return nil
 		}
-		if o.Archived() && (archiveEnded(s) || !snap.End.After(prev) || o.pastTo(snap.End, e.Loc)) {
+		if o.Archived() && (archiveEnded(s) || !snap.End.After(prev) || pastTo(snap.End)) {
 			return nil // past the archive's last sample (or its time stands still): nothing more to print
 		}
 		// Instances come and go between readings: expand every request again (issue 21).

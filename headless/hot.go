@@ -138,6 +138,7 @@ func Hot(ctx context.Context, o HotOptions, e Env, w io.Writer) error {
 	seen := log.Seq()
 	var failed error // the last reading's: a hotset that could read nothing exits non-zero
 	prev := first.End
+	pastTo := o.pastTo(e.Loc)
 	for n := 0; o.Count == 0 || n < o.Count; n++ {
 		if o.Archived() {
 			if archiveEnded(s) {
@@ -150,7 +151,7 @@ func Hot(ctx context.Context, o HotOptions, e Env, w io.Writer) error {
 		if err != nil {
 			return nil
 		}
-		if o.Archived() && (archiveEnded(s) || !snap.End.After(prev) || o.pastTo(snap.End, e.Loc)) {
+		if o.Archived() && (archiveEnded(s) || !snap.End.After(prev) || pastTo(snap.End)) {
 			return nil // past the archive's last sample (or its time stands still): nothing more to print
 		}
 		prev = snap.End

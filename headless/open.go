@@ -288,23 +288,24 @@ func (c Common) ArchiveDay() time.Time {
 	if len(c.Archives) == 0 {
 		return time.Time{}
 	}
-	a, err := pcparchive.Open(c.Archives[0])
+	l, err := pcparchive.ReadLabel(c.Archives[0])
 	if err != nil {
 		return time.Time{}
 	}
-	return a.Label.Start
+	return l.Start
 }
 
 // Archived says the command reads an archive: its readings follow one another without waiting.
 func (c Common) Archived() bool { return len(c.Archives) > 0 }
 
-// pastTo says a reading at t is after --to: the series is over.
-func (c Common) pastTo(t time.Time, loc *time.Location) bool {
+// pastTo says whether a reading at a time is after --to (the series is over), with --to read
+// once for the series; never without --to.
+func (c Common) pastTo(loc *time.Location) func(time.Time) bool {
 	if c.To == "" {
-		return false
+		return func(time.Time) bool { return false }
 	}
 	to, err := ParseAt(c.To, loc, c.ArchiveDay())
-	return err == nil && t.After(to)
+	return func(t time.Time) bool { return err == nil && t.After(to) }
 }
 
 // archiveEnded says the archive a sampler reads has no sample after the last one read.

@@ -19,6 +19,7 @@ package pcparchive
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -154,14 +155,7 @@ type Archive struct {
 // .meta; a path to one of its files is taken too). A missing index is not an error: the index
 // is optional.
 func Open(base string) (*Archive, error) {
-	for _, suf := range []string{".meta", ".index"} {
-		base = strings.TrimSuffix(base, suf)
-	}
-	if ext := filepath.Ext(base); len(ext) > 1 {
-		if _, err := strconv.Atoi(ext[1:]); err == nil {
-			base = strings.TrimSuffix(base, ext)
-		}
-	}
+	base = baseOf(base)
 	meta, err := os.ReadFile(base + ".meta")
 	if err != nil {
 		return nil, fmt.Errorf("archive %s: %w", base, err)
@@ -186,6 +180,37 @@ func Open(base string) (*Archive, error) {
 		return nil, fmt.Errorf("archive %s: no data volume (%s.0)", base, filepath.Base(base))
 	}
 	return a, nil
+}
+
+// baseOf is an archive's base from the base or a path to one of its files.
+func baseOf(path string) string {
+	for _, suf := range []string{".meta", ".index"} {
+		path = strings.TrimSuffix(path, suf)
+	}
+	if ext := filepath.Ext(path); len(ext) > 1 {
+		if _, err := strconv.Atoi(ext[1:]); err == nil {
+			path = strings.TrimSuffix(path, ext)
+		}
+	}
+	return path
+}
+
+// ReadLabel reads an archive's label alone (its host, zone and start), from the head of its
+// metadata file: what Open reads first, without the rest of the metadata.
+func ReadLabel(base string) (Label, error) {
+	base = baseOf(base)
+	f, err := os.Open(base + ".meta")
+	if err != nil {
+		return Label{}, fmt.Errorf("archive %s: %w", base, err)
+	}
+	defer f.Close()
+	head := make([]byte, 808) // the largest label record: Version 3's
+	n, _ := io.ReadFull(f, head)
+	l, _, err := parseLabel(head[:n])
+	if err != nil {
+		return Label{}, fmt.Errorf("archive %s: %s.meta: %w", base, filepath.Base(base), err)
+	}
+	return l, nil
 }
 
 // ReadVolume reads every pmResult of volume n, in the order written. A volume cut short (the

@@ -109,6 +109,9 @@ func TestWriterReadByPCP(t *testing.T) {
 				}
 			}
 			a, err := Open(base)
+			if l, err := ReadLabel(base + ".0"); err != nil || l.Host != a.Label.Host || !l.Start.Equal(a.Label.Start) || l.Version != v {
+				t.Errorf("ReadLabel = %+v, %v; Open's label %+v", l, err, a.Label)
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
