@@ -11,6 +11,7 @@ import (
 	"dcimon/collect"
 	ns "dcimon/namespace"
 	"dcimon/pcparchive"
+	"dcimon/views"
 )
 
 // Env is what a command needs from the process; tests replace the clock and the sleep.
@@ -252,34 +253,19 @@ func pcpPassword(e Env) (string, error) {
 	return strings.TrimRight(pw, "\r"), nil
 }
 
-// ParseAt reads --at: an RFC 3339 time, or a date and time (2026-11-25 03:12[:05]), in loc
-// unless a zone is given. A time of day alone (03:12) is not taken: it would need a day, and
-// guessing one is how a replay shows the wrong night.
+// ParseAt reads --at, --from and --to (views.ParseTime): an RFC 3339 time, a date and time in loc
+// (2026-11-25 03:12[:05]), or a time of day (03:12) on the day of day, the archive's start.
 func ParseAt(s string, loc *time.Location, day time.Time) (time.Time, error) {
-	if loc == nil {
-		loc = time.Local
+	t, clock, err := views.ParseTime(s, loc, day)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("%w; a time of day is on the archive's first day, or the next", err)
 	}
-	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
-		return t, nil
+	// A time of day on the archive's first day, or the next when that is before its start (an
+	// archive from 22:00 to 06:00 has 03:12 on its second day).
+	if clock && t.Before(day.Truncate(time.Minute)) {
+		t = t.AddDate(0, 0, 1)
 	}
-	for _, f := range []string{"2006-01-02 15:04:05", "2006-01-02 15:04", "2006-01-02T15:04:05", "2006-01-02T15:04"} {
-		if t, err := time.ParseInLocation(f, s, loc); err == nil {
-			return t, nil
-		}
-	}
-	for _, f := range []string{"15:04:05", "15:04"} {
-		if c, err := time.ParseInLocation(f, s, loc); err == nil && !day.IsZero() {
-			// A time of day: on the archive's first day, or the next when that is before its
-			// start (an archive from 22:00 to 06:00 has 03:12 on its second day).
-			d := day.In(loc)
-			t := time.Date(d.Year(), d.Month(), d.Day(), c.Hour(), c.Minute(), c.Second(), 0, loc)
-			if t.Before(day.Truncate(time.Minute)) {
-				t = t.AddDate(0, 0, 1)
-			}
-			return t, nil
-		}
-	}
-	return time.Time{}, fmt.Errorf("%q: want a time of day (03:12, 03:12:05: on the archive's first day, or the next), a date and time (2026-11-25 03:12, local time) or RFC 3339 (2026-11-25T03:12:00Z)", s)
+	return t, nil
 }
 
 // ArchiveDay is the start of the first archive the flags name (zero when there is none, or it

@@ -8,6 +8,8 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"dcimon/views"
 )
 
 // replayer is a Sampler over PCP archives with a time cursor (collect.Replay, issue 15). Move
@@ -185,41 +187,21 @@ func (m *Model) gotoTime(s string) tea.Cmd {
 	return m.replayRead()
 }
 
-// parseReplayTime reads a time typed for a replay (gotoTime), in loc.
+// parseReplayTime reads a time typed for a replay (gotoTime, views.ParseTime), in loc: a time
+// of day is on the day of the sample shown, else the nearest day that has it in the archive.
 func parseReplayTime(s string, cur, first, last time.Time, loc *time.Location) (time.Time, error) {
 	span := fmt.Sprintf("the archive's samples are from %s to %s", first.In(loc).Format("2006-01-02 15:04:05"), last.In(loc).Format("2006-01-02 15:04:05 MST"))
-	var t time.Time
-	found := false
-	for _, f := range []string{"15:04:05", "15:04"} {
-		if c, err := time.ParseInLocation(f, s, loc); err == nil {
-			// The day of the sample shown, else the nearest day that has the time in the archive.
-			d := cur.In(loc)
-			t = time.Date(d.Year(), d.Month(), d.Day(), c.Hour(), c.Minute(), c.Second(), 0, loc)
-			for _, days := range []int{0, -1, 1, -2, 2} {
-				if u := t.AddDate(0, 0, days); inSpan(u, first, last) {
-					t = u
-					break
-				}
+	t, clock, err := views.ParseTime(s, loc, cur)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("@%v; %s", err, span)
+	}
+	if clock {
+		for _, days := range []int{0, -1, 1, -2, 2} {
+			if u := t.AddDate(0, 0, days); inSpan(u, first, last) {
+				t = u
+				break
 			}
-			found = true
-			break
 		}
-	}
-	if !found {
-		if c, err := time.Parse(time.RFC3339Nano, s); err == nil {
-			t, found = c, true
-		}
-	}
-	for _, f := range []string{"2006-01-02 15:04:05", "2006-01-02 15:04", "2006-01-02T15:04:05", "2006-01-02T15:04"} {
-		if found {
-			break
-		}
-		if c, err := time.ParseInLocation(f, s, loc); err == nil {
-			t, found = c, true
-		}
-	}
-	if !found {
-		return time.Time{}, fmt.Errorf("@%s: want a time (@03:12, @03:12:05) or a date and time (@2026-11-25 03:12); %s", safe(s), span)
 	}
 	if !inSpan(t, first, last) {
 		return time.Time{}, fmt.Errorf("@%s is outside the archive: %s", safe(s), span)
