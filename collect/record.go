@@ -32,8 +32,10 @@ type Recorder struct {
 	// gen is the registry generation described last (described: once at least).
 	gen       uint64
 	described bool
-	// specials are the datums written as the Linux PMDA has them but not as they are
-	// (recSpecials), and the PCP metrics they make.
+	// linux are the Linux PMDA metrics the mapping reads datums from as they are (pcpNames),
+	// by class id and datum; specials are the datums written as the Linux PMDA has them but
+	// not as they are (recSpecials), and special the PCP metrics they make.
+	linux    map[string]string
 	specials map[string][]recTarget
 	special  map[string]*recSpecial
 	order    []*recSpecial
@@ -172,7 +174,7 @@ func NewRecorder(base string, version int, host string, start time.Time, labels 
 		}
 	}
 	return &Recorder{w: w, byKey: map[recKey]*recMetric{}, domains: map[*ns.Class]*recInDom{}, names: map[string]bool{},
-		specials: recSpecials(), special: map[string]*recSpecial{}}, nil
+		linux: pcpNames(), specials: recSpecials(), special: map[string]*recSpecial{}}, nil
 }
 
 // pcpNames are the Linux PMDA metric each datum of the mapped classes is read from, where the
@@ -216,7 +218,7 @@ func recType(d *ns.Datum) (int32, bool) {
 }
 
 // describe writes the descriptors of the classes' datums not written yet.
-func (r *Recorder) describe(reg *ns.Registry, linux map[string]string) error {
+func (r *Recorder) describe(reg *ns.Registry) error {
 	gen := reg.Generation()
 	if r.described && gen == r.gen {
 		return nil // no class came since
@@ -245,7 +247,7 @@ func (r *Recorder) describe(reg *ns.Registry, linux map[string]string) error {
 				r.byKey[key] = nil // written through its PCP metric
 				continue
 			}
-			name, pcp := linux[fmt.Sprintf("%s/%d", c.ID, d.ID.Low())]
+			name, pcp := r.linux[fmt.Sprintf("%s/%d", c.ID, d.ID.Low())]
 			if !pcp {
 				name = "dcimon." + recPath(c, d)
 			}
@@ -457,8 +459,8 @@ func (r *Recorder) domain(c *ns.Class) *recInDom {
 
 // Record writes one snapshot: the descriptors of classes not seen before, each instance domain
 // whose instances changed, and one record of every value read.
-func (r *Recorder) Record(reg *ns.Registry, snap *ns.Snapshot, linux map[string]string) error {
-	if err := r.describe(reg, linux); err != nil {
+func (r *Recorder) Record(reg *ns.Registry, snap *ns.Snapshot) error {
+	if err := r.describe(reg); err != nil {
 		return err
 	}
 	t := snap.End
@@ -557,7 +559,3 @@ func (r *Recorder) NewVolume() (int, error) { return r.w.NewVolume() }
 
 // Close ends the archive at end (the last record's time).
 func (r *Recorder) Close(end time.Time) error { return r.w.CloseAt(end) }
-
-// PCPNames is the table of Linux PMDA names the recorder writes datums under (pcpNames), made
-// once for a recording.
-func PCPNames() map[string]string { return pcpNames() }

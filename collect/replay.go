@@ -26,7 +26,7 @@ type Replay struct {
 	moveTo time.Time  // a move asked for, not read yet
 	moved  bool
 	step   int        // a move by samples asked for (with moved): +1 the next, -1 the one before
-	rd     sync.Mutex // serialises reading the archives: Sample and Next
+	rd     sync.Mutex // serialises Sample's reading of the archives
 }
 
 // NewReplay puts a time cursor on s, a sampler of the archives as (OpenSource). It starts at
@@ -81,22 +81,6 @@ func (r *Replay) Step(n int) {
 	r.mu.Unlock()
 }
 
-// Next is the time of the next sample after the one shown, in any archive; false at the end.
-func (r *Replay) Next() (time.Time, bool) {
-	r.rd.Lock()
-	defer r.rd.Unlock()
-	var t time.Time
-	for _, x := range r.as.xs {
-		if n, ok := x.nextData(); ok && (t.IsZero() || n.Before(t)) {
-			t = n
-		}
-	}
-	return t, !t.IsZero()
-}
-
-// nextData is the time of the archive's next data record after the one read last.
-func (x *archiveContext) nextData() (time.Time, bool) { return x.dataAfter(x.now) }
-
 // dataAfter is the time of the archive's first data record after t, which is not before the
 // one read last (its records ahead are read into pending).
 func (x *archiveContext) dataAfter(t time.Time) (time.Time, bool) {
@@ -128,19 +112,19 @@ func (x *archiveContext) dataBefore(t time.Time) (time.Time, bool) {
 	return last, !last.IsZero()
 }
 
-// samplesTo counts the archive's data records after the one read last and up to at, stopping
-// at most.
-func (x *archiveContext) samplesTo(at time.Time, most int) int {
+// countBetween counts the archive's data records after t and up to u, at most most, among its
+// records ahead (more read ahead as needed): t is not before the one read last.
+func (x *archiveContext) countBetween(t, u time.Time, most int) int {
 	k := 0
 	for i := 0; k < most; i++ {
 		if len(x.pending) <= i && !x.more() {
 			break
 		}
 		r := x.pending[i]
-		if r.Time.After(at) {
+		if r.Time.After(u) {
 			break
 		}
-		if isData(r) && r.Time.After(x.now) {
+		if isData(r) && r.Time.After(t) {
 			k++
 		}
 	}
@@ -220,7 +204,7 @@ func (r *Replay) Sample(ctx context.Context) (*ns.Snapshot, error) {
 		back, most, any := false, 0, false
 		for _, x := range r.as.xs {
 			back = back || at.Before(x.now)
-			k := x.samplesTo(at, 2)
+			k := x.countBetween(x.now, at, 2)
 			most, any = max(most, k), any || k > 0
 		}
 		switch {
@@ -277,29 +261,11 @@ func (r *Replay) nextStep(t time.Time) time.Time {
 		return first
 	}
 	for _, x := range r.as.xs {
-		if n := x.countBetween(t, last); n > 1 {
+		if x.countBetween(t, last, 2) > 1 {
 			return first
 		}
 	}
 	return last
-}
-
-// countBetween counts the archive's data records after t and up to u among those read ahead
-// (and more read ahead as needed).
-func (x *archiveContext) countBetween(t, u time.Time) int {
-	k := 0
-	for i := 0; ; i++ {
-		if len(x.pending) <= i && !x.more() {
-			return k
-		}
-		r := x.pending[i]
-		if r.Time.After(u) {
-			return k
-		}
-		if isData(r) && r.Time.After(t) {
-			k++
-		}
-	}
 }
 
 // clampTo is t within the archive's span.

@@ -27,12 +27,12 @@ func hostRecorder(b *testing.B, base string, t *time.Time) (*Sampler, *Recorder)
 }
 
 // recordSample is one sample read and recorded, the clock a second on.
-func recordSample(b *testing.B, s *Sampler, r *Recorder, linux map[string]string, t *time.Time) {
+func recordSample(b *testing.B, s *Sampler, r *Recorder, t *time.Time) {
 	snap, err := s.Sample(context.Background())
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := r.Record(s.Registry(), snap, linux); err != nil {
+	if err := r.Record(s.Registry(), snap); err != nil {
 		b.Fatal(err)
 	}
 	*t = t.Add(time.Second)
@@ -45,9 +45,8 @@ func recordHost(b *testing.B, n int) string {
 	base := filepath.Join(b.TempDir(), "host")
 	t := time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)
 	s, r := hostRecorder(b, base, &t)
-	linux := PCPNames()
 	for range n {
-		recordSample(b, s, r, linux, &t)
+		recordSample(b, s, r, &t)
 	}
 	if err := r.Close(t.Add(-time.Second)); err != nil {
 		b.Fatal(err)
@@ -61,10 +60,9 @@ func BenchmarkRecordSample(b *testing.B) {
 	t := time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)
 	s, r := hostRecorder(b, filepath.Join(b.TempDir(), "rec"), &t)
 	defer r.Close(t)
-	linux := PCPNames()
 	b.ReportAllocs()
 	for b.Loop() {
-		recordSample(b, s, r, linux, &t)
+		recordSample(b, s, r, &t)
 	}
 }
 

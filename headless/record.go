@@ -91,9 +91,8 @@ func Record(ctx context.Context, o RecordOptions, e Env, log io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("record: %w", err)
 	}
-	linux := collect.PCPNames()
 	last := first.End
-	if err := rec.Record(s.Registry(), first, linux); err != nil {
+	if err := rec.Record(s.Registry(), first); err != nil {
 		_ = rec.Close(last)
 		return fmt.Errorf("record %s: %w", o.Base, err)
 	}
@@ -135,7 +134,7 @@ func Record(ctx context.Context, o RecordOptions, e Env, log io.Writer) error {
 			_ = rec.Close(last)
 			return fmt.Errorf("record %s: %w", o.Base, err)
 		}
-		if err := rec.Record(s.Registry(), snap, linux); err != nil {
+		if err := rec.Record(s.Registry(), snap); err != nil {
 			_ = rec.Close(last)
 			return fmt.Errorf("record %s: %w", o.Base, err)
 		}
