@@ -20,6 +20,7 @@ import (
 // Daemons where Debian's pcp puts them.
 const (
 	pmcdBin    = "/usr/lib/pcp/bin/pmcd"
+	pcpVarDir  = "/var/lib/pcp" // PCP_VAR_DIR of Debian's pcp
 	pmproxyBin = "/usr/lib/pcp/bin/pmproxy"
 )
 
@@ -154,7 +155,30 @@ func Run(t testing.TB, tool string, args ...string) string {
 func daemon(t testing.TB, dir, name, bin string, args ...string) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command("sh", append([]string{"-c", pcpEnv, bin}, args...)...)
-	cmd.Dir = "/run/pcp"
+	// Directories of this test's own: the tests of several packages run at once, and pmcds
+	// sharing PCP's started their PMDAs through one another's pmdaroot (its socket is
+	// $PCP_VAR_DIR/pmcd/root.socket), which took them down with it when its test ended
+	// ("Broken pipe" in the other test's values). PCP_VAR_DIR is a directory of links to
+	// PCP's own (the name space, the PMDAs, their configuration) but for pmcd/.
+	tmp, run, vars := filepath.Join(dir, "pcp-tmp"), filepath.Join(dir, "pcp-run"), filepath.Join(dir, "pcp-var")
+	for _, d := range []string{tmp, run, filepath.Join(vars, "pmcd")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	entries, err := os.ReadDir(pcpVarDir)
+	if err != nil {
+		t.Fatalf("PCP's %s: %v", pcpVarDir, err)
+	}
+	for _, e := range entries {
+		if link := filepath.Join(vars, e.Name()); e.Name() != "pmcd" {
+			if err := os.Symlink(filepath.Join(pcpVarDir, e.Name()), link); err != nil && !os.IsExist(err) {
+				t.Fatal(err)
+			}
+		}
+	}
+	cmd.Env = append(os.Environ(), "PCP_TMP_DIR="+tmp, "PCP_RUN_DIR="+run, "PCP_VAR_DIR="+vars)
+	cmd.Dir = run
 	out, err := os.Create(filepath.Join(dir, name+".out"))
 	if err != nil {
 		t.Fatal(err)
