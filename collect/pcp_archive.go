@@ -9,7 +9,6 @@ import (
 	"iter"
 	"maps"
 	"math"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -53,7 +52,7 @@ type archiveContext struct {
 	prologue map[uint32][]pmproxy.Value
 }
 
-// prologueSpan is how long after its first record an archive's start lasts: pmlogger logs its
+// prologueSpan is how long after its first data record an archive's start lasts: pmlogger logs its
 // "once" metrics with its first fetches.
 const prologueSpan = 2 * time.Second
 
@@ -75,8 +74,11 @@ func openArchive(base string) (*archiveContext, error) {
 	if x.cur, err = a.Cursor(time.Time{}); err != nil {
 		return nil, err
 	}
-	// The start: the first records, read ahead and kept for the fetches that follow.
+	// The start: the first records, read ahead and kept for the fetches that follow; its
+	// values are those up to prologueSpan after the first data record (pmlogger's own record
+	// comes first, and its first fetch may come late on a loaded host).
 	data := 0
+	var firstData time.Time
 	for len(x.pending) < 64 {
 		r, err := x.cur.Next()
 		if err != nil {
@@ -90,11 +92,13 @@ func openArchive(base string) (*archiveContext, error) {
 			x.first = r.Time
 		}
 		if isData(r) {
-			if data++; data == 2 {
+			if data++; data == 1 {
+				firstData = r.Time
+			} else if data == 2 {
 				x.second = r.Time
 			}
 		}
-		if r.Time.After(x.first.Add(prologueSpan)) {
+		if !firstData.IsZero() && r.Time.After(firstData.Add(prologueSpan)) {
 			break
 		}
 		x.applyTo(x.prologue, r)
@@ -496,37 +500,23 @@ func childrenOf(names iter.Seq[string], prefix string) (leaf, nonleaf []string) 
 	return leaf, nonleaf
 }
 
-// scales are the processor count and memory size the archive first records (1 and 0 when it
-// has none), for the classes' scales.
+// scales are the processor count and memory size the archive records at its start (1 and 0
+// when it has none there), for the classes' scales: pmlogger logs them with its first samples.
 func (x *archiveContext) scales() (int, uint64) {
 	ncpu, mem := 1, uint64(0)
-	c, err := x.a.Cursor(time.Time{})
-	if err != nil {
-		return ncpu, mem
+	first := func(name string) (uint64, bool) {
+		d := x.byName[name]
+		if d == nil || len(x.prologue[d.PMID]) != 1 {
+			return 0, false
+		}
+		n, err := strconv.ParseUint(x.prologue[d.PMID][0].Text, 10, 64)
+		return n, err == nil
 	}
-	defer c.Close()
-	for range 100 { // pmlogger logs them with the first samples
-		r, err := c.Next()
-		if err != nil {
-			break
-		}
-		for _, s := range r.Sets {
-			d := x.a.Desc(s.PMID)
-			if d == nil || len(s.Values) != 1 {
-				continue
-			}
-			n, err := s.Values[0].Uint64(d.Type)
-			switch {
-			case err != nil:
-			case slices.Contains(d.Names, "hinv.ncpu") && n > 0 && n < 1<<20:
-				ncpu = int(n)
-			case slices.Contains(d.Names, "mem.physmem") && n < math.MaxUint64/1024:
-				mem = n * 1024
-			}
-		}
-		if ncpu > 1 && mem > 0 {
-			break
-		}
+	if n, ok := first("hinv.ncpu"); ok && n > 0 && n < 1<<20 {
+		ncpu = int(n)
+	}
+	if n, ok := first("mem.physmem"); ok && n < math.MaxUint64/1024 {
+		mem = n * 1024
 	}
 	return ncpu, mem
 }

@@ -181,3 +181,15 @@ func TestArchiveUndescribedInDom(t *testing.T) {
 		t.Errorf("InDom of an undescribed domain = %v, %v; want none, no error", insts, err)
 	}
 }
+
+// The classes' scales come from what an archive records at its start (archivetest logs
+// hinv.ncpu 2 and mem.physmem 4 GiB in its first sample only).
+func TestArchiveScales(t *testing.T) {
+	x, err := openArchive(archivetest.Write(t, t.TempDir(), "db1", 3, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ncpu, mem := x.scales(); ncpu != 2 || mem != 4<<30 {
+		t.Errorf("scales = %d processors, %d bytes; want 2, 4 GiB", ncpu, mem)
+	}
+}
