@@ -609,13 +609,8 @@ func ArchiveProviders(bases []string, at time.Time, clamp bool) ([]Provider, *Ar
 	if !at.IsZero() {
 		for _, x := range as.xs {
 			t := at
-			if first, last := x.Span(); clamp { // a series from before the start, or after the end
-				if t.Before(first) {
-					t = first
-				}
-				if t.After(last) {
-					t = last
-				}
+			if clamp { // a series from before the start, or after the end
+				t = clampTo(t, x)
 			}
 			if err := x.seek(t); err != nil {
 				return nil, nil, err
@@ -638,6 +633,17 @@ func ArchiveProviders(bases []string, at time.Time, clamp bool) ([]Provider, *Ar
 		provs[i] = h
 	}
 	return provs, as, nil
+}
+
+// within is t kept from first to last.
+func within(t, first, last time.Time) time.Time {
+	if t.Before(first) {
+		return first
+	}
+	if t.After(last) {
+		return last
+	}
+	return t
 }
 
 // Clock is the archives' time, the latest sample read of any: a sampler of them reads time

@@ -2,7 +2,6 @@ package collect
 
 import (
 	"context"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -54,12 +53,7 @@ func browseFake() *fakePMProxy {
 // supported and never fetched (PCPD-2), and hostile strings are escaped.
 func TestPCPNameSpaceBrowse(t *testing.T) {
 	f := browseFake()
-	srv := httptest.NewServer(f)
-	defer srv.Close()
-	provs, err := PCPProviders(PCPOptions{URL: strings.Replace(srv.URL, "http://", "pcp://", 1), Hostspec: "remote"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	provs := f.providers(t, PCPOptions{Hostspec: "remote"})
 	reg := ns.NewRegistry()
 	s, err := NewSampler(reg, provs, Options{})
 	if err != nil {
@@ -151,12 +145,7 @@ func TestPCPNameSpaceBrowse(t *testing.T) {
 // (the sampler's slow read of the rest) never explores it.
 func TestPCPNameSpaceNotReadUnasked(t *testing.T) {
 	f := browseFake()
-	srv := httptest.NewServer(f)
-	defer srv.Close()
-	provs, err := PCPProviders(PCPOptions{URL: strings.Replace(srv.URL, "http://", "pcp://", 1), Hostspec: "remote"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	provs := f.providers(t, PCPOptions{Hostspec: "remote"})
 	for range 3 {
 		if _, err := provs[0].Collect(context.Background(), Request{}); err != nil {
 			t.Fatal(err)
@@ -184,13 +173,8 @@ func TestPCPScalesFromFirstFetch(t *testing.T) {
 			"kernel.all.cpu.idle": {-1: uint64(1000)},
 		},
 	}
-	srv := httptest.NewServer(f)
-	defer srv.Close()
 	// A probe that cannot answer in time.
-	provs, err := PCPProviders(PCPOptions{URL: strings.Replace(srv.URL, "http://", "pcp://", 1), Hostspec: "late", ProbeDeadline: time.Nanosecond})
-	if err != nil {
-		t.Fatal(err)
-	}
+	provs := f.providers(t, PCPOptions{Hostspec: "late", ProbeDeadline: time.Nanosecond})
 	reg := ns.NewRegistry()
 	s, err := NewSampler(reg, provs, Options{})
 	if err != nil {

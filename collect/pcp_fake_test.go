@@ -86,6 +86,20 @@ func (f *fakePMProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // bump adds n to every integer value of metric.
+// providers serves the fake over HTTP for the test's life and returns the providers of a
+// pcp:// source on it with opt (its URL set here).
+func (f *fakePMProxy) providers(t testing.TB, opt PCPOptions) []Provider {
+	t.Helper()
+	srv := httptest.NewServer(f)
+	t.Cleanup(srv.Close)
+	opt.URL = strings.Replace(srv.URL, "http://", "pcp://", 1)
+	provs, err := PCPProviders(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return provs
+}
+
 func (f *fakePMProxy) bump(metric string, n uint64) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -122,12 +136,7 @@ func TestPCPSourcePartitionsAndHostileNames(t *testing.T) {
 			"disk.partitions.read": {10: uint64(50), 11: uint64(40), 12: uint64(150), 13: uint64(1)},
 		},
 	}
-	srv := httptest.NewServer(f)
-	defer srv.Close()
-	provs, err := PCPProviders(PCPOptions{URL: strings.Replace(srv.URL, "http://", "pcp://", 1), Hostspec: "old-host"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	provs := f.providers(t, PCPOptions{Hostspec: "old-host"})
 	h := newHarness(t, provs)
 	h.step(Request{Static: true})
 	f.bump("disk.dev.read", 10) // over pmcd's 1 s between the two fetches

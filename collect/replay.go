@@ -58,12 +58,7 @@ func (r *Replay) Now() time.Time { return r.as.Clock() }
 // archives' span.
 func (r *Replay) Move(t time.Time) {
 	first, last := r.Span()
-	if t.Before(first) {
-		t = first
-	}
-	if t.After(last) {
-		t = last
-	}
+	t = within(t, first, last)
 	r.mu.Lock()
 	r.moveTo, r.moved, r.step = t, true, 0
 	r.mu.Unlock()
@@ -270,12 +265,8 @@ func (r *Replay) nextStep(t time.Time) time.Time {
 
 // clampTo is t within the archive's span.
 func clampTo(t time.Time, x *archiveContext) time.Time {
-	if first, last := x.Span(); t.Before(first) {
-		return first
-	} else if t.After(last) {
-		return last
-	}
-	return t
+	first, last := x.Span()
+	return within(t, first, last)
 }
 
 // readAt is one collection of every archive up to t.

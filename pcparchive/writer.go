@@ -36,12 +36,16 @@ type Writer struct {
 
 // IndexNext says the next record gets a temporal index entry (a new volume's first, or every
 // IndexEvery records): a reader that seeks starts there.
-func (w *Writer) IndexNext() bool {
+func (w *Writer) IndexNext() bool { return w.results == 0 || w.indexDue() }
+
+// indexDue says the next record gets an index entry of its own (the first's is written by
+// Create).
+func (w *Writer) indexDue() bool {
 	every := w.IndexEvery
 	if every <= 0 {
 		every = 60
 	}
-	return w.volNew || (w.results > 0 && w.results%every == 0) || w.results == 0
+	return w.volNew || (w.results > 0 && w.results%every == 0)
 }
 
 // Volume is the number of the data volume being written.
@@ -299,10 +303,7 @@ type OutSet struct {
 // PutResult writes one pmResult: the values of described metrics at t. No sets is a mark
 // record (a gap in the recording).
 func (w *Writer) PutResult(t time.Time, sets []OutSet) error {
-	if w.IndexEvery <= 0 {
-		w.IndexEvery = 60
-	}
-	if w.volNew || (w.results > 0 && w.results%w.IndexEvery == 0) {
+	if w.indexDue() {
 		w.volNew = false
 		if err := w.putIndex(t); err != nil {
 			return err

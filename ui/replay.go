@@ -36,12 +36,11 @@ type replayState struct {
 	endSaid              bool // the end of the archive was said for the current play
 	hosts                string
 	spanFirst, spanLast  time.Time
-	headerLoc            *time.Location
 	headerFrom, headerTo string
 }
 
 func newReplayState(r replayer, loc *time.Location) *replayState {
-	rs := &replayState{r: r, speed: 1, headerLoc: loc}
+	rs := &replayState{r: r, speed: 1}
 	rs.spanFirst, rs.spanLast = r.Span()
 	hosts := r.Hosts()
 	switch len(hosts) {
