@@ -24,150 +24,9 @@ import (
 	ns "dcimon/namespace"
 )
 
-const cgroupASN = 14
-
-// CGroup datum low bytes.
-const (
-	cgCPUUsageID = 1 + iota
-	cgCPUUserID
-	cgCPUSystemID
-	cgThrottledID
-	cgNrThrottledID
-	cgMemCurrentID
-	cgMemMaxID
-	cgSwapCurrentID
-	cgIORBytesID
-	cgIOWBytesID
-	cgIORIOsID
-	cgIOWIOsID
-	cgCPUSomeTotalID
-	cgCPUSomeAvg10ID
-	cgMemSomeTotalID
-	cgMemSomeAvg10ID
-	cgMemFullTotalID
-	cgMemFullAvg10ID
-	cgIOSomeTotalID
-	cgIOSomeAvg10ID
-	cgIOFullTotalID
-	cgIOFullAvg10ID
-	cgProcsID
-	cgVersionID
-	cgContainerID
-	cgRuntimeID
-	cgContainerNameID
-	cgIOBytesID // derived: io_rbytes + io_wbytes
-)
-
-// cgroup device datum low bytes (one instance per block device a group did I/O on).
-const (
-	cgdRBytesID = 1 + iota
-	cgdWBytesID
-	cgdRIOsID
-	cgdWIOsID
-)
-
 // maxCgroups bounds the groups read in one collection: a host with more is read in part, with
 // an error that says so, rather than stalling the sampler.
 const maxCgroups = 20000
-
-// cgroupClasses declares CGroup (14, uninstantiated), one instance per group (14.2, nested by
-// path) and one per block device under a group (14.3).
-func cgroupClasses(ncpu int) (top, grp, dev *ns.Class) {
-	maxUs := 1e6 * float64(max(ncpu, 1))
-	us := func(id uint8, name, desc, src, pcp, help string) ns.Datum {
-		return ns.Counter(id, name, ns.TypeUint8, ns.UnitMicrosecs, desc, src).
-			WithScale(0, 1e6).WithMaxRate(maxUs).WithShare(1).WithPCPName(pcp).WithHelp(help)
-	}
-	count := func(id uint8, name string, u ns.Unit, desc, src, pcp string, scale float64, help string) ns.Datum {
-		return ns.Counter(id, name, ns.TypeUint8, u, desc, src).WithScale(0, scale).WithPCPName(pcp).WithHelp(help)
-	}
-	mem := func(id uint8, name, desc, src, pcp, help string) ns.Datum {
-		return ns.Gauge(id, name, ns.TypeUint8, ns.UnitBytes, desc, src).WithScale(0, 1<<34).WithPCPName(pcp).WithHelp(help)
-	}
-	psiTotal := func(id uint8, res, kind string) ns.Datum {
-		return ns.Counter(id, res+"_"+kind+"_total", ns.TypeUint8, ns.UnitMicrosecs, "Time "+whoStallsShort(kind)+" of the group stalled on "+res,
-			res+".pressure \""+kind+"\" total, microseconds (v2)").WithScale(0, 1e6).WithMaxRate(1e6).WithShare(1).
-			WithPCPName("cgroup.pressure." + res + "." + kind + ".total").
-			WithHelp("As a rate, the share of the interval in which " + whoStalls(kind) + " of the group waited for " + res + "; n/a (not present) without v2 pressure files.")
-	}
-	psiAvg := func(id uint8, res, kind string) ns.Datum {
-		return ns.Gauge(id, res+"_"+kind+"_avg10", ns.TypeUint4, ns.UnitCentiPercent, "Share of time the group stalled on "+res+", 10 s average",
-			res+".pressure \""+kind+"\" avg10, hundredths (v2)").WithScale(0, 10000).
-			WithPCPName("cgroup.pressure." + res + "." + kind + ".avg10sec").
-			WithHelp("The kernel's 10-second average of the share of time " + whoStalls(kind) + " of the group waited for " + res + ".")
-	}
-	text := func(id uint8, name, desc, src, help string) ns.Datum {
-		d := ns.Text(id, name, desc, src).WithVolatility(ns.SVVariable).WithHelp(help)
-		d.DCI4.Size = 256
-		return d
-	}
-	iob := ns.Derived(cgIOBytesID, "io_bytes", ns.DerivedSum2, ns.PMSemCounter, "Storage bytes read and written", cgIORBytesID, cgIOWBytesID).
-		WithScale(0, 100<<20).WithHelp("io_rbytes + io_wbytes: the group's storage traffic, for the busiest groups by I/O.")
-	iob.Source = "derived: SUM(io_rbytes, io_wbytes)"
-	top = &ns.Class{ID: ns.ClassID{cgroupASN}, Name: "CGroup", Desc: "Control groups", Flags: ns.ClassEnabled,
-		Help: "The control-group hierarchy (services, containers, user sessions) with each group's CPU, memory, I/O and stalls: " +
-			"the unified (v2) hierarchy and the v1 controllers' merged by path. Read only while something shows or ranks them."}
-	grp = &ns.Class{ID: ns.ClassID{cgroupASN, 2}, Name: "cgroup", Desc: "One control group", Flags: ns.ClassEnabled,
-		Help: "One control group, named by its directory, nested under its parent group. Counters include the groups below it, as the kernel counts them. " +
-			"A group re-created under the same path is a new instance.",
-		InstFreq: ns.SiContInst, OnDemand: true,
-		Levels: []ns.InstLevel{{Type: ns.TypeUint8, Tag: ns.TagPath, Size: 8}, {Type: ns.TypeUint8, Tag: ns.TagInode, Size: 8}},
-		Datums: []ns.Datum{
-			us(cgCPUUsageID, "cpu", "CPU time of the group", "v2 cpu.stat usage_usec; v1 cpuacct.usage (ns / 1000)", "cgroup.cpu.stat.usage",
-				"Microseconds the group's tasks ran; as a rate, the share of one processor (a busy group of many threads passes 100%)."),
-			us(cgCPUUserID, "cpu_user", "CPU time in user mode", "v2 cpu.stat user_usec; v1 cpuacct.stat user (USER_HZ ticks)", "cgroup.cpu.stat.user",
-				"Microseconds the group's tasks ran their own code."),
-			us(cgCPUSystemID, "cpu_system", "CPU time in kernel mode", "v2 cpu.stat system_usec; v1 cpuacct.stat system (USER_HZ ticks)", "cgroup.cpu.stat.system",
-				"Microseconds the kernel worked for the group's tasks."),
-			us(cgThrottledID, "throttled", "Time throttled by the CPU limit", "v2 cpu.stat throttled_usec; v1 cpu.stat throttled_time (ns / 1000)", "cgroup.cpu.stat.throttled_time",
-				"Microseconds the group was held back by its CPU quota: a group throttled much of the time wants more CPU than it may have."),
-			count(cgNrThrottledID, "nr_throttled", ns.UnitEvent, "Periods throttled", "v2 cpu.stat nr_throttled; v1 cpu.stat nr_throttled", "cgroup.cpu.stat.nr_throttled", 100,
-				"Enforcement periods in which the group used up its quota."),
-			mem(cgMemCurrentID, "mem", "Memory in use", "v2 memory.current; v1 memory.usage_in_bytes", "cgroup.memory.current",
-				"Memory charged to the group, page cache included."),
-			mem(cgMemMaxID, "mem_max", "Memory limit", "v2 memory.max; v1 memory.limit_in_bytes", "cgroup.memory.max",
-				"The hard limit; n/a (not present) when the group has none."),
-			mem(cgSwapCurrentID, "swap", "Swap in use", "v2 memory.swap.current; v1 memory.memsw.usage_in_bytes − memory.usage_in_bytes", "cgroup.memory.swap.current",
-				"Swap charged to the group; n/a where the kernel does not account it."),
-			count(cgIORBytesID, "io_rbytes", ns.UnitBytes, "Bytes read from storage", "v2 io.stat rbytes; v1 blkio.throttle.io_service_bytes Read, summed over devices", "cgroup.io.stat.rbytes", 100<<20,
-				"Storage reads of the group, every device together; the devices are its subcontexts."),
-			count(cgIOWBytesID, "io_wbytes", ns.UnitBytes, "Bytes written to storage", "v2 io.stat wbytes; v1 blkio.throttle.io_service_bytes Write", "cgroup.io.stat.wbytes", 100<<20,
-				"Storage writes of the group, every device together."),
-			count(cgIORIOsID, "io_rios", ns.UnitReads, "Read operations", "v2 io.stat rios; v1 blkio.throttle.io_serviced Read", "cgroup.io.stat.rios", 1000,
-				"Read requests the group's I/O made."),
-			count(cgIOWIOsID, "io_wios", ns.UnitWrites, "Write operations", "v2 io.stat wios; v1 blkio.throttle.io_serviced Write", "cgroup.io.stat.wios", 1000,
-				"Write requests."),
-			psiTotal(cgCPUSomeTotalID, "cpu", "some"), psiAvg(cgCPUSomeAvg10ID, "cpu", "some"),
-			psiTotal(cgMemSomeTotalID, "memory", "some"), psiAvg(cgMemSomeAvg10ID, "memory", "some"),
-			psiTotal(cgMemFullTotalID, "memory", "full"), psiAvg(cgMemFullAvg10ID, "memory", "full"),
-			psiTotal(cgIOSomeTotalID, "io", "some"), psiAvg(cgIOSomeAvg10ID, "io", "some"),
-			psiTotal(cgIOFullTotalID, "io", "full"), psiAvg(cgIOFullAvg10ID, "io", "full"),
-			ns.Gauge(cgProcsID, "nprocs", ns.TypeUint4, ns.UnitProcesses, "Processes in the group itself", "cgroup.procs lines").
-				WithScale(0, 100).WithPCPName("cgroup.procs").WithHelp("Processes directly in this group, not in the groups below it."),
-			text(cgVersionID, "version", "Hierarchies the group is in", "the directories found: v2, v1 controllers",
-				"v2 (unified), v1 (the listed controllers), or both on a hybrid host."),
-			text(cgContainerID, "container", "Container id", "a 64-hex-digit id in the group's path",
-				"The id a container runtime gave the group's container (docker, containerd, podman, cri-o); n/a (not present) for a group that is no container."),
-			text(cgRuntimeID, "runtime", "Container runtime", "the prefix of the id in the path",
-				"docker, containerd, podman or cri-o, from how the runtime names the group."),
-			text(cgContainerNameID, "container_name", "Container name", "docker: /var/lib/docker/containers/ID/config.v2.json Name",
-				"The container's name where it can be read without asking a daemon (docker's own files, readable by root); n/a with the reason otherwise."),
-			iob,
-		}}
-	dev = &ns.Class{ID: ns.ClassID{cgroupASN, 3}, Name: "device", Desc: "One block device of a control group", Flags: ns.ClassEnabled,
-		Help:     "The group's I/O on one block device, named as /sys/dev/block names it.",
-		InstFreq: ns.SiContInst, OnDemand: true, NestUnder: grp.ID,
-		Levels: []ns.InstLevel{{Type: ns.TypeUint8, Tag: ns.TagPath, Size: 8}, {Type: ns.TypeUint8, Tag: ns.TagDevice, Size: 8}},
-		Datums: []ns.Datum{
-			count(cgdRBytesID, "io_rbytes", ns.UnitBytes, "Bytes read", "v2 io.stat rbytes; v1 blkio.throttle.io_service_bytes Read", "cgroup.io.stat.rbytes", 100<<20, "Bytes the group read from this device."),
-			count(cgdWBytesID, "io_wbytes", ns.UnitBytes, "Bytes written", "v2 io.stat wbytes; v1 blkio.throttle.io_service_bytes Write", "cgroup.io.stat.wbytes", 100<<20, "Bytes the group wrote to this device."),
-			count(cgdRIOsID, "io_rios", ns.UnitReads, "Read operations", "v2 io.stat rios; v1 blkio.throttle.io_serviced Read", "cgroup.io.stat.rios", 1000, "Reads the group issued to this device."),
-			count(cgdWIOsID, "io_wios", ns.UnitWrites, "Write operations", "v2 io.stat wios; v1 blkio.throttle.io_serviced Write", "cgroup.io.stat.wios", 1000, "Writes the group issued to this device."),
-		}}
-	return top, grp, dev
-}
-
-const cgroupModule, cgroupTitle = "dcimon-cgroup", "Control groups"
 
 // cgHier is one mounted hierarchy: the unified one, or a v1 controller's.
 type cgHier struct {
@@ -297,7 +156,7 @@ func (p *cgroupProvider) Collect(ctx context.Context, req Request) (Batch, error
 		for _, d := range devs {
 			dspecs = append(dspecs, ns.InstanceSpec{Levels: []uint64{n.levels[0], d.dev}, OSName: p.devName(d.dev),
 				Desc: "I/O of " + n.rel + " on one device"})
-			draw = append(draw, rawN(d.rbytes), rawN(d.wbytes), rawN(d.rios), rawN(d.wios))
+			draw = append(draw, ns.RawN(d.rbytes), ns.RawN(d.wbytes), ns.RawN(d.rios), ns.RawN(d.wios))
 		}
 	}
 	b.Time = p.now()
@@ -379,7 +238,7 @@ type cgDev struct {
 // read fills one group's row from each hierarchy it is in, and returns its per-device I/O.
 func (p *cgroupProvider) read(n *cgNode, row []ns.Raw) ([]cgDev, error) {
 	for i := range row {
-		row[i] = rawNotPresent()
+		row[i] = ns.RawNA(ns.ReasonNotPresent)
 	}
 	var versions []string
 	var devs []cgDev
@@ -401,15 +260,15 @@ func (p *cgroupProvider) read(n *cgNode, row []ns.Raw) ([]cgDev, error) {
 		}
 		if !procsDone {
 			if data, err := p.fr.read(filepath.Join(dir, "cgroup.procs")); err == nil {
-				row[cgProcsID-1] = rawN(uint64(bytes.Count(data, []byte{'\n'})))
+				row[cgProcsID-1] = ns.RawN(uint64(bytes.Count(data, []byte{'\n'})))
 				procsDone = true
 			}
 		}
 	}
-	row[cgVersionID-1] = rawS(strings.Join(versions, " + "))
+	row[cgVersionID-1] = ns.RawS(strings.Join(versions, " + "))
 	id, runtime := containerOf(n.rel)
 	if id != "" {
-		row[cgContainerID-1], row[cgRuntimeID-1] = rawS(id), rawS(runtime)
+		row[cgContainerID-1], row[cgRuntimeID-1] = ns.RawS(id), ns.RawS(runtime)
 		row[cgContainerNameID-1] = p.containerName(id, runtime)
 	}
 	row[cgIOBytesID-1] = ns.Raw{}
@@ -418,7 +277,7 @@ func (p *cgroupProvider) read(n *cgNode, row []ns.Raw) ([]cgDev, error) {
 		for _, d := range devs {
 			r, w, ri, wi = r+d.rbytes, w+d.wbytes, ri+d.rios, wi+d.wios
 		}
-		row[cgIORBytesID-1], row[cgIOWBytesID-1], row[cgIORIOsID-1], row[cgIOWIOsID-1] = rawN(r), rawN(w), rawN(ri), rawN(wi)
+		row[cgIORBytesID-1], row[cgIOWBytesID-1], row[cgIORIOsID-1], row[cgIOWIOsID-1] = ns.RawN(r), ns.RawN(w), ns.RawN(ri), ns.RawN(wi)
 	}
 	if firstErr != nil {
 		return devs, fmt.Errorf("cgroup %s: %w", n.rel, firstErr)
@@ -475,29 +334,29 @@ func (p *cgroupProvider) readV2(dir string, row []ns.Raw, devs *[]cgDev) error {
 	add(p.keyed(filepath.Join(dir, "cpu.stat"), func(k string, v uint64) {
 		switch k {
 		case "usage_usec":
-			row[cgCPUUsageID-1] = rawN(v)
+			row[cgCPUUsageID-1] = ns.RawN(v)
 		case "user_usec":
-			row[cgCPUUserID-1] = rawN(v)
+			row[cgCPUUserID-1] = ns.RawN(v)
 		case "system_usec":
-			row[cgCPUSystemID-1] = rawN(v)
+			row[cgCPUSystemID-1] = ns.RawN(v)
 		case "throttled_usec":
-			row[cgThrottledID-1] = rawN(v)
+			row[cgThrottledID-1] = ns.RawN(v)
 		case "nr_throttled":
-			row[cgNrThrottledID-1] = rawN(v)
+			row[cgNrThrottledID-1] = ns.RawN(v)
 		}
 	}))
 	if v, ok, err := p.single(filepath.Join(dir, "memory.current")); err == nil && ok {
-		row[cgMemCurrentID-1] = rawN(v)
+		row[cgMemCurrentID-1] = ns.RawN(v)
 	} else {
 		add(err)
 	}
 	if v, ok, err := p.single(filepath.Join(dir, "memory.max")); err == nil && ok {
-		row[cgMemMaxID-1] = rawN(v)
+		row[cgMemMaxID-1] = ns.RawN(v)
 	} else {
 		add(err)
 	}
 	if v, ok, err := p.single(filepath.Join(dir, "memory.swap.current")); err == nil && ok {
-		row[cgSwapCurrentID-1] = rawN(v)
+		row[cgSwapCurrentID-1] = ns.RawN(v)
 	} else {
 		add(err)
 	}
@@ -527,9 +386,9 @@ func (p *cgroupProvider) readV2(dir string, row []ns.Raw, devs *[]cgDev) error {
 			add(err)
 			continue
 		}
-		row[r.someT-1], row[r.someA-1] = rawN(pf.some.total), rawN(pf.some.avg10)
+		row[r.someT-1], row[r.someA-1] = ns.RawN(pf.some.total), ns.RawN(pf.some.avg10)
 		if r.fullT > 0 && pf.full.present {
-			row[r.fullT-1], row[r.fullA-1] = rawN(pf.full.total), rawN(pf.full.avg10)
+			row[r.fullT-1], row[r.fullA-1] = ns.RawN(pf.full.total), ns.RawN(pf.full.avg10)
 		}
 	}
 	return errors.Join(errs...)
@@ -547,16 +406,16 @@ func (p *cgroupProvider) readV1(dir string, h cgHier, row []ns.Raw, devs *[]cgDe
 	}
 	if h.has("cpuacct") {
 		if v, ok, err := p.single(filepath.Join(dir, "cpuacct.usage")); err == nil && ok {
-			row[cgCPUUsageID-1] = rawN(v / 1000)
+			row[cgCPUUsageID-1] = ns.RawN(v / 1000)
 		} else {
 			add(err)
 		}
 		add(p.keyed(filepath.Join(dir, "cpuacct.stat"), func(k string, v uint64) {
 			switch k {
 			case "user":
-				row[cgCPUUserID-1] = rawN(v * (1e6 / userHZ))
+				row[cgCPUUserID-1] = ns.RawN(v * (1e6 / userHZ))
 			case "system":
-				row[cgCPUSystemID-1] = rawN(v * (1e6 / userHZ))
+				row[cgCPUSystemID-1] = ns.RawN(v * (1e6 / userHZ))
 			}
 		}))
 	}
@@ -564,25 +423,25 @@ func (p *cgroupProvider) readV1(dir string, h cgHier, row []ns.Raw, devs *[]cgDe
 		add(p.keyed(filepath.Join(dir, "cpu.stat"), func(k string, v uint64) {
 			switch k {
 			case "throttled_time":
-				row[cgThrottledID-1] = rawN(v / 1000)
+				row[cgThrottledID-1] = ns.RawN(v / 1000)
 			case "nr_throttled":
-				row[cgNrThrottledID-1] = rawN(v)
+				row[cgNrThrottledID-1] = ns.RawN(v)
 			}
 		}))
 	}
 	if h.has("memory") {
 		usage, okU, err := p.single(filepath.Join(dir, "memory.usage_in_bytes"))
 		if err == nil && okU {
-			row[cgMemCurrentID-1] = rawN(usage)
+			row[cgMemCurrentID-1] = ns.RawN(usage)
 		}
 		add(err)
 		if v, ok, err := p.single(filepath.Join(dir, "memory.limit_in_bytes")); err == nil && ok && v < noLimitV1 {
-			row[cgMemMaxID-1] = rawN(v)
+			row[cgMemMaxID-1] = ns.RawN(v)
 		} else {
 			add(err)
 		}
 		if v, ok, err := p.single(filepath.Join(dir, "memory.memsw.usage_in_bytes")); err == nil && ok && okU && v >= usage {
-			row[cgSwapCurrentID-1] = rawN(v - usage)
+			row[cgSwapCurrentID-1] = ns.RawN(v - usage)
 		}
 	}
 	if h.has("blkio") {
@@ -764,10 +623,10 @@ func isHexID(s string) bool {
 // other runtimes the name lives only in their daemon.
 func (p *cgroupProvider) containerName(id, runtime string) ns.Raw {
 	if n, ok := p.names[id]; ok {
-		return rawS(n)
+		return ns.RawS(n)
 	}
 	if runtime != "docker" {
-		return rawNotSupported()
+		return ns.RawNA(ns.ReasonNotSupported)
 	}
 	path := filepath.Join(p.roots.varDir, "lib", "docker", "containers", id, "config.v2.json")
 	data, err := os.ReadFile(path)
@@ -776,9 +635,9 @@ func (p *cgroupProvider) containerName(id, runtime string) ns.Raw {
 	}
 	var cfg struct{ Name string }
 	if json.Unmarshal(data, &cfg) != nil || cfg.Name == "" {
-		return rawNoValues()
+		return ns.RawNA(ns.ReasonNoValues)
 	}
 	name := strings.TrimPrefix(cfg.Name, "/")
 	p.names[id] = name
-	return rawS(name)
+	return ns.RawS(name)
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -160,82 +159,13 @@ func unitOf(f *supply.Family) ddsUnit {
 	return ddsUnit{unit: ns.UnitNone, mult: 1, note: u, finer: []ns.Unit{ns.UnitMicroUnits}}
 }
 
-// pcpUnit maps pmUnitsStr's words ("Kbyte", "millisec", "count", "none") onto DCI's units; other
-// units (rates such as "Kbyte / sec", scaled counts) keep PCP's own descriptor, exactly, for the
-// PCP view, and are plain numbers in the others.
+// pcpUnit maps pmUnitsStr's words onto DCI's units (namespace.PCPUnitsOf).
 func pcpUnit(s string) ddsUnit {
-	w := strings.Join(strings.Fields(s), "")
-	times := []ns.Unit{ns.UnitSecs, ns.UnitMillisecs, ns.UnitMicrosecs, ns.UnitNanosecs}
-	switch w {
-	case "none", "":
-		return ddsUnit{unit: ns.UnitNone, mult: 1, finer: []ns.Unit{ns.UnitMicroUnits}}
-	case "count":
-		return ddsUnit{unit: ns.UnitCount, mult: 1, finer: []ns.Unit{ns.UnitMicroUnits}}
-	case "byte":
-		return ddsUnit{unit: ns.UnitBytes, mult: 1}
-	case "Kbyte":
-		return ddsUnit{unit: ns.UnitKBytes, mult: 1}
-	case "Mbyte":
-		return ddsUnit{unit: ns.UnitMBytes, mult: 1}
-	case "Gbyte":
-		return ddsUnit{unit: ns.UnitGBytes, mult: 1}
-	case "Tbyte":
-		return ddsUnit{unit: ns.UnitTBytes, mult: 1}
-	case "sec":
-		return ddsUnit{unit: ns.UnitSecs, mult: 1, finer: times[1:]}
-	case "millisec", "msec":
-		return ddsUnit{unit: ns.UnitMillisecs, mult: 1, finer: times[2:]}
-	case "microsec", "usec":
-		return ddsUnit{unit: ns.UnitMicrosecs, mult: 1, finer: times[3:]}
-	case "nanosec", "nsec":
-		return ddsUnit{unit: ns.UnitNanosecs, mult: 1}
-	}
-	u := ddsUnit{unit: ns.UnitNone, mult: 1, note: "PCP units " + s, finer: []ns.Unit{ns.UnitMicroUnits}}
-	u.pcp, _ = parsePMUnits(s)
-	return u
+	m := ns.PCPUnitsOf(s)
+	return ddsUnit{unit: m.Unit, mult: m.Mult, pcp: m.PM, note: m.Note, finer: m.Finer}
 }
 
 // pmUnitsStr's words for the scales of space and time.
-var (
-	pmSpaceWords = map[string]int8{"byte": ns.PMSpaceByte, "Kbyte": ns.PMSpaceKByte, "Mbyte": ns.PMSpaceMByte, "Gbyte": ns.PMSpaceGByte, "Tbyte": ns.PMSpaceTByte}
-	pmTimeWords  = map[string]int8{"nsec": ns.PMTimeNSec, "usec": ns.PMTimeUSec, "microsec": ns.PMTimeUSec, "millisec": ns.PMTimeMSec,
-		"msec": ns.PMTimeMSec, "sec": ns.PMTimeSec, "min": ns.PMTimeMin, "hour": ns.PMTimeHour}
-)
-
-// parsePMUnits reads the units pmUnitsStr writes, "Kbyte / sec", "count / sec", "byte^2", and
-// dcimon's PMUnits.String ("Kbyte/sec", "1/sec"): each word a space, time or count scale, with
-// an optional power, those after "/" negative.
-func parsePMUnits(s string) (ns.PMUnits, bool) {
-	var u ns.PMUnits
-	sign := int8(1)
-	for i, w := range strings.Fields(strings.ReplaceAll(s, "/", " / ")) {
-		if w == "/" {
-			sign = -1
-			continue
-		}
-		if w == "1" && i == 0 {
-			continue // "1/sec": only a denominator, as PMUnits.String writes it
-		}
-		p := int8(1)
-		if b, e, ok := strings.Cut(w, "^"); ok {
-			n, err := strconv.ParseInt(e, 10, 8)
-			if err != nil || n < 1 || n > 7 {
-				return ns.PMUnits{}, false
-			}
-			w, p = b, int8(n)
-		}
-		if sc, ok := pmSpaceWords[w]; ok {
-			u.DimSpace, u.ScaleSpace = u.DimSpace+sign*p, sc
-		} else if sc, ok := pmTimeWords[w]; ok {
-			u.DimTime, u.ScaleTime = u.DimTime+sign*p, sc
-		} else if w == "count" {
-			u.DimCount += sign * p
-		} else {
-			return ns.PMUnits{}, false
-		}
-	}
-	return u, true
-}
 
 // fits says every value of the family is a whole number once multiplied by mult.
 func fits(f *supply.Family, mult float64) bool {

@@ -350,7 +350,7 @@ func TestDDSUnitsFromNamesAndPCP(t *testing.T) {
 			t.Errorf("%s: unit %v, want %v", c.fam.Name, u.unit, c.unit)
 		}
 	}
-	if u, ok := parsePMUnits("Kbyte / sec"); !ok || u != (ns.PMUnits{DimSpace: 1, DimTime: -1, ScaleSpace: ns.PMSpaceKByte, ScaleTime: ns.PMTimeSec}) {
+	if u, ok := ns.ParsePMUnits("Kbyte / sec"); !ok || u != (ns.PMUnits{DimSpace: 1, DimTime: -1, ScaleSpace: ns.PMSpaceKByte, ScaleTime: ns.PMTimeSec}) {
 		t.Errorf("Kbyte / sec: %+v %v", u, ok)
 	}
 }

@@ -14,117 +14,8 @@ import (
 	ns "dcimon/namespace"
 )
 
-// NetIf datum low bytes: the /proc/net/dev counters, the sysfs attributes, then the derived sums.
-const (
-	netIBytesID    = 1 + iota // rx_bytes
-	netOBytesID               // tx_bytes
-	netIPacketsID             // rx_packets
-	netOPacketsID             // tx_packets
-	netIErrorsID              // rx_errs
-	netOErrorsID              // tx_errs
-	netIDropsID               // rx_drop
-	netODropsID               // tx_drop
-	netMACID                  // sysfs address
-	netIPv4ID                 // first IPv4 address (netlink, live host only)
-	netMTUID                  // sysfs mtu
-	netIfIndexID              // sysfs ifindex
-	netUpID                   // IFF_UP
-	netBroadcastID            // IFF_BROADCAST
-	netLoopbackID             // IFF_LOOPBACK
-	netRunningID              // up and operationally up
-	netSpeedID                // sysfs speed
-	netBytesID                // derived: ibytes + obytes
-	netPacketsID              // derived: ipackets + opackets
-	netNumIDs      = iota     // datums before the invalid-data list
-)
-
 // netRawCol maps the counter datums (index id-1) to their /proc/net/dev column.
 var netRawCol = [...]netCol{netRxBytes, netTxBytes, netRxPackets, netTxPackets, netRxErrs, netTxErrs, netRxDrop, netTxDrop}
-
-// Hardware bounds of the interface counters (Datum.MaxRate), far above any link made: 2.5×10^11
-// bytes per second (2 Tbit/s) and 2×10^9 packets per second (minimum-size frames at 800 Gbit/s
-// are 1.2×10^9).
-const (
-	netMaxBytes   = 2.5e11
-	netMaxPackets = 2e9
-)
-
-// netDatums declares the statistics of one network interface.
-func netDatums() []ns.Datum {
-	cnt := func(id uint8, name string, u ns.Unit, desc string, max float64, help string) ns.Datum {
-		bound := netMaxPackets
-		if u == ns.UnitBytes {
-			bound = netMaxBytes
-		}
-		return ns.Counter(id, name, ns.TypeUint8, u, desc, "/proc/net/dev "+netRawCol[id-1].String()+" (u64)").
-			WithScale(0, max).WithMaxRate(bound).WithHelp(help)
-	}
-	flag := func(id uint8, name, desc, bit string, pres uint32, vol ns.Volatility, help string) ns.Datum {
-		return ns.Discrete(id, name, ns.TypeBoolean, ns.UnitNone, desc, "/sys/class/net/<if>/flags "+bit).
-			WithVolatility(vol).WithDCI4(ns.STBoolean, ns.SBFNormal, pres).WithScale(0, 1).WithHelp(help)
-	}
-	// Link state (up, running, speed) changes with a cable or a command at any moment: it is
-	// SV_VOLATILE and read at every collection (DCI4-DESC-3); the rest is SV_VARIABLE.
-	speed := ns.Discrete(netSpeedID, "speed", ns.TypeUint8, ns.UnitCount, "Link speed, bits per second", "/sys/class/net/<if>/speed, Mbit/s ×10^6").
-		WithVolatility(ns.SVVolatile).WithScale(0, 100e9).
-		WithHelp("The link's nominal speed; not valid (n/a, never 0) where the driver does not know it, for virtual interfaces and while the link is down.")
-	speed.PCP.Units = ns.PMUnits{DimCount: 1, DimTime: -1, ScaleTime: ns.PMTimeSec} // a rate of bits, not a count
-	drv := func(d ns.Datum, max float64, help string) ns.Datum {
-		d.Source = "derived by the consumer from the interval deltas of its arguments"
-		return d.WithScale(0, max).WithHelp(help)
-	}
-	inv := ns.InvalidList().WithHelp("mac, ipv4 and speed are not valid for an interface that has none (DCI-INV-1).")
-	inv.Source = "sysfs and netlink"
-	return []ns.Datum{
-		cnt(netIBytesID, "ibytes", ns.UnitBytes, "Bytes received", 125e6, "Bytes received, shown as a rate."),
-		cnt(netOBytesID, "obytes", ns.UnitBytes, "Bytes sent", 125e6, "Bytes sent, shown as a rate."),
-		cnt(netIPacketsID, "ipackets", ns.UnitPackets, "Packets received", 100000, "Packets received, shown as a rate."),
-		cnt(netOPacketsID, "opackets", ns.UnitPackets, "Packets sent", 100000, "Packets sent, shown as a rate."),
-		cnt(netIErrorsID, "ierrors", ns.UnitPackets, "Receive errors", 100, "Bad packets received (CRC, length, overrun...), shown as a rate."),
-		cnt(netOErrorsID, "oerrors", ns.UnitPackets, "Transmit errors", 100, "Packets that could not be sent, shown as a rate."),
-		cnt(netIDropsID, "idrops", ns.UnitPackets, "Received packets dropped", 100, "Packets received and dropped (no buffer, filtered...), shown as a rate."),
-		cnt(netODropsID, "odrops", ns.UnitPackets, "Outgoing packets dropped", 100, "Packets dropped on the way out, shown as a rate."),
-		ns.Discrete(netMACID, "mac", ns.TypeOctetString, ns.UnitNone, "Link-layer (MAC) address", "/sys/class/net/<if>/address").
-			WithVolatility(ns.SVVariable).WithDCI4(ns.STAddress, ns.SAFEthernet, ns.SAPNormal).
-			WithHelp("The 6-byte Ethernet address; not valid for interfaces without one (tunnels, WireGuard) or with another kind."),
-		ns.Discrete(netIPv4ID, "ipv4", ns.TypeOctetString, ns.UnitNone, "First IPv4 address", "netlink RTM_GETADDR (gopsutil net.Interfaces), live host only").
-			WithVolatility(ns.SVVariable).WithDCI4(ns.STAddress, ns.SAFIP, ns.SAPNormal).
-			WithHelp("The interface's first IPv4 address; not valid where it has none, and under a tree, which has no netlink."),
-		ns.Discrete(netMTUID, "mtu", ns.TypeUint4, ns.UnitNone, "Maximum transmission unit, bytes (decimal)", "/sys/class/net/<if>/mtu").
-			WithVolatility(ns.SVVariable).WithScale(0, 65536).WithHelp("The largest packet the interface sends, in bytes."),
-		ns.Discrete(netIfIndexID, "ifindex", ns.TypeUint4, ns.UnitNone, "Interface index", "/sys/class/net/<if>/ifindex").
-			WithScale(0, 65536).WithHelp("The kernel's interface index, also the instance value; a re-created interface gets a new one."),
-		flag(netUpID, "up", "Administratively up", "IFF_UP", ns.SBPYesNo, ns.SVVolatile, "Whether the interface was brought up (ip link set up)."),
-		flag(netBroadcastID, "broadcast", "Broadcast capable", "IFF_BROADCAST", ns.SBPYesNo, ns.SVVariable, "Whether the link supports broadcast."),
-		flag(netLoopbackID, "loopback", "Loopback interface", "IFF_LOOPBACK", ns.SBPTrueFalse, ns.SVVariable, "Whether this is a loopback interface."),
-		ns.Discrete(netRunningID, "running", ns.TypeBoolean, ns.UnitNone, "Up and operationally running", "/sys/class/net/<if>/flags IFF_UP and operstate").
-			WithVolatility(ns.SVVolatile).WithDCI4(ns.STBoolean, ns.SBFNormal, ns.SBPYesNo).WithScale(0, 1).
-			WithHelp("What IFF_RUNNING says: up, with operstate up or unknown (sysfs never shows IFF_RUNNING itself)."),
-		speed,
-		drv(ns.Derived(netBytesID, "bytes", ns.DerivedSum2, ns.PMSemCounter, "Bytes received and sent", netIBytesID, netOBytesID),
-			250e6, "ibytes + obytes; as a rate, the interface's total throughput."),
-		drv(ns.Derived(netPacketsID, "packets", ns.DerivedSum2, ns.PMSemCounter, "Packets received and sent", netIPacketsID, netOPacketsID),
-			200000, "ipackets + opackets."),
-		inv,
-	}
-}
-
-// netClasses declares NetIf (3, uninstantiated) and one instance per interface (3.2, SiContInst:
-// interfaces come and go). The instance value is the kernel's ifindex, and so is the SPMI
-// number. An interface that disappears and comes back is a new instance either way — seen
-// missing for a collection, the name space removes and re-adds it; re-created between two
-// collections, it has a new ifindex, or, with the same one, counters that went backwards, a
-// discontinuity — so no rate is ever computed across it, although the supplier's reset value
-// (the boot time) does not change.
-func netClasses() (top, iface *ns.Class) {
-	top = &ns.Class{ID: ns.ClassID{netASN}, Name: "NetIf", Desc: "Network interface statistics", Flags: ns.ClassEnabled,
-		Help: "Network interfaces from /proc/net/dev, with their sysfs attributes."}
-	iface = &ns.Class{ID: ns.ClassID{netASN, 2}, Name: "netif", Desc: "One network interface", Flags: ns.ClassEnabled | ns.ClassPossibleInvalidData,
-		Help:     "One network interface. Instance value: its ifindex (a hash of the name with the top bit set where sysfs has none).",
-		InstFreq: ns.SiContInst, Levels: []ns.InstLevel{{Type: ns.TypeUint4, Tag: ns.TagDevice, Size: 4}},
-		Datums: netDatums()}
-	return top, iface
-}
 
 // ifInfo is what sysfs (and netlink) say about one interface, cached by name and refreshed when
 // SV_VARIABLE data is due, when the interface appears, or when its counters went backwards (it
@@ -189,8 +80,6 @@ func (p *netProvider) unreadRows(ctx context.Context, nd []netDevStat, err error
 		p.rows = append(p.rows, netRow{d: &netDevStat{name: name}, info: info, unread: err})
 	}
 }
-
-const netModule, netTitle = "dcimon-net", "Network interfaces"
 
 // netProvider reads /proc/net/dev every collection and sysfs when needed.
 type netProvider struct {
@@ -305,7 +194,7 @@ func (p *netProvider) Collect(ctx context.Context, req Request) (Batch, error) {
 			if r.unread != nil {
 				row[i] = missing(r.unread)
 			} else {
-				row[i] = rawN(d.v[c])
+				row[i] = ns.RawN(d.v[c])
 			}
 		}
 		p.fillAttrs(row, info, req)
@@ -338,54 +227,54 @@ func (p *netProvider) fillAttrs(row []ns.Raw, info *ifInfo, req Request) {
 		vol := id == netUpID || id == netRunningID || id == netSpeedID // link state: every collection
 		switch {
 		case !variable && !vol:
-			row[id-1] = rawSkipped()
+			row[id-1] = ns.RawSkip()
 		case !info.sysOK:
-			row[id-1] = rawNotPresent()
+			row[id-1] = ns.RawNA(ns.ReasonNotPresent)
 		case !read:
 			row[id-1] = ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonProviderError}
 		case !ok:
-			row[id-1] = rawInvalid()
+			row[id-1] = ns.RawInvalidData()
 		default:
 			row[id-1] = r
 		}
 	}
 	s := &info.sys
-	set(netMACID, s.have.address, info.mac != "", rawS(info.mac))
-	set(netMTUID, s.have.mtu, true, rawN(s.mtu))
-	set(netUpID, s.have.flags, true, rawN(b2u(s.flags&iffUp != 0)))
-	set(netBroadcastID, s.have.flags, true, rawN(b2u(s.flags&iffBroadcast != 0)))
-	set(netLoopbackID, s.have.flags, true, rawN(b2u(s.flags&iffLoopback != 0)))
-	set(netRunningID, s.have.flags, true, rawN(b2u(s.running())))
-	set(netSpeedID, true, s.speedKnown, rawN(s.speedBps))
+	set(netMACID, s.have.address, info.mac != "", ns.RawS(info.mac))
+	set(netMTUID, s.have.mtu, true, ns.RawN(s.mtu))
+	set(netUpID, s.have.flags, true, ns.RawN(b2u(s.flags&iffUp != 0)))
+	set(netBroadcastID, s.have.flags, true, ns.RawN(b2u(s.flags&iffBroadcast != 0)))
+	set(netLoopbackID, s.have.flags, true, ns.RawN(b2u(s.flags&iffLoopback != 0)))
+	set(netRunningID, s.have.flags, true, ns.RawN(b2u(s.running())))
+	set(netSpeedID, true, s.speedKnown, ns.RawN(s.speedBps))
 	switch {
 	case !variable:
-		row[netIPv4ID-1] = rawSkipped()
+		row[netIPv4ID-1] = ns.RawSkip()
 	case info.ipv4 == "":
-		row[netIPv4ID-1] = rawInvalid() // none, or a tree: there is no netlink to ask
+		row[netIPv4ID-1] = ns.RawInvalidData() // none, or a tree: there is no netlink to ask
 	default:
-		row[netIPv4ID-1] = rawS(info.ipv4)
+		row[netIPv4ID-1] = ns.RawS(info.ipv4)
 	}
 	switch {
 	case !static:
-		row[netIfIndexID-1] = rawSkipped()
+		row[netIfIndexID-1] = ns.RawSkip()
 	case !info.sysOK || s.ifindex == 0:
-		row[netIfIndexID-1] = rawNotPresent()
+		row[netIfIndexID-1] = ns.RawNA(ns.ReasonNotPresent)
 	default:
-		row[netIfIndexID-1] = rawN(s.ifindex)
+		row[netIfIndexID-1] = ns.RawN(s.ifindex)
 	}
 	// Invalid datums stay invalid whether or not they were read this time (DCI-INV-4).
 	if info.sysOK {
 		if info.mac == "" && s.have.address {
-			row[netMACID-1] = rawInvalid()
+			row[netMACID-1] = ns.RawInvalidData()
 		}
 		if !s.speedKnown {
-			row[netSpeedID-1] = rawInvalid()
+			row[netSpeedID-1] = ns.RawInvalidData()
 		}
 	}
 	if info.ipv4 == "" {
-		row[netIPv4ID-1] = rawInvalid()
+		row[netIPv4ID-1] = ns.RawInvalidData()
 	}
-	row[len(row)-1] = rawS(info.invalid)
+	row[len(row)-1] = ns.RawS(info.invalid)
 }
 
 // refresh re-reads sysfs for the named interfaces and, on the live host, the IPv4 addresses of

@@ -199,7 +199,7 @@ func (x *archiveContext) outside(at time.Time) error {
 // before at, then the last one: a reading's rates end at at. It starts from the temporal index's
 // last entry before at (an earlier one when that leaves fewer than two data records before at),
 // on the archive's start values; the records between are read for their values, one at a time.
-func (x *archiveContext) seek(at time.Time) error {
+func (x *archiveContext) Seek(at time.Time) error {
 	if at.Before(x.first) || at.After(x.last) {
 		return x.outside(at)
 	}
@@ -286,7 +286,7 @@ func (x *archiveContext) ownColumns(pc pcpClass, cols []pcpCol) []pcpCol {
 			x.extra = map[string]bool{}
 		}
 		x.extra[name] = true
-		cols = append(cols, pcpCol{at: i, metric: name, mult: 1, typ: archiveType(desc.Type), kind: colValue})
+		cols = append(cols, pcpCol{at: i, metric: name, mult: 1, typ: ns.PMType(desc.Type).Word(), kind: colValue})
 	}
 	return cols
 }
@@ -294,9 +294,6 @@ func (x *archiveContext) ownColumns(pc pcpClass, cols []pcpCol) []pcpCol {
 // errNoNewSample is a replay's fetch of an archive that has no sample since the last one read
 // (a host of several whose next sample is after the others'): its classes keep their values.
 var errNoNewSample = errors.New("no new sample in the archive")
-
-// ErrArchiveEnd is the error of a fetch past an archive's last sample.
-var ErrArchiveEnd = fmt.Errorf("the end of the archive")
 
 // Fetch reads up to the target, or without one moves to the next record holding any of names,
 // and answers each name's latest values.
@@ -419,7 +416,7 @@ func (x *archiveContext) Metrics(_ context.Context, names ...string) ([]pmproxy.
 			missing = append(missing, n)
 			continue
 		}
-		pd := pmproxy.Desc{Name: n, PMID: pcparchive.PMIDString(d.PMID), Type: archiveType(d.Type), Sem: archiveSem(d.Sem),
+		pd := pmproxy.Desc{Name: n, PMID: pcparchive.PMIDString(d.PMID), Type: ns.PMType(d.Type).Word(), Sem: ns.PMSem(d.Sem).Word(),
 			Units: archiveUnits(d.Units)}
 		if d.InDom != pcparchive.InDomNull {
 			pd.InDom = pcparchive.InDomString(d.InDom)
@@ -545,38 +542,6 @@ func archiveText(v pcparchive.Value, typ int32) (string, bool) {
 	return "", false
 }
 
-func archiveType(t int32) string {
-	switch t {
-	case pcparchive.Type32:
-		return "32"
-	case pcparchive.TypeU32:
-		return "u32"
-	case pcparchive.Type64:
-		return "64"
-	case pcparchive.TypeU64:
-		return "u64"
-	case pcparchive.TypeFloat:
-		return "float"
-	case pcparchive.TypeDouble:
-		return "double"
-	case pcparchive.TypeString:
-		return "string"
-	}
-	return "aggregate"
-}
-
-func archiveSem(s int32) string {
-	switch s {
-	case 1:
-		return "counter"
-	case 4:
-		return "discrete"
-	}
-	return "instant"
-}
-
-// archiveUnits writes an archive's bit-packed pmUnits as dcimon writes units ("Kbyte/sec"),
-// which parsePMUnits reads as it reads pmproxy's.
 func archiveUnits(u uint32) string { return ns.UnpackPMUnits(u >> 8).String() }
 
 // Archives are the PCP archives a source reads (one per host; several replay together as a
@@ -610,9 +575,9 @@ func ArchiveProviders(bases []string, at time.Time, clamp bool) ([]Provider, *Ar
 		for _, x := range as.xs {
 			t := at
 			if clamp { // a series from before the start, or after the end
-				t = clampTo(t, x)
+				t = Within(t, x.first, x.last)
 			}
-			if err := x.seek(t); err != nil {
+			if err := x.Seek(t); err != nil {
 				return nil, nil, err
 			}
 		}
@@ -633,17 +598,6 @@ func ArchiveProviders(bases []string, at time.Time, clamp bool) ([]Provider, *Ar
 		provs[i] = h
 	}
 	return provs, as, nil
-}
-
-// within is t kept from first to last.
-func within(t, first, last time.Time) time.Time {
-	if t.Before(first) {
-		return first
-	}
-	if t.After(last) {
-		return last
-	}
-	return t
 }
 
 // Clock is the archives' time, the latest sample read of any: a sampler of them reads time
@@ -672,3 +626,95 @@ func (as *Archives) Span() (first, last time.Time) {
 
 // Hosts are the archives' hosts, as the paths name them.
 func (as *Archives) Hosts() []string { return as.names }
+
+// After is the time of the archive's first data record after t, which is not before the
+// one read last (its records ahead are read into pending).
+func (x *archiveContext) After(t time.Time) (time.Time, bool) {
+	for i := 0; ; i++ {
+		if len(x.pending) <= i && !x.more() {
+			return time.Time{}, false
+		}
+		if r := x.pending[i]; isData(r) && r.Time.After(t) {
+			return r.Time, true
+		}
+	}
+}
+
+// Before is the time of the archive's last data record before t, found by a seek (which
+// the Sample that asks for it follows with a seek of its own).
+func (x *archiveContext) Before(t time.Time) (time.Time, bool) {
+	if !t.After(x.first) {
+		return time.Time{}, false
+	}
+	if err := x.Seek(t.Add(-time.Nanosecond)); err != nil {
+		return time.Time{}, false
+	}
+	var last time.Time
+	for _, q := range x.pending {
+		if q.Time.Before(t) && isData(q) {
+			last = q.Time
+		}
+	}
+	return last, !last.IsZero()
+}
+
+// Count counts the archive's data records after t and up to u, at most most, among its
+// records ahead (more read ahead as needed): t is not before the one read last.
+func (x *archiveContext) Count(t, u time.Time, most int) int {
+	k := 0
+	for i := 0; k < most; i++ {
+		if len(x.pending) <= i && !x.more() {
+			break
+		}
+		r := x.pending[i]
+		if r.Time.After(u) {
+			break
+		}
+		if isData(r) && r.Time.After(t) {
+			k++
+		}
+	}
+	return k
+}
+
+// more reads one more record ahead into pending; false at the end (or past a long run of
+// pmcd's own records: no sample near).
+func (x *archiveContext) more() bool {
+	if len(x.pending) >= 256 {
+		return false
+	}
+	rec, err := x.cur.Next()
+	if err != nil {
+		return false
+	}
+	x.pending = append(x.pending, rec)
+	return true
+}
+
+// Start is where the archive's first rates are: its second data record.
+func (x *archiveContext) Start() time.Time { return x.second }
+
+// Shown is the time of the record read last.
+func (x *archiveContext) Shown() time.Time { return x.now }
+
+// Ahead is the time of the first data record read ahead of the cursor.
+func (x *archiveContext) Ahead() (time.Time, bool) {
+	for _, q := range x.pending {
+		if isData(q) {
+			return q.Time, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// ReadTo makes the next fetches read every record up to t.
+func (x *archiveContext) ReadTo(t time.Time) { x.target.Store(t.UnixNano()) }
+
+// Timelines are the archives, one a host.
+func (as *Archives) Timelines() []Timeline {
+	out := make([]Timeline, len(as.xs))
+	for i, x := range as.xs {
+		out[i] = x
+	}
+	return out
+}

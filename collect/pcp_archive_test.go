@@ -143,7 +143,7 @@ func TestArchiveUnitsRoundTrip(t *testing.T) {
 			t.Fatal(err)
 		}
 		text := archiveUnits(packed << 8)
-		got, ok := parsePMUnits(text)
+		got, ok := ns.ParsePMUnits(text)
 		if text == "none" {
 			got, ok = ns.PMUnits{}, true
 		}

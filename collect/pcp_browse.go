@@ -271,7 +271,7 @@ func oneLine(d pmproxy.Desc) string {
 func pcpBrowseDatum(low uint8, name string, d pmproxy.Desc) (ns.Datum, float64) {
 	desc := cut(ns.EscapeName(oneLine(d)), ns.SiMaxLName-1)
 	src := "pmproxy: " + d.Name
-	u := pcpUnit(d.Units)
+	u := ns.PCPUnitsOf(d.Units)
 	help := ns.EscapeName(strings.TrimSpace(d.Help))
 	if help == "" || strings.HasPrefix(help, "<no ") {
 		help = ns.EscapeName(oneLine(d))
@@ -289,7 +289,7 @@ func pcpBrowseDatum(low uint8, name string, d pmproxy.Desc) (ns.Datum, float64) 
 		}
 		help += " Labels: " + strings.Join(ls, ", ") + "."
 	}
-	mult := u.mult
+	mult := u.Mult
 	var t ns.DataType
 	switch d.Type {
 	case "u32":
@@ -304,14 +304,14 @@ func pcpBrowseDatum(low uint8, name string, d pmproxy.Desc) (ns.Datum, float64) 
 		// Decimals are kept in the next finer unit (milliseconds for seconds, millionths of a
 		// plain number), as a user's statistics are.
 		t = ns.TypeInt8
-		if len(u.finer) > 0 {
-			next := u.finer[0]
+		if len(u.Finer) > 0 {
+			next := u.Finer[0]
 			if next == ns.UnitMicroUnits {
 				mult *= 1e6
 			} else {
 				mult *= 1000
 			}
-			u.unit = next
+			u.Unit = next
 		}
 	case "string":
 		dat := ns.Text(low, name, desc, src).WithVolatility(ns.SVVolatile).WithHelp(help).WithPCPName(d.Name)
@@ -332,19 +332,19 @@ func pcpBrowseDatum(low uint8, name string, d pmproxy.Desc) (ns.Datum, float64) 
 		} else if t == ns.TypeInt8 {
 			t = ns.TypeUint8
 		}
-		dat = ns.Counter(low, name, t, u.unit, desc, src)
+		dat = ns.Counter(low, name, t, u.Unit, desc, src)
 	case "discrete":
-		dat = ns.Discrete(low, name, t, u.unit, desc, src).WithVolatility(ns.SVVolatile)
+		dat = ns.Discrete(low, name, t, u.Unit, desc, src).WithVolatility(ns.SVVolatile)
 	default:
-		dat = ns.Gauge(low, name, t, u.unit, desc, src)
+		dat = ns.Gauge(low, name, t, u.Unit, desc, src)
 	}
-	if !u.pcp.IsZero() {
-		dat.PCP.Units = u.pcp
+	if !u.PM.IsZero() {
+		dat.PCP.Units = u.PM
 	}
 	// PCP has no unit for a point in time: seconds since the epoch are declared as seconds. A
 	// boot time or a time stamp is shown as a date, not as 500,000 hours.
 	leaf := d.Name[strings.LastIndexByte(d.Name, '.')+1:]
-	if d.Sem != "counter" && u.unit == ns.UnitSecs && mult == 1 && (strings.Contains(leaf, "boottime") || strings.Contains(leaf, "timestamp")) {
+	if d.Sem != "counter" && u.Unit == ns.UnitSecs && mult == 1 && (strings.Contains(leaf, "boottime") || strings.Contains(leaf, "timestamp")) {
 		dat = dat.WithDCI4(ns.STTime, ns.STFCTime, ns.STPAbsolute)
 	}
 	dat.PCP.PMID, dat.PCP.InDom = d.PMID, d.InDom
@@ -427,16 +427,16 @@ func (h *pcpHost) domNames(ctx context.Context, dom string, ids []int64) (map[in
 func (h *pcpHost) fillNode(row []ns.Raw, n *pcpNode, f *pmproxy.Fetched, inst int64) {
 	for i, m := range n.metrics {
 		if n.mults[i] == 0 {
-			row[i] = rawNotSupported()
+			row[i] = ns.RawNA(ns.ReasonNotSupported)
 			continue
 		}
 		v, ok := f.Lookup(m, inst)
 		if !ok {
-			row[i] = rawNoValues()
+			row[i] = ns.RawNA(ns.ReasonNoValues)
 			continue
 		}
 		if n.types[i] == "string" {
-			row[i] = rawS(cut(v.Text, 255))
+			row[i] = ns.RawS(cut(v.Text, 255))
 			continue
 		}
 		row[i] = pcpRaw(v, n.types[i], n.mults[i])

@@ -1,6 +1,7 @@
 package collect
 
 import (
+	"cmp"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -253,7 +254,7 @@ func pcpMapping(ncpu int, memTotal uint64) (decl []*ns.Class, classes []pcpClass
 			// the speed gives sysfs -1, which the PMDA passes on as 2^32-1 Mbit/s: not valid
 			{low: netSpeedID, metric: "network.interface.baudrate", mult: 8, check: func(r ns.Raw) ns.Raw {
 				if r.State == ns.RawOK && r.N >= 4294967295e6 {
-					return rawInvalid()
+					return ns.RawInvalidData()
 				}
 				return r
 			}},
@@ -461,7 +462,7 @@ func (h *pcpHost) declare(ncpu int, mem uint64) {
 		target.Extensions = append(target.Extensions, h.hostAttrs()...)
 	}
 	for i, c := range decl {
-		if o := old[c.ID.String()]; o != nil && o != c && !classDiffers(o, c) {
+		if o := old[c.ID.String()]; o != nil && o != c && !ns.ClassDiffers(o, c) {
 			decl[i] = o
 			for j := range classes {
 				if classes[j].class == c {
@@ -831,7 +832,7 @@ func (h *pcpHost) read(ctx context.Context, pc pcpClass, f *pmproxy.Fetched) Cla
 		order = append(order, i)
 	}
 	bf.order = order
-	slices.SortStableFunc(order, func(a, b int) int { return cmpU64(specs[a].Levels[0], specs[b].Levels[0]) })
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(specs[a].Levels[0], specs[b].Levels[0]) })
 	// The sampler is done with the last reading's slices before it asks for the next one.
 	sorted := slices.Grow(bf.sorted[:0], len(specs))[:len(specs)]
 	raw := slices.Grow(bf.raw[:0], nd*len(specs))[:nd*len(specs)]
@@ -843,7 +844,7 @@ func (h *pcpHost) read(ctx context.Context, pc pcpClass, f *pmproxy.Fetched) Cla
 		h.fillPlanned(row, pc, cols, f, ids[j], poss[j])
 		if pc.instText != 0 {
 			if k := c.DatumIndex(ns.DatumID(pc.instText)); k >= 0 {
-				row[k] = rawS(cut(names[ids[j]], 255))
+				row[k] = ns.RawS(cut(names[ids[j]], 255))
 			}
 		}
 	}
@@ -995,10 +996,10 @@ func (h *pcpHost) planOnce(pc pcpClass, datums []pcpDatum) []pcpCol {
 // fillPlanned fills one instance's raw values by cols; pos, when not -1, is where the instance
 // usually is in each metric's values (the metrics of one domain list their instances alike).
 func (h *pcpHost) fillPlanned(row []ns.Raw, pc pcpClass, cols []pcpCol, f *pmproxy.Fetched, inst int64, pos int) {
-	missing := rawNotSupported()
+	missing := ns.RawNA(ns.ReasonNotSupported)
 	listAt := pc.class.DatumIndex(ns.InvalidDatumID)
 	if listAt >= 0 {
-		missing = rawInvalid()
+		missing = ns.RawInvalidData()
 	}
 	for i := range row {
 		row[i] = missing
@@ -1007,10 +1008,10 @@ func (h *pcpHost) fillPlanned(row []ns.Raw, pc pcpClass, cols []pcpCol, f *pmpro
 		c := &cols[k]
 		switch c.kind {
 		case colClock:
-			row[c.at] = rawN(uint64(f.Time.UnixMilli()))
+			row[c.at] = ns.RawN(uint64(f.Time.UnixMilli()))
 			continue
 		case colConst:
-			row[c.at] = rawN(uint64(c.mult))
+			row[c.at] = ns.RawN(uint64(c.mult))
 			continue
 		case colMissing:
 			continue
@@ -1044,7 +1045,7 @@ func (h *pcpHost) fillPlanned(row []ns.Raw, pc pcpClass, cols []pcpCol, f *pmpro
 				ids = append(ids, pc.class.Datums[i].ID)
 			}
 		}
-		row[listAt] = rawS(invalidList(ids...))
+		row[listAt] = ns.RawS(invalidList(ids...))
 	}
 }
 
@@ -1054,7 +1055,7 @@ func (h *pcpHost) factor(metric, from string, to ns.PMUnits) (float64, bool) {
 	if f, ok := h.factors[metric]; ok {
 		return f, !math.IsNaN(f)
 	}
-	u, ok := parsePMUnits(from)
+	u, ok := ns.ParsePMUnits(from)
 	if from == "none" {
 		u, ok = ns.PMUnits{}, true
 	}
@@ -1079,15 +1080,15 @@ func pcpRaw(v pmproxy.Value, typ string, mult float64) ns.Raw {
 			if n > math.MaxUint64/k {
 				return ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonOverflow}
 			}
-			return rawN(n * k)
+			return ns.RawN(n * k)
 		}
-		return rawN(uint64(math.Round(float64(n) * mult)))
+		return ns.RawN(uint64(math.Round(float64(n) * mult)))
 	case "32", "64":
 		n, err := v.Int64()
 		if err != nil {
 			return ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonProviderError}
 		}
-		return rawN(uint64(int64(math.Round(float64(n) * mult))))
+		return ns.RawN(uint64(int64(math.Round(float64(n) * mult))))
 	case "float", "double":
 		x, err := v.Float64()
 		if err != nil {
@@ -1096,12 +1097,12 @@ func pcpRaw(v pmproxy.Value, typ string, mult float64) ns.Raw {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonNotANumber}
 		}
-		return rawN(uint64(int64(math.Round(x * mult))))
+		return ns.RawN(uint64(int64(math.Round(x * mult))))
 	case "string":
-		return rawS(cut(v.Text, hostTextSize-1))
+		return ns.RawS(cut(v.Text, hostTextSize-1))
 	case "aggregate":
 		if len(v.Text) <= hostTextSize { // an octet string dcimon recorded (an address)
-			return rawS(v.Text)
+			return ns.RawS(v.Text)
 		}
 	}
 	return ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonNotSupported}

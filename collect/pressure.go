@@ -16,24 +16,6 @@ import (
 	ns "dcimon/namespace"
 )
 
-// Pressure datum low bytes: some, then full, each avg10, avg60, avg300 and total.
-const (
-	psiSomeAvg10ID = 1 + iota
-	psiSomeAvg60ID
-	psiSomeAvg300ID
-	psiSomeTotalID
-	psiFullAvg10ID
-	psiFullAvg60ID
-	psiFullAvg300ID
-	psiFullTotalID
-	psiNumIDs = iota
-)
-
-// psiResources are the resources the kernel reports, in instance order.
-var psiResources = [...]string{"cpu", "memory", "io"}
-
-const pressureASN = 7
-
 // psiLine is one line of a pressure file: the averages in hundredths of a percent, as printed
 // ("1.23" is 123), and the total stall time in microseconds.
 type psiLine struct {
@@ -111,59 +93,6 @@ func parsePressure(src string, data []byte) (psiFile, error) {
 	return p, nil
 }
 
-// pressureClasses declares Pressure (7, uninstantiated) and one instance per resource (7.2:
-// cpu, memory, io).
-func pressureClasses() (top, res *ns.Class) {
-	src := func(kind, field string) string {
-		return "/proc/pressure/<resource> \"" + kind + "\" line, " + field
-	}
-	avg := func(id uint8, kind, field, window string) ns.Datum {
-		return ns.Gauge(id, kind+"_"+field, ns.TypeUint4, ns.UnitCentiPercent,
-			"Share of time "+whoStallsShort(kind)+" stalled, "+window+" average", src(kind, field+", two decimals kept as hundredths")).
-			WithScale(0, 10000).WithPCPName("kernel.all.pressure.<resource>." + kind + ".avg [" + window + "]").
-			WithHelp("The share of the last " + window + " in which " + whoStalls(kind) + " waited for the resource, as the kernel averages it (a level, in %).")
-	}
-	total := func(id uint8, kind string) ns.Datum {
-		return ns.Counter(id, kind+"_total", ns.TypeUint8, ns.UnitMicrosecs, "Time "+whoStallsShort(kind)+" stalled",
-			src(kind, "total, microseconds")).WithScale(0, 1e6).WithMaxRate(1e6).
-			WithPCPName("kernel.all.pressure.<resource>." + kind + ".total").
-			WithHelp("Microseconds in which " + whoStalls(kind) + " waited; as a rate, the share of the interval (100% = always).")
-	}
-	top = &ns.Class{ID: ns.ClassID{pressureASN}, Name: "Pressure", Desc: "Pressure stall information", Flags: ns.ClassEnabled,
-		Help: "How much of the time tasks waited for processors, memory or I/O (/proc/pressure, Linux 4.20 with PSI): one subcontext per resource."}
-	res = &ns.Class{ID: ns.ClassID{pressureASN, 2}, Name: "resource", Desc: "Stalls waiting for one resource", Flags: ns.ClassEnabled,
-		Help:     "The stall averages and total of one resource. n/a (not supported) on a kernel without PSI, never 0.",
-		InstFreq: ns.SiNoInst, Levels: []ns.InstLevel{{Type: ns.TypeUint4, Tag: ns.TagEnumeration, Size: 4}},
-		Datums: []ns.Datum{
-			avg(psiSomeAvg10ID, "some", "avg10", "10 seconds"),
-			avg(psiSomeAvg60ID, "some", "avg60", "60 seconds"),
-			avg(psiSomeAvg300ID, "some", "avg300", "300 seconds"),
-			total(psiSomeTotalID, "some"),
-			avg(psiFullAvg10ID, "full", "avg10", "10 seconds"),
-			avg(psiFullAvg60ID, "full", "avg60", "60 seconds"),
-			avg(psiFullAvg300ID, "full", "avg300", "300 seconds"),
-			total(psiFullTotalID, "full"),
-		}}
-	return top, res
-}
-
-// whoStallsShort is whoStalls for a one-line description ("Share of time all tasks stalled").
-func whoStallsShort(kind string) string {
-	if kind == "full" {
-		return "all tasks"
-	}
-	return "some task"
-}
-
-func whoStalls(kind string) string {
-	if kind == "full" {
-		return "all non-idle tasks at once"
-	}
-	return "at least one task"
-}
-
-const pressureModule, pressureTitle = "dcimon-pressure", "Pressure stall information"
-
 // pressureProvider reads /proc/pressure.
 type pressureProvider struct {
 	base
@@ -220,7 +149,7 @@ func (p *pressureProvider) Collect(ctx context.Context, req Request) (Batch, err
 		case errors.Is(err, fs.ErrNotExist):
 			absent++
 			for k := range row {
-				row[k] = rawNotSupported() // no PSI in this kernel: n/a, never 0
+				row[k] = ns.RawNA(ns.ReasonNotSupported) // no PSI in this kernel: n/a, never 0
 			}
 			continue
 		case err != nil:
@@ -246,9 +175,9 @@ func (p *pressureProvider) Collect(ctx context.Context, req Request) (Batch, err
 func fillPSI(row []ns.Raw, l psiLine) {
 	if !l.present {
 		for k := range row {
-			row[k] = rawNotSupported()
+			row[k] = ns.RawNA(ns.ReasonNotSupported)
 		}
 		return
 	}
-	row[0], row[1], row[2], row[3] = rawN(l.avg10), rawN(l.avg60), rawN(l.avg300), rawN(l.total)
+	row[0], row[1], row[2], row[3] = ns.RawN(l.avg10), ns.RawN(l.avg60), ns.RawN(l.avg300), ns.RawN(l.total)
 }

@@ -2,6 +2,7 @@ package collect
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -20,7 +21,7 @@ import (
 // a Move reads again where the cursor is (a class that came on screen), never further.
 type Replay struct {
 	*Sampler
-	as *Archives
+	h History
 
 	mu     sync.Mutex // guards moveTo, moved and step
 	moveTo time.Time  // a move asked for, not read yet
@@ -31,13 +32,13 @@ type Replay struct {
 
 // NewReplay puts a time cursor on s, a sampler of the archives as (OpenSource). It starts at
 // at, or where the archives' first rates are when at is zero.
-func NewReplay(s *Sampler, as *Archives, at time.Time) *Replay {
-	r := &Replay{Sampler: s, as: as}
+func NewReplay(s *Sampler, h History, at time.Time) *Replay {
+	r := &Replay{Sampler: s, h: h}
 	s.opt.EveryClass = true // a reading after a jump has every class's rates
 	if at.IsZero() {
-		for _, x := range as.xs {
-			if at.IsZero() || x.second.Before(at) {
-				at = x.second
+		for _, x := range h.Timelines() {
+			if at.IsZero() || x.Start().Before(at) {
+				at = x.Start()
 			}
 		}
 	}
@@ -45,20 +46,69 @@ func NewReplay(s *Sampler, as *Archives, at time.Time) *Replay {
 	return r
 }
 
+// Timeline is one host's recorded past that the replay cursor moves over: an archive (collect/pcp)
+// or a host's series. Its methods are called by one Sample at a time.
+type Timeline interface {
+	// Span is the time of its first and last samples.
+	Span() (first, last time.Time)
+	// Start is where its first rates are: its second sample.
+	Start() time.Time
+	// Shown is the time of the sample read last.
+	Shown() time.Time
+	// Seek places it so that the next reading starts at the index entry before t.
+	Seek(t time.Time) error
+	// Ahead is the time of the first sample ahead of the reading place (after a Seek, the
+	// first of the two samples that end at the time sought).
+	Ahead() (time.Time, bool)
+	// After is the time of its first sample after t, not before the one read last.
+	After(t time.Time) (time.Time, bool)
+	// Before is the time of its last sample before t (found by a seek of its own).
+	Before(t time.Time) (time.Time, bool)
+	// Count counts its samples after t and up to u, at most most.
+	Count(t, u time.Time, most int) int
+	// ReadTo makes the next collections read every sample up to t.
+	ReadTo(t time.Time)
+}
+
+// History is the recorded past of one or more hosts that a Replay moves over.
+type History interface {
+	Timelines() []Timeline
+	// Clock is the time of the latest sample read, of any host: the sampler's clock.
+	Clock() time.Time
+	// Span is the time from the first timeline's start to the last one's end.
+	Span() (first, last time.Time)
+	// Hosts are the hosts, as paths name them.
+	Hosts() []string
+}
+
+// ErrArchiveEnd is the error of a reading past the end of the recorded past.
+var ErrArchiveEnd = errors.New("the end of the archive")
+
+// Within is t kept within [first, last].
+func Within(t, first, last time.Time) time.Time {
+	if t.Before(first) {
+		return first
+	}
+	if t.After(last) {
+		return last
+	}
+	return t
+}
+
 // Span is the time from the first archive's start to the last one's end.
-func (r *Replay) Span() (first, last time.Time) { return r.as.Span() }
+func (r *Replay) Span() (first, last time.Time) { return r.h.Span() }
 
 // Hosts are the archives' hosts.
-func (r *Replay) Hosts() []string { return r.as.Hosts() }
+func (r *Replay) Hosts() []string { return r.h.Hosts() }
 
 // Now is the time of the sample shown: the latest one read.
-func (r *Replay) Now() time.Time { return r.as.Clock() }
+func (r *Replay) Now() time.Time { return r.h.Clock() }
 
 // Move asks the next Sample to read at t (the last sample at or before it), kept within the
 // archives' span.
 func (r *Replay) Move(t time.Time) {
 	first, last := r.Span()
-	t = within(t, first, last)
+	t = Within(t, first, last)
 	r.mu.Lock()
 	r.moveTo, r.moved, r.step = t, true, 0
 	r.mu.Unlock()
@@ -74,70 +124,6 @@ func (r *Replay) Step(n int) {
 	}
 	r.moved, r.step = true, r.step+n
 	r.mu.Unlock()
-}
-
-// dataAfter is the time of the archive's first data record after t, which is not before the
-// one read last (its records ahead are read into pending).
-func (x *archiveContext) dataAfter(t time.Time) (time.Time, bool) {
-	for i := 0; ; i++ {
-		if len(x.pending) <= i && !x.more() {
-			return time.Time{}, false
-		}
-		if r := x.pending[i]; isData(r) && r.Time.After(t) {
-			return r.Time, true
-		}
-	}
-}
-
-// dataBefore is the time of the archive's last data record before t, found by a seek (which
-// the Sample that asks for it follows with a seek of its own).
-func (x *archiveContext) dataBefore(t time.Time) (time.Time, bool) {
-	if !t.After(x.first) {
-		return time.Time{}, false
-	}
-	if err := x.seek(t.Add(-time.Nanosecond)); err != nil {
-		return time.Time{}, false
-	}
-	var last time.Time
-	for _, q := range x.pending {
-		if q.Time.Before(t) && isData(q) {
-			last = q.Time
-		}
-	}
-	return last, !last.IsZero()
-}
-
-// countBetween counts the archive's data records after t and up to u, at most most, among its
-// records ahead (more read ahead as needed): t is not before the one read last.
-func (x *archiveContext) countBetween(t, u time.Time, most int) int {
-	k := 0
-	for i := 0; k < most; i++ {
-		if len(x.pending) <= i && !x.more() {
-			break
-		}
-		r := x.pending[i]
-		if r.Time.After(u) {
-			break
-		}
-		if isData(r) && r.Time.After(t) {
-			k++
-		}
-	}
-	return k
-}
-
-// more reads one more record ahead into pending; false at the end (or past a long run of
-// pmcd's own records: no sample near).
-func (x *archiveContext) more() bool {
-	if len(x.pending) >= 256 {
-		return false
-	}
-	rec, err := x.cur.Next()
-	if err != nil {
-		return false
-	}
-	x.pending = append(x.pending, rec)
-	return true
 }
 
 // Sample reads at the time the last Move asked for, or again where the cursor is.
@@ -157,8 +143,8 @@ func (r *Replay) Sample(ctx context.Context) (*ns.Snapshot, error) {
 	case step > 0:
 		if base.Before(r.Now()) {
 			moved2 = true
-			for _, x := range r.as.xs {
-				_ = x.seek(clampTo(base, x)) // its records after base come next
+			for _, x := range r.h.Timelines() {
+				_ = x.Seek(clampTo(base, x)) // its records after base come next
 			}
 		}
 		from := base
@@ -177,8 +163,8 @@ func (r *Replay) Sample(ctx context.Context) (*ns.Snapshot, error) {
 		at, moved2 = base, true
 		for i := 0; i < -step; i++ {
 			prev := time.Time{}
-			for _, x := range r.as.xs {
-				if p, ok := x.dataBefore(at); ok && p.After(prev) {
+			for _, x := range r.h.Timelines() {
+				if p, ok := x.Before(at); ok && p.After(prev) {
 					prev = p
 				}
 			}
@@ -197,9 +183,9 @@ func (r *Replay) Sample(ctx context.Context) (*ns.Snapshot, error) {
 		// The next sample of each archive at most, and one at least: the reading follows the
 		// one shown. Nothing new (a play between two samples): what is shown stays.
 		back, most, any := false, 0, false
-		for _, x := range r.as.xs {
-			back = back || at.Before(x.now)
-			k := x.countBetween(x.now, at, 2)
+		for _, x := range r.h.Timelines() {
+			back = back || at.Before(x.Shown())
+			k := x.Count(x.Shown(), at, 2)
 			most, any = max(most, k), any || k > 0
 		}
 		switch {
@@ -214,18 +200,13 @@ func (r *Replay) Sample(ctx context.Context) (*ns.Snapshot, error) {
 	// A seek: every archive to the two samples that end at at, read as a first reading and
 	// then the one with rates.
 	var before time.Time
-	for _, x := range r.as.xs {
+	for _, x := range r.h.Timelines() {
 		// A time this host's archive does not cover: it reads its nearest end.
-		if err := x.seek(clampTo(at, x)); err != nil {
+		if err := x.Seek(clampTo(at, x)); err != nil {
 			return nil, err
 		}
-		for _, q := range x.pending { // the first of its two samples
-			if isData(q) {
-				if q.Time.After(before) && q.Time.Before(at) {
-					before = q.Time
-				}
-				break
-			}
+		if q, ok := x.Ahead(); ok && q.After(before) && q.Before(at) { // the first of its two samples
+			before = q
 		}
 	}
 	r.Sampler.Restart()
@@ -242,8 +223,8 @@ func (r *Replay) Sample(ctx context.Context) (*ns.Snapshot, error) {
 // on together), else the earliest one's.
 func (r *Replay) nextStep(t time.Time) time.Time {
 	var first, last time.Time
-	for _, x := range r.as.xs {
-		if n, ok := x.dataAfter(t); ok {
+	for _, x := range r.h.Timelines() {
+		if n, ok := x.After(t); ok {
 			if first.IsZero() || n.Before(first) {
 				first = n
 			}
@@ -255,24 +236,24 @@ func (r *Replay) nextStep(t time.Time) time.Time {
 	if last.Equal(first) {
 		return first
 	}
-	for _, x := range r.as.xs {
-		if x.countBetween(t, last, 2) > 1 {
+	for _, x := range r.h.Timelines() {
+		if x.Count(t, last, 2) > 1 {
 			return first
 		}
 	}
 	return last
 }
 
-// clampTo is t within the archive's span.
-func clampTo(t time.Time, x *archiveContext) time.Time {
+// clampTo is t within a timeline's span.
+func clampTo(t time.Time, x Timeline) time.Time {
 	first, last := x.Span()
-	return within(t, first, last)
+	return Within(t, first, last)
 }
 
 // readAt is one collection of every archive up to t.
 func (r *Replay) readAt(ctx context.Context, t time.Time) (*ns.Snapshot, error) {
-	for _, x := range r.as.xs {
-		x.target.Store(t.UnixNano())
+	for _, x := range r.h.Timelines() {
+		x.ReadTo(t)
 	}
 	snap, err := r.Sampler.Sample(ctx)
 	if err != nil {

@@ -226,7 +226,7 @@ func (s *Sampler) redescribe(ps *provState, t time.Time) {
 		switch {
 		case n == nil && !ps.dynamic:
 			kept[c.ID.String()] = true // a built-in supplier's classes stay
-		case n == nil, n != c && !(c.Shared && n.Shared) && classDiffers(c, n):
+		case n == nil, n != c && !(c.Shared && n.Shared) && namespace.ClassDiffers(c, n):
 			drop = append(drop, c)
 		default:
 			kept[c.ID.String()] = true
@@ -280,14 +280,6 @@ func (s *Sampler) redescribe(ps *provState, t time.Time) {
 		order[c.ID.String()] = i
 	}
 	slices.SortStableFunc(ps.classes, func(a, b *namespace.Class) int { return order[a.ID.String()] - order[b.ID.String()] })
-}
-
-// classDiffers says a class declared again is not the registered one: its datums are described
-// otherwise, or its name, description or way of being instantiated changed.
-func classDiffers(old, fresh *namespace.Class) bool {
-	return old.Name != fresh.Name || old.Desc != fresh.Desc || old.Help != fresh.Help ||
-		old.Instantiated() != fresh.Instantiated() || old.SingleInstance() != fresh.SingleInstance() ||
-		namespace.DescriptorsDiffer(old, fresh)
 }
 
 // registerClass registers one class of ps; a Shared context already there is counted, not

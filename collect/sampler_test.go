@@ -13,19 +13,6 @@ import (
 	ns "dcimon/namespace"
 )
 
-// fakeClock is a manual clock for the sampler.
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *fakeClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *fakeClock) Add(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
-
 // fakeProv is a scriptable provider with one class: a counter, a static datum and a variable one.
 type fakeProv struct {
 	name   string

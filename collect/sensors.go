@@ -18,37 +18,6 @@ import (
 	ns "dcimon/namespace"
 )
 
-const sensorsASN = 12
-
-// The kinds of sensor, each its own context under Sensors.
-type sensorKind int
-
-const (
-	sensorTemp sensorKind = iota
-	sensorFan
-	sensorVolt
-)
-
-var sensorKinds = [...]struct {
-	prefix, ctx, class, desc string // hwmon file prefix, context, instance class, description
-	unit                     ns.Unit
-	typ                      ns.DataType
-	max                      float64 // scale top where no channel has a limit, in the unit
-}{
-	{"temp", "Temp", "temp", "temperature", ns.UnitMilliCelsius, ns.TypeInt4, 110000},
-	{"fan", "Fan", "fan", "fan speed", ns.UnitRPM, ns.TypeUint4, 5000},
-	{"in", "Volt", "in", "voltage", ns.UnitMilliVolts, ns.TypeInt4, 15000},
-}
-
-// Sensor datum low bytes, the same for every kind.
-const (
-	sensInputID = 1 + iota
-	sensCritID  // the critical limit (temp, in), the minimum (fan)
-	sensMaxID   // the high limit
-	sensLabelID
-	sensChipID
-)
-
 // sensor is one channel of one chip: hwmonN/tempK_*.
 type sensor struct {
 	kind            sensorKind
@@ -172,9 +141,6 @@ func readInt(fr *fileReader, path string) (int64, error) {
 // UMA_INT4 reads back as the negative number (−5 °C is -5000).
 func sensorRaw(v int64) uint64 { return uint64(uint32(int32(v))) }
 
-// sensorScale is the SPMI scale top of each kind's readings (SPMI-VAL-3), in the kind's unit.
-type sensorScale [len(sensorKinds)]float64
-
 // probeSensors lists dir (<sys>/class/hwmon) once at start-up. Where there is no channel with
 // an input it is nil: the Sensors class is not declared at all. Otherwise each kind's scale tops
 // out at the highest critical limit of its channels (the high limit where none has a critical
@@ -213,46 +179,6 @@ func scaleOf(ss []sensor) *sensorScale {
 	}
 	return &sc
 }
-
-// sensorsClasses declares Sensors (12), a context per kind (12.k) and its instance class
-// (12.k.2), each kind's readings on the scale sc.
-func sensorsClasses(sc sensorScale) []*ns.Class {
-	out := []*ns.Class{{ID: ns.ClassID{sensorsASN}, Name: "Sensors", Desc: "Hardware sensors", Flags: ns.ClassEnabled,
-		Help: "Temperatures, fan speeds and voltages from /sys/class/hwmon, with their labels and limits."}}
-	for k, kind := range sensorKinds {
-		src := "/sys/class/hwmon/hwmonN/" + kind.prefix + "K_"
-		limit, limitDesc := "crit", "Critical limit"
-		if sensorKind(k) == sensorFan {
-			limit, limitDesc = "min", "Minimum speed"
-		}
-		level := func(id uint8, name, desc, file string) ns.Datum {
-			return ns.Gauge(id, name, kind.typ, kind.unit, desc, src+file).WithScale(0, sc[k])
-		}
-		text := func(id uint8, name, desc, file, help string) ns.Datum {
-			d := ns.Text(id, name, desc, file).WithHelp(help)
-			d.DCI4.Size = 64
-			return d
-		}
-		out = append(out,
-			&ns.Class{ID: ns.ClassID{sensorsASN, uint32(k + 1)}, Name: kind.ctx, Desc: "Every " + kind.desc + " sensor", Flags: ns.ClassEnabled},
-			&ns.Class{ID: ns.ClassID{sensorsASN, uint32(k + 1), 2}, Name: kind.class, Desc: "One " + kind.desc + " sensor", Flags: ns.ClassEnabled,
-				Help:     "One channel of a hwmon chip. Instance value: hwmon number × 65536 + channel.",
-				InstFreq: ns.SiCfgInst, Levels: []ns.InstLevel{{Type: ns.TypeUint4, Tag: ns.TagEnumeration, Size: 4}},
-				Datums: []ns.Datum{
-					level(sensInputID, "input", "Reading", "input").
-						WithHelp("The sensor's reading now; its scale tops out at the highest critical limit of the host's channels of this kind."),
-					level(sensCritID, limit, limitDesc, limit).
-						WithHelp("The limit the hardware acts at; n/a where the chip has none."),
-					level(sensMaxID, "max", "High limit", "max").
-						WithHelp("The limit past which the chip warns; n/a where it has none."),
-					text(sensLabelID, "label", "Sensor label", src+"label", "What the chip calls the channel (\"Core 0\", \"Composite\"); empty where it has no label."),
-					text(sensChipID, "chip", "Chip", "/sys/class/hwmon/hwmonN/name", "The hwmon driver's name: coretemp, k10temp, nvme, acpitz..."),
-				}})
-	}
-	return out
-}
-
-const sensorsModule, sensorsTitle = "dcimon-sensors", "Hardware sensors"
 
 // sensorsProvider reads /sys/class/hwmon.
 type sensorsProvider struct {
@@ -304,16 +230,16 @@ func (p *sensorsProvider) Collect(ctx context.Context, req Request) (Batch, erro
 				row[sensInputID-1] = missing(s.err)
 				errs = append(errs, s.err)
 			} else {
-				row[sensInputID-1] = rawN(sensorRaw(s.input))
+				row[sensInputID-1] = ns.RawN(sensorRaw(s.input))
 			}
-			row[sensCritID-1], row[sensMaxID-1] = rawNotSupported(), rawNotSupported()
+			row[sensCritID-1], row[sensMaxID-1] = ns.RawNA(ns.ReasonNotSupported), ns.RawNA(ns.ReasonNotSupported)
 			if s.hasCrit {
-				row[sensCritID-1] = rawN(sensorRaw(s.crit))
+				row[sensCritID-1] = ns.RawN(sensorRaw(s.crit))
 			}
 			if s.hasMax {
-				row[sensMaxID-1] = rawN(sensorRaw(s.max))
+				row[sensMaxID-1] = ns.RawN(sensorRaw(s.max))
 			}
-			row[sensLabelID-1], row[sensChipID-1] = rawS(s.label), rawS(s.chip)
+			row[sensLabelID-1], row[sensChipID-1] = ns.RawS(s.label), ns.RawS(s.chip)
 			raw = append(raw, row...)
 			p.specs[k] = append(p.specs[k], ns.InstanceSpec{Levels: []uint64{s.value()}, OSName: s.name(),
 				Desc: sensorKinds[k].desc + " " + s.name()})

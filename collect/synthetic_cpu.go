@@ -68,9 +68,9 @@ func (c *cpuSynth) collect(seed uint64, tick int, dt float64, req Request) []Cla
 			for _, m := range c.ms {
 				sum += uint64(m[k])
 			}
-			raw[k] = rawN(sum)
+			raw[k] = ns.RawN(sum)
 		}
-		raw[cpuNumID-1] = rawN(uint64(len(c.ms)))
+		raw[cpuNumID-1] = ns.RawN(uint64(len(c.ms)))
 		out = append(out, ClassReading{Class: c.total, Specs: c.totalSpecs, Raw: raw})
 	}
 	if req.Wants(c.per) {
@@ -78,7 +78,7 @@ func (c *cpuSynth) collect(seed uint64, tick int, dt float64, req Request) []Cla
 		raw := reuseRaw(&c.rawPer, len(c.ms)*nd)
 		for i, m := range c.ms {
 			for k := range cpuColumn {
-				raw[i*nd+k] = rawN(uint64(m[k]))
+				raw[i*nd+k] = ns.RawN(uint64(m[k]))
 			}
 		}
 		out = append(out, ClassReading{Class: c.per, Specs: c.specs, Raw: raw})

@@ -55,14 +55,14 @@ func (f *fsSynth) collect(seed uint64, tick int, dt float64, req Request) []Clas
 		if fs.typ != "ext4" {
 			reserve = 0
 		}
-		row[fsSizeID-1] = rawN(uint64(fs.size))
-		row[fsUsedID-1] = rawN(uint64(fs.used))
-		row[fsAvailID-1] = rawN(uint64(max(0, fs.size-fs.used-reserve)))
-		row[fsInodesID-1] = rawN(uint64(fs.inodes))
-		row[fsIUsedID-1] = rawN(uint64(fs.iused))
-		row[fsIFreeID-1] = rawN(uint64(fs.inodes - fs.iused))
-		row[fsROID-1] = rawN(0)
-		row[fsDeviceID-1], row[fsTypeID-1], row[fsOptionsID-1] = rawS(fs.dev), rawS(fs.typ), rawS("rw,relatime")
+		row[fsSizeID-1] = ns.RawN(uint64(fs.size))
+		row[fsUsedID-1] = ns.RawN(uint64(fs.used))
+		row[fsAvailID-1] = ns.RawN(uint64(max(0, fs.size-fs.used-reserve)))
+		row[fsInodesID-1] = ns.RawN(uint64(fs.inodes))
+		row[fsIUsedID-1] = ns.RawN(uint64(fs.iused))
+		row[fsIFreeID-1] = ns.RawN(uint64(fs.inodes - fs.iused))
+		row[fsROID-1] = ns.RawN(0)
+		row[fsDeviceID-1], row[fsTypeID-1], row[fsOptionsID-1] = ns.RawS(fs.dev), ns.RawS(fs.typ), ns.RawS("rw,relatime")
 	}
 	return []ClassReading{{Class: f.fsc, Specs: f.specs, Raw: raw}}
 }

@@ -37,28 +37,28 @@ func (h *hostSynth) collect(p *synthProvider, seed uint64, tick int, dt float64,
 	}
 	raw := make([]ns.Raw, len(h.cls.Datums))
 	if due(req, ns.SVStatic, p.delivered(h.delivered)) {
-		raw[hostNameID-1] = rawS("synthetic-" + strconv.FormatUint(seed, 10))
-		raw[hostReleaseID-1] = rawS("6.0.0-synthetic")
-		raw[hostOSID-1] = rawS("synthetic 1.0")
-		raw[hostArchID-1] = rawS("x86_64")
-		raw[hostBootID-1] = rawN(p.reset)
-		raw[hostHundredID-1] = rawN(100)
+		raw[hostNameID-1] = ns.RawS("synthetic-" + strconv.FormatUint(seed, 10))
+		raw[hostReleaseID-1] = ns.RawS("6.0.0-synthetic")
+		raw[hostOSID-1] = ns.RawS("synthetic 1.0")
+		raw[hostArchID-1] = ns.RawS("x86_64")
+		raw[hostBootID-1] = ns.RawN(p.reset)
+		raw[hostHundredID-1] = ns.RawN(100)
 	} else {
 		for _, id := range [...]uint8{hostNameID, hostReleaseID, hostOSID, hostArchID, hostBootID, hostHundredID} {
-			raw[id-1] = rawSkipped()
+			raw[id-1] = ns.RawSkip()
 		}
 	}
-	raw[hostUptimeID-1] = rawN(uint64(max(now.Sub(p.boot), 0) / (10 * time.Millisecond)))
+	raw[hostUptimeID-1] = ns.RawN(uint64(max(now.Sub(p.boot), 0) / (10 * time.Millisecond)))
 	l := busy * ncpu * 100
-	raw[hostLoad1xID-1] = rawN(uint64(l))
-	raw[hostLoad5xID-1] = rawN(uint64(l * 0.9))
-	raw[hostLoad15xID-1] = rawN(uint64(l * 0.8))
-	raw[hostRunningID-1] = rawN(uint64(busy*ncpu) + 1)
-	raw[hostBlockedID-1] = rawN(uint64(r.float() * 3))
-	raw[hostThreadsID-1] = rawN(200 + uint64(50*ncpu))
-	raw[hostCtxswID-1] = rawN(uint64(h.ctxsw))
-	raw[hostIntrID-1] = rawN(uint64(h.intr))
-	raw[hostForksID-1] = rawN(uint64(h.forks))
+	raw[hostLoad1xID-1] = ns.RawN(uint64(l))
+	raw[hostLoad5xID-1] = ns.RawN(uint64(l * 0.9))
+	raw[hostLoad15xID-1] = ns.RawN(uint64(l * 0.8))
+	raw[hostRunningID-1] = ns.RawN(uint64(busy*ncpu) + 1)
+	raw[hostBlockedID-1] = ns.RawN(uint64(r.float() * 3))
+	raw[hostThreadsID-1] = ns.RawN(200 + uint64(50*ncpu))
+	raw[hostCtxswID-1] = ns.RawN(uint64(h.ctxsw))
+	raw[hostIntrID-1] = ns.RawN(uint64(h.intr))
+	raw[hostForksID-1] = ns.RawN(uint64(h.forks))
 	h.delivered = p.dl.gen
 	return []ClassReading{{Class: h.cls, Specs: h.specs, Raw: raw}}
 }
@@ -98,33 +98,33 @@ func (m *memSynth) collect(p *synthProvider, seed uint64, tick int, dt float64, 
 	if req.Wants(m.real) {
 		raw := make([]ns.Raw, len(m.real.Datums))
 		avail := uint64(float64(m.total) * (0.3 + 0.5*r.float()))
-		raw[realTotalID-1] = rawSkipped()
+		raw[realTotalID-1] = ns.RawSkip()
 		if due(req, ns.SVStatic, p.delivered(m.delivered[0])) {
-			raw[realTotalID-1] = rawN(m.total)
+			raw[realTotalID-1] = ns.RawN(m.total)
 		}
-		raw[realFreeID-1] = rawN(avail / 3)
-		raw[realAvailID-1] = rawN(avail)
-		raw[realBuffersID-1] = rawN(m.total / 100)
-		raw[realCachedID-1] = rawN(avail / 2)
+		raw[realFreeID-1] = ns.RawN(avail / 3)
+		raw[realAvailID-1] = ns.RawN(avail)
+		raw[realBuffersID-1] = ns.RawN(m.total / 100)
+		raw[realCachedID-1] = ns.RawN(avail / 2)
 		m.delivered[0] = p.dl.gen
 		out = append(out, ClassReading{Class: m.real, Specs: m.specs, Raw: raw})
 	}
 	if req.Wants(m.swap) {
 		raw := make([]ns.Raw, len(m.swap.Datums))
-		raw[swapTotalID-1] = rawSkipped()
+		raw[swapTotalID-1] = ns.RawSkip()
 		if due(req, ns.SVVariable, p.delivered(m.delivered[1])) {
-			raw[swapTotalID-1] = rawN(m.swapTotal)
+			raw[swapTotalID-1] = ns.RawN(m.swapTotal)
 		}
-		raw[swapFreeID-1] = rawN(m.swapTotal - uint64(float64(m.swapTotal)*0.1*r.float()))
-		raw[swapInID-1] = rawN(uint64(m.swapIO[0]))
-		raw[swapOutID-1] = rawN(uint64(m.swapIO[1]))
+		raw[swapFreeID-1] = ns.RawN(m.swapTotal - uint64(float64(m.swapTotal)*0.1*r.float()))
+		raw[swapInID-1] = ns.RawN(uint64(m.swapIO[0]))
+		raw[swapOutID-1] = ns.RawN(uint64(m.swapIO[1]))
 		m.delivered[1] = p.dl.gen
 		out = append(out, ClassReading{Class: m.swap, Specs: m.specs, Raw: raw})
 	}
 	if req.Wants(m.virt) {
 		raw := make([]ns.Raw, len(m.virt.Datums))
 		for i, v := range m.c {
-			raw[i] = rawN(uint64(v))
+			raw[i] = ns.RawN(uint64(v))
 		}
 		out = append(out, ClassReading{Class: m.virt, Specs: m.specs, Raw: raw})
 	}

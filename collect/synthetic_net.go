@@ -122,35 +122,35 @@ func (n *netSynth) collect(p *synthProvider, seed uint64, tick int, dt float64, 
 	for i, nic := range n.nics {
 		row := raw[i*nd : (i+1)*nd : (i+1)*nd]
 		for k, c := range netRawCol {
-			row[k] = rawN(uint64(nic.c[c]))
+			row[k] = ns.RawN(uint64(nic.c[c]))
 		}
 		variable := due(req, ns.SVVariable, p.delivered(nic.delivered))
 		static := due(req, ns.SVStatic, p.delivered(nic.delivered))
 		for _, id := range [...]uint8{netMACID, netIPv4ID, netMTUID, netBroadcastID, netLoopbackID} {
-			row[id-1] = rawSkipped()
+			row[id-1] = ns.RawSkip()
 		}
 		// Link state is SV_VOLATILE, as the host provider's: at every collection.
-		row[netUpID-1] = rawN(b2u(nic.up))
-		row[netRunningID-1] = rawN(b2u(nic.up))
-		row[netSpeedID-1] = rawN(nic.speed)
+		row[netUpID-1] = ns.RawN(b2u(nic.up))
+		row[netRunningID-1] = ns.RawN(b2u(nic.up))
+		row[netSpeedID-1] = ns.RawN(nic.speed)
 		if variable {
-			row[netMACID-1] = rawS(nic.mac)
-			row[netIPv4ID-1] = rawS(nic.ipv4)
-			row[netMTUID-1] = rawN(1500)
-			row[netBroadcastID-1] = rawN(1)
-			row[netLoopbackID-1] = rawN(0)
+			row[netMACID-1] = ns.RawS(nic.mac)
+			row[netIPv4ID-1] = ns.RawS(nic.ipv4)
+			row[netMTUID-1] = ns.RawN(1500)
+			row[netBroadcastID-1] = ns.RawN(1)
+			row[netLoopbackID-1] = ns.RawN(0)
 		}
-		row[netIfIndexID-1] = rawSkipped()
+		row[netIfIndexID-1] = ns.RawSkip()
 		if static {
-			row[netIfIndexID-1] = rawN(nic.ifindex)
+			row[netIfIndexID-1] = ns.RawN(nic.ifindex)
 		}
 		if nic.ipv4 == "" {
-			row[netIPv4ID-1] = rawInvalid()
+			row[netIPv4ID-1] = ns.RawInvalidData()
 		}
 		if nic.speed == 0 {
-			row[netSpeedID-1] = rawInvalid()
+			row[netSpeedID-1] = ns.RawInvalidData()
 		}
-		row[nd-1] = rawS(nic.invalid)
+		row[nd-1] = ns.RawS(nic.invalid)
 		nic.delivered = p.dl.gen
 	}
 	return []ClassReading{{Class: n.cls, Specs: n.specs, Raw: raw}}

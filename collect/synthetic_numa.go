@@ -45,10 +45,10 @@ func (n *numaSynth) collect(seed uint64, tick int, dt float64, req Request) []Cl
 			n.c[i][k] += v
 		}
 		row := raw[i*nd : (i+1)*nd]
-		row[numaTotalID-1] = rawN(uint64(n.total))
-		row[numaFreeID-1] = rawN(uint64(n.total * (0.3 + 0.2*r.float())))
+		row[numaTotalID-1] = ns.RawN(uint64(n.total))
+		row[numaFreeID-1] = ns.RawN(uint64(n.total * (0.3 + 0.2*r.float())))
 		for k := range 6 {
-			row[numaHitID-1+k] = rawN(uint64(n.c[i][k]))
+			row[numaHitID-1+k] = ns.RawN(uint64(n.c[i][k]))
 		}
 	}
 	return []ClassReading{{Class: n.node, Specs: n.specs, Raw: raw}}

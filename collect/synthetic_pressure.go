@@ -46,9 +46,9 @@ func (p *psiSynth) collect(seed uint64, tick int, dt float64, req Request) []Cla
 		for k := range 2 {
 			off := k * 4
 			for w := range 3 {
-				row[off+w] = rawN(uint64(p.avg[i][k][w]*10000 + 0.5))
+				row[off+w] = ns.RawN(uint64(p.avg[i][k][w]*10000 + 0.5))
 			}
-			row[off+3] = rawN(uint64(p.total[i][k]))
+			row[off+3] = ns.RawN(uint64(p.total[i][k]))
 		}
 	}
 	return []ClassReading{{Class: p.res, Specs: p.specs, Raw: raw}}

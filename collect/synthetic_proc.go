@@ -109,23 +109,23 @@ func (p *procSynth) collect(pr *synthProvider, seed uint64, tick int, dt float64
 		if sp.base > 0.1 {
 			state = "R"
 		}
-		row[procStateID-1], row[procPPIDID-1], row[procUserID-1], row[procUIDID-1] = rawS(state), rawN(1), rawS(sp.user), rawN(sp.uid)
-		row[procThreadsID-1], row[procPriorityID-1], row[procNiceID-1] = rawN(1+uint64(sp.base*40)), rawN(20), rawN(0)
-		row[procStartID-1] = rawN(pr.reset + sp.start/userHZ)
-		row[procUtimeID-1], row[procStimeID-1] = rawN(uint64(sp.ut)), rawN(uint64(sp.st))
-		row[procRSSID-1], row[procVSizeID-1] = rawN(uint64(4<<20+sp.base*2e9)), rawN(uint64(100<<20+sp.base*8e9))
-		row[procMinfltID-1], row[procMajfltID-1] = rawN(uint64(sp.faults)), rawN(uint64(sp.faults/100))
-		row[procRcharID-1], row[procWcharID-1] = rawN(uint64(sp.rb*1.5)), rawN(uint64(sp.wb*1.5))
-		row[procSyscrID-1], row[procSyscwID-1] = rawN(uint64(sp.rb/4096)), rawN(uint64(sp.wb/4096))
-		row[procReadBytesID-1], row[procWriteBytesID-1] = rawN(uint64(sp.rb)), rawN(uint64(sp.wb))
+		row[procStateID-1], row[procPPIDID-1], row[procUserID-1], row[procUIDID-1] = ns.RawS(state), ns.RawN(1), ns.RawS(sp.user), ns.RawN(sp.uid)
+		row[procThreadsID-1], row[procPriorityID-1], row[procNiceID-1] = ns.RawN(1+uint64(sp.base*40)), ns.RawN(20), ns.RawN(0)
+		row[procStartID-1] = ns.RawN(pr.reset + sp.start/userHZ)
+		row[procUtimeID-1], row[procStimeID-1] = ns.RawN(uint64(sp.ut)), ns.RawN(uint64(sp.st))
+		row[procRSSID-1], row[procVSizeID-1] = ns.RawN(uint64(4<<20+sp.base*2e9)), ns.RawN(uint64(100<<20+sp.base*8e9))
+		row[procMinfltID-1], row[procMajfltID-1] = ns.RawN(uint64(sp.faults)), ns.RawN(uint64(sp.faults/100))
+		row[procRcharID-1], row[procWcharID-1] = ns.RawN(uint64(sp.rb*1.5)), ns.RawN(uint64(sp.wb*1.5))
+		row[procSyscrID-1], row[procSyscwID-1] = ns.RawN(uint64(sp.rb/4096)), ns.RawN(uint64(sp.wb/4096))
+		row[procReadBytesID-1], row[procWriteBytesID-1] = ns.RawN(uint64(sp.rb)), ns.RawN(uint64(sp.wb))
 		if sp.uid == 0 {
 			// An unprivileged reader's view of root's processes: their I/O is not for it.
 			for id := procRcharID; id <= procWriteBytesID; id++ {
 				row[id-1] = ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonAccessDenied}
 			}
 		}
-		row[procVCtxID-1], row[procNVCtxID-1] = rawN(uint64(sp.ctx)), rawN(uint64(sp.ctx/10))
-		row[procCommandID-1], row[procCmdlineID-1], row[procCgroupID-1] = rawS(sp.comm), rawS(sp.cmd), rawS("/system.slice/"+sp.comm+".service")
+		row[procVCtxID-1], row[procNVCtxID-1] = ns.RawN(uint64(sp.ctx)), ns.RawN(uint64(sp.ctx/10))
+		row[procCommandID-1], row[procCmdlineID-1], row[procCgroupID-1] = ns.RawS(sp.comm), ns.RawS(sp.cmd), ns.RawS("/system.slice/"+sp.comm+".service")
 	}
 	return []ClassReading{{Class: p.cls, Specs: p.specs, Raw: raw}}
 }
@@ -179,16 +179,16 @@ func (g *cgroupSynth) collect(seed uint64, tick int, dt float64, req Request) []
 	for i := range g.names {
 		row := raw[i*nd : (i+1)*nd]
 		for k := range row {
-			row[k] = rawNotPresent()
+			row[k] = ns.RawNA(ns.ReasonNotPresent)
 		}
-		row[cgCPUUsageID-1], row[cgCPUUserID-1], row[cgCPUSystemID-1] = rawN(uint64(g.cpu[i])), rawN(uint64(g.cpu[i]*0.7)), rawN(uint64(g.cpu[i]*0.3))
-		row[cgThrottledID-1], row[cgNrThrottledID-1] = rawN(0), rawN(0)
-		row[cgMemCurrentID-1], row[cgSwapCurrentID-1] = rawN(uint64(100<<20*(i+1))), rawN(0)
+		row[cgCPUUsageID-1], row[cgCPUUserID-1], row[cgCPUSystemID-1] = ns.RawN(uint64(g.cpu[i])), ns.RawN(uint64(g.cpu[i]*0.7)), ns.RawN(uint64(g.cpu[i]*0.3))
+		row[cgThrottledID-1], row[cgNrThrottledID-1] = ns.RawN(0), ns.RawN(0)
+		row[cgMemCurrentID-1], row[cgSwapCurrentID-1] = ns.RawN(uint64(100<<20*(i+1))), ns.RawN(0)
 		rb, wb := uint64(g.io[i]*0.6), uint64(g.io[i]*0.4)
-		row[cgIORBytesID-1], row[cgIOWBytesID-1], row[cgIORIOsID-1], row[cgIOWIOsID-1] = rawN(rb), rawN(wb), rawN(rb/4096), rawN(wb/4096)
-		row[cgProcsID-1], row[cgVersionID-1] = rawN(uint64(i%3)), rawS("v2")
+		row[cgIORBytesID-1], row[cgIOWBytesID-1], row[cgIORIOsID-1], row[cgIOWIOsID-1] = ns.RawN(rb), ns.RawN(wb), ns.RawN(rb/4096), ns.RawN(wb/4096)
+		row[cgProcsID-1], row[cgVersionID-1] = ns.RawN(uint64(i%3)), ns.RawS("v2")
 		row[cgIOBytesID-1] = ns.Raw{}
-		draw = append(draw, rawN(rb), rawN(wb), rawN(rb/4096), rawN(wb/4096))
+		draw = append(draw, ns.RawN(rb), ns.RawN(wb), ns.RawN(rb/4096), ns.RawN(wb/4096))
 	}
 	return []ClassReading{{Class: g.grp, Specs: g.specs, Raw: raw}, {Class: g.dev, Specs: g.dspecs, Raw: draw}}
 }

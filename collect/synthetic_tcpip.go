@@ -54,7 +54,7 @@ func (t *tcpipSynth) collect(seed uint64, tick int, dt float64, req Request) []C
 		}
 		raw := make([]ns.Raw, len(cs.c.Datums))
 		for i, s := range *cs.stats {
-			raw[s.id-1] = rawN(uint64(vals[i]))
+			raw[s.id-1] = ns.RawN(uint64(vals[i]))
 		}
 		out = append(out, ClassReading{Class: cs.c, Specs: t.specs, Raw: raw})
 	}

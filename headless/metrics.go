@@ -147,7 +147,7 @@ func writeMetrics(reg *ns.Registry, snap *ns.Snapshot, refs []ns.Ref, base views
 		}
 		if !f.datum.IsText() { // a text is an _info gauge of 1 here: no PCP metric has that value
 			fmt.Fprintf(&b, "# PCP5 %s %s %s %s %s %s\n", f.pcp, pmidOf(f.class, f.datum), pcpTypeWord(f.datum),
-				indomOf(f.class), pcpSemWord(f.datum.PCP.Sem), pcpUnitsOf(f.datum))
+				indomOf(f.class), f.datum.PCP.Sem.Word(), pcpUnitsOf(f.datum))
 		}
 		fmt.Fprintf(&b, "# HELP %s %s\n", f.name, promEscape(f.help, false))
 		fmt.Fprintf(&b, "# TYPE %s %s\n", f.name, f.typ)
@@ -352,16 +352,6 @@ func pcpTypeWord(d *ns.Datum) string {
 		return "string"
 	}
 	return "double"
-}
-
-func pcpSemWord(s ns.PMSem) string {
-	switch s {
-	case ns.PMSemCounter:
-		return "counter"
-	case ns.PMSemDiscrete:
-		return "discrete"
-	}
-	return "instant"
 }
 
 // pcpUnitsOf is the datum's PCP units as pmUnitsStr writes them ("millisec", "Kbyte", "none").

@@ -452,3 +452,11 @@ func (c *Class) resolveDerived() error {
 	}
 	return nil
 }
+
+// ClassDiffers says a class declared again is not the registered one: its datums are described
+// otherwise, or its name, description or way of being instantiated changed.
+func ClassDiffers(old, fresh *Class) bool {
+	return old.Name != fresh.Name || old.Desc != fresh.Desc || old.Help != fresh.Help ||
+		old.Instantiated() != fresh.Instantiated() || old.SingleInstance() != fresh.SingleInstance() ||
+		DescriptorsDiffer(old, fresh)
+}

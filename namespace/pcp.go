@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 )
 
@@ -316,3 +317,127 @@ const (
 	PMCDNamesChange
 	PMCDAgentChange = PMCDRestartAgent | PMCDAddAgent | PMCDDropAgent
 )
+
+// The text of PCP's descriptors, as pmproxy, pminfo and # PCP5 lines write it: one codec, used by
+// the remote host, the archive replay, the users' suppliers and the export.
+
+// Word is pmTypeStr's word for the type, as pmproxy writes it ("u32", "double"); an aggregate,
+// event or unknown type is "aggregate".
+func (t PMType) Word() string {
+	switch t {
+	case PMType32:
+		return "32"
+	case PMTypeU32:
+		return "u32"
+	case PMType64:
+		return "64"
+	case PMTypeU64:
+		return "u64"
+	case PMTypeFloat:
+		return "float"
+	case PMTypeDouble:
+		return "double"
+	case PMTypeString:
+		return "string"
+	}
+	return "aggregate"
+}
+
+// Word is pmSemStr's word for the semantics ("counter", "instant", "discrete"); an unknown
+// value reads as instant.
+func (s PMSem) Word() string {
+	switch s {
+	case PMSemCounter:
+		return "counter"
+	case PMSemDiscrete:
+		return "discrete"
+	}
+	return "instant"
+}
+
+// PCPUnits is what a PCP units text means for a datum: its DCI unit and the factor to it, PCP's
+// own units where DCI has none for them, and the ladder of finer units for values with decimals.
+type PCPUnits struct {
+	Unit Unit
+	Mult float64
+	PM   PMUnits // PCP's units when DCI has no unit for them
+	Note string  // what the text said of the unit, when DCI has no unit for it
+	// Finer is the ladder of finer units for values with decimals (seconds to nanoseconds).
+	Finer []Unit
+}
+
+// PCPUnitsOf maps pmUnitsStr's words ("Kbyte", "millisec", "count", "none") onto DCI's units; other
+// units (rates such as "Kbyte / sec", scaled counts) keep PCP's own descriptor, exactly, for the
+// PCP view, and are plain numbers in the others.
+func PCPUnitsOf(s string) PCPUnits {
+	w := strings.Join(strings.Fields(s), "")
+	times := []Unit{UnitSecs, UnitMillisecs, UnitMicrosecs, UnitNanosecs}
+	switch w {
+	case "none", "":
+		return PCPUnits{Unit: UnitNone, Mult: 1, Finer: []Unit{UnitMicroUnits}}
+	case "count":
+		return PCPUnits{Unit: UnitCount, Mult: 1, Finer: []Unit{UnitMicroUnits}}
+	case "byte":
+		return PCPUnits{Unit: UnitBytes, Mult: 1}
+	case "Kbyte":
+		return PCPUnits{Unit: UnitKBytes, Mult: 1}
+	case "Mbyte":
+		return PCPUnits{Unit: UnitMBytes, Mult: 1}
+	case "Gbyte":
+		return PCPUnits{Unit: UnitGBytes, Mult: 1}
+	case "Tbyte":
+		return PCPUnits{Unit: UnitTBytes, Mult: 1}
+	case "sec":
+		return PCPUnits{Unit: UnitSecs, Mult: 1, Finer: times[1:]}
+	case "millisec", "msec":
+		return PCPUnits{Unit: UnitMillisecs, Mult: 1, Finer: times[2:]}
+	case "microsec", "usec":
+		return PCPUnits{Unit: UnitMicrosecs, Mult: 1, Finer: times[3:]}
+	case "nanosec", "nsec":
+		return PCPUnits{Unit: UnitNanosecs, Mult: 1}
+	}
+	u := PCPUnits{Unit: UnitNone, Mult: 1, Note: "PCP units " + s, Finer: []Unit{UnitMicroUnits}}
+	u.PM, _ = ParsePMUnits(s)
+	return u
+}
+
+var (
+	pmSpaceWords = map[string]int8{"byte": PMSpaceByte, "Kbyte": PMSpaceKByte, "Mbyte": PMSpaceMByte, "Gbyte": PMSpaceGByte, "Tbyte": PMSpaceTByte}
+	pmTimeWords  = map[string]int8{"nsec": PMTimeNSec, "usec": PMTimeUSec, "microsec": PMTimeUSec, "millisec": PMTimeMSec,
+		"msec": PMTimeMSec, "sec": PMTimeSec, "min": PMTimeMin, "hour": PMTimeHour}
+)
+
+// ParsePMUnits reads the units pmUnitsStr writes, "Kbyte / sec", "count / sec", "byte^2", and
+// dcimon's PMUnits.String ("Kbyte/sec", "1/sec"): each word a space, time or count scale, with
+// an optional power, those after "/" negative.
+func ParsePMUnits(s string) (PMUnits, bool) {
+	var u PMUnits
+	sign := int8(1)
+	for i, w := range strings.Fields(strings.ReplaceAll(s, "/", " / ")) {
+		if w == "/" {
+			sign = -1
+			continue
+		}
+		if w == "1" && i == 0 {
+			continue // "1/sec": only a denominator, as PMUnits.String writes it
+		}
+		p := int8(1)
+		if b, e, ok := strings.Cut(w, "^"); ok {
+			n, err := strconv.ParseInt(e, 10, 8)
+			if err != nil || n < 1 || n > 7 {
+				return PMUnits{}, false
+			}
+			w, p = b, int8(n)
+		}
+		if sc, ok := pmSpaceWords[w]; ok {
+			u.DimSpace, u.ScaleSpace = u.DimSpace+sign*p, sc
+		} else if sc, ok := pmTimeWords[w]; ok {
+			u.DimTime, u.ScaleTime = u.DimTime+sign*p, sc
+		} else if w == "count" {
+			u.DimCount += sign * p
+		} else {
+			return PMUnits{}, false
+		}
+	}
+	return u, true
+}

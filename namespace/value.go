@@ -176,3 +176,18 @@ type Value struct {
 
 // Int returns the raw value as a signed integer (for signed types).
 func (v Value) Int() int64 { return int64(v.N) }
+
+// RawN is a valid numeric raw value, as a provider reads it.
+func RawN(v uint64) Raw { return Raw{N: v} }
+
+// RawS is a valid string or octet raw value.
+func RawS(s string) Raw { return Raw{S: s} }
+
+// RawNA is a raw value that is not available this time, and why (PCPF-7: never a 0).
+func RawNA(r Reason) Raw { return Raw{State: RawUnavailable, Reason: r} }
+
+// RawSkip is a datum not read this time (DCI4 volatility): the name space keeps its previous value.
+func RawSkip() Raw { return Raw{State: RawSkipped} }
+
+// RawInvalidData is a datum on its instance's invalid-data list (DCI-INV-1).
+func RawInvalidData() Raw { return Raw{State: RawInvalid} }
