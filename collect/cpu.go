@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"strconv"
 	"time"
 
 	ns "dcimon/namespace"
@@ -103,19 +102,9 @@ func (p *cpuProvider) syncSpecs() {
 	if same {
 		return
 	}
-	p.specs = cpuSpecs(p.st.cpus)
-}
-
-// cpuSpecs are the instances for the cpu lines: value = the processor number, SPMI number =
-// number + 1 (`CPU/cpu0` = 1.1, SPMI-ASN-5).
-func cpuSpecs(cpus []cpuTimes) []ns.InstanceSpec {
-	specs := make([]ns.InstanceSpec, len(cpus))
-	levels := make([]uint64, len(cpus))
-	for i := range cpus {
-		n := cpus[i].cpu
-		levels[i] = uint64(n)
-		specs[i] = ns.InstanceSpec{Levels: levels[i : i+1 : i+1], OSName: "cpu" + strconv.Itoa(n),
-			ASN: asnFor(uint64(n) + 1), Desc: "Processor " + strconv.Itoa(n)}
+	nums := make([]int, len(p.st.cpus))
+	for i := range p.st.cpus {
+		nums[i] = p.st.cpus[i].cpu
 	}
-	return specs
+	p.specs = cpuSpecs(nums)
 }

@@ -17,6 +17,7 @@ import (
 	"syscall"
 	"time"
 
+	"dcimon/internal/regular"
 	ns "dcimon/namespace"
 	"dcimon/supply"
 )
@@ -187,8 +188,8 @@ func newDDSSupplier(d *DDS, path string, program bool, handle uint32) *ddsSuppli
 	name := ns.EscapeName(filepath.Base(path))
 	return &ddsSupplier{d: d, path: path, program: program, fams: map[string]*ddsFamily{}, runs: make(chan runResult, 1),
 		sup: ns.Supplier{IVersion: ifaceVer, Handle: handle, Type: ns.SPTGeneralSupplier, SVersion: supVer,
-			Module: cut("dds:"+name, 63), Title: cut("Users' statistics: "+name, 63),
-			Description: cut(fmt.Sprintf("Statistics of the %s %s (Prometheus or OpenMetrics text)", kind, ns.EscapeName(path)), 255)}}
+			Module: ns.Clip("dds:"+name, 63), Title: ns.Clip("Users' statistics: "+name, 63),
+			Description: ns.Clip(fmt.Sprintf("Statistics of the %s %s (Prometheus or OpenMetrics text)", kind, ns.EscapeName(path)), 255)}}
 }
 
 // Supplier is the supplier record; its module is `dds:` and the file's name.
@@ -306,7 +307,7 @@ func (s *ddsSupplier) collectFile() bool {
 
 // readBounded reads a regular file, opened without blocking, and at most max bytes of it.
 func readBounded(path string, max int) ([]byte, error) {
-	f, err := openRegular(path)
+	f, err := regular.Open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -420,7 +421,7 @@ func runProgram(ctx context.Context, path, module string, timeout time.Duration,
 			msg = msg[:i]
 		}
 		if msg != "" {
-			return nil, fmt.Errorf("%s: %v: %s", module, err, ns.EscapeName(cut(msg, 200)))
+			return nil, fmt.Errorf("%s: %v: %s", module, err, ns.EscapeName(ns.Clip(msg, 200)))
 		}
 		return nil, fmt.Errorf("%s: %v", module, err)
 	}
@@ -461,7 +462,7 @@ func (s *ddsSupplier) apply(doc *supply.Doc, at time.Time) {
 	}
 	top := &ns.Class{ID: ns.ClassID{ns.DDSASN}, Name: "DDS", Desc: "Statistics of extension suppliers", Flags: ns.ClassEnabled, Shared: true,
 		Help: "Users' statistics: OpenMetrics files and programs in the suppliers directories (SPMI-DDS-1)."}
-	vc := &ns.Class{ID: ns.ClassID{ns.DDSASN, uint32(s.vnum)}, Name: s.vendor, Desc: cut("Statistics of "+s.vendor, 63), Flags: ns.ClassEnabled, Shared: true}
+	vc := &ns.Class{ID: ns.ClassID{ns.DDSASN, uint32(s.vnum)}, Name: s.vendor, Desc: ns.Clip("Statistics of "+s.vendor, 63), Flags: ns.ClassEnabled, Shared: true}
 	decl := []*ns.Class{top, vc}
 	for i := range doc.Families {
 		decl = append(decl, fams[doc.Families[i].Name].classes...)

@@ -226,9 +226,9 @@ func declare(prev *ddsFamily, ids *ddsIDs, vendor string, vnum uint16, src strin
 	fnum := ids.family(vnum, vendor, f.Name)
 	id := ns.ClassID{ns.DDSASN, uint32(vnum), uint32(fnum)}
 	name := ddsNameOf(f.Name)
-	desc := cut(help, 63)
+	desc := ns.Clip(help, 63)
 	if desc == "" {
-		desc = cut("Family "+ns.EscapeName(f.Name), 63)
+		desc = ns.Clip("Family "+ns.EscapeName(f.Name), 63)
 	}
 	where := fmt.Sprintf("%s line %d", src, f.Line)
 	h := help
@@ -249,7 +249,7 @@ func declare(prev *ddsFamily, ids *ddsIDs, vendor string, vnum uint16, src strin
 	stats := &ns.Class{ID: id, Name: name, Desc: desc, Help: h, Flags: ns.ClassEnabled, Datums: datums}
 	if labelled {
 		ctx := &ns.Class{ID: id, Name: name, Desc: desc, Help: h, Flags: ns.ClassEnabled}
-		stats = &ns.Class{ID: id.Child(1), Name: "series", Desc: cut("Label sets of "+name, 63), Help: h, Flags: ns.ClassEnabled,
+		stats = &ns.Class{ID: id.Child(1), Name: "series", Desc: ns.Clip("Label sets of "+name, 63), Help: h, Flags: ns.ClassEnabled,
 			InstFreq: ns.SiContInst, Levels: []ns.InstLevel{{Type: ns.TypeUint4, Tag: ns.TagEnumeration, Size: 4}}, Datums: datums}
 		fd.classes = []*ns.Class{ctx, stats}
 	} else {
@@ -274,9 +274,9 @@ func ddsDatums(f *supply.Family, u ddsUnit, desc, help, where string) []ns.Datum
 	switch f.Type {
 	case "summary", "histogram":
 		return []ns.Datum{
-			withPCP(ns.Counter(ddsSum, "sum", ns.TypeUint8, u.unit, cut("Sum of "+desc, 63), where+", _sum")),
-			ns.Counter(ddsCount, "count", ns.TypeUint8, ns.UnitEvent, cut("Observations of "+desc, 63), where+", _count").WithHelp(help),
-			ns.Derived(ddsMean, "mean", ns.DerivedAverage, ns.PMSemInstant, cut("Mean of "+desc, 63), ddsSum, ddsCount).WithHelp(help),
+			withPCP(ns.Counter(ddsSum, "sum", ns.TypeUint8, u.unit, ns.Clip("Sum of "+desc, 63), where+", _sum")),
+			ns.Counter(ddsCount, "count", ns.TypeUint8, ns.UnitEvent, ns.Clip("Observations of "+desc, 63), where+", _count").WithHelp(help),
+			ns.Derived(ddsMean, "mean", ns.DerivedAverage, ns.PMSemInstant, ns.Clip("Mean of "+desc, 63), ddsSum, ddsCount).WithHelp(help),
 		}
 	case "counter":
 		return []ns.Datum{withPCP(ns.Counter(ddsValue, "value", ns.TypeUint8, u.unit, desc, where))}
@@ -339,7 +339,7 @@ func (fd *ddsFamily) read(f *supply.Family) ([]ns.InstanceSpec, []ns.Raw) {
 			fd.next++
 			id = fd.next
 			fd.ids[key] = id
-			sp := ns.InstanceSpec{Levels: []uint64{id}, OSName: instanceName(s.Labels), Desc: cut(labelDesc(s.Labels), 63)}
+			sp := ns.InstanceSpec{Levels: []uint64{id}, OSName: instanceName(s.Labels), Desc: ns.Clip(labelDesc(s.Labels), 63)}
 			if id <= 0xffff {
 				sp.ASN = uint16(id)
 			}

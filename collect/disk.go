@@ -4,9 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"fmt"
 	"slices"
-	"strconv"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -336,36 +334,11 @@ func syncDiskSpecs(specs []ns.InstanceSpec, rows []diskRow, part bool) []ns.Inst
 	return specs
 }
 
-// spec describes the device as an instance: OSName keeps the kernel's bytes (the registry makes
-// the SPMI name safe), the description and attributes are escaped for display.
+// spec is the device's instance (schema's naming rule, diskDevice.spec).
 func (b *blockInfo) spec(part bool) ns.InstanceSpec {
-	devno := strconv.FormatUint(uint64(unix.Major(b.devno)), 10) + ":" + strconv.FormatUint(uint64(unix.Minor(b.devno)), 10)
-	attrs := []ns.Attr{{Key: "devno", Value: devno}}
-	if part {
-		if b.partNo > 0 {
-			attrs = append(attrs, ns.Attr{Key: "partition", Value: strconv.FormatUint(b.partNo, 10)})
-		}
-		desc := cut(fmt.Sprintf("Partition %s of %s", ns.EscapeName(b.name), ns.EscapeName(b.parentName)), ns.SiMaxLName-1)
-		var asn uint16
-		if b.partNo > 0 {
-			asn = asnFor(partASNBase + b.partNo)
-		}
-		return ns.InstanceSpec{Levels: []uint64{b.parent, b.devno}, OSName: b.name, ASN: asn, Desc: desc, Attrs: attrs}
-	}
-	if b.serial != "" {
-		attrs = append(attrs, ns.Attr{Key: "serial", Value: ns.EscapeName(b.serial)}, ns.Attr{Key: "serial source", Value: b.serialFrom})
-	}
-	if b.dmName != "" {
-		attrs = append(attrs, ns.Attr{Key: "label", Value: ns.EscapeName(b.dmName)})
-	}
-	if b.have.removable {
-		attrs = append(attrs, ns.Attr{Key: "removable", Value: map[bool]string{true: "yes", false: "no"}[b.removable]})
-	}
-	desc := "Block device " + ns.EscapeName(b.name)
-	if b.dmName != "" {
-		desc += " (" + ns.EscapeName(b.dmName) + ")"
-	}
-	return ns.InstanceSpec{Levels: []uint64{b.devno}, OSName: b.name, Desc: cut(desc, ns.SiMaxLName-1), Attrs: attrs}
+	return diskDevice{name: b.name, devno: b.devno, parent: b.parent, parentName: b.parentName, partNo: b.partNo,
+		serial: b.serial, serialFrom: b.serialFrom, dmName: b.dmName, removable: b.removable,
+		removableKnown: b.have.removable}.spec(part)
 }
 
 // refreshSysfs re-reads every device's sysfs description. Bookkeeping (delivery, the re-attach

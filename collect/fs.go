@@ -19,6 +19,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"dcimon/internal/regular"
 	ns "dcimon/namespace"
 )
 
@@ -185,7 +186,7 @@ func (t *mountTable) mounts(path string, live bool, fr *fileReader, now time.Tim
 			return t.ms, nil // unchanged
 		}
 	} else {
-		f, err := openRegular(path)
+		f, err := regular.Open(path)
 		if err != nil {
 			return nil, err
 		}

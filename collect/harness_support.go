@@ -2,6 +2,7 @@ package collect
 
 import (
 	"context"
+	"math"
 	"sync"
 	"testing"
 	"time"
@@ -129,3 +130,28 @@ func (c *fakeClock) Add(d time.Duration) {
 	c.t = c.t.Add(d)
 	c.mu.Unlock()
 }
+
+// value looks a statistic up by path in snap.
+func value(t *testing.T, s *Sampler, snap *ns.Snapshot, path string) ns.Value {
+	t.Helper()
+	ref, err := s.Registry().Lookup(nil, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _, _ := snap.Lookup(ref)
+	return v
+}
+
+// tick moves the clock on by d and samples.
+func tick(t *testing.T, s *Sampler, c *fakeClock, d time.Duration) *ns.Snapshot {
+	t.Helper()
+	c.Add(d)
+	snap, err := s.Sample(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return snap
+}
+
+// near reports whether got is within a relative 1e-9 of want.
+func near(got, want float64) bool { return math.Abs(got-want) <= 1e-9*math.Max(1, math.Abs(want)) }

@@ -74,7 +74,7 @@ func (p *hostProvider) Collect(ctx context.Context, req Request) (Batch, error) 
 		case err != nil || s == "": // gopsutil's "" with a nil error is "no data", not a value
 			return ns.RawNA(ns.ReasonNotPresent)
 		}
-		return ns.RawS(cut(s, hostTextSize-1))
+		return ns.RawS(ns.Clip(s, hostTextSize-1))
 	}
 	if static {
 		raw[hostNameID-1] = text(p.static.id.hostname, p.static.idErr)

@@ -45,7 +45,6 @@ type monitor struct {
 	self  *ns.Class
 	provs *ns.Class
 	specs []ns.InstanceSpec
-	fr    fileReader
 	insts []*ns.Instance
 	reset [8]byte
 }
@@ -97,18 +96,25 @@ func newMonitor(reg *ns.Registry, s *Sampler) (*monitor, error) {
 // sample reads the Monitor classes: dcimon's own process (always the real one, whatever tree
 // the providers read) and each provider's health, both with the same timestamp.
 func (m *monitor) sample(ctx context.Context, start, end time.Time) []ns.ClassSample {
-	var st selfStat
-	err := readSelf(withRoots(ctx, hostRoots()), &m.fr, &st)
+	var su SelfUsage
+	var err error
+	if m.s.opt.Self != nil {
+		su, err = m.s.opt.Self(ctx)
+	}
 	row := make([]ns.Raw, len(m.self.Datums))
-	row[selfCPUUs-1] = ns.Raw{N: (st.utimeTicks + st.stimeTicks) * (1e6 / userHZ)}
+	row[selfCPUUs-1] = ns.RawNA(ns.ReasonNotSupported)
 	var ru unix.Rusage
 	if unix.Getrusage(unix.RUSAGE_SELF, &ru) == nil {
 		row[selfCPUUs-1] = ns.Raw{N: uint64(ru.Utime.Nano()/1e3 + ru.Stime.Nano()/1e3)}
 	}
-	row[selfRSS-1] = ns.Raw{N: st.rssBytes}
+	row[selfRSS-1] = ns.Raw{N: su.RSS}
 	row[selfClockUs-1] = ns.Raw{N: uint64(end.UnixMicro())}
-	row[selfThreads-1] = ns.Raw{N: st.threads}
-	row[selfVM-1] = ns.Raw{N: st.vmBytes}
+	row[selfThreads-1] = ns.Raw{N: su.Threads}
+	row[selfVM-1] = ns.Raw{N: su.VM}
+	if m.s.opt.Self == nil {
+		// A sampler of no live host (a replay, a test) has no reader of the process.
+		row[selfRSS-1], row[selfThreads-1], row[selfVM-1] = ns.RawNA(ns.ReasonNotSupported), ns.RawNA(ns.ReasonNotSupported), ns.RawNA(ns.ReasonNotSupported)
+	}
 	selfSample := ns.ClassSample{Class: m.self, Reset: m.reset, Time: end, Start: start, End: end,
 		Insts: []*ns.Instance{m.s.reg.Instances(m.self)[0]}, Raw: row, Err: err}
 	if err != nil {
@@ -143,7 +149,7 @@ func (m *monitor) sample(ctx context.Context, start, end time.Time) []ns.ClassSa
 		r[monFailures-1] = ns.Raw{N: p.Failures}
 		r[monState-1] = ns.Raw{S: p.State}
 		if p.LastErr != nil {
-			r[monError-1] = ns.Raw{S: cut(p.LastErr.Error(), monErrorSize-1)}
+			r[monError-1] = ns.Raw{S: ns.Clip(p.LastErr.Error(), monErrorSize-1)}
 		}
 		if p.LastOK.IsZero() {
 			r[monLastOK-1] = ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonNotSampled}

@@ -368,7 +368,7 @@ func (p *netProvider) syncSpecs() {
 			asn = asnFor(info.value)
 		}
 		p.specs[i] = ns.InstanceSpec{Levels: levels[i : i+1 : i+1], OSName: info.name, ASN: asn,
-			Desc: cut("Network interface "+ns.EscapeName(info.name), ns.SiMaxLName-1)}
+			Desc: ns.Clip("Network interface "+ns.EscapeName(info.name), ns.SiMaxLName-1)}
 	}
 }
 

@@ -591,8 +591,8 @@ func ArchiveProviders(bases []string, at time.Time, clamp bool) ([]Provider, *Ar
 		h.host, h.fleet, h.asn = PCPHost{Name: as.names[i], Spec: x.a.Label.Host}, len(as.xs) > 1, FleetASNBase+uint32(i)
 		h.start(ncpu, mem)
 		spec := ns.EscapeName(as.names[i])
-		h.sup = supplier(handlePCP+uint32(i), "archive:"+cut(spec, 56), cut("PCP archive of "+spec, 63),
-			cut(fmt.Sprintf("The archive %s of host %s, from %s", ns.EscapeName(x.a.Base), ns.EscapeName(x.a.Label.Host),
+		h.sup = supplier(handlePCP+uint32(i), "archive:"+ns.Clip(spec, 56), ns.Clip("PCP archive of "+spec, 63),
+			ns.Clip(fmt.Sprintf("The archive %s of host %s, from %s", ns.EscapeName(x.a.Base), ns.EscapeName(x.a.Label.Host),
 				x.a.Label.Start.UTC().Format(time.RFC3339)), 255),
 			ns.SPTGeneralSupplier, h.decl)
 		provs[i] = h

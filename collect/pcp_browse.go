@@ -156,7 +156,7 @@ func (h *pcpHost) list(ctx context.Context, n *pcpNode) error {
 	}
 	nodeAt := func(id ns.ClassID, name, prefix string, listed bool) *pcpNode {
 		kid := &pcpNode{prefix: prefix, listed: listed}
-		kid.class = &ns.Class{ID: id, Name: ns.InstanceName(name), Desc: cut("PCP "+ns.EscapeName(prefix), ns.SiMaxLName-1),
+		kid.class = &ns.Class{ID: id, Name: ns.InstanceName(name), Desc: ns.Clip("PCP "+ns.EscapeName(prefix), ns.SiMaxLName-1),
 			Flags: ns.ClassEnabled, OnDemand: true, Lazy: true,
 			Help: "A node of the PCP name space (" + ns.EscapeName(prefix) + "); what is below it is read when it is opened."}
 		return kid
@@ -198,7 +198,7 @@ func (h *pcpHost) list(ctx context.Context, n *pcpNode) error {
 	for _, d := range loose {
 		leaf := d.Name[strings.LastIndexByte(d.Name, '.')+1:]
 		at := nodeAt(n.childID(leaf), leaf, d.Name, true)
-		at.class.Desc = cut(ns.EscapeName(oneLine(d)), ns.SiMaxLName-1)
+		at.class.Desc = ns.Clip(ns.EscapeName(oneLine(d)), ns.SiMaxLName-1)
 		add(at)
 		add(h.metricsClass(at.class.ID.Child(1), at.class.Name, d.Name, d.InDom, []pmproxy.Desc{d}))
 	}
@@ -243,9 +243,9 @@ func (h *pcpHost) metricsClass(id ns.ClassID, name, prefix, dom string, descs []
 	where := "the PCP metrics of " + ns.EscapeName(prefix)
 	if lone {
 		where = "the PCP metric " + ns.EscapeName(prefix)
-		c.Desc = cut(ns.EscapeName(oneLine(descs[0])), ns.SiMaxLName-1)
+		c.Desc = ns.Clip(ns.EscapeName(oneLine(descs[0])), ns.SiMaxLName-1)
 	} else {
-		c.Desc = cut("PCP "+ns.EscapeName(prefix), ns.SiMaxLName-1)
+		c.Desc = ns.Clip("PCP "+ns.EscapeName(prefix), ns.SiMaxLName-1)
 	}
 	if dom == "" {
 		c.Levels, c.Totals = singleLevel(), true
@@ -269,7 +269,7 @@ func oneLine(d pmproxy.Desc) string {
 // pcpBrowseDatum is the datum of one PCP metric, from its descriptor, and the factor from its
 // values to the datum's unit (0: not a value dcimon can show, such as an aggregate).
 func pcpBrowseDatum(low uint8, name string, d pmproxy.Desc) (ns.Datum, float64) {
-	desc := cut(ns.EscapeName(oneLine(d)), ns.SiMaxLName-1)
+	desc := ns.Clip(ns.EscapeName(oneLine(d)), ns.SiMaxLName-1)
 	src := "pmproxy: " + d.Name
 	u := ns.PCPUnitsOf(d.Units)
 	help := ns.EscapeName(strings.TrimSpace(d.Help))
@@ -386,7 +386,7 @@ func (h *pcpHost) readNode(ctx context.Context, n *pcpNode, f *pmproxy.Fetched) 
 			continue // not in the domain's list even when read again: not shown
 		}
 		specs = append(specs, ns.InstanceSpec{Levels: []uint64{uint64(id)}, OSName: name, ASN: asnFor(uint64(id) + 1),
-			Desc: cut(ns.EscapeName(name), ns.SiMaxLName-1)})
+			Desc: ns.Clip(ns.EscapeName(name), ns.SiMaxLName-1)})
 		raw = raw[:len(raw)+nd]
 		h.fillNode(raw[len(raw)-nd:], n, f, id)
 	}
@@ -436,7 +436,7 @@ func (h *pcpHost) fillNode(row []ns.Raw, n *pcpNode, f *pmproxy.Fetched, inst in
 			continue
 		}
 		if n.types[i] == "string" {
-			row[i] = ns.RawS(cut(v.Text, 255))
+			row[i] = ns.RawS(ns.Clip(v.Text, 255))
 			continue
 		}
 		row[i] = pcpRaw(v, n.types[i], n.mults[i])

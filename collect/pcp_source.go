@@ -416,8 +416,8 @@ func PCPFleet(opt PCPOptions, hosts []PCPHost) ([]Provider, error) {
 		h.host, h.fleet, h.asn = hosts[i], len(hosts) > 1, FleetASNBase+uint32(i)
 		h.start(int(scales[i][0]), scales[i][1])
 		spec := ns.EscapeName(h.opt.Hostspec)
-		h.sup = supplier(handlePCP+uint32(i), "pcp:"+cut(ns.EscapeName(hosts[i].Name), 58), cut("PCP host "+spec, 63),
-			cut(fmt.Sprintf("The Linux PMDA of pmcd %s through pmproxy %s", spec, c.URL()), 255),
+		h.sup = supplier(handlePCP+uint32(i), "pcp:"+ns.Clip(ns.EscapeName(hosts[i].Name), 58), ns.Clip("PCP host "+spec, 63),
+			ns.Clip(fmt.Sprintf("The Linux PMDA of pmcd %s through pmproxy %s", spec, c.URL()), 255),
 			ns.SPTGeneralSupplier, h.decl)
 		provs[i] = h
 	}
@@ -541,7 +541,7 @@ const handlePCP = 100
 // reroot puts a host's classes under a context of the host's own: each class id gains the host's
 // number as its first level, and the host's context comes first.
 func reroot(decl []*ns.Class, asn uint32, h PCPHost) []*ns.Class {
-	top := &ns.Class{ID: ns.ClassID{asn}, Name: h.Name, Desc: cut("Host "+ns.EscapeName(h.Spec)+" through PCP", 63), Flags: ns.ClassEnabled,
+	top := &ns.Class{ID: ns.ClassID{asn}, Name: h.Name, Desc: ns.Clip("Host "+ns.EscapeName(h.Spec)+" through PCP", 63), Flags: ns.ClassEnabled,
 		Help: "One host of the source, read from its pmcd through pmproxy; its classes are the local ones'."}
 	out := []*ns.Class{top}
 	for _, c := range decl {
@@ -802,7 +802,7 @@ func (h *pcpHost) read(ctx context.Context, pc pcpClass, f *pmproxy.Fetched) Cla
 			named := false
 			for _, nv := range f.Values[pc.nameMetric] {
 				if nv.Instance == v.Instance && nv.Text != "" {
-					sp.OSName, sp.Desc, named = pc.nameAs(nv.Text), cut(ns.EscapeName(nv.Text)+" ("+ns.EscapeName(name)+")", ns.SiMaxLName-1), true
+					sp.OSName, sp.Desc, named = pc.nameAs(nv.Text), ns.Clip(ns.EscapeName(nv.Text)+" ("+ns.EscapeName(name)+")", ns.SiMaxLName-1), true
 				}
 			}
 			if !named {
@@ -844,7 +844,7 @@ func (h *pcpHost) read(ctx context.Context, pc pcpClass, f *pmproxy.Fetched) Cla
 		h.fillPlanned(row, pc, cols, f, ids[j], poss[j])
 		if pc.instText != 0 {
 			if k := c.DatumIndex(ns.DatumID(pc.instText)); k >= 0 {
-				row[k] = ns.RawS(cut(names[ids[j]], 255))
+				row[k] = ns.RawS(ns.Clip(names[ids[j]], 255))
 			}
 		}
 	}
@@ -1099,7 +1099,7 @@ func pcpRaw(v pmproxy.Value, typ string, mult float64) ns.Raw {
 		}
 		return ns.RawN(uint64(int64(math.Round(x * mult))))
 	case "string":
-		return ns.RawS(cut(v.Text, hostTextSize-1))
+		return ns.RawS(ns.Clip(v.Text, hostTextSize-1))
 	case "aggregate":
 		if len(v.Text) <= hostTextSize { // an octet string dcimon recorded (an address)
 			return ns.RawS(v.Text)

@@ -2,9 +2,11 @@ package collect
 
 import (
 	"context"
+	"encoding/binary"
 	"time"
 
 	"dcimon/namespace"
+	ns "dcimon/namespace"
 )
 
 // Provider is a DCI4 supplier (checklist 2.1): it declares its classes once, with every datum fully
@@ -112,4 +114,42 @@ func reuseRaw(buf *[]namespace.Raw, n int) []namespace.Raw {
 	r := (*buf)[:n]
 	clear(r)
 	return r
+}
+
+// resetOf is the 8-byte reset value for a boot time: the seconds, little-endian.
+func resetOf(btime uint64) [8]byte {
+	var r [8]byte
+	binary.LittleEndian.PutUint64(r[:], btime)
+	return r
+}
+
+// deliveries tracks which collections reached the name space, so that a slow datum is skipped
+// only when the previous collection delivered it: after a collection that failed, was cancelled
+// or returned after its deadline (the sampler dropped it, and the name space holds no value or an
+// error for it), the next one is complete.
+type deliveries struct {
+	gen uint64 // collections started
+	ok  uint64 // the last collection that returned in time without error
+}
+
+// start counts a collection; call it first thing in Collect.
+func (d *deliveries) start() { d.gen++ }
+
+// done records that the collection returned its values in time.
+func (d *deliveries) done(ctx context.Context) {
+	if ctx.Err() == nil {
+		d.ok = d.gen
+	}
+}
+
+// had reports whether something delivered at collection g is in the name space now: it was the
+// previous collection, and that one returned in time.
+func (d *deliveries) had(g uint64) bool { return g != 0 && g == d.gen-1 && d.ok == g }
+
+// due says whether a datum of volatility v is read in this collection: when the request asks for
+// it, and always for an instance the provider has not delivered yet (a new instance comes with
+// initial values of all its metrics, DCI-MTH-7). Otherwise the datum is namespace.RawSkipped and
+// the name space keeps the previous value (DCI4-DESC-3).
+func due(req Request, v ns.Volatility, delivered bool) bool {
+	return !delivered || req.Due(v)
 }

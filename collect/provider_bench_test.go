@@ -6,13 +6,10 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/shirou/gopsutil/v3/host"
 	"github.com/shirou/gopsutil/v3/mem"
 	gnet "github.com/shirou/gopsutil/v3/net"
-
-	ns "dcimon/namespace"
 )
 
 // The provider benchmarks read the live host: go test -run x -bench 'Collect|Floor' -benchmem ./collect/
@@ -158,42 +155,5 @@ func BenchmarkReadIPv4All(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-	}
-}
-
-// BenchmarkSyntheticCollect10k is one collection of the synthetic disk provider with 10,000
-// disks (and 5,000 partitions: every fourth disk has two).
-func BenchmarkSyntheticCollect10k(b *testing.B) {
-	clk := time.Unix(1_800_000_000, 0)
-	s := NewSynthetic(SyntheticOptions{Disks: 10000, Parts: 2, NICs: 64, CPUs: 128, Seed: 7, Now: func() time.Time { return clk }})
-	p := s.provs[SynthDisk]
-	ctx := context.Background()
-	if _, err := p.Collect(ctx, Request{Static: true, Variable: true}); err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	for b.Loop() {
-		clk = clk.Add(time.Second)
-		if _, err := p.Collect(ctx, Request{}); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-// BenchmarkSyntheticSample10k is collection, instance sync and snapshot for the whole synthetic
-// source with 10,000 disks, without the sampler's goroutines (the sampler's own benchmark
-// measures those).
-func BenchmarkSyntheticSample10k(b *testing.B) {
-	clk := time.Unix(1_800_000_000, 0)
-	h := newHarness(b, SyntheticProviders(SyntheticOptions{Disks: 10000, Parts: 2, NICs: 64, CPUs: 128, Seed: 7,
-		Now: func() time.Time { return clk }}))
-	h.step(Request{Static: true, Variable: true})
-	var older *ns.Snapshot
-	b.ReportAllocs()
-	for b.Loop() {
-		clk = clk.Add(time.Second)
-		prev := h.snap
-		h.stepReuse(Request{}, older)
-		older = prev
 	}
 }

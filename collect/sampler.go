@@ -49,6 +49,15 @@ type Options struct {
 	// DiscoverEvery (2 s when zero), under the deadline.
 	Discover      Discoverer
 	DiscoverEvery time.Duration
+	// Self reads dcimon's own process for the Monitor class (the Linux source's reader of
+	// /proc/self); without it those statistics are n/a.
+	Self func(ctx context.Context) (SelfUsage, error)
+}
+
+// SelfUsage is what dcimon's own process holds now: resident and virtual memory in bytes, and
+// its threads. Its CPU time comes from getrusage.
+type SelfUsage struct {
+	RSS, VM, Threads uint64
 }
 
 // Discoverer finds the suppliers there are now. It returns the same Provider for a supplier as

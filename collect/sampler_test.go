@@ -113,26 +113,6 @@ func newTestSampler(t *testing.T, opt Options, provs ...*fakeProv) (*Sampler, *f
 	return s, clock
 }
 
-func value(t *testing.T, s *Sampler, snap *ns.Snapshot, path string) ns.Value {
-	t.Helper()
-	ref, err := s.Registry().Lookup(nil, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, _, _ := snap.Lookup(ref)
-	return v
-}
-
-func tick(t *testing.T, s *Sampler, c *fakeClock, d time.Duration) *ns.Snapshot {
-	t.Helper()
-	c.Add(d)
-	snap, err := s.Sample(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return snap
-}
-
 func TestSamplerRatesAndEvents(t *testing.T) {
 	clock := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	a := newFake("alpha", 10, clock, "a0")

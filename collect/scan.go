@@ -4,10 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 
-	"golang.org/x/sys/unix"
+	"dcimon/internal/regular"
 )
 
 // Errors a parser wraps into its per-line errors, so tests and providers can tell them apart with
@@ -36,7 +34,7 @@ type fileReader struct {
 // is opened without blocking and anything else, such as a named pipe put in place of /proc/stat,
 // is refused at once instead of hanging the reader until a writer appears (issue 21).
 func (fr *fileReader) read(path string) ([]byte, error) {
-	f, err := openRegular(path)
+	f, err := regular.Open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -64,44 +62,6 @@ func (fr *fileReader) read(path string) ([]byte, error) {
 	}
 	fr.buf = b
 	return b, nil
-}
-
-// errNotRegular is the error for a path that is not a regular file (a FIFO, a socket, a device).
-var errNotRegular = errors.New("not a regular file")
-
-// openRegular opens path for reading without blocking on it, and only if it is a regular file.
-func openRegular(path string) (*os.File, error) {
-	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_CLOEXEC|unix.O_NOCTTY, 0)
-	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
-	}
-	var st unix.Stat_t
-	if err := unix.Fstat(fd, &st); err != nil {
-		unix.Close(fd)
-		return nil, &fs.PathError{Op: "stat", Path: path, Err: err}
-	}
-	if st.Mode&unix.S_IFMT != unix.S_IFREG {
-		unix.Close(fd)
-		return nil, &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (%s)", errNotRegular, fileKind(st.Mode))}
-	}
-	return os.NewFile(uintptr(fd), path), nil
-}
-
-// fileKind names the type of a file mode for an error message.
-func fileKind(mode uint32) string {
-	switch mode & unix.S_IFMT {
-	case unix.S_IFIFO:
-		return "a named pipe"
-	case unix.S_IFSOCK:
-		return "a socket"
-	case unix.S_IFCHR:
-		return "a character device"
-	case unix.S_IFBLK:
-		return "a block device"
-	case unix.S_IFDIR:
-		return "a directory"
-	}
-	return fmt.Sprintf("mode %#o", mode&unix.S_IFMT)
 }
 
 // cutLine splits data at the first newline.

@@ -111,3 +111,20 @@ func cpuClasses(ncpu int) (top, total, per *ns.Class) {
 }
 
 const cpuModule, cpuTitle = "dcimon-cpu", "Processor times"
+
+// cpuTimeDatums is the number of CPU time counters (user to guest_nice): datums 1 to CPUTimes, in
+// /proc/stat's column order after the first four.
+const cpuTimeDatums = cpuGuestNiceID
+
+// cpuSpecs are the instances of the processors numbered cpus: value = the processor number,
+// SPMI number = number + 1 (`CPU/cpu0` = 1.1, SPMI-ASN-5).
+func cpuSpecs(cpus []int) []ns.InstanceSpec {
+	specs := make([]ns.InstanceSpec, len(cpus))
+	levels := make([]uint64, len(cpus))
+	for i, n := range cpus {
+		levels[i] = uint64(n)
+		specs[i] = ns.InstanceSpec{Levels: levels[i : i+1 : i+1], OSName: "cpu" + strconv.Itoa(n),
+			ASN: asnFor(uint64(n) + 1), Desc: "Processor " + strconv.Itoa(n)}
+	}
+	return specs
+}

@@ -1,6 +1,7 @@
 package collect
 
 import (
+	"fmt"
 	"strconv"
 
 	ns "dcimon/namespace"
@@ -74,21 +75,32 @@ func diskMaxRate(id uint8, u ns.Unit) float64 {
 	return diskMaxOps
 }
 
+// diskFields are the /proc/diskstats fields of the counter datums (index id-1: reads to
+// flush_ms), as iostats.rst numbers them after major, minor and name, and whether the kernel
+// prints the field as an unsigned int, which wraps at 2^32 even on 64-bit kernels: every
+// millisecond field and in-flight (block/genhd.c diskstats_show).
+var diskFields = [diskFMsID]struct {
+	field  int
+	bits32 bool
+}{
+	{4, false}, {8, false}, {5, false}, {9, false}, {6, false}, {10, false}, {7, true}, {11, true},
+	{13, true}, {14, true}, {12, true}, {15, false}, {17, false}, {18, true}, {19, false}, {20, true},
+}
+
 // diskDatums declares the statistics of one block device or partition. Counter types follow the
 // kernel's printf widths: the millisecond columns are unsigned int and wrap at 2^32 even on
 // 64-bit kernels, so they are UMA_UINT4 and the name space takes a decrease as one wrap; the
 // others are UMA_UINT8, where a decrease is a discontinuity.
 func diskDatums() []ns.Datum {
-	col := func(c diskCol) string { return "/proc/diskstats field " + strconv.Itoa(int(c)+4) }
-	typ := func(c diskCol) ns.DataType {
-		if diskColInfo[c].bits == 32 {
+	col := func(id uint8) string { return "/proc/diskstats field " + strconv.Itoa(diskFields[id-1].field) }
+	typ := func(id uint8) ns.DataType {
+		if diskFields[id-1].bits32 {
 			return ns.TypeUint4
 		}
 		return ns.TypeUint8
 	}
 	cnt := func(id uint8, name string, u ns.Unit, desc, what string, max float64, help string) ns.Datum {
-		c := diskRawCol[id-1]
-		return ns.Counter(id, name, typ(c), u, desc, col(c)+", "+what).WithScale(0, max).
+		return ns.Counter(id, name, typ(id), u, desc, col(id)+", "+what).WithScale(0, max).
 			WithMaxRate(diskMaxRate(id, u)).WithHelp(help)
 	}
 	drv := func(d ns.Datum, max float64, help string) ns.Datum {
@@ -118,7 +130,7 @@ func diskDatums() []ns.Datum {
 			"Milliseconds during which at least one request was in flight: the device's busy time (wraps at 2^32)."),
 		cnt(diskWeightedMsID, "weighted_ms", ns.UnitMillisecs, "Time waited, weighted by queue depth", "weighted milliseconds spent doing I/O", 10000,
 			"Milliseconds spent doing I/O multiplied by the number of requests in flight: the queue's integral (wraps at 2^32)."),
-		ns.Gauge(diskInFlightID, "inflight", ns.TypeUint4, ns.UnitQLength, "I/O requests in flight now", col(diskInFlight)+", I/Os currently in progress").
+		ns.Gauge(diskInFlightID, "inflight", ns.TypeUint4, ns.UnitQLength, "I/O requests in flight now", col(diskInFlightID)+", I/Os currently in progress").
 			WithScale(0, 32).WithHelp("Requests issued to the device and not yet completed, at the moment of the reading."),
 		cnt(diskDiscardsID, "discards", ns.UnitEvent, "Discards completed", "discards completed (Linux 4.18)", 1000,
 			"Discard (trim) requests completed; not supported before Linux 4.18."),
@@ -212,3 +224,51 @@ func hiddenDisk(name string) bool {
 }
 
 const diskModule, diskTitle = "dcimon-disk", "Block device I/O"
+
+// diskDevice is what names a block device or partition as an instance of Disk: its name and
+// device number, a partition's disk and number, and a disk's serial number, device-mapper name
+// and whether it is removable (when known).
+type diskDevice struct {
+	name, parentName      string
+	devno, parent, partNo uint64
+	serial, serialFrom    string
+	dmName                string
+	removable             bool
+	removableKnown        bool
+}
+
+// spec describes the device as an instance: OSName keeps the kernel's bytes (the registry makes
+// the SPMI name safe), the description and attributes are escaped for display.
+func (b diskDevice) spec(part bool) ns.InstanceSpec {
+	devno := strconv.FormatUint(devMajor(b.devno), 10) + ":" + strconv.FormatUint(devMinor(b.devno), 10)
+	attrs := []ns.Attr{{Key: "devno", Value: devno}}
+	if part {
+		if b.partNo > 0 {
+			attrs = append(attrs, ns.Attr{Key: "partition", Value: strconv.FormatUint(b.partNo, 10)})
+		}
+		desc := ns.Clip(fmt.Sprintf("Partition %s of %s", ns.EscapeName(b.name), ns.EscapeName(b.parentName)), ns.SiMaxLName-1)
+		var asn uint16
+		if b.partNo > 0 {
+			asn = asnFor(partASNBase + b.partNo)
+		}
+		return ns.InstanceSpec{Levels: []uint64{b.parent, b.devno}, OSName: b.name, ASN: asn, Desc: desc, Attrs: attrs}
+	}
+	if b.serial != "" {
+		attrs = append(attrs, ns.Attr{Key: "serial", Value: ns.EscapeName(b.serial)}, ns.Attr{Key: "serial source", Value: b.serialFrom})
+	}
+	if b.dmName != "" {
+		attrs = append(attrs, ns.Attr{Key: "label", Value: ns.EscapeName(b.dmName)})
+	}
+	if b.removableKnown {
+		attrs = append(attrs, ns.Attr{Key: "removable", Value: map[bool]string{true: "yes", false: "no"}[b.removable]})
+	}
+	desc := "Block device " + ns.EscapeName(b.name)
+	if b.dmName != "" {
+		desc += " (" + ns.EscapeName(b.dmName) + ")"
+	}
+	return ns.InstanceSpec{Levels: []uint64{b.devno}, OSName: b.name, Desc: ns.Clip(desc, ns.SiMaxLName-1), Attrs: attrs}
+}
+
+// devMajor and devMinor split a device number in glibc's makedev(3) encoding (diskClasses).
+func devMajor(dev uint64) uint64 { return (dev>>8)&0xfff | (dev>>32)&^uint64(0xfff) }
+func devMinor(dev uint64) uint64 { return dev&0xff | (dev>>12)&^uint64(0xff) }

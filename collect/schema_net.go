@@ -17,7 +17,7 @@ func netDatums() []ns.Datum {
 		if u == ns.UnitBytes {
 			bound = netMaxBytes
 		}
-		return ns.Counter(id, name, ns.TypeUint8, u, desc, "/proc/net/dev "+netRawCol[id-1].String()+" (u64)").
+		return ns.Counter(id, name, ns.TypeUint8, u, desc, "/proc/net/dev "+netFields[id-1]+" (u64)").
 			WithScale(0, max).WithMaxRate(bound).WithHelp(help)
 	}
 	flag := func(id uint8, name, desc, bit string, pres uint32, vol ns.Volatility, help string) ns.Datum {
@@ -112,3 +112,6 @@ const (
 	netPacketsID              // derived: ipackets + opackets
 	netNumIDs      = iota     // datums before the invalid-data list
 )
+
+// netFields are the /proc/net/dev columns of the counter datums (index id-1: ibytes to odrops).
+var netFields = [netODropsID]string{"rx_bytes", "tx_bytes", "rx_packets", "tx_packets", "rx_errs", "tx_errs", "rx_drop", "tx_drop"}

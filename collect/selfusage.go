@@ -11,3 +11,14 @@ func readSelfUsage(ctx context.Context, fr *fileReader) (cpuMs, rssBytes uint64,
 	err = readSelf(ctx, fr, &st)
 	return (st.utimeTicks + st.stimeTicks) * msPerTick, st.rssBytes, err
 }
+
+// SelfReader reads dcimon's own process for the sampler's Monitor class (collect.Options.Self):
+// always the real /proc/self, whatever tree the providers read.
+type SelfReader struct{ fr fileReader }
+
+// Read reads /proc/self/stat and statm.
+func (r *SelfReader) Read(ctx context.Context) (SelfUsage, error) {
+	var st selfStat
+	err := readSelf(withRoots(ctx, hostRoots()), &r.fr, &st)
+	return SelfUsage{RSS: st.rssBytes, VM: st.vmBytes, Threads: st.threads}, err
+}

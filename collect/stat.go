@@ -6,12 +6,6 @@ import (
 	"path/filepath"
 )
 
-// userHZ is the unit of the CPU times in /proc/stat and /proc/<pid>/stat: USER_HZ ticks, which the
-// kernel's ABI fixes at 100 per second on every architecture Go supports on Linux (sysconf(_SC_CLK_TCK);
-// only alpha and ia64 differed). CPU times stay in ticks (UMA_TICKS, checklist DCI-UNIT-3 and X-8): the
-// conversion to milliseconds (×10) is exact, and the name space does it where a view needs it.
-const userHZ = 100
-
 // cpuTime names one column of a "cpu" line of /proc/stat, in the kernel's column order.
 type cpuTime int
 

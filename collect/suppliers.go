@@ -2,16 +2,12 @@ package collect
 
 import (
 	"context"
-	"encoding/binary"
 	"path/filepath"
 	"runtime"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
 	"github.com/shirou/gopsutil/v3/common"
-
-	ns "dcimon/namespace"
 )
 
 // HostOptions choose where the host providers read from.
@@ -136,13 +132,6 @@ type bootClock struct{ v atomic.Uint64 }
 func (b *bootClock) get() uint64  { return b.v.Load() }
 func (b *bootClock) set(s uint64) { b.v.Store(s) }
 
-// resetOf is the 8-byte reset value for a boot time: the seconds, little-endian.
-func resetOf(btime uint64) [8]byte {
-	var r [8]byte
-	binary.LittleEndian.PutUint64(r[:], btime)
-	return r
-}
-
 // refreshBoot reads the boot time from /proc/stat into boot, keeping the previous value when the
 // file cannot be read or has no plausible btime line.
 func refreshBoot(ctx context.Context, fr *fileReader, boot *bootClock, now time.Time) {
@@ -162,49 +151,6 @@ const earliestBoot = 946684800
 // at now: not before 2000 and not more than a day in the future.
 func plausibleBoot(btime uint64, now time.Time) bool {
 	return btime >= earliestBoot && (now.Unix() <= 0 || btime <= uint64(now.Unix())+86400)
-}
-
-// deliveries tracks which collections reached the name space, so that a slow datum is skipped
-// only when the previous collection delivered it: after a collection that failed, was cancelled
-// or returned after its deadline (the sampler dropped it, and the name space holds no value or an
-// error for it), the next one is complete.
-type deliveries struct {
-	gen uint64 // collections started
-	ok  uint64 // the last collection that returned in time without error
-}
-
-// start counts a collection; call it first thing in Collect.
-func (d *deliveries) start() { d.gen++ }
-
-// done records that the collection returned its values in time.
-func (d *deliveries) done(ctx context.Context) {
-	if ctx.Err() == nil {
-		d.ok = d.gen
-	}
-}
-
-// had reports whether something delivered at collection g is in the name space now: it was the
-// previous collection, and that one returned in time.
-func (d *deliveries) had(g uint64) bool { return g != 0 && g == d.gen-1 && d.ok == g }
-
-// due says whether a datum of volatility v is read in this collection: when the request asks for
-// it, and always for an instance the provider has not delivered yet (a new instance comes with
-// initial values of all its metrics, DCI-MTH-7). Otherwise the datum is namespace.RawSkipped and
-// the name space keeps the previous value (DCI4-DESC-3).
-func due(req Request, v ns.Volatility, delivered bool) bool {
-	return !delivered || req.Due(v)
-}
-
-// cut shortens s to at most n bytes without splitting a UTF-8 sequence (SPMI descriptions are
-// at most 63 bytes, DCI4 strings are bounded by their size).
-func cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }
 
 // rootsEnv caches the common.EnvMap of a provider's roots, so that pointing a collection at

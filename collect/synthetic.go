@@ -268,6 +268,9 @@ func b2i(b bool) int {
 	return 0
 }
 
+// boolN is a boolean datum's value.
+func boolN(b bool) uint64 { return uint64(b2i(b)) }
+
 // errScripted is the failure of a SynthFail action without an error of its own.
 var errScripted = errors.New("scripted failure")
 

@@ -12,16 +12,16 @@ type cpuSynth struct {
 	totalSpecs      []ns.InstanceSpec
 	specs           []ns.InstanceSpec
 	base            []float64   // typical busy share per processor
-	ms              [][]float64 // per processor, the ten time counters in ms (cpuColumn order)
+	ms              [][]float64 // per processor, the ten time counters in ms (datum order)
 }
 
 func (c *cpuSynth) init(s *Synthetic) {
 	n := s.opt.CPUs
 	c.top, c.total, c.per = cpuClasses(n)
 	c.totalSpecs = singleSpecs()
-	cpus := make([]cpuTimes, n)
+	cpus := make([]int, n)
 	for i := range cpus {
-		cpus[i].cpu = i
+		cpus[i] = i
 	}
 	c.specs = cpuSpecs(cpus)
 	c.base = make([]float64, n)
@@ -29,7 +29,7 @@ func (c *cpuSynth) init(s *Synthetic) {
 	for i := range n {
 		r := newRNG(s.opt.Seed, paramKey(SynthCPU, uint64(i)))
 		c.base[i] = 0.05 + 0.9*r.float()*r.float()
-		c.ms[i] = make([]float64, len(cpuColumn))
+		c.ms[i] = make([]float64, cpuTimeDatums)
 	}
 	c.advance(s.opt.Seed, -1, synthBootAge.Seconds())
 }
@@ -41,7 +41,7 @@ func (c *cpuSynth) restart() {
 }
 
 // cpuShares splits busy time over user, kern, nice, irq, softirq and steal, and idle time over
-// wait and idle (cpuColumn order); guest time is part of user, as the kernel counts it.
+// wait and idle (datum order); guest time is part of user, as the kernel counts it.
 var cpuShares = [...]float64{0.55, 0.25, 0, 0, 0.06, 0.02, 0.08, 0.04, 0.05, 0}
 
 // advance adds dt seconds of activity to every processor.
@@ -63,7 +63,7 @@ func (c *cpuSynth) collect(seed uint64, tick int, dt float64, req Request) []Cla
 	var out []ClassReading
 	if req.Wants(c.total) {
 		raw := make([]ns.Raw, len(c.total.Datums))
-		for k := range cpuColumn {
+		for k := range cpuTimeDatums {
 			var sum uint64
 			for _, m := range c.ms {
 				sum += uint64(m[k])
@@ -77,7 +77,7 @@ func (c *cpuSynth) collect(seed uint64, tick int, dt float64, req Request) []Cla
 		nd := len(c.per.Datums)
 		raw := reuseRaw(&c.rawPer, len(c.ms)*nd)
 		for i, m := range c.ms {
-			for k := range cpuColumn {
+			for k := range cpuTimeDatums {
 				raw[i*nd+k] = ns.RawN(uint64(m[k]))
 			}
 		}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	ns "dcimon/namespace"
 )
 
@@ -25,7 +27,7 @@ type synthDisk struct {
 	wlat      float64
 	size      uint64
 	ro        bool
-	c         [numDiskCols]float64 // counters, diskCol order
+	c         [diskFMsID]float64 // counters, diskCol order
 	delivered uint64
 	parts     []synthPart
 }
@@ -35,7 +37,7 @@ type synthPart struct {
 	devno     uint64
 	number    uint64
 	share     float64
-	c         [numDiskCols]float64
+	c         [diskFMsID]float64
 	delivered uint64
 }
 
@@ -83,7 +85,7 @@ func (d *diskSynth) add(s *Synthetic) {
 	r := newRNG(s.opt.Seed, paramKey(SynthDisk, uint64(i)))
 	// 16 minors per disk as sd has; 65536 disks per major, majors from 8.
 	major, minor := uint32(8+i>>16), uint32(i&0xffff)*16
-	sd := &synthDisk{index: i, name: sdName(i), devno: mkdev(major, minor),
+	sd := &synthDisk{index: i, name: sdName(i), devno: unix.Mkdev(major, minor),
 		base: r.float() * r.float(), riops: 100 + 4900*r.float(), wiops: 100 + 4900*r.float(),
 		rsize: 4096 * float64(uint(1)<<uint(6*r.float())), wsize: 4096 * float64(uint(1)<<uint(6*r.float())),
 		rlat: 0.1 + 10*r.float(), wlat: 0.1 + 10*r.float(), size: 1 << (30 + uint(12*r.float())),
@@ -91,7 +93,7 @@ func (d *diskSynth) add(s *Synthetic) {
 	var wsum float64
 	for k := range d.parts * b2i(i%synthPartEvery == 0) {
 		w := 0.2 + r.float()
-		sd.parts = append(sd.parts, synthPart{name: sd.name + strconv.Itoa(k+1), devno: mkdev(major, minor+uint32(k)+1),
+		sd.parts = append(sd.parts, synthPart{name: sd.name + strconv.Itoa(k+1), devno: unix.Mkdev(major, minor+uint32(k)+1),
 			number: uint64(k + 1), share: w})
 		wsum += w
 	}
@@ -118,9 +120,9 @@ func (d *diskSynth) remove(i int) {
 
 func (d *diskSynth) restart() {
 	for _, sd := range d.disks {
-		sd.c = [numDiskCols]float64{}
+		sd.c = [diskFMsID]float64{}
 		for k := range sd.parts {
-			sd.parts[k].c = [numDiskCols]float64{}
+			sd.parts[k].c = [diskFMsID]float64{}
 		}
 	}
 }
@@ -133,7 +135,7 @@ func (d *diskSynth) restart() {
 // the queue holds u/(1-u) requests on average, so weighted_ms is that many milliseconds per
 // millisecond and iostat's aqu-sz is it exactly; read_ms + write_ms = weighted_ms (Little's
 // law), split by the device's read and write latencies; partitions take shares of it all.
-func (sd *synthDisk) advance(r *rng, scale, dt float64) (delta [numDiskCols]float64) {
+func (sd *synthDisk) advance(r *rng, scale, dt float64) (delta [diskFMsID]float64) {
 	l := activity(sd.base, r) * scale
 	if sd.ro {
 		l *= 0.2
@@ -153,25 +155,25 @@ func (sd *synthDisk) advance(r *rng, scale, dt float64) (delta [numDiskCols]floa
 		readMs = weightedMs * reads * sd.rlat / rw
 		writeMs = weightedMs * writes * sd.wlat / rw
 	}
-	delta[diskReads] = reads
-	delta[diskWrites] = writes
-	delta[diskReadsMerged] = reads * 0.1
-	delta[diskWritesMerged] = writes * 0.3
-	delta[diskReadBytes] = reads * sd.rsize
-	delta[diskWriteBytes] = writes * sd.wsize
-	delta[diskReadMs] = readMs
-	delta[diskWriteMs] = writeMs
-	delta[diskIOMs] = u * dt * 1000
-	delta[diskWeightedMs] = weightedMs
-	delta[diskDiscards] = writes * 0.01
-	delta[diskDiscardBytes] = writes * 0.01 * (1 << 20)
-	delta[diskDiscardMs] = writes * 0.01 * 2
-	delta[diskFlushes] = writes * 0.05
-	delta[diskFlushMs] = writes * 0.05 * 0.5
+	delta[diskReadsID-1] = reads
+	delta[diskWritesID-1] = writes
+	delta[diskRMergedID-1] = reads * 0.1
+	delta[diskWMergedID-1] = writes * 0.3
+	delta[diskRBytesID-1] = reads * sd.rsize
+	delta[diskWBytesID-1] = writes * sd.wsize
+	delta[diskRMsID-1] = readMs
+	delta[diskWMsID-1] = writeMs
+	delta[diskIOMsID-1] = u * dt * 1000
+	delta[diskWeightedMsID-1] = weightedMs
+	delta[diskDiscardsID-1] = writes * 0.01
+	delta[diskDBytesID-1] = writes * 0.01 * (1 << 20)
+	delta[diskDMsID-1] = writes * 0.01 * 2
+	delta[diskFlushesID-1] = writes * 0.05
+	delta[diskFMsID-1] = writes * 0.05 * 0.5
 	for c, v := range delta {
 		sd.c[c] += v
 	}
-	sd.c[diskInFlight] = math.Round(aqu)
+	sd.c[diskInFlightID-1] = math.Round(aqu)
 	return delta
 }
 
@@ -184,9 +186,9 @@ func (d *diskSynth) collect(p *synthProvider, seed uint64, tick int, dt float64,
 			for c, v := range delta {
 				pt.c[c] += v * pt.share
 			}
-			pt.c[diskIOMs] -= delta[diskIOMs] * pt.share
-			pt.c[diskIOMs] += delta[diskIOMs] * math.Min(1, pt.share*1.5)
-			pt.c[diskInFlight] = math.Round(sd.c[diskInFlight] * pt.share)
+			pt.c[diskIOMsID-1] -= delta[diskIOMsID-1] * pt.share
+			pt.c[diskIOMsID-1] += delta[diskIOMsID-1] * math.Min(1, pt.share*1.5)
+			pt.c[diskInFlightID-1] = math.Round(sd.c[diskInFlightID-1] * pt.share)
 		}
 	}
 	if d.dirty {
@@ -227,18 +229,18 @@ func (d *diskSynth) collect(p *synthProvider, seed uint64, tick int, dt float64,
 // synthDiskRow fills one row like the host disk provider: 32-bit columns wrap as the kernel's do.
 // row is freshly allocated (zero: valid 0, empty string), so only the fields that differ are
 // written; at 10,000 disks the string headers' write barriers would be most of the cost.
-func synthDiskRow(row []ns.Raw, c *[numDiskCols]float64, clock, size uint64, ro, variable bool, roList string) {
+func synthDiskRow(row []ns.Raw, c *[diskFMsID]float64, clock, size uint64, ro, variable bool, roList string) {
 	clear(row)
-	for i, col := range diskRawCol {
-		v := uint64(c[col])
-		if diskColInfo[col].bits == 32 {
+	for i := range c {
+		v := uint64(c[i])
+		if diskFields[i].bits32 {
 			v = uint64(uint32(v))
 		}
 		row[i].N = v
 	}
 	row[diskClockID-1].N = clock
 	if variable {
-		row[diskSizeID-1].N, row[diskROID-1].N = size, b2u(ro)
+		row[diskSizeID-1].N, row[diskROID-1].N = size, boolN(ro)
 	} else {
 		row[diskSizeID-1].State, row[diskROID-1].State = ns.RawSkipped, ns.RawSkipped
 	}
@@ -258,11 +260,11 @@ func (d *diskSynth) specs() (disks, parts []ns.InstanceSpec) {
 	}
 	parts = make([]ns.InstanceSpec, 0, n)
 	for i, sd := range d.disks {
-		b := blockInfo{name: sd.name, devno: sd.devno, serial: fmt.Sprintf("SYNTH-%08d", sd.index),
-			serialFrom: "synthetic", have: blockHave{removable: true}}
+		b := diskDevice{name: sd.name, devno: sd.devno, serial: fmt.Sprintf("SYNTH-%08d", sd.index),
+			serialFrom: "synthetic", removableKnown: true}
 		disks[i] = b.spec(false)
 		for _, pt := range sd.parts {
-			pb := blockInfo{name: pt.name, devno: pt.devno, part: true, parent: sd.devno, parentName: sd.name, partNo: pt.number}
+			pb := diskDevice{name: pt.name, devno: pt.devno, parent: sd.devno, parentName: sd.name, partNo: pt.number}
 			parts = append(parts, pb.spec(true))
 		}
 	}

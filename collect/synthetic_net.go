@@ -17,7 +17,7 @@ type synthNIC struct {
 	up        bool
 	mac, ipv4 string
 	pktSize   float64
-	c         [numNetCols]float64
+	c         [netODropsID]float64
 	delivered uint64
 	invalid   string
 }
@@ -77,7 +77,7 @@ func (n *netSynth) remove(i int) {
 
 func (n *netSynth) restart() {
 	for _, nic := range n.nics {
-		nic.c = [numNetCols]float64{}
+		nic.c = [netODropsID]float64{}
 	}
 }
 
@@ -92,13 +92,13 @@ func (nic *synthNIC) advance(r *rng, dt float64) {
 	l := activity(nic.base, r)
 	rx := speed / 8 * 0.6 * l * dt
 	tx := speed / 8 * 0.4 * l * dt * (0.5 + r.float())
-	nic.c[netRxBytes] += rx
-	nic.c[netTxBytes] += tx
-	nic.c[netRxPackets] += rx / nic.pktSize
-	nic.c[netTxPackets] += tx / nic.pktSize
-	nic.c[netRxErrs] += rx / nic.pktSize * 1e-6
-	nic.c[netRxDrop] += rx / nic.pktSize * 1e-5
-	nic.c[netTxDrop] += tx / nic.pktSize * 1e-6
+	nic.c[netIBytesID-1] += rx
+	nic.c[netOBytesID-1] += tx
+	nic.c[netIPacketsID-1] += rx / nic.pktSize
+	nic.c[netOPacketsID-1] += tx / nic.pktSize
+	nic.c[netIErrorsID-1] += rx / nic.pktSize * 1e-6
+	nic.c[netIDropsID-1] += rx / nic.pktSize * 1e-5
+	nic.c[netODropsID-1] += tx / nic.pktSize * 1e-6
 }
 
 func (n *netSynth) collect(p *synthProvider, seed uint64, tick int, dt float64, req Request) []ClassReading {
@@ -121,8 +121,8 @@ func (n *netSynth) collect(p *synthProvider, seed uint64, tick int, dt float64, 
 	raw := reuseRaw(&n.raw, len(n.nics)*nd)
 	for i, nic := range n.nics {
 		row := raw[i*nd : (i+1)*nd : (i+1)*nd]
-		for k, c := range netRawCol {
-			row[k] = ns.RawN(uint64(nic.c[c]))
+		for k := range nic.c {
+			row[k] = ns.RawN(uint64(nic.c[k]))
 		}
 		variable := due(req, ns.SVVariable, p.delivered(nic.delivered))
 		static := due(req, ns.SVStatic, p.delivered(nic.delivered))
@@ -130,8 +130,8 @@ func (n *netSynth) collect(p *synthProvider, seed uint64, tick int, dt float64, 
 			row[id-1] = ns.RawSkip()
 		}
 		// Link state is SV_VOLATILE, as the host provider's: at every collection.
-		row[netUpID-1] = ns.RawN(b2u(nic.up))
-		row[netRunningID-1] = ns.RawN(b2u(nic.up))
+		row[netUpID-1] = ns.RawN(boolN(nic.up))
+		row[netRunningID-1] = ns.RawN(boolN(nic.up))
 		row[netSpeedID-1] = ns.RawN(nic.speed)
 		if variable {
 			row[netMACID-1] = ns.RawS(nic.mac)

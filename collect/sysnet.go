@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"dcimon/internal/regular"
 )
 
 // IFF_* bits of /sys/class/net/<if>/flags (linux/if.h).
@@ -159,7 +161,7 @@ type attrFile struct {
 // read, issue 21) and after an error.
 func (a *attrFile) read(path string, buf []byte) ([]byte, error) {
 	if a.f == nil {
-		f, err := openRegular(path)
+		f, err := regular.Open(path)
 		if err != nil {
 			return nil, err
 		}

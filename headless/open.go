@@ -104,7 +104,8 @@ func OpenSource(c Common, e Env) (_ *collect.Sampler, archives *collect.Archives
 	} else {
 		provs = collect.HostProviders(collect.HostOptions{Procfs: c.Procfs, Sysfs: c.Sysfs, ShowLoop: c.ShowLoop})
 	}
-	opt := collect.Options{Now: clock, Liveness: c.Liveness, Deadline: deadline}
+	// dcimon's own cost is this process's, whatever the source.
+	opt := collect.Options{Now: clock, Liveness: c.Liveness, Deadline: deadline, Self: (&collect.SelfReader{}).Read}
 	if len(c.Suppliers) > 0 {
 		opt.Discover = collect.NewDDS(collect.DDSOptions{Dirs: c.Suppliers})
 	}

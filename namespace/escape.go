@@ -62,3 +62,15 @@ func appendEscaped(b []byte, s, also string) []byte {
 	}
 	return b
 }
+
+// Clip shortens s to at most n bytes without splitting a UTF-8 sequence (SPMI descriptions are
+// at most 63 bytes, DCI4 strings are bounded by their size).
+func Clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
