@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"dcimon/collect"
+	"dcimon/collect/synthetic"
 	dcfg "dcimon/config"
 	"dcimon/headless"
 	"dcimon/pcparchive"
@@ -306,7 +307,7 @@ func (cfg *config) validate() error {
 		return usagef("--hosts applies to a pcp:// source")
 	}
 	if strings.HasPrefix(cfg.c.Source, "synthetic") {
-		if _, err := collect.ParseSynthetic(cfg.c.Source); err != nil {
+		if _, err := synthetic.ParseSynthetic(cfg.c.Source); err != nil {
 			return usagef("--source: %v", err)
 		}
 	}

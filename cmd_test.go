@@ -16,8 +16,8 @@ import (
 )
 
 const (
-	fixProc = "collect/testdata/basic/t0/proc"
-	fixSys  = "collect/testdata/basic/t0/sys"
+	fixProc = "collect/linux/testdata/basic/t0/proc"
+	fixSys  = "collect/linux/testdata/basic/t0/sys"
 )
 
 // fakeEnv is a deterministic environment: a fixed clock that sleeping advances, and UTC.

@@ -58,7 +58,7 @@ func TestGetVanishedInstance(t *testing.T) {
 	// Issue 21 item 1 (X-5, DCI-EVT-4): a disk that drops out of /proc/diskstats for one sample
 	// and comes back is n/a "instance removed" while it is gone, never a valid 0, and starts
 	// again with "—" (a new instance) when it returns; its partition-less neighbours stay.
-	tree := copyTree(t, "collect/testdata/basic/t0")
+	tree := copyTree(t, "collect/linux/testdata/basic/t0")
 	stats := filepath.Join(tree, "proc", "diskstats")
 	orig, err := os.ReadFile(stats)
 	if err != nil {
@@ -133,7 +133,7 @@ func TestBlockingFiles(t *testing.T) {
 	// never hang a command: the real binary answers at once, with the classes they feed in
 	// error (the reason given) and every other class valid.
 	bin := buildDcimon(t)
-	tree := copyTree(t, "collect/testdata/basic/t0")
+	tree := copyTree(t, "collect/linux/testdata/basic/t0")
 	for _, rel := range []string{"proc/stat", "proc/meminfo", "proc/diskstats"} {
 		mkfifo(t, tree, rel)
 	}
@@ -179,7 +179,7 @@ func TestSignalExitStatus(t *testing.T) {
 	// Issue 21 item 7, SPMI-INIT-2: a command ended by SIGTERM, SIGHUP, SIGINT or SIGQUIT exits
 	// as a signalled program does, 128+n, and promptly, even while its tree holds a named pipe.
 	bin := buildDcimon(t)
-	tree := copyTree(t, "collect/testdata/basic/t0")
+	tree := copyTree(t, "collect/linux/testdata/basic/t0")
 	mkfifo(t, tree, "proc/stat")
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGINT} {
 		t.Run(sig.String(), func(t *testing.T) {
@@ -217,7 +217,7 @@ func TestHostileNamesRoundTrip(t *testing.T) {
 	// Issue 21 item 6: every path list prints can be given to get as printed (hostile interface
 	// names holding escape sequences, invalid UTF-8, a bidi override), and list's description
 	// column is aligned in terminal cells.
-	tree := copyTree(t, "collect/testdata/hostile_names/t0")
+	tree := copyTree(t, "collect/linux/testdata/hostile_names/t0")
 	dev := filepath.Join(tree, "proc", "net", "dev")
 	b, err := os.ReadFile(dev)
 	if err != nil {
@@ -265,7 +265,7 @@ func TestBlockingSysfsAttribute(t *testing.T) {
 	// Issue 21 item 5: a named pipe in place of one sysfs attribute fails only that datum of
 	// that instance, "err" with the reason; the instance and its counters stay (an MTU that
 	// cannot be read was a valid 0 before).
-	tree := copyTree(t, "collect/testdata/basic/t0")
+	tree := copyTree(t, "collect/linux/testdata/basic/t0")
 	mkfifo(t, tree, "sys/block/vda/size")
 	mkfifo(t, tree, "sys/class/net/lo/mtu")
 	out, errs, code := runFake(t, "get", "Disk/vda/size", "Disk/vda/reads", "NetIf/lo/mtu", "NetIf/lo/ibytes",
@@ -291,7 +291,7 @@ func TestBadLinesKeepTheirInstances(t *testing.T) {
 	// with the line's number, not vanish; the other lines' disks stay valid. A whole file that
 	// cannot be read (a named pipe) leaves every disk and interface sysfs knows "err", from the
 	// first reading on, rather than "no subcontext vda".
-	tree := copyTree(t, "collect/testdata/basic/t0")
+	tree := copyTree(t, "collect/linux/testdata/basic/t0")
 	stats := filepath.Join(tree, "proc", "diskstats")
 	orig, err := os.ReadFile(stats)
 	if err != nil {
@@ -314,7 +314,7 @@ func TestBadLinesKeepTheirInstances(t *testing.T) {
 		t.Errorf("loop0 on a good line:\n%s", out.String())
 	}
 
-	tree = copyTree(t, "collect/testdata/basic/t0")
+	tree = copyTree(t, "collect/linux/testdata/basic/t0")
 	mkfifo(t, tree, "proc/diskstats")
 	mkfifo(t, tree, "proc/net/dev")
 	got, errs, code := runFake(t, "get", "Disk/vda/reads", "NetIf/eth0/ibytes", "NetIf/eth0/mtu",
@@ -348,7 +348,7 @@ func getRows(out string) map[string]string {
 // issue 12 (item 9): a command that could read nothing says why, with the provider's own error
 // (file, line, what was wrong), and exits non-zero; get and hot alike.
 func TestNothingReadSaysWhy(t *testing.T) {
-	tree := copyTree(t, "collect/testdata/basic/t0")
+	tree := copyTree(t, "collect/linux/testdata/basic/t0")
 	writeFile(t, tree+"/proc/diskstats", "garbage line here\n")
 	writeFile(t, tree+"/proc/stat", "cpu  1 2 3 zz\ncpu0 1 2\n")
 	src := []string{"--procfs", tree + "/proc", "--sysfs", tree + "/sys"}
@@ -374,7 +374,7 @@ func TestPCPErrors(t *testing.T) {
 	if code != 1 || !strings.Contains(errs, "PM_ERR_PMID: unknown metric id") {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	tree := copyTree(t, "collect/testdata/basic/t0")
+	tree := copyTree(t, "collect/linux/testdata/basic/t0")
 	writeFile(t, tree+"/proc/diskstats", "garbage line here\n")
 	src := []string{"--procfs", tree + "/proc", "--sysfs", tree + "/sys"}
 	out, _, _ := runFake(t, append([]string{"describe", "Disk/vda/reads"}, src...)...)

@@ -14,7 +14,7 @@ import (
 func procTree(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	if err := os.CopyFS(dir, os.DirFS("collect/testdata/basic/t0")); err != nil {
+	if err := os.CopyFS(dir, os.DirFS("collect/linux/testdata/basic/t0")); err != nil {
 		t.Fatal(err)
 	}
 	write := func(rel, text string) {

@@ -13,7 +13,7 @@ import (
 // Monitor class ids: the SPMI context `Monitor` (ASN.1 90) with dcimon's own cost as its
 // statistics and one subcontext per provider.
 var (
-	monitorID      = ns.ClassID{90}
+	MonitorID      = ns.ClassID{90}
 	monitorSelfID  = ns.ClassID{90, 1}
 	monitorProvsID = ns.ClassID{90, 2}
 )
@@ -59,7 +59,7 @@ func newMonitor(reg *ns.Registry, s *Sampler) (*monitor, error) {
 	putUint64(m.reset[:], uint64(start.UnixNano()))
 	sup := monitorSupplier
 	sup.Reset = m.reset
-	top := &ns.Class{ID: monitorID, Name: "Monitor", Desc: "dcimon self-monitoring", Flags: ns.ClassEnabled, Supplier: &sup}
+	top := &ns.Class{ID: MonitorID, Name: "Monitor", Desc: "dcimon self-monitoring", Flags: ns.ClassEnabled, Supplier: &sup}
 	m.self = &ns.Class{ID: monitorSelfID, Name: "self", Desc: "What dcimon itself costs", Flags: ns.ClassEnabled,
 		Totals: true, Supplier: &sup, Levels: []ns.InstLevel{{Type: ns.TypeUint4, Tag: ns.TagSingleInst, Size: 4}},
 		Datums: []ns.Datum{

@@ -1,4 +1,4 @@
-package collect
+package collect_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"dcimon/collect"
 	ns "dcimon/namespace"
 )
 
@@ -24,7 +25,7 @@ func threadCPU(t *testing.T) time.Duration {
 // TestMonitorCountsOwnCPUPrecisely: dcimon uses about a millisecond a second, so its own CPU must
 // be counted finer than /proc/self/stat's 10 ms ticks, or its share reads 0% or 1% by chance.
 func TestMonitorCountsOwnCPUPrecisely(t *testing.T) {
-	s, err := NewSampler(ns.NewRegistry(), nil, Options{Liveness: 0})
+	s, err := collect.NewSampler(ns.NewRegistry(), nil, collect.Options{Liveness: 0})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"dcimon/namespace"
-	ns "dcimon/namespace"
 )
 
 // Provider is a DCI4 supplier (checklist 2.1): it declares its classes once, with every datum fully
@@ -98,7 +97,7 @@ type ClassReading struct {
 
 // reuseRawRows is reuseRaw for a writer that clears each row itself just before filling it, so
 // the buffer is not swept twice.
-func reuseRawRows(buf *[]namespace.Raw, n int) []namespace.Raw {
+func ReuseRawRows(buf *[]namespace.Raw, n int) []namespace.Raw {
 	if cap(*buf) < n {
 		*buf = make([]namespace.Raw, n)
 	}
@@ -107,7 +106,7 @@ func reuseRawRows(buf *[]namespace.Raw, n int) []namespace.Raw {
 
 // reuseRaw returns a zeroed slice of n raw values, reusing *buf when it is large enough, so a
 // provider's steady state allocates nothing per datum (the Provider contract allows reuse).
-func reuseRaw(buf *[]namespace.Raw, n int) []namespace.Raw {
+func ReuseRaw(buf *[]namespace.Raw, n int) []namespace.Raw {
 	if cap(*buf) < n {
 		*buf = make([]namespace.Raw, n)
 	}
@@ -117,7 +116,7 @@ func reuseRaw(buf *[]namespace.Raw, n int) []namespace.Raw {
 }
 
 // resetOf is the 8-byte reset value for a boot time: the seconds, little-endian.
-func resetOf(btime uint64) [8]byte {
+func ResetOf(btime uint64) [8]byte {
 	var r [8]byte
 	binary.LittleEndian.PutUint64(r[:], btime)
 	return r
@@ -127,29 +126,29 @@ func resetOf(btime uint64) [8]byte {
 // only when the previous collection delivered it: after a collection that failed, was cancelled
 // or returned after its deadline (the sampler dropped it, and the name space holds no value or an
 // error for it), the next one is complete.
-type deliveries struct {
-	gen uint64 // collections started
+type Deliveries struct {
+	Gen uint64 // collections started
 	ok  uint64 // the last collection that returned in time without error
 }
 
 // start counts a collection; call it first thing in Collect.
-func (d *deliveries) start() { d.gen++ }
+func (d *Deliveries) Start() { d.Gen++ }
 
 // done records that the collection returned its values in time.
-func (d *deliveries) done(ctx context.Context) {
+func (d *Deliveries) Done(ctx context.Context) {
 	if ctx.Err() == nil {
-		d.ok = d.gen
+		d.ok = d.Gen
 	}
 }
 
 // had reports whether something delivered at collection g is in the name space now: it was the
 // previous collection, and that one returned in time.
-func (d *deliveries) had(g uint64) bool { return g != 0 && g == d.gen-1 && d.ok == g }
+func (d *Deliveries) Had(g uint64) bool { return g != 0 && g == d.Gen-1 && d.ok == g }
 
 // due says whether a datum of volatility v is read in this collection: when the request asks for
 // it, and always for an instance the provider has not delivered yet (a new instance comes with
 // initial values of all its metrics, DCI-MTH-7). Otherwise the datum is namespace.RawSkipped and
 // the name space keeps the previous value (DCI4-DESC-3).
-func due(req Request, v ns.Volatility, delivered bool) bool {
+func Due(req Request, v namespace.Volatility, delivered bool) bool {
 	return !delivered || req.Due(v)
 }

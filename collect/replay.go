@@ -149,7 +149,7 @@ func (r *Replay) Sample(ctx context.Context) (*ns.Snapshot, error) {
 		}
 		from := base
 		for i := 0; i < step; i++ {
-			next := r.nextStep(from)
+			next := r.NextStep(from)
 			if next.IsZero() {
 				if i == 0 {
 					return r.Sampler.Snapshot(), fmt.Errorf("replay: %w: no sample after %s", ErrArchiveEnd, r.Now().Format(time.RFC3339))
@@ -221,7 +221,7 @@ func (r *Replay) Sample(ctx context.Context) (*ns.Snapshot, error) {
 // nextStep is the time a step forward from t reads at: the next sample of every archive when
 // none of them has two by then (hosts sampled at the same interval, a little apart, all move
 // on together), else the earliest one's.
-func (r *Replay) nextStep(t time.Time) time.Time {
+func (r *Replay) NextStep(t time.Time) time.Time {
 	var first, last time.Time
 	for _, x := range r.h.Timelines() {
 		if n, ok := x.After(t); ok {

@@ -1,4 +1,4 @@
-package collect
+package collect_test
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"dcimon/collect"
+	"dcimon/collect/collecttest"
 	ns "dcimon/namespace"
 )
 
@@ -24,15 +26,15 @@ type fakeProv struct {
 	fail   error          // return this error
 	panics bool           // panic in Collect
 	hang   chan struct{}  // block until closed (or ctx done if honourCtx)
-	stale  bool           // report the same Batch.Time as last time (stopped updating)
+	stale  bool           // report the same collect.Batch.Time as last time (stopped updating)
 	reads  map[string]int // datum reads by volatility
 	calls  atomic.Int32
 	class  *ns.Class
 	lastT  time.Time
-	clock  *fakeClock
+	clock  *collecttest.FakeClock
 }
 
-func newFake(name string, id uint32, clock *fakeClock, insts ...string) *fakeProv {
+func newFake(name string, id uint32, clock *collecttest.FakeClock, insts ...string) *fakeProv {
 	f := &fakeProv{name: name, id: id, insts: insts, clock: clock, reads: map[string]int{}}
 	return f
 }
@@ -53,7 +55,7 @@ func (f *fakeProv) Classes() []*ns.Class {
 	return []*ns.Class{top, f.class}
 }
 
-func (f *fakeProv) Collect(ctx context.Context, req Request) (Batch, error) {
+func (f *fakeProv) Collect(ctx context.Context, req collect.Request) (collect.Batch, error) {
 	f.calls.Add(1)
 	f.mu.Lock()
 	hang, fail, panics := f.hang, f.fail, f.panics
@@ -65,16 +67,16 @@ func (f *fakeProv) Collect(ctx context.Context, req Request) (Batch, error) {
 		<-hang
 	}
 	if fail != nil {
-		return Batch{}, fail
+		return collect.Batch{}, fail
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	b := Batch{Reset: [8]byte{f.reset}, Time: f.clock.Now()}
+	b := collect.Batch{Reset: [8]byte{f.reset}, Time: f.clock.Now()}
 	if f.stale {
 		b.Time = f.lastT
 	}
 	f.lastT = b.Time
-	cr := ClassReading{Class: f.class}
+	cr := collect.ClassReading{Class: f.class}
 	for i, n := range f.insts {
 		cr.Specs = append(cr.Specs, ns.InstanceSpec{Levels: []uint64{uint64(i + 1)}, OSName: n})
 		row := []ns.Raw{{N: f.count}, {State: ns.RawSkipped}, {State: ns.RawSkipped}}
@@ -89,24 +91,24 @@ func (f *fakeProv) Collect(ctx context.Context, req Request) (Batch, error) {
 		}
 		cr.Raw = append(cr.Raw, row...)
 	}
-	b.Classes = []ClassReading{cr}
+	b.Classes = []collect.ClassReading{cr}
 	return b, nil
 }
 
 func (f *fakeProv) set(fn func(f *fakeProv)) { f.mu.Lock(); fn(f); f.mu.Unlock() }
 
-func newTestSampler(t *testing.T, opt Options, provs ...*fakeProv) (*Sampler, *fakeClock) {
+func newTestSampler(t *testing.T, opt collect.Options, provs ...*fakeProv) (*collect.Sampler, *collecttest.FakeClock) {
 	t.Helper()
-	var clock *fakeClock
+	var clock *collecttest.FakeClock
 	for _, p := range provs {
 		clock = p.clock
 	}
 	opt.Now = clock.Now
-	ps := make([]Provider, len(provs))
+	ps := make([]collect.Provider, len(provs))
 	for i, p := range provs {
 		ps[i] = p
 	}
-	s, err := NewSampler(ns.NewRegistry(), ps, opt)
+	s, err := collect.NewSampler(ns.NewRegistry(), ps, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,26 +116,26 @@ func newTestSampler(t *testing.T, opt Options, provs ...*fakeProv) (*Sampler, *f
 }
 
 func TestSamplerRatesAndEvents(t *testing.T) {
-	clock := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	clock := &collecttest.FakeClock{T: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	a := newFake("alpha", 10, clock, "a0")
-	s, c := newTestSampler(t, Options{Liveness: -1}, a)
+	s, c := newTestSampler(t, collect.Options{Liveness: -1}, a)
 	a.set(func(f *fakeProv) { f.count = 100 })
-	snap := tick(t, s, c, 0)
-	if v := value(t, s, snap, "Alpha/a0/ops"); v.State != ns.NoRate {
+	snap := collecttest.Tick(t, s, c, 0)
+	if v := collecttest.Value(t, s, snap, "Alpha/a0/ops"); v.State != ns.NoRate {
 		t.Fatalf("first reading %+v", v)
 	}
-	if v := value(t, s, snap, "Alpha/a0/size"); v.N != 4096 { // static read at the first collection
+	if v := collecttest.Value(t, s, snap, "Alpha/a0/size"); v.N != 4096 { // static read at the first collection
 		t.Fatalf("static %+v", v)
 	}
 	a.set(func(f *fakeProv) { f.count = 300; f.insts = append(f.insts, "a1") })
-	snap = tick(t, s, c, 2*time.Second)
-	if v := value(t, s, snap, "Alpha/a0/ops"); v.State != ns.Valid || v.V != 100 { // PCPD-3: 100 then 300 over 2 s
+	snap = collecttest.Tick(t, s, c, 2*time.Second)
+	if v := collecttest.Value(t, s, snap, "Alpha/a0/ops"); v.State != ns.Valid || v.V != 100 { // PCPD-3: 100 then 300 over 2 s
 		t.Fatalf("rate %+v", v)
 	}
-	if v := value(t, s, snap, "Alpha/a0/size"); v.N != 4096 || v.State != ns.Valid { // carried, not re-read
+	if v := collecttest.Value(t, s, snap, "Alpha/a0/size"); v.N != 4096 || v.State != ns.Valid { // carried, not re-read
 		t.Fatalf("static carried %+v", v)
 	}
-	if v := value(t, s, snap, "Alpha/a1/size"); v.State != ns.Unavailable { // never read for a new instance yet
+	if v := collecttest.Value(t, s, snap, "Alpha/a1/size"); v.State != ns.Unavailable { // never read for a new instance yet
 		t.Logf("new instance static: %+v", v)
 	}
 	evs := s.Events().Events()
@@ -141,7 +143,7 @@ func TestSamplerRatesAndEvents(t *testing.T) {
 		t.Fatalf("events %+v", evs)
 	}
 	a.set(func(f *fakeProv) { f.insts = f.insts[:1] })
-	tick(t, s, c, time.Second)
+	collecttest.Tick(t, s, c, time.Second)
 	if evs := s.Events().Events(); evs[0].Kind != ns.EvInstanceRemoved || evs[0].Path != "Alpha/a1" {
 		t.Fatalf("removal %+v", evs[0])
 	}
@@ -162,22 +164,22 @@ func TestSamplerIsolatesFailures(t *testing.T) {
 		{"hang", func(f *fakeProv) { f.hang = make(chan struct{}) }, ns.ReasonTimeout, "no answer within"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			clock := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+			clock := &collecttest.FakeClock{T: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 			good := newFake("good", 10, clock, "g0")
 			bad := newFake("bad", 11, clock, "b0")
-			s, c := newTestSampler(t, Options{Deadline: 50 * time.Millisecond, Liveness: 0}, good, bad)
-			tick(t, s, c, 0)
+			s, c := newTestSampler(t, collect.Options{Deadline: 50 * time.Millisecond, Liveness: 0}, good, bad)
+			collecttest.Tick(t, s, c, 0)
 			bad.set(tt.break_)
 			good.set(func(f *fakeProv) { f.count = 10 })
 			begin := time.Now()
-			snap := tick(t, s, c, time.Second)
+			snap := collecttest.Tick(t, s, c, time.Second)
 			if el := time.Since(begin); el > 2*time.Second {
 				t.Fatalf("sample took %v: a bad provider stalled the rest", el)
 			}
-			if v := value(t, s, snap, "Good/g0/ops"); v.State != ns.Valid || v.V != 10 {
+			if v := collecttest.Value(t, s, snap, "Good/g0/ops"); v.State != ns.Valid || v.V != 10 {
 				t.Fatalf("good provider affected: %+v", v)
 			}
-			v := value(t, s, snap, "Bad/b0/ops")
+			v := collecttest.Value(t, s, snap, "Bad/b0/ops")
 			if v.State != ns.Unavailable || v.Reason != tt.reason {
 				t.Fatalf("bad provider value %+v", v)
 			}
@@ -193,12 +195,12 @@ func TestSamplerIsolatesFailures(t *testing.T) {
 				t.Fatalf("no provider error event: %+v", evs[0])
 			}
 			// The Monitor class shows it (issue 3).
-			if v := value(t, s, snap, "Monitor/bad/failures"); v.N != 1 {
+			if v := collecttest.Value(t, s, snap, "Monitor/bad/failures"); v.N != 1 {
 				t.Fatalf("monitor failures %+v", v)
 			}
 			if tt.name == "hang" {
 				// Next tick: not started again while still stuck, and still no stall.
-				tick(t, s, c, time.Second)
+				collecttest.Tick(t, s, c, time.Second)
 				if bad.calls.Load() != 2 {
 					t.Fatalf("hung provider started again: %d calls", bad.calls.Load())
 				}
@@ -210,8 +212,8 @@ func TestSamplerIsolatesFailures(t *testing.T) {
 				for statusOf(t, s, "bad").State == "busy" && time.Now().Before(deadline) {
 					time.Sleep(5 * time.Millisecond)
 				}
-				snap = tick(t, s, c, time.Second)
-				if v := value(t, s, snap, "Bad/b0/ops"); v.State == ns.Unavailable {
+				snap = collecttest.Tick(t, s, c, time.Second)
+				if v := collecttest.Value(t, s, snap, "Bad/b0/ops"); v.State == ns.Unavailable {
 					t.Fatalf("recovered provider still unavailable %+v", v)
 				}
 				if evs := s.Events().Events(); evs[0].Kind != ns.EvSupplierAlive {
@@ -225,17 +227,17 @@ func TestSamplerIsolatesFailures(t *testing.T) {
 func TestSamplerResetChange(t *testing.T) {
 	// DCI4-SUP-8, PCPF-14: 1000 → 1100 → (reset) 50 → 80 gives 100/s, —, 30/s: no rate across the
 	// discontinuity; descriptions re-read.
-	clock := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	clock := &collecttest.FakeClock{T: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	a := newFake("alpha", 10, clock, "a0")
-	s, c := newTestSampler(t, Options{Liveness: 0}, a)
+	s, c := newTestSampler(t, collect.Options{Liveness: 0}, a)
 	var got []string
 	for i, step := range []struct {
 		count uint64
 		reset byte
 	}{{1000, 1}, {1100, 1}, {50, 2}, {80, 2}} {
 		a.set(func(f *fakeProv) { f.count, f.reset = step.count, step.reset })
-		snap := tick(t, s, c, time.Second)
-		v := value(t, s, snap, "Alpha/a0/ops")
+		snap := collecttest.Tick(t, s, c, time.Second)
+		v := collecttest.Value(t, s, snap, "Alpha/a0/ops")
 		switch v.State {
 		case ns.Valid:
 			got = append(got, fmt.Sprintf("%g/s", v.V))
@@ -243,7 +245,7 @@ func TestSamplerResetChange(t *testing.T) {
 			got = append(got, "— "+v.Reason.String())
 		}
 		if i == 2 {
-			if sv := value(t, s, snap, "Alpha/a0/size"); sv.State != ns.Valid || sv.N != 4096 {
+			if sv := collecttest.Value(t, s, snap, "Alpha/a0/size"); sv.State != ns.Valid || sv.N != 4096 {
 				t.Fatalf("static datum after reset: %+v", sv)
 			}
 		}
@@ -269,21 +271,21 @@ func hasKind(evs []ns.Event, k ns.EventKind) bool {
 func TestSamplerVolatility(t *testing.T) {
 	// DCI4-DESC-3: over 10 ticks of 1 s, static read once, variable once, volatile 10 times;
 	// Refresh re-reads variable; a reset re-reads static.
-	clock := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	clock := &collecttest.FakeClock{T: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	a := newFake("alpha", 10, clock, "a0")
-	s, c := newTestSampler(t, Options{Liveness: 0}, a)
+	s, c := newTestSampler(t, collect.Options{Liveness: 0}, a)
 	for range 10 {
-		tick(t, s, c, time.Second)
+		collecttest.Tick(t, s, c, time.Second)
 	}
 	if a.reads["static"] != 1 || a.reads["variable"] != 1 || a.reads["volatile"] != 10 {
 		t.Fatalf("reads %v", a.reads)
 	}
 	s.Refresh()
-	tick(t, s, c, time.Second)
+	collecttest.Tick(t, s, c, time.Second)
 	if a.reads["variable"] != 2 || a.reads["static"] != 1 {
 		t.Fatalf("after refresh %v", a.reads)
 	}
-	tick(t, s, c, 5*time.Minute) // SV_VARIABLE at most every five minutes
+	collecttest.Tick(t, s, c, 5*time.Minute) // SV_VARIABLE at most every five minutes
 	if a.reads["variable"] != 3 {
 		t.Fatalf("after 5 min %v", a.reads)
 	}
@@ -292,16 +294,16 @@ func TestSamplerVolatility(t *testing.T) {
 func TestSamplerLiveness(t *testing.T) {
 	// SPMI-DDS-4: a provider that stops updating is assumed dead after the timeout (30 s: not at
 	// 29 s, yes at 31 s), its contexts go, SiAssumedDead; 0 disables; 10 s and 601 s are refused.
-	clock := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	clock := &collecttest.FakeClock{T: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	a := newFake("alpha", 10, clock, "a0")
-	s, c := newTestSampler(t, Options{Liveness: 30 * time.Second}, a)
-	tick(t, s, c, 0)
+	s, c := newTestSampler(t, collect.Options{Liveness: 30 * time.Second}, a)
+	collecttest.Tick(t, s, c, 0)
 	a.set(func(f *fakeProv) { f.stale = true })
-	tick(t, s, c, 29*time.Second)
+	collecttest.Tick(t, s, c, 29*time.Second)
 	if st := s.Status()[0]; st.State == "dead" {
 		t.Fatal("dead at 29 s")
 	}
-	snap := tick(t, s, c, 2*time.Second)
+	snap := collecttest.Tick(t, s, c, 2*time.Second)
 	if st := s.Status()[0]; st.State != "dead" {
 		t.Fatalf("not dead at 31 s: %+v", st)
 	}
@@ -317,27 +319,27 @@ func TestSamplerLiveness(t *testing.T) {
 	}
 	// It comes back.
 	a.set(func(f *fakeProv) { f.stale = false })
-	tick(t, s, c, time.Second)
+	collecttest.Tick(t, s, c, time.Second)
 	if _, err := s.Registry().Lookup(nil, "Alpha/a0"); err != nil {
 		t.Fatalf("revived supplier's context missing: %v", err)
 	}
 	for _, d := range []time.Duration{10 * time.Second, 601 * time.Second} {
-		if ValidateLiveness(d) == nil {
+		if collect.ValidateLiveness(d) == nil {
 			t.Errorf("liveness %v accepted", d)
 		}
 	}
 	for _, d := range []time.Duration{0, 15 * time.Second, 600 * time.Second} {
-		if err := ValidateLiveness(d); err != nil {
+		if err := collect.ValidateLiveness(d); err != nil {
 			t.Error(err)
 		}
 	}
 	// Disabled: never dead.
-	clock2 := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	clock2 := &collecttest.FakeClock{T: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	b := newFake("beta", 10, clock2, "b0")
-	s2, c2 := newTestSampler(t, Options{Liveness: 0}, b)
-	tick(t, s2, c2, 0)
+	s2, c2 := newTestSampler(t, collect.Options{Liveness: 0}, b)
+	collecttest.Tick(t, s2, c2, 0)
 	b.set(func(f *fakeProv) { f.stale = true })
-	tick(t, s2, c2, time.Hour)
+	collecttest.Tick(t, s2, c2, time.Hour)
 	if s2.Status()[0].State == "dead" {
 		t.Fatal("dead with liveness disabled")
 	}
@@ -347,14 +349,14 @@ func TestSamplerSubscriptions(t *testing.T) {
 	// SPMI-FEAT-2, SPMI-SET-13: one read per tick whatever the number of consumers. SPMI-DDS-6:
 	// a provider nobody is subscribed to keeps being read slowly, every IdleEvery (5 s), and at
 	// every tick again once someone subscribes to it.
-	clock := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	clock := &collecttest.FakeClock{T: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	a := newFake("alpha", 10, clock, "a0")
 	b := newFake("beta", 11, clock, "b0")
-	s, c := newTestSampler(t, Options{Liveness: 0}, a, b)
+	s, c := newTestSampler(t, collect.Options{Liveness: 0}, a, b)
 	cancel1 := s.Subscribe(a.class)
 	cancel2 := s.Subscribe(a.class)
 	for range 6 {
-		tick(t, s, c, time.Second)
+		collecttest.Tick(t, s, c, time.Second)
 	}
 	// b: the first collection reads everything, then 5 s later once more.
 	if a.calls.Load() != 6 || b.calls.Load() != 2 {
@@ -364,8 +366,8 @@ func TestSamplerSubscriptions(t *testing.T) {
 	if got := a.reads["static"]; got != 1 {
 		t.Errorf("a's static datums read %d times, want 1", got)
 	}
-	tick(t, s, c, time.Second)
-	snap := tick(t, s, c, time.Second)
+	collecttest.Tick(t, s, c, time.Second)
+	snap := collecttest.Tick(t, s, c, time.Second)
 	if b.calls.Load() != 2 {
 		t.Fatalf("b read at %d ticks, want still 2", b.calls.Load())
 	}
@@ -376,21 +378,21 @@ func TestSamplerSubscriptions(t *testing.T) {
 	}
 	// Someone opens b: it is read at the next tick, and at every tick after.
 	cancelB := s.Subscribe(b.class)
-	tick(t, s, c, time.Second)
-	tick(t, s, c, time.Second)
+	collecttest.Tick(t, s, c, time.Second)
+	collecttest.Tick(t, s, c, time.Second)
 	if b.calls.Load() != 4 {
 		t.Fatalf("b calls %d after subscribing, want 4", b.calls.Load())
 	}
 	cancelB()
 	cancel1()
 	cancel1()
-	tick(t, s, c, time.Second)
+	collecttest.Tick(t, s, c, time.Second)
 	if a.calls.Load() != 11 {
 		t.Fatal("still subscribed once: should run")
 	}
 	cancel2()
 	before := b.calls.Load()
-	tick(t, s, c, time.Second) // nobody subscribed: everything runs
+	collecttest.Tick(t, s, c, time.Second) // nobody subscribed: everything runs
 	// DCI-NS-11: a provider is asked once per collection for its whole classes, never once per datum.
 	if b.calls.Load() != before+1 {
 		t.Fatalf("b calls %d, want %d with nobody subscribed", b.calls.Load(), before+1)
@@ -401,24 +403,24 @@ func TestSamplerSubscriptions(t *testing.T) {
 // another's) does not stop the others: they are listed and read, the failing one is listed as
 // not registered, with its error, and an event says so.
 func TestSamplerRejectsBadClasses(t *testing.T) {
-	clock := &fakeClock{t: time.Now()}
+	clock := &collecttest.FakeClock{T: time.Now()}
 	a := newFake("alpha", 10, clock, "a0")
 	b := newFake("beta", 10, clock, "b0") // same class ids
-	s, err := NewSampler(ns.NewRegistry(), []Provider{a, b}, Options{Now: clock.Now})
+	s, err := collect.NewSampler(ns.NewRegistry(), []collect.Provider{a, b}, collect.Options{Now: clock.Now})
 	if err != nil {
 		t.Fatalf("one bad supplier stops the sampler: %v", err)
 	}
 	if st := statusOf(t, s, "beta"); st.State != "not registered" || st.LastErr == nil || !strings.Contains(st.LastErr.Error(), "beta") {
 		t.Fatalf("beta: %+v", st)
 	}
-	snap := tick(t, s, clock, 0)
-	if v := value(t, s, snap, "Alpha/a0/size"); v.State != ns.Valid {
+	snap := collecttest.Tick(t, s, clock, 0)
+	if v := collecttest.Value(t, s, snap, "Alpha/a0/size"); v.State != ns.Valid {
 		t.Fatalf("alpha is read: %+v", v)
 	}
 	if evs := s.Events().Events(); len(evs) == 0 || !strings.Contains(evs[len(evs)-1].Text, "beta not registered") {
 		t.Fatalf("no event for the supplier that could not be registered: %+v", evs)
 	}
-	if _, err := NewSampler(ns.NewRegistry(), nil, Options{Liveness: 5 * time.Second}); err == nil {
+	if _, err := collect.NewSampler(ns.NewRegistry(), nil, collect.Options{Liveness: 5 * time.Second}); err == nil {
 		t.Fatal("liveness 5 s accepted")
 	}
 }
@@ -433,16 +435,16 @@ func (e emptyProv) Classes() []*ns.Class {
 // DCI4-SUP-5: a supplier reporting no statistics is refused; DCI4-SUP-9: suppliers are listed
 // in one order whatever order they were found in.
 func TestSamplerSupplierRules(t *testing.T) {
-	clock := &fakeClock{t: time.Now()}
-	s, err := NewSampler(ns.NewRegistry(), []Provider{emptyProv{newFake("empty", 30, clock)}, newFake("alpha", 10, clock)}, Options{Now: clock.Now})
+	clock := &collecttest.FakeClock{T: time.Now()}
+	s, err := collect.NewSampler(ns.NewRegistry(), []collect.Provider{emptyProv{newFake("empty", 30, clock)}, newFake("alpha", 10, clock)}, collect.Options{Now: clock.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if st := statusOf(t, s, "empty"); st.State != "not registered" || !strings.Contains(st.LastErr.Error(), "no statistics") {
 		t.Fatalf("a supplier with no statistic: %+v", st)
 	}
-	order := func(provs ...Provider) string {
-		s, err := NewSampler(ns.NewRegistry(), provs, Options{Now: clock.Now})
+	order := func(provs ...collect.Provider) string {
+		s, err := collect.NewSampler(ns.NewRegistry(), provs, collect.Options{Now: clock.Now})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -460,7 +462,7 @@ func TestSamplerSupplierRules(t *testing.T) {
 }
 
 // statusOf is the status of the supplier of module name.
-func statusOf(t *testing.T, s *Sampler, name string) ProviderStatus {
+func statusOf(t *testing.T, s *collect.Sampler, name string) collect.ProviderStatus {
 	t.Helper()
 	for _, st := range s.Status() {
 		if st.Supplier.Module == name {
@@ -468,7 +470,7 @@ func statusOf(t *testing.T, s *Sampler, name string) ProviderStatus {
 		}
 	}
 	t.Fatalf("no supplier %s", name)
-	return ProviderStatus{}
+	return collect.ProviderStatus{}
 }
 
 // DCI-CLS-2: a class that is disabled, not implemented, not applicable or obsolete is never read;
@@ -476,14 +478,14 @@ func statusOf(t *testing.T, s *Sampler, name string) ProviderStatus {
 func TestSamplerSkipsUnavailableClasses(t *testing.T) {
 	for flags, why := range map[ns.ClassFlags]string{0: "disabled", ns.ClassEnabled | ns.ClassNotImplemented: "not implemented",
 		ns.ClassEnabled | ns.ClassNotApplicable: "n/a on this host"} {
-		clock := &fakeClock{t: time.Now()}
+		clock := &collecttest.FakeClock{T: time.Now()}
 		f := newFake("alpha", 10, clock, "a0")
-		s, err := NewSampler(ns.NewRegistry(), []Provider{f}, Options{Now: clock.Now})
+		s, err := collect.NewSampler(ns.NewRegistry(), []collect.Provider{f}, collect.Options{Now: clock.Now})
 		if err != nil {
 			t.Fatal(err)
 		}
 		f.class.Flags = flags
-		snap := tick(t, s, clock, 0)
+		snap := collecttest.Tick(t, s, clock, 0)
 		if n := f.calls.Load(); n != 0 {
 			t.Errorf("%s: the provider was asked %d times", why, n)
 		}
@@ -497,7 +499,7 @@ func TestSamplerSkipsUnavailableClasses(t *testing.T) {
 // morphProv is a supplier that, re-initialised, describes its one datum otherwise: a 32-bit
 // size in kilobytes becomes a 64-bit size in megabytes (the example of PCPD-13).
 type morphProv struct {
-	clock *fakeClock
+	clock *collecttest.FakeClock
 	mb    bool // the second incarnation
 	cls   *ns.Class
 }
@@ -519,12 +521,12 @@ func (m *morphProv) Classes() []*ns.Class {
 
 func (m *morphProv) Describe() []*ns.Class { return m.Classes() }
 
-func (m *morphProv) Collect(ctx context.Context, req Request) (Batch, error) {
+func (m *morphProv) Collect(ctx context.Context, req collect.Request) (collect.Batch, error) {
 	n, reset := uint64(2048), [8]byte{1}
 	if m.mb {
 		n, reset = 2, [8]byte{2}
 	}
-	return Batch{Time: m.clock.Now(), Reset: reset, Classes: []ClassReading{{Class: m.cls,
+	return collect.Batch{Time: m.clock.Now(), Reset: reset, Classes: []collect.ClassReading{{Class: m.cls,
 		Specs: []ns.InstanceSpec{{Levels: []uint64{0}}}, Raw: []ns.Raw{{N: n}}}}}, nil
 }
 
@@ -532,15 +534,15 @@ func (m *morphProv) Collect(ctx context.Context, req Request) (Batch, error) {
 // (U32 kilobytes → U64 megabytes) is followed: the class is registered anew, the next value is
 // scaled by the new description (2 MiB either way, never ×1024 off), and DATACHANGED is posted.
 func TestSamplerFollowsChangedDescriptors(t *testing.T) {
-	clock := &fakeClock{t: time.Now()}
+	clock := &collecttest.FakeClock{T: time.Now()}
 	mp := &morphProv{clock: clock}
-	s, err := NewSampler(ns.NewRegistry(), []Provider{mp}, Options{Now: clock.Now})
+	s, err := collect.NewSampler(ns.NewRegistry(), []collect.Provider{mp}, collect.Options{Now: clock.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
 	read := func() (ns.Value, *ns.Datum) {
 		t.Helper()
-		snap := tick(t, s, clock, time.Second)
+		snap := collecttest.Tick(t, s, clock, time.Second)
 		ref, err := s.Registry().Lookup(nil, "Morph/cache")
 		if err != nil {
 			t.Fatal(err)

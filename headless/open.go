@@ -9,6 +9,10 @@ import (
 	"time"
 
 	"dcimon/collect"
+	"dcimon/collect/dds"
+	"dcimon/collect/linux"
+	"dcimon/collect/pcp"
+	"dcimon/collect/synthetic"
 	ns "dcimon/namespace"
 	"dcimon/pcparchive"
 	"dcimon/views"
@@ -55,7 +59,7 @@ func OpenSampler(c Common, e Env) (*collect.Sampler, error) {
 
 // OpenSource is OpenSampler, with the archives read when the source is PCP archives (nil
 // otherwise): the monitor's time cursor moves through them.
-func OpenSource(c Common, e Env) (_ *collect.Sampler, archives *collect.Archives, _ error) {
+func OpenSource(c Common, e Env) (_ *collect.Sampler, archives *pcp.Archives, _ error) {
 	var provs []collect.Provider
 	var deadline time.Duration // the sampler's default
 	clock := e.Now
@@ -70,8 +74,8 @@ func OpenSource(c Common, e Env) (_ *collect.Sampler, archives *collect.Archives
 			}
 		}
 		var err error
-		var as *collect.Archives
-		if provs, as, err = collect.ArchiveProviders(c.Archives, at, c.From != ""); err != nil {
+		var as *pcp.Archives
+		if provs, as, err = pcp.ArchiveProviders(c.Archives, at, c.From != ""); err != nil {
 			return nil, nil, err
 		}
 		clock = as.Clock
@@ -89,25 +93,25 @@ func OpenSource(c Common, e Env) (_ *collect.Sampler, archives *collect.Archives
 		if err != nil {
 			return nil, nil, err
 		}
-		provs, err = collect.PCPFleet(collect.PCPOptions{URL: c.Source, Password: pw}, hosts)
+		provs, err = pcp.PCPFleet(pcp.PCPOptions{URL: c.Source, Password: pw}, hosts)
 		if err != nil {
 			return nil, nil, Usagef("--source: %v", err)
 		}
-		deadline = collect.FleetDeadline(len(hosts))
+		deadline = pcp.FleetDeadline(len(hosts))
 	} else if strings.HasPrefix(c.Source, "synthetic") {
-		opt, err := collect.ParseSynthetic(c.Source)
+		opt, err := synthetic.ParseSynthetic(c.Source)
 		if err != nil {
 			return nil, nil, Usagef("--source: %v", err)
 		}
 		opt.Now = e.Now
-		provs = collect.SyntheticProviders(opt)
+		provs = synthetic.SyntheticProviders(opt)
 	} else {
-		provs = collect.HostProviders(collect.HostOptions{Procfs: c.Procfs, Sysfs: c.Sysfs, ShowLoop: c.ShowLoop})
+		provs = linux.HostProviders(linux.HostOptions{Procfs: c.Procfs, Sysfs: c.Sysfs, ShowLoop: c.ShowLoop})
 	}
 	// dcimon's own cost is this process's, whatever the source.
-	opt := collect.Options{Now: clock, Liveness: c.Liveness, Deadline: deadline, Self: (&collect.SelfReader{}).Read}
+	opt := collect.Options{Now: clock, Liveness: c.Liveness, Deadline: deadline, Self: (&linux.SelfReader{}).Read}
 	if len(c.Suppliers) > 0 {
-		opt.Discover = collect.NewDDS(collect.DDSOptions{Dirs: c.Suppliers})
+		opt.Discover = dds.NewDDS(dds.DDSOptions{Dirs: c.Suppliers})
 	}
 	s, err := collect.NewSampler(ns.NewRegistry(), provs, opt)
 	if err != nil {
@@ -152,20 +156,20 @@ func firstReading(ctx context.Context, c Common, e Env, paths ...string) (*colle
 
 // Common holds what every command accepts: where the values come from, and how to print them.
 type Common struct {
-	Procfs, Sysfs string            // read /proc and /sys from these trees (fixtures)
-	Source        string            // "host" or "synthetic:..."
-	ShowLoop      bool              // also show loop and ram block devices, pseudo and duplicate file systems
-	Host          string            // the host name to show; "" for the host's own
-	Liveness      time.Duration     // a supplier is assumed dead after this long without new data
-	JSON          bool              // machine-readable output (docs/json.md)
-	All           bool              // list and get: also the implementation datums (Datum.Aux)
-	NetBits       bool              // interfaces' byte rates in bits per second (net_units = "bits")
-	Suppliers     []string          // directories of users' suppliers, read under DDS (issue 18)
-	Hosts         string            // with a pcp:// source: the hosts (ParseHosts; "" is localhost)
-	Archives      []string          // PCP archives to read instead of a live source, a host each (issue 15)
-	At            string            // with Archive: the time to read at (ParseAt); "" its start
-	From, To      string            // with Archive: read the samples from From to To (ParseAt), a reading each
-	HostList      []collect.PCPHost // Hosts as the command line parsed it once; nil: parse Hosts
+	Procfs, Sysfs string        // read /proc and /sys from these trees (fixtures)
+	Source        string        // "host" or "synthetic:..."
+	ShowLoop      bool          // also show loop and ram block devices, pseudo and duplicate file systems
+	Host          string        // the host name to show; "" for the host's own
+	Liveness      time.Duration // a supplier is assumed dead after this long without new data
+	JSON          bool          // machine-readable output (docs/json.md)
+	All           bool          // list and get: also the implementation datums (Datum.Aux)
+	NetBits       bool          // interfaces' byte rates in bits per second (net_units = "bits")
+	Suppliers     []string      // directories of users' suppliers, read under DDS (issue 18)
+	Hosts         string        // with a pcp:// source: the hosts (ParseHosts; "" is localhost)
+	Archives      []string      // PCP archives to read instead of a live source, a host each (issue 15)
+	At            string        // with Archive: the time to read at (ParseAt); "" its start
+	From, To      string        // with Archive: read the samples from From to To (ParseAt), a reading each
+	HostList      []pcp.PCPHost // Hosts as the command line parsed it once; nil: parse Hosts
 	// Fleet says the source has several hosts, each the first component of its paths
 	// (`web1/Disk/sda`): listings then print `/web1/Disk/sda`, without a host of their own.
 	Fleet bool
@@ -174,9 +178,9 @@ type Common struct {
 // ParseHosts reads --hosts: hostspecs separated by commas (`web1,db1:44321`), each optionally
 // named (`db=10.0.0.5:44321`), and `@FILE` for a file of them, one a line, `#` starting a
 // comment. A name is a path component: no `/`, at most 31 bytes, and no two hosts share one.
-func ParseHosts(s string, readFile func(string) ([]byte, error)) ([]collect.PCPHost, error) {
+func ParseHosts(s string, readFile func(string) ([]byte, error)) ([]pcp.PCPHost, error) {
 	if s == "" {
-		return []collect.PCPHost{{Name: "localhost", Spec: "localhost"}}, nil
+		return []pcp.PCPHost{{Name: "localhost", Spec: "localhost"}}, nil
 	}
 	var items []string
 	for _, it := range strings.Split(s, ",") {
@@ -198,7 +202,7 @@ func ParseHosts(s string, readFile func(string) ([]byte, error)) ([]collect.PCPH
 		}
 		items = append(items, it)
 	}
-	var out []collect.PCPHost
+	var out []pcp.PCPHost
 	seen := map[string]bool{}
 	for _, it := range items {
 		name, spec, named := strings.Cut(it, "=")
@@ -217,7 +221,7 @@ func ParseHosts(s string, readFile func(string) ([]byte, error)) ([]collect.PCPH
 			return nil, fmt.Errorf("--hosts: two hosts named %q (name one: NAME=HOSTSPEC)", name)
 		}
 		seen[name] = true
-		out = append(out, collect.PCPHost{Name: name, Spec: spec})
+		out = append(out, pcp.PCPHost{Name: name, Spec: spec})
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("--hosts %q names no host", s)

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"dcimon/collect"
+	"dcimon/collect/pcp"
 )
 
 // RecordOptions are dcimon record's: where the archive goes, how often, for how long.
@@ -87,7 +87,7 @@ func Record(ctx context.Context, o RecordOptions, e Env, log io.Writer) error {
 			labels["machineid"] = strings.TrimSpace(string(id))
 		}
 	}
-	rec, err := collect.NewRecorder(o.Base, o.Version, host, first.End.In(e.Loc), labels)
+	rec, err := pcp.NewRecorder(o.Base, o.Version, host, first.End.In(e.Loc), labels)
 	if err != nil {
 		return fmt.Errorf("record: %w", err)
 	}

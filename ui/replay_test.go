@@ -10,6 +10,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"dcimon/collect"
+	"dcimon/collect/linux"
+	"dcimon/collect/pcp"
 	"dcimon/internal/archivetest"
 	"dcimon/namespace"
 )
@@ -19,11 +21,11 @@ import (
 func newReplayModel(t *testing.T, w, h int, at time.Time) (Model, *collect.Replay) {
 	t.Helper()
 	base := archivetest.Write(t, t.TempDir(), "db1", 600, 0)
-	provs, as, err := collect.ArchiveProviders([]string{base}, time.Time{}, false)
+	provs, as, err := pcp.ArchiveProviders([]string{base}, time.Time{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := collect.NewSampler(namespace.NewRegistry(), provs, collect.Options{Now: as.Clock, Deadline: 10 * time.Second})
+	s, err := collect.NewSampler(namespace.NewRegistry(), provs, collect.Options{Now: as.Clock, Deadline: 10 * time.Second, Self: (&linux.SelfReader{}).Read})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"dcimon/collect"
+	"dcimon/collect/synthetic"
 	ns "dcimon/namespace"
 )
 
@@ -19,21 +20,21 @@ func TestNoGrowthUnderChurn(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a soak")
 	}
-	opt, err := collect.ParseSynthetic("synthetic:disks=20,parts=2,nics=6,cpus=4,seed=3")
+	opt, err := synthetic.ParseSynthetic("synthetic:disks=20,parts=2,nics=6,cpus=4,seed=3")
 	if err != nil {
 		t.Fatal(err)
 	}
 	now := fixtureNow
 	clock := func() time.Time { return now }
 	opt.Now = clock
-	syn := collect.NewSynthetic(opt)
+	syn := synthetic.NewSynthetic(opt)
 	const ticks = 1200
 	for k := 1; k < ticks; k++ {
 		// Every collection adds a disk and an interface and removes one of each.
-		syn.Script(k, collect.SynthAction{Kind: collect.SynthAddDisks, N: 1})
-		syn.Script(k, collect.SynthAction{Kind: collect.SynthRemoveDisk, N: k % 20})
-		syn.Script(k, collect.SynthAction{Kind: collect.SynthAddNICs, N: 1})
-		syn.Script(k, collect.SynthAction{Kind: collect.SynthRemoveNIC, N: k % 6})
+		syn.Script(k, synthetic.SynthAction{Kind: synthetic.SynthAddDisks, N: 1})
+		syn.Script(k, synthetic.SynthAction{Kind: synthetic.SynthRemoveDisk, N: k % 20})
+		syn.Script(k, synthetic.SynthAction{Kind: synthetic.SynthAddNICs, N: 1})
+		syn.Script(k, synthetic.SynthAction{Kind: synthetic.SynthRemoveNIC, N: k % 6})
 	}
 	sampler, err := collect.NewSampler(ns.NewRegistry(), syn.Providers(), collect.Options{Now: clock, Liveness: 0})
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"dcimon/collect"
+	"dcimon/collect/synthetic"
 	ns "dcimon/namespace"
 )
 
@@ -32,14 +33,14 @@ func (s *synthSampler) Sample(ctx context.Context) (*ns.Snapshot, error) {
 
 func newSynthSampler(t testing.TB, spec string) *synthSampler {
 	t.Helper()
-	opt, err := collect.ParseSynthetic(spec)
+	opt, err := synthetic.ParseSynthetic(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := &synthSampler{now: fixtureNow}
 	clock := func() time.Time { return s.now }
 	opt.Now = clock
-	s.Sampler, err = collect.NewSampler(ns.NewRegistry(), collect.SyntheticProviders(opt), collect.Options{Now: clock})
+	s.Sampler, err = collect.NewSampler(ns.NewRegistry(), synthetic.SyntheticProviders(opt), collect.Options{Now: clock})
 	if err != nil {
 		t.Fatal(err)
 	}

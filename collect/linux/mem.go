@@ -1,0 +1,111 @@
+package linux
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"dcimon/collect"
+	"dcimon/collect/schema"
+	ns "dcimon/namespace"
+)
+
+// memProvider reads /proc/meminfo and /proc/vmstat.
+type memProvider struct {
+	base
+	top, real, swap, virt *ns.Class
+	specs                 []ns.InstanceSpec
+	mi                    memInfo
+	vm                    vmStat
+	started               bool
+	dl                    collect.Deliveries
+	delivered             [2]uint64 // real, swap: the collection that last delivered their slow datums
+}
+
+func newMemProvider(r roots, boot *bootClock, total uint64) *memProvider {
+	p := &memProvider{base: base{roots: r, now: time.Now, boot: boot}, specs: schema.SingleSpecs()}
+	p.top, p.real, p.swap, p.virt = schema.MemClasses(total)
+	p.decl = []*ns.Class{p.top, p.real, p.swap, p.virt}
+	p.sup = schema.Supplier(schema.HandleMem, schema.MemModule, schema.MemTitle,
+		"Physical memory, swap space, paging and page faults, from /proc/meminfo and /proc/vmstat",
+		ns.SPTGeneralSupplier, p.Classes())
+	return p
+}
+
+// Collect reads both files; a file that cannot be read fails the classes it feeds.
+func (p *memProvider) Collect(ctx context.Context, req collect.Request) (collect.Batch, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.dl.Start()
+	ctx = p.context(ctx)
+	p.mi, p.vm = memInfo{}, vmStat{} // a read that fails before parsing must not leave the last values
+	miErr := readMeminfo(ctx, &p.fr, &p.mi)
+	vmErr := readVMStat(ctx, &p.fr, &p.vm)
+	t := p.now()
+	miOK, vmOK := miErr == nil || p.mi.present != 0, vmErr == nil || p.vm.present != 0
+	if !miOK && !vmOK {
+		return collect.Batch{}, errors.Join(miErr, vmErr)
+	}
+	if !p.started || req.Static {
+		refreshBoot(ctx, &p.fr, p.boot, p.now())
+		p.started = true
+	}
+	b := collect.Batch{Reset: collect.ResetOf(p.boot.get()), Time: t}
+	mem := func(k memKey) ns.Raw {
+		if !miOK {
+			return missing(miErr) // unreadable, never "not supported" (issue 21)
+		}
+		if v, ok := p.mi.get(k); ok {
+			return ns.RawN(v)
+		}
+		return ns.RawNA(ns.ReasonNotSupported) // MemAvailable before Linux 3.14, for example
+	}
+	vm := func(k vmKey) ns.Raw {
+		if !vmOK {
+			return missing(vmErr)
+		}
+		if v, ok := p.vm.get(k); ok {
+			return ns.RawN(v)
+		}
+		return ns.RawNA(ns.ReasonNotSupported)
+	}
+	if req.Wants(p.real) {
+		raw := make([]ns.Raw, len(p.real.Datums))
+		raw[schema.RealTotalID-1] = ns.RawSkip()
+		if collect.Due(req, ns.SVStatic, p.dl.Had(p.delivered[0])) {
+			raw[schema.RealTotalID-1] = mem(memTotal)
+		}
+		raw[schema.RealFreeID-1] = mem(memFree)
+		raw[schema.RealAvailID-1] = mem(memAvailable)
+		raw[schema.RealBuffersID-1] = mem(memBuffers)
+		raw[schema.RealCachedID-1] = mem(memCached)
+		if miErr == nil {
+			p.delivered[0] = p.dl.Gen
+		}
+		b.Classes = append(b.Classes, collect.ClassReading{Class: p.real, Specs: p.specs, Raw: raw, Err: miErr})
+	}
+	if req.Wants(p.swap) {
+		raw := make([]ns.Raw, len(p.swap.Datums))
+		raw[schema.SwapTotalID-1] = ns.RawSkip()
+		if collect.Due(req, ns.SVVariable, p.dl.Had(p.delivered[1])) {
+			raw[schema.SwapTotalID-1] = mem(memSwapTotal)
+		}
+		raw[schema.SwapFreeID-1] = mem(memSwapFree)
+		raw[schema.SwapInID-1] = vm(vmPswpin)
+		raw[schema.SwapOutID-1] = vm(vmPswpout)
+		if miErr == nil {
+			p.delivered[1] = p.dl.Gen
+		}
+		b.Classes = append(b.Classes, collect.ClassReading{Class: p.swap, Specs: p.specs, Raw: raw, Err: miErr})
+	}
+	if req.Wants(p.virt) {
+		raw := make([]ns.Raw, len(p.virt.Datums))
+		raw[schema.VirtPageInID-1] = vm(vmPgpgin)
+		raw[schema.VirtPageOutID-1] = vm(vmPgpgout)
+		raw[schema.VirtFaultsID-1] = vm(vmPgfault)
+		raw[schema.VirtMajFaultsID-1] = vm(vmPgmajfault)
+		b.Classes = append(b.Classes, collect.ClassReading{Class: p.virt, Specs: p.specs, Raw: raw, Err: vmErr})
+	}
+	p.dl.Done(ctx)
+	return b, nil
+}

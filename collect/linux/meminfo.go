@@ -1,0 +1,126 @@
+package linux
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"path/filepath"
+)
+
+// memKey names a line of /proc/meminfo that dcimon keeps. All are gauges in bytes.
+type memKey int
+
+// The /proc/meminfo lines dcimon keeps.
+const (
+	memTotal        memKey = iota // MemTotal: usable RAM
+	memFree                       // MemFree: unused RAM
+	memAvailable                  // MemAvailable: estimate of RAM available without swapping (3.14)
+	memBuffers                    // Buffers: block device buffers
+	memCached                     // Cached: page cache (excluding SwapCached)
+	memSwapCached                 // SwapCached: swapped out and back in, still in swap
+	memActive                     // Active: recently used
+	memInactive                   // Inactive: less recently used, reclaimable first
+	memSwapTotal                  // SwapTotal: swap space
+	memSwapFree                   // SwapFree: unused swap space
+	memDirty                      // Dirty: waiting to be written back
+	memWriteback                  // Writeback: being written back
+	memAnonPages                  // AnonPages: anonymous pages mapped into user space
+	memMapped                     // Mapped: files mapped into user space
+	memShmem                      // Shmem: shared memory and tmpfs
+	memSlab                       // Slab: kernel slab caches
+	memSReclaimable               // SReclaimable: reclaimable part of Slab
+	memSUnreclaim                 // SUnreclaim: unreclaimable part of Slab
+	memKernelStack                // KernelStack: kernel stacks
+	memPageTables                 // PageTables: page tables
+	memCommitLimit                // CommitLimit: allocation limit under strict overcommit
+	memCommittedAS                // Committed_AS: memory currently allocated (committed)
+	numMemKeys
+)
+
+var memKeyNames = [numMemKeys]string{
+	"MemTotal", "MemFree", "MemAvailable", "Buffers", "Cached", "SwapCached", "Active", "Inactive",
+	"SwapTotal", "SwapFree", "Dirty", "Writeback", "AnonPages", "Mapped", "Shmem", "Slab", "SReclaimable",
+	"SUnreclaim", "KernelStack", "PageTables", "CommitLimit", "Committed_AS",
+}
+
+// String returns the key as /proc/meminfo spells it.
+func (k memKey) String() string {
+	if k < 0 || k >= numMemKeys {
+		return fmt.Sprintf("memKey(%d)", int(k))
+	}
+	return memKeyNames[k]
+}
+
+// memInfo is the part of /proc/meminfo dcimon keeps, in bytes (the file says kB and means KiB).
+type memInfo struct {
+	bytes   [numMemKeys]uint64 // indexed by memKey
+	present uint64             // bit k set when line k was read: a missing line is "no data", not 0
+}
+
+// get returns the value of line k in bytes and whether the file had it.
+func (m *memInfo) get(k memKey) (uint64, bool) {
+	return m.bytes[k], m.present&(1<<k) != 0
+}
+
+// readMeminfo reads <proc>/meminfo.
+func readMeminfo(ctx context.Context, fr *fileReader, dst *memInfo) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	path := filepath.Join(rootsFrom(ctx).proc, "meminfo")
+	data, err := fr.read(path)
+	if err != nil {
+		return fmt.Errorf("mem: %w", err)
+	}
+	return parseMeminfo(path, data, dst)
+}
+
+// parseMeminfo parses the content of /proc/meminfo (read from src) into dst. Unknown lines are ignored.
+func parseMeminfo(src string, data []byte, dst *memInfo) error {
+	*dst = memInfo{}
+	var errs lineErrs
+	for n := 1; len(data) > 0; n++ {
+		var line []byte
+		line, data = cutLine(data)
+		colon := bytes.IndexByte(line, ':')
+		if colon < 0 {
+			if len(trimSpace(line)) > 0 {
+				errs.add("mem", src, n, line, fmt.Errorf("%w: no \"key:\"", errTooFewFields))
+			}
+			continue
+		}
+		k := lookupMemKey(line[:colon])
+		if k < 0 {
+			continue
+		}
+		num, rest := nextField(line[colon+1:])
+		v, err := parseUint(num)
+		if err != nil {
+			errs.add("mem", src, n, line, err)
+			continue
+		}
+		if unit, _ := nextField(rest); string(unit) != "kB" {
+			errs.add("mem", src, n, line, fmt.Errorf("unit %q, want kB", unit))
+			continue
+		}
+		if v > (1<<64-1)/1024 {
+			errs.add("mem", src, n, line, errOverflow)
+			continue
+		}
+		dst.bytes[k] = v * 1024
+		dst.present |= 1 << k
+	}
+	if dst.present == 0 && len(errs.errs) == 0 {
+		return fmt.Errorf("mem: parse %s: %w", src, errNoData)
+	}
+	return errs.err()
+}
+
+func lookupMemKey(key []byte) memKey {
+	for k, name := range memKeyNames {
+		if string(key) == name {
+			return memKey(k)
+		}
+	}
+	return -1
+}

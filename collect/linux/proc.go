@@ -1,0 +1,802 @@
+package linux
+
+// Processes (issue 17): one instance per process, read from /proc/PID/stat, status and io with
+// parsers of our own into buffers kept from one collection to the next. The class is read only
+// while someone subscribes to it (ns.Class.OnDemand): a host's processes cost milliseconds.
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"time"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+
+	"dcimon/collect"
+	"dcimon/collect/schema"
+	ns "dcimon/namespace"
+)
+
+// pfKthread is the kernel's PF_KTHREAD flag in /proc/PID/stat field 9: a kernel thread.
+const pfKthread = 0x00200000
+
+// pidStat is what the Proc class takes from one /proc/PID/stat line.
+type pidStat struct {
+	comm                  []byte // field 2, between the first '(' and the last ')'; valid until the next read
+	state                 byte   // field 3
+	ppid                  uint64 // field 4
+	flags                 uint64 // field 9
+	minflt, majflt        uint64 // fields 10 and 12
+	utime, stime          uint64 // fields 14 and 15, USER_HZ ticks
+	priority, nice        int64  // fields 18 and 19
+	threads               uint64 // field 20
+	start                 uint64 // field 22, USER_HZ ticks after boot
+	vsize, rssPages       uint64 // fields 23 (bytes) and 24 (pages)
+	haveVsize, haveRSSPgs bool
+}
+
+// parsePIDStat parses one /proc/PID/stat (read from src); its errors say where, and the caller
+// says whose (the Proc class's, or dcimon's own for the Monitor class). The command name may
+// hold spaces and parentheses, so the fields are counted after the last ')'.
+func parsePIDStat(src string, data []byte, dst *pidStat) error {
+	line, _ := cutLine(data)
+	open, paren := bytes.IndexByte(line, '('), bytes.LastIndexByte(line, ')')
+	if open < 0 || paren < open {
+		return fmt.Errorf("parse %s line 1: %w: no \"(comm)\" (line %q)", src, errTooFewFields, cutQuote(line))
+	}
+	dst.comm = line[open+1 : paren]
+	rest := line[paren+1:]
+	var err error
+	for field := 3; field <= 24; field++ {
+		var f []byte
+		f, rest = nextField(rest)
+		if len(f) == 0 {
+			if field > 22 { // very old kernels stop early; vsize and rss are then unknown
+				break
+			}
+			return fmt.Errorf("parse %s line 1: %w: got %d fields, want 24", src, errTooFewFields, field-1)
+		}
+		switch field {
+		case 3:
+			if len(f) != 1 || !(f[0] >= 'A' && f[0] <= 'Z' || f[0] >= 'a' && f[0] <= 'z') {
+				return fmt.Errorf("parse %s line 1 field 3: state %q is not one letter", src, f)
+			}
+			dst.state = f[0]
+		case 4:
+			dst.ppid, err = parseUint(f)
+		case 9:
+			dst.flags, err = parseUint(f)
+		case 10:
+			dst.minflt, err = parseUint(f)
+		case 12:
+			dst.majflt, err = parseUint(f)
+		case 14:
+			dst.utime, err = parseUint(f)
+		case 15:
+			dst.stime, err = parseUint(f)
+		case 18:
+			dst.priority, err = parseInt(f)
+		case 19:
+			dst.nice, err = parseInt(f)
+		case 20:
+			dst.threads, err = parseUint(f)
+		case 22:
+			dst.start, err = parseUint(f)
+		case 23:
+			dst.vsize, err = parseUint(f)
+			dst.haveVsize = err == nil
+		case 24:
+			// rss is a signed long in the kernel's format; a negative one is nonsense.
+			dst.rssPages, err = parseUint(f)
+			dst.haveRSSPgs = err == nil
+		}
+		if err != nil {
+			return fmt.Errorf("parse %s line 1 field %d: %w", src, field, err)
+		}
+	}
+	return nil
+}
+
+// cutQuote is at most the first 80 bytes of a line, for an error message.
+func cutQuote(b []byte) []byte {
+	if len(b) > 80 {
+		return b[:80]
+	}
+	return b
+}
+
+// parseInt parses a signed decimal.
+func parseInt(b []byte) (int64, error) {
+	neg := len(b) > 0 && b[0] == '-'
+	if neg {
+		b = b[1:]
+	}
+	u, err := parseUint(b)
+	if err != nil {
+		return 0, err
+	}
+	if u > 1<<63 || (!neg && u == 1<<63) {
+		return 0, fmt.Errorf("%w: %s%d", errOverflow, map[bool]string{true: "-"}[neg], u)
+	}
+	if neg {
+		return -int64(u), nil
+	}
+	return int64(u), nil
+}
+
+// procStatus is what the Proc class takes from /proc/PID/status.
+type procStatus struct {
+	uid         uint64 // Uid: line, the effective uid (the second), as top's USER
+	vctx, nvctx uint64 // voluntary_ctxt_switches, nonvoluntary_ctxt_switches
+	haveUID     bool
+	haveCtx     bool
+}
+
+// parseProcStatus parses /proc/PID/status (read from src), the lines the class needs.
+func parseProcStatus(src string, data []byte, dst *procStatus) error {
+	*dst = procStatus{}
+	var got int
+	for n := 1; len(data) > 0; n++ {
+		var line []byte
+		line, data = cutLine(data)
+		k, v, ok := bytes.Cut(line, []byte{':'})
+		if !ok {
+			continue
+		}
+		var err error
+		switch string(k) { // no allocation: the compiler compares in place
+		case "Uid":
+			var ids [2]uint64
+			if _, _, err = parseUints(v, ids[:]); err == nil {
+				dst.uid, dst.haveUID = ids[1], true
+			}
+		case "voluntary_ctxt_switches":
+			dst.vctx, err = parseUint(trimSpace(v))
+			got++
+		case "nonvoluntary_ctxt_switches":
+			dst.nvctx, err = parseUint(trimSpace(v))
+			got++
+		default:
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("proc: parse %s line %d: %s: %w", src, n, k, err)
+		}
+	}
+	dst.haveCtx = got == 2
+	return nil
+}
+
+// procIO is /proc/PID/io.
+type procIO struct {
+	rchar, wchar, syscr, syscw, readBytes, writeBytes uint64
+	have                                              uint8 // a bit per field read, in that order
+}
+
+// parseProcIO parses /proc/PID/io (read from src).
+func parseProcIO(src string, data []byte, dst *procIO) error {
+	*dst = procIO{}
+	for n := 1; len(data) > 0; n++ {
+		var line []byte
+		line, data = cutLine(data)
+		k, v, ok := bytes.Cut(line, []byte{':'})
+		if !ok {
+			if len(trimSpace(line)) == 0 {
+				continue
+			}
+			return fmt.Errorf("proc: parse %s line %d: %w: want \"name: value\" (line %q)", src, n, errTooFewFields, cutQuote(line))
+		}
+		var p *uint64
+		var bit uint8
+		switch string(k) {
+		case "rchar":
+			p, bit = &dst.rchar, 1
+		case "wchar":
+			p, bit = &dst.wchar, 2
+		case "syscr":
+			p, bit = &dst.syscr, 4
+		case "syscw":
+			p, bit = &dst.syscw, 8
+		case "read_bytes":
+			p, bit = &dst.readBytes, 16
+		case "write_bytes":
+			p, bit = &dst.writeBytes, 32
+		default:
+			continue
+		}
+		x, err := parseUint(trimSpace(v))
+		if err != nil {
+			return fmt.Errorf("proc: parse %s line %d: %s: %w", src, n, k, err)
+		}
+		*p, dst.have = x, dst.have|bit
+	}
+	return nil
+}
+
+// cgroupOf picks the control group a person means from /proc/PID/cgroup: the unified (v2)
+// hierarchy's path, or on a v1 or hybrid host whose v2 path is the root, the first v1
+// controller's path below the root (cpu or memory first: where the limits are).
+func cgroupOf(data []byte) string {
+	var v2 []byte
+	var best []byte
+	rank := 99
+	for len(data) > 0 {
+		var line []byte
+		line, data = cutLine(data)
+		// hierarchy-ID:controller-list:cgroup-path
+		_, rest, ok := bytes.Cut(line, []byte{':'})
+		if !ok {
+			continue
+		}
+		ctrl, path, ok := bytes.Cut(rest, []byte{':'})
+		if !ok {
+			continue
+		}
+		if len(ctrl) == 0 {
+			v2 = path
+			continue
+		}
+		if len(path) <= 1 {
+			continue
+		}
+		r := 50
+		for i, want := range [][]byte{[]byte("cpu"), []byte("memory"), []byte("pids"), []byte("blkio"), []byte("name=systemd")} {
+			if hasListItem(ctrl, want) {
+				r = i
+				break
+			}
+		}
+		if r < rank {
+			rank, best = r, path
+		}
+	}
+	switch {
+	case len(v2) > 1 || (v2 != nil && best == nil):
+		return string(v2)
+	case best != nil:
+		return string(best)
+	}
+	return "/"
+}
+
+// hasListItem reports whether a comma-separated list holds item.
+func hasListItem(list, item []byte) bool {
+	for len(list) > 0 {
+		var it []byte
+		it, list, _ = bytes.Cut(list, []byte{','})
+		if bytes.Equal(it, item) {
+			return true
+		}
+	}
+	return false
+}
+
+// cmdlineText turns /proc/PID/cmdline's NUL-separated arguments into one line, as ps prints it;
+// at most maxCmdline bytes are kept. The text is kept as the kernel gave it otherwise: it is
+// made safe for the terminal when shown (views.Safe), like every string from outside.
+func cmdlineText(data []byte) string {
+	data = bytes.TrimRight(data, "\x00")
+	if len(data) > schema.MaxCmdline {
+		data = append(data[:schema.MaxCmdline:schema.MaxCmdline], "…"...)
+	}
+	out := make([]byte, len(data))
+	for i, c := range data {
+		if c == 0 {
+			c = ' '
+		}
+		out[i] = c
+	}
+	return string(out)
+}
+
+// procEntry is one process known from an earlier scan, with what is kept of it.
+type procEntry struct {
+	pid      uint64
+	start    uint64
+	levels   []uint64
+	name     string // the PID in decimal: the instance's name
+	desc     string
+	dir      string // <proc>/PID
+	stat     pathZ  // <proc>/PID/stat, status, io, cmdline, cgroup: built once per process
+	status   pathZ
+	io       pathZ
+	cmdPath  pathZ
+	cgPath   pathZ
+	statS    string // the same paths as strings, for error messages (made once, not per scan)
+	statusS  string
+	ioS      string
+	comm     string
+	cmdline  string
+	cgroup   string
+	kthread  bool
+	seen     uint64
+	statBuf  pidStat
+	statusV  procStatus
+	ioV      procIO
+	ioErr    ns.Raw // the raw value of io's datums when io could not be read
+	ioFailed bool
+}
+
+// procProvider reads every process.
+type procProvider struct {
+	base
+	top, cls *ns.Class
+	pageSize uint64
+	procs    map[uint64]*procEntry
+	order    []*procEntry
+	gen      uint64
+	dir      *os.File // <proc>, kept open: listed with getdents into dents
+	dents    []byte
+	specs    []ns.InstanceSpec
+	raw      []ns.Raw
+	users    userNames
+	fbuf     []byte
+	pids     []uint64
+	newStat  pathZ // the stat path of a PID not yet known, kept for its entry
+	// openHook, when set (tests), is asked before each file is opened; an error it returns is
+	// the open's (an unreadable file where the test runs as root).
+	openHook func(path string) error
+}
+
+func newProcProvider(r roots, boot *bootClock, ncpu int, memTotal uint64) *procProvider {
+	p := &procProvider{base: base{roots: r, now: time.Now, boot: boot}, pageSize: uint64(os.Getpagesize()),
+		procs: map[uint64]*procEntry{}}
+	p.top, p.cls = schema.ProcClasses(ncpu, memTotal)
+	p.decl = []*ns.Class{p.top, p.cls}
+	p.users.path = filepath.Join(r.etc, "passwd")
+	p.sup = schema.Supplier(schema.HandleProc, schema.ProcModule, schema.ProcTitle, "Every process: CPU, memory, I/O and context switches, from /proc/PID",
+		ns.SPTGeneralSupplier, p.Classes())
+	return p
+}
+
+// pathZ is a path with a NUL byte after it, made once per process, so opening it does not copy
+// it at every scan (unix.Open does, three times a process).
+type pathZ []byte
+
+func makePathZ(s string) pathZ { return append([]byte(s), 0) }
+
+func (z pathZ) String() string { return string(z[:len(z)-1]) }
+
+// openZ is open(2) on a pathZ, without blocking (a named pipe in a tree never hangs the reader).
+func openZ(z pathZ) (int, error) {
+	atCWD := unix.AT_FDCWD // a variable: the constant -100 does not convert to uintptr
+	fd, _, errno := unix.Syscall6(unix.SYS_OPENAT, uintptr(atCWD), uintptr(unsafe.Pointer(&z[0])),
+		uintptr(unix.O_RDONLY|unix.O_NONBLOCK|unix.O_CLOEXEC|unix.O_NOCTTY), 0, 0, 0)
+	if errno != 0 {
+		return -1, errno
+	}
+	return int(fd), nil
+}
+
+// readInto reads the whole of path into p.fbuf with as few system calls as the kernel allows:
+// open, read, close. The bytes are valid until the next call.
+func (p *procProvider) readInto(path pathZ, limit int) ([]byte, error) {
+	if p.openHook != nil {
+		if err := p.openHook(path.String()); err != nil {
+			return nil, err
+		}
+	}
+	fd, err := openZ(path)
+	if err != nil {
+		return nil, err
+	}
+	defer unix.Close(fd)
+	if cap(p.fbuf) == 0 {
+		p.fbuf = make([]byte, 0, 4096)
+	}
+	b := p.fbuf[:0]
+	for {
+		if len(b) == cap(b) {
+			if len(b) >= limit {
+				break
+			}
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := unix.Read(fd, b[len(b):cap(b)])
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			p.fbuf = b[:0]
+			return nil, err
+		}
+		if n == 0 {
+			break
+		}
+		room := cap(b) - len(b)
+		b = b[:len(b)+n]
+		if n < room {
+			// A short read is the end: procfs writes these small files whole on the first
+			// read, so asking again for the EOF would only cost a system call per file.
+			break
+		}
+	}
+	p.fbuf = b
+	return b, nil
+}
+
+// gone reports whether a read failed because the process exited meanwhile: the normal race of
+// a process table, never an error (issue 17).
+func gone(err error) bool {
+	return errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ESRCH)
+}
+
+// list returns the PIDs under <proc>, into pids (reused).
+func (p *procProvider) list(dir string, pids []uint64) ([]uint64, error) {
+	if p.dir == nil {
+		f, err := os.Open(dir)
+		if err != nil {
+			return nil, err
+		}
+		p.dir = f
+		p.dents = make([]byte, 32<<10)
+	} else if _, err := p.dir.Seek(0, 0); err != nil {
+		p.dir.Close()
+		p.dir = nil
+		return nil, err
+	}
+	fd := int(p.dir.Fd())
+	for {
+		n, err := unix.Getdents(fd, p.dents)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("list %s: %w", dir, err)
+		}
+		if n <= 0 {
+			return pids, nil
+		}
+		pids = appendPIDs(pids, p.dents[:n])
+	}
+}
+
+// appendPIDs appends the numeric names of a getdents64 buffer (struct linux_dirent64: ino 8,
+// off 8, reclen 2, type 1, name NUL-terminated).
+func appendPIDs(pids []uint64, b []byte) []uint64 {
+	for len(b) >= 19 {
+		reclen := int(b[16]) | int(b[17])<<8
+		if reclen < 19 || reclen > len(b) {
+			return pids
+		}
+		name := b[19:reclen]
+		if i := bytes.IndexByte(name, 0); i >= 0 {
+			name = name[:i]
+		}
+		if pid, ok := pidOf(name); ok {
+			pids = append(pids, pid)
+		}
+		b = b[reclen:]
+	}
+	return pids
+}
+
+// pidOf parses a directory name that is a PID (digits only, no leading zero).
+func pidOf(name []byte) (uint64, bool) {
+	if len(name) == 0 || len(name) > 10 || name[0] == '0' {
+		return 0, false
+	}
+	var v uint64
+	for _, c := range name {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + uint64(c-'0')
+	}
+	return v, v <= 1<<32
+}
+
+// Collect scans the processes when the Proc class is asked for.
+func (p *procProvider) Collect(ctx context.Context, req collect.Request) (collect.Batch, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	ctx = p.context(ctx)
+	if err := ctx.Err(); err != nil {
+		return collect.Batch{}, err
+	}
+	b := collect.Batch{Reset: collect.ResetOf(p.boot.get())}
+	if !req.Wants(p.cls) {
+		b.Time = p.now()
+		return b, nil
+	}
+	if p.boot.get() == 0 || req.Static {
+		refreshBoot(ctx, &p.fr, p.boot, p.now())
+		b.Reset = collect.ResetOf(p.boot.get())
+	}
+	cr, err := p.scan(ctx, req)
+	if err != nil {
+		return collect.Batch{}, err
+	}
+	b.Time = p.now()
+	b.Classes = []collect.ClassReading{cr}
+	return b, nil
+}
+
+// scan lists the processes and reads each; a process that exits meanwhile is left out without
+// an error (the normal race of a process table).
+func (p *procProvider) scan(ctx context.Context, req collect.Request) (collect.ClassReading, error) {
+	dir := p.roots.proc
+	pids, err := p.list(dir, p.pidScratch())
+	if err != nil {
+		return collect.ClassReading{}, fmt.Errorf("proc: %w", err)
+	}
+	p.pids = pids
+	p.gen++
+	p.users.refresh(p.now())
+	btime := p.boot.get()
+	nd := len(p.cls.Datums)
+	p.order = p.order[:0]
+	var errs []error
+	for _, pid := range pids {
+		if err := ctx.Err(); err != nil {
+			return collect.ClassReading{}, err
+		}
+		e, err := p.read(pid, req.Variable)
+		if err != nil {
+			if !gone(err) && len(errs) < 3 { // a few are enough to say what is wrong
+				errs = append(errs, err)
+			}
+			continue
+		}
+		if e != nil {
+			e.seen = p.gen
+			p.order = append(p.order, e)
+		}
+	}
+	for pid, e := range p.procs {
+		if e.seen != p.gen {
+			delete(p.procs, pid)
+		}
+	}
+	slices.SortFunc(p.order, func(a, b *procEntry) int { return cmpU64(a.pid, b.pid) })
+	p.specs = p.specs[:0]
+	raw := collect.ReuseRawRows(&p.raw, len(p.order)*nd)
+	for i, e := range p.order {
+		p.specs = append(p.specs, ns.InstanceSpec{Levels: e.levels, OSName: e.name, Desc: e.desc, Label: e.comm})
+		p.fill(raw[i*nd:(i+1)*nd], e, btime)
+	}
+	return collect.ClassReading{Class: p.cls, Specs: p.specs, Raw: raw, Err: errors.Join(errs...)}, nil
+}
+
+func cmpU64(a, b uint64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// pidScratch is the PID list's buffer, reused.
+func (p *procProvider) pidScratch() []uint64 { return p.pids[:0] }
+
+// read reads one process: stat, status and io, and for a new process (or when variable data is
+// due) its command line and control group. A nil entry and nil error: skipped (a thread group
+// that is not a process never shows here; kept for clarity).
+func (p *procProvider) read(pid uint64, variable bool) (*procEntry, error) {
+	e := p.procs[pid]
+	var statPath pathZ
+	var statS string
+	if e != nil {
+		statPath, statS = e.stat, e.statS
+	} else {
+		statS = filepath.Join(p.roots.proc, strconv.FormatUint(pid, 10), "stat")
+		p.newStat = makePathZ(statS)
+		statPath = p.newStat
+	}
+	data, err := p.readInto(statPath, 4096)
+	if err != nil {
+		return nil, &os.PathError{Op: "read", Path: statS, Err: err}
+	}
+	var st pidStat
+	if err := parsePIDStat(statS, data, &st); err != nil {
+		return nil, fmt.Errorf("proc: %w", err)
+	}
+	fresh := e == nil || e.start != st.start
+	if fresh {
+		// A new process, or a PID the kernel gave to another one: a new instance.
+		e = p.newEntry(pid, st.start)
+		p.procs[pid] = e
+	}
+	execd := false
+	if string(st.comm) != e.comm { // compared in place: no allocation while it stays the same
+		e.comm, execd = string(st.comm), !fresh // a new name: the process ran another program
+	}
+	e.kthread = st.flags&pfKthread != 0
+	st.comm = nil
+	e.statBuf = st
+	data, err = p.readInto(e.status, 16<<10)
+	if err != nil {
+		if p.exited(e, err) {
+			return nil, err
+		}
+		return nil, &os.PathError{Op: "read", Path: e.statusS, Err: err}
+	}
+	if err := parseProcStatus(e.statusS, data, &e.statusV); err != nil {
+		return nil, err
+	}
+	e.ioFailed = false
+	if data, err = p.readInto(e.io, 1024); err != nil {
+		if p.exited(e, err) {
+			return nil, err
+		}
+		e.ioFailed, e.ioErr = true, missing(&os.PathError{Op: "read", Path: e.ioS, Err: err})
+	} else if err := parseProcIO(e.ioS, data, &e.ioV); err != nil {
+		return nil, err
+	}
+	if fresh || variable || execd {
+		if data, err := p.readInto(e.cmdPath, schema.MaxCmdline); err == nil {
+			if c := cmdlineText(data); c != e.cmdline {
+				e.cmdline = c
+			}
+		}
+		if data, err := p.readInto(e.cgPath, 16<<10); err == nil {
+			if c := cgroupOf(data); c != e.cgroup {
+				e.cgroup = c
+			}
+		}
+	}
+	if e.cmdline == "" {
+		e.cmdline = "[" + e.comm + "]" // a kernel thread, or a zombie: as ps shows it
+	}
+	return e, nil
+}
+
+// exited reports whether a read failed because the process exited after its stat was read:
+// the file is gone and so is the process's directory. A file missing from a process that is
+// still there (a kernel without I/O accounting) is not present, not an exit.
+func (p *procProvider) exited(e *procEntry, err error) bool {
+	if !gone(err) {
+		return false
+	}
+	var st unix.Stat_t
+	return unix.Stat(e.dir, &st) != nil
+}
+
+// newEntry makes the entry of a process seen for the first time: the only allocations of a
+// scan, apart from text that changed.
+func (p *procProvider) newEntry(pid, start uint64) *procEntry {
+	name := strconv.FormatUint(pid, 10)
+	d := filepath.Join(p.roots.proc, name)
+	return &procEntry{pid: pid, start: start, levels: []uint64{pid, start}, name: name, desc: "Process " + name, dir: d,
+		stat: p.newStat, status: makePathZ(d + "/status"), io: makePathZ(d + "/io"), cmdPath: makePathZ(d + "/cmdline"), cgPath: makePathZ(d + "/cgroup"),
+		statS: d + "/stat", statusS: d + "/status", ioS: d + "/io"}
+}
+
+// fill writes one process's raw values.
+func (p *procProvider) fill(row []ns.Raw, e *procEntry, btime uint64) {
+	st := &e.statBuf
+	row[schema.ProcStateID-1] = ns.RawS(stateText(st.state))
+	row[schema.ProcPPIDID-1] = ns.RawN(st.ppid)
+	row[schema.ProcThreadsID-1] = ns.RawN(st.threads)
+	row[schema.ProcPriorityID-1] = ns.RawN(uint64(st.priority))
+	row[schema.ProcNiceID-1] = ns.RawN(uint64(st.nice))
+	row[schema.ProcStartID-1] = ns.RawNA(ns.ReasonNotPresent)
+	if btime > 0 {
+		row[schema.ProcStartID-1] = ns.RawN(btime + st.start/schema.UserHZ)
+	}
+	row[schema.ProcUtimeID-1] = ns.RawN(st.utime * msPerTick)
+	row[schema.ProcStimeID-1] = ns.RawN(st.stime * msPerTick)
+	row[schema.ProcRSSID-1], row[schema.ProcVSizeID-1] = ns.RawNA(ns.ReasonNotPresent), ns.RawNA(ns.ReasonNotPresent)
+	if st.haveRSSPgs {
+		row[schema.ProcRSSID-1] = ns.RawN(st.rssPages * p.pageSize)
+	}
+	if st.haveVsize {
+		row[schema.ProcVSizeID-1] = ns.RawN(st.vsize)
+	}
+	row[schema.ProcMinfltID-1], row[schema.ProcMajfltID-1] = ns.RawN(st.minflt), ns.RawN(st.majflt)
+	sv := &e.statusV
+	row[schema.ProcUserID-1], row[schema.ProcUIDID-1] = ns.RawNA(ns.ReasonNotPresent), ns.RawNA(ns.ReasonNotPresent)
+	if sv.haveUID {
+		row[schema.ProcUIDID-1] = ns.RawN(sv.uid)
+		row[schema.ProcUserID-1] = ns.RawS(p.users.name(sv.uid))
+	}
+	row[schema.ProcVCtxID-1], row[schema.ProcNVCtxID-1] = ns.RawNA(ns.ReasonNotPresent), ns.RawNA(ns.ReasonNotPresent)
+	if sv.haveCtx {
+		row[schema.ProcVCtxID-1], row[schema.ProcNVCtxID-1] = ns.RawN(sv.vctx), ns.RawN(sv.nvctx)
+	}
+	io := &e.ioV
+	for i, v := range [...]uint64{io.rchar, io.wchar, io.syscr, io.syscw, io.readBytes, io.writeBytes} {
+		switch {
+		case e.ioFailed:
+			row[schema.ProcRcharID-1+i] = e.ioErr
+		case io.have&(1<<i) == 0:
+			row[schema.ProcRcharID-1+i] = ns.RawNA(ns.ReasonNotPresent)
+		default:
+			row[schema.ProcRcharID-1+i] = ns.RawN(v)
+		}
+	}
+	row[schema.ProcCommandID-1] = ns.RawS(e.comm)
+	row[schema.ProcCmdlineID-1] = ns.RawS(e.cmdline)
+	row[schema.ProcCgroupID-1] = ns.RawS(e.cgroup)
+	if e.cgroup == "" {
+		row[schema.ProcCgroupID-1] = ns.RawNA(ns.ReasonNotPresent)
+	}
+	row[schema.ProcCPUID-1], row[schema.ProcIOBytesID-1] = ns.Raw{}, ns.Raw{}
+}
+
+// stateText is a process state letter as a string, without allocating.
+func stateText(c byte) string {
+	const letters = "RSDZTtXxKWPI"
+	if i := bytes.IndexByte([]byte(letters), c); i >= 0 {
+		return letters[i : i+1]
+	}
+	return "?"
+}
+
+// userNames names user IDs from the tree's /etc/passwd, read again when it changes (looked at
+// once a minute, or after a user it did not know). A user only a directory service knows keeps
+// its number: dcimon links no C library to ask NSS.
+type userNames struct {
+	path   string
+	names  map[uint64]string
+	mtime  time.Time
+	looked time.Time
+	missed bool
+}
+
+func (u *userNames) refresh(now time.Time) {
+	if u.names != nil && now.Sub(u.looked) < time.Minute && !(u.missed && now.Sub(u.looked) >= 10*time.Second) {
+		return
+	}
+	u.looked, u.missed = now, false
+	fi, err := os.Stat(u.path)
+	if err == nil && u.names != nil && fi.ModTime().Equal(u.mtime) {
+		return
+	}
+	u.names = map[uint64]string{}
+	if err != nil {
+		return
+	}
+	data, err := os.ReadFile(u.path)
+	if err != nil {
+		return
+	}
+	u.mtime = fi.ModTime()
+	parsePasswd(data, u.names)
+}
+
+// parsePasswd adds name:password:uid:... lines to names; the first name of a uid wins, as
+// getpwuid(3) answers.
+func parsePasswd(data []byte, names map[uint64]string) {
+	for len(data) > 0 {
+		var line []byte
+		line, data = cutLine(data)
+		name, rest, ok := bytes.Cut(line, []byte{':'})
+		if !ok || len(name) == 0 || name[0] == '#' {
+			continue
+		}
+		_, rest, ok = bytes.Cut(rest, []byte{':'})
+		if !ok {
+			continue
+		}
+		uidText, _, _ := bytes.Cut(rest, []byte{':'})
+		uid, err := parseUint(uidText)
+		if err != nil {
+			continue
+		}
+		if _, dup := names[uid]; !dup {
+			names[uid] = string(name)
+		}
+	}
+}
+
+// name is a user's name, or its number.
+func (u *userNames) name(uid uint64) string {
+	if n, ok := u.names[uid]; ok {
+		return n
+	}
+	s := strconv.FormatUint(uid, 10)
+	if u.names == nil {
+		u.names = map[uint64]string{}
+	}
+	u.names[uid], u.missed = s, true
+	return s
+}

@@ -1,0 +1,98 @@
+package linux
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+)
+
+// vmKey names a line of /proc/vmstat that dcimon keeps. All are unsigned long counters since boot.
+type vmKey int
+
+// The /proc/vmstat lines dcimon keeps.
+const (
+	vmPgpgin     vmKey = iota // pgpgin: bytes read from block devices (the kernel prints KiB; stored ×1024)
+	vmPgpgout                 // pgpgout: bytes written to block devices (KiB ×1024)
+	vmPswpin                  // pswpin: pages swapped in (a count of pages, not bytes)
+	vmPswpout                 // pswpout: pages swapped out (a count of pages)
+	vmPgfault                 // pgfault: page faults, minor and major
+	vmPgmajfault              // pgmajfault: major page faults (needed I/O)
+	numVMKeys
+)
+
+var vmKeyNames = [numVMKeys]string{"pgpgin", "pgpgout", "pswpin", "pswpout", "pgfault", "pgmajfault"}
+
+// String returns the key as /proc/vmstat spells it.
+func (k vmKey) String() string {
+	if k < 0 || k >= numVMKeys {
+		return fmt.Sprintf("vmKey(%d)", int(k))
+	}
+	return vmKeyNames[k]
+}
+
+// vmStat is the part of /proc/vmstat dcimon keeps.
+type vmStat struct {
+	v       [numVMKeys]uint64 // indexed by vmKey; pgpgin and pgpgout in bytes
+	present uint32            // bit k set when line k was read: a missing line is "no data", not 0
+}
+
+// get returns the value of line k and whether the file had it.
+func (s *vmStat) get(k vmKey) (uint64, bool) {
+	return s.v[k], s.present&(1<<k) != 0
+}
+
+// readVMStat reads <proc>/vmstat.
+func readVMStat(ctx context.Context, fr *fileReader, dst *vmStat) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	path := filepath.Join(rootsFrom(ctx).proc, "vmstat")
+	data, err := fr.read(path)
+	if err != nil {
+		return fmt.Errorf("mem: %w", err)
+	}
+	return parseVMStat(path, data, dst)
+}
+
+// parseVMStat parses the content of /proc/vmstat (read from src) into dst. Unknown lines are ignored.
+func parseVMStat(src string, data []byte, dst *vmStat) error {
+	*dst = vmStat{}
+	var errs lineErrs
+	for n := 1; len(data) > 0; n++ {
+		var line []byte
+		line, data = cutLine(data)
+		key, rest := nextField(line)
+		k := lookupVMKey(key)
+		if k < 0 {
+			continue
+		}
+		num, _ := nextField(rest)
+		v, err := parseUint(num)
+		if err != nil {
+			errs.add("mem", src, n, line, err)
+			continue
+		}
+		if k == vmPgpgin || k == vmPgpgout {
+			if v > (1<<64-1)/1024 {
+				errs.add("mem", src, n, line, errOverflow)
+				continue
+			}
+			v *= 1024
+		}
+		dst.v[k] = v
+		dst.present |= 1 << k
+	}
+	if dst.present == 0 && len(errs.errs) == 0 {
+		return fmt.Errorf("mem: parse %s: %w", src, errNoData)
+	}
+	return errs.err()
+}
+
+func lookupVMKey(key []byte) vmKey {
+	for k, name := range vmKeyNames {
+		if string(key) == name {
+			return vmKey(k)
+		}
+	}
+	return -1
+}

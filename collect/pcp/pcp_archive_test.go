@@ -1,0 +1,157 @@
+package pcp
+
+import (
+	"context"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"dcimon/collect"
+	"dcimon/collect/collecttest"
+	"dcimon/collect/schema"
+	"dcimon/internal/pcptest"
+	ns "dcimon/namespace"
+)
+
+// pmlogArchive has a real pmlogger record what the mapping reads from a pmcd the test starts,
+// samples a second apart, and returns the archive's base.
+func pmlogArchive(t *testing.T, samples int) string {
+	t.Helper()
+	p := pcptest.Start(t)
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "config")
+	if err := os.WriteFile(conf, []byte(`log mandatory on every 1 second {
+	hinv.ncpu mem.physmem mem.util kernel.all.cpu kernel.percpu.cpu kernel.all.load kernel.all.pswitch
+	kernel.all.intr kernel.uname disk.dev network.interface filesys
+}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	base := filepath.Join(dir, "a")
+	pcptest.Run(t, "pmlogger", "-h", p.Hostspec(), "-c", conf, "-s", strconv.Itoa(samples), "-t", "1", "-l", filepath.Join(dir, "log"), base)
+	return base
+}
+
+// Issue 15: an archive a real pmlogger wrote replays through the same mapping as a live host:
+// the CPU, disk, memory and host classes fill from the Linux PMDA's metrics, each collection is
+// the archive's next sample, and a counter's rate is the one PCP's own pmdumplog values give
+// over the archive's own timestamps.
+func TestArchiveReplaysThroughTheMapping(t *testing.T) {
+	base := pmlogArchive(t, 7)
+	provs, as, err := ArchiveProviders([]string{base}, time.Time{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := ns.NewRegistry()
+	// A deadline a loaded machine cannot miss: the test is about what is read.
+	s, err := collect.NewSampler(reg, provs, collect.Options{Now: as.Clock, Deadline: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every sample to the archive's end: a machine under load may leave some without a value.
+	var snaps []*ns.Snapshot
+	for range 6 {
+		snap, err := s.Sample(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		snaps = append(snaps, snap)
+	}
+	h := &collecttest.Harness{T: t, Reg: reg, Snap: snaps[len(snaps)-1]}
+	if v := h.Value("Mem/Real/total"); v.State != ns.Valid || v.N == 0 {
+		t.Errorf("Mem/Real/total = %+v", v)
+	}
+	if v := h.Value("Host/release"); v.State != ns.Valid || v.S == "" {
+		t.Errorf("Host/release = %+v", v)
+	}
+	if refs, err := reg.Glob("Disk/*/reads"); err != nil || len(refs) == 0 {
+		t.Errorf("no disk: %v", err)
+	}
+	// Each context-switch rate dcimon gives is the one pmdumplog's values and times give for
+	// the same two samples. (A machine under load may leave a sample without a value: pmlogger
+	// records the PMDA's error, and dcimon has no rate over it, never a made-up one.)
+	out := pcptest.Run(t, "pmdumplog", "-a", base, "kernel.all.pswitch", "kernel.all.cpu.user")
+	re := regexp.MustCompile(`(?m)^(\d\d:\d\d:\d\d\.\d+) \d+ metrics?\n(?:\s+\S+ \([^)]*\): value \d+\n)*?\s+60\.0\.13 \(kernel\.all\.pswitch\): value (\d+)`)
+	m := re.FindAllStringSubmatch(string(out), -1)
+	byTime := map[string]float64{}
+	var order []string
+	for _, x := range m {
+		v, _ := strconv.ParseFloat(x[2], 64)
+		byTime[x[1]] = v
+		order = append(order, x[1])
+	}
+	checked := 0
+	for i, snap := range snaps {
+		if i == 0 {
+			continue
+		}
+		hs := &collecttest.Harness{T: t, Reg: reg, Snap: snap}
+		v := hs.Value("Host/ctxsw")
+		if v.State != ns.Valid {
+			continue
+		}
+		now := snap.Class(reg.Class(ns.ClassID{schema.HostASN})).Time.UTC().Format("15:04:05.000000")
+		k := slices.Index(order, now)
+		if k < 1 {
+			t.Errorf("dcimon's sample at %s is not among pmdumplog's %v", now, order)
+			continue
+		}
+		t1, _ := time.Parse("15:04:05.000000", order[k-1])
+		t2, _ := time.Parse("15:04:05.000000", order[k])
+		want := (byTime[order[k]] - byTime[order[k-1]]) / t2.Sub(t1).Seconds()
+		if math.Abs(v.V-want) > 1e-6*math.Max(1, want) {
+			t.Errorf("Host/ctxsw at %s = %v/s, pmdumplog's values give %v/s", now, v.V, want)
+		}
+		checked++
+	}
+	if checked == 0 {
+		t.Errorf("no sample had a context-switch rate to compare (pmdumplog:\n%s)", out)
+	}
+	// Past the last sample: the end, said so, never a made-up value.
+	for range 4 {
+		_, _ = s.Sample(context.Background())
+	}
+	st := s.Status()
+	found := false
+	for _, p := range st {
+		if p.LastErr != nil && errors.Is(p.LastErr, collect.ErrArchiveEnd) {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("past the archive's end, no provider says so: %+v", st)
+	}
+}
+
+// An archive's bit-packed units, as the replay writes them for the mapping, read back as the
+// same units (the factor from a metric to its datum is worked out from them).
+func TestArchiveUnitsRoundTrip(t *testing.T) {
+	for _, u := range []ns.PMUnits{
+		{},
+		{DimCount: 1},
+		{DimSpace: 1, ScaleSpace: ns.PMSpaceKByte},
+		{DimTime: 1, ScaleTime: ns.PMTimeMSec},
+		{DimSpace: 1, DimTime: -1, ScaleSpace: ns.PMSpaceMByte, ScaleTime: ns.PMTimeSec},
+		{DimTime: -1, ScaleTime: ns.PMTimeSec},
+		{DimSpace: 2, ScaleSpace: ns.PMSpaceByte},
+	} {
+		packed, err := u.Pack()
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := archiveUnits(packed << 8)
+		got, ok := ns.ParsePMUnits(text)
+		if text == "none" {
+			got, ok = ns.PMUnits{}, true
+		}
+		if !ok || got != u {
+			t.Errorf("%+v → %q → %+v (%v)", u, text, got, ok)
+		}
+	}
+}

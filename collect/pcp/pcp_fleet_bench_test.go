@@ -1,0 +1,362 @@
+package pcp
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"dcimon/collect"
+	ns "dcimon/namespace"
+)
+
+// fleetProxy is a fake pmproxy for scale: every hostspec is the same host, with ncpu processors,
+// ndisk disks and nif interfaces and every metric the mapping table names, its answers encoded
+// once so that a benchmark measures dcimon rather than the fake. Only the fetch's timestamp
+// moves, a second a fetch.
+type fleetProxy struct {
+	metric, indom map[string][]byte // by query
+	fetch         [2][]byte         // the fetch answer around its timestamp
+	sec           atomic.Int64
+	contexts      atomic.Int64
+}
+
+func newFleetProxy(tb testing.TB, ncpu, ndisk, nif int) *fleetProxy {
+	tb.Helper()
+	decl, classes := pcpMapping(ncpu, 16<<30)
+	reg := ns.NewRegistry() // completes each datum's PCP units, as the sampler's does
+	for _, c := range decl {
+		if err := reg.RegisterClass(c); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	type inst struct {
+		ID   int64  `json:"instance"`
+		Name string `json:"name"`
+	}
+	indoms := map[string][]inst{}
+	for i := range ncpu {
+		indoms["60.0"] = append(indoms["60.0"], inst{int64(i), fmt.Sprintf("cpu%d", i)})
+	}
+	for i := range ndisk {
+		indoms["60.1"] = append(indoms["60.1"], inst{int64(i), fmt.Sprintf("sd%c", 'a'+i%26)})
+	}
+	for i := range nif {
+		indoms["60.3"] = append(indoms["60.3"], inst{int64(i), fmt.Sprintf("eth%d", i)})
+	}
+	indoms["60.5"] = []inst{{0, "/dev/sda1"}, {1, "/dev/sdb1"}}
+	indoms["60.2"] = []inst{{1, "1 minute"}, {5, "5 minute"}, {15, "15 minute"}}
+	indoms["60.10"] = nil
+	domOf := func(m string) string {
+		switch {
+		case strings.HasPrefix(m, "kernel.percpu."):
+			return "60.0"
+		case strings.HasPrefix(m, "disk.dev."):
+			return "60.1"
+		case strings.HasPrefix(m, "disk.partitions."):
+			return "60.10"
+		case strings.HasPrefix(m, "network.interface."):
+			return "60.3"
+		case strings.HasPrefix(m, "filesys."):
+			return "60.5"
+		case m == "kernel.all.load" || strings.HasSuffix(m, ".avg"):
+			return "60.2"
+		}
+		return ""
+	}
+	type desc struct {
+		Name  string `json:"name"`
+		InDom string `json:"indom,omitempty"`
+		Type  string `json:"type"`
+		Sem   string `json:"sem"`
+		Units string `json:"units"`
+	}
+	descs := map[string]desc{}
+	var order []string
+	add := func(m string, d *ns.Datum) {
+		if _, ok := descs[m]; ok || m == pcpClock || m == pcpConst {
+			return
+		}
+		typ, sem := "u64", "instant"
+		switch {
+		case d.IsText():
+			typ = "string"
+		case m == "kernel.all.load" || strings.HasSuffix(m, ".avg"):
+			typ = "float"
+		}
+		if d.IsCounter() {
+			sem = "counter"
+		}
+		descs[m] = desc{Name: m, InDom: domOf(m), Type: typ, Sem: sem, Units: d.PCP.Units.String()}
+		order = append(order, m)
+	}
+	for _, pc := range classes {
+		rows := [][]pcpDatum{pc.datums}
+		if pc.fixed != nil {
+			rows = pc.perFixed
+		}
+		for _, ds := range rows {
+			for _, m := range ds {
+				if i := pc.class.DatumIndex(ns.DatumID(m.low)); i >= 0 {
+					add(m.metric, &pc.class.Datums[i])
+				}
+			}
+		}
+		if pc.nameMetric != "" {
+			add(pc.nameMetric, &ns.Datum{Type: ns.TypeTextString})
+		}
+	}
+	p := &fleetProxy{metric: map[string][]byte{}, indom: map[string][]byte{}}
+	for dom, insts := range indoms {
+		b, _ := json.Marshal(map[string]any{"indom": dom, "instances": insts})
+		p.indom[dom] = b
+	}
+	// Every metric's descriptors at once, as the provider asks for them, and each alone.
+	all := make([]desc, 0, len(order))
+	for _, m := range order {
+		all = append(all, descs[m])
+		b, _ := json.Marshal(map[string]any{"metrics": []desc{descs[m]}})
+		p.metric[m] = b
+	}
+	b, _ := json.Marshal(map[string]any{"metrics": all})
+	p.metric["*"] = b
+	type value struct {
+		Instance *int64 `json:"instance"`
+		Value    any    `json:"value"`
+	}
+	var values []map[string]any
+	for k, m := range order {
+		d := descs[m]
+		var vs []value
+		val := func(j int) any {
+			switch d.Type {
+			case "string":
+				return fmt.Sprintf("/mnt/%d", j)
+			case "float":
+				return 0.5 + float64(j)
+			}
+			return json.Number(fmt.Sprint(1000*k + 17*j))
+		}
+		if d.InDom == "" {
+			vs = append(vs, value{Value: val(0)})
+		}
+		for j, in := range indoms[d.InDom] {
+			id := in.ID
+			vs = append(vs, value{Instance: &id, Value: val(j)})
+		}
+		values = append(values, map[string]any{"name": m, "instances": vs})
+	}
+	body, err := json.Marshal(map[string]any{"timestamp": "@TS@", "values": values})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	before, after, _ := strings.Cut(string(body), `"@TS@"`)
+	p.fetch = [2][]byte{[]byte(before), []byte(after)}
+	return p
+}
+
+func (p *fleetProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	switch {
+	case strings.HasSuffix(r.URL.Path, "/context"):
+		fmt.Fprintf(w, `{"context":%d}`, p.contexts.Add(1))
+	case strings.HasSuffix(r.URL.Path, "/metric"):
+		names := q.Get("names")
+		if b, ok := p.metric[names]; ok {
+			_, _ = w.Write(b)
+			return
+		}
+		_, _ = w.Write(p.metric["*"])
+	case strings.HasSuffix(r.URL.Path, "/indom"):
+		_, _ = w.Write(p.indom[q.Get("indom")])
+	case strings.HasSuffix(r.URL.Path, "/fetch"):
+		// As pmproxy answers: with its length, not chunked.
+		ts := fmt.Sprintf("%d.%d", 1795600000+p.sec.Add(1), 5000000)
+		w.Header().Set("Content-Length", fmt.Sprint(len(p.fetch[0])+len(ts)+len(p.fetch[1])))
+		_, _ = w.Write(p.fetch[0])
+		_, _ = io.WriteString(w, ts)
+		_, _ = w.Write(p.fetch[1])
+	}
+}
+
+// fleetSampler is a sampler of hosts hosts, each with the given processors, disks and
+// interfaces, through one fake pmproxy, after two collections (so every rate has a reading
+// before it).
+func fleetSampler(tb testing.TB, hosts, ncpu, ndisk, nif int) (*collect.Sampler, *ns.Snapshot) {
+	tb.Helper()
+	return fleetSamplerAt(tb, fleetProxyProcess(tb, ncpu, ndisk, nif), hosts, ndisk)
+}
+
+// fleetProxyProcess runs a fleetProxy in a process of its own (this test binary, as
+// TestFleetProxyServe), so that the CPU time this process spends is dcimon's alone; it is
+// killed when the benchmark ends. It returns the proxy's URL.
+func fleetProxyProcess(tb testing.TB, ncpu, ndisk, nif int) string {
+	tb.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestFleetProxyServe$")
+	cmd.Env = append(os.Environ(), fmt.Sprintf("DCIMON_FLEET_PROXY=%d,%d,%d", ncpu, ndisk, nif))
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	sc := bufio.NewScanner(out)
+	for sc.Scan() {
+		if u, ok := strings.CutPrefix(sc.Text(), "FLEETPROXY "); ok {
+			go func() { _, _ = io.Copy(io.Discard, out) }()
+			return u
+		}
+	}
+	tb.Fatalf("the fake pmproxy process did not start: %v", sc.Err())
+	return ""
+}
+
+// TestFleetProxyServe is the fake pmproxy's process for the fleet benchmarks: with
+// DCIMON_FLEET_PROXY=ncpu,ndisk,nif it serves a fleetProxy on a loopback port, printing its URL,
+// until killed; without, there is nothing to do.
+func TestFleetProxyServe(t *testing.T) {
+	spec := os.Getenv("DCIMON_FLEET_PROXY")
+	if spec == "" {
+		t.Skip("the fake pmproxy process of BenchmarkPCPFleetSample; nothing to do on its own")
+	}
+	var ncpu, ndisk, nif int
+	if _, err := fmt.Sscanf(spec, "%d,%d,%d", &ncpu, &ndisk, &nif); err != nil {
+		t.Fatal(err)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Printf("FLEETPROXY http://%s\n", l.Addr())
+	t.Fatal(http.Serve(l, newFleetProxy(t, ncpu, ndisk, nif)))
+}
+
+// fleetSamplerAt is a sampler of hosts hosts of ndisk disks through the fake pmproxy at url.
+func fleetSamplerAt(tb testing.TB, url string, hosts, ndisk int) (*collect.Sampler, *ns.Snapshot) {
+	tb.Helper()
+	srv := struct{ URL string }{url}
+	hs := make([]PCPHost, hosts)
+	for i := range hs {
+		hs[i] = PCPHost{Name: fmt.Sprintf("web%03d", i), Spec: fmt.Sprintf("web%03d", i)}
+	}
+	provs, err := PCPFleet(PCPOptions{URL: strings.Replace(srv.URL, "http://", "pcp://", 1)}, hs)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s, err := collect.NewSampler(ns.NewRegistry(), provs, collect.Options{Deadline: 10 * time.Second})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var snap *ns.Snapshot
+	for range 2 {
+		if snap, err = s.Sample(context.Background()); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	// What is measured is a collection that works: every disk of every host has its rate.
+	pattern := "*/Disk/*/busy"
+	if hosts == 1 {
+		pattern = "Disk/*/busy" // a single host has no context of its own
+	}
+	refs, err := s.Registry().Glob(pattern)
+	if err != nil || len(refs) != hosts*ndisk {
+		tb.Fatalf("%d disks' busy, want %d: %v", len(refs), hosts*ndisk, err)
+	}
+	for _, r := range refs {
+		if v, _, _ := snap.Lookup(r); v.State != ns.Valid {
+			tb.Fatalf("%s: %+v", r.Path(), v)
+		}
+	}
+	return s, snap
+}
+
+// processCPU is this process's user and system time so far.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkPCPFleetSample is issue 14's budget: one collection of 100 hosts (8 processors, 16
+// disks, 4 interfaces each) through one pmproxy, every mapped class fetched, decoded and synced
+// into the next snapshot. cpu-ms/op is the process's CPU time (the fake pmproxy's included, so an
+// upper bound); the budget is 20 ms.
+func BenchmarkPCPFleetSample(b *testing.B) {
+	for _, hosts := range []int{1, 100} {
+		b.Run(fmt.Sprintf("hosts=%d", hosts), func(b *testing.B) {
+			s, _ := fleetSampler(b, hosts, 8, 16, 4)
+			ctx := context.Background()
+			b.ReportAllocs()
+			start := processCPU()
+			for b.Loop() {
+				if _, err := s.Sample(ctx); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(processCPU()-start)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+		})
+	}
+}
+
+// BenchmarkFleetHotSet is issue 14's other budget: the busiest of 100 hosts × 16 disks ranked
+// together (`*/Disk busy`, max 10) at each reading; 1 ms.
+func BenchmarkFleetHotSet(b *testing.B) {
+	s, snap := fleetSampler(b, 100, 8, 16, 4)
+	src := ns.NewReading(nil)
+	h := ns.NewHotSet(s.Registry(), src, nil)
+	v, err := h.Add(ns.HotSpec{Stat: "busy", Grandpa: "*/Disk", MaxResp: 10, Feed: ns.SiHotAlways})
+	if err != nil {
+		b.Fatal(err)
+	}
+	src.Publish(snap)
+	if err := h.Read(false); err != nil {
+		b.Fatal(err)
+	}
+	if got := len(v.Items); got != 10 || !v.Fleet() {
+		b.Fatalf("the fleet hotset has %d items, want 10", got)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		src.Publish(snap)
+		if err := h.Read(false); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkFleetHTTPFloor is what net/http alone costs for one round of BenchmarkPCPFleetSample:
+// 100 fetch requests to the same fake pmproxy process, one at a time, each answer read whole and
+// not decoded. The collection's CPU time above this floor is dcimon's decoding and bookkeeping.
+func BenchmarkFleetHTTPFloor(b *testing.B) {
+	url := fleetProxyProcess(b, 8, 16, 4) + "/pmapi/1/fetch?names=x"
+	c := &http.Client{Transport: &http.Transport{ReadBufferSize: 64 << 10, DisableCompression: true}}
+	var buf []byte
+	b.ReportAllocs()
+	start := processCPU()
+	for b.Loop() {
+		for range 100 {
+			resp, err := c.Get(url)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if buf, err = io.ReadAll(resp.Body); err != nil || len(buf) == 0 {
+				b.Fatal(err)
+			}
+			resp.Body.Close()
+		}
+	}
+	b.ReportMetric(float64(processCPU()-start)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+	b.ReportMetric(float64(len(buf)), "answer-bytes")
+}

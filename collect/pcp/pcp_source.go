@@ -1,0 +1,1111 @@
+package pcp
+
+import (
+	"cmp"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"dcimon/collect"
+	"dcimon/collect/schema"
+	ns "dcimon/namespace"
+	"dcimon/pmproxy"
+)
+
+// A remote host through Performance Co-Pilot (issue 14): the same classes as the local
+// providers, filled from the standard Linux PMDA's metrics that pmproxy serves (issue 14). The mapping is
+// one table (pcpMapping): for each class, where its instances come from and, for each datum,
+// the PCP metric and how its units become the datum's. A datum the table does not name, or whose
+// metric the host lacks, is on its instance's invalid-data list (n/a with the reason) where the
+// class has one, else not supported: never invented. So far the table maps Host, CPU, Mem, Disk
+// (disks and their partitions), FS, Pressure, IP/TCP/UDP and NetIf; the others are not read
+// remotely yet.
+
+// PCPOptions choose a remote host.
+type PCPOptions struct {
+	URL      string // pcp://PROXY[:PORT] or pcps://...
+	Password string // for a user in the URL; never in the URL itself
+	Hostspec string // the pmcd, as pmproxy reaches it: "web1", "10.0.0.5:44321"
+	// Interval is how often the monitor reads; the pmproxy context is kept alive longer than it.
+	Interval time.Duration
+	// Deadline is the collection's deadline (FleetDeadline for PCPFleet when zero); the
+	// context is kept alive longer than it too.
+	Deadline time.Duration
+	// ProbeDeadline bounds the one request before the first collection (processor count and
+	// memory size, for scales); 2 s when zero.
+	ProbeDeadline time.Duration
+}
+
+// pcpDatum is where one datum comes from: a PCP metric, and the factor from its units to the
+// datum's (0: from the two descriptors' units, pmConvScale).
+type pcpDatum struct {
+	low    uint8
+	metric string
+	mult   float64
+	// check, when set, turns a value the PMDA passes on unchecked into what it means.
+	check func(ns.Raw) ns.Raw
+	// inst, when not 0, is the instance of metric to read for every instance of the class (the
+	// 1-minute load average is instance 1 of kernel.all.load).
+	inst int64
+}
+
+// pcpClass is one class of a remote host: its instances are the instances of its first
+// metric's domain (none for a single-instance class); inst gives an instance's level value from
+// its PCP name and number, false to leave it out.
+type pcpClass struct {
+	class  *ns.Class
+	inst   func(name string, id int64) (level uint64, ok bool)
+	datums []pcpDatum
+	// parentMetric, for a class nested under another (partitions under disks), is a metric of
+	// the parents' instance domain; parent finds an instance's parent among them by name.
+	parentMetric string
+	parent       func(name string, parents map[string]int64) (level uint64, asn uint16, ok bool)
+	// nameMetric, when set, is a string metric of the same domain whose value names the
+	// instance as dcimon does (a file system by its mount point, not its device); nameAs turns
+	// the value into the name, and the PCP instance name goes to the text datum instText.
+	nameMetric string
+	nameAs     func(string) string
+	instText   uint8
+	// fixed, when set, are the class's instances by name (the pressure resources); a datum's
+	// metric then names the instance by "<resource>", one metric per instance, and an instance
+	// whose first metric the host lacks is not there (a kernel without PSI).
+	fixed []string
+	// perFixed are the datums of each fixed instance, their metrics named (made once).
+	perFixed [][]pcpDatum
+}
+
+// expand names the metrics of each fixed instance once, so a reading does not.
+func (pc *pcpClass) expand() {
+	if pc.fixed == nil {
+		return
+	}
+	pc.perFixed = make([][]pcpDatum, len(pc.fixed))
+	for i, r := range pc.fixed {
+		for _, m := range pc.datums {
+			m.metric = strings.ReplaceAll(m.metric, pcpResource, r)
+			pc.perFixed[i] = append(pc.perFixed[i], m)
+		}
+	}
+}
+
+// pcpResource is the placeholder of a per-instance metric name.
+const pcpResource = "<resource>"
+
+// partitionParent finds a partition's disk by name, as the kernel names partitions: the disk's
+// name and a number (sda1), or, for a disk whose name ends in a digit, "p" and a number
+// (nvme0n1p1, mmcblk0p2). The longest such disk wins, hidden ones (loop, ram) never; the ASN is
+// partASNBase + the number.
+func partitionParent(name string, disks map[string]int64) (uint64, uint16, bool) {
+	best, bestID := "", int64(-1)
+	for d, id := range disks {
+		rest, ok := strings.CutPrefix(name, d)
+		if !ok || len(d) <= len(best) || schema.HiddenDisk(d) {
+			continue
+		}
+		if d != "" && d[len(d)-1] >= '0' && d[len(d)-1] <= '9' {
+			if rest, ok = strings.CutPrefix(rest, "p"); !ok {
+				continue
+			}
+		}
+		if n, err := strconv.ParseUint(rest, 10, 16); err == nil && n > 0 {
+			best, bestID = d, id
+		}
+	}
+	if bestID < 0 {
+		return 0, 0, false
+	}
+	rest := strings.TrimPrefix(strings.TrimPrefix(name, best), "p")
+	n, _ := strconv.ParseUint(rest, 10, 16)
+	return uint64(bestID), schema.ASNFor(schema.PartASNBase + n), true
+}
+
+// pcpClock names the pmcd's own clock, in milliseconds, where a class needs the collector's clock
+// (a disk's clock_ms, the denominator of %util and aqu-sz).
+const pcpClock = "(pmcd's fetch timestamp)"
+
+// pcpConst is a constant of the class's own (the divisor of the ×100 load averages): mult.
+const pcpConst = "(constant)"
+
+// pcpInstanceNumber is the level of an instance that has no number of the kind the local class
+// uses (a device number): the PMDA's own instance number, which stays with the name while pmcd
+// runs.
+func pcpInstanceNumber(_ string, id int64) (uint64, bool) { return uint64(id), id >= 0 }
+
+// cpuNumber reads "cpu12" as 12: the Linux PMDA names processors as /proc/stat does.
+func cpuNumber(name string, _ int64) (uint64, bool) {
+	n, err := strconv.ParseUint(strings.TrimPrefix(name, "cpu"), 10, 32)
+	return n, err == nil && strings.HasPrefix(name, "cpu")
+}
+
+// pcpMapping is the one table from PCP's Linux PMDA to dcimon's classes (issue 14; the archives
+// of issue 15 are to use it too).
+func pcpMapping(ncpu int, memTotal uint64) (decl []*ns.Class, classes []pcpClass) {
+	cpuTop, cpuTotal, cpuPer := schema.CPUClasses(ncpu)
+	cpuTimes := func(prefix string) []pcpDatum {
+		return []pcpDatum{
+			{low: schema.CPUUserID, metric: prefix + ".user"}, {low: schema.CPUKernID, metric: prefix + ".sys"}, {low: schema.CPUWaitID, metric: prefix + ".wait.total"},
+			{low: schema.CPUIdleID, metric: prefix + ".idle"}, {low: schema.CPUNiceID, metric: prefix + ".nice"}, {low: schema.CPUIRQID, metric: prefix + ".irq.hard"},
+			{low: schema.CPUSoftIRQID, metric: prefix + ".irq.soft"}, {low: schema.CPUStealID, metric: prefix + ".steal"}, {low: schema.CPUGuestID, metric: prefix + ".guest"},
+			{low: schema.CPUGuestNiceID, metric: prefix + ".guest_nice"},
+		}
+	}
+	memTop, real, swap, virt := schema.MemClasses(memTotal)
+	diskTop, disk, part := schema.DiskClasses()
+	disk.Help = "One whole block device, from the Linux PMDA's disk.dev metrics. Instance value: the PMDA's instance number (PCP gives no device number)."
+	part.Help = "One partition, below its disk, from the Linux PMDA's disk.partitions metrics. Instance levels: the disk's and the partition's PMDA instance numbers."
+	devices := func(prefix string) []pcpDatum {
+		return []pcpDatum{
+			{low: schema.DiskReadsID, metric: prefix + ".read"}, {low: schema.DiskWritesID, metric: prefix + ".write"},
+			{low: schema.DiskRMergedID, metric: prefix + ".read_merge"}, {low: schema.DiskWMergedID, metric: prefix + ".write_merge"},
+			{low: schema.DiskRBytesID, metric: prefix + ".read_bytes"}, {low: schema.DiskWBytesID, metric: prefix + ".write_bytes"},
+			{low: schema.DiskRMsID, metric: prefix + ".read_rawactive"}, {low: schema.DiskWMsID, metric: prefix + ".write_rawactive"},
+			{low: schema.DiskIOMsID, metric: prefix + ".avactive"}, {low: schema.DiskWeightedMsID, metric: prefix + ".aveq"},
+			{low: schema.DiskInFlightID, metric: prefix + ".inflight", mult: 1}, {low: schema.DiskDiscardsID, metric: prefix + ".discard"},
+			{low: schema.DiskDBytesID, metric: prefix + ".discard_bytes"}, {low: schema.DiskDMsID, metric: prefix + ".discard_rawactive"},
+			{low: schema.DiskFlushesID, metric: prefix + ".flush"}, {low: schema.DiskFMsID, metric: prefix + ".flush_rawactive"},
+			{low: schema.DiskClockID, metric: pcpClock}, {low: schema.DiskSizeID, metric: prefix + ".capacity"},
+		}
+	}
+	psiTop, psi := schema.PressureClasses()
+	psi.Help = "The stall averages and total of one resource, from the Linux PMDA's kernel.all.pressure metrics; one PCP lacks (cpu full on older PMDAs) is not supported."
+	psiAvg := func(low uint8, kind string, window int64) pcpDatum {
+		// PCP's averages are percentages with decimals; the datum keeps hundredths of a percent.
+		return pcpDatum{low: low, metric: "kernel.all.pressure." + pcpResource + "." + kind + ".avg", mult: 100, inst: window}
+	}
+	ip, tcp, udp := schema.TCPIPClasses()
+	// The protocol counters already name the PCP metric each is (Datum.PCP.Name): those names
+	// are their rows, all of them counts.
+	byName := func(c *ns.Class) []pcpDatum {
+		var out []pcpDatum
+		for _, d := range c.Datums {
+			if !d.IsDerived() && d.PCP.Name != "" && !strings.ContainsAny(d.PCP.Name, "<[") {
+				out = append(out, pcpDatum{low: d.ID.Low(), metric: d.PCP.Name, mult: 1})
+			}
+		}
+		return out
+	}
+	fsTop, fsc := schema.FSClasses()
+	fsc.Help = "Sizes and inodes of one mounted file system, from the Linux PMDA's filesys metrics (which leave out pseudo file systems). Instance value: the PMDA's instance number."
+	netTop, iface := schema.NetClasses()
+	iface.Help = "One network interface, from the Linux PMDA's network.interface metrics. Instance value: the PMDA's instance number."
+	host := schema.HostClass(ncpu)
+	classes = []pcpClass{
+		{class: host, datums: []pcpDatum{
+			{low: schema.HostNameID, metric: "kernel.uname.nodename"}, {low: schema.HostReleaseID, metric: "kernel.uname.release"},
+			{low: schema.HostOSID, metric: "kernel.uname.distro"}, {low: schema.HostArchID, metric: "kernel.uname.machine"},
+			{low: schema.HostBootID, metric: "kernel.all.boottime"}, {low: schema.HostHundredID, metric: pcpConst, mult: 100},
+			{low: schema.HostUptimeID, metric: "kernel.all.uptime", mult: 100}, // seconds as the datum's centisecond ticks
+			{low: schema.HostLoad1xID, metric: "kernel.all.load", mult: 100, inst: 1},
+			{low: schema.HostLoad5xID, metric: "kernel.all.load", mult: 100, inst: 5},
+			{low: schema.HostLoad15xID, metric: "kernel.all.load", mult: 100, inst: 15},
+			{low: schema.HostRunningID, metric: "kernel.all.running", mult: 1}, {low: schema.HostBlockedID, metric: "kernel.all.blocked", mult: 1},
+			{low: schema.HostCtxswID, metric: "kernel.all.pswitch", mult: 1}, {low: schema.HostIntrID, metric: "kernel.all.intr", mult: 1},
+			{low: schema.HostForksID, metric: "kernel.all.sysfork", mult: 1},
+		}},
+		{class: cpuTotal, datums: append(cpuTimes("kernel.all.cpu"), pcpDatum{low: schema.CPUNumID, metric: "hinv.ncpu", mult: 1})},
+		{class: cpuPer, inst: cpuNumber, datums: cpuTimes("kernel.percpu.cpu")},
+		{class: real, datums: []pcpDatum{
+			{low: schema.RealTotalID, metric: "mem.physmem"}, {low: schema.RealFreeID, metric: "mem.util.free"}, {low: schema.RealAvailID, metric: "mem.util.available"},
+			{low: schema.RealBuffersID, metric: "mem.util.bufmem"}, {low: schema.RealCachedID, metric: "mem.util.cached"},
+		}},
+		{class: swap, datums: []pcpDatum{
+			{low: schema.SwapTotalID, metric: "mem.util.swapTotal"}, {low: schema.SwapFreeID, metric: "mem.util.swapFree"},
+			{low: schema.SwapInID, metric: "swap.pagesin", mult: 1}, {low: schema.SwapOutID, metric: "swap.pagesout", mult: 1},
+		}},
+		{class: virt, datums: []pcpDatum{
+			// /proc/vmstat's pgpgin and pgpgout count kilobytes, whatever their names say; PCP
+			// declares them as counts.
+			{low: schema.VirtPageInID, metric: "mem.vmstat.pgpgin", mult: 1024}, {low: schema.VirtPageOutID, metric: "mem.vmstat.pgpgout", mult: 1024},
+			{low: schema.VirtFaultsID, metric: "mem.vmstat.pgfault", mult: 1}, {low: schema.VirtMajFaultsID, metric: "mem.vmstat.pgmajfault", mult: 1},
+		}},
+		// The busy-time counters are 32-bit milliseconds in PCP: they wrap after 49.7 days, read
+		// as one interval without a rate (a 64-bit datum sees the wrap as a decrease), never a spike.
+		{class: disk, inst: func(name string, id int64) (uint64, bool) { return uint64(id), id >= 0 && !schema.HiddenDisk(name) },
+			datums: devices("disk.dev")},
+		{class: part, inst: pcpInstanceNumber, datums: devices("disk.partitions"),
+			parentMetric: "disk.dev.read", parent: partitionParent},
+		{class: fsc, inst: pcpInstanceNumber, nameMetric: "filesys.mountdir", nameAs: schema.FSName, instText: schema.FSDeviceID, datums: []pcpDatum{
+			{low: schema.FSSizeID, metric: "filesys.capacity"}, {low: schema.FSUsedID, metric: "filesys.used"}, {low: schema.FSAvailID, metric: "filesys.avail"},
+			{low: schema.FSInodesID, metric: "filesys.maxfiles", mult: 1}, {low: schema.FSIUsedID, metric: "filesys.usedfiles", mult: 1},
+			{low: schema.FSIFreeID, metric: "filesys.freefiles", mult: 1}, {low: schema.FSROID, metric: "filesys.readonly", mult: 1},
+		}},
+		{class: psi, fixed: schema.PSIResources[:], datums: []pcpDatum{
+			{low: schema.PSISomeTotalID, metric: "kernel.all.pressure." + pcpResource + ".some.total"},
+			psiAvg(schema.PSISomeAvg10ID, "some", 10), psiAvg(schema.PSISomeAvg60ID, "some", 60), psiAvg(schema.PSISomeAvg300ID, "some", 300),
+			{low: schema.PSIFullTotalID, metric: "kernel.all.pressure." + pcpResource + ".full.total"},
+			psiAvg(schema.PSIFullAvg10ID, "full", 10), psiAvg(schema.PSIFullAvg60ID, "full", 60), psiAvg(schema.PSIFullAvg300ID, "full", 300),
+		}},
+		{class: ip, datums: byName(ip)}, {class: tcp, datums: byName(tcp)}, {class: udp, datums: byName(udp)},
+		{class: iface, inst: pcpInstanceNumber, datums: []pcpDatum{
+			{low: schema.NetIBytesID, metric: "network.interface.in.bytes"}, {low: schema.NetOBytesID, metric: "network.interface.out.bytes"},
+			{low: schema.NetIPacketsID, metric: "network.interface.in.packets"}, {low: schema.NetOPacketsID, metric: "network.interface.out.packets"},
+			{low: schema.NetIErrorsID, metric: "network.interface.in.errors"}, {low: schema.NetOErrorsID, metric: "network.interface.out.errors"},
+			{low: schema.NetIDropsID, metric: "network.interface.in.drops"}, {low: schema.NetODropsID, metric: "network.interface.out.drops"},
+			{low: schema.NetMTUID, metric: "network.interface.mtu", mult: 1}, {low: schema.NetUpID, metric: "network.interface.up", mult: 1},
+			{low: schema.NetRunningID, metric: "network.interface.running", mult: 1},
+			// bytes per second as bits per second, the datum's unit; a driver that does not know
+			// the speed gives sysfs -1, which the PMDA passes on as 2^32-1 Mbit/s: not valid
+			{low: schema.NetSpeedID, metric: "network.interface.baudrate", mult: 8, check: func(r ns.Raw) ns.Raw {
+				if r.State == ns.RawOK && r.N >= 4294967295e6 {
+					return ns.RawInvalidData()
+				}
+				return r
+			}},
+		}},
+	}
+	for _, pc := range classes {
+		for i := range pc.class.Datums {
+			d := &pc.class.Datums[i]
+			if d.IsDerived() || d.ID == ns.InvalidDatumID {
+				continue
+			}
+			d.Source = "not read from PCP: no Linux PMDA metric is mapped to it"
+			for _, m := range pc.datums {
+				switch {
+				case d.ID.Low() == m.low && m.metric == pcpClock:
+					d.Source = "pmcd's timestamp of the fetch, milliseconds"
+				case d.ID.Low() == m.low && m.metric == pcpConst:
+					d.Source = "constant " + strconv.FormatFloat(m.mult, 'f', -1, 64)
+				case d.ID.Low() == m.low:
+					d.PCP.Name, d.Source = m.metric, "pmproxy: "+m.metric
+				}
+			}
+		}
+	}
+	for i := range classes {
+		classes[i].expand()
+	}
+	return []*ns.Class{host, cpuTop, cpuTotal, cpuPer, memTop, real, swap, virt, diskTop, disk, part, fsTop, fsc, psiTop, psi, ip, tcp, udp, netTop, iface}, classes
+}
+
+// metricsOf names the metrics of the classes want says yes to, each once: the ones their
+// datums read, the ones naming their instances and finding their parents.
+func metricsOf(classes []pcpClass, want func(i int) bool) []string {
+	var out []string
+	seen := map[string]bool{pcpClock: true, pcpConst: true}
+	add := func(n string) {
+		if n != "" && !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	for i, pc := range classes {
+		if !want(i) {
+			continue
+		}
+		add(pc.nameMetric)
+		add(pc.parentMetric)
+		rows := [][]pcpDatum{pc.datums}
+		if pc.fixed != nil {
+			rows = pc.perFixed
+		}
+		for _, ds := range rows {
+			for _, m := range ds {
+				add(m.metric)
+			}
+		}
+	}
+	return out
+}
+
+// pcpContext is where a host's PCP metrics come from: a pmproxy context on its pmcd
+// (*pmproxy.Context), or an archive of it (archiveContext), whose fetches go forward in time.
+type pcpContext interface {
+	Generation() uint64
+	Labels() (host string, labels map[string]string)
+	Metrics(ctx context.Context, names ...string) ([]pmproxy.Desc, error)
+	InDom(ctx context.Context, indom string) ([]pmproxy.Instance, error)
+	Children(ctx context.Context, prefix string) (leaf, nonleaf []string, err error)
+	Fetch(ctx context.Context, names ...string) (*pmproxy.Fetched, error)
+}
+
+// pcpHost is one remote host as a DCI4 supplier.
+type pcpHost struct {
+	opt     PCPOptions
+	client  *pmproxy.Client
+	sup     ns.Supplier
+	decl    []*ns.Class
+	classes []pcpClass
+	names   []string // every metric the table names, once
+	// namesFor are the metrics of some of the classes, by the set of them (bit i: classes[i]).
+	namesFor map[uint64][]string
+	tree     *pcpTree  // the host's PCP name space, as far as it has been explored
+	root     *ns.Class // its PCP context
+	host     PCPHost
+	fleet    bool   // one of several hosts: its classes are under a context of its own
+	asn      uint32 // that context's number
+	// scale is what the classes were declared with (processors, memory bytes); scaled says the
+	// host's own figures were compared with it, scaleGen counts the declarations since.
+	scale    [2]uint64
+	scaled   bool
+	scaleGen uint64
+	bufs     map[*ns.Class]*pcpBufs
+	plans    map[*pcpDatum][]pcpCol // by a class's (or fixed instance's) first datum; per context
+
+	// dial opens the host's archive in place of a pmproxy context (ArchiveProviders).
+	dial func() (pcpContext, error)
+
+	mu      sync.Mutex
+	x       pcpContext
+	gen     uint64
+	descs   map[string]pmproxy.Desc
+	factors map[string]float64 // metric → factor to its datum's unit, NaN where none (per context)
+	reset   [8]byte            // the reset value of the current context
+	instNm  map[string]map[int64]string
+	retryAt time.Time // backoff after a failure to reach pmproxy
+	backoff time.Duration
+	lastErr error // the failure the backoff follows
+	now     func() time.Time
+}
+
+// PCPProviders returns the provider of one remote host read through pmproxy, its classes at the
+// top of the name space as the local providers' are. It does not fail when pmproxy or the host
+// does not answer: the provider is then degraded with the reason, and tries again with a growing
+// pause; a malformed URL is an error.
+func PCPProviders(opt PCPOptions) ([]collect.Provider, error) {
+	return PCPFleet(opt, []PCPHost{{Name: opt.Hostspec, Spec: opt.Hostspec}})
+}
+
+// PCPHost is one host of a PCP source: its name in paths (the hostspec as the user gave it, or
+// an alias), and its pmcd's hostspec.
+type PCPHost struct{ Name, Spec string }
+
+// FleetASNBase numbers the hosts' contexts of a source with several hosts: host i (from 0) is
+// the top-level context 1000+i, above every class number dcimon gives.
+const FleetASNBase = 1000
+
+// PCPFleet returns one provider per host. With several hosts each host's classes hang under a
+// context of its own named by the host (`web1/Disk/sda/busy`); two hosts whose pmcds report the
+// same host name stay two hosts. The hosts are asked for their scales at once, so hosts that do
+// not answer cost one probe deadline at start, not one each.
+func PCPFleet(opt PCPOptions, hosts []PCPHost) ([]collect.Provider, error) {
+	c, err := pmproxy.New(opt.URL, pmproxy.Options{Password: opt.Password})
+	if err != nil {
+		return nil, err
+	}
+	if opt.Interval <= 0 {
+		opt.Interval = time.Second
+	}
+	if opt.Deadline <= 0 {
+		opt.Deadline = FleetDeadline(len(hosts))
+	}
+	hs := make([]*pcpHost, len(hosts))
+	var wg sync.WaitGroup
+	scales := make([][2]uint64, len(hosts))
+	for i, hst := range hosts {
+		o := opt
+		o.Hostspec = hst.Spec
+		hs[i] = &pcpHost{opt: o, client: c, now: time.Now}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			n, m := hs[i].probe()
+			scales[i] = [2]uint64{uint64(n), m}
+		}()
+	}
+	wg.Wait()
+	provs := make([]collect.Provider, len(hosts))
+	for i, h := range hs {
+		h.host, h.fleet, h.asn = hosts[i], len(hosts) > 1, FleetASNBase+uint32(i)
+		h.start(int(scales[i][0]), scales[i][1])
+		spec := ns.EscapeName(h.opt.Hostspec)
+		h.sup = schema.Supplier(handlePCP+uint32(i), "pcp:"+ns.Clip(ns.EscapeName(hosts[i].Name), 58), ns.Clip("PCP host "+spec, 63),
+			ns.Clip(fmt.Sprintf("The Linux PMDA of pmcd %s through pmproxy %s", spec, c.URL()), 255),
+			ns.SPTGeneralSupplier, h.decl)
+		provs[i] = h
+	}
+	return provs, nil
+}
+
+// start declares the host's classes, its PCP context among them, for the first time.
+func (h *pcpHost) start(ncpu int, mem uint64) {
+	h.root = pcpRootClass()
+	h.declare(ncpu, mem)
+	h.tree = newPCPTree(h.root)
+}
+
+// declare builds the host's classes for ncpu processors and mem bytes of memory (the scales of
+// its processor and memory statistics). Declared again once the host's own figures are read (its
+// probe at start did not answer in time, or answered otherwise), a class described as before
+// keeps its registered self, so that only those that differ are registered anew (Describe).
+func (h *pcpHost) declare(ncpu int, mem uint64) {
+	old := map[string]*ns.Class{}
+	for _, c := range h.decl {
+		old[c.ID.String()] = c
+	}
+	decl, classes := pcpMapping(ncpu, mem)
+	if h.fleet {
+		decl = reroot(decl, h.asn, h.host)
+		if len(h.root.ID) == 1 { // put under the host once
+			h.root.ID = append(ns.ClassID{h.asn}, h.root.ID...)
+		}
+	}
+	decl = append(decl, h.root)
+	// The host's own name, machine id and labels, as its pmcd gave them: attributes of its
+	// context (or of Host, for a single host), in the inspector and describe.
+	target := decl[0]
+	for _, c := range decl {
+		if !h.fleet && len(c.ID) == 1 && c.ID[0] == schema.HostASN {
+			target = c
+		}
+	}
+	if o := old[target.ID.String()]; o != nil {
+		target.Extensions = o.Extensions
+	} else {
+		target.Extensions = append(target.Extensions, h.hostAttrs()...)
+	}
+	for i, c := range decl {
+		if o := old[c.ID.String()]; o != nil && o != c && !ns.ClassDiffers(o, c) {
+			decl[i] = o
+			for j := range classes {
+				if classes[j].class == c {
+					classes[j].class = o
+				}
+			}
+		}
+	}
+	h.decl, h.classes, h.scale = decl, classes, [2]uint64{uint64(ncpu), mem}
+	h.names = metricsOf(h.classes, func(int) bool { return true })
+	h.namesFor, h.plans, h.bufs = nil, nil, nil
+}
+
+// Describe is the host's classes as now declared (collect.Describer): after its own processor
+// count and memory size were read, when they were not those it was first declared with.
+func (h *pcpHost) Describe() []*ns.Class {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return slices.Clone(h.decl)
+}
+
+// rescale declares the classes again when a fetch has the host's processor count and memory
+// size and they are not those the classes were declared with; the reset value then changes, so
+// the sampler takes the new descriptions (and computes no rate across them). Once per host.
+func (h *pcpHost) rescale(f *pmproxy.Fetched) {
+	if h.scaled {
+		return
+	}
+	nv, ok1 := f.Lookup("hinv.ncpu", -1)
+	mv, ok2 := f.Lookup("mem.physmem", -1)
+	if !ok1 || !ok2 {
+		return // not in this fetch (only some classes were wanted): at a later one
+	}
+	h.scaled = true
+	n, err1 := nv.Uint64()
+	m, err2 := mv.Uint64()
+	if err1 != nil || err2 != nil || n == 0 || n >= 1<<20 || m >= math.MaxUint64/1024 {
+		return
+	}
+	if n == h.scale[0] && m*1024 == h.scale[1] {
+		return
+	}
+	h.declare(int(n), m*1024)
+	h.scaleGen++
+	h.setGen(h.gen)
+}
+
+// hostAttrs are the host's name and context labels (hostname, machineid, domainname, ...) as
+// pmcd gave them when dcimon started, escaped; or why they are not known.
+func (h *pcpHost) hostAttrs() []ns.Attr {
+	if h.x == nil {
+		return []ns.Attr{{Key: "pcp labels", Value: "not known: the host did not answer when dcimon started"}}
+	}
+	host, labels := h.x.Labels()
+	out := []ns.Attr{{Key: "pcp hostname", Value: ns.EscapeName(host)}}
+	for _, k := range slices.Sorted(maps.Keys(labels)) {
+		out = append(out, ns.Attr{Key: "pcp label " + ns.EscapeName(k), Value: ns.EscapeName(labels[k])})
+	}
+	return out
+}
+
+// FleetDeadline is the collection deadline for a PCP source of n hosts. dcimon sends one request
+// at a time to a pmproxy (pmproxy 6.0.3 segfaults under concurrent ones), so a collection of n
+// hosts takes n requests end to end, and a first one (a context on each pmcd, descriptors and
+// instance domains) about seven times that: 100 hosts on one real pmcd here took 11 s for it.
+// So 2 s, and 150 ms more a host past the tenth. A host that does not answer is backed off, so
+// it does not hold the others up at every collection; a reading that is taken well within the
+// deadline is not held up by it.
+func FleetDeadline(n int) time.Duration {
+	return 2*time.Second + time.Duration(max(n-10, 0))*150*time.Millisecond
+}
+
+// handlePCP is the supplier handle of a PCP source's first host; the others follow it.
+const handlePCP = 100
+
+// reroot puts a host's classes under a context of the host's own: each class id gains the host's
+// number as its first level, and the host's context comes first.
+func reroot(decl []*ns.Class, asn uint32, h PCPHost) []*ns.Class {
+	top := &ns.Class{ID: ns.ClassID{asn}, Name: h.Name, Desc: ns.Clip("Host "+ns.EscapeName(h.Spec)+" through PCP", 63), Flags: ns.ClassEnabled,
+		Help: "One host of the source, read from its pmcd through pmproxy; its classes are the local ones'."}
+	out := []*ns.Class{top}
+	for _, c := range decl {
+		c.ID = append(ns.ClassID{asn}, c.ID...)
+		if len(c.NestUnder) > 0 {
+			c.NestUnder = append(ns.ClassID{asn}, c.NestUnder...)
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// probe reads the processor count and memory size for the classes' scales, within the deadline.
+func (h *pcpHost) probe() (int, uint64) {
+	d := h.opt.ProbeDeadline
+	if d <= 0 {
+		d = 2 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	if err := h.connect(ctx); err != nil {
+		return 1, 0
+	}
+	f, err := h.x.Fetch(ctx, "hinv.ncpu", "mem.physmem")
+	if err != nil {
+		return 1, 0
+	}
+	ncpu, mem := 1, uint64(0)
+	if v := f.Values["hinv.ncpu"]; len(v) == 1 {
+		if n, err := v[0].Uint64(); err == nil && n > 0 && n < 1<<20 {
+			ncpu = int(n)
+		}
+	}
+	if v := f.Values["mem.physmem"]; len(v) == 1 {
+		if n, err := v[0].Uint64(); err == nil && n < math.MaxUint64/1024 {
+			mem = n * 1024
+		}
+	}
+	return ncpu, mem
+}
+
+// connect makes the pmproxy context; the context lives three intervals (at least 5 s) past its
+// last request, so it does not expire between readings.
+func (h *pcpHost) connect(ctx context.Context) error {
+	if h.x != nil {
+		return nil
+	}
+	// Past a collection's deadline too: with many hosts, one request at a time, a context made
+	// at the probe is first read that long after.
+	poll := max(3*h.opt.Interval, 5*time.Second, 2*h.opt.Deadline)
+	if h.dial != nil { // an archive, not a pmproxy
+		x, err := h.dial()
+		if err != nil {
+			return err
+		}
+		h.x = x
+		return nil
+	}
+	x, err := h.client.NewContext(ctx, h.opt.Hostspec, poll)
+	if err != nil {
+		return err
+	}
+	h.x = x
+	return nil
+}
+
+// Supplier is the host's supplier record: module `pcp:` and the hostspec.
+func (h *pcpHost) Supplier() ns.Supplier { return h.sup }
+
+// Classes are the classes the mapping table fills.
+func (h *pcpHost) Classes() []*ns.Class { return h.decl }
+
+// Collect fetches every mapped metric in one request and fills the classes the request wants.
+// The reset value changes with the pmproxy context (made again after pmproxy forgot it): no rate
+// is computed across it.
+func (h *pcpHost) Collect(ctx context.Context, req collect.Request) (collect.Batch, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	now := h.now()
+	if now.Before(h.retryAt) {
+		// Waiting before trying again: the reason is still the last failure's, said once in
+		// the events rather than alternating with a note of the wait.
+		return collect.Batch{}, h.lastErr
+	}
+	// Only the metrics of the classes the request wants: on a screen of fleet hotsets, the
+	// disks, interfaces and processors of each host, not everything the table maps.
+	var mask uint64
+	for i, pc := range h.classes {
+		if req.Wants(pc.class) {
+			mask |= 1 << i
+		}
+	}
+	unlisted, browse := h.tree.wanted(req)
+	var names []string
+	switch {
+	case len(h.classes) >= 64 || mask == 1<<len(h.classes)-1:
+		names = h.names
+	case mask != 0:
+		if names = h.namesFor[mask]; names == nil {
+			if h.namesFor == nil {
+				h.namesFor = map[uint64][]string{}
+			}
+			names = metricsOf(h.classes, func(i int) bool { return mask&(1<<i) != 0 })
+			h.namesFor[mask] = names
+		}
+	}
+	if more := metricNames(browse); len(more) > 0 {
+		names = append(slices.Clip(names), more...)
+	}
+	f, err := h.fetch(ctx, names)
+	if errors.Is(err, errNoNewSample) {
+		// An archive with nothing new by the replay's time: its classes as they were, under the
+		// same reset value (another would read as the supplier re-initialised).
+		return collect.Batch{Reset: h.reset}, nil
+	}
+	if err != nil {
+		if _, archive := h.x.(*archiveContext); !archive { // an archive's time goes back and forth
+			h.backoff = min(max(2*h.backoff, time.Second), 30*time.Second)
+			h.retryAt = now.Add(h.backoff)
+		}
+		h.lastErr = err
+		return collect.Batch{}, err
+	}
+	h.backoff, h.retryAt, h.lastErr = 0, time.Time{}, nil
+	// This reading is of the classes as declared; a rescale declares them again for the next
+	// one, whose new reset value has the sampler take the new descriptions.
+	defer h.rescale(f)
+	b := collect.Batch{Time: f.Time, Reset: h.reset}
+	for _, pc := range h.classes {
+		if !req.Wants(pc.class) {
+			continue
+		}
+		b.Classes = append(b.Classes, h.read(ctx, pc, f))
+	}
+	for _, n := range browse {
+		b.Classes = append(b.Classes, h.readNode(ctx, n, f))
+	}
+	// The nodes opened since the last reading are listed; what they hold is registered after
+	// this collection and read at the next. One that cannot be listed now (pmproxy went away
+	// between two requests) is tried again at the next collection that wants it, and the
+	// mapped classes keep this reading.
+	for _, n := range unlisted {
+		if h.list(ctx, n) != nil {
+			break
+		}
+	}
+	return b, nil
+}
+
+// fetch makes sure of the context and the descriptors, and fetches names (none: the context
+// is made sure of, and the fetch is of pmcd's clock alone).
+func (h *pcpHost) fetch(ctx context.Context, names []string) (*pmproxy.Fetched, error) {
+	if err := h.connect(ctx); err != nil {
+		return nil, err
+	}
+	if g := h.x.Generation(); g != h.gen || h.descs == nil {
+		// A new context (pmproxy forgot the old one, or pmcd was restarted behind it): the
+		// descriptors and instance names are read again.
+		descs, err := h.x.Metrics(ctx, h.names...)
+		if err != nil && !errors.Is(err, pmproxy.ErrUnknownMetric) {
+			return nil, err
+		}
+		h.descs = map[string]pmproxy.Desc{}
+		for _, d := range descs {
+			h.descs[d.Name] = d
+		}
+		h.instNm = map[string]map[int64]string{}
+		h.factors = map[string]float64{}
+		h.plans = nil
+		h.tree.names = nil
+		h.setGen(g)
+	}
+	if len(names) == 0 {
+		names = []string{"pmcd.control.timeout"} // the time of the fetch, for the batch
+	}
+	f, err := h.x.Fetch(ctx, names...)
+	if err != nil {
+		return nil, err
+	}
+	if g := h.x.Generation(); g != h.gen {
+		h.descs = nil // made again during the fetch: descriptors at the next collection
+		h.setGen(g)
+	}
+	return f, nil
+}
+
+// setGen takes the context's generation and the reset value that goes with it.
+func (h *pcpHost) setGen(g uint64) {
+	h.gen = g
+	hsh := fnv.New64a()
+	fmt.Fprintf(hsh, "%s|%d|%d", h.opt.Hostspec, g, h.scaleGen)
+	binary.LittleEndian.PutUint64(h.reset[:], hsh.Sum64())
+}
+
+// read fills one class from a fetch.
+func (h *pcpHost) read(ctx context.Context, pc pcpClass, f *pmproxy.Fetched) collect.ClassReading {
+	c := pc.class
+	nd := len(c.Datums)
+	if pc.fixed != nil {
+		var specs []ns.InstanceSpec
+		var raw []ns.Raw
+		for i, r := range pc.fixed {
+			if _, known := h.descs[pc.perFixed[i][0].metric]; !known {
+				continue // this kernel has no such resource
+			}
+			specs = append(specs, ns.InstanceSpec{Levels: []uint64{uint64(i)}, OSName: r, ASN: uint16(i + 1)})
+			row := make([]ns.Raw, nd)
+			h.fillRowFrom(row, pc, pc.perFixed[i], f, -1)
+			raw = append(raw, row...)
+		}
+		return collect.ClassReading{Class: c, Specs: specs, Raw: raw}
+	}
+	if pc.inst == nil {
+		raw := make([]ns.Raw, nd)
+		h.fillRow(raw, pc, f, -1)
+		return collect.ClassReading{Class: c, Specs: schema.SingleSpecs(), Raw: raw}
+	}
+	first := pc.datums[0].metric
+	if _, ok := h.descs[first]; !ok && h.descs != nil {
+		// The host (or its archive: pmlogger logs what its configuration names) has no such
+		// metric: the class has no instances, which is no fault of the host's.
+		return collect.ClassReading{Class: c, Specs: []ns.InstanceSpec{}}
+	}
+	names, err := h.instanceNames(ctx, first, f)
+	if err != nil {
+		return collect.ClassReading{Class: c, Err: err}
+	}
+	var parents map[string]int64
+	if pc.parentMetric != "" {
+		pn, err := h.instanceNames(ctx, pc.parentMetric, f)
+		if err != nil {
+			return collect.ClassReading{Class: c, Err: err}
+		}
+		parents = make(map[string]int64, len(pn))
+		for _, v := range f.Values[pc.parentMetric] { // the parents there are now
+			parents[pn[v.Instance]] = v.Instance
+		}
+	}
+	bf := h.bufsOf(c)
+	specs, ids, poss := bf.specs[:0], bf.ids[:0], bf.poss[:0]
+	for k, v := range f.Values[first] {
+		name, known := names[v.Instance]
+		if !known {
+			continue
+		}
+		if sp, ok := bf.known[name]; ok && pc.nameMetric == "" && pc.parent == nil {
+			// The same instance as at the last reading: its spec as it was made then.
+			ids, poss = append(ids, v.Instance), append(poss, k)
+			specs = append(specs, sp)
+			continue
+		}
+		level, ok := pc.inst(name, v.Instance)
+		if !ok {
+			continue
+		}
+		sp := ns.InstanceSpec{Levels: []uint64{level}, OSName: name, ASN: schema.ASNFor(level + 1), Desc: ns.EscapeName(name)}
+		if pc.nameMetric != "" {
+			named := false
+			for _, nv := range f.Values[pc.nameMetric] {
+				if nv.Instance == v.Instance && nv.Text != "" {
+					sp.OSName, sp.Desc, named = pc.nameAs(nv.Text), ns.Clip(ns.EscapeName(nv.Text)+" ("+ns.EscapeName(name)+")", ns.SiMaxLName-1), true
+				}
+			}
+			if !named {
+				continue // not mounted any more, or not yet
+			}
+		}
+		if pc.parent != nil {
+			pl, asn, ok := pc.parent(name, parents)
+			if !ok {
+				continue // a partition whose disk is not there (hidden, or gone)
+			}
+			sp.Levels, sp.ASN = []uint64{pl, level}, asn
+		}
+		if pc.nameMetric == "" && pc.parent == nil {
+			if len(bf.known) > 4*len(names)+64 {
+				clear(bf.known) // instances that came and went do not pile up
+			}
+			bf.known[name] = sp
+		}
+		ids, poss = append(ids, v.Instance), append(poss, k)
+		specs = append(specs, sp)
+	}
+	bf.specs, bf.ids, bf.poss = specs, ids, poss
+	// Parents come first and instances in a stable order: by level value.
+	order := bf.order[:0]
+	for i := range specs {
+		order = append(order, i)
+	}
+	bf.order = order
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(specs[a].Levels[0], specs[b].Levels[0]) })
+	// The sampler is done with the last reading's slices before it asks for the next one.
+	sorted := slices.Grow(bf.sorted[:0], len(specs))[:len(specs)]
+	raw := slices.Grow(bf.raw[:0], nd*len(specs))[:nd*len(specs)]
+	bf.sorted, bf.raw = sorted, raw
+	cols := h.plan(pc, pc.datums, f)
+	for i, j := range order {
+		sorted[i] = specs[j]
+		row := raw[i*nd : (i+1)*nd]
+		h.fillPlanned(row, pc, cols, f, ids[j], poss[j])
+		if pc.instText != 0 {
+			if k := c.DatumIndex(ns.DatumID(pc.instText)); k >= 0 {
+				row[k] = ns.RawS(ns.Clip(names[ids[j]], 255))
+			}
+		}
+	}
+	return collect.ClassReading{Class: c, Specs: sorted, Raw: raw}
+}
+
+// pcpBufs are one class's buffers, kept from one reading to the next: its raw values, its
+// instances' specs (each made once while its name stays), and the scratch of ordering them.
+type pcpBufs struct {
+	raw           []ns.Raw
+	specs, sorted []ns.InstanceSpec
+	ids           []int64
+	poss, order   []int
+	known         map[string]ns.InstanceSpec
+}
+
+func (h *pcpHost) bufsOf(c *ns.Class) *pcpBufs {
+	if h.bufs == nil {
+		h.bufs = map[*ns.Class]*pcpBufs{}
+	}
+	b := h.bufs[c]
+	if b == nil {
+		b = &pcpBufs{known: map[string]ns.InstanceSpec{}}
+		h.bufs[c] = b
+	}
+	return b
+}
+
+// instanceNames are the names of the instances of metric's domain, read again when a fetch has
+// an instance not seen before (a processor brought online).
+func (h *pcpHost) instanceNames(ctx context.Context, metric string, f *pmproxy.Fetched) (map[int64]string, error) {
+	names := h.instNm[metric]
+	fresh := names != nil
+	for _, v := range f.Values[metric] {
+		if _, ok := names[v.Instance]; !ok {
+			fresh = false
+			break
+		}
+	}
+	if fresh {
+		return names, nil
+	}
+	d, ok := h.descs[metric]
+	if !ok || d.InDom == "" {
+		return nil, fmt.Errorf("%s: %s has no instance domain on %s", h.sup.Module, metric, h.opt.Hostspec)
+	}
+	insts, err := h.x.InDom(ctx, d.InDom)
+	if err != nil {
+		return nil, err
+	}
+	names = make(map[int64]string, len(insts))
+	for _, in := range insts {
+		names[in.ID] = in.Name
+	}
+	h.instNm[metric] = names
+	return names, nil
+}
+
+// fillRow fills one instance's raw values (inst -1 for a single-instance class). A datum the
+// table does not map, or whose metric the host lacks, is on the instance's invalid-data list
+// (DCI-INV-1) where the class keeps one, else not supported; a value that is not a number of the
+// datum's kind is a provider error; none is ever 0.
+func (h *pcpHost) fillRow(row []ns.Raw, pc pcpClass, f *pmproxy.Fetched, inst int64) {
+	h.fillRowFrom(row, pc, pc.datums, f, inst)
+}
+
+// fillRowFrom is fillRow from the given datums (a fixed instance's, its metrics named).
+func (h *pcpHost) fillRowFrom(row []ns.Raw, pc pcpClass, datums []pcpDatum, f *pmproxy.Fetched, inst int64) {
+	h.fillPlanned(row, pc, h.plan(pc, datums, f), f, inst, -1)
+}
+
+// pcpCol is how one datum of a class is read from one fetch, worked out once for all its
+// instances: the datum's place in the class, its metric's values, type and factor.
+type pcpCol struct {
+	at     int // the datum's index in the class
+	metric string
+	vals   []pmproxy.Value
+	typ    string
+	mult   float64
+	kind   uint8
+	inst   int64
+	check  func(ns.Raw) ns.Raw
+}
+
+// Kinds of pcpCol.
+const (
+	colValue    = iota // a value of the metric
+	colClock           // pmcd's clock
+	colConst           // a constant
+	colMissing         // the host has no such metric
+	colNoFactor        // the metric's units cannot become the datum's
+)
+
+// plan works out how each of datums is read from f: once per context for the class (the
+// descriptors and factors do not change within one), the values at each fetch.
+func (h *pcpHost) plan(pc pcpClass, datums []pcpDatum, f *pmproxy.Fetched) []pcpCol {
+	key := &datums[0]
+	if h.plans == nil {
+		h.plans = map[*pcpDatum][]pcpCol{}
+	}
+	cols, ok := h.plans[key]
+	if !ok {
+		cols = h.planOnce(pc, datums)
+		h.plans[key] = cols
+	}
+	for i := range cols {
+		if cols[i].kind == colValue {
+			cols[i].vals = f.Values[cols[i].metric]
+		}
+	}
+	return cols
+}
+
+// planOnce is plan's part that depends on the context alone.
+func (h *pcpHost) planOnce(pc pcpClass, datums []pcpDatum) []pcpCol {
+	cols := make([]pcpCol, 0, len(datums))
+	for _, m := range datums {
+		i := pc.class.DatumIndex(ns.DatumID(m.low))
+		if i < 0 {
+			continue
+		}
+		c := pcpCol{at: i, metric: m.metric, mult: m.mult, inst: m.inst, check: m.check}
+		switch m.metric {
+		case pcpClock:
+			c.kind = colClock
+		case pcpConst:
+			c.kind = colConst
+		default:
+			desc, known := h.descs[m.metric]
+			switch {
+			case !known:
+				c.kind = colMissing // the host's PMDA has no such metric (an older kernel, another OS)
+			case c.mult == 0:
+				var ok bool
+				if c.mult, ok = h.factor(m.metric, desc.Units, pc.class.Datums[i].PCP.Units); !ok {
+					c.kind = colNoFactor
+				}
+			}
+			c.typ = desc.Type
+		}
+		cols = append(cols, c)
+	}
+	if ax, ok := h.x.(*archiveContext); ok && pc.fixed == nil {
+		cols = ax.ownColumns(pc, cols)
+	}
+	return cols
+}
+
+// fillPlanned fills one instance's raw values by cols; pos, when not -1, is where the instance
+// usually is in each metric's values (the metrics of one domain list their instances alike).
+func (h *pcpHost) fillPlanned(row []ns.Raw, pc pcpClass, cols []pcpCol, f *pmproxy.Fetched, inst int64, pos int) {
+	missing := ns.RawNA(ns.ReasonNotSupported)
+	listAt := pc.class.DatumIndex(ns.InvalidDatumID)
+	if listAt >= 0 {
+		missing = ns.RawInvalidData()
+	}
+	for i := range row {
+		row[i] = missing
+	}
+	for k := range cols {
+		c := &cols[k]
+		switch c.kind {
+		case colClock:
+			row[c.at] = ns.RawN(uint64(f.Time.UnixMilli()))
+			continue
+		case colConst:
+			row[c.at] = ns.RawN(uint64(c.mult))
+			continue
+		case colMissing:
+			continue
+		case colNoFactor:
+			row[c.at] = ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonProviderError}
+			continue
+		}
+		want := inst
+		if c.inst != 0 {
+			want = c.inst
+		}
+		var val pmproxy.Value
+		ok := false
+		if want == inst && pos >= 0 && pos < len(c.vals) && c.vals[pos].Instance == inst {
+			val, ok = c.vals[pos], true
+		} else {
+			val, ok = f.Lookup(c.metric, want)
+		}
+		if !ok {
+			continue
+		}
+		row[c.at] = pcpRaw(val, c.typ, c.mult)
+		if c.check != nil {
+			row[c.at] = c.check(row[c.at])
+		}
+	}
+	if listAt >= 0 {
+		var ids []ns.DatumID
+		for i := range row {
+			if i != listAt && row[i].State == ns.RawInvalid && !pc.class.Datums[i].IsDerived() {
+				ids = append(ids, pc.class.Datums[i].ID)
+			}
+		}
+		row[listAt] = ns.RawS(schema.InvalidList(ids...))
+	}
+}
+
+// factor is the factor from a metric's PCP units to a datum's, worked out once per context
+// (pmConvScale); false when the two have different dimensions.
+func (h *pcpHost) factor(metric, from string, to ns.PMUnits) (float64, bool) {
+	if f, ok := h.factors[metric]; ok {
+		return f, !math.IsNaN(f)
+	}
+	u, ok := ns.ParsePMUnits(from)
+	if from == "none" {
+		u, ok = ns.PMUnits{}, true
+	}
+	f, err := ns.ConvScale(1, u, to)
+	if !ok || err != nil {
+		f = math.NaN()
+	}
+	h.factors[metric] = f
+	return f, !math.IsNaN(f)
+}
+
+// pcpRaw converts one value to the datum's unit: integers exactly when the factor is whole.
+func pcpRaw(v pmproxy.Value, typ string, mult float64) ns.Raw {
+	switch typ {
+	case "u32", "u64":
+		n, err := v.Uint64()
+		if err != nil {
+			return ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonProviderError}
+		}
+		if mult >= 1 && mult == math.Trunc(mult) && mult < 1<<32 {
+			k := uint64(mult)
+			if n > math.MaxUint64/k {
+				return ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonOverflow}
+			}
+			return ns.RawN(n * k)
+		}
+		return ns.RawN(uint64(math.Round(float64(n) * mult)))
+	case "32", "64":
+		n, err := v.Int64()
+		if err != nil {
+			return ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonProviderError}
+		}
+		return ns.RawN(uint64(int64(math.Round(float64(n) * mult))))
+	case "float", "double":
+		x, err := v.Float64()
+		if err != nil {
+			return ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonProviderError}
+		}
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonNotANumber}
+		}
+		return ns.RawN(uint64(int64(math.Round(x * mult))))
+	case "string":
+		return ns.RawS(ns.Clip(v.Text, schema.HostTextSize-1))
+	case "aggregate":
+		if len(v.Text) <= schema.HostTextSize { // an octet string dcimon recorded (an address)
+			return ns.RawS(v.Text)
+		}
+	}
+	return ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonNotSupported}
+}

@@ -1,0 +1,73 @@
+package schema
+
+import (
+	"strings"
+
+	ns "dcimon/namespace"
+)
+
+const fsASN = 6
+
+// FS datum low bytes.
+const (
+	FSSizeID = 1 + iota
+	FSUsedID
+	FSAvailID
+	FSInodesID
+	FSIUsedID
+	FSIFreeID
+	FSROID
+	FSDeviceID
+	FSTypeID
+	FSOptionsID
+	fsPctUsedID  // derived: PERCENT(used, avail), df's Use%
+	fsPctIUsedID // derived: PERCENT(iused, ifree), df -i's IUse%
+)
+
+// fsName is an instance's name in the tree: the mount point with its slashes as U+2215 DIVISION
+// SLASH, which reads the same and is not the path separator (`/home` is `FS/∕home`).
+func FSName(point string) string { return strings.ReplaceAll(point, "/", "∕") }
+
+// fsClasses declares FS (6, uninstantiated) and one instance per file system (6.2).
+func FSClasses() (top, fsc *ns.Class) {
+	size := func(id uint8, name, desc, src, pcp, help string) ns.Datum {
+		return ns.Gauge(id, name, ns.TypeUint8, ns.UnitBytes, desc, src).WithScale(0, 1<<40).WithPCPName(pcp).WithHelp(help)
+	}
+	count := func(id uint8, name, desc, src, pcp, help string) ns.Datum {
+		return ns.Gauge(id, name, ns.TypeUint8, ns.UnitInodes, desc, src).WithScale(0, 1e8).WithPCPName(pcp).WithHelp(help)
+	}
+	text := func(id uint8, name, desc, src, help string) ns.Datum {
+		d := ns.Text(id, name, desc, src).WithVolatility(ns.SVVariable).WithHelp(help)
+		d.DCI4.Size = 256
+		return d
+	}
+	pctUsed := ns.Derived(fsPctUsedID, "%used", ns.DerivedPercent, ns.PMSemInstant, "Share of the space in use (df Use%)", FSUsedID, FSAvailID).
+		WithScale(0, 1).WithHelp("used / (used + avail), as df rounds it: the space an unprivileged user can still write is what counts.")
+	pctUsed.Source = "derived: PERCENT(used, avail)"
+	pctIUsed := ns.Derived(fsPctIUsedID, "%iused", ns.DerivedPercent, ns.PMSemInstant, "Share of the inodes in use (df -i IUse%)", FSIUsedID, FSIFreeID).
+		WithScale(0, 1).WithHelp("iused / (iused + ifree): a file system out of inodes is full however much space it has.")
+	pctIUsed.Source = "derived: PERCENT(iused, ifree)"
+	top = &ns.Class{ID: ns.ClassID{fsASN}, Name: "FS", Desc: "Mounted file systems", Flags: ns.ClassEnabled,
+		Help: "Mounted file systems as df shows them: /proc/self/mountinfo, each asked with statfs(2) under a deadline."}
+	fsc = &ns.Class{ID: ns.ClassID{fsASN, 2}, Name: "fs", Desc: "One mounted file system", Flags: ns.ClassEnabled,
+		Help:     "Sizes and inodes of one mounted file system. Pseudo file systems and second mounts of a device are left out, as df does.",
+		InstFreq: ns.SiContInst, Levels: []ns.InstLevel{{Type: ns.TypeUint4, Tag: ns.TagDevice, Size: 4}},
+		Datums: []ns.Datum{
+			size(FSSizeID, "size", "Size", "statfs f_blocks × f_frsize", "filesys.capacity", "The file system's size."),
+			size(FSUsedID, "used", "Space in use", "statfs (f_blocks − f_bfree) × f_frsize", "filesys.used", "Space in use, the root's reserve included."),
+			size(FSAvailID, "avail", "Space free for unprivileged users", "statfs f_bavail × f_frsize", "filesys.avail", "Space an unprivileged user can still write: what df shows as Avail."),
+			count(FSInodesID, "inodes", "Inodes", "statfs f_files", "filesys.maxfiles", "How many files the file system can hold."),
+			count(FSIUsedID, "iused", "Inodes in use", "statfs f_files − f_ffree", "filesys.usedfiles", "Files and directories that exist."),
+			count(FSIFreeID, "ifree", "Inodes free", "statfs f_ffree", "filesys.freefiles", "Files that can still be created."),
+			ns.Discrete(FSROID, "ro", ns.TypeBoolean, ns.UnitNone, "Mounted read-only", "/proc/self/mountinfo mount options").
+				WithVolatility(ns.SVVariable).WithDCI4(ns.STBoolean, ns.SBFNormal, ns.SBPYesNo).WithScale(0, 1).
+				WithPCPName("filesys.readonly").WithHelp("Whether the mount refuses writes."),
+			text(FSDeviceID, "device", "Mounted device or source", "/proc/self/mountinfo mount source", "What is mounted: a block device, a server's export, a name."),
+			text(FSTypeID, "type", "File system type", "/proc/self/mountinfo file system type", "ext4, xfs, nfs4, tmpfs..."),
+			text(FSOptionsID, "options", "Mount options", "/proc/self/mountinfo mount options", "The mount's options, as mount(8) lists them."),
+			pctUsed, pctIUsed,
+		}}
+	return top, fsc
+}
+
+const FSModule, FSTitle = "dcimon-fs", "File systems"
