@@ -307,7 +307,7 @@ func (cfg *config) validate() error {
 		return usagef("--hosts applies to a pcp:// source")
 	}
 	if strings.HasPrefix(cfg.c.Source, "synthetic") {
-		if _, err := synthetic.ParseSynthetic(cfg.c.Source); err != nil {
+		if _, err := synthetic.Parse(cfg.c.Source); err != nil {
 			return usagef("--source: %v", err)
 		}
 	}

@@ -93,25 +93,25 @@ func OpenSource(c Common, e Env) (_ *collect.Sampler, archives *pcp.Archives, _ 
 		if err != nil {
 			return nil, nil, err
 		}
-		provs, err = pcp.PCPFleet(pcp.PCPOptions{URL: c.Source, Password: pw}, hosts)
+		provs, err = pcp.Fleet(pcp.Options{URL: c.Source, Password: pw}, hosts)
 		if err != nil {
 			return nil, nil, Usagef("--source: %v", err)
 		}
 		deadline = pcp.FleetDeadline(len(hosts))
 	} else if strings.HasPrefix(c.Source, "synthetic") {
-		opt, err := synthetic.ParseSynthetic(c.Source)
+		opt, err := synthetic.Parse(c.Source)
 		if err != nil {
 			return nil, nil, Usagef("--source: %v", err)
 		}
 		opt.Now = e.Now
-		provs = synthetic.SyntheticProviders(opt)
+		provs = synthetic.Providers(opt)
 	} else {
-		provs = linux.HostProviders(linux.HostOptions{Procfs: c.Procfs, Sysfs: c.Sysfs, ShowLoop: c.ShowLoop})
+		provs = linux.Providers(linux.Options{Procfs: c.Procfs, Sysfs: c.Sysfs, ShowLoop: c.ShowLoop})
 	}
 	// dcimon's own cost is this process's, whatever the source.
 	opt := collect.Options{Now: clock, Liveness: c.Liveness, Deadline: deadline, Self: (&linux.SelfReader{}).Read}
 	if len(c.Suppliers) > 0 {
-		opt.Discover = dds.NewDDS(dds.DDSOptions{Dirs: c.Suppliers})
+		opt.Discover = dds.New(dds.Options{Dirs: c.Suppliers})
 	}
 	s, err := collect.NewSampler(ns.NewRegistry(), provs, opt)
 	if err != nil {
@@ -169,7 +169,7 @@ type Common struct {
 	Archives      []string      // PCP archives to read instead of a live source, a host each (issue 15)
 	At            string        // with Archive: the time to read at (ParseAt); "" its start
 	From, To      string        // with Archive: read the samples from From to To (ParseAt), a reading each
-	HostList      []pcp.PCPHost // Hosts as the command line parsed it once; nil: parse Hosts
+	HostList      []pcp.Host // Hosts as the command line parsed it once; nil: parse Hosts
 	// Fleet says the source has several hosts, each the first component of its paths
 	// (`web1/Disk/sda`): listings then print `/web1/Disk/sda`, without a host of their own.
 	Fleet bool
@@ -178,9 +178,9 @@ type Common struct {
 // ParseHosts reads --hosts: hostspecs separated by commas (`web1,db1:44321`), each optionally
 // named (`db=10.0.0.5:44321`), and `@FILE` for a file of them, one a line, `#` starting a
 // comment. A name is a path component: no `/`, at most 31 bytes, and no two hosts share one.
-func ParseHosts(s string, readFile func(string) ([]byte, error)) ([]pcp.PCPHost, error) {
+func ParseHosts(s string, readFile func(string) ([]byte, error)) ([]pcp.Host, error) {
 	if s == "" {
-		return []pcp.PCPHost{{Name: "localhost", Spec: "localhost"}}, nil
+		return []pcp.Host{{Name: "localhost", Spec: "localhost"}}, nil
 	}
 	var items []string
 	for _, it := range strings.Split(s, ",") {
@@ -202,7 +202,7 @@ func ParseHosts(s string, readFile func(string) ([]byte, error)) ([]pcp.PCPHost,
 		}
 		items = append(items, it)
 	}
-	var out []pcp.PCPHost
+	var out []pcp.Host
 	seen := map[string]bool{}
 	for _, it := range items {
 		name, spec, named := strings.Cut(it, "=")
@@ -221,7 +221,7 @@ func ParseHosts(s string, readFile func(string) ([]byte, error)) ([]pcp.PCPHost,
 			return nil, fmt.Errorf("--hosts: two hosts named %q (name one: NAME=HOSTSPEC)", name)
 		}
 		seen[name] = true
-		out = append(out, pcp.PCPHost{Name: name, Spec: spec})
+		out = append(out, pcp.Host{Name: name, Spec: spec})
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("--hosts %q names no host", s)

@@ -20,14 +20,14 @@ func TestNoGrowthUnderChurn(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a soak")
 	}
-	opt, err := synthetic.ParseSynthetic("synthetic:disks=20,parts=2,nics=6,cpus=4,seed=3")
+	opt, err := synthetic.Parse("synthetic:disks=20,parts=2,nics=6,cpus=4,seed=3")
 	if err != nil {
 		t.Fatal(err)
 	}
 	now := fixtureNow
 	clock := func() time.Time { return now }
 	opt.Now = clock
-	syn := synthetic.NewSynthetic(opt)
+	syn := synthetic.New(opt)
 	const ticks = 1200
 	for k := 1; k < ticks; k++ {
 		// Every collection adds a disk and an interface and removes one of each.

@@ -33,14 +33,14 @@ func (s *synthSampler) Sample(ctx context.Context) (*ns.Snapshot, error) {
 
 func newSynthSampler(t testing.TB, spec string) *synthSampler {
 	t.Helper()
-	opt, err := synthetic.ParseSynthetic(spec)
+	opt, err := synthetic.Parse(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := &synthSampler{now: fixtureNow}
 	clock := func() time.Time { return s.now }
 	opt.Now = clock
-	s.Sampler, err = collect.NewSampler(ns.NewRegistry(), synthetic.SyntheticProviders(opt), collect.Options{Now: clock})
+	s.Sampler, err = collect.NewSampler(ns.NewRegistry(), synthetic.Providers(opt), collect.Options{Now: clock})
 	if err != nil {
 		t.Fatal(err)
 	}

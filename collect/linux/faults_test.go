@@ -32,7 +32,7 @@ func newRewriteTree(t *testing.T, scenario string) *rewriteTree {
 		t.Fatal(err)
 	}
 	rt := &rewriteTree{t: t, dir: dir, orig: map[string]string{}}
-	provs := HostProviders(HostOptions{Procfs: filepath.Join(dir, "proc"), Sysfs: filepath.Join(dir, "sys")})
+	provs := Providers(Options{Procfs: filepath.Join(dir, "proc"), Sysfs: filepath.Join(dir, "sys")})
 	pointAt(t, provs, dir)
 	rt.now = treeTime(t, dir)
 	for _, p := range provs {

@@ -64,7 +64,7 @@ func treeProviders(t testing.TB, scenario, tn string, showLoop bool) []collect.P
 	if _, err := os.Stat(dir); err != nil {
 		t.Fatal(err)
 	}
-	provs := HostProviders(HostOptions{Procfs: filepath.Join(dir, "proc"), Sysfs: filepath.Join(dir, "sys"), ShowLoop: showLoop})
+	provs := Providers(Options{Procfs: filepath.Join(dir, "proc"), Sysfs: filepath.Join(dir, "sys"), ShowLoop: showLoop})
 	pointAt(t, provs, dir)
 	return provs
 }

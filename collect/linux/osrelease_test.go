@@ -50,7 +50,7 @@ func TestOSReleaseFromTree(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "usr", "lib", "os-release"), []byte("NAME=Tree\nVERSION_ID=1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	provs := HostProviders(HostOptions{Procfs: filepath.Join(dir, "proc"), Sysfs: filepath.Join(dir, "sys")})
+	provs := Providers(Options{Procfs: filepath.Join(dir, "proc"), Sysfs: filepath.Join(dir, "sys")})
 	pointAt(t, provs, dir)
 	h := collecttest.NewHarness(t, provs)
 	h.Step(collect.Request{Static: true})

@@ -64,7 +64,7 @@ func TestProcHotsetsLive(t *testing.T) {
 	}
 	spin, write := start("spin"), start("write")
 	var provs []collect.Provider
-	for _, p := range HostProviders(HostOptions{}) {
+	for _, p := range Providers(Options{}) {
 		if p.Supplier().Module == schema.ProcModule {
 			provs = append(provs, p)
 		}

@@ -368,14 +368,14 @@ func TestProcSyntheticHundredThousand(t *testing.T) {
 	if testing.Short() {
 		t.Skip("100,000 processes")
 	}
-	opt, err := synthetic.ParseSynthetic("synthetic:procs=100000,pidstart=4194000")
+	opt, err := synthetic.Parse("synthetic:procs=100000,pidstart=4194000")
 	if err != nil {
 		t.Fatal(err)
 	}
 	clock := time.Unix(1700000000, 0)
 	opt.Now = func() time.Time { return clock }
 	var provs []collect.Provider
-	for _, p := range synthetic.SyntheticProviders(opt) {
+	for _, p := range synthetic.Providers(opt) {
 		if p.Supplier().Module == "synthetic-proc" {
 			provs = append(provs, p)
 		}

@@ -37,7 +37,7 @@ func benchCollect(b *testing.B, provs []collect.Provider) {
 }
 
 // BenchmarkHostCollect is one collection of every host provider.
-func BenchmarkHostCollect(b *testing.B) { benchCollect(b, HostProviders(HostOptions{})) }
+func BenchmarkHostCollect(b *testing.B) { benchCollect(b, Providers(Options{})) }
 
 // BenchmarkCPUDiskNetCollect is the part of a collection the budget is about.
 func BenchmarkCPUDiskNetCollect(b *testing.B) {
@@ -64,7 +64,7 @@ func BenchmarkNetCollect(b *testing.B)      { benchCollect(b, hostProvidersOf(b,
 func hostProvidersOf(b *testing.B, names ...string) []collect.Provider {
 	b.Helper()
 	var out []collect.Provider
-	all := HostProviders(HostOptions{})
+	all := Providers(Options{})
 	for _, n := range names {
 		opt := strings.HasSuffix(n, "?")
 		n = strings.TrimSuffix(n, "?")
@@ -126,7 +126,7 @@ func BenchmarkGopsutilSwapMemory(b *testing.B) {
 	}
 }
 
-func BenchmarkRawMemCollect(b *testing.B) { benchCollect(b, HostProviders(HostOptions{})[1:2]) }
+func BenchmarkRawMemCollect(b *testing.B) { benchCollect(b, Providers(Options{})[1:2]) }
 
 // BenchmarkGopsutilInterfaces is one netlink dump of every interface with its addresses, what
 // the net provider does for IPv4 addresses when SV_VARIABLE data is due.

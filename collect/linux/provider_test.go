@@ -55,9 +55,9 @@ func TestGoldenBasic(t *testing.T) {
 func TestClassesRegister(t *testing.T) {
 	t.Parallel()
 	sets := map[string][]collect.Provider{
-		"host":      HostProviders(HostOptions{}),
+		"host":      Providers(Options{}),
 		"tree":      treeProviders(t, "basic", "t0", false),
-		"synthetic": synthetic.SyntheticProviders(synthetic.SyntheticOptions{Disks: 3, Parts: 2, NICs: 2, CPUs: 2, Seed: 1}),
+		"synthetic": synthetic.Providers(synthetic.Options{Disks: 3, Parts: 2, NICs: 2, CPUs: 2, Seed: 1}),
 	}
 	for name, provs := range sets {
 		h := collecttest.NewHarness(t, provs) // fails on any registration error
@@ -350,14 +350,14 @@ func TestDefaultHidesLoop(t *testing.T) {
 // tree whose other directories are its siblings.
 func TestHostOptionsRoots(t *testing.T) {
 	t.Parallel()
-	if r := (HostOptions{}).roots(); !r.live() {
+	if r := (Options{}).roots(); !r.live() {
 		t.Errorf("empty options: %+v", r)
 	}
-	r := HostOptions{Procfs: "/x/t0/proc"}.roots()
+	r := Options{Procfs: "/x/t0/proc"}.roots()
 	if r.live() || r.proc != "/x/t0/proc" || r.sys != "/sys" || r.run != "/x/t0/run" || r.etc != "/x/t0/etc" {
 		t.Errorf("procfs only: %+v", r)
 	}
-	r = HostOptions{Sysfs: "/y/sys/"}.roots()
+	r = Options{Sysfs: "/y/sys/"}.roots()
 	if r.proc != "/proc" || r.sys != "/y/sys/" || r.run != "/y/run" {
 		t.Errorf("sysfs only: %+v", r)
 	}

@@ -254,7 +254,7 @@ func TestScenarioHostileNames(t *testing.T) {
 			}
 		}
 	}
-	provs := HostProviders(HostOptions{Procfs: filepath.Join(dir, "proc"), Sysfs: filepath.Join(dir, "sys")})
+	provs := Providers(Options{Procfs: filepath.Join(dir, "proc"), Sysfs: filepath.Join(dir, "sys")})
 	pointAt(t, provs, dir)
 	h := collecttest.NewHarness(t, provs)
 	h.Step(collect.Request{Static: true, Variable: true})
@@ -331,7 +331,7 @@ func TestReadOnlyDevice(t *testing.T) {
 		}
 	}
 	t0 := filepath.Join(dir, "t0")
-	provs := HostProviders(HostOptions{Procfs: filepath.Join(t0, "proc"), Sysfs: filepath.Join(t0, "sys")})
+	provs := Providers(Options{Procfs: filepath.Join(t0, "proc"), Sysfs: filepath.Join(t0, "sys")})
 	pointAt(t, provs, t0)
 	h := collecttest.NewHarness(t, provs)
 	h.Step(collect.Request{Static: true, Variable: true})
@@ -480,7 +480,7 @@ func TestHostLive(t *testing.T) {
 		t.Skip("no /proc")
 	}
 	t.Parallel()
-	h := collecttest.NewHarness(t, HostProviders(HostOptions{}))
+	h := collecttest.NewHarness(t, Providers(Options{}))
 	h.Step(collect.Request{Static: true, Variable: true})
 	time.Sleep(50 * time.Millisecond) // /proc/stat counts in 10 ms ticks
 	h.Step(collect.Request{})
@@ -522,7 +522,7 @@ func TestNetIfReappears(t *testing.T) {
 		}
 	}
 	wg0 := filepath.Join(dir, "sys", "class", "net", "wg0")
-	provs := HostProviders(HostOptions{Procfs: filepath.Join(dir, "proc"), Sysfs: filepath.Join(dir, "sys")})
+	provs := Providers(Options{Procfs: filepath.Join(dir, "proc"), Sysfs: filepath.Join(dir, "sys")})
 	pointAt(t, provs, dir)
 	h := collecttest.NewHarness(t, provs)
 	ifindex := func() uint64 {
@@ -585,7 +585,7 @@ func TestDiskReplaced(t *testing.T) {
 	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", "disk_removed", "t0"))); err != nil {
 		t.Fatal(err)
 	}
-	provs := HostProviders(HostOptions{Procfs: filepath.Join(dir, "proc"), Sysfs: filepath.Join(dir, "sys")})
+	provs := Providers(Options{Procfs: filepath.Join(dir, "proc"), Sysfs: filepath.Join(dir, "sys")})
 	pointAt(t, provs, dir)
 	h := collecttest.NewHarness(t, provs)
 	devno := func() uint64 {

@@ -50,7 +50,7 @@ func TestSensors(t *testing.T) {
 		t.Fatal("Sensors is declared on a host without sensors: it must be absent, not empty")
 	}
 	hwmonTree(t, filepath.Join(rt.dir, "sys"))
-	provs := HostProviders(HostOptions{Procfs: filepath.Join(rt.dir, "proc"), Sysfs: filepath.Join(rt.dir, "sys")})
+	provs := Providers(Options{Procfs: filepath.Join(rt.dir, "proc"), Sysfs: filepath.Join(rt.dir, "sys")})
 	pointAt(t, provs, rt.dir)
 	h := collecttest.NewHarness(t, provs)
 	h.Step(collect.Request{Static: true, Variable: true})
@@ -126,7 +126,7 @@ func TestSensorsVanish(t *testing.T) {
 	rt := newRewriteTree(t, "basic")
 	sys := filepath.Join(rt.dir, "sys")
 	hwmonTree(t, sys)
-	provs := HostProviders(HostOptions{Procfs: filepath.Join(rt.dir, "proc"), Sysfs: sys})
+	provs := Providers(Options{Procfs: filepath.Join(rt.dir, "proc"), Sysfs: sys})
 	pointAt(t, provs, rt.dir)
 	h := collecttest.NewHarness(t, provs)
 	h.Step(collect.Request{Static: true, Variable: true})

@@ -16,13 +16,13 @@ import (
 	ns "dcimon/namespace"
 )
 
-// SyntheticOptions configure the synthetic source: a made-up host with Disks whole disks, every
+// Options configure the synthetic source: a made-up host with Disks whole disks, every
 // fourth of which (sda, sde, ...) has Parts partitions — like a host whose system disks are
 // partitioned and whose data LUNs are not, which keeps disks=10000 at 15,000 instances rather
 // than 30,000 — NICs network interfaces and CPUs processors, whose counters grow at
 // pseudo-random rates that depend only on Seed, the instance and the collection number, and
 // advance by rate × the seconds elapsed on Now between two collections.
-type SyntheticOptions struct {
+type Options struct {
 	Disks, Parts, NICs, CPUs int
 	// Procs is the number of processes (procs=, default 60; up to 1,000,000), and PIDStart the
 	// first PID (pidstart=, to make PIDs wrap soon).
@@ -49,11 +49,11 @@ const (
 	synthMaxProcs     = 1_000_000
 )
 
-// ParseSynthetic parses a --source value such as `synthetic:disks=10000,nics=64,cpus=128,seed=7`
+// Parse parses a --source value such as `synthetic:disks=10000,nics=64,cpus=128,seed=7`
 // (the `synthetic` prefix is optional; every key is optional: disks=8, parts=2, nics=4, cpus=4,
 // seed=1). Errors name the bad key or value.
-func ParseSynthetic(spec string) (SyntheticOptions, error) {
-	opt := SyntheticOptions{Disks: synthDefaultDisks, Parts: synthDefaultParts, NICs: synthDefaultNICs,
+func Parse(spec string) (Options, error) {
+	opt := Options{Disks: synthDefaultDisks, Parts: synthDefaultParts, NICs: synthDefaultNICs,
 		CPUs: synthDefaultCPUs, Procs: synthDefaultProcs, Seed: 1}
 	rest := spec
 	if r, ok := strings.CutPrefix(spec, "synthetic"); ok {
@@ -118,10 +118,10 @@ func ParseSynthetic(spec string) (SyntheticOptions, error) {
 	return opt, nil
 }
 
-// SyntheticProviders returns the providers of a new synthetic source, in the same order and
-// with exactly the same classes as HostProviders.
-func SyntheticProviders(opt SyntheticOptions) []collect.Provider {
-	return NewSynthetic(opt).Providers()
+// Providers returns the providers of a new synthetic source, in the same order and
+// with exactly the same classes as linux.Providers.
+func Providers(opt Options) []collect.Provider {
+	return New(opt).Providers()
 }
 
 // SynthTarget names one of the synthetic source's providers in a scripted action.
@@ -192,15 +192,15 @@ type SynthAction struct {
 // collections ("ticks", from 0), and a scripted action for tick k applies at the start of the
 // target provider's collection number k.
 type Synthetic struct {
-	opt    SyntheticOptions
+	opt    Options
 	mu     sync.Mutex
 	script map[SynthTarget]map[int][]SynthAction
 	provs  [SynthAll]*synthProvider
 }
 
-// NewSynthetic builds a synthetic source. Zero counts are taken literally (no disks, no
+// New builds a synthetic source. Zero counts are taken literally (no disks, no
 // interfaces), except CPUs, of which there is at least one.
-func NewSynthetic(opt SyntheticOptions) *Synthetic {
+func New(opt Options) *Synthetic {
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
@@ -216,7 +216,7 @@ func NewSynthetic(opt SyntheticOptions) *Synthetic {
 	return s
 }
 
-// Providers returns the source's providers in HostProviders' order: host, mem, cpu, disk, net.
+// Providers returns the source's providers in linux.Providers' order: host, mem, cpu, disk, net.
 func (s *Synthetic) Providers() []collect.Provider {
 	out := make([]collect.Provider, len(s.provs))
 	for i, p := range s.provs {

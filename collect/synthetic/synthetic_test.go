@@ -18,8 +18,8 @@ import (
 
 func TestParseSynthetic(t *testing.T) {
 	t.Parallel()
-	def := SyntheticOptions{Disks: 8, Parts: 2, NICs: 4, CPUs: 4, Procs: 60, Seed: 1}
-	ok := map[string]SyntheticOptions{
+	def := Options{Disks: 8, Parts: 2, NICs: 4, CPUs: 4, Procs: 60, Seed: 1}
+	ok := map[string]Options{
 		"synthetic":  def,
 		"synthetic:": def,
 		"":           def,
@@ -29,9 +29,9 @@ func TestParseSynthetic(t *testing.T) {
 		"procs=100000,pidstart=4194000":                   {Disks: 8, Parts: 2, NICs: 4, CPUs: 4, Procs: 100000, PIDStart: 4194000, Seed: 1},
 	}
 	for in, want := range ok {
-		got, err := ParseSynthetic(in)
+		got, err := Parse(in)
 		if err != nil || !reflect.DeepEqual(got, want) {
-			t.Errorf("ParseSynthetic(%q) = %+v, %v; want %+v", in, got, err, want)
+			t.Errorf("Parse(%q) = %+v, %v; want %+v", in, got, err, want)
 		}
 	}
 	bad := map[string]string{
@@ -49,8 +49,8 @@ func TestParseSynthetic(t *testing.T) {
 		"syntheticdisks=1":          "want synthetic or synthetic:key=value",
 	}
 	for in, want := range bad {
-		if _, err := ParseSynthetic(in); err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("ParseSynthetic(%q) = %v, want an error containing %q", in, err, want)
+		if _, err := Parse(in); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Parse(%q) = %v, want an error containing %q", in, err, want)
 		}
 	}
 }
@@ -83,7 +83,7 @@ func TestSyntheticDeterminism(t *testing.T) {
 	t.Parallel()
 	run := func(seed uint64) [][]collect.Batch {
 		clk := newSynthClock()
-		provs := SyntheticProviders(SyntheticOptions{Disks: 9, Parts: 3, NICs: 5, CPUs: 3, Seed: seed, Now: clk.now})
+		provs := Providers(Options{Disks: 9, Parts: 3, NICs: 5, CPUs: 3, Seed: seed, Now: clk.now})
 		var out [][]collect.Batch
 		for i := range 4 {
 			out = append(out, collectAll(t, provs, collect.Request{Static: i == 0, Variable: i == 0}))
@@ -131,7 +131,7 @@ func TestSyntheticDeterminism(t *testing.T) {
 func TestSyntheticRates(t *testing.T) {
 	t.Parallel()
 	clk := newSynthClock()
-	s := NewSynthetic(SyntheticOptions{Disks: 16, Parts: 1, NICs: 8, CPUs: 2, Seed: 3, Now: clk.now})
+	s := New(Options{Disks: 16, Parts: 1, NICs: 8, CPUs: 2, Seed: 3, Now: clk.now})
 	h := collecttest.NewHarness(t, s.Providers())
 	h.Step(collect.Request{Static: true, Variable: true})
 	for _, dt := range []time.Duration{time.Second, 2500 * time.Millisecond} {
@@ -169,7 +169,7 @@ func TestSyntheticRates(t *testing.T) {
 func TestSyntheticScript(t *testing.T) {
 	t.Parallel()
 	clk := newSynthClock()
-	s := NewSynthetic(SyntheticOptions{Disks: 2, Parts: 1, NICs: 2, CPUs: 1, Seed: 1, Now: clk.now})
+	s := New(Options{Disks: 2, Parts: 1, NICs: 2, CPUs: 1, Seed: 1, Now: clk.now})
 	boom := errors.New("boom")
 	s.Script(1, SynthAction{Kind: SynthAddDisks, N: 3})
 	s.Script(1, SynthAction{Kind: SynthRemoveNIC, N: 0})
@@ -278,7 +278,7 @@ func TestSyntheticScript(t *testing.T) {
 func TestSyntheticWithSampler(t *testing.T) {
 	t.Parallel()
 	clk := newSynthClock()
-	s := NewSynthetic(SyntheticOptions{Disks: 4, Parts: 1, NICs: 2, CPUs: 2, Seed: 5, Now: clk.now})
+	s := New(Options{Disks: 4, Parts: 1, NICs: 2, CPUs: 2, Seed: 5, Now: clk.now})
 	s.Script(2, SynthAction{Kind: SynthFail, Target: SynthDisk})
 	smp, err := collect.NewSampler(ns.NewRegistry(), s.Providers(), collect.Options{Now: clk.now})
 	if err != nil {
@@ -317,7 +317,7 @@ func TestSyntheticWithSampler(t *testing.T) {
 func TestSyntheticDisksArePhysical(t *testing.T) {
 	t.Parallel()
 	clk := newSynthClock()
-	s := NewSynthetic(SyntheticOptions{Disks: 64, Parts: 2, CPUs: 1, Seed: 11, Now: clk.now})
+	s := New(Options{Disks: 64, Parts: 2, CPUs: 1, Seed: 11, Now: clk.now})
 	h := collecttest.NewHarness(t, s.Providers())
 	h.Step(collect.Request{Static: true, Variable: true})
 	for range 5 {

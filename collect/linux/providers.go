@@ -12,8 +12,8 @@ import (
 	"github.com/shirou/gopsutil/v3/common"
 )
 
-// HostOptions choose where the host providers read from.
-type HostOptions struct {
+// Options choose where the host providers read from.
+type Options struct {
 	// Procfs and Sysfs are the directories read as /proc and /sys; empty means the real ones.
 	// When either is set the source is a tree, not the live host: the udev database, /etc and
 	// /dev are looked for next to it (Procfs's or else Sysfs's parent directory: run/, etc/,
@@ -67,7 +67,7 @@ func probeHost(r roots, d time.Duration) hostProbe {
 }
 
 // roots resolves the options to the directories the readers use.
-func (o HostOptions) roots() roots {
+func (o Options) roots() roots {
 	if o.Procfs == "" && o.Sysfs == "" {
 		return hostRoots()
 	}
@@ -86,10 +86,10 @@ func (o HostOptions) roots() roots {
 	return r
 }
 
-// HostProviders returns the built-in providers reading this host (or the tree the options name),
+// Providers returns the built-in providers reading this host (or the tree the options name),
 // in a fixed order: host, mem, cpu, disk, net. They share one boot-time reading, so the four
 // host-wide suppliers report the same reset value (see bootClock).
-func HostProviders(opt HostOptions) []collect.Provider {
+func Providers(opt Options) []collect.Provider {
 	r := opt.roots()
 	boot := &bootClock{}
 	probe := probeHost(r, opt.ProbeDeadline)

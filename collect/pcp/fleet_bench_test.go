@@ -247,11 +247,11 @@ func TestFleetProxyServe(t *testing.T) {
 func fleetSamplerAt(tb testing.TB, url string, hosts, ndisk int) (*collect.Sampler, *ns.Snapshot) {
 	tb.Helper()
 	srv := struct{ URL string }{url}
-	hs := make([]PCPHost, hosts)
+	hs := make([]Host, hosts)
 	for i := range hs {
-		hs[i] = PCPHost{Name: fmt.Sprintf("web%03d", i), Spec: fmt.Sprintf("web%03d", i)}
+		hs[i] = Host{Name: fmt.Sprintf("web%03d", i), Spec: fmt.Sprintf("web%03d", i)}
 	}
-	provs, err := PCPFleet(PCPOptions{URL: strings.Replace(srv.URL, "http://", "pcp://", 1)}, hs)
+	provs, err := Fleet(Options{URL: strings.Replace(srv.URL, "http://", "pcp://", 1)}, hs)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -31,7 +31,7 @@ func newDDSHarness(t *testing.T, liveness time.Duration) *ddsHarness {
 	t.Helper()
 	h := &ddsHarness{t: t, dir: t.TempDir(), clock: &collecttest.FakeClock{T: time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)},
 		mtime: time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC)}
-	h.dds = NewDDS(DDSOptions{Dirs: []string{h.dir}, Timeout: 2 * time.Second})
+	h.dds = New(Options{Dirs: []string{h.dir}, Timeout: 2 * time.Second})
 	s, err := collect.NewSampler(ns.NewRegistry(), nil, collect.Options{Now: h.clock.Now, Liveness: liveness, Discover: h.dds, DiscoverEvery: time.Second, Deadline: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
@@ -376,7 +376,7 @@ func TestDDSDiscoverSkipsTemporaryFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	d := NewDDS(DDSOptions{Dirs: []string{dir, filepath.Join(dir, "missing")}})
+	d := New(Options{Dirs: []string{dir, filepath.Join(dir, "missing")}})
 	ps, err := d.Discover(context.Background())
 	if err != nil {
 		t.Fatal(err)

@@ -15,9 +15,9 @@ import (
 )
 
 // pcpSampler is a sampler whose only supplier is the remote host opt names.
-func pcpSampler(t *testing.T, opt PCPOptions) *collect.Sampler {
+func pcpSampler(t *testing.T, opt Options) *collect.Sampler {
 	t.Helper()
-	provs, err := PCPProviders(opt)
+	provs, err := Providers(opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +34,7 @@ func pcpSampler(t *testing.T, opt PCPOptions) *collect.Sampler {
 // classes as the local providers, with the same numbers where both read the same kernel.
 func TestPCPSourceMatchesLocal(t *testing.T) {
 	p := pcptest.Start(t)
-	s := pcpSampler(t, PCPOptions{URL: p.URL(), Hostspec: p.Hostspec()})
+	s := pcpSampler(t, Options{URL: p.URL(), Hostspec: p.Hostspec()})
 	ctx := context.Background()
 	if _, err := s.Sample(ctx); err != nil {
 		t.Fatal(err)
@@ -44,7 +44,7 @@ func TestPCPSourceMatchesLocal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	local := collecttest.NewHarness(t, linux.HostProviders(linux.HostOptions{}))
+	local := collecttest.NewHarness(t, linux.Providers(linux.Options{}))
 	local.Step(collect.Request{Static: true})
 	// Disks and interfaces: the same names, sizes and MTUs as the local providers see.
 	var same []string
@@ -129,7 +129,7 @@ func TestPCPSourceMatchesLocal(t *testing.T) {
 // A pmproxy that is not there: the provider is degraded with the URL in its error, and backs off.
 func TestPCPSourceProxyDown(t *testing.T) {
 	port := pcptest.FreePort(t)
-	provs, err := PCPProviders(PCPOptions{URL: "pcp://127.0.0.1:" + strconv.Itoa(port), Hostspec: "localhost", ProbeDeadline: 500 * time.Millisecond})
+	provs, err := Providers(Options{URL: "pcp://127.0.0.1:" + strconv.Itoa(port), Hostspec: "localhost", ProbeDeadline: 500 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +148,7 @@ func TestPCPSourceProxyDown(t *testing.T) {
 // reset value, so no rate is computed across it (issue 14).
 func TestPCPSourceContextExpires(t *testing.T) {
 	p := pcptest.Start(t)
-	s := pcpSampler(t, PCPOptions{URL: p.URL(), Hostspec: p.Hostspec(), Interval: 100 * time.Millisecond})
+	s := pcpSampler(t, Options{URL: p.URL(), Hostspec: p.Hostspec(), Interval: 100 * time.Millisecond})
 	ctx := context.Background()
 	if _, err := s.Sample(ctx); err != nil {
 		t.Fatal(err)
@@ -173,7 +173,7 @@ func TestPCPSourceContextExpires(t *testing.T) {
 // through a real pmproxy and pmcd on this machine.
 func BenchmarkPCPCollect(b *testing.B) {
 	p := pcptest.Start(b)
-	provs, err := PCPProviders(PCPOptions{URL: p.URL(), Hostspec: p.Hostspec()})
+	provs, err := Providers(Options{URL: p.URL(), Hostspec: p.Hostspec()})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 // disks (and 5,000 partitions: every fourth disk has two).
 func BenchmarkSyntheticCollect10k(b *testing.B) {
 	clk := time.Unix(1_800_000_000, 0)
-	s := NewSynthetic(SyntheticOptions{Disks: 10000, Parts: 2, NICs: 64, CPUs: 128, Seed: 7, Now: func() time.Time { return clk }})
+	s := New(Options{Disks: 10000, Parts: 2, NICs: 64, CPUs: 128, Seed: 7, Now: func() time.Time { return clk }})
 	p := s.provs[SynthDisk]
 	ctx := context.Background()
 	if _, err := p.Collect(ctx, collect.Request{Static: true, Variable: true}); err != nil {
@@ -34,7 +34,7 @@ func BenchmarkSyntheticCollect10k(b *testing.B) {
 // measures those).
 func BenchmarkSyntheticSample10k(b *testing.B) {
 	clk := time.Unix(1_800_000_000, 0)
-	h := collecttest.NewHarness(b, SyntheticProviders(SyntheticOptions{Disks: 10000, Parts: 2, NICs: 64, CPUs: 128, Seed: 7,
+	h := collecttest.NewHarness(b, Providers(Options{Disks: 10000, Parts: 2, NICs: 64, CPUs: 128, Seed: 7,
 		Now: func() time.Time { return clk }}))
 	h.Step(collect.Request{Static: true, Variable: true})
 	var older *ns.Snapshot

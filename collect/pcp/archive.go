@@ -586,11 +586,11 @@ func ArchiveProviders(bases []string, at time.Time, clamp bool) ([]collect.Provi
 	}
 	provs := make([]collect.Provider, len(as.xs))
 	for i, x := range as.xs {
-		h := &pcpHost{opt: PCPOptions{Hostspec: as.names[i], Interval: time.Second}, now: func() time.Time { return x.now },
+		h := &pcpHost{opt: Options{Hostspec: as.names[i], Interval: time.Second}, now: func() time.Time { return x.now },
 			dial: func() (pcpContext, error) { return x, nil }}
 		h.x = x
 		ncpu, mem := x.scales()
-		h.host, h.fleet, h.asn = PCPHost{Name: as.names[i], Spec: x.a.Label.Host}, len(as.xs) > 1, FleetASNBase+uint32(i)
+		h.host, h.fleet, h.asn = Host{Name: as.names[i], Spec: x.a.Label.Host}, len(as.xs) > 1, FleetASNBase+uint32(i)
 		h.start(ncpu, mem)
 		spec := ns.EscapeName(as.names[i])
 		h.sup = schema.Supplier(handlePCP+uint32(i), "archive:"+ns.Clip(spec, 56), ns.Clip("PCP archive of "+spec, 63),

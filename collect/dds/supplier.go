@@ -33,8 +33,8 @@ import (
 // at the interval it asks for (`# DCIMON interval=10s`), else at every collection, with a
 // deadline, without a shell, in its own process group, killed with the group at the deadline.
 
-// DDSOptions say where the users' suppliers are.
-type DDSOptions struct {
+// Options say where the users' suppliers are.
+type Options struct {
 	// Dirs are the suppliers directories, searched in order; one that does not exist is
 	// looked at again at each discovery, so creating it while dcimon runs works.
 	Dirs []string
@@ -50,7 +50,7 @@ type DDSOptions struct {
 // DDS finds the suppliers in the directories and keeps one provider per file or program; it is
 // the sampler's Discoverer.
 type DDS struct {
-	opt       DDSOptions
+	opt       Options
 	ids       *ddsIDs
 	mu        sync.Mutex
 	sups      map[string]*ddsSupplier
@@ -58,8 +58,8 @@ type DDS struct {
 	handle    uint32
 }
 
-// NewDDS returns the discoverer of the suppliers in opt.Dirs.
-func NewDDS(opt DDSOptions) *DDS {
+// New returns the discoverer of the suppliers in opt.Dirs.
+func New(opt Options) *DDS {
 	if opt.Limits == (supply.Limits{}) {
 		opt.Limits = supply.DefaultLimits
 	}

@@ -90,12 +90,12 @@ func (f *fakePMProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // bump adds n to every integer value of metric.
 // providers serves the fake over HTTP for the test's life and returns the providers of a
 // pcp:// source on it with opt (its URL set here).
-func (f *fakePMProxy) providers(t testing.TB, opt PCPOptions) []collect.Provider {
+func (f *fakePMProxy) providers(t testing.TB, opt Options) []collect.Provider {
 	t.Helper()
 	srv := httptest.NewServer(f)
 	t.Cleanup(srv.Close)
 	opt.URL = strings.Replace(srv.URL, "http://", "pcp://", 1)
-	provs, err := PCPProviders(opt)
+	provs, err := Providers(opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +138,7 @@ func TestPCPSourcePartitionsAndHostileNames(t *testing.T) {
 			"disk.partitions.read": {10: uint64(50), 11: uint64(40), 12: uint64(150), 13: uint64(1)},
 		},
 	}
-	provs := f.providers(t, PCPOptions{Hostspec: "old-host"})
+	provs := f.providers(t, Options{Hostspec: "old-host"})
 	h := collecttest.NewHarness(t, provs)
 	h.Step(collect.Request{Static: true})
 	f.bump("disk.dev.read", 10) // over pmcd's 1 s between the two fetches

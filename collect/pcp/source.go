@@ -30,14 +30,14 @@ import (
 // (disks and their partitions), FS, Pressure, IP/TCP/UDP and NetIf; the others are not read
 // remotely yet.
 
-// PCPOptions choose a remote host.
-type PCPOptions struct {
+// Options choose a remote host.
+type Options struct {
 	URL      string // pcp://PROXY[:PORT] or pcps://...
 	Password string // for a user in the URL; never in the URL itself
 	Hostspec string // the pmcd, as pmproxy reaches it: "web1", "10.0.0.5:44321"
 	// Interval is how often the monitor reads; the pmproxy context is kept alive longer than it.
 	Interval time.Duration
-	// Deadline is the collection's deadline (FleetDeadline for PCPFleet when zero); the
+	// Deadline is the collection's deadline (FleetDeadline for Fleet when zero); the
 	// context is kept alive longer than it too.
 	Deadline time.Duration
 	// ProbeDeadline bounds the one request before the first collection (processor count and
@@ -330,7 +330,7 @@ type pcpContext interface {
 
 // pcpHost is one remote host as a DCI4 supplier.
 type pcpHost struct {
-	opt     PCPOptions
+	opt     Options
 	client  *pmproxy.Client
 	sup     ns.Supplier
 	decl    []*ns.Class
@@ -340,7 +340,7 @@ type pcpHost struct {
 	namesFor map[uint64][]string
 	tree     *pcpTree  // the host's PCP name space, as far as it has been explored
 	root     *ns.Class // its PCP context
-	host     PCPHost
+	host     Host
 	fleet    bool   // one of several hosts: its classes are under a context of its own
 	asn      uint32 // that context's number
 	// scale is what the classes were declared with (processors, memory bytes); scaled says the
@@ -367,27 +367,27 @@ type pcpHost struct {
 	now     func() time.Time
 }
 
-// PCPProviders returns the provider of one remote host read through pmproxy, its classes at the
+// Providers returns the provider of one remote host read through pmproxy, its classes at the
 // top of the name space as the local providers' are. It does not fail when pmproxy or the host
 // does not answer: the provider is then degraded with the reason, and tries again with a growing
 // pause; a malformed URL is an error.
-func PCPProviders(opt PCPOptions) ([]collect.Provider, error) {
-	return PCPFleet(opt, []PCPHost{{Name: opt.Hostspec, Spec: opt.Hostspec}})
+func Providers(opt Options) ([]collect.Provider, error) {
+	return Fleet(opt, []Host{{Name: opt.Hostspec, Spec: opt.Hostspec}})
 }
 
-// PCPHost is one host of a PCP source: its name in paths (the hostspec as the user gave it, or
+// Host is one host of a PCP source: its name in paths (the hostspec as the user gave it, or
 // an alias), and its pmcd's hostspec.
-type PCPHost struct{ Name, Spec string }
+type Host struct{ Name, Spec string }
 
 // FleetASNBase numbers the hosts' contexts of a source with several hosts: host i (from 0) is
 // the top-level context 1000+i, above every class number dcimon gives.
 const FleetASNBase = 1000
 
-// PCPFleet returns one provider per host. With several hosts each host's classes hang under a
+// Fleet returns one provider per host. With several hosts each host's classes hang under a
 // context of its own named by the host (`web1/Disk/sda/busy`); two hosts whose pmcds report the
 // same host name stay two hosts. The hosts are asked for their scales at once, so hosts that do
 // not answer cost one probe deadline at start, not one each.
-func PCPFleet(opt PCPOptions, hosts []PCPHost) ([]collect.Provider, error) {
+func Fleet(opt Options, hosts []Host) ([]collect.Provider, error) {
 	c, err := pmproxy.New(opt.URL, pmproxy.Options{Password: opt.Password})
 	if err != nil {
 		return nil, err
@@ -542,7 +542,7 @@ const handlePCP = 100
 
 // reroot puts a host's classes under a context of the host's own: each class id gains the host's
 // number as its first level, and the host's context comes first.
-func reroot(decl []*ns.Class, asn uint32, h PCPHost) []*ns.Class {
+func reroot(decl []*ns.Class, asn uint32, h Host) []*ns.Class {
 	top := &ns.Class{ID: ns.ClassID{asn}, Name: h.Name, Desc: ns.Clip("Host "+ns.EscapeName(h.Spec)+" through PCP", 63), Flags: ns.ClassEnabled,
 		Help: "One host of the source, read from its pmcd through pmproxy; its classes are the local ones'."}
 	out := []*ns.Class{top}

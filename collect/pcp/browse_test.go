@@ -55,7 +55,7 @@ func browseFake() *fakePMProxy {
 // supported and never fetched (PCPD-2), and hostile strings are escaped.
 func TestPCPNameSpaceBrowse(t *testing.T) {
 	f := browseFake()
-	provs := f.providers(t, PCPOptions{Hostspec: "remote"})
+	provs := f.providers(t, Options{Hostspec: "remote"})
 	reg := ns.NewRegistry()
 	s, err := collect.NewSampler(reg, provs, collect.Options{})
 	if err != nil {
@@ -147,7 +147,7 @@ func TestPCPNameSpaceBrowse(t *testing.T) {
 // (the sampler's slow read of the rest) never explores it.
 func TestPCPNameSpaceNotReadUnasked(t *testing.T) {
 	f := browseFake()
-	provs := f.providers(t, PCPOptions{Hostspec: "remote"})
+	provs := f.providers(t, Options{Hostspec: "remote"})
 	for range 3 {
 		if _, err := provs[0].Collect(context.Background(), collect.Request{}); err != nil {
 			t.Fatal(err)
@@ -176,7 +176,7 @@ func TestPCPScalesFromFirstFetch(t *testing.T) {
 		},
 	}
 	// A probe that cannot answer in time.
-	provs := f.providers(t, PCPOptions{Hostspec: "late", ProbeDeadline: time.Nanosecond})
+	provs := f.providers(t, Options{Hostspec: "late", ProbeDeadline: time.Nanosecond})
 	reg := ns.NewRegistry()
 	s, err := collect.NewSampler(reg, provs, collect.Options{})
 	if err != nil {

@@ -35,7 +35,7 @@ func ddsBenchFile(b testing.TB, dir string, fams, series int) string {
 func BenchmarkDDSUnchanged(b *testing.B) {
 	dir := b.TempDir()
 	ddsBenchFile(b, dir, 10, 10)
-	d := NewDDS(DDSOptions{Dirs: []string{dir}})
+	d := New(Options{Dirs: []string{dir}})
 	ps, err := d.Discover(context.Background())
 	if err != nil || len(ps) != 1 {
 		b.Fatal(err, len(ps))
@@ -57,7 +57,7 @@ func BenchmarkDDSUnchanged(b *testing.B) {
 func BenchmarkDDSChanged10000(b *testing.B) {
 	dir := b.TempDir()
 	p := ddsBenchFile(b, dir, 100, 100)
-	d := NewDDS(DDSOptions{Dirs: []string{dir}})
+	d := New(Options{Dirs: []string{dir}})
 	ps, _ := d.Discover(context.Background())
 	ctx := context.Background()
 	t := time.Now()
