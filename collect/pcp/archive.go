@@ -267,19 +267,19 @@ func (x *archiveContext) Seek(at time.Time) error {
 // a replay of dcimon's recording has them as live. Their values are as the datum held them, of
 // the class's instance domain; fetches answer them from then on.
 func (x *archiveContext) ownColumns(pc pcpClass, cols []pcpCol) []pcpCol {
-	if pc.class.Context() == nil {
+	if pc.Class.Context() == nil {
 		return cols
 	}
 	have := map[int]bool{}
 	for _, c := range cols {
 		have[c.at] = true
 	}
-	for i := range pc.class.Datums {
-		d := &pc.class.Datums[i]
+	for i := range pc.Class.Datums {
+		d := &pc.Class.Datums[i]
 		if have[i] || d.IsDerived() || d.ID == ns.InvalidDatumID {
 			continue
 		}
-		name := "dcimon." + recPath(pc.class, d)
+		name := "dcimon." + recPath(pc.Class, d)
 		desc := x.byName[name]
 		if desc == nil {
 			continue

@@ -12,6 +12,7 @@ import (
 
 	"dcimon/collect"
 	"dcimon/collect/collecttest"
+	"dcimon/collect/schema"
 	ns "dcimon/namespace"
 )
 
@@ -187,7 +188,7 @@ func TestPCPSourcePartitionsAndHostileNames(t *testing.T) {
 func TestPartitionParent(t *testing.T) {
 	disks := map[string]int64{"sda": 0, "sd": 9, "nvme0n1": 1, "mmcblk0": 2, "md1": 3}
 	for name, want := range map[string]int64{"sda1": 0, "sda12": 0, "nvme0n1p3": 1, "mmcblk0p2": 2, "md1p1": 3, "nvme0n11": -1, "sdb1": -1, "sda": -1} {
-		got, _, ok := partitionParent(name, disks)
+		got, _, ok := schema.PartitionParent(name, disks)
 		if !ok {
 			got = ^uint64(0)
 		}

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"dcimon/collect"
+	"dcimon/collect/schema"
 	ns "dcimon/namespace"
 )
 
@@ -84,7 +85,7 @@ func newFleetProxy(tb testing.TB, ncpu, ndisk, nif int) *fleetProxy {
 	descs := map[string]desc{}
 	var order []string
 	add := func(m string, d *ns.Datum) {
-		if _, ok := descs[m]; ok || m == pcpClock || m == pcpConst {
+		if _, ok := descs[m]; ok || m == schema.MetricClock || m == schema.MetricConst {
 			return
 		}
 		typ, sem := "u64", "instant"
@@ -101,19 +102,19 @@ func newFleetProxy(tb testing.TB, ncpu, ndisk, nif int) *fleetProxy {
 		order = append(order, m)
 	}
 	for _, pc := range classes {
-		rows := [][]pcpDatum{pc.datums}
-		if pc.fixed != nil {
+		rows := [][]pcpDatum{pc.Datums}
+		if pc.Fixed != nil {
 			rows = pc.perFixed
 		}
 		for _, ds := range rows {
 			for _, m := range ds {
-				if i := pc.class.DatumIndex(ns.DatumID(m.low)); i >= 0 {
-					add(m.metric, &pc.class.Datums[i])
+				if i := pc.Class.DatumIndex(ns.DatumID(m.Datum)); i >= 0 {
+					add(m.Metric, &pc.Class.Datums[i])
 				}
 			}
 		}
-		if pc.nameMetric != "" {
-			add(pc.nameMetric, &ns.Datum{Type: ns.TypeTextString})
+		if pc.NameMetric != "" {
+			add(pc.NameMetric, &ns.Datum{Type: ns.TypeTextString})
 		}
 	}
 	p := &fleetProxy{metric: map[string][]byte{}, indom: map[string][]byte{}}

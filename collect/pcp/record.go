@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"dcimon/collect"
+	"dcimon/collect/schema"
 	ns "dcimon/namespace"
 	"dcimon/pcparchive"
 )
@@ -103,26 +104,26 @@ func recSpecials() map[string][]recTarget {
 	_, classes := pcpMapping(1, 0)
 	out := map[string][]recTarget{}
 	for _, pc := range classes {
-		for _, m := range pc.datums {
-			if m.metric == pcpClock || m.metric == pcpConst || m.check != nil {
+		for _, m := range pc.Datums {
+			if m.Metric == schema.MetricClock || m.Metric == schema.MetricConst || m.Check != nil {
 				continue
 			}
-			simple := pc.fixed == nil && pc.nameMetric == "" && m.inst == 0 && (m.mult == 0 || m.mult == 1)
+			simple := pc.Fixed == nil && pc.NameMetric == "" && m.Inst == 0 && (m.Mult == 0 || m.Mult == 1)
 			if simple {
 				continue // pcpNames
 			}
-			key := fmt.Sprintf("%s/%d", pc.class.ID, m.low)
-			if pc.fixed == nil {
-				out[key] = append(out[key], recTarget{metric: m.metric, inst: m.inst, mult: m.mult})
+			key := fmt.Sprintf("%s/%d", pc.Class.ID, m.Datum)
+			if pc.Fixed == nil {
+				out[key] = append(out[key], recTarget{metric: m.Metric, inst: m.Inst, mult: m.Mult})
 				continue
 			}
-			for _, r := range pc.fixed {
-				out[key] = append(out[key], recTarget{metric: strings.ReplaceAll(m.metric, pcpResource, r), inst: m.inst, mult: m.mult, fixed: r})
+			for _, r := range pc.Fixed {
+				out[key] = append(out[key], recTarget{metric: strings.ReplaceAll(m.Metric, schema.Resource, r), inst: m.Inst, mult: m.Mult, fixed: r})
 			}
 		}
-		if pc.nameMetric != "" && len(pc.datums) > 0 {
-			key := fmt.Sprintf("%s/%d", pc.class.ID, pc.instText)
-			out[key] = append(out[key], recTarget{metric: pc.nameMetric})
+		if pc.NameMetric != "" && len(pc.Datums) > 0 {
+			key := fmt.Sprintf("%s/%d", pc.Class.ID, pc.InstText)
+			out[key] = append(out[key], recTarget{metric: pc.NameMetric})
 		}
 	}
 	return out
@@ -184,14 +185,14 @@ func pcpNames() map[string]string {
 	_, classes := pcpMapping(1, 0)
 	out := map[string]string{}
 	for _, pc := range classes {
-		if pc.fixed != nil || pc.nameMetric != "" {
+		if pc.Fixed != nil || pc.NameMetric != "" {
 			continue
 		}
-		for _, m := range pc.datums {
-			if m.metric == pcpClock || m.metric == pcpConst || m.inst != 0 || (m.mult != 0 && m.mult != 1) || m.check != nil {
+		for _, m := range pc.Datums {
+			if m.Metric == schema.MetricClock || m.Metric == schema.MetricConst || m.Inst != 0 || (m.Mult != 0 && m.Mult != 1) || m.Check != nil {
 				continue
 			}
-			out[fmt.Sprintf("%s/%d", pc.class.ID, m.low)] = m.metric
+			out[fmt.Sprintf("%s/%d", pc.Class.ID, m.Datum)] = m.Metric
 		}
 	}
 	return out

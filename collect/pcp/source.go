@@ -45,253 +45,68 @@ type Options struct {
 	ProbeDeadline time.Duration
 }
 
-// pcpDatum is where one datum comes from: a PCP metric, and the factor from its units to the
-// datum's (0: from the two descriptors' units, pmConvScale).
-type pcpDatum struct {
-	low    uint8
-	metric string
-	mult   float64
-	// check, when set, turns a value the PMDA passes on unchecked into what it means.
-	check func(ns.Raw) ns.Raw
-	// inst, when not 0, is the instance of metric to read for every instance of the class (the
-	// 1-minute load average is instance 1 of kernel.all.load).
-	inst int64
-}
+// expand names the metrics of each fixed instance once, so a reading does not.
+// pcpDatum is one datum's binding (schema.Binding).
+type pcpDatum = schema.Binding
 
-// pcpClass is one class of a remote host: its instances are the instances of its first
-// metric's domain (none for a single-instance class); inst gives an instance's level value from
-// its PCP name and number, false to leave it out.
+// pcpClass is one class of a remote host, as the PMDA has it, with the datums of each fixed
+// instance named once.
 type pcpClass struct {
-	class  *ns.Class
-	inst   func(name string, id int64) (level uint64, ok bool)
-	datums []pcpDatum
-	// parentMetric, for a class nested under another (partitions under disks), is a metric of
-	// the parents' instance domain; parent finds an instance's parent among them by name.
-	parentMetric string
-	parent       func(name string, parents map[string]int64) (level uint64, asn uint16, ok bool)
-	// nameMetric, when set, is a string metric of the same domain whose value names the
-	// instance as dcimon does (a file system by its mount point, not its device); nameAs turns
-	// the value into the name, and the PCP instance name goes to the text datum instText.
-	nameMetric string
-	nameAs     func(string) string
-	instText   uint8
-	// fixed, when set, are the class's instances by name (the pressure resources); a datum's
-	// metric then names the instance by "<resource>", one metric per instance, and an instance
-	// whose first metric the host lacks is not there (a kernel without PSI).
-	fixed []string
+	schema.PMDAClass
 	// perFixed are the datums of each fixed instance, their metrics named (made once).
 	perFixed [][]pcpDatum
 }
 
 // expand names the metrics of each fixed instance once, so a reading does not.
 func (pc *pcpClass) expand() {
-	if pc.fixed == nil {
+	if pc.Fixed == nil {
 		return
 	}
-	pc.perFixed = make([][]pcpDatum, len(pc.fixed))
-	for i, r := range pc.fixed {
-		for _, m := range pc.datums {
-			m.metric = strings.ReplaceAll(m.metric, pcpResource, r)
+	pc.perFixed = make([][]pcpDatum, len(pc.Fixed))
+	for i, r := range pc.Fixed {
+		for _, m := range pc.Datums {
+			m.Metric = strings.ReplaceAll(m.Metric, schema.Resource, r)
 			pc.perFixed[i] = append(pc.perFixed[i], m)
 		}
 	}
 }
 
-// pcpResource is the placeholder of a per-instance metric name.
-const pcpResource = "<resource>"
-
-// partitionParent finds a partition's disk by name, as the kernel names partitions: the disk's
-// name and a number (sda1), or, for a disk whose name ends in a digit, "p" and a number
-// (nvme0n1p1, mmcblk0p2). The longest such disk wins, hidden ones (loop, ram) never; the ASN is
-// partASNBase + the number.
-func partitionParent(name string, disks map[string]int64) (uint64, uint16, bool) {
-	best, bestID := "", int64(-1)
-	for d, id := range disks {
-		rest, ok := strings.CutPrefix(name, d)
-		if !ok || len(d) <= len(best) || schema.HiddenDisk(d) {
-			continue
-		}
-		if d != "" && d[len(d)-1] >= '0' && d[len(d)-1] <= '9' {
-			if rest, ok = strings.CutPrefix(rest, "p"); !ok {
-				continue
-			}
-		}
-		if n, err := strconv.ParseUint(rest, 10, 16); err == nil && n > 0 {
-			best, bestID = d, id
-		}
-	}
-	if bestID < 0 {
-		return 0, 0, false
-	}
-	rest := strings.TrimPrefix(strings.TrimPrefix(name, best), "p")
-	n, _ := strconv.ParseUint(rest, 10, 16)
-	return uint64(bestID), schema.ASNFor(schema.PartASNBase + n), true
-}
-
-// pcpClock names the pmcd's own clock, in milliseconds, where a class needs the collector's clock
-// (a disk's clock_ms, the denominator of %util and aqu-sz).
-const pcpClock = "(pmcd's fetch timestamp)"
-
-// pcpConst is a constant of the class's own (the divisor of the ×100 load averages): mult.
-const pcpConst = "(constant)"
-
-// pcpInstanceNumber is the level of an instance that has no number of the kind the local class
-// uses (a device number): the PMDA's own instance number, which stays with the name while pmcd
-// runs.
-func pcpInstanceNumber(_ string, id int64) (uint64, bool) { return uint64(id), id >= 0 }
-
-// cpuNumber reads "cpu12" as 12: the Linux PMDA names processors as /proc/stat does.
-func cpuNumber(name string, _ int64) (uint64, bool) {
-	n, err := strconv.ParseUint(strings.TrimPrefix(name, "cpu"), 10, 32)
-	return n, err == nil && strings.HasPrefix(name, "cpu")
-}
-
-// pcpMapping is the one table from PCP's Linux PMDA to dcimon's classes (issue 14; the archives
-// of issue 15 are to use it too).
+// pcpMapping is the one table from PCP's Linux PMDA to dcimon's classes (schema.LinuxPMDA), with
+// each datum's source said as this source reads it.
 func pcpMapping(ncpu int, memTotal uint64) (decl []*ns.Class, classes []pcpClass) {
-	cpuTop, cpuTotal, cpuPer := schema.CPUClasses(ncpu)
-	cpuTimes := func(prefix string) []pcpDatum {
-		return []pcpDatum{
-			{low: schema.CPUUserID, metric: prefix + ".user"}, {low: schema.CPUKernID, metric: prefix + ".sys"}, {low: schema.CPUWaitID, metric: prefix + ".wait.total"},
-			{low: schema.CPUIdleID, metric: prefix + ".idle"}, {low: schema.CPUNiceID, metric: prefix + ".nice"}, {low: schema.CPUIRQID, metric: prefix + ".irq.hard"},
-			{low: schema.CPUSoftIRQID, metric: prefix + ".irq.soft"}, {low: schema.CPUStealID, metric: prefix + ".steal"}, {low: schema.CPUGuestID, metric: prefix + ".guest"},
-			{low: schema.CPUGuestNiceID, metric: prefix + ".guest_nice"},
-		}
-	}
-	memTop, real, swap, virt := schema.MemClasses(memTotal)
-	diskTop, disk, part := schema.DiskClasses()
-	disk.Help = "One whole block device, from the Linux PMDA's disk.dev metrics. Instance value: the PMDA's instance number (PCP gives no device number)."
-	part.Help = "One partition, below its disk, from the Linux PMDA's disk.partitions metrics. Instance levels: the disk's and the partition's PMDA instance numbers."
-	devices := func(prefix string) []pcpDatum {
-		return []pcpDatum{
-			{low: schema.DiskReadsID, metric: prefix + ".read"}, {low: schema.DiskWritesID, metric: prefix + ".write"},
-			{low: schema.DiskRMergedID, metric: prefix + ".read_merge"}, {low: schema.DiskWMergedID, metric: prefix + ".write_merge"},
-			{low: schema.DiskRBytesID, metric: prefix + ".read_bytes"}, {low: schema.DiskWBytesID, metric: prefix + ".write_bytes"},
-			{low: schema.DiskRMsID, metric: prefix + ".read_rawactive"}, {low: schema.DiskWMsID, metric: prefix + ".write_rawactive"},
-			{low: schema.DiskIOMsID, metric: prefix + ".avactive"}, {low: schema.DiskWeightedMsID, metric: prefix + ".aveq"},
-			{low: schema.DiskInFlightID, metric: prefix + ".inflight", mult: 1}, {low: schema.DiskDiscardsID, metric: prefix + ".discard"},
-			{low: schema.DiskDBytesID, metric: prefix + ".discard_bytes"}, {low: schema.DiskDMsID, metric: prefix + ".discard_rawactive"},
-			{low: schema.DiskFlushesID, metric: prefix + ".flush"}, {low: schema.DiskFMsID, metric: prefix + ".flush_rawactive"},
-			{low: schema.DiskClockID, metric: pcpClock}, {low: schema.DiskSizeID, metric: prefix + ".capacity"},
-		}
-	}
-	psiTop, psi := schema.PressureClasses()
-	psi.Help = "The stall averages and total of one resource, from the Linux PMDA's kernel.all.pressure metrics; one PCP lacks (cpu full on older PMDAs) is not supported."
-	psiAvg := func(low uint8, kind string, window int64) pcpDatum {
-		// PCP's averages are percentages with decimals; the datum keeps hundredths of a percent.
-		return pcpDatum{low: low, metric: "kernel.all.pressure." + pcpResource + "." + kind + ".avg", mult: 100, inst: window}
-	}
-	ip, tcp, udp := schema.TCPIPClasses()
-	// The protocol counters already name the PCP metric each is (Datum.PCP.Name): those names
-	// are their rows, all of them counts.
-	byName := func(c *ns.Class) []pcpDatum {
-		var out []pcpDatum
-		for _, d := range c.Datums {
-			if !d.IsDerived() && d.PCP.Name != "" && !strings.ContainsAny(d.PCP.Name, "<[") {
-				out = append(out, pcpDatum{low: d.ID.Low(), metric: d.PCP.Name, mult: 1})
-			}
-		}
-		return out
-	}
-	fsTop, fsc := schema.FSClasses()
-	fsc.Help = "Sizes and inodes of one mounted file system, from the Linux PMDA's filesys metrics (which leave out pseudo file systems). Instance value: the PMDA's instance number."
-	netTop, iface := schema.NetClasses()
-	iface.Help = "One network interface, from the Linux PMDA's network.interface metrics. Instance value: the PMDA's instance number."
-	host := schema.HostClass(ncpu)
-	classes = []pcpClass{
-		{class: host, datums: []pcpDatum{
-			{low: schema.HostNameID, metric: "kernel.uname.nodename"}, {low: schema.HostReleaseID, metric: "kernel.uname.release"},
-			{low: schema.HostOSID, metric: "kernel.uname.distro"}, {low: schema.HostArchID, metric: "kernel.uname.machine"},
-			{low: schema.HostBootID, metric: "kernel.all.boottime"}, {low: schema.HostHundredID, metric: pcpConst, mult: 100},
-			{low: schema.HostUptimeID, metric: "kernel.all.uptime", mult: 100}, // seconds as the datum's centisecond ticks
-			{low: schema.HostLoad1xID, metric: "kernel.all.load", mult: 100, inst: 1},
-			{low: schema.HostLoad5xID, metric: "kernel.all.load", mult: 100, inst: 5},
-			{low: schema.HostLoad15xID, metric: "kernel.all.load", mult: 100, inst: 15},
-			{low: schema.HostRunningID, metric: "kernel.all.running", mult: 1}, {low: schema.HostBlockedID, metric: "kernel.all.blocked", mult: 1},
-			{low: schema.HostCtxswID, metric: "kernel.all.pswitch", mult: 1}, {low: schema.HostIntrID, metric: "kernel.all.intr", mult: 1},
-			{low: schema.HostForksID, metric: "kernel.all.sysfork", mult: 1},
-		}},
-		{class: cpuTotal, datums: append(cpuTimes("kernel.all.cpu"), pcpDatum{low: schema.CPUNumID, metric: "hinv.ncpu", mult: 1})},
-		{class: cpuPer, inst: cpuNumber, datums: cpuTimes("kernel.percpu.cpu")},
-		{class: real, datums: []pcpDatum{
-			{low: schema.RealTotalID, metric: "mem.physmem"}, {low: schema.RealFreeID, metric: "mem.util.free"}, {low: schema.RealAvailID, metric: "mem.util.available"},
-			{low: schema.RealBuffersID, metric: "mem.util.bufmem"}, {low: schema.RealCachedID, metric: "mem.util.cached"},
-		}},
-		{class: swap, datums: []pcpDatum{
-			{low: schema.SwapTotalID, metric: "mem.util.swapTotal"}, {low: schema.SwapFreeID, metric: "mem.util.swapFree"},
-			{low: schema.SwapInID, metric: "swap.pagesin", mult: 1}, {low: schema.SwapOutID, metric: "swap.pagesout", mult: 1},
-		}},
-		{class: virt, datums: []pcpDatum{
-			// /proc/vmstat's pgpgin and pgpgout count kilobytes, whatever their names say; PCP
-			// declares them as counts.
-			{low: schema.VirtPageInID, metric: "mem.vmstat.pgpgin", mult: 1024}, {low: schema.VirtPageOutID, metric: "mem.vmstat.pgpgout", mult: 1024},
-			{low: schema.VirtFaultsID, metric: "mem.vmstat.pgfault", mult: 1}, {low: schema.VirtMajFaultsID, metric: "mem.vmstat.pgmajfault", mult: 1},
-		}},
-		// The busy-time counters are 32-bit milliseconds in PCP: they wrap after 49.7 days, read
-		// as one interval without a rate (a 64-bit datum sees the wrap as a decrease), never a spike.
-		{class: disk, inst: func(name string, id int64) (uint64, bool) { return uint64(id), id >= 0 && !schema.HiddenDisk(name) },
-			datums: devices("disk.dev")},
-		{class: part, inst: pcpInstanceNumber, datums: devices("disk.partitions"),
-			parentMetric: "disk.dev.read", parent: partitionParent},
-		{class: fsc, inst: pcpInstanceNumber, nameMetric: "filesys.mountdir", nameAs: schema.FSName, instText: schema.FSDeviceID, datums: []pcpDatum{
-			{low: schema.FSSizeID, metric: "filesys.capacity"}, {low: schema.FSUsedID, metric: "filesys.used"}, {low: schema.FSAvailID, metric: "filesys.avail"},
-			{low: schema.FSInodesID, metric: "filesys.maxfiles", mult: 1}, {low: schema.FSIUsedID, metric: "filesys.usedfiles", mult: 1},
-			{low: schema.FSIFreeID, metric: "filesys.freefiles", mult: 1}, {low: schema.FSROID, metric: "filesys.readonly", mult: 1},
-		}},
-		{class: psi, fixed: schema.PSIResources[:], datums: []pcpDatum{
-			{low: schema.PSISomeTotalID, metric: "kernel.all.pressure." + pcpResource + ".some.total"},
-			psiAvg(schema.PSISomeAvg10ID, "some", 10), psiAvg(schema.PSISomeAvg60ID, "some", 60), psiAvg(schema.PSISomeAvg300ID, "some", 300),
-			{low: schema.PSIFullTotalID, metric: "kernel.all.pressure." + pcpResource + ".full.total"},
-			psiAvg(schema.PSIFullAvg10ID, "full", 10), psiAvg(schema.PSIFullAvg60ID, "full", 60), psiAvg(schema.PSIFullAvg300ID, "full", 300),
-		}},
-		{class: ip, datums: byName(ip)}, {class: tcp, datums: byName(tcp)}, {class: udp, datums: byName(udp)},
-		{class: iface, inst: pcpInstanceNumber, datums: []pcpDatum{
-			{low: schema.NetIBytesID, metric: "network.interface.in.bytes"}, {low: schema.NetOBytesID, metric: "network.interface.out.bytes"},
-			{low: schema.NetIPacketsID, metric: "network.interface.in.packets"}, {low: schema.NetOPacketsID, metric: "network.interface.out.packets"},
-			{low: schema.NetIErrorsID, metric: "network.interface.in.errors"}, {low: schema.NetOErrorsID, metric: "network.interface.out.errors"},
-			{low: schema.NetIDropsID, metric: "network.interface.in.drops"}, {low: schema.NetODropsID, metric: "network.interface.out.drops"},
-			{low: schema.NetMTUID, metric: "network.interface.mtu", mult: 1}, {low: schema.NetUpID, metric: "network.interface.up", mult: 1},
-			{low: schema.NetRunningID, metric: "network.interface.running", mult: 1},
-			// bytes per second as bits per second, the datum's unit; a driver that does not know
-			// the speed gives sysfs -1, which the PMDA passes on as 2^32-1 Mbit/s: not valid
-			{low: schema.NetSpeedID, metric: "network.interface.baudrate", mult: 8, check: func(r ns.Raw) ns.Raw {
-				if r.State == ns.RawOK && r.N >= 4294967295e6 {
-					return ns.RawInvalidData()
-				}
-				return r
-			}},
-		}},
+	decl, pm := schema.LinuxPMDA(ncpu, memTotal)
+	classes = make([]pcpClass, len(pm))
+	for i, c := range pm {
+		classes[i] = pcpClass{PMDAClass: c}
+		classes[i].expand()
 	}
 	for _, pc := range classes {
-		for i := range pc.class.Datums {
-			d := &pc.class.Datums[i]
+		for i := range pc.Class.Datums {
+			d := &pc.Class.Datums[i]
 			if d.IsDerived() || d.ID == ns.InvalidDatumID {
 				continue
 			}
 			d.Source = "not read from PCP: no Linux PMDA metric is mapped to it"
-			for _, m := range pc.datums {
+			for _, m := range pc.Datums {
 				switch {
-				case d.ID.Low() == m.low && m.metric == pcpClock:
+				case d.ID.Low() == m.Datum && m.Metric == schema.MetricClock:
 					d.Source = "pmcd's timestamp of the fetch, milliseconds"
-				case d.ID.Low() == m.low && m.metric == pcpConst:
-					d.Source = "constant " + strconv.FormatFloat(m.mult, 'f', -1, 64)
-				case d.ID.Low() == m.low:
-					d.PCP.Name, d.Source = m.metric, "pmproxy: "+m.metric
+				case d.ID.Low() == m.Datum && m.Metric == schema.MetricConst:
+					d.Source = "constant " + strconv.FormatFloat(m.Mult, 'f', -1, 64)
+				case d.ID.Low() == m.Datum:
+					d.PCP.Name, d.Source = m.Metric, "pmproxy: "+m.Metric
 				}
 			}
 		}
 	}
-	for i := range classes {
-		classes[i].expand()
-	}
-	return []*ns.Class{host, cpuTop, cpuTotal, cpuPer, memTop, real, swap, virt, diskTop, disk, part, fsTop, fsc, psiTop, psi, ip, tcp, udp, netTop, iface}, classes
+	return decl, classes
 }
 
 // metricsOf names the metrics of the classes want says yes to, each once: the ones their
 // datums read, the ones naming their instances and finding their parents.
 func metricsOf(classes []pcpClass, want func(i int) bool) []string {
 	var out []string
-	seen := map[string]bool{pcpClock: true, pcpConst: true}
+	seen := map[string]bool{schema.MetricClock: true, schema.MetricConst: true}
 	add := func(n string) {
 		if n != "" && !seen[n] {
 			seen[n] = true
@@ -302,15 +117,15 @@ func metricsOf(classes []pcpClass, want func(i int) bool) []string {
 		if !want(i) {
 			continue
 		}
-		add(pc.nameMetric)
-		add(pc.parentMetric)
-		rows := [][]pcpDatum{pc.datums}
-		if pc.fixed != nil {
+		add(pc.NameMetric)
+		add(pc.ParentMetric)
+		rows := [][]pcpDatum{pc.Datums}
+		if pc.Fixed != nil {
 			rows = pc.perFixed
 		}
 		for _, ds := range rows {
 			for _, m := range ds {
-				add(m.metric)
+				add(m.Metric)
 			}
 		}
 	}
@@ -467,8 +282,8 @@ func (h *pcpHost) declare(ncpu int, mem uint64) {
 		if o := old[c.ID.String()]; o != nil && o != c && !ns.ClassDiffers(o, c) {
 			decl[i] = o
 			for j := range classes {
-				if classes[j].class == c {
-					classes[j].class = o
+				if classes[j].Class == c {
+					classes[j].Class = o
 				}
 			}
 		}
@@ -632,7 +447,7 @@ func (h *pcpHost) Collect(ctx context.Context, req collect.Request) (collect.Bat
 	// disks, interfaces and processors of each host, not everything the table maps.
 	var mask uint64
 	for i, pc := range h.classes {
-		if req.Wants(pc.class) {
+		if req.Wants(pc.Class) {
 			mask |= 1 << i
 		}
 	}
@@ -673,7 +488,7 @@ func (h *pcpHost) Collect(ctx context.Context, req collect.Request) (collect.Bat
 	defer h.rescale(f)
 	b := collect.Batch{Time: f.Time, Reset: h.reset}
 	for _, pc := range h.classes {
-		if !req.Wants(pc.class) {
+		if !req.Wants(pc.Class) {
 			continue
 		}
 		b.Classes = append(b.Classes, h.read(ctx, pc, f))
@@ -740,13 +555,13 @@ func (h *pcpHost) setGen(g uint64) {
 
 // read fills one class from a fetch.
 func (h *pcpHost) read(ctx context.Context, pc pcpClass, f *pmproxy.Fetched) collect.ClassReading {
-	c := pc.class
+	c := pc.Class
 	nd := len(c.Datums)
-	if pc.fixed != nil {
+	if pc.Fixed != nil {
 		var specs []ns.InstanceSpec
 		var raw []ns.Raw
-		for i, r := range pc.fixed {
-			if _, known := h.descs[pc.perFixed[i][0].metric]; !known {
+		for i, r := range pc.Fixed {
+			if _, known := h.descs[pc.perFixed[i][0].Metric]; !known {
 				continue // this kernel has no such resource
 			}
 			specs = append(specs, ns.InstanceSpec{Levels: []uint64{uint64(i)}, OSName: r, ASN: uint16(i + 1)})
@@ -756,12 +571,12 @@ func (h *pcpHost) read(ctx context.Context, pc pcpClass, f *pmproxy.Fetched) col
 		}
 		return collect.ClassReading{Class: c, Specs: specs, Raw: raw}
 	}
-	if pc.inst == nil {
+	if pc.InstOf == nil {
 		raw := make([]ns.Raw, nd)
 		h.fillRow(raw, pc, f, -1)
 		return collect.ClassReading{Class: c, Specs: schema.SingleSpecs(), Raw: raw}
 	}
-	first := pc.datums[0].metric
+	first := pc.Datums[0].Metric
 	if _, ok := h.descs[first]; !ok && h.descs != nil {
 		// The host (or its archive: pmlogger logs what its configuration names) has no such
 		// metric: the class has no instances, which is no fault of the host's.
@@ -772,13 +587,13 @@ func (h *pcpHost) read(ctx context.Context, pc pcpClass, f *pmproxy.Fetched) col
 		return collect.ClassReading{Class: c, Err: err}
 	}
 	var parents map[string]int64
-	if pc.parentMetric != "" {
-		pn, err := h.instanceNames(ctx, pc.parentMetric, f)
+	if pc.ParentMetric != "" {
+		pn, err := h.instanceNames(ctx, pc.ParentMetric, f)
 		if err != nil {
 			return collect.ClassReading{Class: c, Err: err}
 		}
 		parents = make(map[string]int64, len(pn))
-		for _, v := range f.Values[pc.parentMetric] { // the parents there are now
+		for _, v := range f.Values[pc.ParentMetric] { // the parents there are now
 			parents[pn[v.Instance]] = v.Instance
 		}
 	}
@@ -789,36 +604,36 @@ func (h *pcpHost) read(ctx context.Context, pc pcpClass, f *pmproxy.Fetched) col
 		if !known {
 			continue
 		}
-		if sp, ok := bf.known[name]; ok && pc.nameMetric == "" && pc.parent == nil {
+		if sp, ok := bf.known[name]; ok && pc.NameMetric == "" && pc.Parent == nil {
 			// The same instance as at the last reading: its spec as it was made then.
 			ids, poss = append(ids, v.Instance), append(poss, k)
 			specs = append(specs, sp)
 			continue
 		}
-		level, ok := pc.inst(name, v.Instance)
+		level, ok := pc.InstOf(name, v.Instance)
 		if !ok {
 			continue
 		}
 		sp := ns.InstanceSpec{Levels: []uint64{level}, OSName: name, ASN: schema.ASNFor(level + 1), Desc: ns.EscapeName(name)}
-		if pc.nameMetric != "" {
+		if pc.NameMetric != "" {
 			named := false
-			for _, nv := range f.Values[pc.nameMetric] {
+			for _, nv := range f.Values[pc.NameMetric] {
 				if nv.Instance == v.Instance && nv.Text != "" {
-					sp.OSName, sp.Desc, named = pc.nameAs(nv.Text), ns.Clip(ns.EscapeName(nv.Text)+" ("+ns.EscapeName(name)+")", ns.SiMaxLName-1), true
+					sp.OSName, sp.Desc, named = pc.NameAs(nv.Text), ns.Clip(ns.EscapeName(nv.Text)+" ("+ns.EscapeName(name)+")", ns.SiMaxLName-1), true
 				}
 			}
 			if !named {
 				continue // not mounted any more, or not yet
 			}
 		}
-		if pc.parent != nil {
-			pl, asn, ok := pc.parent(name, parents)
+		if pc.Parent != nil {
+			pl, asn, ok := pc.Parent(name, parents)
 			if !ok {
 				continue // a partition whose disk is not there (hidden, or gone)
 			}
 			sp.Levels, sp.ASN = []uint64{pl, level}, asn
 		}
-		if pc.nameMetric == "" && pc.parent == nil {
+		if pc.NameMetric == "" && pc.Parent == nil {
 			if len(bf.known) > 4*len(names)+64 {
 				clear(bf.known) // instances that came and went do not pile up
 			}
@@ -839,13 +654,13 @@ func (h *pcpHost) read(ctx context.Context, pc pcpClass, f *pmproxy.Fetched) col
 	sorted := slices.Grow(bf.sorted[:0], len(specs))[:len(specs)]
 	raw := slices.Grow(bf.raw[:0], nd*len(specs))[:nd*len(specs)]
 	bf.sorted, bf.raw = sorted, raw
-	cols := h.plan(pc, pc.datums, f)
+	cols := h.plan(pc, pc.Datums, f)
 	for i, j := range order {
 		sorted[i] = specs[j]
 		row := raw[i*nd : (i+1)*nd]
 		h.fillPlanned(row, pc, cols, f, ids[j], poss[j])
-		if pc.instText != 0 {
-			if k := c.DatumIndex(ns.DatumID(pc.instText)); k >= 0 {
+		if pc.InstText != 0 {
+			if k := c.DatumIndex(ns.DatumID(pc.InstText)); k >= 0 {
 				row[k] = ns.RawS(ns.Clip(names[ids[j]], 255))
 			}
 		}
@@ -910,7 +725,7 @@ func (h *pcpHost) instanceNames(ctx context.Context, metric string, f *pmproxy.F
 // (DCI-INV-1) where the class keeps one, else not supported; a value that is not a number of the
 // datum's kind is a provider error; none is ever 0.
 func (h *pcpHost) fillRow(row []ns.Raw, pc pcpClass, f *pmproxy.Fetched, inst int64) {
-	h.fillRowFrom(row, pc, pc.datums, f, inst)
+	h.fillRowFrom(row, pc, pc.Datums, f, inst)
 }
 
 // fillRowFrom is fillRow from the given datums (a fixed instance's, its metrics named).
@@ -964,24 +779,24 @@ func (h *pcpHost) plan(pc pcpClass, datums []pcpDatum, f *pmproxy.Fetched) []pcp
 func (h *pcpHost) planOnce(pc pcpClass, datums []pcpDatum) []pcpCol {
 	cols := make([]pcpCol, 0, len(datums))
 	for _, m := range datums {
-		i := pc.class.DatumIndex(ns.DatumID(m.low))
+		i := pc.Class.DatumIndex(ns.DatumID(m.Datum))
 		if i < 0 {
 			continue
 		}
-		c := pcpCol{at: i, metric: m.metric, mult: m.mult, inst: m.inst, check: m.check}
-		switch m.metric {
-		case pcpClock:
+		c := pcpCol{at: i, metric: m.Metric, mult: m.Mult, inst: m.Inst, check: m.Check}
+		switch m.Metric {
+		case schema.MetricClock:
 			c.kind = colClock
-		case pcpConst:
+		case schema.MetricConst:
 			c.kind = colConst
 		default:
-			desc, known := h.descs[m.metric]
+			desc, known := h.descs[m.Metric]
 			switch {
 			case !known:
 				c.kind = colMissing // the host's PMDA has no such metric (an older kernel, another OS)
 			case c.mult == 0:
 				var ok bool
-				if c.mult, ok = h.factor(m.metric, desc.Units, pc.class.Datums[i].PCP.Units); !ok {
+				if c.mult, ok = h.factor(m.Metric, desc.Units, pc.Class.Datums[i].PCP.Units); !ok {
 					c.kind = colNoFactor
 				}
 			}
@@ -989,7 +804,7 @@ func (h *pcpHost) planOnce(pc pcpClass, datums []pcpDatum) []pcpCol {
 		}
 		cols = append(cols, c)
 	}
-	if ax, ok := h.x.(*archiveContext); ok && pc.fixed == nil {
+	if ax, ok := h.x.(*archiveContext); ok && pc.Fixed == nil {
 		cols = ax.ownColumns(pc, cols)
 	}
 	return cols
@@ -999,7 +814,7 @@ func (h *pcpHost) planOnce(pc pcpClass, datums []pcpDatum) []pcpCol {
 // usually is in each metric's values (the metrics of one domain list their instances alike).
 func (h *pcpHost) fillPlanned(row []ns.Raw, pc pcpClass, cols []pcpCol, f *pmproxy.Fetched, inst int64, pos int) {
 	missing := ns.RawNA(ns.ReasonNotSupported)
-	listAt := pc.class.DatumIndex(ns.InvalidDatumID)
+	listAt := pc.Class.DatumIndex(ns.InvalidDatumID)
 	if listAt >= 0 {
 		missing = ns.RawInvalidData()
 	}
@@ -1043,8 +858,8 @@ func (h *pcpHost) fillPlanned(row []ns.Raw, pc pcpClass, cols []pcpCol, f *pmpro
 	if listAt >= 0 {
 		var ids []ns.DatumID
 		for i := range row {
-			if i != listAt && row[i].State == ns.RawInvalid && !pc.class.Datums[i].IsDerived() {
-				ids = append(ids, pc.class.Datums[i].ID)
+			if i != listAt && row[i].State == ns.RawInvalid && !pc.Class.Datums[i].IsDerived() {
+				ids = append(ids, pc.Class.Datums[i].ID)
 			}
 		}
 		row[listAt] = ns.RawS(schema.InvalidList(ids...))

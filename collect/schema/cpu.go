@@ -128,3 +128,14 @@ func CPUSpecs(cpus []int) []ns.InstanceSpec {
 	}
 	return specs
 }
+
+// cpuPMDA is where the Linux PMDA keeps the processor times: under prefix (kernel.all.cpu for
+// the totals, kernel.percpu.cpu for each processor), in milliseconds.
+func cpuPMDA(prefix string) []Binding {
+	return []Binding{
+		{Datum: CPUUserID, Metric: prefix + ".user"}, {Datum: CPUKernID, Metric: prefix + ".sys"}, {Datum: CPUWaitID, Metric: prefix + ".wait.total"},
+		{Datum: CPUIdleID, Metric: prefix + ".idle"}, {Datum: CPUNiceID, Metric: prefix + ".nice"}, {Datum: CPUIRQID, Metric: prefix + ".irq.hard"},
+		{Datum: CPUSoftIRQID, Metric: prefix + ".irq.soft"}, {Datum: CPUStealID, Metric: prefix + ".steal"}, {Datum: CPUGuestID, Metric: prefix + ".guest"},
+		{Datum: CPUGuestNiceID, Metric: prefix + ".guest_nice"},
+	}
+}

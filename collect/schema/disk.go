@@ -272,3 +272,21 @@ func (b DiskDevice) Spec(part bool) ns.InstanceSpec {
 // devMajor and devMinor split a device number in glibc's makedev(3) encoding (diskClasses).
 func devMajor(dev uint64) uint64 { return (dev>>8)&0xfff | (dev>>32)&^uint64(0xfff) }
 func devMinor(dev uint64) uint64 { return dev&0xff | (dev>>12)&^uint64(0xff) }
+
+// diskPMDA is where the Linux PMDA keeps a device's counters: under prefix (disk.dev for disks,
+// disk.partitions for partitions), with pmcd's own timestamp as the collector's clock. The busy-time
+// counters are 32-bit milliseconds in PCP: they wrap after 49.7 days, read as one interval without a
+// rate, never a spike.
+func diskPMDA(prefix string) []Binding {
+	return []Binding{
+		{Datum: DiskReadsID, Metric: prefix + ".read"}, {Datum: DiskWritesID, Metric: prefix + ".write"},
+		{Datum: DiskRMergedID, Metric: prefix + ".read_merge"}, {Datum: DiskWMergedID, Metric: prefix + ".write_merge"},
+		{Datum: DiskRBytesID, Metric: prefix + ".read_bytes"}, {Datum: DiskWBytesID, Metric: prefix + ".write_bytes"},
+		{Datum: DiskRMsID, Metric: prefix + ".read_rawactive"}, {Datum: DiskWMsID, Metric: prefix + ".write_rawactive"},
+		{Datum: DiskIOMsID, Metric: prefix + ".avactive"}, {Datum: DiskWeightedMsID, Metric: prefix + ".aveq"},
+		{Datum: DiskInFlightID, Metric: prefix + ".inflight", Mult: 1}, {Datum: DiskDiscardsID, Metric: prefix + ".discard"},
+		{Datum: DiskDBytesID, Metric: prefix + ".discard_bytes"}, {Datum: DiskDMsID, Metric: prefix + ".discard_rawactive"},
+		{Datum: DiskFlushesID, Metric: prefix + ".flush"}, {Datum: DiskFMsID, Metric: prefix + ".flush_rawactive"},
+		{Datum: DiskClockID, Metric: MetricClock}, {Datum: DiskSizeID, Metric: prefix + ".capacity"},
+	}
+}

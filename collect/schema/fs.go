@@ -30,11 +30,11 @@ func FSName(point string) string { return strings.ReplaceAll(point, "/", "∕") 
 
 // fsClasses declares FS (6, uninstantiated) and one instance per file system (6.2).
 func FSClasses() (top, fsc *ns.Class) {
-	size := func(id uint8, name, desc, src, pcp, help string) ns.Datum {
-		return ns.Gauge(id, name, ns.TypeUint8, ns.UnitBytes, desc, src).WithScale(0, 1<<40).WithPCPName(pcp).WithHelp(help)
+	size := func(id uint8, name, desc, src, help string) ns.Datum {
+		return ns.Gauge(id, name, ns.TypeUint8, ns.UnitBytes, desc, src).WithScale(0, 1<<40).WithPCPName(pmdaMetric(fsPMDA[:], id)).WithHelp(help)
 	}
-	count := func(id uint8, name, desc, src, pcp, help string) ns.Datum {
-		return ns.Gauge(id, name, ns.TypeUint8, ns.UnitInodes, desc, src).WithScale(0, 1e8).WithPCPName(pcp).WithHelp(help)
+	count := func(id uint8, name, desc, src, help string) ns.Datum {
+		return ns.Gauge(id, name, ns.TypeUint8, ns.UnitInodes, desc, src).WithScale(0, 1e8).WithPCPName(pmdaMetric(fsPMDA[:], id)).WithHelp(help)
 	}
 	text := func(id uint8, name, desc, src, help string) ns.Datum {
 		d := ns.Text(id, name, desc, src).WithVolatility(ns.SVVariable).WithHelp(help)
@@ -53,15 +53,15 @@ func FSClasses() (top, fsc *ns.Class) {
 		Help:     "Sizes and inodes of one mounted file system. Pseudo file systems and second mounts of a device are left out, as df does.",
 		InstFreq: ns.SiContInst, Levels: []ns.InstLevel{{Type: ns.TypeUint4, Tag: ns.TagDevice, Size: 4}},
 		Datums: []ns.Datum{
-			size(FSSizeID, "size", "Size", "statfs f_blocks × f_frsize", "filesys.capacity", "The file system's size."),
-			size(FSUsedID, "used", "Space in use", "statfs (f_blocks − f_bfree) × f_frsize", "filesys.used", "Space in use, the root's reserve included."),
-			size(FSAvailID, "avail", "Space free for unprivileged users", "statfs f_bavail × f_frsize", "filesys.avail", "Space an unprivileged user can still write: what df shows as Avail."),
-			count(FSInodesID, "inodes", "Inodes", "statfs f_files", "filesys.maxfiles", "How many files the file system can hold."),
-			count(FSIUsedID, "iused", "Inodes in use", "statfs f_files − f_ffree", "filesys.usedfiles", "Files and directories that exist."),
-			count(FSIFreeID, "ifree", "Inodes free", "statfs f_ffree", "filesys.freefiles", "Files that can still be created."),
+			size(FSSizeID, "size", "Size", "statfs f_blocks × f_frsize", "The file system's size."),
+			size(FSUsedID, "used", "Space in use", "statfs (f_blocks − f_bfree) × f_frsize", "Space in use, the root's reserve included."),
+			size(FSAvailID, "avail", "Space free for unprivileged users", "statfs f_bavail × f_frsize", "Space an unprivileged user can still write: what df shows as Avail."),
+			count(FSInodesID, "inodes", "Inodes", "statfs f_files", "How many files the file system can hold."),
+			count(FSIUsedID, "iused", "Inodes in use", "statfs f_files − f_ffree", "Files and directories that exist."),
+			count(FSIFreeID, "ifree", "Inodes free", "statfs f_ffree", "Files that can still be created."),
 			ns.Discrete(FSROID, "ro", ns.TypeBoolean, ns.UnitNone, "Mounted read-only", "/proc/self/mountinfo mount options").
 				WithVolatility(ns.SVVariable).WithDCI4(ns.STBoolean, ns.SBFNormal, ns.SBPYesNo).WithScale(0, 1).
-				WithPCPName("filesys.readonly").WithHelp("Whether the mount refuses writes."),
+				WithPCPName(pmdaMetric(fsPMDA[:], FSROID)).WithHelp("Whether the mount refuses writes."),
 			text(FSDeviceID, "device", "Mounted device or source", "/proc/self/mountinfo mount source", "What is mounted: a block device, a server's export, a name."),
 			text(FSTypeID, "type", "File system type", "/proc/self/mountinfo file system type", "ext4, xfs, nfs4, tmpfs..."),
 			text(FSOptionsID, "options", "Mount options", "/proc/self/mountinfo mount options", "The mount's options, as mount(8) lists them."),
@@ -71,3 +71,10 @@ func FSClasses() (top, fsc *ns.Class) {
 }
 
 const FSModule, FSTitle = "dcimon-fs", "File systems"
+
+// fsPMDA is where the Linux PMDA keeps each file system datum (filesys.*, one instance a mount).
+var fsPMDA = [...]Binding{
+	{Datum: FSSizeID, Metric: "filesys.capacity"}, {Datum: FSUsedID, Metric: "filesys.used"}, {Datum: FSAvailID, Metric: "filesys.avail"},
+	{Datum: FSInodesID, Metric: "filesys.maxfiles", Mult: 1}, {Datum: FSIUsedID, Metric: "filesys.usedfiles", Mult: 1},
+	{Datum: FSIFreeID, Metric: "filesys.freefiles", Mult: 1}, {Datum: FSROID, Metric: "filesys.readonly", Mult: 1},
+}

@@ -104,3 +104,19 @@ func HostClass(ncpu int) *ns.Class {
 }
 
 const HostModule, HostTitle = "dcimon-host", "Host identity and load"
+
+// hostPMDA is where the Linux PMDA keeps the host's identity, load and event counters.
+func hostPMDA() []Binding {
+	return []Binding{
+		{Datum: HostNameID, Metric: "kernel.uname.nodename"}, {Datum: HostReleaseID, Metric: "kernel.uname.release"},
+		{Datum: HostOSID, Metric: "kernel.uname.distro"}, {Datum: HostArchID, Metric: "kernel.uname.machine"},
+		{Datum: HostBootID, Metric: "kernel.all.boottime"}, {Datum: HostHundredID, Metric: MetricConst, Mult: 100},
+		{Datum: HostUptimeID, Metric: "kernel.all.uptime", Mult: 100}, // seconds as the datum's centisecond ticks
+		{Datum: HostLoad1xID, Metric: "kernel.all.load", Mult: 100, Inst: 1},
+		{Datum: HostLoad5xID, Metric: "kernel.all.load", Mult: 100, Inst: 5},
+		{Datum: HostLoad15xID, Metric: "kernel.all.load", Mult: 100, Inst: 15},
+		{Datum: HostRunningID, Metric: "kernel.all.running", Mult: 1}, {Datum: HostBlockedID, Metric: "kernel.all.blocked", Mult: 1},
+		{Datum: HostCtxswID, Metric: "kernel.all.pswitch", Mult: 1}, {Datum: HostIntrID, Metric: "kernel.all.intr", Mult: 1},
+		{Datum: HostForksID, Metric: "kernel.all.sysfork", Mult: 1},
+	}
+}

@@ -105,3 +105,29 @@ func MemClasses(memTotal uint64) (top, real, swap, virt *ns.Class) {
 }
 
 const MemModule, MemTitle = "dcimon-mem", "Memory and paging"
+
+// realPMDA is where the Linux PMDA keeps physical memory (mem.physmem and mem.util, Kbyte).
+func realPMDA() []Binding {
+	return []Binding{
+		{Datum: RealTotalID, Metric: "mem.physmem"}, {Datum: RealFreeID, Metric: "mem.util.free"}, {Datum: RealAvailID, Metric: "mem.util.available"},
+		{Datum: RealBuffersID, Metric: "mem.util.bufmem"}, {Datum: RealCachedID, Metric: "mem.util.cached"},
+	}
+}
+
+// swapPMDA is where the Linux PMDA keeps swap space and swapping.
+func swapPMDA() []Binding {
+	return []Binding{
+		{Datum: SwapTotalID, Metric: "mem.util.swapTotal"}, {Datum: SwapFreeID, Metric: "mem.util.swapFree"},
+		{Datum: SwapInID, Metric: "swap.pagesin", Mult: 1}, {Datum: SwapOutID, Metric: "swap.pagesout", Mult: 1},
+	}
+}
+
+// virtPMDA is where the Linux PMDA keeps paging and faults.
+func virtPMDA() []Binding {
+	return []Binding{
+		// /proc/vmstat's pgpgin and pgpgout count kilobytes, whatever their names say; PCP
+		// declares them as counts.
+		{Datum: VirtPageInID, Metric: "mem.vmstat.pgpgin", Mult: 1024}, {Datum: VirtPageOutID, Metric: "mem.vmstat.pgpgout", Mult: 1024},
+		{Datum: VirtFaultsID, Metric: "mem.vmstat.pgfault", Mult: 1}, {Datum: VirtMajFaultsID, Metric: "mem.vmstat.pgmajfault", Mult: 1},
+	}
+}

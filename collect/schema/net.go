@@ -115,3 +115,23 @@ const (
 
 // netFields are the /proc/net/dev columns of the counter datums (index id-1: ibytes to odrops).
 var netFields = [NetODropsID]string{"rx_bytes", "tx_bytes", "rx_packets", "tx_packets", "rx_errs", "tx_errs", "rx_drop", "tx_drop"}
+
+// ifacePMDA is where the Linux PMDA keeps an interface's counters and state (network.interface).
+func ifacePMDA() []Binding {
+	return []Binding{
+		{Datum: NetIBytesID, Metric: "network.interface.in.bytes"}, {Datum: NetOBytesID, Metric: "network.interface.out.bytes"},
+		{Datum: NetIPacketsID, Metric: "network.interface.in.packets"}, {Datum: NetOPacketsID, Metric: "network.interface.out.packets"},
+		{Datum: NetIErrorsID, Metric: "network.interface.in.errors"}, {Datum: NetOErrorsID, Metric: "network.interface.out.errors"},
+		{Datum: NetIDropsID, Metric: "network.interface.in.drops"}, {Datum: NetODropsID, Metric: "network.interface.out.drops"},
+		{Datum: NetMTUID, Metric: "network.interface.mtu", Mult: 1}, {Datum: NetUpID, Metric: "network.interface.up", Mult: 1},
+		{Datum: NetRunningID, Metric: "network.interface.running", Mult: 1},
+		// bytes per second as bits per second, the datum's unit; a driver that does not know
+		// the speed gives sysfs -1, which the PMDA passes on as 2^32-1 Mbit/s: not valid
+		{Datum: NetSpeedID, Metric: "network.interface.baudrate", Mult: 8, Check: func(r ns.Raw) ns.Raw {
+			if r.State == ns.RawOK && r.N >= 4294967295e6 {
+				return ns.RawInvalidData()
+			}
+			return r
+		}},
+	}
+}

@@ -29,13 +29,13 @@ func PressureClasses() (top, res *ns.Class) {
 	avg := func(id uint8, kind, field, window string) ns.Datum {
 		return ns.Gauge(id, kind+"_"+field, ns.TypeUint4, ns.UnitCentiPercent,
 			"Share of time "+whoStallsShort(kind)+" stalled, "+window+" average", src(kind, field+", two decimals kept as hundredths")).
-			WithScale(0, 10000).WithPCPName("kernel.all.pressure.<resource>." + kind + ".avg [" + window + "]").
+			WithScale(0, 10000).WithPCPName(pmdaMetric(psiPMDA(), id) + " [" + window + "]").
 			WithHelp("The share of the last " + window + " in which " + whoStalls(kind) + " waited for the resource, as the kernel averages it (a level, in %).")
 	}
 	total := func(id uint8, kind string) ns.Datum {
 		return ns.Counter(id, kind+"_total", ns.TypeUint8, ns.UnitMicrosecs, "Time "+whoStallsShort(kind)+" stalled",
 			src(kind, "total, microseconds")).WithScale(0, 1e6).WithMaxRate(1e6).
-			WithPCPName("kernel.all.pressure.<resource>." + kind + ".total").
+			WithPCPName(pmdaMetric(psiPMDA(), id)).
 			WithHelp("Microseconds in which " + whoStalls(kind) + " waited; as a rate, the share of the interval (100% = always).")
 	}
 	top = &ns.Class{ID: ns.ClassID{pressureASN}, Name: "Pressure", Desc: "Pressure stall information", Flags: ns.ClassEnabled,
@@ -72,3 +72,18 @@ func whoStalls(kind string) string {
 }
 
 const PressureModule, PressureTitle = "dcimon-pressure", "Pressure stall information"
+
+// psiPMDA is where the Linux PMDA keeps each pressure datum: one metric per resource (Resource
+// in the name), the averages as instances of their window.
+func psiPMDA() []Binding {
+	avg := func(low uint8, kind string, window int64) Binding {
+		// PCP's averages are percentages with decimals; the datum keeps hundredths of a percent.
+		return Binding{Datum: low, Metric: "kernel.all.pressure." + Resource + "." + kind + ".avg", Mult: 100, Inst: window}
+	}
+	return []Binding{
+		{Datum: PSISomeTotalID, Metric: "kernel.all.pressure." + Resource + ".some.total"},
+		avg(PSISomeAvg10ID, "some", 10), avg(PSISomeAvg60ID, "some", 60), avg(PSISomeAvg300ID, "some", 300),
+		{Datum: PSIFullTotalID, Metric: "kernel.all.pressure." + Resource + ".full.total"},
+		avg(PSIFullAvg10ID, "full", 10), avg(PSIFullAvg60ID, "full", 60), avg(PSIFullAvg300ID, "full", 300),
+	}
+}
