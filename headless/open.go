@@ -169,7 +169,7 @@ type Common struct {
 	Archives      []string      // PCP archives to read instead of a live source, a host each (issue 15)
 	At            string        // with Archive: the time to read at (ParseAt); "" its start
 	From, To      string        // with Archive: read the samples from From to To (ParseAt), a reading each
-	HostList      []pcp.Host // Hosts as the command line parsed it once; nil: parse Hosts
+	HostList      []pcp.Host    // Hosts as the command line parsed it once; nil: parse Hosts
 	// Fleet says the source has several hosts, each the first component of its paths
 	// (`web1/Disk/sda`): listings then print `/web1/Disk/sda`, without a host of their own.
 	Fleet bool
