@@ -2,71 +2,18 @@ package ui
 
 import (
 	"fmt"
-	"math"
 	"slices"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"dcimon/namespace"
-	"dcimon/views"
 )
-
-// HotsetConfig is a peer set the monitor opens at start: a value, so a configuration file can
-// supply them later.
-type HotsetConfig struct {
-	// Name names the peer set in the configuration file (`dcimon hot --name`); a peer set made in
-	// the monitor gets one from its path and statistic.
-	Name string
-	// Grandpa is the path of the context whose subcontexts are ranked ("Disk").
-	Grandpa string
-	// Stats are statistic names to try in order; the first one the peers carry is ranked, so one
-	// default works whatever a provider calls its busy percentage.
-	Stats   []string
-	MaxResp int
-	// Threshold is in the units the statistic is shown in (50 is 50% on a percentage, issue 12).
-	Threshold float64
-	Feed      namespace.HotFeed
-	Except    namespace.HotExcept
-	Frequency int
-	Severity  int
-	TrapNo    int
-	// OnScreen opens the peer set only while a context of its class is selected (the top
-	// processes while the process table is shown), and closes it when the selection leaves:
-	// a class read on demand is then not read for it (issue 17).
-	OnScreen bool
-}
 
 // fsFullAt is the used share (in %) past which a file system is flagged: the default hotset's
 // exception threshold, which colours the FS table's Use% (hotPane.limitOf).
 const fsFullAt = 90
-
-// DefaultHotsets are the top 5 busiest disks by busy %, the top 5 interfaces by bytes per second,
-// the busiest CPUs by busy %, the fullest file systems by used % and the most pressured resources.
-func DefaultHotsets() []HotsetConfig {
-	return []HotsetConfig{
-		{Name: "busiest-disks", Grandpa: "Disk", Stats: []string{"%util", "%busy", "busy", "util"}, MaxResp: 5, Feed: namespace.SiHotAlways},
-		{Name: "busiest-interfaces", Grandpa: "NetIf", Stats: []string{"bytes", "tbytes", "xbytes", "ibytes"}, MaxResp: 5, Feed: namespace.SiHotAlways},
-		{Name: "busiest-cpus", Grandpa: "CPU", Stats: []string{"%busy", "busy%", "busy"}, MaxResp: 5, Feed: namespace.SiHotAlways},
-		// The fullest file systems, with an exception in the event log past 90% (issue 19).
-		{Name: "fullest-filesystems", Grandpa: "FS", Stats: []string{"%used"}, MaxResp: 5, Threshold: fsFullAt, Feed: namespace.SiHotAlways,
-			Except: namespace.SiHotException, Frequency: 5, Severity: 1},
-		// The most pressured resources: the share of the last 10 s some task stalled.
-		{Name: "most-pressured", Grandpa: "Pressure", Stats: []string{"some_avg10"}, MaxResp: 3, Feed: namespace.SiHotAlways},
-		// While processes or control groups are on screen (issue 17): the top processes by CPU,
-		// with an exception for one above 90% of a processor for the exception frequency, by
-		// I/O and by memory; the busiest groups by CPU and by I/O.
-		{Name: "top-processes-cpu", Grandpa: "Proc", Stats: []string{"cpu"}, MaxResp: 5, Threshold: procBusyAt, Feed: namespace.SiHotAlways,
-			Except: namespace.SiHotException, Frequency: 5, Severity: 1, OnScreen: true},
-		{Name: "top-processes-io", Grandpa: "Proc", Stats: []string{"io_bytes"}, MaxResp: 5, Feed: namespace.SiHotAlways, OnScreen: true},
-		{Name: "top-processes-memory", Grandpa: "Proc", Stats: []string{"rss"}, MaxResp: 5, Feed: namespace.SiHotAlways, OnScreen: true},
-		{Name: "busiest-cgroups-cpu", Grandpa: "CGroup", Stats: []string{"cpu"}, MaxResp: 5, Feed: namespace.SiHotAlways, OnScreen: true},
-		{Name: "busiest-cgroups-io", Grandpa: "CGroup", Stats: []string{"io_bytes"}, MaxResp: 5, Feed: namespace.SiHotAlways, OnScreen: true},
-	}
-}
 
 // procBusyAt is the share of a processor (in %) past which a process raises an exception.
 const procBusyAt = 90
@@ -164,50 +111,6 @@ func (p *hotPane) limitOf(c *namespace.Class, d *namespace.Datum) (lim float64, 
 		}
 	}
 	return lim, ok
-}
-
-// openPending adds the configured peer sets whose grandparent and statistic exist now.
-func (p *hotPane) openPending() {
-	if p.reg == nil || len(p.pending) == 0 {
-		return
-	}
-	gen := p.reg.Generation()
-	if gen == p.tried {
-		return
-	}
-	p.tried = gen
-	keep := p.pending[:0]
-	for _, c := range p.pending {
-		if _, err := p.addConfig(c); err != nil {
-			keep = append(keep, c)
-		}
-	}
-	p.pending = keep
-	p.rebuildRows()
-}
-
-func (p *hotPane) addConfig(c HotsetConfig) (*namespace.HotVals, error) {
-	var err error = fmt.Errorf("no statistic to rank")
-	for _, stat := range c.Stats {
-		var v *namespace.HotVals
-		cl, d, serr := p.hs.Statistic(nil, c.Grandpa, stat)
-		if serr != nil {
-			err = serr
-			continue
-		}
-		m := p.vf.measure(cl, d)
-		v, err = p.hs.Add(namespace.HotSpec{Stat: stat, Grandpa: c.Grandpa, MaxResp: c.MaxResp, Threshold: c.Threshold / m.Base(1), Format: m.Format,
-			Frequency: c.Frequency, Feed: c.Feed, Except: c.Except, Severity: c.Severity, TrapNo: c.TrapNo})
-		if err == nil {
-			p.name(v, c.Name)
-			if p.alts == nil {
-				p.alts = map[*namespace.HotVals][]string{}
-			}
-			p.alts[v] = c.Stats
-			return v, nil
-		}
-	}
-	return nil, err
 }
 
 // ShowFor opens the on-screen peer sets of the class the selected context is in (the top
@@ -329,36 +232,6 @@ func (p *hotPane) name(v *namespace.HotVals, name string) {
 		}
 	}
 	p.names[v] = name
-}
-
-// Configs are the peer sets as the configuration file keeps them: the open ones in order, then
-// those still waiting for their peers; thresholds in the units the statistic is shown in.
-func (p *hotPane) Configs() []HotsetConfig {
-	var out []HotsetConfig
-	onScreen := map[*namespace.HotVals]bool{}
-	for _, v := range p.shown {
-		onScreen[v] = true
-	}
-	for _, v := range p.Entries() {
-		if onScreen[v] {
-			continue // listed below, as configured
-		}
-		sp := v.Spec()
-		th := sp.Threshold
-		if c, d := v.StatClass(), v.Stat(); c != nil && d != nil {
-			th *= p.vf.measure(c, d).Base(1)
-			// 0.9 × 100 is 90.00000000000001: the user wrote 90.
-			th, _ = strconv.ParseFloat(strconv.FormatFloat(th, 'g', 12, 64), 64)
-		}
-		stats := []string{sp.Stat}
-		if a := p.alts[v]; slices.Contains(a, sp.Stat) {
-			stats = a
-		}
-		out = append(out, HotsetConfig{Name: p.names[v], Grandpa: sp.Grandpa, Stats: stats, MaxResp: sp.MaxResp,
-			Threshold: th, Feed: sp.Feed, Except: sp.Except, Frequency: sp.Frequency, Severity: sp.Severity, TrapNo: sp.TrapNo})
-	}
-	out = append(out, p.pending...)
-	return append(out, p.onScreen...)
 }
 
 // Entries are the open peer sets.
@@ -551,179 +424,6 @@ func (p hotPane) Update(msg tea.Msg) (hotPane, tea.Cmd) {
 
 // View renders the pane, exactly w×h.
 func (p hotPane) View() string { return joined(p.view()) }
-
-// view is View as lines exactly w wide, h of them, with their gen (see renderCache): drawn
-// again only when what it shows changed.
-func (p *hotPane) view() ([]string, uint64) {
-	k := listViewKey{ver: p.ver, w: p.w, h: p.h, cursor: p.cursor, offset: p.offset, focused: p.focused}
-	return p.cache.view(k, p.render)
-}
-
-func (p *hotPane) render() []string {
-	if p.w <= 0 || p.h <= 0 {
-		return nil
-	}
-	var lines []string
-	if len(p.rows) == 0 {
-		msg := "no hotsets — select a statistic and press " + p.keys.New.Help().Key
-		lines = append(lines, p.st.Text.Muted.Render(pad(msg, p.w)))
-		if len(p.pending) > 0 {
-			lines = append(lines, p.st.Text.Muted.Render(pad(fmt.Sprintf("%d default hotsets wait for their peers", len(p.pending)), p.w)))
-		}
-		return fitBlock(lines, p.w, p.h)
-	}
-	elapsed := time.Duration(0)
-	if p.hs != nil {
-		elapsed = p.hs.TimeChange()
-	}
-	for i := p.offset; i < len(p.rows) && len(lines) < p.h; i++ {
-		r := p.rows[i]
-		sel := i == p.cursor
-		switch r.item {
-		case -1:
-			l1, l2 := p.header(r.entry, elapsed)
-			lines = append(lines, p.selStyle(sel, p.st.Text.Accent).Render(pad(l1, p.w)))
-			lines = append(lines, p.st.Text.Muted.Render(pad("  "+l2, p.w)))
-		case -2:
-			txt := fmt.Sprintf("  %s — top %d of %d", r.set.Path(), r.set.Count, r.set.AvailResp)
-			lines = append(lines, p.selStyle(sel, p.st.Text.Bold).Render(pad(txt, p.w)))
-		default:
-			lines = append(lines, p.item(r, sel))
-		}
-	}
-	return fitBlock(lines, p.w, p.h)
-}
-
-func (p *hotPane) selStyle(sel bool, base ink) ink {
-	if !sel {
-		return base
-	}
-	if p.focused {
-		return p.st.Row.Selected
-	}
-	return p.st.Row.SelectedBlur
-}
-
-// header is the peer set's SPMI header in two lines: what is ranked and how many answered, then
-// the parameters (SPMI-HOT-16, SPMI-HOT-10).
-func (p *hotPane) header(e *namespace.HotVals, elapsed time.Duration) (string, string) {
-	spec := e.Spec()
-	stat := spec.Stat
-	m := p.hotMeasure(e)
-	l1 := e.Path() + " " + stat
-	if spec.Threshold != 0 {
-		l1 += " " + views.ThresholdText(m, spec.Threshold)
-	}
-	l1 += fmt.Sprintf(" — top %d of %d", e.Count, e.AvailResp)
-	if e.Err != namespace.SiSuccess && e.Err != namespace.SiNoValue {
-		l1 += " — " + e.Err.String()
-		if e.ErrReason != namespace.ReasonNone {
-			l1 += ": " + e.ErrReason.String()
-		}
-	}
-	maxr := strconv.Itoa(spec.MaxResp)
-	if spec.MaxResp == 0 {
-		maxr = "all"
-	}
-	thr := "0"
-	if spec.Threshold != 0 {
-		thr = m.Format(spec.Threshold)
-	}
-	parts := []string{"threshold " + thr, "max " + maxr, spec.Feed.String()}
-	if spec.Except != namespace.SiHotNoException {
-		x := fmt.Sprintf("%s every %dmin sev %d", spec.Except, spec.Frequency, spec.Severity)
-		if spec.Except.Traps() {
-			x += fmt.Sprintf(" trap %d", spec.TrapNo)
-		}
-		parts = append(parts, x)
-	}
-	if e.RefCount() > 1 {
-		parts = append(parts, fmt.Sprintf("ref %d", e.RefCount()))
-	}
-	if elapsed > 0 {
-		parts = append(parts, "elapsed "+fmtElapsed(elapsed))
-	}
-	return l1, strings.Join(parts, " · ")
-}
-
-// hotMeasure is how a peer set's statistic is shown, the units its threshold is in.
-func (p *hotPane) hotMeasure(e *namespace.HotVals) views.Measure {
-	if d := e.Stat(); d != nil {
-		return p.vf.measure(e.StatClass(), d)
-	}
-	return views.Measure{}
-}
-
-func fmtElapsed(d time.Duration) string {
-	return strconv.FormatFloat(d.Seconds(), 'f', 2, 64) + "s"
-}
-
-func (p *hotPane) item(r hotRow, sel bool) string {
-	it := r.set.Items[r.item]
-	d := r.entry.Stat()
-	var cls *namespace.Class
-	if it.Inst != nil {
-		cls = it.Inst.Class
-	}
-	txt := "?"
-	if d != nil {
-		txt = p.vf.text(cls, d, it.Val)
-	}
-	rank := strconv.Itoa(r.item + 1)
-	const rankW = 3
-	nameW := min(16, max(p.w/4, 6))
-	valW := 10
-	barW := p.w - rankW - 1 - nameW - 1 - valW - 1
-	if sel {
-		// The selected row keeps its bar (issue 12), in the selection's colours.
-		line := padLeft(rank, rankW) + " " + pad(itemName(it), nameW) + " " + padLeft(txt, valW)
-		if frac, over, ok := p.itemBar(r, d, it); ok && barW >= 4 {
-			full, empty := barCells(frac, barW)
-			if over && empty == 0 {
-				full = cellRun(fullCells, barW-1) + "▶"
-			}
-			line += " " + full + cellRun(emptyCells, empty)
-		}
-		return p.selStyle(true, p.st.Text.Normal).Render(pad(line, p.w))
-	}
-	var sb strings.Builder
-	sb.Grow(4 * p.w)
-	p.st.Text.Muted.writePadLeft(&sb, rank, rankW)
-	sb.WriteByte(' ')
-	p.st.Text.Normal.writePad(&sb, itemName(it), nameW)
-	sb.WriteByte(' ')
-	p.st.Text.Normal.writePadLeft(&sb, txt, valW)
-	if barW >= 4 {
-		if frac, over, ok := p.itemBar(r, d, it); ok {
-			sb.WriteByte(' ')
-			writeBar(&sb, p.st, frac, over, barW)
-		}
-	}
-	return sb.String()
-}
-
-// itemName is a ranked item's name, with its label where that says more: a process is its PID
-// and its command name ("1099 sshd").
-func itemName(it namespace.HotItem) string {
-	if it.Inst != nil && it.Inst.Label.ASCII != "" && it.Inst.Label.ASCII != it.Name && it.Inst.Label.ASCII != it.Inst.Name {
-		return it.Name + " " + it.Inst.Label.ASCII // a process's command beside its PID
-	}
-	return it.Name
-}
-
-// itemBar is how full a ranked item's bar is: on the statistic's SPMI scale, or without one
-// relative to the top item, so the ranking still reads at a glance.
-func (p *hotPane) itemBar(r hotRow, d *namespace.Datum, it namespace.HotItem) (frac float64, over, ok bool) {
-	if d == nil {
-		return 0, false, false
-	}
-	frac, over, ok = datumBar(d, it.Val)
-	if !ok && len(r.set.Items) > 0 && it.Val.State == namespace.Valid {
-		top := math.Abs(r.set.Items[0].Val.V)
-		frac, over, ok = barScale(math.Abs(it.Val.V), 0, top)
-	}
-	return frac, over, ok
-}
 
 // ShortHelp is the pane's help line.
 func (p hotPane) ShortHelp() []key.Binding {

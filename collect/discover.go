@@ -1,0 +1,148 @@
+package collect
+
+import (
+	"context"
+	"dcimon/namespace"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Discoverer finds the suppliers there are now. It returns the same Provider for a supplier as
+// long as it stays; one it no longer returns has gone, and its classes go with it.
+type Discoverer interface {
+	Discover(ctx context.Context) ([]Provider, error)
+}
+
+// GoAwayer is a supplier that can be told it is no longer wanted (SPMI-DDS-5): it stops, and
+// does not come back by itself.
+type GoAwayer interface {
+	GoAway()
+}
+
+type discResult struct {
+	provs []Provider
+	err   error
+}
+
+// discover asks the Discoverer which suppliers there are, when it is due: new ones are added
+// (their classes registered as they declare them), those gone are removed with their classes.
+// A discovery that does not answer within half a second is taken at a later collection.
+func (s *Sampler) discover(ctx context.Context, now time.Time) {
+	if s.opt.Discover == nil || (s.discCh == nil && !s.lastDisc.IsZero() && now.Sub(s.lastDisc) < s.opt.DiscoverEvery) {
+		return
+	}
+	if s.discCh == nil {
+		ch := make(chan discResult, 1)
+		dctx, cancel := context.WithTimeout(context.Background(), s.opt.Deadline)
+		d := s.opt.Discover
+		go func() {
+			defer cancel()
+			p, err := d.Discover(dctx)
+			ch <- discResult{p, err}
+		}()
+		s.discCh = ch
+	}
+	wait := min(s.opt.Deadline, 500*time.Millisecond)
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	var res discResult
+	select {
+	case res = <-s.discCh:
+		s.discCh = nil
+	case <-t.C:
+		return
+	case <-ctx.Done():
+		return
+	}
+	s.lastDisc = now
+	if res.err != nil && res.err.Error() != s.discErr {
+		s.log.Add(namespace.Event{Time: now, Kind: namespace.EvProviderError, Path: "dds", Text: "finding users' suppliers: " + res.err.Error()})
+	}
+	s.discErr = ""
+	if res.err != nil {
+		s.discErr = res.err.Error() // said once, not at every discovery
+	}
+	present := make(map[Provider]bool, len(res.provs))
+	for _, p := range res.provs {
+		present[p] = true
+	}
+	s.stMu.Lock()
+	known := map[Provider]bool{}
+	var gone, added []*provState
+	keep := make([]*provState, 0, len(s.prov)+len(res.provs))
+	for _, ps := range s.prov {
+		known[ps.p] = true
+		if ps.dynamic && !present[ps.p] {
+			gone = append(gone, ps)
+			continue
+		}
+		keep = append(keep, ps)
+	}
+	for _, p := range res.provs {
+		if known[p] {
+			continue
+		}
+		s.nextID++
+		// The reset is taken as known and zero, so the first declaration is taken at once.
+		ps := &provState{p: p, sup: p.Supplier(), id: s.nextID, dynamic: true, needStatic: true, haveReset: true,
+			insts: map[*namespace.Class][]*namespace.Instance{}}
+		added = append(added, ps)
+		keep = append(keep, ps)
+	}
+	slices.SortStableFunc(keep, func(a, b *provState) int { return strings.Compare(a.sup.Module, b.sup.Module) })
+	for i, ps := range keep {
+		ps.index = i
+	}
+	s.prov = keep
+	s.stMu.Unlock()
+	for _, ps := range gone {
+		s.retract(ps, now)
+		s.log.Add(namespace.Event{Time: now, Kind: namespace.EvSupplierGone, Path: ps.sup.Module,
+			Text: fmt.Sprintf("supplier %s has gone: %s", ps.sup.Module, ps.sup.Description)})
+	}
+	for _, ps := range added {
+		s.redescribe(ps, now)
+		s.log.Add(namespace.Event{Time: now, Kind: namespace.EvSupplierAdded, Path: ps.sup.Module,
+			Text: fmt.Sprintf("supplier %s found: %s", ps.sup.Module, ps.sup.Description)})
+	}
+	// A class refused because another supplier had it may be free now.
+	for _, ps := range s.prov {
+		if ps.dynamic && !ps.dead && len(ps.refused) > 0 {
+			s.redescribe(ps, now)
+		}
+	}
+}
+
+// GoAway tells the extension supplier with this module it is no longer wanted (SPMI-DDS-5): it
+// stops (a running program is killed) and its contexts and statistics are removed. A user's file
+// or program comes back only when it changes. Built-in suppliers cannot be sent away.
+func (s *Sampler) GoAway(module string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.stMu.Lock()
+	i := slices.IndexFunc(s.prov, func(ps *provState) bool { return ps.sup.Module == module })
+	if i < 0 {
+		s.stMu.Unlock()
+		return fmt.Errorf("no supplier %q", module)
+	}
+	ps := s.prov[i]
+	if !ps.dynamic {
+		s.stMu.Unlock()
+		return fmt.Errorf("supplier %s is built in: only extension suppliers can be told to go away (SPMI-DDS-5)", module)
+	}
+	s.prov = slices.Delete(slices.Clone(s.prov), i, i+1)
+	for j, o := range s.prov {
+		o.index = j
+	}
+	s.stMu.Unlock()
+	if g, ok := ps.p.(GoAwayer); ok {
+		g.GoAway()
+	}
+	now := s.opt.Now()
+	s.retract(ps, now)
+	s.log.Add(namespace.Event{Time: now, Kind: namespace.EvSupplierGone, Path: module,
+		Text: fmt.Sprintf("supplier %s told to go away (SPMI-DDS-5)", module)})
+	return nil
+}

@@ -1,0 +1,376 @@
+package pcp
+
+import (
+	"cmp"
+	"context"
+	"dcimon/collect"
+	"dcimon/collect/schema"
+	ns "dcimon/namespace"
+	"dcimon/pmproxy"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// read fills one class from a fetch.
+func (h *pcpHost) read(ctx context.Context, pc pcpClass, f *pmproxy.Fetched) collect.ClassReading {
+	c := pc.Class
+	nd := len(c.Datums)
+	if pc.Fixed != nil {
+		var specs []ns.InstanceSpec
+		var raw []ns.Raw
+		for i, r := range pc.Fixed {
+			if _, known := h.descs[pc.perFixed[i][0].Metric]; !known {
+				continue // this kernel has no such resource
+			}
+			specs = append(specs, ns.InstanceSpec{Levels: []uint64{uint64(i)}, OSName: r, ASN: uint16(i + 1)})
+			row := make([]ns.Raw, nd)
+			h.fillRowFrom(row, pc, pc.perFixed[i], f, -1)
+			raw = append(raw, row...)
+		}
+		return collect.ClassReading{Class: c, Specs: specs, Raw: raw}
+	}
+	if pc.InstOf == nil {
+		raw := make([]ns.Raw, nd)
+		h.fillRow(raw, pc, f, -1)
+		return collect.ClassReading{Class: c, Specs: schema.SingleSpecs(), Raw: raw}
+	}
+	first := pc.Datums[0].Metric
+	if _, ok := h.descs[first]; !ok && h.descs != nil {
+		// The host (or its archive: pmlogger logs what its configuration names) has no such
+		// metric: the class has no instances, which is no fault of the host's.
+		return collect.ClassReading{Class: c, Specs: []ns.InstanceSpec{}}
+	}
+	names, err := h.instanceNames(ctx, first, f)
+	if err != nil {
+		return collect.ClassReading{Class: c, Err: err}
+	}
+	var parents map[string]int64
+	if pc.ParentMetric != "" {
+		pn, err := h.instanceNames(ctx, pc.ParentMetric, f)
+		if err != nil {
+			return collect.ClassReading{Class: c, Err: err}
+		}
+		parents = make(map[string]int64, len(pn))
+		for _, v := range f.Values[pc.ParentMetric] { // the parents there are now
+			parents[pn[v.Instance]] = v.Instance
+		}
+	}
+	bf := h.bufsOf(c)
+	specs, ids, poss := bf.specs[:0], bf.ids[:0], bf.poss[:0]
+	for k, v := range f.Values[first] {
+		name, known := names[v.Instance]
+		if !known {
+			continue
+		}
+		if sp, ok := bf.known[name]; ok && pc.NameMetric == "" && pc.Parent == nil {
+			// The same instance as at the last reading: its spec as it was made then.
+			ids, poss = append(ids, v.Instance), append(poss, k)
+			specs = append(specs, sp)
+			continue
+		}
+		level, ok := pc.InstOf(name, v.Instance)
+		if !ok {
+			continue
+		}
+		sp := ns.InstanceSpec{Levels: []uint64{level}, OSName: name, ASN: schema.ASNFor(level + 1), Desc: ns.EscapeName(name)}
+		if pc.NameMetric != "" {
+			named := false
+			for _, nv := range f.Values[pc.NameMetric] {
+				if nv.Instance == v.Instance && nv.Text != "" {
+					sp.OSName, sp.Desc, named = pc.NameAs(nv.Text), ns.Clip(ns.EscapeName(nv.Text)+" ("+ns.EscapeName(name)+")", ns.SiMaxLName-1), true
+				}
+			}
+			if !named {
+				continue // not mounted any more, or not yet
+			}
+		}
+		if pc.Parent != nil {
+			pl, asn, ok := pc.Parent(name, parents)
+			if !ok {
+				continue // a partition whose disk is not there (hidden, or gone)
+			}
+			sp.Levels, sp.ASN = []uint64{pl, level}, asn
+		}
+		if pc.NameMetric == "" && pc.Parent == nil {
+			if len(bf.known) > 4*len(names)+64 {
+				clear(bf.known) // instances that came and went do not pile up
+			}
+			bf.known[name] = sp
+		}
+		ids, poss = append(ids, v.Instance), append(poss, k)
+		specs = append(specs, sp)
+	}
+	bf.specs, bf.ids, bf.poss = specs, ids, poss
+	// Parents come first and instances in a stable order: by level value.
+	order := bf.order[:0]
+	for i := range specs {
+		order = append(order, i)
+	}
+	bf.order = order
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(specs[a].Levels[0], specs[b].Levels[0]) })
+	// The sampler is done with the last reading's slices before it asks for the next one.
+	sorted := slices.Grow(bf.sorted[:0], len(specs))[:len(specs)]
+	raw := slices.Grow(bf.raw[:0], nd*len(specs))[:nd*len(specs)]
+	bf.sorted, bf.raw = sorted, raw
+	cols := h.plan(pc, pc.Datums, f)
+	for i, j := range order {
+		sorted[i] = specs[j]
+		row := raw[i*nd : (i+1)*nd]
+		h.fillPlanned(row, pc, cols, f, ids[j], poss[j])
+		if pc.InstText != 0 {
+			if k := c.DatumIndex(ns.DatumID(pc.InstText)); k >= 0 {
+				row[k] = ns.RawS(ns.Clip(names[ids[j]], 255))
+			}
+		}
+	}
+	return collect.ClassReading{Class: c, Specs: sorted, Raw: raw}
+}
+
+// pcpBufs are one class's buffers, kept from one reading to the next: its raw values, its
+// instances' specs (each made once while its name stays), and the scratch of ordering them.
+type pcpBufs struct {
+	raw           []ns.Raw
+	specs, sorted []ns.InstanceSpec
+	ids           []int64
+	poss, order   []int
+	known         map[string]ns.InstanceSpec
+}
+
+func (h *pcpHost) bufsOf(c *ns.Class) *pcpBufs {
+	if h.bufs == nil {
+		h.bufs = map[*ns.Class]*pcpBufs{}
+	}
+	b := h.bufs[c]
+	if b == nil {
+		b = &pcpBufs{known: map[string]ns.InstanceSpec{}}
+		h.bufs[c] = b
+	}
+	return b
+}
+
+// instanceNames are the names of the instances of metric's domain, read again when a fetch has
+// an instance not seen before (a processor brought online).
+func (h *pcpHost) instanceNames(ctx context.Context, metric string, f *pmproxy.Fetched) (map[int64]string, error) {
+	names := h.instNm[metric]
+	fresh := names != nil
+	for _, v := range f.Values[metric] {
+		if _, ok := names[v.Instance]; !ok {
+			fresh = false
+			break
+		}
+	}
+	if fresh {
+		return names, nil
+	}
+	d, ok := h.descs[metric]
+	if !ok || d.InDom == "" {
+		return nil, fmt.Errorf("%s: %s has no instance domain on %s", h.sup.Module, metric, h.opt.Hostspec)
+	}
+	insts, err := h.x.InDom(ctx, d.InDom)
+	if err != nil {
+		return nil, err
+	}
+	names = make(map[int64]string, len(insts))
+	for _, in := range insts {
+		names[in.ID] = in.Name
+	}
+	h.instNm[metric] = names
+	return names, nil
+}
+
+// fillRow fills one instance's raw values (inst -1 for a single-instance class). A datum the
+// table does not map, or whose metric the host lacks, is on the instance's invalid-data list
+// (DCI-INV-1) where the class keeps one, else not supported; a value that is not a number of the
+// datum's kind is a provider error; none is ever 0.
+func (h *pcpHost) fillRow(row []ns.Raw, pc pcpClass, f *pmproxy.Fetched, inst int64) {
+	h.fillRowFrom(row, pc, pc.Datums, f, inst)
+}
+
+// fillRowFrom is fillRow from the given datums (a fixed instance's, its metrics named).
+func (h *pcpHost) fillRowFrom(row []ns.Raw, pc pcpClass, datums []pcpDatum, f *pmproxy.Fetched, inst int64) {
+	h.fillPlanned(row, pc, h.plan(pc, datums, f), f, inst, -1)
+}
+
+// pcpCol is how one datum of a class is read from one fetch, worked out once for all its
+// instances: the datum's place in the class, its metric's values, type and factor.
+type pcpCol struct {
+	at     int // the datum's index in the class
+	metric string
+	vals   []pmproxy.Value
+	typ    string
+	mult   float64
+	kind   uint8
+	inst   int64
+	check  func(ns.Raw) ns.Raw
+}
+
+// plan works out how each of datums is read from f: once per context for the class (the
+// descriptors and factors do not change within one), the values at each fetch.
+func (h *pcpHost) plan(pc pcpClass, datums []pcpDatum, f *pmproxy.Fetched) []pcpCol {
+	key := &datums[0]
+	if h.plans == nil {
+		h.plans = map[*pcpDatum][]pcpCol{}
+	}
+	cols, ok := h.plans[key]
+	if !ok {
+		cols = h.planOnce(pc, datums)
+		h.plans[key] = cols
+	}
+	for i := range cols {
+		if cols[i].kind == colValue {
+			cols[i].vals = f.Values[cols[i].metric]
+		}
+	}
+	return cols
+}
+
+// planOnce is plan's part that depends on the context alone.
+func (h *pcpHost) planOnce(pc pcpClass, datums []pcpDatum) []pcpCol {
+	cols := make([]pcpCol, 0, len(datums))
+	for _, m := range datums {
+		i := pc.Class.DatumIndex(ns.DatumID(m.Datum))
+		if i < 0 {
+			continue
+		}
+		c := pcpCol{at: i, metric: m.Metric, mult: m.Mult, inst: m.Inst, check: m.Check}
+		switch m.Metric {
+		case schema.MetricClock:
+			c.kind = colClock
+		case schema.MetricConst:
+			c.kind = colConst
+		default:
+			desc, known := h.descs[m.Metric]
+			switch {
+			case !known:
+				c.kind = colMissing // the host's PMDA has no such metric (an older kernel, another OS)
+			case c.mult == 0:
+				var ok bool
+				if c.mult, ok = h.factor(m.Metric, desc.Units, pc.Class.Datums[i].PCP.Units); !ok {
+					c.kind = colNoFactor
+				}
+			}
+			c.typ = desc.Type
+		}
+		cols = append(cols, c)
+	}
+	if ax, ok := h.x.(*archiveContext); ok && pc.Fixed == nil {
+		cols = ax.ownColumns(pc, cols)
+	}
+	return cols
+}
+
+// fillPlanned fills one instance's raw values by cols; pos, when not -1, is where the instance
+// usually is in each metric's values (the metrics of one domain list their instances alike).
+func (h *pcpHost) fillPlanned(row []ns.Raw, pc pcpClass, cols []pcpCol, f *pmproxy.Fetched, inst int64, pos int) {
+	missing := ns.RawNA(ns.ReasonNotSupported)
+	listAt := pc.Class.DatumIndex(ns.InvalidDatumID)
+	if listAt >= 0 {
+		missing = ns.RawInvalidData()
+	}
+	for i := range row {
+		row[i] = missing
+	}
+	for k := range cols {
+		c := &cols[k]
+		switch c.kind {
+		case colClock:
+			row[c.at] = ns.RawN(uint64(f.Time.UnixMilli()))
+			continue
+		case colConst:
+			row[c.at] = ns.RawN(uint64(c.mult))
+			continue
+		case colMissing:
+			continue
+		case colNoFactor:
+			row[c.at] = ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonProviderError}
+			continue
+		}
+		want := inst
+		if c.inst != 0 {
+			want = c.inst
+		}
+		var val pmproxy.Value
+		ok := false
+		if want == inst && pos >= 0 && pos < len(c.vals) && c.vals[pos].Instance == inst {
+			val, ok = c.vals[pos], true
+		} else {
+			val, ok = f.Lookup(c.metric, want)
+		}
+		if !ok {
+			continue
+		}
+		row[c.at] = pcpRaw(val, c.typ, c.mult)
+		if c.check != nil {
+			row[c.at] = c.check(row[c.at])
+		}
+	}
+	if listAt >= 0 {
+		var ids []ns.DatumID
+		for i := range row {
+			if i != listAt && row[i].State == ns.RawInvalid && !pc.Class.Datums[i].IsDerived() {
+				ids = append(ids, pc.Class.Datums[i].ID)
+			}
+		}
+		row[listAt] = ns.RawS(schema.InvalidList(ids...))
+	}
+}
+
+// factor is the factor from a metric's PCP units to a datum's, worked out once per context
+// (pmConvScale); false when the two have different dimensions.
+func (h *pcpHost) factor(metric, from string, to ns.PMUnits) (float64, bool) {
+	if f, ok := h.factors[metric]; ok {
+		return f, !math.IsNaN(f)
+	}
+	u, ok := ns.ParsePMUnits(from)
+	if from == "none" {
+		u, ok = ns.PMUnits{}, true
+	}
+	f, err := ns.ConvScale(1, u, to)
+	if !ok || err != nil {
+		f = math.NaN()
+	}
+	h.factors[metric] = f
+	return f, !math.IsNaN(f)
+}
+
+// pcpRaw converts one value to the datum's unit: integers exactly when the factor is whole.
+func pcpRaw(v pmproxy.Value, typ string, mult float64) ns.Raw {
+	switch typ {
+	case "u32", "u64":
+		n, err := v.Uint64()
+		if err != nil {
+			return ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonProviderError}
+		}
+		if mult >= 1 && mult == math.Trunc(mult) && mult < 1<<32 {
+			k := uint64(mult)
+			if n > math.MaxUint64/k {
+				return ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonOverflow}
+			}
+			return ns.RawN(n * k)
+		}
+		return ns.RawN(uint64(math.Round(float64(n) * mult)))
+	case "32", "64":
+		n, err := v.Int64()
+		if err != nil {
+			return ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonProviderError}
+		}
+		return ns.RawN(uint64(int64(math.Round(float64(n) * mult))))
+	case "float", "double":
+		x, err := v.Float64()
+		if err != nil {
+			return ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonProviderError}
+		}
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonNotANumber}
+		}
+		return ns.RawN(uint64(int64(math.Round(x * mult))))
+	case "string":
+		return ns.RawS(ns.Clip(v.Text, schema.HostTextSize-1))
+	case "aggregate":
+		if len(v.Text) <= schema.HostTextSize { // an octet string dcimon recorded (an address)
+			return ns.RawS(v.Text)
+		}
+	}
+	return ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonNotSupported}
+}

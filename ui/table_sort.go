@@ -1,0 +1,253 @@
+package ui
+
+import (
+	"dcimon/namespace"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// lessRow orders rows by name the way a person reads a device list: naturally (cpu2 before
+// cpu10, sdz before sdaa), a partition right after its disk.
+func lessRow(a, b *tableRow) bool {
+	ka, kb := a.name, b.name
+	if a.depth > 0 {
+		ka = a.parent
+	}
+	if b.depth > 0 {
+		kb = b.parent
+	}
+	if ka != kb {
+		return lessName(ka, kb)
+	}
+	if a.depth != b.depth {
+		return a.depth < b.depth
+	}
+	return lessName(a.name, b.name)
+}
+
+// sortRows orders the instance rows by the sort column, keeps those the filter matches, and in
+// tree mode puts each process under its parent.
+func (p *valuesPane) sortRows() {
+	p.sortRowsBy()
+	p.filterRows()
+	if p.forest {
+		p.forestOrder()
+	}
+	p.followPicked()
+}
+
+// filterRows keeps the rows whose name or text (user, command line) holds the filter, in any case.
+func (p *valuesPane) filterRows() {
+	if p.filter == "" {
+		return
+	}
+	f := strings.ToLower(p.filter)
+	keep := p.order[:0]
+	for _, i := range p.order {
+		r := &p.rows[i]
+		if r.totals || strings.Contains(strings.ToLower(r.name), f) {
+			keep = append(keep, i)
+			continue
+		}
+		for k := range p.cols {
+			c := &p.cols[k]
+			if !c.text && !c.fill {
+				continue
+			}
+			if v, ok := p.cell(r, c); ok && v.State == namespace.Valid && strings.Contains(strings.ToLower(v.S), f) {
+				keep = append(keep, i)
+				break
+			}
+		}
+	}
+	p.order = keep
+	p.cursor = min(p.cursor, max(len(p.order)-1, 0))
+}
+
+// forestOrder lays the rows out as a tree by parent (the ppid statistic), each parent's
+// children in the sort order, as top -V and htop's tree view: a row whose parent is not shown
+// is a root. tdepth holds each row's depth.
+func (p *valuesPane) forestOrder() {
+	pi := -1
+	if p.class != nil {
+		pi = p.class.DatumByName("ppid")
+	}
+	if pi < 0 || p.snap == nil {
+		return
+	}
+	cv := p.snap.Class(p.class)
+	byPID := make(map[string]int, len(p.order))
+	for _, i := range p.order {
+		byPID[p.rows[i].name] = i
+	}
+	kids := map[int][]int{}
+	var roots []int
+	for _, i := range p.order {
+		r := &p.rows[i]
+		parent := -1
+		if !r.totals && !r.gone && cv != nil {
+			if v, ok := cv.Value(r.inst, pi); ok && v.State == namespace.Valid {
+				if j, ok := byPID[strconv.FormatUint(uint64(v.V), 10)]; ok && j != i {
+					parent = j
+				}
+			}
+		}
+		if parent < 0 {
+			roots = append(roots, i)
+		} else {
+			kids[parent] = append(kids[parent], i)
+		}
+	}
+	if p.tdepth == nil {
+		p.tdepth = map[int]int{}
+	}
+	clear(p.tdepth)
+	out := p.order[:0:0]
+	seen := make(map[int]bool, len(p.order))
+	var walk func(i, d int)
+	walk = func(i, d int) {
+		if seen[i] {
+			return // a loop of parents (PIDs reused while read) is cut
+		}
+		seen[i] = true
+		out = append(out, i)
+		p.tdepth[i] = d
+		for _, k := range kids[i] {
+			walk(k, d+1)
+		}
+	}
+	for _, i := range roots {
+		walk(i, 0)
+	}
+	for _, i := range p.order { // rows left in a loop of parents
+		if !seen[i] {
+			walk(i, 0)
+		}
+	}
+	p.order = out
+}
+
+// treePrefix indents a row's command in tree mode under its parent's.
+func (p *valuesPane) treePrefix(row int) string {
+	d := p.tdepth[row]
+	if d == 0 {
+		return ""
+	}
+	return strings.Repeat("  ", min(d-1, 20)) + "└ "
+}
+
+// sortRowsBy orders the instance rows by the sort column; the totals row stays first, values
+// that are not valid sort last whatever the direction, ties go by name.
+func (p *valuesPane) sortRowsBy() {
+	p.ver = p.cache.next()
+	p.order = p.order[:0]
+	first := 0
+	if len(p.rows) > 0 && p.rows[0].totals {
+		p.order = append(p.order, 0)
+		first = 1
+	}
+	for i := first; i < len(p.rows); i++ {
+		p.order = append(p.order, i)
+	}
+	rest := p.order[first:]
+	if p.sortCol == 0 || p.sortCol > len(p.cols) || p.snap == nil {
+		sort.SliceStable(rest, func(a, b int) bool {
+			if p.sortDesc {
+				return lessRow(&p.rows[rest[b]], &p.rows[rest[a]])
+			}
+			return lessRow(&p.rows[rest[a]], &p.rows[rest[b]])
+		})
+		return
+	}
+	c := &p.cols[p.sortCol-1]
+	if c.text || c.fill {
+		texts := make([]string, len(p.rows))
+		for _, i := range rest {
+			v, ok := p.cell(&p.rows[i], c)
+			texts[i] = c.textCell(v, ok)
+		}
+		sort.SliceStable(rest, func(a, b int) bool {
+			ta, tb := texts[rest[a]], texts[rest[b]]
+			if ta != tb {
+				return (ta < tb) != p.sortDesc
+			}
+			return lessName(p.rows[rest[a]].name, p.rows[rest[b]].name)
+		})
+		return
+	}
+	keys := make([]float64, len(p.rows))
+	for _, i := range rest {
+		v, ok := p.cell(&p.rows[i], c)
+		if ok && v.State == namespace.Valid {
+			keys[i] = v.V
+		} else {
+			keys[i] = math.NaN()
+		}
+	}
+	sort.SliceStable(rest, func(a, b int) bool {
+		ka, kb := keys[rest[a]], keys[rest[b]]
+		switch {
+		case math.IsNaN(ka) != math.IsNaN(kb):
+			return !math.IsNaN(ka)
+		case ka != kb && !math.IsNaN(ka):
+			if p.sortDesc {
+				return ka > kb
+			}
+			return ka < kb
+		}
+		return lessName(p.rows[rest[a]].name, p.rows[rest[b]].name)
+	})
+}
+
+// lessName orders names naturally: numbers by value (cpu2 before cpu10), and the letters of
+// kernel device names the way the kernel hands them out (sda … sdz, then sdaa): two runs of
+// letters that share their first two are shorter first.
+func lessName(a, b string) bool {
+	for a != "" && b != "" {
+		ia, ib := digitsAt(a), digitsAt(b)
+		if ia > 0 && ib > 0 {
+			na, _ := strconv.ParseUint(a[:min(ia, 18)], 10, 64)
+			nb, _ := strconv.ParseUint(b[:min(ib, 18)], 10, 64)
+			if na != nb {
+				return na < nb
+			}
+			a, b = a[ia:], b[ib:]
+			continue
+		}
+		la, lb := lettersAt(a), lettersAt(b)
+		if la > 0 && lb > 0 {
+			ra, rb := a[:la], b[:lb]
+			if ra != rb {
+				if la != lb && la >= 2 && lb >= 2 && ra[:2] == rb[:2] {
+					return la < lb
+				}
+				return ra < rb
+			}
+			a, b = a[la:], b[lb:]
+			continue
+		}
+		if a[0] != b[0] {
+			return a[0] < b[0]
+		}
+		a, b = a[1:], b[1:]
+	}
+	return len(a) < len(b)
+}
+
+func lettersAt(s string) int {
+	i := 0
+	for i < len(s) && (s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z') {
+		i++
+	}
+	return i
+}
+
+func digitsAt(s string) int {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return i
+}
