@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	xgolden "github.com/charmbracelet/x/exp/golden"
+	"dcimon/internal/golden"
 )
 
 const (
@@ -37,13 +37,6 @@ func runFake(t *testing.T, args ...string) (string, string, int) {
 	var out, errb bytes.Buffer
 	code := runEnv(context.Background(), args, fakeEnv(), &out, &errb)
 	return out.String(), errb.String(), code
-}
-
-// golden compares got with testdata/<test>/<name>.golden through x/exp/golden, the module's one
-// golden helper: go test ./... -update rewrites every golden file of the module.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	t.Run(name, func(t *testing.T) { xgolden.RequireEqual(t, got) })
 }
 
 // TestCommandsGolden locks the commands' output. Its listings show SPMI-HIER-1 (list starts at
@@ -87,7 +80,7 @@ func TestCommandsGolden(t *testing.T) {
 			if strings.Contains(tt.name, "json") {
 				checkJSON(t, out)
 			}
-			golden(t, tt.name, out)
+			golden.Check(t, tt.name, out)
 		})
 	}
 }
@@ -200,7 +193,7 @@ func TestBinaryEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatalf("run: %v", err)
 	}
-	golden(t, "list_fixture", string(out))
+	golden.Check(t, "list_fixture", string(out))
 	// Not a terminal: the monitor refuses with a pointer to the headless commands, exit 1.
 	cmd = exec.Command(bin, "--procfs", fixProc, "--sysfs", fixSys)
 	var errb bytes.Buffer

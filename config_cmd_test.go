@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"dcimon/internal/golden"
 )
 
 // runConf runs a command with a configuration file of text (none when text is "") and the
@@ -42,7 +44,7 @@ func TestConfigDefaultGolden(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	golden(t, "config_default", out)
+	golden.Check(t, "config_default", out)
 	got, errs, code, _ := runConf(t, out, nil, "config", "check")
 	if code != 0 || !strings.Contains(got, ": ok (") {
 		t.Fatalf("the default file does not check: %d %s %s", code, got, errs)

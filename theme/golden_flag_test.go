@@ -2,4 +2,4 @@ package theme
 
 // The module's golden helper defines -update; importing it here lets `go test ./... -update`
 // run in this package too (it has no golden files of its own).
-import _ "github.com/charmbracelet/x/exp/golden"
+import _ "dcimon/internal/golden"

@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	xgolden "github.com/charmbracelet/x/exp/golden"
-
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
@@ -27,13 +25,6 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	testbin.Cleanup()
 	os.Exit(code)
-}
-
-// golden compares got with testdata/<test>/<name>.golden through x/exp/golden, the module's one
-// golden helper: go test ./... -update rewrites every golden file of the module.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	t.Run(name, func(t *testing.T) { xgolden.RequireEqual(t, got) })
 }
 
 // strip removes styling and trailing blanks, the form goldens keep.

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"dcimon/internal/golden"
 )
 
 // overviewModel is the monitor as the dcimon command opens it: on the overview.
@@ -38,7 +40,7 @@ func TestOverviewGolden(t *testing.T) {
 					t.Fatalf("a line is %d cells wide on a %d-cell terminal: %q", w, sz[0], line)
 				}
 			}
-			golden(t, fmt.Sprintf("overview_%dx%d", sz[0], sz[1]), strip(body))
+			golden.Check(t, fmt.Sprintf("overview_%dx%d", sz[0], sz[1]), strip(body))
 		})
 	}
 }

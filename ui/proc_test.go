@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"dcimon/internal/golden"
 	ns "dcimon/namespace"
 )
 
@@ -44,7 +45,7 @@ func TestProcTable(t *testing.T) {
 					t.Errorf("the table lacks %q:\n%s", w, view)
 				}
 			}
-			golden(t, fmt.Sprintf("proc_table_%dx%d", sz[0], sz[1]), view)
+			golden.Check(t, fmt.Sprintf("proc_table_%dx%d", sz[0], sz[1]), view)
 			// The rows are ranked by %CPU: each at most the one above.
 			cv := m.snap.Class(m.values.class)
 			di := m.values.class.DatumByName("cpu")

@@ -13,6 +13,7 @@ import (
 	"dcimon/collect/linux"
 	"dcimon/collect/pcp"
 	"dcimon/internal/archivetest"
+	"dcimon/internal/golden"
 	"dcimon/namespace"
 )
 
@@ -139,8 +140,8 @@ func TestReplayGolden(t *testing.T) {
 	for _, sz := range []struct{ w, h int }{{80, 24}, {120, 40}, {200, 60}} {
 		m, _ := newReplayModel(t, sz.w, sz.h, archivetest.Start.Add(5*time.Minute))
 		name := fmt.Sprintf("%dx%d", sz.w, sz.h)
-		golden(t, "overview-"+name, ownUsage.ReplaceAllString(strip(m.View()), "dcimon cpu … mem …"))
+		golden.Check(t, "overview-"+name, ownUsage.ReplaceAllString(strip(m.View()), "dcimon cpu … mem …"))
 		m = keys(t, m, "2")
-		golden(t, "values-"+name, ownUsage.ReplaceAllString(strip(m.View()), "dcimon cpu … mem …"))
+		golden.Check(t, "values-"+name, ownUsage.ReplaceAllString(strip(m.View()), "dcimon cpu … mem …"))
 	}
 }

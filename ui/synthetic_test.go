@@ -12,6 +12,7 @@ import (
 
 	"dcimon/collect"
 	"dcimon/collect/synthetic"
+	"dcimon/internal/golden"
 	ns "dcimon/namespace"
 )
 
@@ -54,13 +55,13 @@ func TestGoldenSynthetic(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
 			m := newModel(t, newSynthSampler(t, "synthetic:disks=6,nics=3,cpus=4,seed=7"), sz[0], sz[1], 3)
 			name := func(pane string) string { return fmt.Sprintf("synthetic_%s_%dx%d", pane, sz[0], sz[1]) }
-			golden(t, name("hot"), strip(m.hot.View()))
+			golden.Check(t, name("hot"), strip(m.hot.View()))
 			m = keys(t, m, ":Disk{enter}")
-			golden(t, name("disk_table"), strip(m.values.View()))
+			golden.Check(t, name("disk_table"), strip(m.values.View()))
 			m = keys(t, m, ":NetIf{enter}")
-			golden(t, name("netif_table"), strip(m.values.View()))
+			golden.Check(t, name("netif_table"), strip(m.values.View()))
 			m = keys(t, m, ":/Disk/sdb{enter}")
-			golden(t, name("disk_stats"), strip(m.values.View()))
+			golden.Check(t, name("disk_stats"), strip(m.values.View()))
 		})
 	}
 }
@@ -214,7 +215,7 @@ func TestFSTableLikeDf(t *testing.T) {
 					t.Errorf("the FS table lacks %q:\n%s", want, s)
 				}
 			}
-			golden(t, fmt.Sprintf("fs_table_%dx%d", sz[0], sz[1]), s)
+			golden.Check(t, fmt.Sprintf("fs_table_%dx%d", sz[0], sz[1]), s)
 		})
 	}
 	m := newModel(t, newSynthSampler(t, "synthetic:disks=1,seed=4"), 120, 40, 2)

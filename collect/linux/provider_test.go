@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	xgolden "github.com/charmbracelet/x/exp/golden"
+	"dcimon/internal/golden"
 
 	"dcimon/collect"
 	"dcimon/collect/collecttest"
@@ -14,13 +14,6 @@ import (
 	"dcimon/collect/synthetic"
 	ns "dcimon/namespace"
 )
-
-// checkGolden compares got with testdata/<test>/<name>.golden through x/exp/golden, the module's one
-// golden helper: go test ./... -update rewrites every golden file of the module.
-func checkGolden(t *testing.T, name, got string) {
-	t.Helper()
-	t.Run(name, func(t *testing.T) { xgolden.RequireEqual(t, got) })
-}
 
 // TestGoldenBasic dumps every class, instance and raw value the host providers read from the
 // real capture (t0, then t1), and at t1 every value of the snapshot: rates over the capture's
@@ -45,7 +38,7 @@ func TestGoldenBasic(t *testing.T) {
 			b.WriteString("\n# snapshot after t0 and t1\n")
 			dumpSnapshot(&b, h.Reg, h.Snap)
 		}
-		checkGolden(t, "basic_"+tn, b.String())
+		golden.Check(t, "basic_"+tn, b.String())
 	}
 }
 
