@@ -2,9 +2,10 @@ package linux
 
 import (
 	"context"
+	"testing"
+
 	"dcimon/collect"
 	"dcimon/collect/schema"
-	"testing"
 )
 
 // Every host supplier's first reset value is the boot time, whichever provider the sampler runs

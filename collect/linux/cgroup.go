@@ -108,13 +108,12 @@ func newCgroupProvider(r roots, boot *bootClock, ncpu int) *cgroupProvider {
 
 // Collect walks the hierarchies and reads each group.
 func (p *cgroupProvider) Collect(ctx context.Context, req collect.Request) (collect.Batch, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	ctx = p.context(ctx)
-	if err := ctx.Err(); err != nil {
+	ctx, err := p.begin(ctx)
+	if err != nil {
 		return collect.Batch{}, err
 	}
-	b := collect.Batch{Reset: collect.ResetOf(p.boot.get())}
+	defer p.mu.Unlock()
+	b := p.batch(time.Time{})
 	if !req.Wants(p.grp) && !req.Wants(p.dev) {
 		b.Time = p.now()
 		return b, nil

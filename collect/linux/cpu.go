@@ -56,7 +56,7 @@ func (p *cpuProvider) Collect(ctx context.Context, req collect.Request) (collect
 	if p.st.badCPU {
 		classErr = err
 	}
-	b := collect.Batch{Reset: collect.ResetOf(p.boot.get()), Time: t}
+	b := p.batch(t)
 	if req.Wants(p.total) {
 		raw := make([]ns.Raw, len(p.total.Datums))
 		cerr := classErr

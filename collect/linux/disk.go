@@ -235,7 +235,7 @@ func (p *diskProvider) Collect(ctx context.Context, req collect.Request) (collec
 	p.names, p.prev = p.prev, p.names
 	clear(p.names)
 
-	b := collect.Batch{Reset: collect.ResetOf(p.boot.get()), Time: t}
+	b := p.batch(t)
 	if req.Wants(p.disk) {
 		p.diskSpecs = syncDiskSpecs(p.diskSpecs, p.diskRows, false)
 		b.Classes = append(b.Classes, p.reading(p.disk, p.diskSpecs, p.diskRows, req, clock, clockOK, err))

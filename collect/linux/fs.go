@@ -255,20 +255,19 @@ func newFSProvider(r roots, boot *bootClock, showAll bool) *fsProvider {
 // Collect reads the mount table and asks every file system shown for its sizes, all at once,
 // each under the deadline.
 func (p *fsProvider) Collect(ctx context.Context, req collect.Request) (collect.Batch, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	ctx = p.context(ctx)
-	if err := ctx.Err(); err != nil {
+	ctx, err := p.begin(ctx)
+	if err != nil {
 		return collect.Batch{}, err
 	}
+	defer p.mu.Unlock()
 	if !req.Wants(p.fsc) {
-		return collect.Batch{Reset: collect.ResetOf(p.boot.get()), Time: p.now()}, nil
+		return p.batch(p.now()), nil
 	}
 	path := filepath.Join(rootsFrom(ctx).proc, "self", "mountinfo")
 	all, err := p.table.mounts(path, p.roots.live(), &p.fr, p.now())
 	if errors.Is(err, fs.ErrNotExist) {
 		// A tree without a mount table has no file systems, which is not an error.
-		b := collect.Batch{Reset: collect.ResetOf(p.boot.get()), Time: p.now()}
+		b := p.batch(p.now())
 		b.Classes = []collect.ClassReading{{Class: p.fsc}}
 		return b, nil
 	}
@@ -362,7 +361,7 @@ func (p *fsProvider) Collect(ctx context.Context, req collect.Request) (collect.
 			errs = append(errs, err)
 		}
 	}
-	b := collect.Batch{Reset: collect.ResetOf(p.boot.get()), Time: p.now()}
+	b := p.batch(p.now())
 	b.Classes = []collect.ClassReading{{Class: p.fsc, Specs: specs, Raw: raw, Err: errors.Join(errs...)}}
 	return b, nil
 }

@@ -2,12 +2,13 @@ package linux
 
 import (
 	"context"
-	"dcimon/collect/schema"
 	"math"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"testing"
+
+	"dcimon/collect/schema"
 
 	"github.com/shirou/gopsutil/v3/cpu"
 	"github.com/shirou/gopsutil/v3/disk"

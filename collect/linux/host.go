@@ -62,7 +62,7 @@ func (p *hostProvider) Collect(ctx context.Context, req collect.Request) (collec
 	if b, ok := p.st.get(statBtime); ok && plausibleBoot(b, t) {
 		p.boot.set(b)
 	}
-	b := collect.Batch{Reset: collect.ResetOf(p.boot.get()), Time: t}
+	b := p.batch(t)
 	if !req.Wants(p.cls) {
 		return b, nil
 	}

@@ -3,7 +3,9 @@ package linux
 import (
 	"context"
 	"sync"
+	"time"
 
+	"dcimon/collect"
 	"dcimon/namespace"
 )
 
@@ -30,3 +32,22 @@ func (b *base) Classes() []*namespace.Class { return b.decl }
 
 // context points ctx at the provider's roots (house style rule 3).
 func (b *base) context(ctx context.Context) context.Context { return b.env.with(ctx, b.roots) }
+
+// begin starts a collection: it takes the provider's lock, which the caller releases when the
+// collection ends, and points ctx at the provider's roots. A collection whose deadline has
+// already passed does not start.
+func (b *base) begin(ctx context.Context) (context.Context, error) {
+	b.mu.Lock()
+	ctx = b.context(ctx)
+	if err := ctx.Err(); err != nil {
+		b.mu.Unlock()
+		return ctx, err
+	}
+	return ctx, nil
+}
+
+// batch is an empty reading at t (zero: when Collect returns) with the provider's reset value,
+// the host's boot time.
+func (b *base) batch(t time.Time) collect.Batch {
+	return collect.Batch{Reset: collect.ResetOf(b.boot.get()), Time: t}
+}

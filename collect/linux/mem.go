@@ -50,7 +50,7 @@ func (p *memProvider) Collect(ctx context.Context, req collect.Request) (collect
 		refreshBoot(ctx, &p.fr, p.boot, p.now())
 		p.started = true
 	}
-	b := collect.Batch{Reset: collect.ResetOf(p.boot.get()), Time: t}
+	b := p.batch(t)
 	mem := func(k memKey) ns.Raw {
 		if !miOK {
 			return missing(miErr) // unreadable, never "not supported" (issue 21)

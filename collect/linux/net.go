@@ -182,7 +182,7 @@ func (p *netProvider) Collect(ctx context.Context, req collect.Request) (collect
 	if err != nil && len(p.rows) == 0 {
 		return collect.Batch{}, err // nothing read, and nothing known to show in error
 	}
-	b := collect.Batch{Reset: collect.ResetOf(p.boot.get()), Time: t}
+	b := p.batch(t)
 	if !req.Wants(p.cls) {
 		return b, nil
 	}

@@ -131,13 +131,12 @@ func newNUMAProvider(r roots, boot *bootClock, memTotal uint64) *numaProvider {
 // Collect lists the nodes and reads each one's two files. A host without the directory (no
 // NUMA support) has no nodes, which is not an error.
 func (p *numaProvider) Collect(ctx context.Context, req collect.Request) (collect.Batch, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	ctx = p.context(ctx)
-	if err := ctx.Err(); err != nil {
+	ctx, err := p.begin(ctx)
+	if err != nil {
 		return collect.Batch{}, err
 	}
-	b := collect.Batch{Reset: collect.ResetOf(p.boot.get()), Time: p.now()}
+	defer p.mu.Unlock()
+	b := p.batch(p.now())
 	if !req.Wants(p.node) {
 		return b, nil
 	}

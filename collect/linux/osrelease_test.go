@@ -2,11 +2,12 @@ package linux
 
 import (
 	"context"
-	"dcimon/collect"
-	"dcimon/collect/collecttest"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"dcimon/collect"
+	"dcimon/collect/collecttest"
 )
 
 func TestParseOSRelease(t *testing.T) {

@@ -119,16 +119,15 @@ func newPressureProvider(r roots, boot *bootClock) *pressureProvider {
 // Collect reads the three files. A kernel without PSI has none: every value is not supported,
 // never 0; a file that exists and cannot be read fails its resource with the reason.
 func (p *pressureProvider) Collect(ctx context.Context, req collect.Request) (collect.Batch, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	ctx = p.context(ctx)
-	if err := ctx.Err(); err != nil {
+	ctx, err := p.begin(ctx)
+	if err != nil {
 		return collect.Batch{}, err
 	}
+	defer p.mu.Unlock()
 	if p.boot.get() == 0 {
 		refreshBoot(ctx, &p.fr, p.boot, p.now()) // see tcpipProvider.Collect
 	}
-	b := collect.Batch{Reset: collect.ResetOf(p.boot.get()), Time: p.now()}
+	b := p.batch(p.now())
 	if !req.Wants(p.res) {
 		return b, nil
 	}

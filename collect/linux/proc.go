@@ -222,13 +222,12 @@ func pidOf(name []byte) (uint64, bool) {
 
 // Collect scans the processes when the Proc class is asked for.
 func (p *procProvider) Collect(ctx context.Context, req collect.Request) (collect.Batch, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	ctx = p.context(ctx)
-	if err := ctx.Err(); err != nil {
+	ctx, err := p.begin(ctx)
+	if err != nil {
 		return collect.Batch{}, err
 	}
-	b := collect.Batch{Reset: collect.ResetOf(p.boot.get())}
+	defer p.mu.Unlock()
+	b := p.batch(time.Time{})
 	if !req.Wants(p.cls) {
 		b.Time = p.now()
 		return b, nil

@@ -2,8 +2,9 @@ package linux
 
 import (
 	"bytes"
-	"dcimon/collect/schema"
 	"fmt"
+
+	"dcimon/collect/schema"
 )
 
 // pfKthread is the kernel's PF_KTHREAD flag in /proc/PID/stat field 9: a kernel thread.

@@ -2,11 +2,12 @@ package linux
 
 import (
 	"context"
-	"dcimon/collect"
 	"fmt"
 	"runtime"
 	"strings"
 	"testing"
+
+	"dcimon/collect"
 
 	"github.com/shirou/gopsutil/v3/host"
 	"github.com/shirou/gopsutil/v3/mem"

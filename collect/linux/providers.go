@@ -2,12 +2,13 @@ package linux
 
 import (
 	"context"
-	"dcimon/collect"
-	"dcimon/collect/schema"
 	"path/filepath"
 	"runtime"
 	"sync/atomic"
 	"time"
+
+	"dcimon/collect"
+	"dcimon/collect/schema"
 
 	"github.com/shirou/gopsutil/v3/common"
 )

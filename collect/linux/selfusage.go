@@ -2,6 +2,7 @@ package linux
 
 import (
 	"context"
+
 	"dcimon/collect"
 )
 

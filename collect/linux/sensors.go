@@ -202,18 +202,17 @@ func newSensorsProvider(r roots, boot *bootClock, sc schema.SensorScale) *sensor
 
 // Collect lists and reads every channel.
 func (p *sensorsProvider) Collect(ctx context.Context, req collect.Request) (collect.Batch, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	ctx = p.context(ctx)
-	if err := ctx.Err(); err != nil {
+	ctx, err := p.begin(ctx)
+	if err != nil {
 		return collect.Batch{}, err
 	}
+	defer p.mu.Unlock()
 	dir := filepath.Join(rootsFrom(ctx).sys, "class", "hwmon")
 	ss, err := listSensors(ctx, &p.fr, dir)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return collect.Batch{}, fmt.Errorf("sensors: %w", err)
 	}
-	b := collect.Batch{Reset: collect.ResetOf(p.boot.get()), Time: p.now()}
+	b := p.batch(p.now())
 	for k, c := range p.kinds {
 		if !req.Wants(c) {
 			continue

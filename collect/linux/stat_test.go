@@ -1,11 +1,12 @@
 package linux
 
 import (
-	"dcimon/collect/schema"
 	"errors"
 	"slices"
 	"strings"
 	"testing"
+
+	"dcimon/collect/schema"
 )
 
 func TestParseStat(t *testing.T) {

@@ -169,12 +169,11 @@ func newTCPIPProvider(r roots, boot *bootClock) *tcpipProvider {
 // Collect reads the three files; a file that cannot be read fails the statistics it feeds, a
 // field the kernel does not print is not supported.
 func (p *tcpipProvider) Collect(ctx context.Context, req collect.Request) (collect.Batch, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	ctx = p.context(ctx)
-	if err := ctx.Err(); err != nil {
+	ctx, err := p.begin(ctx)
+	if err != nil {
 		return collect.Batch{}, err
 	}
+	defer p.mu.Unlock()
 	clear(p.have)
 	dir := filepath.Join(rootsFrom(ctx).proc, "net")
 	read := func(name string) ([]byte, string, error) {
@@ -220,7 +219,7 @@ func (p *tcpipProvider) Collect(ctx context.Context, req collect.Request) (colle
 		// for a restart of the supplier (no rate for a whole interval).
 		refreshBoot(ctx, &p.fr, p.boot, p.now())
 	}
-	b := collect.Batch{Reset: collect.ResetOf(p.boot.get()), Time: p.now()}
+	b := p.batch(p.now())
 	for _, cs := range []struct {
 		c     *ns.Class
 		stats []schema.StackStat
