@@ -141,7 +141,7 @@ first_frame() {
 
 # fleet: the monitor on 100 hosts through the fake pmproxy, beside the monitor on this host.
 fleet() {
-  go test -c -o "$work/collect.test" ./collect
+  go test -c -o "$work/collect.test" ./collect/pcp
   DCIMON_FLEET_PROXY=8,16,4 "$work/collect.test" -test.run '^TestFleetProxyServe$' >"$work/proxy.out" 2>&1 &
   local proxy=$!
   sleepers+=("$proxy")
