@@ -92,6 +92,7 @@ type Class struct {
 	byLow    [256]int16
 	byName   map[string]int
 	derivOrd []int
+	parts    []int // the Part datums, whose interval deltas add up to at most the elapsed time
 	block    uint32
 	ctx      *Context // where this class's instances (or its own context) hang in the SPMI tree
 	slots    []*Instance
@@ -405,6 +406,12 @@ func (c *Class) prepare() error {
 func (c *Class) resolveDerived() error {
 	state := make([]uint8, len(c.Datums)) // 0 new, 1 visiting, 2 done
 	c.derivOrd = c.derivOrd[:0]
+	c.parts = c.parts[:0]
+	for i := range c.Datums {
+		if c.Datums[i].Part && c.Datums[i].IsCounter() && !c.Datums[i].IsDerived() {
+			c.parts = append(c.parts, i)
+		}
+	}
 	var visit func(i int) error
 	visit = func(i int) error {
 		d := &c.Datums[i]

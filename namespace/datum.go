@@ -61,6 +61,12 @@ type Datum struct {
 	// processor's or one disk's time, the processor count for the CPU totals (mpstat's `all`
 	// row). 0 means 1. Only time counters use it (views.MeasureFor).
 	Share float64
+	// Part marks a time counter as one of the parts that make up the whole of its instance's
+	// time (a processor's user, kern, wait, idle, nice, irq, softirq and steal; not guest, which
+	// is inside user). The parts of one instance can add up to at most Share × the elapsed time,
+	// plus one tick (TickSlack) a processor: a reading that claims more breaks that invariant,
+	// and every part is then an error, never a rate (issue 29).
+	Part bool
 
 	// Resolved at registration.
 	args   [3]int // indices of a derived datum's arguments in the class, -1 when unused
@@ -163,6 +169,9 @@ func (d Datum) WithAux() Datum { d.Aux = true; return d }
 
 // Shown reports whether the datum is listed by default: not the invalid-data list, not Aux.
 func (d *Datum) Shown() bool { return d.ID != InvalidDatumID && !d.Aux }
+
+// WithPart marks a time counter as one of the parts of its instance's whole time (Datum.Part).
+func (d Datum) WithPart() Datum { d.Part = true; return d }
 
 // WithShare sets the seconds per second a time counter's rate is 100% of (Datum.Share).
 func (d Datum) WithShare(n float64) Datum { d.Share = n; return d }

@@ -385,10 +385,55 @@ func (b *rowBuilder) rows(lo, hi int) {
 				b.jumps.Add(1)
 			}
 		}
+		if len(c.parts) > 0 {
+			checkParts(c, row, b.elapsed)
+		}
 		for _, d := range c.derivOrd {
 			row[d] = derive(&c.Datums[d], row, c.Datums, b.elapsed)
 		}
 	}
+}
+
+// TickSlack is how far a processor's counted time may run ahead of the time elapsed between two
+// readings: one tick of the kernel's clock (USER_HZ 100), since each reading is taken between two
+// ticks.
+const TickSlack = 0.01
+
+// checkParts enforces the invariant of Datum.Part: the parts of one instance's time add up to at
+// most Share × elapsed seconds, plus one tick a processor. When they add up to more, no part of
+// the reading is true, and every part is an error naming the invariant (issue 29).
+func checkParts(c *Class, row []Value, elapsed float64) {
+	if elapsed <= 0 {
+		return
+	}
+	var sum, share float64
+	for _, d := range c.parts {
+		if row[d].State != Valid {
+			return // a part without a rate: nothing to compare
+		}
+		dd := &c.Datums[d]
+		sum += row[d].Change * unitSeconds(dd.Units)
+		share = dd.ShareOrOne()
+	}
+	if sum <= share*(elapsed+TickSlack) {
+		return
+	}
+	for _, d := range c.parts {
+		row[d] = Value{N: row[d].N, State: Unavailable, Reason: ReasonBeyondElapsed}
+	}
+}
+
+// unitSeconds is the seconds in one of a time unit (a Part's unit).
+func unitSeconds(u Unit) float64 {
+	switch u {
+	case UnitMillisecs:
+		return 1e-3
+	case UnitMicrosecs:
+		return 1e-6
+	case UnitNanosecs:
+		return 1e-9
+	}
+	return 1
 }
 
 // fill computes one non-derived value of datum dd. pv is the previous value of the same instance
@@ -571,6 +616,15 @@ func derive(d *Datum, row []Value, datums []Datum, elapsed float64) Value {
 			return out
 		}
 		a[n] = x
+	}
+	switch {
+	case d.Units == DerivedPercent && (a[0] < 0 || a[1] < 0):
+		// A share of parts one of which is negative (a disk busy for longer than the
+		// interval: idle_ms < 0) would lie outside 0–100%.
+		return Value{State: Unavailable, Reason: ReasonShareOutOfRange}
+	case d.Units == DerivedDifference && !d.IsCounter() && a[0] < a[1]:
+		// Sizes: what is in use (total − available) cannot be negative (issue 29).
+		return Value{State: Unavailable, Reason: ReasonUsedAboveTotal}
 	}
 	r, ok := Evaluate(d.Units, a[0], a[1], a[2])
 	if !ok {

@@ -71,6 +71,9 @@ const (
 	ReasonImpossibleJump          // a counter rose faster than the hardware can: a discontinuity
 	ReasonRemoved                 // the instance has gone (SiDeleted)
 	ReasonNotANumber              // the supplier gave NaN or an infinity (a user's statistic, issue 18)
+	ReasonBeyondElapsed           // invariant broken: the parts of a processor's time add up to more than the time elapsed
+	ReasonUsedAboveTotal          // invariant broken: a size in use is larger than the total it is part of
+	ReasonShareOutOfRange         // invariant broken: a share outside 0–100%
 	reasonCount
 )
 
@@ -81,6 +84,14 @@ var reasonText = [reasonCount]string{
 	"zero denominator", "argument unavailable", "not queryable", "not sampled yet",
 	"class unavailable", "access denied", "value does not fit its type", "implausible value",
 	"counter jumped further than the hardware can", "instance removed", "not a number (NaN or ±Inf)",
+	"parts add up to more than the time elapsed (invariant)", "used is larger than the total (invariant)",
+	"share outside 0–100% (invariant)",
+}
+
+// Invariant reports whether the reason is an invariant the numbers broke: arithmetic across
+// datums that cannot hold for real readings, shown as an error, never as a value (issue 29).
+func (r Reason) Invariant() bool {
+	return r == ReasonBeyondElapsed || r == ReasonUsedAboveTotal || r == ReasonShareOutOfRange
 }
 
 func (r Reason) String() string {
@@ -102,7 +113,8 @@ func (r Reason) SiErr() SiErr {
 		return SiNoValue
 	case ReasonTimeout:
 		return SiInstBusy
-	case ReasonImpossibleJump, ReasonOverflow, ReasonImplausible, ReasonNotANumber:
+	case ReasonImpossibleJump, ReasonOverflow, ReasonImplausible, ReasonNotANumber,
+		ReasonBeyondElapsed, ReasonUsedAboveTotal, ReasonShareOutOfRange:
 		return SiNoValue
 	case ReasonRemoved:
 		return SiDeleted
@@ -146,7 +158,7 @@ func (r Reason) Status() Status {
 	case ReasonNone, ReasonFirstSample, ReasonReset, ReasonCounterDecrease, ReasonNewInstance, ReasonNoElapsed,
 		ReasonImpossibleJump:
 		return StatusSuccess
-	case ReasonOverflow, ReasonImplausible:
+	case ReasonOverflow, ReasonImplausible, ReasonBeyondElapsed, ReasonUsedAboveTotal, ReasonShareOutOfRange:
 		return StatusInvalidData
 	case ReasonRemoved:
 		return StatusNotPresent

@@ -11,7 +11,7 @@ import (
 const (
 	MarkNoRate = "—"   // a counter with no usable previous reading (SPMI-SET-15, X-3, DCI4-SUP-8)
 	MarkNA     = "n/a" // invalid for the instance (DCI-INV-4) or unavailable (PCPF-7)
-	MarkError  = "err" // unavailable because collection failed (provider error, timeout, dead supplier)
+	MarkError  = "err" // collection failed (provider error, timeout, dead supplier), or the numbers broke an invariant
 )
 
 // Mark is the text shown in place of a value that is not valid, or "" for a valid one.
@@ -27,6 +27,9 @@ func Mark(v namespace.Value) string {
 		// from an unprivileged reader by design (issue 17).
 		case namespace.ReasonProviderError, namespace.ReasonTimeout, namespace.ReasonAssumedDead:
 			return MarkError
+		}
+		if v.Reason.Invariant() {
+			return MarkError // numbers that cannot all be true (issue 29)
 		}
 	}
 	return MarkNA

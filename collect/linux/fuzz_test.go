@@ -109,7 +109,7 @@ func FuzzParseStat(f *testing.F) {
 			t.Fatalf("total = %+v", got.total)
 		}
 		for _, c := range got.cpus {
-			if c.cpu < 0 || c.columns < 4 || c.columns > int(numCPUTimes) {
+			if c.cpu < 0 || (!c.bad && c.columns < 4) || c.columns > int(numCPUTimes) || (c.bad && c.columns != 0) {
 				t.Fatalf("cpu = %+v", c)
 			}
 		}

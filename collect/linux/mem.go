@@ -18,8 +18,6 @@ type memProvider struct {
 	mi                    memInfo
 	vm                    vmStat
 	started               bool
-	dl                    collect.Deliveries
-	delivered             [2]uint64 // real, swap: the collection that last delivered their slow datums
 }
 
 func newMemProvider(r roots, boot *bootClock, total uint64) *memProvider {
@@ -36,7 +34,6 @@ func newMemProvider(r roots, boot *bootClock, total uint64) *memProvider {
 func (p *memProvider) Collect(ctx context.Context, req collect.Request) (collect.Batch, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.dl.Start()
 	ctx = p.context(ctx)
 	p.mi, p.vm = memInfo{}, vmStat{} // a read that fails before parsing must not leave the last values
 	miErr := readMeminfo(ctx, &p.fr, &p.mi)
@@ -71,31 +68,20 @@ func (p *memProvider) Collect(ctx context.Context, req collect.Request) (collect
 	}
 	if req.Wants(p.real) {
 		raw := make([]ns.Raw, len(p.real.Datums))
-		raw[schema.RealTotalID-1] = ns.RawSkip()
-		if collect.Due(req, ns.SVStatic, p.dl.Had(p.delivered[0])) {
-			raw[schema.RealTotalID-1] = mem(memTotal)
-		}
+		// The total is read with the rest: a balloon or hot-unplug changes it (issue 29).
+		raw[schema.RealTotalID-1] = mem(memTotal)
 		raw[schema.RealFreeID-1] = mem(memFree)
 		raw[schema.RealAvailID-1] = mem(memAvailable)
 		raw[schema.RealBuffersID-1] = mem(memBuffers)
 		raw[schema.RealCachedID-1] = mem(memCached)
-		if miErr == nil {
-			p.delivered[0] = p.dl.Gen
-		}
 		b.Classes = append(b.Classes, collect.ClassReading{Class: p.real, Specs: p.specs, Raw: raw, Err: miErr})
 	}
 	if req.Wants(p.swap) {
 		raw := make([]ns.Raw, len(p.swap.Datums))
-		raw[schema.SwapTotalID-1] = ns.RawSkip()
-		if collect.Due(req, ns.SVVariable, p.dl.Had(p.delivered[1])) {
-			raw[schema.SwapTotalID-1] = mem(memSwapTotal)
-		}
+		raw[schema.SwapTotalID-1] = mem(memSwapTotal) // swapon and swapoff change it
 		raw[schema.SwapFreeID-1] = mem(memSwapFree)
 		raw[schema.SwapInID-1] = vm(vmPswpin)
 		raw[schema.SwapOutID-1] = vm(vmPswpout)
-		if miErr == nil {
-			p.delivered[1] = p.dl.Gen
-		}
 		b.Classes = append(b.Classes, collect.ClassReading{Class: p.swap, Specs: p.specs, Raw: raw, Err: miErr})
 	}
 	if req.Wants(p.virt) {
@@ -106,6 +92,5 @@ func (p *memProvider) Collect(ctx context.Context, req collect.Request) (collect
 		raw[schema.VirtMajFaultsID-1] = vm(vmPgmajfault)
 		b.Classes = append(b.Classes, collect.ClassReading{Class: p.virt, Specs: p.specs, Raw: raw, Err: vmErr})
 	}
-	p.dl.Done(ctx)
 	return b, nil
 }

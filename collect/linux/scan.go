@@ -16,6 +16,7 @@ var (
 	errOverflow     = errors.New("number out of range")
 	errNoData       = errors.New("no data")
 	errBadName      = errors.New("name cannot be used as a path element")
+	errCutShort     = errors.New("cut short")
 )
 
 // maxFileSize bounds one procfs or sysfs read; the largest file we read (/proc/stat on a machine with

@@ -2,6 +2,7 @@ package linux
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 )
@@ -42,6 +43,7 @@ type cpuTimes struct {
 	cpu     int                 // N of a "cpuN" line; -1 for the "cpu" line (all CPUs)
 	ticks   [numCPUTimes]uint64 // indexed by cpuTime
 	columns int                 // columns the kernel printed; ticks[c] is data only for int(c) < columns
+	bad     bool                // the line names its processor but its times could not be read
 }
 
 // has reports whether the kernel printed column c, so that a missing column is "no data", not 0.
@@ -87,6 +89,10 @@ type procStat struct {
 	// Host class's (house style rule 6).
 	badCPU  bool
 	badKeys uint32 // bit k set when a line for statKey k could not be parsed
+	// badTotal says the "cpu" line is there but could not be read; cut says the file ends
+	// inside its cpu lines (no line follows them, as the kernel always writes some), so the
+	// processors it lists may not be all there are.
+	badTotal, cut bool
 }
 
 // get returns the value of line k and whether the file had it.
@@ -115,7 +121,8 @@ func parseStat(src string, data []byte, dst *procStat) error {
 	dst.cpus = dst.cpus[:0]
 	dst.vals = [numStatKeys]uint64{}
 	dst.present = 0
-	dst.badCPU, dst.badKeys = false, 0
+	dst.badCPU, dst.badKeys, dst.badTotal = false, 0, false
+	inCPUs := false // the last line read was a cpu line
 	var errs lineErrs
 	for n := 1; len(data) > 0; n++ {
 		var line []byte
@@ -125,10 +132,18 @@ func parseStat(src string, data []byte, dst *procStat) error {
 			continue
 		}
 		if len(key) >= 3 && string(key[:3]) == "cpu" {
+			inCPUs = true
 			t, err := parseCPULine(key, rest)
 			if err != nil {
 				errs.add("cpu", src, n, line, err)
 				dst.badCPU = true
+				switch {
+				case len(key) == 3:
+					dst.badTotal = true
+				case t.cpu >= 0:
+					// The processor is there; only its times are not: it stays, in error.
+					dst.cpus = append(dst.cpus, cpuTimes{cpu: t.cpu, bad: true})
+				}
 				continue
 			}
 			if t.cpu < 0 {
@@ -138,6 +153,7 @@ func parseStat(src string, data []byte, dst *procStat) error {
 			}
 			continue
 		}
+		inCPUs = false
 		k := lookupStatKey(key)
 		if k < 0 {
 			continue
@@ -160,6 +176,10 @@ func parseStat(src string, data []byte, dst *procStat) error {
 	if dst.total.columns == 0 && len(dst.cpus) == 0 && dst.present == 0 && len(errs.errs) == 0 {
 		return fmt.Errorf("cpu: parse %s: %w", src, errNoData)
 	}
+	if dst.cut = inCPUs; dst.cut {
+		dst.badCPU = true
+		return errors.Join(errs.err(), fmt.Errorf("cpu: parse %s: %w: it ends inside the cpu lines, so the processors listed may not be all", src, errCutShort))
+	}
 	return errs.err()
 }
 
@@ -178,7 +198,7 @@ func parseCPULine(key, rest []byte) (cpuTimes, error) {
 	if len(key) > 3 {
 		n, err := parseUint(key[3:])
 		if err != nil || n > 1<<30 {
-			return t, fmt.Errorf("bad CPU name %q", key)
+			return cpuTimes{cpu: -2}, fmt.Errorf("bad CPU name %q", key)
 		}
 		t.cpu = int(n)
 	}

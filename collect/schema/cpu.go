@@ -38,8 +38,14 @@ func cpuDatums(maxMs float64) []ns.Datum {
 		return "/proc/stat cpu/cpuN line column " + strconv.Itoa(col) + " (" + name + "), USER_HZ ticks ×10 = ms"
 	}
 	ms := func(id uint8, name, desc string, col int, kname, help string) ns.Datum {
-		return ns.Counter(id, name, ns.TypeUint8, ns.UnitMillisecs, desc, src(col, kname)).
+		d := ns.Counter(id, name, ns.TypeUint8, ns.UnitMillisecs, desc, src(col, kname)).
 			WithScale(0, maxMs).WithMaxRate(maxMs).WithShare(maxMs / 1000).WithHelp(help)
+		if id != CPUGuestID && id != CPUGuestNiceID {
+			// The eight states a processor's time is split into; guest time is inside user
+			// and nice, so it is not a part of its own.
+			d = d.WithPart()
+		}
+		return d
 	}
 	busy := func(d ns.Datum, help string) ns.Datum {
 		d.Source = "derived by the consumer from the interval deltas of its arguments"

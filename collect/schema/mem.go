@@ -53,7 +53,8 @@ func MemClasses(memTotal uint64) (top, real, swap, virt *ns.Class) {
 		Help: "Physical memory (RAM) as the kernel accounts it in /proc/meminfo.", Levels: SingleLevel(),
 		Datums: []ns.Datum{
 			ns.Discrete(RealTotalID, "total", ns.TypeUint8, ns.UnitBytes, "Usable physical memory", "/proc/meminfo MemTotal, kB ×1024").
-				WithScale(0, max).WithHelp("RAM the kernel can use: installed memory less firmware and kernel reservations."),
+				WithVolatility(ns.SVVolatile).WithScale(0, max).
+				WithHelp("RAM the kernel can use: installed memory less firmware and kernel reservations. Read at every reading: a memory balloon or hot-unplug changes it."),
 			level(RealFreeID, "free", "Memory not used for anything", "MemFree",
 				"RAM that holds nothing at all; caches are not free, see avail."),
 			level(RealAvailID, "avail", "Memory available without swapping", "MemAvailable",
@@ -75,8 +76,8 @@ func MemClasses(memTotal uint64) (top, real, swap, virt *ns.Class) {
 		Help: "Swap space (paging space) and the pages moved to and from it.", Levels: SingleLevel(),
 		Datums: []ns.Datum{
 			ns.Discrete(SwapTotalID, "total", ns.TypeUint8, ns.UnitBytes, "Swap space", "/proc/meminfo SwapTotal, kB ×1024").
-				WithVolatility(ns.SVVariable).WithScale(0, max).
-				WithHelp("All swap space configured; changes with swapon and swapoff, so read every five minutes."),
+				WithVolatility(ns.SVVolatile).WithScale(0, max).
+				WithHelp("All swap space configured; changes with swapon and swapoff, so read at every reading."),
 			level(SwapFreeID, "free", "Swap space unused", "SwapFree", "Swap space holding nothing."),
 			derived(ns.Derived(swapUsedID, "used", ns.DerivedDifference, ns.PMSemInstant, "Swap space in use (total - free)",
 				SwapTotalID, SwapFreeID).WithScale(0, max),
