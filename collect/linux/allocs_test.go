@@ -19,7 +19,7 @@ func TestParsersDoNotAllocate(t *testing.T) {
 	var vs vmStat
 	for name, f := range map[string]func(){
 		"parseStat":      func() { _ = parseStat("stat", stat, &st) },
-		"parseDiskstats": func() { ds, _ = parseDiskstats("diskstats", disks, ds) },
+		"parseDiskstats": func() { ds, _ = parseDiskstats("diskstats", disks, ds, 0) },
 		"parseNetDev":    func() { nd, _ = parseNetDev("dev", nics, nd) },
 		"parseMeminfo":   func() { _ = parseMeminfo("meminfo", mem, &mi) },
 		"parseVMStat":    func() { _ = parseVMStat("vmstat", vm, &vs) },
@@ -42,7 +42,7 @@ func TestReadersAllocateOnlyToOpen(t *testing.T) {
 	var nd []netDevStat
 	for name, f := range map[string]func(){
 		"readStat":      func() { _ = readStat(ctx, &fr, &st) },
-		"readDiskstats": func() { ds, _ = readDiskstats(ctx, &fr, ds) },
+		"readDiskstats": func() { ds, _ = readDiskstats(ctx, &fr, ds, 0) },
 		"readNetDev":    func() { nd, _ = readNetDev(ctx, &fr, nd) },
 	} {
 		f()

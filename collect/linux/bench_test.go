@@ -61,7 +61,7 @@ func BenchmarkFloor(b *testing.B) {
 			b.Fatal(err)
 		}
 		var err error
-		if ds, err = parseDiskstats("/proc/diskstats", read("/proc/diskstats"), ds); err != nil {
+		if ds, err = parseDiskstats("/proc/diskstats", read("/proc/diskstats"), ds, 0); err != nil {
 			b.Fatal(err)
 		}
 		if nd, err = parseNetDev("/proc/net/dev", read("/proc/net/dev"), nd); err != nil {
@@ -85,7 +85,7 @@ func BenchmarkRaw(b *testing.B) {
 		if err = readStat(ctx, &fr, &st); err != nil {
 			b.Fatal(err)
 		}
-		if ds, err = readDiskstats(ctx, &fr, ds); err != nil {
+		if ds, err = readDiskstats(ctx, &fr, ds, 0); err != nil {
 			b.Fatal(err)
 		}
 		if nd, err = readNetDev(ctx, &fr, nd); err != nil {
@@ -115,7 +115,7 @@ func BenchmarkRawDiskstats(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		var err error
-		if ds, err = readDiskstats(ctx, &fr, ds); err != nil {
+		if ds, err = readDiskstats(ctx, &fr, ds, 0); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -236,7 +236,7 @@ func BenchmarkParseDiskstats(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
 		var err error
-		if ds, err = parseDiskstats("diskstats", data, ds); err != nil {
+		if ds, err = parseDiskstats("diskstats", data, ds, 0); err != nil {
 			b.Fatal(err)
 		}
 	}

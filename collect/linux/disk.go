@@ -63,6 +63,11 @@ type diskProvider struct {
 	roList          string            // the invalid-data list of a read-only device
 	reattached      []bool            // per diskstats line, scratch
 	names, prev     map[string]uint64 // device name → number, this collection and the previous one
+	// columns is the statistics a line of this kernel's diskstats has (11, 15 or 17), from the
+	// readings so far: a later line with fewer was cut short (issue 29). kernelBoot is the boot
+	// time it belongs to; another kernel may print another count.
+	columns    int
+	kernelBoot uint64
 }
 
 // diskRow is one visible diskstats line and what sysfs says about it.
@@ -153,8 +158,14 @@ func (p *diskProvider) Collect(ctx context.Context, req collect.Request) (collec
 	defer p.mu.Unlock()
 	p.dl.Start()
 	ctx = p.context(ctx)
-	ds, err := readDiskstats(ctx, &p.fr, p.ds)
+	if p.kernelBoot != p.boot.get() {
+		p.columns, p.kernelBoot = 0, p.boot.get()
+	}
+	ds, err := readDiskstats(ctx, &p.fr, p.ds, p.columns)
 	p.ds = ds
+	for i := range ds {
+		p.columns = max(p.columns, ds[i].columns)
+	}
 	if err != nil && ctx.Err() != nil {
 		return collect.Batch{}, err // cancelled or past the deadline: the sampler says so
 	}

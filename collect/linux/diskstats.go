@@ -80,6 +80,7 @@ type diskStat struct {
 	name         string              // the kernel's name, exact bytes (sanitizeName before display)
 	v            [numDiskCols]uint64 // indexed by diskCol
 	columns      int                 // statistic columns present: 11, 15 (discards) or 17 (flushes)
+	line         int                 // its line of the file
 }
 
 // has reports whether the kernel printed column c, so that a missing column is "no data", not 0.
@@ -88,7 +89,7 @@ func (d *diskStat) has(c diskCol) bool {
 }
 
 // readDiskstats reads <proc>/diskstats, reusing dst.
-func readDiskstats(ctx context.Context, fr *fileReader, dst []diskStat) ([]diskStat, error) {
+func readDiskstats(ctx context.Context, fr *fileReader, dst []diskStat, want int) ([]diskStat, error) {
 	if err := ctx.Err(); err != nil {
 		return dst[:0], err
 	}
@@ -97,13 +98,57 @@ func readDiskstats(ctx context.Context, fr *fileReader, dst []diskStat) ([]diskS
 	if err != nil {
 		return dst[:0], fmt.Errorf("disk: %w", err)
 	}
-	return parseDiskstats(path, data, dst)
+	return parseDiskstats(path, data, dst, want)
 }
 
 // parseDiskstats parses the content of /proc/diskstats (read from src) into dst[:0], reusing its storage
 // and name strings. A bad line is reported with its number and skipped; the good lines are returned.
-func parseDiskstats(src string, data []byte, dst []diskStat) ([]diskStat, error) {
-	return parseRows("disk", src, data, dst, nil, parseDiskLine)
+//
+// Each line must have exactly the fields the kernel prints (issue 29): 11, 15 or 17 statistics,
+// one count for the whole file, since one kernel wrote it. A line cut short can look like an older
+// kernel's (a 17-statistic line cut mid-number after its 11th): so a line with fewer statistics
+// than the file's others, or than want (the count of an earlier reading of the same kernel), and a
+// last line with no newline (the file ends inside it), are errors, never values.
+func parseDiskstats(src string, data []byte, dst []diskStat, want int) ([]diskStat, error) {
+	dst = dst[:0]
+	cut := len(data) > 0 && data[len(data)-1] != '\n'
+	var errs lineErrs
+	most := want
+	for n := 1; len(data) > 0; n++ {
+		var line []byte
+		line, data = cutLine(data)
+		if len(trimSpace(line)) == 0 {
+			continue
+		}
+		i := len(dst)
+		if i < cap(dst) {
+			dst = dst[:i+1]
+		} else {
+			dst = append(dst, diskStat{})
+		}
+		err := parseDiskLine(line, &dst[i])
+		if err == nil && cut && len(data) == 0 {
+			err = fmt.Errorf("%w: the file ends inside this line", errCutShort)
+		}
+		if err != nil {
+			errs.add("disk", src, n, line, err)
+			dst = dst[:i]
+			continue
+		}
+		dst[i].line = n
+		most = max(most, dst[i].columns)
+	}
+	// Lines with fewer statistics than the kernel prints (most) were cut short.
+	k := 0
+	for i := range dst {
+		if c := dst[i].columns; c < most {
+			errs.add("disk", src, dst[i].line, nil, fmt.Errorf("%w: %d statistics where this kernel prints %d", errCutShort, c, most))
+			continue
+		}
+		dst[k] = dst[i]
+		k++
+	}
+	return dst[:k], errs.err()
 }
 
 func parseDiskLine(line []byte, d *diskStat) error {
@@ -134,6 +179,10 @@ func parseDiskLine(line []byte, d *diskStat) error {
 	}
 	if n < 11 {
 		return fmt.Errorf("%w: got %d statistics, want at least 11", errTooFewFields, n)
+	}
+	if n != 11 && n != 15 && n < 17 {
+		// Linux prints 11 (before 4.18), 15 (discards, 4.18) or 17 (flushes, 5.5) statistics.
+		return fmt.Errorf("%w: got %d statistics; the kernel prints 11, 15 or 17", errTooFewFields, n)
 	}
 	for _, c := range [...]diskCol{diskReadBytes, diskWriteBytes, diskDiscardBytes} {
 		if v[c] > (1<<64-1)/sectorSize {

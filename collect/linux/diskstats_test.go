@@ -26,12 +26,42 @@ func TestParseDiskstats(t *testing.T) {
 				952952 * 512, 3620, 0, 10200, 47179, 5033, 47, 145088 * 512, 445, 9, 0}}},
 		},
 		{
-			name: "11 and 15 columns (older kernels)",
-			in:   "   8       0 sda 1 2 3 4 5 6 7 8 9 10 11\n   8       1 sda1 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15\n",
+			name: "11 columns (before Linux 4.18)",
+			in:   "   8       0 sda 1 2 3 4 5 6 7 8 9 10 11\n   8       1 sda1 1 2 3 4 5 6 7 8 9 10 11\n",
 			want: []disk{
 				{8, 0, "sda", 11, [numDiskCols]uint64{1, 2, 3 * 512, 4, 5, 6, 7 * 512, 8, 9, 10, 11}},
+				{8, 1, "sda1", 11, [numDiskCols]uint64{1, 2, 3 * 512, 4, 5, 6, 7 * 512, 8, 9, 10, 11}},
+			},
+		},
+		{
+			name: "15 columns (Linux 4.18 to 5.4)",
+			in:   "   8       1 sda1 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15\n",
+			want: []disk{
 				{8, 1, "sda1", 15, [numDiskCols]uint64{1, 2, 3 * 512, 4, 5, 6, 7 * 512, 8, 9, 10, 11, 12, 13, 14 * 512, 15}},
 			},
+		},
+		{
+			// issue 29: a 17-statistic line cut mid-number after its 11th looks like an old
+			// kernel's; one kernel prints one count, so it is cut short, never values.
+			name: "a line cut to fewer statistics than the file's others",
+			in: " 254 0 vda 26394 5193 1334218 43112 2177 20062 952952 3620 0 10200 47179 5033 47 145088 445 9 0\n" +
+				" 254 16 vdb 26394 5193 1334218 43112 2177 20062 952952 3620 0 10200 47\n" +
+				" 254 32 vdc 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17\n",
+			want: []disk{
+				{254, 0, "vda", 17, [numDiskCols]uint64{26394, 5193, 1334218 * 512, 43112, 2177, 20062, 952952 * 512, 3620, 0, 10200, 47179, 5033, 47, 145088 * 512, 445, 9, 0}},
+				{254, 32, "vdc", 17, [numDiskCols]uint64{1, 2, 3 * 512, 4, 5, 6, 7 * 512, 8, 9, 10, 11, 12, 13, 14 * 512, 15, 16, 17}},
+			},
+			wantErrs: []string{`line 2: cut short: 11 statistics where this kernel prints 17`},
+		},
+		{
+			name:     "the file ends inside its last line",
+			in:       " 254 0 vda 26394 5193 1334218 43112 2177 20062 952952 3620 0 10200 47",
+			wantErrs: []string{`line 1: cut short: the file ends inside this line`},
+		},
+		{
+			name:     "a count no kernel prints",
+			in:       " 254 0 vda 1 2 3 4 5 6 7 8 9 10 11 12 13\n",
+			wantErrs: []string{`got 13 statistics; the kernel prints 11, 15 or 17`},
 		},
 		{
 			name: "extra future columns are ignored; tabs and blank lines are fine",
@@ -83,7 +113,7 @@ func TestParseDiskstats(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := parseDiskstats("/proc/diskstats", []byte(tt.in), nil)
+			got, err := parseDiskstats("/proc/diskstats", []byte(tt.in), nil, 0)
 			checkLineErrs(t, err, tt.wantErrs)
 			if len(got) != len(tt.want) {
 				t.Fatalf("got %d disks, want %d: %+v", len(got), len(tt.want), got)
@@ -100,7 +130,7 @@ func TestParseDiskstats(t *testing.T) {
 
 func TestParseDiskstatsErrorsIs(t *testing.T) {
 	t.Parallel()
-	_, err := parseDiskstats("x", []byte("8 0 sda 1\n8 0 sdb 1 2 3 4 5 6 7 8 9 10 y\n"), nil)
+	_, err := parseDiskstats("x", []byte("8 0 sda 1\n8 0 sdb 1 2 3 4 5 6 7 8 9 10 y\n"), nil, 0)
 	if !errors.Is(err, errTooFewFields) || !errors.Is(err, errNotNumber) {
 		t.Errorf("error %v should wrap both errTooFewFields and errNotNumber", err)
 	}

@@ -42,7 +42,7 @@ func readSample(t *testing.T, ctx context.Context) sample {
 	}
 	var err error
 	check(readStat(ctx, &fr, &s.stat))
-	s.disks, err = readDiskstats(ctx, &fr, nil)
+	s.disks, err = readDiskstats(ctx, &fr, nil, 0)
 	check(err)
 	s.nics, err = readNetDev(ctx, &fr, nil)
 	check(err)
@@ -240,7 +240,7 @@ func TestFixtureBasicSysfs(t *testing.T) {
 	}
 	// Every whole disk and partition in sysfs is in diskstats under the same name and numbers.
 	var s []diskStat
-	if s, err = readDiskstats(ctx, &fr, nil); err != nil {
+	if s, err = readDiskstats(ctx, &fr, nil, 0); err != nil {
 		t.Fatal(err)
 	}
 	for _, d := range devs {
@@ -354,7 +354,7 @@ func TestFixtureDiskRemoved(t *testing.T) {
 		if err != nil || !slices.Equal(devs, tc.devs) {
 			t.Errorf("%s: block devices = %v, %v; want %v", tc.tn, devs, err, tc.devs)
 		}
-		ds, err := readDiskstats(ctx, &fr, nil)
+		ds, err := readDiskstats(ctx, &fr, nil, 0)
 		if err != nil || !slices.Equal(diskNames(ds), tc.diskstats) {
 			t.Errorf("%s: diskstats = %v, %v; want %v", tc.tn, diskNames(ds), err, tc.diskstats)
 		}
@@ -399,7 +399,7 @@ func TestFixtureMalformed(t *testing.T) {
 		ctx := fixtureCtx(t, "malformed", tn)
 		root := filepath.Join("testdata", "malformed", tn, "proc")
 
-		ds, err := readDiskstats(ctx, &fr, nil)
+		ds, err := readDiskstats(ctx, &fr, nil, 0)
 		if got := diskNames(ds); !slices.Equal(got, []string{"sda", "sdb", "sdc"}) {
 			t.Errorf("%s: good disks = %v", tn, got)
 		}

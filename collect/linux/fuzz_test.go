@@ -37,11 +37,11 @@ func FuzzParseDiskstats(f *testing.F) {
 	addFixtureSeeds(f, "proc/diskstats")
 	f.Add([]byte("8 0 sda 1 2 3 4 5 6 7 8 9 10 11"))
 	f.Add([]byte("8 0 sda 36028797018963968 2 3 4 5 6 7 8 9 10 11\n4294967296 0 x"))
-	prev, _ := parseDiskstats("seed", readFixture(f, "basic/t0/proc/diskstats"), nil)
+	prev, _ := parseDiskstats("seed", readFixture(f, "basic/t0/proc/diskstats"), nil, 0)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		got, err := parseDiskstats("fuzz", data, nil)
+		got, err := parseDiskstats("fuzz", data, nil, 0)
 		// Reusing storage that holds another parse gives the same answer.
-		reused, err2 := parseDiskstats("fuzz", data, slices.Clone(prev))
+		reused, err2 := parseDiskstats("fuzz", data, slices.Clone(prev), 0)
 		if !slices.Equal(got, reused) || (err == nil) != (err2 == nil) {
 			t.Fatalf("reuse changed the result:\n%+v\n%+v", got, reused)
 		}

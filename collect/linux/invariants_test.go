@@ -25,6 +25,7 @@ type samplerTree struct {
 	now time.Time
 	s   *collect.Sampler
 	snp *ns.Snapshot
+	up  time.Duration // /proc/uptime, the clock a tree's disk times are measured by
 }
 
 func newSamplerTree(t *testing.T) *samplerTree {
@@ -86,6 +87,8 @@ func tickText(c [10]uint64) string {
 func (st *samplerTree) step(dt time.Duration) {
 	st.t.Helper()
 	st.now = st.now.Add(dt)
+	st.up += dt
+	st.write("proc/uptime", fmt.Sprintf("%.2f %.2f\n", 500+st.up.Seconds(), 900+st.up.Seconds()))
 	st.s.Refresh()
 	snap, err := st.s.Sample(context.Background())
 	if err != nil {
@@ -256,5 +259,37 @@ func TestMemUsedWithinTotal(t *testing.T) {
 	}
 	if v, _ := st.value("Mem/Real/%used"); v.State == ns.Valid {
 		t.Errorf("%%used with avail > total: %.3f valid", v.V)
+	}
+}
+
+// TestDiskstatsLineCut: a /proc/diskstats line cut mid-number to 11 statistics, after readings
+// of 17, is an error, and the reading after it has no rate across it, never a spike of
+// weighted_ms or aqu_sz (issue 29 item 5).
+func TestDiskstatsLineCut(t *testing.T) {
+	t.Parallel()
+	st := newSamplerTree(t)
+	line := func(weighted uint64, stats int) string {
+		v := []uint64{26394, 5193, 1334218, 43112, 2177, 20062, 952952, 3620, 0, 10200, weighted, 5033, 47, 145088, 445, 9, 0}
+		return " 254       0 vda " + tickText([10]uint64(v[:10])) + " " + strings.Trim(fmt.Sprint(v[10:stats]), "[]") + "\n"
+	}
+	st.write("proc/diskstats", line(47179, 17))
+	st.step(time.Second)
+	st.write("proc/diskstats", line(47279, 17))
+	st.step(time.Second)
+	if v, _ := st.value("Disk/vda/aqu_sz"); v.State != ns.Valid {
+		t.Fatalf("aqu_sz of whole lines: %s", show(v))
+	}
+	// The line is cut inside weighted_ms (47379 → 47), after its 11th statistic.
+	st.write("proc/diskstats", strings.Replace(line(47379, 11), "47379", "47", 1))
+	st.step(time.Second)
+	for _, p := range []string{"Disk/vda/weighted_ms", "Disk/vda/aqu_sz", "Disk/vda/reads"} {
+		if v, _ := st.value(p); v.State == ns.Valid {
+			t.Errorf("%s from a line cut short: %.1f valid", p, v.V)
+		}
+	}
+	st.write("proc/diskstats", line(47479, 17))
+	st.step(time.Second)
+	if v, _ := st.value("Disk/vda/aqu_sz"); v.State == ns.Valid && v.V > 1 {
+		t.Errorf("aqu_sz after the cut line: %.1f, a spike", v.V)
 	}
 }
