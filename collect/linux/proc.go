@@ -412,8 +412,14 @@ func (p *procProvider) fill(row []ns.Raw, e *procEntry, btime uint64) {
 	row[schema.ProcUtimeID-1] = ns.RawN(st.utime * msPerTick)
 	row[schema.ProcStimeID-1] = ns.RawN(st.stime * msPerTick)
 	row[schema.ProcRSSID-1], row[schema.ProcVSizeID-1] = ns.RawNA(ns.ReasonNotPresent), ns.RawNA(ns.ReasonNotPresent)
-	if st.haveRSSPgs {
-		row[schema.ProcRSSID-1] = ns.RawN(st.rssPages * p.pageSize)
+	// Resident memory is status's VmRSS, the exact count statm and top's RES give: stat's field
+	// 24 is an approximate per-CPU counter on recent kernels, up to 10% low (issue 29 item 7). A
+	// kernel thread has no memory of its own and no VmRSS line: 0, as top shows it.
+	switch {
+	case e.statusV.haveRSS:
+		row[schema.ProcRSSID-1] = ns.RawN(e.statusV.rssBytes)
+	case e.kthread:
+		row[schema.ProcRSSID-1] = ns.RawN(0)
 	}
 	if st.haveVsize {
 		row[schema.ProcVSizeID-1] = ns.RawN(st.vsize)

@@ -130,8 +130,10 @@ func writeProcTree(t testing.TB, dir string, procs []fakeProc) {
 		}
 		must(os.WriteFile(filepath.Join(d, "stat"), fmt.Appendf(nil, "%d (%s) %s %d %d %d 0 -1 4194304 100 0 2 0 %d %d 0 0 20 0 1 0 %d 1000000 %d 0\n",
 			f.pid, f.comm, st, f.ppid, f.pid, f.pid, f.utime, f.stime, f.start, f.rss), 0o644))
-		must(os.WriteFile(filepath.Join(d, "status"), fmt.Appendf(nil, "Name:\t%s\nUid:\t%d\t%d\t%d\t%d\nvoluntary_ctxt_switches:\t%d\nnonvoluntary_ctxt_switches:\t1\n",
-			f.comm, f.uid, f.uid, f.uid, f.uid, f.utime), 0o644))
+		// VmRSS is 172 kB more than stat's field 24 says, as on recent kernels where that field
+		// is an approximate per-CPU counter (issue 29 item 7).
+		must(os.WriteFile(filepath.Join(d, "status"), fmt.Appendf(nil, "Name:\t%s\nUid:\t%d\t%d\t%d\t%d\nVmRSS:\t    %d kB\nvoluntary_ctxt_switches:\t%d\nnonvoluntary_ctxt_switches:\t1\n",
+			f.comm, f.uid, f.uid, f.uid, f.uid, f.rss*uint64(os.Getpagesize())/1024+172, f.utime), 0o644))
 		if !f.noIO {
 			must(os.WriteFile(filepath.Join(d, "io"), fmt.Appendf(nil, "rchar: %d\nwchar: 0\nsyscr: 1\nsyscw: 0\nread_bytes: %d\nwrite_bytes: 0\ncancelled_write_bytes: 0\n",
 				f.utime*4096, f.utime*4096), 0o644))
@@ -196,8 +198,9 @@ func TestProcLifecycle(t *testing.T) {
 	if v := h.Value("Proc/200/start"); v.V != 1700000000+50 {
 		t.Errorf("start = %+v, want btime + 5000 ticks", v)
 	}
-	if v := h.Value("Proc/200/rss"); v.V != 256*float64(os.Getpagesize()) {
-		t.Errorf("rss = %+v", v)
+	// top's RES: status's VmRSS (statm's resident), not stat's approximate field 24.
+	if v := h.Value("Proc/200/rss"); v.V != 256*float64(os.Getpagesize())+172*1024 {
+		t.Errorf("rss = %+v, want VmRSS", v)
 	}
 	old := h.Instance("Proc/200")
 

@@ -118,8 +118,10 @@ func parseInt(b []byte) (int64, error) {
 type procStatus struct {
 	uid         uint64 // Uid: line, the effective uid (the second), as top's USER
 	vctx, nvctx uint64 // voluntary_ctxt_switches, nonvoluntary_ctxt_switches
+	rssBytes    uint64 // VmRSS, kB ×1024: the kernel's exact resident size, as statm's and top's
 	haveUID     bool
 	haveCtx     bool
+	haveRSS     bool
 }
 
 // parseProcStatus parses /proc/PID/status (read from src), the lines the class needs.
@@ -146,6 +148,13 @@ func parseProcStatus(src string, data []byte, dst *procStatus) error {
 		case "nonvoluntary_ctxt_switches":
 			dst.nvctx, err = parseUint(trimSpace(v))
 			got++
+		case "VmRSS":
+			kb, _ := nextField(v) // "  1816 kB"
+			if dst.rssBytes, err = parseUint(kb); err == nil && dst.rssBytes > (1<<64-1)/1024 {
+				err = fmt.Errorf("%w: %d kB", errOverflow, dst.rssBytes)
+			}
+			dst.rssBytes *= 1024
+			dst.haveRSS = err == nil
 		default:
 			continue
 		}

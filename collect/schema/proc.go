@@ -98,7 +98,7 @@ func ProcClasses(ncpu int, memTotal uint64) (top, pc *ns.Class) {
 				WithHelp("When the process started, to the second; with the PID it names the process (a reused PID has another start)."),
 			ms(ProcUtimeID, "utime", "CPU time in user mode", "14", "proc.psinfo.utime", "Milliseconds the process ran its own code; as a rate, a share of one processor."),
 			ms(ProcStimeID, "stime", "CPU time in kernel mode", "15", "proc.psinfo.stime", "Milliseconds the kernel worked for the process (system calls, faults)."),
-			ns.Gauge(ProcRSSID, "rss", ns.TypeUint8, ns.UnitBytes, "Resident memory (top's RES)", "/proc/PID/stat field 24, pages × page size").
+			ns.Gauge(ProcRSSID, "rss", ns.TypeUint8, ns.UnitBytes, "Resident memory (top's RES)", "/proc/PID/status VmRSS, kB ×1024 (statm's resident, exactly)").
 				WithScale(0, rssMax).WithPCPName("proc.psinfo.rss").WithHelp("Memory of the process in RAM now, shared pages included, as top's RES."),
 			ns.Gauge(ProcVSizeID, "vsize", ns.TypeUint8, ns.UnitBytes, "Virtual memory (top's VIRT)", "/proc/PID/stat field 23").
 				WithScale(0, 1<<40).WithPCPName("proc.psinfo.vsize").WithHelp("The size of the address space: mapped, not necessarily used."),
