@@ -31,9 +31,11 @@ type inspectorPane struct {
 	hs       *namespace.HotSet
 	gen      uint64
 	sections []namespace.Section
-	snap     *namespace.Snapshot
-	first    namespace.Section // the value's or the collection's status, or the peer set's record
-	head     []string          // the title's lines
+	// shownDeleted is whether ref's context had been deleted when sections were made.
+	shownDeleted bool
+	snap         *namespace.Snapshot
+	first        namespace.Section // the value's or the collection's status, or the peer set's record
+	head         []string          // the title's lines
 	// firstLines are first's lines, laid out again when a snapshot changes it; rest are the
 	// other sections', laid out only when the target or the width changes.
 	firstLines, rest []string
@@ -76,6 +78,7 @@ func (p *inspectorPane) SetTarget(reg *namespace.Registry, ref namespace.Ref) {
 	p.sections = nil
 	if ref.Ctx != nil {
 		p.sections = describe(reg, ref)
+		p.shownDeleted = ref.Ctx.Deleted()
 	}
 	p.layout()
 }
@@ -170,6 +173,14 @@ func (p *inspectorPane) SetSnapshot(snap *namespace.Snapshot) {
 	p.snap = snap
 	if p.w <= 0 || (p.ref.Ctx == nil && p.peers == nil) || p.event != nil {
 		return // an event's record does not change with the readings
+	}
+	if c := p.ref.Ctx; c != nil && p.peers == nil && c.Deleted() != p.shownDeleted {
+		// The context shown has gone since it was described: its record says so at once
+		// (SPMI-HIER-11), not when the selection moves.
+		p.shownDeleted = c.Deleted()
+		p.sections = describe(p.reg, p.ref)
+		p.layout()
+		return
 	}
 	first := p.firstSection()
 	if first.Title == p.first.Title && slices.Equal(first.Fields, p.first.Fields) {

@@ -516,3 +516,26 @@ func TestInspectorConformance(t *testing.T) {
 		t.Fatalf("the inspector does not show the interface warning:\n%s", s)
 	}
 }
+
+// SPMI-HIER-11: the inspector of an instance that goes says "deleted yes" at the next reading,
+// whatever pane has the focus, not when the selection moves (issue 29 item 8).
+func TestInspectorShowsDeletion(t *testing.T) {
+	for _, focus := range []string{"4", "1", "2"} {
+		t.Run("focus "+focus, func(t *testing.T) {
+			src := newFixture(t, 1, 1, "eth0", "eth1")
+			m := newModel(t, src, 160, 50, 2)
+			// The fixture numbers interfaces by place: the last one is the one that goes.
+			m = keys(t, m, ":NetIf/eth1{enter}"+focus)
+			if got := stripANSI(m.insp.View()); !strings.HasPrefix(got, "NetIf/eth1") || strings.Contains(got, "yes — ") {
+				t.Fatalf("before: the inspector of eth1:\n%s", got)
+			}
+			src.NICs = []string{"eth0"}
+			for range 3 {
+				m = collectOnce(t, m)
+			}
+			if got := stripANSI(m.insp.View()); strings.HasPrefix(got, "NetIf/eth1") && !strings.Contains(got, "yes — ") {
+				t.Fatalf("after eth1 went, the inspector still describes it as there:\n%s", got)
+			}
+		})
+	}
+}
