@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -600,5 +602,26 @@ func TestRecordSurvivesAFullDisk(t *testing.T) {
 	out2, errOut, code := runFake(t, "get", "Mem/Real/total", "--archive", base, "-n", "0")
 	if code != 0 || !strings.Contains(out2, "Mem/Real/total") {
 		t.Errorf("get --archive of a recording cut short: exit %d %s\n%s", code, errOut, out2)
+	}
+}
+
+// Issue 29 item 15: a record whose source refuses its credentials says so, exits 1 and writes
+// nothing, where it used to write only marks and say "recorded 3 samples".
+func TestRecordRefusedCredentials(t *testing.T) {
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("WWW-Authenticate", `Basic realm="pmproxy"`)
+		w.WriteHeader(http.StatusUnauthorized)
+	}))
+	defer proxy.Close()
+	dir := t.TempDir()
+	base := filepath.Join(dir, "rec")
+	url := strings.Replace(proxy.URL, "http://", "pcp://alice@", 1)
+	t.Setenv("DCIMON_PCP_PASSWORD", "wrong")
+	_, errOut, code := runFake(t, "record", base, "--source", url, "--hosts", "web1", "-i", "1s", "--duration", "2s")
+	if code != 1 || !strings.Contains(errOut, "authentication failed") || !strings.Contains(errOut, "nothing") {
+		t.Errorf("record with refused credentials: exit %d, %q; want 1 naming the refusal", code, errOut)
+	}
+	if left, _ := filepath.Glob(base + "*"); len(left) != 0 {
+		t.Errorf("files left: %v", left)
 	}
 }

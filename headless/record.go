@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"dcimon/collect"
 	"dcimon/collect/pcp"
 )
 
@@ -72,6 +73,11 @@ func Record(ctx context.Context, o RecordOptions, e Env, log io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// A source none of whose providers answered (a refused password, a host that is down) has
+	// nothing to record: say why, and write nothing (issue 29 item 15).
+	if err := noProviderAnswered(s); err != nil {
+		return fmt.Errorf("record %s: nothing of the source was read, so nothing was written: %w", o.Base, err)
+	}
 	host := o.Host
 	if host == "" {
 		host = s.Registry().HostName(first)
@@ -121,6 +127,8 @@ func Record(ctx context.Context, o RecordOptions, e Env, log io.Writer) error {
 		return nil
 	}
 	n := 1
+	var empty int      // readings in which nothing was read
+	var emptyErr error // the reason of the last of them
 	for o.Duration == 0 || last.Sub(first.End)+o.Interval <= o.Duration {
 		if err := e.Sleep(ctx, o.Interval); err != nil {
 			break // interrupted: close what was written
@@ -139,6 +147,13 @@ func Record(ctx context.Context, o RecordOptions, e Env, log io.Writer) error {
 			return fmt.Errorf("record %s: %w", o.Base, err)
 		}
 		last = snap.End
+		if err := noProviderAnswered(s); err != nil {
+			if empty == 0 || emptyErr.Error() != err.Error() {
+				fmt.Fprintf(log, "dcimon: record: nothing read at %s: %v\n", snap.End.In(e.Loc).Format("15:04:05"), err)
+			}
+			empty, emptyErr = empty+1, err
+			continue
+		}
 		n++
 	}
 	if err := rec.Close(last); err != nil {
@@ -146,5 +161,25 @@ func Record(ctx context.Context, o RecordOptions, e Env, log io.Writer) error {
 	}
 	fmt.Fprintf(log, "dcimon: recorded %d samples to %s (%s to %s)\n", n, o.Base,
 		first.End.In(e.Loc).Format("2006-01-02 15:04:05"), last.In(e.Loc).Format("15:04:05 MST"))
+	if empty > 0 {
+		// The archive has gaps the user must know of: an exit status that is not success.
+		return fmt.Errorf("record %s: %d readings read nothing (the archive has only marks for them): %w", o.Base, empty, emptyErr)
+	}
 	return nil
+}
+
+// noProviderAnswered is the failures of a reading in which no provider of the source answered, or nil
+// when any did. Users' suppliers do not count: they are not the source.
+func noProviderAnswered(s *collect.Sampler) error {
+	var errs []error
+	for _, st := range s.Status() {
+		if st.Dynamic {
+			continue
+		}
+		if st.State == "ok" || st.LastErr == nil {
+			return nil
+		}
+		errs = append(errs, st.LastErr)
+	}
+	return errors.Join(errs...)
 }
