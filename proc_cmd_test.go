@@ -34,7 +34,8 @@ func procTree(t *testing.T) string {
 	}{{1, 2000, "init", 0}, {4242, 65536, "postgres", 113}, {777, 300, "sshd", 0}} {
 		d := fmt.Sprintf("proc/%d/", p.pid)
 		write(d+"stat", fmt.Sprintf("%d (%s) S 1 %d %d 0 -1 4194304 10 0 0 0 100 20 0 0 20 0 4 0 %d 100000000 %d 0\n", p.pid, p.comm, p.pid, p.pid, 1000+p.pid, p.rss))
-		write(d+"status", fmt.Sprintf("Name:\t%s\nUid:\t%d\t%d\t%d\t%d\nvoluntary_ctxt_switches:\t5\nnonvoluntary_ctxt_switches:\t1\n", p.comm, p.uid, p.uid, p.uid, p.uid))
+		write(d+"status", fmt.Sprintf("Name:\t%s\nUid:\t%d\t%d\t%d\t%d\nVmRSS:\t%d kB\nvoluntary_ctxt_switches:\t5\nnonvoluntary_ctxt_switches:\t1\n",
+			p.comm, p.uid, p.uid, p.uid, p.uid, p.rss*os.Getpagesize()/1024))
 		write(d+"io", "rchar: 1\nwchar: 2\nsyscr: 3\nsyscw: 4\nread_bytes: 4096\nwrite_bytes: 0\ncancelled_write_bytes: 0\n")
 		write(d+"cmdline", p.comm+"\x00-D\x00/data\x00")
 		write(d+"cgroup", "0::/system.slice/"+p.comm+".service\n")

@@ -25,11 +25,17 @@ type rewriteTree struct {
 	orig map[string]string
 }
 
-func newRewriteTree(t *testing.T, scenario string) *rewriteTree {
+func newRewriteTree(t *testing.T, scenario string, dirs ...string) *rewriteTree {
 	t.Helper()
 	dir := t.TempDir()
 	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", scenario, "t0"))); err != nil {
 		t.Fatal(err)
+	}
+	// Directories the tree has from the start (the providers look for some when they are made).
+	for _, d := range dirs {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
 	rt := &rewriteTree{t: t, dir: dir, orig: map[string]string{}}
 	provs := Providers(Options{Procfs: filepath.Join(dir, "proc"), Sysfs: filepath.Join(dir, "sys")})

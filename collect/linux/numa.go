@@ -119,9 +119,10 @@ type numaProvider struct {
 // hot-plug.
 const nodeListEvery = 10 * time.Second
 
-func newNUMAProvider(r roots, boot *bootClock, memTotal uint64) *numaProvider {
+func newNUMAProvider(r roots, boot *bootClock, memTotal uint64, absent string) *numaProvider {
 	p := &numaProvider{base: base{roots: r, now: time.Now, boot: boot}, files: map[uint64]*[2]attrFile{}}
 	p.top, p.node = schema.NUMAClasses(memTotal)
+	notApplicable(absent, p.top, p.node)
 	p.decl = []*ns.Class{p.top, p.node}
 	p.sup = schema.Supplier(schema.HandleNUMA, schema.NUMAModule, schema.NUMATitle, "Memory and allocations per NUMA node, from /sys/devices/system/node",
 		ns.SPTGeneralSupplier, p.Classes())

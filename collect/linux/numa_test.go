@@ -56,7 +56,7 @@ func FuzzParseNumastat(f *testing.F) {
 // node directory has no nodes, not an error.
 func TestNUMAProvider(t *testing.T) {
 	t.Parallel()
-	rt := newRewriteTree(t, "basic")
+	rt := newRewriteTree(t, "basic", "sys/devices/system/node")
 	dir := filepath.Join(rt.dir, "sys", "devices", "system", "node", "node1")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)

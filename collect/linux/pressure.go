@@ -104,9 +104,10 @@ type pressureProvider struct {
 	buf      [512]byte
 }
 
-func newPressureProvider(r roots, boot *bootClock) *pressureProvider {
+func newPressureProvider(r roots, boot *bootClock, absent string) *pressureProvider {
 	p := &pressureProvider{base: base{roots: r, now: time.Now, boot: boot}}
 	p.top, p.res = schema.PressureClasses()
+	notApplicable(absent, p.top, p.res)
 	for i, name := range schema.PSIResources {
 		p.specs = append(p.specs, ns.InstanceSpec{Levels: []uint64{uint64(i)}, OSName: name, ASN: uint16(i + 1)})
 	}

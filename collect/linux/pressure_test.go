@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -60,15 +61,22 @@ func FuzzParsePressure(f *testing.F) {
 // utilizations.
 func TestPressureProvider(t *testing.T) {
 	t.Parallel()
-	rt := newRewriteTree(t, "basic")
+	// DCI-CLS-2: a kernel without PSI at all (no /proc/pressure) has the class not applicable:
+	// never read, and said so, not a class of n/a values read at every tick (issue 29 item 20).
+	none := newRewriteTree(t, "basic")
+	none.step(0)
+	if v := none.h.Value("Pressure/cpu/some_avg10"); v.State != ns.Unavailable || v.Reason != ns.ReasonClassUnavailable {
+		t.Fatalf("no /proc/pressure: %+v, want the class unavailable", v)
+	}
+	if c := none.h.Reg.Class(ns.ClassID{7, 2}); c == nil || c.Unavailable() != "n/a on this host" || !strings.Contains(c.Help, "/proc/pressure") {
+		t.Fatalf("the Pressure class on a kernel without PSI: %+v", c)
+	}
+	rt := newRewriteTree(t, "basic", "proc/pressure")
 	rt.step(0)
 	if v := rt.h.Value("Pressure/cpu/some_avg10"); v.State != ns.Unavailable || v.Reason != ns.ReasonNotSupported {
-		t.Fatalf("no /proc/pressure: %+v, want not supported", v)
+		t.Fatalf("an empty /proc/pressure: %+v, want not supported", v)
 	}
 	dir := filepath.Join(rt.dir, "proc", "pressure")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
 	write := func(name, text string) {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)

@@ -2,15 +2,20 @@ package linux
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"runtime"
 	"sync/atomic"
 	"time"
 
+	"github.com/shirou/gopsutil/v3/common"
+
 	"dcimon/collect"
 	"dcimon/collect/schema"
-
-	"github.com/shirou/gopsutil/v3/common"
+	ns "dcimon/namespace"
 )
 
 // Options choose where the host providers read from.
@@ -37,6 +42,10 @@ type hostProbe struct {
 	ncpu     int                 // cpuN lines of /proc/stat; 0 when unknown
 	memTotal uint64              // MemTotal of /proc/meminfo in bytes; 0 when unknown
 	sensors  *schema.SensorScale // /sys/class/hwmon has a channel (the Sensors class is declared), and the limits found
+	// absent names the classes whose source the host has not at all (a kernel without PSI has
+	// no /proc/pressure; one without NUMA no /sys/devices/system/node), with why: they are
+	// declared not applicable and never read (DCI-CLS-2).
+	absent map[string]string
 }
 
 // probeHost reads the processor count and memory size from r within d. The reads run in their
@@ -55,7 +64,8 @@ func probeHost(r roots, d time.Duration) hostProbe {
 		_ = readStat(ctx, &fr, &st)
 		_ = readMeminfo(ctx, &fr, &mi)
 		total, _ := mi.get(memTotal)
-		ch <- hostProbe{ncpu: len(st.cpus), memTotal: total, sensors: probeSensors(filepath.Join(r.sys, "class", "hwmon"))}
+		ch <- hostProbe{ncpu: len(st.cpus), memTotal: total, sensors: probeSensors(filepath.Join(r.sys, "class", "hwmon")),
+			absent: probeAbsent(r)}
 	}()
 	t := time.NewTimer(d)
 	defer t.Stop()
@@ -100,10 +110,10 @@ func Providers(opt Options) []collect.Provider {
 		newCPUProvider(r, boot, probe.ncpuOr()),
 		newDiskProvider(r, boot, opt.ShowLoop),
 		newNetProvider(r, boot),
-		newPressureProvider(r, boot),
+		newPressureProvider(r, boot, probe.absent["Pressure"]),
 		newTCPIPProvider(r, boot),
 		newFSProvider(r, boot, opt.ShowLoop),
-		newNUMAProvider(r, boot, probe.memTotal),
+		newNUMAProvider(r, boot, probe.memTotal, probe.absent["NUMA"]),
 	}
 	provs = append(provs, newProcProvider(r, boot, probe.ncpuOr(), probe.memTotal), newCgroupProvider(r, boot, probe.ncpuOr()))
 	if probe.sensors != nil {
@@ -173,3 +183,30 @@ func (e *rootsEnv) with(ctx context.Context, r roots) context.Context {
 
 // clockFunc is a provider's clock: time.Now for the live host; tests inject their own.
 type clockFunc func() time.Time
+
+// probeAbsent finds the classes whose whole source the host lacks: a directory that does not
+// exist at all (not one that cannot be read, which is an error to show at every reading).
+func probeAbsent(r roots) map[string]string {
+	out := map[string]string{}
+	for _, a := range []struct{ class, dir, why string }{
+		{"Pressure", filepath.Join(r.proc, "pressure"), "the kernel has no pressure stall information (no %s: PSI needs Linux 4.20 with CONFIG_PSI, and psi=1 where it is off by default)"},
+		{"NUMA", filepath.Join(r.sys, "devices", "system", "node"), "the kernel has no NUMA nodes (no %s)"},
+	} {
+		if _, err := os.Stat(a.dir); errors.Is(err, fs.ErrNotExist) {
+			out[a.class] = fmt.Sprintf(a.why, a.dir)
+		}
+	}
+	return out
+}
+
+// notApplicable marks classes as not applicable on this host, and why (DCI-CLS-2): the sampler
+// never reads them, and the tree, list and describe say so.
+func notApplicable(why string, cs ...*ns.Class) {
+	if why == "" {
+		return
+	}
+	for _, c := range cs {
+		c.Flags |= ns.ClassNotApplicable
+		c.Help = "Not applicable on this host: " + why + ". " + c.Help
+	}
+}
