@@ -221,6 +221,9 @@ func (le *lineErrs) err() error {
 func parseRows[T any](what, src string, data []byte, dst []T, skip func(n int, line []byte) bool,
 	parse func(line []byte, rec *T) error) ([]T, error) {
 	dst = dst[:0]
+	// The kernel ends every line with a newline: a last line without one is where the file was
+	// cut, and its last number may have lost digits (issue 29).
+	cut := len(data) > 0 && data[len(data)-1] != '\n'
 	var errs lineErrs
 	for n := 1; len(data) > 0; n++ {
 		var line []byte
@@ -235,7 +238,11 @@ func parseRows[T any](what, src string, data []byte, dst []T, skip func(n int, l
 			var zero T
 			dst = append(dst, zero)
 		}
-		if err := parse(line, &dst[i]); err != nil {
+		err := parse(line, &dst[i])
+		if err == nil && cut && len(data) == 0 {
+			err = fmt.Errorf("%w: the file ends inside this line", errCutShort)
+		}
+		if err != nil {
 			errs.add(what, src, n, line, err)
 			dst = dst[:i]
 		}

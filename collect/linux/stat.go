@@ -44,6 +44,7 @@ type cpuTimes struct {
 	ticks   [numCPUTimes]uint64 // indexed by cpuTime
 	columns int                 // columns the kernel printed; ticks[c] is data only for int(c) < columns
 	bad     bool                // the line names its processor but its times could not be read
+	line    int                 // its line of the file
 }
 
 // has reports whether the kernel printed column c, so that a missing column is "no data", not 0.
@@ -117,12 +118,14 @@ func readStat(ctx context.Context, fr *fileReader, dst *procStat) error {
 // not know are ignored; a bad line is reported with its number and skipped, and the other lines are still
 // stored.
 func parseStat(src string, data []byte, dst *procStat) error {
+	data0 := data
 	dst.total = cpuTimes{cpu: -1}
 	dst.cpus = dst.cpus[:0]
 	dst.vals = [numStatKeys]uint64{}
 	dst.present = 0
 	dst.badCPU, dst.badKeys, dst.badTotal = false, 0, false
 	inCPUs := false // the last line read was a cpu line
+	lastKey, lastLine := statKey(-1), 0
 	var errs lineErrs
 	for n := 1; len(data) > 0; n++ {
 		var line []byte
@@ -146,6 +149,7 @@ func parseStat(src string, data []byte, dst *procStat) error {
 				}
 				continue
 			}
+			t.line = n
 			if t.cpu < 0 {
 				dst.total = t
 			} else {
@@ -153,7 +157,7 @@ func parseStat(src string, data []byte, dst *procStat) error {
 			}
 			continue
 		}
-		inCPUs = false
+		inCPUs, lastKey = false, -1
 		k := lookupStatKey(key)
 		if k < 0 {
 			continue
@@ -172,9 +176,34 @@ func parseStat(src string, data []byte, dst *procStat) error {
 		}
 		dst.vals[k] = v
 		dst.present |= 1 << k
+		lastKey, lastLine = k, n
 	}
 	if dst.total.columns == 0 && len(dst.cpus) == 0 && dst.present == 0 && len(errs.errs) == 0 {
 		return fmt.Errorf("cpu: parse %s: %w", src, errNoData)
+	}
+	// Every cpu line of one kernel has the same columns: one with fewer than the others was
+	// cut short (a number may have lost digits), so its times are not read.
+	most := dst.total.columns
+	for i := range dst.cpus {
+		most = max(most, dst.cpus[i].columns)
+	}
+	for i := range dst.cpus {
+		if c := &dst.cpus[i]; !c.bad && c.columns < most {
+			errs.add("cpu", src, c.line, nil, fmt.Errorf("%w: cpu%d has %d times where the others have %d", errCutShort, c.cpu, c.columns, most))
+			*c = cpuTimes{cpu: c.cpu, bad: true, line: c.line}
+			dst.badCPU = true
+		}
+	}
+	if dst.total.columns != 0 && dst.total.columns < most {
+		errs.add("cpu", src, dst.total.line, nil, fmt.Errorf("%w: the cpu line has %d times where the others have %d", errCutShort, dst.total.columns, most))
+		dst.total, dst.badTotal, dst.badCPU = cpuTimes{cpu: -1}, true, true
+	}
+	if len(data0) > 0 && data0[len(data0)-1] != '\n' && lastKey >= 0 {
+		// The file ends inside its last line: that value may have lost digits.
+		dst.present &^= 1 << lastKey
+		dst.vals[lastKey] = 0
+		dst.badKeys |= 1 << lastKey
+		errs.add("cpu", src, lastLine, nil, fmt.Errorf("%w: the file ends inside this line", errCutShort))
 	}
 	if dst.cut = inCPUs; dst.cut {
 		dst.badCPU = true

@@ -68,6 +68,26 @@ func TestParseStat(t *testing.T) {
 			},
 		},
 		{
+			// issue 29: one kernel prints every cpu line with the same columns; a line with fewer
+			// was cut mid-number and its processor is kept in error.
+			name:      "a cpu line with fewer times than the others",
+			in:        "cpu  10 0 20 300 4 0 1 0 0 0\ncpu0 5 0 10 150 2 0 1 0 0 0\ncpu1 5 0 10 15\nintr 1\n",
+			wantTotal: [numCPUTimes]uint64{10, 0, 20, 300, 4, 0, 1, 0, 0, 0},
+			wantCols:  10,
+			wantCPUs:  []int{0, 1},
+			wantVals:  map[statKey]uint64{statIntr: 1},
+			wantErrs:  []string{`line 3: cut short: cpu1 has 4 times where the others have 10`},
+		},
+		{
+			name:      "the file ends inside its last line",
+			in:        "cpu  10 0 20 300\ncpu0 10 0 20 300\nintr 1\nctxt 12",
+			wantTotal: [numCPUTimes]uint64{10, 0, 20, 300},
+			wantCols:  4,
+			wantCPUs:  []int{0},
+			wantVals:  map[statKey]uint64{statIntr: 1},
+			wantErrs:  []string{`line 4: cut short: the file ends inside this line`},
+		},
+		{
 			name:     "empty",
 			in:       "",
 			wantErrs: []string{"no data"},
@@ -138,7 +158,7 @@ func TestParseStatReusesDst(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A second parse must not keep anything from the first.
-	if err := parseStat("s", []byte("cpu 2 2 2 2 2\ncpu0 2 2 2 2\nintr 5\n"), &st); err != nil {
+	if err := parseStat("s", []byte("cpu 2 2 2 2 2\ncpu0 2 2 2 2 2\nintr 5\n"), &st); err != nil {
 		t.Fatal(err)
 	}
 	if len(st.cpus) != 1 || st.total.columns != 5 {
