@@ -64,7 +64,7 @@ type Datum struct {
 	// Part marks a time counter as one of the parts that make up the whole of its instance's
 	// time (a processor's user, kern, wait, idle, nice, irq, softirq and steal; not guest, which
 	// is inside user). The parts of one instance can add up to at most Share × the elapsed time,
-	// plus one tick (TickSlack) a processor: a reading that claims more breaks that invariant,
+	// plus two ticks and 2% (TickSlack, PartSlack): a reading that claims more breaks that invariant,
 	// and every part is then an error, never a rate (issue 29).
 	Part bool
 
