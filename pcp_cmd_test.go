@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -338,8 +339,9 @@ func TestRecordReadByPCP(t *testing.T) {
 	if err := json.Unmarshal([]byte(strings.TrimSpace(out)), &r); err != nil || len(r.Values) != 1 || r.Values[0].Raw == nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if got := strconv.FormatUint(*r.Values[0].Raw, 10); got != m[1] {
-		t.Errorf("Mem/Real/total replayed %s, pmdumplog says mem.physmem %s", got, m[1])
+	// mem.physmem is in Kbyte, as the Linux PMDA has it (issue 30); the datum in bytes.
+	if kb, _ := strconv.ParseUint(m[1], 10, 64); *r.Values[0].Raw != kb*1024 {
+		t.Errorf("Mem/Real/total replayed %d bytes, pmdumplog says mem.physmem %s Kbyte", *r.Values[0].Raw, m[1])
 	}
 	// What the mapping does not read from the Linux PMDA replays from dcimon's own names: the
 	// replay of static datums (addresses, file system types, the OS) reads as this host does.
@@ -623,5 +625,93 @@ func TestRecordRefusedCredentials(t *testing.T) {
 	}
 	if left, _ := filepath.Glob(base + "*"); len(left) != 0 {
 		t.Errorf("files left: %v", left)
+	}
+}
+
+// Issue 30 item 1: every metric dcimon writes under a PCP name is described as this machine's
+// pmcd describes it (pmid, type, semantics, units, instance domain), its instances are named as
+// the pmcd names them, dcimon's own metrics stay in dcimon's domain, and pmlogextract merges a
+// dcimon recording with a pmlogger archive of the same host.
+func TestRecordIsWhatPMLoggerWrites(t *testing.T) {
+	p := pcptest.Start(t)
+	dir := t.TempDir()
+	rec := filepath.Join(dir, "rec")
+	if _, errOut, code := runFake(t, "record", rec, "-i", "1s", "--duration", "2s"); code != 0 {
+		t.Fatalf("record: exit %d: %s", code, errOut)
+	}
+	// What the recording says of each metric, and what the pmcd says.
+	type desc struct{ pmid, rest string }
+	parse := func(out string) map[string]desc {
+		m := map[string]desc{}
+		var name string
+		for _, l := range strings.Split(out, "\n") {
+			if f := strings.Fields(l); len(f) == 3 && f[1] == "PMID:" {
+				name = f[0]
+				m[name] = desc{pmid: f[2]}
+			} else if name != "" && strings.HasPrefix(l, "    ") && !strings.Contains(l, "inst [") && !strings.Contains(l, "value") {
+				d := m[name]
+				d.rest += strings.Join(strings.Fields(strings.Split(l, " 0x")[0]), " ") + "; "
+				m[name] = d
+			}
+		}
+		return m
+	}
+	recorded := parse(pcptest.Run(t, "pminfo", "-a", rec, "-dm"))
+	var pcpNames []string
+	for name, d := range recorded {
+		if strings.HasPrefix(name, "dcimon.") {
+			if !strings.HasPrefix(d.pmid, "510.") {
+				t.Errorf("%s: pmid %s, not in dcimon's domain 510", name, d.pmid)
+			}
+			continue
+		}
+		pcpNames = append(pcpNames, name)
+	}
+	if len(pcpNames) < 100 {
+		t.Fatalf("%d metrics under PCP names in the recording, want the mapping's (over 100)", len(pcpNames))
+	}
+	sort.Strings(pcpNames)
+	live := parse(pcptest.Run(t, "pminfo", append([]string{"-h", p.Hostspec(), "-dm"}, pcpNames...)...))
+	for _, name := range pcpNames {
+		if recorded[name] != live[name] {
+			t.Errorf("%s: the recording says %+v, the pmcd %+v", name, recorded[name], live[name])
+		}
+	}
+	// Instance names: each one the recording has is one the pmcd has.
+	insts := func(out string) map[string]map[string]bool {
+		m := map[string]map[string]bool{}
+		var name string
+		for _, l := range strings.Split(out, "\n") {
+			if f := strings.TrimSpace(l); f != "" && !strings.HasPrefix(l, " ") {
+				name = f
+				m[name] = map[string]bool{}
+			} else if i := strings.Index(l, `or "`); i >= 0 && name != "" {
+				m[name][l[i+4:i+4+strings.Index(l[i+4:], `"`)]] = true
+			}
+		}
+		return m
+	}
+	recI := insts(pcptest.Run(t, "pminfo", append([]string{"-a", rec, "-f"}, pcpNames...)...))
+	liveI := insts(pcptest.Run(t, "pminfo", append([]string{"-h", p.Hostspec(), "-f"}, pcpNames...)...))
+	for _, name := range pcpNames {
+		for in := range recI[name] {
+			if !liveI[name][in] {
+				t.Errorf("%s: instance %q of the recording is not one the pmcd names (%v)", name, in, liveI[name])
+			}
+		}
+	}
+	// pmlogextract merges the recording with pmlogger's archive of the same host.
+	conf := filepath.Join(dir, "conf")
+	if err := os.WriteFile(conf, []byte("log mandatory on 1 sec {\n kernel.all.cpu.user\n disk.dev.read\n mem.util.free\n kernel.all.load\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pl := filepath.Join(dir, "pl")
+	pcptest.Run(t, "pmlogger", "-h", p.Hostspec(), "-c", conf, "-s", "2", "-t", "1", "-l", filepath.Join(dir, "log"), pl)
+	merged := filepath.Join(dir, "merged")
+	if out, err := pcptest.Output("pmlogextract", rec, pl, merged); err != nil {
+		t.Fatalf("pmlogextract of the recording and pmlogger's archive: %v\n%s", err, out)
+	}
+	if out := pcptest.Run(t, "pmlogcheck", merged); strings.TrimSpace(out) != "" {
+		t.Errorf("pmlogcheck of the merged archive:\n%s", out)
 	}
 }

@@ -327,7 +327,10 @@ func (w *Writer) PutResult(t time.Time, sets []OutSet) error {
 		}
 		body = be.AppendUint32(body, s.PMID)
 		body = be.AppendUint32(body, uint32(len(s.Values)))
-		insitu := d.Type == Type32 || d.Type == TypeU32 || d.Type == TypeFloat
+		// 32-bit integers in the value itself; everything else, floats included, in a block, as
+		// libpcp's pmlogger writes them (a float in situ is read, but pmlogcheck of an archive
+		// merged with pmlogger's then finds two encodings of one metric: issue 30).
+		insitu := d.Type == Type32 || d.Type == TypeU32
 		if insitu {
 			body = be.AppendUint32(body, 0) // PM_VAL_INSITU
 		} else {
@@ -336,17 +339,15 @@ func (w *Writer) PutResult(t time.Time, sets []OutSet) error {
 		for _, v := range s.Values {
 			body = be.AppendUint32(body, uint32(v.Inst))
 			if insitu {
-				word := uint32(v.N)
-				if d.Type == TypeFloat {
-					word = math.Float32bits(float32(v.F))
-				}
-				body = be.AppendUint32(body, word)
+				body = be.AppendUint32(body, uint32(v.N))
 				continue
 			}
 			var data []byte
 			switch d.Type {
 			case Type64, TypeU64:
 				data = be.AppendUint64(nil, v.N)
+			case TypeFloat:
+				data = be.AppendUint32(nil, math.Float32bits(float32(v.F)))
 			case TypeDouble:
 				data = be.AppendUint64(nil, math.Float64bits(v.F))
 			case TypeString:

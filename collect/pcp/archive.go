@@ -9,6 +9,7 @@ import (
 	"iter"
 	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -195,6 +196,46 @@ func (x *archiveContext) outside(at time.Time) error {
 	first, last := x.Span()
 	return fmt.Errorf("archive %s: %s is outside it: its samples are from %s to %s", x.a.Base,
 		at.Format("2006-01-02 15:04:05 MST"), first.In(at.Location()).Format("2006-01-02 15:04:05"), last.In(at.Location()).Format("2006-01-02 15:04:05 MST"))
+}
+
+// ownClasses reads from dcimon's own names a class that dcimon record wrote whole under them
+// (file systems: the PMDA's filesys has only those of a device, so the recording keeps tmpfs and
+// a server's exports under dcimon.FS.fs.*, every file system named as dcimon names it). A class
+// the archive has not whole so (any pmlogger archive) is read through the mapping as it is.
+func (x *archiveContext) ownClasses(decl []*ns.Class, classes []pcpClass) {
+	for k := range classes {
+		pc := &classes[k]
+		if pc.NameMetric == "" || pc.Fixed != nil || len(pc.Class.ID) < 2 {
+			continue
+		}
+		// The path of the class's context, as the recording named it: its parent class's name
+		// (a host's context of a fleet is not in it).
+		var ctx string
+		for _, c := range decl {
+			if slices.Equal(c.ID, pc.Class.ID[:len(pc.Class.ID)-1]) {
+				ctx = c.Name
+			}
+		}
+		var own []pcpDatum
+		for _, b := range pc.Datums {
+			i := pc.Class.DatumIndex(ns.DatumID(b.Datum))
+			if i < 0 {
+				own = nil
+				break
+			}
+			name := "dcimon." + recPathIn(ctx, pc.Class, &pc.Class.Datums[i])
+			if x.byName[name] == nil {
+				own = nil
+				break
+			}
+			own = append(own, pcpDatum{Datum: b.Datum, Metric: name, Mult: 1})
+		}
+		if own == nil {
+			continue
+		}
+		pc.Datums, pc.NameMetric, pc.NameAs, pc.InstText = own, "", nil, 0
+		pc.expand()
+	}
 }
 
 // ownColumns adds to a class's reading plan the datums the mapping does not read from the Linux

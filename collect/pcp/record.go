@@ -15,37 +15,37 @@ import (
 )
 
 // Recorder writes what a sampler reads as a PCP archive (dcimon record, issue 15). A datum the
-// mapping table (pcpMapping) reads from a Linux PMDA metric is written under that metric's name,
-// so that the same table reads it back and PCP's tools know it; the rest under dcimon.<path>
-// names. Each metric's descriptor is its datum's PCP view (type, semantics, units), and values
-// are written as the datum holds them, so that any PCP tool computes the same quantities. A datum
-// the table reads otherwise (recSpecials: with a factor of its own, from one instance of a metric
-// as the load averages, from a metric per instance as pressure, or file systems named by a
-// metric of their own) is written as the Linux PMDA has it, with the PMDA's type and units, so
-// that the table reads it back the same way.
+// mapping (schema.LinuxPMDA) reads from a Linux PMDA metric is written as that metric exactly as
+// the PMDA describes it (pmdaTable: its pmid, type, semantics, units, instance domain and fixed
+// instances), its value converted back to the metric's units, so that the same mapping reads it
+// back, PCP's tools know it, and pmlogextract merges a recording with a pmlogger archive of the
+// same host (issue 30). Every other datum is written under a dcimon.<path> name in dcimon's own
+// domain, with its datum's PCP view.
 type Recorder struct {
 	w       *pcparchive.Writer
 	metrics []*recMetric
 	byKey   map[recKey]*recMetric
 	domains map[*ns.Class]*recInDom
 	items   uint32
-	owns    uint32 // instance domains of special metrics' own
 	names   map[string]bool
 	// gen is the registry generation described last (described: once at least).
 	gen       uint64
 	described bool
-	// linux are the Linux PMDA metrics the mapping reads datums from as they are (pcpNames),
-	// by class id and datum; specials are the datums written as the Linux PMDA has them but
-	// not as they are (recSpecials), and special the PCP metrics they make.
-	linux    map[string]string
-	specials map[string][]recTarget
-	special  map[string]*recSpecial
-	order    []*recSpecial
+	// pmda are the Linux PMDA's descriptors; targets the PMDA metrics each datum is read from,
+	// by class id and datum; special the PMDA metrics written, in order.
+	pmda    map[string]*pmdaDesc
+	targets map[string][]recTarget
+	special map[string]*recSpecial
+	order   []*recSpecial
+	// start is the archive's start; pmdaLabel says the PMDA's domain label is written.
+	start     time.Time
+	pmdaLabel bool
 }
 
-// recTarget is where one datum of a class goes in a PCP metric: an instance of it (0: the
-// metric's only value, or the class's own instances), divided by mult; for a class with fixed
-// instances (pressure), the instance of the class it is read from.
+// recTarget is where one datum of a class goes in a PMDA metric: at an instance of it fixed by the
+// PMDA (inst, the load averages' minutes), or the class's own instances; the datum is the
+// metric's value × mult (0: the factor between their units). For a class with fixed instances
+// (pressure), fixed is the instance of the class it is read from.
 type recTarget struct {
 	metric string
 	inst   int64
@@ -53,64 +53,34 @@ type recTarget struct {
 	fixed  string
 }
 
-// recSpecial is a PCP metric made of recTargets: its descriptor, and its values' sources.
+// recSpecial is a PMDA metric written from recTargets: its descriptor, and its values' sources.
 type recSpecial struct {
-	name    string
-	pmid    uint32
-	typ     int32
-	indom   uint32 // pcparchive.InDomNull, the class's, or its own (instances by recTarget.inst)
-	own     bool   // its own instance domain, written once
+	desc    *pmdaDesc
 	srcs    []recSource
 	mount   bool // filesys.mountdir: each file system's mount point
-	written bool
+	written bool // its fixed instances are written
+	// steady, for a discrete metric, are the values last written by instance (written again
+	// only when they change, and at each index entry, where a seek starts).
+	steady map[int32]pcparchive.OutValue
 }
 
 type recSource struct {
 	class *ns.Class
 	datum int
 	t     recTarget
+	conv  float64 // the datum's value ÷ conv is the metric's
 }
 
-// pcpDescOf are the Linux PMDA's descriptors of the metrics the recorder writes other than as a
-// datum holds them (type, semantics, units), so that PCP's tools read them as pmlogger's.
-var pcpDescOf = map[string]struct {
-	typ   int32
-	sem   int32
-	units ns.PMUnits
-}{
-	"kernel.all.load":    {pcparchive.TypeFloat, 3, ns.PMUnits{}},
-	"kernel.all.uptime":  {pcparchive.TypeU32, 3, ns.PMUnits{DimTime: 1, ScaleTime: ns.PMTimeSec}},
-	"mem.vmstat.pgpgin":  {pcparchive.TypeU64, 1, ns.PMUnits{DimCount: 1}},
-	"mem.vmstat.pgpgout": {pcparchive.TypeU64, 1, ns.PMUnits{DimCount: 1}},
-	"pressure.avg":       {pcparchive.TypeFloat, 3, ns.PMUnits{}}, // kernel.all.pressure.*.*.avg
-	"filesys.mountdir":   {pcparchive.TypeString, 4, ns.PMUnits{}},
-}
-
-// loadInst names kernel.all.load's instances as the Linux PMDA does.
-func loadInst(metric string, inst int64) string {
-	switch {
-	case metric == "kernel.all.load":
-		return fmt.Sprintf("%d minute", inst)
-	case strings.HasSuffix(metric, ".avg"):
-		return fmt.Sprintf("%d second", inst)
-	}
-	return fmt.Sprint(inst)
-}
-
-// recSpecials are the datums the mapping table reads other than as they are, by class id and
-// datum: from an instance of a metric, with a factor, per fixed instance, or of a class named by
-// a metric (file systems, whose filesys.mountdir is written too).
-func recSpecials() map[string][]recTarget {
+// recTargets are the PMDA metrics the mapping reads each datum from, by class id and datum: with
+// a factor, from an instance of a metric (the load averages), per fixed instance of the class
+// (pressure), and the metric that names a class's instances (filesys.mountdir).
+func recTargets() map[string][]recTarget {
 	_, classes := pcpMapping(1, 0)
 	out := map[string][]recTarget{}
 	for _, pc := range classes {
 		for _, m := range pc.Datums {
-			if m.Metric == schema.MetricClock || m.Metric == schema.MetricConst || m.Check != nil {
+			if m.Metric == schema.MetricClock || m.Metric == schema.MetricConst {
 				continue
-			}
-			simple := pc.Fixed == nil && pc.NameMetric == "" && m.Inst == 0 && (m.Mult == 0 || m.Mult == 1)
-			if simple {
-				continue // pcpNames
 			}
 			key := fmt.Sprintf("%s/%d", pc.Class.ID, m.Datum)
 			if pc.Fixed == nil {
@@ -129,9 +99,9 @@ func recSpecials() map[string][]recTarget {
 	return out
 }
 
-// dcimonDomain is the PMDA domain number of the metrics dcimon writes (510: the first of the
-// end-user PMDAs' range, 385-510, in PCP's stdpmid; 511 is the dynamic name space's, where
-// pmdumplog finds derived metrics' names).
+// dcimonDomain is the PMDA domain number of the metrics dcimon writes under its own names (510:
+// the first of the end-user PMDAs' range, 385-510, in PCP's stdpmid; 511 is the dynamic name
+// space's, where pmdumplog finds derived metrics' names).
 const dcimonDomain = 510
 
 type recKey struct {
@@ -151,11 +121,20 @@ type recMetric struct {
 	steady map[string]ns.Value
 }
 
-// recInDom is a class's instance domain: its number and the instances last written, by name.
+// recInDom is a class's instance domain: its number in dcimon's domain, its number in the PMDA's
+// where the class is the PMDA's (the disks' 60.1: a metric's pmid and instance domain are of one
+// domain, pmlogcheck says), and the instances last written, by name, the same in both.
 type recInDom struct {
 	device int // > 0: the datum whose value names an instance (a file system's device; never the first)
 	indom  uint32
-	ids    map[string]int32
+	pmda   uint32 // 0: none
+	// partial says the PMDA's domain has only some of the class's instances: the file systems
+	// of a device ("/dev/vda1"), not tmpfs or a server's export; outside are the others now.
+	// The class is written whole under dcimon's names too.
+	partial   bool
+	outside   map[string]bool
+	pmdaNames string // the last set written in the PMDA's domain
+	ids       map[string]int32
 	next   int32
 	names  string // the last written set, to write it again only when it changes
 }
@@ -163,6 +142,10 @@ type recInDom struct {
 // NewRecorder starts an archive at base for host, its first sample at start. labels are the
 // context's (hostname, machineid: what pmlogger records of its pmcd); none when nil.
 func NewRecorder(base string, version int, host string, start time.Time, labels map[string]string) (*Recorder, error) {
+	pmda, err := pmdaDescs()
+	if err != nil {
+		return nil, err
+	}
 	zone, _ := start.Zone()
 	w, err := pcparchive.Create(base, version, pcparchive.Label{PID: int32(os.Getpid()), Start: start, Host: host, TZ: zone,
 		Zoneinfo: ":" + start.Location().String()})
@@ -176,26 +159,7 @@ func NewRecorder(base string, version int, host string, start time.Time, labels 
 		}
 	}
 	return &Recorder{w: w, byKey: map[recKey]*recMetric{}, domains: map[*ns.Class]*recInDom{}, names: map[string]bool{},
-		linux: pcpNames(), specials: recSpecials(), special: map[string]*recSpecial{}}, nil
-}
-
-// pcpNames are the Linux PMDA metric each datum of the mapped classes is read from, where the
-// table reads it as it is (by the class's id and the datum's low byte).
-func pcpNames() map[string]string {
-	_, classes := pcpMapping(1, 0)
-	out := map[string]string{}
-	for _, pc := range classes {
-		if pc.Fixed != nil || pc.NameMetric != "" {
-			continue
-		}
-		for _, m := range pc.Datums {
-			if m.Metric == schema.MetricClock || m.Metric == schema.MetricConst || m.Inst != 0 || (m.Mult != 0 && m.Mult != 1) || m.Check != nil {
-				continue
-			}
-			out[fmt.Sprintf("%s/%d", pc.Class.ID, m.Datum)] = m.Metric
-		}
-	}
-	return out
+		pmda: pmda, targets: recTargets(), special: map[string]*recSpecial{}, start: start}, nil
 }
 
 // recTypes maps a datum's PCP type to the archive's; text is a string.
@@ -232,6 +196,7 @@ func (r *Recorder) describe(reg *ns.Registry) error {
 			// dcimon's own state, not the host's.
 			continue
 		}
+		r.classDomain(c)
 		for i := range c.Datums {
 			d := &c.Datums[i]
 			key := recKey{c, i}
@@ -242,17 +207,17 @@ func (r *Recorder) describe(reg *ns.Registry) error {
 			if !ok {
 				continue
 			}
-			if ts := r.specials[fmt.Sprintf("%s/%d", c.ID, d.ID.Low())]; ts != nil {
-				if err := r.describeSpecial(c, i, ts); err != nil {
-					return err
-				}
-				r.byKey[key] = nil // written through its PCP metric
-				continue
+			r.byKey[key] = nil
+			all, err := r.describePMDA(c, i)
+			if err != nil {
+				return err
 			}
-			name, pcp := r.linux[fmt.Sprintf("%s/%d", c.ID, d.ID.Low())]
-			if !pcp {
-				name = "dcimon." + recPath(c, d)
+			if dm := r.domains[c]; all && (dm == nil || !dm.partial) {
+				continue // every value of it goes to PMDA metrics
 			}
+			// Else under dcimon's name too: of a class the PMDA has only some instances of (file
+			// systems), every instance, so that a replay of dcimon's recording has them all.
+			name := "dcimon." + recPath(c, d)
 			for k := 2; r.names[name]; k++ { // a name is one metric's (PMNS)
 				name = fmt.Sprintf("%s_%d", strings.TrimSuffix(name, fmt.Sprintf("_%d", k-1)), k)
 			}
@@ -271,14 +236,7 @@ func (r *Recorder) describe(reg *ns.Registry) error {
 			if err != nil {
 				units = 0
 			}
-			sem := int32(3)
-			switch d.PCP.Sem {
-			case ns.PMSemCounter:
-				sem = 1
-			case ns.PMSemDiscrete:
-				sem = 4
-			}
-			if err := r.w.PutDesc(pcparchive.Desc{PMID: m.pmid, Type: typ, InDom: indom, Sem: sem, Units: units << 8, Names: []string{name}}); err != nil {
+			if err := r.w.PutDesc(pcparchive.Desc{PMID: m.pmid, Type: typ, InDom: indom, Sem: recSem(d), Units: units << 8, Names: []string{name}}); err != nil {
 				return err
 			}
 			if d.Help != "" || d.Desc != "" {
@@ -294,57 +252,109 @@ func (r *Recorder) describe(reg *ns.Registry) error {
 	return nil
 }
 
-// describeSpecial writes the descriptors of the PCP metrics datum i of class c goes to (those
-// not written yet), and adds the datum to their sources.
-func (r *Recorder) describeSpecial(c *ns.Class, i int, ts []recTarget) error {
+// classDomain gives a class of the PMDA's the PMDA's instance domain (the disks' 60.1): the
+// domain of the metrics its instances are read from.
+func (r *Recorder) classDomain(c *ns.Class) {
+	if c.SingleInstance() || r.domains[c] != nil {
+		return
+	}
+	r.domain(c) // a domain of dcimon's at least
+	for i := range c.Datums {
+		for _, t := range r.targets[fmt.Sprintf("%s/%d", c.ID, c.Datums[i].ID.Low())] {
+			if m := r.pmda[t.metric]; m != nil && t.inst == 0 && t.fixed == "" && m.indom != pcparchive.InDomNull {
+				dm := r.domain(c)
+				dm.pmda = m.indom
+				dm.partial = t.metric == "filesys.mountdir" || dm.partial
+			}
+		}
+	}
+}
+
+// describePMDA writes the descriptors of the PMDA metrics datum i of class c goes to (those not
+// written yet) and adds the datum to their sources. It reports whether all of the datum's values
+// go to them: a datum read from no PMDA metric, or from one this PMDA has not (the cpu "full"
+// pressure of older PMDAs), or in other units, is written under dcimon's name too.
+func (r *Recorder) describePMDA(c *ns.Class, i int) (all bool, err error) {
 	d := &c.Datums[i]
+	ts := r.targets[fmt.Sprintf("%s/%d", c.ID, d.ID.Low())]
+	all = len(ts) > 0
 	for _, t := range ts {
+		m := r.pmda[t.metric]
+		conv, ok := recConv(d, t, m, c)
+		if ok && t.inst == 0 && t.fixed == "" && !c.SingleInstance() && r.domain(c).pmda != m.indom {
+			ok = false // another domain than the class's instances are written in
+		}
+		if !ok {
+			all = false
+			continue
+		}
 		sp := r.special[t.metric]
 		if sp == nil {
-			sp = &recSpecial{name: t.metric, indom: pcparchive.InDomNull, mount: t.metric == "filesys.mountdir"}
-			desc, known := pcpDescOf[t.metric]
-			if strings.HasPrefix(t.metric, "kernel.all.pressure.") && strings.HasSuffix(t.metric, ".avg") {
-				desc, known = pcpDescOf["pressure.avg"], true
-			}
-			if !known {
-				typ, _ := recType(d)
-				desc.typ, desc.units, desc.sem = typ, d.PCP.Units, recSem(d)
-			}
-			sp.typ = desc.typ
-			switch {
-			case t.inst != 0:
-				sp.own = true
-				r.owns++
-				sp.indom = pcparchive.InDomOf(dcimonDomain, 1<<20+r.owns) // apart from the classes' domains
-			case !c.SingleInstance() && t.fixed == "":
-				dm := r.domain(c)
-				sp.indom = dm.indom
-				if sp.mount {
-					dm.device = i // the file systems' instances are named by device, as the PMDA's
-				}
-			}
 			if r.names[t.metric] {
-				return fmt.Errorf("recording: %s is written twice", t.metric)
+				return false, fmt.Errorf("recording: %s is written twice", t.metric)
 			}
 			r.names[t.metric] = true
-			r.items++
-			sp.pmid = pcparchive.PMID(dcimonDomain, r.items>>10, r.items&0x3ff)
-			units, err := desc.units.Pack()
+			sp = &recSpecial{desc: m, mount: t.metric == "filesys.mountdir"}
+			if m.sem == 4 {
+				sp.steady = map[int32]pcparchive.OutValue{}
+			}
+			if sp.mount {
+				r.domain(c).device = i // the file systems' instances are named by device, as the PMDA's
+			}
+			units, err := m.units.Pack()
 			if err != nil {
-				units = 0
+				return false, fmt.Errorf("recording: %s: %w", t.metric, err)
 			}
-			if err := r.w.PutDesc(pcparchive.Desc{PMID: sp.pmid, Type: sp.typ, InDom: sp.indom, Sem: desc.sem, Units: units << 8, Names: []string{t.metric}}); err != nil {
-				return err
+			if err := r.w.PutDesc(pcparchive.Desc{PMID: m.pmid, Type: m.typ, InDom: m.indom, Sem: m.sem, Units: units << 8, Names: []string{t.metric}}); err != nil {
+				return false, err
 			}
-			if d.Desc != "" && !sp.mount {
-				_ = r.w.PutText(pcparchive.Text{Type: 1 | 4, Ident: sp.pmid, Text: d.Desc})
+			if m.text != "" { // the PMDA's own words, as pmlogger writes them
+				_ = r.w.PutText(pcparchive.Text{Type: 1 | 4, Ident: m.pmid, Text: m.text})
+			}
+			if !r.pmdaLabel {
+				// The PMDA's domain label, as pmlogger records it.
+				if err := r.w.PutLabels(r.start, pcparchive.LabelDomain, m.pmid>>22, map[string]string{"agent": "linux"}); err != nil {
+					return false, err
+				}
+				r.pmdaLabel = true
 			}
 			r.special[t.metric] = sp
 			r.order = append(r.order, sp)
 		}
-		sp.srcs = append(sp.srcs, recSource{class: c, datum: i, t: t})
+		sp.srcs = append(sp.srcs, recSource{class: c, datum: i, t: t, conv: conv})
 	}
-	return nil
+	return all, nil
+}
+
+// recConv is what datum d's value is divided by to be metric m's (target t), or false when the
+// datum cannot be written as m: m is not the PMDA's, its units are of another dimension, or its
+// instances are not the class's.
+func recConv(d *ns.Datum, t recTarget, m *pmdaDesc, c *ns.Class) (float64, bool) {
+	switch {
+	case m == nil:
+		return 0, false
+	case t.inst != 0:
+		if m.indom == pcparchive.InDomNull || !slices.ContainsFunc(m.insts, func(in pmdaInst) bool { return int64(in.id) == t.inst }) {
+			return 0, false
+		}
+	case t.fixed != "" || c.SingleInstance():
+		if m.indom != pcparchive.InDomNull {
+			return 0, false
+		}
+	case m.indom == pcparchive.InDomNull:
+		return 0, false
+	}
+	if m.typ == pcparchive.TypeString || d.IsText() {
+		return 1, m.typ == pcparchive.TypeString && d.IsText()
+	}
+	if t.mult != 0 {
+		return t.mult, true
+	}
+	f, err := ns.ConvScale(1, m.units, d.PCP.Units)
+	if err != nil || f <= 0 {
+		return 0, false
+	}
+	return f, true
 }
 
 // recSem is a datum's PCP semantics as an archive's number.
@@ -358,24 +368,24 @@ func recSem(d *ns.Datum) int32 {
 	return 3
 }
 
-// recordSpecials adds the values of the special metrics (describeSpecial) to sets.
-func (r *Recorder) recordSpecials(reg *ns.Registry, snap *ns.Snapshot, t time.Time, sets []pcparchive.OutSet) ([]pcparchive.OutSet, error) {
+// recordSpecials adds the values of the PMDA metrics (describePMDA) to sets. whole says the
+// record is one a seek starts at: every discrete value is in it.
+func (r *Recorder) recordSpecials(reg *ns.Registry, snap *ns.Snapshot, t time.Time, whole bool, sets []pcparchive.OutSet) ([]pcparchive.OutSet, error) {
 	for _, sp := range r.order {
-		if sp.own && !sp.written {
-			// Its own instances, named as the PMDA names them: written once, before its values.
+		m := sp.desc
+		if len(m.insts) > 0 && !sp.written {
+			// Its fixed instances, named as the PMDA names them: written once, before its values.
 			var ids []int32
 			var names []string
-			for _, src := range sp.srcs {
-				if id := int32(src.t.inst); !slices.Contains(ids, id) {
-					ids, names = append(ids, id), append(names, loadInst(sp.name, src.t.inst))
-				}
+			for _, in := range m.insts {
+				ids, names = append(ids, in.id), append(names, in.name)
 			}
-			if err := r.w.PutInDom(pcparchive.InDom{Time: t, InDom: sp.indom, Instances: ids, Names: names}); err != nil {
+			if err := r.w.PutInDom(pcparchive.InDom{Time: t, InDom: m.indom, Instances: ids, Names: names}); err != nil {
 				return sets, err
 			}
 			sp.written = true
 		}
-		set := pcparchive.OutSet{PMID: sp.pmid}
+		set := pcparchive.OutSet{PMID: m.pmid}
 		for _, src := range sp.srcs {
 			if reg.Class(src.class.ID) != src.class {
 				continue
@@ -391,24 +401,35 @@ func (r *Recorder) recordSpecials(reg *ns.Registry, snap *ns.Snapshot, t time.Ti
 				}
 				inst := int32(-1)
 				switch {
-				case sp.own:
+				case src.t.inst != 0:
 					inst = int32(src.t.inst)
-				case sp.indom != pcparchive.InDomNull:
-					inst = r.domains[src.class].ids[in.Name]
+				case m.indom != pcparchive.InDomNull:
+					dm := r.domains[src.class]
+					if dm.outside[in.Name] {
+						continue // not an instance of the PMDA's domain
+					}
+					inst = dm.ids[in.Name]
 				}
 				ov := pcparchive.OutValue{Inst: inst}
+				x := toFloat(&src.class.Datums[src.datum], v.N) / src.conv
 				switch {
 				case sp.mount:
-					ov.S = strings.ReplaceAll(in.Name, "∕", "/") // fsName's inverse: the mount point
-				case sp.typ == pcparchive.TypeFloat || sp.typ == pcparchive.TypeDouble:
-					ov.F = float64(v.N)
-					if src.t.mult > 1 {
-						ov.F /= src.t.mult
-					}
-				case src.t.mult > 1:
-					ov.N = uint64(math.Round(float64(v.N) / src.t.mult))
+					ov.S = strings.ReplaceAll(in.Name, "∕", "/") // FSName's inverse: the mount point
+				case m.typ == pcparchive.TypeString:
+					ov.S = v.S
+				case m.typ == pcparchive.TypeFloat || m.typ == pcparchive.TypeDouble:
+					ov.F = x
+				case m.typ == pcparchive.TypeU32 || m.typ == pcparchive.Type32:
+					// The PMDA's 32-bit metrics wrap at 2^32, as the kernel's counters do.
+					ov.N = uint64(uint32(uint64(math.Floor(x))))
 				default:
-					ov.N = v.N
+					ov.N = uint64(math.Floor(x)) // as the PMDA divides: Kbyte = sectors / 2
+				}
+				if sp.steady != nil {
+					if old, ok := sp.steady[inst]; ok && !whole && old == ov {
+						continue // as written before: the reader has it
+					}
+					sp.steady[inst] = ov
 				}
 				set.Values = append(set.Values, ov)
 			}
@@ -420,10 +441,23 @@ func (r *Recorder) recordSpecials(reg *ns.Registry, snap *ns.Snapshot, t time.Ti
 	return sets, nil
 }
 
+// toFloat is a raw number of datum d as a float, signed types by their sign.
+func toFloat(d *ns.Datum, n uint64) float64 {
+	switch d.Type {
+	case ns.TypeInt4:
+		return float64(int32(n))
+	case ns.TypeInt8:
+		return float64(int64(n))
+	}
+	return float64(n)
+}
+
 // recPath is a datum's dcimon.* name: its class's path and its name, dots for slashes, and
 // only the characters PCP's names allow.
-func recPath(c *ns.Class, d *ns.Datum) string {
-	p := c.Context().Path()
+func recPath(c *ns.Class, d *ns.Datum) string { return recPathIn(c.Context().Path(), c, d) }
+
+// recPathIn is recPath for a class whose context's path is p.
+func recPathIn(p string, c *ns.Class, d *ns.Datum) string {
 	if p == "" {
 		p = c.Name
 	} else if !c.SingleInstance() || c.Totals {
@@ -471,9 +505,15 @@ func (r *Recorder) Record(reg *ns.Registry, snap *ns.Snapshot) error {
 		if reg.Class(c.ID) != c {
 			continue // the class has gone
 		}
-		var ids []int32
-		var names []string
+		var ids, pids []int32
+		var names, pnames []string
 		cv := snap.Class(c)
+		if dm.partial {
+			clear(dm.outside)
+			if dm.outside == nil {
+				dm.outside = map[string]bool{}
+			}
+		}
 		for _, in := range reg.Instances(c) {
 			id, ok := dm.ids[in.Name]
 			if !ok {
@@ -481,21 +521,35 @@ func (r *Recorder) Record(reg *ns.Registry, snap *ns.Snapshot) error {
 				dm.next++
 				dm.ids[in.Name] = id
 			}
+			ids, names = append(ids, id), append(names, in.Name)
+			if dm.pmda == 0 {
+				continue
+			}
 			name := in.Name
 			if dm.device > 0 {
 				// Named by its device as the PMDA does; a device mounted twice by both.
 				if v, ok := cv.Value(in, dm.device); ok && v.State == ns.Valid && v.S != "" {
 					name = v.S
-					if slices.Contains(names, name) {
+					if slices.Contains(pnames, name) {
 						name += " " + strings.ReplaceAll(in.Name, "∕", "/")
 					}
 				}
 			}
-			ids, names = append(ids, id), append(names, name)
+			if dm.partial && !strings.HasPrefix(name, "/") {
+				dm.outside[in.Name] = true // not a device's: the PMDA's filesys has it not
+				continue
+			}
+			pids, pnames = append(pids, id), append(pnames, name)
 		}
 		if joined := strings.Join(names, "\x00"); joined != dm.names {
 			dm.names = joined
 			if err := r.w.PutInDom(pcparchive.InDom{Time: t, InDom: dm.indom, Instances: ids, Names: names}); err != nil {
+				return err
+			}
+		}
+		if joined := strings.Join(pnames, "\x00"); dm.pmda != 0 && joined != dm.pmdaNames {
+			dm.pmdaNames = joined
+			if err := r.w.PutInDom(pcparchive.InDom{Time: t, InDom: dm.pmda, Instances: pids, Names: pnames}); err != nil {
 				return err
 			}
 		}
@@ -546,7 +600,7 @@ func (r *Recorder) Record(reg *ns.Registry, snap *ns.Snapshot) error {
 			sets = append(sets, set)
 		}
 	}
-	sets, err := r.recordSpecials(reg, snap, t, sets)
+	sets, err := r.recordSpecials(reg, snap, t, whole, sets)
 	if err != nil {
 		return err
 	}

@@ -168,6 +168,9 @@ func (h *pcpHost) declare(ncpu int, mem uint64) {
 		old[c.ID.String()] = c
 	}
 	decl, classes := pcpMapping(ncpu, mem)
+	if ax, ok := h.x.(*archiveContext); ok {
+		ax.ownClasses(decl, classes)
+	}
 	if h.fleet {
 		decl = reroot(decl, h.asn, h.host)
 		if len(h.root.ID) == 1 { // put under the host once

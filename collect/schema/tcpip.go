@@ -52,7 +52,7 @@ var (
 		{2, "outdatagrams", "snmp", "Udp", "OutDatagrams", ns.UnitPackets, false, "network.udp.outdatagrams", "UDP datagrams sent", "Datagrams sent."},
 		{3, "noports", "snmp", "Udp", "NoPorts", ns.UnitPackets, false, "network.udp.noports", "UDP datagrams to no port", "Datagrams for a port nothing listened on."},
 		{4, "inerrors", "snmp", "Udp", "InErrors", ns.UnitPackets, false, "network.udp.inerrors", "UDP datagrams received in error", "Datagrams that could not be delivered, buffer errors included."},
-		{5, "rcvbuferrors", "snmp", "Udp", "RcvbufErrors", ns.UnitPackets, false, "network.udp.rcvbuferrors", "UDP receive buffer errors", "Datagrams dropped because a socket's receive buffer was full."},
+		{5, "rcvbuferrors", "snmp", "Udp", "RcvbufErrors", ns.UnitPackets, false, "network.udp.recvbuferrors", "UDP receive buffer errors", "Datagrams dropped because a socket's receive buffer was full."},
 		{6, "sndbuferrors", "snmp", "Udp", "SndbufErrors", ns.UnitPackets, false, "network.udp.sndbuferrors", "UDP send buffer errors", "Datagrams dropped because a socket's send buffer was full."},
 	}
 )

@@ -150,6 +150,13 @@ func Run(t testing.TB, tool string, args ...string) string {
 	return string(out)
 }
 
+// Output runs a PCP tool as Run does, and returns what it printed and how it ended, for a tool
+// whose failure the test judges itself (pminfo of some names a PMDA lacks).
+func Output(tool string, args ...string) (string, error) {
+	out, err := exec.Command("sh", append([]string{"-c", pcpEnv, tool}, args...)...).CombinedOutput()
+	return string(out), err
+}
+
 // daemon starts one PCP daemon in the foreground, in the PCP environment (/etc/pcp.env), and
 // kills it by PID when the test ends.
 func daemon(t testing.TB, dir, name, bin string, args ...string) *exec.Cmd {

@@ -1,0 +1,135 @@
+package pcp
+
+import (
+	_ "embed"
+	"fmt"
+	"strconv"
+	"strings"
+
+	ns "dcimon/namespace"
+	"dcimon/pcparchive"
+)
+
+// pmdaTable is what PCP's Linux PMDA says of each metric the mapping reads (`pminfo -dmf` of
+// pcp 6.0.3's pmcd): its pmid, type, semantics, units and instance domain, and the instances of
+// a domain whose instances are fixed (the load averages' "1 minute", the pressure windows). The
+// recorder writes a datum under a PMDA name only with this descriptor, so that PCP's tools, and
+// pmlogextract merging a recording with a pmlogger archive, see the PMDA's own metric (issue 30).
+// TestPMDADescriptors checks it against a real pmcd, and -update writes it again from one.
+//
+//go:embed pmda.tsv
+var pmdaTable string
+
+// pmdaDesc is one metric of the Linux PMDA.
+type pmdaDesc struct {
+	name  string
+	pmid  uint32
+	typ   int32
+	sem   int32
+	units ns.PMUnits
+	indom uint32
+	insts []pmdaInst // a fixed instance domain's instances; nil for a domain of the host's things
+	text  string     // its one-line help, as the PMDA gives it (pmlogger writes it)
+}
+
+// pmdaInst is one instance of a fixed instance domain.
+type pmdaInst struct {
+	id   int32
+	name string
+}
+
+// pmdaDescs parses the table: one metric a line, tab-separated: name, pmid, type, semantics,
+// units, indom, the fixed instances as id=name, comma-separated, and the one-line help.
+func pmdaDescs() (map[string]*pmdaDesc, error) {
+	out := map[string]*pmdaDesc{}
+	for n, line := range strings.Split(pmdaTable, "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Split(line, "\t")
+		if len(f) != 8 {
+			return nil, fmt.Errorf("pmda.tsv line %d: %d fields, want 8", n+1, len(f))
+		}
+		d := &pmdaDesc{name: f[0], indom: pcparchive.InDomNull, text: f[7]}
+		var err error
+		if d.pmid, err = parseDotted(f[1], 3); err != nil {
+			return nil, fmt.Errorf("pmda.tsv line %d: pmid %q: %w", n+1, f[1], err)
+		}
+		if d.typ = typeCode(f[2]); d.typ < 0 {
+			return nil, fmt.Errorf("pmda.tsv line %d: type %q", n+1, f[2])
+		}
+		switch f[3] {
+		case "counter":
+			d.sem = 1
+		case "instant":
+			d.sem = 3
+		case "discrete":
+			d.sem = 4
+		default:
+			return nil, fmt.Errorf("pmda.tsv line %d: semantics %q", n+1, f[3])
+		}
+		if f[4] != "none" {
+			u, ok := ns.ParsePMUnits(f[4])
+			if !ok {
+				return nil, fmt.Errorf("pmda.tsv line %d: units %q", n+1, f[4])
+			}
+			d.units = u
+		}
+		if f[5] != "null" {
+			if d.indom, err = parseDotted(f[5], 2); err != nil {
+				return nil, fmt.Errorf("pmda.tsv line %d: indom %q: %w", n+1, f[5], err)
+			}
+		}
+		if f[6] != "" {
+			for _, in := range strings.Split(f[6], ",") {
+				id, name, ok := strings.Cut(in, "=")
+				v, err := strconv.ParseInt(id, 10, 32)
+				if !ok || err != nil {
+					return nil, fmt.Errorf("pmda.tsv line %d: instance %q", n+1, in)
+				}
+				d.insts = append(d.insts, pmdaInst{int32(v), name})
+			}
+		}
+		out[d.name] = d
+	}
+	return out, nil
+}
+
+// parseDotted reads a pmid (domain.cluster.item) or an instance domain (domain.serial).
+func parseDotted(s string, parts int) (uint32, error) {
+	f := strings.Split(s, ".")
+	if len(f) != parts {
+		return 0, fmt.Errorf("want %d parts", parts)
+	}
+	var v [3]uint64
+	for i, p := range f {
+		n, err := strconv.ParseUint(p, 10, 32)
+		if err != nil {
+			return 0, err
+		}
+		v[i] = n
+	}
+	if parts == 2 {
+		if v[0] >= 1<<9 || v[1] >= 1<<22 {
+			return 0, fmt.Errorf("out of range")
+		}
+		return pcparchive.InDomOf(uint32(v[0]), uint32(v[1])), nil
+	}
+	if v[0] >= 1<<9 || v[1] >= 1<<12 || v[2] >= 1<<10 {
+		return 0, fmt.Errorf("out of range")
+	}
+	return pcparchive.PMID(uint32(v[0]), uint32(v[1]), uint32(v[2])), nil
+}
+
+// typeCode is the archive's number for pmTypeStr's word, -1 for another.
+func typeCode(w string) int32 {
+	for t := ns.PMType32; t <= ns.PMTypeString; t++ {
+		if t.Word() == w {
+			return int32(t)
+		}
+	}
+	if w == "aggregate" {
+		return pcparchive.TypeAggr
+	}
+	return -1
+}
