@@ -135,8 +135,8 @@ type recInDom struct {
 	outside   map[string]bool
 	pmdaNames string // the last set written in the PMDA's domain
 	ids       map[string]int32
-	next   int32
-	names  string // the last written set, to write it again only when it changes
+	next      int32
+	names     string // the last written set, to write it again only when it changes
 }
 
 // NewRecorder starts an archive at base for host, its first sample at start. labels are the
