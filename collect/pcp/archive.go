@@ -91,9 +91,6 @@ func openArchive(base string) (*archiveContext, error) {
 			break
 		}
 		x.pending = append(x.pending, r)
-		if len(x.pending) == 1 {
-			x.first = r.Time
-		}
 		if isData(r) {
 			if data++; data == 1 {
 				firstData = r.Time
@@ -106,7 +103,18 @@ func openArchive(base string) (*archiveContext, error) {
 		}
 		x.applyTo(x.prologue, r)
 	}
-	x.last = x.pending[len(x.pending)-1].Time
+	// The archive's span is its data's: pmlogger's own records before the first sample and after
+	// the last (its prologue and epilogue hold only pmcd's metrics) are no samples (issue 30).
+	x.first = x.pending[0].Time
+	if !firstData.IsZero() {
+		x.first = firstData
+	}
+	x.last = x.first
+	for _, r := range x.pending {
+		if isData(r) {
+			x.last = r.Time
+		}
+	}
 	if x.second.IsZero() {
 		x.second = x.last
 	}
@@ -122,7 +130,9 @@ func openArchive(base string) (*archiveContext, error) {
 			if err != nil {
 				break // the end, or a record cut short: the archive ends before it
 			}
-			x.last = r.Time
+			if isData(r) && r.Time.After(x.last) {
+				x.last = r.Time
+			}
 		}
 		c.Close()
 	}
@@ -326,8 +336,10 @@ func (x *archiveContext) readNext(names []string) error {
 		if err != nil {
 			return x.endErr(err)
 		}
-		x.now = r.Time
-		x.clock.Store(x.now.UnixNano())
+		if isData(r) { // pmlogger's own records are no samples: their time is not a reading's
+			x.now = r.Time
+			x.clock.Store(x.now.UnixNano())
+		}
 		x.apply(r)
 		for _, s := range r.Sets {
 			found = found || want[s.PMID]
@@ -353,10 +365,12 @@ func (x *archiveContext) readTo(t time.Time) (int, error) {
 			return n, nil
 		}
 		x.pending = x.pending[1:]
-		x.now = r.Time
-		x.clock.Store(x.now.UnixNano())
 		x.apply(r)
-		n++
+		if isData(r) { // pmlogger's own records are no samples: their time is not a reading's
+			x.now = r.Time
+			x.clock.Store(x.now.UnixNano())
+			n++
+		}
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"dcimon/collect/schema"
 	"dcimon/internal/pcptest"
 	ns "dcimon/namespace"
+	"dcimon/pcparchive"
 )
 
 // pmlogArchive has a real pmlogger record what the mapping reads from a pmcd the test starts,
@@ -153,5 +154,86 @@ func TestArchiveUnitsRoundTrip(t *testing.T) {
 		if !ok || got != u {
 			t.Errorf("%+v → %q → %+v (%v)", u, text, got, ok)
 		}
+	}
+}
+
+// dataTimes are the times of a pmlogger archive's records that hold a sample (pmdumplog's records
+// of more than pmcd's own metrics), in order.
+func dataTimes(t *testing.T, base string) []time.Time {
+	t.Helper()
+	a, err := pcparchive.Open(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := a.Cursor(time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var out []time.Time
+	for {
+		r, err := c.Next()
+		if err != nil {
+			return out
+		}
+		if isData(r) {
+			out = append(out, r.Time)
+		}
+	}
+}
+
+// Issue 30 items 2 to 4: a pmlogger archive's span is its samples', not its prologue's and
+// epilogue's (pmlogger's own records, with no sample): the first rates are at its second sample,
+// the last rates are over the interval between its last two samples, and a play ends there.
+func TestPMLoggerArchiveEdges(t *testing.T) {
+	base := pmlogArchive(t, 5)
+	times := dataTimes(t, base)
+	if len(times) < 4 {
+		t.Fatalf("%d samples in the archive", len(times))
+	}
+	provs, as, err := ArchiveProviders([]string{base}, time.Time{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first, last := as.Span(); !first.Equal(times[0]) || !last.Equal(times[len(times)-1]) {
+		t.Errorf("span %s to %s, want the samples' %s to %s", first.Format(time.StampMicro), last.Format(time.StampMicro),
+			times[0].Format(time.StampMicro), times[len(times)-1].Format(time.StampMicro))
+	}
+	s, err := collect.NewSampler(ns.NewRegistry(), provs, collect.Options{Now: as.Clock, Deadline: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := collect.NewReplay(s, as, time.Time{})
+	snap, err := r.Sample(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The default time: the second sample, where the first rates are; a disk is there.
+	if now := r.Now(); !now.Equal(times[1]) {
+		t.Errorf("a replay opens at %s, want the second sample's %s", now.Format(time.StampMicro), times[1].Format(time.StampMicro))
+	}
+	if refs, err := s.Registry().Glob("Disk/*/writes"); err != nil || len(refs) == 0 {
+		t.Errorf("no disk at the default time: %v", err)
+	}
+	// The end: rates over the last two samples' interval, not up to the epilogue.
+	_, last := as.Span()
+	r.Move(last)
+	snap, err = r.Sample(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := times[len(times)-1].Sub(times[len(times)-2])
+	ref, err := s.Registry().Lookup(nil, "CPU/user")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cv := snap.Class(ref.Ctx.Stats)
+	if cv == nil || !cv.Time.Equal(last) || cv.Elapsed != want {
+		t.Errorf("at the end: %+v, want %s over %v", cv, last.Format(time.StampMicro), want)
+	}
+	// A step past the end says so, and reads nothing.
+	r.Step(1)
+	if _, err := r.Sample(context.Background()); !errors.Is(err, collect.ErrArchiveEnd) {
+		t.Errorf("a step past the last sample: %v, want the end of the archive", err)
 	}
 }
