@@ -74,6 +74,7 @@ const (
 	ReasonBeyondElapsed           // invariant broken: the parts of a processor's time add up to more than the time elapsed
 	ReasonUsedAboveTotal          // invariant broken: a size in use is larger than the total it is part of
 	ReasonShareOutOfRange         // invariant broken: a share outside 0–100%
+	ReasonNotRecorded             // an archive replayed does not hold the datum's metric (issue 30)
 	reasonCount
 )
 
@@ -85,7 +86,7 @@ var reasonText = [reasonCount]string{
 	"class unavailable", "access denied", "value does not fit its type", "implausible value",
 	"counter jumped further than the hardware can", "instance removed", "not a number (NaN or ±Inf)",
 	"parts add up to more than the time elapsed (invariant)", "used is larger than the total (invariant)",
-	"share outside 0–100% (invariant)",
+	"share outside 0–100% (invariant)", "not in the archive",
 }
 
 // Invariant reports whether the reason is an invariant the numbers broke: arithmetic across
@@ -108,7 +109,7 @@ func (r Reason) SiErr() SiErr {
 		return SiSuccess
 	case ReasonAssumedDead:
 		return SiAssumedDead
-	case ReasonFirstSample, ReasonNotSampled, ReasonNoValues, ReasonNotPresent, ReasonInvalidData,
+	case ReasonFirstSample, ReasonNotSampled, ReasonNoValues, ReasonNotPresent, ReasonInvalidData, ReasonNotRecorded,
 		ReasonZeroDenominator, ReasonArgUnavailable, ReasonReset, ReasonCounterDecrease, ReasonNewInstance, ReasonNoElapsed:
 		return SiNoValue
 	case ReasonTimeout:
@@ -164,7 +165,7 @@ func (r Reason) Status() Status {
 		return StatusNotPresent
 	case ReasonInvalidData:
 		return StatusInvalidData
-	case ReasonNotPresent, ReasonAssumedDead, ReasonClassUnavailable:
+	case ReasonNotPresent, ReasonAssumedDead, ReasonClassUnavailable, ReasonNotRecorded:
 		return StatusNotPresent
 	case ReasonNotSupported:
 		return StatusNoImplementation

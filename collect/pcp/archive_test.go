@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -235,5 +236,54 @@ func TestPMLoggerArchiveEdges(t *testing.T) {
 	r.Step(1)
 	if _, err := r.Sample(context.Background()); !errors.Is(err, collect.ErrArchiveEnd) {
 		t.Errorf("a step past the last sample: %v, want the end of the archive", err)
+	}
+}
+
+// Issue 30 item 5: a partial pmlogger configuration loses no class: any logged metric of a class
+// brings its instances (disks from disk.dev.write alone, file systems from filesys.capacity
+// without filesys.mountdir, named by their device), and the rest is n/a, "not in the archive".
+func TestPMLoggerPartialConfiguration(t *testing.T) {
+	p := pcptest.Start(t)
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "config")
+	if err := os.WriteFile(conf, []byte("log mandatory on every 1 second {\n\tdisk.dev.write disk.dev.write_bytes filesys.capacity\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	base := filepath.Join(dir, "a")
+	pcptest.Run(t, "pmlogger", "-h", p.Hostspec(), "-c", conf, "-s", "3", "-t", "1", "-l", filepath.Join(dir, "log"), base)
+	provs, as, err := ArchiveProviders([]string{base}, time.Time{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := collect.NewSampler(ns.NewRegistry(), provs, collect.Options{Now: as.Clock, Deadline: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := collect.NewReplay(s, as, time.Time{})
+	snap, err := r.Sample(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ glob, want string }{{"Disk/*/writes", "valid"}, {"Disk/*/reads", "not in the archive"},
+		{"FS/*/size", "valid"}, {"FS/*/used", "not in the archive"}} {
+		refs, err := s.Registry().Glob(c.glob)
+		if err != nil || len(refs) == 0 {
+			t.Errorf("%s: no instance (%v)", c.glob, err)
+			continue
+		}
+		for _, ref := range refs {
+			v, _, _ := snap.Lookup(ref)
+			got := "valid"
+			if v.State != ns.Valid && v.State != ns.NoRate {
+				got = v.Reason.String()
+			}
+			if got != c.want {
+				t.Errorf("%s: %s, want %s", ref.Path(), got, c.want)
+			}
+		}
+	}
+	// The file systems are named by their device, the only name the archive has.
+	if refs, _ := s.Registry().Glob("FS/*/size"); len(refs) > 0 && !strings.HasPrefix(refs[0].Ctx.Name, "∕") {
+		t.Errorf("a file system named %q, want its device as a name", refs[0].Ctx.Name)
 	}
 }

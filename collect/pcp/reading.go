@@ -3,13 +3,15 @@ package pcp
 import (
 	"cmp"
 	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
 	"dcimon/collect"
 	"dcimon/collect/schema"
 	ns "dcimon/namespace"
 	"dcimon/pmproxy"
-	"fmt"
-	"math"
-	"slices"
 )
 
 // read fills one class from a fetch.
@@ -35,71 +37,107 @@ func (h *pcpHost) read(ctx context.Context, pc pcpClass, f *pmproxy.Fetched) col
 		h.fillRow(raw, pc, f, -1)
 		return collect.ClassReading{Class: c, Specs: schema.SingleSpecs(), Raw: raw}
 	}
-	first := pc.Datums[0].Metric
-	if _, ok := h.descs[first]; !ok && h.descs != nil {
+	// The instances are those of any metric of the class the host has (an archive of a
+	// pmlogger configuration that logs disk.dev.write and not disk.dev.read has its disks),
+	// named by the domain they share.
+	var present []string
+	for _, b := range pc.Datums {
+		if _, ok := h.descs[b.Metric]; ok && !slices.Contains(present, b.Metric) {
+			present = append(present, b.Metric)
+		}
+	}
+	if len(present) == 0 && h.descs != nil {
 		// The host (or its archive: pmlogger logs what its configuration names) has no such
 		// metric: the class has no instances, which is no fault of the host's.
 		return collect.ClassReading{Class: c, Specs: []ns.InstanceSpec{}}
 	}
+	if len(present) == 0 {
+		present = []string{pc.Datums[0].Metric}
+	}
+	first := present[0]
 	names, err := h.instanceNames(ctx, first, f)
 	if err != nil {
 		return collect.ClassReading{Class: c, Err: err}
 	}
+	// A metric that names the instances the host has not: they keep their PCP names.
+	nameMetric := pc.NameMetric
+	if _, ok := h.descs[nameMetric]; !ok && h.descs != nil {
+		nameMetric = ""
+	}
 	var parents map[string]int64
-	if pc.ParentMetric != "" {
-		pn, err := h.instanceNames(ctx, pc.ParentMetric, f)
+	if pm := h.parentMetric(pc, present); pm != "" {
+		pn, err := h.instanceNames(ctx, pm, f)
 		if err != nil {
 			return collect.ClassReading{Class: c, Err: err}
 		}
 		parents = make(map[string]int64, len(pn))
-		for _, v := range f.Values[pc.ParentMetric] { // the parents there are now
+		for _, v := range f.Values[pm] { // the parents there are now
 			parents[pn[v.Instance]] = v.Instance
 		}
 	}
 	bf := h.bufsOf(c)
 	specs, ids, poss := bf.specs[:0], bf.ids[:0], bf.poss[:0]
-	for k, v := range f.Values[first] {
-		name, known := names[v.Instance]
-		if !known {
-			continue
+	var seen map[int64]bool
+	for mi, m := range present {
+		if mi == 1 {
+			seen = make(map[int64]bool, len(ids))
+			for _, id := range ids {
+				seen[id] = true
+			}
 		}
-		if sp, ok := bf.known[name]; ok && pc.NameMetric == "" && pc.Parent == nil {
-			// The same instance as at the last reading: its spec as it was made then.
+		for k, v := range f.Values[m] {
+			if seen != nil && seen[v.Instance] {
+				continue
+			}
+			if seen != nil {
+				seen[v.Instance] = true
+				k = -1 // its place in the first metric's values is not known
+			}
+			name, known := names[v.Instance]
+			if !known {
+				continue
+			}
+			if sp, ok := bf.known[name]; ok && nameMetric == "" && pc.Parent == nil {
+				// The same instance as at the last reading: its spec as it was made then.
+				ids, poss = append(ids, v.Instance), append(poss, k)
+				specs = append(specs, sp)
+				continue
+			}
+			level, ok := pc.InstOf(name, v.Instance)
+			if !ok {
+				continue
+			}
+			sp := ns.InstanceSpec{Levels: []uint64{level}, OSName: name, ASN: schema.ASNFor(level + 1), Desc: ns.EscapeName(name)}
+			switch {
+			case nameMetric != "":
+				named := false
+				for _, nv := range f.Values[nameMetric] {
+					if nv.Instance == v.Instance && nv.Text != "" {
+						sp.OSName, sp.Desc, named = pc.NameAs(nv.Text), ns.Clip(ns.EscapeName(nv.Text)+" ("+ns.EscapeName(name)+")", ns.SiMaxLName-1), true
+					}
+				}
+				if !named {
+					continue // not mounted any more, or not yet
+				}
+			case pc.NameAs != nil:
+				sp.OSName = pc.NameAs(name) // named by its PCP name, the one the host has
+			}
+			if pc.Parent != nil {
+				pl, asn, ok := pc.Parent(name, parents)
+				if !ok {
+					continue // a partition whose disk is not there (hidden, or gone)
+				}
+				sp.Levels, sp.ASN = []uint64{pl, level}, asn
+			}
+			if nameMetric == "" && pc.Parent == nil {
+				if len(bf.known) > 4*len(names)+64 {
+					clear(bf.known) // instances that came and went do not pile up
+				}
+				bf.known[name] = sp
+			}
 			ids, poss = append(ids, v.Instance), append(poss, k)
 			specs = append(specs, sp)
-			continue
 		}
-		level, ok := pc.InstOf(name, v.Instance)
-		if !ok {
-			continue
-		}
-		sp := ns.InstanceSpec{Levels: []uint64{level}, OSName: name, ASN: schema.ASNFor(level + 1), Desc: ns.EscapeName(name)}
-		if pc.NameMetric != "" {
-			named := false
-			for _, nv := range f.Values[pc.NameMetric] {
-				if nv.Instance == v.Instance && nv.Text != "" {
-					sp.OSName, sp.Desc, named = pc.NameAs(nv.Text), ns.Clip(ns.EscapeName(nv.Text)+" ("+ns.EscapeName(name)+")", ns.SiMaxLName-1), true
-				}
-			}
-			if !named {
-				continue // not mounted any more, or not yet
-			}
-		}
-		if pc.Parent != nil {
-			pl, asn, ok := pc.Parent(name, parents)
-			if !ok {
-				continue // a partition whose disk is not there (hidden, or gone)
-			}
-			sp.Levels, sp.ASN = []uint64{pl, level}, asn
-		}
-		if pc.NameMetric == "" && pc.Parent == nil {
-			if len(bf.known) > 4*len(names)+64 {
-				clear(bf.known) // instances that came and went do not pile up
-			}
-			bf.known[name] = sp
-		}
-		ids, poss = append(ids, v.Instance), append(poss, k)
-		specs = append(specs, sp)
 	}
 	bf.specs, bf.ids, bf.poss = specs, ids, poss
 	// Parents come first and instances in a stable order: by level value.
@@ -281,6 +319,10 @@ func (h *pcpHost) fillPlanned(row []ns.Raw, pc pcpClass, cols []pcpCol, f *pmpro
 			row[c.at] = ns.RawN(uint64(c.mult))
 			continue
 		case colMissing:
+			if _, archive := h.x.(*archiveContext); archive {
+				// pmlogger logs what its configuration names: the rest was never recorded.
+				row[c.at] = ns.RawNA(ns.ReasonNotRecorded)
+			}
 			continue
 		case colNoFactor:
 			row[c.at] = ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonProviderError}
@@ -373,4 +415,24 @@ func pcpRaw(v pmproxy.Value, typ string, mult float64) ns.Raw {
 		}
 	}
 	return ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonNotSupported}
+}
+
+// parentMetric is the metric of the parents' domain to find an instance's parent by: the class's
+// own (disk.dev.read for partitions), or, where the host has not that one (a pmlogger
+// configuration that logs disk.dev.write only), the parents' metric of the same name as one the
+// class has (disk.partitions.write's disk.dev.write). "" for a class with no parent.
+func (h *pcpHost) parentMetric(pc pcpClass, present []string) string {
+	if pc.ParentMetric == "" {
+		return ""
+	}
+	if _, ok := h.descs[pc.ParentMetric]; ok || h.descs == nil {
+		return pc.ParentMetric
+	}
+	prefix := pc.ParentMetric[:strings.LastIndexByte(pc.ParentMetric, '.')+1]
+	for _, m := range present {
+		if alt := prefix + m[strings.LastIndexByte(m, '.')+1:]; h.descs[alt].Name != "" {
+			return alt
+		}
+	}
+	return pc.ParentMetric
 }
