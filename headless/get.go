@@ -136,7 +136,7 @@ func Get(ctx context.Context, o GetOptions, e Env, w io.Writer) error {
 		for i := range reqs {
 			reqs[i].expand(reg)
 		}
-		rd, err := writeReading(w, o.JSON, o.NetBits, e, reg, snap, reqs, prev)
+		rd, err := writeReading(w, o.JSON, o.NetBits, o.Archived(), e, reg, snap, reqs, prev)
 		if err != nil {
 			return err
 		}
@@ -224,7 +224,7 @@ func nothingRead(snap *ns.Snapshot, reqs []request) error {
 }
 
 // writeReading prints one reading and returns its summary status (DCI-RET-1).
-func writeReading(w io.Writer, asJSON, netBits bool, e Env, reg *ns.Registry, snap *ns.Snapshot, reqs []request, prev time.Time) (reading, error) {
+func writeReading(w io.Writer, asJSON, netBits, archived bool, e Env, reg *ns.Registry, snap *ns.Snapshot, reqs []request, prev time.Time) (reading, error) {
 	elapsed := 0.0
 	if !prev.IsZero() {
 		elapsed = snap.End.Sub(prev).Seconds()
@@ -301,7 +301,7 @@ func writeReading(w io.Writer, asJSON, netBits bool, e Env, reg *ns.Registry, sn
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "# %s", snap.End.In(e.Loc).Format("2006-01-02 15:04:05 MST"))
+	fmt.Fprintf(&b, "# %s", readingTime(snap.End.In(e.Loc), archived))
 	if elapsed > 0 {
 		fmt.Fprintf(&b, "  interval %.2f s", elapsed)
 	}
@@ -349,4 +349,13 @@ func classOf(cv *ns.ClassValues, ref ns.Ref) *ns.Class {
 		return cv.Class
 	}
 	return ref.Ctx.Stats
+}
+
+// readingTime is a reading's time as the text output shows it: to the second for a live one, to
+// the millisecond for one read off an archive, whose samples a user types times of (issue 30).
+func readingTime(t time.Time, archived bool) string {
+	if archived {
+		return t.Format("2006-01-02 15:04:05.000 MST")
+	}
+	return t.Format("2006-01-02 15:04:05 MST")
 }

@@ -201,11 +201,29 @@ func (x *archiveContext) Generation() uint64 { return 1 }
 // Span is the time of the archive's first and last samples.
 func (x *archiveContext) Span() (first, last time.Time) { return x.first, x.last }
 
+// near is at kept to the archive's first or last sample when it is before or after it by less
+// than one of its intervals: a time a user read off the archive to the second ("19:12:59" for a
+// first sample at 19:12:59.532) means that sample (issue 30).
+func (x *archiveContext) near(at time.Time) time.Time {
+	step := x.second.Sub(x.first)
+	if step <= 0 {
+		step = time.Second
+	}
+	switch {
+	case at.Before(x.first) && x.first.Sub(at) < step:
+		return x.first
+	case at.After(x.last) && at.Sub(x.last) < step:
+		return x.last
+	}
+	return at
+}
+
 // outside is the error for a time the archive does not cover, saying what it does.
 func (x *archiveContext) outside(at time.Time) error {
 	first, last := x.Span()
+	const ms = "2006-01-02 15:04:05.000" // precise enough to be true of samples a second apart
 	return fmt.Errorf("archive %s: %s is outside it: its samples are from %s to %s", x.a.Base,
-		at.Format("2006-01-02 15:04:05 MST"), first.In(at.Location()).Format("2006-01-02 15:04:05"), last.In(at.Location()).Format("2006-01-02 15:04:05 MST"))
+		at.Format(ms+" MST"), first.In(at.Location()).Format(ms), last.In(at.Location()).Format(ms+" MST"))
 }
 
 // ownClasses reads from dcimon's own names a class that dcimon record wrote whole under them

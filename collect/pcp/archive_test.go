@@ -237,6 +237,15 @@ func TestPMLoggerArchiveEdges(t *testing.T) {
 	if _, err := r.Sample(context.Background()); !errors.Is(err, collect.ErrArchiveEnd) {
 		t.Errorf("a step past the last sample: %v, want the end of the archive", err)
 	}
+	// Item 6: a time read off the archive to the second, before its first sample by less than
+	// an interval, is that sample; one further off is refused, saying the span precisely.
+	if _, _, err := ArchiveProviders([]string{base}, times[0].Truncate(time.Second), false); err != nil {
+		t.Errorf("--at %s, the first sample's second: %v", times[0].Truncate(time.Second).Format(time.TimeOnly), err)
+	}
+	_, _, err = ArchiveProviders([]string{base}, times[0].Add(-3*time.Second), false)
+	if want := times[0].Format("15:04:05.000"); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("a time 3 s before the archive: %v, want its start as %s", err, want)
+	}
 }
 
 // Issue 30 item 5: a partial pmlogger configuration loses no class: any logged metric of a class

@@ -13,7 +13,7 @@ import (
 // last entry before at (an earlier one when that leaves fewer than two data records before at),
 // on the archive's start values; the records between are read for their values, one at a time.
 func (x *archiveContext) Seek(at time.Time) error {
-	if at.Before(x.first) || at.After(x.last) {
+	if at = x.near(at); at.Before(x.first) || at.After(x.last) {
 		return x.outside(at)
 	}
 	idx := x.a.Index
