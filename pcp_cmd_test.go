@@ -715,3 +715,27 @@ func TestRecordIsWhatPMLoggerWrites(t *testing.T) {
 		t.Errorf("pmlogcheck of the merged archive:\n%s", out)
 	}
 }
+
+// Issue 30 item 6: --from T1 includes the sample at or before T1 as its first reading, and the
+// readings off an archive are timed to the millisecond.
+func TestArchiveFromIncludesTheSampleBefore(t *testing.T) {
+	p := pcptest.Start(t)
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "config")
+	if err := os.WriteFile(conf, []byte("log mandatory on every 1 second {\n\tkernel.all.pswitch\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	base := filepath.Join(dir, "a")
+	pcptest.Run(t, "pmlogger", "-h", p.Hostspec(), "-c", conf, "-s", "5", "-t", "1", "-l", filepath.Join(dir, "log"), base)
+	times := regexp.MustCompile(`(?m)^(\d\d:\d\d:\d\d\.\d{3})\d* 1 metric`).FindAllStringSubmatch(pcptest.Run(t, "pmdumplog", "-z", "-a", base, "kernel.all.pswitch"), -1)
+	if len(times) < 4 {
+		t.Fatalf("%d samples", len(times))
+	}
+	third, _ := time.Parse("15:04:05.000", times[2][1])
+	from := third.Add(400 * time.Millisecond).Format("15:04:05.000")
+	out, errOut, code := runFake(t, "get", "Host/ctxsw", "--archive", base, "--from", from, "--to", times[3][1])
+	heads := regexp.MustCompile(`(?m)^# \S+ (\d\d:\d\d:\d\d\.\d{3}) `).FindAllStringSubmatch(out, -1)
+	if code != 0 || len(heads) == 0 || heads[0][1] != times[2][1] {
+		t.Errorf("get --from %s (after the sample at %s): exit %d %s\n%s", from, times[2][1], code, errOut, out)
+	}
+}
