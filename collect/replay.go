@@ -198,20 +198,24 @@ func (r *Replay) Sample(ctx context.Context) (*ns.Snapshot, error) {
 		}
 	}
 	// A seek: every archive to the two samples that end at at, read as a first reading and
-	// then the one with rates.
-	var before time.Time
-	for _, x := range r.h.Timelines() {
+	// then the one with rates. Each archive's first reading is its own first of the two: hosts
+	// whose archives end at different times (one ended long before at) each have their rates.
+	tls := r.h.Timelines()
+	firsts := make([]time.Time, len(tls))
+	some := false
+	for i, x := range tls {
 		// A time this host's archive does not cover: it reads its nearest end.
 		if err := x.Seek(clampTo(at, x)); err != nil {
 			return nil, err
 		}
-		if q, ok := x.Ahead(); ok && q.After(before) && q.Before(at) { // the first of its two samples
-			before = q
+		firsts[i] = at
+		if q, ok := x.Ahead(); ok && q.Before(at) { // the first of its two samples
+			firsts[i], some = q, true
 		}
 	}
 	r.Sampler.Restart()
-	if !before.IsZero() {
-		if _, err := r.readAt(ctx, before); err != nil {
+	if some {
+		if _, err := r.readEach(ctx, firsts); err != nil {
 			return nil, err
 		}
 	}
@@ -252,12 +256,26 @@ func clampTo(t time.Time, x Timeline) time.Time {
 
 // readAt is one collection of every archive up to t.
 func (r *Replay) readAt(ctx context.Context, t time.Time) (*ns.Snapshot, error) {
-	for _, x := range r.h.Timelines() {
-		x.ReadTo(t)
+	tls := r.h.Timelines()
+	ts := make([]time.Time, len(tls))
+	for i := range ts {
+		ts[i] = t
+	}
+	return r.readEach(ctx, ts)
+}
+
+// readEach is one collection of every archive, archive i up to ts[i].
+func (r *Replay) readEach(ctx context.Context, ts []time.Time) (*ns.Snapshot, error) {
+	var last time.Time
+	for i, x := range r.h.Timelines() {
+		x.ReadTo(ts[i])
+		if ts[i].After(last) {
+			last = ts[i]
+		}
 	}
 	snap, err := r.Sampler.Sample(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("replay at %s: %w", t.Format(time.RFC3339), err)
+		return nil, fmt.Errorf("replay at %s: %w", last.Format(time.RFC3339), err)
 	}
 	return snap, nil
 }

@@ -253,6 +253,10 @@ func writeReading(w io.Writer, asJSON, netBits, archived bool, e Env, reg *ns.Re
 				v, cv, _ := snap.Lookup(ref)
 				jv := makeJSONValue(ref, v, viewOptions(e, netBits, reg, snap, classOf(cv, ref)))
 				jv.Status = rd.add(&r, v).String()
+				if archived && v.State == ns.Valid && stale(cv, snap.End) {
+					t := cv.Time.UTC()
+					jv.Recorded = &t
+				}
 				out.Values = append(out.Values, jv)
 			}
 		}
@@ -285,6 +289,11 @@ func writeReading(w io.Writer, asJSON, netBits, archived bool, e Env, reg *ns.Re
 				note += ")"
 			} else {
 				rd.add(&r, v)
+				if archived && stale(cv, snap.End) {
+					// One host of several whose archive has ended (or samples less often): its
+					// last values, with when they were recorded (issue 30).
+					note = "(recorded " + cv.Time.In(e.Loc).Format("15:04:05.000") + ")"
+				}
 			}
 			num, unit := views.FormatValue(ref.Datum, v, opt), ""
 			if v.State == ns.Valid {
@@ -358,4 +367,17 @@ func readingTime(t time.Time, archived bool) string {
 		return t.Format("2006-01-02 15:04:05.000 MST")
 	}
 	return t.Format("2006-01-02 15:04:05 MST")
+}
+
+// stale says a class's values were recorded more than one of their own intervals before a
+// reading at t: a replay keeps a host's last values once its archive has ended.
+func stale(cv *ns.ClassValues, t time.Time) bool {
+	if cv == nil || cv.Time.IsZero() {
+		return false
+	}
+	step := cv.Elapsed
+	if step <= 0 {
+		step = time.Second
+	}
+	return t.Sub(cv.Time) > step
 }

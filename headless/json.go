@@ -64,6 +64,9 @@ type jsonValue struct {
 	// Error stands for a request that matched nothing, in its place in the request order
 	// (state "error", PCPF-11).
 	Error string `json:"error,omitempty"`
+	// Recorded is when a value read off an archive was recorded, where that is more than one
+	// interval before the reading: one host of several whose archive has ended (issue 30).
+	Recorded *time.Time `json:"recorded,omitempty"`
 }
 
 func makeJSONValue(ref ns.Ref, v ns.Value, opt views.Options) jsonValue {

@@ -48,6 +48,9 @@ type archiveContext struct {
 	last    time.Time
 	latest  map[uint32][]pmproxy.Value // by pmid: the values of its latest record so far
 	fetched bool                       // a fetch has answered: a later one with nothing new is errNoNewSample
+	// notYet says the headless commands read this archive, one of several, at a time before it
+	// began: its host was not recorded then.
+	notYet bool
 	// extra are dcimon's own metrics (dcimon.*) a reading plan reads besides the mapping's.
 	extra map[string]bool
 	// prologue are the values of the records at the archive's start (what pmlogger logs
@@ -301,15 +304,30 @@ func (x *archiveContext) ownColumns(pc pcpClass, cols []pcpCol) []pcpCol {
 // (a host of several whose next sample is after the others'): its classes keep their values.
 var errNoNewSample = errors.New("no new sample in the archive")
 
+// errNotRecordedThen is a replay's fetch of an archive at a time before it began (a host of
+// several whose archive starts later): its classes are n/a, "not in the archive", never another
+// time's values.
+var errNotRecordedThen = errors.New("not recorded then")
+
 // Fetch reads up to the target, or without one moves to the next record holding any of names,
 // and answers each name's latest values.
 func (x *archiveContext) Fetch(_ context.Context, names ...string) (*pmproxy.Fetched, error) {
+	if x.notYet && x.target.Load() == 0 {
+		return nil, errNotRecordedThen
+	}
 	if tg := x.target.Load(); tg != 0 {
-		n, err := x.readTo(time.Unix(0, tg))
-		if err != nil {
+		t := time.Unix(0, tg)
+		if x.near(t).Before(x.first) {
+			// A replay of several hosts whose cursor is before this one's archive began.
+			return nil, errNotRecordedThen
+		}
+		n, err := x.readTo(t)
+		if err != nil && !(errors.Is(err, collect.ErrArchiveEnd) && t.After(x.last)) {
 			return nil, err
 		}
 		if n == 0 && x.fetched {
+			// Nothing new by the cursor: a host sampled a little later than the others, or whose
+			// archive has ended: its last values stay, timed as they were read (stale).
 			return nil, errNoNewSample
 		}
 	} else if err := x.readNext(names); err != nil {
@@ -582,10 +600,21 @@ func ArchiveProviders(bases []string, at time.Time, clamp bool) ([]collect.Provi
 		as.xs, as.names = append(as.xs, x), append(as.names, name)
 	}
 	if !at.IsZero() {
+		covered := false
+		for _, x := range as.xs {
+			n := x.near(at)
+			covered = covered || (!n.Before(x.first) && !n.After(x.last))
+		}
 		for _, x := range as.xs {
 			t := at
-			if clamp { // a series from before the start, or after the end
+			switch n := x.near(at); {
+			case clamp: // a series from before the start, or after the end
 				t = collect.Within(t, x.first, x.last)
+			case covered && n.Before(x.first):
+				// One host of several whose archive begins later: not recorded then (issue 30).
+				x.notYet, t = true, x.first
+			case covered && n.After(x.last):
+				t = x.last // one whose archive has ended: its last values, timed as they were
 			}
 			if err := x.Seek(t); err != nil {
 				return nil, nil, err
@@ -615,7 +644,9 @@ func ArchiveProviders(bases []string, at time.Time, clamp bool) ([]collect.Provi
 func (as *Archives) Clock() time.Time {
 	var t int64
 	for _, x := range as.xs {
-		t = max(t, x.clock.Load())
+		if !x.notYet { // an archive not begun at the time asked for has no time of its own in it
+			t = max(t, x.clock.Load())
+		}
 	}
 	return time.Unix(0, t)
 }

@@ -195,3 +195,61 @@ func TestArchiveScales(t *testing.T) {
 		t.Errorf("scales = %d processors, %d bytes; want 2, 4 GiB", ncpu, mem)
 	}
 }
+
+// Issue 30 item 7: archives that do not overlap in time replay together: at a time one host's
+// archive covers, a host whose archive begins later is "not in the archive" there (never its
+// later values), and one whose archive has ended keeps its last values, timed as they were
+// recorded; neither is a failing supplier.
+func TestReplayArchivesApart(t *testing.T) {
+	early := pmlogArchive(t, 3)
+	time.Sleep(2 * time.Second) // apart by more than an interval
+	late := pmlogArchive(t, 3)
+	provs, as, err := ArchiveProviders([]string{early, late}, time.Time{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := collect.NewSampler(ns.NewRegistry(), provs, collect.Options{Now: as.Clock, Deadline: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := collect.NewReplay(s, as, time.Time{})
+	e, l := dataTimes(t, early), dataTimes(t, late)
+	if !e[len(e)-1].Before(l[0]) {
+		t.Fatalf("the archives overlap: %v and %v", e, l)
+	}
+	hosts := as.Hosts()
+	value := func(snap *ns.Snapshot, host, path string) (ns.Value, *ns.ClassValues) {
+		ref, err := s.Registry().Lookup(nil, host+"/"+path)
+		if err != nil {
+			t.Fatalf("%s/%s: %v", host, path, err)
+		}
+		v, cv, _ := snap.Lookup(ref)
+		return v, cv
+	}
+	r.Move(e[len(e)-1])
+	snap, err := r.Sample(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := value(snap, hosts[0], "Host/ctxsw"); v.State != ns.Valid {
+		t.Errorf("the early host in its span: %+v", v)
+	}
+	if v, _ := value(snap, hosts[1], "Host/ctxsw"); v.State == ns.Valid || v.Reason != ns.ReasonNotRecorded {
+		t.Errorf("the late host before its archive began: %+v, want not in the archive", v)
+	}
+	r.Move(l[len(l)-1])
+	if snap, err = r.Sample(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if v, cv := value(snap, hosts[0], "Host/ctxsw"); v.State != ns.Valid || cv == nil || !cv.Time.Equal(e[len(e)-1]) {
+		t.Errorf("the early host after its archive ended: %+v at %v, want its last value, timed %v", v, cv, e[len(e)-1])
+	}
+	if v, _ := value(snap, hosts[1], "Host/ctxsw"); v.State != ns.Valid {
+		t.Errorf("the late host in its span: %+v", v)
+	}
+	for _, st := range s.Status() {
+		if st.State != "ok" {
+			t.Errorf("%s: %s (%v), want ok", st.Supplier.Module, st.State, st.LastErr)
+		}
+	}
+}

@@ -387,6 +387,9 @@ func (h *pcpHost) Collect(ctx context.Context, req collect.Request) (collect.Bat
 		// same reset value (another would read as the supplier re-initialised).
 		return collect.Batch{Reset: h.reset}, nil
 	}
+	if errors.Is(err, errNotRecordedThen) {
+		return h.notRecorded(req), nil
+	}
 	if err != nil {
 		if _, archive := h.x.(*archiveContext); !archive { // an archive's time goes back and forth
 			h.backoff = min(max(2*h.backoff, time.Second), 30*time.Second)
@@ -474,3 +477,25 @@ const (
 	colMissing         // the host has no such metric
 	colNoFactor        // the metric's units cannot become the datum's
 )
+
+// notRecorded is a reading of an archive's host at a time before its archive began: its classes
+// have no instances, and a single-instance class's values are n/a, "not in the archive"; the
+// host itself is not at fault (issue 30).
+func (h *pcpHost) notRecorded(req collect.Request) collect.Batch {
+	b := collect.Batch{Reset: h.reset, Time: h.now()}
+	for _, pc := range h.classes {
+		if !req.Wants(pc.Class) {
+			continue
+		}
+		cr := collect.ClassReading{Class: pc.Class, Specs: []ns.InstanceSpec{}}
+		if pc.InstOf == nil && pc.Fixed == nil {
+			cr.Specs = schema.SingleSpecs()
+			cr.Raw = make([]ns.Raw, len(pc.Class.Datums))
+			for i := range cr.Raw {
+				cr.Raw[i] = ns.RawNA(ns.ReasonNotRecorded)
+			}
+		}
+		b.Classes = append(b.Classes, cr)
+	}
+	return b
+}
