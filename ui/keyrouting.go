@@ -115,11 +115,17 @@ func (m *Model) onKey(km tea.KeyMsg) tea.Cmd {
 		case key.Matches(km, m.inKeys.Accept):
 			m.modal = modalNone
 			if at, ok := strings.CutPrefix(strings.TrimSpace(m.input.Value()), "@"); ok {
+				// A move in time changes no screen: the overview it was typed on stays (issue 30).
+				m.ov.on = m.ov.on || m.gotoFromOverview
+				m.gotoFromOverview = false
 				return m.gotoTime(at)
 			}
+			m.gotoFromOverview = false
 			m.gotoPath(m.input.Value())
 		case key.Matches(km, m.inKeys.Cancel):
 			m.modal = modalNone
+			m.ov.on = m.ov.on || m.gotoFromOverview
+			m.gotoFromOverview = false
 		default:
 			m.input.Update(km)
 		}
@@ -157,6 +163,8 @@ func (m *Model) onKey(km tea.KeyMsg) tea.Cmd {
 		case key.Matches(km, k.Filter), key.Matches(km, k.Goto), key.Matches(km, k.NextPane), key.Matches(km, k.PrevPane), key.Matches(km, k.Procs),
 			key.Matches(km, k.Tree), key.Matches(km, k.Values), key.Matches(km, k.Hot), key.Matches(km, k.Insp), key.Matches(km, k.Evs):
 			m.ov.on = false // the panes, then what the key asks there
+			// A go-to of a time (:@03:12) comes back to the overview (modalGoto).
+			m.gotoFromOverview = key.Matches(km, k.Goto)
 		}
 	} else if key.Matches(km, k.Overview) {
 		m.ov.on = true

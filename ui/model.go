@@ -72,7 +72,10 @@ type Model struct {
 	// deepest part of it there is, goTries the readings since that brought nothing, goErr the
 	// lookup's error (goLazy).
 	goPending, goAt, goErr string
-	goTries                int
+	// gotoFromOverview says the go-to line was opened on the overview: a time typed there
+	// (:@03:12) comes back to it.
+	gotoFromOverview bool
+	goTries          int
 
 	src  Sampler
 	reg  *namespace.Registry

@@ -110,6 +110,7 @@ func (m *Model) onReplayKey(km tea.KeyMsg) (cmd tea.Cmd, ok bool) {
 		rs.r.Step(-1)
 	case key.Matches(km, k.Forward):
 		rs.r.Step(1)
+		return m.replayRead(), true // the next sample: the history goes on
 	case key.Matches(km, k.MinBack):
 		rs.r.Move(rs.r.Now().Add(-time.Minute))
 	case key.Matches(km, k.MinFwd):
@@ -121,6 +122,7 @@ func (m *Model) onReplayKey(km tea.KeyMsg) (cmd tea.Cmd, ok bool) {
 	default:
 		return nil, false
 	}
+	m.values.ForgetHistory() // a jump: no line across it
 	return m.replayRead(), true
 }
 
@@ -183,6 +185,7 @@ func (m *Model) gotoTime(s string) tea.Cmd {
 		return nil
 	}
 	rs.r.Move(t)
+	m.values.ForgetHistory() // a jump: no line across it
 	return m.replayRead()
 }
 

@@ -145,3 +145,41 @@ func TestReplayGolden(t *testing.T) {
 		golden.Check(t, "values-"+name, ownUsage.ReplaceAllString(strip(m.View()), "dcimon cpu … mem …"))
 	}
 }
+
+// Issue 30 item 8: a move in time has no side effects: :@TIME typed on the overview leaves the
+// overview on screen, and a jump starts the sparklines' history afresh.
+func TestReplaySeekHasNoSideEffects(t *testing.T) {
+	m, _ := newReplayModel(t, 120, 40, time.Time{})
+	if !m.ov.on {
+		t.Fatal("the replay does not open on the overview")
+	}
+	m = keys(t, m, ":@03:05{enter}")
+	m = collectOnce(t, m)
+	if !m.ov.on {
+		t.Errorf(":@03:05 on the overview left it for the panes:\n%s", plainView(m))
+	}
+	if got := cursorAt(t, m); got != "2026-11-25 03:05:00" {
+		t.Errorf("cursor at %s", got)
+	}
+	// The history of a statistic on screen: fed by steps, dropped by a jump.
+	m = keys(t, m, "2")
+	for range 3 {
+		m = keys(t, m, ".")
+		m = collectOnce(t, m)
+	}
+	longest := func() int {
+		n := 0
+		for _, r := range m.values.rings.rings {
+			n = max(n, r.n)
+		}
+		return n
+	}
+	if longest() < 3 {
+		t.Fatalf("a sparkline history of %d values after three steps", longest())
+	}
+	m = keys(t, m, "[")
+	m = collectOnce(t, m)
+	if n := longest(); n > 2 { // the jump's reading, and the one read again at the same place
+		t.Errorf("a sparkline history of %d values across an hour's jump, want only the reading after it", n)
+	}
+}

@@ -95,3 +95,7 @@ func (s *ringStore) prune(seq uint64) {
 		}
 	}
 }
+
+// reset forgets every ring: after a replay's jump in time, the history drawn must not run
+// across it (issue 30).
+func (s *ringStore) reset() { clear(s.rings) }

@@ -684,3 +684,7 @@ func (p *valuesPane) supplierModule() string {
 	}
 	return ""
 }
+
+// ForgetHistory drops the sparklines' history: the replay jumped in time, and a line drawn across
+// the jump would join values hours apart.
+func (p *valuesPane) ForgetHistory() { p.rings.reset() }
