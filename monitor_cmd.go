@@ -35,6 +35,7 @@ func runMonitor(ctx context.Context, cfg *config, e headless.Env, stdout, stderr
 	if !stdoutIsTerminal() {
 		return errNotTerminal
 	}
+	cfg.c.Interval = cfg.interval // a remote host's context outlives two of the monitor's intervals
 	s, archives, err := headless.OpenSource(cfg.c, e)
 	if err != nil {
 		return err

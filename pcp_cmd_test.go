@@ -1,11 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -737,5 +739,63 @@ func TestArchiveFromIncludesTheSampleBefore(t *testing.T) {
 	heads := regexp.MustCompile(`(?m)^# \S+ (\d\d:\d\d:\d\d\.\d{3}) `).FindAllStringSubmatch(out, -1)
 	if code != 0 || len(heads) == 0 || heads[0][1] != times[2][1] {
 		t.Errorf("get --from %s (after the sample at %s): exit %d %s\n%s", from, times[2][1], code, errOut, out)
+	}
+}
+
+// Issue 31 on pmproxy's REST path: an interval longer than pmproxy's default polltimeout (5 s)
+// still gives rates (the context outlives two intervals), and a host whose pmcd accepts and
+// never answers degrades only itself: the good host's values are valid at every reading.
+func TestFleetRESTLongIntervalAndHungHost(t *testing.T) {
+	p := pcptest.Start(t)
+	hung, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hung.Close()
+	go func() {
+		var held []net.Conn // accepted, never answered
+		for {
+			c, err := hung.Accept()
+			if err != nil {
+				for _, c := range held {
+					c.Close()
+				}
+				return
+			}
+			held = append(held, c)
+		}
+	}()
+	var out, errb bytes.Buffer
+	code := run([]string{"get", "CPU/busy", "--source", p.URL(), "--hosts", "good=" + p.Hostspec() + ",hung=" + hung.Addr().String(),
+		"-i", "6s", "-n", "2", "--json"}, &out, &errb)
+	var readings []struct {
+		Values []struct {
+			Path, State, Reason string
+		} `json:"values"`
+	}
+	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var r struct {
+			Values []struct {
+				Path, State, Reason string
+			} `json:"values"`
+		}
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatalf("%v: %s (exit %d, %s)", err, l, code, errb.String())
+		}
+		readings = append(readings, r)
+	}
+	if len(readings) != 2 {
+		t.Fatalf("%d readings, want 2 (exit %d): %s\n%s", len(readings), code, errb.String(), out.String())
+	}
+	for i, r := range readings {
+		for _, v := range r.Values {
+			good := strings.HasPrefix(v.Path, "good/")
+			if good && v.State != "valid" {
+				t.Errorf("reading %d: %s %s (%s), want a rate at a 6 s interval beside a hung host", i, v.Path, v.State, v.Reason)
+			}
+			if !good && v.State == "valid" {
+				t.Errorf("reading %d: %s valid from a host that never answers", i, v.Path)
+			}
+		}
 	}
 }

@@ -102,6 +102,7 @@ type GetOptions struct {
 // Get prints values of the requested paths, one value set per request in the order asked
 // (PCPF-2, PCPF-11), after one interval so counters show rates (SPMI-SET-15).
 func Get(ctx context.Context, o GetOptions, e Env, w io.Writer) error {
+	o.Common.Interval = o.Interval
 	s, first, err := firstReading(ctx, o.Common, e, o.Paths...)
 	if err != nil {
 		return err

@@ -95,6 +95,7 @@ type HotOptions struct {
 // Hot prints hotset readings (SPMI-HOT-*): the header with qualifying and returned counts and
 // the ranked items, one reading per interval.
 func Hot(ctx context.Context, o HotOptions, e Env, w io.Writer) error {
+	o.Common.Interval = o.Interval
 	s, first, err := firstReading(ctx, o.Common, e, o.Grandparent)
 	if err != nil {
 		return err

@@ -35,6 +35,7 @@ type MetricsOptions struct {
 // says (a derived %util, an iostat await); text statistics are `_info` gauges of 1 whose label
 // `value` holds the text. A value that is not there is left out, never written as 0.
 func Metrics(ctx context.Context, o MetricsOptions, e Env) error {
+	o.Common.Interval = o.Interval
 	s, _, err := firstReading(ctx, o.Common, e, o.Paths...)
 	if err != nil {
 		return err

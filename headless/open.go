@@ -93,7 +93,7 @@ func OpenSource(c Common, e Env) (_ *collect.Sampler, archives *pcp.Archives, _ 
 		if err != nil {
 			return nil, nil, err
 		}
-		provs, err = pcp.Fleet(pcp.Options{URL: c.Source, Password: pw}, hosts)
+		provs, err = pcp.Fleet(pcp.Options{URL: c.Source, Password: pw, Interval: c.Interval}, hosts)
 		if err != nil {
 			return nil, nil, Usagef("--source: %v", err)
 		}
@@ -156,6 +156,9 @@ func firstReading(ctx context.Context, c Common, e Env, paths ...string) (*colle
 
 // Common holds what every command accepts: where the values come from, and how to print them.
 type Common struct {
+	// Interval is how often the command (or the monitor) reads: a remote host's pmproxy context
+	// is made to outlive two of them (issue 31). Each command sets it from its own.
+	Interval      time.Duration
 	Procfs, Sysfs string        // read /proc and /sys from these trees (fixtures)
 	Source        string        // "host" or "synthetic:..."
 	ShowLoop      bool          // also show loop and ram block devices, pseudo and duplicate file systems

@@ -69,6 +69,7 @@ func ParseAge(s string) (time.Duration, error) {
 // duration is over or ctx is cancelled (a signal): the archive is then closed whole, its index
 // ending at the last sample. Each sample is written as one record as soon as it is read.
 func Record(ctx context.Context, o RecordOptions, e Env, log io.Writer) error {
+	o.Common.Interval = o.Interval
 	s, first, err := firstReading(ctx, o.Common, e)
 	if err != nil {
 		return err

@@ -36,12 +36,17 @@ type Client struct {
 	user string
 	pass string
 	hc   *http.Client
-	// one is held for each request: one request at a time to a pmproxy. pmproxy 6.0.3
-	// segfaults in libuv, now and then, under concurrent requests on several contexts (a
-	// dcimon of several hosts made it fail about one run in twelve); in turn, it has never
-	// failed. A request still waits at most its caller's deadline.
-	one chan struct{}
+	// slots bounds the requests in flight to one pmproxy (MaxInFlight): each host's context
+	// asks one thing at a time (its caller holds it), and many hosts ask at once, so a host
+	// that accepts and never answers holds one slot until its own deadline and starves no
+	// other host (issue 31). A request waits for a slot at most its caller's deadline.
+	slots chan struct{}
 }
+
+// MaxInFlight is how many requests a Client has in flight to its pmproxy at most: enough that a
+// few hosts that hang do not hold up the rest of a fleet, few enough that a pmproxy of a
+// thousand hosts is not flooded.
+const MaxInFlight = 32
 
 // Options configure a Client.
 type Options struct {
@@ -108,7 +113,7 @@ func New(raw string, opt Options) (*Client, error) {
 			DisableCompression: true,
 		}
 	}
-	return &Client{base: base, user: user, pass: opt.Password, hc: &http.Client{Transport: tr}, one: make(chan struct{}, 1)}, nil
+	return &Client{base: base, user: user, pass: opt.Password, hc: &http.Client{Transport: tr}, slots: make(chan struct{}, MaxInFlight)}, nil
 }
 
 // URL is the pmproxy's address as the user gives it (`pcp://` or `pcps://`, user, host and
@@ -183,10 +188,10 @@ func (c *Client) body(ctx context.Context, path string, q url.Values, buf *bytes
 		req.SetBasicAuth(c.user, c.pass)
 	}
 	select {
-	case c.one <- struct{}{}:
-		defer func() { <-c.one }()
+	case c.slots <- struct{}{}:
+		defer func() { <-c.slots }()
 	case <-ctx.Done():
-		return nil, fmt.Errorf("pmproxy %s: waiting for an earlier request: %w", c.URL(), ctx.Err())
+		return nil, fmt.Errorf("pmproxy %s: waiting for one of %d requests in flight: %w", c.URL(), MaxInFlight, ctx.Err())
 	}
 	resp, err := c.hc.Do(req)
 	if err != nil {

@@ -47,6 +47,15 @@ func (c *Client) NewContext(ctx context.Context, hostspec string, polltimeout ti
 	return x, nil
 }
 
+// Outlive makes the context, when it is made again (it expired, or pmproxy restarted), live at
+// least d past its last request: a caller whose readings came further apart than it was made
+// for (an interval made longer) loses one reading's rates, not every one.
+func (x *Context) Outlive(d time.Duration) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.poll = max(x.poll, d)
+}
+
 // create asks pmproxy for a new context; the caller holds mu or owns x.
 func (x *Context) create(ctx context.Context) error {
 	secs := int(math.Ceil(x.poll.Seconds()))

@@ -339,13 +339,17 @@ func TestHTTPS(t *testing.T) {
 	}
 }
 
-// One request at a time to a pmproxy, whatever the callers: pmproxy 6.0.3 segfaults now and then
-// under concurrent requests on several contexts (issue 14), and a monitor of several hosts asks
-// from one goroutine per host.
-func TestOneRequestAtATime(t *testing.T) {
+// Issue 31: requests to one pmproxy run side by side, at most MaxInFlight of them: a host whose
+// pmcd accepts and never answers holds one until its caller's deadline and starves no other
+// host; a caller that cannot get a slot by its deadline gives up at it, saying why.
+func TestRequestsInFlightBounded(t *testing.T) {
 	var mu sync.Mutex
 	inFlight, most := 0, 0
+	release := make(chan struct{})
 	c := fakeProxy(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("hostspec") == "hung" {
+			<-release // a pmcd that accepts and never answers
+		}
 		mu.Lock()
 		inFlight++
 		most = max(most, inFlight)
@@ -356,32 +360,44 @@ func TestOneRequestAtATime(t *testing.T) {
 		mu.Unlock()
 		fmt.Fprint(w, `{"context":1,"hostspec":"h"}`)
 	})
+	defer close(release)
+	go func() { _, _ = c.NewContext(context.Background(), "hung", time.Second) }()
+	time.Sleep(20 * time.Millisecond)
+	// The other hosts are answered meanwhile, several at once.
 	var wg sync.WaitGroup
-	for range 8 {
+	start := time.Now()
+	for range 3 * MaxInFlight {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if _, err := c.NewContext(context.Background(), "h", time.Second); err != nil {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			if _, err := c.NewContext(ctx, "good", time.Second); err != nil {
 				t.Error(err)
 			}
 		}()
 	}
 	wg.Wait()
-	if most != 1 {
-		t.Errorf("%d requests at once, want 1", most)
+	if most < 2 || most > MaxInFlight {
+		t.Errorf("%d requests at once, want several and at most %d", most, MaxInFlight)
 	}
-	// A caller whose deadline passes while another request holds pmproxy gives up at it.
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("%d hosts beside a hung one took %v", 3*MaxInFlight, d)
+	}
+	// A caller whose deadline passes while every slot is held gives up at it.
 	block := make(chan struct{})
 	c2 := fakeProxy(t, func(w http.ResponseWriter, r *http.Request) {
 		<-block
 		fmt.Fprint(w, `{"context":1}`)
 	})
-	go func() { _, _ = c2.NewContext(context.Background(), "h", time.Second) }()
-	time.Sleep(50 * time.Millisecond)
+	for range MaxInFlight {
+		go func() { _, _ = c2.NewContext(context.Background(), "h", time.Second) }()
+	}
+	time.Sleep(100 * time.Millisecond)
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
-	if _, err := c2.NewContext(ctx, "h", time.Second); err == nil || !strings.Contains(err.Error(), "waiting for an earlier request") {
-		t.Errorf("err %v, want the deadline while waiting", err)
+	if _, err := c2.NewContext(ctx, "h", time.Second); err == nil || !strings.Contains(err.Error(), "requests in flight") {
+		t.Errorf("err %v, want the deadline while waiting for a slot", err)
 	}
 	close(block)
 }

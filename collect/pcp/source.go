@@ -32,7 +32,8 @@ type Options struct {
 	URL      string // pcp://PROXY[:PORT] or pcps://...
 	Password string // for a user in the URL; never in the URL itself
 	Hostspec string // the pmcd, as pmproxy reaches it: "web1", "10.0.0.5:44321"
-	// Interval is how often the monitor reads; the pmproxy context is kept alive longer than it.
+	// Interval is how often the readings are taken; the pmproxy context is kept alive longer than
+	// two of them (its polltimeout), so it never expires between readings (issue 31).
 	Interval time.Duration
 	// Deadline is the collection's deadline (FleetDeadline for Fleet when zero); the
 	// context is kept alive longer than it too.
@@ -87,9 +88,13 @@ type pcpHost struct {
 	reset   [8]byte            // the reset value of the current context
 	instNm  map[string]map[int64]string
 	retryAt time.Time // backoff after a failure to reach pmproxy
-	backoff time.Duration
-	lastErr error // the failure the backoff follows
-	now     func() time.Time
+	// lastCollect is when the last collection began, and gap the longest time between two: a
+	// context made again (one expired) lives longer than it.
+	lastCollect time.Time
+	gap         time.Duration
+	backoff     time.Duration
+	lastErr     error // the failure the backoff follows
+	now         func() time.Time
 }
 
 // Providers returns the provider of one remote host read through pmproxy, its classes at the
@@ -254,15 +259,14 @@ func (h *pcpHost) hostAttrs() []ns.Attr {
 	return out
 }
 
-// FleetDeadline is the collection deadline for a PCP source of n hosts. dcimon sends one request
-// at a time to a pmproxy (pmproxy 6.0.3 segfaults under concurrent ones), so a collection of n
-// hosts takes n requests end to end, and a first one (a context on each pmcd, descriptors and
-// instance domains) about seven times that: 100 hosts on one real pmcd here took 11 s for it.
-// So 2 s, and 150 ms more a host past the tenth. A host that does not answer is backed off, so
-// it does not hold the others up at every collection; a reading that is taken well within the
-// deadline is not held up by it.
+// FleetDeadline is the collection deadline for a PCP source of n hosts. Each host asks pmproxy
+// one thing at a time, and pmproxy.MaxInFlight hosts ask at once: a collection of n hosts is
+// about n / MaxInFlight requests end to end, and a first one (a context on each pmcd,
+// descriptors and instance domains) about seven times that. So 2 s, and 150 ms more for each
+// MaxInFlight hosts past the first. A host that does not answer holds one slot until its own
+// deadline, and is then backed off: it never holds the others up.
 func FleetDeadline(n int) time.Duration {
-	return 2*time.Second + time.Duration(max(n-10, 0))*150*time.Millisecond
+	return 2*time.Second + time.Duration(max(n-pmproxy.MaxInFlight, 0)/pmproxy.MaxInFlight)*150*time.Millisecond
 }
 
 // handlePCP is the supplier handle of a PCP source's first host; the others follow it.
@@ -319,9 +323,10 @@ func (h *pcpHost) connect(ctx context.Context) error {
 	if h.x != nil {
 		return nil
 	}
-	// Past a collection's deadline too: with many hosts, one request at a time, a context made
-	// at the probe is first read that long after.
-	poll := max(3*h.opt.Interval, 5*time.Second, 2*h.opt.Deadline)
+	// Two intervals and a margin (a reading taken late is no reason to lose the context), past
+	// the collection's deadline too, and longer than the longest gap seen between readings (an
+	// interval made longer in the monitor): a context that expires costs a reading's rates.
+	poll := max(2*h.opt.Interval+5*time.Second, 2*h.opt.Deadline, 2*h.gap+5*time.Second)
 	if h.dial != nil { // an archive, not a pmproxy
 		x, err := h.dial()
 		if err != nil {
@@ -351,6 +356,15 @@ func (h *pcpHost) Collect(ctx context.Context, req collect.Request) (collect.Bat
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	now := h.now()
+	if !h.lastCollect.IsZero() {
+		if g := now.Sub(h.lastCollect); g > h.gap {
+			h.gap = g // the next context outlives the longest gap seen
+			if x, ok := h.x.(*pmproxy.Context); ok {
+				x.Outlive(2*g + 5*time.Second)
+			}
+		}
+	}
+	h.lastCollect = now
 	if now.Before(h.retryAt) {
 		// Waiting before trying again: the reason is still the last failure's, said once in
 		// the events rather than alternating with a note of the wait.
