@@ -204,12 +204,22 @@ func (rd *reading) failed() {
 // a command that could read nothing does not exit 0), naming the first provider's error.
 func nothingRead(snap *ns.Snapshot, reqs []request) error {
 	var first error
+	noRate, values := 0, 0
+	var why ns.Reason
 	for _, r := range reqs {
 		for _, ref := range r.refs {
 			if ref.Datum == nil {
 				continue
 			}
+			values++
 			v, cv, _ := snap.Lookup(ref)
+			if v.State == ns.NoRate {
+				// A rate asked for that has none (issue 31): the reading is no success when
+				// every one is so.
+				noRate++
+				why = v.Reason
+				continue
+			}
 			if views.Mark(v) != views.MarkError {
 				return nil
 			}
@@ -217,6 +227,9 @@ func nothingRead(snap *ns.Snapshot, reqs []request) error {
 				first = cv.Err
 			}
 		}
+	}
+	if values > 0 && noRate == values {
+		return fmt.Errorf("no rate could be given: %s", why)
 	}
 	if first == nil {
 		return nil

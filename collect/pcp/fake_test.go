@@ -197,3 +197,60 @@ func TestPartitionParent(t *testing.T) {
 		}
 	}
 }
+
+// Issue 31: a value that does not fit (400 digits) is that value's error, said with the metric
+// it came from, never every value's "provider error" without a word; a malformed instance
+// domain keeps the disks, in error, rather than having them vanish; and describe names a mapped
+// datum by pmcd's own pmid.
+func TestPCPSourceBadValuesAndInstances(t *testing.T) {
+	disk := map[string]any{"pmid": "60.0.4", "indom": "60.1", "type": "u64", "sem": "counter", "units": "count"}
+	f := &fakePMProxy{
+		descs: map[string]map[string]any{"disk.dev.read": disk, "disk.dev.write": disk},
+		indoms: map[string][]map[string]any{
+			"60.1": {{"instance": 0, "name": "sda"}, {"instance": 1, "name": "sdb"}},
+		},
+		values: map[string]map[int64]any{
+			"disk.dev.read":  {0: uint64(100), 1: json.Number(strings.Repeat("9", 400))},
+			"disk.dev.write": {0: uint64(1), 1: uint64(2)},
+		},
+	}
+	provs := f.providers(t, Options{Hostspec: "h"})
+	h := collecttest.NewHarness(t, provs)
+	h.Step(collect.Request{Static: true})
+	if v := h.Value("Disk/sdb/reads"); v.State == ns.Valid || v.Reason != ns.ReasonOverflow {
+		t.Errorf("a 400-digit value: %+v, want it said not to fit", v)
+	}
+	if v := h.Value("Disk/sda/reads"); v.State != ns.Valid && v.State != ns.NoRate {
+		t.Errorf("sda's reads beside sdb's bad one: %+v", v)
+	}
+	if cr := h.Reading("2.2"); cr.Err == nil || !strings.Contains(cr.Err.Error(), "disk.dev.read") || !strings.Contains(cr.Err.Error(), "instance 1") {
+		t.Errorf("the class's error %v, want the metric and instance named", cr.Err)
+	}
+	if got := h.Datum("Disk/sda/reads").PCP.PMID; got != "60.0.4" {
+		t.Errorf("Disk/sda/reads is described as pmid %q, want pmcd's 60.0.4", got)
+	}
+	// A new disk comes, and the instance domain pmproxy gives for it is malformed: the disks
+	// known stay, in error, said why.
+	f.mu.Lock()
+	f.indoms["60.1"] = []map[string]any{{"instance": "zero", "name": "sda"}}
+	f.values["disk.dev.read"][1] = uint64(5)
+	f.values["disk.dev.read"][2] = uint64(7)
+	f.mu.Unlock()
+	h.Step(collect.Request{})
+	for _, p := range []string{"Disk/sda", "Disk/sdb"} {
+		if _, err := h.Reg.Lookup(nil, p); err != nil {
+			t.Errorf("a malformed instance domain made %s vanish: %v", p, err)
+		}
+	}
+	if cr := h.Reading("2.2"); cr.Err == nil || !strings.Contains(cr.Err.Error(), "indom") {
+		t.Errorf("the class's error %v, want the malformed instance domain named", cr.Err)
+	}
+	// Then a domain that does not name an instance the fetch has.
+	f.mu.Lock()
+	f.indoms["60.1"] = []map[string]any{{"instance": 0, "name": "sda"}, {"instance": 1, "name": "sdb"}}
+	f.mu.Unlock()
+	h.Step(collect.Request{})
+	if cr := h.Reading("2.2"); cr.Err == nil || !strings.Contains(cr.Err.Error(), "instance 2 of disk.dev.read is not in its instance domain") {
+		t.Errorf("the class's error %v, want the instance the domain does not name", cr.Err)
+	}
+}

@@ -1,10 +1,12 @@
 package pcp
 
 import (
-	"dcimon/collect/schema"
-	ns "dcimon/namespace"
 	"strconv"
 	"strings"
+
+	"dcimon/collect/schema"
+	ns "dcimon/namespace"
+	"dcimon/pcparchive"
 )
 
 // expand names the metrics of each fixed instance once, so a reading does not.
@@ -42,6 +44,7 @@ func pcpMapping(ncpu int, memTotal uint64) (decl []*ns.Class, classes []pcpClass
 		classes[i] = pcpClass{PMDAClass: c}
 		classes[i].expand()
 	}
+	pmda, _ := pmdaDescs() // the embedded table parses: TestPMDADescriptors
 	for _, pc := range classes {
 		for i := range pc.Class.Datums {
 			d := &pc.Class.Datums[i]
@@ -57,6 +60,14 @@ func pcpMapping(ncpu int, memTotal uint64) (decl []*ns.Class, classes []pcpClass
 					d.Source = "constant " + strconv.FormatFloat(m.Mult, 'f', -1, 64)
 				case d.ID.Low() == m.Datum:
 					d.PCP.Name, d.Source = m.Metric, "pmproxy: "+m.Metric
+					// describe names the metric by the Linux PMDA's own numbers, which pmcd
+					// gives it on every host (60.0.4 for disk.dev.read), not dcimon's (issue 31).
+					if md := pmda[m.Metric]; md != nil && pc.Fixed == nil {
+						d.PCP.PMID = pcparchive.PMIDString(md.pmid)
+						if md.indom != pcparchive.InDomNull {
+							d.PCP.InDom = pcparchive.InDomString(md.indom)
+						}
+					}
 				}
 			}
 		}

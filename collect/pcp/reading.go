@@ -3,9 +3,11 @@ package pcp
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"dcimon/collect"
@@ -30,12 +32,12 @@ func (h *pcpHost) read(ctx context.Context, pc pcpClass, f *pmproxy.Fetched) col
 			h.fillRowFrom(row, pc, pc.perFixed[i], f, -1)
 			raw = append(raw, row...)
 		}
-		return collect.ClassReading{Class: c, Specs: specs, Raw: raw}
+		return collect.ClassReading{Class: c, Specs: specs, Raw: raw, Err: h.takeValueErr()}
 	}
 	if pc.InstOf == nil {
 		raw := make([]ns.Raw, nd)
 		h.fillRow(raw, pc, f, -1)
-		return collect.ClassReading{Class: c, Specs: schema.SingleSpecs(), Raw: raw}
+		return collect.ClassReading{Class: c, Specs: schema.SingleSpecs(), Raw: raw, Err: h.takeValueErr()}
 	}
 	// The instances are those of any metric of the class the host has (an archive of a
 	// pmlogger configuration that logs disk.dev.write and not disk.dev.read has its disks),
@@ -57,7 +59,15 @@ func (h *pcpHost) read(ctx context.Context, pc pcpClass, f *pmproxy.Fetched) col
 	first := present[0]
 	names, err := h.instanceNames(ctx, first, f)
 	if err != nil {
-		return collect.ClassReading{Class: c, Err: err}
+		return h.keepInError(pc, err)
+	}
+	// Instances the fetch has and the instance domain names not: a malformed answer, never
+	// disks that went (issue 31).
+	for _, v := range f.Values[first] {
+		if _, known := names[v.Instance]; !known {
+			return h.keepInError(pc, fmt.Errorf("%s: instance %d of %s is not in its instance domain on %s (%d instances named)",
+				h.sup.Module, v.Instance, first, h.opt.Hostspec, len(names)))
+		}
 	}
 	// A metric that names the instances the host has not: they keep their PCP names.
 	nameMetric := pc.NameMetric
@@ -68,7 +78,7 @@ func (h *pcpHost) read(ctx context.Context, pc pcpClass, f *pmproxy.Fetched) col
 	if pm := h.parentMetric(pc, present); pm != "" {
 		pn, err := h.instanceNames(ctx, pm, f)
 		if err != nil {
-			return collect.ClassReading{Class: c, Err: err}
+			return h.keepInError(pc, err)
 		}
 		parents = make(map[string]int64, len(pn))
 		for _, v := range f.Values[pm] { // the parents there are now
@@ -162,7 +172,27 @@ func (h *pcpHost) read(ctx context.Context, pc pcpClass, f *pmproxy.Fetched) col
 			}
 		}
 	}
-	return collect.ClassReading{Class: c, Specs: sorted, Raw: raw}
+	return collect.ClassReading{Class: c, Specs: sorted, Raw: raw, Err: h.takeValueErr()}
+}
+
+// keepInError is a reading of a class whose instances could not be told this time: the
+// instances of the last good reading stay, every value in error with err, rather than vanish
+// as if they had gone.
+func (h *pcpHost) keepInError(pc pcpClass, err error) collect.ClassReading {
+	bf := h.bufsOf(pc.Class)
+	nd := len(pc.Class.Datums)
+	raw := make([]ns.Raw, nd*len(bf.sorted))
+	for i := range raw {
+		raw[i] = ns.RawNA(ns.ReasonProviderError)
+	}
+	return collect.ClassReading{Class: pc.Class, Specs: slices.Clone(bf.sorted), Raw: raw, Err: err}
+}
+
+// takeValueErr is the first value of a class's reading that could not be read, and forgets it.
+func (h *pcpHost) takeValueErr() error {
+	err := h.valueErr
+	h.valueErr = nil
+	return err
 }
 
 // pcpBufs are one class's buffers, kept from one reading to the next: its raw values, its
@@ -343,6 +373,12 @@ func (h *pcpHost) fillPlanned(row []ns.Raw, pc pcpClass, cols []pcpCol, f *pmpro
 			continue
 		}
 		row[c.at] = pcpRaw(val, c.typ, c.mult)
+		if r := row[c.at]; r.State == ns.RawUnavailable && h.valueErr == nil &&
+			(r.Reason == ns.ReasonOverflow || r.Reason == ns.ReasonProviderError) {
+			// Said with the class's reading: which metric, and what came (issue 31).
+			h.valueErr = fmt.Errorf("%s instance %d: %q is no %s value (%s)", c.metric, val.Instance,
+				ns.Clip(ns.EscapeName(val.Text), 40), c.typ, r.Reason)
+		}
 		if c.check != nil {
 			row[c.at] = c.check(row[c.at])
 		}
@@ -378,11 +414,17 @@ func (h *pcpHost) factor(metric, from string, to ns.PMUnits) (float64, bool) {
 
 // pcpRaw converts one value to the datum's unit: integers exactly when the factor is whole.
 func pcpRaw(v pmproxy.Value, typ string, mult float64) ns.Raw {
+	bad := func(err error) ns.Raw {
+		if errors.Is(err, strconv.ErrRange) {
+			return ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonOverflow} // 400 digits (issue 31)
+		}
+		return ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonProviderError}
+	}
 	switch typ {
 	case "u32", "u64":
 		n, err := v.Uint64()
 		if err != nil {
-			return ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonProviderError}
+			return bad(err)
 		}
 		if mult >= 1 && mult == math.Trunc(mult) && mult < 1<<32 {
 			k := uint64(mult)
@@ -395,13 +437,13 @@ func pcpRaw(v pmproxy.Value, typ string, mult float64) ns.Raw {
 	case "32", "64":
 		n, err := v.Int64()
 		if err != nil {
-			return ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonProviderError}
+			return bad(err)
 		}
 		return ns.RawN(uint64(int64(math.Round(float64(n) * mult))))
 	case "float", "double":
 		x, err := v.Float64()
-		if err != nil {
-			return ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonProviderError}
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
+			return bad(err)
 		}
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonNotANumber}

@@ -92,9 +92,12 @@ type pcpHost struct {
 	// context made again (one expired) lives longer than it.
 	lastCollect time.Time
 	gap         time.Duration
-	backoff     time.Duration
-	lastErr     error // the failure the backoff follows
-	now         func() time.Time
+	// valueErr is the first value of the class being read that could not be read (a number of
+	// 400 digits): said as that class's error.
+	valueErr error
+	backoff  time.Duration
+	lastErr  error // the failure the backoff follows
+	now      func() time.Time
 }
 
 // Providers returns the provider of one remote host read through pmproxy, its classes at the
