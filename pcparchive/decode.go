@@ -7,6 +7,8 @@ import (
 	"math"
 	"strings"
 	"time"
+
+	"dcimon/pcpwire"
 )
 
 var be = binary.BigEndian
@@ -394,50 +396,31 @@ func parseVolume(b []byte, version int) ([]Result, error) {
 	return out, nil
 }
 
-// parseResult reads one pmResult. A value block's place is given in 32-bit words from 12 bytes
-// before the record's payload (where PCP's PDU header would begin).
+// parseResult reads one pmResult, with the decoder of pmcd's PDU_RESULT (pcpwire): the two are
+// one encoding. A value block's place is given in 32-bit words from 12 bytes before the
+// record's payload (where PCP's PDU header would begin).
 func parseResult(p []byte, version int) (Result, error) {
-	r := &reader{p: p}
-	res := Result{Time: r.stamp(version)}
-	n := r.count(8) // a pmid and a count at least
-	for range n {
-		vs := ValueSet{PMID: r.u32()}
-		nv := int32(r.u32())
-		if nv <= 0 {
-			vs.Err = nv // 0: no values; below: a PCP error code
-			res.Sets = append(res.Sets, vs)
-			continue
-		}
-		fmtv := r.u32()
-		if int(nv) > (len(r.p)-r.i)/8 {
-			return Result{}, errf("%d values, and room for fewer", nv)
-		}
-		vs.Values = make([]Value, nv)
-		for j := range vs.Values {
-			v := Value{Inst: int32(r.u32()), Word: r.u32()}
-			switch fmtv {
-			case 0: // PM_VAL_INSITU
-				v.Insitu = true
-			case 1, 2: // PM_VAL_DPTR, PM_VAL_SPTR
-				at := int(v.Word)*4 - 12
-				if at < 0 || at > len(p)-4 {
-					return Result{}, errf("a value block at word %d, outside the record", v.Word)
-				}
-				h := be.Uint32(p[at:])
-				blen := int(h & 0xffffff)
-				if blen < 4 || at+blen > len(p) {
-					return Result{}, errf("a value block of %d bytes at byte %d of a %d-byte record", blen, at, len(p))
-				}
-				v.BlockType, v.Block = uint8(h>>24), p[at+4:at+blen]
-			default:
-				return Result{}, errf("value format %d", fmtv)
-			}
-			vs.Values[j] = v
-		}
-		res.Sets = append(res.Sets, vs)
+	st := pcpwire.StampArchiveV2
+	if version == 3 {
+		st = pcpwire.StampArchiveV3
 	}
-	if r.bad {
-		return Result{}, errf("cut short")
+	var wr pcpwire.Result
+	if err := pcpwire.DecodeResult(p, st, &wr); err != nil {
+		return Result{}, fmt.Errorf("%w: %w", ErrFormat, err)
+	}
+	res := Result{Time: wr.Time}
+	if len(wr.Sets) > 0 {
+		res.Sets = make([]ValueSet, len(wr.Sets))
+	}
+	for i, s := range wr.Sets {
+		vs := ValueSet{PMID: s.PMID, Err: int32(s.Err)}
+		if len(s.Values) > 0 {
+			vs.Values = make([]Value, len(s.Values))
+			for j, v := range s.Values {
+				vs.Values[j] = Value(v)
+			}
+		}
+		res.Sets[i] = vs
 	}
 	return res, nil
 }
@@ -445,35 +428,21 @@ func parseResult(p []byte, version int) (Result, error) {
 // Uint64 is an integer value of type typ (PM_TYPE_*) as an unsigned number, the bits of a
 // signed one.
 func (v Value) Uint64(typ int32) (uint64, error) {
-	switch {
-	case v.Insitu && typ == Type32:
-		return uint64(int64(int32(v.Word))), nil
-	case v.Insitu && typ == TypeU32:
-		return uint64(v.Word), nil
-	case !v.Insitu && (typ == Type64 || typ == TypeU64) && len(v.Block) == 8:
-		return be.Uint64(v.Block), nil
-	case !v.Insitu && (typ == Type32 || typ == TypeU32) && len(v.Block) == 4:
-		return uint64(be.Uint32(v.Block)), nil
+	n, err := pcpwire.Value(v).Uint64(typ)
+	if err != nil {
+		return 0, fmt.Errorf("%w: %w", ErrFormat, err)
 	}
-	return 0, errf("a value of type %d is not an integer as recorded", typ)
+	return n, nil
 }
 
 // Float64 is a value of any numeric type typ as a float.
 func (v Value) Float64(typ int32) (float64, error) {
-	switch {
-	case typ == TypeFloat && v.Insitu:
-		return float64(math.Float32frombits(v.Word)), nil
-	case typ == TypeFloat && len(v.Block) == 4:
-		return float64(math.Float32frombits(be.Uint32(v.Block))), nil
-	case typ == TypeDouble && len(v.Block) == 8:
-		return math.Float64frombits(be.Uint64(v.Block)), nil
-	case typ == Type32 || typ == Type64:
-		n, err := v.Uint64(typ)
-		return float64(int64(n)), err
+	x, err := pcpwire.Value(v).Float64(typ)
+	if err != nil {
+		return 0, fmt.Errorf("%w: %w", ErrFormat, err)
 	}
-	n, err := v.Uint64(typ)
-	return float64(n), err
+	return x, nil
 }
 
 // String is a string value's text (without its NUL).
-func (v Value) String() string { return cstr(v.Block) }
+func (v Value) String() string { return pcpwire.Value(v).StringValue() }

@@ -39,6 +39,12 @@ func (p *PCP) URL() string { return fmt.Sprintf("pcp://127.0.0.1:%d", p.ProxyPor
 // Hostspec is the pmcd's hostspec (`127.0.0.1:PORT`).
 func (p *PCP) Hostspec() string { return fmt.Sprintf("127.0.0.1:%d", p.PMCDPort) }
 
+// ProxyHostspec is the pmcd's hostspec through the pmproxy, which relays PCP's protocol
+// (`127.0.0.1:PMCDPORT@127.0.0.1:PROXYPORT`), as libpcp's clients reach a host behind it.
+func (p *PCP) ProxyHostspec() string {
+	return fmt.Sprintf("%s@127.0.0.1:%d", p.Hostspec(), p.ProxyPort)
+}
+
 // Installed says whether the daemons are there, and if not, why.
 func Installed() (bool, string) {
 	for _, b := range []string{pmcdBin, pmproxyBin} {
