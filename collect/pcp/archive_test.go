@@ -205,7 +205,7 @@ func TestPMLoggerArchiveEdges(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := collect.NewReplay(s, as, time.Time{})
-	snap, err := r.Sample(context.Background())
+	_, err = r.Sample(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,7 +219,7 @@ func TestPMLoggerArchiveEdges(t *testing.T) {
 	// The end: rates over the last two samples' interval, not up to the epilogue.
 	_, last := as.Span()
 	r.Move(last)
-	snap, err = r.Sample(context.Background())
+	snap, err := r.Sample(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
