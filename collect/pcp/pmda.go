@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	ns "dcimon/namespace"
 	"dcimon/pcparchive"
@@ -38,9 +39,12 @@ type pmdaInst struct {
 	name string
 }
 
-// pmdaDescs parses the table: one metric a line, tab-separated: name, pmid, type, semantics,
-// units, indom, the fixed instances as id=name, comma-separated, and the one-line help.
-func pmdaDescs() (map[string]*pmdaDesc, error) {
+// pmdaDescs is the table, parsed once (the descriptors are only read).
+var pmdaDescs = sync.OnceValues(parsePMDATable)
+
+// parsePMDATable parses the table: one metric a line, tab-separated: name, pmid, type,
+// semantics, units, indom, the fixed instances as id=name, comma-separated, and the one-line help.
+func parsePMDATable() (map[string]*pmdaDesc, error) {
 	out := map[string]*pmdaDesc{}
 	for n, line := range strings.Split(pmdaTable, "\n") {
 		if line == "" || strings.HasPrefix(line, "#") {
