@@ -231,20 +231,106 @@ func (x *Context) Children(ctx context.Context, prefix string) (leaf, nonleaf []
 	return r.Leaf, r.NonLeaf, nil
 }
 
-// Value is one instance's value, as the text pmproxy sent: exact for every integer type.
+// Value is one instance's value, as the text pmproxy sent: exact for every integer type. A
+// value decoded already from PCP's binary encoding (a native fetch, package pmcd) carries its
+// number instead of text (Uint, Int, Float): the same methods read both, so the readers of a
+// fetch do not care where it came from.
 type Value struct {
 	Instance int64 // -1 for a metric with no instance domain (PM_IN_NULL)
 	Text     string
+	kind     uint8 // numText (text to parse), numUint, numInt or numFloat
+	bits     uint64
+}
+
+const (
+	numText = iota
+	numUint
+	numInt
+	numFloat
+)
+
+// Uint is an unsigned integer value (a u32 or u64 metric) as decoded.
+func Uint(inst int64, n uint64) Value { return Value{Instance: inst, kind: numUint, bits: n} }
+
+// Int is a signed integer value (a 32 or 64 metric) as decoded.
+func Int(inst int64, n int64) Value { return Value{Instance: inst, kind: numInt, bits: uint64(n)} }
+
+// Float is a floating-point value (a float or double metric) as decoded.
+func Float(inst int64, x float64) Value {
+	return Value{Instance: inst, kind: numFloat, bits: math.Float64bits(x)}
+}
+
+// errKind is the error of a decoded number read as a kind it cannot be exactly: a negative
+// number as unsigned, a fraction as an integer. As strconv says of such text.
+func errKind(v Value, as string) error {
+	return &strconv.NumError{Func: "Parse" + as, Num: v.String(), Err: strconv.ErrSyntax}
+}
+
+// String is the value as text: the text sent, or the decoded number written out.
+func (v Value) String() string {
+	switch v.kind {
+	case numUint:
+		return strconv.FormatUint(v.bits, 10)
+	case numInt:
+		return strconv.FormatInt(int64(v.bits), 10)
+	case numFloat:
+		return strconv.FormatFloat(math.Float64frombits(v.bits), 'g', -1, 64)
+	}
+	return v.Text
 }
 
 // Uint64 is the value as an unsigned integer (a u32 or u64 metric), exactly.
-func (v Value) Uint64() (uint64, error) { return strconv.ParseUint(v.Text, 10, 64) }
+func (v Value) Uint64() (uint64, error) {
+	switch v.kind {
+	case numUint:
+		return v.bits, nil
+	case numInt:
+		if int64(v.bits) < 0 {
+			return 0, errKind(v, "Uint")
+		}
+		return v.bits, nil
+	case numFloat:
+		x := math.Float64frombits(v.bits)
+		if x < 0 || x != math.Trunc(x) || x >= 1<<64 {
+			return 0, errKind(v, "Uint")
+		}
+		return uint64(x), nil
+	}
+	return strconv.ParseUint(v.Text, 10, 64)
+}
 
 // Int64 is the value as a signed integer (a 32 or 64 metric), exactly.
-func (v Value) Int64() (int64, error) { return strconv.ParseInt(v.Text, 10, 64) }
+func (v Value) Int64() (int64, error) {
+	switch v.kind {
+	case numUint:
+		if v.bits > math.MaxInt64 {
+			return 0, &strconv.NumError{Func: "ParseInt", Num: v.String(), Err: strconv.ErrRange}
+		}
+		return int64(v.bits), nil
+	case numInt:
+		return int64(v.bits), nil
+	case numFloat:
+		x := math.Float64frombits(v.bits)
+		if x != math.Trunc(x) || x < math.MinInt64 || x >= math.MaxInt64 {
+			return 0, errKind(v, "Int")
+		}
+		return int64(x), nil
+	}
+	return strconv.ParseInt(v.Text, 10, 64)
+}
 
 // Float64 is the value as a floating-point number (float and double metrics).
-func (v Value) Float64() (float64, error) { return strconv.ParseFloat(v.Text, 64) }
+func (v Value) Float64() (float64, error) {
+	switch v.kind {
+	case numUint:
+		return float64(v.bits), nil
+	case numInt:
+		return float64(int64(v.bits)), nil
+	case numFloat:
+		return math.Float64frombits(v.bits), nil
+	}
+	return strconv.ParseFloat(v.Text, 64)
+}
 
 // Fetched is one fetch: the time pmcd read the values, and each metric's values by name.
 type Fetched struct {
@@ -252,6 +338,19 @@ type Fetched struct {
 	Values map[string][]Value
 
 	index map[string]map[int64]int // metric → instance → position in Values, made at the first Lookup
+}
+
+// Reuse empties f for another fetch at t, keeping its maps' room: the values read from it
+// before are not to be used after (a native context fetches into one Fetched again and again).
+func (f *Fetched) Reuse(t time.Time) {
+	f.Time = t
+	if f.Values == nil {
+		f.Values = map[string][]Value{}
+	}
+	clear(f.Values)
+	for _, ix := range f.index {
+		clear(ix)
+	}
 }
 
 // Lookup is metric's value for instance inst; inst -1 is a metric with no instance domain, or
@@ -273,8 +372,10 @@ func (f *Fetched) Lookup(metric string, inst int64) (Value, bool) {
 		f.index = map[string]map[int64]int{}
 	}
 	ix, ok := f.index[metric]
-	if !ok {
-		ix = make(map[int64]int, len(vs))
+	if !ok || len(ix) == 0 {
+		if ix == nil {
+			ix = make(map[int64]int, len(vs))
+		}
 		for i, v := range vs {
 			ix[v.Instance] = i
 		}
