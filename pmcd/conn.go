@@ -303,6 +303,11 @@ func (c *Conn) arm(ctx context.Context) (stop func() bool) {
 	})
 }
 
+// Broken says the connection is of no more use: an error broke it (anything but a code pmcd
+// sent, a deadline among them), or it was closed. The caller dials again. Like the calls, it is
+// for the goroutine that makes them.
+func (c *Conn) Broken() bool { return c.closed.Load() || c.broken != nil }
+
 // begin starts a call: one at a time, on a connection still whole.
 func (c *Conn) begin(ctx context.Context, op string) (stop func() bool, err error) {
 	if !c.busy.CompareAndSwap(false, true) {

@@ -268,6 +268,50 @@ func (c *Conn) text(ctx context.Context, op string, ident uint32, kind int32) (s
 	return text, nil
 }
 
+// Texts reads the help text of kind (as Text) of each ident, in order, the requests of a group
+// written at once and their answers read after (one round trip a group, not one a text, for a
+// pmcd far away). Something with no such text has "" (pmcd's error for it is no failure); the
+// whole help of something that has none is not replaced by its one-line text here.
+func (c *Conn) Texts(ctx context.Context, idents []uint32, kind int32) ([]string, error) {
+	const op = "help texts"
+	stop, err := c.begin(ctx, op)
+	if err != nil {
+		return nil, err
+	}
+	defer c.end(stop)
+	out := make([]string, 0, len(idents))
+	const group = 64 // answers of a few KB at most each: within what the sockets buffer
+	for start := 0; start < len(idents); start += group {
+		batch := idents[start:min(start+group, len(idents))]
+		c.wbuf = c.wbuf[:0]
+		for _, id := range batch {
+			c.wbuf = pcpwire.AppendTextReq(c.wbuf, ctxNum, id, kind)
+		}
+		if err := c.send(); err != nil {
+			return out, c.fail(op, err, ctx)
+		}
+		for _, id := range batch {
+			body, err := c.receive(pcpwire.TypeText, nil)
+			if err != nil {
+				if isCode(err, 0) {
+					out = append(out, "") // none for this one: the next answer follows
+					continue
+				}
+				return out, c.fail(op, err, ctx)
+			}
+			got, text, err := pcpwire.DecodeText(body)
+			if err == nil && got != id && bits.ReverseBytes32(got) != id { // see text
+				err = &pcpwire.ProtocolError{PDU: pcpwire.TypeText, Msg: fmt.Sprintf("the text of 0x%x, not 0x%x", got, id)}
+			}
+			if err != nil {
+				return out, c.fail(op, err, ctx)
+			}
+			out = append(out, text)
+		}
+	}
+	return out, nil
+}
+
 // Labels reads the label sets of kind (pcpwire.LabelContext, LabelDomain, LabelInDom,
 // LabelCluster, LabelItem or LabelInstances) for ident (nothing for the context; a domain
 // number, a pmid, or an instance domain).

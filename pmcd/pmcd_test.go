@@ -272,6 +272,18 @@ func TestHelpAndLabelsAgreeWithPminfo(t *testing.T) {
 	if _, err := c.Text(ctx, 0x7fffffff, pcpwire.TextOneLine|pcpwire.TextPMID); err == nil {
 		t.Error("the help of an unknown pmid")
 	}
+	// Texts asks for many at once: the same texts, in order, and "" for a pmid with none (the
+	// answers after it still line up).
+	many, err := c.Texts(ctx, []uint32{ids[0], 0x7fffffff, ids[1]}, pcpwire.TextOneLine|pcpwire.TextPMID)
+	if err != nil || len(many) != 3 || many[1] != "" {
+		t.Fatalf("Texts: %q %v", many, err)
+	}
+	for i, k := range []int{0, 2} {
+		one, _ := c.Text(ctx, ids[i], pcpwire.TextOneLine|pcpwire.TextPMID)
+		if many[k] != one || one == "" {
+			t.Errorf("Texts[%d] = %q, Text = %q", k, many[k], one)
+		}
+	}
 
 	lab := pcptest.Run(t, "pminfo", "-h", p.Hostspec(), "-l", "kernel.all.load")
 	m := regexp.MustCompile(`(?m)^\s+labels (\{.*\})$`).FindStringSubmatch(lab)
