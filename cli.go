@@ -68,7 +68,7 @@ func addCommon(fs *flag.FlagSet, c *headless.Common) {
 	fs.StringVar(&c.Procfs, "procfs", "", "read /proc from `DIR` instead of /proc (a fixture tree)")
 	fs.StringVar(&c.Sysfs, "sysfs", "", "read /sys from `DIR` instead of /sys")
 	fs.StringVar(&c.Source, "source", "host", "data source: host, pcp://PROXY[:PORT] (a host through PCP's pmproxy), or synthetic:disks=N,nics=N,cpus=N,procs=N,seed=N")
-	fs.StringVar(&c.Hosts, "hosts", "", "with a pcp:// source, the pmcds to read: `HOSTS` separated by commas, NAME=HOSTSPEC, @FILE (default localhost: pmproxy's own host)")
+	fs.StringVar(&c.Hosts, "hosts", "", "the pmcds to read, each on its own connection (through pmproxy's REST API with a pcp:// source): `HOSTS` separated by commas, HOST[:PORT][@PROXY], NAME=HOSTSPEC, @FILE (with a pcp:// source, default localhost: pmproxy's own host)")
 	fs.Func("archive", "read the PCP archive `BASE` (a pmlogger's: BASE.meta, BASE.0, ...) instead of a live source; again for several hosts' archives, replayed together", func(v string) error {
 		if v == "" {
 			return fmt.Errorf("an archive's base path, not nothing")
@@ -290,8 +290,11 @@ func (cfg *config) validate() error {
 	if cfg.c.Source != "host" && !strings.HasPrefix(cfg.c.Source, "synthetic") && !remote {
 		return usagef("--source %q: want host, pcp://PROXY[:PORT] or synthetic:disks=N,nics=N,cpus=N,procs=N,seed=N", cfg.c.Source)
 	}
-	if remote {
-		if _, _, err := pmproxy.ParseURL(cfg.c.Source); err != nil {
+	if cfg.c.Hosts != "" && !remote && cfg.c.Source != "host" {
+		return usagef("--hosts reads PCP hosts (alone: from each pmcd; with --source pcp://PROXY: through pmproxy), not --source %s", cfg.c.Source)
+	}
+	if remote || cfg.c.Hosts != "" {
+		if _, _, err := pmproxy.ParseURL(cfg.c.Source); remote && err != nil {
 			return usagef("--source: %v", err)
 		}
 		hosts, err := headless.ParseHosts(cfg.c.Hosts, os.ReadFile)
@@ -303,8 +306,6 @@ func (cfg *config) validate() error {
 			// The host is named by its hostspec as the user gave it, or its alias (issue 14).
 			cfg.c.Host = hosts[0].Name
 		}
-	} else if cfg.c.Hosts != "" {
-		return usagef("--hosts applies to a pcp:// source")
 	}
 	if strings.HasPrefix(cfg.c.Source, "synthetic") {
 		if _, err := synthetic.Parse(cfg.c.Source); err != nil {

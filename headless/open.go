@@ -81,7 +81,9 @@ func OpenSource(c Common, e Env) (_ *collect.Sampler, archives *pcp.Archives, _ 
 		clock = as.Clock
 		archives = as
 		deadline = 30 * time.Second // local files: a slow disk, not a host that does not answer
-	} else if strings.HasPrefix(c.Source, "pcp://") || strings.HasPrefix(c.Source, "pcps://") {
+	} else if remote := strings.HasPrefix(c.Source, "pcp://") || strings.HasPrefix(c.Source, "pcps://"); remote || c.Hosts != "" || c.HostList != nil {
+		// PCP hosts: through pmproxy's REST API with a pcp:// source, else each on a
+		// connection of its own to its pmcd, in PCP's own protocol (issue 31).
 		hosts := c.HostList
 		if hosts == nil {
 			var err error
@@ -89,15 +91,23 @@ func OpenSource(c Common, e Env) (_ *collect.Sampler, archives *pcp.Archives, _ 
 				return nil, nil, Usagef("%v", err)
 			}
 		}
-		pw, err := pcpPassword(e)
-		if err != nil {
-			return nil, nil, err
+		o := pcp.Options{Interval: c.Interval}
+		deadline = pcp.NativeDeadline(len(hosts))
+		if remote {
+			pw, err := pcpPassword(e)
+			if err != nil {
+				return nil, nil, err
+			}
+			o.URL, o.Password = c.Source, pw
+			deadline = pcp.FleetDeadline(len(hosts))
 		}
-		provs, err = pcp.Fleet(pcp.Options{URL: c.Source, Password: pw, Interval: c.Interval}, hosts)
-		if err != nil {
+		var err error
+		provs, err = pcp.Fleet(o, hosts)
+		if err != nil && remote {
 			return nil, nil, Usagef("--source: %v", err)
+		} else if err != nil {
+			return nil, nil, Usagef("--hosts: %v", err)
 		}
-		deadline = pcp.FleetDeadline(len(hosts))
 	} else if strings.HasPrefix(c.Source, "synthetic") {
 		opt, err := synthetic.Parse(c.Source)
 		if err != nil {
@@ -168,7 +178,7 @@ type Common struct {
 	All           bool          // list and get: also the implementation datums (Datum.Aux)
 	NetBits       bool          // interfaces' byte rates in bits per second (net_units = "bits")
 	Suppliers     []string      // directories of users' suppliers, read under DDS (issue 18)
-	Hosts         string        // with a pcp:// source: the hosts (ParseHosts; "" is localhost)
+	Hosts         string        // PCP hosts (ParseHosts): each pmcd on its own; with a pcp:// source, through it ("" is localhost)
 	Archives      []string      // PCP archives to read instead of a live source, a host each (issue 15)
 	At            string        // with Archive: the time to read at (ParseAt); "" its start
 	From, To      string        // with Archive: read the samples from From to To (ParseAt), a reading each

@@ -127,6 +127,12 @@ func metricNames(read []*pcpNode) []string {
 	return out
 }
 
+// helpReader is a context whose descriptors come without help texts unless asked for (pmcd's
+// protocol asks for each text apart): the browser asks, for the classes it makes.
+type helpReader interface {
+	MetricsWithHelp(ctx context.Context, names ...string) ([]pmproxy.Desc, error)
+}
+
 // list reads what lies below node n and makes its classes, for the sampler to register.
 func (h *pcpHost) list(ctx context.Context, n *pcpNode) error {
 	leaves, inner, err := h.x.Children(ctx, n.prefix)
@@ -146,7 +152,11 @@ func (h *pcpHost) list(ctx context.Context, n *pcpNode) error {
 			names[i] = full(l)
 		}
 		// A metric whose PMDA does not answer is left out; the others are described.
-		descs, err = h.x.Metrics(ctx, names...)
+		if hx, ok := h.x.(helpReader); ok {
+			descs, err = hx.MetricsWithHelp(ctx, names...)
+		} else {
+			descs, err = h.x.Metrics(ctx, names...)
+		}
 		if err != nil && !errors.Is(err, pmproxy.ErrUnknownMetric) {
 			return err
 		}
@@ -272,7 +282,7 @@ func oneLine(d pmproxy.Desc) string {
 // values to the datum's unit (0: not a value dcimon can show, such as an aggregate).
 func pcpBrowseDatum(low uint8, name string, d pmproxy.Desc) (ns.Datum, float64) {
 	desc := ns.Clip(ns.EscapeName(oneLine(d)), ns.SiMaxLName-1)
-	src := "pmproxy: " + d.Name
+	src := "PCP metric " + d.Name
 	u := ns.PCPUnitsOf(d.Units)
 	help := ns.EscapeName(strings.TrimSpace(d.Help))
 	if help == "" || strings.HasPrefix(help, "<no ") {

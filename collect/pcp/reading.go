@@ -377,7 +377,7 @@ func (h *pcpHost) fillPlanned(row []ns.Raw, pc pcpClass, cols []pcpCol, f *pmpro
 			(r.Reason == ns.ReasonOverflow || r.Reason == ns.ReasonProviderError) {
 			// Said with the class's reading: which metric, and what came (issue 31).
 			h.valueErr = fmt.Errorf("%s instance %d: %q is no %s value (%s)", c.metric, val.Instance,
-				ns.Clip(ns.EscapeName(val.Text), 40), c.typ, r.Reason)
+				ns.Clip(ns.EscapeName(val.String()), 40), c.typ, r.Reason)
 		}
 		if c.check != nil {
 			row[c.at] = c.check(row[c.at])

@@ -8,6 +8,7 @@ import (
 	"hash/fnv"
 	"maps"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"sync"
 	"time"
@@ -15,11 +16,13 @@ import (
 	"dcimon/collect"
 	"dcimon/collect/schema"
 	ns "dcimon/namespace"
+	"dcimon/pmcd"
 	"dcimon/pmproxy"
 )
 
 // A remote host through Performance Co-Pilot (issue 14): the same classes as the local
-// providers, filled from the standard Linux PMDA's metrics that pmproxy serves (issue 14). The mapping is
+// providers, filled from the standard Linux PMDA's metrics that its pmcd serves, over PCP's own
+// protocol (issue 31, native.go) or pmproxy's REST API (issue 14). The mapping is
 // one table (pcpMapping): for each class, where its instances come from and, for each datum,
 // the PCP metric and how its units become the datum's. A datum the table does not name, or whose
 // metric the host lacks, is on its instance's invalid-data list (n/a with the reason) where the
@@ -29,7 +32,9 @@ import (
 
 // Options choose a remote host.
 type Options struct {
-	URL      string // pcp://PROXY[:PORT] or pcps://...
+	// URL is pmproxy's (pcp://PROXY[:PORT] or pcps://...) for its REST API; "" is PCP's own
+	// protocol to each host's pmcd (its hostspec may name a pmproxy that relays it: host@proxy).
+	URL      string
 	Password string // for a user in the URL; never in the URL itself
 	Hostspec string // the pmcd, as pmproxy reaches it: "web1", "10.0.0.5:44321"
 	// Interval is how often the readings are taken; the pmproxy context is kept alive longer than
@@ -119,17 +124,35 @@ const FleetASNBase = 1000
 // Fleet returns one provider per host. With several hosts each host's classes hang under a
 // context of its own named by the host (`web1/Disk/sda/busy`); two hosts whose pmcds report the
 // same host name stay two hosts. The hosts are asked for their scales at once, so hosts that do
-// not answer cost one probe deadline at start, not one each.
+// not answer cost one probe deadline at start, not one each. Without a URL each host is read on a
+// connection of its own to its pmcd; a hostspec PCP would not take is an error.
 func Fleet(opt Options, hosts []Host) ([]collect.Provider, error) {
-	c, err := pmproxy.New(opt.URL, pmproxy.Options{Password: opt.Password})
-	if err != nil {
-		return nil, err
+	var c *pmproxy.Client
+	var specs []pmcd.Hostspec
+	var dials chan struct{}
+	if opt.URL != "" {
+		var err error
+		if c, err = pmproxy.New(opt.URL, pmproxy.Options{Password: opt.Password}); err != nil {
+			return nil, err
+		}
+	} else {
+		for _, h := range hosts {
+			sp, err := pmcd.ParseHostspec(h.Spec)
+			if err != nil {
+				return nil, fmt.Errorf("host %s: %w", h.Name, err)
+			}
+			specs = append(specs, sp)
+		}
+		dials = make(chan struct{}, nativeDials)
 	}
 	if opt.Interval <= 0 {
 		opt.Interval = time.Second
 	}
 	if opt.Deadline <= 0 {
 		opt.Deadline = FleetDeadline(len(hosts))
+		if c == nil {
+			opt.Deadline = NativeDeadline(len(hosts))
+		}
 	}
 	hs := make([]*pcpHost, len(hosts))
 	var wg sync.WaitGroup
@@ -138,6 +161,9 @@ func Fleet(opt Options, hosts []Host) ([]collect.Provider, error) {
 		o := opt
 		o.Hostspec = hst.Spec
 		hs[i] = &pcpHost{opt: o, client: c, now: time.Now}
+		if c == nil {
+			hs[i].x = newNativeContext(specs[i], dials)
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -151,8 +177,12 @@ func Fleet(opt Options, hosts []Host) ([]collect.Provider, error) {
 		h.host, h.fleet, h.asn = hosts[i], len(hosts) > 1, FleetASNBase+uint32(i)
 		h.start(int(scales[i][0]), scales[i][1])
 		spec := ns.EscapeName(h.opt.Hostspec)
+		how := "over PCP's own protocol"
+		if c != nil {
+			how = "through pmproxy " + c.URL()
+		}
 		h.sup = schema.Supplier(handlePCP+uint32(i), "pcp:"+ns.Clip(ns.EscapeName(hosts[i].Name), 58), ns.Clip("PCP host "+spec, 63),
-			ns.Clip(fmt.Sprintf("The Linux PMDA of pmcd %s through pmproxy %s", spec, c.URL()), 255),
+			ns.Clip(fmt.Sprintf("The Linux PMDA of pmcd %s, %s", spec, how), 255),
 			ns.SPTGeneralSupplier, h.decl)
 		provs[i] = h
 	}
@@ -251,10 +281,14 @@ func (h *pcpHost) rescale(f *pmproxy.Fetched) {
 // hostAttrs are the host's name and context labels (hostname, machineid, domainname, ...) as
 // pmcd gave them when dcimon started, escaped; or why they are not known.
 func (h *pcpHost) hostAttrs() []ns.Attr {
-	if h.x == nil {
+	var host string
+	var labels map[string]string
+	if h.x != nil {
+		host, labels = h.x.Labels()
+	}
+	if labels == nil && host == "" {
 		return []ns.Attr{{Key: "pcp labels", Value: "not known: the host did not answer when dcimon started"}}
 	}
-	host, labels := h.x.Labels()
 	out := []ns.Attr{{Key: "pcp hostname", Value: ns.EscapeName(host)}}
 	for _, k := range slices.Sorted(maps.Keys(labels)) {
 		out = append(out, ns.Attr{Key: "pcp label " + ns.EscapeName(k), Value: ns.EscapeName(labels[k])})
@@ -279,7 +313,7 @@ const handlePCP = 100
 // number as its first level, and the host's context comes first.
 func reroot(decl []*ns.Class, asn uint32, h Host) []*ns.Class {
 	top := &ns.Class{ID: ns.ClassID{asn}, Name: h.Name, Desc: ns.Clip("Host "+ns.EscapeName(h.Spec)+" through PCP", 63), Flags: ns.ClassEnabled,
-		Help: "One host of the source, read from its pmcd through pmproxy; its classes are the local ones'."}
+		Help: "One host of the source, read from its pmcd through PCP; its classes are the local ones'."}
 	out := []*ns.Class{top}
 	for _, c := range decl {
 		c.ID = append(ns.ClassID{asn}, c.ID...)
@@ -409,8 +443,10 @@ func (h *pcpHost) Collect(ctx context.Context, req collect.Request) (collect.Bat
 	}
 	if err != nil {
 		if _, archive := h.x.(*archiveContext); !archive { // an archive's time goes back and forth
+			// Doubling pauses, each drawn at random from half to one and a half of its length, so
+			// that hosts that went together (a network or a rack) do not come back all at once.
 			h.backoff = min(max(2*h.backoff, time.Second), 30*time.Second)
-			h.retryAt = now.Add(h.backoff)
+			h.retryAt = now.Add(h.backoff/2 + rand.N(h.backoff))
 		}
 		h.lastErr = err
 		return collect.Batch{}, err

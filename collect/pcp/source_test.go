@@ -31,10 +31,27 @@ func pcpSampler(t *testing.T, opt Options) *collect.Sampler {
 }
 
 // Issue 14: a host read through a real pmproxy and pmcd (started by the test) fills the same
-// classes as the local providers, with the same numbers where both read the same kernel.
+// classes as the local providers, with the same numbers where both read the same kernel; so does
+// one read over PCP's own protocol, directly and relayed by pmproxy (issue 31). Each comes back
+// by itself after its pmcd is killed and started again, with no rate across the restart.
 func TestPCPSourceMatchesLocal(t *testing.T) {
-	p := pcptest.Start(t)
-	s := pcpSampler(t, Options{URL: p.URL(), Hostspec: p.Hostspec()})
+	for _, path := range []string{"rest", "native", "native@proxy"} {
+		t.Run(path, func(t *testing.T) {
+			t.Parallel()
+			p := pcptest.Start(t)
+			opt := Options{URL: p.URL(), Hostspec: p.Hostspec()}
+			switch path {
+			case "native":
+				opt.URL = ""
+			case "native@proxy":
+				opt.URL, opt.Hostspec = "", p.ProxyHostspec()
+			}
+			testMatchesLocal(t, p, pcpSampler(t, opt))
+		})
+	}
+}
+
+func testMatchesLocal(t *testing.T, p *pcptest.PCP, s *collect.Sampler) {
 	ctx := context.Background()
 	if _, err := s.Sample(ctx); err != nil {
 		t.Fatal(err)
@@ -86,7 +103,7 @@ func TestPCPSourceMatchesLocal(t *testing.T) {
 		}
 	}
 	ref, _ := s.Registry().Lookup(nil, "CPU/cpu0/user")
-	if ref.Datum.PCP.Name != "kernel.percpu.cpu.user" || !strings.Contains(ref.Datum.Source, "pmproxy") {
+	if ref.Datum.PCP.Name != "kernel.percpu.cpu.user" || !strings.Contains(ref.Datum.Source, "PCP metric kernel.percpu.cpu.user") {
 		t.Errorf("CPU/cpu0/user: PCP name %q source %q", ref.Datum.PCP.Name, ref.Datum.Source)
 	}
 
