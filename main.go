@@ -49,7 +49,7 @@ func main() {
 func signalStatus(s syscall.Signal) int { return 128 + int(s) }
 
 // startProfile writes a CPU profile to path when it is set (DCIMON_CPUPROFILE, for the
-// performance work in README's Performance section); it returns the function that stops it.
+// performance work in docs/performance.md); it returns the function that stops it.
 func startProfile(path string) func() {
 	if path == "" {
 		return func() {}
