@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -147,7 +148,7 @@ name space without it, as text or JSON.`,
 		ValidArgsFunction:     cobra.NoFileCompletions,
 	}
 	root.SetVersionTemplate("{{.Version}}\n")
-	root.SuggestionsMinimumDistance = 2
+	root.SuggestionsMinimumDistance = 1 // one letter off, or a prefix: "lst", "desc"
 	fs := root.Flags()
 	inGroup(fs, grpMonitor, func() {
 		fs.DurationVarP(&cfg.interval, "interval", "i", time.Second, "refresh every `D` (e.g. 1s, 500ms)")
@@ -321,9 +322,15 @@ theme as a file to copy.`,
 	})
 	addConfig(fs, cfg)
 
-	// Help lists the commands as they are defined here, the headless ones first, not sorted.
-	cobra.EnableCommandSorting = false
-	root.AddCommand(list, describe, get, hot, metrics, record, conf, completionCmd(cfg), manCmd(cfg), versionCmd(cfg))
+	cmds := []*cobra.Command{list, describe, get, hot, metrics, record, conf, completionCmd(cfg), manCmd(cfg), versionCmd(cfg)}
+	root.AddCommand(cmds...)
+	// Help and the man page list the commands in this order, the headless ones first; cobra's own
+	// lists (completion) sort them by name.
+	var order []string
+	for _, c := range cmds {
+		order = append(order, c.Name())
+	}
+	root.Annotations = map[string]string{orderKey: strings.Join(order, " ")}
 	root.Flags().BoolP("version", "v", false, "print the version and exit")
 	for _, c := range append([]*cobra.Command{root}, root.Commands()...) {
 		c.Args = cobra.ArbitraryArgs // validate counts them, with the messages scripts know
@@ -334,6 +341,29 @@ theme as a file to copy.`,
 	root.SetHelpFunc(func(c *cobra.Command, _ []string) { writeHelp(c.OutOrStdout(), c) })
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return flagError(err) })
 	return root
+}
+
+// orderKey is the root's annotation that lists its commands in help's order.
+const orderKey = "dcimon_order"
+
+// orderedCommands is root's commands in the order they are defined, then any cobra added.
+func orderedCommands(root *cobra.Command) []*cobra.Command {
+	rank := map[string]int{}
+	for i, n := range strings.Fields(root.Annotations[orderKey]) {
+		rank[n] = i + 1
+	}
+	cs := slices.Clone(root.Commands())
+	slices.SortStableFunc(cs, func(a, b *cobra.Command) int {
+		ra, rb := rank[a.Name()], rank[b.Name()]
+		if ra == 0 {
+			ra = len(rank) + 1
+		}
+		if rb == 0 {
+			rb = len(rank) + 1
+		}
+		return ra - rb
+	})
+	return cs
 }
 
 // argKey is the annotation holding the name of a flag's argument, `D` in its usage as written.

@@ -110,7 +110,7 @@ func writeHelp(w io.Writer, c *cobra.Command) {
 	if !c.HasParent() {
 		b.WriteString("\nCommands:\n")
 		const width = 32 // a longer synopsis has its text on the next line
-		for _, s := range c.Commands() {
+		for _, s := range orderedCommands(c) {
 			if !s.IsAvailableCommand() {
 				continue
 			}

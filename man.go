@@ -110,7 +110,7 @@ func writeMan(root *cobra.Command, date, ver string, w io.Writer) error {
 	fmt.Fprintf(&b, "dcimon \\- %s\n", roff(root.Short))
 	b.WriteString(".SH SYNOPSIS\n")
 	cmds := []*cobra.Command{root}
-	for _, c := range root.Commands() {
+	for _, c := range orderedCommands(root) {
 		if c.IsAvailableCommand() && c.Name() != "help" {
 			cmds = append(cmds, c)
 		}
