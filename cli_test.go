@@ -431,3 +431,27 @@ func TestParseErrorsAreUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+// Issue 32 item 13: fish completes through the binary too: `complete -C` asks what fish would
+// offer after the line typed.
+func TestFishCompletesThroughTheBinary(t *testing.T) {
+	fish, err := exec.LookPath("fish")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("fish is not installed: .ci/run installs it")
+		}
+		t.Skip("fish is not installed")
+	}
+	bin := buildDcimon(t)
+	cmd := exec.Command(fish, "--no-config", "-c", `dcimon completion fish | source
+complete -C "dcimon get --procfs $PROCFS --sysfs $SYSFS CPU/cpu0/i"`)
+	cmd.Env = append(os.Environ(), "PROCFS="+fixProc, "SYSFS="+fixSys, "PATH="+filepath.Dir(bin)+":"+os.Getenv("PATH"))
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	got := strings.Fields(string(out))
+	if !contains(got, "CPU/cpu0/idle") || !contains(got, "CPU/cpu0/irq") || contains(got, "CPU/cpu0/user") {
+		t.Errorf("fish offers %v for CPU/cpu0/i", got)
+	}
+}
