@@ -1,14 +1,17 @@
 package main
 
 import (
+	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"dcimon/collect"
 	"dcimon/collect/synthetic"
@@ -24,8 +27,11 @@ func usagef(format string, args ...any) error { return headless.Usagef(format, a
 
 // config is a parsed command line.
 type config struct {
-	cmd  string // "" (the TUI), "list", "describe", "get", "hot", "config"
+	cmd  string // "" (the TUI), "list", "describe", "get", "hot", "config"...; "help-shown" when cobra answered
 	args []string
+	// root is the command tree; parsed the command that was parsed (nil when help, --version or
+	// a completion request was answered during parsing).
+	root, parsed *cobra.Command
 	// configFile is --config; set the settings given as flags (by their name in the file, with
 	// their text), which beat the environment and the file; eff the configuration in force.
 	configFile string
@@ -64,27 +70,6 @@ const (
 	maxInterval = time.Hour
 )
 
-func addCommon(fs *flag.FlagSet, c *headless.Common) {
-	fs.StringVar(&c.Procfs, "procfs", "", "read /proc from `DIR` instead of /proc (a fixture tree)")
-	fs.StringVar(&c.Sysfs, "sysfs", "", "read /sys from `DIR` instead of /sys")
-	fs.StringVar(&c.Source, "source", "host", "data source: host, pcp://PROXY[:PORT] (a host through PCP's pmproxy), or synthetic:disks=N,nics=N,cpus=N,procs=N,seed=N")
-	fs.StringVar(&c.Hosts, "hosts", "", "the pmcds to read, each on its own connection (through pmproxy's REST API with a pcp:// source): `HOSTS` separated by commas, HOST[:PORT][@PROXY], NAME=HOSTSPEC, @FILE (with a pcp:// source, default localhost: pmproxy's own host)")
-	fs.Func("archive", "read the PCP archive `BASE` (a pmlogger's: BASE.meta, BASE.0, ...) instead of a live source; again for several hosts' archives, replayed together", func(v string) error {
-		if v == "" {
-			return fmt.Errorf("an archive's base path, not nothing")
-		}
-		c.Archives = append(c.Archives, v)
-		return nil
-	})
-	fs.StringVar(&c.From, "from", "", "with --archive: a reading for each sample from `TIME` (as --at) ...")
-	fs.StringVar(&c.To, "to", "", "... to `TIME` (default the archive's end)")
-	fs.StringVar(&c.At, "at", "", "with --archive: read at `TIME`, a date and time (2026-11-25 03:12, local unless a zone is given, or RFC 3339); default the archive's start")
-	fs.BoolVar(&c.ShowLoop, "show-loop", false, "also show loop and ram block devices, pseudo and duplicate file systems")
-	fs.StringVar(&c.Host, "host", "", "host name shown in listings (default: the host's own)")
-	fs.DurationVar(&c.Liveness, "liveness", collect.DefaultLiveness, "assume a supplier dead after `D` without new data (0 disables, else 15s-600s)")
-	fs.Var((*dirList)(&c.Suppliers), "suppliers", "read your own statistics (*.prom, *.om files and programs) from `DIR` (repeatable; default suppliers.d beside the configuration file)")
-}
-
 // settingFlags are the flags that are also settings of the configuration file, by flag name.
 var settingFlags = map[string]string{"interval": "interval", "theme": "theme", "show-loop": "show_loop", "liveness": "liveness", "suppliers": "suppliers"}
 
@@ -99,92 +84,48 @@ func (d *dirList) Set(v string) error {
 	*d = append(*d, v)
 	return nil
 }
+func (d *dirList) Type() string { return "dirs" }
 
-// parseArgs turns the command line into a config, or a usage error.
-func parseArgs(args []string, stderr io.Writer) (*config, error) {
+// parseArgs turns the command line into a config, or a usage error. Help, --version and the
+// shells' completion requests are answered here, on stdout (cfg.cmd is then "help-shown").
+func parseArgs(ctx context.Context, args []string, e headless.Env, stdout, stderr io.Writer) (*config, error) {
 	cfg := &config{interval: time.Second, count: 1, max: 5, feed: "threshold", except: "none", frequency: 5, theme: "dark", fps: ui.DefaultFPS}
-	cmd := ""
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		cmd, args = args[0], args[1:]
+	root := newCommands(cfg, completer{ctx: ctx, cfg: cfg, env: e})
+	cfg.root = root
+	if err := singleDash(root, args); err != nil {
+		return nil, err
 	}
-	cfg.cmd = cmd
-	fs := flag.NewFlagSet("dcimon "+cmd, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	addCommon(fs, &cfg.c)
-	fs.StringVar(&cfg.configFile, "config", "", "read the configuration from `FILE` (default $DCIMON_CONFIG, else $XDG_CONFIG_HOME/dcimon/config.toml)")
-	switch cmd {
-	case "":
-		fs.DurationVar(&cfg.interval, "interval", time.Second, "refresh `INTERVAL` (e.g. 1s, 500ms)")
-		fs.StringVar(&cfg.theme, "theme", "dark", "colour theme: dark, light, high-contrast, mono (NO_COLOR forces mono)")
-		fs.StringVar(&cfg.debug, "debug", "", "write a debug log to `FILE`")
-		fs.IntVar(&cfg.fps, "fps", ui.DefaultFPS, "frames per second at most; a frame is drawn only when the screen changes")
-	case "list":
-		fs.BoolVar(&cfg.c.All, "all", false, "also the implementation datums (arguments of derived statistics)")
-		fs.BoolVar(&cfg.types, "types", false, "add the data type and value type line under each statistic")
-		fs.BoolVar(&cfg.ids, "ids", false, "add the DCI class, instance and datum ids and the ASN.1 id")
-		fs.BoolVar(&cfg.c.JSON, "json", false, "print JSON (see docs/json.md)")
-	case "describe":
-		fs.BoolVar(&cfg.c.JSON, "json", false, "print JSON (see docs/json.md)")
-	case "metrics":
-		fs.DurationVar(&cfg.interval, "i", time.Second, "`INTERVAL` between readings; the first is written one interval after start, so rates are over it")
-		fs.DurationVar(&cfg.interval, "interval", time.Second, "the same as -i")
-		fs.IntVar(&cfg.count, "n", 1, "number of readings to write; 0 writes until interrupted")
-		fs.StringVar(&cfg.output, "output", "", "write each reading to `FILE`, whole and atomically (a node_exporter textfile directory's *.prom); default standard output")
-		fs.BoolVar(&cfg.c.All, "all", false, "also the implementation datums")
-	case "get", "hot":
-		fs.DurationVar(&cfg.interval, "i", time.Second, "sampling `INTERVAL` (e.g. 1s, 500ms)")
-		fs.DurationVar(&cfg.interval, "interval", time.Second, "the same as -i")
-		fs.IntVar(&cfg.count, "n", 1, "number of readings to print; 0 prints until interrupted")
-		fs.BoolVar(&cfg.c.JSON, "json", false, "print JSON lines, one object per reading (see docs/json.md)")
-		if cmd == "get" {
-			fs.BoolVar(&cfg.c.All, "all", false, "wildcards also match the implementation datums")
+	root.Args = func(_ *cobra.Command, pos []string) error {
+		if len(pos) == 0 {
+			return nil
 		}
-		if cmd == "hot" {
-			fs.IntVar(&cfg.max, "max", 5, "maximum responses per peer group (0 = all)")
-			fs.StringVar(&cfg.threshold, "threshold", "0", "threshold `T` in the statistic's display units (50 = 50%, 10MiB on a byte rate): > T qualifies; negative: < |T| qualifies, ascending")
-			fs.StringVar(&cfg.feed, "feed", "threshold", "feed type: none, threshold, always")
-			fs.StringVar(&cfg.except, "exceptions", "none", "exception type: none, exception, trap, both")
-			fs.IntVar(&cfg.frequency, "frequency", 5, "minimum minutes between exceptions (at least 5)")
-			fs.IntVar(&cfg.severity, "severity", 0, "severity of exceptions (> 0 when exceptions are on)")
-			fs.IntVar(&cfg.trapNo, "trap", 0, "trap number (> 0 when traps are on)")
-			fs.StringVar(&cfg.hotName, "name", "", "a hotset of the configuration file by `NAME` (its flags beat the file's fields)")
+		if len(args) > 0 && args[0] == pos[0] {
+			// The first word names no command: say which there are, and the nearest.
+			hint := ""
+			if s := root.SuggestionsFor(pos[0]); len(s) > 0 {
+				hint = fmt.Sprintf("; did you mean %s?", s[0])
+			}
+			return usagef("unknown command %q (commands: list, describe, get, hot, metrics, record, config, completion, man, version; no command opens the monitor)%s", pos[0], hint)
 		}
-	case "record":
-		fs.DurationVar(&cfg.interval, "i", time.Second, "sampling `INTERVAL` (e.g. 1s)")
-		fs.DurationVar(&cfg.interval, "interval", time.Second, "the same as -i")
-		fs.DurationVar(&cfg.duration, "duration", 0, "stop after `D` (e.g. 24h); 0 records until interrupted")
-		fs.IntVar(&cfg.archiveVersion, "archive-version", 2, "PCP archive format `V`: 2 (what pmlogger writes by default, read by every PCP) or 3")
-		fs.Func("size", "begin a new volume (BASE.1, BASE.2, ...) when one reaches `SIZE` (e.g. 100MiB, 1GiB), as pmlogger -v does", func(v string) error {
-			n, err := headless.ParseSize(v)
-			cfg.volSize = n
-			return err
-		})
-		fs.Func("keep", "remove the volumes whose last sample is older than `AGE` (e.g. 7d, 36h), the volume being written never; with --size", func(v string) error {
-			d, err := headless.ParseAge(v)
-			cfg.keep = d
-			return err
-		})
-	case "config":
-		// The monitor's setting flags, so `dcimon config --theme mono` shows what they do.
-		fs.DurationVar(&cfg.interval, "interval", time.Second, "refresh `INTERVAL` (e.g. 1s, 500ms)")
-		fs.StringVar(&cfg.theme, "theme", "dark", "colour theme: dark, light, high-contrast, mono")
-	case "help":
-		return &config{cmd: "help"}, nil
-	default:
-		return nil, usagef("unknown command %q (commands: list, describe, get, hot, metrics, record, config; no command opens the monitor)", cmd)
+		return usagef("unexpected argument %q", pos[0])
 	}
-	if err := fs.Parse(interleave(fs, args)); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintf(stderr, "Usage of dcimon %s:\n", cmd)
-			fs.SetOutput(stderr)
-			fs.PrintDefaults()
-			return &config{cmd: "help-shown"}, nil
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetContext(ctx)
+	if _, err := root.ExecuteC(); err != nil {
+		var ue *headless.UsageError
+		if errors.As(err, &ue) {
+			return nil, err
 		}
-		return nil, usagef("%v", err)
+		return nil, usagef("%v", err) // cobra's own: a malformed command line
 	}
-	cfg.args = fs.Args()
+	if cfg.parsed == nil {
+		return &config{cmd: "help-shown"}, nil
+	}
 	cfg.set, cfg.hotFlags = map[string]string{}, map[string]bool{}
-	fs.Visit(func(f *flag.Flag) {
+	cmd := cfg.cmd
+	cfg.parsed.Flags().Visit(func(f *pflag.Flag) {
 		cfg.hotFlags[f.Name] = true
 		// Only the monitor's interval is the file's; get's and hot's -i are their own.
 		if k, ok := settingFlags[f.Name]; ok && (k != "interval" || cmd == "" || cmd == "config") {
@@ -194,36 +135,32 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 	return cfg, cfg.validate()
 }
 
-// interleave lets flags follow positional arguments (`dcimon get CPU/user -n 3`), which the
-// standard flag package stops at.
-func interleave(fs *flag.FlagSet, args []string) []string {
-	var flags, pos []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			pos = append(pos, args[i+1:]...)
-			break
-		}
-		if !strings.HasPrefix(a, "-") || a == "-" {
-			pos = append(pos, a)
-			continue
-		}
-		flags = append(flags, a)
-		name := strings.TrimLeft(a, "-")
-		if strings.Contains(name, "=") {
-			continue
-		}
-		if f := fs.Lookup(name); f != nil {
-			if bf, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && bf.IsBoolFlag() {
-				continue
-			}
-			if i+1 < len(args) {
-				flags = append(flags, args[i+1])
-				i++
-			}
+// singleDash turns a long flag written with one dash (-interval, the standard flag package's
+// way, which dcimon took before) into a usage error that names the right spelling: read as
+// GNU short flags, -interval would be -i nterval.
+func singleDash(root *cobra.Command, args []string) error {
+	long := map[string]bool{"help": true, "version": true}
+	var walk func(*cobra.Command)
+	walk = func(c *cobra.Command) {
+		c.Flags().VisitAll(func(f *pflag.Flag) { long[f.Name] = true })
+		for _, s := range c.Commands() {
+			walk(s)
 		}
 	}
-	return append(append(flags, "--"), pos...)
+	walk(root)
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if len(a) < 3 || a[0] != '-' || a[1] == '-' {
+			continue
+		}
+		name, _, _ := strings.Cut(a[1:], "=")
+		if long[name] {
+			return usagef("%s: a long flag takes two dashes: -%s", a, a)
+		}
+	}
+	return nil
 }
 
 func (cfg *config) validate() error {
@@ -261,7 +198,7 @@ func (cfg *config) validate() error {
 			}
 		}
 	}
-	if (cfg.c.From != "" || cfg.c.To != "") && !cfg.hotFlags["n"] {
+	if (cfg.c.From != "" || cfg.c.To != "") && !cfg.hotFlags["count"] {
 		cfg.count = 0 // a series: every sample in it, unless -n says otherwise
 	}
 	if len(cfg.c.Archives) > 0 {
@@ -381,6 +318,14 @@ func (cfg *config) validate() error {
 	case "":
 		if len(cfg.args) > 0 {
 			return usagef("unexpected argument %q", cfg.args[0])
+		}
+	case "completion":
+		if len(cfg.args) != 1 {
+			return usagef("completion takes the SHELL: bash, zsh or fish")
+		}
+	case "man", "version":
+		if len(cfg.args) > 0 {
+			return usagef("%s takes no argument, got %q", cfg.cmd, cfg.args[0])
 		}
 	}
 	return nil

@@ -1,7 +1,7 @@
 package main
 
-// Fault scenarios of issue 21, run through the commands' own path (runEnv): the README's fault
-// table names these tests.
+// Fault scenarios of issue 21, run through the commands' own path (runEnv): the user guide's fault
+// table (docs/guide.md) names these tests.
 
 import (
 	"bufio"

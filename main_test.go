@@ -19,9 +19,9 @@ func TestParseArgs(t *testing.T) {
 	}{
 		{"monitor defaults", nil, "", func(c *config) bool { return c.cmd == "" && c.interval == time.Second && c.theme == "dark" }},
 		{"interval", []string{"--interval", "250ms"}, "", func(c *config) bool { return c.interval == 250*time.Millisecond }},
-		{"malformed interval", []string{"--interval", "fast"}, "invalid value", nil},
+		{"malformed interval", []string{"--interval", "fast"}, `invalid value "fast" for -i, --interval`, nil},
 		{"interval too small", []string{"--interval", "1ms"}, "out of range", nil},
-		{"unknown flag", []string{"--nope"}, "flag provided but not defined", nil},
+		{"unknown flag", []string{"--nope"}, "unknown flag: --nope", nil},
 		{"unknown command", []string{"frobnicate"}, "unknown command", nil},
 		{"fps", []string{"--fps", "30"}, "", func(c *config) bool { return c.fps == 30 }},
 		{"fps out of range", []string{"--fps", "0"}, "--fps 0", nil},
@@ -58,7 +58,7 @@ func TestParseArgs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg, err := parseArgs(tt.args, &bytes.Buffer{})
+			cfg, err := parseArgs(context.Background(), tt.args, fakeEnv(), &bytes.Buffer{}, &bytes.Buffer{})
 			if tt.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
 					t.Fatalf("error %v, want one containing %q", err, tt.err)

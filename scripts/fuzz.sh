@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every fuzz target of the module for SECONDS each (default 2), one after another, and fails
-# on the first failure. CI runs it for a few seconds a target; for the long runs reported in the
-# README and closing notes: scripts/fuzz.sh 60. A failing input is written to the package's
+# on the first failure. CI runs it for a few seconds a target; for the long runs reported in
+# docs/ and closing notes: scripts/fuzz.sh 60. A failing input is written to the package's
 # testdata/fuzz/<Target>/ by go test itself: turn it into a table test or f.Add seed.
 #
 # Go 1.26's fuzz coordinator can fail a target at the end of -fuzztime with a bare

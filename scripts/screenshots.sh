@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# screenshots.sh — capture the monitor in a real terminal and render PNGs for the README.
+# screenshots.sh — capture the monitor in a real terminal and render PNGs for the README and docs/.
 #
 # For each source (the real host, and the deterministic synthetic source) and each size (80×24
 # for the host, 120×40, 200×60) it starts the monitor in a private tmux server, waits for the
@@ -8,14 +8,13 @@
 #
 #   screenshots/<source>-<W>x<H>.ansi   with colours (tmux capture-pane -e -p)
 #   screenshots/<source>-<W>x<H>.txt    plain text
-#   screenshots/<source>-<W>x<H>.png    rendered by charmbracelet/freeze v0.2.2
-#
-# When freeze cannot be had, the .ansi and .txt captures are kept and the script says so.
+#   screenshots/<source>-<W>x<H>.png    drawn by internal/cmd/termshot as a terminal draws it:
+#                                       the text in DejaVu Sans Mono, block elements and box
+#                                       lines as shapes that fill exactly their cell
 #
 # Sources: `dcimon` on this host and `dcimon --source synthetic:...`.
 #
 # Usage: scripts/screenshots.sh            (from anywhere in the repository)
-#   FREEZE=/path/to/freeze    use this freeze binary
 #   SETTLE=3                  seconds to let the monitor collect before capturing
 set -euo pipefail
 
@@ -36,8 +35,8 @@ cd "$root"
 
 need=()
 command -v tmux >/dev/null || need+=(tmux)
-# freeze renders PNGs at 4x; ImageMagick brings them down to a size a repository can carry.
-convert -version 2>/dev/null | grep -q ImageMagick || need+=(imagemagick)
+# termshot draws the text in DejaVu Sans Mono (and DejaVu Sans for the symbols it lacks).
+[ -f /usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf ] || need+=(fonts-dejavu-core)
 if [ ${#need[@]} -gt 0 ]; then
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -qq >/dev/null && apt-get install -y -qq "${need[@]}" >/dev/null ||
@@ -48,24 +47,11 @@ command -v tmux >/dev/null || { echo "screenshots: tmux is required" >&2; exit 1
 # --- the program ---------------------------------------------------------------------------
 go build -o "$work/dcimon" .
 
-# --- freeze --------------------------------------------------------------------------------
-# Built in a module of its own, with exact versions (the proxy may refuse a version list).
-freeze=${FREEZE:-}
-if [ -z "$freeze" ] && command -v freeze >/dev/null; then
-	freeze=$(command -v freeze)
-fi
-if [ -z "$freeze" ]; then
-	# freeze v0.2.2 pins wazero v1.8.0, whose compiled code crashes under Go 1.26's runtime (a
-	# SIGSEGV in memmove at the first frame); built with wazero v1.12.0 it renders as before.
-	mkdir -p "$work/fz"
-	if (cd "$work/fz" && go mod init fz >/dev/null 2>&1 &&
-		go get github.com/charmbracelet/freeze@v0.2.2 github.com/tetratelabs/wazero@v1.12.0 >"$work/freeze.log" 2>&1 &&
-		go build -o "$work/freeze" github.com/charmbracelet/freeze 2>>"$work/freeze.log"); then
-		freeze="$work/freeze"
-	else
-		echo "screenshots: freeze v0.2.2 could not be fetched or built; keeping .ansi and .txt only." >&2
-	fi
-fi
+# --- the renderer -------------------------------------------------------------------------
+# The PNGs were once drawn by charmbracelet/freeze, whose font glyphs for █ and the eighth blocks
+# are taller than a row: the bars of adjacent rows overlapped as L-shaped blocks. termshot draws
+# those as a terminal does, each in its own cell.
+go build -o "$work/termshot" ./internal/cmd/termshot
 
 # --- capturing -----------------------------------------------------------------------------
 # shot NAME W H KEYS... — run the program in a W×H terminal, press KEYS, capture. A key is a
@@ -94,20 +80,9 @@ shot() {
 	tmux -L "$sock" send-keys -t "$name" q
 	sleep 0.3
 	tmux -L "$sock" kill-session -t "$name" 2>/dev/null || true
-	if [ -n "$freeze" ]; then
-		if "$freeze" "$out/$name.ansi" --language ansi -o "$out/$name.png" >/dev/null 2>"$work/freeze-$name.log"; then
-			if convert -version 2>/dev/null | grep -q ImageMagick; then
-				convert "$out/$name.png" -resize 40% -colors 96 "PNG8:$out/$name.png"
-			fi
-			chmod 644 "$out/$name.png"
-			echo "screenshots: $out/$name.png"
-		else
-			echo "screenshots: freeze failed on $name (kept .ansi/.txt):" >&2
-			sed 's/^/  /' "$work/freeze-$name.log" >&2
-		fi
-	else
-		echo "screenshots: $out/$name.ansi"
-	fi
+	"$work/termshot" -cols "$w" -rows "$h" -o "$out/$name.png" "$out/$name.ansi"
+	chmod 644 "$out/$name.png"
+	echo "screenshots: $out/$name.png"
 }
 
 # Scenes: the host as it opens (the overview), its processors as mpstat prints them, its
@@ -115,6 +90,13 @@ shot() {
 # its disks ranked by %util (`s` steps the sort column to it), and a disk's statistics with their
 # sparklines, bars and inspector.
 prog=("$work/dcimon")
+# The README's first picture: this host's overview as it opens, with one processor kept busy by
+# a copy from /dev/zero to /dev/null (stopped by its PID), so that its bars have something to show.
+dd if=/dev/zero of=/dev/null bs=64k 2>/dev/null &
+busy=$!
+shot host-overview-120x40 120 40
+kill "$busy" 2>/dev/null || true
+wait "$busy" 2>/dev/null || true
 shot host-80x24 80 24
 shot host-120x40 120 40 "=:CPU" Enter "=2"
 shot host-200x60 200 60 "=:Disk" Enter "=2"

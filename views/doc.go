@@ -5,7 +5,7 @@
 //
 // # Display rules
 //
-// These are the choices dcimon makes where the documents leave room (checklist §7); the README
+// These are the choices dcimon makes where the documents leave room (checklist §7); docs/guide.md
 // quotes them.
 //
 // DCI4 values (checklist 2.4, 2.5), rendered by RenderDCI4 from a description and the bytes of
