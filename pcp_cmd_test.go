@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -42,6 +41,15 @@ func TestPCPSourceCommands(t *testing.T) {
 		t.Errorf("describe names the PCP metric: exit %d\n%s", code, out)
 	}
 
+	// Issue 31: --hosts alone reads the host's pmcd natively; one that does not exist is a
+	// runtime failure naming it, not a usage error.
+	out, _, code = runFake(t, "get", "CPU/ncpu", "--hosts", p.Hostspec())
+	if code != 0 || !strings.Contains(out, "CPU/ncpu") {
+		t.Errorf("--hosts %s: exit %d\n%s", p.Hostspec(), code, out)
+	}
+	if _, errOut, code := runFake(t, "get", "CPU/busy", "--hosts", "nosuchhost.invalid"); code != 1 || !strings.Contains(errOut, "nosuchhost.invalid") {
+		t.Errorf("--hosts nosuchhost.invalid: exit %d, stderr %q; want 1 naming it", code, errOut)
+	}
 	down := fmt.Sprintf("pcp://127.0.0.1:%d", pcptest.FreePort(t))
 	_, errOut, code = runFake(t, "get", "CPU/busy", "--source", down)
 	if code != 1 || !strings.Contains(errOut, strings.TrimPrefix(down, "pcp://")) {
@@ -52,7 +60,10 @@ func TestPCPSourceCommands(t *testing.T) {
 		{"get", "CPU/busy", "--source", "pcp://u:pw@proxy"},
 		{"get", "CPU/busy", "--source", p.URL(), "--hosts", "a,a"},
 		{"get", "CPU/busy", "--source", p.URL(), "--hosts", "x/y=a"},
-		{"get", "CPU/busy", "--hosts", "a"},
+		{"get", "CPU/busy", "--hosts", "a:b"},                        // no such port
+		{"get", "CPU/busy", "--hosts", "a?compress"},                 // hostspec attributes: not spoken
+		{"get", "CPU/busy", "--hosts", "a@b@c"},                      // two proxies
+		{"get", "CPU/busy", "--source", "synthetic", "--hosts", "a"}, // hosts of no PCP source
 	} {
 		if _, errOut, code := runFake(t, args...); code != 2 {
 			t.Errorf("%v: exit %d (%s), want 2", args, code, errOut)
@@ -742,60 +753,53 @@ func TestArchiveFromIncludesTheSampleBefore(t *testing.T) {
 	}
 }
 
-// Issue 31 on pmproxy's REST path: an interval longer than pmproxy's default polltimeout (5 s)
-// still gives rates (the context outlives two intervals), and a host whose pmcd accepts and
-// never answers degrades only itself: the good host's values are valid at every reading.
-func TestFleetRESTLongIntervalAndHungHost(t *testing.T) {
+// Issue 31: a reading interval longer than pmproxy's default polltimeout (5 s), with a host
+// that accepts and never answers: the good host has its rate at every reading, on both paths
+// (REST through pmproxy, and each pmcd on its own connection at a 10 s interval).
+func TestFleetLongIntervalAndHungHost(t *testing.T) {
 	p := pcptest.Start(t)
-	hung, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer hung.Close()
-	go func() {
-		var held []net.Conn // accepted, never answered
-		for {
-			c, err := hung.Accept()
-			if err != nil {
-				for _, c := range held {
-					c.Close()
+	hung := pcptest.Hung(t)
+	for _, tt := range []struct {
+		name string
+		args []string
+	}{
+		{"rest", []string{"--source", p.URL(), "--hosts", "good=" + p.Hostspec() + ",hung=" + hung, "-i", "6s"}},
+		{"native", []string{"--hosts", "good=" + p.Hostspec() + ",hung=" + hung, "-i", "10s"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var out, errb bytes.Buffer
+			code := run(append([]string{"get", "CPU/busy", "-n", "2", "--json"}, tt.args...), &out, &errb)
+			var readings []struct {
+				Values []struct {
+					Path, State, Reason string
+				} `json:"values"`
+			}
+			for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+				var r struct {
+					Values []struct {
+						Path, State, Reason string
+					} `json:"values"`
 				}
-				return
+				if err := json.Unmarshal([]byte(l), &r); err != nil {
+					t.Fatalf("%v: %s (exit %d, %s)", err, l, code, errb.String())
+				}
+				readings = append(readings, r)
 			}
-			held = append(held, c)
-		}
-	}()
-	var out, errb bytes.Buffer
-	code := run([]string{"get", "CPU/busy", "--source", p.URL(), "--hosts", "good=" + p.Hostspec() + ",hung=" + hung.Addr().String(),
-		"-i", "6s", "-n", "2", "--json"}, &out, &errb)
-	var readings []struct {
-		Values []struct {
-			Path, State, Reason string
-		} `json:"values"`
-	}
-	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
-		var r struct {
-			Values []struct {
-				Path, State, Reason string
-			} `json:"values"`
-		}
-		if err := json.Unmarshal([]byte(l), &r); err != nil {
-			t.Fatalf("%v: %s (exit %d, %s)", err, l, code, errb.String())
-		}
-		readings = append(readings, r)
-	}
-	if len(readings) != 2 {
-		t.Fatalf("%d readings, want 2 (exit %d): %s\n%s", len(readings), code, errb.String(), out.String())
-	}
-	for i, r := range readings {
-		for _, v := range r.Values {
-			good := strings.HasPrefix(v.Path, "good/")
-			if good && v.State != "valid" {
-				t.Errorf("reading %d: %s %s (%s), want a rate at a 6 s interval beside a hung host", i, v.Path, v.State, v.Reason)
+			if len(readings) != 2 {
+				t.Fatalf("%d readings, want 2 (exit %d): %s\n%s", len(readings), code, errb.String(), out.String())
 			}
-			if !good && v.State == "valid" {
-				t.Errorf("reading %d: %s valid from a host that never answers", i, v.Path)
+			for i, r := range readings {
+				for _, v := range r.Values {
+					good := strings.HasPrefix(v.Path, "good/")
+					if good && v.State != "valid" {
+						t.Errorf("reading %d: %s %s (%s), want a rate beside a hung host", i, v.Path, v.State, v.Reason)
+					}
+					if !good && v.State == "valid" {
+						t.Errorf("reading %d: %s valid from a host that never answers", i, v.Path)
+					}
+				}
 			}
-		}
+		})
 	}
 }

@@ -18,7 +18,7 @@ func TestRooms(t *testing.T) {
 	}
 	for _, s := range sources {
 		allowed[s] = []string{"dcimon/collect", "dcimon/collect/schema", "dcimon/namespace", "dcimon/internal/regular",
-			"dcimon/pmproxy", "dcimon/pcparchive", "dcimon/supply"}
+			"dcimon/pmproxy", "dcimon/pmcd", "dcimon/pcpwire", "dcimon/pcparchive", "dcimon/supply"}
 	}
 	for pkg, ok := range allowed {
 		p, err := build.Import(pkg, ".", 0)

@@ -1,0 +1,129 @@
+package pcptest
+
+import (
+	"io"
+	"net"
+	"sync"
+	"sync/atomic"
+	"testing"
+)
+
+// Hung listens on a free loopback port and accepts every connection without ever answering, as
+// a host whose pmcd (or whose whole kernel) has stopped: a client's deadline is all that ends a
+// call to it. It returns the address (host:port); everything is closed at the end of the test.
+func Hung(t testing.TB) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var held []net.Conn
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			held = append(held, c)
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		l.Close()
+		<-done
+		mu.Lock()
+		for _, c := range held {
+			c.Close()
+		}
+		mu.Unlock()
+	})
+	return l.Addr().String()
+}
+
+// Relay is a TCP relay on a free loopback port in front of a pmcd (or anything): each connection
+// it accepts is relayed to the target, until Cut is called: the next chunk the target sends is
+// passed on only in part, and the connection is closed there, in the middle of a PDU.
+type Relay struct {
+	Addr  string // host:port to connect to
+	cut   atomic.Bool
+	cuts  atomic.Int32
+	mu    sync.Mutex
+	conns []net.Conn
+}
+
+// StartRelay relays to target until the end of the test.
+func StartRelay(t testing.TB, target string) *Relay {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &Relay{Addr: l.Addr().String()}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			up, err := net.Dial("tcp", target)
+			if err != nil {
+				c.Close()
+				continue
+			}
+			r.mu.Lock()
+			r.conns = append(r.conns, c, up)
+			r.mu.Unlock()
+			wg.Add(2)
+			go func() { defer wg.Done(); _, _ = io.Copy(up, c); up.Close() }()
+			go func() { defer wg.Done(); r.down(c, up) }()
+		}
+	}()
+	t.Cleanup(func() {
+		l.Close()
+		r.mu.Lock()
+		for _, c := range r.conns {
+			c.Close()
+		}
+		r.mu.Unlock()
+		wg.Wait()
+	})
+	return r
+}
+
+// down copies what the target sends to the client, cutting the connection when asked.
+func (r *Relay) down(c, up net.Conn) {
+	defer c.Close()
+	defer up.Close()
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := up.Read(buf)
+		if n > 0 {
+			if r.cut.CompareAndSwap(true, false) {
+				// Half of what came, and never more than the PDU's first bytes past its
+				// header: the client has begun a PDU it will not see the end of.
+				_, _ = c.Write(buf[:max(min(n/2, n-1), 1)])
+				r.cuts.Add(1)
+				return
+			}
+			if _, werr := c.Write(buf[:n]); werr != nil {
+				return
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// Cut has the next answer the target sends cut in the middle, and its connection closed.
+func (r *Relay) Cut() { r.cut.Store(true) }
+
+// Cuts is how many connections have been cut.
+func (r *Relay) Cuts() int { return int(r.cuts.Load()) }
