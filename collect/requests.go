@@ -3,6 +3,7 @@ package collect
 import (
 	"context"
 	"dcimon/namespace"
+	"slices"
 	"sync"
 	"time"
 )
@@ -56,13 +57,23 @@ func (s *Sampler) request(ps *provState, now time.Time, refresh bool) (Request, 
 	}
 	if req.Classes == nil {
 		req.every = true
-		req.Classes = map[*namespace.Class]bool{}
-		for _, c := range ps.classes {
-			req.Classes[c] = true
+		if sameClasses(ps.every, ps.classes, off) {
+			// Every class but those off, as at the last collection: the same map, never
+			// changed once made (a thousand hosts ask for every class each second).
+			req.Classes = ps.every
+		} else {
+			req.Classes = make(map[*namespace.Class]bool, len(ps.classes))
+			for _, c := range ps.classes {
+				if !slices.Contains(off, c) {
+					req.Classes[c] = true
+				}
+			}
+			ps.every = req.Classes
 		}
-	}
-	for _, c := range off {
-		delete(req.Classes, c)
+	} else {
+		for _, c := range off {
+			delete(req.Classes, c)
+		}
 	}
 	for c := range req.Classes {
 		if c.Instantiated() || c.Lazy {
@@ -127,4 +138,17 @@ func (s *Sampler) Reach(ctx context.Context, snap *namespace.Snapshot, paths ...
 		}
 	}
 	return snap, nil
+}
+
+// sameClasses says m holds exactly the classes of cs that are not off.
+func sameClasses(m map[*namespace.Class]bool, cs, off []*namespace.Class) bool {
+	if m == nil || len(m) != len(cs)-len(off) {
+		return false
+	}
+	for _, c := range cs {
+		if m[c] == slices.Contains(off, c) {
+			return false
+		}
+	}
+	return true
 }

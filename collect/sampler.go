@@ -84,7 +84,8 @@ type ProviderStatus struct {
 type provState struct {
 	p       Provider
 	sup     namespace.Supplier
-	classes []*namespace.Class // the classes registered for it (parents before children)
+	classes []*namespace.Class        // the classes registered for it (parents before children)
+	every   map[*namespace.Class]bool // a request's every class, kept while classes stay: never changed once made
 	index   int
 	id      uint32 // its number among every supplier the sampler has had (the Monitor instance)
 	// dynamic marks a supplier found by the Discoverer: its classes are registered one by one,
@@ -131,6 +132,7 @@ type Sampler struct {
 
 	mu          sync.Mutex // serialises Sample
 	prev, older *namespace.Snapshot
+	lastSamples int // how many class samples the last collection made: room for the next
 	refresh     bool
 	restart     bool // the next collection does not follow the previous one (Restart)
 
@@ -303,7 +305,7 @@ func (s *Sampler) Sample(ctx context.Context) (*namespace.Snapshot, error) {
 		go s.run(dctx, j.ps, j.req, j.ch)
 	}
 
-	var samples []namespace.ClassSample
+	samples := make([]namespace.ClassSample, 0, s.lastSamples)
 	for _, j := range jobs {
 		var res result
 		select {
@@ -341,16 +343,17 @@ func (s *Sampler) Sample(ctx context.Context) (*namespace.Snapshot, error) {
 				res = result{err: fmt.Errorf("%s: no answer within %v after re-initialising", j.ps.sup.Module, s.opt.Deadline), why: namespace.ReasonTimeout, dur: s.opt.Deadline}
 			}
 		}
-		samples = append(samples, s.absorb(j.ps, j.req, res, start)...)
+		samples = s.absorb(samples, j.ps, j.req, res, start)
 		s.grow(j.ps, start)
 	}
 	for _, ps := range skipped {
 		res := result{err: fmt.Errorf("%s: still busy with an earlier collection", ps.sup.Module), why: namespace.ReasonTimeout}
 		req, _ := s.request(ps, start, false)
-		samples = append(samples, s.absorb(ps, req, res, start)...)
+		samples = s.absorb(samples, ps, req, res, start)
 	}
 	end := s.opt.Now()
 	samples = append(samples, s.mon.sample(ctx, start, end)...)
+	s.lastSamples = len(samples)
 	next := namespace.Next(s.prev, &namespace.Sample{Start: start, End: end, Classes: samples, Restart: s.restart}, s.older)
 	s.restart = false
 	s.older, s.prev = s.prev, next
@@ -411,8 +414,9 @@ func firstLines(b []byte, n int) string {
 	return string(b)
 }
 
-// absorb turns one provider result into class samples, syncing instances and updating health.
-func (s *Sampler) absorb(ps *provState, req Request, res result, now time.Time) []namespace.ClassSample {
+// absorb turns one provider result into class samples, appended to out, syncing instances and
+// updating health.
+func (s *Sampler) absorb(out []namespace.ClassSample, ps *provState, req Request, res result, now time.Time) []namespace.ClassSample {
 	s.stMu.Lock()
 	defer s.stMu.Unlock()
 	ps.lastDur = res.dur
@@ -465,14 +469,13 @@ func (s *Sampler) absorb(ps *provState, req Request, res result, now time.Time) 
 			// A user's supplier's contexts and statistics are removed (SPMI-DDS-4); they are
 			// declared again when it updates.
 			s.retract(ps, now)
-			return nil
+			return out
 		}
 	}
 	if ps.dynamic && wasDead && !ps.dead {
 		s.redescribe(ps, now)
 	}
 
-	var out []namespace.ClassSample
 	if res.err == nil && !ps.dead {
 		for _, cr := range res.batch.Classes {
 			if cr.Class == nil || !req.Wants(cr.Class) || (ps.dynamic && !slices.Contains(ps.classes, cr.Class)) {

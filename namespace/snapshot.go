@@ -299,25 +299,30 @@ func buildClass(out *ClassValues, prev *ClassValues, cs *ClassSample) {
 	// A reading that failed as a whole (timed out, supplier dead, class unavailable) is never
 	// used; a provider error that still came with values is a partial reading.
 	partial := errReason == ReasonNone || errReason == ReasonProviderError
-	b := &rowBuilder{c: c, nd: nd, cs: cs, prev: prev, vals: vals, reset: reset, elapsed: elapsed, errReason: errReason, partial: partial}
+	// On the stack: a class of a few rows (a thousand hosts' classes each reading) costs no
+	// allocation of its own.
+	b := rowBuilder{c: c, nd: nd, cs: cs, prev: prev, vals: vals, reset: reset, elapsed: elapsed, errReason: errReason, partial: partial}
 	// Rows are independent, so a large class is built on every CPU (10,000 disks × 28 datums).
 	n := len(cs.Insts)
 	workers := runtime.GOMAXPROCS(0)
 	if n*nd < parallelValues || workers < 2 {
-		b.rows(0, n)
+		out.Jumps = b.rows(0, n)
 	} else {
+		pb := new(rowBuilder)
+		*pb = b
 		var wg sync.WaitGroup
+		var jumps atomic.Int32
 		chunk := (n + workers - 1) / workers
 		for lo := 0; lo < n; lo += chunk {
 			wg.Add(1)
 			go func(lo, hi int) {
 				defer wg.Done()
-				b.rows(lo, hi)
+				jumps.Add(int32(pb.rows(lo, hi)))
 			}(lo, min(lo+chunk, n))
 		}
 		wg.Wait()
+		out.Jumps = int(jumps.Load())
 	}
-	out.Jumps = int(b.jumps.Load())
 	// Free slots hold no instance; keep their values zero so nothing stale is ever read.
 	for slot, in := range insts {
 		if in == nil {
@@ -339,14 +344,14 @@ type rowBuilder struct {
 	reset     bool
 	elapsed   float64
 	errReason Reason
-	partial   bool         // raw values may be used despite an error
-	jumps     atomic.Int32 // counters that rose further than their hardware can (ReasonImpossibleJump)
+	partial   bool // raw values may be used despite an error
 }
 
-// rows builds the rows of cs.Insts[lo:hi]. A class reading with an error may still carry values
+// rows builds the rows of cs.Insts[lo:hi], and counts the counters among them that rose further
+// than their hardware can (ReasonImpossibleJump). A class reading with an error may still carry values
 // for some instances (a bad line among good ones): those are used, and only instances without
 // values are unavailable with the reading's reason.
-func (b *rowBuilder) rows(lo, hi int) {
+func (b *rowBuilder) rows(lo, hi int) (jumps int) {
 	c, nd, cs, prev := b.c, b.nd, b.cs, b.prev
 	for k := lo; k < hi; k++ {
 		in := cs.Insts[k]
@@ -382,7 +387,7 @@ func (b *rowBuilder) rows(lo, hi int) {
 			}
 			row[d] = fill(p, &c.Datums[d], &raw[d], pv, hadPrev, newInst, b.reset, b.elapsed)
 			if row[d].Reason == ReasonImpossibleJump {
-				b.jumps.Add(1)
+				jumps++
 			}
 		}
 		if len(c.parts) > 0 {
@@ -392,6 +397,7 @@ func (b *rowBuilder) rows(lo, hi int) {
 			row[d] = derive(&c.Datums[d], row, c.Datums, b.elapsed)
 		}
 	}
+	return jumps
 }
 
 // TickSlack is how far a processor's counted time may run ahead of the time elapsed between two

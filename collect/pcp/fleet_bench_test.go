@@ -1,7 +1,6 @@
 package pcp
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,7 +8,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -32,7 +30,40 @@ type fleetProxy struct {
 	contexts      atomic.Int64
 }
 
-func newFleetProxy(tb testing.TB, ncpu, ndisk, nif int) *fleetProxy {
+// fleetInst and fleetDesc are an instance and a descriptor of fleetHost, as pmproxy writes them.
+type fleetInst struct {
+	ID   int64  `json:"instance"`
+	Name string `json:"name"`
+}
+
+type fleetDesc struct {
+	Name  string `json:"name"`
+	InDom string `json:"indom,omitempty"`
+	Type  string `json:"type"`
+	Sem   string `json:"sem"`
+	Units string `json:"units"`
+}
+
+// fleetModel is the one host every hostspec of the fake fleets is: every metric the mapping reads
+// (order), its descriptor, the instance domains, and each value: val(k, j) of metric k's instance j.
+type fleetModel struct {
+	order  []string
+	descs  map[string]fleetDesc
+	indoms map[string][]fleetInst
+}
+
+func (m *fleetModel) val(k, j int) any {
+	switch m.descs[m.order[k]].Type {
+	case "string":
+		return fmt.Sprintf("/mnt/%d", j)
+	case "float":
+		return 0.5 + float64(j)
+	}
+	return uint64(1000*k + 17*j)
+}
+
+// fleetHost is a host of ncpu processors, ndisk disks and nif interfaces.
+func fleetHost(tb testing.TB, ncpu, ndisk, nif int) *fleetModel {
 	tb.Helper()
 	decl, classes := pcpMapping(ncpu, 16<<30)
 	reg := ns.NewRegistry() // completes each datum's PCP units, as the sampler's does
@@ -41,10 +72,7 @@ func newFleetProxy(tb testing.TB, ncpu, ndisk, nif int) *fleetProxy {
 			tb.Fatal(err)
 		}
 	}
-	type inst struct {
-		ID   int64  `json:"instance"`
-		Name string `json:"name"`
-	}
+	type inst = fleetInst
 	indoms := map[string][]inst{}
 	for i := range ncpu {
 		indoms["60.0"] = append(indoms["60.0"], inst{int64(i), fmt.Sprintf("cpu%d", i)})
@@ -75,13 +103,7 @@ func newFleetProxy(tb testing.TB, ncpu, ndisk, nif int) *fleetProxy {
 		}
 		return ""
 	}
-	type desc struct {
-		Name  string `json:"name"`
-		InDom string `json:"indom,omitempty"`
-		Type  string `json:"type"`
-		Sem   string `json:"sem"`
-		Units string `json:"units"`
-	}
+	type desc = fleetDesc
 	descs := map[string]desc{}
 	var order []string
 	add := func(m string, d *ns.Datum) {
@@ -117,16 +139,23 @@ func newFleetProxy(tb testing.TB, ncpu, ndisk, nif int) *fleetProxy {
 			add(pc.NameMetric, &ns.Datum{Type: ns.TypeTextString})
 		}
 	}
+	return &fleetModel{order: order, descs: descs, indoms: indoms}
+}
+
+func newFleetProxy(tb testing.TB, ncpu, ndisk, nif int) *fleetProxy {
+	tb.Helper()
+	model := fleetHost(tb, ncpu, ndisk, nif)
+	order, descs, indoms := model.order, model.descs, model.indoms
 	p := &fleetProxy{metric: map[string][]byte{}, indom: map[string][]byte{}}
 	for dom, insts := range indoms {
 		b, _ := json.Marshal(map[string]any{"indom": dom, "instances": insts})
 		p.indom[dom] = b
 	}
 	// Every metric's descriptors at once, as the provider asks for them, and each alone.
-	all := make([]desc, 0, len(order))
+	all := make([]fleetDesc, 0, len(order))
 	for _, m := range order {
 		all = append(all, descs[m])
-		b, _ := json.Marshal(map[string]any{"metrics": []desc{descs[m]}})
+		b, _ := json.Marshal(map[string]any{"metrics": []fleetDesc{descs[m]}})
 		p.metric[m] = b
 	}
 	b, _ := json.Marshal(map[string]any{"metrics": all})
@@ -140,13 +169,10 @@ func newFleetProxy(tb testing.TB, ncpu, ndisk, nif int) *fleetProxy {
 		d := descs[m]
 		var vs []value
 		val := func(j int) any {
-			switch d.Type {
-			case "string":
-				return fmt.Sprintf("/mnt/%d", j)
-			case "float":
-				return 0.5 + float64(j)
+			if n, ok := model.val(k, j).(uint64); ok {
+				return json.Number(fmt.Sprint(n))
 			}
-			return json.Number(fmt.Sprint(1000*k + 17*j))
+			return model.val(k, j)
 		}
 		if d.InDom == "" {
 			vs = append(vs, value{Value: val(0)})
@@ -203,25 +229,7 @@ func fleetSampler(tb testing.TB, hosts, ncpu, ndisk, nif int) (*collect.Sampler,
 // killed when the benchmark ends. It returns the proxy's URL.
 func fleetProxyProcess(tb testing.TB, ncpu, ndisk, nif int) string {
 	tb.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestFleetProxyServe$")
-	cmd.Env = append(os.Environ(), fmt.Sprintf("DCIMON_FLEET_PROXY=%d,%d,%d", ncpu, ndisk, nif))
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	sc := bufio.NewScanner(out)
-	for sc.Scan() {
-		if u, ok := strings.CutPrefix(sc.Text(), "FLEETPROXY "); ok {
-			go func() { _, _ = io.Copy(io.Discard, out) }()
-			return u
-		}
-	}
-	tb.Fatalf("the fake pmproxy process did not start: %v", sc.Err())
-	return ""
+	return fleetProcess(tb, "TestFleetProxyServe", fmt.Sprintf("DCIMON_FLEET_PROXY=%d,%d,%d", ncpu, ndisk, nif), "FLEETPROXY ")
 }
 
 // TestFleetProxyServe is the fake pmproxy's process for the fleet benchmarks: with

@@ -1,6 +1,7 @@
 package pcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -333,20 +334,40 @@ func (x *nativeContext) decode() *pmproxy.Fetched {
 	for _, s := range x.res.Sets {
 		n += len(s.Values)
 	}
-	x.vals = slices.Grow(x.vals[:0], n)[:0]
+	// The last fetch's values stay in the array until overwritten: a string value the same as
+	// the one in its place last time (a mount point, a device name) keeps that one's text.
+	prev := len(x.vals)
+	x.vals = slices.Grow(x.vals[:0], n)[:n]
+	at := 0
 	names := x.lastNames
 	for i, s := range x.res.Sets {
 		if s.Err != 0 || len(s.Values) == 0 || i >= len(x.of) {
 			continue
 		}
 		d := x.descs[s.PMID]
-		start := len(x.vals)
+		start := at
 		for _, v := range s.Values {
-			x.vals = append(x.vals, nativeValue(v, d.Type))
+			if d.Type == pcpwire.TypeString && at < prev && !v.Insitu {
+				if old := x.vals[at]; old.Instance == int64(v.Inst) && old.Text != "" && old.Text == string(stringOf(v.Block)) {
+					at++
+					continue
+				}
+			}
+			x.vals[at] = nativeValue(v, d.Type)
+			at++
 		}
-		f.Values[names[x.of[i]]] = x.vals[start:len(x.vals):len(x.vals)]
+		f.Values[names[x.of[i]]] = x.vals[start:at:at]
 	}
+	x.vals = x.vals[:at]
 	return f
+}
+
+// stringOf is a string value's bytes up to its NUL, for comparing (no copy is made).
+func stringOf(b []byte) []byte {
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		return b[:i]
+	}
+	return b
 }
 
 // nativeValue is one value as its descriptor's type says: a number decoded, a string's text, an

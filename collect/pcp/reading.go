@@ -20,34 +20,47 @@ import (
 func (h *pcpHost) read(ctx context.Context, pc pcpClass, f *pmproxy.Fetched) collect.ClassReading {
 	c := pc.Class
 	nd := len(c.Datums)
+	// The sampler is done with the last reading's slices before it asks for the next one: each
+	// class's are kept and filled again (issue 31: a thousand hosts a second).
+	bf := h.bufsOf(c)
 	if pc.Fixed != nil {
-		var specs []ns.InstanceSpec
-		var raw []ns.Raw
-		for i, r := range pc.Fixed {
+		if bf.fixed == nil {
+			for i, r := range pc.Fixed {
+				bf.fixed = append(bf.fixed, ns.InstanceSpec{Levels: []uint64{uint64(i)}, OSName: r, ASN: uint16(i + 1)})
+			}
+		}
+		specs, raw := bf.sorted[:0], bf.raw[:0]
+		for i := range pc.Fixed {
 			if _, known := h.descs[pc.perFixed[i][0].Metric]; !known {
 				continue // this kernel has no such resource
 			}
-			specs = append(specs, ns.InstanceSpec{Levels: []uint64{uint64(i)}, OSName: r, ASN: uint16(i + 1)})
-			row := make([]ns.Raw, nd)
-			h.fillRowFrom(row, pc, pc.perFixed[i], f, -1)
-			raw = append(raw, row...)
+			specs = append(specs, bf.fixed[i])
+			raw = slices.Grow(raw, nd)[:len(raw)+nd]
+			h.fillRowFrom(raw[len(raw)-nd:], pc, pc.perFixed[i], f, -1)
 		}
+		bf.sorted, bf.raw = specs, raw
 		return collect.ClassReading{Class: c, Specs: specs, Raw: raw, Err: h.takeValueErr()}
 	}
 	if pc.InstOf == nil {
-		raw := make([]ns.Raw, nd)
-		h.fillRow(raw, pc, f, -1)
-		return collect.ClassReading{Class: c, Specs: schema.SingleSpecs(), Raw: raw, Err: h.takeValueErr()}
+		if len(bf.sorted) != 1 {
+			bf.sorted = schema.SingleSpecs()
+		}
+		bf.raw = slices.Grow(bf.raw[:0], nd)[:nd]
+		h.fillRow(bf.raw, pc, f, -1)
+		return collect.ClassReading{Class: c, Specs: bf.sorted, Raw: bf.raw, Err: h.takeValueErr()}
 	}
 	// The instances are those of any metric of the class the host has (an archive of a
 	// pmlogger configuration that logs disk.dev.write and not disk.dev.read has its disks),
-	// named by the domain they share.
-	var present []string
-	for _, b := range pc.Datums {
-		if _, ok := h.descs[b.Metric]; ok && !slices.Contains(present, b.Metric) {
-			present = append(present, b.Metric)
+	// named by the domain they share: worked out once per set of descriptors.
+	if bf.presentOf != h.descsGen {
+		bf.present, bf.presentOf = bf.present[:0], h.descsGen
+		for _, b := range pc.Datums {
+			if _, ok := h.descs[b.Metric]; ok && !slices.Contains(bf.present, b.Metric) {
+				bf.present = append(bf.present, b.Metric)
+			}
 		}
 	}
+	present := bf.present
 	if len(present) == 0 && h.descs != nil {
 		// The host (or its archive: pmlogger logs what its configuration names) has no such
 		// metric: the class has no instances, which is no fault of the host's.
@@ -80,17 +93,24 @@ func (h *pcpHost) read(ctx context.Context, pc pcpClass, f *pmproxy.Fetched) col
 		if err != nil {
 			return h.keepInError(pc, err)
 		}
-		parents = make(map[string]int64, len(pn))
+		if bf.parents == nil {
+			bf.parents = make(map[string]int64, len(pn))
+		}
+		clear(bf.parents)
+		parents = bf.parents
 		for _, v := range f.Values[pm] { // the parents there are now
 			parents[pn[v.Instance]] = v.Instance
 		}
 	}
-	bf := h.bufsOf(c)
 	specs, ids, poss := bf.specs[:0], bf.ids[:0], bf.poss[:0]
 	var seen map[int64]bool
 	for mi, m := range present {
 		if mi == 1 {
-			seen = make(map[int64]bool, len(ids))
+			if bf.seen == nil {
+				bf.seen = make(map[int64]bool, len(ids))
+			}
+			clear(bf.seen)
+			seen = bf.seen
 			for _, id := range ids {
 				seen[id] = true
 			}
@@ -113,6 +133,14 @@ func (h *pcpHost) read(ctx context.Context, pc pcpClass, f *pmproxy.Fetched) col
 				specs = append(specs, sp)
 				continue
 			}
+			if was, ok := bf.named[name]; ok && nameMetric != "" && pc.Parent == nil {
+				// Named by a metric as at the last reading: the same spec while the name stays.
+				if nv, ok := f.Lookup(nameMetric, v.Instance); ok && nv.Text == was.text {
+					ids, poss = append(ids, v.Instance), append(poss, k)
+					specs = append(specs, was.sp)
+					continue
+				}
+			}
 			level, ok := pc.InstOf(name, v.Instance)
 			if !ok {
 				continue
@@ -122,8 +150,19 @@ func (h *pcpHost) read(ctx context.Context, pc pcpClass, f *pmproxy.Fetched) col
 			case nameMetric != "":
 				named := false
 				for _, nv := range f.Values[nameMetric] {
-					if nv.Instance == v.Instance && nv.Text != "" {
-						sp.OSName, sp.Desc, named = pc.NameAs(nv.Text), ns.Clip(ns.EscapeName(nv.Text)+" ("+ns.EscapeName(name)+")", ns.SiMaxLName-1), true
+					if nv.Instance != v.Instance || nv.Text == "" {
+						continue
+					}
+					if was, ok := bf.named[name]; ok && was.text == nv.Text && pc.Parent == nil {
+						sp, named = was.sp, true // named as at the last reading
+						break
+					}
+					sp.OSName, sp.Desc, named = pc.NameAs(nv.Text), ns.Clip(ns.EscapeName(nv.Text)+" ("+ns.EscapeName(name)+")", ns.SiMaxLName-1), true
+					if pc.Parent == nil {
+						if bf.named == nil || len(bf.named) > 4*len(names)+64 {
+							bf.named = map[string]namedSpec{} // names that came and went do not pile up
+						}
+						bf.named[name] = namedSpec{nv.Text, sp}
 					}
 				}
 				if !named {
@@ -196,13 +235,30 @@ func (h *pcpHost) takeValueErr() error {
 }
 
 // pcpBufs are one class's buffers, kept from one reading to the next: its raw values, its
-// instances' specs (each made once while its name stays), and the scratch of ordering them.
+// instances' specs (each made once while its name stays), the scratch of ordering them, the
+// metrics of the class the host has (for a set of descriptors, presentOf), and its instances'
+// last invalid-data list.
 type pcpBufs struct {
 	raw           []ns.Raw
 	specs, sorted []ns.InstanceSpec
+	fixed         []ns.InstanceSpec // a fixed class's every instance
 	ids           []int64
 	poss, order   []int
 	known         map[string]ns.InstanceSpec
+	named         map[string]namedSpec // instances named by a metric: by their PCP name
+	parents       map[string]int64
+	seen          map[int64]bool
+	present       []string
+	presentOf     uint64
+	invIDs        []ns.DatumID
+	invText       string
+}
+
+// namedSpec is an instance's spec made from the name a metric gave it (a file system's mount
+// point), kept while that name stays.
+type namedSpec struct {
+	text string
+	sp   ns.InstanceSpec
 }
 
 func (h *pcpHost) bufsOf(c *ns.Class) *pcpBufs {
@@ -384,13 +440,22 @@ func (h *pcpHost) fillPlanned(row []ns.Raw, pc pcpClass, cols []pcpCol, f *pmpro
 		}
 	}
 	if listAt >= 0 {
-		var ids []ns.DatumID
+		ids := h.invScratch[:0]
 		for i := range row {
 			if i != listAt && row[i].State == ns.RawInvalid && !pc.Class.Datums[i].IsDerived() {
 				ids = append(ids, pc.Class.Datums[i].ID)
 			}
 		}
-		row[listAt] = ns.RawS(schema.InvalidList(ids...))
+		h.invScratch = ids
+		// The same list as the class's last instance had, as a rule: its text made once.
+		bf := h.bufsOf(pc.Class)
+		if !slices.Equal(ids, bf.invIDs) || bf.invIDs == nil {
+			bf.invIDs, bf.invText = append(bf.invIDs[:0], ids...), schema.InvalidList(ids...)
+			if bf.invIDs == nil {
+				bf.invIDs = []ns.DatumID{}
+			}
+		}
+		row[listAt] = ns.RawS(bf.invText)
 	}
 }
 

@@ -85,14 +85,19 @@ type pcpHost struct {
 	// dial opens the host's archive in place of a pmproxy context (ArchiveProviders).
 	dial func() (pcpContext, error)
 
-	mu      sync.Mutex
-	x       pcpContext
-	gen     uint64
-	descs   map[string]pmproxy.Desc
-	factors map[string]float64 // metric → factor to its datum's unit, NaN where none (per context)
-	reset   [8]byte            // the reset value of the current context
-	instNm  map[string]map[int64]string
-	retryAt time.Time // backoff after a failure to reach pmproxy
+	mu    sync.Mutex
+	x     pcpContext
+	gen   uint64
+	descs map[string]pmproxy.Desc
+	// descsGen counts the sets of descriptors read (what a class's buffers worked out from them
+	// is good while it stays).
+	descsGen   uint64
+	invScratch []ns.DatumID
+	classBuf   []collect.ClassReading // the last batch's, filled again
+	factors    map[string]float64     // metric → factor to its datum's unit, NaN where none (per context)
+	reset      [8]byte                // the reset value of the current context
+	instNm     map[string]map[int64]string
+	retryAt    time.Time // backoff after a failure to reach pmproxy
 	// lastCollect is when the last collection began, and gap the longest time between two: a
 	// context made again (one expired) lives longer than it.
 	lastCollect time.Time
@@ -455,7 +460,8 @@ func (h *pcpHost) Collect(ctx context.Context, req collect.Request) (collect.Bat
 	// This reading is of the classes as declared; a rescale declares them again for the next
 	// one, whose new reset value has the sampler take the new descriptions.
 	defer h.rescale(f)
-	b := collect.Batch{Time: f.Time, Reset: h.reset}
+	b := collect.Batch{Time: f.Time, Reset: h.reset, Classes: h.classBuf[:0]}
+	defer func() { h.classBuf = b.Classes }()
 	for _, pc := range h.classes {
 		if !req.Wants(pc.Class) {
 			continue
@@ -491,6 +497,7 @@ func (h *pcpHost) fetch(ctx context.Context, names []string) (*pmproxy.Fetched, 
 			return nil, err
 		}
 		h.descs = map[string]pmproxy.Desc{}
+		h.descsGen++
 		for _, d := range descs {
 			h.descs[d.Name] = d
 		}
@@ -509,6 +516,7 @@ func (h *pcpHost) fetch(ctx context.Context, names []string) (*pmproxy.Fetched, 
 	}
 	if g := h.x.Generation(); g != h.gen {
 		h.descs = nil // made again during the fetch: descriptors at the next collection
+		h.descsGen++
 		h.setGen(g)
 	}
 	return f, nil
