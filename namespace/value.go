@@ -71,6 +71,7 @@ const (
 	ReasonImpossibleJump          // a counter rose faster than the hardware can: a discontinuity
 	ReasonRemoved                 // the instance has gone (SiDeleted)
 	ReasonNotANumber              // the supplier gave NaN or an infinity (a user's statistic, issue 18)
+	ReasonNever                   // it never happened: a supplier's last success when it never succeeded
 	reasonCount
 )
 
@@ -81,6 +82,7 @@ var reasonText = [reasonCount]string{
 	"zero denominator", "argument unavailable", "not queryable", "not sampled yet",
 	"class unavailable", "access denied", "value does not fit its type", "implausible value",
 	"counter jumped further than the hardware can", "instance removed", "not a number (NaN or ±Inf)",
+	"never",
 }
 
 func (r Reason) String() string {
@@ -102,7 +104,7 @@ func (r Reason) SiErr() SiErr {
 		return SiNoValue
 	case ReasonTimeout:
 		return SiInstBusy
-	case ReasonImpossibleJump, ReasonOverflow, ReasonImplausible, ReasonNotANumber:
+	case ReasonImpossibleJump, ReasonOverflow, ReasonImplausible, ReasonNotANumber, ReasonNever:
 		return SiNoValue
 	case ReasonRemoved:
 		return SiDeleted
@@ -152,7 +154,7 @@ func (r Reason) Status() Status {
 		return StatusNotPresent
 	case ReasonInvalidData:
 		return StatusInvalidData
-	case ReasonNotPresent, ReasonAssumedDead, ReasonClassUnavailable:
+	case ReasonNotPresent, ReasonAssumedDead, ReasonClassUnavailable, ReasonNever:
 		return StatusNotPresent
 	case ReasonNotSupported:
 		return StatusNoImplementation
