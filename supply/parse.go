@@ -70,9 +70,10 @@ type Series struct {
 // Label is one label pair.
 type Label struct{ Name, Value string }
 
-// PCP5 is pmproxy's metadata line: `# PCP5 name pmid type indom sem units`.
+// PCP5 is pmproxy's metadata line: `# PCP5 name pmid type indom sem units`, and where it is.
 type PCP5 struct {
 	Name, PMID, Type, InDom, Sem, Units string
+	Line                                int
 }
 
 // ErrLimit is wrapped by the errors of a text past a limit.
@@ -224,7 +225,7 @@ func prepass(name string, data []byte, lim Limits, doc *Doc) ([]byte, *meta, err
 				if len(f) < 8 {
 					return nil, nil, fmt.Errorf("%s:%d: # PCP5 wants name pmid type indom sem units, got %q", name, ln, l)
 				}
-				pending = &PCP5{Name: f[2], PMID: f[3], Type: f[4], InDom: f[5], Sem: f[6], Units: strings.Join(f[7:], " ")}
+				pending = &PCP5{Name: f[2], PMID: f[3], Type: f[4], InDom: f[5], Sem: f[6], Units: strings.Join(f[7:], " "), Line: ln}
 				keep = nil
 			case "DCIMON":
 				if err := dcimonLine(name, ln, f[2:], doc); err != nil {

@@ -451,10 +451,11 @@ func (s *ddsSupplier) apply(doc *supply.Doc, at time.Time) {
 	}
 	fams := make(map[string]*ddsFamily, len(doc.Families))
 	changed := len(s.fams) != len(doc.Families)
+	constant := constantLabels(doc)
 	for i := range doc.Families {
 		f := &doc.Families[i]
 		prev := s.fams[f.Name]
-		fd := declare(prev, s.d.ids, s.vendor, s.vnum, src, f)
+		fd := declare(prev, s.d.ids, s.vendor, s.vnum, src, f, constant)
 		fams[f.Name] = fd
 		changed = changed || fd != prev
 	}

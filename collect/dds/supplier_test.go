@@ -404,7 +404,7 @@ func TestDDSLabelChurnBounded(t *testing.T) {
 		return f
 	}
 	f := fam(0)
-	fd := declare(nil, ids, "acme", vn, "x", f)
+	fd := declare(nil, ids, "acme", vn, "x", f, nil)
 	specs, _ := fd.read(f)
 	steady := specs[0].Levels[0]
 	for i := 1; i < 500; i++ {
@@ -475,4 +475,14 @@ func TestDDSDirectoryErrorSaidOnce(t *testing.T) {
 	if n != 1 {
 		t.Errorf("the directory's error was said %d times in 5 discoveries, want once", n)
 	}
+}
+
+// read is a supplier file's text.
+func (h *ddsHarness) read(name string) string {
+	h.t.Helper()
+	data, err := os.ReadFile(filepath.Join(h.dir, name))
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return string(data)
 }
