@@ -44,6 +44,7 @@ type config struct {
 	types, ids bool
 	// metrics
 	output string
+	format string
 	// record
 	duration       time.Duration
 	volSize        int64         // record --size: a volume's bytes before the next (0: one volume)
@@ -130,6 +131,7 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 		fs.DurationVar(&cfg.interval, "interval", time.Second, "the same as -i")
 		fs.IntVar(&cfg.count, "n", 1, "number of readings to write; 0 writes until interrupted")
 		fs.StringVar(&cfg.output, "output", "", "write each reading to `FILE`, whole and atomically (a node_exporter textfile directory's *.prom); default standard output")
+		fs.StringVar(&cfg.format, "format", headless.FormatPrometheus, "`FORMAT`: prometheus (text 0.0.4 with # PCP5 lines, what node_exporter's textfile collector reads) or openmetrics")
 		fs.BoolVar(&cfg.c.All, "all", false, "also the implementation datums")
 	case "get", "hot":
 		fs.DurationVar(&cfg.interval, "i", time.Second, "sampling `INTERVAL` (e.g. 1s, 500ms)")
@@ -354,6 +356,9 @@ func (cfg *config) validate() error {
 	case "metrics":
 		if cfg.count < 0 {
 			return usagef("-n %d: want 0 (until interrupted) or more", cfg.count)
+		}
+		if cfg.format != headless.FormatPrometheus && cfg.format != headless.FormatOpenMetrics {
+			return usagef("--format %q: want prometheus or openmetrics", cfg.format)
 		}
 
 	case "hot":

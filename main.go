@@ -43,10 +43,12 @@ Usage:
                                      in the units STAT is shown in (50 = 50%, 10MiB)
   dcimon hot --name NAME             a hotset of the configuration file
   dcimon metrics [PATH...] [-i 1s] [-n 1] [--output FILE] [--all]
+             [--format prometheus|openmetrics]
                                      the name space (or the paths) as Prometheus text
-                                     with PCP5 lines, for a node_exporter textfile
-                                     directory or pmdaopenmetrics; --output writes
-                                     each reading atomically; -n 0 until interrupted
+                                     with PCP5 lines (the default: node_exporter's
+                                     textfile collector reads only it) or OpenMetrics;
+                                     --output writes each reading atomically; -n 0
+                                     until interrupted
   dcimon record BASE [-i 1s] [--duration D] [--size SIZE [--keep AGE]]
              [--archive-version 2|3]
                                      record this host as a PCP archive (BASE.meta,
@@ -216,7 +218,7 @@ func executeEnv(ctx context.Context, cfg *config, e headless.Env, stdout, stderr
 			// reading the file never sees half of one.
 			emit = func(text []byte) error { return dcfg.WriteAtomic(cfg.output, text, 0o644) }
 		}
-		return headless.Metrics(ctx, headless.MetricsOptions{Common: cfg.c, Paths: cfg.args, Interval: cfg.interval, Count: cfg.count, Emit: emit}, e)
+		return headless.Metrics(ctx, headless.MetricsOptions{Common: cfg.c, Paths: cfg.args, Interval: cfg.interval, Count: cfg.count, Format: cfg.format, Emit: emit}, e)
 	case "record":
 		return headless.Record(ctx, headless.RecordOptions{Common: cfg.c, Base: cfg.args[0], Interval: cfg.interval,
 			Duration: cfg.duration, Version: cfg.archiveVersion, VolumeSize: cfg.volSize, Keep: cfg.keep}, e, stderr)

@@ -246,14 +246,17 @@ func meaningOf(f *supply.Family) meaning {
 	return m
 }
 
+// isWhole says x is a whole number but for the rounding of the multiplication that made it: a
+// few units in the last place (0.1 × 10^6 is 100000.00000000001), never more, so that a large
+// value's decimals (7199254740.993) are not taken for rounding.
+func isWhole(x float64) bool {
+	return math.Abs(x-math.Round(x)) <= 4*0x1p-52*math.Max(1, math.Abs(x))
+}
+
 // fits says every value of the family is a whole number once multiplied by mult.
 func fits(f *supply.Family, mult float64) bool {
 	whole := func(v float64) bool {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return true // shown as not a number whatever the unit
-		}
-		x := v * mult
-		return math.Abs(x-math.Round(x)) <= 1e-9*math.Max(1, math.Abs(x))
+		return math.IsNaN(v) || math.IsInf(v, 0) || isWhole(v*mult) // not a number is shown as such whatever the unit
 	}
 	for _, s := range f.Series {
 		if !whole(s.Value) || !whole(s.Sum) {
@@ -263,19 +266,36 @@ func fits(f *supply.Family, mult float64) bool {
 	return true
 }
 
+// inRange says every value of the family stays within 64 bits once multiplied by mult.
+func inRange(f *supply.Family, mult float64) bool {
+	for _, s := range f.Series {
+		for _, v := range []float64{s.Value, s.Sum} {
+			if !math.IsNaN(v) && !math.IsInf(v, 0) && math.Abs(v*mult) >= 1<<63 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // refine moves u to the first finer unit in which every value is whole, or the finest there is,
 // never coarser than prev (a family that once had decimals keeps its finer unit, so its class is
-// not declared anew at every change of the values).
+// not declared anew at every change of the values), and never so fine that a value no longer
+// fits in 64 bits (its decimals are rounded then, rather than the value lost).
 func refine(u ddsUnit, f *supply.Family, prev float64) ddsUnit {
 	for (!fits(f, u.mult) || u.mult < prev) && len(u.finer) > 0 {
 		next := u.finer[0]
+		mult := u.mult
 		switch {
 		case next == ns.UnitMicroUnits:
-			u.mult *= 1e6
+			mult *= 1e6
 		case next >= ns.UnitSecs && next <= ns.UnitNanosecs:
-			u.mult *= 1000
+			mult *= 1000
 		}
-		u.unit, u.finer = next, u.finer[1:]
+		if mult > prev && !inRange(f, mult) {
+			break
+		}
+		u.mult, u.unit, u.finer = mult, next, u.finer[1:]
 	}
 	return u
 }
@@ -516,7 +536,7 @@ func namingOf(f *supply.Family, constant []supply.Label) namer {
 func (nm namer) name(ls []supply.Label) string {
 	if nm.instname {
 		for _, l := range ls {
-			if l.Name == "instname" {
+			if l.Name == "instname" && l.Value != "" {
 				return schema.FSName(l.Value)
 			}
 		}
@@ -527,6 +547,9 @@ func (nm namer) name(ls []supply.Label) string {
 			continue
 		}
 		if len(nm.naming) == 1 {
+			if l.Value == "" {
+				return schema.FSName(l.Name + "=") // an empty name is no name
+			}
 			return schema.FSName(l.Value)
 		}
 		if b.Len() > 0 {
@@ -676,7 +699,7 @@ func rawOf(v, mult float64, t ns.DataType, counter, whole bool) ns.Raw {
 	}
 	x := v * mult
 	r := math.Round(x)
-	if whole && math.Abs(x-r) > 1e-9*math.Max(1, math.Abs(x)) {
+	if whole && !isWhole(x) {
 		return ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonOverflow}
 	}
 	if counter && r < 0 {

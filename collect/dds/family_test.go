@@ -125,6 +125,7 @@ func TestDDSInstanceNames(t *testing.T) {
 			[]string{"dev=sda,op=r", "dev=sda,op=w", "dev=sdb,op=r"}},
 		{"a label some lack", fam(l(), l("q", "x")), nil, []string{"{}", "x"}},
 		{"slash", fam(l("v", "slash/path"), l("v", "b")), nil, []string{"slash∕path", "b"}},
+		{"an empty value", fam(l("v", ""), l("v", "b")), nil, []string{"v=", "b"}},
 		{"one series, the host's labels", fam(host), host, nil},
 		{"one series, its own label", fam(l("hostname", "web1", "queue", "mail")), host, []string{"mail"}},
 		{"duplicate instnames", fam(l("i", "1", "instname", "x"), l("i", "2", "instname", "x")), nil, []string{"x", "i=2,instname=x"}},
