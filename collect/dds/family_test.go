@@ -96,7 +96,8 @@ bogus 3
 
 // Issue 33: instances are named by instname, else by the labels that vary between the series of
 // the family, never by a hash of all; PCP's context labels every series of the text shares name
-// nothing.
+// nothing. SPMI-HIER-10: the supplier gives each label set a name of its own (a duplicate instname
+// falls back to all the labels), so the registry's check of duplicates never has to refuse one.
 func TestDDSInstanceNames(t *testing.T) {
 	fam := func(series ...[]supply.Label) *supply.Family {
 		f := &supply.Family{Name: "f", Type: "gauge", Line: 1}

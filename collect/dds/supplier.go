@@ -56,7 +56,9 @@ type DDS struct {
 	sups      map[string]*ddsSupplier
 	dismissed map[string]time.Time // told to go away (SPMI-DDS-5): the modification time it had then
 	handle    uint32
-	reap      reaper // kills the programs' process groups when dcimon ends (process.go)
+	reap      reaper            // kills the programs' process groups when dcimon ends (process.go)
+	rel       release           // gives memory back after large texts went (release.go)
+	clash     map[string]string // by path: the family another supplier of its vendor also gives
 }
 
 // New returns the discoverer of the suppliers in opt.Dirs.
@@ -133,6 +135,7 @@ func (d *DDS) Discover(ctx context.Context) ([]collect.Provider, error) {
 	seen := map[string]bool{}
 	var out []collect.Provider
 	uid := trustOwner()
+	d.rel.maybe(d.opt.Now())
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	add := func(path string, program bool, refused error) {
@@ -191,9 +194,11 @@ func (d *DDS) Discover(ctx context.Context) ([]collect.Provider, error) {
 	for path, s := range d.sups {
 		if !seen[path] {
 			s.stop()
+			d.rel.went(s.series())
 			delete(d.sups, path)
 		}
 	}
+	d.clash = clashes(d.sups)
 	sort.Slice(out, func(i, j int) bool { return out[i].Supplier().Module < out[j].Supplier().Module })
 	return out, errors.Join(errs...)
 }
@@ -284,7 +289,63 @@ func (s *ddsSupplier) GoAway() {
 	if err == nil {
 		s.d.dismissed[s.path] = fi.ModTime()
 	}
+	s.d.rel.went(s.series())
 	delete(s.d.sups, s.path)
+}
+
+// clashes finds the families two suppliers of one vendor both give (issue 33 item 8): the
+// sampler registers the first and refuses the second (SiDuplicate, SPMI-DDS-2), and each of the
+// two says so (Warning), not only the one refused.
+func clashes(sups map[string]*ddsSupplier) map[string]string {
+	by := map[string][]*ddsSupplier{}
+	for _, s := range sups {
+		s.mu.Lock()
+		for name := range s.fams {
+			k := s.vendor + "\x00" + name
+			by[k] = append(by[k], s)
+		}
+		s.mu.Unlock()
+	}
+	out := map[string]string{}
+	for k, ss := range by {
+		if len(ss) < 2 {
+			continue
+		}
+		vendor, fam, _ := strings.Cut(k, "\x00")
+		for _, s := range ss {
+			var others []string
+			for _, o := range ss {
+				if o != s {
+					others = append(others, o.sup.Module)
+				}
+			}
+			slices.Sort(others)
+			msg := fmt.Sprintf("%s (%d): family %s of DDS/%s is also given by %s", ns.SiDuplicate, int(ns.SiDuplicate),
+				ns.EscapeName(fam), vendor, strings.Join(others, ", "))
+			if prev, ok := out[s.path]; !ok || msg < prev {
+				out[s.path] = msg // one clash said, the same one each time
+			}
+		}
+	}
+	return out
+}
+
+// Warning says what is wrong with a supplier that still supplies: a family another supplier of
+// its vendor gives too; nil when nothing is. The sampler's Monitor shows it (collect.Warner).
+func (s *ddsSupplier) Warning() error {
+	s.d.mu.Lock()
+	defer s.d.mu.Unlock()
+	if msg, ok := s.d.clash[s.path]; ok {
+		return errors.New(msg)
+	}
+	return nil
+}
+
+// series is how many series the supplier's text has now.
+func (s *ddsSupplier) series() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return seriesOf(s.doc)
 }
 
 func (s *ddsSupplier) stop() {
@@ -384,7 +445,12 @@ func readBounded(path string, max int) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, int64(max)+1))
+	var buf bytes.Buffer
+	if fi, err := f.Stat(); err == nil && fi.Size() > 0 && fi.Size() <= int64(max) {
+		buf.Grow(int(fi.Size()) + 512) // one allocation for a file read whole, not a doubling series
+	}
+	_, err = buf.ReadFrom(io.LimitReader(f, int64(max)+1))
+	data := buf.Bytes()
 	if err != nil {
 		return nil, err
 	}
@@ -616,6 +682,7 @@ func (s *ddsSupplier) apply(doc *supply.Doc, at time.Time) {
 		fams[f.Name] = fd
 		changed = changed || fd != prev
 	}
+	s.d.rel.went(seriesOf(s.doc) - seriesOf(doc))
 	s.fams, s.doc, s.docAt = fams, doc, at
 	if !changed && s.decl != nil {
 		return

@@ -111,7 +111,8 @@ func monitorRow(h *ddsHarness, module string) (state string, err error) {
 
 // Issue 29 item 11: a program others could change is never run, and a suppliers directory others
 // could change is not read at all; each is listed under Monitor, failing with the reason, and the
-// events say it. Once the permissions are right, they are used.
+// events say it. Once the permissions are right, they are used: the suppliers are found anew at
+// each discovery.
 func TestDDSRefusesWhatOthersCouldChange(t *testing.T) {
 	if _, err := os.Stat("/bin/sh"); err != nil {
 		t.Skip("no /bin/sh to write test programs in")
