@@ -349,9 +349,9 @@ func newFamily(reg *ns.Registry, c *ns.Class, d *ns.Datum) *family {
 	case d.IsText():
 		f.typ, f.name = "info", strings.TrimSuffix(base, "_info")+"_info"
 	case f.typ == "summary":
-		f.name = withSuffix(base, cv.suffix, false)
-		if strings.HasSuffix(f.name, "_value") {
-			f.name = strings.TrimSuffix(f.name, "_value")
+		f.name = base // its samples are _sum and _count: no suffix of a level's is kept from it
+		if cv.suffix != "" && !strings.HasSuffix(base, cv.suffix) {
+			f.name += "_" + cv.suffix
 		}
 	default:
 		if counter {
