@@ -263,8 +263,9 @@ func pcp5Lines(t *testing.T, text string) map[string][]string {
 	return out
 }
 
-// Issue 33 items 4 and 6 (PCPD-1): names follow Prometheus's conventions (base units in the
-// name, `_total` on counters only, no unit abbreviations), and every # PCP5 line's pmid and
+// Issue 33 items 4 and 6 (PCPD-1, X-8): names follow Prometheus's conventions (base units in the
+// name, `_total` on counters only, no unit abbreviations) and the # PCP5 line's units are the
+// written values' (sec, byte, none for a ratio), and every # PCP5 line's pmid and
 // instance domain are valid PCP identifiers (domain < 511, cluster < 4096, item < 1024), no two
 // families sharing a pmid, and the same from one run to the next, whatever the values.
 func TestMetricsNamesAndPCPIdentifiers(t *testing.T) {
