@@ -50,6 +50,7 @@ type config struct {
 	types, ids bool
 	// metrics
 	output string
+	format string
 	// record
 	duration       time.Duration
 	volSize        int64         // record --size: a volume's bytes before the next (0: one volume)
@@ -292,6 +293,9 @@ func (cfg *config) validate() error {
 	case "metrics":
 		if cfg.count < 0 {
 			return usagef("-n %d: want 0 (until interrupted) or more", cfg.count)
+		}
+		if cfg.format != headless.FormatPrometheus && cfg.format != headless.FormatOpenMetrics {
+			return usagef("--format %q: want prometheus or openmetrics", cfg.format)
 		}
 
 	case "hot":

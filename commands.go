@@ -254,7 +254,8 @@ node_exporter textfile directory or pmdaopenmetrics. The first reading is writte
 interval after the start, so rates are over it; --output writes each reading whole, through
 a temporary file and a rename.`,
 		Example: `  dcimon metrics CPU Disk
-  dcimon metrics -i 15s -n 0 --output /var/lib/node_exporter/textfile/dcimon.prom`,
+  dcimon metrics -i 15s -n 0 --output /var/lib/node_exporter/textfile/dcimon.prom
+  dcimon metrics --format openmetrics Disk`,
 		RunE:              ranCmd(cfg, "metrics"),
 		ValidArgsFunction: comp.paths(headless.CompletePath, -1),
 	}
@@ -262,6 +263,7 @@ a temporary file and a rename.`,
 	addSampling(fs, cfg, "read every `D`; the first reading is written one interval after the start", true)
 	inGroup(fs, grpOutput, func() {
 		fs.StringVar(&cfg.output, "output", "", "write each reading to `FILE`, whole and atomically (a textfile directory's *.prom); default standard output")
+		fs.StringVar(&cfg.format, "format", headless.FormatPrometheus, "`FORMAT`: prometheus (text 0.0.4 with # PCP5 lines, what node_exporter's textfile collector reads) or openmetrics")
 	})
 	addAll(fs, cfg, "also the implementation datums")
 	addSource(fs, cfg, anySource)

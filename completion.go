@@ -180,6 +180,7 @@ func registerFlagCompletions(root *cobra.Command, c completer) {
 		"feed":            fixed("none", "threshold", "always"),
 		"exceptions":      fixed("none", "exception", "trap", "both"),
 		"archive-version": fixed("2", "3"),
+		"format":          fixed("prometheus", "openmetrics"),
 		"name":            c.hotsetNames,
 	}
 	var walk func(*cobra.Command)

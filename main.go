@@ -139,7 +139,7 @@ func executeEnv(ctx context.Context, cfg *config, e headless.Env, stdout, stderr
 			// reading the file never sees half of one.
 			emit = func(text []byte) error { return dcfg.WriteAtomic(cfg.output, text, 0o644) }
 		}
-		return headless.Metrics(ctx, headless.MetricsOptions{Common: cfg.c, Paths: cfg.args, Interval: cfg.interval, Count: cfg.count, Emit: emit}, e)
+		return headless.Metrics(ctx, headless.MetricsOptions{Common: cfg.c, Paths: cfg.args, Interval: cfg.interval, Count: cfg.count, Format: cfg.format, Emit: emit}, e)
 	case "record":
 		return headless.Record(ctx, headless.RecordOptions{Common: cfg.c, Base: cfg.args[0], Interval: cfg.interval,
 			Duration: cfg.duration, Version: cfg.archiveVersion, VolumeSize: cfg.volSize, Keep: cfg.keep}, e, stderr)

@@ -151,9 +151,14 @@ func (m *monitor) sample(ctx context.Context, start, end time.Time) []ns.ClassSa
 		if p.LastErr != nil {
 			r[monError-1] = ns.Raw{S: ns.Clip(p.LastErr.Error(), monErrorSize-1)}
 		}
-		if p.LastOK.IsZero() {
+		switch {
+		case p.Successes == 0 && p.Failures > 0:
+			// The sampler counts liveness from the first attempt, but nothing ever succeeded:
+			// "never", not the start time (issue 33).
+			r[monLastOK-1] = ns.RawNA(ns.ReasonNever)
+		case p.LastOK.IsZero():
 			r[monLastOK-1] = ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonNotSampled}
-		} else {
+		default:
 			r[monLastOK-1] = ns.Raw{N: uint64(p.LastOK.Unix())}
 		}
 	}

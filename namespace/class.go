@@ -2,6 +2,7 @@ package namespace
 
 import (
 	"fmt"
+	"slices"
 	"sync/atomic"
 	"time"
 )
@@ -57,7 +58,11 @@ type Class struct {
 	Datums     []Datum
 	Events     []EventAttr
 	Extensions []Attr
-	Supplier   *Supplier
+	// Labels are the labels every value of the class has, as its supplier gave them (a user's
+	// series of one label set, `hostname="web1"`), any bytes: the export writes them back; every
+	// view escapes them. An instance's own are Instance.Labels.
+	Labels   []Attr
+	Supplier *Supplier
 
 	// InstFreq is how the instances of an instantiated class change (SPMI-INST-3).
 	InstFreq InstFreq
@@ -201,6 +206,10 @@ type Instance struct {
 	Access string
 	Desc   string
 	Attrs  []Attr
+	// Labels are the instance's labels as its supplier gave them (a user's series: its label
+	// set, `v="slash/path"`), any bytes: the export writes them back unchanged, and every view
+	// escapes them.
+	Labels []Attr
 	Added  time.Time
 
 	slot    int
@@ -237,6 +246,8 @@ type InstanceSpec struct {
 	Desc   string
 	Flags  InstFlags
 	Attrs  []Attr
+	// Labels are the supplier's own labels of the instance (Instance.Labels), any bytes.
+	Labels []Attr
 	// Label is the instance's DCI label when it is not its name (a process's command name,
 	// while its name is its PID); sanitised like any label.
 	Label string
@@ -465,5 +476,5 @@ func (c *Class) resolveDerived() error {
 func ClassDiffers(old, fresh *Class) bool {
 	return old.Name != fresh.Name || old.Desc != fresh.Desc || old.Help != fresh.Help ||
 		old.Instantiated() != fresh.Instantiated() || old.SingleInstance() != fresh.SingleInstance() ||
-		DescriptorsDiffer(old, fresh)
+		!slices.Equal(old.Labels, fresh.Labels) || DescriptorsDiffer(old, fresh)
 }

@@ -137,6 +137,9 @@ func describeClass(c *Class) Section {
 	for _, x := range c.Extensions {
 		f = append(f, Field{"extension " + x.Key, x.Value})
 	}
+	for _, l := range c.Labels {
+		f = append(f, Field{"label " + EscapeName(l.Key), strconv.Quote(l.Value)})
+	}
 	indom := c.ID.String()
 	if c.SingleInstance() {
 		indom = "PM_INDOM_NULL (single instance)"
@@ -160,6 +163,9 @@ func describeInstance(in *Instance) Section {
 	}
 	for _, a := range in.Attrs {
 		f = append(f, Field(a))
+	}
+	for _, l := range in.Labels {
+		f = append(f, Field{"label " + EscapeName(l.Key), strconv.Quote(l.Value)})
 	}
 	if !in.Added.IsZero() {
 		f = append(f, Field{"added", in.Added.UTC().Format("2006-01-02 15:04:05 UTC")})

@@ -441,3 +441,105 @@ func ParsePMUnits(s string) (PMUnits, bool) {
 	}
 	return u, true
 }
+
+// ParsePMType reads pmTypeStr's word for a type ("u32", "64", "double"), as # PCP5 lines and
+// pmproxy write it; false for any other word.
+func ParsePMType(w string) (PMType, bool) {
+	for _, t := range []PMType{PMType32, PMTypeU32, PMType64, PMTypeU64, PMTypeFloat, PMTypeDouble, PMTypeString} {
+		if t.Word() == w {
+			return t, true
+		}
+	}
+	return PMTypeUnknown, false
+}
+
+// ParsePMSem reads pmSemStr's word for semantics ("counter", "instant", "discrete"); false for
+// any other word.
+func ParsePMSem(w string) (PMSem, bool) {
+	switch w {
+	case "counter":
+		return PMSemCounter, true
+	case "instant":
+		return PMSemInstant, true
+	case "discrete":
+		return PMSemDiscrete, true
+	}
+	return 0, false
+}
+
+// PCP identifiers are domain.cluster.item (9, 12 and 10 bits) and an instance domain is
+// domain.serial (9 and 22 bits), as pmIDStr and pmInDomStr write them.
+const (
+	PMIDDomains  = 1 << 9
+	PMIDClusters = 1 << 12
+	PMIDItems    = 1 << 10
+	InDomSerials = 1 << 22
+)
+
+// PMID is a PCP metric identifier.
+type PMID struct{ Domain, Cluster, Item uint32 }
+
+// Valid says every part is in range (a domain below 511, which PCP keeps for dynamic names).
+func (p PMID) Valid() bool {
+	return p.Domain < PMIDDomains-1 && p.Cluster < PMIDClusters && p.Item < PMIDItems
+}
+
+// String is pmIDStr's form, "60.0.4".
+func (p PMID) String() string { return fmt.Sprintf("%d.%d.%d", p.Domain, p.Cluster, p.Item) }
+
+// InDom is a PCP instance domain.
+type InDom struct{ Domain, Serial uint32 }
+
+// InDomNull is PM_INDOM_NULL, the instance domain of a metric with one value.
+var InDomNull = InDom{Domain: PMIDDomains - 1, Serial: InDomSerials - 1}
+
+// Valid says both parts are in range, or it is PM_INDOM_NULL.
+func (i InDom) Valid() bool {
+	return i == InDomNull || i.Domain < PMIDDomains-1 && i.Serial < InDomSerials
+}
+
+// String is pmInDomStr's form, "60.1", or "PM_INDOM_NULL".
+func (i InDom) String() string {
+	if i == InDomNull {
+		return "PM_INDOM_NULL"
+	}
+	return fmt.Sprintf("%d.%d", i.Domain, i.Serial)
+}
+
+// ParsePMID reads pmIDStr's form: three parts, each in range.
+func ParsePMID(s string) (PMID, bool) {
+	n, ok := parseParts(s, PMIDDomains-1, PMIDClusters, PMIDItems)
+	if !ok {
+		return PMID{}, false
+	}
+	return PMID{n[0], n[1], n[2]}, true
+}
+
+// ParseInDom reads pmInDomStr's form, two parts in range, or PM_INDOM_NULL.
+func ParseInDom(s string) (InDom, bool) {
+	if s == "PM_INDOM_NULL" {
+		return InDomNull, true
+	}
+	n, ok := parseParts(s, PMIDDomains-1, InDomSerials)
+	if !ok {
+		return InDom{}, false
+	}
+	return InDom{n[0], n[1]}, true
+}
+
+// parseParts reads dot-separated decimal numbers, one per limit, each below its limit.
+func parseParts(s string, lims ...uint64) ([]uint32, bool) {
+	parts := strings.Split(s, ".")
+	if len(parts) != len(lims) {
+		return nil, false
+	}
+	out := make([]uint32, len(parts))
+	for i, p := range parts {
+		n, err := strconv.ParseUint(p, 10, 32)
+		if err != nil || n >= lims[i] {
+			return nil, false
+		}
+		out[i] = uint32(n)
+	}
+	return out, true
+}

@@ -75,6 +75,7 @@ const (
 	ReasonUsedAboveTotal          // invariant broken: a size in use is larger than the total it is part of
 	ReasonShareOutOfRange         // invariant broken: a share outside 0–100%
 	ReasonNotRecorded             // an archive replayed does not hold the datum's metric (issue 30)
+	ReasonNever                   // it never happened: a supplier's last success when it never succeeded
 	reasonCount
 )
 
@@ -86,7 +87,7 @@ var reasonText = [reasonCount]string{
 	"class unavailable", "access denied", "value does not fit its type", "implausible value",
 	"counter jumped further than the hardware can", "instance removed", "not a number (NaN or ±Inf)",
 	"parts add up to more than the time elapsed (invariant)", "used is larger than the total (invariant)",
-	"share outside 0–100% (invariant)", "not in the archive",
+	"share outside 0–100% (invariant)", "not in the archive", "never",
 }
 
 // Invariant reports whether the reason is an invariant the numbers broke: arithmetic across
@@ -115,7 +116,7 @@ func (r Reason) SiErr() SiErr {
 	case ReasonTimeout:
 		return SiInstBusy
 	case ReasonImpossibleJump, ReasonOverflow, ReasonImplausible, ReasonNotANumber,
-		ReasonBeyondElapsed, ReasonUsedAboveTotal, ReasonShareOutOfRange:
+		ReasonBeyondElapsed, ReasonUsedAboveTotal, ReasonShareOutOfRange, ReasonNever:
 		return SiNoValue
 	case ReasonRemoved:
 		return SiDeleted
@@ -165,7 +166,7 @@ func (r Reason) Status() Status {
 		return StatusNotPresent
 	case ReasonInvalidData:
 		return StatusInvalidData
-	case ReasonNotPresent, ReasonAssumedDead, ReasonClassUnavailable, ReasonNotRecorded:
+	case ReasonNotPresent, ReasonAssumedDead, ReasonClassUnavailable, ReasonNotRecorded, ReasonNever:
 		return StatusNotPresent
 	case ReasonNotSupported:
 		return StatusNoImplementation

@@ -70,9 +70,10 @@ type Series struct {
 // Label is one label pair.
 type Label struct{ Name, Value string }
 
-// PCP5 is pmproxy's metadata line: `# PCP5 name pmid type indom sem units`.
+// PCP5 is pmproxy's metadata line: `# PCP5 name pmid type indom sem units`, and where it is.
 type PCP5 struct {
 	Name, PMID, Type, InDom, Sem, Units string
+	Line                                int
 }
 
 // ErrLimit is wrapped by the errors of a text past a limit.
@@ -95,6 +96,10 @@ func Parse(name string, data []byte, lim Limits) (*Doc, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	series := 0
+	// Every series has its own copy of each label's name and value from the parser; a name, and a
+	// value the series before had too (a host's labels on every series of pmproxy's output), is
+	// kept once, so that a large text costs less for as long as it is kept.
+	names, last := map[string]string{}, map[string]string{}
 	for _, n := range meta.order {
 		mf := fams[n]
 		if mf == nil || len(mf.GetMetric()) == 0 {
@@ -102,18 +107,34 @@ func Parse(name string, data []byte, lim Limits) (*Doc, error) {
 		}
 		f := Family{Name: n, Help: mf.GetHelp(), Type: strings.ToLower(mf.GetType().String()), OMType: meta.omType[n],
 			Unit: meta.unit[n], PCP: meta.pcp[n], Line: meta.line[n]}
-		seen := map[string]bool{}
+		// A label set given twice is an error; sets are told apart by a hash of them, and
+		// compared only when two hashes are equal, so no key is made per series.
+		seen := make(map[uint64][]int, len(mf.GetMetric()))
 		for _, m := range mf.GetMetric() {
 			s := Series{Value: math.NaN(), Sum: math.NaN(), Count: math.NaN()}
+			s.Labels = make([]Label, 0, len(m.GetLabel()))
 			for _, l := range m.GetLabel() {
-				s.Labels = append(s.Labels, Label{l.GetName(), l.GetValue()})
+				ln, lv := l.GetName(), l.GetValue()
+				if k, ok := names[ln]; ok {
+					ln = k
+				} else if len(names) < 4096 {
+					names[ln] = ln
+				}
+				if prev, ok := last[ln]; ok && prev == lv {
+					lv = prev
+				} else if ok || len(last) < 4096 {
+					last[ln] = lv
+				}
+				s.Labels = append(s.Labels, Label{ln, lv})
 			}
 			slices.SortFunc(s.Labels, func(a, b Label) int { return strings.Compare(a.Name, b.Name) })
-			key := labelKey(s.Labels)
-			if seen[key] {
-				return nil, fmt.Errorf("%s:%d: family %s: the series %s is given twice", name, f.Line, n, key)
+			h := labelsHash(s.Labels)
+			for _, i := range seen[h] {
+				if slices.Equal(f.Series[i].Labels, s.Labels) {
+					return nil, fmt.Errorf("%s:%d: family %s: the series %s is given twice", name, f.Line, n, labelKey(s.Labels))
+				}
 			}
-			seen[key] = true
+			seen[h] = append(seen[h], len(f.Series))
 			fillValue(&s, mf.GetType(), m)
 			f.Series = append(f.Series, s)
 			if series++; lim.MaxSeries > 0 && series > lim.MaxSeries {
@@ -138,6 +159,24 @@ func fillValue(s *Series, t dto.MetricType, m *dto.Metric) {
 	default:
 		s.Value = m.GetUntyped().GetValue()
 	}
+}
+
+// labelsHash is FNV-1a of a label set, each name and value ended by a byte no name holds.
+func labelsHash(ls []Label) uint64 {
+	h := uint64(14695981039346656037)
+	add := func(s string) {
+		for i := 0; i < len(s); i++ {
+			h ^= uint64(s[i])
+			h *= 1099511628211
+		}
+		h ^= 0xff
+		h *= 1099511628211
+	}
+	for _, l := range ls {
+		add(l.Name)
+		add(l.Value)
+	}
+	return h
 }
 
 // labelKey is a series' label set as the text writes it: {a="x",b="y"}, {} for none.
@@ -193,9 +232,9 @@ func prepass(name string, data []byte, lim Limits, doc *Doc) ([]byte, *meta, err
 			continue
 		}
 		n := sampleName(l)
-		for suf, typ := range map[string]string{"_total": "counter", "_info": "info"} {
-			if base, ok := strings.CutSuffix(n, suf); ok && declared[base] == typ && declared[n] == "" {
-				renamed[base] = n
+		for _, st := range [...][2]string{{"_total", "counter"}, {"_info", "info"}} {
+			if base, ok := bytes.CutSuffix(n, []byte(st[0])); ok && declared[string(base)] == st[1] && declared[string(n)] == "" {
+				renamed[string(base)] = string(n)
 			}
 		}
 	}
@@ -224,7 +263,7 @@ func prepass(name string, data []byte, lim Limits, doc *Doc) ([]byte, *meta, err
 				if len(f) < 8 {
 					return nil, nil, fmt.Errorf("%s:%d: # PCP5 wants name pmid type indom sem units, got %q", name, ln, l)
 				}
-				pending = &PCP5{Name: f[2], PMID: f[3], Type: f[4], InDom: f[5], Sem: f[6], Units: strings.Join(f[7:], " ")}
+				pending = &PCP5{Name: f[2], PMID: f[3], Type: f[4], InDom: f[5], Sem: f[6], Units: strings.Join(f[7:], " "), Line: ln}
 				keep = nil
 			case "DCIMON":
 				if err := dcimonLine(name, ln, f[2:], doc); err != nil {
@@ -265,11 +304,11 @@ func prepass(name string, data []byte, lim Limits, doc *Doc) ([]byte, *meta, err
 					keep = []byte(strings.Join(f, " "))
 				}
 			}
-		} else if n := sampleName(l); n != "" {
-			if strings.HasSuffix(n, "_created") && counters[strings.TrimSuffix(n, "_created")] {
+		} else if nb := sampleName(l); len(nb) > 0 {
+			if base, ok := bytes.CutSuffix(nb, []byte("_created")); ok && counters[string(base)] {
 				keep = nil // OpenMetrics' creation time of a counter: not a statistic
-			} else {
-				note(familyOf(n, m), ln)
+			} else if _, known := m.line[string(nb)]; !known {
+				note(familyOf(string(nb), m), ln) // the usual sample line's family is noted already
 			}
 		}
 		out = append(out, keep...)
@@ -310,14 +349,13 @@ func familyOf(sample string, m *meta) string {
 	return sample
 }
 
-// sampleName is the metric name a sample line starts with ("" for a blank line).
-func sampleName(l []byte) string {
+// sampleName is the metric name a sample line starts with (empty for a blank line), within l.
+func sampleName(l []byte) []byte {
 	l = bytes.TrimLeft(l, " \t")
-	i := bytes.IndexAny(l, "{ \t")
-	if i < 0 {
-		return string(l)
+	if i := bytes.IndexAny(l, "{ \t"); i >= 0 {
+		return l[:i]
 	}
-	return string(l[:i])
+	return l
 }
 
 // dcimonLine reads `# DCIMON vendor=acme enterprise=12345 interval=10s`.

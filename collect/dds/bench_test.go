@@ -92,7 +92,7 @@ func FuzzDDSDeclare(f *testing.F) {
 		_ = reg.RegisterClass(&ns.Class{ID: ns.ClassID{ns.DDSASN, uint32(vn)}, Name: "fuzz", Desc: "d", Flags: ns.ClassEnabled})
 		for i := range doc.Families {
 			fam := &doc.Families[i]
-			fd := declare(nil, ids, "fuzz", vn, "fuzz.prom", fam)
+			fd := declare(nil, ids, "fuzz", vn, "fuzz.prom", fam, nil)
 			for _, c := range fd.classes {
 				if err := reg.RegisterClass(c); err != nil {
 					return // a refusal is an error the sampler logs, fine

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -90,18 +92,25 @@ func (d *ddsIDs) family(vendor uint16, vname, fam string) uint16 {
 }
 
 // ddsFamily is one family as a supplier declares it, and what it needs to read it: the unit its
-// values are kept in and the factor from the text's number to it, and the instance numbers of
-// its label sets.
+// values are kept in and the factor from the text's number to it, its meaning, how its label
+// sets are named, and their instance numbers.
 type ddsFamily struct {
 	name    string
 	sig     string // what the declaration depends on; another signature is another class
 	classes []*ns.Class
 	stats   *ns.Class // the class holding the datums
-	typ     string
+	typ     string    // counter, gauge, untyped, summary or histogram: how the values are filled
+	mean    meaning
 	mult    float64 // raw = text value × mult
-	ids     map[string]uint64
-	specs   map[uint64]ns.InstanceSpec // by instance number: made once per label set
-	next    uint64
+	whole   bool    // an integer PCP type: a value with decimals does not fit it
+	nm      namer
+	// A label set keeps its instance number and its name while it stays in the text. They are
+	// found by the label set's 64-bit hash (seriesHash), so nothing per series but these three
+	// entries is kept between readings: the text's own strings are the document's.
+	ids    map[uint64]uint64 // label set's hash → instance number
+	names  map[uint64]string // instance number → name (the instance's OS name)
+	byName map[string]uint64 // name → instance number, so that no two share one
+	next   uint64
 }
 
 // ddsUnit is the DCI unit of a family and the factor from the text's numbers to it.
@@ -114,6 +123,7 @@ type ddsUnit struct {
 	finer []ns.Unit
 	// stamp: the values are times (seconds since the epoch), shown as dates (DCI4 ST_TIME).
 	stamp bool
+	from  string // where the unit came from, for describe
 }
 
 // isTimestamp says a gauge in seconds is a point in time, by the names Prometheus gives them
@@ -127,37 +137,46 @@ func isTimestamp(f *supply.Family) bool {
 // when it is a counter and a quantity with unspecified units otherwise.
 func unitOf(f *supply.Family) ddsUnit {
 	if f.PCP != nil {
-		return pcpUnit(f.PCP.Units)
+		u := pcpUnit(f.PCP.Units)
+		u.from = fmt.Sprintf("units %s (# PCP5, line %d)", ns.EscapeName(f.PCP.Units), f.PCP.Line)
+		return u
 	}
-	u := f.Unit
+	u, from := f.Unit, "# UNIT"
 	if u == "" {
 		n := strings.TrimSuffix(f.Name, "_total")
 		for _, suf := range []string{"seconds", "bytes", "celsius", "volts", "ratio"} {
 			if strings.HasSuffix(n, "_"+suf) {
-				u = suf
+				u, from = suf, "the name's _"+suf
 				break
 			}
 		}
 	}
+	var out ddsUnit
 	switch u {
 	case "seconds":
+		out = ddsUnit{unit: ns.UnitSecs, mult: 1, finer: []ns.Unit{ns.UnitMillisecs, ns.UnitMicrosecs, ns.UnitNanosecs}}
 		if isTimestamp(f) {
-			return ddsUnit{unit: ns.UnitSecs, mult: 1, stamp: true} // whole seconds, as a time of day
+			out = ddsUnit{unit: ns.UnitSecs, mult: 1, stamp: true} // whole seconds, as a time of day
 		}
-		return ddsUnit{unit: ns.UnitSecs, mult: 1, finer: []ns.Unit{ns.UnitMillisecs, ns.UnitMicrosecs, ns.UnitNanosecs}}
 	case "bytes":
-		return ddsUnit{unit: ns.UnitBytes, mult: 1}
+		out = ddsUnit{unit: ns.UnitBytes, mult: 1}
 	case "celsius":
-		return ddsUnit{unit: ns.UnitMilliCelsius, mult: 1000}
+		out = ddsUnit{unit: ns.UnitMilliCelsius, mult: 1000}
 	case "volts":
-		return ddsUnit{unit: ns.UnitMilliVolts, mult: 1000}
+		out = ddsUnit{unit: ns.UnitMilliVolts, mult: 1000}
 	case "", "ratio":
+		out = ddsUnit{unit: ns.UnitNone, mult: 1, finer: []ns.Unit{ns.UnitMicroUnits}}
 		if f.Type == "counter" && u == "" {
-			return ddsUnit{unit: ns.UnitCount, mult: 1, finer: []ns.Unit{ns.UnitMicroUnits}}
+			out.unit = ns.UnitCount
 		}
-		return ddsUnit{unit: ns.UnitNone, mult: 1, finer: []ns.Unit{ns.UnitMicroUnits}}
+	default:
+		out = ddsUnit{unit: ns.UnitNone, mult: 1, note: u, finer: []ns.Unit{ns.UnitMicroUnits}}
 	}
-	return ddsUnit{unit: ns.UnitNone, mult: 1, note: u, finer: []ns.Unit{ns.UnitMicroUnits}}
+	out.from = "units " + u + " (" + from + ")"
+	if u == "" {
+		out.from = "no units given"
+	}
+	return out
 }
 
 // pcpUnit maps pmUnitsStr's words onto DCI's units (namespace.PCPUnitsOf).
@@ -166,16 +185,78 @@ func pcpUnit(s string) ddsUnit {
 	return ddsUnit{unit: m.Unit, mult: m.Mult, pcp: m.PM, note: m.Note, finer: m.Finer}
 }
 
-// pmUnitsStr's words for the scales of space and time.
+// meaning is what a family's values are: a counter, a level or a discrete value, of which type,
+// and what said so. A # PCP5 line wins over # TYPE for the semantics and the type (issue 33):
+// pmproxy writes `# TYPE gauge` for PCP's discrete metrics, and a user's `counter` there is one.
+type meaning struct {
+	sem  ns.PMSem
+	typ  ns.DataType // the DCI type of the value (counters are unsigned)
+	pm   ns.PMType   // PCP's type, when the # PCP5 line gave one
+	from []string    // what said so, for describe
+}
+
+// meaningOf reads the semantics and type of a counter, gauge or untyped family.
+func meaningOf(f *supply.Family) meaning {
+	m := meaning{sem: ns.PMSemInstant, typ: ns.TypeInt8}
+	switch {
+	case f.Type == "counter":
+		m.sem, m.typ = ns.PMSemCounter, ns.TypeUint8
+		m.from = append(m.from, "semantics counter (# TYPE counter)")
+	case f.OMType != "":
+		m.from = append(m.from, "semantics instant (# TYPE "+f.OMType+")")
+	case f.Type == "untyped":
+		m.from = append(m.from, "semantics instant (no # TYPE)")
+	default:
+		m.from = append(m.from, "semantics instant (# TYPE "+f.Type+")")
+	}
+	if f.PCP == nil {
+		return m
+	}
+	line := f.PCP.Line
+	if sem, ok := ns.ParsePMSem(f.PCP.Sem); ok {
+		said := m.from[0]
+		m.sem = sem
+		m.from[0] = fmt.Sprintf("semantics %s (# PCP5, line %d", sem.Word(), line)
+		if !strings.HasPrefix(said, "semantics "+sem.Word()+" ") {
+			m.from[0] += "; over " + strings.TrimPrefix(said, "semantics ")
+		}
+		m.from[0] += ")"
+	} else {
+		m.from = append(m.from, fmt.Sprintf("# PCP5 semantics %q unknown (line %d): not used", ns.EscapeName(f.PCP.Sem), line))
+	}
+	t, ok := ns.ParsePMType(f.PCP.Type)
+	switch {
+	case !ok || t == ns.PMTypeString:
+		m.from = append(m.from, fmt.Sprintf("# PCP5 type %q not used (line %d): a sample is a number", ns.EscapeName(f.PCP.Type), line))
+		if m.sem == ns.PMSemCounter {
+			m.typ = ns.TypeUint8
+		}
+		return m
+	case t == ns.PMTypeU32:
+		m.typ = ns.TypeUint4
+	case t == ns.PMType32 && m.sem != ns.PMSemCounter:
+		m.typ = ns.TypeInt4
+	case t == ns.PMTypeU64 || m.sem == ns.PMSemCounter:
+		m.typ = ns.TypeUint8 // DCI's counters are unsigned; PCP's type is kept for its view
+	default:
+		m.typ = ns.TypeInt8
+	}
+	m.pm = t
+	m.from = append(m.from, fmt.Sprintf("type %s (# PCP5, line %d)", t.Word(), line))
+	return m
+}
+
+// isWhole says x is a whole number but for the rounding of the multiplication that made it: a
+// few units in the last place (0.1 × 10^6 is 100000.00000000001), never more, so that a large
+// value's decimals (7199254740.993) are not taken for rounding.
+func isWhole(x float64) bool {
+	return math.Abs(x-math.Round(x)) <= 4*0x1p-52*math.Max(1, math.Abs(x))
+}
 
 // fits says every value of the family is a whole number once multiplied by mult.
 func fits(f *supply.Family, mult float64) bool {
 	whole := func(v float64) bool {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return true // shown as not a number whatever the unit
-		}
-		x := v * mult
-		return math.Abs(x-math.Round(x)) <= 1e-9*math.Max(1, math.Abs(x))
+		return math.IsNaN(v) || math.IsInf(v, 0) || isWhole(v*mult) // not a number is shown as such whatever the unit
 	}
 	for _, s := range f.Series {
 		if !whole(s.Value) || !whole(s.Sum) {
@@ -185,19 +266,36 @@ func fits(f *supply.Family, mult float64) bool {
 	return true
 }
 
+// inRange says every value of the family stays within 64 bits once multiplied by mult.
+func inRange(f *supply.Family, mult float64) bool {
+	for _, s := range f.Series {
+		for _, v := range []float64{s.Value, s.Sum} {
+			if !math.IsNaN(v) && !math.IsInf(v, 0) && math.Abs(v*mult) >= 1<<63 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // refine moves u to the first finer unit in which every value is whole, or the finest there is,
 // never coarser than prev (a family that once had decimals keeps its finer unit, so its class is
-// not declared anew at every change of the values).
+// not declared anew at every change of the values), and never so fine that a value no longer
+// fits in 64 bits (its decimals are rounded then, rather than the value lost).
 func refine(u ddsUnit, f *supply.Family, prev float64) ddsUnit {
 	for (!fits(f, u.mult) || u.mult < prev) && len(u.finer) > 0 {
 		next := u.finer[0]
+		mult := u.mult
 		switch {
 		case next == ns.UnitMicroUnits:
-			u.mult *= 1e6
+			mult *= 1e6
 		case next >= ns.UnitSecs && next <= ns.UnitNanosecs:
-			u.mult *= 1000
+			mult *= 1000
 		}
-		u.unit, u.finer = next, u.finer[1:]
+		if mult > prev && !inRange(f, mult) {
+			break
+		}
+		u.mult, u.unit, u.finer = mult, next, u.finer[1:]
 	}
 	return u
 }
@@ -206,23 +304,49 @@ func refine(u ddsUnit, f *supply.Family, prev float64) ddsUnit {
 // shortened with a hash when it is past SPMI's 31 bytes.
 func ddsNameOf(fam string) string { return ns.InstanceName(fam) }
 
+// The extensions of a family's class that say what it was in the text, so that the export
+// writes it back under its own name and type (issue 33).
+const (
+	ExtFamily = "openmetrics family"
+	ExtType   = "openmetrics type"
+)
+
 // declare builds (or keeps, when nothing it depends on changed) the classes of family f of
-// vendor v for the supplier src.
-func declare(prev *ddsFamily, ids *ddsIDs, vendor string, vnum uint16, src string, f *supply.Family) *ddsFamily {
+// vendor v for the supplier src; constant are the labels every series of the text has (pmproxy's
+// hostname, machineid and domainname), which name no instance.
+func declare(prev *ddsFamily, ids *ddsIDs, vendor string, vnum uint16, src string, f *supply.Family, constant []supply.Label) *ddsFamily {
 	var prevMult float64
 	if prev != nil {
 		prevMult = prev.mult
 	}
-	u := refine(unitOf(f), f, prevMult)
-	labelled := len(f.Series) > 1 || (len(f.Series) == 1 && len(f.Series[0].Labels) > 0)
+	summary := f.Type == "summary" || f.Type == "histogram"
+	var mean meaning
+	if !summary {
+		mean = meaningOf(f)
+	}
+	u := unitOf(f)
+	whole := mean.pm != 0 && mean.pm != ns.PMTypeFloat && mean.pm != ns.PMTypeDouble
+	if whole {
+		u.finer = nil // an integer PCP type's values are whole, in its own unit
+	}
+	u = refine(u, f, prevMult)
+	nm := namingOf(f, constant)
+	labelled := nm.labelled
+	var classLabels []ns.Attr
+	if !labelled && len(f.Series) == 1 {
+		classLabels = attrs(f.Series[0].Labels) // one label set, all of them the text's own
+	}
 	help := ns.EscapeName(f.Help)
-	sig := fmt.Sprintf("%s|%s|%s|%v|%d|%g|%v|%s|%v|%v", vendor, f.Name, f.Type, labelled, u.unit, u.mult, u.pcp, help, f.PCP != nil, u.stamp)
+	sig := fmt.Sprintf("%s|%s|%s|%v|%d|%g|%v|%s|%v|%v|%v|%v", vendor, f.Name, f.Type, labelled, u.unit, u.mult, u.pcp, help,
+		f.PCP != nil, u.stamp, mean, classLabels)
 	if prev != nil && prev.sig == sig {
+		prev.nm = nm
 		return prev
 	}
-	fd := &ddsFamily{name: f.Name, sig: sig, typ: f.Type, mult: u.mult, ids: map[string]uint64{}, specs: map[uint64]ns.InstanceSpec{}}
+	fd := &ddsFamily{name: f.Name, sig: sig, typ: f.Type, mean: mean, mult: u.mult, whole: whole, nm: nm,
+		ids: map[uint64]uint64{}, names: map[uint64]string{}, byName: map[string]uint64{}}
 	if prev != nil {
-		fd.ids, fd.specs, fd.next = prev.ids, prev.specs, prev.next // a label set keeps its number
+		fd.ids, fd.names, fd.byName, fd.next = prev.ids, prev.names, prev.byName, prev.next // a label set keeps its number
 	}
 	fnum := ids.family(vnum, vendor, f.Name)
 	id := ns.ClassID{ns.DDSASN, uint32(vnum), uint32(fnum)}
@@ -246,12 +370,20 @@ func declare(prev *ddsFamily, ids *ddsIDs, vendor string, vnum uint16, src strin
 	if f.OMType != "" {
 		h += " OpenMetrics type " + f.OMType + "."
 	}
-	datums := ddsDatums(f, u, desc, h, where)
-	stats := &ns.Class{ID: id, Name: name, Desc: desc, Help: h, Flags: ns.ClassEnabled, Datums: datums}
+	// describe shows what came from where (issue 33).
+	source := where + "; " + strings.Join(append(slices.Clone(mean.from), u.from), "; ")
+	datums := ddsDatums(f, u, mean, desc, h, source)
+	omType := f.Type
+	if f.OMType != "" {
+		omType = f.OMType
+	}
+	ext := []ns.Attr{{Key: ExtFamily, Value: ns.EscapeName(f.Name)}, {Key: ExtType, Value: omType}}
+	stats := &ns.Class{ID: id, Name: name, Desc: desc, Help: h, Flags: ns.ClassEnabled, Datums: datums, Extensions: ext, Labels: classLabels}
 	if labelled {
 		ctx := &ns.Class{ID: id, Name: name, Desc: desc, Help: h, Flags: ns.ClassEnabled}
 		stats = &ns.Class{ID: id.Child(1), Name: "series", Desc: ns.Clip("Label sets of "+name, 63), Help: h, Flags: ns.ClassEnabled,
-			InstFreq: ns.SiContInst, Levels: []ns.InstLevel{{Type: ns.TypeUint4, Tag: ns.TagEnumeration, Size: 4}}, Datums: datums}
+			InstFreq: ns.SiContInst, Levels: []ns.InstLevel{{Type: ns.TypeUint4, Tag: ns.TagEnumeration, Size: 4}}, Datums: datums,
+			Extensions: ext}
 		fd.classes = []*ns.Class{ctx, stats}
 	} else {
 		stats.Levels = schema.SingleLevel()
@@ -261,39 +393,180 @@ func declare(prev *ddsFamily, ids *ddsIDs, vendor string, vnum uint16, src strin
 	return fd
 }
 
-func ddsDatums(f *supply.Family, u ddsUnit, desc, help, where string) []ns.Datum {
-	var pcpName string
+func ddsDatums(f *supply.Family, u ddsUnit, m meaning, desc, help, source string) []ns.Datum {
+	var pcpName, pmid, indom string
 	if f.PCP != nil {
 		pcpName = f.PCP.Name
+		// The metric's own identifiers on the host pmproxy read it from, when they are PCP's.
+		if _, ok := ns.ParsePMID(f.PCP.PMID); ok {
+			pmid = f.PCP.PMID
+		}
+		if _, ok := ns.ParseInDom(f.PCP.InDom); ok {
+			indom = f.PCP.InDom
+		}
 	}
 	withPCP := func(d ns.Datum) ns.Datum {
 		if !u.pcp.IsZero() {
 			d.PCP.Units = u.pcp
 		}
+		if m.pm != 0 {
+			d.PCP.Type = m.pm
+		}
+		d.PCP.PMID, d.PCP.InDom = pmid, indom
 		return d.WithHelp(help).WithPCPName(pcpName)
 	}
 	switch f.Type {
 	case "summary", "histogram":
+		sum := ns.Counter(ddsSum, "sum", ns.TypeUint8, u.unit, ns.Clip("Sum of "+desc, 63), source+", _sum").WithHelp(help).WithPCPName(pcpName)
+		if !u.pcp.IsZero() {
+			sum.PCP.Units = u.pcp
+		}
 		return []ns.Datum{
-			withPCP(ns.Counter(ddsSum, "sum", ns.TypeUint8, u.unit, ns.Clip("Sum of "+desc, 63), where+", _sum")),
-			ns.Counter(ddsCount, "count", ns.TypeUint8, ns.UnitEvent, ns.Clip("Observations of "+desc, 63), where+", _count").WithHelp(help),
+			sum,
+			ns.Counter(ddsCount, "count", ns.TypeUint8, ns.UnitEvent, ns.Clip("Observations of "+desc, 63), source+", _count").WithHelp(help),
 			ns.Derived(ddsMean, "mean", ns.DerivedAverage, ns.PMSemInstant, ns.Clip("Mean of "+desc, 63), ddsSum, ddsCount).WithHelp(help),
 		}
-	case "counter":
-		return []ns.Datum{withPCP(ns.Counter(ddsValue, "value", ns.TypeUint8, u.unit, desc, where))}
 	}
-	g := withPCP(ns.Gauge(ddsValue, "value", ns.TypeInt8, u.unit, desc, where))
-	if u.stamp {
-		g = g.WithDCI4(ns.STTime, ns.STFCTime, ns.STPAbsolute)
+	var d ns.Datum
+	switch m.sem {
+	case ns.PMSemCounter:
+		d = ns.Counter(ddsValue, "value", m.typ, u.unit, desc, source)
+	case ns.PMSemDiscrete:
+		// PCP's discrete: a value that changes rarely, still read whenever the text changes.
+		d = ns.Discrete(ddsValue, "value", m.typ, u.unit, desc, source).WithVolatility(ns.SVVolatile)
+	default:
+		d = ns.Gauge(ddsValue, "value", m.typ, u.unit, desc, source)
 	}
-	return []ns.Datum{g}
+	d = withPCP(d)
+	if u.stamp && m.sem != ns.PMSemCounter {
+		d = d.WithDCI4(ns.STTime, ns.STFCTime, ns.STPAbsolute)
+	}
+	return []ns.Datum{d}
 }
 
-// instanceName is a label set's instance name: the value of a lone label, else name=value pairs;
-// a slash is the DIVISION SLASH, as in a file system's name (`dir="/tmp"` is `∕tmp`).
-func instanceName(ls []supply.Label) string {
-	if len(ls) == 1 {
-		return schema.FSName(ls[0].Value)
+// namer says how a family's label sets are named (issue 33): by PCP's `instname` label when every
+// series has one (pmproxy's /metrics), else by the labels whose values vary between the series
+// of the family, never by a hash of them all. PCP's context labels that every series of the text
+// shares (pmproxy's hostname, machineid and domainname) name nothing.
+type namer struct {
+	labelled bool            // the family is a context of instances, not a single value
+	instname bool            // named by instname
+	naming   map[string]bool // else by these labels
+}
+
+// pcpContextLabels are the names of PCP's context labels (pmLookupLabels(3)), which pmproxy puts
+// on every series it writes.
+var pcpContextLabels = []string{"hostname", "domainname", "machineid", "userid", "groupid", "container"}
+
+// constantLabels are the PCP context labels with the same value on every series of a text of more
+// than one family: they are the text's host's, not any instance's. Other labels all series share
+// (a file about one disk, `disk="sda"` everywhere) still name the instance they are about.
+func constantLabels(doc *supply.Doc) []supply.Label {
+	if len(doc.Families) < 2 {
+		return nil
+	}
+	var out []supply.Label
+	first := true
+	for i := range doc.Families {
+		for _, s := range doc.Families[i].Series {
+			if first {
+				out = slices.DeleteFunc(slices.Clone(s.Labels), func(l supply.Label) bool { return !slices.Contains(pcpContextLabels, l.Name) })
+				first = false
+			} else {
+				out = slices.DeleteFunc(out, func(l supply.Label) bool { return !slices.Contains(s.Labels, l) })
+			}
+			if len(out) == 0 {
+				return nil
+			}
+		}
+	}
+	return out
+}
+
+func namingOf(f *supply.Family, constant []supply.Label) namer {
+	if len(f.Series) == 0 {
+		return namer{}
+	}
+	nm := namer{instname: true}
+	for _, s := range f.Series {
+		if !slices.ContainsFunc(s.Labels, func(l supply.Label) bool { return l.Name == "instname" }) {
+			nm.instname = false
+			break
+		}
+	}
+	if nm.instname {
+		nm.labelled = true
+		return nm
+	}
+	nm.naming = map[string]bool{}
+	if len(f.Series) == 1 {
+		for _, l := range f.Series[0].Labels {
+			if !slices.Contains(constant, l) {
+				nm.naming[l.Name] = true
+			}
+		}
+		nm.labelled = len(nm.naming) > 0
+		return nm
+	}
+	// A label varies when some series lacks it or two give it different values.
+	first := map[string]string{}
+	count := map[string]int{}
+	for _, s := range f.Series {
+		for _, l := range s.Labels {
+			if v, ok := first[l.Name]; !ok {
+				first[l.Name] = l.Value
+			} else if v != l.Value {
+				nm.naming[l.Name] = true
+			}
+			count[l.Name]++
+		}
+	}
+	for n, c := range count {
+		if c != len(f.Series) {
+			nm.naming[n] = true
+		}
+	}
+	nm.labelled = true
+	return nm
+}
+
+// name is a label set's instance name: its instname, the value of the one naming label, or the
+// naming labels' name=value pairs; a slash is the DIVISION SLASH, as in a file system's name
+// (`dir="/tmp"` is `∕tmp`); the export writes the labels themselves back (Instance.Labels).
+func (nm namer) name(ls []supply.Label) string {
+	if nm.instname {
+		for _, l := range ls {
+			if l.Name == "instname" && l.Value != "" {
+				return schema.FSName(l.Value)
+			}
+		}
+	}
+	var b strings.Builder
+	for _, l := range ls {
+		if !nm.naming[l.Name] {
+			continue
+		}
+		if len(nm.naming) == 1 {
+			if l.Value == "" {
+				return schema.FSName(l.Name + "=") // an empty name is no name
+			}
+			return schema.FSName(l.Value)
+		}
+		if b.Len() > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(l.Name + "=" + l.Value)
+	}
+	if b.Len() == 0 {
+		return allLabels(ls)
+	}
+	return schema.FSName(b.String())
+}
+
+// allLabels names a label set by every label: name=value pairs, `{}` for none.
+func allLabels(ls []supply.Label) string {
+	if len(ls) == 0 {
+		return "{}"
 	}
 	var b strings.Builder
 	for i, l := range ls {
@@ -305,16 +578,36 @@ func instanceName(ls []supply.Label) string {
 	return schema.FSName(b.String())
 }
 
-// labelDesc is a label set for an instance's description: name="value" pairs, the values escaped.
-func labelDesc(ls []supply.Label) string {
-	var b strings.Builder
-	for i, l := range ls {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(ns.EscapeName(l.Name) + `="` + ns.EscapeName(l.Value) + `"`)
+// attrs is a label set as the name space keeps it, exactly.
+func attrs(ls []supply.Label) []ns.Attr {
+	if len(ls) == 0 {
+		return nil
 	}
-	return b.String()
+	out := make([]ns.Attr, len(ls))
+	for i, l := range ls {
+		out[i] = ns.Attr{Key: l.Name, Value: l.Value}
+	}
+	return out
+}
+
+// seriesHash is FNV-1a of a label set (names and values, each ended by a byte no name holds), with
+// no allocation. Two label sets of one family with one hash would share an instance; at 64 bits
+// that is about one chance in 10^9 for a family of 200,000 series.
+func seriesHash(ls []supply.Label) uint64 {
+	h := uint64(14695981039346656037)
+	add := func(s string) {
+		for i := 0; i < len(s); i++ {
+			h ^= uint64(s[i])
+			h *= 1099511628211
+		}
+		h ^= 0xff
+		h *= 1099511628211
+	}
+	for _, l := range ls {
+		add(l.Name)
+		add(l.Value)
+	}
+	return h
 }
 
 // read fills the family's instances and raw values from f.
@@ -331,69 +624,103 @@ func (fd *ddsFamily) read(f *supply.Family) ([]ns.InstanceSpec, []ns.Raw) {
 	if len(fd.ids) > 2*len(f.Series)+1024 {
 		fd.forget(f) // label sets that come and go (a label with a request id) do not pile up
 	}
-	specs := make([]ns.InstanceSpec, 0, len(f.Series))
-	raw := make([]ns.Raw, nd*len(f.Series))
+	n, nl := len(f.Series), 0
+	for _, s := range f.Series {
+		nl += len(s.Labels)
+	}
+	// Made anew at each reading, not kept: a text changes every few seconds at most, and what is
+	// kept between readings is what a large text costs for as long as it stays.
+	specs, levels, labels := make([]ns.InstanceSpec, n), make([]uint64, n), make([]ns.Attr, nl)
+	raw := make([]ns.Raw, nd*n)
 	for i, s := range f.Series {
-		key := s.LabelKey()
+		key := seriesHash(s.Labels)
 		id, ok := fd.ids[key]
 		if !ok {
 			fd.next++
 			id = fd.next
 			fd.ids[key] = id
-			sp := ns.InstanceSpec{Levels: []uint64{id}, OSName: instanceName(s.Labels), Desc: ns.Clip(labelDesc(s.Labels), 63)}
-			if id <= 0xffff {
-				sp.ASN = uint16(id)
+			name := fd.nm.name(s.Labels)
+			if o, taken := fd.byName[name]; taken && o != id {
+				name = allLabels(s.Labels)
+				if o, taken := fd.byName[name]; taken && o != id {
+					name += "~" + strconv.FormatUint(id, 10)
+				}
 			}
-			fd.specs[id] = sp
+			fd.names[id], fd.byName[name] = name, id
 		}
-		specs = append(specs, fd.specs[id])
+		levels[i] = id
+		ls := labels[:len(s.Labels):len(s.Labels)]
+		labels = labels[len(s.Labels):]
+		for j, l := range s.Labels {
+			ls[j] = ns.Attr{Key: l.Name, Value: l.Value}
+		}
+		sp := ns.InstanceSpec{Levels: levels[i : i+1 : i+1], OSName: fd.names[id], Labels: ls}
+		if id <= 0xffff {
+			sp.ASN = uint16(id)
+		}
+		specs[i] = sp
 		fd.fill(raw[i*nd:(i+1)*nd], s)
 	}
 	return specs, raw
 }
 
-// forget drops the numbers of label sets the text no longer has; those it has keep theirs.
+// forget drops the numbers and names of label sets the text no longer has; those it has keep theirs.
 func (fd *ddsFamily) forget(f *supply.Family) {
-	ids := make(map[string]uint64, len(f.Series))
-	specs := make(map[uint64]ns.InstanceSpec, len(f.Series))
+	ids := make(map[uint64]uint64, len(f.Series))
+	names := make(map[uint64]string, len(f.Series))
+	byName := make(map[string]uint64, len(f.Series))
 	for _, s := range f.Series {
-		k := s.LabelKey()
+		k := seriesHash(s.Labels)
 		if id, ok := fd.ids[k]; ok {
-			ids[k], specs[id] = id, fd.specs[id]
+			n := fd.names[id]
+			ids[k], names[id], byName[n] = id, n, id
 		}
 	}
-	fd.ids, fd.specs = ids, specs
+	fd.ids, fd.names, fd.byName = ids, names, byName
 }
 
 // fill converts one series' numbers into raw values in the family's unit.
 func (fd *ddsFamily) fill(row []ns.Raw, s supply.Series) {
 	switch fd.typ {
 	case "summary", "histogram":
-		row[ddsSum-1] = fd.raw(s.Sum, true)
-		row[ddsCount-1] = fd.rawWith(s.Count, 1, true)
-	case "counter":
-		row[ddsValue-1] = fd.raw(s.Value, true)
+		row[ddsSum-1] = rawOf(s.Sum, fd.mult, ns.TypeUint8, true, false)
+		row[ddsCount-1] = rawOf(s.Count, 1, ns.TypeUint8, true, false)
 	default:
-		row[ddsValue-1] = fd.raw(s.Value, false)
+		row[ddsValue-1] = rawOf(s.Value, fd.mult, fd.mean.typ, fd.mean.sem == ns.PMSemCounter, fd.whole)
 	}
 }
 
-func (fd *ddsFamily) raw(v float64, counter bool) ns.Raw { return fd.rawWith(v, fd.mult, counter) }
-
-// rawWith is v × mult as a raw value: a counter unsigned, anything else signed; NaN and the
-// infinities are not a number, never 0; a value that does not fit is an overflow.
-func (fd *ddsFamily) rawWith(v, mult float64, counter bool) ns.Raw {
+// rawOf is v × mult as a raw value of type t: NaN and the infinities are not a number, never 0; a
+// counter below zero is implausible; a value that does not fit t (or, whole, has decimals where
+// the text's PCP type is an integer) is an overflow, never truncated.
+func rawOf(v, mult float64, t ns.DataType, counter, whole bool) ns.Raw {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonNotANumber}
 	}
-	x := math.Round(v * mult)
-	switch {
-	case counter && x < 0:
-		return ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonImplausible}
-	case counter && x >= 1<<64, !counter && (x >= 1<<63 || x < -(1<<63)):
+	x := v * mult
+	r := math.Round(x)
+	if whole && !isWhole(x) {
 		return ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonOverflow}
-	case counter:
-		return ns.Raw{N: uint64(x)}
 	}
-	return ns.Raw{N: uint64(int64(x))}
+	if counter && r < 0 {
+		return ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonImplausible}
+	}
+	var lo, hi float64 // hi is exclusive
+	switch t {
+	case ns.TypeUint4:
+		lo, hi = 0, 1<<32
+	case ns.TypeInt4:
+		lo, hi = -(1 << 31), 1<<31
+	case ns.TypeUint8:
+		lo, hi = 0, 1<<64
+	default:
+		lo, hi = -(1 << 63), 1<<63
+	}
+	if r < lo || r >= hi {
+		return ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonOverflow}
+	}
+	if r < 0 {
+		return ns.Raw{N: uint64(int64(r))}
+	}
+	return ns.Raw{N: uint64(r)}
 }

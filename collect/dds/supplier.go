@@ -56,6 +56,9 @@ type DDS struct {
 	sups      map[string]*ddsSupplier
 	dismissed map[string]time.Time // told to go away (SPMI-DDS-5): the modification time it had then
 	handle    uint32
+	reap      reaper            // kills the programs' process groups when dcimon ends (process.go)
+	rel       release           // gives memory back after large texts went (release.go)
+	clash     map[string]string // by path: the family another supplier of its vendor also gives
 }
 
 // New returns the discoverer of the suppliers in opt.Dirs.
@@ -72,27 +75,83 @@ func New(opt Options) *DDS {
 	return &DDS{opt: opt, ids: newDDSIDs(), sups: map[string]*ddsSupplier{}, dismissed: map[string]time.Time{}, handle: 1000}
 }
 
-// ddsKind says how a directory entry supplies: as text, as a program, or not at all. Files
-// being written by a tool that renames them into place (`.x.prom.tmp`, `x.prom~`) are not read.
-func ddsKind(name string, fi os.FileInfo) (program, ok bool) {
-	if strings.HasPrefix(name, ".") || strings.HasSuffix(name, "~") || !fi.Mode().IsRegular() {
-		return false, false
+// isText says a file name is a text supplier's: `*.prom` and `*.om`.
+func isText(name string) bool {
+	return strings.HasSuffix(name, ".prom") || strings.HasSuffix(name, ".om")
+}
+
+// skipped says a directory entry is never a supplier: files being written by a tool that renames
+// them into place (`.x.prom.tmp`, `x.prom~`).
+func skipped(name string) bool { return strings.HasPrefix(name, ".") || strings.HasSuffix(name, "~") }
+
+// entry says how a directory entry supplies: as text, as a program, or not at all; and, for one
+// that would, why it is refused. A text file that is not a regular file (a named pipe, a link to
+// /dev/zero) or cannot be read is refused with the reason, never left out without a word (issue
+// 33); so is a program others could change (issue 29). Other files (a README, a directory) are
+// not suppliers.
+func entry(path, name string, uid uint32) (program, ok bool, refused error) {
+	fi, err := os.Stat(path) // follows a symbolic link to the real file
+	if isText(name) {
+		switch {
+		case err != nil:
+			return false, true, fmt.Errorf("cannot be read: %w", err)
+		case !fi.Mode().IsRegular():
+			return false, true, fmt.Errorf("%w (%s): a supplier's text must be a file", regular.ErrNotRegular, kindOf(fi))
+		}
+		return false, true, nil
 	}
-	if strings.HasSuffix(name, ".prom") || strings.HasSuffix(name, ".om") {
-		return false, true
+	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
+		return false, false, nil
 	}
-	return true, fi.Mode().Perm()&0o111 != 0
+	if err := checkTrusted(path, uid); err != nil {
+		return true, true, refusal(err)
+	}
+	return true, true, nil
+}
+
+// refusal says why a program or directory is not used, and what dcimon asks of it.
+func refusal(err error) error {
+	if errors.Is(err, ErrUntrusted) {
+		return fmt.Errorf("refused: %w; dcimon runs nothing that anyone but root or its own user could change (as sshd's StrictModes)", err)
+	}
+	return fmt.Errorf("refused: %w", err)
+}
+
+// kindOf names what a file that is not a regular file is.
+func kindOf(fi os.FileInfo) string {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return regular.Kind(st.Mode)
+	}
+	return fi.Mode().Type().String()
 }
 
 // Discover lists the suppliers there are now: the same provider for a file or program as long
 // as it stays, a new one for a new file. A directory that cannot be read is an error for the
-// sampler's event log; the others are still searched.
+// sampler's event log; the others are still searched. A directory others could change is not
+// read at all: it is listed as a supplier refused with the reason, as is each refused file or
+// program in the others, so that Monitor and the events say why (issues 29 and 33).
 func (d *DDS) Discover(ctx context.Context) ([]collect.Provider, error) {
 	var errs []error
 	seen := map[string]bool{}
 	var out []collect.Provider
+	uid := trustOwner()
+	d.rel.maybe(d.opt.Now())
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	add := func(path string, program bool, refused error) {
+		seen[path] = true
+		s := d.sups[path]
+		if s == nil || s.program != program {
+			if s != nil {
+				s.stop()
+			}
+			d.handle++
+			s = newDDSSupplier(d, path, program, d.handle)
+			d.sups[path] = s
+		}
+		s.setRefused(refused)
+		out = append(out, s)
+	}
 	for _, dir := range d.opt.Dirs {
 		if ctx.Err() != nil {
 			errs = append(errs, ctx.Err())
@@ -101,48 +160,45 @@ func (d *DDS) Discover(ctx context.Context) ([]collect.Provider, error) {
 		if abs, err := filepath.Abs(dir); err == nil {
 			dir = abs // a program is started in its own directory, by its full path
 		}
-		ents, err := os.ReadDir(dir)
-		if errors.Is(err, os.ErrNotExist) {
+		if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
 			continue
 		}
+		if err := checkTrusted(dir, uid); err != nil {
+			if !seen[dir+"/"] {
+				add(dir+"/", false, refusal(err))
+			}
+			continue
+		}
+		ents, err := os.ReadDir(dir)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("suppliers directory %s: %w", ns.EscapeName(dir), err))
 		}
 		for _, e := range ents {
 			path := filepath.Join(dir, e.Name())
-			if seen[path] {
+			if seen[path] || skipped(e.Name()) {
 				continue
 			}
-			fi, err := os.Stat(path) // follows a symbolic link to the real file
-			if err != nil {
-				continue
-			}
-			program, ok := ddsKind(e.Name(), fi)
+			program, ok, refused := entry(path, e.Name(), uid)
 			if !ok {
 				continue
 			}
 			if t, gone := d.dismissed[path]; gone {
-				if t.Equal(fi.ModTime()) {
+				if fi, err := os.Stat(path); err == nil && t.Equal(fi.ModTime()) {
 					continue // told to go away, and not changed since
 				}
 				delete(d.dismissed, path)
 			}
-			seen[path] = true
-			s := d.sups[path]
-			if s == nil || s.program != program {
-				d.handle++
-				s = newDDSSupplier(d, path, program, d.handle)
-				d.sups[path] = s
-			}
-			out = append(out, s)
+			add(path, program, refused)
 		}
 	}
 	for path, s := range d.sups {
 		if !seen[path] {
 			s.stop()
+			d.rel.went(s.series())
 			delete(d.sups, path)
 		}
 	}
+	d.clash = clashes(d.sups)
 	sort.Slice(out, func(i, j int) bool { return out[i].Supplier().Module < out[j].Supplier().Module })
 	return out, errors.Join(errs...)
 }
@@ -174,6 +230,9 @@ type ddsSupplier struct {
 	lastRun time.Time
 	cancel  context.CancelFunc
 	gone    bool
+	// refused says why the file, program or directory is not used (not a regular file, or
+	// others could change it); nil when it is. Discover sets it anew each time.
+	refused error
 }
 
 type runResult struct {
@@ -188,10 +247,23 @@ func newDDSSupplier(d *DDS, path string, program bool, handle uint32) *ddsSuppli
 		kind = "program"
 	}
 	name := ns.EscapeName(filepath.Base(path))
+	if strings.HasSuffix(path, "/") {
+		kind, name = "directory", ns.EscapeName(filepath.Base(path))+" (directory)" // a refused directory
+	}
 	return &ddsSupplier{d: d, path: path, program: program, fams: map[string]*ddsFamily{}, runs: make(chan runResult, 1),
 		sup: ns.Supplier{IVersion: schema.IfaceVer, Handle: handle, Type: ns.SPTGeneralSupplier, SVersion: schema.SupVer,
 			Module: ns.Clip("dds:"+name, 63), Title: ns.Clip("Users' statistics: "+name, 63),
 			Description: ns.Clip(fmt.Sprintf("Statistics of the %s %s (Prometheus or OpenMetrics text)", kind, ns.EscapeName(path)), 255)}}
+}
+
+// setRefused records why the supplier is not used now, or nil; a program refused is stopped.
+func (s *ddsSupplier) setRefused(err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.refused = err
+	if err != nil && s.cancel != nil {
+		s.cancel()
+	}
 }
 
 // Supplier is the supplier record; its module is `dds:` and the file's name.
@@ -217,7 +289,63 @@ func (s *ddsSupplier) GoAway() {
 	if err == nil {
 		s.d.dismissed[s.path] = fi.ModTime()
 	}
+	s.d.rel.went(s.series())
 	delete(s.d.sups, s.path)
+}
+
+// clashes finds the families two suppliers of one vendor both give (issue 33 item 8): the
+// sampler registers the first and refuses the second (SiDuplicate, SPMI-DDS-2), and each of the
+// two says so (Warning), not only the one refused.
+func clashes(sups map[string]*ddsSupplier) map[string]string {
+	by := map[string][]*ddsSupplier{}
+	for _, s := range sups {
+		s.mu.Lock()
+		for name := range s.fams {
+			k := s.vendor + "\x00" + name
+			by[k] = append(by[k], s)
+		}
+		s.mu.Unlock()
+	}
+	out := map[string]string{}
+	for k, ss := range by {
+		if len(ss) < 2 {
+			continue
+		}
+		vendor, fam, _ := strings.Cut(k, "\x00")
+		for _, s := range ss {
+			var others []string
+			for _, o := range ss {
+				if o != s {
+					others = append(others, o.sup.Module)
+				}
+			}
+			slices.Sort(others)
+			msg := fmt.Sprintf("%s (%d): family %s of DDS/%s is also given by %s", ns.SiDuplicate, int(ns.SiDuplicate),
+				ns.EscapeName(fam), vendor, strings.Join(others, ", "))
+			if prev, ok := out[s.path]; !ok || msg < prev {
+				out[s.path] = msg // one clash said, the same one each time
+			}
+		}
+	}
+	return out
+}
+
+// Warning says what is wrong with a supplier that still supplies: a family another supplier of
+// its vendor gives too; nil when nothing is. The sampler's Monitor shows it (collect.Warner).
+func (s *ddsSupplier) Warning() error {
+	s.d.mu.Lock()
+	defer s.d.mu.Unlock()
+	if msg, ok := s.d.clash[s.path]; ok {
+		return errors.New(msg)
+	}
+	return nil
+}
+
+// series is how many series the supplier's text has now.
+func (s *ddsSupplier) series() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return seriesOf(s.doc)
 }
 
 func (s *ddsSupplier) stop() {
@@ -238,6 +366,9 @@ func (s *ddsSupplier) Collect(ctx context.Context, req collect.Request) (collect
 	now := s.d.opt.Now()
 	if s.gone {
 		return collect.Batch{}, fmt.Errorf("%s: told to go away", s.sup.Module)
+	}
+	if s.refused != nil {
+		return collect.Batch{}, fmt.Errorf("%s: %s", s.sup.Module, ns.EscapeName(s.refused.Error()))
 	}
 	var fresh bool
 	if s.program {
@@ -314,7 +445,12 @@ func readBounded(path string, max int) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, int64(max)+1))
+	var buf bytes.Buffer
+	if fi, err := f.Stat(); err == nil && fi.Size() > 0 && fi.Size() <= int64(max) {
+		buf.Grow(int(fi.Size()) + 512) // one allocation for a file read whole, not a doubling series
+	}
+	_, err = buf.ReadFrom(io.LimitReader(f, int64(max)+1))
+	data := buf.Bytes()
 	if err != nil {
 		return nil, err
 	}
@@ -372,7 +508,7 @@ func (s *ddsSupplier) start(now time.Time, interval time.Duration) {
 	s.running, s.lastRun, s.cancel = true, now, cancel
 	go func() {
 		defer cancel()
-		doc, err := runProgram(rctx, s.path, s.sup.Module, timeout, s.d.opt.Limits)
+		doc, err := runProgram(rctx, &s.d.reap, s.path, s.sup.Module, timeout, s.d.opt.Limits)
 		s.runs <- runResult{doc: doc, at: s.d.opt.Now(), err: err}
 	}()
 }
@@ -397,20 +533,107 @@ func (c *capped) Write(p []byte) (int, error) {
 	return c.buf.Write(p)
 }
 
-// runProgram runs path with no arguments and no shell, in its own process group, and parses
-// what it prints. The whole group is killed at the deadline or when it prints past the limit.
-func runProgram(ctx context.Context, path, module string, timeout time.Duration, lim supply.Limits) (*supply.Doc, error) {
+// outputs are the read ends of a program's standard output and error, copied into their writers.
+type outputs struct {
+	r, w [2]*os.File
+	done chan struct{}
+}
+
+// pipeTo gives cmd pipes for its standard output and error, to be copied into out and errOut.
+func pipeTo(cmd *exec.Cmd, out, errOut io.Writer) (*outputs, error) {
+	o := &outputs{done: make(chan struct{}, 2)}
+	for i := range 2 {
+		r, w, err := os.Pipe()
+		if err != nil {
+			o.close()
+			return o, err
+		}
+		o.r[i], o.w[i] = r, w
+	}
+	cmd.Stdout, cmd.Stderr = o.w[0], o.w[1]
+	for i, dst := range []io.Writer{out, errOut} {
+		go func(r *os.File, dst io.Writer) {
+			_, _ = io.Copy(dst, r)
+			o.done <- struct{}{}
+		}(o.r[i], dst)
+	}
+	return o, nil
+}
+
+// started closes the write ends once the program has them.
+func (o *outputs) started() {
+	for i, w := range o.w {
+		if w != nil {
+			_ = w.Close()
+			o.w[i] = nil
+		}
+	}
+}
+
+// wait waits for both copies to end, at most d; then the read ends are closed, which ends them
+// (a process outside the program's group that still holds a pipe cannot hold the run).
+func (o *outputs) wait(d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	n, late := 0, false
+	for n < 2 && !late {
+		select {
+		case <-o.done:
+			n++
+		case <-t.C:
+			late = true
+		}
+	}
+	o.close()
+	for ; n < 2; n++ {
+		<-o.done // a read of a closed pipe ends at once
+	}
+}
+
+func (o *outputs) close() {
+	for _, f := range append(o.r[:], o.w[:]...) {
+		if f != nil {
+			_ = f.Close()
+		}
+	}
+}
+
+// runProgram runs path with no arguments and no shell, in its own directory and process group,
+// with the minimal environment (minimalEnv), and parses what it prints. It is refused when others
+// could change it (checked again at each run, not only when it was found). The whole group is
+// killed at the deadline, when it prints past the limit, and when the run is over, so that
+// nothing it started stays; the reaper kills it if dcimon ends first.
+func runProgram(ctx context.Context, reap *reaper, path, module string, timeout time.Duration, lim supply.Limits) (*supply.Doc, error) {
+	if err := checkTrusted(path, trustOwner()); err != nil {
+		return nil, fmt.Errorf("%s: %s", module, ns.EscapeName(refusal(err).Error()))
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, path)
 	cmd.Dir = filepath.Dir(path)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Env = minimalEnv()
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = time.Second
 	out := &capped{max: lim.MaxBytes, stop: cancel}
 	errOut := &capped{max: 4096}
-	cmd.Stdout, cmd.Stderr = out, errOut
-	err := cmd.Run()
+	// The output comes through pipes of ours, read until their end: the run is over when the
+	// program itself ends, and then its group is killed, so that a child it left in the
+	// background (holding the pipe) cannot keep the run going.
+	read, err := pipeTo(cmd, out, errOut)
+	if err == nil {
+		err = spawn(cmd)
+		read.started()
+	}
+	if err == nil {
+		pgid := cmd.Process.Pid
+		reap.tell('+', pgid)
+		err = cmd.Wait()
+		_ = syscall.Kill(-pgid, syscall.SIGKILL) // what it left running in the background
+		reap.tell('-', pgid)
+		read.wait(time.Second)
+	} else {
+		read.close()
+	}
 	if out.over {
 		return nil, fmt.Errorf("%s: printed more than %d bytes: %w; stopped", module, lim.MaxBytes, supply.ErrLimit)
 	}
@@ -451,13 +674,15 @@ func (s *ddsSupplier) apply(doc *supply.Doc, at time.Time) {
 	}
 	fams := make(map[string]*ddsFamily, len(doc.Families))
 	changed := len(s.fams) != len(doc.Families)
+	constant := constantLabels(doc)
 	for i := range doc.Families {
 		f := &doc.Families[i]
 		prev := s.fams[f.Name]
-		fd := declare(prev, s.d.ids, s.vendor, s.vnum, src, f)
+		fd := declare(prev, s.d.ids, s.vendor, s.vnum, src, f, constant)
 		fams[f.Name] = fd
 		changed = changed || fd != prev
 	}
+	s.d.rel.went(seriesOf(s.doc) - seriesOf(doc))
 	s.fams, s.doc, s.docAt = fams, doc, at
 	if !changed && s.decl != nil {
 		return

@@ -18,7 +18,7 @@ import (
 
 // ddsHarness is a sampler whose only suppliers are a suppliers directory's.
 type ddsHarness struct {
-	t     *testing.T
+	t     testing.TB
 	dir   string
 	clock *collecttest.FakeClock
 	s     *collect.Sampler
@@ -27,7 +27,7 @@ type ddsHarness struct {
 	mtime time.Time
 }
 
-func newDDSHarness(t *testing.T, liveness time.Duration) *ddsHarness {
+func newDDSHarness(t testing.TB, liveness time.Duration) *ddsHarness {
 	t.Helper()
 	h := &ddsHarness{t: t, dir: t.TempDir(), clock: &collecttest.FakeClock{T: time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)},
 		mtime: time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC)}
@@ -56,13 +56,13 @@ func (h *ddsHarness) write(name, text string, step time.Duration) {
 
 func (h *ddsHarness) tick(d time.Duration) *ns.Snapshot {
 	h.t.Helper()
-	h.snap = collecttest.Tick(h.t, h.s, h.clock, d)
+	h.snap = collecttest.Tick(h.t.(*testing.T), h.s, h.clock, d)
 	return h.snap
 }
 
 func (h *ddsHarness) value(path string) ns.Value {
 	h.t.Helper()
-	return collecttest.Value(h.t, h.s, h.snap, path)
+	return collecttest.Value(h.t.(*testing.T), h.s, h.snap, path)
 }
 
 func (h *ddsHarness) exists(path string) bool {
@@ -167,6 +167,17 @@ func TestDDSVendorSharedDuplicateRefused(t *testing.T) {
 	dup := strings.Join(h.events(ns.EvProviderError), "\n")
 	if !strings.Contains(dup, "SiDuplicate (193)") || !strings.Contains(dup, "dds:b.prom") {
 		t.Errorf("no SiDuplicate event for b.prom's queue_depth: %q", dup)
+	}
+	// Issue 33 item 8: each of the two says the clash, not only the one refused.
+	h.tick(2 * time.Second) // the next discovery sees both suppliers' families
+	for _, c := range []struct{ file, other string }{{"a.prom", "dds:b.prom"}, {"b.prom", "dds:a.prom"}} {
+		w := h.dds.sups[filepath.Join(h.dir, c.file)].Warning()
+		if w == nil || !strings.Contains(w.Error(), "SiDuplicate (193): family queue_depth of DDS/acme is also given by "+c.other) {
+			t.Errorf("%s: warning %v, want the clash with %s", c.file, w, c.other)
+		}
+	}
+	if w := h.dds.sups[filepath.Join(h.dir, "a.prom")].Warning(); w != nil && strings.Contains(w.Error(), "users") {
+		t.Errorf("a.prom warned of b.prom's users, which it does not give: %v", w)
 	}
 	// The first supplier goes: DDS/acme stays for the second, whose queue_depth is now taken.
 	if err := os.Remove(filepath.Join(h.dir, "a.prom")); err != nil {
@@ -404,7 +415,7 @@ func TestDDSLabelChurnBounded(t *testing.T) {
 		return f
 	}
 	f := fam(0)
-	fd := declare(nil, ids, "acme", vn, "x", f)
+	fd := declare(nil, ids, "acme", vn, "x", f, nil)
 	specs, _ := fd.read(f)
 	steady := specs[0].Levels[0]
 	for i := 1; i < 500; i++ {
@@ -475,4 +486,14 @@ func TestDDSDirectoryErrorSaidOnce(t *testing.T) {
 	if n != 1 {
 		t.Errorf("the directory's error was said %d times in 5 discoveries, want once", n)
 	}
+}
+
+// read is a supplier file's text.
+func (h *ddsHarness) read(name string) string {
+	h.t.Helper()
+	data, err := os.ReadFile(filepath.Join(h.dir, name))
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return string(data)
 }

@@ -1,0 +1,132 @@
+package dds
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"dcimon/supply"
+)
+
+// processesWith lists the processes whose command line holds arg as one of its words.
+func processesWith(arg string) []string {
+	var out []string
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		data, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err != nil {
+			continue
+		}
+		for _, w := range bytes.Split(data, []byte{0}) {
+			if string(w) == arg {
+				out = append(out, e.Name()+" "+strings.ReplaceAll(string(data), "\x00", " "))
+				break
+			}
+		}
+	}
+	return out
+}
+
+// gone waits up to 5 s for every process with arg to end.
+func gone(t *testing.T, arg string) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if len(processesWith(arg)) == 0 {
+			return
+		}
+	}
+	t.Errorf("still running: %q", processesWith(arg))
+}
+
+// uniqueSleep is a sleep duration no other test uses, to find its processes by.
+func uniqueSleep(n int) string { return fmt.Sprintf("%d.%d", 1000+n, os.Getpid()) }
+
+// Issue 29 item 13: a run leaves nothing behind: what a program started in the background is
+// killed with its process group when the run is over.
+func TestRunProgramLeavesNothing(t *testing.T) {
+	dir := t.TempDir()
+	bg := uniqueSleep(1)
+	writeProgram(t, dir, "p", "sleep "+bg+" &\necho 'up 1'\n")
+	var r reaper
+	if _, err := runProgram(context.Background(), &r, filepath.Join(dir, "p"), "dds:p", 5*time.Second, supply.DefaultLimits); err != nil {
+		t.Fatal(err)
+	}
+	gone(t, bg)
+}
+
+// Issue 29 item 13: when dcimon ends, the pipe to the reaper is closed by the kernel, and the
+// reaper kills every process group it was told of and not told was done. Here the pipe is closed
+// by hand, as the kernel would.
+func TestReaperKillsGroupsWhenTheEndCloses(t *testing.T) {
+	var r reaper
+	keep, kill := uniqueSleep(2), uniqueSleep(3)
+	start := func(arg string) *exec.Cmd {
+		cmd := exec.Command("sleep", arg)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		go func() { _ = cmd.Wait() }()
+		return cmd
+	}
+	a, b := start(kill), start(keep)
+	defer func() { _ = b.Process.Kill() }()
+	r.tell('+', a.Process.Pid)
+	r.tell('+', b.Process.Pid)
+	r.tell('-', b.Process.Pid) // done: the reaper must leave this group alone
+	if r.w == nil {
+		t.Fatalf("no reaper: %v", r.err)
+	}
+	r.mu.Lock()
+	_ = r.w.Close()
+	r.mu.Unlock()
+	gone(t, kill)
+	time.Sleep(100 * time.Millisecond)
+	if len(processesWith(keep)) == 0 {
+		t.Error("the reaper killed a group it had been told was done")
+	}
+}
+
+// Issue 29 item 12: a program gets PATH, HOME, LANG, TZ and the other variables the docs list,
+// never dcimon's password.
+func TestProgramEnvironmentMinimal(t *testing.T) {
+	t.Setenv("DCIMON_PCP_PASSWORD", "hunter2")
+	t.Setenv("TZ", "Europe/Berlin")
+	t.Setenv("LANG", "C.UTF-8")
+	t.Setenv("SOME_TOKEN", "secret")
+	dir := t.TempDir()
+	envFile := filepath.Join(t.TempDir(), "env")
+	writeProgram(t, dir, "p", "env > '"+envFile+"'\necho 'up 1'\n")
+	var r reaper
+	if _, err := runProgram(context.Background(), &r, filepath.Join(dir, "p"), "dds:p", 5*time.Second, supply.DefaultLimits); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(envFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := string(data)
+	for _, bad := range []string{"hunter2", "DCIMON_PCP_PASSWORD", "SOME_TOKEN"} {
+		if strings.Contains(env, bad) {
+			t.Errorf("the program's environment has %s:\n%s", bad, env)
+		}
+	}
+	for _, want := range []string{"PATH=", "TZ=Europe/Berlin", "LANG=C.UTF-8"} {
+		if !strings.Contains(env, want) {
+			t.Errorf("the program's environment has no %s:\n%s", want, env)
+		}
+	}
+	for _, l := range strings.Split(strings.TrimSpace(env), "\n") {
+		k, _, _ := strings.Cut(l, "=")
+		if k != "PWD" && k != "SHLVL" && k != "_" && !strings.Contains(" "+strings.Join(programEnv, " ")+" ", " "+k+" ") {
+			t.Errorf("the program's environment has %s, not in the documented list", k)
+		}
+	}
+}
