@@ -225,5 +225,5 @@ func metaKind(tag uint32) string {
 	case tagText:
 		return "a help text record"
 	}
-	return fmt.Sprintf("a record of unknown type %d", tag)
+	return fmt.Sprintf("a record of type %d", tag)
 }

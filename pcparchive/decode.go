@@ -479,8 +479,8 @@ func (fr *frames) result(version int) (Result, error) {
 		fr.off = off // the reader stays at the damage
 		var pe *pcpwire.ProtocolError
 		if errors.As(err, &pe) {
-			// pcpwire counts from 12 bytes before the payload, where a PDU's header begins.
-			return Result{}, fr.damage(off, "a data record of %d bytes: at offset %d, %s", len(p)+8, off+4+int64(pe.Offset)-12, pe.Msg)
+			// pcpwire counts an archive record's bytes from its start (its length).
+			return Result{}, fr.damage(off, "a data record of %d bytes: at offset %d, %s", len(p)+8, off+int64(pe.Offset), pe.Msg)
 		}
 		return Result{}, fr.damage(off, "a data record of %d bytes: %s", len(p)+8, err)
 	}
