@@ -34,12 +34,13 @@ type MetricsOptions struct {
 // computes rates); every other statistic is its value as dcimon shows it, in the units its HELP
 // says (a derived %util, an iostat await); text statistics are `_info` gauges of 1 whose label
 // `value` holds the text. A value that is not there is left out, never written as 0.
-func Metrics(ctx context.Context, o MetricsOptions, e Env) error {
+func Metrics(ctx context.Context, o MetricsOptions, e Env) (err error) {
 	o.Common.Interval = o.Interval
-	s, _, err := firstReading(ctx, o.Common, e, o.Paths...)
+	s, as, _, err := firstReadingOf(ctx, o.Common, e, o.Paths...)
 	if err != nil {
 		return err
 	}
+	defer func() { err = damaged(as, err) }() // what was read is printed; then the damage is said
 	reg := s.Registry()
 	for n := 0; o.Count == 0 || n < o.Count; n++ {
 		if err := e.Sleep(ctx, o.Interval); err != nil {
