@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"dcimon/internal/pcptest"
 	"dcimon/pcparchive"
 )
@@ -86,6 +88,42 @@ func BenchmarkSeekDay(b *testing.B) {
 		b.Skip("the 24-hour archive is about 424 MB")
 	}
 	benchSeek(b, Day)
+}
+
+// BenchmarkSeekDayCold is BenchmarkSeekDay with none of the archive in the page cache: before
+// each seek (its time not counted) the kernel is told to drop the archive's pages
+// (POSIX_FADV_DONTNEED on its three files; the rest of the machine's cache is left alone), so
+// each seek reads what it needs from the disk.
+func BenchmarkSeekDayCold(b *testing.B) {
+	if testing.Short() {
+		b.Skip("the 24-hour archive is about 424 MB")
+	}
+	base := Cached(b, Day)
+	drop := func() {
+		for _, suf := range []string{".meta", ".index", ".0"} {
+			f, err := os.Open(base + suf)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := unix.Fadvise(int(f.Fd()), 0, 0, unix.FADV_DONTNEED); err != nil {
+				b.Fatal(err)
+			}
+			f.Close()
+		}
+	}
+	rng := rand.New(rand.NewPCG(30, 6))
+	var spent time.Duration
+	n := 0
+	for b.Loop() {
+		b.StopTimer()
+		drop()
+		b.StartTimer()
+		start := time.Now()
+		seekTwo(b, base, Day, 1+rng.IntN(Day.Records-1))
+		spent += time.Since(start)
+		n++
+	}
+	b.ReportMetric(float64(spent.Microseconds())/1000/float64(n), "ms/seek")
 }
 
 // BenchmarkSeekTenMinutes is the same in the ten-minute archive: the cost that is not the
