@@ -127,10 +127,11 @@ func (fr *frames) damage(off int64, format string, a ...any) *DamageError {
 	return &DamageError{File: fr.name, Offset: off, What: fmt.Sprintf(format, a...)}
 }
 
-// left is how many bytes the file has from off: its size as seen at open, or again now for a
-// file that may have grown since (a recording being written).
-func (fr *frames) left(off int64) int64 {
-	if fr.f != nil {
+// left is how many bytes the file has from off, at least n when it has them: its size as seen
+// at open, or, when that is too few, again now, for a file that may have grown since (a
+// recording being written).
+func (fr *frames) left(off, n int64) int64 {
+	if fr.size-off < n && fr.f != nil {
 		if st, err := fr.f.Stat(); err == nil && st.Size() > fr.size {
 			fr.size = st.Size()
 		}
@@ -167,7 +168,7 @@ func (fr *frames) next() ([]byte, int64, error) {
 	}
 	n := int64(be.Uint32(hdr))
 	what := fr.recordName()
-	switch left := fr.left(off); {
+	switch left := fr.left(off, n); {
 	case n < 8:
 		if n == 0 && fr.zeros() {
 			return nil, off, fr.damage(off, "a record of length 0, and zeros to the end: the file is padded, not written")

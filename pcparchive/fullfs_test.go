@@ -187,7 +187,7 @@ func TestWriterFullFileSystem(t *testing.T) {
 }
 
 // Issue 30 item 13: a refused Create leaves nothing behind, and once the conflict is gone the
-// next one succeeds: a first volume that is there, a directory that is not, and a label that
+// next one succeeds (and Abort takes it away whole): a first volume that is there, a directory that is not, and a label that
 // cannot be written whole (a file size limit smaller than it: what was created is removed).
 func TestCreateRefusedLeavesNothing(t *testing.T) {
 	dir := t.TempDir()
@@ -213,11 +213,17 @@ func TestCreateRefusedLeavesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatalf("once the conflict is gone: %v", err)
 	}
-	if err := w.Close(); err != nil {
+	if err := w.Abort(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Create(filepath.Join(dir, "x.0", "y"), 3, Label{Start: time.Now()}); err == nil {
-		t.Error("an archive in a directory that is a file")
+	if left, _ := filepath.Glob(base + ".*"); len(left) != 0 {
+		t.Errorf("an aborted archive left %q", left)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "afile"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Create(filepath.Join(dir, "afile", "y"), 3, Label{Start: time.Now()}); err == nil || !strings.Contains(err.Error(), "not a directory") {
+		t.Errorf("an archive in a directory that is a file: %v", err)
 	}
 	if err := Vacant(filepath.Join(dir, "no", "y")); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("a directory that is not there: %v", err)

@@ -500,6 +500,25 @@ func (w *Writer) CloseAt(end time.Time) error {
 	return errors.Join(errs...)
 }
 
+// Abort closes the archive and removes every file of it this writer created: for a caller that
+// fails before writing any record (issue 30 item 13: a refused or failed start leaves nothing,
+// so the next attempt finds the name free).
+func (w *Writer) Abort() error {
+	var errs []error
+	for _, f := range []*os.File{w.vol, w.meta, w.index} {
+		if f != nil {
+			f.Close()
+		}
+	}
+	for n := 0; n <= w.volN; n++ {
+		errs = append(errs, os.Remove(w.base+"."+strconv.Itoa(n)))
+	}
+	errs = append(errs, os.Remove(w.base+".meta"), os.Remove(w.base+".index"))
+	w.vol, w.meta, w.index = nil, nil, nil
+	w.err = fmt.Errorf("archive %s: aborted", w.base)
+	return errors.Join(errs...)
+}
+
 // InDomOf makes an instance domain from its domain and serial.
 func InDomOf(domain, serial uint32) uint32 { return domain&0x1ff<<22 | serial&0x3fffff }
 
