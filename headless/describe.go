@@ -29,11 +29,12 @@ type DescribeOptions struct {
 
 // Describe prints every attribute of a context or statistic in all four views, as the
 // inspector shows them, and for a statistic its current value and status.
-func Describe(ctx context.Context, o DescribeOptions, e Env, w io.Writer) error {
-	s, snap, err := firstReading(ctx, o.Common, e, o.Path)
+func Describe(ctx context.Context, o DescribeOptions, e Env, w io.Writer) (err error) {
+	s, as, snap, err := firstReadingOf(ctx, o.Common, e, o.Path)
 	if err != nil {
 		return err
 	}
+	defer func() { err = damaged(as, err) }() // what was read is printed; then the damage is said
 	reg := s.Registry()
 	ref, err := reg.Lookup(nil, hostPath(o.Common, reg, o.Path))
 	if err != nil {

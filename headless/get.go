@@ -101,12 +101,13 @@ type GetOptions struct {
 
 // Get prints values of the requested paths, one value set per request in the order asked
 // (PCPF-2, PCPF-11), after one interval so counters show rates (SPMI-SET-15).
-func Get(ctx context.Context, o GetOptions, e Env, w io.Writer) error {
+func Get(ctx context.Context, o GetOptions, e Env, w io.Writer) (err error) {
 	o.Common.Interval = o.Interval
-	s, first, err := firstReading(ctx, o.Common, e, o.Paths...)
+	s, as, first, err := firstReadingOf(ctx, o.Common, e, o.Paths...)
 	if err != nil {
 		return err
 	}
+	defer func() { err = damaged(as, err) }() // what was read is printed; then the damage is said
 	reg := s.Registry()
 	reqs := make([]request, len(o.Paths))
 	for i, p := range o.Paths {

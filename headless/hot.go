@@ -94,12 +94,13 @@ type HotOptions struct {
 
 // Hot prints hotset readings (SPMI-HOT-*): the header with qualifying and returned counts and
 // the ranked items, one reading per interval.
-func Hot(ctx context.Context, o HotOptions, e Env, w io.Writer) error {
+func Hot(ctx context.Context, o HotOptions, e Env, w io.Writer) (err error) {
 	o.Common.Interval = o.Interval
-	s, first, err := firstReading(ctx, o.Common, e, o.Grandparent)
+	s, as, first, err := firstReadingOf(ctx, o.Common, e, o.Grandparent)
 	if err != nil {
 		return err
 	}
+	defer func() { err = damaged(as, err) }() // what was read is printed; then the damage is said
 	reg := s.Registry()
 	o.Grandparent = hostPath(o.Common, reg, o.Grandparent)
 	src := ns.NewReading(nil)

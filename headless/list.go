@@ -211,11 +211,12 @@ type ListOptions struct {
 }
 
 // List prints the name space under Path (or everything).
-func List(ctx context.Context, o ListOptions, e Env, w io.Writer) error {
-	s, snap, err := firstReading(ctx, o.Common, e, o.Path)
+func List(ctx context.Context, o ListOptions, e Env, w io.Writer) (err error) {
+	s, as, snap, err := firstReadingOf(ctx, o.Common, e, o.Path)
 	if err != nil {
 		return err
 	}
+	defer func() { err = damaged(as, err) }() // what was read is printed; then the damage is said
 	reg := s.Registry()
 	root := ns.Ref{Ctx: reg.Top()}
 	if o.Path != "" {

@@ -49,17 +49,18 @@ type MetricsOptions struct {
 // reader computes rates), levels and derived statistics their values; a user's series under DDS
 // are written under their own family's name with their own labels. A value that is not there is
 // left out, never written as 0.
-func Metrics(ctx context.Context, o MetricsOptions, e Env) error {
+func Metrics(ctx context.Context, o MetricsOptions, e Env) (err error) {
 	o.Common.Interval = o.Interval
 	switch o.Format {
 	case "", FormatPrometheus, FormatOpenMetrics:
 	default:
 		return Usagef("--format %q: want %s or %s", o.Format, FormatPrometheus, FormatOpenMetrics)
 	}
-	s, _, err := firstReading(ctx, o.Common, e, o.Paths...)
+	s, as, _, err := firstReadingOf(ctx, o.Common, e, o.Paths...)
 	if err != nil {
 		return err
 	}
+	defer func() { err = damaged(as, err) }() // what was read is printed; then the damage is said
 	reg := s.Registry()
 	for n := 0; o.Count == 0 || n < o.Count; n++ {
 		if err := e.Sleep(ctx, o.Interval); err != nil {

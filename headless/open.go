@@ -134,9 +134,16 @@ func OpenSource(c Common, e Env) (_ *collect.Sampler, archives *pcp.Archives, _ 
 // with the instances the providers see. The on-demand classes the paths reach (the processes
 // of `Proc/*/rss`) are subscribed to for the command's life; the rest are read as always.
 func firstReading(ctx context.Context, c Common, e Env, paths ...string) (*collect.Sampler, *ns.Snapshot, error) {
-	s, err := OpenSampler(c, e)
+	s, _, snap, err := firstReadingOf(ctx, c, e, paths...)
+	return s, snap, err
+}
+
+// firstReadingOf is firstReading, with the archives read (nil for a live source), whose damage
+// the command says once it has printed what was read before it (damaged).
+func firstReadingOf(ctx context.Context, c Common, e Env, paths ...string) (*collect.Sampler, *pcp.Archives, *ns.Snapshot, error) {
+	s, as, err := OpenSource(c, e)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	for _, p := range paths {
 		if cs := s.Registry().OnDemand(p); len(cs) > 0 {
@@ -145,7 +152,7 @@ func firstReading(ctx context.Context, c Common, e Env, paths ...string) (*colle
 	}
 	snap, err := s.Sample(ctx)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	// A path into a host's PCP name space is read a level at a time: as the name space will
 	// name it (every host's, for a path without one), and without its host on a single host.
@@ -159,9 +166,22 @@ func firstReading(ctx context.Context, c Common, e Env, paths ...string) (*colle
 		}
 	}
 	if snap, err = s.Reach(ctx, snap, reach...); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return s, snap, nil
+	return s, as, snap, nil
+}
+
+// damaged is err with the damage met in the archives read, if any (issue 30 item 9): a command
+// that read an archive up to a damaged record has printed what was before it, and then fails,
+// saying which file, where and what.
+func damaged(as *pcp.Archives, err error) error {
+	if as == nil {
+		return err
+	}
+	if d := as.Damage(); d != nil {
+		return errors.Join(d, err)
+	}
+	return err
 }
 
 // Common holds what every command accepts: where the values come from, and how to print them.

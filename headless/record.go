@@ -13,6 +13,7 @@ import (
 
 	"dcimon/collect"
 	"dcimon/collect/pcp"
+	"dcimon/pcparchive"
 )
 
 // RecordOptions are dcimon record's: where the archive goes, how often, for how long.
@@ -70,6 +71,11 @@ func ParseAge(s string) (time.Duration, error) {
 // ending at the last sample. Each sample is written as one record as soon as it is read.
 func Record(ctx context.Context, o RecordOptions, e Env, log io.Writer) error {
 	o.Common.Interval = o.Interval
+	// An archive that is there, or a directory that is not, is refused before the first reading
+	// (an interval's wait) and before anything is created (issue 30 item 13).
+	if err := pcparchive.Vacant(o.Base); err != nil {
+		return fmt.Errorf("record: %w", err)
+	}
 	s, first, err := firstReading(ctx, o.Common, e)
 	if err != nil {
 		return err
@@ -100,8 +106,11 @@ func Record(ctx context.Context, o RecordOptions, e Env, log io.Writer) error {
 	}
 	last := first.End
 	if err := rec.Record(s.Registry(), first); err != nil {
+		// Not one sample written: the files this attempt created go, so that the next attempt
+		// (once there is room) finds the name free (issue 30 item 13).
 		_ = rec.Close(last)
-		return fmt.Errorf("record %s: %w", o.Base, err)
+		removeArchive(o.Base)
+		return fmt.Errorf("record %s: nothing was recorded, and the files begun are removed: %w", o.Base, err)
 	}
 	// The volumes written, each with its last sample's time, for --keep.
 	type volume struct {
@@ -167,6 +176,13 @@ func Record(ctx context.Context, o RecordOptions, e Env, log io.Writer) error {
 		return fmt.Errorf("record %s: %d readings read nothing (the archive has only marks for them): %w", o.Base, empty, emptyErr)
 	}
 	return nil
+}
+
+// removeArchive removes the files of an archive this process created and wrote nothing in.
+func removeArchive(base string) {
+	for _, suf := range []string{".meta", ".index", ".0"} {
+		_ = os.Remove(base + suf)
+	}
 }
 
 // noProviderAnswered is the failures of a reading in which no provider of the source answered, or nil

@@ -19,8 +19,7 @@ package pcparchive
 import (
 	"errors"
 	"fmt"
-	"io"
-	"os"
+	"io/fs"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -144,34 +143,53 @@ type Archive struct {
 	Texts   []Text
 	Index   []IndexEntry
 	Volumes []int // the volume numbers there are, in order
-	// MetaCut says the metadata file ends inside a record (its writer was killed or ran out of
-	// room): what that record would have described is not described.
-	MetaCut bool
 
 	descAt map[uint32]int // by pmid: its description's place in Descs
+	kept   int64          // the bytes of metadata and index kept (maxMetaKept)
 }
 
 // Open reads the label, metadata and temporal index of the archive at base (the path without
 // .meta; a path to one of its files is taken too). A missing index is not an error: the index
-// is optional.
+// is optional. A file that is not a regular one (a named pipe, a device, a directory) is
+// refused at once, never read.
+//
+// A damaged record of the metadata or the index (issue 30) is an error (a *DamageError; two,
+// joined, when both files are damaged), returned with the archive as read before it: its
+// descriptions, instance domains and index entries up to the damage, and its volumes. Only a
+// label that cannot be read, or a file that cannot be opened, returns no archive.
 func Open(base string) (*Archive, error) {
 	base = baseOf(base)
-	meta, err := os.ReadFile(base + ".meta")
+	a := &Archive{Base: base}
+	name := base + ".meta"
+	f, size, err := openRegular(name)
 	if err != nil {
 		return nil, fmt.Errorf("archive %s: %w", base, err)
 	}
-	a := &Archive{Base: base}
-	if err := a.parseMeta(meta); err != nil {
-		return nil, fmt.Errorf("archive %s: %s.meta: %w", base, filepath.Base(base), err)
+	fr := newFrames(name, f, size, 0)
+	fr.f = f
+	metaErr := a.readMeta(fr)
+	f.Close()
+	var d *DamageError
+	if metaErr != nil && (!errors.As(metaErr, &d) || a.Label.Version == 0) {
+		return nil, metaErr // no label, or a file that could not be read
 	}
-	if idx, err := os.ReadFile(base + ".index"); err == nil {
-		if a.Index, err = parseIndex(idx, a.Label.Version); err != nil {
-			return nil, fmt.Errorf("archive %s: %s.index: %w", base, filepath.Base(base), err)
+	var indexErr error
+	if f, size, err := openRegular(base + ".index"); err == nil {
+		fr := newFrames(base+".index", f, size, 0)
+		indexErr = a.readIndex(fr)
+		f.Close()
+		if indexErr != nil && !errors.As(indexErr, &d) {
+			return nil, indexErr
 		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("archive %s: %w", base, err)
 	}
 	vols, _ := filepath.Glob(base + ".[0-9]*")
 	for _, v := range vols {
 		if n, err := strconv.Atoi(strings.TrimPrefix(v, base+".")); err == nil && n >= 0 {
+			if err := statRegular(v); err != nil {
+				return nil, fmt.Errorf("archive %s: %w", base, err)
+			}
 			a.Volumes = append(a.Volumes, n)
 		}
 	}
@@ -179,7 +197,7 @@ func Open(base string) (*Archive, error) {
 	if len(a.Volumes) == 0 {
 		return nil, fmt.Errorf("archive %s: no data volume (%s.0)", base, filepath.Base(base))
 	}
-	return a, nil
+	return a, errors.Join(metaErr, indexErr)
 }
 
 // baseOf is an archive's base from the base or a path to one of its files.
@@ -199,32 +217,26 @@ func baseOf(path string) string {
 // metadata file: what Open reads first, without the rest of the metadata.
 func ReadLabel(base string) (Label, error) {
 	base = baseOf(base)
-	f, err := os.Open(base + ".meta")
+	name := base + ".meta"
+	f, size, err := openRegular(name)
 	if err != nil {
 		return Label{}, fmt.Errorf("archive %s: %w", base, err)
 	}
 	defer f.Close()
-	head := make([]byte, 808) // the largest label record: Version 3's
-	n, _ := io.ReadFull(f, head)
-	l, _, err := parseLabel(head[:n])
-	if err != nil {
-		return Label{}, fmt.Errorf("archive %s: %s.meta: %w", base, filepath.Base(base), err)
-	}
-	return l, nil
+	return readLabel(newFrames(name, f, size, 0))
 }
 
-// ReadVolume reads every pmResult of volume n, in the order written. A volume cut short (the
-// writer killed, a full disk) yields the records before the cut and an error saying where.
+// ReadVolume reads every pmResult of volume n, in the order written. A volume with a damaged
+// record (cut short by a writer killed or out of room, or broken) yields the records before it
+// and a *DamageError saying where and what.
 func (a *Archive) ReadVolume(n int) ([]Result, error) {
-	b, err := os.ReadFile(a.Base + "." + strconv.Itoa(n))
+	name := a.Base + "." + strconv.Itoa(n)
+	f, size, err := openRegular(name)
 	if err != nil {
 		return nil, fmt.Errorf("archive %s: %w", a.Base, err)
 	}
-	rs, err := parseVolume(b, a.Label.Version)
-	if err != nil {
-		err = fmt.Errorf("archive %s: volume %d: %w", a.Base, n, err)
-	}
-	return rs, err
+	defer f.Close()
+	return readVolume(newFrames(name, f, size, 0), a.Label.Version, n)
 }
 
 // Desc returns the description of pmid, or nil.

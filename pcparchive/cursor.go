@@ -1,7 +1,6 @@
 package pcparchive
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -11,19 +10,17 @@ import (
 	"time"
 )
 
-// maxRecord bounds one record a cursor reads: a pmResult of a large host is tens of kilobytes,
-// and a length past this is a damaged file, not a reason to allocate.
-const maxRecord = 64 << 20
-
 // Cursor reads an archive's pmResult records in order, one at a time, from a place found with
-// the temporal index: its memory does not grow with the archive's length.
+// the temporal index: its memory does not grow with the archive's length, and each record's
+// buffer is sized by the record's own length once checked (maxRecord, the bytes the volume has).
+// At a damaged record it stops: that Next and every one after it return the same *DamageError.
 type Cursor struct {
 	a   *Archive
 	vi  int // index in a.Volumes of the open volume
 	f   *os.File
-	r   *bufio.Reader
-	off int64 // the byte offset of the next record in the open volume
-	buf []byte
+	fr  *frames
+	buf []byte // the frames' buffer, kept from volume to volume
+	err error  // the damage the cursor stopped at
 }
 
 // Cursor returns a cursor at the first record at or after t (the archive's start when t is
@@ -31,35 +28,30 @@ type Cursor struct {
 // records before t are skipped.
 func (a *Archive) Cursor(t time.Time) (*Cursor, error) {
 	c := &Cursor{a: a}
-	vol, off := a.Volumes[0], int64(-1)
+	i := -1
 	if !t.IsZero() {
-		i := sort.Search(len(a.Index), func(i int) bool { return a.Index[i].Time.After(t) }) - 1
-		if i >= 0 {
-			vol, off = int(a.Index[i].Vol), a.Index[i].VolumOff
-		}
+		i = sort.Search(len(a.Index), func(i int) bool { return a.Index[i].Time.After(t) }) - 1
 	}
-	off, err := c.at(vol, off)
-	if err != nil {
-		return nil, err
-	}
-	if err := c.open(off); err != nil {
+	if err := c.start(i); err != nil {
 		return nil, err
 	}
 	if t.IsZero() {
 		return c, nil
 	}
 	for { // skip the records before t
-		save := c.off
+		vi, save := c.vi, c.fr.off
 		r, err := c.Next()
 		if err != nil {
 			if errors.Is(err, io.EOF) {
 				return c, nil
 			}
+			c.Close()
 			return nil, err
 		}
 		if !r.Time.Before(t) {
 			// Go back to it: reopen at its offset (the volume may have changed).
-			return c, c.open(save)
+			c.vi = vi
+			return c, c.open(save, -1)
 		}
 	}
 }
@@ -68,109 +60,108 @@ func (a *Archive) Cursor(t time.Time) (*Cursor, error) {
 // archive's start when i < 0), with nothing skipped.
 func (a *Archive) CursorFrom(i int) (*Cursor, error) {
 	c := &Cursor{a: a}
-	vol, off := a.Volumes[0], int64(-1)
-	if i >= 0 && i < len(a.Index) {
-		vol, off = int(a.Index[i].Vol), a.Index[i].VolumOff
+	if i >= len(a.Index) {
+		i = -1
 	}
-	off, err := c.at(vol, off)
-	if err != nil {
-		return nil, err
-	}
-	return c, c.open(off)
+	return c, c.start(i)
 }
 
-// at places the cursor at volume vol, or at the start of the first volume there is when vol
-// was removed (a recording's retention removes its oldest volumes; the index still names them).
-// It returns the offset to open the volume at.
-func (c *Cursor) at(vol int, off int64) (int64, error) {
+// start opens the cursor at index entry i (the archive's start when i < 0), or at the start of
+// the first volume there is when the entry's was removed (a recording's retention removes its
+// oldest volumes; the index still names them).
+func (c *Cursor) start(i int) error {
+	vol, off := c.a.Volumes[0], int64(-1)
+	if i >= 0 {
+		vol, off = int(c.a.Index[i].Vol), c.a.Index[i].VolumOff
+	}
 	c.vi = sort.SearchInts(c.a.Volumes, vol)
 	switch {
 	case c.vi < len(c.a.Volumes) && c.a.Volumes[c.vi] == vol:
-		return off, nil
 	case vol < c.a.Volumes[0]:
-		c.vi = 0
-		return -1, nil
+		c.vi, off = 0, -1
+	default:
+		return &DamageError{File: c.a.Base + ".index", Offset: c.a.entryOffset(i),
+			What: fmt.Sprintf("an index entry names volume %d, which is not there", vol)}
 	}
-	return 0, fmt.Errorf("archive %s: the index names volume %d, which is not there", c.a.Base, vol)
+	return c.open(off, i)
 }
 
-// open opens volume a.Volumes[c.vi] at byte off (after its label when off < 0).
-func (c *Cursor) open(off int64) error {
+// entryOffset is the byte offset of index entry i in the index file.
+func (a *Archive) entryOffset(i int) int64 {
+	size := int64(20)
+	if a.Label.Version == 3 {
+		size = 32
+	}
+	return labelSize(a.Label.Version) + int64(i)*size
+}
+
+// open opens volume a.Volumes[c.vi] at byte off (after its label when off < 0), an offset read
+// from index entry entry (-1: none).
+func (c *Cursor) open(off int64, entry int) error {
 	if c.f != nil {
 		c.f.Close()
+		c.f = nil
 	}
-	name := c.a.Base + "." + strconv.Itoa(c.a.Volumes[c.vi])
-	f, err := os.Open(name)
+	if c.fr != nil {
+		c.buf = c.fr.buf
+	}
+	vol := c.a.Volumes[c.vi]
+	name := c.a.Base + "." + strconv.Itoa(vol)
+	f, size, err := openRegular(name)
 	if err != nil {
 		return fmt.Errorf("archive %s: %w", c.a.Base, err)
 	}
-	c.f, c.r = f, bufio.NewReaderSize(f, 64<<10)
+	c.f = f
 	if off < 0 {
-		head := make([]byte, 808)
-		n, _ := io.ReadFull(c.r, head)
-		l, size, err := parseLabel(head[:n])
+		c.fr = newFrames(name, f, size, 0)
+		l, err := readLabel(c.fr)
 		if err != nil {
-			return fmt.Errorf("archive %s: volume %d: %w", c.a.Base, c.a.Volumes[c.vi], err)
+			return err
 		}
-		if l.Version != c.a.Label.Version {
-			return fmt.Errorf("archive %s: volume %d is Version %d", c.a.Base, c.a.Volumes[c.vi], l.Version)
+		switch {
+		case l.Version != c.a.Label.Version:
+			return c.fr.damage(0, "the label is of Version %d, the metadata's of Version %d", l.Version, c.a.Label.Version)
+		case int(l.Vol) != vol:
+			return c.fr.damage(0, "the label says volume %d, in the file of volume %d", l.Vol, vol)
 		}
-		off = int64(size)
+	} else {
+		if off < labelSize(c.a.Label.Version) || off > size {
+			return &DamageError{File: c.a.Base + ".index", Offset: c.a.entryOffset(entry),
+				What: fmt.Sprintf("an index entry points to offset %d of volume %d, which has %d bytes", off, vol, size)}
+		}
+		if _, err := f.Seek(off, io.SeekStart); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		c.fr = newFrames(name, f, size, off)
 	}
-	if _, err := f.Seek(off, io.SeekStart); err != nil {
-		return err
-	}
-	c.r.Reset(f)
-	c.off = off
+	c.fr.f, c.fr.one, c.fr.buf = f, "a data record", c.buf
 	return nil
 }
 
 // Next reads the next record, going on to the next volume at the end of one; io.EOF after the
-// last. A record cut short (the writer killed, a full disk) is an error.
+// last. A damaged record (cut short by a writer killed or out of room, or broken) is a
+// *DamageError naming the volume, the record's offset and what is wrong; the cursor stays
+// there, and gives the same error again.
 func (c *Cursor) Next() (Result, error) {
+	if c.err != nil {
+		return Result{}, c.err
+	}
 	for {
-		var hdr [4]byte
-		if _, err := io.ReadFull(c.r, hdr[:]); err != nil {
-			if err == io.EOF {
-				if c.vi+1 >= len(c.a.Volumes) {
-					return Result{}, io.EOF
-				}
-				c.vi++
-				if err := c.open(-1); err != nil {
-					return Result{}, err
-				}
-				continue
+		res, err := c.fr.result(c.a.Label.Version)
+		if errors.Is(err, io.EOF) {
+			if c.vi+1 >= len(c.a.Volumes) {
+				return Result{}, io.EOF
 			}
-			return Result{}, fmt.Errorf("archive %s: volume %d: %w at byte %d", c.a.Base, c.a.Volumes[c.vi], errf("a record cut short"), c.off)
-		}
-		n := int(be.Uint32(hdr[:]))
-		if n < 8 || n > maxRecord {
-			return Result{}, fmt.Errorf("archive %s: volume %d: %w", c.a.Base, c.a.Volumes[c.vi], errf("a record of %d bytes at byte %d", n, c.off))
-		}
-		if cap(c.buf) < n {
-			c.buf = make([]byte, n)
-		}
-		b := c.buf[:n]
-		copy(b, hdr[:])
-		if _, err := io.ReadFull(c.r, b[4:]); err != nil {
-			return Result{}, fmt.Errorf("archive %s: volume %d: %w", c.a.Base, c.a.Volumes[c.vi], errf("a record cut short at byte %d", c.off))
-		}
-		p, _, err := record(b, 0)
-		if err != nil {
-			return Result{}, fmt.Errorf("archive %s: volume %d: byte %d: %w", c.a.Base, c.a.Volumes[c.vi], c.off, err)
-		}
-		res, err := parseResult(p, c.a.Label.Version)
-		if err != nil {
-			return Result{}, fmt.Errorf("archive %s: volume %d: the record at byte %d: %w", c.a.Base, c.a.Volumes[c.vi], c.off, err)
-		}
-		c.off += int64(n)
-		// The values are in the cursor's buffer: copy the blocks the result keeps.
-		for i := range res.Sets {
-			for j := range res.Sets[i].Values {
-				if v := &res.Sets[i].Values[j]; v.Block != nil {
-					v.Block = append([]byte(nil), v.Block...)
-				}
+			c.vi++
+			if err := c.open(-1, -1); err != nil {
+				c.err = err
+				return Result{}, err
 			}
+			continue
+		}
+		if err != nil {
+			c.err = err
+			return Result{}, err
 		}
 		return res, nil
 	}
@@ -181,5 +172,7 @@ func (c *Cursor) Close() error {
 	if c.f == nil {
 		return nil
 	}
-	return c.f.Close()
+	err := c.f.Close()
+	c.f = nil
+	return err
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"strings"
 	"time"
@@ -27,33 +28,6 @@ const (
 // logMagic is PM_LOG_MAGIC; the low byte of the label's tag is the version.
 const logMagic = 0x50052600
 
-// errCut is wrapped by the error of a file that ends inside a record: its writer was killed or
-// ran out of room while writing it.
-var errCut = errors.New("cut short")
-
-func errf(format string, a ...any) error {
-	return fmt.Errorf("%w: %s", ErrFormat, fmt.Sprintf(format, a...))
-}
-
-// record is the payload of the framed record at off of b and the offset after it: a length,
-// the payload, the length again.
-func record(b []byte, off int) (payload []byte, next int, err error) {
-	if len(b)-off < 8 {
-		return nil, 0, fmt.Errorf("%w: %w", errCut, errf("a record cut short at byte %d", off))
-	}
-	n := int(be.Uint32(b[off:]))
-	if n > len(b)-off {
-		return nil, 0, fmt.Errorf("%w: %w", errCut, errf("a record at byte %d says it is %d bytes, and %d are left", off, n, len(b)-off))
-	}
-	if n < 8 {
-		return nil, 0, errf("a record at byte %d says it is %d bytes", off, n)
-	}
-	if t := int(be.Uint32(b[off+n-4:])); t != n {
-		return nil, 0, errf("the record at byte %d ends with length %d, not %d", off, t, n)
-	}
-	return b[off+4 : off+n-4], off + n, nil
-}
-
 // cstr is the text of a fixed-size, NUL-padded field.
 func cstr(b []byte) string {
 	if i := strings.IndexByte(string(b), 0); i >= 0 {
@@ -62,42 +36,62 @@ func cstr(b []byte) string {
 	return string(b)
 }
 
-// parseLabel reads the archive label that begins every file, and returns the offset after it.
-func parseLabel(b []byte) (Label, int, error) {
-	p, next, err := record(b, 0)
-	if err != nil {
-		return Label{}, 0, fmt.Errorf("the archive label: %w", err)
+// readLabel reads the archive label that begins every file: a record of 132 bytes (Version 2)
+// or 808 (Version 3), checked as such before it is read.
+func readLabel(fr *frames) (Label, error) {
+	if hdr, err := fr.r.Peek(4); err == nil {
+		if n := be.Uint32(hdr); n != 132 && n != 808 {
+			return Label{}, fr.damage(0, "the label record says it is %d bytes; a label is 132 (Version 2) or 808 (Version 3)", n)
+		}
 	}
+	fr.one = "the label record"
+	p, _, err := fr.next()
+	fr.one = ""
+	if errors.Is(err, io.EOF) {
+		return Label{}, fr.damage(0, "an empty file, with no archive label")
+	}
+	if err != nil {
+		return Label{}, err
+	}
+	l, err := labelOf(p)
+	if err != nil {
+		return Label{}, fr.damage(0, "%s", err)
+	}
+	return l, nil
+}
+
+// labelOf reads a label record's payload.
+func labelOf(p []byte) (Label, error) {
 	if len(p) < 4 || be.Uint32(p)&^0xff != logMagic {
-		return Label{}, 0, errf("no archive label (magic 0x500526xx)")
+		return Label{}, errors.New("no archive label (magic 0x500526xx)")
 	}
 	l := Label{Version: int(be.Uint32(p) & 0xff)}
 	switch l.Version {
 	case 2:
-		if len(p) < 124 {
-			return Label{}, 0, errf("a Version 2 label of %d bytes, not 124", len(p))
+		if len(p) != 124 {
+			return Label{}, fmt.Errorf("a Version 2 label of %d bytes, not 132", len(p)+8)
 		}
 		l.PID = int32(be.Uint32(p[4:]))
 		l.Start = time.Unix(int64(be.Uint32(p[8:])), int64(be.Uint32(p[12:]))*1000)
 		l.Vol = int32(be.Uint32(p[16:]))
 		l.Host, l.TZ = cstr(p[20:84]), cstr(p[84:124])
 	case 3:
-		if len(p) < 800 {
-			return Label{}, 0, errf("a Version 3 label of %d bytes, not 800", len(p))
+		if len(p) != 800 {
+			return Label{}, fmt.Errorf("a Version 3 label of %d bytes, not 808", len(p)+8)
 		}
 		l.PID = int32(be.Uint32(p[4:]))
 		sec, ns := sec64(be.Uint32(p[8:]), be.Uint32(p[12:])), be.Uint32(p[16:])
 		if sec > math.MaxInt64/2 || ns >= 1e9 {
-			return Label{}, 0, errf("a label's start time of %d s and %d ns", sec, ns)
+			return Label{}, fmt.Errorf("a label's start time of %d s and %d ns", sec, ns)
 		}
 		l.Start = time.Unix(int64(sec), int64(ns))
 		l.Vol = int32(be.Uint32(p[20:]))
 		l.Features = be.Uint32(p[24:])
 		l.Host, l.TZ, l.Zoneinfo = cstr(p[32:288]), cstr(p[288:544]), cstr(p[544:800])
 	default:
-		return Label{}, 0, errf("archive version %d (2 and 3 are read)", l.Version)
+		return Label{}, fmt.Errorf("archive version %d (2 and 3 are read)", l.Version)
 	}
-	return l, next, nil
+	return l, nil
 }
 
 // reader reads fields of one record's payload; a read past its end sets bad.
@@ -167,31 +161,34 @@ func (r *reader) stamp(version int) time.Time {
 	return time.Unix(int64(s), int64(ns))
 }
 
-// parseMeta reads the metadata file: its label, then descriptions, instance domains, label sets
-// and help texts.
-func (a *Archive) parseMeta(b []byte) error {
-	l, off, err := parseLabel(b)
+// readMeta reads the metadata file: its label, then descriptions, instance domains, label sets
+// and help texts. At a damaged record it stops with a *DamageError, keeping what was before it.
+func (a *Archive) readMeta(fr *frames) error {
+	fr.kind = nil
+	l, err := readLabel(fr)
 	if err != nil {
 		return err
 	}
 	if l.Vol != -1 {
-		return errf("the metadata file's label says volume %d, not -1", l.Vol)
+		return fr.damage(0, "the label says volume %d, where the metadata file's says -1", l.Vol)
 	}
 	a.Label = l
+	fr.kind = metaKind
 	last := map[uint32][]int{} // an instance domain's latest observation, by instance → position
-	for off < len(b) {
-		p, next, err := record(b, off)
-		if errors.Is(err, errCut) {
-			// The writer stopped inside this record (killed, or out of room): the metadata
-			// ends before it, and what it would have described has no description.
-			a.MetaCut = true
+	for {
+		p, off, err := fr.next()
+		if errors.Is(err, io.EOF) {
 			return nil
 		}
 		if err != nil {
 			return err
 		}
 		r := &reader{p: p}
-		switch tag := r.u32(); tag {
+		tag := r.u32()
+		bad := func(format string, args ...any) error {
+			return fr.damage(off, "%s of %d bytes: %s", metaKind(tag), len(p)+8, fmt.Sprintf(format, args...))
+		}
+		switch tag {
 		case tagDesc:
 			d := Desc{PMID: r.u32(), Type: int32(r.u32()), InDom: r.u32(), Sem: int32(r.u32()), Units: r.u32()}
 			n := r.count(4)
@@ -199,7 +196,10 @@ func (a *Archive) parseMeta(b []byte) error {
 				d.Names = append(d.Names, string(r.bytes(int(r.u32()))))
 			}
 			if r.bad {
-				return errf("a metric description at byte %d is cut short", off)
+				return bad("its fields run past its end")
+			}
+			if err := a.keep(fr, off, int64(len(p))+64+16*int64(n)); err != nil {
+				return err
 			}
 			if a.descAt == nil {
 				a.descAt = map[uint32]int{}
@@ -210,33 +210,52 @@ func (a *Archive) parseMeta(b []byte) error {
 			a.Descs = append(a.Descs, d)
 		case tagInDomV2, tagInDom, tagInDomDelta:
 			if (tag == tagInDomV2) != (l.Version == 2) {
-				return errf("an instance domain record of tag %d in a Version %d archive", tag, l.Version)
+				return bad("tag %d is not of a Version %d archive", tag, l.Version)
 			}
 			in, err := parseInDom(r, l.Version, tag == tagInDomDelta, a.InDoms, last)
 			if err != nil {
-				return fmt.Errorf("the instance domain at byte %d: %w", off, err)
+				return bad("%s", err)
+			}
+			var size int64 = 64
+			for _, n := range in.Names {
+				size += 4 + 16 + int64(len(n))
+			}
+			if err := a.keep(fr, off, size); err != nil {
+				return err
 			}
 			a.InDoms = append(a.InDoms, in)
 		case tagLabelV2, tagLabel:
 			if (tag == tagLabelV2) != (l.Version == 2) {
-				return errf("a label record of tag %d in a Version %d archive", tag, l.Version)
+				return bad("tag %d is not of a Version %d archive", tag, l.Version)
 			}
 			ls, err := parseLabelSet(r, l.Version)
 			if err != nil {
-				return fmt.Errorf("the label record at byte %d: %w", off, err)
+				return bad("%s", err)
+			}
+			if err := a.keep(fr, off, int64(len(p))+64); err != nil {
+				return err
 			}
 			a.Labels = append(a.Labels, ls)
 		case tagText:
 			t := Text{Type: r.u32(), Ident: r.u32()}
 			t.Text = cstr(r.p[min(r.i, len(r.p)):])
 			if r.bad {
-				return errf("a help text at byte %d is cut short", off)
+				return bad("its fields run past its end")
+			}
+			if err := a.keep(fr, off, int64(len(p))+64); err != nil {
+				return err
 			}
 			a.Texts = append(a.Texts, t)
 		default:
-			return errf("a metadata record of unknown type %d at byte %d", tag, off)
+			return bad("not a type of metadata record (1 to 7)")
 		}
-		off = next
+	}
+}
+
+// keep counts size bytes more of metadata kept, refusing to keep past maxMetaKept.
+func (a *Archive) keep(fr *frames, off, size int64) error {
+	if a.kept += size; a.kept > maxMetaKept {
+		return fr.damage(off, "the metadata and index before this record hold %d MiB, past the %d MiB this reader keeps", (a.kept-size)>>20, maxMetaKept>>20)
 	}
 	return nil
 }
@@ -245,6 +264,9 @@ func (a *Archive) parseMeta(b []byte) error {
 // domain's latest observation (last: its position in prev).
 func parseInDom(r *reader, version int, delta bool, prev []InDom, last map[uint32][]int) (InDom, error) {
 	in := InDom{Time: r.stamp(version), InDom: r.u32()}
+	if r.bad {
+		return InDom{}, errors.New("its time is not valid, or it ends inside its header")
+	}
 	n := r.count(8) // an instance number and a name offset each
 	insts := make([]int32, n)
 	offs := make([]int32, n)
@@ -255,7 +277,7 @@ func parseInDom(r *reader, version int, delta bool, prev []InDom, last map[uint3
 		offs[i] = int32(r.u32())
 	}
 	if r.bad {
-		return InDom{}, errf("cut short")
+		return InDom{}, errors.New("its instances run past its end")
 	}
 	strtab := r.p[r.i:]
 	name := func(o int32) (string, bool) {
@@ -274,13 +296,13 @@ func parseInDom(r *reader, version int, delta bool, prev []InDom, last map[uint3
 		for i, o := range offs {
 			var ok bool
 			if in.Names[i], ok = name(o); !ok {
-				return InDom{}, errf("instance %d's name is not in the string table", insts[i])
+				return InDom{}, fmt.Errorf("instance %d's name is not in its string table", insts[i])
 			}
 		}
 	} else {
 		pos, ok := last[in.InDom]
 		if !ok {
-			return InDom{}, errf("a delta of instance domain %s before any full observation of it", InDomString(in.InDom))
+			return InDom{}, fmt.Errorf("a delta of instance domain %s before any full record of it", InDomString(in.InDom))
 		}
 		base := prev[pos[0]]
 		names := map[int32]string{}
@@ -295,7 +317,7 @@ func parseInDom(r *reader, version int, delta bool, prev []InDom, last map[uint3
 			}
 			s, ok := name(offs[i])
 			if !ok {
-				return InDom{}, errf("instance %d's name is not in the string table", id)
+				return InDom{}, fmt.Errorf("instance %d's name is not in its string table", id)
 			}
 			if _, had := names[id]; !had {
 				order = append(order, id)
@@ -327,73 +349,151 @@ func parseLabelSet(r *reader, version int) (LabelSet, error) {
 		nl := r.count(8)
 		r.bytes(8 * nl)
 		if r.bad {
-			return LabelSet{}, errf("cut short")
+			return LabelSet{}, errors.New("its label sets run past its end")
 		}
 		ls.Sets = append(ls.Sets, e)
 	}
 	if r.bad {
-		return LabelSet{}, errf("cut short")
+		return LabelSet{}, errors.New("its label sets run past its end")
 	}
 	return ls, nil
 }
 
-// parseIndex reads the temporal index.
-func parseIndex(b []byte, version int) ([]IndexEntry, error) {
-	l, off, err := parseLabel(b)
+// labelSize is the size of a version's label record, which begins every file.
+func labelSize(version int) int64 {
+	if version == 2 {
+		return 132
+	}
+	return 808
+}
+
+// readIndex reads the temporal index, each entry checked: a time that is valid and not before
+// the one before it, a volume number and offsets past the labels. At a damaged entry it stops
+// with a *DamageError, keeping the entries before it.
+func (a *Archive) readIndex(fr *frames) error {
+	version := a.Label.Version
+	l, err := readLabel(fr)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if l.Version != version {
-		return nil, errf("the index is Version %d, the metadata Version %d", l.Version, version)
+		return fr.damage(0, "the label is of Version %d, the metadata's of Version %d", l.Version, version)
+	}
+	if l.Vol != -2 {
+		return fr.damage(0, "the label says volume %d, where a temporal index's says -2", l.Vol)
 	}
 	size := 20
 	if version == 3 {
 		size = 32
 	}
-	rest := b[off:]
-	rest = rest[:len(rest)-len(rest)%size] // an entry cut short at the end: its writer stopped
-	out := make([]IndexEntry, 0, len(rest)/size)
-	for len(rest) > 0 {
-		r := &reader{p: rest[:size]}
+	min := labelSize(version)
+	buf := make([]byte, size)
+	for {
+		off := fr.off
+		k, err := io.ReadFull(fr.r, buf)
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			d := fr.damage(off, "an index entry of %d bytes is cut short after %d", size, k)
+			d.Cut = true
+			return d
+		}
+		if err != nil {
+			return fmt.Errorf("%s: offset %d: %w", fr.name, off, err)
+		}
+		fr.off += int64(size)
+		r := &reader{p: buf}
 		e := IndexEntry{Time: r.stamp(version), Vol: int32(r.u32())}
 		if version == 2 {
 			e.MetaOff, e.VolumOff = int64(r.u32()), int64(r.u32())
 		} else {
 			e.MetaOff, e.VolumOff = int64(r.u64()), int64(r.u64())
 		}
-		if r.bad || e.MetaOff < 0 || e.VolumOff < 0 {
-			return nil, errf("an index entry is not valid")
+		switch {
+		case r.bad:
+			return fr.damage(off, "an index entry's time is not valid")
+		case e.Vol < 0:
+			return fr.damage(off, "an index entry names volume %d", e.Vol)
+		case e.MetaOff < min || e.VolumOff < min:
+			if isZero(buf) {
+				return fr.damage(off, "an index entry of zeros: the file is padded, not written")
+			}
+			return fr.damage(off, "an index entry says offset %d of the metadata and %d of volume %d, inside their labels (%d bytes)", e.MetaOff, e.VolumOff, e.Vol, min)
+		case len(a.Index) > 0 && e.Time.Before(a.Index[len(a.Index)-1].Time):
+			return fr.damage(off, "an index entry at %s, before the entry before it (%s)",
+				e.Time.UTC().Format(time.RFC3339Nano), a.Index[len(a.Index)-1].Time.UTC().Format(time.RFC3339Nano))
 		}
-		out = append(out, e)
-		rest = rest[size:]
+		if err := a.keep(fr, off, 48); err != nil {
+			return err
+		}
+		a.Index = append(a.Index, e)
 	}
-	return out, nil
 }
 
-// parseVolume reads a data volume's pmResult records. Records before a cut are returned with
-// the error.
-func parseVolume(b []byte, version int) ([]Result, error) {
-	l, off, err := parseLabel(b)
+// isZero says b is all zeros.
+func isZero(b []byte) bool {
+	for _, c := range b {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// readVolume reads a data volume's pmResult records; at a damaged record it stops with a
+// *DamageError, returning the records before it.
+func readVolume(fr *frames, version, vol int) ([]Result, error) {
+	l, err := readLabel(fr)
 	if err != nil {
 		return nil, err
 	}
 	if l.Version != version {
-		return nil, errf("the volume is Version %d, the metadata Version %d", l.Version, version)
+		return nil, fr.damage(0, "the label is of Version %d, the metadata's of Version %d", l.Version, version)
 	}
+	if int(l.Vol) != vol {
+		return nil, fr.damage(0, "the label says volume %d, in the file of volume %d", l.Vol, vol)
+	}
+	fr.one = "a data record"
 	var out []Result
-	for off < len(b) {
-		p, next, err := record(b, off)
+	for {
+		res, err := fr.result(version)
+		if errors.Is(err, io.EOF) {
+			return out, nil
+		}
 		if err != nil {
 			return out, err
 		}
-		res, err := parseResult(p, version)
-		if err != nil {
-			return out, fmt.Errorf("the record at byte %d: %w", off, err)
-		}
 		out = append(out, res)
-		off = next
 	}
-	return out, nil
+}
+
+// result reads the next record of a data volume.
+func (fr *frames) result(version int) (Result, error) {
+	p, off, err := fr.next()
+	if err != nil {
+		return Result{}, err
+	}
+	res, err := parseResult(p, version)
+	if err != nil {
+		fr.off = off // the reader stays at the damage
+		var pe *pcpwire.ProtocolError
+		if errors.As(err, &pe) {
+			// pcpwire counts an archive record's bytes from its start (its length).
+			return Result{}, fr.damage(off, "a data record of %d bytes: at offset %d, %s", len(p)+8, off+int64(pe.Offset), pe.Msg)
+		}
+		return Result{}, fr.damage(off, "a data record of %d bytes: %s", len(p)+8, err)
+	}
+	// The values are in the reader's buffer, used again for the next record: copy the blocks
+	// the result keeps.
+	for i := range res.Sets {
+		for j := range res.Sets[i].Values {
+			if v := &res.Sets[i].Values[j]; v.Block != nil {
+				v.Block = append([]byte(nil), v.Block...)
+			}
+		}
+	}
+	return res, nil
 }
 
 // parseResult reads one pmResult, with the decoder of pmcd's PDU_RESULT (pcpwire): the two are
@@ -406,7 +506,7 @@ func parseResult(p []byte, version int) (Result, error) {
 	}
 	var wr pcpwire.Result
 	if err := pcpwire.DecodeResult(p, st, &wr); err != nil {
-		return Result{}, fmt.Errorf("%w: %w", ErrFormat, err)
+		return Result{}, err // the caller says where: a *DamageError
 	}
 	res := Result{Time: wr.Time}
 	if len(wr.Sets) > 0 {

@@ -1,8 +1,11 @@
 package pcparchive
 
 import (
+	"bytes"
+	"errors"
 	"io"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -22,13 +25,42 @@ func seeds(f *testing.F, suffix string) {
 	}
 }
 
-// Issue 15: a hostile or truncated metadata file is an error, never a panic, a hang or an
-// allocation sized by a count the bytes do not back.
+// fuzzBudget is the most a fuzzer's one call may allocate for an input of n bytes: memory is
+// bounded by each record's own checked length and the limits (issue 30 item 10), so by the
+// input's size times a small factor, plus what the limits allow; never by a length field the
+// bytes do not back.
+func fuzzBudget(n int) uint64 { return uint64(64*n) + uint64(maxMetaKept)*4 + 4<<20 }
+
+// withinBudget runs f and fails t when it allocated more than fuzzBudget(n) bytes in all. The
+// limits are lowered for the fuzzers so that a breach shows at once.
+func withinBudget(t *testing.T, n int, f func()) {
+	t.Helper()
+	defer func(r, k int64) { maxRecord, maxMetaKept = r, k }(maxRecord, maxMetaKept)
+	maxRecord, maxMetaKept = 1<<20, 1<<20
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	if got := after.TotalAlloc - before.TotalAlloc; got > fuzzBudget(n) {
+		t.Fatalf("%d bytes of input allocated %d bytes, past the budget of %d", n, got, fuzzBudget(n))
+	}
+}
+
+// reader of b as a file named name.
+func framesOf(name string, b []byte) *frames {
+	return newFrames(name, bytes.NewReader(b), int64(len(b)), 0)
+}
+
+// Issue 15, issue 30 items 9 and 10: a hostile or truncated metadata file is an error (a
+// *DamageError naming the offset), never a panic, a hang or an allocation sized by a count the
+// bytes do not back; what it allocates stays within a budget of its size.
 func FuzzParseMeta(f *testing.F) {
 	seeds(f, "meta")
 	f.Fuzz(func(t *testing.T, b []byte) {
-		a := &Archive{}
-		_ = a.parseMeta(b)
+		withinBudget(t, len(b), func() {
+			a := &Archive{}
+			checkDamage(t, a.readMeta(framesOf("f.meta", b)), len(b))
+		})
 	})
 }
 
@@ -36,8 +68,12 @@ func FuzzParseMeta(f *testing.F) {
 func FuzzParseVolume(f *testing.F) {
 	seeds(f, "0")
 	f.Fuzz(func(t *testing.T, b []byte) {
-		_, _ = parseVolume(b, 2)
-		_, _ = parseVolume(b, 3)
+		withinBudget(t, len(b), func() {
+			for _, v := range []int{2, 3} {
+				_, err := readVolume(framesOf("f.0", b), v, 0)
+				checkDamage(t, err, len(b))
+			}
+		})
 	})
 }
 
@@ -45,9 +81,25 @@ func FuzzParseVolume(f *testing.F) {
 func FuzzParseIndex(f *testing.F) {
 	seeds(f, "index")
 	f.Fuzz(func(t *testing.T, b []byte) {
-		_, _ = parseIndex(b, 2)
-		_, _ = parseIndex(b, 3)
+		withinBudget(t, len(b), func() {
+			for _, v := range []int{2, 3} {
+				a := &Archive{Label: Label{Version: v}}
+				checkDamage(t, a.readIndex(framesOf("f.index", b)), len(b))
+			}
+		})
 	})
+}
+
+// checkDamage fails t when err is not nil and not a *DamageError at an offset in the file.
+func checkDamage(t *testing.T, err error, n int) {
+	t.Helper()
+	if err == nil {
+		return
+	}
+	var d *DamageError
+	if !errors.As(err, &d) || d.Offset < 0 || d.Offset > int64(n) || !strings.HasPrefix(err.Error(), d.File+": offset ") {
+		t.Fatalf("an error that does not say where: %v", err)
+	}
 }
 
 // The archives kept in testdata read without PCP installed: the same label, descriptions and
@@ -153,8 +205,13 @@ func TestCursorAgreesWithWholeReading(t *testing.T) {
 			t.Fatal("a cut volume read to its end without an error")
 		}
 		if err != nil {
-			if !strings.Contains(err.Error(), "cut short") {
+			// Issue 30 item 9: the file, the record's offset and what is wrong.
+			var d *DamageError
+			if !errors.As(err, &d) || !d.Cut || err.Error() != dir+"/t.0: offset 1796: a data record says it is 172 bytes, the file has 162 left" {
 				t.Errorf("error %v", err)
+			}
+			if _, again := c.Next(); again != err {
+				t.Errorf("the cursor went on past the damage: %v", again)
 			}
 			break
 		}
@@ -165,9 +222,10 @@ func TestCursorAgreesWithWholeReading(t *testing.T) {
 	}
 }
 
-// A metadata file or index that ends inside a record (a writer killed, or out of room) opens:
-// the metadata ends before the torn record, which is said (MetaCut); a torn index entry is
-// left out. A record whose length disagrees with its end, with more after it, is damage.
+// A metadata file or index that ends inside a record (a writer killed, or out of room) opens with
+// what was written before the torn record, and an error for each file saying where it is
+// (issue 30 item 9: never silent). A record whose length disagrees with its end, with more after
+// it, is damage.
 func TestTornMetadataAndIndex(t *testing.T) {
 	dir := t.TempDir()
 	for _, suf := range []string{"meta", "index", "0"} {
@@ -186,11 +244,12 @@ func TestTornMetadataAndIndex(t *testing.T) {
 		}
 	}
 	a, err := Open(dir + "/t")
-	if err != nil {
-		t.Fatalf("a torn metadata file: %v", err)
+	if a == nil || len(a.Descs) == 0 || len(a.Index) != 2 {
+		t.Fatalf("a torn metadata file and index: %v; want the archive before the tears, with 2 index entries", err)
 	}
-	if !a.MetaCut || len(a.Descs) == 0 || len(a.Index) != 2 {
-		t.Errorf("MetaCut %v, %d descriptions, %d index entries (want true, some, 2)", a.MetaCut, len(a.Descs), len(a.Index))
+	var d *DamageError
+	if !errors.As(err, &d) || !d.Cut || d.File != dir+"/t.meta" || !strings.Contains(err.Error(), dir+"/t.index: offset 172: an index entry of 20 bytes is cut short after 17") {
+		t.Errorf("error %v", err)
 	}
 	b, _ := os.ReadFile("testdata/v2/t.meta")
 	b[len(b)-1] ^= 0xff // the last record's closing length, wrong
@@ -198,7 +257,7 @@ func TestTornMetadataAndIndex(t *testing.T) {
 	if err := os.WriteFile(dir+"/t.meta", b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Open(dir + "/t"); err == nil {
-		t.Error("a damaged record in the middle of the metadata was taken")
+	if _, err := Open(dir + "/t"); !errors.As(err, &d) || d.Cut {
+		t.Errorf("a damaged record in the middle of the metadata: %v", err)
 	}
 }

@@ -5,17 +5,22 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"math"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"time"
 )
 
 // Writer writes an archive as pmlogger does: a label at the head of each file, then metadata
-// records, pmResult records and temporal index entries, each record written whole by one write,
-// so that a reader finds every record written before a failure (a killed writer, a full disk) and
-// at most one torn record after them, which it reports. Metadata is written before the first
+// records, pmResult records and temporal index entries, each record written whole by one write.
+// A write that fails (a full disk, a file size limit) is undone: the file is truncated back to
+// the end of its last whole record, so that no torn record is left (pmlogcheck passes) and only
+// what was never written is lost (issue 30 item 12); the writer then refuses every further
+// record (Err), and Close still ends the archive whole. Metadata is written before the first
 // record that needs it.
 type Writer struct {
 	base    string
@@ -26,6 +31,8 @@ type Writer struct {
 	index   *os.File
 	metaOff int64
 	volOff  int64
+	idxOff  int64
+	err     error // the write that failed: every later one is refused
 	descs   map[uint32]Desc
 	results int
 	volN    int  // the volume being written
@@ -59,63 +66,127 @@ func (w *Writer) VolumeSize() int64 { return w.volOff }
 // the new volume's first record has an index entry. It returns the number of the volume closed.
 func (w *Writer) NewVolume() (int, error) {
 	old := w.volN
-	if err := errors.Join(w.vol.Sync(), w.vol.Close()); err != nil {
-		return old, fmt.Errorf("archive %s.%d: %w", w.base, old, err)
+	if w.err != nil {
+		return old, w.err
 	}
-	f, err := os.OpenFile(w.base+"."+strconv.Itoa(old+1), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	err := errors.Join(w.vol.Sync(), w.vol.Close())
+	w.vol = nil
 	if err != nil {
-		return old, err
+		return old, w.fail(fmt.Errorf("archive %s.%d: %w", w.base, old, err))
+	}
+	name := w.base + "." + strconv.Itoa(old+1)
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return old, w.fail(err)
 	}
 	n, err := f.Write(frame(w.labelPayload(int32(old + 1))))
 	if err != nil {
 		f.Close()
-		return old, err
+		os.Remove(name) // this writer made it: a volume without its label is no volume
+		return old, w.fail(fmt.Errorf("archive %s: %w", name, err))
 	}
 	w.vol, w.volN, w.volOff, w.volNew = f, old+1, int64(n), true
 	return old, nil
 }
 
+// fail makes err the writer's failure, refusing every later record.
+func (w *Writer) fail(err error) error {
+	if w.err == nil {
+		w.err = err
+	}
+	return err
+}
+
+// Err is the write that failed, after which the writer writes no more records; nil while none
+// has.
+func (w *Writer) Err() error { return w.err }
+
+// write writes rec to f, at *off, whole or not at all: after a failed write the file is
+// truncated back to *off (the end of its last whole record), so that no torn record is left.
+func (w *Writer) write(f *os.File, off *int64, rec []byte) error {
+	if w.err != nil {
+		return fmt.Errorf("archive %s: no more records after a write that failed: %w", w.base, w.err)
+	}
+	n, err := f.Write(rec)
+	if err == nil {
+		*off += int64(n)
+		return nil
+	}
+	err = fmt.Errorf("%s: writing a record of %d bytes at offset %d: %w", f.Name(), len(rec), *off, err)
+	if n > 0 {
+		if terr := f.Truncate(*off); terr != nil {
+			err = fmt.Errorf("%w; and the part written could not be taken back: %w", err, terr)
+		}
+	}
+	if _, serr := f.Seek(*off, io.SeekStart); serr != nil {
+		err = fmt.Errorf("%w; %w", err, serr)
+	}
+	return w.fail(err)
+}
+
+// Vacant says whether an archive can be created at base: its metadata, index and first volume
+// are not there (an archive is a user's file, never overwritten) and its directory is. It
+// checks what Create would refuse, before anything is created or sampled.
+func Vacant(base string) error {
+	for _, suf := range []string{".meta", ".index", ".0"} {
+		if _, err := os.Lstat(base + suf); err == nil {
+			return fmt.Errorf("archive %s: %s%s %w: an archive is never overwritten", base, base, suf, fs.ErrExist)
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("archive %s: %w", base, err)
+		}
+	}
+	dir := filepath.Dir(base)
+	st, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("archive %s: %w", base, err)
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("archive %s: %s is not a directory", base, dir)
+	}
+	return nil
+}
+
 // Create starts an archive at base (base.meta, base.index, base.0) of version 2 or 3 for the
 // host, time zone and start time of l. Existing files are not overwritten: an archive is a
-// user's file.
-func Create(base string, version int, l Label) (*Writer, error) {
+// user's file. A refused or failed Create leaves nothing behind (issue 30 item 13): every
+// name is checked first, each file is created exclusively, and those this call created are
+// removed when a later step fails.
+func Create(base string, version int, l Label) (_ *Writer, err error) {
 	if version != 2 && version != 3 {
 		return nil, fmt.Errorf("archive version %d: 2 or 3", version)
 	}
+	if err := Vacant(base); err != nil {
+		return nil, err
+	}
 	w := &Writer{base: base, version: version, label: l, descs: map[uint32]Desc{}}
 	w.label.Version = version
-	open := func(suffix string) (*os.File, error) {
-		return os.OpenFile(base+suffix, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	}
-	var err error
-	if w.meta, err = open(".meta"); err != nil {
-		return nil, err
-	}
-	if w.index, err = open(".index"); err != nil {
-		w.meta.Close()
-		return nil, err
-	}
-	if w.vol, err = open(".0"); err != nil {
-		w.meta.Close()
-		w.index.Close()
-		return nil, err
-	}
+	var made []*os.File
+	defer func() {
+		if err == nil {
+			return
+		}
+		for _, f := range made {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
 	for _, f := range []struct {
-		file *os.File
+		file **os.File
+		suf  string
 		vol  int32
 		off  *int64
-	}{{w.meta, -1, &w.metaOff}, {w.index, -2, nil}, {w.vol, 0, &w.volOff}} {
-		n, err := f.file.Write(frame(w.labelPayload(f.vol)))
+	}{{&w.meta, ".meta", -1, &w.metaOff}, {&w.index, ".index", -2, &w.idxOff}, {&w.vol, ".0", 0, &w.volOff}} {
+		file, err := os.OpenFile(base+f.suf, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 		if err != nil {
-			w.Close()
 			return nil, err
 		}
-		if f.off != nil {
-			*f.off = int64(n)
+		made = append(made, file)
+		*f.file = file
+		if err := w.write(file, f.off, frame(w.labelPayload(f.vol))); err != nil {
+			return nil, err
 		}
 	}
 	if err := w.putIndex(l.Start); err != nil {
-		w.Close()
 		return nil, err
 	}
 	return w, nil
@@ -167,11 +238,7 @@ func (w *Writer) labelPayload(vol int32) []byte {
 }
 
 // writeMeta writes one metadata record.
-func (w *Writer) writeMeta(p []byte) error {
-	n, err := w.meta.Write(frame(p))
-	w.metaOff += int64(n)
-	return err
-}
+func (w *Writer) writeMeta(p []byte) error { return w.write(w.meta, &w.metaOff, frame(p)) }
 
 // PutDesc writes a metric's description; a pmid described twice is an error.
 func (w *Writer) PutDesc(d Desc) error {
@@ -189,8 +256,11 @@ func (w *Writer) PutDesc(d Desc) error {
 		b = be.AppendUint32(b, uint32(len(n)))
 		b = append(b, n...)
 	}
-	w.descs[d.PMID] = d
-	return w.writeMeta(b)
+	if err := w.writeMeta(b); err != nil {
+		return err
+	}
+	w.descs[d.PMID] = d // described only once written: a value of it is refused until then
+	return nil
 }
 
 // PutInDom writes a full observation of an instance domain.
@@ -303,11 +373,8 @@ type OutSet struct {
 // PutResult writes one pmResult: the values of described metrics at t. No sets is a mark
 // record (a gap in the recording).
 func (w *Writer) PutResult(t time.Time, sets []OutSet) error {
-	if w.indexDue() {
-		w.volNew = false
-		if err := w.putIndex(t); err != nil {
-			return err
-		}
+	if w.err != nil {
+		return fmt.Errorf("archive %s: no more records after a write that failed: %w", w.base, w.err)
 	}
 	// The header, the value sets and then the value blocks; a block's place is counted in
 	// 32-bit words from 12 bytes before the payload.
@@ -368,11 +435,27 @@ func (w *Writer) PutResult(t time.Time, sets []OutSet) error {
 			}
 		}
 	}
-	rec := frame(append(append(head, body...), blocks...))
-	n, err := w.vol.Write(rec)
-	w.volOff += int64(n)
-	if err != nil {
-		return fmt.Errorf("archive %s.%d: %w", w.base, w.volN, err)
+	// The index entry goes first, at the record's offset, once the record is known to be
+	// sound; it is taken back when the record cannot be written.
+	idxMark := w.idxOff // the index entry written for this record goes when it fails
+	if w.indexDue() {
+		w.volNew = false
+		if err := w.putIndex(t); err != nil {
+			return err
+		}
+	}
+	if err := w.write(w.vol, &w.volOff, frame(append(append(head, body...), blocks...))); err != nil {
+		if w.idxOff != idxMark {
+			// Its index entry points at a record that is not there, at a time no record has.
+			if terr := w.index.Truncate(idxMark); terr != nil {
+				return fmt.Errorf("%w; and its index entry could not be taken back: %w", err, terr)
+			}
+			if _, serr := w.index.Seek(idxMark, io.SeekStart); serr != nil {
+				return fmt.Errorf("%w; %w", err, serr)
+			}
+			w.idxOff = idxMark
+		}
+		return err
 	}
 	w.results++
 	return nil
@@ -390,24 +473,49 @@ func (w *Writer) putIndex(t time.Time) error {
 	} else {
 		b = be.AppendUint64(be.AppendUint64(b, uint64(w.metaOff)), uint64(w.volOff))
 	}
-	_, err := w.index.Write(b)
-	return err
+	return w.write(w.index, &w.idxOff, b)
 }
 
 // Close writes the last index entry, at end, and syncs and closes the files.
 func (w *Writer) Close() error { return w.CloseAt(time.Time{}) }
 
 // CloseAt is Close with the last index entry at end (the last record's time; none when zero).
+// After a failed write the last entry is still written, at the offsets of the last whole
+// records, when there is room for it.
 func (w *Writer) CloseAt(end time.Time) error {
 	var errs []error
 	if !end.IsZero() && w.index != nil {
+		failed := w.err
+		w.err = nil
 		errs = append(errs, w.putIndex(end))
+		if failed != nil {
+			w.err = failed
+		}
 	}
 	for _, f := range []*os.File{w.vol, w.meta, w.index} {
 		if f != nil {
 			errs = append(errs, f.Sync(), f.Close())
 		}
 	}
+	return errors.Join(errs...)
+}
+
+// Abort closes the archive and removes every file of it this writer created: for a caller that
+// fails before writing any record (issue 30 item 13: a refused or failed start leaves nothing,
+// so the next attempt finds the name free).
+func (w *Writer) Abort() error {
+	var errs []error
+	for _, f := range []*os.File{w.vol, w.meta, w.index} {
+		if f != nil {
+			f.Close()
+		}
+	}
+	for n := 0; n <= w.volN; n++ {
+		errs = append(errs, os.Remove(w.base+"."+strconv.Itoa(n)))
+	}
+	errs = append(errs, os.Remove(w.base+".meta"), os.Remove(w.base+".index"))
+	w.vol, w.meta, w.index = nil, nil, nil
+	w.err = fmt.Errorf("archive %s: aborted", w.base)
 	return errors.Join(errs...)
 }
 

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Measure what watching costs: run dcimon and htop (and btop when installed) one after the other
-# in tmux at the same size (200x50) and the same 1-second refresh for a fixed time, read each
-# process's CPU time and resident memory from /proc/PID, and print a table with dcimon's figures
-# as ratios to htop's from the same run.
+# Measure what watching costs: run dcimon and htop (and btop when installed) side by side, at the
+# same time, each in its own tmux session at the same size (200x50) and the same 1-second refresh
+# for a fixed time, read each process's CPU time and resident memory from /proc/PID over the same
+# seconds, and print a table with dcimon's figures as ratios to htop's from the same run. Run at
+# once, the programs see the same machine: the same load from elsewhere, the same processes
+# (issue 30: one after the other, a busy neighbour in one run and not the other skewed the ratio).
 #
 #   scripts/overhead.sh [SECONDS]        (default 60)
 #   scripts/overhead.sh SECONDS fleet    (only the many-hosts comparison below)
@@ -16,9 +18,9 @@
 # interfaces a host), beside the monitor on this host, both at a 1 s refresh.
 #
 # Recording (issue 15): dcimon record at 1 s beside pmlogger at 1 s with a pmcd of its own (on a
-# free port, started and killed here), logging the same PCP metrics (those dcimon's archive has
-# under the Linux PMDA's names); CPU of dcimon against pmlogger + pmcd + its PMDAs, and archive
-# growth in bytes per day.
+# free port, started and killed here), both running at the same time, logging the same PCP
+# metrics (those a short dcimon recording has under the Linux PMDA's names); CPU of dcimon
+# against pmlogger + pmcd + its PMDAs, and archive growth in bytes per day.
 #
 # Installs tmux and htop with apt-get when they are missing. Stops only the tmux sessions it
 # started. Needs Linux /proc.
@@ -72,29 +74,42 @@ rss_kb() { awk -v p="$page" '{ print $2 * p / 1024 }' "/proc/$1/statm"; }
 # hwm_kb PID: peak resident set size in KiB.
 hwm_kb() { awk '/^VmHWM:/ { print $2 }' "/proc/$1/status"; }
 
-# measure NAME COMMAND...: prints "NAME cpu_seconds cpu_percent rss_mib peak_mib".
+# measure NAME COMMAND [NAME COMMAND ...]: runs every program at once, each in a tmux session of
+# its own at the same size, and prints for each, over the same seconds after the same warm-up,
+# "NAME cpu_seconds cpu_percent rss_mib peak_mib" (one line a program, in the order given).
+# COMMAND is one string, as a shell reads it.
 measure() {
-  local name=$1; shift
-  local s="overhead-$name-$$"
-  sessions+=("$s")
-  tmux new-session -d -s "$s" -x "$cols" -y "$rows" \
-    "exec env TERM=xterm-256color XDG_CONFIG_HOME=$work/config HOME=$work $*"
-  local pid
-  pid=$(tmux list-panes -t "$s" -F '#{pane_pid}')
-  sleep "$warm"
-  [ -d "/proc/$pid" ] || { echo "$name exited during warm-up" >&2; return 1; }
-  local c0 c1 t0 t1
-  c0=$(cpu_ns "$pid"); t0=$(date +%s.%N)
-  local peak=0 r
-  for ((i = 0; i < secs; i++)); do
-    sleep 1
-    r=$(rss_kb "$pid"); (( ${r%.*} > peak )) && peak=${r%.*}
+  local names=() pids=() s
+  while [ $# -gt 0 ]; do
+    s="overhead-$1-$$"
+    sessions+=("$s")
+    tmux new-session -d -s "$s" -x "$cols" -y "$rows" \
+      "exec env TERM=xterm-256color XDG_CONFIG_HOME=$work/config HOME=$work $2"
+    names+=("$1")
+    pids+=("$(tmux list-panes -t "$s" -F '#{pane_pid}')")
+    shift 2
   done
-  c1=$(cpu_ns "$pid"); t1=$(date +%s.%N)
-  r=$(rss_kb "$pid")
-  tmux kill-session -t "$s"
-  awk -v n="$name" -v c0="$c0" -v c1="$c1" -v t0="$t0" -v t1="$t1" -v hz="$hz" -v r="$r" -v p="$peak" \
-    'BEGIN { cpu = (c1 - c0) / 1e9; printf "%s %.4f %.3f %.1f %.1f\n", n, cpu, 100 * cpu / (t1 - t0), r / 1024, p / 1024 }'
+  sleep "$warm"
+  local i k r c0=() c1=() peak=() t0 t1
+  for i in "${!pids[@]}"; do
+    [ -d "/proc/${pids[$i]}" ] || { echo "${names[$i]} exited during warm-up" >&2; return 1; }
+  done
+  for i in "${!pids[@]}"; do c0+=("$(cpu_ns "${pids[$i]}")"); peak+=(0); done
+  t0=$(date +%s.%N)
+  for ((k = 0; k < secs; k++)); do
+    sleep 1
+    for i in "${!pids[@]}"; do
+      r=$(rss_kb "${pids[$i]}"); (( ${r%.*} > peak[i] )) && peak[i]=${r%.*}
+    done
+  done
+  for i in "${!pids[@]}"; do c1+=("$(cpu_ns "${pids[$i]}")"); done
+  t1=$(date +%s.%N)
+  for i in "${!pids[@]}"; do
+    r=$(rss_kb "${pids[$i]}")
+    tmux kill-session -t "overhead-${names[$i]}-$$"
+    awk -v n="${names[$i]}" -v c0="${c0[$i]}" -v c1="${c1[$i]}" -v t0="$t0" -v t1="$t1" -v r="$r" -v p="${peak[$i]}" \
+      'BEGIN { cpu = (c1 - c0) / 1e9; printf "%s %.4f %.3f %.1f %.1f\n", n, cpu, 100 * cpu / (t1 - t0), r / 1024, p / 1024 }'
+  done
 }
 
 # shown_after SESSION T0: polls the session's screen every 2 ms (for at most 5 s) until it shows
@@ -153,8 +168,8 @@ fleet() {
   [ -n "$url" ] || { echo "the fake pmproxy did not start: $(cat "$work/proxy.out")" >&2; return 1; }
   for ((k = 0; k < 100; k++)); do printf 'web%03d\n' "$k"; done >"$work/fleet.txt"
   local out=()
-  out+=("$(measure local "$work/dcimon" --interval 1s)")
-  out+=("$(measure hosts100 "$work/dcimon" --interval 1s --source "$url" --hosts "@$work/fleet.txt")")
+  mapfile -t out < <(measure local "$work/dcimon --interval 1s" \
+    hosts100 "$work/dcimon --interval 1s --source $url --hosts @$work/fleet.txt")
   kill "$proxy" 2>/dev/null || true
   echo
   echo "Many hosts over ${secs} s at ${cols}x${rows}, 1 s refresh: the monitor on 100 hosts (fake pmproxy) beside the monitor on this host"
@@ -189,32 +204,36 @@ record() {
   local pmcd=$!
   sleepers+=("$pmcd")
   for ((k = 0; k < 100; k++)); do pmprobe -h "127.0.0.1:$port" hinv.ncpu >/dev/null 2>&1 && break; sleep 0.1; done
-  # dcimon first: its archive names the metrics pmlogger is then given.
+  # The metrics pmlogger is given: those a short recording of dcimon's names (under the Linux
+  # PMDA's names). PCP's global derived metrics (/etc/pcp/derived) are left out: neither
+  # recorder is asked for them.
+  "$work/dcimon" record "$work/names-probe" -i 1s --duration 2s >/dev/null 2>&1
+  PCP_DERIVED_CONFIG= pminfo -a "$work/names-probe" | grep -v '^dcimon\.' >"$work/names"
+  { echo 'log mandatory on every 1 second {'; sed 's/^/  /' "$work/names"; echo '}'; } >"$work/pmlogger.conf"
+  # Both recorders at once, over the same seconds.
   "$work/dcimon" record "$work/dc" -i 1s >"$work/dc.out" 2>&1 &
   local dc=$!
   sleepers+=("$dc")
-  sleep "$warm"
-  local c0 b0 t0 c1 b1 t1
-  c0=$(cpu_ns "$dc"); b0=$(bytes "$work/dc"); t0=$(date +%s.%N)
-  sleep "$secs"
-  c1=$(cpu_ns "$dc"); b1=$(bytes "$work/dc"); t1=$(date +%s.%N)
-  kill -INT "$dc"; wait "$dc" 2>/dev/null || true
-  local dcline="dcimon $(( c1 - c0 )) $(( b1 - b0 )) $t0 $t1 $(bytes "$work/dc")"
-  # PCP's global derived metrics (/etc/pcp/derived) are left out: neither recorder is asked for them.
-  PCP_DERIVED_CONFIG= pminfo -a "$work/dc" | grep -v '^dcimon\.' >"$work/names"
-  { echo 'log mandatory on every 1 second {'; sed 's/^/  /' "$work/names"; echo '}'; } >"$work/pmlogger.conf"
   (set +u; . /etc/pcp.env; export PCP_DERIVED_CONFIG=; exec pmlogger -h "127.0.0.1:$port" -c "$work/pmlogger.conf" -l "$work/pmlogger.log" "$work/pl") &
   local pl=$!
   sleepers+=("$pl")
   sleep "$warm"
-  c0=$(( $(cpu_ns "$pl") + $(tree_cpu_ns "$pmcd") )); b0=$(bytes "$work/pl"); t0=$(date +%s.%N)
+  local c0 b0 c1 b1 p0 q0 p1 q1 t0 t1
+  c0=$(cpu_ns "$dc"); b0=$(bytes "$work/dc")
+  p0=$(( $(cpu_ns "$pl") + $(tree_cpu_ns "$pmcd") )); q0=$(bytes "$work/pl")
+  t0=$(date +%s.%N)
   sleep "$secs"
-  c1=$(( $(cpu_ns "$pl") + $(tree_cpu_ns "$pmcd") )); b1=$(bytes "$work/pl"); t1=$(date +%s.%N)
-  kill -INT "$pl"; wait "$pl" 2>/dev/null || true
+  c1=$(cpu_ns "$dc"); b1=$(bytes "$work/dc")
+  p1=$(( $(cpu_ns "$pl") + $(tree_cpu_ns "$pmcd") )); q1=$(bytes "$work/pl")
+  t1=$(date +%s.%N)
+  kill -INT "$dc" "$pl"
+  wait "$dc" 2>/dev/null || true
+  wait "$pl" 2>/dev/null || true
   kill "$pmcd" 2>/dev/null || true
-  local plline="pmlogger+pmcd $(( c1 - c0 )) $(( b1 - b0 )) $t0 $t1 $(bytes "$work/pl")"
+  local dcline="dcimon $(( c1 - c0 )) $(( b1 - b0 )) $t0 $t1 $(bytes "$work/dc")"
+  local plline="pmlogger+pmcd $(( p1 - p0 )) $(( q1 - q0 )) $t0 $t1 $(bytes "$work/pl")"
   echo
-  echo "Recording over ${secs} s at 1 s: dcimon record beside pmlogger with its pmcd (and PMDAs), $(wc -l <"$work/names") metrics of the Linux PMDA in both (dcimon also writes its own dcimon.* ones)"
+  echo "Recording over ${secs} s at 1 s, both at once: dcimon record beside pmlogger with its pmcd (and PMDAs), $(wc -l <"$work/names") metrics of the Linux PMDA in both (dcimon also writes its own dcimon.* ones)"
   printf '%s\n%s\n' "$dcline" "$plline" | awk '
     { name[NR] = $1; cpu[NR] = $2 / 1e9; pct[NR] = 100 * $2 / 1e9 / ($5 - $4); day[NR] = $3 / ($5 - $4) * 86400 / 1048576; size[NR] = $6 / 1024 }
     END {
@@ -233,11 +252,11 @@ if [ "${2:-}" = record ]; then
 fi
 
 results=()
-results+=("$(measure dcimon "$work/dcimon" --interval 1s)")
-results+=("$(measure htop htop -d 10)")
+others=(htop "htop -d 10")
 if command -v btop >/dev/null 2>&1; then
-  results+=("$(measure btop btop)")
+  others+=(btop btop)
 fi
+mapfile -t results < <(measure dcimon "$work/dcimon --interval 1s" "${others[@]}")
 
 read -r first_tmux first_self first_base < <(first_frame)
 
@@ -247,14 +266,13 @@ for ((k = 0; k < 1000; k++)); do
   sleepers+=($!)
 done
 procs=()
-procs+=("$(measure dcimon "env DCIMON_START=values DCIMON_PATH=Proc $work/dcimon --interval 1s")")
-procs+=("$(measure htop htop -d 10)")
+mapfile -t procs < <(measure dcimon "env DCIMON_START=values DCIMON_PATH=Proc $work/dcimon --interval 1s" htop "htop -d 10")
 nprocs=$(ls -d /proc/[0-9]* | wc -l)
 for p in "${sleepers[@]}"; do kill "$p" 2>/dev/null || true; done
 sleepers=()
 
 echo
-echo "Overhead over ${secs} s at ${cols}x${rows}, 1 s refresh, default screen ($(nproc) CPUs, $(uname -r))"
+echo "Overhead over ${secs} s at ${cols}x${rows}, 1 s refresh, default screen, all at once ($(nproc) CPUs, $(uname -r))"
 table='
   { name[NR] = $1; cpu[NR] = $2; pct[NR] = $3; rss[NR] = $4; peak[NR] = $5; if ($1 == "htop") h = NR }
   END {

@@ -56,6 +56,30 @@ type archiveContext struct {
 	// prologue are the values of the records at the archive's start (what pmlogger logs
 	// "once": hinv.ncpu, kernel.uname), the ground every seek starts from.
 	prologue map[uint32][]pmproxy.Value
+	// damage is the first damage met in the archive (a *pcparchive.DamageError): in its
+	// metadata or index when opened, or where a read of a volume stopped (issue 30 item 9).
+	damage atomic.Pointer[error]
+}
+
+// note keeps the first damage a read of the archive met (any error but its end).
+func (x *archiveContext) note(err error) {
+	if err != nil && !errors.Is(err, io.EOF) {
+		x.damage.CompareAndSwap(nil, &err)
+	}
+}
+
+// Damage is the damage met so far in the archives (a *pcparchive.DamageError each, joined): in
+// a metadata file or index as it was opened, or in a volume, where the reading stopped. What
+// was read before it has been given; a command that printed it then fails with this error
+// (issue 30 item 9). nil while none was met.
+func (as *Archives) Damage() error {
+	var errs []error
+	for _, x := range as.xs {
+		if p := x.damage.Load(); p != nil {
+			errs = append(errs, *p)
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // prologueSpan is how long after its first data record an archive's start lasts: pmlogger logs its
@@ -67,11 +91,12 @@ const prologueSpan = 2 * time.Second
 // archive without an index is read through once.
 func openArchive(base string) (*archiveContext, error) {
 	a, err := pcparchive.Open(base)
-	if err != nil {
+	if a == nil {
 		return nil, err
 	}
 	x := &archiveContext{a: a, byName: map[string]*pcparchive.Desc{}, latest: map[uint32][]pmproxy.Value{},
 		prologue: map[uint32][]pmproxy.Value{}}
+	x.note(err) // damage of the metadata or index: what was before it is read
 	for i := range a.Descs {
 		for _, n := range a.Descs[i].Names {
 			x.byName[n] = &a.Descs[i]
@@ -88,6 +113,7 @@ func openArchive(base string) (*archiveContext, error) {
 	for len(x.pending) < 64 {
 		r, err := x.cur.Next()
 		if err != nil {
+			x.note(err)
 			if len(x.pending) == 0 {
 				return nil, fmt.Errorf("archive %s: no records: %w", base, err)
 			}
@@ -131,13 +157,16 @@ func openArchive(base string) (*archiveContext, error) {
 		for {
 			r, err := c.Next()
 			if err != nil {
-				break // the end, or a record cut short: the archive ends before it
+				x.note(err)
+				break // the end, or a damaged record: the archive ends before it
 			}
 			if isData(r) && r.Time.After(x.last) {
 				x.last = r.Time
 			}
 		}
 		c.Close()
+	} else {
+		x.note(err)
 	}
 	if x.second.After(x.last) {
 		x.second = x.last
@@ -152,6 +181,7 @@ func (x *archiveContext) peek() (pcparchive.Result, error) {
 	if len(x.pending) == 0 {
 		r, err := x.cur.Next()
 		if err != nil {
+			x.note(err)
 			return r, err
 		}
 		x.pending = append(x.pending, r)
@@ -166,7 +196,9 @@ func (x *archiveContext) next() (pcparchive.Result, error) {
 		x.pending = x.pending[1:]
 		return r, nil
 	}
-	return x.cur.Next()
+	r, err := x.cur.Next()
+	x.note(err)
+	return r, err
 }
 
 // apply takes a record's values as the latest of their metrics.
@@ -617,6 +649,10 @@ func ArchiveProviders(bases []string, at time.Time, clamp bool) ([]collect.Provi
 				t = x.last // one whose archive has ended: its last values, timed as they were
 			}
 			if err := x.Seek(t); err != nil {
+				if p := x.damage.Load(); p != nil {
+					// The archive seems to end early because a damaged record stopped the reading.
+					err = errors.Join(*p, err)
+				}
 				return nil, nil, err
 			}
 		}

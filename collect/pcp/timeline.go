@@ -25,6 +25,7 @@ func (x *archiveContext) Seek(at time.Time) error {
 		}
 		c, err := x.a.CursorFrom(from)
 		if err != nil {
+			x.note(err)
 			return err
 		}
 		latest := maps.Clone(x.prologue)
@@ -33,6 +34,7 @@ func (x *archiveContext) Seek(at time.Time) error {
 		for {
 			r, err := c.Next()
 			if err != nil {
+				x.note(err) // a damaged record: the seek stops before it, which is said
 				break
 			}
 			q = append(q, r)
@@ -131,6 +133,7 @@ func (x *archiveContext) more() bool {
 	}
 	rec, err := x.cur.Next()
 	if err != nil {
+		x.note(err)
 		return false
 	}
 	x.pending = append(x.pending, rec)
