@@ -154,7 +154,7 @@ func NewRecorder(base string, version int, host string, start time.Time, labels 
 	}
 	if len(labels) > 0 {
 		if err := w.PutLabels(start, pcparchive.LabelContext, 0, labels); err != nil {
-			w.Close()
+			_ = w.Abort() // no record written: the files this start made go, so the next finds the name free
 			return nil, err
 		}
 	}
