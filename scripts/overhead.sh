@@ -154,7 +154,8 @@ first_frame() {
   echo "$(printf '%s\n' "${outer[@]}" | eval "$med") $(printf '%s\n' "${inner[@]}" | eval "$med") $(printf '%s\n' "${base[@]}" | eval "$med")"
 }
 
-# fleet: the monitor on 100 hosts through the fake pmproxy, beside the monitor on this host.
+# fleet: the monitor on 100 hosts through the fake pmproxy and from a fake pmcd, beside the
+# monitor on this host, all at once.
 fleet() {
   go test -c -o "$work/collect.test" ./collect/pcp
   DCIMON_FLEET_PROXY=8,16,4 "$work/collect.test" -test.run '^TestFleetProxyServe$' >"$work/proxy.out" 2>&1 &
@@ -167,12 +168,24 @@ fleet() {
   done
   [ -n "$url" ] || { echo "the fake pmproxy did not start: $(cat "$work/proxy.out")" >&2; return 1; }
   for ((k = 0; k < 100; k++)); do printf 'web%03d\n' "$k"; done >"$work/fleet.txt"
+  # The same fleet over PCP's own protocol: a fake pmcd, each host a connection of its own.
+  DCIMON_FLEET_PMCD=8,16,4 "$work/collect.test" -test.run '^TestFleetPMCDServe$' >"$work/pmcd.out" 2>&1 &
+  local pmcd=$!
+  sleepers+=("$pmcd")
+  local addr=""
+  for ((k = 0; k < 100 && ${#addr} == 0; k++)); do
+    sleep 0.05
+    addr=$(sed -n 's/^FLEETPMCD //p' "$work/pmcd.out")
+  done
+  [ -n "$addr" ] || { echo "the fake pmcd did not start: $(cat "$work/pmcd.out")" >&2; return 1; }
+  for ((k = 0; k < 100; k++)); do printf 'web%03d=%s\n' "$k" "$addr"; done >"$work/native.txt"
   local out=()
   mapfile -t out < <(measure local "$work/dcimon --interval 1s" \
-    hosts100 "$work/dcimon --interval 1s --source $url --hosts @$work/fleet.txt")
-  kill "$proxy" 2>/dev/null || true
+    rest100 "$work/dcimon --interval 1s --source $url --hosts @$work/fleet.txt" \
+    native100 "$work/dcimon --interval 1s --hosts @$work/native.txt")
+  kill "$proxy" "$pmcd" 2>/dev/null || true
   echo
-  echo "Many hosts over ${secs} s at ${cols}x${rows}, 1 s refresh: the monitor on 100 hosts (fake pmproxy) beside the monitor on this host"
+  echo "Many hosts over ${secs} s at ${cols}x${rows}, 1 s refresh: the monitor on 100 hosts (fake pmproxy: rest100; fake pmcd: native100) beside the monitor on this host"
   printf '%s\n' "${out[@]}" | awk '
     { name[NR] = $1; cpu[NR] = $2; pct[NR] = $3; rss[NR] = $4; peak[NR] = $5 }
     END {
