@@ -130,11 +130,15 @@ func (p *hotPane) item(r hotRow, sel bool) string {
 	rank := strconv.Itoa(r.item + 1)
 	const rankW = 3
 	nameW := min(16, max(p.w/4, 6))
+	fleet := r.entry.Fleet()
+	if fleet {
+		nameW = min(28, max(p.w/3, 6)) // a host and its peer
+	}
 	valW := 10
 	barW := p.w - rankW - 1 - nameW - 1 - valW - 1
 	if sel {
 		// The selected row keeps its bar (issue 12), in the selection's colours.
-		line := padLeft(rank, rankW) + " " + pad(itemName(it), nameW) + " " + padLeft(txt, valW)
+		line := padLeft(rank, rankW) + " " + pad(fitItemName(it, fleet, nameW), nameW) + " " + padLeft(txt, valW)
 		if frac, over, ok := p.itemBar(r, d, it); ok && barW >= 4 {
 			full, empty := barCells(frac, barW)
 			if over && empty == 0 {
@@ -148,7 +152,7 @@ func (p *hotPane) item(r hotRow, sel bool) string {
 	sb.Grow(4 * p.w)
 	p.st.Text.Muted.writePadLeft(&sb, rank, rankW)
 	sb.WriteByte(' ')
-	p.st.Text.Normal.writePad(&sb, itemName(it), nameW)
+	p.st.Text.Normal.writePad(&sb, fitItemName(it, fleet, nameW), nameW)
 	sb.WriteByte(' ')
 	p.st.Text.Normal.writePadLeft(&sb, txt, valW)
 	if barW >= 4 {
@@ -167,6 +171,38 @@ func itemName(it namespace.HotItem) string {
 		return it.Name + " " + it.Inst.Label.ASCII // a process's command beside its PID
 	}
 	return it.Name
+}
+
+// fitItemName is a ranked item's name in w cells. A fleet's item (`web01/Disk/sda`) that does
+// not fit drops its class (the hotset's title names it) and then shortens its host in the middle,
+// where hostspecs and host names differ least (`127.0.…:34567 sda`, `web…-017 sda`): the row
+// still says which host and which peer it is (issue 31).
+func fitItemName(it namespace.HotItem, fleet bool, w int) string {
+	name := itemName(it)
+	if !fleet || width(name) <= w {
+		return name
+	}
+	host, rest, ok := strings.Cut(name, "/")
+	if !ok {
+		return name
+	}
+	if i := strings.LastIndexByte(rest, '/'); i >= 0 {
+		rest = rest[i+1:] // the peer itself, without its class
+	}
+	if width(host)+1+width(rest) <= w {
+		return host + " " + rest
+	}
+	room := w - 1 - width(rest) // cells for the host
+	if room < 5 {
+		return cut(rest, w) // too narrow for a host worth reading: the peer, as before
+	}
+	hr := []rune(host)
+	tail := (room - 1) / 2
+	head := room - 1 - tail
+	if head+tail >= len(hr) {
+		return host + " " + rest
+	}
+	return string(hr[:head]) + "…" + string(hr[len(hr)-tail:]) + " " + rest
 }
 
 // itemBar is how full a ranked item's bar is: on the statistic's SPMI scale, or without one

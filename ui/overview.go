@@ -310,12 +310,15 @@ func (m *Model) overviewHotsets(w, h int) []ovLine {
 			}
 			txt := m.vf.text(it.Inst.Class, d, it.Val)
 			nameW := min(12, colW/3)
+			if e.Fleet() {
+				nameW = min(24, colW*2/5) // a host and its peer
+			}
 			valW := 10
 			bw := colW - 3 - nameW - valW - 2
 			var sb strings.Builder
 			m.st.Text.Muted.writePadLeft(&sb, strconv.Itoa(i+1), 2)
 			sb.WriteByte(' ')
-			m.st.Text.Normal.writePad(&sb, itemName(it), nameW)
+			m.st.Text.Normal.writePad(&sb, fitItemName(it, e.Fleet(), nameW), nameW)
 			sb.WriteByte(' ')
 			m.st.Text.Normal.writePadLeft(&sb, txt, valW)
 			if bw >= 4 {

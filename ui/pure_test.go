@@ -356,3 +356,27 @@ func TestLineInputViewChangesNothing(t *testing.T) {
 		t.Errorf("after an unfocused View, typing gives %q", in.Value())
 	}
 }
+
+// Issue 31: a fleet's ranked item keeps its host and its peer in the room there is: the class
+// goes first, then the middle of the host, never the end that tells two hosts apart.
+func TestFitItemName(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		fleet bool
+		w     int
+		want  string
+	}{
+		{"web01/Disk/sda", true, 24, "web01/Disk/sda"},
+		{"127.0.0.1:34567/Disk/sda", true, 24, "127.0.0.1:34567/Disk/sda"},
+		{"127.0.0.1:34567/Disk/sda", true, 19, "127.0.0.1:34567 sda"},
+		{"127.0.0.1:34567/Disk/sda", true, 14, "127.0…4567 sda"},
+		{"127.0.0.1:34567/Disk/sda", true, 6, "sda"},
+		{"db.example.com/NetIf/eth0", true, 16, "db.ex…e.com eth0"},
+		{"web/Disk/sda", false, 8, "web/Disk/sda"}, // not a fleet: pad cuts it as before
+	} {
+		got := fitItemName(ns.HotItem{Name: tt.name}, tt.fleet, tt.w)
+		if got != tt.want || (tt.fleet && width(got) > tt.w) {
+			t.Errorf("%s in %d: %q, want %q", tt.name, tt.w, got, tt.want)
+		}
+	}
+}
