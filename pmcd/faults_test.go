@@ -52,6 +52,10 @@ func TestSilentPeerFailsAtTheDeadline(t *testing.T) {
 	if _, err := c.Fetch(tctx(t), []uint32{1}, &r); !errors.Is(err, ErrBroken) {
 		t.Errorf("the connection after a timeout: %v", err)
 	}
+	// The timeout's error carries PM_ERR_TIMEOUT, a code: Broken is what says to dial again.
+	if !c.Broken() {
+		t.Error("Broken is false after a timeout")
+	}
 }
 
 // A cancelled context, or Close from another goroutine, ends a call waiting for pmcd at once,

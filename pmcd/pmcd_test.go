@@ -94,6 +94,9 @@ func TestNamesDescsInDomsAgreeWithPminfo(t *testing.T) {
 		if d, err := c.Desc(ctx, 0x7fffffff); !errors.Is(err, pcpwire.ErrPMID) && !errors.Is(err, pcpwire.ErrNoAgent) {
 			t.Errorf("%s: the descriptor of an unknown pmid: %+v %v", spec, d, err)
 		}
+		if c.Broken() {
+			t.Errorf("%s: broken by an error code pmcd sent", spec)
+		}
 
 		// The load average's instances, as pminfo -f names them.
 		insts, err := c.InDom(ctx, descs[1].InDom)
