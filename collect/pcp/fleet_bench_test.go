@@ -268,27 +268,34 @@ func fleetSamplerAt(tb testing.TB, url string, hosts, ndisk int) (*collect.Sampl
 	if err != nil {
 		tb.Fatal(err)
 	}
+	return s, checkFleet(tb, s, hosts, ndisk)
+}
+
+// checkFleet takes two collections of a fleet of hosts hosts of ndisk disks and checks that what
+// the benchmarks measure is a collection that works: every disk of every host has its rate.
+func checkFleet(tb testing.TB, s *collect.Sampler, hosts, ndisk int) *ns.Snapshot {
+	tb.Helper()
 	var snap *ns.Snapshot
+	var err error
 	for range 2 {
 		if snap, err = s.Sample(context.Background()); err != nil {
 			tb.Fatal(err)
 		}
 	}
-	// What is measured is a collection that works: every disk of every host has its rate.
 	pattern := "*/Disk/*/busy"
 	if hosts == 1 {
 		pattern = "Disk/*/busy" // a single host has no context of its own
 	}
 	refs, err := s.Registry().Glob(pattern)
 	if err != nil || len(refs) != hosts*ndisk {
-		tb.Fatalf("%d disks' busy, want %d: %v", len(refs), hosts*ndisk, err)
+		tb.Fatalf("%d disks' busy, want %d: %v (%+v)", len(refs), hosts*ndisk, err, s.Status()[0])
 	}
 	for _, r := range refs {
 		if v, _, _ := snap.Lookup(r); v.State != ns.Valid {
 			tb.Fatalf("%s: %+v", r.Path(), v)
 		}
 	}
-	return s, snap
+	return snap
 }
 
 // processCPU is this process's user and system time so far.

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"dcimon/collect"
+	"dcimon/collect/collecttest"
 	ns "dcimon/namespace"
 	"dcimon/pcpwire"
 )
@@ -238,24 +239,7 @@ func nativeFleetSampler(tb testing.TB, addr string, hosts, ndisk int) *collect.S
 	if err != nil {
 		tb.Fatal(err)
 	}
-	var snap *ns.Snapshot
-	for range 2 {
-		if snap, err = s.Sample(context.Background()); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	refs, err := s.Registry().Glob("*/Disk/*/busy")
-	if hosts == 1 {
-		refs, err = s.Registry().Glob("Disk/*/busy")
-	}
-	if err != nil || len(refs) != hosts*ndisk {
-		tb.Fatalf("%d disks' busy, want %d: %v (%+v)", len(refs), hosts*ndisk, err, s.Status()[0])
-	}
-	for _, r := range refs {
-		if v, _, _ := snap.Lookup(r); v.State != ns.Valid {
-			tb.Fatalf("%s: %+v", r.Path(), v)
-		}
-	}
+	checkFleet(tb, s, hosts, ndisk)
 	return s
 }
 
@@ -269,20 +253,10 @@ func TestNativeFleetFake(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range []string{"web0002/CPU/cpu7/user", "web0000/NetIf/eth3/bytes", "web0001/Mem/Real/total", "web0001/Host/load1"} {
-		if v := collectValue(t, s, snap, p); v.State != ns.Valid {
+		if v := collecttest.Value(t, s, snap, p); v.State != ns.Valid {
 			t.Errorf("%s: %+v", p, v)
 		}
 	}
-}
-
-func collectValue(t *testing.T, s *collect.Sampler, snap *ns.Snapshot, path string) ns.Value {
-	t.Helper()
-	ref, err := s.Registry().Lookup(nil, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, _, _ := snap.Lookup(ref)
-	return v
 }
 
 // BenchmarkNativeFleetSample is issue 31's budget: one collection of 100 and of 1,000 hosts (8
