@@ -2,6 +2,7 @@ package config
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -12,6 +13,8 @@ import (
 	"strconv"
 
 	"github.com/pelletier/go-toml/v2/unstable"
+
+	"dcimon/internal/regular"
 )
 
 // edit replaces data[start:end] with text.
@@ -162,7 +165,7 @@ func sameHotsets(a, b []Hotset) bool {
 // is none), keeping everything else in it (EditHotsets), atomically: a temporary file in the same
 // directory, synced, then renamed over the old one. A file that does not parse is not touched.
 func SaveHotsets(path string, hs []Hotset) error {
-	data, err := os.ReadFile(path)
+	data, err := regular.ReadFile(context.Background(), path, MaxFileSize)
 	mode := fs.FileMode(0o644)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

@@ -8,7 +8,8 @@
 //
 // An archive is outside data: a truncated or hostile file is an error, never a panic, a hang or
 // an allocation sized by a length field it has not checked against the bytes there are
-// (FuzzParse*). It imports nothing of dcimon's.
+// (FuzzParse*). It imports nothing of dcimon's but pcpwire and internal/regular (the
+// archive's files are opened without blocking on one that is not a regular file).
 //
 // Writer writes archives that PCP's own tools read (pmlogcheck finds nothing wrong, pmdumplog
 // shows what was written: TestWriterReadByPCP), in volumes begun by size as pmlogger -v does.
@@ -17,15 +18,17 @@
 package pcparchive
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+
+	"dcimon/internal/regular"
 )
 
 // ErrFormat is wrapped by every error about an archive's contents.
@@ -151,12 +154,22 @@ type Archive struct {
 	descAt map[uint32]int // by pmid: its description's place in Descs
 }
 
+// Bounds of the files read whole: a metadata file, an index or a volume longer than these (or
+// /dev/zero named as one) is an error naming it, not an allocation of whatever it holds. A V2
+// volume's offsets are 32 bits, so no real volume is longer than 4 GiB; pmlogger's metadata and
+// index are kilobytes to a few megabytes.
+const (
+	maxMeta   = 256 << 20
+	maxIndex  = 256 << 20
+	maxVolume = 4 << 30
+)
+
 // Open reads the label, metadata and temporal index of the archive at base (the path without
 // .meta; a path to one of its files is taken too). A missing index is not an error: the index
 // is optional.
 func Open(base string) (*Archive, error) {
 	base = baseOf(base)
-	meta, err := os.ReadFile(base + ".meta")
+	meta, err := regular.ReadFile(context.Background(), base+".meta", maxMeta)
 	if err != nil {
 		return nil, fmt.Errorf("archive %s: %w", base, err)
 	}
@@ -164,7 +177,7 @@ func Open(base string) (*Archive, error) {
 	if err := a.parseMeta(meta); err != nil {
 		return nil, fmt.Errorf("archive %s: %s.meta: %w", base, filepath.Base(base), err)
 	}
-	if idx, err := os.ReadFile(base + ".index"); err == nil {
+	if idx, err := regular.ReadFile(context.Background(), base+".index", maxIndex); err == nil {
 		if a.Index, err = parseIndex(idx, a.Label.Version); err != nil {
 			return nil, fmt.Errorf("archive %s: %s.index: %w", base, filepath.Base(base), err)
 		}
@@ -199,7 +212,7 @@ func baseOf(path string) string {
 // metadata file: what Open reads first, without the rest of the metadata.
 func ReadLabel(base string) (Label, error) {
 	base = baseOf(base)
-	f, err := os.Open(base + ".meta")
+	f, err := regular.Open(base + ".meta")
 	if err != nil {
 		return Label{}, fmt.Errorf("archive %s: %w", base, err)
 	}
@@ -216,7 +229,7 @@ func ReadLabel(base string) (Label, error) {
 // ReadVolume reads every pmResult of volume n, in the order written. A volume cut short (the
 // writer killed, a full disk) yields the records before the cut and an error saying where.
 func (a *Archive) ReadVolume(n int) ([]Result, error) {
-	b, err := os.ReadFile(a.Base + "." + strconv.Itoa(n))
+	b, err := regular.ReadFile(context.Background(), a.Base+"."+strconv.Itoa(n), maxVolume)
 	if err != nil {
 		return nil, fmt.Errorf("archive %s: %w", a.Base, err)
 	}

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strconv"
 	"time"
+
+	"dcimon/internal/regular"
 )
 
 // maxRecord bounds one record a cursor reads: a pmResult of a large host is tens of kilobytes,
@@ -100,7 +102,7 @@ func (c *Cursor) open(off int64) error {
 		c.f.Close()
 	}
 	name := c.a.Base + "." + strconv.Itoa(c.a.Volumes[c.vi])
-	f, err := os.Open(name)
+	f, err := regular.Open(name)
 	if err != nil {
 		return fmt.Errorf("archive %s: %w", c.a.Base, err)
 	}

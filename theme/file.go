@@ -2,6 +2,7 @@ package theme
 
 import (
 	"bytes"
+	"context"
 	"embed"
 	"errors"
 	"fmt"
@@ -15,7 +16,12 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/pelletier/go-toml/v2"
+
+	"dcimon/internal/regular"
 )
+
+// maxFileSize bounds a user's theme file, as config.MaxFileSize bounds the configuration.
+const maxFileSize = 1 << 20
 
 // The built-in themes are theme files like a user's, embedded: `dcimon config theme dark`
 // prints one to copy.
@@ -164,7 +170,7 @@ func LoadDir(dir string) error {
 			continue
 		}
 		path := filepath.Join(dir, e.Name())
-		data, err := os.ReadFile(path)
+		data, err := regular.ReadFile(context.Background(), path, maxFileSize)
 		if err != nil {
 			return err
 		}
