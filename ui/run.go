@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"dcimon/internal/regular"
 	"dcimon/theme"
 	"dcimon/ui/internal/screen"
 )
@@ -47,7 +48,7 @@ func Run(ctx context.Context, src Sampler, opts Options) (err error) {
 		return err
 	}
 	if opts.DebugFile != "" {
-		f, err := os.OpenFile(opts.DebugFile, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+		f, err := regular.OpenLog(opts.DebugFile) // a named pipe with no reader is an error, not a hang
 		if err != nil {
 			return fmt.Errorf("debug log: %w", err)
 		}

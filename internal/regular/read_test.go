@@ -83,3 +83,40 @@ func TestReadFileDeadline(t *testing.T) {
 		t.Errorf("cancel: %v", err)
 	}
 }
+
+// Issue 29 item 9: --debug FILE naming a named pipe nobody reads is an error at once, not a
+// wait for a reader; a regular file and /dev/null are taken, and a directory is refused.
+func TestOpenLog(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := OpenLog(fifo); err == nil || err.Error() != "open "+fifo+": a named pipe with no reader" {
+		t.Errorf("fifo: %v", err)
+	}
+	if _, err := OpenLog(dir); err == nil {
+		t.Errorf("a directory taken as a log")
+	}
+	for _, p := range []string{filepath.Join(dir, "log"), "/dev/null"} {
+		f, err := OpenLog(p)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		if _, err := f.WriteString("x\n"); err != nil {
+			t.Errorf("%s: %v", p, err)
+		}
+		f.Close()
+	}
+	// A pipe with a reader is a log too (tail -f on a FIFO).
+	r, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	f, err := OpenLog(fifo)
+	if err != nil {
+		t.Fatalf("fifo with a reader: %v", err)
+	}
+	f.Close()
+}
