@@ -103,6 +103,8 @@ func wholeFrame(before, after string) bool {
 		strings.Contains(after, "$ fg") {
 		return false
 	}
-	first := func(s string) string { return strings.Join(strings.Fields(s), " ")[:min(10, len(strings.Join(strings.Fields(s), " ")))] }
+	first := func(s string) string {
+		return strings.Join(strings.Fields(s), " ")[:min(10, len(strings.Join(strings.Fields(s), " ")))]
+	}
 	return first(a[0]) == first(b[0]) && first(a[len(a)-1]) == first(b[len(b)-1])
 }
