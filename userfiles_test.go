@@ -54,7 +54,7 @@ func TestUserNamedFilesNeverBlock(t *testing.T) {
 			fifo + ": cannot read: not a regular file (a named pipe)"},
 		{"config /dev/zero", append([]string{"list", "--config", "/dev/zero"}, fixture...), "",
 			"/dev/zero: cannot read: not a regular file (a character device)"},
-		{"config a directory", append([]string{"config", "check", dir}), "",
+		{"config a directory", []string{"config", "check", dir}, "",
 			dir + ": cannot read: not a regular file (a directory)"},
 		{"DCIMON_CONFIG FIFO", append([]string{"list"}, fixture...), "DCIMON_CONFIG=" + fifo,
 			fifo + ": cannot read: not a regular file (a named pipe)"},

@@ -139,11 +139,14 @@ func (e *Error) Error() string {
 // wrong types and values out of range are errors; the first of them is returned.
 func Parse(name string, data []byte) (*File, error) {
 	f := &File{Name: name}
-	set, err := positions(data)
+	set, shapes, err := positions(data)
 	if err != nil {
 		return nil, err.withFile(name)
 	}
 	f.Set = set
+	if err := checkShapes(name, shapes); err != nil {
+		return nil, err
+	}
 	dec := toml.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(f); err != nil {

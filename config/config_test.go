@@ -29,7 +29,7 @@ func TestParseErrors(t *testing.T) {
 		{"themes = \"dark\"\n", `c.toml:1:1: themes: unknown key (did you mean "theme"?)`},
 		{"\n\n[[hotset]]\nname = \"busiest-disks\"\npath = \"Disk\"\nstat = \"busy\"\n  maxresp = -2\n", `c.toml:7:3: hotset "busiest-disks": maxresp must be >= 0, got -2`},
 		{"[[hotset]]\nnmae = \"x\"\n", `c.toml:2:1: hotset.nmae: unknown key (did you mean "name"?)`},
-		{"theme = 1\n", `c.toml:1:9: theme: want a string, got a TOML integer`},
+		{"theme = 1\n", `c.toml:1:9: theme: want a theme's name in quotes, such as "dark", got 1`},
 		{"interval = \"1x\"\n", `c.toml:1:12: interval:`},
 		{"interval = \"10ms\"\n", `c.toml:1:1: interval: must be 100ms to 1h0m0s, got 10ms`},
 		{"liveness = \"5s\"\n", `c.toml:1:1: liveness: must be 0 (off) or 15s to 600s, got 5s`},
@@ -329,7 +329,7 @@ func TestEditHotsetStatList(t *testing.T) {
 	if want := "[[hotset]]\nname = \"d\"\npath = \"Disk\"\nstat = \"%busy\"\nmaxresp = 5\n"; string(out) != want {
 		t.Fatalf("got\n%s\nwant\n%s", out, want)
 	}
-	if _, err := Parse("c.toml", []byte("[[hotset]]\nname = \"d\"\npath = \"Disk\"\nstat = 3\n")); err == nil || !strings.Contains(err.Error(), "stat must be a statistic name or a list") {
+	if _, err := Parse("c.toml", []byte("[[hotset]]\nname = \"d\"\npath = \"Disk\"\nstat = 3\n")); err == nil || err.Error() != `c.toml:4:8: hotset "d": stat: want a statistic's name in quotes, such as "busy", or a list of names to try in order, got 3` {
 		t.Fatalf("a number as stat: %v", err)
 	}
 }
