@@ -229,6 +229,21 @@ func suggest(key []string) string {
 	return fmt.Sprintf(" (did you mean %q?)", best)
 }
 
+// Closest is the candidate nearest name, for a "did you mean": one a typo or two away (by edit
+// distance, less than the name's length), or "" when none is.
+func Closest(name string, candidates []string) string {
+	best, bestD := "", 3
+	for _, c := range candidates {
+		if d := distance(name, c); d < bestD || (d == bestD && c < best) {
+			best, bestD = c, d
+		}
+	}
+	if bestD >= len(name) {
+		return ""
+	}
+	return best
+}
+
 // distance is the Levenshtein distance of a and b.
 func distance(a, b string) int {
 	prev := make([]int, len(b)+1)
