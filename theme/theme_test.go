@@ -245,3 +245,27 @@ func TestParseThemeErrors(t *testing.T) {
 		t.Fatalf("no themes directory: %v", err)
 	}
 }
+
+// A user's theme file is outside data: its parser (places, the kinds, the colours) never panics,
+// and whatever it accepts gives a palette with every role set (issue 29 item 16).
+func FuzzParseTheme(f *testing.F) {
+	for _, n := range []string{"dark", "light", "mono", "high-contrast"} {
+		if data, err := Builtin(n); err == nil {
+			f.Add(data)
+		}
+	}
+	f.Add([]byte("accent = 214\n"))
+	f.Add([]byte("muted = \"#zz0000\"\n[colours]\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := Parse("fuzz", "fuzz.toml", data)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "fuzz.toml") {
+				t.Fatalf("an error that does not name the file: %v", err)
+			}
+			return
+		}
+		if p.Fg == nil || p.Muted == nil || p.Accent == nil || p.Crit == nil || p.Invalid == nil || p.Error == nil {
+			t.Fatalf("a palette with a role unset: %+v", p)
+		}
+	})
+}
