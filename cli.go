@@ -235,7 +235,7 @@ func (cfg *config) validate() error {
 		if _, _, err := pmproxy.ParseURL(cfg.c.Source); remote && err != nil {
 			return usagef("--source: %v", err)
 		}
-		hosts, err := headless.ParseHosts(cfg.c.Hosts, os.ReadFile)
+		hosts, err := headless.ParseHosts(cfg.c.Hosts, headless.ReadHostsFile)
 		if err != nil {
 			return usagef("%v", err)
 		}

@@ -277,6 +277,13 @@ func runConfig(cfg *config, e headless.Env, stdout io.Writer) error {
 		if err := checkSettings(eff); err != nil {
 			return err
 		}
+		notes, err := checkSourceHotsets(cfg, e, eff) // as hot --name resolves them (issue 29 item 17)
+		if err != nil {
+			return usagef("%v", err)
+		}
+		for _, n := range notes {
+			fmt.Fprintf(stdout, "note: %s\n", n)
+		}
 		fmt.Fprintf(stdout, "%s: ok (%d settings, %d key bindings, %d hotsets)\n", path, len(f.Set), len(f.Keys), len(f.Hotset))
 		return nil
 	}

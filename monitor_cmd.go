@@ -40,6 +40,9 @@ func runMonitor(ctx context.Context, cfg *config, e headless.Env, stdout, stderr
 	if err != nil {
 		return err
 	}
+	if _, err := checkFileHotsets(s.Registry(), cfg.eff); err != nil && !cfg.c.Fleet {
+		return headless.Usagef("%v", err) // never a monitor without the hotsets asked for (issue 29 item 17)
+	}
 	var src ui.Sampler = s
 	if archives != nil {
 		// A replay: the monitor on the archives, with a time cursor, from --at or the start.

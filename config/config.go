@@ -139,11 +139,14 @@ func (e *Error) Error() string {
 // wrong types and values out of range are errors; the first of them is returned.
 func Parse(name string, data []byte) (*File, error) {
 	f := &File{Name: name}
-	set, err := positions(data)
+	set, shapes, err := positions(data)
 	if err != nil {
 		return nil, err.withFile(name)
 	}
 	f.Set = set
+	if err := checkShapes(name, shapes); err != nil {
+		return nil, err
+	}
 	dec := toml.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(f); err != nil {
@@ -224,6 +227,21 @@ func suggest(key []string) string {
 		return ""
 	}
 	return fmt.Sprintf(" (did you mean %q?)", best)
+}
+
+// Closest is the candidate nearest name, for a "did you mean": one a typo or two away (by edit
+// distance, less than the name's length), or "" when none is.
+func Closest(name string, candidates []string) string {
+	best, bestD := "", 3
+	for _, c := range candidates {
+		if d := distance(name, c); d < bestD || (d == bestD && c < best) {
+			best, bestD = c, d
+		}
+	}
+	if bestD >= len(name) {
+		return ""
+	}
+	return best
 }
 
 // distance is the Levenshtein distance of a and b.

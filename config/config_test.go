@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -28,7 +29,7 @@ func TestParseErrors(t *testing.T) {
 		{"themes = \"dark\"\n", `c.toml:1:1: themes: unknown key (did you mean "theme"?)`},
 		{"\n\n[[hotset]]\nname = \"busiest-disks\"\npath = \"Disk\"\nstat = \"busy\"\n  maxresp = -2\n", `c.toml:7:3: hotset "busiest-disks": maxresp must be >= 0, got -2`},
 		{"[[hotset]]\nnmae = \"x\"\n", `c.toml:2:1: hotset.nmae: unknown key (did you mean "name"?)`},
-		{"theme = 1\n", `c.toml:1:9: theme: want a string, got a TOML integer`},
+		{"theme = 1\n", `c.toml:1:9: theme: want a theme's name in quotes, such as "dark", got 1`},
 		{"interval = \"1x\"\n", `c.toml:1:12: interval:`},
 		{"interval = \"10ms\"\n", `c.toml:1:1: interval: must be 100ms to 1h0m0s, got 10ms`},
 		{"liveness = \"5s\"\n", `c.toml:1:1: liveness: must be 0 (off) or 15s to 600s, got 5s`},
@@ -328,7 +329,135 @@ func TestEditHotsetStatList(t *testing.T) {
 	if want := "[[hotset]]\nname = \"d\"\npath = \"Disk\"\nstat = \"%busy\"\nmaxresp = 5\n"; string(out) != want {
 		t.Fatalf("got\n%s\nwant\n%s", out, want)
 	}
-	if _, err := Parse("c.toml", []byte("[[hotset]]\nname = \"d\"\npath = \"Disk\"\nstat = 3\n")); err == nil || !strings.Contains(err.Error(), "stat must be a statistic name or a list") {
+	if _, err := Parse("c.toml", []byte("[[hotset]]\nname = \"d\"\npath = \"Disk\"\nstat = 3\n")); err == nil || err.Error() != `c.toml:4:8: hotset "d": stat: want a statistic's name in quotes, such as "busy", or a list of names to try in order, got 3` {
 		t.Fatalf("a number as stat: %v", err)
+	}
+}
+
+// Issue 29 item 14: a config.toml that is a symbolic link into a dotfiles directory is saved to
+// the file it leads to, atomically (the temporary file beside the target, none left), the link
+// stays the same link, and the target keeps its mode; a read-only target is an error that says
+// so, and nothing changes.
+func TestSaveHotsetsThroughSymlink(t *testing.T) {
+	home := t.TempDir()
+	cfgDir := filepath.Join(home, ".config", "dcimon")
+	dotfiles := filepath.Join(home, "dotfiles")
+	for _, d := range []string{cfgDir, dotfiles} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link := filepath.Join(cfgDir, "config.toml")
+	target := filepath.Join(dotfiles, "dcimon.toml")
+	if err := os.Symlink("../../dotfiles/dcimon.toml", link); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(target, []byte(userFile), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(target, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	hs := testDefaults.Hotsets
+	if err := SaveHotsets(link, hs); err != nil {
+		t.Fatal(err)
+	}
+	checkLink := func() {
+		t.Helper()
+		if to, err := os.Readlink(link); err != nil || to != "../../dotfiles/dcimon.toml" {
+			t.Fatalf("the link is no longer the same link: %q %v", to, err)
+		}
+	}
+	checkLink()
+	f, err := Load(target, true)
+	if err != nil || !sameHotsets(f.Hotset, hs) {
+		t.Fatalf("the target does not hold the hotsets: %v %+v", err, f)
+	}
+	if st, _ := os.Stat(target); st.Mode().Perm() != 0o640 {
+		t.Errorf("target mode %v, want -rw-r-----", st.Mode())
+	}
+	for _, d := range []string{cfgDir, dotfiles} {
+		if ents, _ := os.ReadDir(d); len(ents) != 1 {
+			t.Errorf("%s: temporary files left: %v", d, ents)
+		}
+	}
+
+	// A read-only target: a clear error, nothing lost.
+	before, _ := os.ReadFile(target)
+	if err := os.Chmod(target, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	err = SaveHotsets(link, hs[:1])
+	want := "saving hotsets to " + link + " → " + target + ": the file is read-only (mode 0444); it is left as it was"
+	if err == nil || err.Error() != want {
+		t.Errorf("read-only target:\n got %v\nwant %s", err, want)
+	}
+	if after, _ := os.ReadFile(target); !bytes.Equal(before, after) {
+		t.Errorf("the read-only file changed")
+	}
+	checkLink()
+
+	// A directory the user may not write (not testable as root, who may).
+	if os.Geteuid() != 0 {
+		if err := os.Chmod(target, 0o640); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(dotfiles, 0o555); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = os.Chmod(dotfiles, 0o755) })
+		if err := SaveHotsets(link, hs[:1]); err == nil || !strings.Contains(err.Error(), "permission denied") || !strings.Contains(err.Error(), "left as it was") {
+			t.Errorf("read-only directory: %v", err)
+		}
+		if after, _ := os.ReadFile(target); !bytes.Equal(before, after) {
+			t.Errorf("the file in a read-only directory changed")
+		}
+		_ = os.Chmod(dotfiles, 0o755)
+	}
+
+	// A link to a file not yet there: the file is made where the link leads.
+	if err := os.Remove(target); err != nil {
+		t.Fatal(err)
+	}
+	if err := SaveHotsets(link, hs); err != nil {
+		t.Fatal(err)
+	}
+	checkLink()
+	if f, err := Load(link, true); err != nil || !sameHotsets(f.Hotset, hs) {
+		t.Fatalf("a new target: %v", err)
+	}
+
+	// A loop of links is an error, not a hang.
+	a, b := filepath.Join(home, "a"), filepath.Join(home, "b")
+	_ = os.Symlink(b, a)
+	_ = os.Symlink(a, b)
+	if err := SaveHotsets(a, hs); err == nil || !strings.Contains(err.Error(), "more than 40 symbolic links") {
+		t.Errorf("a loop of links: %v", err)
+	}
+}
+
+// Issue 29 item 14 (dcimon run with sudo): root saving a user's file leaves it the user's, with
+// its mode, rather than making it root's.
+func TestSaveHotsetsKeepsOwner(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to give a file away")
+	}
+	path := filepath.Join(t.TempDir(), "config.toml")
+	if err := os.WriteFile(path, []byte(userFile), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(path, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	if err := SaveHotsets(path, testDefaults.Hotsets); err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys := st.Sys().(*syscall.Stat_t)
+	if sys.Uid != 65534 || sys.Gid != 65534 || st.Mode().Perm() != 0o600 {
+		t.Errorf("owner %d:%d mode %v, want 65534:65534 -rw-------", sys.Uid, sys.Gid, st.Mode())
 	}
 }

@@ -2,6 +2,7 @@ package config
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -12,6 +13,9 @@ import (
 	"strconv"
 
 	"github.com/pelletier/go-toml/v2/unstable"
+	"golang.org/x/sys/unix"
+
+	"dcimon/internal/regular"
 )
 
 // edit replaces data[start:end] with text.
@@ -161,33 +165,94 @@ func sameHotsets(a, b []Hotset) bool {
 // SaveHotsets makes hs the hotsets of the file at path (created, with its directory, when there
 // is none), keeping everything else in it (EditHotsets), atomically: a temporary file in the same
 // directory, synced, then renamed over the old one. A file that does not parse is not touched.
+//
+// A path that is a symbolic link (config.toml → ../../dotfiles/dcimon.toml, a dotfiles setup) is
+// saved to the file it leads to, beside which the temporary file is made, so the link stays a
+// link; the file keeps its mode (and, where the process may, its owner). A file that is
+// read-only, or in a directory that is, is an error that says so; nothing is written then.
 func SaveHotsets(path string, hs []Hotset) error {
-	data, err := os.ReadFile(path)
+	target, err := linkTarget(path)
+	if err != nil {
+		return fmt.Errorf("saving hotsets to %s: %w", path, err)
+	}
+	shown := path // what messages call the file: the user's name, and where it leads
+	if target != path {
+		shown = path + " → " + target
+	}
+	data, err := regular.ReadFile(context.Background(), target, MaxFileSize)
 	mode := fs.FileMode(0o644)
+	var owner *unix.Stat_t
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		data = []byte(header)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return err
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return fmt.Errorf("saving hotsets to %s: %w", shown, err)
 		}
 	case err != nil:
-		return err
+		return fmt.Errorf("saving hotsets to %s: %w", shown, err)
 	default:
-		if st, err := os.Stat(path); err == nil {
-			mode = st.Mode().Perm()
+		var st unix.Stat_t
+		if err := unix.Stat(target, &st); err == nil {
+			mode, owner = fs.FileMode(st.Mode).Perm(), &st
+		}
+		// Read-only by its mode is read-only even to root, who could write it: the user made it so.
+		if mode&0o222 == 0 {
+			return fmt.Errorf("saving hotsets to %s: the file is read-only (mode %#o); it is left as it was", shown, mode)
+		}
+		if err := unix.Access(target, unix.W_OK); err != nil {
+			return fmt.Errorf("saving hotsets to %s: the file is not writable (%v); it is left as it was", shown, err)
 		}
 	}
 	out, err := EditHotsets(path, data, hs)
 	if err != nil {
 		return err
 	}
-	return WriteAtomic(path, out, mode)
+	if err := writeAtomic(target, out, mode, owner); err != nil {
+		return fmt.Errorf("saving hotsets to %s: %w; the file is left as it was", shown, err)
+	}
+	return nil
+}
+
+// maxLinks bounds a chain of symbolic links, as the kernel's own limit (40) does.
+const maxLinks = 40
+
+// linkTarget is the file path leads to through symbolic links, each relative one taken from the
+// directory of its link; path itself when it is not a link or does not exist. A link to nowhere
+// leads to the file it names, which a save creates.
+func linkTarget(path string) (string, error) {
+	for range maxLinks {
+		st, err := os.Lstat(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return path, nil
+		}
+		if err != nil {
+			return "", err
+		}
+		if st.Mode()&fs.ModeSymlink == 0 {
+			return path, nil
+		}
+		to, err := os.Readlink(path)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(to) {
+			to = filepath.Join(filepath.Dir(path), to)
+		}
+		path = to
+	}
+	return "", fmt.Errorf("more than %d symbolic links in a row", maxLinks)
 }
 
 // WriteAtomic writes data to path through a temporary file in its directory, synced before it
 // is renamed over path and the directory synced after: a reader sees the old file or the new
 // one, never a part, and a full disk leaves the old file as it was.
 func WriteAtomic(path string, data []byte, mode fs.FileMode) error {
+	return writeAtomic(path, data, mode, nil)
+}
+
+// writeAtomic is WriteAtomic giving the new file the owner of old (the file it replaces) when
+// old is not nil and the process may: root saving a user's file leaves it the user's.
+func writeAtomic(path string, data []byte, mode fs.FileMode, old *unix.Stat_t) error {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*")
 	if err != nil {
@@ -205,6 +270,9 @@ func WriteAtomic(path string, data []byte, mode fs.FileMode) error {
 	}
 	if err := tmp.Chmod(mode); err != nil {
 		return err
+	}
+	if old != nil && (int(old.Uid) != os.Geteuid() || int(old.Gid) != os.Getegid()) {
+		_ = tmp.Chown(int(old.Uid), int(old.Gid)) // allowed to root, or to a group of one's own
 	}
 	if err := tmp.Sync(); err != nil {
 		return err

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -9,7 +10,13 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"dcimon/internal/regular"
 )
+
+// MaxFileSize bounds the configuration file: a longer one (or /dev/zero named as one) is an
+// error, not an allocation of whatever it holds.
+const MaxFileSize = 1 << 20
 
 // Defaults are what dcimon does with no configuration at all; the caller (main) gives those
 // other packages own: the key bindings of the monitor and its default hotsets.
@@ -87,7 +94,7 @@ func Locate(flag string, getenv func(string) string) (path string, explicit bool
 // Load reads the file at path. A file that does not exist is no configuration (nil, nil) unless
 // explicit; any other failure to read or parse it is an error.
 func Load(path string, explicit bool) (*File, error) {
-	data, err := os.ReadFile(path)
+	data, err := regular.ReadFile(context.Background(), path, MaxFileSize)
 	if errors.Is(err, fs.ErrNotExist) && !explicit {
 		return nil, nil
 	}

@@ -25,6 +25,7 @@ type span struct {
 	start, end int    // the expression's line: from its first byte to the end of its line (newline included)
 	vstart     int    // the value's bytes, key/values only
 	vend       int
+	vkind      unstable.Kind // the value's kind, key/values only
 }
 
 // scan walks the file's expressions with go-toml's parser, which gives every node's place in
@@ -66,7 +67,7 @@ func scan(data []byte) ([]span, *unstable.Parser, *parseErr) {
 				vs, ve = bracketed(data, int(first.Offset))
 			}
 			out = append(out, span{kind: e.Kind, key: full, table: table, start: lineStart(data, int(first.Offset)),
-				end: lineEnd(data, max(ve, int(first.Offset))), vstart: vs, vend: ve})
+				end: lineEnd(data, max(ve, int(first.Offset))), vstart: vs, vend: ve, vkind: v.Kind})
 		}
 	}
 	if err := p.Error(); err != nil {
@@ -166,11 +167,23 @@ func lineEnd(data []byte, off int) int {
 	return off
 }
 
-// positions is where every key and table of the file is.
-func positions(data []byte) (map[string]Pos, *parseErr) {
+// positions is where every key and table of the file is, and the shape of each (checkShapes).
+func positions(data []byte) (map[string]Pos, []shape, *parseErr) {
 	spans, p, err := scan(data)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	shapes := make([]shape, 0, len(spans))
+	for _, s := range spans {
+		sh := shape{kind: s.kind, key: s.key, table: s.table}
+		if s.kind == unstable.KeyValue {
+			vp := p.Shape(unstable.Range{Offset: uint32(s.vstart), Length: 0})
+			sh.vkind, sh.text, sh.vpos = s.vkind, string(data[s.vstart:s.vend]), Pos{vp.Start.Line, vp.Start.Column}
+		} else {
+			kp := p.Shape(unstable.Range{Offset: uint32(s.start), Length: 0})
+			sh.vpos = Pos{kp.Start.Line, kp.Start.Column}
+		}
+		shapes = append(shapes, sh)
 	}
 	set := make(map[string]Pos, len(spans))
 	for _, s := range spans {
@@ -181,5 +194,5 @@ func positions(data []byte) (map[string]Pos, *parseErr) {
 		sh := p.Shape(unstable.Range{Offset: uint32(off), Length: 0})
 		set[s.key] = Pos{sh.Start.Line, sh.Start.Column}
 	}
-	return set, nil
+	return set, shapes, nil
 }

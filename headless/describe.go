@@ -42,10 +42,8 @@ func Describe(ctx context.Context, o DescribeOptions, e Env, w io.Writer) (err e
 		return fmt.Errorf("%w; %s: %s", err, ns.PMErrPMID, ns.PMErrPMID.Text())
 	}
 	out := describeOut{Path: ref.Path(), Kind: "context", Sections: reg.Describe(ref)}
-	if c := ref.Ctx.Stats; c != nil {
-		if cv := snap.Class(c); cv != nil {
-			ns.LiveReset(out.Sections, cv.Reset)
-		}
+	if reset, ok := snap.SupplierReset(ns.DescribedSupplier(ref)); ok {
+		ns.LiveReset(out.Sections, reset)
 	}
 	if ref.Datum != nil {
 		views.AddConformance(out.Sections, ref.Ctx.Stats, ref.Datum)

@@ -114,6 +114,8 @@ func Get(ctx context.Context, o GetOptions, e Env, w io.Writer) (err error) {
 		reqs[i].pattern, reqs[i].all = hostPath(o.Common, reg, p), o.All
 		reqs[i].expand(reg)
 	}
+	set := newGetSet(reg, first) // the statistics asked for, read as one SPMI statset
+	set.sync(reqs)
 	// The first printed reading's rates cover the interval since this first reading: its
 	// elapsed is that interval, not 0 (issue 12).
 	prev := first.End
@@ -138,7 +140,11 @@ func Get(ctx context.Context, o GetOptions, e Env, w io.Writer) (err error) {
 		for i := range reqs {
 			reqs[i].expand(reg)
 		}
-		rd, err := writeReading(w, o.JSON, o.NetBits, o.Archived(), e, reg, snap, reqs, prev)
+		set.sync(reqs)
+		if err := set.read(snap); err != nil {
+			return err
+		}
+		rd, err := writeReading(w, o.JSON, o.NetBits, o.Archived(), e, reg, snap, set, reqs, prev)
 		if err != nil {
 			return err
 		}
@@ -239,7 +245,15 @@ func nothingRead(snap *ns.Snapshot, reqs []request) error {
 }
 
 // writeReading prints one reading and returns its summary status (DCI-RET-1).
-func writeReading(w io.Writer, asJSON, netBits, archived bool, e Env, reg *ns.Registry, snap *ns.Snapshot, reqs []request, prev time.Time) (reading, error) {
+func writeReading(w io.Writer, asJSON, netBits, archived bool, e Env, reg *ns.Registry, snap *ns.Snapshot, set *getSet, reqs []request, prev time.Time) (reading, error) {
+	// A value is the statset's where the set holds the statistic, else the snapshot's.
+	lookup := func(ref ns.Ref) (ns.Value, *ns.ClassValues, *ns.StatVal) {
+		v, cv, _ := snap.Lookup(ref)
+		if sv, rec, ok := set.value(ref); ok {
+			return sv, cv, rec
+		}
+		return v, cv, nil
+	}
 	elapsed := 0.0
 	if !prev.IsZero() {
 		elapsed = snap.End.Sub(prev).Seconds()
@@ -265,9 +279,12 @@ func writeReading(w io.Writer, asJSON, netBits, archived bool, e Env, reg *ns.Re
 					fail(r.pattern, fmt.Sprintf("%s is a context, not a statistic", ref.Path()))
 					continue
 				}
-				v, cv, _ := snap.Lookup(ref)
+				v, cv, rec := lookup(ref)
 				jv := makeJSONValue(ref, v, viewOptions(e, netBits, reg, snap, classOf(cv, ref)))
 				jv.Status = rd.add(&r, v).String()
+				if rec != nil {
+					jv.SPMI = recordOf(rec)
+				}
 				if archived && v.State == ns.Valid && stale(cv, snap.End) {
 					t := cv.Time.UTC()
 					jv.Recorded = &t
@@ -293,7 +310,7 @@ func writeReading(w io.Writer, asJSON, netBits, archived bool, e Env, reg *ns.Re
 				rd.failed()
 				continue
 			}
-			v, cv, _ := snap.Lookup(ref)
+			v, cv, _ := lookup(ref)
 			opt := viewOptions(e, netBits, reg, snap, classOf(cv, ref))
 			note := ""
 			if v.State != ns.Valid {

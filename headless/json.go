@@ -67,6 +67,10 @@ type jsonValue struct {
 	// Recorded is when a value read off an archive was recorded, where that is more than one
 	// interval before the reading: one host of several whose archive has ended (issue 30).
 	Recorded *time.Time `json:"recorded,omitempty"`
+	// SPMI is the statistic's SPMI statset record (SPMI-SET-4): its context, ref_count and
+	// per-value error; get reads the statistics it is asked for as one statset. raw and change
+	// are the record's val and val_change.
+	SPMI *spmiRecord `json:"spmi,omitempty"`
 }
 
 func makeJSONValue(ref ns.Ref, v ns.Value, opt views.Options) jsonValue {

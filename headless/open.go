@@ -13,6 +13,7 @@ import (
 	"dcimon/collect/linux"
 	"dcimon/collect/pcp"
 	"dcimon/collect/synthetic"
+	"dcimon/internal/regular"
 	ns "dcimon/namespace"
 	"dcimon/pcparchive"
 	"dcimon/views"
@@ -87,7 +88,7 @@ func OpenSource(c Common, e Env) (_ *collect.Sampler, archives *pcp.Archives, _ 
 		hosts := c.HostList
 		if hosts == nil {
 			var err error
-			if hosts, err = ParseHosts(c.Hosts, os.ReadFile); err != nil {
+			if hosts, err = ParseHosts(c.Hosts, ReadHostsFile); err != nil {
 				return nil, nil, Usagef("%v", err)
 			}
 		}
@@ -265,6 +266,19 @@ func ParseHosts(s string, readFile func(string) ([]byte, error)) ([]pcp.Host, er
 	return out, nil
 }
 
+// Bounds of the files a user names to headless commands: a longer one (or /dev/zero) is an
+// error naming it, not an allocation of whatever it holds.
+const (
+	maxPasswordFile = 64 << 10
+	maxHostsFile    = 1 << 20 // 1000 hosts of a long line each
+)
+
+// ReadHostsFile reads the file of --hosts @FILE: a regular file only, bounded, under a deadline
+// (regular.ReadFile), so a named pipe or /dev/zero named there is an error, never a hang.
+func ReadHostsFile(path string) ([]byte, error) {
+	return regular.ReadFile(context.Background(), path, maxHostsFile)
+}
+
 // UsageError is a malformed request: the command line's fault, exit status 2.
 type UsageError struct{ Msg string }
 
@@ -283,7 +297,7 @@ func pcpPassword(e Env) (string, error) {
 	if f == "" {
 		return "", nil
 	}
-	data, err := os.ReadFile(f)
+	data, err := regular.ReadFile(context.Background(), f, maxPasswordFile)
 	if err != nil {
 		return "", fmt.Errorf("DCIMON_PCP_PASSWORD_FILE: %w", err)
 	}

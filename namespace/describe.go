@@ -77,14 +77,48 @@ func (r *Registry) describeContext(c *Context) []Section {
 	if c.Inst != nil {
 		out = append(out, describeInstance(c.Inst))
 	}
-	sup := c.Class
-	if sup == nil || sup.Supplier == nil {
-		sup = c.Stats
-	}
-	if sup != nil && sup.Supplier != nil {
-		out = append(out, describeSupplier(sup.Supplier))
+	if sup := DescribedSupplier(Ref{Ctx: c}); sup != nil {
+		out = append(out, describeSupplier(sup))
 	}
 	return out
+}
+
+// DescribedSupplier is the supplier whose record a description of ref shows (its "DCI4
+// supplier" section): a statistic's class's, or a context's own class's, else its statistics'.
+func DescribedSupplier(ref Ref) *Supplier {
+	if ref.Ctx == nil {
+		return nil
+	}
+	if ref.Datum != nil {
+		if ref.Ctx.Stats != nil {
+			return ref.Ctx.Stats.Supplier
+		}
+		return nil
+	}
+	if c := ref.Ctx.Class; c != nil && c.Supplier != nil {
+		return c.Supplier
+	}
+	if c := ref.Ctx.Stats; c != nil {
+		return c.Supplier
+	}
+	return nil
+}
+
+// SupplierReset is the reset value supplier sup reported at the reading of s: a supplier has
+// one reset value (DCI4-SUP-8), carried by each of its classes s holds, so a context with no
+// statistics of its own (Disk) shows the live value its instances' class was read with (issue
+// 29 item 23). ok is false when s holds no class of sup.
+func (s *Snapshot) SupplierReset(sup *Supplier) (reset [8]byte, ok bool) {
+	if s == nil || sup == nil {
+		return reset, false
+	}
+	for i := range s.Classes {
+		cv := &s.Classes[i]
+		if c := cv.Class; c != nil && c.Supplier != nil && (c.Supplier == sup || c.Supplier.Module == sup.Module && c.Supplier.Handle == sup.Handle) {
+			return cv.Reset, true
+		}
+	}
+	return reset, false
 }
 
 func describeClass(c *Class) Section {

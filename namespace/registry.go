@@ -505,10 +505,32 @@ func (r *Registry) FullASN(ref Ref) string {
 // Lookup resolves a path relative to from (nil = Top). "" resolves to from itself. A leading "/"
 // makes the path absolute. The cost is proportional to the depth of the path (SPMI-HIER-7,
 // SPMI-HIER-8). Unknown contexts are SiInvalidCx, unknown statistics SiNotFound (AMB-44).
+//
+// A path from the top that is a dotted ASN.1 id ("1.1.4", or the registry's full id) names
+// what LookupASN names when no context or statistic has that name (DCI-LBL-5: statistics are
+// named by SPMI path or by ASN.1 id), so get, describe, list, hot and the monitor's `:` take
+// both.
 func (r *Registry) Lookup(from *Context, path string) (Ref, error) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	return r.lookupLocked(from, path)
+	ref, err := r.lookupLocked(from, path)
+	if err != nil && (from == nil || from == r.top || strings.HasPrefix(path, "/")) && isASNID(strings.TrimPrefix(path, "/")) {
+		return r.lookupASNLocked(strings.TrimPrefix(path, "/"))
+	}
+	return ref, err
+}
+
+// isASNID reports whether s is written as a dotted ASN.1 id: numbers separated by dots.
+func isASNID(s string) bool {
+	if s == "" || s[0] == '.' || s[len(s)-1] == '.' || strings.Contains(s, "..") {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if (s[i] < '0' || s[i] > '9') && s[i] != '.' {
+			return false
+		}
+	}
+	return true
 }
 
 func (r *Registry) lookupLocked(from *Context, path string) (Ref, error) {
@@ -552,6 +574,10 @@ func ctxName(c *Context) string {
 func (r *Registry) LookupASN(id string) (Ref, error) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
+	return r.lookupASNLocked(id)
+}
+
+func (r *Registry) lookupASNLocked(id string) (Ref, error) {
 	if r.ASNPrefix != "" && strings.HasPrefix(id, r.ASNPrefix+".") {
 		id = strings.TrimPrefix(id, r.ASNPrefix+".")
 	}

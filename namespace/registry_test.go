@@ -359,6 +359,38 @@ func TestASN(t *testing.T) {
 	}
 }
 
+// DCI-LBL-5 (issue 29 item 21): a path that is a dotted ASN.1 id names what the id names, from
+// Top (as every command's path and the monitor's `:` resolve), with or without a leading "/",
+// and a missing id says which part is missing; a relative lookup below Top does not take ids.
+func TestLookupTakesASNIDs(t *testing.T) {
+	r := testRegistry(t, 2)
+	cpu, _ := r.Lookup(nil, "CPU")
+	for path, want := range map[string]string{"1.1.4": "CPU/cpu0/idle", "/1.2": "CPU/cpu1", "1": "CPU", "2": "Disk", "1.65281": "CPU/user"} {
+		for _, from := range []*Context{nil, r.Top()} {
+			ref, err := r.Lookup(from, path)
+			if err != nil || ref.Path() != want {
+				t.Errorf("Lookup(%v, %q) = %q, %v; want %s", from != nil, path, ref.Path(), err, want)
+			}
+		}
+	}
+	if _, err := r.Lookup(nil, "1.1.99"); err == nil || siOf(err) != SiNotFound || !strings.Contains(err.Error(), "ASN.1 id 1.1.99: CPU/cpu0 has no statistic 99") {
+		t.Errorf("a missing statistic id: %v", err)
+	}
+	if _, err := r.Lookup(cpu.Ctx, "1.1"); err == nil {
+		t.Errorf("an id taken relative to CPU")
+	}
+	for _, notID := range []string{"1..2", ".1", "1.", "1.x"} {
+		if _, err := r.Lookup(nil, notID); err == nil || strings.Contains(err.Error(), "ASN.1") {
+			t.Errorf("%q: %v, want the name's error", notID, err)
+		}
+	}
+	// The full id with the registry's prefix too (SPMI-ASN-3).
+	r.ASNPrefix = "1.3.6.1.4.1.2.3.1.2.2"
+	if ref, err := r.Lookup(nil, "1.3.6.1.4.1.2.3.1.2.2.1.1.4"); err != nil || ref.Path() != "CPU/cpu0/idle" {
+		t.Errorf("full id: %q %v", ref.Path(), err)
+	}
+}
+
 func TestASNUniqueness(t *testing.T) {
 	// SPMI-ASN-2: two siblings with one number → duplicate error.
 	r := NewRegistry()

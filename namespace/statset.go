@@ -102,6 +102,16 @@ func (s *StatSet) Add(parent *Context, path string) (*StatVal, error) {
 	if err != nil {
 		return nil, err
 	}
+	return s.AddRef(ref)
+}
+
+// AddRef is Add of a statistic already resolved (the stat and context handles a lookup gave), as
+// `dcimon get` adds what its paths and wildcards expanded to.
+func (s *StatSet) AddRef(ref Ref) (*StatVal, error) {
+	if s.freed {
+		return nil, errf(StatusInvalidArg, SiBadArgument, "statset: the set has been freed")
+	}
+	path := ref.Path()
 	if !ref.IsStat() {
 		return nil, errf(StatusUnknownDatum, SiNotFound, "statset: %q names a context, not a statistic", path)
 	}
@@ -332,10 +342,17 @@ func (v *StatVal) refresh(snap *Snapshot) {
 
 // firstValue is a value the set has no previous reading for: a level as it is, a counter without
 // a rate (SPMI-SET-15).
+// A counter that already has no rate keeps the reading's own reason (a new instance, a supplier
+// re-initialised), which says more than "no previous sample".
 func firstValue(cur Value, d *Datum) Value {
 	cur.Change = 0
-	if d.IsCounter() && (cur.State == Valid || cur.State == NoRate) {
+	switch {
+	case d.IsCounter() && cur.State == Valid:
 		cur.V, cur.State, cur.Reason = 0, NoRate, ReasonFirstSample
+	case d.IsCounter() && cur.State == NoRate && cur.Reason == ReasonNone:
+		cur.V, cur.Reason = 0, ReasonFirstSample
+	case d.IsCounter() && cur.State == NoRate:
+		cur.V = 0
 	}
 	return cur
 }

@@ -12,9 +12,18 @@ root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 checklist = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, '..', 'shared', 'spec', 'checklist.md')
 text = open(checklist, encoding='utf-8').read()
 
+# A rule's bold heading may run onto the next lines (DCI4-TYPE-3's does): join them first, so no
+# rule is missed for its length.
+lines = []
+for line in text.splitlines():
+    if lines and lines[-1].startswith('- **') and lines[-1].count('**') == 1:
+        lines[-1] += ' ' + line.strip()
+    else:
+        lines.append(line)
+
 rules = []  # (id, priority, summary, section)
 section = ''
-for line in text.splitlines():
+for line in lines:
     m = re.match(r'^##+ (.*)', line)
     if m:
         section = m.group(1).strip()

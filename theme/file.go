@@ -2,6 +2,7 @@ package theme
 
 import (
 	"bytes"
+	"context"
 	"embed"
 	"errors"
 	"fmt"
@@ -15,7 +16,13 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/pelletier/go-toml/v2"
+	"github.com/pelletier/go-toml/v2/unstable"
+
+	"dcimon/internal/regular"
 )
+
+// maxFileSize bounds a user's theme file, as config.MaxFileSize bounds the configuration.
+const maxFileSize = 1 << 20
 
 // The built-in themes are theme files like a user's, embedded: `dcimon config theme dark`
 // prints one to copy.
@@ -43,6 +50,19 @@ type themeFile struct {
 
 var hexColour = regexp.MustCompile(`^#[0-9a-fA-F]{6}$`)
 
+// colourForms are the ways a colour is written, for messages.
+const colourForms = `"#rrggbb", a 256-colour number ("214") or "none"`
+
+// roleKeys are a theme file's keys, in the order its messages list them; roleKinds their kinds.
+var (
+	roleKeys = []string{"fg", "muted", "accent", "border", "focus_border", "sel_fg", "sel_bg", "ok", "warn", "crit",
+		"value_invalid", "value_unavailable", "value_error", "mono"}
+	roleKinds = map[string]unstable.Kind{"fg": unstable.String, "muted": unstable.String, "accent": unstable.String,
+		"border": unstable.String, "focus_border": unstable.String, "sel_fg": unstable.String, "sel_bg": unstable.String,
+		"ok": unstable.String, "warn": unstable.String, "crit": unstable.String, "value_invalid": unstable.String,
+		"value_unavailable": unstable.String, "value_error": unstable.String, "mono": unstable.Bool}
+)
+
 // colour reads one colour: "#rrggbb", a 256-colour number, or "none".
 func colour(v string) (lipgloss.TerminalColor, bool) {
 	switch {
@@ -60,6 +80,24 @@ func colour(v string) (lipgloss.TerminalColor, bool) {
 // Parse reads a theme file (src names it in errors): every role is required but the value
 // states; unknown keys are errors; an error says file:line:col, the key and what was wrong.
 func Parse(name, src string, data []byte) (Palette, error) {
+	at, order, err := places(src, data)
+	if err != nil {
+		return Palette{}, err
+	}
+	// Each key's kind is checked first, so a wrong one is said in the file's words at its
+	// place, never in the decoder's (a Go struct field).
+	for _, k := range order {
+		pl := at[k]
+		want, known := roleKinds[k]
+		switch {
+		case !known:
+			return Palette{}, fmt.Errorf("%s:%d:%d: %s: unknown key (a theme's keys: %s)", src, pl.line, pl.col, k, strings.Join(roleKeys, ", "))
+		case pl.kind != want && want == unstable.String:
+			return Palette{}, fmt.Errorf("%s:%d:%d: %s: want %s, in quotes, got %s", src, pl.vline, pl.vcol, k, colourForms, pl.text)
+		case pl.kind != want:
+			return Palette{}, fmt.Errorf("%s:%d:%d: %s: want true or false, got %s", src, pl.vline, pl.vcol, k, pl.text)
+		}
+	}
 	var tf themeFile
 	dec := toml.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -98,7 +136,8 @@ func Parse(name, src string, data []byte) (Palette, error) {
 		}
 		c, ok := colour(r.v)
 		if !ok {
-			return Palette{}, fmt.Errorf("%s: %s: want \"#rrggbb\", a 256-colour number (\"214\") or \"none\", got %q", src, r.key, r.v)
+			pl := at[r.key]
+			return Palette{}, fmt.Errorf("%s:%d:%d: %s: want %s, got %q", src, pl.vline, pl.vcol, r.key, colourForms, r.v)
 		}
 		*r.dst = c
 	}
@@ -164,7 +203,7 @@ func LoadDir(dir string) error {
 			continue
 		}
 		path := filepath.Join(dir, e.Name())
-		data, err := os.ReadFile(path)
+		data, err := regular.ReadFile(context.Background(), path, maxFileSize)
 		if err != nil {
 			return err
 		}

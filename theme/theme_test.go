@@ -204,12 +204,18 @@ func TestParseThemeErrors(t *testing.T) {
 		t.Fatalf("%v %+v", err, p)
 	}
 	for _, c := range []struct{ text, want string }{
-		{strings.Replace(full, "\"#000000\"\nmuted", "\"greenish\"\nmuted", 1), `x.toml: fg: want "#rrggbb", a 256-colour number ("214") or "none", got "greenish"`},
+		{strings.Replace(full, "\"#000000\"\nmuted", "\"greenish\"\nmuted", 1), `x.toml:1:6: fg: want "#rrggbb", a 256-colour number ("214") or "none", got "greenish"`},
+		// Issue 29 item 16: a value of the wrong kind, or a colour that is none, at its line and
+		// column in the file's words, never a Go type.
+		{strings.Replace(full, "accent = \"#000000\"", "accent = 214", 1), `x.toml:3:10: accent: want "#rrggbb", a 256-colour number ("214") or "none", in quotes, got 214`},
+		{strings.Replace(full, "muted = \"240\"", "muted = \"#zz0000\"", 1), `x.toml:2:9: muted: want "#rrggbb", a 256-colour number ("214") or "none", got "#zz0000"`},
+		{full + "mono = \"yes\"\n", `x.toml:11:8: mono: want true or false, got "yes"`},
+		{full + "[colours]\n", `x.toml:11:2: colours: unknown key (a theme's keys: fg, muted, accent,`},
 		{strings.Replace(full, "crit = \"#000000\"\n", "", 1), `x.toml: crit is missing`},
 		{full + "colour = \"#000000\"\n", `x.toml:11:1: colour: unknown key`},
-		{strings.Replace(full, "240", "256", 1), `got "256"`},
+		{strings.Replace(full, "240", "256", 1), `x.toml:2:9: muted: want "#rrggbb", a 256-colour number ("214") or "none", got "256"`},
 	} {
-		if _, err := Parse("x", "x.toml", []byte(c.text)); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := Parse("x", "x.toml", []byte(c.text)); err == nil || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("%v, want %s", err, c.want)
 		}
 	}
@@ -238,4 +244,28 @@ func TestParseThemeErrors(t *testing.T) {
 	if err := LoadDir(filepath.Join(dir, "none")); err != nil {
 		t.Fatalf("no themes directory: %v", err)
 	}
+}
+
+// A user's theme file is outside data: its parser (places, the kinds, the colours) never panics,
+// and whatever it accepts gives a palette with every role set (issue 29 item 16).
+func FuzzParseTheme(f *testing.F) {
+	for _, n := range []string{"dark", "light", "mono", "high-contrast"} {
+		if data, err := Builtin(n); err == nil {
+			f.Add(data)
+		}
+	}
+	f.Add([]byte("accent = 214\n"))
+	f.Add([]byte("muted = \"#zz0000\"\n[colours]\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := Parse("fuzz", "fuzz.toml", data)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "fuzz.toml") {
+				t.Fatalf("an error that does not name the file: %v", err)
+			}
+			return
+		}
+		if p.Fg == nil || p.Muted == nil || p.Accent == nil || p.Crit == nil || p.Invalid == nil || p.Error == nil {
+			t.Fatalf("a palette with a role unset: %+v", p)
+		}
+	})
 }

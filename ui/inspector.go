@@ -223,10 +223,8 @@ func (p *inspectorPane) layout() {
 		}
 		p.first = p.firstSection()
 		p.firstLines = p.sectionLines(p.firstLines, p.first)
-		if c := p.ref.Ctx; c != nil && c.Stats != nil && p.snap != nil {
-			if cv := p.snap.Class(c.Stats); cv != nil {
-				namespace.LiveReset(p.sections, cv.Reset)
-			}
+		if reset, ok := p.snap.SupplierReset(namespace.DescribedSupplier(p.ref)); ok {
+			namespace.LiveReset(p.sections, reset)
 		}
 
 		for _, s := range p.sections {

@@ -130,6 +130,11 @@ func newKeymap(rebind map[string][]string) (keymap, error) {
 			return keymap{}, fmt.Errorf("keys.%s: no such action%s", name, closeAction(name))
 		}
 		keys := rebind[name]
+		for _, k := range keys {
+			if err := checkKeyName(k); err != nil {
+				return keymap{}, fmt.Errorf("keys.%s: %w", name, err)
+			}
+		}
 		for _, b := range keyActions[i].binds(&km) {
 			b.SetKeys(keys...)
 			b.SetHelp(helpKeys(keys), b.Help().Desc)
@@ -172,12 +177,22 @@ func sortedNames(m map[string][]string) []string {
 	return out
 }
 
-// closeAction is " (did you mean X?)" for a misspelt action.
+// closeAction is " (did you mean X?)" for a misspelt action: the same name in other case or
+// with _ for ., a pane's action named without its pane, or one a typo or two away.
 func closeAction(name string) string {
 	for _, a := range keyActions {
 		if strings.EqualFold(a.name, name) || strings.ReplaceAll(a.name, ".", "_") == name || strings.HasSuffix(a.name, "."+name) {
 			return fmt.Sprintf(" (did you mean %s?)", a.name)
 		}
+	}
+	best, bestD := "", 3
+	for _, a := range keyActions {
+		if d := editDistance(name, a.name); d < bestD {
+			best, bestD = a.name, d
+		}
+	}
+	if best != "" && bestD < len(name) {
+		return fmt.Sprintf(" (did you mean %s?)", best)
 	}
 	return ""
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"dcimon/internal/regular"
 	"dcimon/theme"
 	"dcimon/ui/internal/screen"
 )
@@ -47,7 +48,7 @@ func Run(ctx context.Context, src Sampler, opts Options) (err error) {
 		return err
 	}
 	if opts.DebugFile != "" {
-		f, err := os.OpenFile(opts.DebugFile, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+		f, err := regular.OpenLog(opts.DebugFile) // a named pipe with no reader is an error, not a hang
 		if err != nil {
 			return fmt.Errorf("debug log: %w", err)
 		}
@@ -82,6 +83,9 @@ func Run(ctx context.Context, src Sampler, opts Options) (err error) {
 	m.crash.quit = p.Quit
 	m.crash.mu.Unlock()
 	go scr.WatchSize(ctx, func(w, h int) { p.Send(tea.WindowSizeMsg{Width: w, Height: h}) })
+	// kill -TSTP from another shell stops the monitor as Ctrl-Z does; a continue after a stop
+	// nobody told it of (SIGSTOP) takes the terminal back (issue 29 item 10).
+	go scr.WatchJobControl(ctx, func() { p.Send(stopSignalMsg{}) }, func() { p.Send(continuedMsg{}) })
 	defer func() {
 		if r := recover(); r != nil {
 			p.Kill()
@@ -120,17 +124,22 @@ type onScreen struct {
 // placeholderWait is how long a frame without data waits for the first one with data.
 const placeholderWait = 150 * time.Millisecond
 
-// Update runs the monitor's Update, and job control. Ctrl-Z starts suspendCmd, which gives
-// the terminal back and has bubbletea stop the process (it sends the stop and waits for the
-// continue); on resuming, resumeCmd takes the terminal back and the monitor is told the
-// terminal's size, which may have changed meanwhile. The terminal I/O and the look at the
-// process tree happen in those commands, not here.
+// Update runs the monitor's Update, and job control. Ctrl-Z, or SIGTSTP from outside, starts
+// suspendCmd, which gives the terminal back and has bubbletea stop the process (it sends the
+// stop and waits for the continue); on resuming, resumeCmd takes the terminal back and the
+// monitor is told the terminal's size, which may have changed meanwhile. A continue after a stop
+// the monitor was not told of (SIGSTOP) retakes the terminal and redraws (retakeCmd). The
+// terminal I/O and the look at the process tree happen in those commands, not here.
 func (o onScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
 		if key.Matches(msg, o.keys.Suspend) {
 			return o, suspendCmd(o.scr)
 		}
+	case stopSignalMsg:
+		return o, suspendCmd(o.scr)
+	case continuedMsg:
+		return o, retakeCmd(o.scr)
 	case noJobControlMsg:
 		// A stop nobody can continue would leave the monitor hanging.
 		o.setFlash("Ctrl-Z: no shell job control here to stop and resume dcimon", true)
@@ -150,6 +159,13 @@ func (o onScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return o, cmd
 }
 
+// stopSignalMsg says SIGTSTP came from outside (kill -TSTP): stop as Ctrl-Z does.
+type stopSignalMsg struct{}
+
+// continuedMsg says SIGCONT came while the monitor had not stopped itself (it was stopped by
+// SIGSTOP): the terminal may be cooked and drawn over, so it is taken back and redrawn whole.
+type continuedMsg struct{}
+
 // noJobControlMsg says Ctrl-Z cannot stop dcimon: no shell could continue it.
 type noJobControlMsg struct{}
 
@@ -166,6 +182,9 @@ func suspendCmd(scr *screen.Screen) tea.Cmd {
 		if !screen.JobControl() {
 			return noJobControlMsg{}
 		}
+		if scr.Suspended() {
+			return nil // a second stop while the first is under way
+		}
 		// Even if giving the terminal back fails, the stop goes ahead: the shell restores its
 		// own terminal state, and resuming sets the monitor's again.
 		_ = scr.Suspend()
@@ -177,6 +196,18 @@ func suspendCmd(scr *screen.Screen) tea.Cmd {
 func resumeCmd(scr *screen.Screen) tea.Cmd {
 	return func() tea.Msg {
 		err := scr.Resume()
+		w, h := scr.Size()
+		return resumedMsg{w: w, h: h, err: err}
+	}
+}
+
+// retakeCmd takes the terminal back after a continue the monitor did not stop for.
+func retakeCmd(scr *screen.Screen) tea.Cmd {
+	return func() tea.Msg {
+		retaken, err := scr.Retake()
+		if !retaken {
+			return nil // a stop of the monitor's own: its resume takes the terminal back
+		}
 		w, h := scr.Size()
 		return resumedMsg{w: w, h: h, err: err}
 	}

@@ -66,7 +66,9 @@ func TestRenderDCI4(t *testing.T) {
 		{"AMB-13 string presentation 1", desc(ns.STString, 0, 1, 4), []byte("ab\x00\x00"), Options{}, "ab (pres 1?)", IssueUnknownPresentation},
 		{"DCI4-DESC-2 string size 0", desc(ns.STString, 0, 0, 0), nil, Options{}, "(size 0 too small?)", IssueSizeTooSmall},
 
-		// DCI4-INT-1: format bits.
+		// DCI4-INT-1: format bits. DCI4-TYPE-3: ST_INTEGER8/16/32/64 are 1, 2, 4 and 8 bytes,
+		// decoded from a 4, 4, 4 and 8-byte slot (0xff alone is -1 as an int8, 1 2 is 258 or
+		// 513 as an int16, ff ff ff fb is -5 as an int32, eight 0xff are -1 as an int64).
 		{"DCI4-INT-1 int8 ff signed", desc(ns.STInteger8, 0, ns.SIPDecimal, 4), []byte{0xff, 0, 0, 0}, Options{}, "-1", 0},
 		{"DCI4-INT-1 int8 ff unsigned", desc(ns.STInteger8, ns.SIFUnsigned, ns.SIPDecimal, 4), []byte{0xff, 0, 0, 0}, Options{}, "255", 0},
 		{"DCI4-INT-1 int16 01 02 unsigned BE", desc(ns.STInteger16, 3, ns.SIPDecimal, 4), []byte{1, 2, 0, 0}, Options{}, "258", 0},

@@ -49,3 +49,33 @@ func Kind(mode uint32) string {
 	}
 	return fmt.Sprintf("mode %#o", mode&unix.S_IFMT)
 }
+
+// OpenLog opens path for appending (created 0600 if missing) without ever blocking: a named
+// pipe that nobody reads is an error ("no reader") at once, where a plain open would wait for a
+// reader for ever. A regular file, a character device (/dev/null, a terminal) or a pipe with a
+// reader is taken; the descriptor is then made blocking again, so no write is lost to EAGAIN.
+func OpenLog(path string) (*os.File, error) {
+	fd, err := unix.Open(path, unix.O_WRONLY|unix.O_CREAT|unix.O_APPEND|unix.O_NONBLOCK|unix.O_CLOEXEC|unix.O_NOCTTY, 0o600)
+	if errors.Is(err, unix.ENXIO) {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: errors.New("a named pipe with no reader")}
+	}
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		unix.Close(fd)
+		return nil, &fs.PathError{Op: "stat", Path: path, Err: err}
+	}
+	switch st.Mode & unix.S_IFMT {
+	case unix.S_IFREG, unix.S_IFCHR, unix.S_IFIFO:
+	default:
+		unix.Close(fd)
+		return nil, &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (%s)", ErrNotRegular, Kind(st.Mode))}
+	}
+	if err := unix.SetNonblock(fd, false); err != nil {
+		unix.Close(fd)
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	return os.NewFile(uintptr(fd), path), nil
+}

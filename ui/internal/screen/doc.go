@@ -2,8 +2,8 @@
 // (raw input, alternate screen, mouse, bracketed paste, no auto-wrap) and gives it back on every
 // exit path, draws frames by writing only the rows that changed (Painter), catches what anything
 // else prints while it owns the terminal (Strays), follows the terminal's size (WatchSize), and
-// gives the terminal back and takes it again around a job-control stop (Suspend, Resume,
-// JobControl).
+// gives the terminal back and takes it again around a job-control stop, whether by Ctrl-Z or by
+// a signal from outside (Suspend, Resume, JobControl, WatchJobControl, Retake).
 //
 // Its surface is small on purpose: Open, Submit a Frame, Resize, Suspend, Resume, Close. It knows
 // nothing of the monitor: when a frame may be held back and what happens once it is drawn are

@@ -63,3 +63,12 @@ func parentOf(pid int) (int, error) {
 	}
 	return strconv.Atoi(string(f[1]))
 }
+
+// notifyJob delivers the job-control signals sent from outside to c.
+func notifyJob(c chan<- os.Signal) { signal.Notify(c, syscall.SIGTSTP, syscall.SIGCONT) }
+
+// isStop says a job-control signal is the stop (SIGTSTP), not the continue.
+func isStop(sig os.Signal) bool { return sig == syscall.SIGTSTP }
+
+// stopGroup stops the process group as a SIGTSTP's default action would.
+func stopGroup() { _ = unix.Kill(0, unix.SIGSTOP) }

@@ -276,8 +276,9 @@ func (s *Screen) loop() {
 	}
 }
 
-// Suspend gives the terminal back for a job-control stop (Ctrl-Z): the frame being written is
-// finished, drawing stops, and the modes and line discipline are undone as on exit.
+// Suspend gives the terminal back for a job-control stop (Ctrl-Z, or SIGTSTP from outside): the
+// frame being written is finished, drawing stops, and the modes and line discipline are undone as
+// on exit.
 func (s *Screen) Suspend() error {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
