@@ -150,6 +150,8 @@ func (m *monitor) sample(ctx context.Context, start, end time.Time) []ns.ClassSa
 		r[monState-1] = ns.Raw{S: p.State}
 		if p.LastErr != nil {
 			r[monError-1] = ns.Raw{S: ns.Clip(p.LastErr.Error(), monErrorSize-1)}
+		} else if p.Warning != nil {
+			r[monError-1] = ns.Raw{S: ns.Clip("warning: "+p.Warning.Error(), monErrorSize-1)}
 		}
 		switch {
 		case p.Successes == 0 && p.Failures > 0:

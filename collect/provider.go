@@ -40,6 +40,14 @@ type Request struct {
 	every bool
 }
 
+// Warner is a provider that can say what is wrong with it while it still supplies: the sampler
+// shows it under Monitor (its error, while it has no failure) and in the events when it changes.
+type Warner interface {
+	// Warning is what is wrong with the provider though it still supplies (a user's family that
+	// another supplier of its vendor gives too); nil when nothing is.
+	Warning() error
+}
+
 // Describer is a provider whose descriptions may change when it re-initialises (a remote agent
 // upgraded, a user's file rewritten; PCPD-13): after a reset the sampler asks for its classes as
 // it now declares them and registers anew those described otherwise. The host providers'

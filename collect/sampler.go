@@ -78,6 +78,7 @@ type ProviderStatus struct {
 	Successes uint64
 	Failures  uint64
 	LastErr   error
+	Warning   error // what is wrong though it still supplies (Warner); nil when nothing is
 	LastOK    time.Time
 }
 
@@ -86,6 +87,7 @@ type provState struct {
 	sup     namespace.Supplier
 	classes []*namespace.Class        // the classes registered for it (parents before children)
 	every   map[*namespace.Class]bool // a request's every class, kept while classes stay: never changed once made
+	warning error                     // its Warner's last warning
 	index   int
 	id      uint32 // its number among every supplier the sampler has had (the Monitor instance)
 	// dynamic marks a supplier found by the Discoverer: its classes are registered one by one,
@@ -254,7 +256,7 @@ func (ps *provState) status() ProviderStatus {
 	sup := ps.sup
 	sup.Reset = ps.reset
 	return ProviderStatus{ID: ps.id, Dynamic: ps.dynamic, Supplier: sup, State: st, LastDur: ps.lastDur, Successes: ps.successes,
-		Failures: ps.failures, LastErr: ps.lastErr, LastOK: ps.lastOK}
+		Failures: ps.failures, LastErr: ps.lastErr, Warning: ps.warning, LastOK: ps.lastOK}
 }
 
 // Sample runs one collection and returns the new snapshot. Provider failures never fail the
@@ -435,6 +437,14 @@ func (s *Sampler) absorb(out []namespace.ClassSample, ps *provState, req Request
 				Text: fmt.Sprintf("supplier %s answers again", ps.sup.Module)})
 		}
 		ps.failing, ps.lastErr = false, nil
+		if w, ok := ps.p.(Warner); ok {
+			werr := w.Warning()
+			if werr != nil && (ps.warning == nil || ps.warning.Error() != werr.Error()) {
+				s.log.Add(namespace.Event{Time: now, Kind: namespace.EvProviderError, Path: ps.sup.Module,
+					Text: fmt.Sprintf("supplier %s: %v", ps.sup.Module, werr)})
+			}
+			ps.warning = werr
+		}
 		ps.successes++
 		ps.reset, ps.haveReset = res.batch.Reset, true
 		// Static and variable datums count as read once every class has been read.

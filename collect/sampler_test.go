@@ -567,3 +567,47 @@ func TestSamplerFollowsChangedDescriptors(t *testing.T) {
 		t.Fatal("no DATACHANGED event")
 	}
 }
+
+// warnProv is a provider that supplies and says something is wrong with it (collect.Warner).
+type warnProv struct {
+	*fakeProv
+	warn error
+}
+
+func (w *warnProv) Warning() error { return w.warn }
+
+// Issue 33 item 8: what is wrong with a supplier that still supplies (a user's family that
+// another supplier of its vendor gives too) is its error under Monitor while it has no failure,
+// and an event once each time it changes.
+func TestSamplerShowsWarnings(t *testing.T) {
+	clock := &collecttest.FakeClock{T: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	w := &warnProv{fakeProv: newFake("dds:a.prom", 10, clock, "a0"), warn: errors.New(`family "jobs" is also a.om's: a.om's is read`)}
+	s, err := collect.NewSampler(ns.NewRegistry(), []collect.Provider{w}, collect.Options{Now: clock.Now, Liveness: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var snap *ns.Snapshot
+	for i := range 3 {
+		snap = collecttest.Tick(t, s, clock, time.Duration(i)*time.Second)
+	}
+	if st := s.Status()[0]; st.State != "ok" || st.Warning == nil {
+		t.Fatalf("status %+v", st)
+	}
+	if v := collecttest.Value(t, s, snap, "Monitor/dds:a.prom/error"); !strings.Contains(v.S, "warning: family \"jobs\"") {
+		t.Errorf("Monitor's error: %+v", v)
+	}
+	n := 0
+	for _, e := range s.Events().Events() {
+		if strings.Contains(e.Text, "family \"jobs\"") {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d events of the warning over 3 readings, want 1", n)
+	}
+	w.warn = nil
+	snap = collecttest.Tick(t, s, clock, 3*time.Second)
+	if v := collecttest.Value(t, s, snap, "Monitor/dds:a.prom/error"); v.S != "" {
+		t.Errorf("Monitor's error after the warning went: %+v", v)
+	}
+}

@@ -216,3 +216,4 @@ func TestRunProgramChecksTrustEachRun(t *testing.T) {
 }
 
 var _ collect.Provider = (*ddsSupplier)(nil)
+var _ collect.Warner = (*ddsSupplier)(nil) // its duplicate families are said under Monitor (issue 33 item 8)
