@@ -12,6 +12,7 @@ import (
 
 	"dcimon/collect"
 	"dcimon/headless"
+	"dcimon/namespace"
 	"dcimon/theme"
 	"dcimon/ui"
 )
@@ -53,6 +54,11 @@ func runMonitor(ctx context.Context, cfg *config, e headless.Env, stdout, stderr
 			}
 		}
 		src = collect.NewReplay(s, archives, at)
+		if err := archives.Damage(); err != nil {
+			// Damage found as the archives were opened (a metadata file or index): the replay
+			// shows what was before it, and the events say where it is (issue 30 item 9).
+			s.Events().Add(namespace.Event{Time: e.Now(), Kind: namespace.EvProviderError, Path: "archive", Text: err.Error()})
+		}
 	}
 	o := ui.Options{Overview: true, Interval: cfg.interval, Theme: cfg.theme, NoColor: theme.NoColor(os.Getenv),
 		Host: monitorHost(cfg.c), DebugFile: cfg.debug, FPS: cfg.fps, Started: started}
