@@ -319,11 +319,8 @@ theme as a file to copy.`,
 		fs.DurationVarP(&cfg.interval, "interval", "i", time.Second, "refresh every `D` (e.g. 1s, 500ms)")
 		fs.StringVar(&cfg.theme, "theme", "dark", "colour theme `NAME`: dark, light, high-contrast or mono")
 	})
-	inGroup(fs, grpSource, func() {
-		fs.BoolVar(&cfg.c.ShowLoop, "show-loop", false, "also show loop and ram block devices, pseudo and duplicate file systems")
-		fs.DurationVar(&cfg.c.Liveness, "liveness", collect.DefaultLiveness, "assume a supplier dead after `D` without new data (0 disables, else 15s to 600s)")
-		fs.Var((*dirList)(&cfg.c.Suppliers), "suppliers", "read your own statistics from `DIR`; repeatable")
-	})
+	// The source's flags: `config check` resolves the file's hotsets against its name space.
+	addSource(fs, cfg, liveSource)
 	addConfig(fs, cfg)
 
 	cmds := []*cobra.Command{list, describe, get, hot, metrics, record, conf, completionCmd(cfg), manCmd(cfg), versionCmd(cfg)}

@@ -65,7 +65,7 @@ func TestUserNamedFilesNeverBlock(t *testing.T) {
 		{"hosts @FIFO", append(pcp, "--hosts", "@"+fifo), "",
 			"--hosts @" + fifo + ": open " + fifo + ": not a regular file (a named pipe)"},
 		{"archive meta FIFO", []string{"get", "CPU/user", "--archive", filepath.Join(dir, "arch")}, "",
-			"open " + filepath.Join(dir, "arch.meta") + ": not a regular file (a named pipe)"},
+			filepath.Join(dir, "arch.meta") + ": not a regular file (a named pipe)"},
 		{"theme FIFO", append([]string{"list", "--config", filepath.Join(cfgDir, "config.toml")}, fixture...), "",
 			"open " + filepath.Join(cfgDir, "themes", "mine.toml") + ": not a regular file (a named pipe)"},
 	} {
