@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"dcimon/headless"
 	"dcimon/internal/pcptest"
 )
 
@@ -163,5 +164,23 @@ func TestRecordFailuresLeaveWholeArchives(t *testing.T) {
 	}
 	if out, err := exec.Command(bin, "record", base, "-i", "200ms", "--duration", "400ms").CombinedOutput(); err != nil {
 		t.Errorf("record once the conflict is gone: %v\n%s", err, out)
+	}
+}
+
+// Issue 30 item 9 in the monitor: damage found as the archive opens (a .meta cut short) is an
+// event naming the file and offset, beside the replay of what was before it.
+func TestMonitorSaysArchiveDamage(t *testing.T) {
+	base := copyTestArchive(t, "v2", "meta", func(b []byte) []byte { return b[:len(b)-5] })
+	s, as, err := headless.OpenSource(headless.Common{Archives: []string{base}, Source: "host"}, headless.RealEnv())
+	if err != nil {
+		t.Fatal(err)
+	}
+	noteDamage(s, as, time.Now())
+	var said bool
+	for _, ev := range s.Events().Events() {
+		said = said || strings.Contains(ev.Text, "t.meta: offset 2715")
+	}
+	if !said {
+		t.Errorf("no event names the damage: %+v", s.Events().Events())
 	}
 }

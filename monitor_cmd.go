@@ -11,6 +11,7 @@ import (
 	"github.com/mattn/go-isatty"
 
 	"dcimon/collect"
+	"dcimon/collect/pcp"
 	"dcimon/headless"
 	"dcimon/namespace"
 	"dcimon/theme"
@@ -54,11 +55,7 @@ func runMonitor(ctx context.Context, cfg *config, e headless.Env, stdout, stderr
 			}
 		}
 		src = collect.NewReplay(s, archives, at)
-		if err := archives.Damage(); err != nil {
-			// Damage found as the archives were opened (a metadata file or index): the replay
-			// shows what was before it, and the events say where it is (issue 30 item 9).
-			s.Events().Add(namespace.Event{Time: e.Now(), Kind: namespace.EvProviderError, Path: "archive", Text: err.Error()})
-		}
+		noteDamage(s, archives, e.Now())
 	}
 	o := ui.Options{Overview: true, Interval: cfg.interval, Theme: cfg.theme, NoColor: theme.NoColor(os.Getenv),
 		Host: monitorHost(cfg.c), DebugFile: cfg.debug, FPS: cfg.fps, Started: started}
@@ -83,4 +80,12 @@ func monitorHost(c headless.Common) string {
 		return c.Host
 	}
 	return fmt.Sprintf("%d hosts", len(c.HostList))
+}
+
+// noteDamage says in the events the damage found as the archives were opened (a metadata file or
+// an index): the replay shows what was before it, and the events say where it is (issue 30 item 9).
+func noteDamage(s *collect.Sampler, as *pcp.Archives, now time.Time) {
+	if err := as.Damage(); err != nil {
+		s.Events().Add(namespace.Event{Time: now, Kind: namespace.EvProviderError, Path: "archive", Text: err.Error()})
+	}
 }
