@@ -237,6 +237,13 @@ func (c *Client) request(ctx context.Context, method, path string, q url.Values,
 		return nil, fmt.Errorf("pmproxy %s: %s: %w: more than %d bytes", c.URL(), path, ErrTooBig, limit)
 	}
 	if resp.StatusCode != http.StatusOK {
+		if strings.HasPrefix(path, "/series/") {
+			// pmproxy 6.0.3 follows a /series failure (its key-value server down) with a second
+			// answer nobody asked for: the connection is not used again, or Go's transport would
+			// read that as the next request's answer, or log it.
+			resp.Body.Close()
+			c.hc.CloseIdleConnections()
+		}
 		var e struct {
 			Message string `json:"message"`
 		}

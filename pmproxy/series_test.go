@@ -13,6 +13,9 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"dcimon/internal/archivetest"
+	"dcimon/internal/pcptest"
 )
 
 // PCPF-3: a series timestamp is milliseconds and the microseconds past them as an integer, as
@@ -324,5 +327,74 @@ func TestSeriesValuesSeeds(t *testing.T) {
 	}
 	if _, err := decodeSeriesValues(valueSeeds[6], nil); err == nil || !strings.Contains(err.Error(), "pmproxy said: no") {
 		t.Errorf("an error with HTTP 200: %v", err)
+	}
+}
+
+// A real pmproxy and key-value server with two hosts' archives loaded: the series of a metric
+// are one a host, their descriptors name the host's source, labels its hostname, instances
+// their disks, and the values are those written, timestamps to the microsecond. Then the
+// key-value server is stopped for real, and the error says so.
+func TestRealSeries(t *testing.T) {
+	s := pcptest.StartSeries(t)
+	f := archivetest.Fleet{Hosts: 2, Disks: 3, Samples: 5, Start: time.Date(2026, 11, 25, 3, 0, 0, 123456000, time.UTC)}
+	bases, err := archivetest.WriteFleet(t.TempDir(), f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Load(t, bases...)
+	c, err := New(s.URL(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	ids, err := c.SeriesQuery(ctx, "disk.dev.avactive")
+	if err != nil || len(ids) != 2 {
+		t.Fatalf("series of disk.dev.avactive: %v %v", ids, err)
+	}
+	descs, err := c.SeriesDescs(ctx, ids)
+	if err != nil || len(descs) != 2 || descs[0].Source == descs[1].Source || descs[0].Type != "u32" || descs[0].Semantics != "counter" || descs[0].Units != "millisec" {
+		t.Fatalf("descs: %+v %v", descs, err)
+	}
+	insts, err := c.SeriesInstances(ctx, ids[:1])
+	if err != nil || len(insts) != 3 {
+		t.Fatalf("instances: %+v %v", insts, err)
+	}
+	labels, err := c.SeriesLabels(ctx, []string{insts[0].Instance})
+	host := labels[insts[0].Instance]["hostname"]
+	if err != nil || (host != "node000" && host != "node001") {
+		t.Fatalf("labels: %+v %v", labels, err)
+	}
+	h := 0
+	if host == "node001" {
+		h = 1
+	}
+	// The second and third samples of the host, by a window that ends exactly at the third.
+	first := f.Start.Add(time.Duration(h%7) * 10 * time.Millisecond)
+	w := Window{Start: first.Add(10 * time.Second), Finish: first.Add(20 * time.Second)}
+	vals, err := c.SeriesValues(ctx, ids[:1], w, 0, nil)
+	if err != nil || len(vals) != 6 {
+		t.Fatalf("values: %+v %v", vals, err)
+	}
+	for _, v := range vals {
+		if v.Instance != insts[0].Instance {
+			continue
+		}
+		d, k := int(insts[0].ID), int(v.Time.Sub(first)/(10*time.Second))
+		want := uint64(1_000_000*(h+1) + 1000*d)
+		for i := 1; i <= k; i++ {
+			want += uint64(archivetest.FleetBusy(h, d, i)) * 100
+		}
+		if v.Value != strconv.FormatUint(want, 10) || !v.Time.Equal(first.Add(time.Duration(k)*10*time.Second)) {
+			t.Errorf("%s of disk %d at sample %d: %s, want %d", v.Time, d, k, v.Value, want)
+		}
+	}
+	s.StopKV()
+	_, err = c.SeriesQuery(ctx, "disk.dev.read")
+	if err == nil {
+		t.Fatal("a query with the key-value server down: no error")
+	}
+	if d := c.Diagnose(err); !strings.Contains(d.Error(), "its key-value server (Redis or Valkey) does not") {
+		t.Errorf("the key-value server down: %v", d)
 	}
 }
