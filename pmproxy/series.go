@@ -75,11 +75,14 @@ type SeriesInstance struct {
 }
 
 // Window is a time window of a values request: from Start to Finish, both included (zero:
-// from the first, to the last), Samples values of each series at most (0: no bound but the
-// answer's size).
+// from the first, to the last). Samples is the page size: each series' values are asked for
+// that many timestamps at a time (0: all at once). Most asks for that many timestamps of each
+// series and no more, from Start (pmproxy counts from a window's start), or without Start
+// and Finish the latest ones.
 type Window struct {
 	Start, Finish time.Time
 	Samples       int
+	Most          int
 }
 
 // secs writes t as pmproxy reads a window's end: seconds with a fraction. pmproxy reads it as a
@@ -238,7 +241,10 @@ func (c *Client) SeriesValues(ctx context.Context, ids []string, w Window, limit
 	if !w.Finish.IsZero() {
 		q.Set("finish", secs(w.Finish))
 	}
-	if w.Samples > 0 {
+	if w.Most > 0 {
+		w.Samples = 0
+		q.Set("samples", strconv.Itoa(w.Most))
+	} else if w.Samples > 0 {
 		q.Set("samples", strconv.Itoa(w.Samples))
 	}
 	// pmproxy reads a window's ends as doubles, a microsecond either way: the window asked for is
