@@ -575,6 +575,7 @@ type seriesContext struct {
 	mark    time.Time // every sample at or before it has been read
 	now     time.Time // the sample read last (Shown)
 	fetched bool
+	again   bool // the next fetch reads this sample again (a new generation began at it)
 	// prev is the last reading's time and counters (64-bit), to tell a restart.
 	prevT   time.Time
 	prevCtr map[string][]pmproxy.Value
@@ -677,7 +678,11 @@ func (x *seriesContext) Fetch(ctx context.Context, names ...string) (*pmproxy.Fe
 		return nil, errNotRecordedThen
 	}
 	var at time.Time
-	if tg := x.target.Load(); tg != 0 {
+	if x.again {
+		// The sampler reads a host again, whole, when its reset value changed (the generation
+		// this sample began): the same sample, not the next.
+		at, x.again = x.now, false
+	} else if tg := x.target.Load(); tg != 0 {
 		t := time.Unix(0, tg)
 		if x.near(t).Before(x.first) {
 			return nil, errNotRecordedThen
@@ -734,8 +739,9 @@ func (x *seriesContext) Fetch(ctx context.Context, names ...string) (*pmproxy.Fe
 			restart = restart || wentDown(x.prevCtr[n], vs)
 		}
 	}
-	if (gap || restart) && x.fetched {
+	if (gap || restart) && x.fetched && !at.Equal(x.prevT) {
 		x.gen.Add(1)
+		x.again = true
 	}
 	x.mark, x.prevT, x.prevCtr, x.fetched = at, at, ctr, true
 	x.setNow(at)

@@ -152,3 +152,171 @@ func busyOf(t *testing.T, vals map[string]ns.Value, host, disk string) ns.Value 
 	}
 	return v
 }
+
+// readings samples the providers n times and returns, for each reading, every value the pattern
+// names by path.
+func readings(t *testing.T, provs []collect.Provider, clock func() time.Time, pattern string, n int) ([]map[string]ns.Value, []time.Time) {
+	t.Helper()
+	s, err := collect.NewSampler(ns.NewRegistry(), provs, collect.Options{Now: clock, Deadline: 30 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []map[string]ns.Value
+	var ts []time.Time
+	for range n {
+		snap, err := s.Sample(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		refs, err := s.Registry().Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vals := map[string]ns.Value{}
+		for _, r := range refs {
+			if v, _, ok := snap.Lookup(r); ok && r.IsStat() {
+				vals[r.Path()] = v
+			}
+		}
+		out, ts = append(out, vals), append(ts, snap.End)
+	}
+	return out, ts
+}
+
+// PCPF-14: no rate across a gap in a host's series (samples 8 to 10 missing: its pmlogger was
+// down) nor across a restart (at sample 15 every counter starts again from nothing): the readings
+// that follow them have none, with a reason, and the next ones have their rates again.
+func TestSeriesGapAndRestart(t *testing.T) {
+	f := archivetest.Fleet{Hosts: 2, Disks: 2, Samples: 20, Gap: [2]int{8, 11}, Restart: 15}
+	_, _, s := seriesFleet(t, f)
+	at := archivetest.Start.Add(6 * 10 * time.Second)
+	provs, err := SeriesProviders(s, at, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Readings from sample 5 (the first of the two that end at 6) on, one sample each.
+	got, ts := readings(t, provs, s.Clock, "*/Disk/*/*", 9)
+	samples := []int{5, 6, 7, 11, 12, 13, 14, 15, 16}
+	for i, k := range samples {
+		want := archivetest.Start.Add(time.Duration(k) * 10 * time.Second)
+		if !ts[i].Equal(want) {
+			t.Errorf("reading %d at %s, want sample %d (%s)", i, ts[i], k, want)
+		}
+		for _, path := range []string{"node000/Disk/sdb/busy", "node000/Disk/sdb/reads"} {
+			v := got[i][path]
+			switch k {
+			case 5: // the first reading: no rate yet
+				if v.State == ns.Valid {
+					t.Errorf("%s at the first reading: %+v", path, v)
+				}
+			case 11, 15:
+				if v.State == ns.Valid || v.Reason != ns.ReasonReset {
+					t.Errorf("%s at sample %d, after a gap or a restart: %+v, want no rate, the supplier reset", path, k, v)
+				}
+			default:
+				if v.State != ns.Valid {
+					t.Errorf("%s at sample %d: %+v, want a rate", path, k, v)
+				}
+			}
+		}
+		if k != 5 && k != 11 && k != 15 {
+			if b := got[i]["node000/Disk/sdb/busy"]; !collecttest.Near(b.V, float64(archivetest.FleetBusy(0, 1, k))/100) {
+				t.Errorf("busy at sample %d: %v, want %d%%", k, b.V, archivetest.FleetBusy(0, 1, k))
+			}
+		}
+	}
+}
+
+// --series with --hosts: globs on the host names choose the hosts; none named is an error that
+// says how many there are.
+func TestSeriesHostGlobs(t *testing.T) {
+	p, _, _ := seriesFleet(t, archivetest.Fleet{Hosts: 3, Disks: 1, Samples: 3})
+	s, err := OpenSeries(context.Background(), SeriesOptions{URL: p.URL(), Hosts: []string{"node00[02]"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(s.Hosts(), ","); got != "node000,node002" {
+		t.Errorf("hosts %s", got)
+	}
+	_, err = OpenSeries(context.Background(), SeriesOptions{URL: p.URL(), Hosts: []string{"web*"}})
+	if err == nil || !strings.Contains(err.Error(), "no host of its 3 time series sources is named web*") {
+		t.Errorf("no host named: %v", err)
+	}
+}
+
+// When the key-value server behind pmproxy is down (stopped for real), or pmproxy itself, the
+// error says which, within the deadline.
+func TestSeriesDown(t *testing.T) {
+	p, _, _ := seriesFleet(t, archivetest.Fleet{Hosts: 1, Disks: 1, Samples: 3})
+	p.StopKV()
+	start := time.Now()
+	_, err := OpenSeries(context.Background(), SeriesOptions{URL: p.URL(), Deadline: 2 * time.Second})
+	if err == nil || !strings.Contains(err.Error(), "answers, but its key-value server (Redis or Valkey) does not") {
+		t.Errorf("key-value server down: %v", err)
+	}
+	if d := time.Since(start); d > 8*time.Second {
+		t.Errorf("the error took %s", d)
+	}
+	_, err = OpenSeries(context.Background(), SeriesOptions{URL: fmt.Sprintf("pcp://127.0.0.1:%d", pcptest.FreePort(t))})
+	if err == nil || !strings.Contains(err.Error(), "does not answer (is it running?)") {
+		t.Errorf("pmproxy down: %v", err)
+	}
+}
+
+// The monitor's time cursor moves through the series as through the archives: after each move
+// (forward, back, a jump, past the end) every host's disks read the same.
+func TestSeriesReplayEqualsArchives(t *testing.T) {
+	_, bases, s := seriesFleet(t, archivetest.Fleet{Hosts: 3, Disks: 2, Samples: 31})
+	aprovs, as, err := ArchiveProviders(bases, time.Time{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sprovs, err := SeriesProviders(s, time.Time{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	replay := func(provs []collect.Provider, h collect.History) *collect.Replay {
+		smp, err := collect.NewSampler(ns.NewRegistry(), provs, collect.Options{Now: h.Clock, Deadline: 30 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return collect.NewReplay(smp, h, time.Time{})
+	}
+	ra, rs := replay(aprovs, as), replay(sprovs, s)
+	for i, move := range []func(r *collect.Replay){nil,
+		func(r *collect.Replay) { r.Step(1) }, func(r *collect.Replay) { r.Step(1) }, func(r *collect.Replay) { r.Step(-1) },
+		func(r *collect.Replay) { r.Move(archivetest.Start.Add(150*time.Second + 15*time.Millisecond)) },
+		func(r *collect.Replay) { r.Move(r.NextStep(r.Now()).Add(5 * time.Millisecond)) },
+		func(r *collect.Replay) { r.Step(3) }, func(r *collect.Replay) { r.Move(r.Now().Add(-time.Minute)) },
+		func(r *collect.Replay) { r.Move(r.Now().Add(time.Hour)) }, func(r *collect.Replay) { r.Step(-2) },
+	} {
+		var snaps [2]map[string]ns.Value
+		for j, r := range []*collect.Replay{ra, rs} {
+			if move != nil {
+				move(r)
+			}
+			snap, err := r.Sample(context.Background())
+			if err != nil {
+				t.Fatalf("move %d: %v", i, err)
+			}
+			refs, _ := r.Registry().Glob("*/Disk/*/*")
+			snaps[j] = map[string]ns.Value{}
+			for _, ref := range refs {
+				if v, _, ok := snap.Lookup(ref); ok && ref.IsStat() {
+					snaps[j][ref.Path()] = v
+				}
+			}
+		}
+		if !ra.Now().Equal(rs.Now()) {
+			t.Errorf("move %d: series at %s, archives at %s", i, rs.Now(), ra.Now())
+		}
+		if len(snaps[0]) == 0 {
+			t.Fatalf("move %d: nothing read", i)
+		}
+		for p, w := range snaps[0] {
+			if g := snaps[1][p]; g != w {
+				t.Errorf("move %d: %s: series %+v, archives %+v", i, p, g, w)
+			}
+		}
+	}
+}

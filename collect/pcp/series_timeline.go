@@ -139,6 +139,12 @@ func (m *seriesMetric) sid(h int) string { return m.byHost[h] }
 // cover makes sure the clock window holds [a, b]: read and added to the window when next to it
 // (within a chunk), else read in its place.
 func (s *Series) cover(ctx context.Context, a, b time.Time) error {
+	// The series keep microseconds: a window of whole ones, so that the next one read
+	// starts a microsecond after it ends, and none is missed or read twice.
+	a = a.Truncate(time.Microsecond)
+	if t := b.Truncate(time.Microsecond); t.Before(b) {
+		b = t.Add(time.Microsecond)
+	}
 	s.clk.mu.Lock()
 	defer s.clk.mu.Unlock()
 	c := &s.clk
@@ -357,7 +363,7 @@ func (x *seriesContext) Seek(at time.Time) error {
 	}
 	x.mark = start.Add(-time.Nanosecond)
 	x.setNow(now)
-	x.fetched, x.prevT, x.prevCtr = false, time.Time{}, nil
+	x.fetched, x.again, x.prevT, x.prevCtr = false, false, time.Time{}, nil
 	return nil
 }
 
