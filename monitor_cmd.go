@@ -36,23 +36,28 @@ func runMonitor(ctx context.Context, cfg *config, e headless.Env, stdout, stderr
 		return errNotTerminal
 	}
 	cfg.c.Interval = cfg.interval // a remote host's context outlives two of the monitor's intervals
-	s, archives, err := headless.OpenSource(cfg.c, e)
+	s, past, err := headless.OpenSource(cfg.c, e)
 	if err != nil {
 		return err
 	}
 	var src ui.Sampler = s
-	if archives != nil {
-		// A replay: the monitor on the archives, with a time cursor, from --at or the start.
+	host := monitorHost(cfg.c)
+	if past != nil {
+		// A replay: the monitor on the archives (or time series), with a time cursor, from
+		// --at or the start.
 		var at time.Time
 		if cfg.c.At != "" {
-			if at, err = headless.ParseAt(cfg.c.At, e.Loc, cfg.c.ArchiveDay()); err != nil {
+			if at, err = headless.ParseAt(cfg.c.At, e.Loc, cfg.c.TimeDay(past)); err != nil {
 				return headless.Usagef("--at: %v", err)
 			}
 		}
-		src = collect.NewReplay(s, archives, at)
+		src = collect.NewReplay(s, past, at)
+		if cfg.c.Series != "" {
+			host = fmt.Sprintf("%d hosts", len(past.Hosts()))
+		}
 	}
 	o := ui.Options{Overview: true, Interval: cfg.interval, Theme: cfg.theme, NoColor: theme.NoColor(os.Getenv),
-		Host: monitorHost(cfg.c), DebugFile: cfg.debug, FPS: cfg.fps, Started: started}
+		Host: host, DebugFile: cfg.debug, FPS: cfg.fps, Started: started}
 	if cfg.eff != nil {
 		monitorSettings(cfg.eff, &o)
 	}
