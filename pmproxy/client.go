@@ -180,26 +180,17 @@ func (c *Client) decode(path string, body []byte, out any) error {
 // *Error with pmproxy's message. The answer is read into buf (emptied first) when it is not
 // nil, and is then valid until buf is used again.
 func (c *Client) body(ctx context.Context, path string, q url.Values, buf *bytes.Buffer) ([]byte, error) {
-	return c.request(ctx, http.MethodGet, path, q, buf, maxBody)
+	return c.request(ctx, path, q, buf, maxBody)
 }
 
-// request is body with a method (GET: the query in the URL; POST: in the request's body, for a
-// query too long for a URL) and a bound on the answer's size.
-func (c *Client) request(ctx context.Context, method, path string, q url.Values, buf *bytes.Buffer, limit int) ([]byte, error) {
+// request is body with a bound on the answer's size.
+func (c *Client) request(ctx context.Context, path string, q url.Values, buf *bytes.Buffer, limit int) ([]byte, error) {
 	u := *c.base
 	u.Path = path
-	var rd io.Reader
-	if method == http.MethodPost {
-		rd = strings.NewReader(q.Encode())
-	} else {
-		u.RawQuery = q.Encode()
-	}
-	req, err := http.NewRequestWithContext(ctx, method, u.String(), rd)
+	u.RawQuery = q.Encode()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
 		return nil, err
-	}
-	if method == http.MethodPost {
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
 	if c.user != "" {
 		req.SetBasicAuth(c.user, c.pass)

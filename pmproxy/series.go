@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -34,15 +33,21 @@ import (
 //     and /series/metrics do not answer at all: every request has a deadline, and Diagnose
 //     words the failure from what pmproxy does answer.
 //
-// Long lists of series ids go in a POST's body, which pmproxy takes as it takes a query.
+// Long lists of series ids are split into pages (SeriesPage).
 
 // maxSeriesBody bounds one /series answer: a page of values (SeriesPage series at most) of a
 // few hundred samples each, or the descriptors of that many series.
 const maxSeriesBody = 64 << 20
 
-// SeriesPage is how many series ids one request names at most: a metric of 500 hosts is one
-// request, and a longer list is split into pages of this many.
-const SeriesPage = 512
+// SeriesPage is how many series ids one request names at most. pmproxy 6.0.3 refuses a URL of
+// 8192 bytes or more (HTTP 414), and misreads a query sent in a POST's body when the body comes
+// in more than one read (“Invalid SID … near offset 6”: it parses each piece alone; a series id
+// cut so can even fail an assertion and end pmproxy): so every request is a GET, and a list of
+// ids is split into pages whose URL stays below the limit. A metric of 500 hosts is 3 requests.
+const SeriesPage = 180
+
+// maxURL is pmproxy's limit on a request's URL (MAX_URL_SIZE in its http.c), less a margin.
+const maxURL = 8000
 
 // SeriesValue is one value of one series: an instance's (Instance its series id) or a metric's
 // with no instance domain (Instance "").
@@ -96,13 +101,12 @@ func secs(t time.Time) string {
 	return strconv.FormatInt(us/1_000_000, 10) + "." + fmt.Sprintf("%06d5", us%1_000_000)
 }
 
-// series calls a /series path; a long query goes in a POST's body.
+// series calls a /series path, with a GET (see SeriesPage).
 func (c *Client) series(ctx context.Context, path string, q url.Values, buf *bytes.Buffer) ([]byte, error) {
-	method := http.MethodGet
-	if len(q.Get("series")) > 1500 || len(q.Get("expr")) > 1500 {
-		method = http.MethodPost
+	if n := len(path) + 1 + len(q.Encode()); n >= maxURL {
+		return nil, fmt.Errorf("pmproxy %s: %s: a query of %d bytes, more than pmproxy takes (%d)", c.URL(), path, n, maxURL)
 	}
-	return c.request(ctx, method, path, q, buf, maxSeriesBody)
+	return c.request(ctx, path, q, buf, maxSeriesBody)
 }
 
 // seriesJSON calls a /series path and decodes its answer with encoding/json.
@@ -467,8 +471,11 @@ func (c *Client) Diagnose(err error) error {
 		return fmt.Errorf("pmproxy %s does not answer: %w", c.URL(), err)
 	}
 	qerr := c.seriesJSON(ctx, "/series/query", url.Values{"expr": {"pmcd.pid"}}, new([]string))
-	if qerr != nil {
+	switch {
+	case qerr == nil:
+		return err
+	case errors.As(qerr, &e):
 		return fmt.Errorf("pmproxy %s answers, but its key-value server (Redis or Valkey) does not: a query says %v: %w", c.URL(), qerr, err)
 	}
-	return err
+	return fmt.Errorf("pmproxy %s answers /series/ping but not a query within a second: its key-value server (Redis or Valkey) is down, or pmproxy is overloaded: %w", c.URL(), err)
 }

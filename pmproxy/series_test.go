@@ -74,6 +74,10 @@ func (st seriesStore) handler(requests *atomic.Int32, posts *atomic.Int32) http.
 		if r.Method == http.MethodPost {
 			posts.Add(1)
 		}
+		if len(r.URL.RequestURI()) >= 8192 {
+			http.Error(w, "414 URI Too Long", http.StatusRequestURITooLong)
+			return
+		}
 		if err := r.ParseForm(); err != nil {
 			http.Error(w, err.Error(), 400)
 			return
@@ -125,13 +129,13 @@ func (st seriesStore) handler(requests *atomic.Int32, posts *atomic.Int32) http.
 func sid(i int) string { return fmt.Sprintf("%040x", i) }
 
 // A window's values come whole whatever the page size: series asked for again from after their
-// last sample until none has more (paging), long lists of ids in a POST's body, and nothing
-// outside the window.
+// last sample until none has more (paging), long lists of ids in pages of GETs whose URLs
+// pmproxy takes, and nothing outside the window.
 func TestSeriesValuesPages(t *testing.T) {
 	st := seriesStore{}
 	var ids []string
 	t0 := int64(1795636210_000_000)
-	for i := range 700 { // two pages of ids
+	for i := range 700 { // four pages of ids
 		id := sid(i)
 		ids = append(ids, id)
 		for k := range 7 + i%5 { // series of different lengths
@@ -176,13 +180,13 @@ func TestSeriesValuesPages(t *testing.T) {
 	if len(got) != want {
 		t.Errorf("%d values, want %d", len(got), want)
 	}
-	if posts.Load() == 0 {
-		t.Error("no POST for a list of 512 ids")
+	if posts.Load() != 0 {
+		t.Error("a POST: pmproxy 6.0.3 misreads a query in a body that comes in pieces")
 	}
-	// 2 pages of ids, each with 6 samples in the window read 2 at a time: 4 requests a page
+	// 4 pages of ids, each with 6 samples in the window read 2 at a time: 4 requests a page
 	// when the series are sampled at once; these are up to 96 ms apart, so a page that starts at
 	// the earliest series' last sample gives the others one of theirs again: at most 6.
-	if n := requests.Load(); n > 12 {
+	if n := requests.Load(); n > 24 {
 		t.Errorf("%d requests for 2 pages of ids", n)
 	}
 	// A bound on the values kept: an error that says what was too big.
