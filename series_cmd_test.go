@@ -104,7 +104,7 @@ func TestSeriesHotBinary(t *testing.T) {
 		t.Errorf("pmproxy down: exit %d: %s", code, errOut)
 	}
 	p.StopKV()
-	if _, errOut, code := runBin(t, "hot", "/*/Disk", "busy", "--series", p.URL()); code != 1 || !strings.Contains(errOut, "its key-value server (Redis or Valkey) does not") {
+	if _, errOut, code := runBin(t, "hot", "/*/Disk", "busy", "--series", p.URL()); code != 1 || !strings.Contains(errOut, "key-value server (Redis or Valkey)") {
 		t.Errorf("key-value server down: exit %d: %s", code, errOut)
 	}
 }

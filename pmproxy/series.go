@@ -448,11 +448,13 @@ func StreamTime(s string) (time.Time, error) {
 	return time.UnixMicro(int64(m*1000 + us)), nil
 }
 
-// Diagnose words a failed /series request from what pmproxy answers now (within a second): that
-// pmproxy does not answer at all; that it answers but has no /series (its [pmseries] section is
-// off); or that it answers /series/ping but not a query, which is its key-value server down
-// (pmproxy 6.0.3 answers a ping without one, and a query with HTTP 500 or not at all). Another
-// failure (an answer too big, a malformed one) is err as it is.
+// Diagnose words a failed /series request from what pmproxy answered, and answers now (within a
+// second): that pmproxy does not answer at all; that it answers but has no /series (its
+// [pmseries] section is off); or that its key-value server is down. pmproxy 6.0.3 answers
+// /series/ping without a key-value server, a query with HTTP 500 ("expected array for metric set
+// … (type=none)"), and other requests not at all: a 500, or a query that fails so after a ping,
+// is the key-value server; a query that does not answer within the second is it, or pmproxy
+// overloaded. Another failure (an answer too big, a malformed one) is err as it is.
 func (c *Client) Diagnose(err error) error {
 	if err == nil || errors.Is(err, ErrTooBig) {
 		return err
@@ -461,6 +463,12 @@ func (c *Client) Diagnose(err error) error {
 	var ne net.Error
 	if errors.Is(err, syscall.ECONNREFUSED) || errors.As(err, new(*net.OpError)) && !errors.As(err, &ne) {
 		return fmt.Errorf("pmproxy %s does not answer (is it running?): %w", c.URL(), err)
+	}
+	kv := func(err error) error {
+		return fmt.Errorf("pmproxy %s answers, but its key-value server (Redis or Valkey) does not: %w", c.URL(), err)
+	}
+	if errors.As(err, &e) && e.Status >= 500 {
+		return kv(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
@@ -474,8 +482,8 @@ func (c *Client) Diagnose(err error) error {
 	switch {
 	case qerr == nil:
 		return err
-	case errors.As(qerr, &e):
-		return fmt.Errorf("pmproxy %s answers, but its key-value server (Redis or Valkey) does not: a query says %v: %w", c.URL(), qerr, err)
+	case errors.As(qerr, &e) && e.Status >= 500:
+		return kv(fmt.Errorf("a query says %v: %w", qerr, err))
 	}
 	return fmt.Errorf("pmproxy %s answers /series/ping but not a query within a second: its key-value server (Redis or Valkey) is down, or pmproxy is overloaded: %w", c.URL(), err)
 }

@@ -398,7 +398,7 @@ func TestRealSeries(t *testing.T) {
 	if err == nil {
 		t.Fatal("a query with the key-value server down: no error")
 	}
-	if d := c.Diagnose(err); !strings.Contains(d.Error(), "its key-value server (Redis or Valkey) does not") {
+	if d := c.Diagnose(err); !strings.Contains(d.Error(), "key-value server (Redis or Valkey)") {
 		t.Errorf("the key-value server down: %v", d)
 	}
 }
