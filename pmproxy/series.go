@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -160,27 +161,58 @@ func (c *Client) SeriesMetricNames(ctx context.Context) ([]string, error) {
 	return names, nil
 }
 
-// pages calls f on ids SeriesPage at a time.
+// pageConcurrency is how many pages of one request are in flight at once: pmproxy answers from
+// its key-value server asynchronously, so a few overlap their round trips; the Client's bound on
+// requests in flight (MaxInFlight) still holds.
+const pageConcurrency = 4
+
+// pages calls f on ids SeriesPage at a time, a few pages at once; f serialises what it shares.
+// The first error is returned, once every page has ended.
 func pages(ids []string, f func(page []string) error) error {
+	if len(ids) <= SeriesPage {
+		if len(ids) == 0 {
+			return nil
+		}
+		return f(ids)
+	}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var first error
+	sem := make(chan struct{}, pageConcurrency)
 	for len(ids) > 0 {
 		n := min(len(ids), SeriesPage)
-		if err := f(ids[:n]); err != nil {
-			return err
-		}
+		page := ids[:n]
 		ids = ids[n:]
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			if err := f(page); err != nil {
+				mu.Lock()
+				if first == nil {
+					first = err
+				}
+				mu.Unlock()
+			}
+		}()
 	}
-	return nil
+	wg.Wait()
+	return first
 }
 
 // SeriesDescs is the descriptors of series.
 func (c *Client) SeriesDescs(ctx context.Context, ids []string) ([]SeriesDesc, error) {
 	var out []SeriesDesc
+	var mu sync.Mutex
 	err := pages(ids, func(p []string) error {
 		var r []SeriesDesc
 		if err := c.seriesJSON(ctx, "/series/descs", url.Values{"series": {strings.Join(p, ",")}}, &r); err != nil {
 			return err
 		}
+		mu.Lock()
 		out = append(out, r...)
+		mu.Unlock()
 		return nil
 	})
 	return out, err
@@ -189,12 +221,39 @@ func (c *Client) SeriesDescs(ctx context.Context, ids []string) ([]SeriesDesc, e
 // SeriesInstances is the instances of series (those with an instance domain), as ever seen.
 func (c *Client) SeriesInstances(ctx context.Context, ids []string) ([]SeriesInstance, error) {
 	var out []SeriesInstance
+	var mu sync.Mutex
 	err := pages(ids, func(p []string) error {
 		var r []SeriesInstance
 		if err := c.seriesJSON(ctx, "/series/instances", url.Values{"series": {strings.Join(p, ",")}}, &r); err != nil {
 			return err
 		}
+		mu.Lock()
 		out = append(out, r...)
+		mu.Unlock()
+		return nil
+	})
+	return out, err
+}
+
+// SeriesSources is the names of sources (by source id): the contexts the series were loaded from,
+// an archive's path and its host's name (the archive label's, which pmlogger takes from pmcd's
+// hostname label).
+func (c *Client) SeriesSources(ctx context.Context, ids []string) (map[string][]string, error) {
+	out := map[string][]string{}
+	var mu sync.Mutex
+	err := pages(ids, func(p []string) error {
+		var r []struct {
+			Source string `json:"source"`
+			Name   string `json:"name"`
+		}
+		if err := c.seriesJSON(ctx, "/series/sources", url.Values{"source": {strings.Join(p, ",")}}, &r); err != nil {
+			return err
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		for _, s := range r {
+			out[s.Source] = append(out[s.Source], s.Name)
+		}
 		return nil
 	})
 	return out, err
@@ -205,6 +264,7 @@ func (c *Client) SeriesInstances(ctx context.Context, ids []string) ([]SeriesIns
 // each value as text (a string without its quotes, anything else as JSON).
 func (c *Client) SeriesLabels(ctx context.Context, ids []string) (map[string]map[string]string, error) {
 	out := map[string]map[string]string{}
+	var mu sync.Mutex
 	err := pages(ids, func(p []string) error {
 		var r []struct {
 			Series string                     `json:"series"`
@@ -213,6 +273,8 @@ func (c *Client) SeriesLabels(ctx context.Context, ids []string) (map[string]map
 		if err := c.seriesJSON(ctx, "/series/labels", url.Values{"series": {strings.Join(p, ",")}}, &r); err != nil {
 			return err
 		}
+		mu.Lock()
+		defer mu.Unlock()
 		for _, s := range r {
 			m := make(map[string]string, len(s.Labels))
 			for k, v := range s.Labels {
@@ -230,33 +292,57 @@ func (c *Client) SeriesLabels(ctx context.Context, ids []string) (map[string]map
 	return out, err
 }
 
-// SeriesValues is the values of series in a window, appended to dst, oldest first within each
-// series. The series are asked for SeriesPage at a time; a series with Samples timestamps in an
-// answer is asked for again from after its last one (paging), until the window is read. limit
-// bounds the values kept in all (0: 4 million): past it the error says what was too big. The
-// values' strings are the answers' own.
+// SeriesValues is the values of series in a window, appended to dst (SeriesValuesFunc).
 func (c *Client) SeriesValues(ctx context.Context, ids []string, w Window, limit int, dst []SeriesValue) ([]SeriesValue, error) {
+	err := c.SeriesValuesFunc(ctx, ids, w, limit, func(v SeriesValue) { dst = append(dst, v) })
+	return dst, err
+}
+
+// SeriesValuesFunc calls fn with each value of the series in a window, oldest first within each
+// series, one call at a time. The series are asked for SeriesPage at a time, a few pages at once;
+// a series with Samples timestamps in an answer is asked for again from after its last one
+// (paging), until the window is read. limit bounds the values in all (0: 4 million): past it
+// the error says what was too big. A value's strings are valid during the call only: they are
+// the answer's, whose buffer is read into again.
+func (c *Client) SeriesValuesFunc(ctx context.Context, ids []string, w Window, limit int, fn func(SeriesValue)) error {
 	if limit <= 0 {
 		limit = 4 << 20
 	}
-	n0 := len(dst)
-	var buf bytes.Buffer
-	q := url.Values{}
+	base := url.Values{}
 	if !w.Finish.IsZero() {
-		q.Set("finish", secs(w.Finish))
+		base.Set("finish", secs(w.Finish))
 	}
 	if w.Most > 0 {
 		w.Samples = 0
-		q.Set("samples", strconv.Itoa(w.Most))
+		base.Set("samples", strconv.Itoa(w.Most))
 	} else if w.Samples > 0 {
-		q.Set("samples", strconv.Itoa(w.Samples))
+		base.Set("samples", strconv.Itoa(w.Samples))
 	}
 	// pmproxy reads a window's ends as doubles, a microsecond either way: the window asked for is
 	// a microsecond wider at its start, and what is outside the one wanted is dropped here.
 	in := func(t time.Time) bool {
 		return (w.Start.IsZero() || !t.Before(w.Start)) && (w.Finish.IsZero() || !t.After(w.Finish))
 	}
-	err := pages(ids, func(p []string) error {
+	var mu sync.Mutex // serialises the decoding, fn and the count
+	total := 0
+	bufs := make(chan *bytes.Buffer, pageConcurrency)
+	return pages(ids, func(p []string) error {
+		q := url.Values{}
+		for k, v := range base {
+			q[k] = v
+		}
+		var buf *bytes.Buffer
+		select {
+		case buf = <-bufs: // a page's answer read before: its room is used again
+		default:
+			buf = new(bytes.Buffer)
+		}
+		defer func() {
+			select {
+			case bufs <- buf:
+			default:
+			}
+		}()
 		start := w.Start
 		var had map[string]time.Time // the last time read of each series asked for again
 		for len(p) > 0 {
@@ -264,34 +350,37 @@ func (c *Client) SeriesValues(ctx context.Context, ids []string, w Window, limit
 				q.Set("start", secs(start.Add(-time.Microsecond)))
 			}
 			q.Set("series", strings.Join(p, ","))
-			b, err := c.series(ctx, "/series/values", q, &buf)
+			b, err := c.series(ctx, "/series/values", q, buf)
 			if err != nil {
 				return err
 			}
-			at := len(dst)
-			if dst, err = decodeSeriesValues(string(b), dst); err != nil {
-				return fmt.Errorf("pmproxy %s: /series/values: %w", c.URL(), err)
-			}
-			// Count each series' timestamps in this answer before dropping what was had.
+			// Each series' timestamps in this answer are counted before what was had is dropped.
 			var count map[string]int
 			var last map[string]time.Time
 			if w.Samples > 0 {
 				count, last = map[string]int{}, map[string]time.Time{}
-				for _, v := range dst[at:] {
+			}
+			mu.Lock()
+			n := 0
+			err = decodeSeriesValues(string(b), func(v SeriesValue) {
+				if count != nil {
 					if t, ok := last[v.Series]; !ok || !t.Equal(v.Time) {
 						count[v.Series]++
 						last[v.Series] = v.Time
 					}
 				}
-			}
-			kept := dst[:at]
-			for _, v := range dst[at:] {
 				if t, ok := had[v.Series]; (!ok || v.Time.After(t)) && in(v.Time) {
-					kept = append(kept, v)
+					n++
+					fn(v)
 				}
+			})
+			total += n
+			over := total > limit
+			mu.Unlock()
+			if err != nil {
+				return fmt.Errorf("pmproxy %s: /series/values: %w", c.URL(), err)
 			}
-			dst = kept
-			if len(dst)-n0 > limit {
+			if over {
 				return fmt.Errorf("pmproxy %s: the values of %d series from %s to %s: %w: more than %d",
 					c.URL(), len(ids), stamp(w.Start), stamp(w.Finish), ErrTooBig, limit)
 			}
@@ -321,7 +410,6 @@ func (c *Client) SeriesValues(ctx context.Context, ids []string, w Window, limit
 		}
 		return nil
 	})
-	return dst, err
 }
 
 func stamp(t time.Time) string {
@@ -353,11 +441,11 @@ func clip(s string) string {
 }
 
 // decodeSeriesValues reads a values answer, [{"series":S,"instance":I,"timestamp":T,"value":V},
-// …], appending to dst; the strings are substrings of b. A member of another type than these,
+// …], calling fn with each value; the strings are substrings of b. A member of another type than these,
 // a series id that is not one, or a timestamp that is not the key-value server's is an error; an
 // unknown member is skipped; a value that is neither a string nor a number (an event) is left
 // out. FuzzSeriesValues checks it against encoding/json.
-func decodeSeriesValues(b string, dst []SeriesValue) ([]SeriesValue, error) {
+func decodeSeriesValues(b string, fn func(SeriesValue)) error {
 	s := &scanner{b: b}
 	if s.peek() == '{' { // an error pmproxy sent with HTTP 200
 		var e struct {
@@ -365,7 +453,7 @@ func decodeSeriesValues(b string, dst []SeriesValue) ([]SeriesValue, error) {
 			Success *bool  `json:"success"`
 		}
 		if json.Unmarshal([]byte(b), &e) == nil && e.Success != nil && !*e.Success {
-			return dst, fmt.Errorf("pmproxy said: %s", clip(e.Message))
+			return fmt.Errorf("pmproxy said: %s", clip(e.Message))
 		}
 	}
 	err := s.array(func() error {
@@ -418,17 +506,17 @@ func decodeSeriesValues(b string, dst []SeriesValue) ([]SeriesValue, error) {
 			return s.err("%v", err)
 		}
 		if keep {
-			dst = append(dst, v)
+			fn(v)
 		}
 		return nil
 	})
 	if err != nil {
-		return dst, err
+		return err
 	}
 	if s.peek() != 0 {
-		return dst, s.err("more after the answer")
+		return s.err("more after the answer")
 	}
-	return dst, nil
+	return nil
 }
 
 // StreamTime reads a series timestamp as pmproxy writes it: the milliseconds since the epoch, a

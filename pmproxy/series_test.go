@@ -308,7 +308,8 @@ func FuzzSeriesValues(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		got, err := decodeSeriesValues(s, nil)
+		var got []SeriesValue
+		err := decodeSeriesValues(s, func(v SeriesValue) { got = append(got, v) })
 		if !json.Valid([]byte(s)) || strings.HasPrefix(strings.TrimSpace(s), "{") {
 			return
 		}
@@ -325,11 +326,12 @@ func FuzzSeriesValues(f *testing.F) {
 }
 
 func TestSeriesValuesSeeds(t *testing.T) {
-	got, err := decodeSeriesValues(valueSeeds[2], nil)
+	var got []SeriesValue
+	err := decodeSeriesValues(valueSeeds[2], func(v SeriesValue) { got = append(got, v) })
 	if err != nil || len(got) != 2 || got[0].Time.UnixMicro() != 1795636210262042 || got[1].Value != "6.200000e-01" || got[0].Instance != "" {
 		t.Errorf("%+v %v", got, err)
 	}
-	if _, err := decodeSeriesValues(valueSeeds[6], nil); err == nil || !strings.Contains(err.Error(), "pmproxy said: no") {
+	if err := decodeSeriesValues(valueSeeds[6], func(SeriesValue) {}); err == nil || !strings.Contains(err.Error(), "pmproxy said: no") {
 		t.Errorf("an error with HTTP 200: %v", err)
 	}
 }

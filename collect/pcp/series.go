@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"net"
+	"net/http"
 	"path"
 	"slices"
 	"sort"
@@ -79,6 +81,13 @@ type seriesMetric struct {
 	ids    []string                // the chosen hosts' series, by host
 	desc   map[int]pmproxy.Desc    // by host
 	inst   map[string]seriesInstOf // instance series id → instance
+	// instsOf are each host's instances, as ever seen.
+	instsOf map[int][]pmproxy.Instance
+	// The instances are read once, when the values are first (instances).
+	withInDom bool
+	instOnce  sync.Once
+	instErr   error
+	instReady atomic.Bool
 
 	mu       sync.Mutex // guards the window and the first values
 	lo, hi   time.Time  // the window of values read
@@ -110,7 +119,17 @@ func OpenSeries(ctx context.Context, opt SeriesOptions) (*Series, error) {
 	if opt.MaxValues <= 0 {
 		opt.MaxValues = 4 << 20
 	}
-	c, err := pmproxy.New(opt.URL, pmproxy.Options{Password: opt.Password})
+	// A window of a fleet's values is megabytes, which pmproxy gathers before it answers: the
+	// answer's headers may come as late as the request's deadline.
+	tr := &http.Transport{
+		DialContext:           (&net.Dialer{Timeout: 2 * time.Second}).DialContext,
+		TLSHandshakeTimeout:   2 * time.Second,
+		ResponseHeaderTimeout: opt.Deadline,
+		MaxIdleConnsPerHost:   8,
+		IdleConnTimeout:       60 * time.Second,
+		ReadBufferSize:        64 << 10,
+	}
+	c, err := pmproxy.New(opt.URL, pmproxy.Options{Password: opt.Password, Transport: tr})
 	if err != nil {
 		return nil, err
 	}
@@ -196,7 +215,6 @@ func (s *Series) resolve(ctx context.Context, m *seriesMetric) error {
 // seriesRaw is what resolve read of a metric's series, every source's.
 type seriesRaw struct {
 	descs []pmproxy.SeriesDesc
-	insts []pmproxy.SeriesInstance
 }
 
 func (s *Series) resolveNow(ctx context.Context, m *seriesMetric) error {
@@ -213,17 +231,7 @@ func (s *Series) resolveNow(ctx context.Context, m *seriesMetric) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", m.name, err)
 	}
-	var insts []pmproxy.SeriesInstance
-	withInDom := false
-	for _, d := range descs {
-		withInDom = withInDom || (d.InDom != "none" && d.InDom != "")
-	}
-	if withInDom {
-		if insts, err = s.c.SeriesInstances(rctx, ids); err != nil {
-			return fmt.Errorf("%s: %w", m.name, err)
-		}
-	}
-	raw := seriesRaw{descs: descs, insts: insts}
+	raw := seriesRaw{descs: descs}
 	if len(s.xs) > 0 { // the hosts are known: a metric read later (the PCP name space)
 		m.take(s, raw)
 		return nil
@@ -240,7 +248,7 @@ func (m *seriesMetric) choose(s *Series) {
 }
 
 func (m *seriesMetric) take(s *Series, r seriesRaw) {
-	m.host, m.desc, m.inst, m.ids = map[string]int{}, map[int]pmproxy.Desc{}, map[string]seriesInstOf{}, nil
+	m.host, m.desc, m.ids = map[string]int{}, map[int]pmproxy.Desc{}, nil
 	m.byHost = map[int]string{}
 	for _, d := range r.descs {
 		h, ok := s.src[d.Source]
@@ -257,52 +265,59 @@ func (m *seriesMetric) take(s *Series, r seriesRaw) {
 			pd.InDom = d.InDom
 		}
 		m.desc[h] = pd
+		m.withInDom = m.withInDom || pd.InDom != ""
 	}
-	for _, in := range r.insts {
-		if h, ok := m.host[in.Series]; ok {
-			m.inst[in.Instance] = seriesInstOf{id: in.ID, name: in.Name, host: h}
+}
+
+// instances reads a metric's instances (their series ids, numbers and names), once, when its
+// values are first read: a fleet's are hundreds of kilobytes a metric, and a command reads the
+// metrics of the classes it wants, not every one the series hold.
+func (s *Series) instances(ctx context.Context, m *seriesMetric) error {
+	m.instOnce.Do(func() {
+		if !m.withInDom {
+			m.instReady.Store(true)
+			return
 		}
-	}
+		rctx, cancel := s.reqCtx(ctx)
+		defer cancel()
+		insts, err := s.c.SeriesInstances(rctx, m.ids)
+		if err != nil {
+			m.instErr = fmt.Errorf("%s: %w", m.name, s.c.Diagnose(err))
+			return
+		}
+		m.inst, m.instsOf = map[string]seriesInstOf{}, map[int][]pmproxy.Instance{}
+		for _, in := range insts {
+			if h, ok := m.host[in.Series]; ok {
+				m.inst[in.Instance] = seriesInstOf{id: in.ID, name: in.Name, host: h}
+				m.instsOf[h] = append(m.instsOf[h], pmproxy.Instance{ID: in.ID, Name: in.Name})
+			}
+		}
+		m.instReady.Store(true)
+	})
+	return m.instErr
 }
 
 // findHosts names the sources of the metrics' series by their hostname labels, keeps those the
 // globs name, and orders them by name.
 func (s *Series) findHosts(ctx context.Context, ms []*seriesMetric) error {
-	rep := map[string]string{} // source → a series of it whose labels name it
 	var order []string
+	seenSrc := map[string]bool{}
 	for _, m := range ms {
-		raw := m.raw
-		if raw == nil {
+		if m.raw == nil {
 			continue
 		}
-		byInst := map[string]string{}
-		for _, in := range raw.insts {
-			if byInst[in.Series] == "" {
-				byInst[in.Series] = in.Instance
-			}
-		}
-		for _, d := range raw.descs {
-			id := d.Series
-			if d.InDom != "none" && d.InDom != "" {
-				id = byInst[d.Series] // an indom metric's labels are its instances'
-			}
-			if _, seen := rep[d.Source]; !seen {
+		for _, d := range m.raw.descs {
+			if !seenSrc[d.Source] {
+				seenSrc[d.Source] = true
 				order = append(order, d.Source)
-				rep[d.Source] = ""
-			}
-			if rep[d.Source] == "" && id != "" {
-				rep[d.Source] = id
 			}
 		}
 	}
-	var ids []string
-	for _, src := range order {
-		if rep[src] != "" {
-			ids = append(ids, rep[src])
-		}
-	}
+	// A source's name: the host's, as pmseries took it from the archive's label (pmlogger
+	// writes there pmcd's hostname label). /series/sources answers that at once for a fleet,
+	// where /series/labels takes a quarter of a second for 500 hosts.
 	rctx, cancel := s.reqCtx(ctx)
-	labels, err := s.c.SeriesLabels(rctx, ids)
+	names, err := s.c.SeriesSources(rctx, order)
 	cancel()
 	if err != nil {
 		return s.c.Diagnose(err)
@@ -313,23 +328,20 @@ func (s *Series) findHosts(ctx context.Context, ms []*seriesMetric) error {
 	}
 	var hosts []found
 	for _, src := range order {
-		ls := labels[rep[src]]
-		name := ls["hostname"]
+		name := ""
+		for _, n := range names[src] {
+			if !strings.Contains(n, "/") {
+				name = n // not an archive's path
+				break
+			}
+		}
 		if name == "" {
 			name = "source-" + src[:min(len(src), 12)]
 		}
 		if len(s.opt.Hosts) > 0 && !slices.ContainsFunc(s.opt.Hosts, func(g string) bool { ok, _ := path.Match(g, name); return ok }) {
 			continue
 		}
-		ctxLabels := map[string]string{}
-		for k, v := range ls {
-			switch k {
-			case "agent", "device_type", "indom_name", "device_name", "cluster":
-			default: // the context's own: hostname, machineid, domainname...
-				ctxLabels[k] = v
-			}
-		}
-		hosts = append(hosts, found{src, name, ctxLabels})
+		hosts = append(hosts, found{src, name, map[string]string{"hostname": name}})
 	}
 	if len(hosts) == 0 {
 		if len(s.opt.Hosts) > 0 {
@@ -458,18 +470,8 @@ func (s *Series) values(ctx context.Context, m *seriesMetric, h int, t time.Time
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.samples == nil || t.Before(m.lo) || t.After(m.hi) {
-		// Around t, as far back as two of the longest logging intervals and forward as far
-		// (the fleet's hosts read at nearly the same times; the next reading is one step on).
-		back := 2*s.maxStep() + time.Second
-		lo, hi := t.Add(-back), t.Add(back)
-		rctx, cancel := s.reqCtx(ctx)
-		vals, err := s.c.SeriesValues(rctx, m.ids, pmproxy.Window{Start: lo, Finish: hi}, s.opt.MaxValues, nil)
-		cancel()
-		if err != nil {
-			return nil, false, fmt.Errorf("%s: %w", m.name, s.c.Diagnose(err))
-		}
-		m.samples, m.lo, m.hi = s.group(m, vals), lo, hi
+	if err := s.window(ctx, m, t); err != nil {
+		return nil, false, err
 	}
 	ss := m.samples[h]
 	i := sort.Search(len(ss), func(i int) bool { return ss[i].t.After(t) }) - 1
@@ -481,11 +483,12 @@ func (s *Series) values(ctx context.Context, m *seriesMetric, h int, t time.Time
 	}
 	if !m.gotFirst {
 		rctx, cancel := s.reqCtx(ctx)
-		vals, err := s.c.SeriesValues(rctx, m.ids, pmproxy.Window{Start: time.Unix(1, 0), Most: 1}, s.opt.MaxValues, nil)
+		g := s.grouper(m)
+		err := s.c.SeriesValuesFunc(rctx, m.ids, pmproxy.Window{Start: time.Unix(1, 0), Most: 1}, s.opt.MaxValues, g.add)
 		cancel()
 		m.gotFirst, m.firstErr = true, err
 		m.firsts = map[int]seriesSample{}
-		for h, ss := range s.group(m, vals) {
+		for h, ss := range g.done() {
 			if len(ss) > 0 {
 				m.firsts[h] = ss[0]
 			}
@@ -497,35 +500,116 @@ func (s *Series) values(ctx context.Context, m *seriesMetric, h int, t time.Time
 	return nil, false, m.firstErr
 }
 
-// group sorts values into each host's samples, numbers as their descriptor says (the answer's
-// text is not kept: a window of a fleet's values is megabytes of it).
-func (s *Series) group(m *seriesMetric, vals []pmproxy.SeriesValue) map[int][]seriesSample {
-	out := map[int][]seriesSample{}
-	for _, v := range vals {
-		h, ok := m.host[v.Series]
-		if !ok {
+// window makes sure the metric's window of values holds t: read for every host when it does not,
+// from t to one of the longest logging intervals after it, a second more either way (the hosts
+// of a fleet sample a little apart). A reading reads its two samples forward (the first reading
+// at the first of them), as do the readings of a series or a replay: each window is one reading's
+// two samples of every host, and the next reading reads the next window. The caller holds m.mu.
+func (s *Series) window(ctx context.Context, m *seriesMetric, t time.Time) error {
+	if m.samples != nil && !t.Before(m.lo) && !t.After(m.hi) {
+		return nil
+	}
+	if err := s.instances(ctx, m); err != nil {
+		return err
+	}
+	lo, hi := s.fleetWindow(t)
+	rctx, cancel := s.reqCtx(ctx)
+	defer cancel()
+	g := s.grouper(m)
+	if err := s.c.SeriesValuesFunc(rctx, m.ids, pmproxy.Window{Start: lo, Finish: hi}, s.opt.MaxValues, g.add); err != nil {
+		m.samples = nil
+		return fmt.Errorf("%s: %w", m.name, s.c.Diagnose(err))
+	}
+	m.samples, m.lo, m.hi = g.done(), lo, hi
+	return nil
+}
+
+// fleetWindow is the window of values a reading at t reads: from the earliest sample any host
+// reads next to one of the longest logging intervals after the latest (so the next reading is in
+// it too), a second more either way, and t in it. Hosts whose next samples are far apart (more
+// than four intervals) each read a window of their own: [t, t + interval], a second more.
+func (s *Series) fleetWindow(t time.Time) (time.Time, time.Time) {
+	step := s.maxStep()
+	lo, hi := t, t
+	s.clk.mu.Lock()
+	for i, x := range s.xs {
+		mark := time.Unix(0, x.markNano.Load())
+		ts := s.clk.times[i]
+		j := sort.Search(len(ts), func(j int) bool { return ts[j].After(mark) })
+		if j < len(ts) && ts[j].Sub(t).Abs() <= 2*step {
+			lo, hi = minTime(lo, ts[j]), maxTime(hi, ts[j])
+		}
+	}
+	s.clk.mu.Unlock()
+	if hi.Sub(lo) > 4*step {
+		lo, hi = t, t
+	}
+	return lo.Add(-time.Second), hi.Add(step + time.Second)
+}
+
+// prefetch reads the windows at t of the metrics that lack one, a few metrics at once: the first
+// reading of a fleet asks for a dozen, which would otherwise be read one after the other.
+func (s *Series) prefetch(ctx context.Context, names []string, t time.Time) {
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 4)
+	for _, n := range names {
+		m := s.metric(n)
+		if s.resolve(ctx, m) != nil || len(m.ids) == 0 {
 			continue
 		}
-		inst := int64(-1)
-		if v.Instance != "" {
-			in, ok := m.inst[v.Instance]
-			if !ok {
-				continue // an instance the series did not list when resolved
-			}
-			inst = in.id
-		}
-		ss := out[h]
-		if n := len(ss); n == 0 || !ss[n-1].t.Equal(v.Time) {
-			ss = append(ss, seriesSample{t: v.Time})
-		}
-		last := &ss[len(ss)-1]
-		last.vals = append(last.vals, seriesValue(inst, v.Value, m.desc[h].Type))
-		out[h] = ss
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			m.mu.Lock()
+			defer m.mu.Unlock()
+			_ = s.window(ctx, m, t) // an error is said by the reading that needs it
+		}()
 	}
-	for _, ss := range out {
+	wg.Wait()
+}
+
+// grouper sorts a metric's values into each host's samples as they come, numbers decoded as
+// their descriptor says (the answer's text is not kept: a window of a fleet's values is megabytes
+// of it).
+type grouper struct {
+	m   *seriesMetric
+	out map[int][]seriesSample
+}
+
+func (s *Series) grouper(m *seriesMetric) *grouper {
+	return &grouper{m: m, out: map[int][]seriesSample{}}
+}
+
+func (g *grouper) add(v pmproxy.SeriesValue) {
+	h, ok := g.m.host[v.Series]
+	if !ok {
+		return
+	}
+	inst := int64(-1)
+	if v.Instance != "" {
+		in, ok := g.m.inst[v.Instance]
+		if !ok {
+			return // an instance the series did not list when resolved
+		}
+		inst = in.id
+	}
+	ss := g.out[h]
+	if n := len(ss); n == 0 || !ss[n-1].t.Equal(v.Time) {
+		ss = append(ss, seriesSample{t: v.Time})
+	}
+	last := &ss[len(ss)-1]
+	last.vals = append(last.vals, seriesValue(inst, v.Value, g.m.desc[h].Type))
+	g.out[h] = ss
+}
+
+// done is each host's samples, oldest first.
+func (g *grouper) done() map[int][]seriesSample {
+	for _, ss := range g.out {
 		sort.SliceStable(ss, func(i, j int) bool { return ss[i].t.Before(ss[j].t) })
 	}
-	return out
+	return g.out
 }
 
 // seriesValue is a stored value as a fetch's: a number decoded as its type says, text kept
@@ -568,20 +652,26 @@ type seriesContext struct {
 	first, second, last time.Time
 	step                time.Duration // its logging interval: its shortest step seen
 
-	gen     atomic.Uint64 // changes at a gap or a restart
-	clock   atomic.Int64  // now, for the sampler's clock
-	target  atomic.Int64  // UnixNano of the time fetches read up to; 0: none (the next sample)
-	notYet  bool
-	mark    time.Time // every sample at or before it has been read
-	now     time.Time // the sample read last (Shown)
-	fetched bool
-	again   bool // the next fetch reads this sample again (a new generation began at it)
+	gen      atomic.Uint64 // changes at a gap or a restart
+	clock    atomic.Int64  // now, for the sampler's clock
+	target   atomic.Int64  // UnixNano of the time fetches read up to; 0: none (the next sample)
+	notYet   bool
+	mark     time.Time    // every sample at or before it has been read
+	markNano atomic.Int64 // mark, for the windows of the other hosts' readings (fleetWindow)
+	now      time.Time    // the sample read last (Shown)
+	fetched  bool
+	again    bool // the next fetch reads this sample again (a new generation began at it)
 	// prev is the last reading's time and counters (64-bit), to tell a restart.
 	prevT   time.Time
 	prevCtr map[string][]pmproxy.Value
 }
 
 func (x *seriesContext) nowTime() time.Time { return time.Unix(0, x.clock.Load()) }
+
+func (x *seriesContext) setMark(t time.Time) {
+	x.mark = t
+	x.markNano.Store(t.UnixNano())
+}
 
 func (x *seriesContext) setNow(t time.Time) {
 	x.now = t
@@ -624,15 +714,14 @@ func (x *seriesContext) InDom(_ context.Context, indom string) ([]pmproxy.Instan
 	seen := map[int64]bool{}
 	var out []pmproxy.Instance
 	for _, m := range ms {
-		if d, ok := m.desc[x.i]; !ok || d.InDom != indom {
-			continue
+		if d, ok := m.desc[x.i]; !ok || d.InDom != indom || !m.instReady.Load() {
+			continue // a metric of another domain, or not read yet
 		}
-		for _, in := range m.inst {
-			if in.host != x.i || seen[in.id] {
-				continue
+		for _, in := range m.instsOf[x.i] {
+			if !seen[in.ID] {
+				seen[in.ID] = true
+				out = append(out, in)
 			}
-			seen[in.id] = true
-			out = append(out, pmproxy.Instance{ID: in.id, Name: in.name})
 		}
 	}
 	slices.SortFunc(out, func(a, b pmproxy.Instance) int { return int(a.ID - b.ID) })
@@ -718,6 +807,7 @@ func (x *seriesContext) Fetch(ctx context.Context, names ...string) (*pmproxy.Fe
 			return nil, err
 		}
 	}
+	x.s.prefetch(ctx, names, at)
 	f := &pmproxy.Fetched{Time: at, Values: make(map[string][]pmproxy.Value, len(names))}
 	ctr := map[string][]pmproxy.Value{}
 	restart := false
@@ -743,7 +833,8 @@ func (x *seriesContext) Fetch(ctx context.Context, names ...string) (*pmproxy.Fe
 		x.gen.Add(1)
 		x.again = true
 	}
-	x.mark, x.prevT, x.prevCtr, x.fetched = at, at, ctr, true
+	x.setMark(at)
+	x.prevT, x.prevCtr, x.fetched = at, ctr, true
 	x.setNow(at)
 	return f, nil
 }

@@ -24,9 +24,10 @@ type seriesClock struct {
 	times  [][]time.Time  // by host, oldest first, within [lo, hi]
 }
 
-// clockChunk is how much of the clock a window reads at least: four of the longest logging
-// intervals, a reading's two samples and the next two.
-func (s *Series) clockChunk() time.Duration { return 4 * s.maxStep() }
+// clockChunk is how much of the clock a window reads at least: three of the longest logging
+// intervals and a second, what a seek needs (the two samples that end at a time, and the one
+// before them).
+func (s *Series) clockChunk() time.Duration { return 3*s.maxStep() + time.Second }
 
 // startClocks picks each host's clock (the first metric of the mapping's it has that is not
 // discrete, one without an instance domain first: a sample a timestamp), and reads each host's
@@ -117,7 +118,8 @@ func (s *Series) startClocks(ctx context.Context, ms []*seriesMetric) error {
 		if x.step <= 0 {
 			x.step = time.Second
 		}
-		x.mark, x.now = x.first.Add(-time.Nanosecond), x.first
+		x.setMark(x.first.Add(-time.Nanosecond))
+		x.now = x.first
 		x.clock.Store(x.first.UnixNano())
 		for id, c := range clk {
 			if c == x {
@@ -154,19 +156,21 @@ func (s *Series) cover(ctx context.Context, a, b time.Time) error {
 	read := func(lo, hi time.Time) error {
 		rctx, cancel := s.reqCtx(ctx)
 		defer cancel()
-		vals, err := s.c.SeriesValues(rctx, c.ids, pmproxy.Window{Start: lo, Finish: hi}, s.opt.MaxValues, nil)
-		if err != nil {
-			return fmt.Errorf("the samples' times: %w", s.c.Diagnose(err))
-		}
-		for _, v := range vals {
+		err := s.c.SeriesValuesFunc(rctx, c.ids, pmproxy.Window{Start: lo, Finish: hi}, s.opt.MaxValues, func(v pmproxy.SeriesValue) {
 			h, ok := c.host[v.Series]
 			if !ok {
-				continue
+				return
 			}
 			ts := c.times[h]
+			if n := len(ts); n > 0 && ts[n-1].Equal(v.Time) {
+				return // the next instance of the same sample
+			}
 			if i, found := slices.BinarySearchFunc(ts, v.Time, func(t, u time.Time) int { return t.Compare(u) }); !found {
 				c.times[h] = slices.Insert(ts, i, v.Time)
 			}
+		})
+		if err != nil {
+			return fmt.Errorf("the samples' times: %w", s.c.Diagnose(err))
 		}
 		return nil
 	}
@@ -361,7 +365,7 @@ func (x *seriesContext) Seek(at time.Time) error {
 	} else if ok {
 		now = p0
 	}
-	x.mark = start.Add(-time.Nanosecond)
+	x.setMark(start.Add(-time.Nanosecond))
 	x.setNow(now)
 	x.fetched, x.again, x.prevT, x.prevCtr = false, false, time.Time{}, nil
 	return nil

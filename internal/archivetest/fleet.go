@@ -3,6 +3,7 @@ package archivetest
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	ns "dcimon/namespace"
@@ -43,6 +44,9 @@ var fleetMetrics = []struct {
 	// per is what the counter rises by over one step of s seconds, for host h, disk d and sample k.
 	per func(h, d, k int, s float64) uint64
 }{
+	// Context switches: a counter without an instance domain, as pmlogger's default
+	// configuration logs kernel.all.* (the host's clock in the series: one value a sample).
+	{"kernel.all.pswitch", 13, pcparchive.TypeU64, 1, ns.PMUnits{DimCount: 1}, func(h, d, k int, s float64) uint64 { return uint64(1000+h+k) * uint64(s) }},
 	{"disk.dev.read", 4, pcparchive.TypeU64, 1, ns.PMUnits{DimCount: 1}, func(h, d, k int, s float64) uint64 { return uint64((h+3*d+k)%50) * uint64(s) }},
 	{"disk.dev.write", 5, pcparchive.TypeU64, 1, ns.PMUnits{DimCount: 1}, func(h, d, k int, s float64) uint64 { return uint64((2*h+d+5*k)%70) * uint64(s) }},
 	{"disk.dev.read_bytes", 38, pcparchive.TypeU64, 1, ns.PMUnits{DimSpace: 1, ScaleSpace: ns.PMSpaceKByte}, func(h, d, k int, s float64) uint64 { return uint64((h+3*d+k)%50) * 4 * uint64(s) }},
@@ -99,7 +103,11 @@ func writeFleetHost(dir string, f Fleet, h int) (string, error) {
 		{PMID: physmem, Type: pcparchive.TypeU64, InDom: pcparchive.InDomNull, Sem: 4, Units: units(ns.PMUnits{DimSpace: 1, ScaleSpace: ns.PMSpaceKByte}), Names: []string{"mem.physmem"}},
 	}
 	for _, m := range fleetMetrics {
-		descs = append(descs, pcparchive.Desc{PMID: pcparchive.PMID(60, 0, m.item), Type: m.typ, InDom: diskInDom, Sem: m.sem, Units: units(m.units), Names: []string{m.name}})
+		in := uint32(diskInDom)
+		if singular(m.name) {
+			in = pcparchive.InDomNull
+		}
+		descs = append(descs, pcparchive.Desc{PMID: pcparchive.PMID(60, 0, m.item), Type: m.typ, InDom: in, Sem: m.sem, Units: units(m.units), Names: []string{m.name}})
 	}
 	for _, d := range descs {
 		if err := w.PutDesc(d); err != nil {
@@ -124,7 +132,7 @@ func writeFleetHost(dir string, f Fleet, h int) (string, error) {
 	}
 	counters := make([][]uint64, len(fleetMetrics))
 	for i := range counters {
-		counters[i] = make([]uint64, f.Disks)
+		counters[i] = make([]uint64, max(f.Disks, 1))
 		for d := range counters[i] {
 			counters[i][d] = uint64(1_000_000*(h+1) + 1000*d) // not from zero: a host up for a while
 		}
@@ -135,7 +143,7 @@ func writeFleetHost(dir string, f Fleet, h int) (string, error) {
 		at = start.Add(time.Duration(k) * f.Step)
 		if k > 0 {
 			for i, m := range fleetMetrics {
-				for d := range f.Disks {
+				for d := range counters[i] {
 					counters[i][d] += m.per(h, d, k, secs)
 				}
 			}
@@ -153,7 +161,10 @@ func writeFleetHost(dir string, f Fleet, h int) (string, error) {
 		var sets []pcparchive.OutSet
 		for i, m := range fleetMetrics {
 			s := pcparchive.OutSet{PMID: pcparchive.PMID(60, 0, m.item)}
-			for d := range f.Disks {
+			if singular(m.name) {
+				s.Values = []pcparchive.OutValue{{Inst: -1, N: counters[i][0]}}
+			}
+			for d := 0; d < f.Disks && !singular(m.name); d++ {
 				v := counters[i][d]
 				if m.typ == pcparchive.TypeU32 {
 					v = uint64(uint32(v))
@@ -183,3 +194,6 @@ func diskName(d int) string {
 	}
 	return "sd" + string(rune('a'+d/26-1)) + string(rune('a'+d%26))
 }
+
+// singular says the fleet's metric has no instance domain (kernel.all.*).
+func singular(name string) bool { return strings.HasPrefix(name, "kernel.all.") }
