@@ -37,7 +37,7 @@ kvport=$(freeport)
 "$kv" --port "$kvport" --bind 127.0.0.1 --dir "$dir" --save '' --appendonly no > "$dir/kv.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 100); do
-  [ "$(printf 'PING\r\n' | timeout 1 bash -c "exec 3<>/dev/tcp/127.0.0.1/$kvport; cat >&3; head -c 5 <&3" 2>/dev/null)" = "+PONG" ] && break
+  (exec 3<>"/dev/tcp/127.0.0.1/$kvport") 2>/dev/null && break
   sleep 0.1
 done
 proxyport=$(freeport)
@@ -60,19 +60,27 @@ servers = 127.0.0.1:$kvport
 [pmsearch]
 enabled = false
 EOF
+# /etc/pcp.env sets variables of its own (dir among them): the arguments are made before it is read.
+proxyargs=(-f -A -i 127.0.0.1 -p "$proxyport" -s "$dir/pmproxy.socket" -c "$dir/pmproxy.conf" -l "$dir/pmproxy.log")
 (set +u; [ -f /etc/pcp.env ] && . /etc/pcp.env
- exec /usr/lib/pcp/bin/pmproxy -f -A -i 127.0.0.1 -p "$proxyport" -s "$dir/pmproxy.socket" \
-   -c "$dir/pmproxy.conf" -l "$dir/pmproxy.log") > "$dir/pmproxy.out" 2>&1 &
+ exec /usr/lib/pcp/bin/pmproxy "${proxyargs[@]}") > "$dir/pmproxy.out" 2>&1 &
 pids+=($!)
+ready=
 for _ in $(seq 150); do
-  curl -sf -m 1 "http://127.0.0.1:$proxyport/series/query?expr=pmcd.pid" >/dev/null && break
+  curl -sf -m 1 "http://127.0.0.1:$proxyport/series/query?expr=pmcd.pid" >/dev/null && { ready=1; break; }
   sleep 0.1
 done
+[ -n "$ready" ] || { echo "pmproxy does not answer a series query:" >&2; cat "$dir/pmproxy.log" >&2; exit 1; }
 
 t0=$(date +%s.%N)
 xargs -P 2 -I{} pmseries -p "$kvport" --load '{source.path: "{}"}' < "$dir/bases" > "$dir/load.log" 2>&1
 t1=$(date +%s.%N)
 echo "loaded $hosts archives into $(basename "$kv") with pmseries --load in $(echo "$t1 - $t0" | bc) s"
+
+if [ -n "${SERIES_BENCH_KEEP:-}" ]; then # leave the daemons up to look at them, until interrupted
+  echo "pmproxy pcp://127.0.0.1:$proxyport, key-value server port $kvport, archives in $dir/archives"
+  sleep infinity
+fi
 
 at=03:02:30
 series=("$dir/dcimon" hot '/*/Disk' busy --max 10 --at "$at" --series "pcp://127.0.0.1:$proxyport")
