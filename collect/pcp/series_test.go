@@ -2,6 +2,7 @@ package pcp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"dcimon/internal/archivetest"
 	"dcimon/internal/pcptest"
 	ns "dcimon/namespace"
+	"dcimon/pmproxy"
 )
 
 // seriesFleet writes a fleet's archives, loads them into a real pmproxy's series, and opens them.
@@ -318,5 +320,24 @@ func TestSeriesReplayEqualsArchives(t *testing.T) {
 				t.Errorf("move %d: %s: series %+v, archives %+v", i, p, g, w)
 			}
 		}
+	}
+}
+
+// Bounded memory: a window of values larger than the bound is an error that names the metric
+// and says what was too big, never a reading of part of it; a time no host covers is an error
+// that says what the series cover.
+func TestSeriesBounds(t *testing.T) {
+	p, _, _ := seriesFleet(t, archivetest.Fleet{Hosts: 2, Disks: 4, Samples: 5})
+	s, err := OpenSeries(context.Background(), SeriesOptions{URL: p.URL(), MaxValues: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.xs[0].Fetch(context.Background(), "disk.dev.read")
+	if !errors.Is(err, pmproxy.ErrTooBig) || !strings.Contains(err.Error(), "disk.dev.read") || !strings.Contains(err.Error(), "more than 10") {
+		t.Errorf("a window over the bound: %v", err)
+	}
+	_, err = SeriesProviders(s, archivetest.Start.Add(-time.Hour), false)
+	if err == nil || !strings.Contains(err.Error(), "is outside them: their samples are from 2026-11-25 03:00:00.000 to 2026-11-25 03:00:40.010") {
+		t.Errorf("a time before the series: %v", err)
 	}
 }
