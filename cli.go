@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
@@ -186,8 +187,8 @@ func (cfg *config) validate() error {
 	if err := collect.ValidateLiveness(cfg.c.Liveness); err != nil {
 		return usagef("--liveness: %v", err)
 	}
-	if (cfg.c.At != "" || cfg.c.From != "" || cfg.c.To != "") && len(cfg.c.Archives) == 0 {
-		return usagef("--at, --from and --to apply to --archive")
+	if (cfg.c.At != "" || cfg.c.From != "" || cfg.c.To != "") && len(cfg.c.Archives) == 0 && cfg.c.Series == "" {
+		return usagef("--at, --from and --to apply to --archive and --series")
 	}
 	if cfg.c.At != "" && (cfg.c.From != "" || cfg.c.To != "") {
 		return usagef("--at reads at one time; --from and --to read a series: one or the other")
@@ -224,6 +225,31 @@ func (cfg *config) validate() error {
 			}
 		}
 	}
+	if cfg.c.Series != "" {
+		switch {
+		case cfg.cmd == "config" || cfg.cmd == "record":
+			return usagef("--series: %s reads no time series", cfg.cmd)
+		case cfg.cmd == "" && (cfg.c.From != "" || cfg.c.To != ""):
+			return usagef("--from and --to read a series, in get and hot; the monitor opens at --at and moves from there")
+		case len(cfg.c.Archives) > 0 || cfg.c.Source != "host" || cfg.c.Procfs != "" || cfg.c.Sysfs != "":
+			return usagef("--series is a source of its own: not with --archive, --source, --procfs or --sysfs")
+		}
+		if _, _, err := pmproxy.ParseURL(cfg.c.Series); err != nil {
+			return usagef("--series: %v", err)
+		}
+		for _, g := range headless.SeriesHosts(cfg.c.Hosts) {
+			if _, err := path.Match(g, ""); err != nil {
+				return usagef("--hosts %q: with --series, globs on host names: %v", g, err)
+			}
+		}
+		if cfg.c.At != "" {
+			if _, err := headless.ParseAt(cfg.c.At, time.Local, time.Now()); err != nil { // the form only
+				return usagef("--at: %v", err)
+			}
+		}
+		// Every host of the series under its own name, however many there are.
+		cfg.c.Fleet = true
+	}
 	remote := strings.HasPrefix(cfg.c.Source, "pcp://") || strings.HasPrefix(cfg.c.Source, "pcps://")
 	if cfg.c.Source != "host" && !strings.HasPrefix(cfg.c.Source, "synthetic") && !remote {
 		return usagef("--source %q: want host, pcp://PROXY[:PORT] or synthetic:disks=N,nics=N,cpus=N,procs=N,seed=N", cfg.c.Source)
@@ -231,7 +257,7 @@ func (cfg *config) validate() error {
 	if cfg.c.Hosts != "" && !remote && cfg.c.Source != "host" {
 		return usagef("--hosts reads PCP hosts (alone: from each pmcd; with --source pcp://PROXY: through pmproxy), not --source %s", cfg.c.Source)
 	}
-	if remote || cfg.c.Hosts != "" {
+	if (remote || cfg.c.Hosts != "") && cfg.c.Series == "" {
 		if _, _, err := pmproxy.ParseURL(cfg.c.Source); remote && err != nil {
 			return usagef("--source: %v", err)
 		}

@@ -62,7 +62,7 @@ func addSource(fs *pflag.FlagSet, cfg *config, s source) {
 	c := &cfg.c
 	inGroup(fs, grpSource, func() {
 		fs.StringVar(&c.Source, "source", "host", "read `SRC`: host (with --hosts: PCP hosts), pcp://PROXY[:PORT] (hosts through PCP's pmproxy) or synthetic:disks=N,nics=N,cpus=N,procs=N,seed=N")
-		fs.StringVar(&c.Hosts, "hosts", "", "PCP hosts to read, each from its own pmcd (through pmproxy with a pcp:// source): `HOSTS` separated by commas, HOST[:PORT][@PROXY], NAME=HOSTSPEC or @FILE (with a pcp:// source, default pmproxy's own host)")
+		fs.StringVar(&c.Hosts, "hosts", "", "PCP hosts to read, each from its own pmcd (through pmproxy with a pcp:// source): `HOSTS` separated by commas, HOST[:PORT][@PROXY], NAME=HOSTSPEC or @FILE (with a pcp:// source, default pmproxy's own host); with --series, globs on the host names (node0*,db?)")
 		fs.StringVar(&c.Procfs, "procfs", "", "read /proc from `DIR` (a fixture tree)")
 		fs.StringVar(&c.Sysfs, "sysfs", "", "read /sys from `DIR`")
 		fs.StringVar(&c.Host, "host", "", "host `NAME` shown in listings and the status bar (default the host's own)")
@@ -81,10 +81,11 @@ func addSource(fs *pflag.FlagSet, cfg *config, s source) {
 			c.Archives = append(c.Archives, v)
 			return nil
 		})
-		fs.StringVar(&c.At, "at", "", "with --archive, read at `TIME`: 03:12 on the archive's day, 2026-11-25 03:12 (local unless a zone is given) or RFC 3339 (default the archive's start)")
+		fs.StringVar(&c.Series, "series", "", "read the history pmproxy's time series hold (`URL`: pcp://PROXY[:PORT]), a host for each of their sources; --hosts takes globs on their names (docs/series.md)")
+		fs.StringVar(&c.At, "at", "", "with --archive or --series, read at `TIME`: 03:12 on the first sample's day, 2026-11-25 03:12 (local unless a zone is given) or RFC 3339 (default the first sample)")
 		if s == seriesSource {
-			fs.StringVar(&c.From, "from", "", "with --archive, a reading for each sample from `TIME` (as --at)...")
-			fs.StringVar(&c.To, "to", "", "...to `TIME` (default the archive's end)")
+			fs.StringVar(&c.From, "from", "", "with --archive or --series, a reading for each sample from `TIME` (as --at)...")
+			fs.StringVar(&c.To, "to", "", "...to `TIME` (default the last sample)")
 		}
 	})
 }

@@ -112,8 +112,8 @@ func (c completer) config() cobra.CompletionFunc {
 // names reads the source the flags name, within completeTimeout, for what may follow typed.
 func (c completer) names(kind headless.CompleteKind, typed, grandparent string) ([]string, cobra.ShellCompDirective) {
 	common := c.cfg.c
-	common.Fleet = len(common.Archives) > 1
-	if strings.HasPrefix(common.Source, "pcp://") || strings.HasPrefix(common.Source, "pcps://") {
+	common.Fleet = len(common.Archives) > 1 || common.Series != ""
+	if common.Series == "" && (strings.HasPrefix(common.Source, "pcp://") || strings.HasPrefix(common.Source, "pcps://")) {
 		hosts, err := headless.ParseHosts(common.Hosts, os.ReadFile)
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp

@@ -11,7 +11,6 @@ import (
 	"github.com/mattn/go-isatty"
 
 	"dcimon/collect"
-	"dcimon/collect/pcp"
 	"dcimon/headless"
 	"dcimon/namespace"
 	"dcimon/theme"
@@ -38,7 +37,7 @@ func runMonitor(ctx context.Context, cfg *config, e headless.Env, stdout, stderr
 		return errNotTerminal
 	}
 	cfg.c.Interval = cfg.interval // a remote host's context outlives two of the monitor's intervals
-	s, archives, err := headless.OpenSource(cfg.c, e)
+	s, past, err := headless.OpenSource(cfg.c, e)
 	if err != nil {
 		return err
 	}
@@ -46,19 +45,24 @@ func runMonitor(ctx context.Context, cfg *config, e headless.Env, stdout, stderr
 		return headless.Usagef("%v", err) // never a monitor without the hotsets asked for (issue 29 item 17)
 	}
 	var src ui.Sampler = s
-	if archives != nil {
-		// A replay: the monitor on the archives, with a time cursor, from --at or the start.
+	host := monitorHost(cfg.c)
+	if past != nil {
+		// A replay: the monitor on the archives (or time series), with a time cursor, from
+		// --at or the start.
 		var at time.Time
 		if cfg.c.At != "" {
-			if at, err = headless.ParseAt(cfg.c.At, e.Loc, cfg.c.ArchiveDay()); err != nil {
+			if at, err = headless.ParseAt(cfg.c.At, e.Loc, cfg.c.TimeDay(past)); err != nil {
 				return headless.Usagef("--at: %v", err)
 			}
 		}
-		src = collect.NewReplay(s, archives, at)
-		noteDamage(s, archives, e.Now())
+		src = collect.NewReplay(s, past, at)
+		if cfg.c.Series != "" {
+			host = fmt.Sprintf("%d hosts", len(past.Hosts()))
+		}
+		noteDamage(s, past, e.Now())
 	}
 	o := ui.Options{Overview: true, Interval: cfg.interval, Theme: cfg.theme, NoColor: theme.NoColor(os.Getenv),
-		Host: monitorHost(cfg.c), DebugFile: cfg.debug, FPS: cfg.fps, Started: started}
+		Host: host, DebugFile: cfg.debug, FPS: cfg.fps, Started: started}
 	if cfg.eff != nil {
 		monitorSettings(cfg.eff, &o)
 	}
@@ -84,8 +88,9 @@ func monitorHost(c headless.Common) string {
 
 // noteDamage says in the events the damage found as the archives were opened (a metadata file or
 // an index): the replay shows what was before it, and the events say where it is (issue 30 item 9).
-func noteDamage(s *collect.Sampler, as *pcp.Archives, now time.Time) {
-	if err := as.Damage(); err != nil {
+func noteDamage(s *collect.Sampler, past collect.History, now time.Time) {
+	if d, ok := past.(interface{ Damage() error }); ok && d.Damage() != nil {
+		err := d.Damage()
 		s.Events().Add(namespace.Event{Time: now, Kind: namespace.EvProviderError, Path: "archive", Text: err.Error()})
 	}
 }

@@ -30,7 +30,7 @@ type DescribeOptions struct {
 // Describe prints every attribute of a context or statistic in all four views, as the
 // inspector shows them, and for a statistic its current value and status.
 func Describe(ctx context.Context, o DescribeOptions, e Env, w io.Writer) (err error) {
-	s, as, snap, err := firstReadingOf(ctx, o.Common, e, o.Path)
+	s, as, snap, _, err := firstReadingOf(ctx, o.Common, e, o.Path)
 	if err != nil {
 		return err
 	}

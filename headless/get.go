@@ -103,7 +103,7 @@ type GetOptions struct {
 // (PCPF-2, PCPF-11), after one interval so counters show rates (SPMI-SET-15).
 func Get(ctx context.Context, o GetOptions, e Env, w io.Writer) (err error) {
 	o.Common.Interval = o.Interval
-	s, as, first, err := firstReadingOf(ctx, o.Common, e, o.Paths...)
+	s, as, first, day, err := firstReadingOf(ctx, o.Common, e, o.Paths...)
 	if err != nil {
 		return err
 	}
@@ -120,7 +120,7 @@ func Get(ctx context.Context, o GetOptions, e Env, w io.Writer) (err error) {
 	// elapsed is that interval, not 0 (issue 12).
 	prev := first.End
 	var failed error
-	pastTo := o.pastTo(e.Loc)
+	pastTo := o.pastTo(e.Loc, day)
 	for n := 0; o.Count == 0 || n < o.Count; n++ {
 		if o.Archived() {
 			if archiveEnded(s) {

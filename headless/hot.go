@@ -96,7 +96,7 @@ type HotOptions struct {
 // the ranked items, one reading per interval.
 func Hot(ctx context.Context, o HotOptions, e Env, w io.Writer) (err error) {
 	o.Common.Interval = o.Interval
-	s, as, first, err := firstReadingOf(ctx, o.Common, e, o.Grandparent)
+	s, as, first, day, err := firstReadingOf(ctx, o.Common, e, o.Grandparent)
 	if err != nil {
 		return err
 	}
@@ -144,7 +144,7 @@ func Hot(ctx context.Context, o HotOptions, e Env, w io.Writer) (err error) {
 	}
 	var failed error // the last reading's: a hotset that could read nothing exits non-zero
 	prev := first.End
-	pastTo := o.pastTo(e.Loc)
+	pastTo := o.pastTo(e.Loc, day)
 	for n := 0; o.Count == 0 || n < o.Count; n++ {
 		if o.Archived() {
 			if archiveEnded(s) {

@@ -212,7 +212,7 @@ type ListOptions struct {
 
 // List prints the name space under Path (or everything).
 func List(ctx context.Context, o ListOptions, e Env, w io.Writer) (err error) {
-	s, as, snap, err := firstReadingOf(ctx, o.Common, e, o.Path)
+	s, as, snap, _, err := firstReadingOf(ctx, o.Common, e, o.Path)
 	if err != nil {
 		return err
 	}

@@ -56,7 +56,7 @@ func Metrics(ctx context.Context, o MetricsOptions, e Env) (err error) {
 	default:
 		return Usagef("--format %q: want %s or %s", o.Format, FormatPrometheus, FormatOpenMetrics)
 	}
-	s, as, _, err := firstReadingOf(ctx, o.Common, e, o.Paths...)
+	s, as, _, _, err := firstReadingOf(ctx, o.Common, e, o.Paths...)
 	if err != nil {
 		return err
 	}

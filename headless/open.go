@@ -58,13 +58,39 @@ func OpenSampler(c Common, e Env) (*collect.Sampler, error) {
 	return s, err
 }
 
-// OpenSource is OpenSampler, with the archives read when the source is PCP archives (nil
-// otherwise): the monitor's time cursor moves through them.
-func OpenSource(c Common, e Env) (_ *collect.Sampler, archives *pcp.Archives, _ error) {
+// OpenSource is OpenSampler, with the recorded past read when the source is PCP archives or
+// pmproxy's time series (nil otherwise): the monitor's time cursor moves through it.
+func OpenSource(c Common, e Env) (_ *collect.Sampler, past collect.History, _ error) {
 	var provs []collect.Provider
 	var deadline time.Duration // the sampler's default
 	clock := e.Now
-	if len(c.Archives) > 0 {
+	if c.Series != "" {
+		// pmproxy's time series (issue 34): every host they hold, or those --hosts names.
+		pw, err := pcpPassword(e)
+		if err != nil {
+			return nil, nil, err
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), seriesOpenDeadline)
+		defer cancel()
+		ser, err := pcp.OpenSeries(ctx, pcp.SeriesOptions{URL: c.Series, Password: pw, Hosts: SeriesHosts(c.Hosts)})
+		if err != nil {
+			return nil, nil, fmt.Errorf("--series: %w", err)
+		}
+		day, _ := ser.Span()
+		var at time.Time
+		for _, t := range []struct{ flag, v string }{{"--at", c.At}, {"--from", c.From}} {
+			if t.v != "" {
+				if at, err = ParseAt(t.v, e.Loc, day); err != nil {
+					return nil, nil, Usagef("%s: %v", t.flag, err)
+				}
+			}
+		}
+		if provs, err = pcp.SeriesProviders(ser, at, c.From != ""); err != nil {
+			return nil, nil, err
+		}
+		clock, past = ser.Clock, ser
+		deadline = 30 * time.Second // each request has its own deadline (pcp.SeriesOptions)
+	} else if len(c.Archives) > 0 {
 		var at time.Time
 		for _, t := range []struct{ flag, v string }{{"--at", c.At}, {"--from", c.From}} {
 			if t.v != "" {
@@ -80,7 +106,7 @@ func OpenSource(c Common, e Env) (_ *collect.Sampler, archives *pcp.Archives, _ 
 			return nil, nil, err
 		}
 		clock = as.Clock
-		archives = as
+		past = as
 		deadline = 30 * time.Second // local files: a slow disk, not a host that does not answer
 	} else if remote := strings.HasPrefix(c.Source, "pcp://") || strings.HasPrefix(c.Source, "pcps://"); remote || c.Hosts != "" || c.HostList != nil {
 		// PCP hosts: through pmproxy's REST API with a pcp:// source, else each on a
@@ -128,24 +154,50 @@ func OpenSource(c Common, e Env) (_ *collect.Sampler, archives *pcp.Archives, _ 
 	if err != nil {
 		return nil, nil, fmt.Errorf("starting the providers: %w", err)
 	}
-	return s, archives, nil
+	return s, past, nil
+}
+
+// seriesOpenDeadline bounds the opening of a series source: the metrics' series resolved, the
+// hosts named, their first and last samples found (each request within its own deadline).
+const seriesOpenDeadline = 60 * time.Second
+
+// SeriesHosts are the globs --hosts gives with --series (host names, separated by commas).
+func SeriesHosts(s string) []string {
+	var out []string
+	for _, g := range strings.Split(s, ",") {
+		if g = strings.TrimSpace(g); g != "" {
+			out = append(out, g)
+		}
+	}
+	return out
 }
 
 // firstReading opens the sampler and takes the first reading, which also fills the name space
 // with the instances the providers see. The on-demand classes the paths reach (the processes
 // of `Proc/*/rss`) are subscribed to for the command's life; the rest are read as always.
 func firstReading(ctx context.Context, c Common, e Env, paths ...string) (*collect.Sampler, *ns.Snapshot, error) {
-	s, _, snap, err := firstReadingOf(ctx, c, e, paths...)
+	s, _, snap, _, err := firstReadingOf(ctx, c, e, paths...)
 	return s, snap, err
 }
 
-// firstReadingOf is firstReading, with the archives read (nil for a live source), whose damage
-// the command says once it has printed what was read before it (damaged).
-func firstReadingOf(ctx context.Context, c Common, e Env, paths ...string) (*collect.Sampler, *pcp.Archives, *ns.Snapshot, error) {
-	s, as, err := OpenSource(c, e)
+// firstReadingOf is firstReading, with the recorded past read (archives or time series; nil for
+// a live source), whose damage the command says once it has printed what was read before it
+// (damaged), and the day a time of day is on (TimeDay).
+func firstReadingOf(ctx context.Context, c Common, e Env, paths ...string) (*collect.Sampler, collect.History, *ns.Snapshot, time.Time, error) {
+	s, past, err := OpenSource(c, e)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, time.Time{}, err
 	}
+	day := c.TimeDay(past)
+	snap, err := reach(ctx, c, s, paths)
+	if err != nil {
+		return nil, nil, nil, time.Time{}, err
+	}
+	return s, past, snap, day, nil
+}
+
+// reach takes the first reading (firstReading).
+func reach(ctx context.Context, c Common, s *collect.Sampler, paths []string) (*ns.Snapshot, error) {
 	for _, p := range paths {
 		if cs := s.Registry().OnDemand(p); len(cs) > 0 {
 			s.Subscribe(cs...)
@@ -153,34 +205,35 @@ func firstReadingOf(ctx context.Context, c Common, e Env, paths ...string) (*col
 	}
 	snap, err := s.Sample(ctx)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
 	// A path into a host's PCP name space is read a level at a time: as the name space will
 	// name it (every host's, for a path without one), and without its host on a single host.
-	var reach []string
+	var along []string
 	for _, p := range paths {
-		reach = append(reach, hostPath(c, s.Registry(), p))
+		along = append(along, hostPath(c, s.Registry(), p))
 		if rest, ok := strings.CutPrefix(p, "/"); ok && !c.Fleet {
 			if _, after, ok := strings.Cut(rest, "/"); ok {
-				reach = append(reach, after)
+				along = append(along, after)
 			}
 		}
 	}
-	if snap, err = s.Reach(ctx, snap, reach...); err != nil {
-		return nil, nil, nil, err
+	if snap, err = s.Reach(ctx, snap, along...); err != nil {
+		return nil, err
 	}
-	return s, as, snap, nil
+	return snap, nil
 }
 
 // damaged is err with the damage met in the archives read, if any (issue 30 item 9): a command
 // that read an archive up to a damaged record has printed what was before it, and then fails,
 // saying which file, where and what.
-func damaged(as *pcp.Archives, err error) error {
-	if as == nil {
+func damaged(past collect.History, err error) error {
+	d, ok := past.(interface{ Damage() error })
+	if !ok {
 		return err
 	}
-	if d := as.Damage(); d != nil {
-		return errors.Join(d, err)
+	if derr := d.Damage(); derr != nil {
+		return errors.Join(derr, err)
 	}
 	return err
 }
@@ -201,6 +254,7 @@ type Common struct {
 	Suppliers     []string      // directories of users' suppliers, read under DDS (issue 18)
 	Hosts         string        // PCP hosts (ParseHosts): each pmcd on its own; with a pcp:// source, through it ("" is localhost)
 	Archives      []string      // PCP archives to read instead of a live source, a host each (issue 15)
+	Series        string        // pmproxy's time series to read instead (pcp://PROXY[:PORT], issue 34); Hosts are globs on their host names
 	At            string        // with Archive: the time to read at (ParseAt); "" its start
 	From, To      string        // with Archive: read the samples from From to To (ParseAt), a reading each
 	HostList      []pcp.Host    // Hosts as the command line parsed it once; nil: parse Hosts
@@ -333,16 +387,27 @@ func (c Common) ArchiveDay() time.Time {
 	return l.Start
 }
 
-// Archived says the command reads an archive: its readings follow one another without waiting.
-func (c Common) Archived() bool { return len(c.Archives) > 0 }
+// TimeDay is the day a time of day (--at 03:12) is on: the first archive's start, or the time
+// series' first sample (past, as OpenSource opened it).
+func (c Common) TimeDay(past collect.History) time.Time {
+	if c.Series != "" && past != nil {
+		first, _ := past.Span()
+		return first
+	}
+	return c.ArchiveDay()
+}
+
+// Archived says the command reads an archive or time series: its readings follow one another
+// without waiting.
+func (c Common) Archived() bool { return len(c.Archives) > 0 || c.Series != "" }
 
 // pastTo says whether a reading at a time is after --to (the series is over), with --to read
-// once for the series; never without --to.
-func (c Common) pastTo(loc *time.Location) func(time.Time) bool {
+// once for the series, a time of day on day (TimeDay); never without --to.
+func (c Common) pastTo(loc *time.Location, day time.Time) func(time.Time) bool {
 	if c.To == "" {
 		return func(time.Time) bool { return false }
 	}
-	to, err := ParseAt(c.To, loc, c.ArchiveDay())
+	to, err := ParseAt(c.To, loc, day)
 	return func(t time.Time) bool { return err == nil && t.After(to) }
 }
 

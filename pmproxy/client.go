@@ -130,6 +130,9 @@ func (c *Client) URL() string {
 	return u.String()
 }
 
+// ErrTooBig is wrapped by the error of an answer larger than its bound.
+var ErrTooBig = errors.New("answer too big")
+
 // Error is an answer of pmproxy's that says no: its HTTP status and message ("cannot connect to
 // PMCD: Connection refused", "unknown context identifier: 12").
 type Error struct {
@@ -177,6 +180,11 @@ func (c *Client) decode(path string, body []byte, out any) error {
 // *Error with pmproxy's message. The answer is read into buf (emptied first) when it is not
 // nil, and is then valid until buf is used again.
 func (c *Client) body(ctx context.Context, path string, q url.Values, buf *bytes.Buffer) ([]byte, error) {
+	return c.request(ctx, path, q, buf, maxBody)
+}
+
+// request is body with a bound on the answer's size.
+func (c *Client) request(ctx context.Context, path string, q url.Values, buf *bytes.Buffer, limit int) ([]byte, error) {
 	u := *c.base
 	u.Path = path
 	u.RawQuery = q.Encode()
@@ -208,18 +216,25 @@ func (c *Client) body(ctx context.Context, path string, q url.Values, buf *bytes
 		buf = new(bytes.Buffer)
 	}
 	buf.Reset()
-	if n := resp.ContentLength; n > 0 && n <= maxBody {
+	if n := resp.ContentLength; n > 0 && n <= int64(limit) {
 		buf.Grow(int(n) + bytes.MinRead)
 	}
-	_, err = buf.ReadFrom(io.LimitReader(resp.Body, maxBody+1))
+	_, err = buf.ReadFrom(io.LimitReader(resp.Body, int64(limit)+1))
 	body := buf.Bytes()
 	if err != nil {
 		return nil, fmt.Errorf("pmproxy %s: %w", c.URL(), err)
 	}
-	if len(body) > maxBody {
-		return nil, fmt.Errorf("pmproxy %s: an answer of more than %d bytes", c.URL(), maxBody)
+	if len(body) > limit {
+		return nil, fmt.Errorf("pmproxy %s: %s: %w: more than %d bytes", c.URL(), path, ErrTooBig, limit)
 	}
 	if resp.StatusCode != http.StatusOK {
+		if strings.HasPrefix(path, "/series/") {
+			// pmproxy 6.0.3 follows a /series failure (its key-value server down) with a second
+			// answer nobody asked for: the connection is not used again, or Go's transport would
+			// read that as the next request's answer, or log it.
+			resp.Body.Close()
+			c.hc.CloseIdleConnections()
+		}
 		var e struct {
 			Message string `json:"message"`
 		}

@@ -405,7 +405,7 @@ func (h *pcpHost) fillPlanned(row []ns.Raw, pc pcpClass, cols []pcpCol, f *pmpro
 			row[c.at] = ns.RawN(uint64(c.mult))
 			continue
 		case colMissing:
-			if _, archive := h.x.(*archiveContext); archive {
+			if _, past := h.x.(collect.Timeline); past { // an archive, or series loaded from archives
 				// pmlogger logs what its configuration names: the rest was never recorded.
 				row[c.at] = ns.RawNA(ns.ReasonNotRecorded)
 			}

@@ -447,7 +447,7 @@ func (h *pcpHost) Collect(ctx context.Context, req collect.Request) (collect.Bat
 		return h.notRecorded(req), nil
 	}
 	if err != nil {
-		if _, archive := h.x.(*archiveContext); !archive { // an archive's time goes back and forth
+		if _, past := h.x.(collect.Timeline); !past { // an archive's (or series') time goes back and forth
 			// Doubling pauses, each drawn at random from half to one and a half of its length, so
 			// that hosts that went together (a network or a rack) do not come back all at once.
 			h.backoff = min(max(2*h.backoff, time.Second), 30*time.Second)

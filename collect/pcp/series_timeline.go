@@ -1,0 +1,411 @@
+package pcp
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"sync"
+	"time"
+
+	"dcimon/pmproxy"
+)
+
+// A host's samples in the series are the timestamps of its clock series (OpenSeries picks one of
+// its metrics). They are read for every host at once, in a window of the fleet's, kept while the
+// times asked for stay in or next to it: a replay of 500 hosts moves them all with one request.
+
+// seriesClock is the fleet's clock series and the window of their samples read.
+type seriesClock struct {
+	mu     sync.Mutex
+	ids    []string       // one a host
+	host   map[string]int // clock series → host
+	lo, hi time.Time      // the window read
+	times  [][]time.Time  // by host, oldest first, within [lo, hi]
+}
+
+// clockChunk is how much of the clock a window reads at least: three of the longest logging
+// intervals and a second, what a seek needs (the two samples that end at a time, and the one
+// before them).
+func (s *Series) clockChunk() time.Duration { return 3*s.maxStep() + time.Second }
+
+// startClocks picks each host's clock (the first metric of the mapping's it has that is not
+// discrete, one without an instance domain first: a sample a timestamp), and reads each host's
+// first two samples and its last. A host with no sample is left out.
+func (s *Series) startClocks(ctx context.Context, ms []*seriesMetric) error {
+	pick := func(h int) string {
+		for _, singular := range []bool{true, false} {
+			for _, m := range ms {
+				d, ok := m.desc[h]
+				if ok && d.Sem != "discrete" && (d.InDom == "") == singular {
+					return m.sid(h)
+				}
+			}
+		}
+		for _, m := range ms {
+			if _, ok := m.desc[h]; ok {
+				return m.sid(h)
+			}
+		}
+		return ""
+	}
+	clk := map[string]*seriesContext{}
+	var ids []string
+	for h, x := range s.xs {
+		if id := pick(h); id != "" {
+			clk[id] = x
+			ids = append(ids, id)
+		}
+	}
+	rctx, cancel := s.reqCtx(ctx)
+	defer cancel()
+	firsts, err := s.c.SeriesValues(rctx, ids, pmproxy.Window{Start: time.Unix(1, 0), Most: 2}, 0, nil)
+	if err != nil {
+		return s.c.Diagnose(err)
+	}
+	lasts, err := s.c.SeriesValues(rctx, ids, pmproxy.Window{Most: 1}, 0, nil)
+	if err != nil {
+		return s.c.Diagnose(err)
+	}
+	for _, v := range firsts {
+		x := clk[v.Series]
+		switch {
+		case x == nil:
+		case x.first.IsZero() || v.Time.Before(x.first):
+			if !x.first.IsZero() {
+				x.second = x.first
+			}
+			x.first = v.Time
+		case v.Time.After(x.first) && (x.second.IsZero() || v.Time.Before(x.second)):
+			x.second = v.Time
+		}
+	}
+	for _, v := range lasts {
+		if x := clk[v.Series]; x != nil && v.Time.After(x.last) {
+			x.last = v.Time
+		}
+	}
+	// The hosts with samples, numbered again; the metrics' series taken again for them.
+	var keep []*seriesContext
+	for _, x := range s.xs {
+		if !x.first.IsZero() && !x.last.IsZero() {
+			keep = append(keep, x)
+		}
+	}
+	if len(keep) == 0 {
+		return fmt.Errorf("pmproxy %s: the time series of its %d hosts hold no values", s.c.URL(), len(s.xs))
+	}
+	if len(keep) < len(s.xs) {
+		old := s.src
+		s.src = map[string]int{}
+		for src, h := range old {
+			if i := slices.Index(keep, s.xs[h]); i >= 0 {
+				s.src[src] = i
+			}
+		}
+		s.xs = keep
+		for _, m := range ms {
+			m.choose(s)
+		}
+	}
+	s.clk.host = map[string]int{}
+	for i, x := range s.xs {
+		x.i = i
+		if x.second.IsZero() || x.second.After(x.last) {
+			x.second = x.last
+		}
+		x.step = x.second.Sub(x.first)
+		if x.step <= 0 {
+			x.step = time.Second
+		}
+		x.setMark(x.first.Add(-time.Nanosecond))
+		x.now = x.first
+		x.clock.Store(x.first.UnixNano())
+		for id, c := range clk {
+			if c == x {
+				s.clk.ids = append(s.clk.ids, id)
+				s.clk.host[id] = i
+			}
+		}
+	}
+	for _, m := range ms {
+		m.raw = nil
+	}
+	s.clk.times = make([][]time.Time, len(s.xs))
+	return nil
+}
+
+// sid is the host's series of the metric.
+func (m *seriesMetric) sid(h int) string { return m.byHost[h] }
+
+// cover makes sure the clock window holds [a, b]: read and added to the window when next to it
+// (within a chunk), else read in its place.
+func (s *Series) cover(ctx context.Context, a, b time.Time) error {
+	// The series keep microseconds: a window of whole ones, so that the next one read
+	// starts a microsecond after it ends, and none is missed or read twice.
+	a = a.Truncate(time.Microsecond)
+	if t := b.Truncate(time.Microsecond); t.Before(b) {
+		b = t.Add(time.Microsecond)
+	}
+	s.clk.mu.Lock()
+	defer s.clk.mu.Unlock()
+	c := &s.clk
+	if !c.lo.IsZero() && !a.Before(c.lo) && !b.After(c.hi) {
+		return nil
+	}
+	read := func(lo, hi time.Time) error {
+		rctx, cancel := s.reqCtx(ctx)
+		defer cancel()
+		err := s.c.SeriesValuesFunc(rctx, c.ids, pmproxy.Window{Start: lo, Finish: hi}, s.opt.MaxValues, func(v pmproxy.SeriesValue) {
+			h, ok := c.host[v.Series]
+			if !ok {
+				return
+			}
+			ts := c.times[h]
+			if n := len(ts); n > 0 && ts[n-1].Equal(v.Time) {
+				return // the next instance of the same sample
+			}
+			if i, found := slices.BinarySearchFunc(ts, v.Time, func(t, u time.Time) int { return t.Compare(u) }); !found {
+				c.times[h] = slices.Insert(ts, i, v.Time)
+			}
+		})
+		if err != nil {
+			return fmt.Errorf("the samples' times: %w", s.c.Diagnose(err))
+		}
+		return nil
+	}
+	chunk := s.clockChunk()
+	near := !c.lo.IsZero() && !b.Before(c.lo.Add(-chunk)) && !a.After(c.hi.Add(chunk)) &&
+		maxTime(b, c.hi).Sub(minTime(a, c.lo)) < 256*chunk
+	if !near {
+		for h := range c.times {
+			c.times[h] = c.times[h][:0]
+		}
+		if err := read(a, b); err != nil {
+			c.lo, c.hi = time.Time{}, time.Time{}
+			return err
+		}
+		c.lo, c.hi = a, b
+		return nil
+	}
+	if a.Before(c.lo) {
+		if err := read(a, c.lo.Add(-time.Microsecond)); err != nil {
+			return err
+		}
+		c.lo = a
+	}
+	if b.After(c.hi) {
+		if err := read(c.hi.Add(time.Microsecond), b); err != nil {
+			return err
+		}
+		c.hi = b
+	}
+	return nil
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
+}
+
+// lastAtOrBefore is the host's last sample at or before t.
+func (s *Series) lastAtOrBefore(ctx context.Context, x *seriesContext, t time.Time) (time.Time, bool, error) {
+	return s.lastBefore(ctx, x, t.Add(time.Nanosecond))
+}
+
+// lastBefore is the host's last sample before t, looked for in windows going back from t, each
+// twice the last, as far as its first sample.
+func (s *Series) lastBefore(ctx context.Context, x *seriesContext, t time.Time) (time.Time, bool, error) {
+	if !t.After(x.first) {
+		return time.Time{}, false, nil
+	}
+	t = minTime(t, x.last.Add(time.Nanosecond))
+	for back := s.clockChunk(); ; back *= 2 {
+		a := t.Add(-back)
+		if err := s.cover(ctx, a, t); err != nil {
+			return time.Time{}, false, err
+		}
+		s.clk.mu.Lock()
+		ts := s.clk.times[x.i]
+		i := sort.Search(len(ts), func(i int) bool { return !ts[i].Before(t) }) - 1
+		var got time.Time
+		if i >= 0 && !ts[i].Before(a) {
+			got = ts[i]
+		}
+		s.clk.mu.Unlock()
+		if !got.IsZero() {
+			return got, true, nil
+		}
+		if a.Before(x.first) {
+			return time.Time{}, false, nil
+		}
+	}
+}
+
+// nextAfter is the host's first sample after t, looked for in windows going forward.
+func (s *Series) nextAfter(ctx context.Context, x *seriesContext, t time.Time) (time.Time, bool, error) {
+	if !t.Before(x.last) {
+		return time.Time{}, false, nil
+	}
+	t = maxTime(t, x.first.Add(-time.Nanosecond))
+	for fwd := s.clockChunk(); ; fwd *= 2 {
+		b := t.Add(fwd)
+		if err := s.cover(ctx, t, b); err != nil {
+			return time.Time{}, false, err
+		}
+		s.clk.mu.Lock()
+		ts := s.clk.times[x.i]
+		i := sort.Search(len(ts), func(i int) bool { return ts[i].After(t) })
+		var got time.Time
+		if i < len(ts) && !ts[i].After(b) {
+			got = ts[i]
+		}
+		s.clk.mu.Unlock()
+		if !got.IsZero() {
+			return got, true, nil
+		}
+		if b.After(x.last) {
+			return time.Time{}, false, nil
+		}
+	}
+}
+
+// gapBetween says the host's samples from a to b have a step longer than half again its
+// logging interval (a missed sample window: PCPF-14). A reading that spans more than 4096 of its
+// intervals is one.
+func (s *Series) gapBetween(ctx context.Context, x *seriesContext, a, b time.Time) (bool, error) {
+	if b.Sub(a) > 4096*x.step {
+		return true, nil
+	}
+	if err := s.cover(ctx, a, b); err != nil {
+		return false, err
+	}
+	s.clk.mu.Lock()
+	defer s.clk.mu.Unlock()
+	ts := s.clk.times[x.i]
+	prev := a
+	limit := x.step + x.step/2
+	for _, t := range ts {
+		if t.After(a) && !t.After(b) {
+			if t.Sub(prev) > limit {
+				return true, nil
+			}
+			prev = t
+		}
+	}
+	return b.Sub(prev) > limit, nil
+}
+
+// Timeline.
+
+// Span is the time of the host's first and last samples.
+func (x *seriesContext) Span() (first, last time.Time) { return x.first, x.last }
+
+// Start is where its first rates are: its second sample.
+func (x *seriesContext) Start() time.Time { return x.second }
+
+// Shown is the time of the sample read last.
+func (x *seriesContext) Shown() time.Time { return x.now }
+
+// ReadTo makes the next fetches read every sample up to t.
+func (x *seriesContext) ReadTo(t time.Time) { x.target.Store(t.UnixNano()) }
+
+// near is at kept to the host's first or last sample when it is before or after it by less
+// than one of its intervals, as for an archive (archiveContext.near).
+func (x *seriesContext) near(at time.Time) time.Time {
+	switch {
+	case at.Before(x.first) && x.first.Sub(at) < x.step:
+		return x.first
+	case at.After(x.last) && at.Sub(x.last) < x.step:
+		return x.last
+	}
+	return at
+}
+
+// timelineCtx bounds the requests of a Timeline method (which has no context of its own).
+func (x *seriesContext) timelineCtx() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), 4*x.s.opt.Deadline)
+}
+
+// Seek places the host so that its next fetches are of its last sample but one at or before at,
+// then the last one: a reading's rates end at at.
+func (x *seriesContext) Seek(at time.Time) error {
+	if at = x.near(at); at.Before(x.first) || at.After(x.last) {
+		const ms = "2006-01-02 15:04:05.000"
+		return fmt.Errorf("series of %s: %s is outside them: its samples are from %s to %s", x.name,
+			at.Format(ms+" MST"), x.first.In(at.Location()).Format(ms), x.last.In(at.Location()).Format(ms+" MST"))
+	}
+	ctx, cancel := x.timelineCtx()
+	defer cancel()
+	p2, ok, err := x.s.lastAtOrBefore(ctx, x, at)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		p2 = x.first
+	}
+	start := p2
+	if p1, ok, err := x.s.lastBefore(ctx, x, p2); err != nil {
+		return err
+	} else if ok {
+		start = p1
+	}
+	now := x.first
+	if p0, ok, err := x.s.lastBefore(ctx, x, start); err != nil {
+		return err
+	} else if ok {
+		now = p0
+	}
+	x.setMark(start.Add(-time.Nanosecond))
+	x.setNow(now)
+	x.fetched, x.again, x.prevT, x.prevCtr = false, false, time.Time{}, nil
+	return nil
+}
+
+// Ahead is the time of the first sample not read yet.
+func (x *seriesContext) Ahead() (time.Time, bool) {
+	ctx, cancel := x.timelineCtx()
+	defer cancel()
+	t, ok, err := x.s.nextAfter(ctx, x, x.mark)
+	return t, ok && err == nil
+}
+
+// After is the time of the host's first sample after t.
+func (x *seriesContext) After(t time.Time) (time.Time, bool) {
+	ctx, cancel := x.timelineCtx()
+	defer cancel()
+	n, ok, err := x.s.nextAfter(ctx, x, t)
+	return n, ok && err == nil
+}
+
+// Before is the time of the host's last sample before t.
+func (x *seriesContext) Before(t time.Time) (time.Time, bool) {
+	ctx, cancel := x.timelineCtx()
+	defer cancel()
+	p, ok, err := x.s.lastBefore(ctx, x, t)
+	return p, ok && err == nil
+}
+
+// Count counts the host's samples after t and up to u, at most most.
+func (x *seriesContext) Count(t, u time.Time, most int) int {
+	ctx, cancel := x.timelineCtx()
+	defer cancel()
+	k := 0
+	for k < most {
+		n, ok, err := x.s.nextAfter(ctx, x, t)
+		if err != nil || !ok || n.After(u) {
+			break
+		}
+		k, t = k+1, n
+	}
+	return k
+}
