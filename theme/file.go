@@ -26,6 +26,7 @@ var builtin embed.FS
 // themeFile is a theme file's keys: the palette's roles, and the value states.
 type themeFile struct {
 	Fg               string `toml:"fg"`
+	Bg               string `toml:"bg"`
 	Muted            string `toml:"muted"`
 	Accent           string `toml:"accent"`
 	Border           string `toml:"border"`
@@ -83,7 +84,7 @@ func Parse(name, src string, data []byte) (Palette, error) {
 		dst      *lipgloss.TerminalColor
 		optional bool
 	}{
-		{"fg", tf.Fg, &p.Fg, false}, {"muted", tf.Muted, &p.Muted, false}, {"accent", tf.Accent, &p.Accent, false},
+		{"fg", tf.Fg, &p.Fg, false}, {"bg", tf.Bg, &p.Bg, true}, {"muted", tf.Muted, &p.Muted, false}, {"accent", tf.Accent, &p.Accent, false},
 		{"border", tf.Border, &p.Border, false}, {"focus_border", tf.FocusBorder, &p.FocusBorder, false},
 		{"sel_fg", tf.SelFg, &p.SelFg, false}, {"sel_bg", tf.SelBg, &p.SelBg, false},
 		{"ok", tf.OK, &p.OK, false}, {"warn", tf.Warn, &p.Warn, false}, {"crit", tf.Crit, &p.Crit, false},
@@ -102,6 +103,15 @@ func Parse(name, src string, data []byte) (Palette, error) {
 		}
 		*r.dst = c
 	}
+	if p.Bg == nil {
+		p.Bg = lipgloss.NoColor{}
+	}
+	if isNone(p.Fg) != isNone(p.Bg) {
+		return Palette{}, fmt.Errorf("%s: fg is %q but bg is %q: set both (text of a set colour on the terminal's own background is unreadable on a terminal of the other shade) or make both \"none\"", src, tf.Fg, orNone(tf.Bg))
+	}
+	if isNone(p.SelFg) != isNone(p.SelBg) {
+		return Palette{}, fmt.Errorf("%s: sel_fg is %q but sel_bg is %q: set both or make both \"none\"", src, tf.SelFg, tf.SelBg)
+	}
 	if p.Invalid == nil {
 		p.Invalid = p.Muted
 	}
@@ -112,6 +122,18 @@ func Parse(name, src string, data []byte) (Palette, error) {
 		p.Error = p.Crit
 	}
 	return p, nil
+}
+
+func isNone(c lipgloss.TerminalColor) bool {
+	_, ok := c.(lipgloss.NoColor)
+	return ok
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
 }
 
 // Builtin is the text of a built-in theme's file, to copy.

@@ -198,15 +198,19 @@ func TestBuiltinThemeFiles(t *testing.T) {
 }
 
 func TestParseThemeErrors(t *testing.T) {
-	full := "fg = \"#000000\"\nmuted = \"240\"\naccent = \"#000000\"\nborder = \"none\"\nfocus_border = \"#000000\"\nsel_fg = \"#000000\"\nsel_bg = \"#000000\"\nok = \"#000000\"\nwarn = \"#000000\"\ncrit = \"#000000\"\n"
+	full := "fg = \"#000000\"\nbg = \"#ffffff\"\nmuted = \"240\"\naccent = \"#000000\"\nborder = \"none\"\nfocus_border = \"#000000\"\nsel_fg = \"#000000\"\nsel_bg = \"#000000\"\nok = \"#000000\"\nwarn = \"#000000\"\ncrit = \"#000000\"\n"
 	p, err := Parse("x", "x.toml", []byte(full))
 	if err != nil || p.Muted != lipgloss.Color("240") || p.Invalid != p.Muted {
 		t.Fatalf("%v %+v", err, p)
 	}
 	for _, c := range []struct{ text, want string }{
-		{strings.Replace(full, "\"#000000\"\nmuted", "\"greenish\"\nmuted", 1), `x.toml: fg: want "#rrggbb", a 256-colour number ("214") or "none", got "greenish"`},
+		{strings.Replace(full, "fg = \"#000000\"", "fg = \"greenish\"", 1), `x.toml: fg: want "#rrggbb", a 256-colour number ("214") or "none", got "greenish"`},
 		{strings.Replace(full, "crit = \"#000000\"\n", "", 1), `x.toml: crit is missing`},
-		{full + "colour = \"#000000\"\n", `x.toml:11:1: colour: unknown key`},
+		{full + "colour = \"#000000\"\n", `x.toml:12:1: colour: unknown key`},
+		// issue 32 item 10: a text colour without a background, or the other way round.
+		{strings.Replace(full, "bg = \"#ffffff\"\n", "", 1), `x.toml: fg is "#000000" but bg is "none": set both`},
+		{strings.Replace(full, "fg = \"#000000\"", "fg = \"none\"", 1), `x.toml: fg is "none" but bg is "#ffffff"`},
+		{strings.Replace(full, "sel_bg = \"#000000\"", "sel_bg = \"none\"", 1), `x.toml: sel_fg is "#000000" but sel_bg is "none"`},
 		{strings.Replace(full, "240", "256", 1), `got "256"`},
 	} {
 		if _, err := Parse("x", "x.toml", []byte(c.text)); err == nil || !strings.Contains(err.Error(), c.want) {
@@ -237,5 +241,29 @@ func TestParseThemeErrors(t *testing.T) {
 	}
 	if err := LoadDir(filepath.Join(dir, "none")); err != nil {
 		t.Fatalf("no themes directory: %v", err)
+	}
+}
+
+// issue 32 item 10: every built-in theme sets both the text colour and the background, or
+// neither, for ordinary text and for the selection; one that sets them paints its ground.
+func TestBuiltinThemesSetForegroundWithBackground(t *testing.T) {
+	for _, n := range builtinNames() {
+		p, err := Lookup(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, pair := range [][2]lipgloss.TerminalColor{{p.Fg, p.Bg}, {p.SelFg, p.SelBg}} {
+			if isNone(pair[0]) != isNone(pair[1]) {
+				t.Errorf("%s: foreground %v with background %v", n, pair[0], pair[1])
+			}
+		}
+		st := New(ForProfile(p, termenv.TrueColor))
+		_, hasBg := st.Screen.GetBackground().(lipgloss.NoColor)
+		if hasBg == !isNone(p.Bg) {
+			t.Errorf("%s: the screen's ground does not follow bg %v: %v", n, p.Bg, st.Screen.GetBackground())
+		}
+	}
+	if l, _ := Lookup("light"); isNone(l.Bg) {
+		t.Error("light has no background: near-black text on a dark terminal")
 	}
 }
