@@ -157,18 +157,29 @@ func (m *Model) overviewLines(w, h int) []ovLine {
 		add(strings.Join(hl, muted(" · ")), "Host/load1")
 
 		// Processors: all together with mpstat's breakdown, then one bar each, as many as fit.
+		// The bars share one width, so the values line up; they give way to the words beside
+		// them (the CPU's parts, the memory's key figures) down to barMin cells.
 		labelW := 5
-		barW := max(min(w-labelW-9-36, 40), 8)
+		busy := -1.0
+		if v, _, _, ok := m.statValue("CPU/busy"); ok && v.State == namespace.Valid {
+			busy = v.V
+		}
+		memTexts := m.memTexts()
+		need := 0
+		if busy >= 0 {
+			need = width(m.cpuBreakdown(busy, w))
+		}
+		if len(memTexts) > 1 {
+			need = max(need, width(memTexts[1]))
+		}
+		const barMin = 10
+		barW := max(min(w-labelW-9-2-need, 40), barMin)
 		var sb strings.Builder
 		m.overviewBar(&sb, "CPU", labelW, "CPU/busy", barW)
-		var parts []string
-		for _, p := range [][2]string{{"usr", "CPU/usr"}, {"sys", "CPU/kern"}, {"wait", "CPU/wait"}, {"steal", "CPU/steal"}} {
-			if t := m.statText(p[1]); t != "" {
-				parts = append(parts, p[0]+" "+strings.TrimSuffix(t, "%"))
+		if room := w - width(sb.String()) - 2; room > 10 && busy >= 0 {
+			if parts := m.cpuBreakdown(busy, room); parts != "" {
+				sb.WriteString("  " + muted(parts))
 			}
-		}
-		if room := w - width(sb.String()) - 2; room > 10 {
-			sb.WriteString("  " + muted(cut(strings.Join(parts, " "), room)))
 		}
 		add(sb.String(), "CPU/busy")
 		var cpus []*namespace.Context
@@ -217,9 +228,12 @@ func (m *Model) overviewLines(w, h int) []ovLine {
 		// Memory and swap.
 		sb.Reset()
 		m.overviewBar(&sb, "Mem", labelW, "Mem/Real/%used", barW)
-		if u := m.statText("Mem/Real/used"); u != "" {
-			sb.WriteString("  " + muted(cut(u+" used of "+m.statText("Mem/Real/total")+" · avail "+m.statText("Mem/Real/avail")+
-				" · cached "+m.statText("Mem/Real/cached"), max(w-width(sb.String())-2, 0))))
+		room := w - width(sb.String()) - 2
+		for _, t := range memTexts {
+			if width(t) <= room {
+				sb.WriteString("  " + muted(t))
+				break
+			}
 		}
 		add(sb.String(), "Mem/Real/%used")
 		if t := m.statText("Mem/Swap/total"); t != "" {
@@ -262,6 +276,22 @@ func (m *Model) overviewLines(w, h int) []ovLine {
 		}
 	}
 	return out
+}
+
+// memTexts are the words beside the memory bar, longest first: the first that fits is shown, so
+// a narrow screen drops the cache before it cuts the memory still available (issue 32 item 3).
+func (m *Model) memTexts() []string {
+	u := m.statText("Mem/Real/used")
+	if u == "" {
+		return nil
+	}
+	total, avail := m.statText("Mem/Real/total"), m.statText("Mem/Real/avail")
+	return []string{
+		u + " used of " + total + " · avail " + avail + " · cached " + m.statText("Mem/Real/cached"),
+		u + " used of " + total + " · avail " + avail,
+		"avail " + avail + " of " + total,
+		"avail " + avail,
+	}
 }
 
 func (m *Model) evLoc() *time.Location {

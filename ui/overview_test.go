@@ -114,3 +114,86 @@ func TestOverviewLoadDecimals(t *testing.T) {
 }
 
 var loadRE = regexp.MustCompile(`load \d+\.\d\d \d+\.\d\d \d+\.\d\d `)
+
+var cpuLineRE = regexp.MustCompile(`CPU +[^ ]+ +(\d+\.\d)%  (.*)$`)
+
+// issue 32 item 2: the CPU line's parts (usr, nice, sys, irq, soft, steal, other for guest time
+// and what does not fit) add up to the busy total it shows, to the tenth, at every width and
+// for many hosts; iowait, idle time, comes after the dot and is not in the sum.
+func TestOverviewCPUPartsSumToTotal(t *testing.T) {
+	for seed := 1; seed <= 12; seed++ {
+		for _, w := range []int{80, 100, 120, 200} {
+			m := overviewModel(t, newSynthSampler(t, fmt.Sprintf("synthetic:cpus=4,seed=%d", seed)), w, 40, 3)
+			var line string
+			for _, l := range strings.Split(strip(m.View()), "\n") {
+				if strings.Contains(l, "  CPU  ") {
+					line = strings.TrimRight(l, " │")
+				}
+			}
+			g := cpuLineRE.FindStringSubmatch(line)
+			if g == nil {
+				t.Fatalf("seed %d, %d wide: no CPU line with parts: %q", seed, w, line)
+			}
+			parts, wait, _ := strings.Cut(g[2], " · ")
+			f := strings.Fields(parts)
+			if len(f) < 4 || len(f)%2 != 0 || f[0] != "usr" {
+				t.Fatalf("seed %d, %d wide: parts %q", seed, w, parts)
+			}
+			var sum int64
+			for i := 1; i < len(f); i += 2 {
+				var x float64
+				if _, err := fmt.Sscan(f[i], &x); err != nil {
+					t.Fatalf("%q: %v", parts, err)
+				}
+				sum += int64(x*10 + 0.5)
+			}
+			var total float64
+			fmt.Sscan(g[1], &total)
+			if sum != int64(total*10+0.5) {
+				t.Errorf("seed %d, %d wide: parts %q add up to %.1f, the line shows %.1f", seed, w, parts, float64(sum)/10, total)
+			}
+			if w >= 120 && (!strings.Contains(parts, "sys ") || !strings.HasPrefix(wait, "iowait ")) {
+				t.Errorf("seed %d, %d wide: sys or iowait left out with room to spare: %q", seed, w, g[2])
+			}
+		}
+	}
+}
+
+// apportion rounds parts to tenths that add up to their total rounded, by the largest remainder.
+func TestApportion(t *testing.T) {
+	for _, c := range []struct {
+		total float64
+		vals  []float64
+		want  []int64
+	}{
+		{27.5, []float64{13.84, 13.66}, []int64{138, 137}},
+		{10, []float64{3.33, 3.33, 3.34}, []int64{33, 33, 34}},
+		{1.0, []float64{0.35, 0.35, 0.35}, []int64{4, 3, 3}},
+		{0.9, []float64{0.35, 0.35, 0.35}, []int64{3, 3, 3}},
+		{5, []float64{5.2, -0.2}, []int64{50, 0}},
+		{0, []float64{0, 0}, []int64{0, 0}},
+	} {
+		got := apportion(c.total, c.vals)
+		if fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("apportion(%v, %v) = %v, want %v", c.total, c.vals, got, c.want)
+		}
+	}
+}
+
+// issue 32 item 3: at 80×24 the memory line never cuts a figure: what does not fit is left out
+// whole (the cache first), and the memory still available is always there in full.
+func TestOverviewMemoryLineWhole(t *testing.T) {
+	for _, w := range []int{80, 90, 100, 120} {
+		m := overviewModel(t, newSynthSampler(t, "synthetic:disks=6,nics=3,cpus=12,seed=7"), w, 24, 3)
+		avail := m.statText("Mem/Real/avail")
+		var line string
+		for _, l := range strings.Split(strip(m.View()), "\n") {
+			if strings.Contains(l, "  Mem  ") {
+				line = l
+			}
+		}
+		if !strings.Contains(line, "avail "+avail) || strings.Contains(line, "…") {
+			t.Errorf("%d wide: the memory line cuts its figures (avail %s): %q", w, avail, line)
+		}
+	}
+}
