@@ -153,6 +153,9 @@ type Model struct {
 	// lastStart is when the latest collection started; extra says the one in flight was started
 	// for a class that came on screen, not by the tick chain.
 	lastStart time.Time
+	// firstAt is the end of the first collection: the instances added until then were there
+	// at start-up, and the overview's events leave them out.
+	firstAt time.Time
 	extra     bool
 	retried   bool // the last collection was a retry of a slow one (DCI-RET-2): never twice
 
@@ -497,6 +500,9 @@ func (m *Model) onSample(msg sampleMsg) tea.Cmd {
 	}
 	m.log.Printf("sample %d in %s", msg.snap.Seq, msg.took)
 	m.snap = msg.snap
+	if m.firstAt.IsZero() {
+		m.firstAt = msg.snap.End // what is "added" until then is the start-up inventory
+	}
 	m.health, m.okN, m.badN, m.hostsOK, m.hosts = buildHealthHosts(m.reg, m.snap)
 	m.tree.SetRegistry(m.reg)
 	m.tree.SetHealth(m.health)

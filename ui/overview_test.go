@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"dcimon/internal/golden"
+	"dcimon/ui/internal/fixture"
 )
 
 // overviewModel is the monitor as the dcimon command opens it: on the overview.
@@ -195,5 +196,63 @@ func TestOverviewMemoryLineWhole(t *testing.T) {
 		if !strings.Contains(line, "avail "+avail) || strings.Contains(line, "…") {
 			t.Errorf("%d wide: the memory line cuts its figures (avail %s): %q", w, avail, line)
 		}
+	}
+}
+
+// newHostFixture is the fixture with memory and a process table whose busiest process runs a
+// processor flat out (stress-ng, PID 4242).
+func newHostFixture(t testing.TB, ncpu int) *fixture.Sampler {
+	t.Helper()
+	f := newFixture(t, ncpu, 3, "eth0", "eth1")
+	if err := f.AddHost(); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// issue 32 item 1: with one processor flat out, the first screen names the process, as htop's
+// first rows do: PID, user, %CPU and the command, and by memory and I/O where there is room;
+// the instances found at start-up and dcimon's own classes do not fill the events.
+func TestOverviewNamesTheBusyProcess(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			m := overviewModel(t, newHostFixture(t, 4), sz[0], sz[1], 3)
+			body := strip(strings.Join(m.overviewView(sz[0], m.lay.Status.Y-1), "\n"))
+			busy := regexp.MustCompile(`(?m)^ +4242 alice +99\.5 .* stress-ng --cpu 1`)
+			if !busy.MatchString(body) {
+				t.Errorf("the busy process is not named with its PID, user, %%CPU and command:\n%s", body)
+			}
+			if i, j := strings.Index(body, "4242 alice"), strings.Index(body, "812 postgres"); i < 0 || j >= 0 && j < i {
+				t.Errorf("the busiest process is not first:\n%s", body)
+			}
+			wants := map[int][]string{80: {"Processes by CPU"}, 120: {"Processes by CPU", "Processes by memory", "812 postgres"},
+				200: {"Processes by CPU", "Processes by memory", "Processes by I/O", "5150 bob", "TIME+", "%MEM"}}[sz[0]]
+			for _, want := range wants {
+				if !strings.Contains(body, want) {
+					t.Errorf("no %q:\n%s", want, body)
+				}
+			}
+			if strings.Contains(body, "added") {
+				t.Errorf("start-up events fill the overview:\n%s", body)
+			}
+			golden.Check(t, fmt.Sprintf("overview_%dx%d", sz[0], sz[1]), body)
+		})
+	}
+}
+
+// The events the overview shows leave out dcimon's own classes and the start-up inventory, and
+// keep an instance that comes later.
+func TestOverviewEventsLeaveOutStartup(t *testing.T) {
+	f := newHostFixture(t, 2)
+	m := overviewModel(t, f, 120, 40, 2)
+	f.NICs = append(f.NICs, "wlan0")
+	m = collectOnce(t, m)
+	m.touch()
+	evs := m.overviewEvents(10)
+	if len(evs) != 1 || evs[0].Path != "NetIf/wlan0" {
+		t.Fatalf("overview events: %+v, want the one interface added after start-up", evs)
+	}
+	if !strings.Contains(strip(m.View()), "NetIf/wlan0") {
+		t.Errorf("the new interface is not in the events:\n%s", strip(m.View()))
 	}
 }
