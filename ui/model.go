@@ -156,8 +156,8 @@ type Model struct {
 	// firstAt is the end of the first collection: the instances added until then were there
 	// at start-up, and the overview's events leave them out.
 	firstAt time.Time
-	extra     bool
-	retried   bool // the last collection was a retry of a slow one (DCI-RET-2): never twice
+	extra   bool
+	retried bool // the last collection was a retry of a slow one (DCI-RET-2): never twice
 
 	// ver is the version of what the screen shows; Update moves it on whenever a message may
 	// have changed anything visible, and View draws again only for a version it has not drawn.

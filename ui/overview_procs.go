@@ -29,7 +29,7 @@ var procBlocks = [...]procBlock{
 // procCols are the data of the process class the block reads, by datum index; -1 where the
 // class has no such datum.
 type procCols struct {
-	c                                               *namespace.Class
+	c                                              *namespace.Class
 	user, cpu, rss, io, utime, stime, cmd, cmdline int
 }
 
