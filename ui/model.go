@@ -153,11 +153,11 @@ type Model struct {
 	// lastStart is when the latest collection started; extra says the one in flight was started
 	// for a class that came on screen, not by the tick chain.
 	lastStart time.Time
+	extra     bool
+	retried   bool // the last collection was a retry of a slow one (DCI-RET-2): never twice
 	// firstAt is the end of the first collection: the instances added until then were there
 	// at start-up, and the overview's events leave them out.
 	firstAt time.Time
-	extra   bool
-	retried bool // the last collection was a retry of a slow one (DCI-RET-2): never twice
 
 	// ver is the version of what the screen shows; Update moves it on whenever a message may
 	// have changed anything visible, and View draws again only for a version it has not drawn.
