@@ -66,8 +66,9 @@ type valuesPane struct {
 	sortDesc  bool
 	autoscale bool
 	// forest shows a process table as a tree by parent (T); tdepth is each row's depth then.
-	forest bool
-	tdepth map[int]int
+	forest  bool
+	tdepth  map[int]int
+	tprefix map[int]string // each row's branch, drawn before its command
 	// filter keeps the table's rows whose name or text holds it (/ while the table has the
 	// focus), in any case.
 	filter string
@@ -85,6 +86,12 @@ type valuesPane struct {
 
 	// layouts are the configured columns and sort of the well-known tables, by table name.
 	layouts map[string]TableLayout
+
+	// memTotal is the host's memory (Mem/Real/total, bytes) at the latest snapshot, for %MEM;
+	// 0 when the source has none.
+	memTotal float64
+	// cmdOff scrolls the command line of the process table: → past the last column moves it.
+	cmdOff int
 
 	// limit is the threshold of a hotset over a statistic (in the statistic's decoded value, as
 	// Value.V), for the colour of its cells; the hot pane's, set by the model.
@@ -288,7 +295,7 @@ func (p *valuesPane) goneRows() []tableRow {
 				gone: true, goneAt: p.snap.Seq, last: make(map[string]namespace.Value, len(p.cols))}
 			for j := range p.cols {
 				if v, ok := p.cell(r, &p.cols[j]); ok {
-					g.last[p.cols[j].name] = v
+					g.last[p.cols[j].key()] = v
 				}
 			}
 			out = append(out, g)
@@ -385,6 +392,12 @@ func (p *valuesPane) refresh() {
 		}
 		p.rings.prune(p.snap.Seq)
 	case valuesTable:
+		p.memTotal = 0
+		if ref, err := p.reg.Lookup(nil, "Mem/Real/total"); err == nil {
+			if v, _, ok := p.snap.Lookup(ref); ok && v.State == namespace.Valid {
+				p.memTotal = v.V
+			}
+		}
 		p.dropGone()
 		p.fitColumns()
 		p.sortRows()
