@@ -351,6 +351,9 @@ func (m *Model) header() string {
 	if f := m.values.Filter(); f != "" && m.modal != modalFilter {
 		right += "table filter “" + safe(f) + "” "
 	}
+	if u := m.values.User(); u != "" && m.modal != modalFilter {
+		right += "user “" + safe(u) + "” "
+	}
 	if m.rp != nil && right == "" {
 		right = m.rp.title()
 	}
@@ -425,7 +428,13 @@ func (m *Model) bottomLine() string {
 	case modalFilter, modalGoto:
 		prompt := "/ "
 		hint := fmt.Sprintf("  %s · %s · %s", plural(m.tree.Matches(), "match", "matches"), helpText(m.inKeys.Accept), helpText(m.inKeys.Cancel))
-		if m.modal == modalGoto {
+		switch {
+		case m.modal == modalFilter && m.filterUser:
+			prompt = "u user "
+			hint = "  " + strings.Join(m.values.Users(), " ") + " · " + helpText(m.inKeys.Accept) + " · empty: every user"
+		case m.modal == modalFilter && m.filterValues:
+			hint = "  user or command · " + helpText(m.inKeys.Accept) + " · " + helpText(m.inKeys.Cancel)
+		case m.modal == modalGoto:
 			prompt = ": go to "
 			hint = "  path from " + orTop(m.sel.Ctx) + " · " + helpText(m.inKeys.Accept) + " · " + helpText(m.inKeys.Cancel)
 		}

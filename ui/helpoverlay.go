@@ -66,6 +66,11 @@ func (m *Model) helpBody() []string {
 		return append(out, "")
 	}
 	left := append(section("Everywhere", m.keys.FullHelp()), section("Tree", m.tree.FullHelp())...)
+	// htop's keys: while the process table has the focus they come before the keys above, so
+	// there P sorts by CPU, t is the tree, / searches the table and < > choose the sort column.
+	procs := section("Process table (htop's keys; while it has the focus they win over the keys above)", [][]key.Binding{m.values.pkeys.all()})
+	procs = append(procs[:len(procs)-1], m.st.Text.Muted.Render("no kill, no renice: dcimon never changes a process"), "")
+	left = append(left, procs...)
 	right := append(section("Values", m.values.FullHelp()), section("Hotsets", m.hot.FullHelp())...)
 	right = append(right, section("Inspector", m.insp.FullHelp())...)
 	right = append(right, section("Events", m.events.FullHelp())...)

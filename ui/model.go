@@ -111,8 +111,9 @@ type Model struct {
 	events *eventsPane
 
 	modal modal
-	// filterValues says the filter being typed is the values table's, not the tree's.
-	filterValues bool
+	// filterValues says the filter being typed is the values table's, not the tree's;
+	// filterUser that it is the user whose processes the table keeps (u).
+	filterValues, filterUser bool
 	// procsByIO asks the process table, when its columns are first made, to rank by I/O (P
 	// pressed on a disk).
 	procsByIO bool
@@ -213,7 +214,7 @@ func New(src Sampler, opts Options) Model {
 	m.help.Styles = helpStyles(st)
 	m.tree = ptr(newTree(m.st, km.tree))
 	m.tree.vf = m.vf
-	m.values = ptr(newValues(m.st, km.values, m.vf))
+	m.values = ptr(newValues(m.st, km.values, km.procs, m.vf))
 	m.hot = ptr(newHot(m.st, km.hot, m.vf))
 	m.insp = ptr(newInspector(m.st, km.insp, opts.Location))
 	m.events = ptr(newEvents(m.st, km.events, opts.Location))

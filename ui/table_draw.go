@@ -104,9 +104,12 @@ func (p *valuesPane) tableLayout() (nameW int, vis []int) {
 	}
 	reserve := 0
 	if fill >= 0 {
-		// The command line is what names a process: it keeps two fifths of the width (issue 32
-		// item 8), the columns that do not fit then are a → away.
-		reserve = min(40, p.w*2/5)
+		// The command line is what names a process: it keeps half the width of a wide pane and
+		// two fifths of a narrow one (issue 32 item 8); the columns that do not fit are a → away.
+		reserve = p.w / 2
+		if p.w < 100 {
+			reserve = p.w * 2 / 5
+		}
 	}
 	for i := p.colOff; i < len(p.cols); i++ {
 		if p.cols[i].pinned || p.cols[i].fill {
@@ -210,6 +213,9 @@ func (p *valuesPane) viewTable(lines []string) []string {
 			if c.fill && p.forest {
 				hd += " (tree)"
 			}
+			if c.fill && p.cmdOff > 0 {
+				hd += " ‹ +" + strconv.Itoa(p.cmdOff)
+			}
 			h1.WriteString(" " + p.headerStyle(i+1).Render(pad(hd, cws[k])))
 			h2.WriteString(" " + blanks(cws[k]))
 			continue
@@ -277,6 +283,9 @@ func (p *valuesPane) viewTable(lines []string) []string {
 				txt = c.textCell(v, ok)
 				if c.fill && p.forest {
 					txt = p.treePrefix(p.order[i]) + txt
+				}
+				if c.fill {
+					txt = skipCells(txt, p.cmdOff)
 				}
 				sb.WriteByte(' ')
 				switch {

@@ -3,6 +3,7 @@ package ui
 import (
 	"dcimon/namespace"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -38,8 +39,23 @@ func (p *valuesPane) sortRows() {
 	p.followPicked()
 }
 
-// filterRows keeps the rows whose name or text (user, command line) holds the filter, in any case.
+// filterRows keeps the rows whose name or text (user, command line) holds the filter, in any case,
+// and those of the user chosen with u (by the exact name, as htop).
 func (p *valuesPane) filterRows() {
+	if p.user != "" {
+		keep := p.order[:0]
+		ui := slices.IndexFunc(p.cols, func(c tableCol) bool { return c.name == "user" })
+		for _, i := range p.order {
+			r := &p.rows[i]
+			if ui >= 0 {
+				if v, ok := p.cell(r, &p.cols[ui]); ok && v.S == p.user {
+					keep = append(keep, i)
+				}
+			}
+		}
+		p.order = keep
+		p.cursor = min(p.cursor, max(len(p.order)-1, 0))
+	}
 	if p.filter == "" {
 		return
 	}

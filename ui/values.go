@@ -39,9 +39,10 @@ type childRow struct {
 // on their SPMI scale, a sortable table of its instances (the per-disk table reads like
 // `iostat -x`), or the subcontexts of an uninstantiated class.
 type valuesPane struct {
-	st   *styles
-	vf   valueFormat
-	keys *valuesKeys
+	st    *styles
+	vf    valueFormat
+	keys  *valuesKeys
+	pkeys *procKeys // htop's keys, while the table is a process table
 	paneBox
 
 	reg  *namespace.Registry
@@ -72,6 +73,8 @@ type valuesPane struct {
 	// filter keeps the table's rows whose name or text holds it (/ while the table has the
 	// focus), in any case.
 	filter string
+	// user keeps one user's processes (u), "" for every user's.
+	user string
 	// goAway is the supplier a first X chose; a second X sends it away (SPMI-DDS-5).
 	goAway string
 	// picked is the instance the user put the cursor on in the table, followed across sorts.
@@ -106,8 +109,8 @@ type valuesKey struct {
 	sortDesc, autoscale, focused bool
 }
 
-func newValues(st *styles, keys valuesKeys, vf valueFormat) valuesPane {
-	return valuesPane{st: st, keys: &keys, vf: vf, cache: newRenderCache[valuesKey]()}
+func newValues(st *styles, keys valuesKeys, pkeys procKeys, vf valueFormat) valuesPane {
+	return valuesPane{st: st, keys: &keys, pkeys: &pkeys, vf: vf, cache: newRenderCache[valuesKey]()}
 }
 
 // SetSize sets the inner size of the pane.
@@ -233,7 +236,7 @@ func (p *valuesPane) reshape(ctxChanged bool) {
 				if i := slices.IndexFunc(p.cols, func(c tableCol) bool { return c.sortFirst }); i >= 0 {
 					p.sortCol, p.sortDesc = i+1, true // top's %CPU, highest first
 				}
-				p.forest, p.filter = false, ""
+				p.forest, p.filter, p.user, p.cmdOff = false, "", "", 0
 				if l, ok := p.layouts[strings.ToLower(ctx.Name)]; ok {
 					p.cols = l.apply(p.cols)
 					if i := slices.IndexFunc(p.cols, func(c tableCol) bool { return c.title() == l.Sort }); i >= 0 && l.Sort != "" {
@@ -563,20 +566,15 @@ func (p valuesPane) Update(msg tea.Msg) (valuesPane, tea.Cmd) {
 	case key.Matches(km, k.Reverse) && p.mode == valuesTable:
 		p.sortDesc = !p.sortDesc
 		p.sortRows()
-	case key.Matches(km, k.Forest) && p.mode == valuesTable:
-		if p.class == nil || p.class.DatumByName("ppid") < 0 {
-			return p, flashCmd("a tree by parent is for processes (Proc)", false)
-		}
-		p.forest = !p.forest
-		p.sortRows()
-		if p.forest {
-			return p, flashCmd("processes as a tree by parent, siblings in the sort order (T: a list)", false)
-		}
-		return p, flashCmd("processes as a list (T: a tree by parent)", false)
 	case key.Matches(km, k.GoAway):
 		return p, p.goAwayKey()
+	case key.Matches(km, k.Left) && p.mode == valuesTable && p.cmdOff > 0:
+		p.cmdOff = max(p.cmdOff-cmdStep, 0) // the command line back first, then the columns
 	case key.Matches(km, k.Left) && p.mode == valuesTable:
 		p.colOff = max(p.colOff-1, 0)
+	case key.Matches(km, k.Right) && p.mode == valuesTable && p.commandScrolls():
+		// Past the last column the command line scrolls, as htop's does (issue 32 item 8).
+		p.cmdOff = min(p.cmdOff+cmdStep, p.longestCommand())
 	case key.Matches(km, k.Right) && p.mode == valuesTable:
 		p.colOff = min(p.colOff+1, max(len(p.cols)-1, 0))
 	case key.Matches(km, k.Raw):
@@ -645,7 +643,7 @@ func (p valuesPane) ShortHelp() []key.Binding {
 
 // FullHelp is the pane's help overlay column.
 func (p valuesPane) FullHelp() [][]key.Binding {
-	return [][]key.Binding{append(p.keys.all(), p.keys.Sort, p.keys.Reverse, p.keys.Left, p.keys.Right, p.keys.Open, p.keys.Autoscale, p.keys.Raw, p.keys.Forest, p.keys.GoAway)}
+	return [][]key.Binding{append(p.keys.all(), p.keys.Sort, p.keys.Reverse, p.keys.Left, p.keys.Right, p.keys.Open, p.keys.Autoscale, p.keys.Raw, p.keys.GoAway)}
 }
 
 // restyle draws the pane again with the (changed) styles.
