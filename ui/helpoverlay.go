@@ -104,7 +104,8 @@ func (m *Model) helpBody() []string {
 func (m *Model) explain() []string {
 	if m.ov.on {
 		return []string{"Overview: is this host all right, and what is busiest?",
-			"CPU        busy share of all processors, with mpstat's usr, sys, wait and steal; a bar per processor",
+			"CPU        busy share of all processors: mpstat's usr, nice, sys, irq, soft, steal and other add up to it; iowait is idle time; a bar per processor",
+			"Processes  the busiest by CPU (and by memory and I/O where there is room): PID, USER, %CPU, %MEM, TIME+ and the command, as htop",
 			"Mem, Swap  share in use, with used, total, available and cached memory",
 			"hotsets    the busiest peers of each open hotset, ranked, on their statistic's scale",
 			"every number is a statistic: j/k choose one, Enter opens it in the tree and the inspector"}

@@ -474,7 +474,7 @@ func (m *Model) formKey(km tea.KeyMsg) tea.Cmd {
 			_, err = m.hot.Add(spec, m.form.edit)
 		}
 		if err != nil {
-			m.form.err = err.Error()
+			m.form.err = views.PlainError(err) // the refusal in plain words (issue 32 item 4)
 			return nil
 		}
 		m.modal, m.form = modalNone, nil
