@@ -156,6 +156,8 @@ type Model struct {
 	lastStart time.Time
 	extra     bool
 	retried   bool // the last collection was a retry of a slow one (DCI-RET-2): never twice
+	// inspStale says the inspector missed collections while the overview hid it.
+	inspStale bool
 	// firstAt is the end of the first collection: the instances added until then were there
 	// at start-up, and the overview's events leave them out.
 	firstAt time.Time
@@ -359,6 +361,12 @@ func (m Model) Update(msg tea.Msg) (out tea.Model, cmd tea.Cmd) {
 		return m, cmd
 	}
 	cmd = m.update(msg)
+	if m.inspStale && !m.ov.on {
+		// The panes are back: the inspector, left alone while the overview hid it, catches up.
+		m.inspStale = false
+		m.insp.SetSnapshot(m.snap)
+		m.syncSelection()
+	}
 	m.touch() // anything else may change what is shown
 	if c := m.resubscribe(); c != nil {
 		cmd = tea.Batch(cmd, c)
@@ -526,8 +534,17 @@ func (m *Model) onSample(msg sampleMsg) tea.Cmd {
 			m.events.SetEvents(evs, seq)
 		}
 	}
-	m.insp.SetSnapshot(m.snap)
-	m.syncSelection()
+	if m.ov.on {
+		// The overview hides the inspector: it is described again when the panes come back,
+		// not at every collection (issue 32 item 15: the overview's cost).
+		m.inspStale = true
+		if m.sel = m.tree.Selected(); m.sel.Ctx != nil {
+			m.values.SetSelection(m.reg, m.sel)
+		}
+	} else {
+		m.insp.SetSnapshot(m.snap)
+		m.syncSelection()
+	}
 	m.values.SetSnapshot(m.snap)
 	if m.focus == paneValues {
 		// The table was sorted again with the new values: the inspector follows the row now

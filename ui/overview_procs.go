@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"dcimon/namespace"
+	"dcimon/views"
 )
 
 // procBlock is one ranking of the process block: the statistic the processes are ranked by and
@@ -94,9 +95,13 @@ func topN(cv *namespace.ClassValues, di, n int, dst []ranked) ([]ranked, int) {
 	return dst, valid
 }
 
+// maxProcRows is the most processes a ranking of the overview lists: the busiest at a glance;
+// the process table (P) has them all.
+const maxProcRows = 15
+
 // overviewProcs is the process block for a w×h area: up to three rankings side by side (CPU,
-// then memory and I/O as the width allows), each a title, a header and up to 25 processes; nil
-// when the source has no processes.
+// then memory and I/O as the width allows), each a title, a header and up to maxProcRows
+// processes; nil when the source has no processes.
 func (m *Model) overviewProcs(w, h int) []ovLine {
 	pc := m.procClass()
 	if pc == nil || h < 3 || m.snap == nil {
@@ -111,7 +116,7 @@ func (m *Model) overviewProcs(w, h int) []ovLine {
 		nb = 2
 	}
 	colW := (w - (nb - 1)) / nb
-	rows := min(h-2, 25)
+	rows := min(h-2, maxProcRows)
 	memTotal := 0.0
 	if v, _, _, ok := m.statValue("Mem/Real/total"); ok && v.State == namespace.Valid {
 		memTotal = v.V
@@ -139,9 +144,10 @@ func (m *Model) overviewProcs(w, h int) []ovLine {
 		}
 		out := []ovLine{{m.st.Text.Accent.Render(cut(title, colW)), "Proc"}}
 		out = append(out, ovLine{m.st.Table.Header.Render(fitLine(procHeader(b, memTotal > 0, colW), colW)), "Proc"})
+		ms := m.vf.measure(pc.c, &pc.c.Datums[di]) // once a block, not a row
 		for _, r := range top {
 			in := cv.Insts[r.slot]
-			out = append(out, ovLine{m.procRow(cv, pc, b, di, r.slot, memTotal, colW), in.Context().Path() + "/" + b.stat})
+			out = append(out, ovLine{m.procRow(cv, pc, b, di, ms, r.slot, memTotal, colW), in.Context().Path() + "/" + b.stat})
 		}
 		blocks = append(blocks, out)
 	}
@@ -190,7 +196,7 @@ func procHeader(b procBlock, mem bool, w int) string {
 
 // procRow is one process of a block, in procHeader's columns; the command line takes the rest of
 // the width.
-func (m *Model) procRow(cv *namespace.ClassValues, pc *procCols, b procBlock, di, slot int, memTotal float64, w int) string {
+func (m *Model) procRow(cv *namespace.ClassValues, pc *procCols, b procBlock, di int, ms views.Measure, slot int, memTotal float64, w int) string {
 	nd := len(pc.c.Datums)
 	row := cv.Vals[slot*nd : (slot+1)*nd]
 	get := func(i int) namespace.Value {
@@ -209,14 +215,14 @@ func (m *Model) procRow(cv *namespace.ClassValues, pc *procCols, b procBlock, di
 	var txt string
 	switch b.stat {
 	case "cpu":
-		txt = strconv.FormatFloat(m.vf.measure(pc.c, d).Base(v.V), 'f', 1, 64)
+		txt = strconv.FormatFloat(ms.Base(v.V), 'f', 1, 64)
 	case "rss":
 		txt = string(humanText(nil, v.V, 1024))
 	default:
 		txt = m.vf.text(pc.c, d, v)
 	}
 	ink := m.st.Text.Normal
-	if b.stat == "cpu" && m.vf.measure(pc.c, d).Base(v.V) >= procBusyAt {
+	if b.stat == "cpu" && ms.Base(v.V) >= procBusyAt {
 		ink = m.st.Text.Warn
 	}
 	ink.writePadLeft(&sb, txt, b.width)
