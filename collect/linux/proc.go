@@ -53,7 +53,16 @@ type procEntry struct {
 	// one pread each at every scan instead of open, read and close (issue 32 item 15). A kept
 	// descriptor reads its own process only: once it exits, reads fail with ESRCH, and a
 	// process given its PID has a new entry.
-	fds [3]int
+	fds [5]int
+	// statm and schedstat, read at every scan: the resident size, and whether the main thread
+	// ran since the last scan (status is read again only then: its context switches and user
+	// are the main thread's, and they cannot change while it does not run).
+	statm, sched pathZ
+	rssPages     uint64
+	statmOK      bool
+	lastRun      uint64
+	haveRun      bool
+	statusRead   bool
 }
 
 // The kept descriptors of an entry, by file.
@@ -61,6 +70,8 @@ const (
 	fdStat = iota
 	fdStatus
 	fdIO
+	fdStatm
+	fdSched
 )
 
 // maxKeptProcs bounds the processes whose files are kept open (three descriptors each); the
@@ -92,6 +103,10 @@ type procProvider struct {
 	keep      bool
 	keepKnown bool
 	kept      int
+	// noSched says /proc/PID/schedstat is not there (a kernel without scheduler statistics):
+	// status is then read at every scan.
+	noSched bool
+	noStatm bool
 }
 
 func newProcProvider(r roots, boot *bootClock, ncpu int, memTotal uint64) *procProvider {
@@ -211,7 +226,7 @@ func (p *procProvider) readKept(e *procEntry, which int, path pathZ, limit int) 
 }
 
 // noFDs is an entry with no kept descriptor.
-var noFDs = [3]int{-1, -1, -1}
+var noFDs = [5]int{-1, -1, -1, -1, -1}
 
 // closeFDs closes an entry's kept descriptors.
 func (p *procProvider) closeFDs(e *procEntry) {
@@ -439,15 +454,52 @@ func (p *procProvider) read(pid uint64, variable bool) (*procEntry, error) {
 	e.kthread = st.flags&pfKthread != 0
 	st.comm = nil
 	e.statBuf = st
-	data, err = p.readKept(e, fdStatus, e.status, 16<<10)
-	if err != nil {
-		if p.exited(e, err) {
+	// The resident size from statm, at every scan: it moves while the process sleeps (another
+	// thread, reclaim).
+	e.statmOK = false
+	if !p.noStatm {
+		data, err := p.readKept(e, fdStatm, e.statm, 256)
+		switch {
+		case err == nil:
+			if pages, err := parseStatmResident(e.dir, data); err == nil {
+				e.rssPages, e.statmOK = pages, true
+			}
+		case p.exited(e, err):
+			return nil, err
+		case gone(err):
+			p.noStatm = true // a tree without statm: status's VmRSS then
+		}
+	}
+	// status (user, context switches) only when the main thread ran since the last scan
+	// (issue 32 item 15: status is the dearest file a process has): what it says about the
+	// main thread cannot change while it does not run, so the values kept are exact.
+	ran := true
+	if !p.noSched {
+		data, err := p.readKept(e, fdSched, e.sched, 256)
+		switch {
+		case err == nil:
+			if run, err := parseSchedRun(e.dir, data); err == nil {
+				ran = !e.haveRun || run != e.lastRun
+				e.lastRun, e.haveRun = run, true
+			}
+		case p.exited(e, err):
+			return nil, err
+		case gone(err):
+			p.noSched = true // not a kernel with scheduler statistics
+		}
+	}
+	if fresh || execd || ran || !e.statusRead {
+		data, err = p.readKept(e, fdStatus, e.status, 16<<10)
+		if err != nil {
+			if p.exited(e, err) {
+				return nil, err
+			}
+			return nil, &os.PathError{Op: "read", Path: e.statusS, Err: err}
+		}
+		if err := parseProcStatus(e.statusS, data, &e.statusV); err != nil {
 			return nil, err
 		}
-		return nil, &os.PathError{Op: "read", Path: e.statusS, Err: err}
-	}
-	if err := parseProcStatus(e.statusS, data, &e.statusV); err != nil {
-		return nil, err
+		e.statusRead = true
 	}
 	e.ioFailed = false
 	if data, err = p.readKept(e, fdIO, e.io, 1024); err != nil {
@@ -494,7 +546,8 @@ func (p *procProvider) newEntry(pid, start uint64) *procEntry {
 	d := filepath.Join(p.roots.proc, name)
 	return &procEntry{pid: pid, start: start, levels: []uint64{pid, start}, name: name, desc: "Process " + name, dir: d,
 		stat: p.newStat, status: makePathZ(d + "/status"), io: makePathZ(d + "/io"), cmdPath: makePathZ(d + "/cmdline"), cgPath: makePathZ(d + "/cgroup"),
-		statS: d + "/stat", statusS: d + "/status", ioS: d + "/io", fds: noFDs}
+		statS: d + "/stat", statusS: d + "/status", ioS: d + "/io", fds: noFDs,
+		statm: makePathZ(d + "/statm"), sched: makePathZ(d + "/schedstat")}
 }
 
 // fill writes one process's raw values.
@@ -516,6 +569,8 @@ func (p *procProvider) fill(row []ns.Raw, e *procEntry, btime uint64) {
 	// 24 is an approximate per-CPU counter on recent kernels, up to 10% low (issue 29 item 7). A
 	// kernel thread has no memory of its own and no VmRSS line: 0, as top shows it.
 	switch {
+	case e.statmOK:
+		row[schema.ProcRSSID-1] = ns.RawN(e.rssPages * p.pageSize)
 	case e.statusV.haveRSS:
 		row[schema.ProcRSSID-1] = ns.RawN(e.statusV.rssBytes)
 	case e.kthread:
