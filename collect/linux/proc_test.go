@@ -427,7 +427,10 @@ func TestProcStatusOnlyWhenRun(t *testing.T) {
 		}
 	}
 	opened := map[string]int{}
-	p.openHook = func(path string) error { opened[filepath.Base(filepath.Dir(path))+"/"+filepath.Base(path)]++; return nil }
+	p.openHook = func(path string) error {
+		opened[filepath.Base(filepath.Dir(path))+"/"+filepath.Base(path)]++
+		return nil
+	}
 	writeProcTree(t, dir, procs)
 	extra(1000, 5000)
 	h.Step(req)
