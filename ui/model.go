@@ -156,7 +156,7 @@ type Model struct {
 	lastStart time.Time
 	extra     bool
 	retried   bool // the last collection was a retry of a slow one (DCI-RET-2): never twice
-	// inspStale says the inspector missed collections while the overview hid it.
+	// inspStale says the tree and the inspector missed collections while the overview hid them.
 	inspStale bool
 	// firstAt is the end of the first collection: the instances added until then were there
 	// at start-up, and the overview's events leave them out.
@@ -362,8 +362,12 @@ func (m Model) Update(msg tea.Msg) (out tea.Model, cmd tea.Cmd) {
 	}
 	cmd = m.update(msg)
 	if m.inspStale && !m.ov.on {
-		// The panes are back: the inspector, left alone while the overview hid it, catches up.
+		// The panes are back: the tree and the inspector, left alone while the overview hid
+		// them, catch up.
 		m.inspStale = false
+		m.tree.SetRegistry(m.reg)
+		m.tree.SetHealth(m.health)
+		m.tree.SetSnapshot(m.snap)
 		m.insp.SetSnapshot(m.snap)
 		m.syncSelection()
 	}
@@ -513,9 +517,15 @@ func (m *Model) onSample(msg sampleMsg) tea.Cmd {
 		m.firstAt = msg.snap.End // what is "added" until then is the start-up inventory
 	}
 	m.health, m.okN, m.badN, m.hostsOK, m.hosts = buildHealthHosts(m.reg, m.snap)
-	m.tree.SetRegistry(m.reg)
-	m.tree.SetHealth(m.health)
-	m.tree.SetSnapshot(m.snap)
+	if m.ov.on {
+		// The overview hides the tree: its rows are made again when the panes come back, not
+		// at every collection that brings a new process (issue 32 item 15).
+		m.inspStale = true
+	} else {
+		m.tree.SetRegistry(m.reg)
+		m.tree.SetHealth(m.health)
+		m.tree.SetSnapshot(m.snap)
+	}
 	m.hot.ShowFor(m.sel.Ctx)  // the on-screen peer sets whose class had no instance yet
 	m.hot.SetSnapshot(m.snap) // before reading the log: the read raises hotset exceptions
 	if log := m.src.Events(); log != nil {
