@@ -141,7 +141,7 @@ func TestCommandErrors(t *testing.T) {
 		{append([]string{"describe", "Nope"}, fix...), 1, "SiInvalidCx (180)"},
 		{append([]string{"describe", "CPU/cpu0/nosuch"}, fix...), 1, "SiNotFound (188)"},
 		{append([]string{"get", "Nope/*/x"}, fix...), 1, "SiNotFound (188)"},
-		{append([]string{"hot", "CPU/cpu0", "idle"}, fix...), 2, "SiBadArgument (187)"},
+		{append([]string{"hot", "CPU/cpu0", "idle"}, fix...), 2, "has no peer subcontexts"},
 		{append([]string{"hot", "Disk", "nosuchstat"}, fix...), 1, "SiNotFound (188)"},
 		{append([]string{"hot", "Disk", "busy", "--exceptions", "exception", "--threshold", "10"}, fix...), 2, "severity"},
 		{[]string{"list", "--procfs", "/nonexistent"}, 2, "--procfs /nonexistent"},

@@ -5,6 +5,7 @@ package headless
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -110,9 +111,20 @@ func Get(ctx context.Context, o GetOptions, e Env, w io.Writer) (err error) {
 	defer func() { err = damaged(as, err) }() // what was read is printed; then the damage is said
 	reg := s.Registry()
 	reqs := make([]request, len(o.Paths))
+	final := 0
 	for i, p := range o.Paths {
 		reqs[i].pattern, reqs[i].all = hostPath(o.Common, reg, p), o.All
 		reqs[i].expand(reg)
+		if neverResolves(reqs[i].err) {
+			final++
+		}
+	}
+	// When no request can ever resolve, that is said at once, not after an interval (issue 32
+	// item 12): paths that stop where no instance can come (Nope/x, CPU/nope). One that stops
+	// under a class of instances (a disk not plugged in yet) is waited for, and beside paths
+	// that resolve a bad one is printed in its place with its error (PCPF-11, DCI-RET-1).
+	if final == len(reqs) && final > 0 {
+		return fmt.Errorf("%s: %w", reqs[0].pattern, reqs[0].err)
 	}
 	set := newGetSet(reg, first) // the statistics asked for, read as one SPMI statset
 	set.sync(reqs)
@@ -162,6 +174,18 @@ func Get(ctx context.Context, o GetOptions, e Env, w io.Writer) (err error) {
 		}
 	}
 	return failed
+}
+
+// neverResolves says a path's error is final, so waiting for another reading cannot make it
+// resolve: it stopped at a context that holds no instances, or at its last component, which a
+// statistic of the context would have matched (statistics are declared, not found), or at an
+// empty component (a slash in a name: the error says how to write it).
+func neverResolves(err error) bool {
+	var ne *ns.Error
+	if !errors.As(err, &ne) || ne.At == nil {
+		return false
+	}
+	return !ne.At.Instantiable() || ne.Si == ns.SiNotFound || ne.Name == ""
 }
 
 // exact reports whether the request names one statistic, no wildcard: an invalid value it reaches

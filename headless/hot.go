@@ -130,7 +130,7 @@ func Hot(ctx context.Context, o HotOptions, e Env, w io.Writer) (err error) {
 	if err != nil {
 		var ne *ns.Error
 		if asNS(err, &ne) && ne.Si == ns.SiBadArgument {
-			return &UsageError{Msg: err.Error()}
+			return &UsageError{Msg: views.PlainError(err)} // plain words (issue 32 item 4)
 		}
 		return err
 	}
@@ -228,7 +228,7 @@ func hotThreshold(hs *ns.HotSet, o HotOptions) (float64, func(float64) string, e
 // hotErrText is a peer set's SPMI error with what caused it (issue 12): the reason, and the
 // provider's own error (file, line, what was wrong) when its class failed.
 func hotErrText(v *ns.HotVals, snap *ns.Snapshot, entry *ns.HotVals) string {
-	s := v.Err.Line()
+	s := views.ErrWords(v.Err)
 	if v.ErrReason != ns.ReasonNone {
 		s += " " + v.ErrReason.String()
 	}
@@ -298,8 +298,8 @@ func writeHot(w io.Writer, asJSON, netBits bool, e Env, reg *ns.Registry, snap *
 	cond := views.ThresholdText(m, spec.Threshold)
 	fmt.Fprintf(&b, "# %s  interval %.2f s\n", hs.Time().In(e.Loc).Format("2006-01-02 15:04:05 MST"), hs.TimeChange().Seconds())
 	for _, v := range peerSets(entry) {
-		fmt.Fprintf(&b, "%s %s  threshold %s  max %d  feed %s  exceptions %s — top %d of %d\n",
-			safe(v.Path()), safe(spec.Stat), cond, spec.MaxResp, spec.Feed, spec.Except, v.Count, v.AvailResp)
+		fmt.Fprintf(&b, "%s %s  threshold %s  max %d  listed %s  alerts %s — top %d of %d\n",
+			safe(v.Path()), safe(spec.Stat), cond, spec.MaxResp, views.FeedWords(spec.Feed), views.ExceptWords(spec.Except), v.Count, v.AvailResp)
 		if v.Err != ns.SiSuccess {
 			fmt.Fprintf(&b, "  error: %s\n", hotErrText(v, snap, entry))
 		}

@@ -8,6 +8,11 @@ type Error struct {
 	Status Status
 	Si     SiErr
 	Msg    string
+	// At is where a path that did not resolve stopped: the last context it reached, and Name
+	// the component it did not find there. A command tells by them whether the name could still
+	// appear (an instance under a class) or never will.
+	At   *Context
+	Name string
 }
 
 func (e *Error) Error() string {

@@ -23,7 +23,7 @@ func (r *Registry) Glob(pattern string) ([]Ref, error) {
 		}
 		return []Ref{ref}, nil
 	}
-	parts := strings.Split(strings.Trim(pattern, "/"), "/")
+	parts := splitPath(pattern)
 	var out []Ref
 	var bad error
 	r.Read(func() {
@@ -67,19 +67,25 @@ func (r *Registry) Glob(pattern string) ([]Ref, error) {
 	return out, nil
 }
 
-// componentMatcher is how component part matches names below c: exactly, when something there
-// has that very name (the quoting rule of Glob), else as a path.Match pattern; nil when part is
-// neither a name there nor a valid pattern. Call it inside r.Read.
-func (r *Registry) componentMatcher(c *Context, part string, last bool) func(string) bool {
-	exact := func(name string) bool { return name == part }
-	for _, k := range c.Children() {
-		if k.Name == part {
-			return exact
+// componentMatcher is how component seg matches names below c: exactly, when something there
+// has that very name (the quoting rule of Glob) or the component is in double quotes (a quoted
+// name is never a pattern), else as a path.Match pattern; nil when it is neither a name there nor
+// a valid pattern. Call it inside r.Read.
+func (r *Registry) componentMatcher(c *Context, seg pathSeg, last bool) func(string) bool {
+	if k := c.child(seg); k != nil {
+		return func(name string) bool { return name == k.Name }
+	}
+	if last && c.Stats != nil {
+		for _, n := range []string{seg.raw, seg.name} {
+			if c.Stats.DatumByName(n) >= 0 {
+				return func(name string) bool { return name == n }
+			}
 		}
 	}
-	if last && c.Stats != nil && c.Stats.DatumByName(part) >= 0 {
-		return exact
+	if seg.quoted {
+		return func(string) bool { return false }
 	}
+	part := seg.raw
 	if _, err := path.Match(part, ""); err != nil {
 		return nil
 	}
@@ -115,10 +121,13 @@ func (r *Registry) HostName(snap *Snapshot) string {
 // top-level contexts its first component names or matches (`Proc/*/rss` reaches the processes).
 // A command subscribes to them before its first reading, so that they have instances to match.
 func (r *Registry) OnDemand(pattern string) []*Class {
-	first, _, _ := strings.Cut(strings.Trim(pattern, "/"), "/")
+	segs := splitPath(pattern)
+	if len(segs) == 0 {
+		return nil
+	}
 	var tops []*Context
 	r.Read(func() {
-		match := r.componentMatcher(r.Top(), first, false)
+		match := r.componentMatcher(r.Top(), segs[0], false)
 		if match == nil {
 			return
 		}
@@ -149,7 +158,7 @@ func (r *Registry) OnDemand(pattern string) []*Class {
 // (as far as they are known). A command subscribes to them and reads again, a level at a
 // time, until no new one is reached (headless.firstReading).
 func (r *Registry) LazyAlong(pattern string) []*Class {
-	parts := strings.Split(strings.Trim(pattern, "/"), "/")
+	parts := splitPath(pattern)
 	var out []*Class
 	r.Read(func() {
 		var walk func(c *Context, i int)

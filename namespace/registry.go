@@ -541,23 +541,34 @@ func (r *Registry) lookupLocked(from *Context, path string) (Ref, error) {
 	if cur.deleted.Load() {
 		return Ref{}, errf(StatusInvalidArg, SiDeleted, "context %s has been deleted", cur.Path())
 	}
-	path = strings.Trim(path, "/")
-	if path == "" {
-		return Ref{Ctx: cur}, nil
-	}
-	for path != "" {
-		name, rest, _ := strings.Cut(path, "/")
-		if k := cur.byName[name]; k != nil {
-			cur, path = k, rest
+	segs := splitPath(path)
+	for i, s := range segs {
+		if k := cur.child(s); k != nil {
+			cur = k
 			continue
 		}
-		if rest == "" && cur.Stats != nil {
-			if i := cur.Stats.DatumByName(name); i >= 0 && cur.Stats.Datums[i].ID != InvalidDatumID {
-				return Ref{Ctx: cur, Datum: &cur.Stats.Datums[i]}, nil
+		last := i == len(segs)-1
+		if last && cur.Stats != nil {
+			for _, name := range []string{s.raw, s.name} {
+				if j := cur.Stats.DatumByName(name); j >= 0 && cur.Stats.Datums[j].ID != InvalidDatumID {
+					return Ref{Ctx: cur, Datum: &cur.Stats.Datums[j]}, nil
+				}
 			}
-			return Ref{}, errf(StatusUnknownDatum, SiNotFound, "%s has no statistic or subcontext %q", ctxName(cur), name)
 		}
-		return Ref{}, errf(StatusUnknownClass, SiInvalidCx, "%s has no subcontext %q", ctxName(cur), name)
+		// A mount point written with its slashes (FS//home): say how to write it (issue 32
+		// item 11).
+		hint := slashHint(cur, segs, i)
+		if hint != "" {
+			hint = "; " + hint
+		}
+		if last && cur.Stats != nil {
+			e := errf(StatusUnknownDatum, SiNotFound, "%s has no statistic or subcontext %q%s", ctxName(cur), s.raw, hint)
+			e.At, e.Name = cur, s.name
+			return Ref{}, e
+		}
+		e := errf(StatusUnknownClass, SiInvalidCx, "%s has no subcontext %q%s", ctxName(cur), s.raw, hint)
+		e.At, e.Name = cur, s.name
+		return Ref{}, e
 	}
 	return Ref{Ctx: cur}, nil
 }

@@ -33,6 +33,7 @@ var builtin embed.FS
 // themeFile is a theme file's keys: the palette's roles, and the value states.
 type themeFile struct {
 	Fg               string `toml:"fg"`
+	Bg               string `toml:"bg"`
 	Muted            string `toml:"muted"`
 	Accent           string `toml:"accent"`
 	Border           string `toml:"border"`
@@ -55,9 +56,9 @@ const colourForms = `"#rrggbb", a 256-colour number ("214") or "none"`
 
 // roleKeys are a theme file's keys, in the order its messages list them; roleKinds their kinds.
 var (
-	roleKeys = []string{"fg", "muted", "accent", "border", "focus_border", "sel_fg", "sel_bg", "ok", "warn", "crit",
+	roleKeys = []string{"fg", "bg", "muted", "accent", "border", "focus_border", "sel_fg", "sel_bg", "ok", "warn", "crit",
 		"value_invalid", "value_unavailable", "value_error", "mono"}
-	roleKinds = map[string]unstable.Kind{"fg": unstable.String, "muted": unstable.String, "accent": unstable.String,
+	roleKinds = map[string]unstable.Kind{"fg": unstable.String, "bg": unstable.String, "muted": unstable.String, "accent": unstable.String,
 		"border": unstable.String, "focus_border": unstable.String, "sel_fg": unstable.String, "sel_bg": unstable.String,
 		"ok": unstable.String, "warn": unstable.String, "crit": unstable.String, "value_invalid": unstable.String,
 		"value_unavailable": unstable.String, "value_error": unstable.String, "mono": unstable.Bool}
@@ -121,7 +122,7 @@ func Parse(name, src string, data []byte) (Palette, error) {
 		dst      *lipgloss.TerminalColor
 		optional bool
 	}{
-		{"fg", tf.Fg, &p.Fg, false}, {"muted", tf.Muted, &p.Muted, false}, {"accent", tf.Accent, &p.Accent, false},
+		{"fg", tf.Fg, &p.Fg, false}, {"bg", tf.Bg, &p.Bg, true}, {"muted", tf.Muted, &p.Muted, false}, {"accent", tf.Accent, &p.Accent, false},
 		{"border", tf.Border, &p.Border, false}, {"focus_border", tf.FocusBorder, &p.FocusBorder, false},
 		{"sel_fg", tf.SelFg, &p.SelFg, false}, {"sel_bg", tf.SelBg, &p.SelBg, false},
 		{"ok", tf.OK, &p.OK, false}, {"warn", tf.Warn, &p.Warn, false}, {"crit", tf.Crit, &p.Crit, false},
@@ -141,6 +142,15 @@ func Parse(name, src string, data []byte) (Palette, error) {
 		}
 		*r.dst = c
 	}
+	if p.Bg == nil {
+		p.Bg = lipgloss.NoColor{}
+	}
+	if isNone(p.Fg) != isNone(p.Bg) {
+		return Palette{}, fmt.Errorf("%s: fg is %q but bg is %q: set both (text of a set colour on the terminal's own background is unreadable on a terminal of the other shade) or make both \"none\"", src, tf.Fg, orNone(tf.Bg))
+	}
+	if isNone(p.SelFg) != isNone(p.SelBg) {
+		return Palette{}, fmt.Errorf("%s: sel_fg is %q but sel_bg is %q: set both or make both \"none\"", src, tf.SelFg, tf.SelBg)
+	}
 	if p.Invalid == nil {
 		p.Invalid = p.Muted
 	}
@@ -151,6 +161,18 @@ func Parse(name, src string, data []byte) (Palette, error) {
 		p.Error = p.Crit
 	}
 	return p, nil
+}
+
+func isNone(c lipgloss.TerminalColor) bool {
+	_, ok := c.(lipgloss.NoColor)
+	return ok
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
 }
 
 // Builtin is the text of a built-in theme's file, to copy.

@@ -17,6 +17,9 @@ type Set[S any] struct {
 	Name string
 	Mono bool
 
+	// Screen is the ground every frame is drawn on: the theme's fg on its bg, or nothing when
+	// the theme leaves both to the terminal. The monitor paints it under every cell.
+	Screen S
 	Text   TextStyles[S]
 	Value  ValueStyles[S]
 	Pane   PaneStyles[S]
@@ -124,6 +127,9 @@ func convert(in, out reflect.Value, f func(reflect.Value) reflect.Value) {
 func New(p Palette) Styles {
 	fg := func(c lipgloss.TerminalColor) lipgloss.Style { return lipgloss.NewStyle().Foreground(c) }
 	s := Styles{Name: p.Name, Mono: p.Mono}
+	if p.Bg != nil && p.Fg != nil {
+		s.Screen = lipgloss.NewStyle().Foreground(p.Fg).Background(p.Bg)
+	}
 	s.Text = TextStyles[lipgloss.Style]{
 		Normal: fg(p.Fg), Muted: fg(p.Muted), Accent: fg(p.Accent), Bold: fg(p.Fg).Bold(true),
 		OK: fg(p.OK), Warn: fg(p.Warn), Crit: fg(p.Crit).Bold(true),

@@ -19,8 +19,12 @@ import (
 
 // Palette is the set of semantic colour roles a theme fills in.
 type Palette struct {
-	Name        string
-	Fg          lipgloss.TerminalColor // ordinary text
+	Name string
+	Fg   lipgloss.TerminalColor // ordinary text
+	// Bg is the screen's background. A theme sets Fg and Bg both, or neither ("none"): text of a
+	// set colour on the terminal's own background is unreadable on a terminal of the other shade
+	// (issue 32 item 10).
+	Bg          lipgloss.TerminalColor
 	Muted       lipgloss.TerminalColor // secondary text: units, descriptions, empty bar cells
 	Accent      lipgloss.TerminalColor // titles, headers, the sorted column, sparklines
 	Border      lipgloss.TerminalColor // pane borders
@@ -100,7 +104,7 @@ func ForProfile(p Palette, prof termenv.Profile) Palette {
 		}
 		return lipgloss.NoColor{}
 	}
-	for _, c := range []*lipgloss.TerminalColor{&p.Fg, &p.Muted, &p.Accent, &p.Border, &p.FocusBorder,
+	for _, c := range []*lipgloss.TerminalColor{&p.Fg, &p.Bg, &p.Muted, &p.Accent, &p.Border, &p.FocusBorder,
 		&p.SelFg, &p.SelBg, &p.OK, &p.Warn, &p.Crit, &p.Invalid, &p.Unavailable, &p.Error} {
 		*c = conv(*c)
 	}

@@ -198,22 +198,26 @@ func TestBuiltinThemeFiles(t *testing.T) {
 }
 
 func TestParseThemeErrors(t *testing.T) {
-	full := "fg = \"#000000\"\nmuted = \"240\"\naccent = \"#000000\"\nborder = \"none\"\nfocus_border = \"#000000\"\nsel_fg = \"#000000\"\nsel_bg = \"#000000\"\nok = \"#000000\"\nwarn = \"#000000\"\ncrit = \"#000000\"\n"
+	full := "fg = \"#000000\"\nbg = \"#ffffff\"\nmuted = \"240\"\naccent = \"#000000\"\nborder = \"none\"\nfocus_border = \"#000000\"\nsel_fg = \"#000000\"\nsel_bg = \"#000000\"\nok = \"#000000\"\nwarn = \"#000000\"\ncrit = \"#000000\"\n"
 	p, err := Parse("x", "x.toml", []byte(full))
 	if err != nil || p.Muted != lipgloss.Color("240") || p.Invalid != p.Muted {
 		t.Fatalf("%v %+v", err, p)
 	}
 	for _, c := range []struct{ text, want string }{
-		{strings.Replace(full, "\"#000000\"\nmuted", "\"greenish\"\nmuted", 1), `x.toml:1:6: fg: want "#rrggbb", a 256-colour number ("214") or "none", got "greenish"`},
+		{strings.Replace(full, "fg = \"#000000\"", "fg = \"greenish\"", 1), `x.toml:1:6: fg: want "#rrggbb", a 256-colour number ("214") or "none", got "greenish"`},
 		// Issue 29 item 16: a value of the wrong kind, or a colour that is none, at its line and
 		// column in the file's words, never a Go type.
-		{strings.Replace(full, "accent = \"#000000\"", "accent = 214", 1), `x.toml:3:10: accent: want "#rrggbb", a 256-colour number ("214") or "none", in quotes, got 214`},
-		{strings.Replace(full, "muted = \"240\"", "muted = \"#zz0000\"", 1), `x.toml:2:9: muted: want "#rrggbb", a 256-colour number ("214") or "none", got "#zz0000"`},
-		{full + "mono = \"yes\"\n", `x.toml:11:8: mono: want true or false, got "yes"`},
-		{full + "[colours]\n", `x.toml:11:2: colours: unknown key (a theme's keys: fg, muted, accent,`},
+		{strings.Replace(full, "accent = \"#000000\"", "accent = 214", 1), `x.toml:4:10: accent: want "#rrggbb", a 256-colour number ("214") or "none", in quotes, got 214`},
+		{strings.Replace(full, "muted = \"240\"", "muted = \"#zz0000\"", 1), `x.toml:3:9: muted: want "#rrggbb", a 256-colour number ("214") or "none", got "#zz0000"`},
+		{full + "mono = \"yes\"\n", `x.toml:12:8: mono: want true or false, got "yes"`},
+		{full + "[colours]\n", `x.toml:12:2: colours: unknown key (a theme's keys: fg,`},
 		{strings.Replace(full, "crit = \"#000000\"\n", "", 1), `x.toml: crit is missing`},
-		{full + "colour = \"#000000\"\n", `x.toml:11:1: colour: unknown key`},
-		{strings.Replace(full, "240", "256", 1), `x.toml:2:9: muted: want "#rrggbb", a 256-colour number ("214") or "none", got "256"`},
+		{full + "colour = \"#000000\"\n", `x.toml:12:1: colour: unknown key`},
+		{strings.Replace(full, "240", "256", 1), `x.toml:3:9: muted: want "#rrggbb", a 256-colour number ("214") or "none", got "256"`},
+		// issue 32 item 10: a text colour without a background, or the other way round.
+		{strings.Replace(full, "bg = \"#ffffff\"\n", "", 1), `x.toml: fg is "#000000" but bg is "none": set both`},
+		{strings.Replace(full, "fg = \"#000000\"", "fg = \"none\"", 1), `x.toml: fg is "none" but bg is "#ffffff"`},
+		{strings.Replace(full, "sel_bg = \"#000000\"", "sel_bg = \"none\"", 1), `x.toml: sel_fg is "#000000" but sel_bg is "none"`},
 	} {
 		if _, err := Parse("x", "x.toml", []byte(c.text)); err == nil || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("%v, want %s", err, c.want)
@@ -268,4 +272,28 @@ func FuzzParseTheme(f *testing.F) {
 			t.Fatalf("a palette with a role unset: %+v", p)
 		}
 	})
+}
+
+// issue 32 item 10: every built-in theme sets both the text colour and the background, or
+// neither, for ordinary text and for the selection; one that sets them paints its ground.
+func TestBuiltinThemesSetForegroundWithBackground(t *testing.T) {
+	for _, n := range builtinNames() {
+		p, err := Lookup(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, pair := range [][2]lipgloss.TerminalColor{{p.Fg, p.Bg}, {p.SelFg, p.SelBg}} {
+			if isNone(pair[0]) != isNone(pair[1]) {
+				t.Errorf("%s: foreground %v with background %v", n, pair[0], pair[1])
+			}
+		}
+		st := New(ForProfile(p, termenv.TrueColor))
+		_, hasBg := st.Screen.GetBackground().(lipgloss.NoColor)
+		if hasBg == !isNone(p.Bg) {
+			t.Errorf("%s: the screen's ground does not follow bg %v: %v", n, p.Bg, st.Screen.GetBackground())
+		}
+	}
+	if l, _ := Lookup("light"); isNone(l.Bg) {
+		t.Error("light has no background: near-black text on a dark terminal")
+	}
 }

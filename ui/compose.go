@@ -74,8 +74,49 @@ func (m *Model) draw() (s string, ok bool) {
 	if m.fc == nil {
 		m.fc = &frameCache{} // a model not built by New: nothing is kept
 	}
-	return m.compose(), true
+	return paintGround(m.compose(), m.st.Screen.pre), true
 }
+
+// paintGround lays the theme's ground (its fg on its bg, issue 32 item 10) under every cell of
+// frame: at the start of each line and again after every reset, so that padding and the text of
+// styles that set only a foreground are drawn on the theme's background rather than the
+// terminal's. A theme that leaves both to the terminal has no ground: the frame is unchanged.
+func paintGround(frame, ground string) string {
+	if ground == "" || frame == "" {
+		return frame
+	}
+	var sb strings.Builder
+	sb.Grow(len(frame) + len(frame)/8)
+	sb.WriteString(ground)
+	for i := 0; i < len(frame); {
+		j := strings.IndexAny(frame[i:], "\x1b\n")
+		if j < 0 {
+			sb.WriteString(frame[i:])
+			break
+		}
+		sb.WriteString(frame[i : i+j])
+		i += j
+		switch {
+		case frame[i] == '\n':
+			sb.WriteString(resetSGR + "\n" + ground)
+			i++
+		case strings.HasPrefix(frame[i:], "\x1b[0m"):
+			sb.WriteString("\x1b[0m" + ground)
+			i += 4
+		case strings.HasPrefix(frame[i:], "\x1b[m"):
+			sb.WriteString("\x1b[m" + ground)
+			i += 3
+		default:
+			sb.WriteByte(frame[i])
+			i++
+		}
+	}
+	sb.WriteString(resetSGR)
+	return sb.String()
+}
+
+// resetSGR gives the terminal back its own colours at the end of a line.
+const resetSGR = "\x1b[m"
 
 func (m *Model) compose() string {
 	if m.w <= 0 || m.h <= 0 {
@@ -310,6 +351,9 @@ func (m *Model) header() string {
 	if f := m.values.Filter(); f != "" && m.modal != modalFilter {
 		right += "table filter “" + safe(f) + "” "
 	}
+	if u := m.values.User(); u != "" && m.modal != modalFilter {
+		right += "user “" + safe(u) + "” "
+	}
 	if m.rp != nil && right == "" {
 		right = m.rp.title()
 	}
@@ -384,7 +428,13 @@ func (m *Model) bottomLine() string {
 	case modalFilter, modalGoto:
 		prompt := "/ "
 		hint := fmt.Sprintf("  %s · %s · %s", plural(m.tree.Matches(), "match", "matches"), helpText(m.inKeys.Accept), helpText(m.inKeys.Cancel))
-		if m.modal == modalGoto {
+		switch {
+		case m.modal == modalFilter && m.filterUser:
+			prompt = "u user "
+			hint = "  " + strings.Join(m.values.Users(), " ") + " · " + helpText(m.inKeys.Accept) + " · empty: every user"
+		case m.modal == modalFilter && m.filterValues:
+			hint = "  user or command · " + helpText(m.inKeys.Accept) + " · " + helpText(m.inKeys.Cancel)
+		case m.modal == modalGoto:
 			prompt = ": go to "
 			hint = "  path from " + orTop(m.sel.Ctx) + " · " + helpText(m.inKeys.Accept) + " · " + helpText(m.inKeys.Cancel)
 		}

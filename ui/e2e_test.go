@@ -481,3 +481,58 @@ func (tm *tmuxTerm) downToLoad() {
 	tm.keys("q")
 	tm.restored(0)
 }
+
+// issue 32 item 7: htop's keys in the process table of the real program, in a real terminal:
+// P from the tree opens the processes; there P, M and T sort by %CPU, %MEM and TIME+, t and F5
+// toggle the tree (not the theme), F6 and < move the sort column, / and F3 search, u keeps one
+// user's processes, H says threads are not listed.
+func TestSmokeHtopKeys(t *testing.T) {
+	bin, _ := program(t)
+	tm := startTerm(t, 160, 45, bin, "--source", "synthetic:disks=2,nics=1,cpus=2,procs=30,seed=3")
+	tm.keys("P")
+	tm.waitFor("Top › Proc", "%CPU▼", "COMMAND")
+	tm.keys("M")
+	tm.waitFor("%MEM▼")
+	tm.keys("T")
+	tm.waitFor("TIME+▼")
+	tm.keys("P")
+	tm.waitFor("%CPU▼")
+	tm.keys("t")
+	s := tm.waitFor("COMMAND (tree)", "processes as a tree by parent")
+	if strings.Contains(s, "theme ") {
+		t.Errorf("t changed the theme in the process table:\n%s", s)
+	}
+	tm.keys("F5")
+	tm.waitFor("processes as a list")
+	tm.keys("F6")
+	tm.waitFor("sorted by %MEM", "%MEM▼")
+	tm.keys("<")
+	tm.waitFor("sorted by %CPU", "%CPU▼")
+	tm.keys("F3")
+	tm.literal("nginx")
+	tm.keys("Enter")
+	tm.waitFor("table filter “nginx”")
+	// Escape alone, then the next key: sent together they read as alt+/.
+	tm.keys("Escape")
+	tm.waitFor("table filter cleared")
+	tm.keys("/")
+	tm.literal("python3")
+	tm.keys("Enter")
+	tm.waitFor("table filter “python3”")
+	tm.keys("Escape")
+	tm.waitFor("table filter cleared")
+	tm.keys("u")
+	tm.waitFor("u user", "app", "root")
+	tm.literal("root")
+	tm.keys("Enter")
+	s = tm.waitFor("user “root”")
+	if strings.Contains(s, " app ") {
+		t.Errorf("u root still lists app's processes:\n%s", s)
+	}
+	tm.keys("Escape")
+	tm.waitFor("every user's processes again")
+	tm.keys("H")
+	tm.waitFor("not their threads")
+	tm.keys("q")
+	tm.restored(0)
+}

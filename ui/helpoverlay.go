@@ -66,6 +66,11 @@ func (m *Model) helpBody() []string {
 		return append(out, "")
 	}
 	left := append(section("Everywhere", m.keys.FullHelp()), section("Tree", m.tree.FullHelp())...)
+	// htop's keys: while the process table has the focus they come before the keys above, so
+	// there P sorts by CPU, t is the tree, / searches the table and < > choose the sort column.
+	procs := section("Process table (htop's keys; while it has the focus they win over the keys above)", [][]key.Binding{m.values.pkeys.all()})
+	procs = append(procs[:len(procs)-1], m.st.Text.Muted.Render("no kill, no renice: dcimon never changes a process"), "")
+	left = append(left, procs...)
 	right := append(section("Values", m.values.FullHelp()), section("Hotsets", m.hot.FullHelp())...)
 	right = append(right, section("Inspector", m.insp.FullHelp())...)
 	right = append(right, section("Events", m.events.FullHelp())...)
@@ -99,7 +104,8 @@ func (m *Model) helpBody() []string {
 func (m *Model) explain() []string {
 	if m.ov.on {
 		return []string{"Overview: is this host all right, and what is busiest?",
-			"CPU        busy share of all processors, with mpstat's usr, sys, wait and steal; a bar per processor",
+			"CPU        busy share of all processors: mpstat's usr, nice, sys, irq, soft, steal and other add up to it; iowait is idle time; a bar per processor",
+			"Processes  the busiest by CPU (and by memory and I/O where there is room): PID, USER, %CPU, %MEM, TIME+ and the command, as htop",
 			"Mem, Swap  share in use, with used, total, available and cached memory",
 			"hotsets    the busiest peers of each open hotset, ranked, on their statistic's scale",
 			"every number is a statistic: j/k choose one, Enter opens it in the tree and the inspector"}

@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"dcimon/namespace"
+	"dcimon/views"
 )
 
 // fsFullAt is the used share (in %) past which a file system is flagged: the default hotset's
@@ -396,7 +397,7 @@ func (p hotPane) Update(msg tea.Msg) (hotPane, tea.Cmd) {
 			name := e.Path() + " " + e.Spec().Stat
 			if err := p.Delete(e); err != nil {
 				p.err = err
-				return p, flashCmd("hotset "+name+": "+err.Error(), true)
+				return p, flashCmd("hotset "+name+": "+views.PlainError(err), true)
 			}
 			return p, tea.Batch(flashCmd("hotset "+name+" deleted", false), func() tea.Msg { return hotsetsChangedMsg{} })
 		}

@@ -74,7 +74,8 @@ func (p *hotPane) header(e *namespace.HotVals, elapsed time.Duration) (string, s
 	}
 	l1 += fmt.Sprintf(" — top %d of %d", e.Count, e.AvailResp)
 	if e.Err != namespace.SiSuccess && e.Err != namespace.SiNoValue {
-		l1 += " — " + e.Err.String()
+		// In plain words (issue 32 item 4); the inspector gives the SPMI code.
+		l1 += " — " + views.ErrWords(e.Err)
 		if e.ErrReason != namespace.ReasonNone {
 			l1 += ": " + e.ErrReason.String()
 		}
@@ -87,9 +88,9 @@ func (p *hotPane) header(e *namespace.HotVals, elapsed time.Duration) (string, s
 	if spec.Threshold != 0 {
 		thr = m.Format(spec.Threshold)
 	}
-	parts := []string{"threshold " + thr, "max " + maxr, spec.Feed.String()}
+	parts := []string{"threshold " + thr, "max " + maxr, "listed: " + views.FeedWords(spec.Feed)}
 	if spec.Except != namespace.SiHotNoException {
-		x := fmt.Sprintf("%s every %dmin sev %d", spec.Except, spec.Frequency, spec.Severity)
+		x := fmt.Sprintf("%s every %d min, severity %d", views.ExceptWords(spec.Except), spec.Frequency, spec.Severity)
 		if spec.Except.Traps() {
 			x += fmt.Sprintf(" trap %d", spec.TrapNo)
 		}

@@ -30,7 +30,7 @@ func (f *formField) value() string {
 
 var (
 	feedChoices   = []string{"none", "threshold", "always"}
-	exceptChoices = []string{"none", "exception", "trap", "both"}
+	exceptChoices = []string{"none", "event", "SNMP trap", "event and trap"}
 )
 
 // hotForm creates or edits a peer set for a statistic: the grandparent and statistic come from
@@ -74,9 +74,9 @@ func newHotForm(keys *formKeys, inKeys *inputKeys, grandpa, stat string, m views
 		num("max responses", strconv.Itoa(spec.MaxResp), "0 = every qualifying peer"),
 		num("threshold", views.ThresholdInput(m, spec.Threshold), "in "+unit+": > 0 above, < 0 below |T|, 0 all"),
 		{label: "feed", choices: feedChoices, choice: int(spec.Feed), hint: "←/→, space or PgUp/PgDn: which peers are listed"},
-		{label: "exceptions", choices: exceptChoices, choice: int(spec.Except), hint: "←/→, space, PgUp/PgDn: to the event log, no SNMP"},
-		num("frequency", strconv.Itoa(spec.Frequency), "minutes between exceptions, at least 5 with them"),
-		num("severity", strconv.Itoa(spec.Severity), "positive with exceptions, else 0"),
+		{label: "alerts", choices: exceptChoices, choice: int(spec.Except), hint: "←/→, space, PgUp/PgDn: to the event log, no SNMP"},
+		num("frequency", strconv.Itoa(spec.Frequency), "minutes between alerts, at least 5 with them"),
+		num("severity", strconv.Itoa(spec.Severity), "positive with alerts, else 0"),
 		num("trap number", strconv.Itoa(spec.TrapNo), "positive with traps, else 0"),
 	}
 	return f
@@ -134,7 +134,7 @@ func (f *hotForm) Spec() (namespace.HotSpec, error) {
 			sp.Threshold = v
 		case "feed":
 			sp.Feed = namespace.HotFeed(fld.choice)
-		case "exceptions":
+		case "alerts":
 			sp.Except = namespace.HotExcept(fld.choice)
 		default:
 			p := ints[fld.label]

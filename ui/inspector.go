@@ -379,7 +379,13 @@ func (p *inspectorPane) peerSet() namespace.Section {
 	if d != nil {
 		add("value type", d.ValType.String()+scaleNoteText(d))
 	}
-	add("threshold", v.ThresholdText())
+	// The threshold as the hotsets pane and the form show it, in the statistic's display units
+	// (10.0%, not 0.1: issue 32 item 5), with the number SPMI holds beside it.
+	thr := v.ThresholdText()
+	if d != nil && sp.Threshold != 0 {
+		thr = views.ThresholdText(views.MeasureFor(v.StatClass(), d), sp.Threshold) + " (" + thr + " as the statistic's own value)"
+	}
+	add("threshold", thr)
 	add("max_responses", strconv.Itoa(sp.MaxResp))
 	add("feed_type", sp.Feed.String())
 	add("except_type", sp.Except.String())

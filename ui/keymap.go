@@ -15,6 +15,7 @@ type keymap struct {
 	global   globalKeys
 	tree     treeKeys
 	values   valuesKeys
+	procs    procKeys
 	hot      hotKeys
 	insp     scrollKeys
 	events   eventsKeys
@@ -29,7 +30,7 @@ type KeyAction struct {
 }
 
 // keyScopes are the panes a key is looked up in, each with the global and list actions.
-var keyScopes = []string{"tree", "values", "hotsets", "inspector", "events", "overview"}
+var keyScopes = []string{"tree", "values", "processes", "hotsets", "inspector", "events", "overview"}
 
 type keyAction struct {
 	name, scope string
@@ -94,7 +95,15 @@ var keyActions = []keyAction{
 	{"values.open", "values", one(func(k *keymap) *key.Binding { return &k.values.Open })},
 	{"values.autoscale", "values", one(func(k *keymap) *key.Binding { return &k.values.Autoscale })},
 	{"values.raw", "values", one(func(k *keymap) *key.Binding { return &k.values.Raw })},
-	{"values.tree", "values", one(func(k *keymap) *key.Binding { return &k.values.Forest })},
+	{"values.tree", "processes", one(func(k *keymap) *key.Binding { return &k.procs.Forest })},
+	{"proc.sort.cpu", "processes", one(func(k *keymap) *key.Binding { return &k.procs.SortCPU })},
+	{"proc.sort.memory", "processes", one(func(k *keymap) *key.Binding { return &k.procs.SortMem })},
+	{"proc.sort.time", "processes", one(func(k *keymap) *key.Binding { return &k.procs.SortTime })},
+	{"proc.sort.next", "processes", one(func(k *keymap) *key.Binding { return &k.procs.SortNext })},
+	{"proc.sort.previous", "processes", one(func(k *keymap) *key.Binding { return &k.procs.SortPrev })},
+	{"proc.search", "processes", one(func(k *keymap) *key.Binding { return &k.procs.Search })},
+	{"proc.threads", "processes", one(func(k *keymap) *key.Binding { return &k.procs.Threads })},
+	{"proc.user", "processes", one(func(k *keymap) *key.Binding { return &k.procs.User })},
 	{"values.goaway", "values", one(func(k *keymap) *key.Binding { return &k.values.GoAway })},
 	{"hot.new", "hotsets", one(func(k *keymap) *key.Binding { return &k.hot.New })},
 	{"hot.edit", "hotsets", one(func(k *keymap) *key.Binding { return &k.hot.Edit })},
@@ -105,7 +114,7 @@ var keyActions = []keyAction{
 }
 
 func defaultKeymap() keymap {
-	return keymap{global: newGlobalKeys(), tree: newTreeKeys(), values: newValuesKeys(), hot: newHotKeys(),
+	return keymap{global: newGlobalKeys(), tree: newTreeKeys(), values: newValuesKeys(), procs: newProcKeys(), hot: newHotKeys(),
 		insp: newScrollKeys(), events: newEventsKeys(), overview: newOverviewKeys()}
 }
 
@@ -141,10 +150,16 @@ func newKeymap(rebind map[string][]string) (keymap, error) {
 		}
 	}
 	// A key is looked up among the global, list and one pane's actions: two of them may not share it.
+	// The process table's keys come before the global ones while it has the focus (htop's P, t,
+	// /, < and >): they may share a key with a global action, not with the values pane's own.
 	for _, scope := range keyScopes {
 		owner := map[string]string{}
 		for _, a := range keyActions {
-			if a.scope != "global" && a.scope != "list" && a.scope != scope {
+			switch {
+			case scope == "processes" && a.scope == "global":
+				continue
+			case scope == "processes" && a.scope == "values":
+			case a.scope != "global" && a.scope != "list" && a.scope != scope:
 				continue
 			}
 			if scope == "overview" && a.scope == "list" && a.name != "up" && a.name != "down" {

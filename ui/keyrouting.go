@@ -91,6 +91,10 @@ func (m *Model) onKey(km tea.KeyMsg) tea.Cmd {
 		return m.formKey(km)
 	case modalFilter:
 		set := func(text string) {
+			if m.filterUser {
+				m.values.SetUser(text)
+				return
+			}
 			if m.filterValues {
 				m.values.SetFilter(text) // the process table's rows, not the tree's
 				return
@@ -132,6 +136,24 @@ func (m *Model) onKey(km tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	k := m.keys
+	// The process table with the focus has htop's keys, before the global ones (issue 32 item
+	// 7): its P, t, /, < and > are the table's there.
+	if !m.ov.on && m.focus == paneValues && m.values.ProcTable() {
+		pk := m.values.pkeys
+		switch {
+		case key.Matches(km, pk.Search):
+			m.modal, m.filterValues, m.filterUser = modalFilter, true, false
+			m.input = newLineInput(m.inKeys, m.values.Filter(), 200)
+			return nil
+		case key.Matches(km, pk.User):
+			m.modal, m.filterValues, m.filterUser = modalFilter, true, true
+			m.input = newLineInput(m.inKeys, m.values.User(), 64)
+			return nil
+		}
+		if cmd, ok := m.values.procKey(km); ok {
+			return cmd
+		}
+	}
 	if m.rp != nil {
 		if cmd, ok := m.onReplayKey(km); ok {
 			return cmd
@@ -177,7 +199,7 @@ func (m *Model) onKey(km tea.KeyMsg) tea.Cmd {
 		m.modal, m.helpOff = modalHelp, 0
 		return nil
 	case key.Matches(km, k.Filter):
-		m.modal = modalFilter
+		m.modal, m.filterUser = modalFilter, false
 		// The process table with the focus filters its own rows (by user or command line);
 		// from every other pane / filters the tree.
 		m.filterValues = m.focus == paneValues && m.values.Filterable()
@@ -247,6 +269,10 @@ func (m *Model) onKey(km tea.KeyMsg) tea.Cmd {
 				return m.restartTicks()
 			}
 		}
+		return nil
+	case key.Matches(km, m.inKeys.Cancel) && m.values.User() != "":
+		m.values.SetUser("")
+		m.setFlash("every user's processes again", false)
 		return nil
 	case key.Matches(km, m.inKeys.Cancel) && m.values.Filter() != "":
 		m.values.SetFilter("")
@@ -448,7 +474,7 @@ func (m *Model) formKey(km tea.KeyMsg) tea.Cmd {
 			_, err = m.hot.Add(spec, m.form.edit)
 		}
 		if err != nil {
-			m.form.err = err.Error()
+			m.form.err = views.PlainError(err) // the refusal in plain words (issue 32 item 4)
 			return nil
 		}
 		m.modal, m.form = modalNone, nil

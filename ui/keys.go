@@ -116,7 +116,7 @@ func newTreeKeys() treeKeys {
 type valuesKeys struct {
 	listKeys
 	Sort, Reverse, Left, Right, Open, Autoscale, Raw key.Binding
-	Forest, GoAway                                   key.Binding
+	GoAway                                           key.Binding
 }
 
 func newValuesKeys() valuesKeys {
@@ -129,9 +129,35 @@ func newValuesKeys() valuesKeys {
 		Open:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open in tree")),
 		Autoscale: key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "autoscale bars")),
 		Raw:       key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "raw readings / rates")),
-		Forest:    key.NewBinding(key.WithKeys("T"), key.WithHelp("T", "processes as a tree by parent")),
 		GoAway:    key.NewBinding(key.WithKeys("X"), key.WithHelp("X X", "send a user's supplier away (SPMI-DDS-5)")),
 	}
+}
+
+// procKeys are htop's keys in the process table (issue 32 item 7). While the table has the
+// focus they come before the global bindings: P sorts by CPU there, not opens the processes;
+// t is the tree, not the theme; / and F3 search the table; < and > choose the sort column, not
+// move a replay. There is no kill and no renice: dcimon never changes a process.
+type procKeys struct {
+	SortCPU, SortMem, SortTime, Forest, Search key.Binding
+	SortNext, SortPrev, Threads, User          key.Binding
+}
+
+func newProcKeys() procKeys {
+	return procKeys{
+		SortCPU:  key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "sort by %CPU")),
+		SortMem:  key.NewBinding(key.WithKeys("M"), key.WithHelp("M", "sort by %MEM")),
+		SortTime: key.NewBinding(key.WithKeys("T"), key.WithHelp("T", "sort by TIME+")),
+		Forest:   key.NewBinding(key.WithKeys("t", "f5"), key.WithHelp("t/F5", "tree by parent / list")),
+		Search:   key.NewBinding(key.WithKeys("f3", "/"), key.WithHelp("F3 or /", "search user and command")),
+		SortNext: key.NewBinding(key.WithKeys("f6", ">"), key.WithHelp("F6 or >", "sort by the next column")),
+		SortPrev: key.NewBinding(key.WithKeys("<"), key.WithHelp("<", "sort by the previous column")),
+		Threads:  key.NewBinding(key.WithKeys("H"), key.WithHelp("H", "user threads (not listed: see THR)")),
+		User:     key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "one user's processes")),
+	}
+}
+
+func (k procKeys) all() []key.Binding {
+	return []key.Binding{k.SortCPU, k.SortMem, k.SortTime, k.Forest, k.Search, k.SortNext, k.SortPrev, k.Threads, k.User}
 }
 
 // hotKeys are the hotset pane's bindings.

@@ -111,8 +111,9 @@ type Model struct {
 	events *eventsPane
 
 	modal modal
-	// filterValues says the filter being typed is the values table's, not the tree's.
-	filterValues bool
+	// filterValues says the filter being typed is the values table's, not the tree's;
+	// filterUser that it is the user whose processes the table keeps (u).
+	filterValues, filterUser bool
 	// procsByIO asks the process table, when its columns are first made, to rank by I/O (P
 	// pressed on a disk).
 	procsByIO bool
@@ -155,6 +156,11 @@ type Model struct {
 	lastStart time.Time
 	extra     bool
 	retried   bool // the last collection was a retry of a slow one (DCI-RET-2): never twice
+	// inspStale says the tree and the inspector missed collections while the overview hid them.
+	inspStale bool
+	// firstAt is the end of the first collection: the instances added until then were there
+	// at start-up, and the overview's events leave them out.
+	firstAt time.Time
 
 	// ver is the version of what the screen shows; Update moves it on whenever a message may
 	// have changed anything visible, and View draws again only for a version it has not drawn.
@@ -210,7 +216,7 @@ func New(src Sampler, opts Options) Model {
 	m.help.Styles = helpStyles(st)
 	m.tree = ptr(newTree(m.st, km.tree))
 	m.tree.vf = m.vf
-	m.values = ptr(newValues(m.st, km.values, m.vf))
+	m.values = ptr(newValues(m.st, km.values, km.procs, m.vf))
 	m.hot = ptr(newHot(m.st, km.hot, m.vf))
 	m.insp = ptr(newInspector(m.st, km.insp, opts.Location))
 	m.events = ptr(newEvents(m.st, km.events, opts.Location))
@@ -355,6 +361,16 @@ func (m Model) Update(msg tea.Msg) (out tea.Model, cmd tea.Cmd) {
 		return m, cmd
 	}
 	cmd = m.update(msg)
+	if m.inspStale && !m.ov.on {
+		// The panes are back: the tree and the inspector, left alone while the overview hid
+		// them, catch up.
+		m.inspStale = false
+		m.tree.SetRegistry(m.reg)
+		m.tree.SetHealth(m.health)
+		m.tree.SetSnapshot(m.snap)
+		m.insp.SetSnapshot(m.snap)
+		m.syncSelection()
+	}
 	m.touch() // anything else may change what is shown
 	if c := m.resubscribe(); c != nil {
 		cmd = tea.Batch(cmd, c)
@@ -497,10 +513,19 @@ func (m *Model) onSample(msg sampleMsg) tea.Cmd {
 	}
 	m.log.Printf("sample %d in %s", msg.snap.Seq, msg.took)
 	m.snap = msg.snap
+	if m.firstAt.IsZero() {
+		m.firstAt = msg.snap.End // what is "added" until then is the start-up inventory
+	}
 	m.health, m.okN, m.badN, m.hostsOK, m.hosts = buildHealthHosts(m.reg, m.snap)
-	m.tree.SetRegistry(m.reg)
-	m.tree.SetHealth(m.health)
-	m.tree.SetSnapshot(m.snap)
+	if m.ov.on {
+		// The overview hides the tree: its rows are made again when the panes come back, not
+		// at every collection that brings a new process (issue 32 item 15).
+		m.inspStale = true
+	} else {
+		m.tree.SetRegistry(m.reg)
+		m.tree.SetHealth(m.health)
+		m.tree.SetSnapshot(m.snap)
+	}
 	m.hot.ShowFor(m.sel.Ctx)  // the on-screen peer sets whose class had no instance yet
 	m.hot.SetSnapshot(m.snap) // before reading the log: the read raises hotset exceptions
 	if log := m.src.Events(); log != nil {
@@ -519,8 +544,17 @@ func (m *Model) onSample(msg sampleMsg) tea.Cmd {
 			m.events.SetEvents(evs, seq)
 		}
 	}
-	m.insp.SetSnapshot(m.snap)
-	m.syncSelection()
+	if m.ov.on {
+		// The overview hides the inspector: it is described again when the panes come back,
+		// not at every collection (issue 32 item 15: the overview's cost).
+		m.inspStale = true
+		if m.sel = m.tree.Selected(); m.sel.Ctx != nil {
+			m.values.SetSelection(m.reg, m.sel)
+		}
+	} else {
+		m.insp.SetSnapshot(m.snap)
+		m.syncSelection()
+	}
 	m.values.SetSnapshot(m.snap)
 	if m.focus == paneValues {
 		// The table was sorted again with the new values: the inspector follows the row now

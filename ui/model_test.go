@@ -337,7 +337,8 @@ func TestDegradedSupplier(t *testing.T) {
 		t.Errorf("values of a failed provider are marked:\n%s", s)
 	}
 	// The NetIf hotset reports the error; the Disk one is unaffected (SPMI-HOT-19).
-	if !strings.Contains(s, "NetIf bytes — top 0 of 0 — SiOtherErr") {
+	// In plain words (issue 32 item 4): the inspector has the SPMI code.
+	if !strings.Contains(s, "NetIf bytes — top 0 of 0 — unspecified internal error") {
 		t.Errorf("the NetIf hotset shows its error:\n%s", s)
 	}
 	src.FailNet = false
@@ -506,9 +507,9 @@ func TestHotsetForm(t *testing.T) {
 	if s := plainView(m); !strings.Contains(s, "Disk %util > 25 — top 1 of 2") || strings.Contains(s, "top 2 of 2") {
 		t.Fatalf("header after edit:\n%s", s)
 	}
-	// Exceptions without a severity are refused by the name space, with its code.
+	// Alerts without a severity are refused by the name space, in plain words (issue 32 item 4).
 	m = keys(t, m, "e{down}{down}{down}{pgup}{enter}")
-	if m.modal != modalForm || !strings.Contains(plainView(m), "SiBadArgument (187)") {
+	if m.modal != modalForm || !strings.Contains(m.form.err, "when alerts is events") || strings.Contains(m.form.err, "SiBad") {
 		t.Fatalf("the refusal is shown in the form:\n%s", plainView(m))
 	}
 	m = keys(t, m, "{esc}")

@@ -22,6 +22,11 @@ type overview struct {
 	// paths of the numbers in the last frame, top to bottom, for the cursor and Enter.
 	paths []string
 	rows  []int // the body line each path is on
+	// the process class, looked up again when the registry's generation moves (procGen), and
+	// the block's ranking, reused from frame to frame.
+	procs   *procCols
+	procGen uint64
+	top     []ranked
 }
 
 // ovLine is one line of the overview being built, and the statistic it shows when it has one.
@@ -154,21 +159,34 @@ func (m *Model) overviewLines(w, h int) []ovLine {
 		if n := m.statText("CPU/ncpu"); n != "" {
 			hl = append(hl, n)
 		}
-		add(strings.Join(hl, muted(" · ")), "Host/load1")
+		if len(hl) > 0 {
+			add(strings.Join(hl, muted(" · ")), "Host/load1")
+		}
 
 		// Processors: all together with mpstat's breakdown, then one bar each, as many as fit.
+		// The bars share one width, so the values line up; they give way to the words beside
+		// them (the CPU's parts, the memory's key figures) down to barMin cells.
 		labelW := 5
-		barW := max(min(w-labelW-9-36, 40), 8)
+		busy := -1.0
+		if v, _, _, ok := m.statValue("CPU/busy"); ok && v.State == namespace.Valid {
+			busy = v.V
+		}
+		memTexts := m.memTexts()
+		need := 0
+		if busy >= 0 {
+			need = width(m.cpuBreakdown(busy, w))
+		}
+		if len(memTexts) > 1 {
+			need = max(need, width(memTexts[1]))
+		}
+		const barMin = 10
+		barW := max(min(w-labelW-9-2-need, 40), barMin)
 		var sb strings.Builder
 		m.overviewBar(&sb, "CPU", labelW, "CPU/busy", barW)
-		var parts []string
-		for _, p := range [][2]string{{"usr", "CPU/usr"}, {"sys", "CPU/kern"}, {"wait", "CPU/wait"}, {"steal", "CPU/steal"}} {
-			if t := m.statText(p[1]); t != "" {
-				parts = append(parts, p[0]+" "+strings.TrimSuffix(t, "%"))
+		if room := w - width(sb.String()) - 2; room > 10 && busy >= 0 {
+			if parts := m.cpuBreakdown(busy, room); parts != "" {
+				sb.WriteString("  " + muted(parts))
 			}
-		}
-		if room := w - width(sb.String()) - 2; room > 10 {
-			sb.WriteString("  " + muted(cut(strings.Join(parts, " "), room)))
 		}
 		add(sb.String(), "CPU/busy")
 		var cpus []*namespace.Context
@@ -217,9 +235,12 @@ func (m *Model) overviewLines(w, h int) []ovLine {
 		// Memory and swap.
 		sb.Reset()
 		m.overviewBar(&sb, "Mem", labelW, "Mem/Real/%used", barW)
-		if u := m.statText("Mem/Real/used"); u != "" {
-			sb.WriteString("  " + muted(cut(u+" used of "+m.statText("Mem/Real/total")+" · avail "+m.statText("Mem/Real/avail")+
-				" · cached "+m.statText("Mem/Real/cached"), max(w-width(sb.String())-2, 0))))
+		room := w - width(sb.String()) - 2
+		for _, t := range memTexts {
+			if width(t) <= room {
+				sb.WriteString("  " + muted(t))
+				break
+			}
 		}
 		add(sb.String(), "Mem/Real/%used")
 		if t := m.statText("Mem/Swap/total"); t != "" {
@@ -247,19 +268,71 @@ func (m *Model) overviewLines(w, h int) []ovLine {
 		add("", "")
 	}
 
+	// The busiest processes, as htop's first rows (issue 32 item 1): a third of what is left,
+	// from 3 to 8 processes.
+	// The height the hotsets and the events leave over goes to more processes.
+	procH := min(max((h-len(out))/3, 5), 10)
+	procs := m.overviewProcs(w, procH)
+	if len(procs) > 0 {
+		used := len(out) + len(procs) + 1 + len(m.overviewHotsets(w, h-len(out)-len(procs)-1))
+		if n := len(m.overviewEvents(6)); n > 0 {
+			used += n + 1
+		}
+		if spare := h - used; spare > 0 {
+			procs = m.overviewProcs(w, procH+spare)
+		}
+		out = append(out, procs...)
+		out = append(out, ovLine{})
+	}
+
 	// The open hotsets, side by side as many as fit.
 	out = append(out, m.overviewHotsets(w, h-len(out))...)
 
 	// With room to spare, the latest events.
-	if room := h - len(out) - 1; room >= 3 && m.events != nil && len(m.events.events) > 0 {
+	if room := h - len(out) - 1; room >= 3 && m.events != nil && len(m.overviewEvents(room-1)) > 0 {
 		add(m.st.Text.Accent.Render("Latest events"), "")
-		for _, e := range m.events.events[:min(room-1, len(m.events.events))] {
+		for _, e := range m.overviewEvents(room - 1) {
 			text := e.Text
 			if text == "" || e.Kind == namespace.EvInstanceAdded || e.Kind == namespace.EvInstanceRemoved {
 				text = e.Path
 			}
 			add(muted(e.Time.In(m.evLoc()).Format("15:04:05"))+" "+pad(shortKind(e.Kind), 9)+" "+cut(safe(text), max(w-19, 0)), "")
 		}
+	}
+	return out
+}
+
+// memTexts are the words beside the memory bar, longest first: the first that fits is shown, so
+// a narrow screen drops the cache before it cuts the memory still available (issue 32 item 3).
+func (m *Model) memTexts() []string {
+	u := m.statText("Mem/Real/used")
+	if u == "" {
+		return nil
+	}
+	total, avail := m.statText("Mem/Real/total"), m.statText("Mem/Real/avail")
+	return []string{
+		u + " used of " + total + " · avail " + avail + " · cached " + m.statText("Mem/Real/cached"),
+		u + " used of " + total + " · avail " + avail,
+		"avail " + avail + " of " + total,
+		"avail " + avail,
+	}
+}
+
+// overviewEvents are the latest events worth the first screen, at most n: not the instances
+// found at the first reading (every disk and interface is "added" at start-up), nor those of
+// dcimon's own Monitor class (issue 32 item 1).
+func (m *Model) overviewEvents(n int) []namespace.Event {
+	var out []namespace.Event
+	for _, e := range m.events.events {
+		if len(out) == n {
+			break
+		}
+		if e.Kind == namespace.EvInstanceAdded || e.Kind == namespace.EvInstanceRemoved {
+			if strings.HasPrefix(e.Path, "Monitor/") || (e.Kind == namespace.EvInstanceAdded && !e.Time.After(m.firstAt)) {
+				continue
+			}
+		}
+		out = append(out, e)
 	}
 	return out
 }
@@ -278,20 +351,22 @@ func (m *Model) overviewHotsets(w, h int) []ovLine {
 	if len(entries) == 0 || h < 2 {
 		return nil
 	}
-	n := len(entries)
-	if m.ov.allCPUs {
-		for _, e := range entries {
-			if e.Path() == "CPU" {
-				n--
-			}
+	// The processes have a block of their own above.
+	skip := func(e *namespace.HotVals) bool {
+		return (e.Path() == "CPU" && m.ov.allCPUs) || (e.Path() == "Proc" && m.procClass() != nil)
+	}
+	n := 0
+	for _, e := range entries {
+		if !skip(e) {
+			n++
 		}
 	}
 	cols := max(min(n, w/38), 1)
 	colW := min((w-(cols-1))/cols, 72)
 	var blocks [][]ovLine
 	for _, e := range entries {
-		if e.Path() == "CPU" && m.ov.allCPUs {
-			continue // every processor has its bar above
+		if skip(e) {
+			continue // every processor has its bar above, every process its line
 		}
 		var b []ovLine
 		d := e.Stat()

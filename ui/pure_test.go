@@ -194,7 +194,7 @@ func TestLineInput(t *testing.T) {
 func TestKeyMapsHaveHelp(t *testing.T) {
 	maps := map[string][][]key.Binding{
 		"global": newGlobalKeys().FullHelp(), "tree": newTree(testStyles(), newTreeKeys()).FullHelp(),
-		"values": newValues(testStyles(), newValuesKeys(), valueFormat{}).FullHelp(),
+		"values": newValues(testStyles(), newValuesKeys(), newProcKeys(), valueFormat{}).FullHelp(),
 		"hot":    newHot(testStyles(), newHotKeys(), valueFormat{}).FullHelp(),
 	}
 	for name, groups := range maps {

@@ -297,7 +297,7 @@ func TestMouseInOverlays(t *testing.T) {
 	if got := m.form.fields[2].choice; got != (feed+1)%len(feedChoices) {
 		t.Fatalf("a second click on feed: choice %d, want %d", got, (feed+1)%len(feedChoices))
 	}
-	m = wheel(m, 60, rowOf("exceptions"), tea.MouseButtonWheelDown)
+	m = wheel(m, 60, rowOf("alerts"), tea.MouseButtonWheelDown)
 	if m.form.focus != 3 || m.form.fields[3].choice != 1 {
 		t.Fatalf("wheel on exceptions: focus %d, choice %d", m.form.focus, m.form.fields[3].choice)
 	}

@@ -78,10 +78,11 @@ func (m *Model) shownClasses() []*namespace.Class {
 			}
 		}
 	}
-	// The overview shows the processors, memory and the host (issue 12).
+	// The overview shows the processors, memory, the host (issue 12) and the busiest
+	// processes (issue 32).
 	var over []*namespace.Context
 	if m.ov != nil && m.ov.on {
-		for _, p := range []string{"CPU", "Mem/Real", "Mem/Swap", "Host", "Pressure"} {
+		for _, p := range []string{"CPU", "Mem/Real", "Mem/Swap", "Host", "Pressure", "Proc"} {
 			if ref, err := m.reg.Lookup(nil, p); err == nil {
 				over = append(over, ref.Ctx)
 			}

@@ -35,7 +35,18 @@ type tableCol struct {
 	maxW       int
 	dec        int // colPref.dec
 	sortFirst  bool
+	// calc computes the cell from other values (%MEM, TIME+) rather than showing the datum's.
+	calc colCalc
 }
+
+// colCalc is how a computed column makes its cells.
+type colCalc int
+
+const (
+	calcNone colCalc = iota // the datum's own value
+	calcMem                 // %MEM: the datum (rss) over the host's memory, in percent
+	calcTime                // TIME+: the cumulative utime + stime, in ms, as htop prints it
+)
 
 // tableColumns chooses the instance table's columns from the class's datums by name: the
 // columns of well-known contexts first, in their tool's order and form (the per-disk table of
@@ -44,14 +55,16 @@ func tableColumns(vf valueFormat, ctx *namespace.Context, c *namespace.Class) []
 	var cols []tableCol
 	used := map[int]bool{}
 	add := func(pc colPref, di int) {
-		if di < 0 || used[di] {
+		if di < 0 || (used[di] && pc.calc == calcNone) {
 			return
 		}
 		d := &c.Datums[di]
 		if !d.Shown() || (!d.IsDerived() && !d.Type.IsNumeric() && !pc.text && !pc.fill) {
 			return
 		}
-		used[di] = true
+		if pc.calc == calcNone {
+			used[di] = true
+		}
 		ti := -1
 		if ctx.Stats != nil {
 			if j := ctx.Stats.DatumByName(d.Name); j >= 0 && ctx.Stats.Datums[j].ID == d.ID {
@@ -66,7 +79,7 @@ func tableColumns(vf valueFormat, ctx *namespace.Context, c *namespace.Class) []
 			col.tcol = vf.column(ctx.Stats, &ctx.Stats.Datums[ti])
 		}
 		col.pinned = pc.pinned
-		col.text, col.fill, col.maxW, col.dec, col.sortFirst = pc.text, pc.fill, pc.maxW, pc.dec, pc.sort
+		col.text, col.fill, col.maxW, col.dec, col.sortFirst, col.calc = pc.text, pc.fill, pc.maxW, pc.dec, pc.sort, pc.calc
 		if (pc.unit != "" || pc.div != 0) && !vf.raw { // raw readings are exact numbers, not the tool's form
 			col.fixed, col.unit, col.div, col.human = true, pc.unit, pc.div, pc.human
 			if pc.unit == "kB/s" && col.col.Measure().Kind == views.KindBits {
@@ -101,7 +114,8 @@ type TableLayout struct {
 	Descending bool
 }
 
-// apply keeps the columns the layout names, in its order.
+// apply keeps the columns the layout names, in its order: a column the tool pins at the right
+// edge (iostat's %util) stands where the layout puts it (issue 32 item 9).
 func (l TableLayout) apply(cols []tableCol) []tableCol {
 	if len(l.Columns) == 0 {
 		return cols
@@ -109,7 +123,9 @@ func (l TableLayout) apply(cols []tableCol) []tableCol {
 	out := make([]tableCol, 0, len(l.Columns))
 	for _, name := range l.Columns {
 		if i := slices.IndexFunc(cols, func(c tableCol) bool { return c.title() == name }); i >= 0 {
-			out = append(out, cols[i])
+			c := cols[i]
+			c.pinned = false
+			out = append(out, c)
 		}
 	}
 	return out
@@ -145,6 +161,7 @@ type colPref struct {
 	fill   bool    // text in the width the other columns leave, last (COMMAND)
 	maxW   int
 	sort   bool // the column the table is sorted by at first, highest first (top's %CPU)
+	calc   colCalc
 }
 
 // preferredColumns puts the columns people expect first: the per-disk table reads like
@@ -186,19 +203,22 @@ var preferredColumns = map[string][]colPref{
 		perSec("rxpck/s", "packets received per second", "ipackets"),
 		perSec("txpck/s", "packets sent per second", "opackets"),
 	},
-	// The process table reads like top: PID (the name column), USER, S, %CPU, RES, the I/O
-	// rates that top lacks and every peer is asked for, and the command line in what is left.
+	// The process table reads like htop: PID (the name column), USER, S, %CPU, %MEM, RES,
+	// TIME+, the I/O rates that htop lacks and every peer is asked for, and the command line in
+	// what is left (issue 32 item 8).
 	"Proc": {
 		{header: "USER", names: []string{"user"}, text: true, maxW: 9, help: "the effective user (a number where /etc/passwd has no name)"},
 		{header: "S", names: []string{"state"}, text: true, maxW: 1, help: "R running, S sleeping, D disk wait, Z zombie, T stopped, I idle kernel thread"},
 		{header: "%CPU", names: []string{"cpu"}, unit: "%", div: 1, dec: 2, sort: true, help: "share of one processor over the interval, as top (many threads can pass 100)"},
+		{header: "%MEM", names: []string{"rss"}, unit: "%", div: 1, dec: 2, calc: calcMem, help: "resident memory as a share of the host's memory (Mem/Real/total), as htop's MEM%"},
 		{header: "RES", names: []string{"rss"}, unit: "bytes", div: 1, human: 1024, help: "resident memory, as top's RES (K, M, G: powers of 1024)"},
+		{header: "TIME+", names: []string{"utime"}, div: 1, calc: calcTime, help: "processor time used since the process started, user and system, as htop's TIME+ (minutes:seconds.hundredths; 5h07:12 past an hour)"},
 		kBps("read/s", "kilobytes per second the process caused to be read from storage; n/a where /proc/PID/io is closed to dcimon", "read_bytes"),
 		kBps("write/s", "kilobytes per second the process caused to be written to storage", "write_bytes"),
 		kBps("io/s", "read/s + write/s: what the busiest processes by I/O are ranked by", "io_bytes"),
 		{header: "THR", names: []string{"threads"}, div: 1, dec: 1, help: "threads"},
 		{header: "NI", names: []string{"nice"}, div: 1, dec: 1, help: "nice value, -20 to 19"},
-		{header: "COMMAND", names: []string{"cmdline"}, fill: true, help: "the command line ([name] for a kernel thread); T shows the processes as a tree by parent"},
+		{header: "COMMAND", names: []string{"cmdline"}, fill: true, help: "the command line ([name] for a kernel thread): it takes the width the other columns leave, and → past the last column scrolls it; t shows the processes as a tree by parent"},
 	},
 	"CGroup": {
 		{header: "%CPU", names: []string{"cpu"}, unit: "%", div: 1, dec: 2, sort: true, help: "the group's CPU time as a share of one processor"},
@@ -210,17 +230,19 @@ var preferredColumns = map[string][]colPref{
 		{header: "procs", names: []string{"nprocs"}, div: 1, dec: 1, help: "processes in the group itself"},
 		{header: "CONTAINER", names: []string{"container_name", "container"}, fill: true, help: "the container's name, where it can be read without a daemon"},
 	},
+	// mpstat's shares: each part's ticks over the ticks counted in every part, so a row adds
+	// up to 100 (issue 32 item 6); the wall-clock rates where a source has no shares.
 	"CPU": {
-		pct("%usr", "user code, guest time excluded", "usr"),
-		pct("%nice", "niced user code, guest time excluded", "niced"),
-		pct("%sys", "kernel code, interrupts excluded", "kern"),
-		pct("%iowait", "idle with I/O outstanding", "wait"),
-		pct("%irq", "hardware interrupts", "irq"),
-		pct("%soft", "software interrupts", "softirq"),
-		pct("%steal", "ready but not run by the hypervisor", "steal"),
-		pct("%guest", "running a guest", "guest"),
-		pct("%gnice", "running a niced guest", "guest_nice"),
-		{header: "%idle", names: []string{"idle"}, unit: "%", div: 1, pinned: true, help: "idle with no I/O outstanding"},
+		pct("%usr", "user code, guest time excluded", "%usr", "usr"),
+		pct("%nice", "niced user code, guest time excluded", "%nice", "niced"),
+		pct("%sys", "kernel code, interrupts excluded", "%sys", "kern"),
+		pct("%iowait", "idle with I/O outstanding", "%iowait", "wait"),
+		pct("%irq", "hardware interrupts", "%irq", "irq"),
+		pct("%soft", "software interrupts", "%soft", "softirq"),
+		pct("%steal", "ready but not run by the hypervisor", "%steal", "steal"),
+		pct("%guest", "running a guest", "%guest", "guest"),
+		pct("%gnice", "running a niced guest", "%gnice", "guest_nice"),
+		{header: "%idle", names: []string{"%idle", "idle"}, unit: "%", div: 1, pinned: true, help: "idle with no I/O outstanding"},
 		pct("%busy", "everything but idle and iowait", "busy"),
 	},
 }
@@ -242,6 +264,12 @@ func (c *tableCol) unitText() string {
 func (c *tableCol) fixedText(dst []byte, v namespace.Value, totals bool) []byte {
 	if v.State != namespace.Valid {
 		return append(dst, views.Mark(v)...)
+	}
+	switch c.calc {
+	case calcMem:
+		return strconv.AppendFloat(dst, v.V, 'f', c.decimals(), 64)
+	case calcTime:
+		return append(dst, timePlus(uint64(v.V))...)
 	}
 	x := c.column(totals).Measure().Base(v.V) / c.div
 	if c.human > 0 {

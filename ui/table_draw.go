@@ -35,6 +35,8 @@ func (p *valuesPane) fitColumns() {
 				c.valid = c.valid || v.State == namespace.Valid
 				switch {
 				case !c.fixed:
+				case v.State == namespace.Valid && c.calc != calcNone:
+					c.textW = max(c.textW, len(c.fixedText(nil, v, false)))
 				case v.State == namespace.Valid:
 					x := col.Measure().Base(v.V) / c.div
 					big, neg = max(big, math.Abs(x)), neg || x <= -0.005
@@ -46,6 +48,7 @@ func (p *valuesPane) fitColumns() {
 		switch {
 		case c.fixed && c.human > 0:
 			c.textW = max(c.textW, 5) // df -h's widest: "1023K", "9.9G"
+		case c.fixed && c.calc != calcNone:
 		case c.fixed:
 			// The widest number: its integer digits, the point and the decimals, a sign.
 			w := len(strconv.FormatFloat(big, 'f', c.decimals(), 64))
@@ -101,7 +104,12 @@ func (p *valuesPane) tableLayout() (nameW int, vis []int) {
 	}
 	reserve := 0
 	if fill >= 0 {
-		reserve = min(24, p.w/4) // the command line is what names a process: keep room for it
+		// The command line is what names a process: it keeps half the width of a wide pane and
+		// two fifths of a narrow one (issue 32 item 8); the columns that do not fit are a → away.
+		reserve = p.w / 2
+		if p.w < 100 {
+			reserve = p.w * 2 / 5
+		}
 	}
 	for i := p.colOff; i < len(p.cols); i++ {
 		if p.cols[i].pinned || p.cols[i].fill {
@@ -205,6 +213,9 @@ func (p *valuesPane) viewTable(lines []string) []string {
 			if c.fill && p.forest {
 				hd += " (tree)"
 			}
+			if c.fill && p.cmdOff > 0 {
+				hd += " ‹ +" + strconv.Itoa(p.cmdOff)
+			}
 			h1.WriteString(" " + p.headerStyle(i+1).Render(pad(hd, cws[k])))
 			h2.WriteString(" " + blanks(cws[k]))
 			continue
@@ -272,6 +283,9 @@ func (p *valuesPane) viewTable(lines []string) []string {
 				txt = c.textCell(v, ok)
 				if c.fill && p.forest {
 					txt = p.treePrefix(p.order[i]) + txt
+				}
+				if c.fill {
+					txt = skipCells(txt, p.cmdOff)
 				}
 				sb.WriteByte(' ')
 				switch {

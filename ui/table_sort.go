@@ -3,6 +3,7 @@ package ui
 import (
 	"dcimon/namespace"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -38,8 +39,23 @@ func (p *valuesPane) sortRows() {
 	p.followPicked()
 }
 
-// filterRows keeps the rows whose name or text (user, command line) holds the filter, in any case.
+// filterRows keeps the rows whose name or text (user, command line) holds the filter, in any case,
+// and those of the user chosen with u (by the exact name, as htop).
 func (p *valuesPane) filterRows() {
+	if p.user != "" {
+		keep := p.order[:0]
+		ui := slices.IndexFunc(p.cols, func(c tableCol) bool { return c.name == "user" })
+		for _, i := range p.order {
+			r := &p.rows[i]
+			if ui >= 0 {
+				if v, ok := p.cell(r, &p.cols[ui]); ok && v.S == p.user {
+					keep = append(keep, i)
+				}
+			}
+		}
+		p.order = keep
+		p.cursor = min(p.cursor, max(len(p.order)-1, 0))
+	}
 	if p.filter == "" {
 		return
 	}
@@ -101,41 +117,57 @@ func (p *valuesPane) forestOrder() {
 		}
 	}
 	if p.tdepth == nil {
-		p.tdepth = map[int]int{}
+		p.tdepth, p.tprefix = map[int]int{}, map[int]string{}
 	}
 	clear(p.tdepth)
+	clear(p.tprefix)
 	out := p.order[:0:0]
 	seen := make(map[int]bool, len(p.order))
-	var walk func(i, d int)
-	walk = func(i, d int) {
+	// A child's line is its parent's indent and ├─ (└─ for the last child); below it, the
+	// indent goes on with │ while siblings follow and blanks after the last, as htop and
+	// pstree draw a tree (issue 32 item 8).
+	var walk func(i, d int, indent string, last bool)
+	walk = func(i, d int, indent string, last bool) {
 		if seen[i] {
 			return // a loop of parents (PIDs reused while read) is cut
 		}
 		seen[i] = true
 		out = append(out, i)
 		p.tdepth[i] = d
-		for _, k := range kids[i] {
-			walk(k, d+1)
+		below := ""
+		if d > 0 {
+			branch, cont := "├─ ", "│  "
+			if last {
+				branch, cont = "└─ ", "   "
+			}
+			p.tprefix[i] = indent + branch
+			below = indent + cont
+		}
+		ks := kids[i]
+		for n, k := range ks {
+			walk(k, d+1, below, n == len(ks)-1)
 		}
 	}
 	for _, i := range roots {
-		walk(i, 0)
+		walk(i, 0, "", true)
 	}
 	for _, i := range p.order { // rows left in a loop of parents
 		if !seen[i] {
-			walk(i, 0)
+			walk(i, 0, "", true)
 		}
 	}
 	p.order = out
 }
 
-// treePrefix indents a row's command in tree mode under its parent's.
+// treePrefix draws a row's branch in tree mode before its command: ├─ and └─ under its
+// parent's, with │ down the side while the parent's children go on. Deep trees are cut to their
+// last 20 levels' worth of indent.
 func (p *valuesPane) treePrefix(row int) string {
-	d := p.tdepth[row]
-	if d == 0 {
-		return ""
+	s := p.tprefix[row]
+	if n := len([]rune(s)); n > 60 {
+		s = "…" + string([]rune(s)[n-59:])
 	}
-	return strings.Repeat("  ", min(d-1, 20)) + "└ "
+	return s
 }
 
 // sortRowsBy orders the instance rows by the sort column; the totals row stays first, values

@@ -62,3 +62,57 @@ func TestThemeSwitchWithNoColor(t *testing.T) {
 		t.Fatalf("theme %s after t with NO_COLOR", m.st.theme.Name)
 	}
 }
+
+// issue 32 item 10: a theme that sets a background paints it under every cell of the frame:
+// each line starts on the ground and every reset inside a line returns to it, so no cell is
+// left with the terminal's own background (light text on a light terminal, dark on a dark one).
+// A theme without one (mono) leaves the frame as it is.
+func TestThemeGroundUnderEveryCell(t *testing.T) {
+	lipgloss.SetColorProfile(termenv.TrueColor)
+	defer lipgloss.SetColorProfile(termenv.Ascii)
+	for _, name := range []string{"light", "dark", "high-contrast", "mono"} {
+		opts := testOptions()
+		opts.Theme = name
+		m := New(newFixture(t, 2, 2, "eth0"), opts)
+		m.after = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
+		m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 40})
+		m = collectOnce(t, m)
+		m = collectOnce(t, m)
+		for _, ov := range []bool{false, true} {
+			m.ov.on = ov
+			m.touch()
+			frame := m.View()
+			ground := m.st.Screen.pre
+			if name == "mono" {
+				if ground != "" || strings.Contains(frame, "48;") {
+					t.Fatalf("mono paints a background: %q", ground)
+				}
+				continue
+			}
+			if !strings.Contains(ground, "48;2;") {
+				t.Fatalf("%s: the ground sets no background: %q", name, ground)
+			}
+			for i, line := range strings.Split(frame, "\n") {
+				if !strings.HasPrefix(line, ground) {
+					t.Fatalf("%s: line %d does not start on the ground: %q", name, i, line)
+				}
+				body := strings.TrimSuffix(line, "\x1b[m")
+				for _, reset := range []string{"\x1b[0m", "\x1b[m"} {
+					for j := strings.Index(body, reset); j >= 0; j = nextIndex(body, reset, j) {
+						if !strings.HasPrefix(body[j+len(reset):], ground) {
+							t.Fatalf("%s: line %d: a reset at byte %d leaves the ground: %q", name, i, j, body)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func nextIndex(s, sub string, after int) int {
+	k := strings.Index(s[after+len(sub):], sub)
+	if k < 0 {
+		return -1
+	}
+	return after + len(sub) + k
+}

@@ -39,9 +39,10 @@ type childRow struct {
 // on their SPMI scale, a sortable table of its instances (the per-disk table reads like
 // `iostat -x`), or the subcontexts of an uninstantiated class.
 type valuesPane struct {
-	st   *styles
-	vf   valueFormat
-	keys *valuesKeys
+	st    *styles
+	vf    valueFormat
+	keys  *valuesKeys
+	pkeys *procKeys // htop's keys, while the table is a process table
 	paneBox
 
 	reg  *namespace.Registry
@@ -66,11 +67,14 @@ type valuesPane struct {
 	sortDesc  bool
 	autoscale bool
 	// forest shows a process table as a tree by parent (T); tdepth is each row's depth then.
-	forest bool
-	tdepth map[int]int
+	forest  bool
+	tdepth  map[int]int
+	tprefix map[int]string // each row's branch, drawn before its command
 	// filter keeps the table's rows whose name or text holds it (/ while the table has the
 	// focus), in any case.
 	filter string
+	// user keeps one user's processes (u), "" for every user's.
+	user string
 	// goAway is the supplier a first X chose; a second X sends it away (SPMI-DDS-5).
 	goAway string
 	// picked is the instance the user put the cursor on in the table, followed across sorts.
@@ -86,6 +90,12 @@ type valuesPane struct {
 	// layouts are the configured columns and sort of the well-known tables, by table name.
 	layouts map[string]TableLayout
 
+	// memTotal is the host's memory (Mem/Real/total, bytes) at the latest snapshot, for %MEM;
+	// 0 when the source has none.
+	memTotal float64
+	// cmdOff scrolls the command line of the process table: → past the last column moves it.
+	cmdOff int
+
 	// limit is the threshold of a hotset over a statistic (in the statistic's decoded value, as
 	// Value.V), for the colour of its cells; the hot pane's, set by the model.
 	limit func(c *namespace.Class, d *namespace.Datum) (float64, bool)
@@ -99,8 +109,8 @@ type valuesKey struct {
 	sortDesc, autoscale, focused bool
 }
 
-func newValues(st *styles, keys valuesKeys, vf valueFormat) valuesPane {
-	return valuesPane{st: st, keys: &keys, vf: vf, cache: newRenderCache[valuesKey]()}
+func newValues(st *styles, keys valuesKeys, pkeys procKeys, vf valueFormat) valuesPane {
+	return valuesPane{st: st, keys: &keys, pkeys: &pkeys, vf: vf, cache: newRenderCache[valuesKey]()}
 }
 
 // SetSize sets the inner size of the pane.
@@ -226,7 +236,7 @@ func (p *valuesPane) reshape(ctxChanged bool) {
 				if i := slices.IndexFunc(p.cols, func(c tableCol) bool { return c.sortFirst }); i >= 0 {
 					p.sortCol, p.sortDesc = i+1, true // top's %CPU, highest first
 				}
-				p.forest, p.filter = false, ""
+				p.forest, p.filter, p.user, p.cmdOff = false, "", "", 0
 				if l, ok := p.layouts[strings.ToLower(ctx.Name)]; ok {
 					p.cols = l.apply(p.cols)
 					if i := slices.IndexFunc(p.cols, func(c tableCol) bool { return c.title() == l.Sort }); i >= 0 && l.Sort != "" {
@@ -288,7 +298,7 @@ func (p *valuesPane) goneRows() []tableRow {
 				gone: true, goneAt: p.snap.Seq, last: make(map[string]namespace.Value, len(p.cols))}
 			for j := range p.cols {
 				if v, ok := p.cell(r, &p.cols[j]); ok {
-					g.last[p.cols[j].name] = v
+					g.last[p.cols[j].key()] = v
 				}
 			}
 			out = append(out, g)
@@ -385,6 +395,12 @@ func (p *valuesPane) refresh() {
 		}
 		p.rings.prune(p.snap.Seq)
 	case valuesTable:
+		p.memTotal = 0
+		if ref, err := p.reg.Lookup(nil, "Mem/Real/total"); err == nil {
+			if v, _, ok := p.snap.Lookup(ref); ok && v.State == namespace.Valid {
+				p.memTotal = v.V
+			}
+		}
 		p.dropGone()
 		p.fitColumns()
 		p.sortRows()
@@ -550,20 +566,15 @@ func (p valuesPane) Update(msg tea.Msg) (valuesPane, tea.Cmd) {
 	case key.Matches(km, k.Reverse) && p.mode == valuesTable:
 		p.sortDesc = !p.sortDesc
 		p.sortRows()
-	case key.Matches(km, k.Forest) && p.mode == valuesTable:
-		if p.class == nil || p.class.DatumByName("ppid") < 0 {
-			return p, flashCmd("a tree by parent is for processes (Proc)", false)
-		}
-		p.forest = !p.forest
-		p.sortRows()
-		if p.forest {
-			return p, flashCmd("processes as a tree by parent, siblings in the sort order (T: a list)", false)
-		}
-		return p, flashCmd("processes as a list (T: a tree by parent)", false)
 	case key.Matches(km, k.GoAway):
 		return p, p.goAwayKey()
+	case key.Matches(km, k.Left) && p.mode == valuesTable && p.cmdOff > 0:
+		p.cmdOff = max(p.cmdOff-cmdStep, 0) // the command line back first, then the columns
 	case key.Matches(km, k.Left) && p.mode == valuesTable:
 		p.colOff = max(p.colOff-1, 0)
+	case key.Matches(km, k.Right) && p.mode == valuesTable && p.commandScrolls():
+		// Past the last column the command line scrolls, as htop's does (issue 32 item 8).
+		p.cmdOff = min(p.cmdOff+cmdStep, p.longestCommand())
 	case key.Matches(km, k.Right) && p.mode == valuesTable:
 		p.colOff = min(p.colOff+1, max(len(p.cols)-1, 0))
 	case key.Matches(km, k.Raw):
@@ -632,7 +643,7 @@ func (p valuesPane) ShortHelp() []key.Binding {
 
 // FullHelp is the pane's help overlay column.
 func (p valuesPane) FullHelp() [][]key.Binding {
-	return [][]key.Binding{append(p.keys.all(), p.keys.Sort, p.keys.Reverse, p.keys.Left, p.keys.Right, p.keys.Open, p.keys.Autoscale, p.keys.Raw, p.keys.Forest, p.keys.GoAway)}
+	return [][]key.Binding{append(p.keys.all(), p.keys.Sort, p.keys.Reverse, p.keys.Left, p.keys.Right, p.keys.Open, p.keys.Autoscale, p.keys.Raw, p.keys.GoAway)}
 }
 
 // restyle draws the pane again with the (changed) styles.

@@ -77,13 +77,54 @@ func (p *valuesPane) explain() []string {
 	return nil
 }
 
+// calcCell is a computed column's cell (%MEM, TIME+): a valid value only where every value it
+// is computed from is valid, else the first missing one's state and reason.
+func (p *valuesPane) calcCell(r *tableRow, c *tableCol) (namespace.Value, bool) {
+	if r.totals || r.inst == nil || r.class != p.class {
+		return namespace.Value{}, false
+	}
+	cv := p.snap.Class(p.class)
+	v, ok := cv.Value(r.inst, c.di)
+	if !ok {
+		return v, false
+	}
+	switch c.calc {
+	case calcMem:
+		if v.State != namespace.Valid {
+			return v, true
+		}
+		if p.memTotal <= 0 {
+			return namespace.Value{State: namespace.Unavailable, Reason: namespace.ReasonNotSupported}, true
+		}
+		return namespace.Value{V: 100 * v.V / p.memTotal}, true
+	case calcTime:
+		si := p.class.DatumByName("stime")
+		s, _ := cv.Value(r.inst, si)
+		for _, x := range []namespace.Value{v, s} {
+			if si < 0 || x.State == namespace.Unavailable || x.State == namespace.Invalid {
+				return x, true
+			}
+		}
+		// A counter's cumulative reading is N whether or not it has a rate yet.
+		return namespace.Value{V: float64(v.N + s.N)}, true
+	}
+	return namespace.Value{}, false
+}
+
+// key names the column in a gone row's final values: the header and the datum, since two
+// columns can show one datum (RES and %MEM) and two datums can go by one header.
+func (c *tableCol) key() string { return c.header + "\x00" + c.name }
+
 // title is the column's header.
 func (c *tableCol) title() string { return c.header }
 
 func (p *valuesPane) cell(r *tableRow, c *tableCol) (namespace.Value, bool) {
 	if r.gone {
-		v, ok := r.last[c.name]
+		v, ok := r.last[c.key()]
 		return v, ok
+	}
+	if c.calc != calcNone {
+		return p.calcCell(r, c)
 	}
 	if r.totals {
 		if c.ti < 0 {

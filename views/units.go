@@ -68,6 +68,9 @@ var (
 // and per-operation times ("1.5 min/s" helps nobody).
 const timeSecond = 4
 
+// timeMilli is the index of milliseconds in timeLadder: the unit of iostat's awaits.
+const timeMilli = 3
+
 // Scale is a position on a measure's ladder (0 = B, ps or ones). Auto lets the value choose.
 type Scale int8
 
@@ -216,6 +219,11 @@ func (m Measure) Append(dst []byte, v float64, sc Scale, fixed bool) []byte {
 	if r == nil {
 		dst = appendSig(dst, v*m.factor(), fixed, 0)
 		return m.appendUnit(dst, Auto)
+	}
+	if sc < 0 && m.Kind == KindTime && m.Per == "/op" {
+		// A time per operation in milliseconds, as iostat prints its awaits (issue 32 item 4):
+		// 0.125 ms/op, never 125 µs/op beside a disk's 1.20 ms/op.
+		sc = timeMilli
 	}
 	if sc < 0 {
 		sc = m.Natural(v)

@@ -299,3 +299,50 @@ func TestDiskstatsLineCut(t *testing.T) {
 		t.Errorf("aqu_sz after the cut line: %.1f, a spike", v.V)
 	}
 }
+
+// TestCPUSharesSumTo100: mpstat's shares are each part's ticks over the ticks counted in every
+// part, so a processor's add up to 100 even when a reading lands late and counts 102 ticks in a
+// second, where shares of the wall clock add up to 102 (issue 32 item 6; DCI-DER-2, DCI-DER-4:
+// each share is a PERCENT of interval deltas).
+func TestCPUSharesSumTo100(t *testing.T) {
+	t.Parallel()
+	st := newSamplerTree(t)
+	// user nice system idle iowait irq softirq steal guest guest_nice
+	st.stat("", [10]uint64{1000, 100, 300, 5000, 50, 10, 20, 5, 200, 30}, proc(1000, 1000))
+	st.step(time.Second)
+	// cpu0 counts 102 ticks in the second: 40 user (10 of them guest), 6 nice (2 guest_nice),
+	// 12 system, 30 idle, 5 iowait, 2 irq, 4 softirq, 3 steal.
+	st.stat("", [10]uint64{1040, 106, 312, 5030, 55, 12, 24, 8, 210, 32}, proc(1050, 1050))
+	st.step(time.Second)
+	for _, inst := range []string{"CPU/cpu0/", "CPU/cpu1/", "CPU/"} {
+		sum, wall := 0.0, 0.0
+		for _, n := range []string{"%usr", "%nice", "%sys", "%iowait", "%irq", "%soft", "%steal", "%guest", "%gnice", "%idle"} {
+			v, _ := st.value(inst + n)
+			if v.State != ns.Valid {
+				t.Fatalf("%s%s: %s", inst, n, show(v))
+			}
+			sum += v.V
+		}
+		for _, n := range []string{"user", "nice", "kern", "idle", "wait", "irq", "softirq", "steal"} {
+			pct, _ := st.share(inst + n)
+			wall += pct
+		}
+		if sum < 1-1e-12 || sum > 1+1e-12 {
+			t.Errorf("%s shares add up to %.6f%%, want 100%%", inst, 100*sum)
+		}
+		if inst == "CPU/cpu0/" && (wall < 101.9 || wall > 102.1) {
+			t.Errorf("cpu0's shares of the wall clock add up to %.2f%%, want 102%% (the case this is about)", wall)
+		}
+	}
+	// Guest time is inside user and nice, and mpstat shows it apart: %usr is (40-10)/102.
+	for n, want := range map[string]float64{"%usr": 30.0 / 102, "%nice": 4.0 / 102, "%guest": 10.0 / 102, "%gnice": 2.0 / 102, "%idle": 30.0 / 102} {
+		if v, _ := st.value("CPU/cpu0/" + n); v.V < want-1e-9 || v.V > want+1e-9 {
+			t.Errorf("cpu0 %s = %.5f, want %.5f", n, v.V, want)
+		}
+	}
+	// busy is the share of every part but idle and iowait: the same denominator.
+	busy, _ := st.value("CPU/cpu0/busy")
+	if want := 67.0 / 102; busy.V < want-1e-9 || busy.V > want+1e-9 {
+		t.Errorf("cpu0 busy = %.5f, want %.5f", busy.V, want)
+	}
+}

@@ -49,7 +49,34 @@ type procEntry struct {
 	ioV      procIO
 	ioErr    ns.Raw // the raw value of io's datums when io could not be read
 	ioFailed bool
+	// fds are stat, status and io kept open on a live procfs (-1: not open), read again with
+	// one pread each at every scan instead of open, read and close (issue 32 item 15). A kept
+	// descriptor reads its own process only: once it exits, reads fail with ESRCH, and a
+	// process given its PID has a new entry.
+	fds [5]int
+	// statm and schedstat, read at every scan: the resident size, and whether the main thread
+	// ran since the last scan (status is read again only then: its context switches and user
+	// are the main thread's, and they cannot change while it does not run).
+	statm, sched pathZ
+	rssPages     uint64
+	statmOK      bool
+	lastRun      uint64
+	haveRun      bool
+	statusRead   bool
 }
+
+// The kept descriptors of an entry, by file.
+const (
+	fdStat = iota
+	fdStatus
+	fdIO
+	fdStatm
+	fdSched
+)
+
+// maxKeptProcs bounds the processes whose files are kept open (three descriptors each); the
+// others are opened and closed at every scan as before.
+const maxKeptProcs = 2048
 
 // procProvider reads every process.
 type procProvider struct {
@@ -70,6 +97,16 @@ type procProvider struct {
 	// openHook, when set (tests), is asked before each file is opened; an error it returns is
 	// the open's (an unreadable file where the test runs as root).
 	openHook func(path string) error
+	// keep says the proc root is a live procfs, whose files are kept open and read again with
+	// pread; a fixture tree (rewritten between readings) is opened at every read. kept counts
+	// the entries with open descriptors.
+	keep      bool
+	keepKnown bool
+	kept      int
+	// noSched says /proc/PID/schedstat is not there (a kernel without scheduler statistics):
+	// status is then read at every scan.
+	noSched bool
+	noStatm bool
 }
 
 func newProcProvider(r roots, boot *bootClock, ncpu int, memTotal uint64) *procProvider {
@@ -147,6 +184,68 @@ func (p *procProvider) readInto(path pathZ, limit int) ([]byte, error) {
 	}
 	p.fbuf = b
 	return b, nil
+}
+
+// readKept reads one of a process's files into p.fbuf: through its kept descriptor on a live
+// procfs (opened the first time, within maxKeptProcs), else as readInto does. The bytes are valid
+// until the next call.
+func (p *procProvider) readKept(e *procEntry, which int, path pathZ, limit int) ([]byte, error) {
+	if !p.keep || (e.fds[which] < 0 && e.fds == noFDs && p.kept >= maxKeptProcs) {
+		return p.readInto(path, limit)
+	}
+	if e.fds[which] < 0 {
+		if p.openHook != nil {
+			if err := p.openHook(path.String()); err != nil {
+				return nil, err
+			}
+		}
+		fd, err := openZ(path)
+		if err != nil {
+			return nil, err
+		}
+		if e.fds == noFDs {
+			p.kept++
+		}
+		e.fds[which] = fd
+	}
+	if cap(p.fbuf) < limit {
+		p.fbuf = make([]byte, 0, max(limit, 4096))
+	}
+	b := p.fbuf[:cap(p.fbuf)]
+	for {
+		n, err := unix.Pread(e.fds[which], b, 0)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		p.fbuf = b[:0]
+		return b[:n], nil
+	}
+}
+
+// noFDs is an entry with no kept descriptor.
+var noFDs = [5]int{-1, -1, -1, -1, -1}
+
+// closeFDs closes an entry's kept descriptors.
+func (p *procProvider) closeFDs(e *procEntry) {
+	if e.fds == noFDs {
+		return
+	}
+	for i, fd := range e.fds {
+		if fd >= 0 {
+			unix.Close(fd)
+		}
+		e.fds[i] = -1
+	}
+	p.kept--
+}
+
+// isProcfs says dir is a live procfs: its files can be kept open and read again.
+func isProcfs(dir string) bool {
+	var st unix.Statfs_t
+	return unix.Statfs(dir, &st) == nil && st.Type == unix.PROC_SUPER_MAGIC
 }
 
 // gone reports whether a read failed because the process exited meanwhile: the normal race of
@@ -249,6 +348,9 @@ func (p *procProvider) Collect(ctx context.Context, req collect.Request) (collec
 // an error (the normal race of a process table).
 func (p *procProvider) scan(ctx context.Context, req collect.Request) (collect.ClassReading, error) {
 	dir := p.roots.proc
+	if !p.keepKnown {
+		p.keep, p.keepKnown = isProcfs(dir), true
+	}
 	pids, err := p.list(dir, p.pidScratch())
 	if err != nil {
 		return collect.ClassReading{}, fmt.Errorf("proc: %w", err)
@@ -278,6 +380,7 @@ func (p *procProvider) scan(ctx context.Context, req collect.Request) (collect.C
 	}
 	for pid, e := range p.procs {
 		if e.seen != p.gen {
+			p.closeFDs(e)
 			delete(p.procs, pid)
 		}
 	}
@@ -318,8 +421,17 @@ func (p *procProvider) read(pid uint64, variable bool) (*procEntry, error) {
 		p.newStat = makePathZ(statS)
 		statPath = p.newStat
 	}
-	data, err := p.readInto(statPath, 4096)
+	var data []byte
+	var err error
+	if e != nil {
+		data, err = p.readKept(e, fdStat, statPath, 4096)
+	} else {
+		data, err = p.readInto(statPath, 4096)
+	}
 	if err != nil {
+		if e != nil && gone(err) {
+			p.closeFDs(e) // exited: its entry goes at the end of the scan
+		}
 		return nil, &os.PathError{Op: "read", Path: statS, Err: err}
 	}
 	var st pidStat
@@ -329,6 +441,9 @@ func (p *procProvider) read(pid uint64, variable bool) (*procEntry, error) {
 	fresh := e == nil || e.start != st.start
 	if fresh {
 		// A new process, or a PID the kernel gave to another one: a new instance.
+		if e != nil {
+			p.closeFDs(e)
+		}
 		e = p.newEntry(pid, st.start)
 		p.procs[pid] = e
 	}
@@ -339,18 +454,55 @@ func (p *procProvider) read(pid uint64, variable bool) (*procEntry, error) {
 	e.kthread = st.flags&pfKthread != 0
 	st.comm = nil
 	e.statBuf = st
-	data, err = p.readInto(e.status, 16<<10)
-	if err != nil {
-		if p.exited(e, err) {
+	// The resident size from statm, at every scan: it moves while the process sleeps (another
+	// thread, reclaim).
+	e.statmOK = false
+	if !p.noStatm {
+		data, err := p.readKept(e, fdStatm, e.statm, 256)
+		switch {
+		case err == nil:
+			if pages, err := parseStatmResident(e.dir, data); err == nil {
+				e.rssPages, e.statmOK = pages, true
+			}
+		case p.exited(e, err):
+			return nil, err
+		case gone(err):
+			p.noStatm = true // a tree without statm: status's VmRSS then
+		}
+	}
+	// status (user, context switches) only when the main thread ran since the last scan
+	// (issue 32 item 15: status is the dearest file a process has): what it says about the
+	// main thread cannot change while it does not run, so the values kept are exact.
+	ran := true
+	if !p.noSched {
+		data, err := p.readKept(e, fdSched, e.sched, 256)
+		switch {
+		case err == nil:
+			if run, err := parseSchedRun(e.dir, data); err == nil {
+				ran = !e.haveRun || run != e.lastRun
+				e.lastRun, e.haveRun = run, true
+			}
+		case p.exited(e, err):
+			return nil, err
+		case gone(err):
+			p.noSched = true // not a kernel with scheduler statistics
+		}
+	}
+	if fresh || execd || ran || !e.statusRead {
+		data, err = p.readKept(e, fdStatus, e.status, 16<<10)
+		if err != nil {
+			if p.exited(e, err) {
+				return nil, err
+			}
+			return nil, &os.PathError{Op: "read", Path: e.statusS, Err: err}
+		}
+		if err := parseProcStatus(e.statusS, data, &e.statusV); err != nil {
 			return nil, err
 		}
-		return nil, &os.PathError{Op: "read", Path: e.statusS, Err: err}
-	}
-	if err := parseProcStatus(e.statusS, data, &e.statusV); err != nil {
-		return nil, err
+		e.statusRead = true
 	}
 	e.ioFailed = false
-	if data, err = p.readInto(e.io, 1024); err != nil {
+	if data, err = p.readKept(e, fdIO, e.io, 1024); err != nil {
 		if p.exited(e, err) {
 			return nil, err
 		}
@@ -394,7 +546,8 @@ func (p *procProvider) newEntry(pid, start uint64) *procEntry {
 	d := filepath.Join(p.roots.proc, name)
 	return &procEntry{pid: pid, start: start, levels: []uint64{pid, start}, name: name, desc: "Process " + name, dir: d,
 		stat: p.newStat, status: makePathZ(d + "/status"), io: makePathZ(d + "/io"), cmdPath: makePathZ(d + "/cmdline"), cgPath: makePathZ(d + "/cgroup"),
-		statS: d + "/stat", statusS: d + "/status", ioS: d + "/io"}
+		statS: d + "/stat", statusS: d + "/status", ioS: d + "/io", fds: noFDs,
+		statm: makePathZ(d + "/statm"), sched: makePathZ(d + "/schedstat")}
 }
 
 // fill writes one process's raw values.
@@ -416,6 +569,8 @@ func (p *procProvider) fill(row []ns.Raw, e *procEntry, btime uint64) {
 	// 24 is an approximate per-CPU counter on recent kernels, up to 10% low (issue 29 item 7). A
 	// kernel thread has no memory of its own and no VmRSS line: 0, as top shows it.
 	switch {
+	case e.statmOK:
+		row[schema.ProcRSSID-1] = ns.RawN(e.rssPages * p.pageSize)
 	case e.statusV.haveRSS:
 		row[schema.ProcRSSID-1] = ns.RawN(e.statusV.rssBytes)
 	case e.kthread:

@@ -402,3 +402,76 @@ func TestProcSyntheticHundredThousand(t *testing.T) {
 		t.Errorf("no wrapped PID 300: %v", err)
 	}
 }
+
+// issue 32 item 15: where /proc/PID/statm and schedstat are there, the resident size comes from
+// statm at every scan and status is read again only when the main thread ran since the last
+// scan (schedstat's run time moved): its user and context switches are the main thread's and
+// cannot change while it does not run. A process that ran has its status read and its new
+// counts shown.
+func TestProcStatusOnlyWhenRun(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	h, p, now := procHarness(t, dir)
+	req := collect.Request{Static: true, Variable: true}
+	procs := []fakeProc{{pid: 10, comm: "idle", start: 1, utime: 7, rss: 100, uid: 1000}, {pid: 20, comm: "busy", start: 2, utime: 50, rss: 300}}
+	extra := func(run10, run20 uint64) {
+		for pid, run := range map[uint64]uint64{10: run10, 20: run20} {
+			d := filepath.Join(dir, "proc", fmt.Sprint(pid))
+			rss := map[uint64]uint64{10: 120, 20: 310}[pid] // statm's resident pages: not stat's field 24
+			if err := os.WriteFile(filepath.Join(d, "statm"), fmt.Appendf(nil, "5000 %d 30 10 0 400 0\n", rss), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(d, "schedstat"), fmt.Appendf(nil, "%d 1234 56\n", run), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	opened := map[string]int{}
+	p.openHook = func(path string) error {
+		opened[filepath.Base(filepath.Dir(path))+"/"+filepath.Base(path)]++
+		return nil
+	}
+	writeProcTree(t, dir, procs)
+	extra(1000, 5000)
+	h.Step(req)
+	if opened["10/status"] != 1 || opened["20/status"] != 1 {
+		t.Fatalf("first scan: status opened %v, want once each", opened)
+	}
+	if v := h.Value("Proc/10/rss"); v.State != ns.Valid || v.V != float64(120*os.Getpagesize()) {
+		t.Errorf("rss = %+v, want statm's 120 pages", v)
+	}
+	// PID 10 did not run; PID 20 ran and switched 8 more times (the fixture writes utime as the
+	// voluntary switches).
+	*now = now.Add(time.Second)
+	procs[1].utime = 58
+	writeProcTree(t, dir, procs)
+	extra(1000, 5600)
+	h.Step(req)
+	if opened["10/status"] != 1 || opened["20/status"] != 2 {
+		t.Errorf("second scan: status opened %v, want again only for PID 20, which ran", opened)
+	}
+	if v := h.Value("Proc/20/vctxsw"); v.State != ns.Valid || v.V != 8 {
+		t.Errorf("PID 20's switches = %+v, want 8/s", v)
+	}
+	if v := h.Value("Proc/10/vctxsw"); v.State != ns.Valid || v.V != 0 {
+		t.Errorf("PID 10's switches = %+v, want 0/s from the values kept", v)
+	}
+	if v := h.Value("Proc/10/user"); v.S != "alice" {
+		t.Errorf("PID 10's user = %+v, kept from its status", v)
+	}
+}
+
+// FuzzParseStatmSched: never panics; what is accepted is a number of the input.
+func FuzzParseStatmSched(f *testing.F) {
+	f.Add([]byte("5000 120 30 10 0 400 0\n"))
+	f.Add([]byte("123456789 1234 56\n"))
+	f.Add([]byte(" 1"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if v, err := parseStatmResident("fuzz", data); err == nil && !strings.Contains(string(data), fmt.Sprint(v)) {
+			t.Fatalf("resident %d is not in %q", v, data)
+		}
+		if v, err := parseSchedRun("fuzz", data); err == nil && !strings.Contains(string(data), fmt.Sprint(v)) {
+			t.Fatalf("run time %d is not in %q", v, data)
+		}
+	})
+}

@@ -287,3 +287,29 @@ func cmdlineText(data []byte) string {
 	}
 	return string(out)
 }
+
+// parseStatmResident reads the resident size, in pages, from /proc/PID/statm (read from src):
+// its second field, the counters VmRSS adds up (file, anon and shmem pages).
+func parseStatmResident(src string, data []byte) (uint64, error) {
+	_, rest, _ := bytes.Cut(bytes.TrimLeft(data, " "), []byte(" "))
+	f, _, _ := bytes.Cut(rest, []byte(" "))
+	f = bytes.TrimRight(f, "\n")
+	v, err := parseUint(f)
+	if err != nil || len(f) == 0 {
+		return 0, fmt.Errorf("%s: resident size %q: not a number", src, f)
+	}
+	return v, nil
+}
+
+// parseSchedRun reads the time the process's main thread has run, in nanoseconds, from
+// /proc/PID/schedstat (read from src): its first field (the scheduler's sum_exec_runtime). It
+// moves whenever the thread runs, however briefly, so an unchanged value says the thread has
+// not run since.
+func parseSchedRun(src string, data []byte) (uint64, error) {
+	f, _, _ := bytes.Cut(bytes.TrimSpace(data), []byte(" "))
+	v, err := parseUint(f)
+	if err != nil || len(f) == 0 {
+		return 0, fmt.Errorf("%s: run time %q: not a number", src, f)
+	}
+	return v, nil
+}

@@ -29,7 +29,39 @@ const (
 	CPUNumID                  // totals only: online processors
 	cpuUsrID                  // derived: user - guest (mpstat %usr)
 	cpuNicedID                // derived: nice - guest_nice (mpstat %nice)
+	cpuCountedMsID            // derived: busy_ms + idle_ms, every part's time (mpstat's denominator)
+	cpuShareBaseID            // the shares follow in pairs: the time not in the part, then the part's share
 )
+
+// cpuShares are mpstat's columns as derived datums, each a part's time over the time counted
+// in all the parts (issue 32 item 6): the shares of one processor add up to 100, as mpstat's do,
+// where rates over the wall clock can reach 102 when a reading lands a tick late. Guest time is
+// inside user and nice; %usr and %nice leave it out and %guest and %gnice show it, as mpstat.
+var cpuShares = [...]struct {
+	name string
+	part uint8
+	desc string
+}{
+	{"%usr", cpuUsrID, "user code, guest time excluded"},
+	{"%nice", cpuNicedID, "niced user code, guest time excluded"},
+	{"%sys", CPUKernID, "kernel code, interrupts excluded"},
+	{"%iowait", CPUWaitID, "idle with I/O outstanding"},
+	{"%irq", CPUIRQID, "hardware interrupts"},
+	{"%soft", CPUSoftIRQID, "software interrupts"},
+	{"%steal", CPUStealID, "stolen by the hypervisor"},
+	{"%guest", CPUGuestID, "running a guest"},
+	{"%gnice", CPUGuestNiceID, "running a niced guest"},
+	{"%idle", CPUIdleID, "idle with no I/O outstanding"},
+}
+
+// CPUShareNames are the names of the shares, in mpstat's column order.
+func CPUShareNames() []string {
+	out := make([]string, len(cpuShares))
+	for i, s := range cpuShares {
+		out[i] = s.name
+	}
+	return out
+}
 
 // cpuDatums declares the statistics of one processor or of all of them; maxMs is the SPMI scale
 // of the time counters, in milliseconds per second (1000 per processor).
@@ -51,7 +83,7 @@ func cpuDatums(maxMs float64) []ns.Datum {
 		d.Source = "derived by the consumer from the interval deltas of its arguments"
 		return d.WithScale(0, maxMs).WithShare(maxMs / 1000).WithHelp(help)
 	}
-	return []ns.Datum{
+	out := []ns.Datum{
 		ms(CPUUserID, "user", "Time in user mode (guest time included)", 1, "user",
 			"Milliseconds spent running user code at normal priority; the kernel also counts time running a virtual machine's guest here."),
 		ms(CPUKernID, "kern", "Time in kernel mode", 3, "system",
@@ -87,7 +119,19 @@ func cpuDatums(maxMs float64) []ns.Datum {
 			CPUUserID, CPUGuestID), "user - guest: time in user code of this host's own processes, mpstat's %usr."),
 		busy(ns.Derived(cpuNicedID, "niced", ns.DerivedDifference, ns.PMSemCounter, "Niced user time without guest time",
 			CPUNiceID, CPUGuestNiceID), "nice - guest_nice: mpstat's %nice."),
+		busy(ns.Derived(cpuCountedMsID, "counted_ms", ns.DerivedSum2, ns.PMSemCounter, "Time counted in all the parts",
+			cpuBusyMsID, cpuIdleMsID), "busy_ms + idle_ms: every tick the kernel counted over the interval, the denominator of mpstat's shares.").WithAux(),
 	}
+	for i, sh := range cpuShares {
+		rest, share := uint8(cpuShareBaseID+2*i), uint8(cpuShareBaseID+2*i+1)
+		out = append(out,
+			busy(ns.Derived(rest, "not"+sh.name[1:], ns.DerivedDifference, ns.PMSemCounter, "Time counted outside "+sh.name[1:],
+				cpuCountedMsID, sh.part), "counted_ms - the part: the rest of the denominator of "+sh.name+".").WithAux(),
+			busy(ns.Derived(share, sh.name, ns.DerivedPercent, ns.PMSemInstant, "Share of counted time: "+sh.desc,
+				sh.part, rest), "The part's time over the time counted in every part over the interval, as mpstat's "+sh.name+
+				": a processor's shares add up to 100.").WithScale(0, 1))
+	}
+	return out
 }
 
 // cpuClasses declares CPU (1, uninstantiated), its totals (1.1, whose statistics SPMI shows in

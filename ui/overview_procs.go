@@ -1,0 +1,274 @@
+// The overview's process block: the busiest processes as htop's first rows name them (issue 32
+// item 1): PID, user, %CPU, %MEM, TIME+ and the command line, and beside them, where the width
+// allows, the largest by memory and the busiest by I/O.
+
+package ui
+
+import (
+	"strconv"
+	"strings"
+
+	"dcimon/namespace"
+	"dcimon/views"
+)
+
+// procBlock is one ranking of the process block: the statistic the processes are ranked by and
+// the column it is shown in.
+type procBlock struct {
+	title string // "by CPU"
+	stat  string // the datum ranked by
+	head  string // its column's header
+	width int    // its column's width
+}
+
+var procBlocks = [...]procBlock{
+	{"by CPU", "cpu", "%CPU", 5},
+	{"by memory", "rss", "RES", 6},
+	{"by I/O", "io_bytes", "IO/s", 9},
+}
+
+// procCols are the data of the process class the block reads, by datum index; -1 where the
+// class has no such datum.
+type procCols struct {
+	c                                              *namespace.Class
+	user, cpu, rss, io, utime, stime, cmd, cmdline int
+}
+
+// procClass finds the class of one process (the on-demand class under Proc with a cpu and a
+// user), nil when the name space has none. It is looked up again only when the registry's
+// generation moves.
+func (m *Model) procClass() *procCols {
+	if m.reg == nil {
+		return nil
+	}
+	if g := m.reg.Generation(); g != m.ov.procGen || m.ov.procs == nil {
+		m.ov.procGen, m.ov.procs = g, &procCols{}
+		for _, c := range m.reg.OnDemand("Proc") {
+			if c.DatumByName("cpu") >= 0 && c.DatumByName("user") >= 0 {
+				m.ov.procs = &procCols{c: c, user: c.DatumByName("user"), cpu: c.DatumByName("cpu"), rss: c.DatumByName("rss"),
+					io: c.DatumByName("io_bytes"), utime: c.DatumByName("utime"), stime: c.DatumByName("stime"),
+					cmd: c.DatumByName("command"), cmdline: c.DatumByName("cmdline")}
+				break
+			}
+		}
+	}
+	if m.ov.procs.c == nil {
+		return nil
+	}
+	return m.ov.procs
+}
+
+// ranked is a process of the block and the value it is ranked by.
+type ranked struct {
+	slot int
+	v    float64
+}
+
+// topN keeps the n highest valid values of datum di in cv, highest first, in dst; it returns
+// them and how many processes had a valid value. One pass, no sort of the whole table: a host
+// has thousands of processes and the block shows a handful.
+func topN(cv *namespace.ClassValues, di, n int, dst []ranked) ([]ranked, int) {
+	dst = dst[:0]
+	nd := len(cv.Class.Datums)
+	valid := 0
+	for slot, in := range cv.Insts {
+		if in == nil || di < 0 {
+			continue
+		}
+		v := cv.Vals[slot*nd+di]
+		if v.State != namespace.Valid {
+			continue
+		}
+		valid++
+		if len(dst) == n && v.V <= dst[n-1].v {
+			continue
+		}
+		if len(dst) < n {
+			dst = append(dst, ranked{})
+		}
+		i := len(dst) - 1
+		for ; i > 0 && dst[i-1].v < v.V; i-- {
+			dst[i] = dst[i-1]
+		}
+		dst[i] = ranked{slot, v.V}
+	}
+	return dst, valid
+}
+
+// maxProcRows is the most processes a ranking of the overview lists: the busiest at a glance;
+// the process table (P) has them all.
+const maxProcRows = 15
+
+// overviewProcs is the process block for a w×h area: up to three rankings side by side (CPU,
+// then memory and I/O as the width allows), each a title, a header and up to maxProcRows
+// processes; nil when the source has no processes.
+func (m *Model) overviewProcs(w, h int) []ovLine {
+	pc := m.procClass()
+	if pc == nil || h < 3 || m.snap == nil {
+		return nil
+	}
+	cv := m.snap.Class(pc.c)
+	nb := 1
+	switch {
+	case w >= 180:
+		nb = 3
+	case w >= 116:
+		nb = 2
+	}
+	colW := (w - (nb - 1)) / nb
+	rows := min(h-2, maxProcRows)
+	memTotal := 0.0
+	if v, _, _, ok := m.statValue("Mem/Real/total"); ok && v.State == namespace.Valid {
+		memTotal = v.V
+	}
+	var blocks [][]ovLine
+	for _, b := range procBlocks[:nb] {
+		di := pc.c.DatumByName(b.stat)
+		if di < 0 {
+			continue
+		}
+		var top []ranked
+		valid := 0
+		if cv != nil {
+			top, valid = topN(cv, di, rows, m.ov.top[:0])
+			m.ov.top = top[:0]
+		}
+		title := "Processes " + b.title
+		switch {
+		case len(top) == 0 && (m.snap.Seq < 2 || cv == nil || !cv.Sampled):
+			title += " — measuring…"
+		case len(top) == 0:
+			title += " — none to rank"
+		default:
+			title += " — top " + strconv.Itoa(len(top)) + " of " + strconv.Itoa(valid)
+		}
+		out := []ovLine{{m.st.Text.Accent.Render(cut(title, colW)), "Proc"}}
+		out = append(out, ovLine{m.st.Table.Header.Render(fitLine(procHeader(b, memTotal > 0, colW), colW)), "Proc"})
+		ms := m.vf.measure(pc.c, &pc.c.Datums[di]) // once a block, not a row
+		for _, r := range top {
+			in := cv.Insts[r.slot]
+			out = append(out, ovLine{m.procRow(cv, pc, b, di, ms, r.slot, memTotal, colW), in.Context().Path() + "/" + b.stat})
+		}
+		blocks = append(blocks, out)
+	}
+	var out []ovLine
+	n := 0
+	for _, b := range blocks {
+		n = max(n, len(b))
+	}
+	for i := range n {
+		var sb strings.Builder
+		path := ""
+		for j, b := range blocks {
+			if j > 0 {
+				sb.WriteByte(' ')
+			}
+			cell := ""
+			if i < len(b) {
+				cell = b[i].text
+				if path == "" {
+					path = b[i].path
+				}
+			}
+			sb.WriteString(fitLine(cell, colW))
+		}
+		out = append(out, ovLine{sb.String(), path})
+	}
+	return out
+}
+
+// procHeader is a block's column header, as htop's: PID USER, the ranked column, %MEM and TIME+
+// where they fit, and COMMAND.
+func procHeader(b procBlock, mem bool, w int) string {
+	var sb strings.Builder
+	writePadLeft(&sb, "PID", 7)
+	sb.WriteString(" USER     ")
+	writePadLeft(&sb, b.head, b.width)
+	if mem && b.stat != "io_bytes" {
+		sb.WriteString(" %MEM")
+	}
+	if b.stat == "cpu" && w >= 60 {
+		sb.WriteString("     TIME+")
+	}
+	sb.WriteString(" COMMAND")
+	return sb.String()
+}
+
+// procRow is one process of a block, in procHeader's columns; the command line takes the rest of
+// the width.
+func (m *Model) procRow(cv *namespace.ClassValues, pc *procCols, b procBlock, di int, ms views.Measure, slot int, memTotal float64, w int) string {
+	nd := len(pc.c.Datums)
+	row := cv.Vals[slot*nd : (slot+1)*nd]
+	get := func(i int) namespace.Value {
+		if i < 0 {
+			return namespace.Value{State: namespace.Unavailable, Reason: namespace.ReasonNotSupported}
+		}
+		return row[i]
+	}
+	var sb strings.Builder
+	m.st.Text.Normal.writePadLeft(&sb, cv.Insts[slot].Context().Name, 7)
+	sb.WriteByte(' ')
+	m.st.Text.Muted.writePad(&sb, cut(safe(get(pc.user).S), 8), 8)
+	sb.WriteByte(' ')
+	v := row[di]
+	d := &pc.c.Datums[di]
+	var txt string
+	switch b.stat {
+	case "cpu":
+		txt = strconv.FormatFloat(ms.Base(v.V), 'f', 1, 64)
+	case "rss":
+		txt = string(humanText(nil, v.V, 1024))
+	default:
+		txt = m.vf.text(pc.c, d, v)
+	}
+	ink := m.st.Text.Normal
+	if b.stat == "cpu" && ms.Base(v.V) >= procBusyAt {
+		ink = m.st.Text.Warn
+	}
+	ink.writePadLeft(&sb, txt, b.width)
+	if memTotal > 0 && b.stat != "io_bytes" {
+		mem := "n/a"
+		if r := get(pc.rss); r.State == namespace.Valid {
+			mem = strconv.FormatFloat(100*r.V/memTotal, 'f', 1, 64)
+		}
+		sb.WriteByte(' ')
+		m.st.Text.Normal.writePadLeft(&sb, mem, 4)
+	}
+	if b.stat == "cpu" && w >= 60 {
+		t := "n/a"
+		if u, s := get(pc.utime), get(pc.stime); u.State != namespace.Unavailable && s.State != namespace.Unavailable && pc.utime >= 0 && pc.stime >= 0 {
+			t = timePlus(u.N + s.N)
+		}
+		sb.WriteByte(' ')
+		m.st.Text.Normal.writePadLeft(&sb, t, 9)
+	}
+	sb.WriteByte(' ')
+	cmd := get(pc.cmdline).S
+	if cmd == "" {
+		cmd = get(pc.cmd).S
+	}
+	sb.WriteString(cut(safe(cmd), max(w-width(sb.String()), 0)))
+	return sb.String()
+}
+
+// timePlus is a processor time in milliseconds as htop's TIME+ prints it: minutes, seconds and
+// hundredths under an hour (`12:05.31`), hours, minutes and seconds under a hundred hours
+// (`5h07:12`), then days and hours (`13d04h`).
+func timePlus(ms uint64) string {
+	hs := ms / 10
+	s := hs / 100
+	switch {
+	case s < 3600:
+		return strconv.FormatUint(s/60, 10) + ":" + two(s%60) + "." + two(hs%100)
+	case s < 100*3600:
+		return strconv.FormatUint(s/3600, 10) + "h" + two(s/60%60) + ":" + two(s%60)
+	}
+	return strconv.FormatUint(s/86400, 10) + "d" + two(s/3600%24) + "h"
+}
+
+func two(n uint64) string {
+	if n < 10 {
+		return "0" + strconv.FormatUint(n, 10)
+	}
+	return strconv.FormatUint(n, 10)
+}

@@ -1,0 +1,92 @@
+// Plain words for the standards' names: panes, the hotset form and `dcimon hot` say "always" and
+// "above the threshold", not SiHotAlways and SiHotThreshold (issue 32 item 4). `describe` and the
+// inspector keep the standards' names, since that is where the standards belong.
+
+package views
+
+import (
+	"errors"
+	"regexp"
+	"strings"
+
+	"dcimon/namespace"
+)
+
+// FeedWords is a hotset feed type in plain words: which peers are listed.
+func FeedWords(f namespace.HotFeed) string {
+	switch f {
+	case namespace.SiHotNoFeed:
+		return "none"
+	case namespace.SiHotThreshold:
+		return "past the threshold"
+	case namespace.SiHotAlways:
+		return "always"
+	}
+	return f.String()
+}
+
+// ExceptWords is a hotset exception type in plain words: what is raised past the threshold.
+func ExceptWords(e namespace.HotExcept) string {
+	switch e {
+	case namespace.SiHotNoException:
+		return "none"
+	case namespace.SiHotException:
+		return "events"
+	case namespace.SiHotTrap:
+		return "SNMP traps"
+	case namespace.SiHotBoth:
+		return "events and SNMP traps"
+	}
+	return e.String()
+}
+
+// ErrWords is an SPMI return code in plain words, without its name or number.
+func ErrWords(e namespace.SiErr) string {
+	switch e {
+	case namespace.SiSuccess:
+		return "ok"
+	case namespace.SiNoValue:
+		return "no value yet"
+	case namespace.SiBadArgument:
+		return "not accepted"
+	case namespace.SiNotFound:
+		return "not found"
+	case namespace.SiInvalidCx:
+		return "no such path"
+	case namespace.SiDeleted:
+		return "gone"
+	case namespace.SiLocked:
+		return "busy, tried again at the next reading"
+	}
+	msg := strings.TrimSuffix(e.Text(), ".")
+	if msg == "" {
+		return e.String()
+	}
+	return strings.ToLower(msg[:1]) + msg[1:]
+}
+
+// standardIDs are the rule ids a name space message cites for the record: `(SPMI-HOT-13)`,
+// `(SPMI-HOT-7, SPMI-HOT-13)`.
+var standardIDs = regexp.MustCompile(`\s*\((?:(?:SPMI|DCI|PCP[A-Z]*|X|AMB)-[A-Z0-9-]+(?:,\s*)?)+\)`)
+
+// plainTerms are the standards' words a message may carry, and the plain ones for them.
+var plainTerms = strings.NewReplacer(
+	"except_type", "alerts", "feed_type", "feed", "maxresp", "max", "max_responses", "max",
+	"SiHotNoException", "none", "SiHotException", "events", "SiHotTrap", "SNMP traps", "SiHotBoth", "events and SNMP traps",
+	"SiHotNoFeed", "none", "SiHotThreshold", "past the threshold", "SiHotAlways", "always",
+)
+
+// PlainError is an error for a person: a name space refusal without its SPMI code, DCI status
+// and rule ids (`SiBadArgument (187), DCI_INVALIDARG: … (SPMI-HOT-13)` becomes its message), the
+// standards' words in plain ones. Any other error is its text with the same words replaced.
+func PlainError(err error) string {
+	if err == nil {
+		return ""
+	}
+	msg := err.Error()
+	var ne *namespace.Error
+	if errors.As(err, &ne) {
+		msg = ne.Msg
+	}
+	return plainTerms.Replace(standardIDs.ReplaceAllString(msg, ""))
+}
