@@ -124,7 +124,7 @@ prog=("$work/dcimon" --archive "$work/rec")
 shot replay-80x24 80 24 "=............"
 shot replay-120x40 120 40 "=............"
 
-# A fleet through Performance Co-Pilot (issue 14): two pmcds behind one pmproxy, started here in
+# A fleet through Performance Co-Pilot (issues 14, 31): two pmcds and a pmproxy, started here in
 # the foreground on free loopback ports and killed by PID (never the init scripts), and a third
 # host that is not there; the overview ranks the hosts' disks, interfaces and processors together.
 if [ -x /usr/lib/pcp/bin/pmproxy ] && [ "$(id -u)" = 0 ]; then
@@ -146,7 +146,9 @@ if [ -x /usr/lib/pcp/bin/pmproxy ] && [ "$(id -u)" = 0 ]; then
 		curl -sf "http://127.0.0.1:$proxy/pmapi/context?hostspec=127.0.0.1:$db" >/dev/null 2>&1 && break
 		sleep 0.1
 	done
-	prog=("$work/dcimon" --source "pcp://127.0.0.1:$proxy" --hosts "web=127.0.0.1:$web,db=127.0.0.1:$db,gone=127.0.0.1:$(free_port)")
+	# Each pmcd on a connection of its own (issue 31); db's relayed by the pmproxy, as a
+	# gateway would.
+	prog=("$work/dcimon" --hosts "web=127.0.0.1:$web,db=127.0.0.1:$db@127.0.0.1:$proxy,gone=127.0.0.1:$(free_port)")
 	shot fleet-120x40 120 40
 	# One host's whole PCP name space: `:` goes down it as it is read, a level a reading.
 	shot fleet-pcp-120x40 120 40 "=:/db/PCP/kernel/all" Enter "sleep:4" "=2"

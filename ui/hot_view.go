@@ -139,7 +139,7 @@ func (p *hotPane) item(r hotRow, sel bool) string {
 	barW := p.w - rankW - 1 - nameW - 1 - valW - 1
 	if sel {
 		// The selected row keeps its bar (issue 12), in the selection's colours.
-		line := padLeft(rank, rankW) + " " + pad(fitItemName(it, fleet, nameW), nameW) + " " + padLeft(txt, valW)
+		line := padLeft(rank, rankW) + " " + pad(fitItemNameIn(it, fleet, nameW, compactItems(r.set.Items, fleet, nameW)), nameW) + " " + padLeft(txt, valW)
 		if frac, over, ok := p.itemBar(r, d, it); ok && barW >= 4 {
 			full, empty := barCells(frac, barW)
 			if over && empty == 0 {
@@ -153,7 +153,7 @@ func (p *hotPane) item(r hotRow, sel bool) string {
 	sb.Grow(4 * p.w)
 	p.st.Text.Muted.writePadLeft(&sb, rank, rankW)
 	sb.WriteByte(' ')
-	p.st.Text.Normal.writePad(&sb, fitItemName(it, fleet, nameW), nameW)
+	p.st.Text.Normal.writePad(&sb, fitItemNameIn(it, fleet, nameW, compactItems(r.set.Items, fleet, nameW)), nameW)
 	sb.WriteByte(' ')
 	p.st.Text.Normal.writePadLeft(&sb, txt, valW)
 	if barW >= 4 {
@@ -179,8 +179,14 @@ func itemName(it namespace.HotItem) string {
 // where hostspecs and host names differ least (`127.0.…:34567 sda`, `web…-017 sda`): the row
 // still says which host and which peer it is (issue 31).
 func fitItemName(it namespace.HotItem, fleet bool, w int) string {
+	return fitItemNameIn(it, fleet, w, false)
+}
+
+// fitItemNameIn is fitItemName, with compact when some item of the same ranking does not fit:
+// every item then drops its class, so that the rows read alike.
+func fitItemNameIn(it namespace.HotItem, fleet bool, w int, compact bool) string {
 	name := itemName(it)
-	if !fleet || width(name) <= w {
+	if !fleet || (width(name) <= w && !compact) {
 		return name
 	}
 	host, rest, ok := strings.Cut(name, "/")
@@ -218,4 +224,18 @@ func (p *hotPane) itemBar(r hotRow, d *namespace.Datum, it namespace.HotItem) (f
 		frac, over, ok = barScale(math.Abs(it.Val.V), 0, top)
 	}
 	return frac, over, ok
+}
+
+// compactItems says some item of a fleet's ranking is wider than w: all are then shown without
+// their class (fitItemNameIn).
+func compactItems(items []namespace.HotItem, fleet bool, w int) bool {
+	if !fleet {
+		return false
+	}
+	for _, it := range items {
+		if width(itemName(it)) > w {
+			return true
+		}
+	}
+	return false
 }

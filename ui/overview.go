@@ -393,7 +393,7 @@ func (m *Model) overviewHotsets(w, h int) []ovLine {
 			var sb strings.Builder
 			m.st.Text.Muted.writePadLeft(&sb, strconv.Itoa(i+1), 2)
 			sb.WriteByte(' ')
-			m.st.Text.Normal.writePad(&sb, fitItemName(it, e.Fleet(), nameW), nameW)
+			m.st.Text.Normal.writePad(&sb, fitItemNameIn(it, e.Fleet(), nameW, compactItems(e.Items, e.Fleet(), nameW)), nameW)
 			sb.WriteByte(' ')
 			m.st.Text.Normal.writePadLeft(&sb, txt, valW)
 			if bw >= 4 {

@@ -380,3 +380,21 @@ func TestFitItemName(t *testing.T) {
 		}
 	}
 }
+
+// A fleet ranking whose one item does not fit shows every item without its class, so that its
+// rows read alike ("db cpu" beside "web cpu", not "db/Pressure/cpu").
+func TestFitItemNamesAlike(t *testing.T) {
+	items := []ns.HotItem{{Name: "db/Pressure/cpu"}, {Name: "web/Pressure/cpu"}}
+	compact := compactItems(items, true, 15)
+	if !compact {
+		t.Fatal("web/Pressure/cpu fits in 15 cells?")
+	}
+	for i, want := range []string{"db cpu", "web cpu"} {
+		if got := fitItemNameIn(items[i], true, 15, compact); got != want {
+			t.Errorf("%s: %q, want %q", items[i].Name, got, want)
+		}
+	}
+	if compactItems(items, true, 16) || compactItems(items, false, 3) {
+		t.Error("compact when every item fits, or outside a fleet")
+	}
+}
