@@ -91,10 +91,12 @@ func TestTypedValues(t *testing.T) {
 	}
 }
 
-// fleetOf is a sampler of the hosts, read natively, with the collection deadline given.
+// fleetOf is a sampler of the hosts, read natively, with the collection deadline given (the
+// probe's at start too: a host whose probe misses it is declared again with its own figures at
+// its first reading, and its values come a reading later, which these tests do not wait for).
 func fleetOf(t *testing.T, deadline time.Duration, hosts ...Host) *collect.Sampler {
 	t.Helper()
-	provs, err := Fleet(Options{Deadline: deadline, ProbeDeadline: time.Second}, hosts)
+	provs, err := Fleet(Options{Deadline: deadline, ProbeDeadline: deadline}, hosts)
 	if err != nil {
 		t.Fatal(err)
 	}
