@@ -3,6 +3,7 @@ package pcp
 import (
 	"strconv"
 	"strings"
+	"sync"
 
 	"dcimon/collect/schema"
 	ns "dcimon/namespace"
@@ -73,6 +74,61 @@ func pcpMapping(ncpu int, memTotal uint64) (decl []*ns.Class, classes []pcpClass
 		}
 	}
 	return decl, classes
+}
+
+// sharedMapping is the mapping for one scale (processors, memory bytes), compiled once and
+// shared by every host of that scale: the classes' datums and tables, the bindings and the
+// metrics' names exist once, however many hosts read them (issue 38 item 1).
+type sharedMapping struct {
+	decl    []*ns.Class
+	classes []pcpClass
+	names   []string
+}
+
+// mappings are the shared mappings by scale; at most keptScales of them are kept (a fleet of
+// hosts of as many sizes is declared per host past that, as before).
+var mappings struct {
+	sync.Mutex
+	byScale map[[2]uint64]*sharedMapping
+}
+
+const keptScales = 64
+
+// sharedPCPMapping is pcpMapping for one host: each class a clone (ns.Class.CloneDecl) of the
+// declaration of its scale, made and compiled once in the process, with its bindings and the
+// metrics they read (names, not to be changed) shared too. A host's classes are its own (their
+// ids, their instances, their place in the tree); what they declare is not.
+func sharedPCPMapping(ncpu int, memTotal uint64) (decl []*ns.Class, classes []pcpClass, names []string) {
+	key := [2]uint64{uint64(ncpu), memTotal}
+	mappings.Lock()
+	m := mappings.byScale[key]
+	if m == nil {
+		d, cs := pcpMapping(ncpu, memTotal)
+		for _, c := range d {
+			if c.Compile() != nil { // the table is checked by its tests; never shared uncompiled
+				mappings.Unlock()
+				return d, cs, metricsOf(cs, func(int) bool { return true })
+			}
+		}
+		m = &sharedMapping{decl: d, classes: cs, names: metricsOf(cs, func(int) bool { return true })}
+		if len(mappings.byScale) >= keptScales || mappings.byScale == nil {
+			mappings.byScale = map[[2]uint64]*sharedMapping{}
+		}
+		mappings.byScale[key] = m
+	}
+	mappings.Unlock()
+	decl = make([]*ns.Class, len(m.decl))
+	clone := make(map[*ns.Class]*ns.Class, len(m.decl))
+	for i, c := range m.decl {
+		decl[i] = c.CloneDecl()
+		clone[c] = decl[i]
+	}
+	classes = make([]pcpClass, len(m.classes))
+	for i, pc := range m.classes {
+		classes[i] = pc
+		classes[i].Class = clone[pc.Class]
+	}
+	return decl, classes, m.names
 }
 
 // metricsOf names the metrics of the classes want says yes to, each once: the ones their

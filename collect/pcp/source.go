@@ -210,9 +210,16 @@ func (h *pcpHost) declare(ncpu int, mem uint64) {
 	for _, c := range h.decl {
 		old[c.ID.String()] = c
 	}
-	decl, classes := pcpMapping(ncpu, mem)
+	var decl []*ns.Class
+	var classes []pcpClass
+	var names []string
 	if ax, ok := h.x.(*archiveContext); ok {
+		// An archive reads some classes under dcimon's own names (ownClasses): its own mapping.
+		decl, classes = pcpMapping(ncpu, mem)
 		ax.ownClasses(decl, classes)
+		names = metricsOf(classes, func(int) bool { return true })
+	} else {
+		decl, classes, names = sharedPCPMapping(ncpu, mem)
 	}
 	if h.fleet {
 		decl = reroot(decl, h.asn, h.host)
@@ -244,8 +251,7 @@ func (h *pcpHost) declare(ncpu int, mem uint64) {
 			}
 		}
 	}
-	h.decl, h.classes, h.scale = decl, classes, [2]uint64{uint64(ncpu), mem}
-	h.names = metricsOf(h.classes, func(int) bool { return true })
+	h.decl, h.classes, h.scale, h.names = decl, classes, [2]uint64{uint64(ncpu), mem}, names
 	h.namesFor, h.plans, h.bufs = nil, nil, nil
 }
 
