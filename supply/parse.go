@@ -27,8 +27,8 @@ import (
 
 // Limits bound what one file or one program's output may cost.
 type Limits struct {
-	MaxBytes  int // the whole text
-	MaxLine   int // one line
+	MaxBytes int // the whole text
+	MaxLine  int // one line
 	// MaxSeries bounds the series over every family, and the families a text names; both are
 	// counted as the text is read, and a text past either is refused then.
 	MaxSeries int
