@@ -1,10 +1,12 @@
 package pcp
 
 import (
+	"reflect"
 	"testing"
 	"time"
 
 	ns "dcimon/namespace"
+	"dcimon/pmproxy"
 )
 
 // Issue 38 item 1: the hosts of a fleet (of one scale) share their classes' declarations: each
@@ -59,4 +61,30 @@ func containsClass(decl []*ns.Class, c *ns.Class) bool {
 		}
 	}
 	return false
+}
+
+// Hosts whose contexts gave the same descriptors share one map of them; any difference, a label
+// or a name given twice makes a map of the host's own.
+func TestHostsShareTheirDescriptors(t *testing.T) {
+	set := func(units string) []pmproxy.Desc {
+		return []pmproxy.Desc{{Name: "disk.dev.read", PMID: "60.0.4", InDom: "60.1", Type: "u32", Sem: "counter", Units: "count"},
+			{Name: "mem.physmem", PMID: "60.1.9", Type: "u64", Sem: "discrete", Units: units}}
+	}
+	same := func(a, b map[string]pmproxy.Desc) bool { return reflect.ValueOf(a).Pointer() == reflect.ValueOf(b).Pointer() }
+	a, b := sharedDescs(set("Kbyte")), sharedDescs(set("Kbyte"))
+	if !same(a, b) || len(a) != 2 || a["mem.physmem"].Units != "Kbyte" {
+		t.Errorf("two hosts of the same descriptors: a map each, or not theirs (%v)", a)
+	}
+	if c := sharedDescs(set("Mbyte")); same(a, c) || c["mem.physmem"].Units != "Mbyte" {
+		t.Errorf("a host whose descriptors differ shares another's: %v", c)
+	}
+	labelled := set("Kbyte")
+	labelled[0].Labels = map[string]any{"agent": "linux"}
+	if l1, l2 := sharedDescs(labelled), sharedDescs(labelled); same(l1, l2) || same(l1, a) {
+		t.Error("descriptors with labels are shared")
+	}
+	twice := append(set("Kbyte"), set("Kbyte")[0])
+	if d := sharedDescs(twice); same(d, a) || len(d) != 2 {
+		t.Errorf("a name given twice: %v", d)
+	}
 }

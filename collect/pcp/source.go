@@ -503,11 +503,8 @@ func (h *pcpHost) fetch(ctx context.Context, names []string) (*pmproxy.Fetched, 
 		if err != nil && !errors.Is(err, pmproxy.ErrUnknownMetric) {
 			return nil, err
 		}
-		h.descs = map[string]pmproxy.Desc{}
+		h.descs = sharedDescs(descs)
 		h.descsGen++
-		for _, d := range descs {
-			h.descs[d.Name] = d
-		}
 		h.instNm = map[string]map[int64]string{}
 		h.factors = map[string]float64{}
 		h.plans = nil
