@@ -70,7 +70,9 @@ func TestHostsShareTheirDescriptors(t *testing.T) {
 		return []pmproxy.Desc{{Name: "disk.dev.read", PMID: "60.0.4", InDom: "60.1", Type: "u32", Sem: "counter", Units: "count"},
 			{Name: "mem.physmem", PMID: "60.1.9", Type: "u64", Sem: "discrete", Units: units}}
 	}
-	same := func(a, b map[string]pmproxy.Desc) bool { return reflect.ValueOf(a).Pointer() == reflect.ValueOf(b).Pointer() }
+	same := func(a, b map[string]pmproxy.Desc) bool {
+		return reflect.ValueOf(a).Pointer() == reflect.ValueOf(b).Pointer()
+	}
 	a, b := sharedDescs(set("Kbyte")), sharedDescs(set("Kbyte"))
 	if !same(a, b) || len(a) != 2 || a["mem.physmem"].Units != "Kbyte" {
 		t.Errorf("two hosts of the same descriptors: a map each, or not theirs (%v)", a)
