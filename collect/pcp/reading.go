@@ -237,11 +237,14 @@ func (h *pcpHost) fillInstances(pc pcpClass, bf *pcpBufs, names map[int64]string
 // noteInstances keeps which instances, in which places, each of the present metrics had in the
 // fetch the buffers' specs were made from, and under which descriptors and instance names.
 func (bf *pcpBufs) noteInstances(h *pcpHost, present []string, f *pmproxy.Fetched) {
-	bf.lastIDs, bf.lastLens = bf.lastIDs[:0], bf.lastLens[:0]
+	bf.lastIDs, bf.lastLens, bf.noted = bf.lastIDs[:0], bf.lastLens[:0], false
 	for _, m := range present {
 		vs := f.Values[m]
 		for _, v := range vs {
-			bf.lastIDs = append(bf.lastIDs, v.Instance)
+			if v.Instance != int64(int32(v.Instance)) {
+				return // not PCP's 32-bit instance numbers: never taken as the same
+			}
+			bf.lastIDs = append(bf.lastIDs, int32(v.Instance))
 		}
 		bf.lastLens = append(bf.lastLens, len(vs))
 	}
@@ -262,7 +265,7 @@ func (bf *pcpBufs) sameInstances(h *pcpHost, present []string, f *pmproxy.Fetche
 			return false
 		}
 		for _, v := range vs {
-			if bf.lastIDs[at] != v.Instance {
+			if int64(bf.lastIDs[at]) != v.Instance {
 				return false
 			}
 			at++
@@ -312,7 +315,7 @@ type pcpBufs struct {
 	// What the specs were made from (noteInstances): each present metric's instances in the
 	// fetch's order (lastIDs, lastLens each metric's count), under descriptors lastGen and
 	// instance names lastNames.
-	lastIDs            []int64
+	lastIDs            []int32
 	lastLens           []int
 	lastGen, lastNames uint64
 	noted              bool
