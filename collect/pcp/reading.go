@@ -70,15 +70,17 @@ func (h *pcpHost) read(ctx context.Context, pc pcpClass, f *pmproxy.Fetched) col
 		present = []string{pc.Datums[0].Metric}
 	}
 	first := present[0]
+	byPlace := pc.NameMetric == "" && pc.Parent == nil
+	if byPlace && bf.sameInstances(h, present, f) {
+		// The instances of the last reading, in the same places of the same metrics, named by
+		// the same names (which had every one of them): its specs and order stand, and only the
+		// values are read (issue 38 item 2: no map by name or by instance for a host whose
+		// instances did not change).
+		return h.fillInstances(pc, bf, h.instNm[first], f)
+	}
 	names, err := h.instanceNames(ctx, first, f)
 	if err != nil {
 		return h.keepInError(pc, err)
-	}
-	if pc.NameMetric == "" && pc.Parent == nil && bf.sameInstances(h, present, f) {
-		// The instances of the last reading, in the same places of the same metrics, named by
-		// the same names: its specs and order stand, and only the values are read (issue 38
-		// item 2: no map by name or by instance for a host whose instances did not change).
-		return h.fillInstances(pc, bf, names, f)
 	}
 	// Instances the fetch has and the instance domain names not: a malformed answer, never
 	// disks that went (issue 31).
@@ -208,7 +210,9 @@ func (h *pcpHost) read(ctx context.Context, pc pcpClass, f *pmproxy.Fetched) col
 		sorted[i] = specs[j]
 	}
 	bf.sorted = sorted
-	bf.noteInstances(h, present, f)
+	if byPlace {
+		bf.noteInstances(h, present, f)
+	}
 	return h.fillInstances(pc, bf, names, f)
 }
 
@@ -491,7 +495,7 @@ func (h *pcpHost) fillPlanned(row []ns.Raw, pc pcpClass, cols []pcpCol, f *pmpro
 		if want == inst && pos >= 0 && pos < len(c.vals) && c.vals[pos].Instance == inst {
 			val, ok = c.vals[pos], true
 		} else {
-			val, ok = f.Lookup(c.metric, want)
+			val, ok = lookupIn(f, c.metric, c.vals, want)
 		}
 		if !ok {
 			continue
@@ -525,6 +529,24 @@ func (h *pcpHost) fillPlanned(row []ns.Raw, pc pcpClass, cols []pcpCol, f *pmpro
 		}
 		row[listAt] = ns.RawS(bf.invText)
 	}
+}
+
+// lookupIn is f.Lookup(metric, inst) where vs are metric's values in f (a column's, planned):
+// the same answer, without looking the metric up by name for a few values (a single-instance
+// class's, the load averages').
+func lookupIn(f *pmproxy.Fetched, metric string, vs []pmproxy.Value, inst int64) (pmproxy.Value, bool) {
+	if inst < 0 && len(vs) == 1 {
+		return vs[0], true
+	}
+	if len(vs) <= 8 {
+		for _, v := range vs {
+			if v.Instance == inst {
+				return v, true
+			}
+		}
+		return pmproxy.Value{}, false
+	}
+	return f.Lookup(metric, inst)
 }
 
 // factor is the factor from a metric's PCP units to a datum's, worked out once per context
