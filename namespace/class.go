@@ -91,20 +91,50 @@ type Class struct {
 	// idempotent). Two suppliers declaring any other class is SiDuplicate.
 	Shared bool
 
-	// Registry-owned state.
-	reg      *Registry
-	index    int
+	// What the datums compile to (tables), shared by every class of the same declaration
+	// (CloneDecl), and the registry-owned state.
+	*tables
+	// sharesTables says the tables are a compiled declaration's, shared (CloneDecl).
+	sharesTables bool
+	reg          *Registry
+	index        int
+	ctx          *Context // where this class's instances (or its own context) hang in the SPMI tree
+	slots        []*Instance
+	free         []int
+	byKey        map[instKey]*Instance
+}
+
+// tables are what a class's datums compile to (Compile): the lookups by low byte and name, the
+// derived datums' order, the parts, the block size and how Next treats each datum. They depend on
+// the datums alone, so the classes that share one declaration's datums (a fleet's hosts) share
+// them too (issue 38 item 1: declared once).
+type tables struct {
+	datums   *Datum // the first of the datums compiled; with n, says which slice they are of
+	n        int
 	byLow    [256]int16
 	byName   map[string]int
 	derivOrd []int
 	parts    []int // the Part datums, whose interval deltas add up to at most the elapsed time
 	block    uint32
-	ctx      *Context // where this class's instances (or its own context) hang in the SPMI tree
-	slots    []*Instance
-	free     []int
-	byKey    map[instKey]*Instance
-	plan     []datumPlan // how Next treats each datum, compiled once at registration
+	plan     []datumPlan // how Next treats each datum
+	// hasInvalid says a datum is DCI_INVALIDDATUMID, the instance's invalid-data list.
+	hasInvalid bool
 }
+
+// noTables are a class's before it is compiled: zero, as the tables were before they were shared
+// (every low byte then reads as the first datum's; collect/pcp's archive reading of dcimon's own
+// names relies on it before registration, see issue 38's report).
+var noTables = &tables{}
+
+// emptyTables are the tables of every class without datums (an uninstantiated class), never
+// written to.
+var emptyTables = func() *tables {
+	t := &tables{}
+	for i := range t.byLow {
+		t.byLow[i] = -1
+	}
+	return t
+}()
 
 // datumPlan is the per-datum decision Next would otherwise re-derive for every value.
 type datumPlan uint8
@@ -159,20 +189,29 @@ func (c *Class) InstanceSize() uint32 {
 }
 
 // BlockSize is the size of the whole-class data block of one instance (DCI-DATA-3).
-func (c *Class) BlockSize() uint32 { return c.block }
+func (c *Class) BlockSize() uint32 { return c.tab().block }
+
+// tab is the class's compiled tables, or noTables before it is compiled.
+func (c *Class) tab() *tables {
+	if c.tables == nil {
+		return noTables
+	}
+	return c.tables
+}
 
 // Datum returns the datum with the given low byte, or nil.
 func (c *Class) Datum(low uint8) *Datum {
-	if i := c.byLow[low]; i >= 0 {
+	if i := c.tab().byLow[low]; i >= 0 {
 		return &c.Datums[i]
 	}
 	return nil
 }
 
 // DatumIndex returns the index of the datum with the given id, or -1. A bare low byte names a
-// derived datum too, since low bytes are unique in the class (DCI-DER-1).
+// derived datum too, since low bytes are unique in the class (DCI-DER-1). Only a compiled
+// class (registered, or Compile) answers truly.
 func (c *Class) DatumIndex(id DatumID) int {
-	i := int(c.byLow[id.Low()])
+	i := int(c.tab().byLow[id.Low()])
 	if i >= 0 && c.Datums[i].ID != id && id > 0xff {
 		return -1
 	}
@@ -182,7 +221,7 @@ func (c *Class) DatumIndex(id DatumID) int {
 // DatumByName returns the index of the datum whose SPMI name or DCI label is s, or -1
 // (search accepts either form, X-7).
 func (c *Class) DatumByName(s string) int {
-	if i, ok := c.byName[s]; ok {
+	if i, ok := c.tab().byName[s]; ok {
 		return i
 	}
 	return -1
@@ -349,16 +388,70 @@ func DescriptorsDiffer(old, fresh *Class) bool {
 	return false
 }
 
-// prepare completes and validates the datums and builds the lookup tables.
-func (c *Class) prepare() error {
-	for i := range c.byLow {
-		c.byLow[i] = -1
+// Compile completes and validates the class's datums and builds its tables (lookups by low byte
+// and name, the derived datums' order, the data block), as registration does. A declaration that
+// many classes share (CloneDecl: a fleet's hosts) is compiled once, before it is cloned, by one
+// goroutine; its clones are then registered without writing to the datums they share.
+func (c *Class) Compile() error { return c.prepare() }
+
+// CloneDecl is another class of c's declaration, for another place in the tree (another host's
+// CPU): its datums, their compiled tables, levels, events and labels shared with c, not copied;
+// its id, nesting and extensions its own; none of a registry's state. c must be compiled
+// (Compile) and its datums must not change after; the clone is not compiled again when it is
+// registered (issue 38 item 1: a class is declared once per schema).
+func (c *Class) CloneDecl() *Class {
+	n := &Class{ID: slices.Clone(c.ID), Name: c.Name, Desc: c.Desc, Help: c.Help, Label: c.Label, Flags: c.Flags,
+		Access: c.Access, Method: c.Method, Levels: c.Levels, Datums: c.Datums, Events: c.Events,
+		Extensions: slices.Clone(c.Extensions), Labels: c.Labels, Supplier: c.Supplier, InstFreq: c.InstFreq,
+		Totals: c.Totals, NestUnder: slices.Clone(c.NestUnder), OnDemand: c.OnDemand, Lazy: c.Lazy, Churn: c.Churn,
+		Shared: c.Shared}
+	if c.compiledFor() {
+		n.tables, n.sharesTables = c.tables, true
 	}
-	c.byName = make(map[string]int, 2*len(c.Datums))
+	return n
+}
+
+// compiledFor says the class's tables are those of its datums as they are now.
+func (c *Class) compiledFor() bool {
+	t := c.tables
+	return t != nil && len(c.Datums) > 0 && t.datums == &c.Datums[0] && t.n == len(c.Datums)
+}
+
+// prepare completes and validates the datums and builds the lookup tables; a clone of a compiled
+// declaration keeps the tables it shares (its datums are complete already) and checks only what
+// is its own.
+func (c *Class) prepare() error {
 	if c.Label.ASCII == "" {
 		c.Label.ASCII = SanitizeLabel(c.Name)
 	}
-	hasInvalid := false
+	if !c.sharesTables || !c.compiledFor() {
+		c.sharesTables = false
+		if err := c.compile(); err != nil {
+			return err
+		}
+	}
+	for _, e := range c.Events {
+		if c.byLow[e.ID.Low()] >= 0 {
+			return fmt.Errorf("class %s: event %s shares its id with a polled datum (DCI-NS-6)", c.ID, e.ID)
+		}
+	}
+	if c.Flags&ClassPossibleInvalidData != 0 && !c.hasInvalid {
+		return fmt.Errorf("class %s: DCI_POSSIBLEINVALIDDATA needs the DCI_INVALIDDATUMID datum (DCI-CLS-4)", c.ID)
+	}
+	return nil
+}
+
+// compile completes and validates the datums and builds the tables of them.
+func (c *Class) compile() error {
+	if len(c.Datums) == 0 {
+		c.tables = emptyTables // a position only (or a class that validate refuses)
+		return nil
+	}
+	t := &tables{datums: &c.Datums[0], n: len(c.Datums), byName: make(map[string]int, 2*len(c.Datums))}
+	c.tables = t
+	for i := range t.byLow {
+		t.byLow[i] = -1
+	}
 	var off uint32
 	for i := range c.Datums {
 		d := &c.Datums[i]
@@ -367,18 +460,18 @@ func (c *Class) prepare() error {
 			return fmt.Errorf("class %s: %w", c.ID, err)
 		}
 		low := d.ID.Low()
-		if c.byLow[low] >= 0 {
-			return fmt.Errorf("class %s: datum %s repeats low byte 0x%02x of %s (DCI-NS-6, DCI-DER-1)", c.ID, d.ID, low, c.Datums[c.byLow[low]].ID)
+		if t.byLow[low] >= 0 {
+			return fmt.Errorf("class %s: datum %s repeats low byte 0x%02x of %s (DCI-NS-6, DCI-DER-1)", c.ID, d.ID, low, c.Datums[t.byLow[low]].ID)
 		}
-		c.byLow[low] = int16(i)
+		t.byLow[low] = int16(i)
 		if d.ID == InvalidDatumID {
-			hasInvalid = true
+			t.hasInvalid = true
 		}
 		if d.Name != "" {
-			if _, dup := c.byName[d.Name]; dup {
+			if _, dup := t.byName[d.Name]; dup {
 				return &Error{Status: StatusDuplicate, Si: SiDuplicate, Msg: fmt.Sprintf("class %s: two statistics named %q (SPMI-HIER-10)", c.ID, d.Name)}
 			}
-			c.byName[d.Name] = i
+			t.byName[d.Name] = i
 		}
 		if d.Type != TypeDerived {
 			d.Offset = off
@@ -391,23 +484,15 @@ func (c *Class) prepare() error {
 	}
 	for i := range c.Datums {
 		if l := c.Datums[i].Label.ASCII; l != "" {
-			if _, taken := c.byName[l]; !taken {
-				c.byName[l] = i
+			if _, taken := t.byName[l]; !taken {
+				t.byName[l] = i
 			}
 		}
 	}
-	c.block = off
-	c.plan = make([]datumPlan, len(c.Datums))
+	t.block = off
+	t.plan = make([]datumPlan, len(c.Datums))
 	for i := range c.Datums {
-		c.plan[i] = planFor(&c.Datums[i])
-	}
-	for _, e := range c.Events {
-		if c.byLow[e.ID.Low()] >= 0 {
-			return fmt.Errorf("class %s: event %s shares its id with a polled datum (DCI-NS-6)", c.ID, e.ID)
-		}
-	}
-	if c.Flags&ClassPossibleInvalidData != 0 && !hasInvalid {
-		return fmt.Errorf("class %s: DCI_POSSIBLEINVALIDDATA needs the DCI_INVALIDDATUMID datum (DCI-CLS-4)", c.ID)
+		t.plan[i] = planFor(&c.Datums[i])
 	}
 	return c.resolveDerived()
 }

@@ -27,9 +27,11 @@ import (
 
 // Limits bound what one file or one program's output may cost.
 type Limits struct {
-	MaxBytes  int // the whole text
-	MaxLine   int // one line
-	MaxSeries int // series over every family
+	MaxBytes int // the whole text
+	MaxLine  int // one line
+	// MaxSeries bounds the series over every family, and the families a text names; both are
+	// counted as the text is read, and a text past either is refused then.
+	MaxSeries int
 }
 
 // DefaultLimits: 16 MiB, lines of 64 KiB, 100,000 series.
@@ -209,27 +211,62 @@ type meta struct {
 	pcp    map[string]*PCP5
 }
 
+// lines calls f with each line of data (without its newline) and its number from 1, until f
+// says to stop; no slice of the lines is made (a text of two million lines would cost 48 MB of
+// them before a line is read).
+func lines(data []byte, f func(ln int, l []byte) error) error {
+	for ln := 1; len(data) > 0; ln++ {
+		l := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			l, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		if err := f(ln, l); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // prepass rewrites the text for expfmt, line for line (so its line numbers stay the text's),
-// and collects the metadata it would drop.
+// and collects the metadata it would drop. It refuses a text past the series limit as soon as it
+// has counted one series too many, and one naming more families than that, before expfmt is
+// given anything (issue 38 item 3: a 16 MB text of a million series cost a gigabyte before it was
+// refused). It counts only lines that are each a series of their own (a histogram's or summary's
+// _count, any other family's sample named as its family), so that it never refuses a text the
+// count of expfmt's series accepts.
 func prepass(name string, data []byte, lim Limits, doc *Doc) ([]byte, *meta, error) {
 	m := &meta{line: map[string]int{}, unit: map[string]string{}, omType: map[string]string{}, pcp: map[string]*PCP5{}}
-	lines := bytes.Split(data, []byte{'\n'})
+	tooMany := func(what string) error {
+		return fmt.Errorf("%s: more than %d %s: %w", name, lim.MaxSeries, what, ErrLimit)
+	}
 	// OpenMetrics names a counter family foo and its samples foo_total, an info family foo and
 	// its samples foo_info: the family is renamed as its samples are, as the text format does.
 	declared := map[string]string{}
-	for _, l := range lines {
+	err := lines(data, func(_ int, l []byte) error {
+		if len(l) == 0 || l[0] != '#' {
+			return nil
+		}
 		if f := bytes.Fields(l); len(f) == 4 && string(f[0]) == "#" && string(f[1]) == "TYPE" {
 			declared[string(f[2])] = string(f[3])
+			if lim.MaxSeries > 0 && len(declared) > lim.MaxSeries {
+				return tooMany("families")
+			}
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	counters := map[string]bool{}
 	for n, t := range declared {
 		counters[n] = t == "counter"
 	}
 	renamed := map[string]string{}
-	for _, l := range lines {
+	_ = lines(data, func(_ int, l []byte) error {
 		if len(l) == 0 || l[0] == '#' {
-			continue
+			return nil
 		}
 		n := sampleName(l)
 		for _, st := range [...][2]string{{"_total", "counter"}, {"_info", "info"}} {
@@ -237,19 +274,24 @@ func prepass(name string, data []byte, lim Limits, doc *Doc) ([]byte, *meta, err
 				renamed[string(base)] = string(n)
 			}
 		}
-	}
+		return nil
+	})
 	var pending *PCP5
-	note := func(fam string, ln int) {
+	note := func(fam string, ln int) error {
 		if _, ok := m.line[fam]; !ok {
+			if lim.MaxSeries > 0 && len(m.order) >= lim.MaxSeries {
+				return tooMany("families")
+			}
 			m.line[fam] = ln
 			m.order = append(m.order, fam)
 		}
+		return nil
 	}
+	series := 0
 	out := make([]byte, 0, len(data))
-	for i, l := range lines {
-		ln := i + 1
+	err = lines(data, func(ln int, l []byte) error {
 		if lim.MaxLine > 0 && len(l) > lim.MaxLine {
-			return nil, nil, fmt.Errorf("%s:%d: a line of %d bytes: %w of %d", name, ln, len(l), ErrLimit, lim.MaxLine)
+			return fmt.Errorf("%s:%d: a line of %d bytes: %w of %d", name, ln, len(l), ErrLimit, lim.MaxLine)
 		}
 		keep := l
 		if len(l) > 0 && l[0] == '#' {
@@ -261,13 +303,13 @@ func prepass(name string, data []byte, lim Limits, doc *Doc) ([]byte, *meta, err
 			switch kw {
 			case "PCP5":
 				if len(f) < 8 {
-					return nil, nil, fmt.Errorf("%s:%d: # PCP5 wants name pmid type indom sem units, got %q", name, ln, l)
+					return fmt.Errorf("%s:%d: # PCP5 wants name pmid type indom sem units, got %q", name, ln, l)
 				}
 				pending = &PCP5{Name: f[2], PMID: f[3], Type: f[4], InDom: f[5], Sem: f[6], Units: strings.Join(f[7:], " "), Line: ln}
 				keep = nil
 			case "DCIMON":
 				if err := dcimonLine(name, ln, f[2:], doc); err != nil {
-					return nil, nil, err
+					return err
 				}
 				keep = nil
 			case "EOF":
@@ -285,7 +327,9 @@ func prepass(name string, data []byte, lim Limits, doc *Doc) ([]byte, *meta, err
 					break // expfmt says what is wrong
 				}
 				fam := renamedName(renamed, f[2])
-				note(fam, ln)
+				if err := note(fam, ln); err != nil {
+					return err
+				}
 				if pending != nil {
 					m.pcp[fam], pending = pending, nil
 				}
@@ -307,14 +351,43 @@ func prepass(name string, data []byte, lim Limits, doc *Doc) ([]byte, *meta, err
 		} else if nb := sampleName(l); len(nb) > 0 {
 			if base, ok := bytes.CutSuffix(nb, []byte("_created")); ok && counters[string(base)] {
 				keep = nil // OpenMetrics' creation time of a counter: not a statistic
-			} else if _, known := m.line[string(nb)]; !known {
-				note(familyOf(string(nb), m), ln) // the usual sample line's family is noted already
+			} else {
+				fam := nb // no string made for the usual sample line, whose family is noted already
+				_, known := m.line[string(nb)]
+				if !known {
+					fam = []byte(familyOf(string(nb), m))
+				}
+				if seriesLine(nb, fam, declared[string(fam)]) {
+					if series++; lim.MaxSeries > 0 && series > lim.MaxSeries {
+						return tooMany("series")
+					}
+				}
+				if !known {
+					if err := note(string(fam), ln); err != nil {
+						return err
+					}
+				}
 			}
 		}
 		out = append(out, keep...)
 		out = append(out, '\n')
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	return out, m, nil
+}
+
+// seriesLine says a sample line named sample, of family fam declared of type typ, is a series
+// of its own: a histogram's or summary's _count line (its buckets, quantiles and sum are the
+// same series'), any other family's sample named as the family.
+func seriesLine(sample, fam []byte, typ string) bool {
+	if typ == "histogram" || typ == "summary" {
+		base, ok := bytes.CutSuffix(sample, []byte("_count"))
+		return ok && bytes.Equal(base, fam)
+	}
+	return bytes.Equal(sample, fam)
 }
 
 // helpLine is a HELP line with its family's name replaced, its text untouched.

@@ -123,6 +123,13 @@ func FuzzParse(f *testing.F) {
 	lim := Limits{MaxBytes: 1 << 16, MaxLine: 1 << 10, MaxSeries: 50}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		doc, err := Parse("fuzz", data, lim)
+		if errors.Is(err, ErrLimit) && strings.Contains(err.Error(), "series") && len(data) <= lim.MaxBytes {
+			all := lim
+			all.MaxSeries = 0 // the early count refuses nothing the count of what was parsed allows
+			if whole, err2 := Parse("fuzz", data, all); err2 == nil && seriesOf(whole) <= lim.MaxSeries {
+				t.Fatalf("refused (%v), yet it has %d series", err, seriesOf(whole))
+			}
+		}
 		if err != nil {
 			return
 		}
@@ -160,4 +167,13 @@ func BenchmarkParse10000(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// seriesOf counts a text's series.
+func seriesOf(d *Doc) int {
+	n := 0
+	for _, f := range d.Families {
+		n += len(f.Series)
+	}
+	return n
 }

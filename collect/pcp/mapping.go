@@ -1,12 +1,15 @@
 package pcp
 
 import (
+	"hash/fnv"
 	"strconv"
 	"strings"
+	"sync"
 
 	"dcimon/collect/schema"
 	ns "dcimon/namespace"
 	"dcimon/pcparchive"
+	"dcimon/pmproxy"
 )
 
 // expand names the metrics of each fixed instance once, so a reading does not.
@@ -73,6 +76,119 @@ func pcpMapping(ncpu int, memTotal uint64) (decl []*ns.Class, classes []pcpClass
 		}
 	}
 	return decl, classes
+}
+
+// sharedMapping is the mapping for one scale (processors, memory bytes), compiled once and
+// shared by every host of that scale: the classes' datums and tables, the bindings and the
+// metrics' names exist once, however many hosts read them (issue 38 item 1).
+type sharedMapping struct {
+	decl    []*ns.Class
+	classes []pcpClass
+	names   []string
+}
+
+// mappings are the shared mappings by scale; at most keptScales of them are kept (a fleet of
+// hosts of as many sizes is declared per host past that, as before).
+var mappings struct {
+	sync.Mutex
+	byScale map[[2]uint64]*sharedMapping
+}
+
+const keptScales = 64
+
+// sharedPCPMapping is pcpMapping for one host: each class a clone (ns.Class.CloneDecl) of the
+// declaration of its scale, made and compiled once in the process, with its bindings and the
+// metrics they read (names, not to be changed) shared too. A host's classes are its own (their
+// ids, their instances, their place in the tree); what they declare is not.
+func sharedPCPMapping(ncpu int, memTotal uint64) (decl []*ns.Class, classes []pcpClass, names []string) {
+	key := [2]uint64{uint64(ncpu), memTotal}
+	mappings.Lock()
+	m := mappings.byScale[key]
+	if m == nil {
+		d, cs := pcpMapping(ncpu, memTotal)
+		for _, c := range d {
+			if c.Compile() != nil { // the table is checked by its tests; never shared uncompiled
+				mappings.Unlock()
+				return d, cs, metricsOf(cs, func(int) bool { return true })
+			}
+		}
+		m = &sharedMapping{decl: d, classes: cs, names: metricsOf(cs, func(int) bool { return true })}
+		if len(mappings.byScale) >= keptScales || mappings.byScale == nil {
+			mappings.byScale = map[[2]uint64]*sharedMapping{}
+		}
+		mappings.byScale[key] = m
+	}
+	mappings.Unlock()
+	decl = make([]*ns.Class, len(m.decl))
+	clone := make(map[*ns.Class]*ns.Class, len(m.decl))
+	for i, c := range m.decl {
+		decl[i] = c.CloneDecl()
+		clone[c] = decl[i]
+	}
+	classes = make([]pcpClass, len(m.classes))
+	for i, pc := range m.classes {
+		classes[i] = pc
+		classes[i].Class = clone[pc.Class]
+	}
+	return decl, classes, m.names
+}
+
+// descSets are the sets of descriptors the hosts' contexts gave, each kept once: the hosts of a
+// fleet running one PMDA have the same, and share one map (never written to after it is made)
+// rather than one each (issue 38 item 1). At most keptScales sets are kept.
+var descSets struct {
+	sync.Mutex
+	byHash map[uint64][]map[string]pmproxy.Desc
+}
+
+// sharedDescs is descs by name: the map of another host that has the same, else a new one (kept
+// for the next when no descriptor has labels of its own).
+func sharedDescs(descs []pmproxy.Desc) map[string]pmproxy.Desc {
+	h := fnv.New64a()
+	labelled := false
+	for _, d := range descs {
+		for _, s := range [...]string{d.Name, d.PMID, d.InDom, d.Type, d.Sem, d.Units, d.OneLine, d.Help} {
+			_, _ = h.Write([]byte(s))
+			_, _ = h.Write([]byte{0})
+		}
+		labelled = labelled || d.Labels != nil
+	}
+	sum := h.Sum64()
+	descSets.Lock()
+	defer descSets.Unlock()
+	if !labelled {
+		for _, m := range descSets.byHash[sum] {
+			if sameDescs(m, descs) {
+				return m
+			}
+		}
+	}
+	m := make(map[string]pmproxy.Desc, len(descs))
+	for _, d := range descs {
+		m[d.Name] = d
+	}
+	if !labelled {
+		if descSets.byHash == nil || len(descSets.byHash) >= keptScales {
+			descSets.byHash = map[uint64][]map[string]pmproxy.Desc{}
+		}
+		descSets.byHash[sum] = append(descSets.byHash[sum], m)
+	}
+	return m
+}
+
+// sameDescs says m is descs by name, exactly (none has labels).
+func sameDescs(m map[string]pmproxy.Desc, descs []pmproxy.Desc) bool {
+	if len(m) != len(descs) { // a name given twice makes a map of fewer: never shared
+		return false
+	}
+	for _, d := range descs {
+		o, ok := m[d.Name]
+		if !ok || o.Labels != nil || o.PMID != d.PMID || o.InDom != d.InDom || o.Type != d.Type || o.Sem != d.Sem ||
+			o.Units != d.Units || o.OneLine != d.OneLine || o.Help != d.Help {
+			return false
+		}
+	}
+	return true
 }
 
 // metricsOf names the metrics of the classes want says yes to, each once: the ones their

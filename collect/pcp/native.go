@@ -47,6 +47,7 @@ type nativeContext struct {
 	lastNames []string
 	pmids     []uint32
 	of        []int
+	types     []int32 // each pmid's type, as its descriptor says
 	res       pcpwire.Result
 	out       pmproxy.Fetched
 	vals      []pmproxy.Value
@@ -301,10 +302,10 @@ func (x *nativeContext) Fetch(ctx context.Context, names ...string) (*pmproxy.Fe
 		if err := x.resolve(ctx, names); err != nil {
 			return nil, err
 		}
-		x.pmids, x.of = x.pmids[:0], x.of[:0]
+		x.pmids, x.of, x.types = x.pmids[:0], x.of[:0], x.types[:0]
 		for i, n := range names {
 			if d, ok := x.desc(n); ok && !slices.Contains(x.pmids, d.PMID) {
-				x.pmids, x.of = append(x.pmids, d.PMID), append(x.of, i)
+				x.pmids, x.of, x.types = append(x.pmids, d.PMID), append(x.of, i), append(x.types, d.Type)
 			}
 		}
 		x.lastNames = slices.Clone(names)
@@ -344,16 +345,24 @@ func (x *nativeContext) decode() *pmproxy.Fetched {
 		if s.Err != 0 || len(s.Values) == 0 || i >= len(x.of) {
 			continue
 		}
-		d := x.descs[s.PMID]
+		// The sets come in the order asked for: the pmid's type is known by its place, unless
+		// pmcd answered another pmid there, or said before these values that the name space
+		// changed (renew: the descriptors are then read again, and these are decoded as before).
+		var typ int32
+		if x.lastNames != nil && i < len(x.pmids) && s.PMID == x.pmids[i] {
+			typ = x.types[i]
+		} else {
+			typ = x.descs[s.PMID].Type
+		}
 		start := at
 		for _, v := range s.Values {
-			if d.Type == pcpwire.TypeString && at < prev && !v.Insitu {
+			if typ == pcpwire.TypeString && at < prev && !v.Insitu {
 				if old := x.vals[at]; old.Instance == int64(v.Inst) && old.Text != "" && old.Text == string(stringOf(v.Block)) {
 					at++
 					continue
 				}
 			}
-			x.vals[at] = nativeValue(v, d.Type)
+			x.vals[at] = nativeValue(v, typ)
 			at++
 		}
 		f.Values[names[x.of[i]]] = x.vals[start:at:at]

@@ -70,6 +70,14 @@ func (h *pcpHost) read(ctx context.Context, pc pcpClass, f *pmproxy.Fetched) col
 		present = []string{pc.Datums[0].Metric}
 	}
 	first := present[0]
+	byPlace := pc.NameMetric == "" && pc.Parent == nil
+	if byPlace && bf.sameInstances(h, present, f) {
+		// The instances of the last reading, in the same places of the same metrics, named by
+		// the same names (which had every one of them): its specs and order stand, and only the
+		// values are read (issue 38 item 2: no map by name or by instance for a host whose
+		// instances did not change).
+		return h.fillInstances(pc, bf, h.instNm[first], f)
+	}
 	names, err := h.instanceNames(ctx, first, f)
 	if err != nil {
 		return h.keepInError(pc, err)
@@ -198,20 +206,76 @@ func (h *pcpHost) read(ctx context.Context, pc pcpClass, f *pmproxy.Fetched) col
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(specs[a].Levels[0], specs[b].Levels[0]) })
 	// The sampler is done with the last reading's slices before it asks for the next one.
 	sorted := slices.Grow(bf.sorted[:0], len(specs))[:len(specs)]
-	raw := slices.Grow(bf.raw[:0], nd*len(specs))[:nd*len(specs)]
-	bf.sorted, bf.raw = sorted, raw
-	cols := h.plan(pc, pc.Datums, f)
 	for i, j := range order {
 		sorted[i] = specs[j]
+	}
+	bf.sorted = sorted
+	if byPlace {
+		bf.noteInstances(h, present, f)
+	}
+	return h.fillInstances(pc, bf, names, f)
+}
+
+// fillInstances reads the values of a class's instances as the buffers have them (sorted, in
+// order: which instance of the fetch each is, and where).
+func (h *pcpHost) fillInstances(pc pcpClass, bf *pcpBufs, names map[int64]string, f *pmproxy.Fetched) collect.ClassReading {
+	c := pc.Class
+	nd := len(c.Datums)
+	raw := slices.Grow(bf.raw[:0], nd*len(bf.sorted))[:nd*len(bf.sorted)]
+	bf.raw = raw
+	cols := h.plan(pc, pc.Datums, f)
+	text := -1
+	if pc.InstText != 0 {
+		text = c.DatumIndex(ns.DatumID(pc.InstText))
+	}
+	for i, j := range bf.order {
 		row := raw[i*nd : (i+1)*nd]
-		h.fillPlanned(row, pc, cols, f, ids[j], poss[j])
-		if pc.InstText != 0 {
-			if k := c.DatumIndex(ns.DatumID(pc.InstText)); k >= 0 {
-				row[k] = ns.RawS(ns.Clip(names[ids[j]], 255))
-			}
+		h.fillPlanned(row, pc, cols, f, bf.ids[j], bf.poss[j])
+		if text >= 0 {
+			row[text] = ns.RawS(ns.Clip(names[bf.ids[j]], 255))
 		}
 	}
-	return collect.ClassReading{Class: c, Specs: sorted, Raw: raw, Err: h.takeValueErr()}
+	return collect.ClassReading{Class: c, Specs: bf.sorted, Raw: raw, Err: h.takeValueErr()}
+}
+
+// noteInstances keeps which instances, in which places, each of the present metrics had in the
+// fetch the buffers' specs were made from, and under which descriptors and instance names.
+func (bf *pcpBufs) noteInstances(h *pcpHost, present []string, f *pmproxy.Fetched) {
+	bf.lastIDs, bf.lastLens, bf.noted = bf.lastIDs[:0], bf.lastLens[:0], false
+	for _, m := range present {
+		vs := f.Values[m]
+		for _, v := range vs {
+			if v.Instance != int64(int32(v.Instance)) {
+				return // not PCP's 32-bit instance numbers: never taken as the same
+			}
+			bf.lastIDs = append(bf.lastIDs, int32(v.Instance))
+		}
+		bf.lastLens = append(bf.lastLens, len(vs))
+	}
+	bf.lastGen, bf.lastNames, bf.noted = h.descsGen, h.namesGen, true
+}
+
+// sameInstances says the fetch has the instances of the one the buffers' specs were made from:
+// under the same descriptors and instance names, each present metric with the same instances in
+// the same places. The instance names of the fetch's first metric are read already.
+func (bf *pcpBufs) sameInstances(h *pcpHost, present []string, f *pmproxy.Fetched) bool {
+	if !bf.noted || bf.lastGen != h.descsGen || bf.lastNames != h.namesGen || len(bf.lastLens) != len(present) {
+		return false
+	}
+	at := 0
+	for i, m := range present {
+		vs := f.Values[m]
+		if len(vs) != bf.lastLens[i] {
+			return false
+		}
+		for _, v := range vs {
+			if int64(bf.lastIDs[at]) != v.Instance {
+				return false
+			}
+			at++
+		}
+	}
+	return true
 }
 
 // keepInError is a reading of a class whose instances could not be told this time: the
@@ -252,6 +316,13 @@ type pcpBufs struct {
 	presentOf     uint64
 	invIDs        []ns.DatumID
 	invText       string
+	// What the specs were made from (noteInstances): each present metric's instances in the
+	// fetch's order (lastIDs, lastLens each metric's count), under descriptors lastGen and
+	// instance names lastNames.
+	lastIDs            []int32
+	lastLens           []int
+	lastGen, lastNames uint64
+	noted              bool
 }
 
 // namedSpec is an instance's spec made from the name a metric gave it (a file system's mount
@@ -300,6 +371,7 @@ func (h *pcpHost) instanceNames(ctx context.Context, metric string, f *pmproxy.F
 		names[in.ID] = in.Name
 	}
 	h.instNm[metric] = names
+	h.namesGen++
 	return names, nil
 }
 
@@ -423,7 +495,7 @@ func (h *pcpHost) fillPlanned(row []ns.Raw, pc pcpClass, cols []pcpCol, f *pmpro
 		if want == inst && pos >= 0 && pos < len(c.vals) && c.vals[pos].Instance == inst {
 			val, ok = c.vals[pos], true
 		} else {
-			val, ok = f.Lookup(c.metric, want)
+			val, ok = lookupIn(f, c.metric, c.vals, want)
 		}
 		if !ok {
 			continue
@@ -457,6 +529,24 @@ func (h *pcpHost) fillPlanned(row []ns.Raw, pc pcpClass, cols []pcpCol, f *pmpro
 		}
 		row[listAt] = ns.RawS(bf.invText)
 	}
+}
+
+// lookupIn is f.Lookup(metric, inst) where vs are metric's values in f (a column's, planned):
+// the same answer, without looking the metric up by name for a few values (a single-instance
+// class's, the load averages').
+func lookupIn(f *pmproxy.Fetched, metric string, vs []pmproxy.Value, inst int64) (pmproxy.Value, bool) {
+	if inst < 0 && len(vs) == 1 {
+		return vs[0], true
+	}
+	if len(vs) <= 8 {
+		for _, v := range vs {
+			if v.Instance == inst {
+				return v, true
+			}
+		}
+		return pmproxy.Value{}, false
+	}
+	return f.Lookup(metric, inst)
 }
 
 // factor is the factor from a metric's PCP units to a datum's, worked out once per context

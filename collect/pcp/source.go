@@ -97,6 +97,7 @@ type pcpHost struct {
 	factors    map[string]float64     // metric → factor to its datum's unit, NaN where none (per context)
 	reset      [8]byte                // the reset value of the current context
 	instNm     map[string]map[int64]string
+	namesGen   uint64    // counts the instance domains read into instNm (a class's instances are as last read while it stays)
 	retryAt    time.Time // backoff after a failure to reach pmproxy
 	// lastCollect is when the last collection began, and gap the longest time between two: a
 	// context made again (one expired) lives longer than it.
@@ -210,9 +211,16 @@ func (h *pcpHost) declare(ncpu int, mem uint64) {
 	for _, c := range h.decl {
 		old[c.ID.String()] = c
 	}
-	decl, classes := pcpMapping(ncpu, mem)
+	var decl []*ns.Class
+	var classes []pcpClass
+	var names []string
 	if ax, ok := h.x.(*archiveContext); ok {
+		// An archive reads some classes under dcimon's own names (ownClasses): its own mapping.
+		decl, classes = pcpMapping(ncpu, mem)
 		ax.ownClasses(decl, classes)
+		names = metricsOf(classes, func(int) bool { return true })
+	} else {
+		decl, classes, names = sharedPCPMapping(ncpu, mem)
 	}
 	if h.fleet {
 		decl = reroot(decl, h.asn, h.host)
@@ -244,8 +252,7 @@ func (h *pcpHost) declare(ncpu int, mem uint64) {
 			}
 		}
 	}
-	h.decl, h.classes, h.scale = decl, classes, [2]uint64{uint64(ncpu), mem}
-	h.names = metricsOf(h.classes, func(int) bool { return true })
+	h.decl, h.classes, h.scale, h.names = decl, classes, [2]uint64{uint64(ncpu), mem}, names
 	h.namesFor, h.plans, h.bufs = nil, nil, nil
 }
 
@@ -496,11 +503,8 @@ func (h *pcpHost) fetch(ctx context.Context, names []string) (*pmproxy.Fetched, 
 		if err != nil && !errors.Is(err, pmproxy.ErrUnknownMetric) {
 			return nil, err
 		}
-		h.descs = map[string]pmproxy.Desc{}
+		h.descs = sharedDescs(descs)
 		h.descsGen++
-		for _, d := range descs {
-			h.descs[d.Name] = d
-		}
 		h.instNm = map[string]map[int64]string{}
 		h.factors = map[string]float64{}
 		h.plans = nil

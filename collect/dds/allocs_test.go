@@ -1,0 +1,51 @@
+package dds
+
+import (
+	"context"
+	"os"
+	"testing"
+	"time"
+
+	"dcimon/collect"
+)
+
+// Issue 38 item 6: a supplier file's allocations are a test, not a figure nobody reads: its
+// collection when the file has not changed (one stat), and when it has (1,000 series in 10
+// families: read, parsed, mapped, values). The ceilings are a little above the counts measured
+// when they were set (2026-11-28: 2, and 19,680: about 20 a series, most of them expfmt's); lower them when the counts fall.
+func TestSupplierFileAllocations(t *testing.T) {
+	if raceDetector {
+		t.Skip("the race detector allocates on its own")
+	}
+	dir := t.TempDir()
+	p := ddsBenchFile(t, dir, 10, 100)
+	d := New(Options{Dirs: []string{dir}})
+	ps, err := d.Discover(context.Background())
+	if err != nil || len(ps) != 1 {
+		t.Fatal(err, len(ps))
+	}
+	ctx := context.Background()
+	if _, err := ps[0].Collect(ctx, collect.Request{Static: true}); err != nil {
+		t.Fatal(err)
+	}
+	if got := testing.AllocsPerRun(50, func() {
+		if _, err := ps[0].Collect(ctx, collect.Request{}); err != nil {
+			t.Fatal(err)
+		}
+	}); got > 3 {
+		t.Errorf("a collection of an unchanged file: %.0f allocations, the budget is 3", got)
+	}
+	now := time.Now()
+	if got := testing.AllocsPerRun(10, func() {
+		now = now.Add(time.Second)
+		if err := os.Chtimes(p, now, now); err != nil {
+			t.Fatal(err)
+		}
+		b, err := ps[0].Collect(ctx, collect.Request{})
+		if err != nil || len(b.Classes) != 10 {
+			t.Fatal(err, len(b.Classes))
+		}
+	}); got > 20000 {
+		t.Errorf("a collection of a changed file of 1,000 series: %.0f allocations, the budget is 20,000", got)
+	}
+}

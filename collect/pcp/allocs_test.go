@@ -1,0 +1,73 @@
+package pcp
+
+import (
+	"context"
+	"strconv"
+	"testing"
+	"time"
+
+	"dcimon/internal/archivetest"
+)
+
+// Issue 38 item 6: allocation budgets are tests. A collection's allocations are counted
+// (testing.AllocsPerRun), not timed: they are the same from run to run, so a change that makes
+// more of them fails here, not in a benchmark nobody reads. Each ceiling is a little above the
+// count measured when it was set (2026-11-28: 22 for one host, 731 for 100, 32 for an archive
+// step); lower it when the count falls.
+
+// allocCeiling fails t when f allocates more than ceiling times a run, as runs measures it.
+func allocCeiling(t *testing.T, what string, runs int, ceiling float64, f func()) {
+	t.Helper()
+	if raceEnabled {
+		t.Skip("the race detector allocates on its own")
+	}
+	if got := testing.AllocsPerRun(runs, f); got > ceiling {
+		t.Errorf("%s: %.0f allocations, the budget is %.0f", what, got, ceiling)
+	} else {
+		t.Logf("%s: %.0f allocations (budget %.0f)", what, got, ceiling)
+	}
+}
+
+// One host and 100 hosts read natively from the fake pmcd of the benchmarks (8 processors, 16
+// disks, 4 interfaces each), every mapped class, in the steady state.
+func TestNativeCollectionAllocations(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a fake pmcd and reads 100 hosts")
+	}
+	addr := fleetProcess(t, "TestFleetPMCDServe", "DCIMON_FLEET_PMCD=8,16,4", "FLEETPMCD ")
+	for _, c := range []struct {
+		hosts   int
+		ceiling float64
+	}{{1, 26}, {100, 760}} {
+		s := nativeFleetSampler(t, addr, c.hosts, 16)
+		ctx := context.Background()
+		for range 2 { // past the first collections' buffers
+			if _, err := s.Sample(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		allocCeiling(t, "a collection of "+strconv.Itoa(c.hosts)+" host(s)", 5, c.ceiling, func() {
+			if _, err := s.Sample(ctx); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// One step forward in an archive of known values (archivetest's: one host's every mapped class).
+func TestArchiveStepAllocations(t *testing.T) {
+	r := openReplay(t, time.Time{}, archivetest.Write(t, t.TempDir(), "steps", 400, 0))
+	ctx := context.Background()
+	for range 3 {
+		r.Step(1)
+		if _, err := r.Sample(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	allocCeiling(t, "an archive step", 50, 40, func() {
+		r.Step(1)
+		if _, err := r.Sample(ctx); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
