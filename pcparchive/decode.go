@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -161,9 +163,10 @@ func (r *reader) stamp(version int) time.Time {
 	return time.Unix(int64(s), int64(ns))
 }
 
-// readMeta reads the metadata file: its label, then descriptions, instance domains, label sets
-// and help texts. At a damaged record it stops with a *DamageError, keeping what was before it.
-func (a *Archive) readMeta(fr *frames) error {
+// readMeta reads the metadata file of part p: its label, then descriptions, instance domains,
+// label sets and help texts, added to the archive's. At a damaged record it stops with a
+// *DamageError, keeping what was before it.
+func (a *Archive) readMeta(fr *frames, p *Part) error {
 	fr.kind = nil
 	l, err := readLabel(fr)
 	if err != nil {
@@ -172,21 +175,21 @@ func (a *Archive) readMeta(fr *frames) error {
 	if l.Vol != -1 {
 		return fr.damage(0, "the label says volume %d, where the metadata file's says -1", l.Vol)
 	}
-	a.Label = l
+	p.Label = l
 	fr.kind = metaKind
 	last := map[uint32][]int{} // an instance domain's latest observation, by instance → position
 	for {
-		p, off, err := fr.next()
+		rec, off, err := fr.next()
 		if errors.Is(err, io.EOF) {
 			return nil
 		}
 		if err != nil {
 			return err
 		}
-		r := &reader{p: p}
+		r := &reader{p: rec}
 		tag := r.u32()
 		bad := func(format string, args ...any) error {
-			return fr.damage(off, "%s of %d bytes: %s", metaKind(tag), len(p)+8, fmt.Sprintf(format, args...))
+			return fr.damage(off, "%s of %d bytes: %s", metaKind(tag), len(rec)+8, fmt.Sprintf(format, args...))
 		}
 		switch tag {
 		case tagDesc:
@@ -198,16 +201,12 @@ func (a *Archive) readMeta(fr *frames) error {
 			if r.bad {
 				return bad("its fields run past its end")
 			}
-			if err := a.keep(fr, off, int64(len(p))+64+16*int64(n)); err != nil {
+			if err := a.keep(fr, off, int64(len(rec))+64+16*int64(n)); err != nil {
 				return err
 			}
-			if a.descAt == nil {
-				a.descAt = map[uint32]int{}
+			if err := a.addDesc(d, p); err != nil {
+				return fr.damage(off, "%s", err)
 			}
-			if _, dup := a.descAt[d.PMID]; !dup { // the first description of a pmid holds
-				a.descAt[d.PMID] = len(a.Descs)
-			}
-			a.Descs = append(a.Descs, d)
 		case tagInDomV2, tagInDom, tagInDomDelta:
 			if (tag == tagInDomV2) != (l.Version == 2) {
 				return bad("tag %d is not of a Version %d archive", tag, l.Version)
@@ -232,7 +231,7 @@ func (a *Archive) readMeta(fr *frames) error {
 			if err != nil {
 				return bad("%s", err)
 			}
-			if err := a.keep(fr, off, int64(len(p))+64); err != nil {
+			if err := a.keep(fr, off, int64(len(rec))+64); err != nil {
 				return err
 			}
 			a.Labels = append(a.Labels, ls)
@@ -242,7 +241,7 @@ func (a *Archive) readMeta(fr *frames) error {
 			if r.bad {
 				return bad("its fields run past its end")
 			}
-			if err := a.keep(fr, off, int64(len(p))+64); err != nil {
+			if err := a.keep(fr, off, int64(len(rec))+64); err != nil {
 				return err
 			}
 			a.Texts = append(a.Texts, t)
@@ -250,6 +249,37 @@ func (a *Archive) readMeta(fr *frames) error {
 			return bad("not a type of metadata record (1 to 7)")
 		}
 	}
+}
+
+// addDesc adds a description read from part p's metadata. The first description of a pmid
+// holds; another archive of the same host that describes the metric otherwise (its type,
+// instance domain, semantics or units) is refused, as PCP refuses it (PM_ERR_LOGCHANGE*);
+// its names are added.
+func (a *Archive) addDesc(d Desc, p *Part) error {
+	if a.descAt == nil {
+		a.descAt = map[uint32]int{}
+	}
+	i, dup := a.descAt[d.PMID]
+	if !dup {
+		a.descAt[d.PMID] = len(a.Descs)
+		a.Descs = append(a.Descs, d)
+		return nil
+	}
+	if len(a.Parts) == 0 { // a second description in one archive: kept as read
+		a.Descs = append(a.Descs, d)
+		return nil
+	}
+	old := &a.Descs[i]
+	if old.Type != d.Type || old.InDom != d.InDom || old.Sem != d.Sem || old.Units != d.Units {
+		return fmt.Errorf("metric %s (%s) is described otherwise than in %s: PCP reads no archives whose metrics changed type, instance domain, semantics or units",
+			PMIDString(d.PMID), strings.Join(d.Names, " "), a.Parts[0].Base)
+	}
+	for _, n := range d.Names {
+		if !slices.Contains(old.Names, n) {
+			old.Names = append(old.Names, n)
+		}
+	}
+	return nil
 }
 
 // keep counts size bytes more of metadata kept, refusing to keep past maxMetaKept.
@@ -367,11 +397,14 @@ func labelSize(version int) int64 {
 	return 808
 }
 
-// readIndex reads the temporal index, each entry checked: a time that is valid and not before
-// the one before it, a volume number and offsets past the labels. At a damaged entry it stops
-// with a *DamageError, keeping the entries before it.
-func (a *Archive) readIndex(fr *frames) error {
-	version := a.Label.Version
+// readIndex reads the temporal index of part k. The index is a hint (issue 39 item 4), as PCP's
+// tools take it: an entry that cannot be right (a time that is not valid or is before the
+// entry before it, a volume number below 0, offsets inside the labels) is passed over with a
+// warning, and one cut short at the end is the end, as libpcp reads it; where an entry points
+// is checked when a cursor starts there (Cursor). Only a label that is not an index's, or a
+// file that cannot be read, is an error (a *DamageError for the label).
+func (a *Archive) readIndex(fr *frames, k int) error {
+	version := a.Parts[k].Label.Version
 	l, err := readLabel(fr)
 	if err != nil {
 		return err
@@ -388,41 +421,50 @@ func (a *Archive) readIndex(fr *frames) error {
 	}
 	min := labelSize(version)
 	buf := make([]byte, size)
+	name := filepath.Base(fr.name)
 	for {
 		off := fr.off
-		k, err := io.ReadFull(fr.r, buf)
+		k2, err := io.ReadFull(fr.r, buf)
 		if errors.Is(err, io.EOF) {
 			return nil
 		}
 		if errors.Is(err, io.ErrUnexpectedEOF) {
-			d := fr.damage(off, "an index entry of %d bytes is cut short after %d", size, k)
-			d.Cut = true
-			return d
+			a.warnf("%s: offset %d: an index entry of %d bytes is cut short after %d: the index ends before it", name, off, size, k2)
+			return nil
 		}
 		if err != nil {
+			if zerr := fr.zerr(off, err); zerr != nil {
+				return zerr
+			}
 			return fmt.Errorf("%s: offset %d: %w", fr.name, off, err)
 		}
 		fr.off += int64(size)
 		r := &reader{p: buf}
-		e := IndexEntry{Time: r.stamp(version), Vol: int32(r.u32())}
+		e := IndexEntry{Time: r.stamp(version), Vol: int32(r.u32()), part: k, off: off}
 		if version == 2 {
 			e.MetaOff, e.VolumOff = int64(r.u32()), int64(r.u32())
 		} else {
 			e.MetaOff, e.VolumOff = int64(r.u64()), int64(r.u64())
 		}
+		var bad string
 		switch {
+		case isZero(buf):
+			// pmlogger never writes one; a file padded with zeros has nothing after.
+			a.warnf("%s: offset %d: an index entry of zeros: the index is padded from there, and ends before it", name, off)
+			return nil
 		case r.bad:
-			return fr.damage(off, "an index entry's time is not valid")
+			bad = "its time is not valid"
 		case e.Vol < 0:
-			return fr.damage(off, "an index entry names volume %d", e.Vol)
+			bad = fmt.Sprintf("it names volume %d", e.Vol)
 		case e.MetaOff < min || e.VolumOff < min:
-			if isZero(buf) {
-				return fr.damage(off, "an index entry of zeros: the file is padded, not written")
-			}
-			return fr.damage(off, "an index entry says offset %d of the metadata and %d of volume %d, inside their labels (%d bytes)", e.MetaOff, e.VolumOff, e.Vol, min)
+			bad = fmt.Sprintf("it says offset %d of the metadata and %d of volume %d, inside their labels (%d bytes)", e.MetaOff, e.VolumOff, e.Vol, min)
 		case len(a.Index) > 0 && e.Time.Before(a.Index[len(a.Index)-1].Time):
-			return fr.damage(off, "an index entry at %s, before the entry before it (%s)",
+			bad = fmt.Sprintf("its time %s is before the entry before it (%s)",
 				e.Time.UTC().Format(time.RFC3339Nano), a.Index[len(a.Index)-1].Time.UTC().Format(time.RFC3339Nano))
+		}
+		if bad != "" {
+			a.warnf("%s: offset %d: an index entry passed over: %s (the index is a hint; reading goes on from the data)", name, off, bad)
+			continue
 		}
 		if err := a.keep(fr, off, 48); err != nil {
 			return err
