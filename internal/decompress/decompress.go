@@ -183,7 +183,13 @@ func (r *Reader) Cost() string {
 	return "a seek backwards decompresses from the start (" + why + ")"
 }
 
-func mib(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
+// mib is a size as people read it: 256 KiB, 10.0 MiB.
+func mib(n int64) string {
+	if n < 1<<20 {
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+}
 
 // Read reads uncompressed bytes.
 func (r *Reader) Read(p []byte) (int, error) {
