@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -228,10 +229,14 @@ func (a *Archive) Notes() []string {
 		}
 		out = append(out, s)
 	}
+	return append(out, a.Warnings()...)
+}
+
+// Warnings are the archive's warnings so far: what was passed over and why (Notes).
+func (a *Archive) Warnings() []string {
 	a.mu.Lock()
-	out = append(out, a.warnings...)
-	a.mu.Unlock()
-	return out
+	defer a.mu.Unlock()
+	return slices.Clone(a.warnings)
 }
 
 // Open reads the label, metadata and temporal index of the archive name names (Resolve): a
