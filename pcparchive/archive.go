@@ -26,6 +26,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"dcimon/pcpwire"
 )
 
 // ErrFormat is wrapped by every error about an archive's contents.
@@ -43,24 +45,24 @@ type Label struct {
 	Zoneinfo string // Version 3: e.g. ":Australia/Melbourne"
 }
 
-// PM_TYPE_* values.
+// PM_TYPE_* values: pcpwire's (one encoding of PCP's types).
 const (
-	Type32       = 0
-	TypeU32      = 1
-	Type64       = 2
-	TypeU64      = 3
-	TypeFloat    = 4
-	TypeDouble   = 5
-	TypeString   = 6
-	TypeAggr     = 7
-	TypeAggrStat = 8
-	TypeEvent    = 9
-	TypeHREvent  = 10
-	TypeNoSupp   = -1
+	Type32       = pcpwire.Type32
+	TypeU32      = pcpwire.TypeU32
+	Type64       = pcpwire.Type64
+	TypeU64      = pcpwire.TypeU64
+	TypeFloat    = pcpwire.TypeFloat
+	TypeDouble   = pcpwire.TypeDouble
+	TypeString   = pcpwire.TypeString
+	TypeAggr     = pcpwire.TypeAggregate
+	TypeAggrStat = pcpwire.TypeAggrStat
+	TypeEvent    = pcpwire.TypeEvent
+	TypeHREvent  = pcpwire.TypeHREvent
+	TypeNoSupp   = pcpwire.TypeNoSupport
 )
 
 // InDomNull is PM_INDOM_NULL, the instance domain of a metric with a single value.
-const InDomNull = 0xffffffff
+const InDomNull = pcpwire.InDomNull
 
 // Desc is a metric description (pmDesc) and the metric's names.
 type Desc struct {
@@ -114,27 +116,17 @@ type IndexEntry struct {
 }
 
 // Result is one pmResult record: a fetch at Time (no value sets: a mark, a gap in logging).
-type Result struct {
-	Time time.Time
-	Sets []ValueSet
-}
+// It is pcpwire's: an archive's data record and pmcd's PDU_RESULT are one encoding, read by one
+// decoder (issue 38 item 2). A Result a Cursor gives owns its value blocks.
+type Result = pcpwire.Result
 
 // ValueSet is one metric's values in a Result; Err is the PCP error code when it has none.
-type ValueSet struct {
-	PMID   uint32
-	Err    int32
-	Values []Value
-}
+type ValueSet = pcpwire.ValueSet
 
 // Value is one instance's value as recorded: a 32-bit value kept in the set (Insitu) or a
-// value block (its type and bytes).
-type Value struct {
-	Inst      int32
-	Insitu    bool
-	Word      uint32
-	BlockType uint8
-	Block     []byte
-}
+// value block (its type and bytes). Its Uint64, Float64 and StringValue read it as its
+// metric's type.
+type Value = pcpwire.Value
 
 // Archive is an archive's metadata and index, opened by Open; the volumes are read as asked.
 // Several archives of one host (a folder of pmlogger_daily's) are one Archive: their metadata
@@ -462,15 +454,8 @@ func (a *Archive) Desc(pmid uint32) *Desc {
 	return nil
 }
 
-// PMIDString is a pmid as PCP prints it: domain.cluster.item.
-func PMIDString(pmid uint32) string {
-	return fmt.Sprintf("%d.%d.%d", pmid>>22&0x1ff, pmid>>10&0xfff, pmid&0x3ff)
-}
+// PMIDString is a pmid as PCP prints it: domain.cluster.item (pcpwire's).
+func PMIDString(pmid uint32) string { return pcpwire.PMIDString(pmid) }
 
-// InDomString is an instance domain as PCP prints it: domain.serial.
-func InDomString(indom uint32) string {
-	if indom == InDomNull {
-		return "PM_INDOM_NULL"
-	}
-	return fmt.Sprintf("%d.%d", indom>>22&0x1ff, indom&0x3fffff)
-}
+// InDomString is an instance domain as PCP prints it: domain.serial (pcpwire's).
+func InDomString(indom uint32) string { return pcpwire.InDomString(indom) }

@@ -115,7 +115,7 @@ func ours(t *testing.T, a *Archive) []string {
 					var text string
 					switch d.Type {
 					case TypeString:
-						text = strconv.Quote(v.String())
+						text = strconv.Quote(v.StringValue())
 					case TypeFloat, TypeDouble:
 						f, err := v.Float64(d.Type)
 						if err != nil {

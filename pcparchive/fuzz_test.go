@@ -119,7 +119,7 @@ func TestTestdataArchives(t *testing.T) {
 			t.Fatalf("%s: %d records, %v", v, len(rs), err)
 		}
 		d := a.Desc(rs[1].Sets[0].PMID)
-		if d == nil || d.Names[0] != "kernel.uname.release" || rs[1].Sets[0].Values[0].String() != "6.18.44-fc-v782" {
+		if d == nil || d.Names[0] != "kernel.uname.release" || rs[1].Sets[0].Values[0].StringValue() != "6.18.44-fc-v782" {
 			t.Errorf("%s: the second record's first value: %+v %+v", v, d, rs[1].Sets[0])
 		}
 	}
