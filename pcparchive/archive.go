@@ -21,10 +21,12 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"dcimon/pcpwire"
@@ -149,8 +151,10 @@ type Archive struct {
 	vols   []volume       // every part's volumes, in order
 
 	mu       sync.Mutex
-	warnings []string         // Notes
-	idle     map[string]*file // compressed volumes a cursor let go of, kept for the next
+	warnings []string  // Notes
+	idle     *idlePool // compressed volumes a cursor let go of, kept for the next
+
+	decompressed atomic.Int64 // Decompressed
 }
 
 // Part is one archive of those an Archive reads as one.
@@ -252,7 +256,8 @@ func Open(name string) (*Archive, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &Archive{Base: bases[0]}
+	a := &Archive{Base: bases[0], idle: &idlePool{}}
+	runtime.AddCleanup(a, func(p *idlePool) { p.close() }, a.idle)
 	if folder {
 		a.Base = name
 		if bases, err = a.order(bases); err != nil {
@@ -434,17 +439,9 @@ func (a *Archive) ReadVolume(n int) ([]Result, error) {
 	return nil, fmt.Errorf("archive %s: no volume %d", a.Base, n)
 }
 
-// Close lets go of the compressed volumes kept for cursors to come.
-func (a *Archive) Close() error {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	var errs []error
-	for k, f := range a.idle {
-		errs = append(errs, f.Close())
-		delete(a.idle, k)
-	}
-	return errors.Join(errs...)
-}
+// Close lets go of the compressed volumes kept for cursors to come (an archive no longer
+// reachable lets go of them too).
+func (a *Archive) Close() error { return a.idle.close() }
 
 // Desc returns the description of pmid, or nil.
 func (a *Archive) Desc(pmid uint32) *Desc {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"path/filepath"
 	"sort"
+	"sync"
 	"time"
 )
 
@@ -264,30 +265,71 @@ func (c *Cursor) Close() error {
 
 // take is the file at path: one a cursor let go of, else opened.
 func (a *Archive) take(path string) (*file, error) {
-	a.mu.Lock()
-	f := a.idle[path]
-	delete(a.idle, path)
-	a.mu.Unlock()
-	if f != nil {
+	if f := a.idle.take(path); f != nil {
 		return f, nil
 	}
 	return openFile(path)
 }
 
-// keepIdle keeps a compressed file a cursor let go of (one a path; the one kept before is
-// closed), and closes any other.
+// keepIdle keeps a compressed file a cursor let go of, for the next cursor; any other is closed.
 func (a *Archive) keepIdle(f *file) {
-	if f.z == nil {
+	if f.z != nil {
+		a.decompressed.Add(f.z.Decoded - f.counted)
+		f.counted = f.z.Decoded
+	}
+	if f.z == nil || a.idle == nil {
 		f.Close()
 		return
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.idle == nil {
-		a.idle = map[string]*file{}
+	a.idle.keep(f)
+}
+
+// Decompressed is how many bytes the cursors let go of so far decompressed in all, those a seek
+// passed over included: what seeks in a compressed archive cost (a cursor's seek forward from
+// where the one before it stopped decompresses only what lies between).
+func (a *Archive) Decompressed() int64 { return a.decompressed.Load() }
+
+// idlePool holds the compressed volumes cursors let go of, one a path (a decoder, its window and
+// where it stopped): the next cursor in the same volume goes on from there.
+type idlePool struct {
+	mu    sync.Mutex
+	files map[string]*file
+}
+
+func (p *idlePool) take(path string) *file {
+	if p == nil {
+		return nil
 	}
-	if old := a.idle[f.name]; old != nil && old != f {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	f := p.files[path]
+	delete(p.files, path)
+	return f
+}
+
+func (p *idlePool) keep(f *file) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.files == nil {
+		p.files = map[string]*file{}
+	}
+	if old := p.files[f.name]; old != nil && old != f {
 		old.Close()
 	}
-	a.idle[f.name] = f
+	p.files[f.name] = f
+}
+
+// close closes every file held.
+func (p *idlePool) close() error {
+	if p == nil {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var errs []error
+	for k, f := range p.files {
+		errs = append(errs, f.Close())
+		delete(p.files, k)
+	}
+	return errors.Join(errs...)
 }

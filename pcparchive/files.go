@@ -28,6 +28,8 @@ type file struct {
 	f    *os.File // the file itself
 	z    *decompress.Reader
 	size int64 // its uncompressed size; -1 while not known (bzip2, gzip)
+	// counted is how much of z.Decoded the archive has counted (Archive.Decompressed).
+	counted int64
 }
 
 // openFile opens path, an archive's file, a regular one only (internal/regular: a named pipe

@@ -2,6 +2,8 @@ package archivetest
 
 import (
 	"math/rand/v2"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"testing"
@@ -77,4 +79,58 @@ func BenchmarkSeekDayXZ(b *testing.B) {
 	b.ReportMetric(float64(time.Since(start).Microseconds())/1000/float64(b.N), "ms/seek")
 	b.ReportMetric(float64(worst.Microseconds())/1000, "worst-ms")
 	b.ReportMetric(float64(heap)/(1<<20), "heap-MiB")
+}
+
+// Issue 39 item 2: in a compressed file with no index to seek by (gzip; bzip2 and an xz of one
+// block alike), a cursor that lets go of a volume hands its decoder to the archive, and the next
+// cursor's seek forward goes on from where it stopped: two seeks forward decompress the volume
+// once up to the later time, not twice from its start.
+func TestCompressedSeekForwardGoesOn(t *testing.T) {
+	s := TenMinutes
+	plain := filepath.Join(t.TempDir(), "a")
+	if err := Generate(plain, s); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	base := filepath.Join(dir, "a")
+	for _, suf := range []string{".meta", ".index", ".0"} {
+		b, _ := os.ReadFile(plain + suf)
+		os.WriteFile(base+suf, b, 0o644)
+	}
+	if _, err := exec.LookPath("gzip"); err != nil {
+		t.Skip("gzip is not installed")
+	}
+	if out, err := exec.Command("gzip", base+".0").CombinedOutput(); err != nil {
+		t.Fatalf("gzip: %v %s", err, out)
+	}
+	st, _ := os.Stat(plain + ".0")
+	a, err := pcparchive.Open(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	for _, k := range []int{200, 400, 550} {
+		seekOn(t, a, s, k)
+	}
+	if d := a.Decompressed(); d > st.Size() {
+		t.Errorf("three seeks forward decompressed %d bytes; the volume has %d: one went back to the start", d, st.Size())
+	}
+	seekOn(t, a, s, 100) // back: from the start again
+	if d := a.Decompressed(); d <= st.Size()*550/600 {
+		t.Errorf("a seek back decompressed %d bytes in all", d)
+	}
+}
+
+// seekOn seeks an open archive to record k's time and checks the record there.
+func seekOn(t *testing.T, a *pcparchive.Archive, s Spec, k int) {
+	t.Helper()
+	c, err := a.Cursor(s.Time(k))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	r, err := c.Next()
+	if err != nil || !r.Time.Equal(s.Time(k)) {
+		t.Fatalf("seek to record %d: a record at %v (%v)", k, r.Time, err)
+	}
 }
