@@ -61,7 +61,7 @@ func TestReadsCompressedPMLoggerArchives(t *testing.T) {
 			suffix string
 			cost   string
 		}{
-			{"xz", []string{"-0", "--block-size=10MiB"}, ".xz", "a seek backwards decompresses from the start (the xz file is one block; pmlogger_daily's xz --block-size=10MiB makes blocks a seek can start at)"},
+			{"xz", []string{"-0", "--block-size=10MiB"}, ".xz", "a seek backwards decompresses from the start (the xz file is one block)"},
 			{"bzip2", nil, ".bz2", "a seek backwards decompresses from the start (bzip2 has no index)"},
 			{"gzip", nil, ".gz", "a seek backwards decompresses from the start (gzip has no index)"},
 		} {

@@ -175,7 +175,7 @@ func (r *Reader) Cost() string {
 	}
 	why := r.kind.String() + " has no index"
 	if r.kind == XZ {
-		why = "the xz file is one block; pmlogger_daily's xz --block-size=10MiB makes blocks a seek can start at"
+		why = "the xz file is one block"
 		if n == 0 {
 			why = "the xz file's index could not be read"
 		}
