@@ -386,3 +386,18 @@ func TestIndexIsAHint(t *testing.T) {
 		}
 	}
 }
+
+// Issue 39 item 2: an archive that is there compressed (pmlogger_daily's x.0.xz, x.meta.xz) is
+// there: Vacant refuses its base, as it refuses one written as is.
+func TestVacantSeesCompressedArchives(t *testing.T) {
+	dir := t.TempDir()
+	base := copyTo(t, "testdata/v2/t", dir, "20261127.09.54")
+	compressFiles(t, "xz", []string{"-0"}, base+".meta", base+".0")
+	os.Remove(base + ".index")
+	if err := Vacant(base); err == nil || !strings.Contains(err.Error(), base+".meta.xz file already exists") {
+		t.Errorf("Vacant: %v", err)
+	}
+	if err := Vacant(filepath.Join(dir, "20261127.09")); err != nil {
+		t.Errorf("Vacant of another base: %v", err)
+	}
+}
