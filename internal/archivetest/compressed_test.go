@@ -122,7 +122,7 @@ func TestCompressedSeekForwardGoesOn(t *testing.T) {
 }
 
 // seekOn seeks an open archive to record k's time and checks the record there.
-func seekOn(t *testing.T, a *pcparchive.Archive, s Spec, k int) {
+func seekOn(t testing.TB, a *pcparchive.Archive, s Spec, k int) {
 	t.Helper()
 	c, err := a.Cursor(s.Time(k))
 	if err != nil {
@@ -133,4 +133,26 @@ func seekOn(t *testing.T, a *pcparchive.Archive, s Spec, k int) {
 	if err != nil || !r.Time.Equal(s.Time(k)) {
 		t.Fatalf("seek to record %d: a record at %v (%v)", k, r.Time, err)
 	}
+}
+
+// BenchmarkMinuteMovesDayXZ is the replay's moves in the compressed day (`<` `>`, a minute back
+// and forth; a seek each, as the monitor does), after a first move into the block: from the
+// block kept decoded (decompress.MaxCache), none decodes again. Only under -bench.
+func BenchmarkMinuteMovesDayXZ(b *testing.B) {
+	if testing.Short() {
+		b.Skip("the 24-hour archive is about 424 MB")
+	}
+	a, err := pcparchive.Open(CachedXZ(b, Day))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer a.Close()
+	k := Day.Records / 2
+	seekOn(b, a, Day, k)
+	i := 0
+	for b.Loop() {
+		seekOn(b, a, Day, k+[]int{-60, 60, -120, 30}[i%4])
+		i++
+	}
+	b.ReportMetric(float64(a.Decompressed())/float64(b.N+1)/(1<<20), "MiB-decoded/move")
 }

@@ -70,6 +70,11 @@ func KindOf(name string) Kind {
 	return None
 }
 
+// MaxCache bounds the xz block a Reader keeps decoded, from its start as far as it was read, so
+// that a seek back within it (a replay's minute back) decodes nothing: pmlogger_daily's blocks
+// are 10 MiB. A larger block is not kept: a seek back in it decodes it again from its start.
+var MaxCache int64 = 16 << 20
+
 // MaxDict bounds an xz or lzma dictionary (the decoder's window, allocated whole): 64 MiB,
 // xz's largest preset (-9); pmlogger_daily's xz -0 uses 256 KiB.
 var MaxDict int64 = 64 << 20
@@ -113,6 +118,8 @@ type Reader struct {
 	bi     int     // xz: the block being read (index in blocks), or -1 before the first
 	nextC  int64   // xz without an index: the compressed offset of the next block's header
 	xcheck byte    // xz without an index: the stream's check type
+	cache  []byte  // xz: the bytes of block cb decoded so far, from its start (MaxCache)
+	cb     int     // xz: the block the cache holds, -1 for none
 	xb     *xzBlock
 
 	dec io.Reader     // bzip2, gzip, lzma: the decoder, from the start of the file
@@ -125,7 +132,8 @@ type Reader struct {
 	// Starts counts the decoders started (a block's or the file's): a seek that only moves
 	// forward within what is being read starts none.
 	Starts int
-	// Decoded counts the uncompressed bytes decoded in all, those a seek skipped included.
+	// Decoded counts the uncompressed bytes decoded in all, those a seek skipped included (not
+	// those given again from the block kept decoded).
 	Decoded int64
 }
 
@@ -133,7 +141,7 @@ type Reader struct {
 // was before compression. An xz file's block index is read at once; a damaged one is no error
 // (the file is then read forward from its start, as bzip2 and gzip files always are).
 func Open(f File, name string, csize int64) (*Reader, error) {
-	r := &Reader{name: name, kind: KindOf(name), f: f, csize: csize, size: -1, bi: -1}
+	r := &Reader{name: name, kind: KindOf(name), f: f, csize: csize, size: -1, bi: -1, cb: -1}
 	switch r.kind {
 	case None:
 		return nil, fmt.Errorf("%s: not a compressed file's name", name)
@@ -211,12 +219,12 @@ func (r *Reader) Read(p []byte) (int, error) {
 			}
 		}
 		n, err = r.dec.Read(p)
+		r.Decoded += int64(n)
 		if err != nil && !errors.Is(err, io.EOF) {
 			err = r.damage(r.src.n, err)
 		}
 	}
 	r.pos += int64(n)
-	r.Decoded += int64(n)
 	var e *Error
 	if errors.As(err, &e) {
 		e.Pos = r.pos // the bytes given before the damage, these included
@@ -277,7 +285,7 @@ func (r *Reader) skip(n int64) error {
 
 // restart puts the reader back at the start of the file, its decoders dropped.
 func (r *Reader) restart() {
-	r.dec, r.xb, r.bi, r.pos, r.err = nil, nil, -1, 0, nil
+	r.dec, r.xb, r.bi, r.pos, r.err, r.cb = nil, nil, -1, 0, nil, -1
 	r.nextC, r.xcheck = 0, 0
 }
 

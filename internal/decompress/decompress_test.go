@@ -136,6 +136,24 @@ func TestSeekCost(t *testing.T) {
 	if r.Starts != before {
 		t.Errorf("a seek forward within the block started %d decoders", r.Starts-before)
 	}
+	// Back within the block read (a replay's minute back): from the block kept decoded, nothing
+	// decoded again; then on past what was decoded, and into the next block.
+	buf := make([]byte, 300<<10)
+	for _, off := range []int64{1<<20 + 10, 1 << 20, 1<<20 + 4000, 1<<20 + 100<<10} {
+		starts, decoded := r.Starts, r.Decoded
+		if _, err := r.Seek(off, io.SeekStart); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := io.ReadFull(r, buf[:1000]); err != nil || !bytes.Equal(buf[:1000], data[off:off+1000]) {
+			t.Fatalf("at %d: %v, not the bytes written", off, err)
+		}
+		if off < 1<<20+5000 && (r.Starts != starts || r.Decoded != decoded) {
+			t.Errorf("a seek back to %d within the block kept: %d decoders started, %d bytes decoded", off, r.Starts-starts, r.Decoded-decoded)
+		}
+	}
+	if _, err := io.ReadFull(r, buf); err != nil || !bytes.Equal(buf, data[1<<20+100<<10+1000:][:len(buf)]) {
+		t.Fatalf("reading on past the block: %v", err)
+	}
 
 	g := open(t, compress(t, dir, "a.gz", data, "gzip"))
 	if c := g.Cost(); c != "a seek backwards decompresses from the start (gzip has no index)" {

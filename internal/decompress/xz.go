@@ -213,18 +213,29 @@ func uvarint(p []byte) (uint64, []byte, bool) {
 	return 0, p, false
 }
 
-// readXZ reads uncompressed bytes, block after block.
+// readXZ reads uncompressed bytes, block after block: from the block kept decoded when the
+// reader is within what it holds, else from the block's decoder.
 func (r *Reader) readXZ(p []byte) (int, error) {
 	for {
+		if r.cb >= 0 && r.cb == r.bi {
+			if o := r.pos - r.blocks[r.bi].uoff; o < int64(len(r.cache)) {
+				return copy(p, r.cache[o:]), nil
+			}
+		}
 		if r.xb == nil {
 			if err := r.nextBlock(); err != nil {
 				return 0, err
 			}
+			continue
 		}
 		n, err := r.xb.dec.Read(p)
 		r.xb.got += int64(n)
+		r.Decoded += int64(n)
 		if r.xb.sum != nil {
 			r.xb.sum.Write(p[:n])
+		}
+		if r.cb >= 0 && r.cb == r.bi {
+			r.cache = append(r.cache, p[:n]...)
 		}
 		if errors.Is(err, io.EOF) {
 			if err := r.finishBlock(); err != nil {
@@ -254,7 +265,17 @@ func (r *Reader) nextBlock() error {
 		}
 		r.bi++
 		b := r.blocks[r.bi]
-		return r.startBlock(b.coff, b.check, &b)
+		r.cb = -1
+		if err := r.startBlock(b.coff, b.check, &b); err != nil {
+			return err
+		}
+		if b.usize <= MaxCache { // kept decoded as it is read
+			if int64(cap(r.cache)) < b.usize {
+				r.cache = make([]byte, 0, b.usize)
+			}
+			r.cb, r.cache = r.bi, r.cache[:0]
+		}
+		return nil
 	}
 	if r.nextC == 0 {
 		check, err := r.streamHeader(0)
@@ -398,17 +419,25 @@ func isZero(b []byte) bool {
 	return true
 }
 
-// seekXZ places the reader at off through the block index: forward in the block being read,
-// else from the start of off's block.
+// seekXZ places the reader at off through the block index: within the block kept decoded, at
+// no cost; forward in the block being read; else from the start of off's block.
 func (r *Reader) seekXZ(off int64) error {
 	i := sort.Search(len(r.blocks), func(i int) bool { return r.blocks[i].uoff+r.blocks[i].usize > off })
 	if i == len(r.blocks) { // at or past the end
 		r.xb, r.bi, r.pos, r.err = nil, len(r.blocks)-1, r.size, nil
 		return r.skip(off - r.size)
 	}
-	if r.err == nil && r.xb != nil && r.bi == i && r.pos <= off {
-		return r.skip(off - r.pos)
+	if r.err == nil && r.bi == i {
+		b := r.blocks[i]
+		whole := int64(len(r.cache)) == b.usize
+		if r.cb == i && (r.xb != nil || whole) && off-b.uoff <= int64(len(r.cache)) {
+			r.pos = off
+			return nil
+		}
+		if r.xb != nil && r.pos <= off {
+			return r.skip(off - r.pos)
+		}
 	}
-	r.xb, r.bi, r.pos, r.err = nil, i-1, r.blocks[i].uoff, nil
+	r.xb, r.bi, r.pos, r.err, r.cb = nil, i-1, r.blocks[i].uoff, nil, -1
 	return r.skip(off - r.pos)
 }
