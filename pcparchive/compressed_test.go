@@ -228,6 +228,33 @@ func TestFolderOfArchives(t *testing.T) {
 	if l, _ := ReadLabel(dir); !l.Start.Equal(a.Parts[0].Label.Start) {
 		t.Errorf("the folder's label starts %v", l.Start)
 	}
+	// The Latest folio, as pmlogger_check writes it, names the latest archive; a folio of
+	// both (pmafm's) is both, as one timeline, as PCP's tools take a folio (--archive-folio).
+	for _, c := range []struct {
+		folio string
+		parts []string
+	}{
+		{"PCPFolio\nVersion: 1\n# use pmafm(1) to process this PCP archive folio\n#\nCreated: on vm at Fri Nov 27 10:00:00 2026\nCreator: pmlogger_check\n#\t\tHost\t\t\tBasename\n#\nArchive:\tvm\t\t\t20261127.00.00\n", []string{b2}},
+		{"PCPFolio\nVersion: 1\nArchive: vm 20261127.00.00\nArchive: vm " + b1 + ".meta.xz\n", []string{b1, b2}},
+	} {
+		os.WriteFile(filepath.Join(dir, "Latest"), []byte(c.folio), 0o644)
+		f, err := Open(filepath.Join(dir, "Latest"))
+		if err != nil {
+			t.Errorf("the folio %q: %v", c.folio, err)
+			continue
+		}
+		var got []string
+		for _, p := range f.Parts {
+			got = append(got, p.Base)
+		}
+		if !slices.Equal(got, c.parts) {
+			t.Errorf("the folio %q: archives %q, want %q", c.folio, got, c.parts)
+		}
+	}
+	os.WriteFile(filepath.Join(dir, "Latest"), []byte("PCPFolio\nVersion: 1\nArchive: vm\n"), 0o644)
+	if _, err := Open(filepath.Join(dir, "Latest")); err == nil || !strings.Contains(err.Error(), "line 3: an archive line without its host and path") {
+		t.Errorf("a folio line without its path: %v", err)
+	}
 }
 
 // Issue 39 item 3: a folder's archives are refused as PCP refuses them (of two hosts; two that

@@ -1,6 +1,8 @@
 package pcparchive
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -142,8 +144,9 @@ func splitName(name string) (base, suffix string, ok bool) {
 // Resolve is what an archive's name means, as PCP's tools take it (issue 39 item 3): a folder
 // (pmlogger_daily's HOST/ of YYYYMMDD.HH.MM archives) is every archive in it, those whose
 // metadata file is there, sorted by name; a name that is a file of an archive (x.meta, x.0,
-// x.index, x.meta.xz) is that archive's base; any other name is a base itself, dots and all
-// (20261127.09.54: a trailing number is a volume only when that file exists).
+// x.index, x.meta.xz) is that archive's base; an archive folio (pmlogger_check's Latest) is the
+// archives it names; any other name is a base itself, dots and all (20261127.09.54: a trailing
+// number is a volume only when that file exists).
 func Resolve(name string) (bases []string, folder bool, err error) {
 	st, err := os.Stat(name)
 	if err == nil && st.IsDir() {
@@ -168,8 +171,48 @@ func Resolve(name string) (bases []string, folder bool, err error) {
 		if b, _, ok := splitName(name); ok {
 			return []string{b}, false, nil
 		}
+		if bases, ok, err := folio(name); ok || err != nil {
+			return bases, len(bases) > 1, err
+		}
 	}
 	return []string{name}, false, nil
+}
+
+// folio reads an archive folio (pmlogger_check's Latest, pmafm's folios; libpcp's
+// __pmAddOptArchiveFolio): "PCPFolio", "Version: 1", then an "Archive: HOST PATH" line an
+// archive, a relative PATH from the folio's folder. ok is false for a file that is not a folio.
+func folio(name string) (bases []string, ok bool, err error) {
+	b, err := regular.ReadFile(context.Background(), name, 1<<20)
+	if err != nil || !bytes.HasPrefix(b, []byte("PCPFolio\n")) {
+		return nil, false, nil // not a folio: the name is taken as a base, and opening it says why not
+	}
+	lines := strings.Split(string(b), "\n")
+	if len(lines) < 2 || !strings.HasPrefix(lines[1], "Version: 1") {
+		return nil, true, fmt.Errorf("archive folio %s: not of Version 1", name)
+	}
+	for i, l := range lines[2:] {
+		f := strings.Fields(l)
+		if len(f) == 0 || f[0] != "Archive:" {
+			continue
+		}
+		if len(f) < 3 {
+			return nil, true, fmt.Errorf("archive folio %s: line %d: an archive line without its host and path", name, i+3)
+		}
+		p := f[2]
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(filepath.Dir(name), p)
+		}
+		if exists(p) { // a file of the archive named, not its base
+			if b, _, ok := splitName(p); ok {
+				p = b
+			}
+		}
+		bases = append(bases, p)
+	}
+	if len(bases) == 0 {
+		return nil, true, fmt.Errorf("archive folio %s: names no archive", name)
+	}
+	return bases, true, nil
 }
 
 // exists says a file of that name is there, as named or compressed.
