@@ -151,8 +151,10 @@ type Archive struct {
 	vols   []volume       // every part's volumes, in order
 
 	mu       sync.Mutex
-	warnings []string  // Notes
-	idle     *idlePool // compressed volumes a cursor let go of, kept for the next
+	warnings []string // Notes
+	// badEntries are the index entries a cursor found not to point where a record begins.
+	badEntries map[int]bool
+	idle       *idlePool // compressed volumes a cursor let go of, kept for the next
 
 	decompressed atomic.Int64 // Decompressed
 }

@@ -77,9 +77,12 @@ func (a *Archive) CursorFrom(i int) (*Cursor, error) {
 }
 
 // cursorFrom starts a cursor at index entry i, or at an entry before it when i's cannot be
-// right, or at the start.
+// right (found out once, said once), or at the start.
 func (a *Archive) cursorFrom(i int) (*Cursor, error) {
 	for ; ; i-- {
+		if i >= 0 && a.isBadEntry(i) {
+			continue
+		}
 		c := &Cursor{a: a}
 		err := c.start(i)
 		if err == nil && i >= 0 {
@@ -89,6 +92,7 @@ func (a *Archive) cursorFrom(i int) (*Cursor, error) {
 		if errors.As(err, &bad) && i >= 0 {
 			c.Close()
 			e := a.Index[i]
+			a.markBadEntry(i)
 			a.warnf("%s: offset %d: an index entry passed over: %s (the index is a hint; reading goes on from the entry before it)",
 				filepath.Base(a.Parts[e.part].Base)+".index", e.off, bad.why)
 			continue
@@ -99,6 +103,23 @@ func (a *Archive) cursorFrom(i int) (*Cursor, error) {
 		}
 		return c, nil
 	}
+}
+
+// isBadEntry says index entry i was found not to point where a record begins.
+func (a *Archive) isBadEntry(i int) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.badEntries[i]
+}
+
+// markBadEntry notes that index entry i does not point where a record begins.
+func (a *Archive) markBadEntry(i int) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.badEntries == nil {
+		a.badEntries = map[int]bool{}
+	}
+	a.badEntries[i] = true
 }
 
 // probe reads the record index entry i points to, kept for the next Next: a damaged one, or one
