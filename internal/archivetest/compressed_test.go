@@ -28,7 +28,7 @@ func TestCompressedArchiveSeeks(t *testing.T) {
 	if err != nil || !a.Compressed() {
 		t.Fatalf("%v, compressed %v", err, a != nil && a.Compressed())
 	}
-	if n := a.Notes(); len(n) != 1 || n[0] != "compressed: a.meta.xz, a.0.xz; a.0.xz: a seek decompresses at most 256 KiB (one of 12 xz blocks)" {
+	if n := a.Notes(); len(n) != 1 || n[0] != "compressed: a.meta.xz, a.0.xz; a.0.xz: a seek decompresses at most 256 KiB (one of 12 xz blocks), none within the block last read" {
 		t.Errorf("notes %q", n)
 	}
 	rng := rand.New(rand.NewPCG(39, 2))

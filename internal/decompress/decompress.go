@@ -174,12 +174,12 @@ func (r *Reader) Blocks() (n int, largest int64) {
 }
 
 // Cost says what a seek costs in this file, for people: "a seek decompresses at most 10.0 MiB
-// (one of 43 xz blocks)", or "a seek backwards decompresses from the start (gzip has no
+// (one of 43 xz blocks), none within the block last read", or "a seek backwards decompresses from the start (gzip has no
 // index)".
 func (r *Reader) Cost() string {
 	n, largest := r.Blocks()
 	if n > 1 {
-		return fmt.Sprintf("a seek decompresses at most %s (one of %d xz blocks)", mib(largest), n)
+		return fmt.Sprintf("a seek decompresses at most %s (one of %d xz blocks), none within the block last read", mib(largest), n)
 	}
 	why := r.kind.String() + " has no index"
 	if r.kind == XZ {
