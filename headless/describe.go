@@ -66,6 +66,9 @@ func Describe(ctx context.Context, o DescribeOptions, e Env, w io.Writer) (err e
 		}
 		out.Sections = append([]ns.Section{{Title: "Value", Fields: val}}, out.Sections...)
 	}
+	if sec, ok := archiveSection(as); ok { // compressed, what a seek costs, what was passed over
+		out.Sections = append(out.Sections, sec)
+	}
 	if o.JSON {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")

@@ -154,6 +154,7 @@ func OpenSource(c Common, e Env) (_ *collect.Sampler, past collect.History, _ er
 	if err != nil {
 		return nil, nil, fmt.Errorf("starting the providers: %w", err)
 	}
+	noteArchives(s, past)
 	return s, past, nil
 }
 

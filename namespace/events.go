@@ -32,6 +32,8 @@ func (k EventKind) Meaning() string {
 		return "an extension supplier appeared (a user's file or program)"
 	case EvSupplierGone:
 		return "an extension supplier went away: removed, or told to go away"
+	case EvArchiveNote:
+		return "an archive is compressed (and what a seek costs), or something in it was passed over (an index entry, an overlap)"
 	}
 	return ""
 }
@@ -53,10 +55,11 @@ const (
 	EvDiscontinuity                        // a counter rose further than its hardware can: no rate
 	EvSupplierAdded                        // an extension supplier was found (issue 18)
 	EvSupplierGone                         // an extension supplier went away or was told to (SPMI-DDS-5)
+	EvArchiveNote                          // what an archive says of itself: compressed, an entry passed over (issue 39)
 )
 
 var eventKindNames = [...]string{"", "INSTANCEADDED", "INSTANCEREMOVED", "SUPPLIERRESET", "SUPPLIERDEAD",
-	"SUPPLIERALIVE", "PROVIDERERROR", "EXCEPTION", "TRAP", "DATACHANGED", "DISCONTINUITY", "SUPPLIERADDED", "SUPPLIERGONE"}
+	"SUPPLIERALIVE", "PROVIDERERROR", "EXCEPTION", "TRAP", "DATACHANGED", "DISCONTINUITY", "SUPPLIERADDED", "SUPPLIERGONE", "ARCHIVENOTE"}
 
 func (k EventKind) String() string {
 	if int(k) < len(eventKindNames) && k != 0 {

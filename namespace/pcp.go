@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"dcimon/pcpwire"
 )
 
 // PMType is a PCP metric value type (PCPD-2), with PCP's numbers.
@@ -104,32 +106,21 @@ type PMUnits struct {
 // ErrUnitRange is returned when a pmUnits field does not fit in 4 signed bits.
 var ErrUnitRange = errors.New("pmUnits field out of range -8..7")
 
-// Pack encodes the six fields as 4-bit signed fields in PCP's order: dimSpace in the top nibble of
-// the low 24 bits, then dimTime, dimCount, scaleSpace, scaleTime, scaleCount.
+// Pack encodes the six fields as PCP's pmUnits bits, through pcpwire's encoder (the one of PCP's
+// wire and archives; issue 38 item 2): dimSpace in the top nibble of the low 24 bits, then
+// dimTime, dimCount, scaleSpace, scaleTime, scaleCount. A field out of its range is ErrUnitRange.
 func (u PMUnits) Pack() (uint32, error) {
-	fields := [6]int8{u.DimSpace, u.DimTime, u.DimCount, u.ScaleSpace, u.ScaleTime, u.ScaleCount}
-	var v uint32
-	for _, f := range fields {
-		if f < -8 || f > 7 {
-			return 0, ErrUnitRange
-		}
-		v = v<<4 | uint32(uint8(f)&0xf)
+	w, err := pcpwire.MakeUnits(int(u.DimSpace), int(u.DimTime), int(u.DimCount), int(u.ScaleSpace), int(u.ScaleTime), int(u.ScaleCount))
+	if err != nil {
+		return 0, fmt.Errorf("%w: %w", ErrUnitRange, err)
 	}
-	return v, nil
+	return uint32(w) >> 8, nil
 }
 
-// UnpackPMUnits decodes what Pack encoded.
+// UnpackPMUnits decodes what Pack encoded, through pcpwire's decoder.
 func UnpackPMUnits(v uint32) PMUnits {
-	var f [6]int8
-	for i := 5; i >= 0; i-- {
-		n := int8(v & 0xf)
-		if n >= 8 {
-			n -= 16
-		}
-		f[i] = n
-		v >>= 4
-	}
-	return PMUnits{f[0], f[1], f[2], f[3], f[4], f[5]}
+	w := pcpwire.Units(v << 8)
+	return PMUnits{int8(w.DimSpace()), int8(w.DimTime()), int8(w.DimCount()), int8(w.ScaleSpace()), int8(w.ScaleTime()), int8(w.ScaleCount())}
 }
 
 // IsZero reports whether the units are dimensionless with no scale (UMA_NOUNITS).

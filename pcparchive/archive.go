@@ -21,10 +21,15 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"sort"
-	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
+
+	"dcimon/pcpwire"
 )
 
 // ErrFormat is wrapped by every error about an archive's contents.
@@ -42,24 +47,24 @@ type Label struct {
 	Zoneinfo string // Version 3: e.g. ":Australia/Melbourne"
 }
 
-// PM_TYPE_* values.
+// PM_TYPE_* values: pcpwire's (one encoding of PCP's types).
 const (
-	Type32       = 0
-	TypeU32      = 1
-	Type64       = 2
-	TypeU64      = 3
-	TypeFloat    = 4
-	TypeDouble   = 5
-	TypeString   = 6
-	TypeAggr     = 7
-	TypeAggrStat = 8
-	TypeEvent    = 9
-	TypeHREvent  = 10
-	TypeNoSupp   = -1
+	Type32       = pcpwire.Type32
+	TypeU32      = pcpwire.TypeU32
+	Type64       = pcpwire.Type64
+	TypeU64      = pcpwire.TypeU64
+	TypeFloat    = pcpwire.TypeFloat
+	TypeDouble   = pcpwire.TypeDouble
+	TypeString   = pcpwire.TypeString
+	TypeAggr     = pcpwire.TypeAggregate
+	TypeAggrStat = pcpwire.TypeAggrStat
+	TypeEvent    = pcpwire.TypeEvent
+	TypeHREvent  = pcpwire.TypeHREvent
+	TypeNoSupp   = pcpwire.TypeNoSupport
 )
 
 // InDomNull is PM_INDOM_NULL, the instance domain of a metric with a single value.
-const InDomNull = 0xffffffff
+const InDomNull = pcpwire.InDomNull
 
 // Desc is a metric description (pmDesc) and the metric's names.
 type Desc struct {
@@ -108,48 +113,134 @@ type IndexEntry struct {
 	Vol      int32
 	MetaOff  int64
 	VolumOff int64
+	part     int   // the archive of an Archive's Parts it is of
+	off      int64 // its offset in its index file
 }
 
 // Result is one pmResult record: a fetch at Time (no value sets: a mark, a gap in logging).
-type Result struct {
-	Time time.Time
-	Sets []ValueSet
-}
+// It is pcpwire's: an archive's data record and pmcd's PDU_RESULT are one encoding, read by one
+// decoder (issue 38 item 2). A Result a Cursor gives owns its value blocks.
+type Result = pcpwire.Result
 
 // ValueSet is one metric's values in a Result; Err is the PCP error code when it has none.
-type ValueSet struct {
-	PMID   uint32
-	Err    int32
-	Values []Value
-}
+type ValueSet = pcpwire.ValueSet
 
 // Value is one instance's value as recorded: a 32-bit value kept in the set (Insitu) or a
-// value block (its type and bytes).
-type Value struct {
-	Inst      int32
-	Insitu    bool
-	Word      uint32
-	BlockType uint8
-	Block     []byte
-}
+// value block (its type and bytes). Its Uint64, Float64 and StringValue read it as its
+// metric's type.
+type Value = pcpwire.Value
 
 // Archive is an archive's metadata and index, opened by Open; the volumes are read as asked.
+// Several archives of one host (a folder of pmlogger_daily's) are one Archive: their metadata
+// merged, their indexes and volumes one after another in time order, as PCP's multi-archive
+// contexts read them.
 type Archive struct {
-	Base    string
-	Label   Label
+	Base    string // as given: the base, or the folder
+	Label   Label  // the first archive's (every archive's host is the same)
 	Descs   []Desc
 	InDoms  []InDom
 	Labels  []LabelSet
 	Texts   []Text
 	Index   []IndexEntry
-	Volumes []int // the volume numbers there are, in order
+	Volumes []int // the volume numbers there are of the first archive, in order
+	// Parts are the archives read as one, in time order: one for a single archive.
+	Parts []Part
 
 	descAt map[uint32]int // by pmid: its description's place in Descs
 	kept   int64          // the bytes of metadata and index kept (maxMetaKept)
+	vols   []volume       // every part's volumes, in order
+
+	mu       sync.Mutex
+	warnings []string // Notes
+	// badEntries are the index entries a cursor found not to point where a record begins.
+	badEntries map[int]bool
+	idle       *idlePool // compressed volumes a cursor let go of, kept for the next
+
+	decompressed atomic.Int64 // Decompressed
 }
 
-// Open reads the label, metadata and temporal index of the archive at base (the path without
-// .meta; a path to one of its files is taken too). A missing index is not an error: the index
+// Part is one archive of those an Archive reads as one.
+type Part struct {
+	Base  string
+	Label Label
+	// Files are the files read, as found: BASE.meta.xz, BASE.index, BASE.0.xz.
+	Files []string
+	// Seek says, for each compressed volume, what a seek in it costs (decompress.Reader.Cost).
+	Seek map[string]string
+}
+
+// volume is one data volume of one part.
+type volume struct {
+	part, num int
+	path      string
+}
+
+// Compressed says whether any file of the archive is compressed.
+func (a *Archive) Compressed() bool {
+	for _, p := range a.Parts {
+		for _, f := range p.Files {
+			if compressedName(f) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// warnf adds a warning: what was passed over and why, for people (Notes).
+func (a *Archive) warnf(format string, args ...any) {
+	a.mu.Lock()
+	if len(a.warnings) < maxWarnings {
+		a.warnings = append(a.warnings, fmt.Sprintf(format, args...))
+	}
+	a.mu.Unlock()
+}
+
+// maxWarnings bounds the warnings kept: an index of a million bad entries says so once each
+// for the first few.
+const maxWarnings = 20
+
+// Notes are what the archive says of itself for people: for a compressed archive, which files
+// are and what a seek costs; then the warnings so far, of what was passed over and why (index
+// entries that cannot be right, as the index is a hint and reading goes on from the data;
+// archives of a folder that could not be read, or that overlap the one before).
+func (a *Archive) Notes() []string {
+	var out []string
+	for _, p := range a.Parts {
+		var z []string
+		for _, f := range p.Files {
+			if compressedName(f) {
+				z = append(z, filepath.Base(f))
+			}
+		}
+		if len(z) == 0 {
+			continue
+		}
+		s := "compressed: " + strings.Join(z, ", ")
+		names := make([]string, 0, len(p.Seek))
+		for f := range p.Seek {
+			names = append(names, f)
+		}
+		sort.Strings(names)
+		for _, f := range names {
+			s += "; " + filepath.Base(f) + ": " + p.Seek[f]
+		}
+		out = append(out, s)
+	}
+	return append(out, a.Warnings()...)
+}
+
+// Warnings are the archive's warnings so far: what was passed over and why (Notes).
+func (a *Archive) Warnings() []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return slices.Clone(a.warnings)
+}
+
+// Open reads the label, metadata and temporal index of the archive name names (Resolve): a
+// base (the path without .meta), a path to one of its files, or a folder of archives of one
+// host read as one, in time order (pmlogger_daily's HOST/ folder). Each file may be compressed
+// (xz, bzip2, gzip), as pmlogger_daily leaves them. A missing index is not an error: the index
 // is optional. A file that is not a regular one (a named pipe, a device, a directory) is
 // refused at once, never read.
 //
@@ -157,87 +248,202 @@ type Archive struct {
 // joined, when both files are damaged), returned with the archive as read before it: its
 // descriptions, instance domains and index entries up to the damage, and its volumes. Only a
 // label that cannot be read, or a file that cannot be opened, returns no archive.
-func Open(base string) (*Archive, error) {
-	base = baseOf(base)
-	a := &Archive{Base: base}
-	name := base + ".meta"
-	f, size, err := openRegular(name)
+//
+// Of a folder, as PCP's multi-archive contexts do: archives whose label cannot be read are
+// passed over (a warning), one of another host is refused (PCP's PM_ERR_LOGHOST), two that
+// begin at the same time are refused (PM_ERR_LOGOVERLAP), and the records of an archive that
+// are not after the last of the one before are passed over (a warning).
+func Open(name string) (*Archive, error) {
+	bases, folder, err := Resolve(name)
 	if err != nil {
-		return nil, fmt.Errorf("archive %s: %w", base, err)
+		return nil, err
 	}
-	fr := newFrames(name, f, size, 0)
-	fr.f = f
-	metaErr := a.readMeta(fr)
-	f.Close()
-	var d *DamageError
-	if metaErr != nil && (!errors.As(metaErr, &d) || a.Label.Version == 0) {
-		return nil, metaErr // no label, or a file that could not be read
-	}
-	var indexErr error
-	if f, size, err := openRegular(base + ".index"); err == nil {
-		fr := newFrames(base+".index", f, size, 0)
-		indexErr = a.readIndex(fr)
-		f.Close()
-		if indexErr != nil && !errors.As(indexErr, &d) {
-			return nil, indexErr
+	a := &Archive{Base: bases[0], idle: &idlePool{}}
+	runtime.AddCleanup(a, func(p *idlePool) { p.close() }, a.idle)
+	if folder {
+		a.Base = name
+		if bases, err = a.order(bases); err != nil {
+			return nil, err
 		}
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("archive %s: %w", base, err)
 	}
-	vols, _ := filepath.Glob(base + ".[0-9]*")
-	for _, v := range vols {
-		if n, err := strconv.Atoi(strings.TrimPrefix(v, base+".")); err == nil && n >= 0 {
-			if err := statRegular(v); err != nil {
-				return nil, fmt.Errorf("archive %s: %w", base, err)
+	var errs []error
+	for k, b := range bases {
+		if err := a.addPart(b, k); err != nil {
+			var d *DamageError
+			if !errors.As(err, &d) || len(a.Parts) <= k {
+				return nil, err
 			}
-			a.Volumes = append(a.Volumes, n)
+			errs = append(errs, err)
 		}
 	}
-	sort.Ints(a.Volumes)
-	if len(a.Volumes) == 0 {
-		return nil, fmt.Errorf("archive %s: no data volume (%s.0)", base, filepath.Base(base))
+	a.Label = a.Parts[0].Label
+	for _, v := range a.vols {
+		if v.part == 0 {
+			a.Volumes = append(a.Volumes, v.num)
+		}
 	}
-	return a, errors.Join(metaErr, indexErr)
+	return a, errors.Join(errs...)
 }
 
-// baseOf is an archive's base from the base or a path to one of its files.
-func baseOf(path string) string {
-	for _, suf := range []string{".meta", ".index"} {
-		path = strings.TrimSuffix(path, suf)
+// order sorts a folder's archives by their start, passing over those whose label cannot be
+// read, and refuses archives of several hosts or two that begin together.
+func (a *Archive) order(bases []string) ([]string, error) {
+	type lb struct {
+		base string
+		l    Label
 	}
-	if ext := filepath.Ext(path); len(ext) > 1 {
-		if _, err := strconv.Atoi(ext[1:]); err == nil {
-			path = strings.TrimSuffix(path, ext)
+	var ls []lb
+	for _, b := range bases {
+		l, err := readLabelOf(b)
+		if err != nil {
+			a.warnf("%s: passed over, as PCP does: %v", filepath.Base(b), err)
+			continue
 		}
+		ls = append(ls, lb{b, l})
 	}
-	return path
+	if len(ls) == 0 {
+		return nil, fmt.Errorf("archive %s: no archive of the folder can be read: %s", a.Base, strings.Join(a.warnings, "; "))
+	}
+	sort.SliceStable(ls, func(i, j int) bool { return ls[i].l.Start.Before(ls[j].l.Start) })
+	out := make([]string, len(ls))
+	for i, x := range ls {
+		switch {
+		case x.l.Host != ls[0].l.Host:
+			return nil, fmt.Errorf("archive %s: %s is of host %q, %s of host %q: a folder is one host's archives (PCP: archives differ by host)",
+				a.Base, filepath.Base(x.base), x.l.Host, filepath.Base(ls[0].base), ls[0].l.Host)
+		case i > 0 && x.l.Start.Equal(ls[i-1].l.Start):
+			return nil, fmt.Errorf("archive %s: %s and %s both begin at %s (PCP: archives overlap in time)",
+				a.Base, filepath.Base(ls[i-1].base), filepath.Base(x.base), x.l.Start.UTC().Format(time.RFC3339Nano))
+		}
+		out[i] = x.base
+	}
+	return out, nil
+}
+
+// addPart reads archive k of those opened: its label, metadata, index and volumes.
+func (a *Archive) addPart(base string, k int) error {
+	p := Part{Base: base, Seek: map[string]string{}}
+	name, err := findFile(base, ".meta")
+	if err != nil {
+		return fmt.Errorf("archive %s: %w", base, err)
+	}
+	f, err := openFile(name)
+	if err != nil {
+		return fmt.Errorf("archive %s: %w", base, err)
+	}
+	p.Files = append(p.Files, name)
+	fr := newFrames(name, f, f.size, 0)
+	fr.file = f
+	metaErr := a.readMeta(fr, &p)
+	f.Close()
+	var d *DamageError
+	if metaErr != nil && (!errors.As(metaErr, &d) || p.Label.Version == 0) {
+		return metaErr // no label, or a file that could not be read
+	}
+	if k > 0 && p.Label.Host != a.Parts[0].Label.Host {
+		return fmt.Errorf("archive %s: of host %q, the first of host %q (PCP: archives differ by host)", base, p.Label.Host, a.Parts[0].Label.Host)
+	}
+	a.Parts = append(a.Parts, p)
+	pp := &a.Parts[len(a.Parts)-1]
+	var indexErr error
+	if name, err := findFile(base, ".index"); err == nil {
+		f, err := openFile(name)
+		if err != nil {
+			return fmt.Errorf("archive %s: %w", base, err)
+		}
+		pp.Files = append(pp.Files, name)
+		indexErr = a.readIndex(newFrames(name, f, f.size, 0), k)
+		f.Close()
+		if indexErr != nil && !errors.As(indexErr, &d) {
+			return indexErr
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("archive %s: %w", base, err)
+	}
+	nums, paths, err := volumeFiles(base)
+	if err != nil {
+		return fmt.Errorf("archive %s: %w", base, err)
+	}
+	for _, n := range nums {
+		f, err := openFile(paths[n])
+		if err != nil {
+			return fmt.Errorf("archive %s: %w", base, err)
+		}
+		if f.z != nil {
+			pp.Seek[paths[n]] = f.z.Cost()
+		}
+		f.Close()
+		pp.Files = append(pp.Files, paths[n])
+		a.vols = append(a.vols, volume{part: k, num: n, path: paths[n]})
+	}
+	if len(nums) == 0 {
+		return fmt.Errorf("archive %s: no data volume (%s.0)", base, filepath.Base(base))
+	}
+	return errors.Join(metaErr, indexErr)
 }
 
 // ReadLabel reads an archive's label alone (its host, zone and start), from the head of its
-// metadata file: what Open reads first, without the rest of the metadata.
-func ReadLabel(base string) (Label, error) {
-	base = baseOf(base)
-	name := base + ".meta"
-	f, size, err := openRegular(name)
+// metadata file: what Open reads first, without the rest of the metadata. Of a folder, the
+// label of the archive that begins first.
+func ReadLabel(name string) (Label, error) {
+	bases, _, err := Resolve(name)
+	if err != nil {
+		return Label{}, err
+	}
+	var first Label
+	var errs []error
+	for _, b := range bases {
+		l, err := readLabelOf(b)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if first.Version == 0 || l.Start.Before(first.Start) {
+			first = l
+		}
+	}
+	if first.Version == 0 {
+		return Label{}, errors.Join(errs...)
+	}
+	return first, nil
+}
+
+// readLabelOf reads the label of the archive at base.
+func readLabelOf(base string) (Label, error) {
+	name, err := findFile(base, ".meta")
+	if err != nil {
+		return Label{}, fmt.Errorf("archive %s: %w", base, err)
+	}
+	f, err := openFile(name)
 	if err != nil {
 		return Label{}, fmt.Errorf("archive %s: %w", base, err)
 	}
 	defer f.Close()
-	return readLabel(newFrames(name, f, size, 0))
+	return readLabel(newFrames(name, f, f.size, 0))
 }
 
-// ReadVolume reads every pmResult of volume n, in the order written. A volume with a damaged
-// record (cut short by a writer killed or out of room, or broken) yields the records before it
-// and a *DamageError saying where and what.
+// ReadVolume reads every pmResult of volume n (of the first archive), in the order written. A
+// volume with a damaged record (cut short by a writer killed or out of room, or broken) yields
+// the records before it and a *DamageError saying where and what.
 func (a *Archive) ReadVolume(n int) ([]Result, error) {
-	name := a.Base + "." + strconv.Itoa(n)
-	f, size, err := openRegular(name)
-	if err != nil {
-		return nil, fmt.Errorf("archive %s: %w", a.Base, err)
+	for _, v := range a.vols {
+		if v.part == 0 && v.num == n {
+			f, err := openFile(v.path)
+			if err != nil {
+				return nil, fmt.Errorf("archive %s: %w", a.Base, err)
+			}
+			defer f.Close()
+			fr := newFrames(v.path, f, f.size, 0)
+			fr.file = f
+			return readVolume(fr, a.Label.Version, n)
+		}
 	}
-	defer f.Close()
-	return readVolume(newFrames(name, f, size, 0), a.Label.Version, n)
+	return nil, fmt.Errorf("archive %s: no volume %d", a.Base, n)
 }
+
+// Close lets go of the compressed volumes kept for cursors to come (an archive no longer
+// reachable lets go of them too).
+func (a *Archive) Close() error { return a.idle.close() }
 
 // Desc returns the description of pmid, or nil.
 func (a *Archive) Desc(pmid uint32) *Desc {
@@ -247,15 +453,8 @@ func (a *Archive) Desc(pmid uint32) *Desc {
 	return nil
 }
 
-// PMIDString is a pmid as PCP prints it: domain.cluster.item.
-func PMIDString(pmid uint32) string {
-	return fmt.Sprintf("%d.%d.%d", pmid>>22&0x1ff, pmid>>10&0xfff, pmid&0x3ff)
-}
+// PMIDString is a pmid as PCP prints it: domain.cluster.item (pcpwire's).
+func PMIDString(pmid uint32) string { return pcpwire.PMIDString(pmid) }
 
-// InDomString is an instance domain as PCP prints it: domain.serial.
-func InDomString(indom uint32) string {
-	if indom == InDomNull {
-		return "PM_INDOM_NULL"
-	}
-	return fmt.Sprintf("%d.%d", indom>>22&0x1ff, indom&0x3fffff)
-}
+// InDomString is an instance domain as PCP prints it: domain.serial (pcpwire's).
+func InDomString(indom uint32) string { return pcpwire.InDomString(indom) }

@@ -1,7 +1,9 @@
 package pcparchive
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -9,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"dcimon/internal/pcptest"
 )
@@ -84,16 +87,25 @@ func dumped(t *testing.T, base string) []string {
 	return out
 }
 
-// ours is every value of the archive as this package reads it, printed as pmdumplog does.
+// ours is every value of the archive as this package reads it (a cursor over its volumes, and
+// over every archive of a folder), printed as pmdumplog does.
 func ours(t *testing.T, a *Archive) []string {
 	t.Helper()
 	var out []string
-	for _, v := range a.Volumes {
-		rs, err := a.ReadVolume(v)
+	c, err := a.Cursor(time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for {
+		r, err := c.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, r := range rs {
+		{
 			for _, s := range r.Sets {
 				d := a.Desc(s.PMID)
 				if d == nil {
@@ -103,7 +115,7 @@ func ours(t *testing.T, a *Archive) []string {
 					var text string
 					switch d.Type {
 					case TypeString:
-						text = strconv.Quote(v.String())
+						text = strconv.Quote(v.StringValue())
 					case TypeFloat, TypeDouble:
 						f, err := v.Float64(d.Type)
 						if err != nil {

@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
-	"syscall"
+	"slices"
+
+	"dcimon/internal/decompress"
 )
 
 // DamageError is a damaged record of one of an archive's files: the file, the byte offset of the
@@ -45,65 +45,15 @@ var (
 	maxMetaKept int64 = 512 << 20
 )
 
-// openRegular opens a file of an archive for reading without ever blocking: a named pipe, a
-// device or a directory is refused at once (issue 30: a FIFO as .meta blocked for ever). The
-// open is non-blocking (O_NONBLOCK: opening a FIFO with no writer returns at once), and the
-// file is checked to be regular before anything is read from it. It returns the file's size.
-func openRegular(name string) (*os.File, int64, error) {
-	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, 0, err
-	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, 0, err
-	}
-	if !st.Mode().IsRegular() {
-		f.Close()
-		return nil, 0, fmt.Errorf("%s: not a regular file (%s): an archive's files are regular files", name, modeWord(st.Mode()))
-	}
-	return f, st.Size(), nil
-}
-
-// statRegular is openRegular's check without opening the file.
-func statRegular(name string) error {
-	st, err := os.Stat(name)
-	if err != nil {
-		return err
-	}
-	if !st.Mode().IsRegular() {
-		return fmt.Errorf("%s: not a regular file (%s): an archive's files are regular files", name, modeWord(st.Mode()))
-	}
-	return nil
-}
-
-// modeWord names a file's type.
-func modeWord(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a block device"
-	}
-	return "not a regular file"
-}
-
 // frames reads a file's length-framed records (a length, the payload, the length again) one at
 // a time, each into a buffer sized by its own length once that is checked against maxRecord
 // and the bytes the file has left.
 type frames struct {
 	name string // the file's path, for errors
-	f    *os.File
+	file *file  // the file, for one that may grow as it is read; nil for bytes in memory
 	r    *bufio.Reader
 	off  int64 // the offset of the next record
-	size int64 // the file's size as last seen
+	size int64 // the file's (uncompressed) size as last seen; -1 while not known
 	buf  []byte
 	// kind names a record from its first payload word (the metadata's tags), or "" for a
 	// file of one kind of record.
@@ -111,11 +61,14 @@ type frames struct {
 	one  string // the name of a record of a file of one kind ("a data record")
 }
 
-// newFrames reads records from r, of a file of size bytes named name, from offset off.
+// newFrames reads records from r, of a file of size bytes (-1: not known) named name, from
+// offset off.
 func newFrames(name string, r io.Reader, size, off int64) *frames {
 	fr := &frames{name: name, off: off, size: size}
 	if br, ok := r.(*bufio.Reader); ok {
 		fr.r = br
+	} else if size < 0 {
+		fr.r = bufio.NewReaderSize(r, 64<<10)
 	} else {
 		fr.r = bufio.NewReaderSize(r, int(min(max(size, 16), 64<<10)))
 	}
@@ -129,12 +82,14 @@ func (fr *frames) damage(off int64, format string, a ...any) *DamageError {
 
 // left is how many bytes the file has from off, at least n when it has them: its size as seen
 // at open, or, when that is too few, again now, for a file that may have grown since (a
-// recording being written).
+// recording being written). -1 when its size is not known (a compressed file's, before it is
+// read to its end).
 func (fr *frames) left(off, n int64) int64 {
-	if fr.size-off < n && fr.f != nil {
-		if st, err := fr.f.Stat(); err == nil && st.Size() > fr.size {
-			fr.size = st.Size()
-		}
+	if fr.size >= 0 && fr.size-off < n && fr.file != nil {
+		fr.size = max(fr.size, fr.file.grown())
+	}
+	if fr.size < 0 {
+		return -1
 	}
 	return fr.size - off
 }
@@ -159,6 +114,9 @@ func (fr *frames) next() ([]byte, int64, error) {
 		return nil, off, io.EOF
 	}
 	if err != nil && !errors.Is(err, io.EOF) {
+		if zerr := fr.zerr(off, err); zerr != nil {
+			return nil, off, zerr
+		}
 		return nil, off, fmt.Errorf("%s: offset %d: %w", fr.name, off, err)
 	}
 	if len(hdr) < 4 {
@@ -168,24 +126,27 @@ func (fr *frames) next() ([]byte, int64, error) {
 	}
 	n := int64(be.Uint32(hdr))
 	what := fr.recordName()
-	switch left := fr.left(off, n); {
+	left := fr.left(off, n)
+	switch {
 	case n < 8:
 		if n == 0 && fr.zeros() {
 			return nil, off, fr.damage(off, "a record of length 0, and zeros to the end: the file is padded, not written")
 		}
 		return nil, off, fr.damage(off, "%s says it is %d bytes, less than its two lengths", what, n)
+	case n > maxRecord && left < 0:
+		return nil, off, fr.damage(off, "%s says it is %d bytes, past the %d MiB a record may be", what, n, maxRecord>>20)
 	case n > maxRecord:
 		return nil, off, fr.damage(off, "%s says it is %d bytes, past the %d MiB a record may be (the file has %d left)", what, n, maxRecord>>20, left)
-	case n > left:
+	case left >= 0 && n > left:
 		d := fr.damage(off, "%s says it is %d bytes, the file has %d left", what, n, left)
 		d.Cut = true
 		return nil, off, d
 	}
-	if int64(cap(fr.buf)) < n {
-		fr.buf = make([]byte, n)
-	}
-	b := fr.buf[:n]
-	if k, err := io.ReadFull(fr.r, b); err != nil {
+	b, k, err := fr.read(n, left >= 0)
+	if err != nil {
+		if zerr := fr.zerr(off, err); zerr != nil {
+			return nil, off, zerr
+		}
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 			d := fr.damage(off, "%s of %d bytes is cut short after %d", what, n, k)
 			d.Cut = true
@@ -198,6 +159,45 @@ func (fr *frames) next() ([]byte, int64, error) {
 	}
 	fr.off += n
 	return b[4 : n-4], off, nil
+}
+
+// zerr is the DamageError for damage met in a compressed file while reading the record at off
+// (its offset in the uncompressed bytes), nil for any other error: the compressed file and the
+// offset in it where the damage is, and the record it was in.
+func (fr *frames) zerr(off int64, err error) error {
+	var z *decompress.Error
+	if !errors.As(err, &z) {
+		return nil
+	}
+	return &DamageError{File: z.File, Offset: z.Offset, Cut: z.Cut,
+		What: fmt.Sprintf("%s, %d bytes into its uncompressed data (in the record at offset %d of them)", z.What, z.Pos, off)}
+}
+
+// read reads a record of n bytes into the frames' buffer. When the bytes are known to be there
+// (sized) the buffer is sized at once; else (a compressed file) it grows as they arrive, so a
+// length the file does not back allocates no more than the bytes there are.
+func (fr *frames) read(n int64, sized bool) ([]byte, int, error) {
+	if sized || n <= 64<<10 {
+		if int64(cap(fr.buf)) < n {
+			fr.buf = make([]byte, n)
+		}
+		b := fr.buf[:n]
+		k, err := io.ReadFull(fr.r, b)
+		return b, k, err
+	}
+	b := fr.buf[:0]
+	for int64(len(b)) < n {
+		chunk := min(n-int64(len(b)), max(int64(len(b)), 64<<10))
+		b = slices.Grow(b, int(chunk))
+		k, err := io.ReadFull(fr.r, b[len(b):len(b)+int(chunk)])
+		b = b[:len(b)+k]
+		if err != nil {
+			fr.buf = b
+			return b, len(b), err
+		}
+	}
+	fr.buf = b
+	return b, len(b), nil
 }
 
 // zeros says the reader has only zeros ahead, in its buffer (a few kilobytes are enough to say

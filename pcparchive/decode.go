@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -94,54 +96,6 @@ func labelOf(p []byte) (Label, error) {
 	return l, nil
 }
 
-// reader reads fields of one record's payload; a read past its end sets bad.
-type reader struct {
-	p   []byte
-	i   int
-	bad bool
-}
-
-func (r *reader) u32() uint32 {
-	if len(r.p)-r.i < 4 {
-		r.bad = true
-		return 0
-	}
-	v := be.Uint32(r.p[r.i:])
-	r.i += 4
-	return v
-}
-
-func (r *reader) u64() uint64 {
-	if len(r.p)-r.i < 8 {
-		r.bad = true
-		return 0
-	}
-	v := be.Uint64(r.p[r.i:])
-	r.i += 8
-	return v
-}
-
-func (r *reader) bytes(n int) []byte {
-	if n < 0 || len(r.p)-r.i < n {
-		r.bad = true
-		return nil
-	}
-	v := r.p[r.i : r.i+n]
-	r.i += n
-	return v
-}
-
-// count reads a count of items each at least size bytes long, refusing one the record cannot
-// hold: nothing is ever allocated by a count the bytes do not back.
-func (r *reader) count(size int) int {
-	n := int(int32(r.u32()))
-	if n < 0 || n > (len(r.p)-r.i)/size {
-		r.bad = true
-		return 0
-	}
-	return n
-}
-
 // sec64 is Version 3's 64-bit seconds from its two 32-bit words as PCP writes them: the low word
 // first, then the high one (seen in every Version 3 file pmlogger 6.0.3 writes; LOGARCHIVE(5)
 // says only "8 bytes").
@@ -149,21 +103,22 @@ func sec64(lo, hi uint32) uint64 { return uint64(hi)<<32 | uint64(lo) }
 
 // stamp reads a timestamp: seconds and microseconds (Version 2), or 64-bit seconds and
 // nanoseconds (Version 3).
-func (r *reader) stamp(version int) time.Time {
+func stamp(r *pcpwire.Fields, version int) time.Time {
 	if version == 2 {
-		s, us := r.u32(), r.u32()
+		s, us := r.U32(), r.U32()
 		return time.Unix(int64(s), int64(us)*1000)
 	}
-	s, ns := sec64(r.u32(), r.u32()), r.u32()
+	s, ns := sec64(r.U32(), r.U32()), r.U32()
 	if ns >= 1e9 || s > math.MaxInt64/2 {
-		r.bad = true
+		r.SetBad()
 	}
 	return time.Unix(int64(s), int64(ns))
 }
 
-// readMeta reads the metadata file: its label, then descriptions, instance domains, label sets
-// and help texts. At a damaged record it stops with a *DamageError, keeping what was before it.
-func (a *Archive) readMeta(fr *frames) error {
+// readMeta reads the metadata file of part p: its label, then descriptions, instance domains,
+// label sets and help texts, added to the archive's. At a damaged record it stops with a
+// *DamageError, keeping what was before it.
+func (a *Archive) readMeta(fr *frames, p *Part) error {
 	fr.kind = nil
 	l, err := readLabel(fr)
 	if err != nil {
@@ -172,42 +127,38 @@ func (a *Archive) readMeta(fr *frames) error {
 	if l.Vol != -1 {
 		return fr.damage(0, "the label says volume %d, where the metadata file's says -1", l.Vol)
 	}
-	a.Label = l
+	p.Label = l
 	fr.kind = metaKind
 	last := map[uint32][]int{} // an instance domain's latest observation, by instance → position
 	for {
-		p, off, err := fr.next()
+		rec, off, err := fr.next()
 		if errors.Is(err, io.EOF) {
 			return nil
 		}
 		if err != nil {
 			return err
 		}
-		r := &reader{p: p}
-		tag := r.u32()
+		r := pcpwire.NewFields(rec)
+		tag := r.U32()
 		bad := func(format string, args ...any) error {
-			return fr.damage(off, "%s of %d bytes: %s", metaKind(tag), len(p)+8, fmt.Sprintf(format, args...))
+			return fr.damage(off, "%s of %d bytes: %s", metaKind(tag), len(rec)+8, fmt.Sprintf(format, args...))
 		}
 		switch tag {
 		case tagDesc:
-			d := Desc{PMID: r.u32(), Type: int32(r.u32()), InDom: r.u32(), Sem: int32(r.u32()), Units: r.u32()}
-			n := r.count(4)
+			d := Desc{PMID: r.U32(), Type: int32(r.U32()), InDom: r.U32(), Sem: int32(r.U32()), Units: r.U32()}
+			n := r.Count(4)
 			for range n {
-				d.Names = append(d.Names, string(r.bytes(int(r.u32()))))
+				d.Names = append(d.Names, string(r.Bytes(int(r.U32()))))
 			}
-			if r.bad {
+			if r.Bad() {
 				return bad("its fields run past its end")
 			}
-			if err := a.keep(fr, off, int64(len(p))+64+16*int64(n)); err != nil {
+			if err := a.keep(fr, off, int64(len(rec))+64+16*int64(n)); err != nil {
 				return err
 			}
-			if a.descAt == nil {
-				a.descAt = map[uint32]int{}
+			if err := a.addDesc(d, p); err != nil {
+				return fr.damage(off, "%s", err)
 			}
-			if _, dup := a.descAt[d.PMID]; !dup { // the first description of a pmid holds
-				a.descAt[d.PMID] = len(a.Descs)
-			}
-			a.Descs = append(a.Descs, d)
 		case tagInDomV2, tagInDom, tagInDomDelta:
 			if (tag == tagInDomV2) != (l.Version == 2) {
 				return bad("tag %d is not of a Version %d archive", tag, l.Version)
@@ -232,17 +183,17 @@ func (a *Archive) readMeta(fr *frames) error {
 			if err != nil {
 				return bad("%s", err)
 			}
-			if err := a.keep(fr, off, int64(len(p))+64); err != nil {
+			if err := a.keep(fr, off, int64(len(rec))+64); err != nil {
 				return err
 			}
 			a.Labels = append(a.Labels, ls)
 		case tagText:
-			t := Text{Type: r.u32(), Ident: r.u32()}
-			t.Text = cstr(r.p[min(r.i, len(r.p)):])
-			if r.bad {
+			t := Text{Type: r.U32(), Ident: r.U32()}
+			t.Text = cstr(r.Rest())
+			if r.Bad() {
 				return bad("its fields run past its end")
 			}
-			if err := a.keep(fr, off, int64(len(p))+64); err != nil {
+			if err := a.keep(fr, off, int64(len(rec))+64); err != nil {
 				return err
 			}
 			a.Texts = append(a.Texts, t)
@@ -250,6 +201,37 @@ func (a *Archive) readMeta(fr *frames) error {
 			return bad("not a type of metadata record (1 to 7)")
 		}
 	}
+}
+
+// addDesc adds a description read from part p's metadata. The first description of a pmid
+// holds; another archive of the same host that describes the metric otherwise (its type,
+// instance domain, semantics or units) is refused, as PCP refuses it (PM_ERR_LOGCHANGE*);
+// its names are added.
+func (a *Archive) addDesc(d Desc, p *Part) error {
+	if a.descAt == nil {
+		a.descAt = map[uint32]int{}
+	}
+	i, dup := a.descAt[d.PMID]
+	if !dup {
+		a.descAt[d.PMID] = len(a.Descs)
+		a.Descs = append(a.Descs, d)
+		return nil
+	}
+	if len(a.Parts) == 0 { // a second description in one archive: kept as read
+		a.Descs = append(a.Descs, d)
+		return nil
+	}
+	old := &a.Descs[i]
+	if old.Type != d.Type || old.InDom != d.InDom || old.Sem != d.Sem || old.Units != d.Units {
+		return fmt.Errorf("metric %s (%s) is described otherwise than in %s: PCP reads no archives whose metrics changed type, instance domain, semantics or units",
+			PMIDString(d.PMID), strings.Join(d.Names, " "), a.Parts[0].Base)
+	}
+	for _, n := range d.Names {
+		if !slices.Contains(old.Names, n) {
+			old.Names = append(old.Names, n)
+		}
+	}
+	return nil
 }
 
 // keep counts size bytes more of metadata kept, refusing to keep past maxMetaKept.
@@ -262,24 +244,24 @@ func (a *Archive) keep(fr *frames, off, size int64) error {
 
 // parseInDom reads a full or delta instance domain record; a delta one is applied to the
 // domain's latest observation (last: its position in prev).
-func parseInDom(r *reader, version int, delta bool, prev []InDom, last map[uint32][]int) (InDom, error) {
-	in := InDom{Time: r.stamp(version), InDom: r.u32()}
-	if r.bad {
+func parseInDom(r *pcpwire.Fields, version int, delta bool, prev []InDom, last map[uint32][]int) (InDom, error) {
+	in := InDom{Time: stamp(r, version), InDom: r.U32()}
+	if r.Bad() {
 		return InDom{}, errors.New("its time is not valid, or it ends inside its header")
 	}
-	n := r.count(8) // an instance number and a name offset each
+	n := r.Count(8) // an instance number and a name offset each
 	insts := make([]int32, n)
 	offs := make([]int32, n)
 	for i := range insts {
-		insts[i] = int32(r.u32())
+		insts[i] = int32(r.U32())
 	}
 	for i := range offs {
-		offs[i] = int32(r.u32())
+		offs[i] = int32(r.U32())
 	}
-	if r.bad {
+	if r.Bad() {
 		return InDom{}, errors.New("its instances run past its end")
 	}
-	strtab := r.p[r.i:]
+	strtab := r.Rest()
 	name := func(o int32) (string, bool) {
 		if o < 0 || int(o) >= len(strtab) {
 			return "", false
@@ -340,20 +322,20 @@ func parseInDom(r *reader, version int, delta bool, prev []InDom, last map[uint3
 // from LOGARCHIVE(5)'s table: after the count of sets, each set in turn is its instance, the
 // length of its JSON text, the text, its count of labels and 8 bytes for each label (where its
 // name and value are in the text).
-func parseLabelSet(r *reader, version int) (LabelSet, error) {
-	ls := LabelSet{Time: r.stamp(version), Type: r.u32(), Ident: r.u32()}
-	n := r.count(12) // an instance, a length and a count at least
+func parseLabelSet(r *pcpwire.Fields, version int) (LabelSet, error) {
+	ls := LabelSet{Time: stamp(r, version), Type: r.U32(), Ident: r.U32()}
+	n := r.Count(12) // an instance, a length and a count at least
 	for range n {
-		e := LabelJSON{Inst: int32(r.u32())}
-		e.JSON = cstr(r.bytes(int(int32(r.u32()))))
-		nl := r.count(8)
-		r.bytes(8 * nl)
-		if r.bad {
+		e := LabelJSON{Inst: int32(r.U32())}
+		e.JSON = cstr(r.Bytes(int(int32(r.U32()))))
+		nl := r.Count(8)
+		r.Bytes(8 * nl)
+		if r.Bad() {
 			return LabelSet{}, errors.New("its label sets run past its end")
 		}
 		ls.Sets = append(ls.Sets, e)
 	}
-	if r.bad {
+	if r.Bad() {
 		return LabelSet{}, errors.New("its label sets run past its end")
 	}
 	return ls, nil
@@ -367,11 +349,14 @@ func labelSize(version int) int64 {
 	return 808
 }
 
-// readIndex reads the temporal index, each entry checked: a time that is valid and not before
-// the one before it, a volume number and offsets past the labels. At a damaged entry it stops
-// with a *DamageError, keeping the entries before it.
-func (a *Archive) readIndex(fr *frames) error {
-	version := a.Label.Version
+// readIndex reads the temporal index of part k. The index is a hint (issue 39 item 4), as PCP's
+// tools take it: an entry that cannot be right (a time that is not valid or is before the
+// entry before it, a volume number below 0, offsets inside the labels) is passed over with a
+// warning, and one cut short at the end is the end, as libpcp reads it; where an entry points
+// is checked when a cursor starts there (Cursor). Only a label that is not an index's, or a
+// file that cannot be read, is an error (a *DamageError for the label).
+func (a *Archive) readIndex(fr *frames, k int) error {
+	version := a.Parts[k].Label.Version
 	l, err := readLabel(fr)
 	if err != nil {
 		return err
@@ -388,41 +373,50 @@ func (a *Archive) readIndex(fr *frames) error {
 	}
 	min := labelSize(version)
 	buf := make([]byte, size)
+	name := filepath.Base(fr.name)
 	for {
 		off := fr.off
-		k, err := io.ReadFull(fr.r, buf)
+		k2, err := io.ReadFull(fr.r, buf)
 		if errors.Is(err, io.EOF) {
 			return nil
 		}
 		if errors.Is(err, io.ErrUnexpectedEOF) {
-			d := fr.damage(off, "an index entry of %d bytes is cut short after %d", size, k)
-			d.Cut = true
-			return d
+			a.warnf("%s: offset %d: an index entry of %d bytes is cut short after %d: the index ends before it", name, off, size, k2)
+			return nil
 		}
 		if err != nil {
+			if zerr := fr.zerr(off, err); zerr != nil {
+				return zerr
+			}
 			return fmt.Errorf("%s: offset %d: %w", fr.name, off, err)
 		}
 		fr.off += int64(size)
-		r := &reader{p: buf}
-		e := IndexEntry{Time: r.stamp(version), Vol: int32(r.u32())}
+		r := pcpwire.NewFields(buf)
+		e := IndexEntry{Time: stamp(r, version), Vol: int32(r.U32()), part: k, off: off}
 		if version == 2 {
-			e.MetaOff, e.VolumOff = int64(r.u32()), int64(r.u32())
+			e.MetaOff, e.VolumOff = int64(r.U32()), int64(r.U32())
 		} else {
-			e.MetaOff, e.VolumOff = int64(r.u64()), int64(r.u64())
+			e.MetaOff, e.VolumOff = int64(r.U64()), int64(r.U64())
 		}
+		var bad string
 		switch {
-		case r.bad:
-			return fr.damage(off, "an index entry's time is not valid")
+		case isZero(buf):
+			// pmlogger never writes one; a file padded with zeros has nothing after.
+			a.warnf("%s: offset %d: an index entry of zeros: the index is padded from there, and ends before it", name, off)
+			return nil
+		case r.Bad():
+			bad = "its time is not valid"
 		case e.Vol < 0:
-			return fr.damage(off, "an index entry names volume %d", e.Vol)
+			bad = fmt.Sprintf("it names volume %d", e.Vol)
 		case e.MetaOff < min || e.VolumOff < min:
-			if isZero(buf) {
-				return fr.damage(off, "an index entry of zeros: the file is padded, not written")
-			}
-			return fr.damage(off, "an index entry says offset %d of the metadata and %d of volume %d, inside their labels (%d bytes)", e.MetaOff, e.VolumOff, e.Vol, min)
+			bad = fmt.Sprintf("it says offset %d of the metadata and %d of volume %d, inside their labels (%d bytes)", e.MetaOff, e.VolumOff, e.Vol, min)
 		case len(a.Index) > 0 && e.Time.Before(a.Index[len(a.Index)-1].Time):
-			return fr.damage(off, "an index entry at %s, before the entry before it (%s)",
+			bad = fmt.Sprintf("its time %s is before the entry before it (%s)",
 				e.Time.UTC().Format(time.RFC3339Nano), a.Index[len(a.Index)-1].Time.UTC().Format(time.RFC3339Nano))
+		}
+		if bad != "" {
+			a.warnf("%s: offset %d: an index entry passed over: %s (the index is a hint; reading goes on from the data)", name, off, bad)
+			continue
 		}
 		if err := a.keep(fr, off, 48); err != nil {
 			return err
@@ -484,65 +478,40 @@ func (fr *frames) result(version int) (Result, error) {
 		}
 		return Result{}, fr.damage(off, "a data record of %d bytes: %s", len(p)+8, err)
 	}
-	// The values are in the reader's buffer, used again for the next record: copy the blocks
-	// the result keeps.
-	for i := range res.Sets {
-		for j := range res.Sets[i].Values {
-			if v := &res.Sets[i].Values[j]; v.Block != nil {
-				v.Block = append([]byte(nil), v.Block...)
-			}
-		}
-	}
 	return res, nil
 }
 
 // parseResult reads one pmResult, with the decoder of pmcd's PDU_RESULT (pcpwire): the two are
 // one encoding. A value block's place is given in 32-bit words from 12 bytes before the
-// record's payload (where PCP's PDU header would begin).
+// record's payload (where PCP's PDU header would begin). The result is a new one, whose value
+// blocks are copied out of p (the reader's buffer, used again for the next record) into one
+// allocation.
 func parseResult(p []byte, version int) (Result, error) {
 	st := pcpwire.StampArchiveV2
 	if version == 3 {
 		st = pcpwire.StampArchiveV3
 	}
-	var wr pcpwire.Result
-	if err := pcpwire.DecodeResult(p, st, &wr); err != nil {
+	var res Result
+	if err := pcpwire.DecodeResult(p, st, &res); err != nil {
 		return Result{}, err // the caller says where: a *DamageError
 	}
-	res := Result{Time: wr.Time}
-	if len(wr.Sets) > 0 {
-		res.Sets = make([]ValueSet, len(wr.Sets))
+	n := 0
+	for _, s := range res.Sets {
+		for _, v := range s.Values {
+			n += len(v.Block)
+		}
 	}
-	for i, s := range wr.Sets {
-		vs := ValueSet{PMID: s.PMID, Err: int32(s.Err)}
-		if len(s.Values) > 0 {
-			vs.Values = make([]Value, len(s.Values))
-			for j, v := range s.Values {
-				vs.Values[j] = Value(v)
+	if n > 0 {
+		blocks := make([]byte, 0, n)
+		for i := range res.Sets {
+			for j := range res.Sets[i].Values {
+				if v := &res.Sets[i].Values[j]; v.Block != nil {
+					k := len(blocks)
+					blocks = append(blocks, v.Block...)
+					v.Block = blocks[k:len(blocks):len(blocks)]
+				}
 			}
 		}
-		res.Sets[i] = vs
 	}
 	return res, nil
 }
-
-// Uint64 is an integer value of type typ (PM_TYPE_*) as an unsigned number, the bits of a
-// signed one.
-func (v Value) Uint64(typ int32) (uint64, error) {
-	n, err := pcpwire.Value(v).Uint64(typ)
-	if err != nil {
-		return 0, fmt.Errorf("%w: %w", ErrFormat, err)
-	}
-	return n, nil
-}
-
-// Float64 is a value of any numeric type typ as a float.
-func (v Value) Float64(typ int32) (float64, error) {
-	x, err := pcpwire.Value(v).Float64(typ)
-	if err != nil {
-		return 0, fmt.Errorf("%w: %w", ErrFormat, err)
-	}
-	return x, nil
-}
-
-// String is a string value's text (without its NUL).
-func (v Value) String() string { return pcpwire.Value(v).StringValue() }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -59,7 +60,7 @@ func FuzzParseMeta(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		withinBudget(t, len(b), func() {
 			a := &Archive{}
-			checkDamage(t, a.readMeta(framesOf("f.meta", b)), len(b))
+			checkDamage(t, a.readMeta(framesOf("f.meta", b), &Part{}), len(b))
 		})
 	})
 }
@@ -83,8 +84,8 @@ func FuzzParseIndex(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		withinBudget(t, len(b), func() {
 			for _, v := range []int{2, 3} {
-				a := &Archive{Label: Label{Version: v}}
-				checkDamage(t, a.readIndex(framesOf("f.index", b)), len(b))
+				a := &Archive{Parts: []Part{{Label: Label{Version: v}}}}
+				checkDamage(t, a.readIndex(framesOf("f.index", b), 0), len(b))
 			}
 		})
 	})
@@ -118,7 +119,7 @@ func TestTestdataArchives(t *testing.T) {
 			t.Fatalf("%s: %d records, %v", v, len(rs), err)
 		}
 		d := a.Desc(rs[1].Sets[0].PMID)
-		if d == nil || d.Names[0] != "kernel.uname.release" || rs[1].Sets[0].Values[0].String() != "6.18.44-fc-v782" {
+		if d == nil || d.Names[0] != "kernel.uname.release" || rs[1].Sets[0].Values[0].StringValue() != "6.18.44-fc-v782" {
 			t.Errorf("%s: the second record's first value: %+v %+v", v, d, rs[1].Sets[0])
 		}
 	}
@@ -248,8 +249,13 @@ func TestTornMetadataAndIndex(t *testing.T) {
 		t.Fatalf("a torn metadata file and index: %v; want the archive before the tears, with 2 index entries", err)
 	}
 	var d *DamageError
-	if !errors.As(err, &d) || !d.Cut || d.File != dir+"/t.meta" || !strings.Contains(err.Error(), dir+"/t.index: offset 172: an index entry of 20 bytes is cut short after 17") {
+	if !errors.As(err, &d) || !d.Cut || d.File != dir+"/t.meta" {
 		t.Errorf("error %v", err)
+	}
+	// The index is a hint (issue 39 item 4): its torn entry is a warning, as libpcp ends the
+	// index there.
+	if !slices.Contains(a.Notes(), "t.index: offset 172: an index entry of 20 bytes is cut short after 17: the index ends before it") {
+		t.Errorf("notes %q", a.Notes())
 	}
 	b, _ := os.ReadFile("testdata/v2/t.meta")
 	b[len(b)-1] ^= 0xff // the last record's closing length, wrong

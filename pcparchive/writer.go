@@ -129,8 +129,9 @@ func (w *Writer) write(f *os.File, off *int64, rec []byte) error {
 // checks what Create would refuse, before anything is created or sampled.
 func Vacant(base string) error {
 	for _, suf := range []string{".meta", ".index", ".0"} {
-		if _, err := os.Lstat(base + suf); err == nil {
-			return fmt.Errorf("archive %s: %s%s %w: an archive is never overwritten", base, base, suf, fs.ErrExist)
+		// As written or compressed (pmlogger_daily's x.0.xz): either is the archive.
+		if name, err := findFile(base, suf); err == nil {
+			return fmt.Errorf("archive %s: %s %w: an archive is never overwritten", base, name, fs.ErrExist)
 		} else if !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("archive %s: %w", base, err)
 		}

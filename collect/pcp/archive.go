@@ -583,7 +583,7 @@ func (x *archiveContext) scales() (int, uint64) {
 func archiveText(v pcparchive.Value, typ int32) (string, bool) {
 	switch typ {
 	case pcparchive.TypeString:
-		return v.String(), true
+		return v.StringValue(), true
 	case pcparchive.TypeAggr:
 		return string(v.Block), true // dcimon's octet strings (an address): the bytes as they are
 	case pcparchive.TypeFloat, pcparchive.TypeDouble:

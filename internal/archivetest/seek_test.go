@@ -23,6 +23,7 @@ func seekTwo(tb testing.TB, base string, s Spec, k int) {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	defer a.Close()
 	c, err := a.Cursor(s.Time(k - 1))
 	if err != nil {
 		tb.Fatal(err)
