@@ -32,7 +32,7 @@ type Limits struct {
 	MaxSeries int // series over every family
 }
 
-// DefaultLimits: 16 MiB, lines of 64 KiB, 100,000 series.
+// DefaultLimits are the limits of a supplier's text: 16 MiB, lines of 64 KiB, 100,000 series.
 var DefaultLimits = Limits{MaxBytes: 16 << 20, MaxLine: 64 << 10, MaxSeries: 100_000}
 
 // Doc is one parsed text.

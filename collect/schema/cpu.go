@@ -134,7 +134,7 @@ func cpuDatums(maxMs float64) []ns.Datum {
 	return out
 }
 
-// cpuClasses declares CPU (1, uninstantiated), its totals (1.1, whose statistics SPMI shows in
+// CPUClasses declares CPU (1, uninstantiated), its totals (1.1, whose statistics SPMI shows in
 // `CPU` itself) and one instance per processor (1.2, UMA_PROCESSOR, instance value = the OS
 // processor number, SPMI number = number + 1) (checklist §0.1, AMB-51). ncpu sets the scales.
 func CPUClasses(ncpu int) (top, total, per *ns.Class) {
@@ -162,11 +162,11 @@ func CPUClasses(ncpu int) (top, total, per *ns.Class) {
 
 const CPUModule, CPUTitle = "dcimon-cpu", "Processor times"
 
-// cpuTimeDatums is the number of CPU time counters (user to guest_nice): datums 1 to CPUTimes, in
+// CPUTimeDatums is the number of CPU time counters (user to guest_nice): datums 1 to CPUTimes, in
 // /proc/stat's column order after the first four.
 const CPUTimeDatums = CPUGuestNiceID
 
-// cpuSpecs are the instances of the processors numbered cpus: value = the processor number,
+// CPUSpecs are the instances of the processors numbered cpus: value = the processor number,
 // SPMI number = number + 1 (`CPU/cpu0` = 1.1, SPMI-ASN-5).
 func CPUSpecs(cpus []int) []ns.InstanceSpec {
 	specs := make([]ns.InstanceSpec, len(cpus))

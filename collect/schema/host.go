@@ -25,7 +25,7 @@ const (
 	HostForksID              // /proc/stat processes
 )
 
-// hostTextSize is the DCI4 size of the host's text statistics: a host name is at most 64 bytes
+// HostTextSize is the DCI4 size of the host's text statistics: a host name is at most 64 bytes
 // (HOST_NAME_MAX), plus the terminating NUL, rounded to 4 (DCI4-TYPE-2: the supplier bounds the
 // string so that size can reserve room).
 const HostTextSize = 68
@@ -38,7 +38,7 @@ const (
 	hostMaxForks  = 1e7
 )
 
-// hostClass declares Host (5): one instance, its own SPMI context, holding the host's identity,
+// HostClass declares Host (5): one instance, its own SPMI context, holding the host's identity,
 // load and kernel activity. ncpu sets the scales of the load statistics.
 func HostClass(ncpu int) *ns.Class {
 	if ncpu < 1 {
