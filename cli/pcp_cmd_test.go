@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,9 +17,11 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"dcimon/headless"
 	"dcimon/internal/pcptest"
 	"dcimon/pcparchive"
 )
@@ -755,21 +758,25 @@ func TestArchiveFromIncludesTheSampleBefore(t *testing.T) {
 
 // Issue 31: a reading interval longer than pmproxy's default polltimeout (5 s), with a host
 // that accepts and never answers: the good host has its rate at every reading, on both paths
-// (REST through pmproxy, and each pmcd on its own connection at a 10 s interval).
+// (REST through pmproxy, and each pmcd on its own connection at a 10 s interval). pmproxy's
+// contexts expire on its own clock, so the REST path waits its 6 s for real; pmcd keeps no such
+// clock, so the native path's interval passes on a clock that only moves when dcimon sleeps
+// (issue 37: the test waited 28 s), while each hung read still takes its real deadline.
 func TestFleetLongIntervalAndHungHost(t *testing.T) {
 	p := pcptest.Start(t)
 	hung := pcptest.Hung(t)
 	for _, tt := range []struct {
 		name string
 		args []string
+		env  headless.Env
 	}{
-		{"rest", []string{"--source", p.URL(), "--hosts", "good=" + p.Hostspec() + ",hung=" + hung, "-i", "6s"}},
-		{"native", []string{"--hosts", "good=" + p.Hostspec() + ",hung=" + hung, "-i", "10s"}},
+		{"rest", []string{"--source", p.URL(), "--hosts", "good=" + p.Hostspec() + ",hung=" + hung, "-i", "6s"}, headless.RealEnv()},
+		{"native", []string{"--hosts", "good=" + p.Hostspec() + ",hung=" + hung, "-i", "10s"}, skippingEnv()},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			var out, errb bytes.Buffer
-			code := run(append([]string{"get", "CPU/busy", "-n", "2", "--json"}, tt.args...), &out, &errb)
+			code := runEnv(context.Background(), append([]string{"get", "CPU/busy", "-n", "2", "--json"}, tt.args...), tt.env, &out, &errb)
 			var readings []struct {
 				Values []struct {
 					Path, State, Reason string
@@ -802,4 +809,21 @@ func TestFleetLongIntervalAndHungHost(t *testing.T) {
 			}
 		})
 	}
+}
+
+// skippingEnv is the process's environment but for its clock, which starts at the real time and
+// moves only when dcimon sleeps, by the time it sleeps, at once: an interval passes without the
+// wait, while the deadlines of reads (contexts, on the real clock) hold as they do.
+func skippingEnv() headless.Env {
+	e := headless.RealEnv()
+	var mu sync.Mutex
+	now := time.Now()
+	e.Now = func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	e.Sleep = func(ctx context.Context, d time.Duration) error {
+		mu.Lock()
+		now = now.Add(d)
+		mu.Unlock()
+		return ctx.Err()
+	}
+	return e
 }
