@@ -157,6 +157,8 @@ func CPUClasses(ncpu int) (top, total, per *ns.Class) {
 		Help:     "Times of one processor, from its cpuN line of /proc/stat. Instance value: the processor number.",
 		InstFreq: ns.SiCfgInst, Levels: []ns.InstLevel{{Type: ns.TypeUint4, Tag: ns.TagProcessor, Size: 4}},
 		Datums: cpuDatums(1000)}
+	namePCP(total, cpuTotalPMDA())
+	namePCP(per, cpuPMDA("kernel.percpu.cpu"))
 	return top, total, per
 }
 
@@ -177,6 +179,12 @@ func CPUSpecs(cpus []int) []ns.InstanceSpec {
 			ASN: ASNFor(uint64(n) + 1), Desc: "Processor " + strconv.Itoa(n)}
 	}
 	return specs
+}
+
+// cpuTotalPMDA is where the Linux PMDA keeps the totals: the processor times and the count of
+// processors.
+func cpuTotalPMDA() []Binding {
+	return append(cpuPMDA("kernel.all.cpu"), Binding{Datum: CPUNumID, Metric: "hinv.ncpu", Mult: 1})
 }
 
 // cpuPMDA is where the Linux PMDA keeps the processor times: under prefix (kernel.all.cpu for

@@ -199,6 +199,8 @@ func DiskClasses() (top, disk, part *ns.Class) {
 		InstFreq: ns.SiContInst, NestUnder: ns.ClassID{DiskASN, 2},
 		Levels: []ns.InstLevel{{Type: ns.TypeUint8, Tag: ns.TagDiskID, Size: 8}, {Type: ns.TypeUint8, Tag: ns.TagDiskPartition, Size: 8}},
 		Datums: diskDatums()}
+	namePCP(disk, diskPMDA("disk.dev"))
+	namePCP(part, diskPMDA("disk.partitions"))
 	return top, disk, part
 }
 

@@ -67,6 +67,7 @@ func FSClasses() (top, fsc *ns.Class) {
 			text(FSOptionsID, "options", "Mount options", "/proc/self/mountinfo mount options", "The mount's options, as mount(8) lists them."),
 			pctUsed, pctIUsed,
 		}}
+	namePCP(fsc, fsPMDA[:])
 	return top, fsc
 }
 

@@ -62,7 +62,7 @@ func HostClass(ncpu int) *ns.Class {
 		d.Source = "derived: AVERAGE(load" + mins + "_x100, hundred)"
 		return d
 	}
-	return &ns.Class{ID: ns.ClassID{HostASN}, Name: "Host", Desc: "Host identity, load and kernel activity", Flags: ns.ClassEnabled,
+	host := &ns.Class{ID: ns.ClassID{HostASN}, Name: "Host", Desc: "Host identity, load and kernel activity", Flags: ns.ClassEnabled,
 		Help:   "The host as a whole: who it is, how long it has been up, its load and the kernel's event counters.",
 		Levels: SingleLevel(),
 		Datums: []ns.Datum{
@@ -101,6 +101,8 @@ func HostClass(ncpu int) *ns.Class {
 			ns.Counter(HostForksID, "forks", ns.TypeUint8, ns.UnitProcesses, "Processes and threads created", "/proc/stat processes").
 				WithScale(0, 100).WithMaxRate(hostMaxForks * float64(ncpu)).WithHelp("Forks (processes and threads created) since boot, shown as a rate."),
 		}}
+	namePCP(host, hostPMDA())
+	return host
 }
 
 const HostModule, HostTitle = "dcimon-host", "Host identity and load"

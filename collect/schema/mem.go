@@ -102,6 +102,9 @@ func MemClasses(memTotal uint64) (top, real, swap, virt *ns.Class) {
 			ns.Counter(VirtMajFaultsID, "majfaults", ns.TypeUint8, ns.UnitEvent, "Page faults that needed I/O", "/proc/vmstat pgmajfault").
 				WithScale(0, 1000).WithHelp("Major page faults (the page had to be read from disk), shown as a rate."),
 		}}
+	namePCP(real, realPMDA())
+	namePCP(swap, swapPMDA())
+	namePCP(virt, virtPMDA())
 	return top, real, swap, virt
 }
 

@@ -84,6 +84,7 @@ func NetClasses() (top, iface *ns.Class) {
 		Help:     "One network interface. Instance value: its ifindex (a hash of the name with the top bit set where sysfs has none).",
 		InstFreq: ns.SiContInst, Levels: []ns.InstLevel{{Type: ns.TypeUint4, Tag: ns.TagDevice, Size: 4}},
 		Datums: netDatums()}
+	namePCP(iface, ifacePMDA())
 	return top, iface
 }
 
