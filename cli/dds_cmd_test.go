@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"dcimon/internal/testbin"
+
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -134,25 +136,6 @@ func TestSuppliersDecimalsAgree(t *testing.T) {
 	}
 }
 
-// processesWith lists the processes whose command line holds arg as one of its words.
-func processesWith(arg string) []string {
-	var out []string
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		data, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err != nil {
-			continue
-		}
-		for _, w := range strings.Split(string(data), "\x00") {
-			if w == arg {
-				out = append(out, e.Name()+": "+strings.ReplaceAll(string(data), "\x00", " "))
-				break
-			}
-		}
-	}
-	return out
-}
-
 // waitFor polls cond every 20 ms for up to d.
 func waitFor(d time.Duration, cond func() bool) bool {
 	for deadline := time.Now().Add(d); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
@@ -185,9 +168,9 @@ func hangingSuppliers(t *testing.T, n int) (string, []string) {
 func noneLeft(t *testing.T, how string, args []string) {
 	t.Helper()
 	for _, a := range args {
-		if !waitFor(5*time.Second, func() bool { return len(processesWith(a)) == 0 }) {
-			t.Errorf("%s: a supplier's process survived dcimon: %q", how, processesWith(a))
-			for _, p := range processesWith(a) {
+		if !waitFor(5*time.Second, func() bool { return len(testbin.ProcessesWith(a)) == 0 }) {
+			t.Errorf("%s: a supplier's process survived dcimon: %q", how, testbin.ProcessesWith(a))
+			for _, p := range testbin.ProcessesWith(a) {
 				if pid, err := strconv.Atoi(strings.SplitN(p, ":", 2)[0]); err == nil {
 					_ = syscall.Kill(pid, syscall.SIGKILL) // the test's own, by its PID
 				}
@@ -200,7 +183,7 @@ func noneLeft(t *testing.T, how string, args []string) {
 func sleepsStarted(t *testing.T, args []string) {
 	t.Helper()
 	for _, a := range args {
-		if !waitFor(10*time.Second, func() bool { return len(processesWith(a)) > 0 }) {
+		if !waitFor(10*time.Second, func() bool { return len(testbin.ProcessesWith(a)) > 0 }) {
 			t.Fatalf("the supplier's sleep %s never started", a)
 		}
 	}
