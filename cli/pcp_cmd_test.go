@@ -203,13 +203,7 @@ func TestPCPNameSpaceCommands(t *testing.T) {
 // error that says what it covers; an archive is a source of its own.
 func TestArchiveCommands(t *testing.T) {
 	p := pcptest.Start(t)
-	dir := t.TempDir()
-	conf := filepath.Join(dir, "config")
-	if err := os.WriteFile(conf, []byte("log mandatory on every 1 second {\n\tkernel.all.pswitch hinv.ncpu mem.physmem disk.dev kernel.uname\n}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	base := filepath.Join(dir, "a")
-	pcptest.Run(t, "pmlogger", "-h", p.Hostspec(), "-c", conf, "-s", "5", "-t", "1", "-l", filepath.Join(dir, "log"), base)
+	base := p.Log(t, "kernel.all.pswitch hinv.ncpu mem.physmem disk.dev kernel.uname", 5)
 	dump := pcptest.Run(t, "pmdumplog", "-a", base, "kernel.all.pswitch")
 	re := regexp.MustCompile(`(?m)^(\d\d:\d\d:\d\d\.\d+) 1 metric\n\s+60\.0\.13 \(kernel\.all\.pswitch\): value (\d+)`)
 	m := re.FindAllStringSubmatch(dump, -1)
@@ -735,14 +729,7 @@ func TestRecordIsWhatPMLoggerWrites(t *testing.T) {
 // Issue 30 item 6: --from T1 includes the sample at or before T1 as its first reading, and the
 // readings off an archive are timed to the millisecond.
 func TestArchiveFromIncludesTheSampleBefore(t *testing.T) {
-	p := pcptest.Start(t)
-	dir := t.TempDir()
-	conf := filepath.Join(dir, "config")
-	if err := os.WriteFile(conf, []byte("log mandatory on every 1 second {\n\tkernel.all.pswitch\n}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	base := filepath.Join(dir, "a")
-	pcptest.Run(t, "pmlogger", "-h", p.Hostspec(), "-c", conf, "-s", "5", "-t", "1", "-l", filepath.Join(dir, "log"), base)
+	base := pcptest.Start(t).Log(t, "kernel.all.pswitch", 5)
 	times := regexp.MustCompile(`(?m)^(\d\d:\d\d:\d\d\.\d{3})\d* 1 metric`).FindAllStringSubmatch(pcptest.Run(t, "pmdumplog", "-z", "-a", base, "kernel.all.pswitch"), -1)
 	if len(times) < 4 {
 		t.Fatalf("%d samples", len(times))
