@@ -127,6 +127,7 @@ func TestArchiveFIFORefused(t *testing.T) {
 // nothing wrong in; a record refused because its archive is there leaves nothing behind, at
 // once, and succeeds once the conflict is gone.
 func TestRecordFailuresLeaveWholeArchives(t *testing.T) {
+	t.Parallel() // it waits on daemons and real clocks: beside the other tests that do (issue 37)
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}

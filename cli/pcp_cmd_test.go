@@ -80,6 +80,7 @@ func TestPCPSourceCommands(t *testing.T) {
 // named by its hostspec or alias; a path without a host means every host; a host that is down
 // degrades only its own classes, with pmproxy's reason.
 func TestPCPSeveralHosts(t *testing.T) {
+	t.Parallel() // it waits on daemons and real clocks: beside the other tests that do (issue 37)
 	p1 := pcptest.Start(t)
 	p2 := pcptest.Start(t)
 	down := fmt.Sprintf("127.0.0.1:%d", pcptest.FreePort(t))
@@ -202,6 +203,7 @@ func TestPCPNameSpaceCommands(t *testing.T) {
 // give over the archive's timestamps, timed as the archive was; a time outside the archive is an
 // error that says what it covers; an archive is a source of its own.
 func TestArchiveCommands(t *testing.T) {
+	t.Parallel() // it waits on daemons and real clocks: beside the other tests that do (issue 37)
 	p := pcptest.Start(t)
 	base := p.Log(t, "kernel.all.pswitch hinv.ncpu mem.physmem disk.dev kernel.uname", 5)
 	dump := pcptest.Run(t, "pmdumplog", "-a", base, "kernel.all.pswitch")
@@ -575,6 +577,7 @@ func TestRecordSurvivesKill9(t *testing.T) {
 // killed leaves an archive whose every complete record reads, and a torn last one, if any, is
 // an error at the end, never a wrong value: dcimon replays it up to there.
 func TestRecordSurvivesAFullDisk(t *testing.T) {
+	t.Parallel() // it waits on daemons and real clocks: beside the other tests that do (issue 37)
 	bin := buildDcimon(t)
 	base := filepath.Join(t.TempDir(), "full")
 	// 200 blocks of 512 bytes a file: room for the metadata and some samples, then the limit.
@@ -643,6 +646,7 @@ func TestRecordRefusedCredentials(t *testing.T) {
 // the pmcd names them, dcimon's own metrics stay in dcimon's domain, and pmlogextract merges a
 // dcimon recording with a pmlogger archive of the same host.
 func TestRecordIsWhatPMLoggerWrites(t *testing.T) {
+	t.Parallel() // it waits on daemons and real clocks: beside the other tests that do (issue 37)
 	p := pcptest.Start(t)
 	dir := t.TempDir()
 	rec := filepath.Join(dir, "rec")
@@ -729,6 +733,7 @@ func TestRecordIsWhatPMLoggerWrites(t *testing.T) {
 // Issue 30 item 6: --from T1 includes the sample at or before T1 as its first reading, and the
 // readings off an archive are timed to the millisecond.
 func TestArchiveFromIncludesTheSampleBefore(t *testing.T) {
+	t.Parallel() // it waits on daemons and real clocks: beside the other tests that do (issue 37)
 	base := pcptest.Start(t).Log(t, "kernel.all.pswitch", 5)
 	times := regexp.MustCompile(`(?m)^(\d\d:\d\d:\d\d\.\d{3})\d* 1 metric`).FindAllStringSubmatch(pcptest.Run(t, "pmdumplog", "-z", "-a", base, "kernel.all.pswitch"), -1)
 	if len(times) < 4 {
@@ -750,6 +755,7 @@ func TestArchiveFromIncludesTheSampleBefore(t *testing.T) {
 // clock, so the native path's interval passes on a clock that only moves when dcimon sleeps
 // (issue 37: the test waited 28 s), while each hung read still takes its real deadline.
 func TestFleetLongIntervalAndHungHost(t *testing.T) {
+	t.Parallel() // it waits on daemons and real clocks: beside the other tests that do (issue 37)
 	p := pcptest.Start(t)
 	hung := pcptest.Hung(t)
 	for _, tt := range []struct {
