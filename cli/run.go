@@ -18,7 +18,7 @@ import (
 	"time"
 )
 
-// started is when the process started, as near as Go lets package main know: the monitor's debug
+// started is when the process started, as near as a package can know (its variables are set before main runs): the monitor's debug
 // log measures its first frame from here.
 var started = time.Now()
 
