@@ -166,6 +166,18 @@ func singleDash(root *cobra.Command, args []string) error {
 }
 
 func (cfg *config) validate() error {
+	for _, check := range []func() error{cfg.validateReading, cfg.validateTimes, cfg.validateArchive,
+		cfg.validateSeries, cfg.validateSource, cfg.validateArgs} {
+		if err := check(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validateReading checks what every reading takes: its interval and count, the trees read as
+// /proc and /sys, the liveness of the monitor's own class.
+func (cfg *config) validateReading() error {
 	if cfg.interval < minInterval || cfg.interval > maxInterval {
 		return usagef("interval %v out of range %v..%v", cfg.interval, minInterval, maxInterval)
 	}
@@ -187,6 +199,11 @@ func (cfg *config) validate() error {
 	if err := collect.ValidateLiveness(cfg.c.Liveness); err != nil {
 		return usagef("--liveness: %v", err)
 	}
+	return nil
+}
+
+// validateTimes checks --at, --from and --to, and reads a series whole unless -n says otherwise.
+func (cfg *config) validateTimes() error {
 	if (cfg.c.At != "" || cfg.c.From != "" || cfg.c.To != "") && len(cfg.c.Archives) == 0 && cfg.c.Series == "" {
 		return usagef("--at, --from and --to apply to --archive and --series")
 	}
@@ -203,53 +220,71 @@ func (cfg *config) validate() error {
 	if (cfg.c.From != "" || cfg.c.To != "") && !cfg.hotFlags["count"] {
 		cfg.count = 0 // a series: every sample in it, unless -n says otherwise
 	}
-	if len(cfg.c.Archives) > 0 {
-		switch {
-		case cfg.cmd == "config":
-			return usagef("--archive: config reads no archive")
-		case cfg.cmd == "" && (cfg.c.From != "" || cfg.c.To != ""):
-			return usagef("--from and --to read a series, in get and hot; the monitor opens at --at and moves from there")
-		case cfg.c.Source != "host" || cfg.c.Hosts != "" || cfg.c.Procfs != "" || cfg.c.Sysfs != "":
-			return usagef("--archive is a source of its own: not with --source, --hosts, --procfs or --sysfs")
-		}
-		if cfg.c.At != "" {
-			if _, err := headless.ParseAt(cfg.c.At, time.Local, time.Now()); err != nil { // the form only
-				return usagef("--at: %v", err)
-			}
-		}
-		cfg.c.Fleet = len(cfg.c.Archives) > 1
-		if cfg.c.Host == "" && !cfg.c.Fleet {
-			// The host is the one the archive's label names, as pmlogger recorded it.
-			if l, err := pcparchive.ReadLabel(cfg.c.Archives[0]); err == nil {
-				cfg.c.Host = l.Host
-			}
+	return nil
+}
+
+// validateArchive checks --archive, a source of its own, and names the host its label does.
+func (cfg *config) validateArchive() error {
+	if len(cfg.c.Archives) == 0 {
+		return nil
+	}
+	switch {
+	case cfg.cmd == "config":
+		return usagef("--archive: config reads no archive")
+	case cfg.cmd == "" && (cfg.c.From != "" || cfg.c.To != ""):
+		return usagef("--from and --to read a series, in get and hot; the monitor opens at --at and moves from there")
+	case cfg.c.Source != "host" || cfg.c.Hosts != "" || cfg.c.Procfs != "" || cfg.c.Sysfs != "":
+		return usagef("--archive is a source of its own: not with --source, --hosts, --procfs or --sysfs")
+	}
+	if cfg.c.At != "" {
+		if _, err := headless.ParseAt(cfg.c.At, time.Local, time.Now()); err != nil { // the form only
+			return usagef("--at: %v", err)
 		}
 	}
-	if cfg.c.Series != "" {
-		switch {
-		case cfg.cmd == "config" || cfg.cmd == "record":
-			return usagef("--series: %s reads no time series", cfg.cmd)
-		case cfg.cmd == "" && (cfg.c.From != "" || cfg.c.To != ""):
-			return usagef("--from and --to read a series, in get and hot; the monitor opens at --at and moves from there")
-		case len(cfg.c.Archives) > 0 || cfg.c.Source != "host" || cfg.c.Procfs != "" || cfg.c.Sysfs != "":
-			return usagef("--series is a source of its own: not with --archive, --source, --procfs or --sysfs")
+	cfg.c.Fleet = len(cfg.c.Archives) > 1
+	if cfg.c.Host == "" && !cfg.c.Fleet {
+		// The host is the one the archive's label names, as pmlogger recorded it.
+		if l, err := pcparchive.ReadLabel(cfg.c.Archives[0]); err == nil {
+			cfg.c.Host = l.Host
 		}
-		if _, _, err := pmproxy.ParseURL(cfg.c.Series); err != nil {
-			return usagef("--series: %v", err)
-		}
-		for _, g := range headless.SeriesHosts(cfg.c.Hosts) {
-			if _, err := path.Match(g, ""); err != nil {
-				return usagef("--hosts %q: with --series, globs on host names: %v", g, err)
-			}
-		}
-		if cfg.c.At != "" {
-			if _, err := headless.ParseAt(cfg.c.At, time.Local, time.Now()); err != nil { // the form only
-				return usagef("--at: %v", err)
-			}
-		}
-		// Every host of the series under its own name, however many there are.
-		cfg.c.Fleet = true
 	}
+	return nil
+}
+
+// validateSeries checks --series, a source of its own: pmproxy's URL and the hosts' globs.
+func (cfg *config) validateSeries() error {
+	if cfg.c.Series == "" {
+		return nil
+	}
+	switch {
+	case cfg.cmd == "config" || cfg.cmd == "record":
+		return usagef("--series: %s reads no time series", cfg.cmd)
+	case cfg.cmd == "" && (cfg.c.From != "" || cfg.c.To != ""):
+		return usagef("--from and --to read a series, in get and hot; the monitor opens at --at and moves from there")
+	case len(cfg.c.Archives) > 0 || cfg.c.Source != "host" || cfg.c.Procfs != "" || cfg.c.Sysfs != "":
+		return usagef("--series is a source of its own: not with --archive, --source, --procfs or --sysfs")
+	}
+	if _, _, err := pmproxy.ParseURL(cfg.c.Series); err != nil {
+		return usagef("--series: %v", err)
+	}
+	for _, g := range headless.SeriesHosts(cfg.c.Hosts) {
+		if _, err := path.Match(g, ""); err != nil {
+			return usagef("--hosts %q: with --series, globs on host names: %v", g, err)
+		}
+	}
+	if cfg.c.At != "" {
+		if _, err := headless.ParseAt(cfg.c.At, time.Local, time.Now()); err != nil { // the form only
+			return usagef("--at: %v", err)
+		}
+	}
+	// Every host of the series under its own name, however many there are.
+	cfg.c.Fleet = true
+
+	return nil
+}
+
+// validateSource checks --source and --hosts, and names the host of a single remote one.
+func (cfg *config) validateSource() error {
 	remote := strings.HasPrefix(cfg.c.Source, "pcp://") || strings.HasPrefix(cfg.c.Source, "pcps://")
 	if cfg.c.Source != "host" && !strings.HasPrefix(cfg.c.Source, "synthetic") && !remote {
 		return usagef("--source %q: want host, pcp://PROXY[:PORT] or synthetic:disks=N,nics=N,cpus=N,procs=N,seed=N", cfg.c.Source)
@@ -279,6 +314,11 @@ func (cfg *config) validate() error {
 	if cfg.c.Source != "host" && (cfg.c.Procfs != "" || cfg.c.Sysfs != "") {
 		return usagef("--procfs and --sysfs apply to the host source, not to %s", cfg.c.Source)
 	}
+	return nil
+}
+
+// validateArgs checks the frame rate and each command's arguments and flags of its own.
+func (cfg *config) validateArgs() error {
 	if cfg.fps < 1 || cfg.fps > ui.MaxFPS {
 		return usagef("--fps %d: want 1 to %d", cfg.fps, ui.MaxFPS)
 	}
@@ -296,26 +336,7 @@ func (cfg *config) validate() error {
 			return usagef("get needs at least one PATH (e.g. CPU/user or 'Disk/*/busy')")
 		}
 	case "record":
-		if len(cfg.args) != 1 {
-			return usagef("record takes the archive's BASE (its files are BASE.meta, BASE.index, BASE.0)")
-		}
-		if cfg.archiveVersion != 2 && cfg.archiveVersion != 3 {
-			return usagef("--archive-version %d: 2 or 3", cfg.archiveVersion)
-		}
-		if cfg.duration < 0 {
-			return usagef("--duration %v: not negative", cfg.duration)
-		}
-		switch remote := strings.HasPrefix(cfg.c.Source, "pcp://") || strings.HasPrefix(cfg.c.Source, "pcps://"); {
-		case len(cfg.c.Archives) > 0:
-			return usagef("record reads a live source: this host, or one through pmproxy (pmlogextract copies archives)")
-		case remote && cfg.c.Fleet:
-			return usagef("record writes one host's archive, as pmlogger does: one host of --hosts at a time")
-		case !remote && cfg.c.Source != "host":
-			return usagef("record reads this host or one through pmproxy (--source pcp://), not %s", cfg.c.Source)
-		}
-		if cfg.keep > 0 && cfg.volSize == 0 {
-			return usagef("--keep removes old volumes: give --size too, or there is only the one being written")
-		}
+		return cfg.validateRecord()
 	case "metrics":
 		if cfg.count < 0 {
 			return usagef("-n %d: want 0 (until interrupted) or more", cfg.count)
@@ -325,22 +346,7 @@ func (cfg *config) validate() error {
 		}
 
 	case "hot":
-		if cfg.hotName != "" && len(cfg.args) != 0 {
-			return usagef("hot --name %s takes no GRANDPARENT or STAT: the saved hotset has them", cfg.hotName)
-		}
-		if cfg.hotName == "" && len(cfg.args) != 2 {
-			return usagef("hot takes GRANDPARENT and STAT (e.g. dcimon hot Disk busy), or --name NAME")
-		}
-		switch cfg.feed {
-		case "none", "threshold", "always":
-		default:
-			return usagef("--feed %q: want none, threshold or always", cfg.feed)
-		}
-		switch cfg.except {
-		case "none", "exception", "trap", "both":
-		default:
-			return usagef("--exceptions %q: want none, exception, trap or both", cfg.except)
-		}
+		return cfg.validateHot()
 	case "config":
 		if len(cfg.args) > 2 || (len(cfg.args) == 2 && cfg.args[0] != "check" && cfg.args[0] != "theme") {
 			return usagef("config takes no argument, default, check [FILE] or theme NAME")
@@ -357,6 +363,52 @@ func (cfg *config) validate() error {
 		if len(cfg.args) > 0 {
 			return usagef("%s takes no argument, got %q", cfg.cmd, cfg.args[0])
 		}
+	}
+	return nil
+}
+
+// validateRecord checks record's archive, its version and length, and its source.
+func (cfg *config) validateRecord() error {
+	if len(cfg.args) != 1 {
+		return usagef("record takes the archive's BASE (its files are BASE.meta, BASE.index, BASE.0)")
+	}
+	if cfg.archiveVersion != 2 && cfg.archiveVersion != 3 {
+		return usagef("--archive-version %d: 2 or 3", cfg.archiveVersion)
+	}
+	if cfg.duration < 0 {
+		return usagef("--duration %v: not negative", cfg.duration)
+	}
+	switch remote := strings.HasPrefix(cfg.c.Source, "pcp://") || strings.HasPrefix(cfg.c.Source, "pcps://"); {
+	case len(cfg.c.Archives) > 0:
+		return usagef("record reads a live source: this host, or one through pmproxy (pmlogextract copies archives)")
+	case remote && cfg.c.Fleet:
+		return usagef("record writes one host's archive, as pmlogger does: one host of --hosts at a time")
+	case !remote && cfg.c.Source != "host":
+		return usagef("record reads this host or one through pmproxy (--source pcp://), not %s", cfg.c.Source)
+	}
+	if cfg.keep > 0 && cfg.volSize == 0 {
+		return usagef("--keep removes old volumes: give --size too, or there is only the one being written")
+	}
+	return nil
+}
+
+// validateHot checks hot's GRANDPARENT and STAT or saved hotset, its feed and exceptions.
+func (cfg *config) validateHot() error {
+	if cfg.hotName != "" && len(cfg.args) != 0 {
+		return usagef("hot --name %s takes no GRANDPARENT or STAT: the saved hotset has them", cfg.hotName)
+	}
+	if cfg.hotName == "" && len(cfg.args) != 2 {
+		return usagef("hot takes GRANDPARENT and STAT (e.g. dcimon hot Disk busy), or --name NAME")
+	}
+	switch cfg.feed {
+	case "none", "threshold", "always":
+	default:
+		return usagef("--feed %q: want none, threshold or always", cfg.feed)
+	}
+	switch cfg.except {
+	case "none", "exception", "trap", "both":
+	default:
+		return usagef("--exceptions %q: want none, exception, trap or both", cfg.except)
 	}
 	return nil
 }
