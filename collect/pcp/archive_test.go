@@ -32,6 +32,7 @@ func pmlogArchive(t *testing.T, samples int) string {
 // the archive's next sample, and a counter's rate is the one PCP's own pmdumplog values give
 // over the archive's own timestamps.
 func TestArchiveReplaysThroughTheMapping(t *testing.T) {
+	t.Parallel() // it waits on pmlogger or pmproxy's clock: beside the other tests that do (issue 37)
 	base := pmlogArchive(t, 7)
 	provs, as, err := ArchiveProviders([]string{base}, time.Time{}, false)
 	if err != nil {
@@ -174,6 +175,7 @@ func dataTimes(t *testing.T, base string) []time.Time {
 // epilogue's (pmlogger's own records, with no sample): the first rates are at its second sample,
 // the last rates are over the interval between its last two samples, and a play ends there.
 func TestPMLoggerArchiveEdges(t *testing.T) {
+	t.Parallel() // it waits on pmlogger or pmproxy's clock: beside the other tests that do (issue 37)
 	base := pmlogArchive(t, 5)
 	times := dataTimes(t, base)
 	if len(times) < 4 {
@@ -239,6 +241,7 @@ func TestPMLoggerArchiveEdges(t *testing.T) {
 // brings its instances (disks from disk.dev.write alone, file systems from filesys.capacity
 // without filesys.mountdir, named by their device), and the rest is n/a, "not in the archive".
 func TestPMLoggerPartialConfiguration(t *testing.T) {
+	t.Parallel() // it waits on pmlogger or pmproxy's clock: beside the other tests that do (issue 37)
 	base := pcptest.Start(t).Log(t, "disk.dev.write disk.dev.write_bytes filesys.capacity", 3)
 	provs, as, err := ArchiveProviders([]string{base}, time.Time{}, false)
 	if err != nil {
