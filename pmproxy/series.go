@@ -203,28 +203,22 @@ func pages(ids []string, f func(page []string) error) error {
 
 // SeriesDescs is the descriptors of series.
 func (c *Client) SeriesDescs(ctx context.Context, ids []string) ([]SeriesDesc, error) {
-	var out []SeriesDesc
-	var mu sync.Mutex
-	err := pages(ids, func(p []string) error {
-		var r []SeriesDesc
-		if err := c.seriesJSON(ctx, "/series/descs", url.Values{"series": {strings.Join(p, ",")}}, &r); err != nil {
-			return err
-		}
-		mu.Lock()
-		out = append(out, r...)
-		mu.Unlock()
-		return nil
-	})
-	return out, err
+	return pagedJSON[SeriesDesc](ctx, c, "/series/descs", ids)
 }
 
 // SeriesInstances is the instances of series (those with an instance domain), as ever seen.
 func (c *Client) SeriesInstances(ctx context.Context, ids []string) ([]SeriesInstance, error) {
-	var out []SeriesInstance
+	return pagedJSON[SeriesInstance](ctx, c, "/series/instances", ids)
+}
+
+// pagedJSON asks c's pmproxy at path for what it has of ids, a page of them a request, and
+// gathers the answers' JSON arrays of T.
+func pagedJSON[T any](ctx context.Context, c *Client, path string, ids []string) ([]T, error) {
+	var out []T
 	var mu sync.Mutex
 	err := pages(ids, func(p []string) error {
-		var r []SeriesInstance
-		if err := c.seriesJSON(ctx, "/series/instances", url.Values{"series": {strings.Join(p, ",")}}, &r); err != nil {
+		var r []T
+		if err := c.seriesJSON(ctx, path, url.Values{"series": {strings.Join(p, ",")}}, &r); err != nil {
 			return err
 		}
 		mu.Lock()
