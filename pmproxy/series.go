@@ -480,58 +480,11 @@ func decodeSeriesValues(b string, fn func(SeriesValue)) error {
 		}
 	}
 	err := s.array(func() error {
-		var v SeriesValue
-		var ts string
-		keep := false
-		err := s.object(func(k string) error {
-			switch k {
-			case "series", "instance":
-				str, err := s.str()
-				if err != nil {
-					return err
-				}
-				if !validSID(str) {
-					return s.err("%s %q is no series id", k, clip(str))
-				}
-				if k == "series" {
-					v.Series = str
-				} else {
-					v.Instance = str
-				}
-				return nil
-			case "timestamp":
-				n, err := s.num()
-				ts = n
-				return err
-			case "value":
-				switch s.peek() {
-				case '"':
-					t, err := s.str()
-					v.Value, keep = t, true
-					return err
-				case '{', '[', 't', 'f', 'n':
-					keep = false
-					return s.skip(0)
-				}
-				t, err := s.num()
-				v.Value, keep = t, true
-				return err
-			}
-			return s.skip(0)
-		})
-		if err != nil {
-			return err
-		}
-		if v.Series == "" || ts == "" {
-			return s.err("a value without its series or timestamp")
-		}
-		if v.Time, err = StreamTime(ts); err != nil {
-			return s.err("%v", err)
-		}
+		v, keep, err := seriesValue(s)
 		if keep {
 			fn(v)
 		}
-		return nil
+		return err
 	})
 	if err != nil {
 		return err
@@ -540,6 +493,65 @@ func decodeSeriesValues(b string, fn func(SeriesValue)) error {
 		return s.err("more after the answer")
 	}
 	return nil
+}
+
+// seriesValue reads one {"series":S,"instance":I,"timestamp":T,"value":V} of a values answer;
+// keep is false for a value that is neither a string nor a number (an event record's), which is
+// passed over.
+func seriesValue(s *scanner) (v SeriesValue, keep bool, err error) {
+	var ts string
+	err = s.object(func(k string) error {
+		var err error
+		switch k {
+		case "series":
+			v.Series, err = seriesID(s, k)
+		case "instance":
+			v.Instance, err = seriesID(s, k)
+		case "timestamp":
+			ts, err = s.num()
+		case "value":
+			v.Value, keep, err = scalarText(s)
+		default:
+			err = s.skip(0)
+		}
+		return err
+	})
+	switch {
+	case err != nil:
+		return v, false, err
+	case v.Series == "" || ts == "":
+		return v, false, s.err("a value without its series or timestamp")
+	}
+	if v.Time, err = StreamTime(ts); err != nil {
+		return v, false, s.err("%v", err)
+	}
+	return v, keep, nil
+}
+
+// seriesID reads the series id of key k (series or instance).
+func seriesID(s *scanner, k string) (string, error) {
+	str, err := s.str()
+	if err != nil {
+		return "", err
+	}
+	if !validSID(str) {
+		return "", s.err("%s %q is no series id", k, clip(str))
+	}
+	return str, nil
+}
+
+// scalarText reads a value that is a string or a number as its text, true; an object, an array,
+// true, false or null is skipped, false.
+func scalarText(s *scanner) (string, bool, error) {
+	switch s.peek() {
+	case '"':
+		t, err := s.str()
+		return t, true, err
+	case '{', '[', 't', 'f', 'n':
+		return "", false, s.skip(0)
+	}
+	t, err := s.num()
+	return t, true, err
 }
 
 // StreamTime reads a series timestamp as pmproxy writes it: the milliseconds since the epoch, a
