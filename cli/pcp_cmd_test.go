@@ -752,7 +752,7 @@ func TestArchiveFromIncludesTheSampleBefore(t *testing.T) {
 // that accepts and never answers: the good host has its rate at every reading, on both paths
 // (REST through pmproxy, and each pmcd on its own connection at a 10 s interval). pmproxy's
 // contexts expire on its own clock, so the REST path waits its 6 s for real; pmcd keeps no such
-// clock, so the native path's interval passes on a clock that only moves when dcimon sleeps
+// clock, so the native path's interval passes on a clock that skips ahead when dcimon sleeps
 // (issue 37: the test waited 28 s), while each hung read still takes its real deadline.
 func TestFleetLongIntervalAndHungHost(t *testing.T) {
 	t.Parallel() // it waits on daemons and real clocks: beside the other tests that do (issue 37)
@@ -805,10 +805,12 @@ func TestFleetLongIntervalAndHungHost(t *testing.T) {
 }
 
 // skippingEnv is the process's environment but for its clock, which starts at the real time and
-// moves only when dcimon sleeps, by the time it sleeps, at once: an interval passes without the
-// wait, while the deadlines of reads (contexts, on the real clock) hold as they do.
+// moves only when dcimon sleeps, by the time it sleeps. A sleep takes a second at most for real,
+// so that the counters pmcd reads move between readings (a rate over no tick of the processors
+// has no denominator), while the deadlines of reads (contexts, on the real clock) hold as they do.
 func skippingEnv() headless.Env {
 	e := headless.RealEnv()
+	sleep := e.Sleep
 	var mu sync.Mutex
 	now := time.Now()
 	e.Now = func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
@@ -816,7 +818,7 @@ func skippingEnv() headless.Env {
 		mu.Lock()
 		now = now.Add(d)
 		mu.Unlock()
-		return ctx.Err()
+		return sleep(ctx, min(d, time.Second))
 	}
 	return e
 }
