@@ -103,7 +103,7 @@ type ClassReading struct {
 	Err error
 }
 
-// reuseRawRows is reuseRaw for a writer that clears each row itself just before filling it, so
+// ReuseRawRows is reuseRaw for a writer that clears each row itself just before filling it, so
 // the buffer is not swept twice.
 func ReuseRawRows(buf *[]namespace.Raw, n int) []namespace.Raw {
 	if cap(*buf) < n {
@@ -112,7 +112,7 @@ func ReuseRawRows(buf *[]namespace.Raw, n int) []namespace.Raw {
 	return (*buf)[:n]
 }
 
-// reuseRaw returns a zeroed slice of n raw values, reusing *buf when it is large enough, so a
+// ReuseRaw returns a zeroed slice of n raw values, reusing *buf when it is large enough, so a
 // provider's steady state allocates nothing per datum (the Provider contract allows reuse).
 func ReuseRaw(buf *[]namespace.Raw, n int) []namespace.Raw {
 	if cap(*buf) < n {
@@ -123,14 +123,14 @@ func ReuseRaw(buf *[]namespace.Raw, n int) []namespace.Raw {
 	return r
 }
 
-// resetOf is the 8-byte reset value for a boot time: the seconds, little-endian.
+// ResetOf is the 8-byte reset value for a boot time: the seconds, little-endian.
 func ResetOf(btime uint64) [8]byte {
 	var r [8]byte
 	binary.LittleEndian.PutUint64(r[:], btime)
 	return r
 }
 
-// deliveries tracks which collections reached the name space, so that a slow datum is skipped
+// Deliveries tracks which collections reached the name space, so that a slow datum is skipped
 // only when the previous collection delivered it: after a collection that failed, was cancelled
 // or returned after its deadline (the sampler dropped it, and the name space holds no value or an
 // error for it), the next one is complete.
@@ -139,21 +139,21 @@ type Deliveries struct {
 	ok  uint64 // the last collection that returned in time without error
 }
 
-// start counts a collection; call it first thing in Collect.
+// Start counts a collection; call it first thing in Collect.
 func (d *Deliveries) Start() { d.Gen++ }
 
-// done records that the collection returned its values in time.
+// Done records that the collection returned its values in time.
 func (d *Deliveries) Done(ctx context.Context) {
 	if ctx.Err() == nil {
 		d.ok = d.Gen
 	}
 }
 
-// had reports whether something delivered at collection g is in the name space now: it was the
+// Had reports whether something delivered at collection g is in the name space now: it was the
 // previous collection, and that one returned in time.
 func (d *Deliveries) Had(g uint64) bool { return g != 0 && g == d.Gen-1 && d.ok == g }
 
-// due says whether a datum of volatility v is read in this collection: when the request asks for
+// Due says whether a datum of volatility v is read in this collection: when the request asks for
 // it, and always for an instance the provider has not delivered yet (a new instance comes with
 // initial values of all its metrics, DCI-MTH-7). Otherwise the datum is namespace.RawSkipped and
 // the name space keeps the previous value (DCI4-DESC-3).

@@ -222,7 +222,7 @@ func (r *Replay) Sample(ctx context.Context) (*ns.Snapshot, error) {
 	return r.readAt(ctx, at)
 }
 
-// nextStep is the time a step forward from t reads at: the next sample of every archive when
+// NextStep is the time a step forward from t reads at: the next sample of every archive when
 // none of them has two by then (hosts sampled at the same interval, a little apart, all move
 // on together), else the earliest one's.
 func (r *Replay) NextStep(t time.Time) time.Time {

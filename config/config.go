@@ -20,6 +20,8 @@ import (
 	"strings"
 	"time"
 
+	"dcimon/internal/spell"
+
 	"github.com/pelletier/go-toml/v2"
 )
 
@@ -219,7 +221,7 @@ func suggest(key []string) string {
 	last := key[len(key)-1]
 	best, bestD := "", 3
 	for _, k := range known[table] {
-		if d := distance(last, k); d < bestD {
+		if d := spell.Distance(last, k); d < bestD {
 			best, bestD = k, d
 		}
 	}
@@ -234,7 +236,7 @@ func suggest(key []string) string {
 func Closest(name string, candidates []string) string {
 	best, bestD := "", 3
 	for _, c := range candidates {
-		if d := distance(name, c); d < bestD || (d == bestD && c < best) {
+		if d := spell.Distance(name, c); d < bestD || (d == bestD && c < best) {
 			best, bestD = c, d
 		}
 	}
@@ -242,27 +244,6 @@ func Closest(name string, candidates []string) string {
 		return ""
 	}
 	return best
-}
-
-// distance is the Levenshtein distance of a and b.
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := 1
-			if a[i-1] == b[j-1] {
-				c = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // errAt is an Error at key's position (or the file's start when the file does not set it).

@@ -65,68 +65,15 @@ func EditHotsets(name string, data []byte, hs []Hotset) ([]byte, error) {
 	}
 	var edits []edit
 	for i, cur := range old.Hotset {
-		table := fmt.Sprintf("hotset[%d]", i)
-		var hdr span
-		var kvs []span
-		for _, s := range spans {
-			switch {
-			case s.kind == unstable.ArrayTable && s.key == table:
-				hdr = s
-			case s.table == table && s.key != table:
-				kvs = append(kvs, s)
-			}
-		}
-		end := hdr.end
-		for _, s := range kvs {
-			end = max(end, s.end)
-		}
-		h, keep := want[cur.Name]
-		if !keep {
-			start := hdr.start
-			for start > 0 { // the comment lines right above the table go with it
-				prev := lineStart(data, start-1)
-				if !bytes.HasPrefix(bytes.TrimLeft(data[prev:start], " \t"), []byte("#")) {
-					break
-				}
-				start = prev
-			}
-			edits = append(edits, edit{start, end, ""})
-			continue
-		}
-		var missing bytes.Buffer
-		for _, fd := range hotsetFields {
-			if fd.same(cur, h) {
-				continue
-			}
-			at := slices.IndexFunc(kvs, func(s span) bool { return s.key == table+"."+fd.key })
-			if at < 0 {
-				fmt.Fprintf(&missing, "%s = %s\n", fd.key, fd.text(h))
-				continue
-			}
-			edits = append(edits, edit{kvs[at].vstart, kvs[at].vend, fd.text(h)})
-		}
-		if missing.Len() > 0 {
-			text := missing.String()
-			if end > 0 && data[end-1] != '\n' {
-				text = "\n" + text
-			}
-			edits = append(edits, edit{end, end, text})
+		t := hotsetTable(spans, fmt.Sprintf("hotset[%d]", i))
+		if h, keep := want[cur.Name]; keep {
+			edits = append(edits, t.changes(data, cur, h)...)
+		} else {
+			edits = append(edits, t.removal(data))
 		}
 	}
-	var add bytes.Buffer
-	for _, h := range hs {
-		if _, ok := old.HotsetByName(h.Name); ok {
-			continue
-		}
-		add.WriteString("\n")
-		writeHotset(&add, h, "")
-	}
-	if add.Len() > 0 {
-		text := add.String()
-		if len(data) > 0 && data[len(data)-1] != '\n' {
-			text = "\n" + text
-		}
-		edits = append(edits, edit{len(data), len(data), text})
+	if e, ok := appendHotsets(data, old, hs); ok {
+		edits = append(edits, e)
 	}
 	sort.SliceStable(edits, func(i, j int) bool { return edits[i].start > edits[j].start })
 	out := slices.Clone(data)
@@ -142,6 +89,93 @@ func EditHotsets(name string, data []byte, hs []Hotset) ([]byte, error) {
 		return nil, errors.New("the edited file would not hold the hotsets meant, so it is not written")
 	}
 	return out, nil
+}
+
+// tableSpans is where one hotset's table stands in the file: its [[hotset]] header, its keys and
+// values, and the end of the last of them.
+type tableSpans struct {
+	name string // hotset[i]
+	hdr  span
+	kvs  []span
+	end  int
+}
+
+// hotsetTable finds the spans of table (hotset[i]) among the file's.
+func hotsetTable(spans []span, table string) tableSpans {
+	t := tableSpans{name: table}
+	for _, s := range spans {
+		switch {
+		case s.kind == unstable.ArrayTable && s.key == table:
+			t.hdr = s
+		case s.table == table && s.key != table:
+			t.kvs = append(t.kvs, s)
+		}
+	}
+	t.end = t.hdr.end
+	for _, s := range t.kvs {
+		t.end = max(t.end, s.end)
+	}
+	return t
+}
+
+// removal is the edit that takes the table out of data, with the comment lines right above it.
+func (t tableSpans) removal(data []byte) edit {
+	start := t.hdr.start
+	for start > 0 {
+		prev := lineStart(data, start-1)
+		if !bytes.HasPrefix(bytes.TrimLeft(data[prev:start], " \t"), []byte("#")) {
+			break
+		}
+		start = prev
+	}
+	return edit{start, t.end, ""}
+}
+
+// changes are the edits that make the table, which holds cur, hold h: each changed value
+// rewritten in place, the values the table does not set added at its end.
+func (t tableSpans) changes(data []byte, cur, h Hotset) []edit {
+	var edits []edit
+	var missing bytes.Buffer
+	for _, fd := range hotsetFields {
+		if fd.same(cur, h) {
+			continue
+		}
+		at := slices.IndexFunc(t.kvs, func(s span) bool { return s.key == t.name+"."+fd.key })
+		if at < 0 {
+			fmt.Fprintf(&missing, "%s = %s\n", fd.key, fd.text(h))
+			continue
+		}
+		edits = append(edits, edit{t.kvs[at].vstart, t.kvs[at].vend, fd.text(h)})
+	}
+	if missing.Len() > 0 {
+		text := missing.String()
+		if t.end > 0 && data[t.end-1] != '\n' {
+			text = "\n" + text
+		}
+		edits = append(edits, edit{t.end, t.end, text})
+	}
+	return edits
+}
+
+// appendHotsets is the edit that appends to data the hotsets of hs that old does not have; false
+// when there are none.
+func appendHotsets(data []byte, old *File, hs []Hotset) (edit, bool) {
+	var add bytes.Buffer
+	for _, h := range hs {
+		if _, ok := old.HotsetByName(h.Name); ok {
+			continue
+		}
+		add.WriteString("\n")
+		writeHotset(&add, h, "")
+	}
+	if add.Len() == 0 {
+		return edit{}, false
+	}
+	text := add.String()
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		text = "\n" + text
+	}
+	return edit{len(data), len(data), text}, true
 }
 
 func sameHotsets(a, b []Hotset) bool {

@@ -18,7 +18,7 @@ import (
 // error, not an allocation of whatever it holds.
 const MaxFileSize = 1 << 20
 
-// Defaults are what dcimon does with no configuration at all; the caller (main) gives those
+// Defaults are what dcimon does with no configuration at all; the caller (package cli) gives those
 // other packages own: the key bindings of the monitor and its default hotsets.
 type Defaults struct {
 	Keys    []KeyDefault

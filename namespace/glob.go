@@ -23,48 +23,52 @@ func (r *Registry) Glob(pattern string) ([]Ref, error) {
 		}
 		return []Ref{ref}, nil
 	}
-	parts := splitPath(pattern)
-	var out []Ref
-	var bad error
-	r.Read(func() {
-		var walk func(c *Context, i int)
-		walk = func(c *Context, i int) {
-			last := i == len(parts)-1
-			match := r.componentMatcher(c, parts[i], last)
-			if match == nil {
-				bad = &Error{Status: StatusInvalidArg, Si: SiBadArgument, Msg: fmt.Sprintf("bad pattern %q: %v", pattern, path.ErrBadPattern)}
-				return
-			}
-			for _, k := range c.Children() {
-				if match(k.Name) {
-					if last {
-						out = append(out, Ref{Ctx: k})
-					} else {
-						walk(k, i+1)
-					}
-				}
-			}
-			if last && c.Stats != nil {
-				for j := range c.Stats.Datums {
-					d := &c.Stats.Datums[j]
-					if d.ID == InvalidDatumID {
-						continue
-					}
-					if match(d.Name) {
-						out = append(out, Ref{Ctx: c, Datum: d})
-					}
-				}
-			}
-		}
-		walk(r.Top(), 0)
-	})
-	if len(out) == 0 && bad != nil {
-		return nil, bad
+	g := globber{r: r, parts: splitPath(pattern)}
+	r.Read(func() { g.walk(r.Top(), 0) })
+	out := g.out
+	if len(out) == 0 && g.bad {
+		return nil, &Error{Status: StatusInvalidArg, Si: SiBadArgument, Msg: fmt.Sprintf("bad pattern %q: %v", pattern, path.ErrBadPattern)}
 	}
 	if len(out) == 0 {
 		return nil, &Error{Status: StatusNoInstances, Si: SiNotFound, Msg: fmt.Sprintf("nothing matches %q", pattern)}
 	}
 	return out, nil
+}
+
+// globber walks the tree for Glob, a component of the pattern a level, inside r.Read.
+type globber struct {
+	r     *Registry
+	parts []pathSeg
+	out   []Ref
+	bad   bool // a component was neither a name where it stands nor a valid pattern
+}
+
+// walk matches component i of the pattern below c: the contexts it names, and on the last
+// component the statistics of c too; it goes on below each context a middle component names.
+func (g *globber) walk(c *Context, i int) {
+	last := i == len(g.parts)-1
+	match := g.r.componentMatcher(c, g.parts[i], last)
+	if match == nil {
+		g.bad = true
+		return
+	}
+	for _, k := range c.Children() {
+		switch {
+		case !match(k.Name):
+		case last:
+			g.out = append(g.out, Ref{Ctx: k})
+		default:
+			g.walk(k, i+1)
+		}
+	}
+	if !last || c.Stats == nil {
+		return
+	}
+	for j := range c.Stats.Datums {
+		if d := &c.Stats.Datums[j]; d.ID != InvalidDatumID && match(d.Name) {
+			g.out = append(g.out, Ref{Ctx: c, Datum: d})
+		}
+	}
 }
 
 // componentMatcher is how component seg matches names below c: exactly, when something there

@@ -63,25 +63,9 @@ type Child struct {
 // Children lists the children of the node name ("" for the root), with which are metrics.
 func (c *Conn) Children(ctx context.Context, name string) ([]Child, error) {
 	const op = "children"
-	stop, err := c.begin(ctx, op)
+	names, status, err := c.nameList(ctx, op, op+" of "+quote(name), pcpwire.TypePMNSChild, name, 1)
 	if err != nil {
 		return nil, err
-	}
-	defer c.end(stop)
-	if err := c.fitsRequest(op, 20+len(name)); err != nil {
-		return nil, err
-	}
-	c.wbuf = pcpwire.AppendNameReq(c.wbuf[:0], pcpwire.TypePMNSChild, ctxNum, name, 1)
-	body, err := c.call(ctx, op+" of "+quote(name), pcpwire.TypePMNSNames)
-	if err != nil {
-		return nil, err
-	}
-	names, status, err := pcpwire.DecodeNameList(body)
-	if err != nil {
-		return nil, c.fail(op, err, ctx)
-	}
-	if len(names) > 0 && status == nil {
-		return nil, c.fail(op, &pcpwire.ProtocolError{PDU: pcpwire.TypePMNSNames, Msg: "children without their status"}, ctx)
 	}
 	out := make([]Child, len(names))
 	for i, n := range names {
@@ -93,24 +77,34 @@ func (c *Conn) Children(ctx context.Context, name string) ([]Child, error) {
 // Traverse lists the full names of every metric at or below name ("" for all of them).
 func (c *Conn) Traverse(ctx context.Context, name string) ([]string, error) {
 	const op = "traverse"
+	names, _, err := c.nameList(ctx, op, op+" "+quote(name), pcpwire.TypePMNSTraverse, name, 0)
+	return names, err
+}
+
+// nameList asks pmcd for the names a name request of type t finds from name (with each one's
+// status when subtype is 1, which pmcd must then send), as operation op, said as what in errors.
+func (c *Conn) nameList(ctx context.Context, op, what string, t pcpwire.Type, name string, subtype int32) ([]string, []int32, error) {
 	stop, err := c.begin(ctx, op)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer c.end(stop)
 	if err := c.fitsRequest(op, 20+len(name)); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	c.wbuf = pcpwire.AppendNameReq(c.wbuf[:0], pcpwire.TypePMNSTraverse, ctxNum, name, 0)
-	body, err := c.call(ctx, op+" "+quote(name), pcpwire.TypePMNSNames)
+	c.wbuf = pcpwire.AppendNameReq(c.wbuf[:0], t, ctxNum, name, subtype)
+	body, err := c.call(ctx, what, pcpwire.TypePMNSNames)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	names, _, err := pcpwire.DecodeNameList(body)
+	names, status, err := pcpwire.DecodeNameList(body)
 	if err != nil {
-		return nil, c.fail(op, err, ctx)
+		return nil, nil, c.fail(op, err, ctx)
 	}
-	return names, nil
+	if subtype == 1 && len(names) > 0 && status == nil { // failed while the call is still ours
+		return nil, nil, c.fail(op, &pcpwire.ProtocolError{PDU: pcpwire.TypePMNSNames, Msg: "children without their status"}, ctx)
+	}
+	return names, status, nil
 }
 
 // Descs reads the descriptor of each pmid, in order, into dst (reused): in batches of

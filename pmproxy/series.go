@@ -203,28 +203,22 @@ func pages(ids []string, f func(page []string) error) error {
 
 // SeriesDescs is the descriptors of series.
 func (c *Client) SeriesDescs(ctx context.Context, ids []string) ([]SeriesDesc, error) {
-	var out []SeriesDesc
-	var mu sync.Mutex
-	err := pages(ids, func(p []string) error {
-		var r []SeriesDesc
-		if err := c.seriesJSON(ctx, "/series/descs", url.Values{"series": {strings.Join(p, ",")}}, &r); err != nil {
-			return err
-		}
-		mu.Lock()
-		out = append(out, r...)
-		mu.Unlock()
-		return nil
-	})
-	return out, err
+	return pagedJSON[SeriesDesc](ctx, c, "/series/descs", ids)
 }
 
 // SeriesInstances is the instances of series (those with an instance domain), as ever seen.
 func (c *Client) SeriesInstances(ctx context.Context, ids []string) ([]SeriesInstance, error) {
-	var out []SeriesInstance
+	return pagedJSON[SeriesInstance](ctx, c, "/series/instances", ids)
+}
+
+// pagedJSON asks c's pmproxy at path for what it has of ids, a page of them a request, and
+// gathers the answers' JSON arrays of T.
+func pagedJSON[T any](ctx context.Context, c *Client, path string, ids []string) ([]T, error) {
+	var out []T
 	var mu sync.Mutex
 	err := pages(ids, func(p []string) error {
-		var r []SeriesInstance
-		if err := c.seriesJSON(ctx, "/series/instances", url.Values{"series": {strings.Join(p, ",")}}, &r); err != nil {
+		var r []T
+		if err := c.seriesJSON(ctx, path, url.Values{"series": {strings.Join(p, ",")}}, &r); err != nil {
 			return err
 		}
 		mu.Lock()
@@ -318,98 +312,127 @@ func (c *Client) SeriesValuesFunc(ctx context.Context, ids []string, w Window, l
 	} else if w.Samples > 0 {
 		base.Set("samples", strconv.Itoa(w.Samples))
 	}
-	// pmproxy reads a window's ends as doubles, a microsecond either way: the window asked for is
-	// a microsecond wider at its start, and what is outside the one wanted is dropped here.
-	in := func(t time.Time) bool {
-		return (w.Start.IsZero() || !t.Before(w.Start)) && (w.Finish.IsZero() || !t.After(w.Finish))
+	r := &valuesReader{c: c, w: w, base: base, limit: limit, fn: fn, series: len(ids), bufs: make(chan *bytes.Buffer, pageConcurrency)}
+	return pages(ids, func(p []string) error { return r.page(ctx, p) })
+}
+
+// valuesReader reads the values of a window for SeriesValuesFunc, a page of series at a time,
+// a few pages at once.
+type valuesReader struct {
+	c      *Client
+	w      Window
+	base   url.Values // the query every request has: the window's finish, its samples
+	limit  int
+	fn     func(SeriesValue)
+	series int                // how many series in all, for the error past limit
+	bufs   chan *bytes.Buffer // answers' buffers, used again by the next page
+	mu     sync.Mutex         // serialises the decoding, fn and total
+	total  int                // values handed to fn
+}
+
+// in reports whether t is inside the window. pmproxy reads a window's ends as doubles, a
+// microsecond either way: the window asked for is a microsecond wider at its start, and what is
+// outside the one wanted is dropped here.
+func (r *valuesReader) in(t time.Time) bool {
+	return (r.w.Start.IsZero() || !t.Before(r.w.Start)) && (r.w.Finish.IsZero() || !t.After(r.w.Finish))
+}
+
+// page reads the values of one page of series, asking again for those that may have more.
+func (r *valuesReader) page(ctx context.Context, p []string) error {
+	q := url.Values{}
+	for k, v := range r.base {
+		q[k] = v
 	}
-	var mu sync.Mutex // serialises the decoding, fn and the count
-	total := 0
-	bufs := make(chan *bytes.Buffer, pageConcurrency)
-	return pages(ids, func(p []string) error {
-		q := url.Values{}
-		for k, v := range base {
-			q[k] = v
-		}
-		var buf *bytes.Buffer
+	var buf *bytes.Buffer
+	select {
+	case buf = <-r.bufs: // a page's answer read before: its room is used again
+	default:
+		buf = new(bytes.Buffer)
+	}
+	defer func() {
 		select {
-		case buf = <-bufs: // a page's answer read before: its room is used again
+		case r.bufs <- buf:
 		default:
-			buf = new(bytes.Buffer)
 		}
-		defer func() {
-			select {
-			case bufs <- buf:
-			default:
-			}
-		}()
-		start := w.Start
-		var had map[string]time.Time // the last time read of each series asked for again
-		for len(p) > 0 {
-			if !start.IsZero() {
-				q.Set("start", secs(start.Add(-time.Microsecond)))
-			}
-			q.Set("series", strings.Join(p, ","))
-			b, err := c.series(ctx, "/series/values", q, buf)
-			if err != nil {
-				return err
-			}
-			// Each series' timestamps in this answer are counted before what was had is dropped.
-			var count map[string]int
-			var last map[string]time.Time
-			if w.Samples > 0 {
-				count, last = map[string]int{}, map[string]time.Time{}
-			}
-			mu.Lock()
-			n := 0
-			err = decodeSeriesValues(string(b), func(v SeriesValue) {
-				if count != nil {
-					if t, ok := last[v.Series]; !ok || !t.Equal(v.Time) {
-						count[v.Series]++
-						last[v.Series] = v.Time
-					}
-				}
-				if t, ok := had[v.Series]; (!ok || v.Time.After(t)) && in(v.Time) {
-					n++
-					fn(v)
-				}
-			})
-			total += n
-			over := total > limit
-			mu.Unlock()
-			if err != nil {
-				return fmt.Errorf("pmproxy %s: /series/values: %w", c.URL(), err)
-			}
-			if over {
-				return fmt.Errorf("pmproxy %s: the values of %d series from %s to %s: %w: more than %d",
-					c.URL(), len(ids), stamp(w.Start), stamp(w.Finish), ErrTooBig, limit)
-			}
-			if w.Samples <= 0 {
-				return nil
-			}
-			// A series with Samples timestamps may have more: the next page asks for those from
-			// after the earliest of their last ones (what a series had read is dropped). The
-			// series that set the start gets only new values, so each page moves on.
-			next, more := time.Time{}, p[:0:0]
-			for _, sid := range p {
-				if count[sid] < w.Samples {
-					continue
-				}
-				if had == nil {
-					had = map[string]time.Time{}
-				}
-				if t := last[sid]; t.After(had[sid]) {
-					had[sid] = t
-				}
-				more = append(more, sid)
-				if next.IsZero() || had[sid].Before(next) {
-					next = had[sid]
-				}
-			}
-			p, start = more, next.Add(time.Microsecond)
+	}()
+	start := r.w.Start
+	var had map[string]time.Time // the last time read of each series asked for again
+	for len(p) > 0 {
+		if !start.IsZero() {
+			q.Set("start", secs(start.Add(-time.Microsecond)))
 		}
-		return nil
+		q.Set("series", strings.Join(p, ","))
+		b, err := r.c.series(ctx, "/series/values", q, buf)
+		if err != nil {
+			return err
+		}
+		count, last, err := r.deliver(string(b), had)
+		if err != nil || r.w.Samples <= 0 {
+			return err
+		}
+		p, start, had = again(p, count, last, had, r.w.Samples)
+	}
+	return nil
+}
+
+// deliver decodes one answer and hands fn each value that is inside the window and after what
+// had says was read of its series before. When the window asks for pages by Samples, it counts
+// each series' timestamps in the answer (count) and its last one (last), before anything is
+// dropped.
+func (r *valuesReader) deliver(answer string, had map[string]time.Time) (count map[string]int, last map[string]time.Time, err error) {
+	if r.w.Samples > 0 {
+		count, last = map[string]int{}, map[string]time.Time{}
+	}
+	r.mu.Lock()
+	n := 0
+	err = decodeSeriesValues(answer, func(v SeriesValue) {
+		if count != nil {
+			if t, ok := last[v.Series]; !ok || !t.Equal(v.Time) {
+				count[v.Series]++
+				last[v.Series] = v.Time
+			}
+		}
+		if t, ok := had[v.Series]; (!ok || v.Time.After(t)) && r.in(v.Time) {
+			n++
+			r.fn(v)
+		}
 	})
+	r.total += n
+	over := r.total > r.limit
+	r.mu.Unlock()
+	if err != nil {
+		return nil, nil, fmt.Errorf("pmproxy %s: /series/values: %w", r.c.URL(), err)
+	}
+	if over {
+		return nil, nil, fmt.Errorf("pmproxy %s: the values of %d series from %s to %s: %w: more than %d",
+			r.c.URL(), r.series, stamp(r.w.Start), stamp(r.w.Finish), ErrTooBig, r.limit)
+	}
+	return count, last, nil
+}
+
+// again is what to ask for next of page p: a series with samples timestamps in the answer may
+// have more, so the next request asks for those series from after the earliest of their last
+// ones, and had keeps what each has read (dropped from the next answer). The series that set
+// the start gets only new values, so each request moves on. None left: more is empty.
+func again(p []string, count map[string]int, last, had map[string]time.Time, samples int) (more []string, start time.Time, _ map[string]time.Time) {
+	var next time.Time
+	more = p[:0:0]
+	for _, sid := range p {
+		if count[sid] < samples {
+			continue
+		}
+		if had == nil {
+			had = map[string]time.Time{}
+		}
+		if t := last[sid]; t.After(had[sid]) {
+			had[sid] = t
+		}
+		more = append(more, sid)
+		if next.IsZero() || had[sid].Before(next) {
+			next = had[sid]
+		}
+	}
+	return more, next.Add(time.Microsecond), had
 }
 
 func stamp(t time.Time) string {
@@ -457,58 +480,11 @@ func decodeSeriesValues(b string, fn func(SeriesValue)) error {
 		}
 	}
 	err := s.array(func() error {
-		var v SeriesValue
-		var ts string
-		keep := false
-		err := s.object(func(k string) error {
-			switch k {
-			case "series", "instance":
-				str, err := s.str()
-				if err != nil {
-					return err
-				}
-				if !validSID(str) {
-					return s.err("%s %q is no series id", k, clip(str))
-				}
-				if k == "series" {
-					v.Series = str
-				} else {
-					v.Instance = str
-				}
-				return nil
-			case "timestamp":
-				n, err := s.num()
-				ts = n
-				return err
-			case "value":
-				switch s.peek() {
-				case '"':
-					t, err := s.str()
-					v.Value, keep = t, true
-					return err
-				case '{', '[', 't', 'f', 'n':
-					keep = false
-					return s.skip(0)
-				}
-				t, err := s.num()
-				v.Value, keep = t, true
-				return err
-			}
-			return s.skip(0)
-		})
-		if err != nil {
-			return err
-		}
-		if v.Series == "" || ts == "" {
-			return s.err("a value without its series or timestamp")
-		}
-		if v.Time, err = StreamTime(ts); err != nil {
-			return s.err("%v", err)
-		}
+		v, keep, err := seriesValue(s)
 		if keep {
 			fn(v)
 		}
-		return nil
+		return err
 	})
 	if err != nil {
 		return err
@@ -517,6 +493,65 @@ func decodeSeriesValues(b string, fn func(SeriesValue)) error {
 		return s.err("more after the answer")
 	}
 	return nil
+}
+
+// seriesValue reads one {"series":S,"instance":I,"timestamp":T,"value":V} of a values answer;
+// keep is false for a value that is neither a string nor a number (an event record's), which is
+// passed over.
+func seriesValue(s *scanner) (v SeriesValue, keep bool, err error) {
+	var ts string
+	err = s.object(func(k string) error {
+		var err error
+		switch k {
+		case "series":
+			v.Series, err = seriesID(s, k)
+		case "instance":
+			v.Instance, err = seriesID(s, k)
+		case "timestamp":
+			ts, err = s.num()
+		case "value":
+			v.Value, keep, err = scalarText(s)
+		default:
+			err = s.skip(0)
+		}
+		return err
+	})
+	switch {
+	case err != nil:
+		return v, false, err
+	case v.Series == "" || ts == "":
+		return v, false, s.err("a value without its series or timestamp")
+	}
+	if v.Time, err = StreamTime(ts); err != nil {
+		return v, false, s.err("%v", err)
+	}
+	return v, keep, nil
+}
+
+// seriesID reads the series id of key k (series or instance).
+func seriesID(s *scanner, k string) (string, error) {
+	str, err := s.str()
+	if err != nil {
+		return "", err
+	}
+	if !validSID(str) {
+		return "", s.err("%s %q is no series id", k, clip(str))
+	}
+	return str, nil
+}
+
+// scalarText reads a value that is a string or a number as its text, true; an object, an array,
+// true, false or null is skipped, false.
+func scalarText(s *scanner) (string, bool, error) {
+	switch s.peek() {
+	case '"':
+		t, err := s.str()
+		return t, true, err
+	case '{', '[', 't', 'f', 'n':
+		return "", false, s.skip(0)
+	}
+	t, err := s.num()
+	return t, true, err
 }
 
 // StreamTime reads a series timestamp as pmproxy writes it: the milliseconds since the epoch, a

@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
-# Runs every fuzz target of the module for SECONDS each (default 2), one after another, and fails
-# on the first failure. CI runs it for a few seconds a target; for the long runs reported in
-# docs/ and closing notes: scripts/fuzz.sh 60. A failing input is written to the package's
-# testdata/fuzz/<Target>/ by go test itself: turn it into a table test or f.Add seed.
+# Runs every fuzz target of the module (or of the PACKAGES named after SECONDS) for SECONDS each
+# (default 2), FUZZ_JOBS targets at a time (default 2), and fails when any fails. CI runs it for a few seconds a target; for the long runs
+# reported in docs/ and closing notes: FUZZ_JOBS=1 scripts/fuzz.sh 60. A failing input is written
+# to the package's testdata/fuzz/<Target>/ by the test binary itself: turn it into a table test or
+# f.Add seed.
+#
+# Each package's test binary is built once, instrumented for fuzzing (go test -c -fuzz), and run
+# for each of its targets from the package's folder with go test's own cache of interesting
+# inputs (issue 37: building a binary per target cost more than the fuzzing).
 #
 # Go 1.26's fuzz coordinator can fail a target at the end of -fuzztime with a bare
 # "context deadline exceeded" and no failing input (golang/go#75804, fixed in Go 1.27). Such a
@@ -11,28 +16,63 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-2}
+shift || true
+pkgs=("$@"); [ ${#pkgs[@]} -gt 0 ] || pkgs=(./...)
+jobs=${FUZZ_JOBS:-2}
+cache=$(go env GOCACHE)/fuzz
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
 # files counts the failing inputs saved for a target (0 when it has none).
 files() { if [ -d "$1" ]; then ls "$1" | wc -l; else echo 0; fi; }
-status=0
-for pkg in $(go list ./...); do
+
+# fuzz runs target $4 of package $1 (folder $2, binary $3) and prints one line of verdict (and
+# the binary's output when it fails); its status is the verdict's.
+fuzz() {
+  local pkg=$1 dir=$2 bin=$3 t=$4 corpus before after out ok execs
+  corpus="$dir/testdata/fuzz/$t"
+  before=$(files "$corpus")
+  run() { (cd "$dir" && "$bin" -test.run='^$' -test.fuzz="^$t\$" -test.fuzztime="$1" \
+    -test.fuzzcachedir="$cache/$pkg" -test.parallel="$par" 2>&1); }
+  out=$(run "${secs}s") && ok=1 || ok=0
+  after=$(files "$corpus")
+  if [ $ok = 0 ] && [ "$before" = "$after" ] && printf '%s\n' "$out" | grep -q '^    context deadline exceeded$'; then
+    printf 'again %-40s %-28s (the coordinator race of golang/go#75804: no failing input)\n' "${pkg#dcimon/}" "$t"
+    out=$(run 300x) && ok=1 || ok=0
+  fi
+  if [ $ok = 1 ]; then
+    execs=$(printf '%s\n' "$out" | grep -oE 'execs: [0-9]+' | tail -1 || true)
+    printf 'ok    %-40s %-28s %s\n' "${pkg#dcimon/}" "$t" "$execs"
+  else
+    printf 'FAIL  %-40s %s\n%s\n' "${pkg#dcimon/}" "$t" "$out"
+    return 1
+  fi
+}
+
+# Each fuzzing process gets its share of the processors.
+par=$(( $(nproc) / jobs )); [ "$par" -ge 1 ] || par=1
+n=0
+for pkg in $(go list "${pkgs[@]}"); do
   dir=$(go list -f '{{.Dir}}' "$pkg")
   targets=$(grep -ho '^func Fuzz[A-Za-z0-9_]*' "$dir"/*_test.go 2>/dev/null | sed 's/^func //' | sort -u || true)
+  [ -n "$targets" ] || continue
+  bin="$work/$(printf '%s' "$pkg" | tr / _).test"
+  go test -c -fuzz=. -o "$bin" "$pkg"
   for t in $targets; do
-    corpus="$dir/testdata/fuzz/$t"
-    before=$(files "$corpus")
-    out=$(go test "$pkg" -run '^$' -fuzz "^$t\$" -fuzztime "${secs}s" 2>&1) && ok=1 || ok=0
-    after=$(files "$corpus")
-    if [ $ok = 0 ] && [ "$before" = "$after" ] && printf '%s\n' "$out" | grep -q '^    context deadline exceeded$'; then
-      printf 'again %-40s %-28s (the coordinator race of golang/go#75804: no failing input)\n' "${pkg#dcimon/}" "$t"
-      out=$(go test "$pkg" -run '^$' -fuzz "^$t\$" -fuzztime 300x 2>&1) && ok=1 || ok=0
-    fi
-    if [ $ok = 1 ]; then
-      execs=$(printf '%s\n' "$out" | grep -oE 'execs: [0-9]+' | tail -1 || true)
-      printf 'ok    %-40s %-28s %s\n' "${pkg#dcimon/}" "$t" "$execs"
-    else
-      printf 'FAIL  %-40s %s\n%s\n' "${pkg#dcimon/}" "$t" "$out"
-      status=1
-    fi
+    n=$((n + 1))
+    echo "$pkg $dir $bin $t" > "$work/job.$n"
   done
+done
+[ $n -gt 0 ] || { echo "no fuzz targets found" >&2; exit 1; }
+
+# A pool of $jobs workers: job i's verdict goes to job.i.out, its status to job.i.rc.
+export -f fuzz files
+export secs cache par
+seq 1 $n | xargs -P "$jobs" -I{} bash -c \
+  'read -r p d b t < "$0/job.$1"; fuzz "$p" "$d" "$b" "$t" > "$0/job.$1.out"; echo $? > "$0/job.$1.rc"' "$work" {}
+status=0
+for i in $(seq 1 $n); do
+  cat "$work/job.$i.out"
+  [ "$(cat "$work/job.$i.rc" 2>/dev/null)" = 0 ] || status=1
 done
 exit $status

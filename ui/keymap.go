@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"dcimon/internal/spell"
+
 	"github.com/charmbracelet/bubbles/key"
 )
 
@@ -202,7 +204,7 @@ func closeAction(name string) string {
 	}
 	best, bestD := "", 3
 	for _, a := range keyActions {
-		if d := editDistance(name, a.name); d < bestD {
+		if d := spell.Distance(name, a.name); d < bestD {
 			best, bestD = a.name, d
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"dcimon/internal/spell"
+
 	tea "github.com/charmbracelet/bubbletea"
 )
 
@@ -57,30 +59,9 @@ func closestKey(k string) string {
 	}
 	best, bestD := "", limit+1
 	for n := range namedKeys() {
-		if d := editDistance(strings.ToLower(k), n); d < bestD || (d == bestD && n < best) {
+		if d := spell.Distance(strings.ToLower(k), n); d < bestD || (d == bestD && n < best) {
 			best, bestD = n, d
 		}
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance of a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := 1
-			if a[i-1] == b[j-1] {
-				c = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

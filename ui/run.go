@@ -33,7 +33,7 @@ func fps(n int) int {
 }
 
 // Run runs the monitor on the terminal until the person quits or ctx is cancelled; the caller
-// cancels ctx on SIGTERM, SIGHUP, SIGINT and SIGQUIT (main.go does, SPMI-INIT-2), so there is
+// cancels ctx on SIGTERM, SIGHUP, SIGINT and SIGQUIT (cli/run.go does, SPMI-INIT-2), so there is
 // one signal path and the caller knows which signal ended the monitor. The terminal is always
 // restored: on a quit, on cancellation, and on a panic anywhere in the model, which Run returns
 // as an error. Leaving by a key or by ctx is a clean exit (nil).

@@ -13,16 +13,8 @@ import (
 // bytes (top 3 ignored), STF_CTIME signed and STF_MONOTONIC unsigned, each from 8 bytes when the
 // size allows and 4 otherwise.
 func renderTime(dst []byte, d namespace.DCI4Desc, slot []byte, opt *Options, notes *[]string) ([]byte, Issue) {
-	var n int
-	switch d.Format {
-	case namespace.STF5Byte:
-		n = 5
-	case namespace.STFCTime, namespace.STFMonotonic:
-		n = 4
-		if d.Size >= 8 {
-			n = 8
-		}
-	default:
+	n := timeBytes(d)
+	if n == 0 {
 		dst = appendHexDump(dst, slot)
 		return unknownFormat(dst, d, notes), IssueUnknownFormat
 	}
@@ -37,38 +29,67 @@ func renderTime(dst []byte, d namespace.DCI4Desc, slot []byte, opt *Options, not
 	ctime := d.Format == namespace.STFCTime
 	var sec int64
 	if ctime {
+		sec = int64(v)
 		if n == 4 {
 			sec = int64(int32(uint32(v)))
-		} else {
-			sec = int64(v)
 		}
 	}
-	relative := d.Presentation == namespace.STPRelative
-	if relative {
-		if ctime {
-			dst = strconv.AppendInt(dst, sec, 10)
-			if sec == 1 || sec == -1 {
-				dst = append(dst, " second"...)
-			} else {
-				dst = append(dst, " seconds"...)
-			}
-			if opt.Humanize {
-				dst = appendHuman(dst, sec < 0, absInt(sec))
-			}
-		} else {
-			dst = appendCentiseconds(dst, v)
-			if opt.Humanize {
-				dst = appendHuman(dst, false, v/100)
-			}
-		}
-		return dst, is
+	if d.Presentation == namespace.STPRelative {
+		return appendRelativeTime(dst, ctime, sec, v, opt.Humanize), is
 	}
-	// Absolute: seconds since 1970 and a fraction, checked against years 1..9999 before a
-	// time.Time is made of them (int64 seconds near the limits would wrap inside time).
+	dst, abs := appendAbsoluteTime(dst, d.Format, sec, v, opt, notes)
+	is |= abs
+	if d.Presentation != namespace.STPAbsolute {
+		dst = unknownPresentation(dst, d, notes)
+		is |= IssueUnknownPresentation
+	}
+	return dst, is
+}
+
+// timeBytes is how many bytes of the slot a time of d's format is read from, 0 for a format
+// that is not a time's.
+func timeBytes(d namespace.DCI4Desc) int {
+	switch d.Format {
+	case namespace.STF5Byte:
+		return 5
+	case namespace.STFCTime, namespace.STFMonotonic:
+		if d.Size >= 8 {
+			return 8
+		}
+		return 4
+	}
+	return 0
+}
+
+// appendRelativeTime appends a duration: a C time's seconds, or the centiseconds v of the other
+// formats, with the two largest units after it when humanize is set.
+func appendRelativeTime(dst []byte, ctime bool, sec int64, v uint64, humanize bool) []byte {
+	if !ctime {
+		dst = appendCentiseconds(dst, v)
+		if humanize {
+			dst = appendHuman(dst, false, v/100)
+		}
+		return dst
+	}
+	dst = strconv.AppendInt(dst, sec, 10)
+	if sec == 1 || sec == -1 {
+		dst = append(dst, " second"...)
+	} else {
+		dst = append(dst, " seconds"...)
+	}
+	if humanize {
+		dst = appendHuman(dst, sec < 0, absInt(sec))
+	}
+	return dst
+}
+
+// appendAbsoluteTime appends a point in time: seconds since 1970 and a fraction, checked against
+// years 1..9999 before a time.Time is made of them (int64 seconds near the limits would wrap
+// inside time). A monotonic time with no boot time to count from is shown after boot.
+func appendAbsoluteTime(dst []byte, format uint32, sec int64, v uint64, opt *Options, notes *[]string) ([]byte, Issue) {
 	var unix, nsec int64
 	layout := LayoutCentiseconds
-	inRange := true
-	switch d.Format {
+	switch format {
 	case namespace.STF5Byte:
 		unix, nsec = int64(v/100)-epoch1900, int64(v%100)*1e7
 	case namespace.STFCTime:
@@ -78,47 +99,37 @@ func renderTime(dst []byte, d namespace.DCI4Desc, slot []byte, opt *Options, not
 			dst = appendCentiseconds(dst, v)
 			dst = append(dst, " after boot"...)
 			note(notes, "the boot time is unknown, so the time is shown relative to it")
-			is |= IssueBootUnknown
-			inRange = false
-			break
+			return dst, IssueBootUnknown
 		}
-		if v/100 > maxUnix {
-			unix = maxUnix + 1
-			break
-		}
-		unix, nsec = opt.Boot.Unix()+int64(v/100), int64(opt.Boot.Nanosecond())+int64(v%100)*1e7
-	}
-	if is&IssueBootUnknown == 0 {
-		loc := opt.Location
-		if loc == nil {
-			loc = time.UTC
-		}
-		if unix >= minUnix && unix <= maxUnix {
-			t := time.Unix(unix, nsec).In(loc)
-			if y := t.Year(); y >= 1 && y <= 9999 {
-				dst = t.AppendFormat(dst, layout)
-			} else {
-				inRange = false
-			}
-		} else {
-			inRange = false
-		}
-		if !inRange {
-			if ctime {
-				dst = strconv.AppendInt(dst, sec, 10)
-			} else {
-				dst = strconv.AppendUint(dst, v, 10)
-			}
-			dst = append(dst, " (out of range?)"...)
-			note(notes, "the time is outside the years 1-9999")
-			is |= IssueOutOfRange
+		unix = maxUnix + 1
+		if v/100 <= maxUnix {
+			unix, nsec = opt.Boot.Unix()+int64(v/100), int64(opt.Boot.Nanosecond())+int64(v%100)*1e7
 		}
 	}
-	if d.Presentation != namespace.STPAbsolute && d.Presentation != namespace.STPRelative {
-		dst = unknownPresentation(dst, d, notes)
-		is |= IssueUnknownPresentation
+	if t, ok := timeInRange(unix, nsec, opt.Location); ok {
+		return t.AppendFormat(dst, layout), 0
 	}
-	return dst, is
+	if format == namespace.STFCTime {
+		dst = strconv.AppendInt(dst, sec, 10)
+	} else {
+		dst = strconv.AppendUint(dst, v, 10)
+	}
+	dst = append(dst, " (out of range?)"...)
+	note(notes, "the time is outside the years 1-9999")
+	return dst, IssueOutOfRange
+}
+
+// timeInRange is the time unix seconds and nsec nanoseconds after 1970 in loc (UTC when nil),
+// and whether it falls in the years 1 to 9999.
+func timeInRange(unix, nsec int64, loc *time.Location) (time.Time, bool) {
+	if unix < minUnix || unix > maxUnix {
+		return time.Time{}, false
+	}
+	if loc == nil {
+		loc = time.UTC
+	}
+	t := time.Unix(unix, nsec).In(loc)
+	return t, t.Year() >= 1 && t.Year() <= 9999
 }
 
 func absInt(v int64) uint64 {

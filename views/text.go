@@ -128,7 +128,6 @@ func AppendRight(dst []byte, cell []byte, width int) []byte {
 	return append(dst, cell...)
 }
 
-// PadLeft returns s right-aligned in width cells.
 // SplitUnit cuts a scaled value's text into its number and its unit, so a column of values can
 // line up on the numbers (issue 12): `12.4 MiB/s` → `12.4`, `MiB/s`; `75.0%` → `75.0`, `%`;
 // `1.22k ops/s` → `1.22k`, `ops/s`. Text that is not a number followed by a unit (a name, a

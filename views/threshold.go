@@ -50,54 +50,45 @@ func unitMultiplier(m Measure, u string) (float64, bool) {
 	if u == "" {
 		return 1, true
 	}
-	// What follows the scale may be repeated or left out: "/s", "/op", the count's noun.
-	trim := func(u string) string {
-		u = strings.TrimSpace(u)
-		if m.Per != "" {
-			u = strings.TrimSuffix(u, m.Per)
-		}
-		if m.Noun != "" {
-			u = strings.TrimSpace(strings.TrimSuffix(u, m.Noun))
-		}
-		return strings.TrimSpace(u)
-	}
-	u = trim(u)
+	u = trimUnit(m, u)
+	var ladder []rung
+	var match func(label string) bool
 	switch m.Kind {
 	case KindPercent:
 		return 1, u == "%" || u == ""
-	case KindSize:
-		for _, r := range sizeLadder {
-			if strings.EqualFold(u, r.label) || (len(r.label) == 3 && strings.EqualFold(u, r.label[:1])) ||
-				(len(r.label) == 3 && strings.EqualFold(u, r.label[:1]+"B")) {
-				return r.f, true
-			}
+	case KindSize: // KiB, k, kB and their cases
+		ladder, match = sizeLadder, func(l string) bool {
+			return strings.EqualFold(u, l) || len(l) == 3 && (strings.EqualFold(u, l[:1]) || strings.EqualFold(u, l[:1]+"B"))
 		}
-		return 1, u == ""
-	case KindBits:
-		for _, r := range bitLadder {
-			if u == r.label || (len(r.label) > 3 && strings.EqualFold(u, r.label[:1])) {
-				return r.f, true
-			}
-		}
-		return 1, u == ""
+	case KindBits: // Mbit and m
+		ladder, match = bitLadder, func(l string) bool { return u == l || len(l) > 3 && strings.EqualFold(u, l[:1]) }
 	case KindTime:
 		if u == "us" {
 			u = "µs"
 		}
-		for _, r := range timeLadder {
-			if u == r.label {
-				return r.f, true
-			}
-		}
-		return 1, u == ""
+		ladder, match = timeLadder, func(l string) bool { return u == l }
 	case KindCount:
-		for _, r := range countLadder {
-			if u == r.label || (r.label == "k" && u == "K") {
-				return r.f, true
-			}
+		ladder, match = countLadder, func(l string) bool { return u == l || l == "k" && u == "K" }
+	}
+	for _, r := range ladder {
+		if match(r.label) {
+			return r.f, true
 		}
 	}
 	return 1, u == ""
+}
+
+// trimUnit is u without what may follow the scale of measure m, repeated or left out: "/s",
+// "/op", the count's noun.
+func trimUnit(m Measure, u string) string {
+	u = strings.TrimSpace(u)
+	if m.Per != "" {
+		u = strings.TrimSuffix(u, m.Per)
+	}
+	if m.Noun != "" {
+		u = strings.TrimSpace(strings.TrimSuffix(u, m.Noun))
+	}
+	return strings.TrimSpace(u)
 }
 
 // ThresholdText shows a stored threshold (in the datum's own unit) in the statistic's display

@@ -25,10 +25,17 @@ func TestParseThreshold(t *testing.T) {
 		{"wbytes", "10MiB", 10 << 20, false},
 		{"wbytes", "10 MiB/s", 10 << 20, false},
 		{"wbytes", "10M", 10 << 20, false},
+		{"wbytes", "10MB", 10 << 20, false}, // the scale's letter and B, in either case
+		{"wbytes", "10mib", 10 << 20, false},
+		{"wbytes", "3k", 3 << 10, false},
+		{"wbytes", "3 TiB", 3 << 40, false},
 		{"wbytes", "1024", 1024, false},
 		{"wbytes", "2 ms", 0, true},
 		{"reads", "1.5k", 1500, false},
 		{"reads", "1.5k reads/s", 1500, false},
+		{"reads", "1.5K", 1500, false},
+		{"reads", "2 M", 2e6, false},
+		{"reads", "2 MiB", 0, true}, // a size's unit on a count
 		{"reads", "200", 200, false},
 		{"svctime", "2ms", 2, false}, // ms per read, in ms
 		{"svctime", "250us", 0.25, false},

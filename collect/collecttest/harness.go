@@ -11,7 +11,7 @@ import (
 	ns "dcimon/namespace"
 )
 
-// harness is a minimal DCI server for provider tests: it registers the providers' classes in a
+// Harness is a minimal DCI server for provider tests: it registers the providers' classes in a
 // fresh registry, and turns each round of Collects into the next snapshot the way the sampler
 // does (Sync, then namespace.Next), without the sampler's concurrency.
 type Harness struct {
@@ -38,10 +38,10 @@ func NewHarness(t testing.TB, provs []collect.Provider) *Harness {
 	return h
 }
 
-// step collects every provider once and builds the next snapshot.
+// Step collects every provider once and builds the next snapshot.
 func (h *Harness) Step(req collect.Request) *ns.Snapshot { return h.StepReuse(req, nil) }
 
-// stepReuse is step recycling the buffers of snapshot reuse, which nobody reads any more.
+// StepReuse is step recycling the buffers of snapshot reuse, which nobody reads any more.
 func (h *Harness) StepReuse(req collect.Request, reuse *ns.Snapshot) *ns.Snapshot {
 	h.T.Helper()
 	var smp ns.Sample
@@ -71,7 +71,7 @@ func (h *Harness) StepReuse(req collect.Request, reuse *ns.Snapshot) *ns.Snapsho
 	return h.Snap
 }
 
-// value looks a statistic up by SPMI path in the latest snapshot.
+// Value looks a statistic up by SPMI path in the latest snapshot.
 func (h *Harness) Value(path string) ns.Value {
 	h.T.Helper()
 	ref, err := h.Reg.Lookup(nil, path)
@@ -85,7 +85,7 @@ func (h *Harness) Value(path string) ns.Value {
 	return v
 }
 
-// datum looks a statistic's declaration up by SPMI path.
+// Datum looks a statistic's declaration up by SPMI path.
 func (h *Harness) Datum(path string) *ns.Datum {
 	h.T.Helper()
 	ref, err := h.Reg.Lookup(nil, path)
@@ -95,7 +95,7 @@ func (h *Harness) Datum(path string) *ns.Datum {
 	return ref.Datum
 }
 
-// instance looks an instance up by the SPMI path of its context.
+// Instance looks an instance up by the SPMI path of its context.
 func (h *Harness) Instance(path string) *ns.Instance {
 	h.T.Helper()
 	ref, err := h.Reg.Lookup(nil, path)
@@ -105,7 +105,7 @@ func (h *Harness) Instance(path string) *ns.Instance {
 	return ref.Ctx.Inst
 }
 
-// reading returns the class reading of class id in the last step.
+// Reading returns the class reading of class id in the last step.
 func (h *Harness) Reading(id string) *collect.ClassReading {
 	h.T.Helper()
 	for i := range h.Last {
@@ -119,7 +119,7 @@ func (h *Harness) Reading(id string) *collect.ClassReading {
 	return nil
 }
 
-// fakeClock is a manual clock for the sampler.
+// FakeClock is a manual clock for the sampler.
 type FakeClock struct {
 	mu sync.Mutex
 	T  time.Time
@@ -132,7 +132,7 @@ func (c *FakeClock) Add(d time.Duration) {
 	c.mu.Unlock()
 }
 
-// value looks a statistic up by path in snap.
+// Value looks a statistic up by path in snap.
 func Value(t *testing.T, s *collect.Sampler, snap *ns.Snapshot, path string) ns.Value {
 	t.Helper()
 	ref, err := s.Registry().Lookup(nil, path)
@@ -143,7 +143,7 @@ func Value(t *testing.T, s *collect.Sampler, snap *ns.Snapshot, path string) ns.
 	return v
 }
 
-// tick moves the clock on by d and samples.
+// Tick moves the clock on by d and samples.
 func Tick(t *testing.T, s *collect.Sampler, c *FakeClock, d time.Duration) *ns.Snapshot {
 	t.Helper()
 	c.Add(d)
@@ -154,5 +154,5 @@ func Tick(t *testing.T, s *collect.Sampler, c *FakeClock, d time.Duration) *ns.S
 	return snap
 }
 
-// near reports whether got is within a relative 1e-9 of want.
+// Near reports whether got is within a relative 1e-9 of want.
 func Near(got, want float64) bool { return math.Abs(got-want) <= 1e-9*math.Max(1, math.Abs(want)) }

@@ -105,7 +105,7 @@ type ddsFamily struct {
 	whole   bool    // an integer PCP type: a value with decimals does not fit it
 	nm      namer
 	// A label set keeps its instance number and its name while it stays in the text. They are
-	// found by the label set's 64-bit hash (seriesHash), so nothing per series but these three
+	// found by the label set's 64-bit hash (supply.LabelsHash), so nothing per series but these three
 	// entries is kept between readings: the text's own strings are the document's.
 	ids    map[uint64]uint64 // label set's hash → instance number
 	names  map[uint64]string // instance number → name (the instance's OS name)
@@ -403,26 +403,6 @@ func attrs(ls []supply.Label) []ns.Attr {
 	return out
 }
 
-// seriesHash is FNV-1a of a label set (names and values, each ended by a byte no name holds), with
-// no allocation. Two label sets of one family with one hash would share an instance; at 64 bits
-// that is about one chance in 10^9 for a family of 200,000 series.
-func seriesHash(ls []supply.Label) uint64 {
-	h := uint64(14695981039346656037)
-	add := func(s string) {
-		for i := 0; i < len(s); i++ {
-			h ^= uint64(s[i])
-			h *= 1099511628211
-		}
-		h ^= 0xff
-		h *= 1099511628211
-	}
-	for _, l := range ls {
-		add(l.Name)
-		add(l.Value)
-	}
-	return h
-}
-
 // read fills the family's instances and raw values from f.
 func (fd *ddsFamily) read(f *supply.Family) ([]ns.InstanceSpec, []ns.Raw) {
 	c := fd.stats
@@ -446,7 +426,7 @@ func (fd *ddsFamily) read(f *supply.Family) ([]ns.InstanceSpec, []ns.Raw) {
 	specs, levels, labels := make([]ns.InstanceSpec, n), make([]uint64, n), make([]ns.Attr, nl)
 	raw := make([]ns.Raw, nd*n)
 	for i, s := range f.Series {
-		key := seriesHash(s.Labels)
+		key := supply.LabelsHash(s.Labels)
 		id, ok := fd.ids[key]
 		if !ok {
 			fd.next++
@@ -483,7 +463,7 @@ func (fd *ddsFamily) forget(f *supply.Family) {
 	names := make(map[uint64]string, len(f.Series))
 	byName := make(map[string]uint64, len(f.Series))
 	for _, s := range f.Series {
-		k := seriesHash(s.Labels)
+		k := supply.LabelsHash(s.Labels)
 		if id, ok := fd.ids[k]; ok {
 			n := fd.names[id]
 			ids[k], names[id], byName[n] = id, n, id

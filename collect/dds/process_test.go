@@ -1,7 +1,6 @@
 package dds
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -12,37 +11,19 @@ import (
 	"testing"
 	"time"
 
+	"dcimon/internal/testbin"
 	"dcimon/supply"
 )
-
-// processesWith lists the processes whose command line holds arg as one of its words.
-func processesWith(arg string) []string {
-	var out []string
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		data, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err != nil {
-			continue
-		}
-		for _, w := range bytes.Split(data, []byte{0}) {
-			if string(w) == arg {
-				out = append(out, e.Name()+" "+strings.ReplaceAll(string(data), "\x00", " "))
-				break
-			}
-		}
-	}
-	return out
-}
 
 // gone waits up to 5 s for every process with arg to end.
 func gone(t *testing.T, arg string) {
 	t.Helper()
 	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if len(processesWith(arg)) == 0 {
+		if len(testbin.ProcessesWith(arg)) == 0 {
 			return
 		}
 	}
-	t.Errorf("still running: %q", processesWith(arg))
+	t.Errorf("still running: %q", testbin.ProcessesWith(arg))
 }
 
 // uniqueSleep is a sleep duration no other test uses, to find its processes by.
@@ -89,7 +70,7 @@ func TestReaperKillsGroupsWhenTheEndCloses(t *testing.T) {
 	r.mu.Unlock()
 	gone(t, kill)
 	time.Sleep(100 * time.Millisecond)
-	if len(processesWith(keep)) == 0 {
+	if len(testbin.ProcessesWith(keep)) == 0 {
 		t.Error("the reaper killed a group it had been told was done")
 	}
 }

@@ -6,7 +6,7 @@ import "context"
 //
 // Budget: the CPU+disk+net part of one sample may cost at most twice the floor, where the floor is
 // opening, reading and parsing /proc/stat, /proc/diskstats and /proc/net/dev with bare system calls
-// (BenchmarkFloor). Measured with `go test -run x -bench . -benchmem -count 5 ./collect/` on the
+// (BenchmarkFloor). Measured with `go test -run x -bench . -benchmem -count 5 ./collect/linux/` on the
 // development VM (2 vCPU AMD EPYC, Linux 6.18, 13 block devices of which 3 had I/O, 4 interfaces;
 // medians of 5, other work running on the machine, so take ±20%):
 //
@@ -48,7 +48,7 @@ import "context"
 // (cpu.Times on an unreadable /proc/stat does exactly that, while net.IOCounters returns an error).
 
 // The providers (issue 3), measured the same way with the machine busier (load 2-4; medians of 5;
-// go test -run x -bench 'Floor|Collect|Gopsutil|IPv4|HostStatic' -benchmem -count 5 ./collect/):
+// go test -run x -bench 'Floor|Collect|Gopsutil|IPv4|HostStatic' -benchmem -count 5 ./collect/linux/):
 //
 //	floor                                    84 µs                           budget: 168 µs
 //	cpu+disk+net providers, one Collect each 117 µs   6424 B   30 allocs  (1.4× floor)
@@ -79,7 +79,7 @@ import "context"
 //     free(1) and we use total-available.
 //
 // The synthetic source, 10,000 disks (2,500 with 2 partitions), one disk Collect
-// (BenchmarkSyntheticCollect10k): 3.5 ms with the GC off, 8-10 ms in a tight loop, most of the
+// (BenchmarkSyntheticCollect10k in ./collect/synthetic/): 3.5 ms with the GC off, 8-10 ms in a tight loop, most of the
 // difference the collector scanning the 14 MB of fresh ns.Raw (pointerful: Raw.S) each
 // collection allocates, as the Provider contract requires.
 

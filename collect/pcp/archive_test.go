@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"math"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -25,19 +23,8 @@ import (
 // samples a second apart, and returns the archive's base.
 func pmlogArchive(t *testing.T, samples int) string {
 	t.Helper()
-	p := pcptest.Start(t)
-	dir := t.TempDir()
-	conf := filepath.Join(dir, "config")
-	if err := os.WriteFile(conf, []byte(`log mandatory on every 1 second {
-	hinv.ncpu mem.physmem mem.util kernel.all.cpu kernel.percpu.cpu kernel.all.load kernel.all.pswitch
-	kernel.all.intr kernel.uname disk.dev network.interface filesys
-}
-`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	base := filepath.Join(dir, "a")
-	pcptest.Run(t, "pmlogger", "-h", p.Hostspec(), "-c", conf, "-s", strconv.Itoa(samples), "-t", "1", "-l", filepath.Join(dir, "log"), base)
-	return base
+	return pcptest.Start(t).Log(t, `hinv.ncpu mem.physmem mem.util kernel.all.cpu kernel.percpu.cpu kernel.all.load kernel.all.pswitch
+	kernel.all.intr kernel.uname disk.dev network.interface filesys`, samples)
 }
 
 // Issue 15: an archive a real pmlogger wrote replays through the same mapping as a live host:
@@ -45,6 +32,7 @@ func pmlogArchive(t *testing.T, samples int) string {
 // the archive's next sample, and a counter's rate is the one PCP's own pmdumplog values give
 // over the archive's own timestamps.
 func TestArchiveReplaysThroughTheMapping(t *testing.T) {
+	t.Parallel() // it waits on pmlogger or pmproxy's clock: beside the other tests that do (issue 37)
 	base := pmlogArchive(t, 7)
 	provs, as, err := ArchiveProviders([]string{base}, time.Time{}, false)
 	if err != nil {
@@ -187,6 +175,7 @@ func dataTimes(t *testing.T, base string) []time.Time {
 // epilogue's (pmlogger's own records, with no sample): the first rates are at its second sample,
 // the last rates are over the interval between its last two samples, and a play ends there.
 func TestPMLoggerArchiveEdges(t *testing.T) {
+	t.Parallel() // it waits on pmlogger or pmproxy's clock: beside the other tests that do (issue 37)
 	base := pmlogArchive(t, 5)
 	times := dataTimes(t, base)
 	if len(times) < 4 {
@@ -252,14 +241,8 @@ func TestPMLoggerArchiveEdges(t *testing.T) {
 // brings its instances (disks from disk.dev.write alone, file systems from filesys.capacity
 // without filesys.mountdir, named by their device), and the rest is n/a, "not in the archive".
 func TestPMLoggerPartialConfiguration(t *testing.T) {
-	p := pcptest.Start(t)
-	dir := t.TempDir()
-	conf := filepath.Join(dir, "config")
-	if err := os.WriteFile(conf, []byte("log mandatory on every 1 second {\n\tdisk.dev.write disk.dev.write_bytes filesys.capacity\n}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	base := filepath.Join(dir, "a")
-	pcptest.Run(t, "pmlogger", "-h", p.Hostspec(), "-c", conf, "-s", "3", "-t", "1", "-l", filepath.Join(dir, "log"), base)
+	t.Parallel() // it waits on pmlogger or pmproxy's clock: beside the other tests that do (issue 37)
+	base := pcptest.Start(t).Log(t, "disk.dev.write disk.dev.write_bytes filesys.capacity", 3)
 	provs, as, err := ArchiveProviders([]string{base}, time.Time{}, false)
 	if err != nil {
 		t.Fatal(err)

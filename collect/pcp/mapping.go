@@ -62,7 +62,9 @@ func pcpMapping(ncpu int, memTotal uint64) (decl []*ns.Class, classes []pcpClass
 				case d.ID.Low() == m.Datum && m.Metric == schema.MetricConst:
 					d.Source = "constant " + strconv.FormatFloat(m.Mult, 'f', -1, 64)
 				case d.ID.Low() == m.Datum:
-					d.PCP.Name, d.Source = m.Metric, "PCP metric "+m.Metric
+					// The schema's declaration names the metric (d.PCP.Name), as the local
+					// host's does: one answer wherever the host is read (issue 37).
+					d.Source = "PCP metric " + m.Metric
 					// describe names the metric by the Linux PMDA's own numbers, which pmcd
 					// gives it on every host (60.0.4 for disk.dev.read), not dcimon's (issue 31).
 					if md := pmda[m.Metric]; md != nil && pc.Fixed == nil {

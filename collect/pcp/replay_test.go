@@ -201,6 +201,7 @@ func TestArchiveScales(t *testing.T) {
 // later values), and one whose archive has ended keeps its last values, timed as they were
 // recorded; neither is a failing supplier.
 func TestReplayArchivesApart(t *testing.T) {
+	t.Parallel() // it waits on pmlogger or pmproxy's clock: beside the other tests that do (issue 37)
 	early := pmlogArchive(t, 3)
 	time.Sleep(2 * time.Second) // apart by more than an interval
 	late := pmlogArchive(t, 3)

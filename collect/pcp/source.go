@@ -49,7 +49,9 @@ type Options struct {
 }
 
 // pcpContext is where a host's PCP metrics come from: a pmproxy context on its pmcd
-// (*pmproxy.Context), or an archive of it (archiveContext), whose fetches go forward in time.
+// (*pmproxy.Context), the host's pmcd on a connection of its own (nativeContext), an archive of
+// it (archiveContext), or its series in pmproxy's time series (seriesContext); an archive's and
+// a series' fetches go forward in time.
 type pcpContext interface {
 	Generation() uint64
 	Labels() (host string, labels map[string]string)

@@ -164,6 +164,7 @@ func TestPCPSourceProxyDown(t *testing.T) {
 // pmproxy forgets a context idle past its polltimeout: the provider makes it again, with a new
 // reset value, so no rate is computed across it (issue 14).
 func TestPCPSourceContextExpires(t *testing.T) {
+	t.Parallel() // it waits on pmlogger or pmproxy's clock: beside the other tests that do (issue 37)
 	p := pcptest.Start(t)
 	s := pcpSampler(t, Options{URL: p.URL(), Hostspec: p.Hostspec(), Interval: 100 * time.Millisecond})
 	ctx := context.Background()

@@ -44,7 +44,7 @@ const (
 	cgdWIOsID
 )
 
-// cgroupClasses declares CGroup (14, uninstantiated), one instance per group (14.2, nested by
+// CGroupClasses declares CGroup (14, uninstantiated), one instance per group (14.2, nested by
 // path) and one per block device under a group (14.3).
 func CGroupClasses(ncpu int) (top, grp, dev *ns.Class) {
 	maxUs := 1e6 * float64(max(ncpu, 1))

@@ -134,7 +134,7 @@ func cpuDatums(maxMs float64) []ns.Datum {
 	return out
 }
 
-// cpuClasses declares CPU (1, uninstantiated), its totals (1.1, whose statistics SPMI shows in
+// CPUClasses declares CPU (1, uninstantiated), its totals (1.1, whose statistics SPMI shows in
 // `CPU` itself) and one instance per processor (1.2, UMA_PROCESSOR, instance value = the OS
 // processor number, SPMI number = number + 1) (checklist §0.1, AMB-51). ncpu sets the scales.
 func CPUClasses(ncpu int) (top, total, per *ns.Class) {
@@ -157,16 +157,18 @@ func CPUClasses(ncpu int) (top, total, per *ns.Class) {
 		Help:     "Times of one processor, from its cpuN line of /proc/stat. Instance value: the processor number.",
 		InstFreq: ns.SiCfgInst, Levels: []ns.InstLevel{{Type: ns.TypeUint4, Tag: ns.TagProcessor, Size: 4}},
 		Datums: cpuDatums(1000)}
+	namePCP(total, cpuTotalPMDA())
+	namePCP(per, cpuPMDA("kernel.percpu.cpu"))
 	return top, total, per
 }
 
 const CPUModule, CPUTitle = "dcimon-cpu", "Processor times"
 
-// cpuTimeDatums is the number of CPU time counters (user to guest_nice): datums 1 to CPUTimes, in
+// CPUTimeDatums is the number of CPU time counters (user to guest_nice): datums 1 to CPUTimes, in
 // /proc/stat's column order after the first four.
 const CPUTimeDatums = CPUGuestNiceID
 
-// cpuSpecs are the instances of the processors numbered cpus: value = the processor number,
+// CPUSpecs are the instances of the processors numbered cpus: value = the processor number,
 // SPMI number = number + 1 (`CPU/cpu0` = 1.1, SPMI-ASN-5).
 func CPUSpecs(cpus []int) []ns.InstanceSpec {
 	specs := make([]ns.InstanceSpec, len(cpus))
@@ -177,6 +179,12 @@ func CPUSpecs(cpus []int) []ns.InstanceSpec {
 			ASN: ASNFor(uint64(n) + 1), Desc: "Processor " + strconv.Itoa(n)}
 	}
 	return specs
+}
+
+// cpuTotalPMDA is where the Linux PMDA keeps the totals: the processor times and the count of
+// processors.
+func cpuTotalPMDA() []Binding {
+	return append(cpuPMDA("kernel.all.cpu"), Binding{Datum: CPUNumID, Metric: "hinv.ncpu", Mult: 1})
 }
 
 // cpuPMDA is where the Linux PMDA keeps the processor times: under prefix (kernel.all.cpu for

@@ -47,7 +47,7 @@ const (
 	diskNumIDs       = iota     // datums before the invalid-data list
 )
 
-// diskWriteIDs are the datums that are invalid for a read-only device (DCI-INV-1): bytes written
+// DiskWriteIDs are the datums that are invalid for a read-only device (DCI-INV-1): bytes written
 // on a read-only device is the DCI document's own example.
 var DiskWriteIDs = [...]uint8{DiskWritesID, DiskWMergedID, DiskWBytesID, DiskWMsID}
 
@@ -75,7 +75,7 @@ func diskMaxRate(id uint8, u ns.Unit) float64 {
 	return diskMaxOps
 }
 
-// diskFields are the /proc/diskstats fields of the counter datums (index id-1: reads to
+// DiskFields are the /proc/diskstats fields of the counter datums (index id-1: reads to
 // flush_ms), as iostats.rst numbers them after major, minor and name, and whether the kernel
 // prints the field as an unsigned int, which wraps at 2^32 even on 64-bit kernels: every
 // millisecond field and in-flight (block/genhd.c diskstats_show).
@@ -182,7 +182,7 @@ func diskDatums() []ns.Datum {
 	}
 }
 
-// diskClasses declares Disk (2, uninstantiated), one instance per block device (2.2,
+// DiskClasses declares Disk (2, uninstantiated), one instance per block device (2.2,
 // UMA_DISKID) and one per partition nested under its disk (2.3: levels disk, partition), both
 // SiContInst so that hot-plugged devices come and go. Instance values are device numbers in the
 // dev_t encoding of glibc's makedev(3) and stat(2)'s st_rdev ((major & 0xfff) << 8 | (minor &
@@ -199,15 +199,17 @@ func DiskClasses() (top, disk, part *ns.Class) {
 		InstFreq: ns.SiContInst, NestUnder: ns.ClassID{DiskASN, 2},
 		Levels: []ns.InstLevel{{Type: ns.TypeUint8, Tag: ns.TagDiskID, Size: 8}, {Type: ns.TypeUint8, Tag: ns.TagDiskPartition, Size: 8}},
 		Datums: diskDatums()}
+	namePCP(disk, diskPMDA("disk.dev"))
+	namePCP(part, diskPMDA("disk.partitions"))
 	return top, disk, part
 }
 
-// partASNBase numbers partitions inside their disk's context after every possible statistic
+// PartASNBase numbers partitions inside their disk's context after every possible statistic
 // number (datum low bytes stop at 0xff), so a partition never shares a number with one of the
 // disk's statistics (SPMI-ASN-2): partition N is 256 + N.
 const PartASNBase = 0x100
 
-// hiddenDisk reports whether a whole device is one of the kinds hidden by default: loop, ram and
+// HiddenDisk reports whether a whole device is one of the kinds hidden by default: loop, ram and
 // zram devices (names loopN, ramN, zramN).
 func HiddenDisk(name string) bool {
 	for _, p := range [...]string{"loop", "ram", "zram"} {
@@ -225,7 +227,7 @@ func HiddenDisk(name string) bool {
 
 const DiskModule, DiskTitle = "dcimon-disk", "Block device I/O"
 
-// diskDevice is what names a block device or partition as an instance of Disk: its name and
+// DiskDevice is what names a block device or partition as an instance of Disk: its name and
 // device number, a partition's disk and number, and a disk's serial number, device-mapper name
 // and whether it is removable (when known).
 type DiskDevice struct {
@@ -237,7 +239,7 @@ type DiskDevice struct {
 	RemovableKnown        bool
 }
 
-// spec describes the device as an instance: OSName keeps the kernel's bytes (the registry makes
+// Spec describes the device as an instance: OSName keeps the kernel's bytes (the registry makes
 // the SPMI name safe), the description and attributes are escaped for display.
 func (b DiskDevice) Spec(part bool) ns.InstanceSpec {
 	devno := strconv.FormatUint(devMajor(b.Devno), 10) + ":" + strconv.FormatUint(devMinor(b.Devno), 10)

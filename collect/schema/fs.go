@@ -24,11 +24,11 @@ const (
 	fsPctIUsedID // derived: PERCENT(iused, ifree), df -i's IUse%
 )
 
-// fsName is an instance's name in the tree: the mount point with its slashes as U+2215 DIVISION
+// FSName is an instance's name in the tree: the mount point with its slashes as U+2215 DIVISION
 // SLASH, which reads the same and is not the path separator (`/home` is `FS/∕home`).
 func FSName(point string) string { return strings.ReplaceAll(point, "/", "∕") }
 
-// fsClasses declares FS (6, uninstantiated) and one instance per file system (6.2).
+// FSClasses declares FS (6, uninstantiated) and one instance per file system (6.2).
 func FSClasses() (top, fsc *ns.Class) {
 	size := func(id uint8, name, desc, src, help string) ns.Datum {
 		return ns.Gauge(id, name, ns.TypeUint8, ns.UnitBytes, desc, src).WithScale(0, 1<<40).WithPCPName(pmdaMetric(fsPMDA[:], id)).WithHelp(help)
@@ -67,6 +67,7 @@ func FSClasses() (top, fsc *ns.Class) {
 			text(FSOptionsID, "options", "Mount options", "/proc/self/mountinfo mount options", "The mount's options, as mount(8) lists them."),
 			pctUsed, pctIUsed,
 		}}
+	namePCP(fsc, fsPMDA[:])
 	return top, fsc
 }
 

@@ -25,7 +25,7 @@ const (
 	HostForksID              // /proc/stat processes
 )
 
-// hostTextSize is the DCI4 size of the host's text statistics: a host name is at most 64 bytes
+// HostTextSize is the DCI4 size of the host's text statistics: a host name is at most 64 bytes
 // (HOST_NAME_MAX), plus the terminating NUL, rounded to 4 (DCI4-TYPE-2: the supplier bounds the
 // string so that size can reserve room).
 const HostTextSize = 68
@@ -38,7 +38,7 @@ const (
 	hostMaxForks  = 1e7
 )
 
-// hostClass declares Host (5): one instance, its own SPMI context, holding the host's identity,
+// HostClass declares Host (5): one instance, its own SPMI context, holding the host's identity,
 // load and kernel activity. ncpu sets the scales of the load statistics.
 func HostClass(ncpu int) *ns.Class {
 	if ncpu < 1 {
@@ -62,7 +62,7 @@ func HostClass(ncpu int) *ns.Class {
 		d.Source = "derived: AVERAGE(load" + mins + "_x100, hundred)"
 		return d
 	}
-	return &ns.Class{ID: ns.ClassID{HostASN}, Name: "Host", Desc: "Host identity, load and kernel activity", Flags: ns.ClassEnabled,
+	host := &ns.Class{ID: ns.ClassID{HostASN}, Name: "Host", Desc: "Host identity, load and kernel activity", Flags: ns.ClassEnabled,
 		Help:   "The host as a whole: who it is, how long it has been up, its load and the kernel's event counters.",
 		Levels: SingleLevel(),
 		Datums: []ns.Datum{
@@ -101,6 +101,8 @@ func HostClass(ncpu int) *ns.Class {
 			ns.Counter(HostForksID, "forks", ns.TypeUint8, ns.UnitProcesses, "Processes and threads created", "/proc/stat processes").
 				WithScale(0, 100).WithMaxRate(hostMaxForks * float64(ncpu)).WithHelp("Forks (processes and threads created) since boot, shown as a rate."),
 		}}
+	namePCP(host, hostPMDA())
+	return host
 }
 
 const HostModule, HostTitle = "dcimon-host", "Host identity and load"

@@ -39,7 +39,7 @@ const (
 	HandleCGroup
 )
 
-// supplier builds a DCI4 supplier record for the built-in providers (DCI4-SUP-3). MaxStat is the
+// Supplier builds a DCI4 supplier record for the built-in providers (DCI4-SUP-3). MaxStat is the
 // highest statistic number of the supplier's flat DCI4 view: every datum of every class,
 // numbered from 0 in declaration order (DCI4-SUP-5).
 func Supplier(handle uint32, module, title, desc string, typ ns.SupplierType, classes []*ns.Class) ns.Supplier {
@@ -59,17 +59,17 @@ func Supplier(handle uint32, module, title, desc string, typ ns.SupplierType, cl
 	return s
 }
 
-// singleSpecs is the instance list of a single-instance class; providers build it once.
+// SingleSpecs is the instance list of a single-instance class; providers build it once.
 func SingleSpecs() []ns.InstanceSpec {
 	return []ns.InstanceSpec{{Levels: []uint64{0}}}
 }
 
-// Common instance levels.
+// SingleLevel is the instance level of a single-instance class.
 func SingleLevel() []ns.InstLevel {
 	return []ns.InstLevel{{Type: ns.TypeUint4, Tag: ns.TagSingleInst, Size: 4}}
 }
 
-// invalidList encodes the DCIInvalidData of one instance (DCI-INV-1): the ids of the datums not
+// InvalidList encodes the DCIInvalidData of one instance (DCI-INV-1): the ids of the datums not
 // valid for it, 4 bytes each, little-endian; empty when every datum is valid.
 func InvalidList(ids ...ns.DatumID) string {
 	b := make([]byte, 0, 4*len(ids))
@@ -79,7 +79,7 @@ func InvalidList(ids ...ns.DatumID) string {
 	return string(b)
 }
 
-// asnFor is a preferred SPMI number, or 0 (allocate) when it does not fit below the numbers the
+// ASNFor is a preferred SPMI number, or 0 (allocate) when it does not fit below the numbers the
 // registry keeps for totals statistics.
 func ASNFor(n uint64) uint16 {
 	if n == 0 || n >= ns.TotalsASNBase {
@@ -88,7 +88,7 @@ func ASNFor(n uint64) uint16 {
 	return uint16(n)
 }
 
-// userHZ is the unit of the CPU times in /proc/stat and /proc/<pid>/stat: USER_HZ ticks, which the
+// UserHZ is the unit of the CPU times in /proc/stat and /proc/<pid>/stat: USER_HZ ticks, which the
 // kernel's ABI fixes at 100 per second on every architecture Go supports on Linux (sysconf(_SC_CLK_TCK);
 // only alpha and ia64 differed). CPU times stay in ticks (UMA_TICKS, checklist DCI-UNIT-3 and X-8): the
 // conversion to milliseconds (×10) is exact, and the name space does it where a view needs it.

@@ -31,7 +31,7 @@ const (
 	VirtMajFaultsID            // vmstat pgmajfault
 )
 
-// memClasses declares Mem (4, uninstantiated) with three single-instance contexts in the SPMI
+// MemClasses declares Mem (4, uninstantiated) with three single-instance contexts in the SPMI
 // guide's style (`Mem/Real/...`): Real (4.1) physical memory, Swap (4.2) swap space and
 // swapping, Virt (4.3) paging and faults. memTotal (bytes) sets the scales of the levels.
 func MemClasses(memTotal uint64) (top, real, swap, virt *ns.Class) {
@@ -102,6 +102,9 @@ func MemClasses(memTotal uint64) (top, real, swap, virt *ns.Class) {
 			ns.Counter(VirtMajFaultsID, "majfaults", ns.TypeUint8, ns.UnitEvent, "Page faults that needed I/O", "/proc/vmstat pgmajfault").
 				WithScale(0, 1000).WithHelp("Major page faults (the page had to be read from disk), shown as a rate."),
 		}}
+	namePCP(real, realPMDA())
+	namePCP(swap, swapPMDA())
+	namePCP(virt, virtPMDA())
 	return top, real, swap, virt
 }
 

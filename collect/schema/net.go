@@ -70,7 +70,7 @@ func netDatums() []ns.Datum {
 	}
 }
 
-// netClasses declares NetIf (3, uninstantiated) and one instance per interface (3.2, SiContInst:
+// NetClasses declares NetIf (3, uninstantiated) and one instance per interface (3.2, SiContInst:
 // interfaces come and go). The instance value is the kernel's ifindex, and so is the SPMI
 // number. An interface that disappears and comes back is a new instance either way — seen
 // missing for a collection, the name space removes and re-adds it; re-created between two
@@ -84,6 +84,7 @@ func NetClasses() (top, iface *ns.Class) {
 		Help:     "One network interface. Instance value: its ifindex (a hash of the name with the top bit set where sysfs has none).",
 		InstFreq: ns.SiContInst, Levels: []ns.InstLevel{{Type: ns.TypeUint4, Tag: ns.TagDevice, Size: 4}},
 		Datums: netDatums()}
+	namePCP(iface, ifacePMDA())
 	return top, iface
 }
 

@@ -17,7 +17,7 @@ const (
 	numaUsedID // derived: total - free
 )
 
-// numaClasses declares NUMA (11, uninstantiated) and one instance per node (11.2). memTotal
+// NUMAClasses declares NUMA (11, uninstantiated) and one instance per node (11.2). memTotal
 // sets the memory scales.
 func NUMAClasses(memTotal uint64) (top, node *ns.Class) {
 	if memTotal == 0 {

@@ -126,7 +126,7 @@ func LinuxPMDA(ncpu int, memTotal uint64) (decl []*ns.Class, classes []PMDAClass
 	host := HostClass(ncpu)
 	classes = []PMDAClass{
 		{Class: host, Datums: hostPMDA()},
-		{Class: cpuTotal, Datums: append(cpuPMDA("kernel.all.cpu"), Binding{Datum: CPUNumID, Metric: "hinv.ncpu", Mult: 1})},
+		{Class: cpuTotal, Datums: cpuTotalPMDA()},
 		{Class: cpuPer, InstOf: CPUNumber, Datums: cpuPMDA("kernel.percpu.cpu")},
 		{Class: real, Datums: realPMDA()},
 		{Class: swap, Datums: swapPMDA()},
@@ -141,6 +141,23 @@ func LinuxPMDA(ncpu int, memTotal uint64) (decl []*ns.Class, classes []PMDAClass
 		{Class: iface, InstOf: InstanceNumber, Datums: ifacePMDA()},
 	}
 	return []*ns.Class{host, cpuTop, cpuTotal, cpuPer, memTop, real, swap, virt, diskTop, disk, part, fsTop, fsc, psiTop, psi, ip, tcp, udp, netTop, iface}, classes
+}
+
+// namePCP names, on each datum of c that a binding of bs reads, the PCP metric it is
+// (Datum.PCP.Name), unless its declaration names it already (with its instance, as the pressure
+// averages do): so this host read locally and read through pmcd give one answer when asked which
+// PCP metric a datum is (issue 37 item 2). pmcd's clock and a constant are no metric.
+func namePCP(c *ns.Class, bs []Binding) {
+	for _, b := range bs {
+		if b.Metric == MetricClock || b.Metric == MetricConst {
+			continue
+		}
+		for i := range c.Datums {
+			if d := &c.Datums[i]; d.ID.Low() == b.Datum && !d.IsDerived() && d.PCP.Name == "" {
+				d.PCP.Name = b.Metric
+			}
+		}
+	}
 }
 
 // pmdaMetric is the PMDA metric bound to datum id, or "" when none is.

@@ -15,12 +15,12 @@ const (
 	psiNumIDs = iota
 )
 
-// psiResources are the resources the kernel reports, in instance order.
+// PSIResources are the resources the kernel reports, in instance order.
 var PSIResources = [...]string{"cpu", "memory", "io"}
 
 const pressureASN = 7
 
-// pressureClasses declares Pressure (7, uninstantiated) and one instance per resource (7.2:
+// PressureClasses declares Pressure (7, uninstantiated) and one instance per resource (7.2:
 // cpu, memory, io).
 func PressureClasses() (top, res *ns.Class) {
 	src := func(kind, field string) string {

@@ -35,10 +35,10 @@ const (
 	ProcIOBytesID // derived: read_bytes + write_bytes
 )
 
-// maxCmdline bounds a kept command line: ARG_MAX allows megabytes.
+// MaxCmdline bounds a kept command line: ARG_MAX allows megabytes.
 const MaxCmdline = 4096
 
-// procClasses declares Proc (13, uninstantiated) and one instance per process (13.2).
+// ProcClasses declares Proc (13, uninstantiated) and one instance per process (13.2).
 func ProcClasses(ncpu int, memTotal uint64) (top, pc *ns.Class) {
 	maxMs := 1000 * float64(max(ncpu, 1))
 	ms := func(id uint8, name, desc, field, pcp, help string) ns.Datum {

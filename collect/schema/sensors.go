@@ -4,7 +4,7 @@ import ns "dcimon/namespace"
 
 const sensorsASN = 12
 
-// The kinds of sensor, each its own context under Sensors.
+// SensorKind is a kind of sensor, each its own context under Sensors.
 type SensorKind int
 
 const (
@@ -33,10 +33,10 @@ const (
 	SensChipID
 )
 
-// sensorScale is the SPMI scale top of each kind's readings (SPMI-VAL-3), in the kind's unit.
+// SensorScale is the SPMI scale top of each kind's readings (SPMI-VAL-3), in the kind's unit.
 type SensorScale [len(SensorKinds)]float64
 
-// sensorsClasses declares Sensors (12), a context per kind (12.k) and its instance class
+// SensorsClasses declares Sensors (12), a context per kind (12.k) and its instance class
 // (12.k.2), each kind's readings on the scale sc.
 func SensorsClasses(sc SensorScale) []*ns.Class {
 	out := []*ns.Class{{ID: ns.ClassID{sensorsASN}, Name: "Sensors", Desc: "Hardware sensors", Flags: ns.ClassEnabled,

@@ -8,7 +8,7 @@ const (
 	udpASN = 10
 )
 
-// stackStat is one statistic of the stack: where it is read and how it is declared.
+// StackStat is one statistic of the stack: where it is read and how it is declared.
 type StackStat struct {
 	ID           uint8
 	name         string
@@ -79,7 +79,7 @@ func stackDatums(stats []StackStat) []ns.Datum {
 	return out
 }
 
-// tcpipClasses declares IP (8), TCP (9) and UDP (10), each a single instance with its own
+// TCPIPClasses declares IP (8), TCP (9) and UDP (10), each a single instance with its own
 // SPMI context, as Host is.
 func TCPIPClasses() (ip, tcp, udp *ns.Class) {
 	retrans := ns.Derived(tcpRetransID, "retrans_pct", ns.DerivedPercent, ns.PMSemInstant, "Share of TCP segments retransmitted",

@@ -82,6 +82,14 @@ func WriteFleet(dir string, f Fleet) ([]string, error) {
 	return bases, nil
 }
 
+// The Linux PMDA's identifiers of a fleet host's archive: its disks' instance domain, the
+// processor count and the memory size.
+var (
+	fleetDiskInDom      = uint32(60<<22 | 1) // 60.1
+	fleetNCPU, fleetMem = pcparchive.PMID(60, 0, 32), pcparchive.PMID(60, 1, 0)
+)
+
+// writeFleetHost writes host h's archive of fleet f in dir and returns its base name.
 func writeFleetHost(dir string, f Fleet, h int) (string, error) {
 	host := FleetHostName(h)
 	base := filepath.Join(dir, host)
@@ -91,19 +99,40 @@ func writeFleetHost(dir string, f Fleet, h int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	fail := func(err error) (string, error) { return "", fmt.Errorf("archive %s: %w", base, err) }
+	if err := writeFleetMeta(w, f, h, start); err != nil {
+		return "", fmt.Errorf("archive %s: %w", base, err)
+	}
+	c := newFleetCounters(f, h)
+	var at time.Time
+	for k := range f.Samples {
+		at = start.Add(time.Duration(k) * f.Step)
+		c.advance(k)
+		if k >= f.Gap[0] && k < f.Gap[1] {
+			continue
+		}
+		if err := w.PutResult(at, c.sets(k)); err != nil {
+			return "", fmt.Errorf("archive %s: %w", base, err)
+		}
+	}
+	if err := w.CloseAt(at); err != nil {
+		return "", fmt.Errorf("archive %s: %w", base, err)
+	}
+	return base, nil
+}
+
+// writeFleetMeta writes host h's metadata: the metrics' descriptors, the disks' instance domain
+// and the labels pmlogger records of pmcd.
+func writeFleetMeta(w *pcparchive.Writer, f Fleet, h int, start time.Time) error {
 	units := func(u ns.PMUnits) uint32 {
 		p, _ := u.Pack()
 		return p << 8
 	}
-	const diskInDom = 60<<22 | 1 // 60.1
-	ncpu, physmem := pcparchive.PMID(60, 0, 32), pcparchive.PMID(60, 1, 0)
 	descs := []pcparchive.Desc{
-		{PMID: ncpu, Type: pcparchive.TypeU32, InDom: pcparchive.InDomNull, Sem: 4, Names: []string{"hinv.ncpu"}},
-		{PMID: physmem, Type: pcparchive.TypeU64, InDom: pcparchive.InDomNull, Sem: 4, Units: units(ns.PMUnits{DimSpace: 1, ScaleSpace: ns.PMSpaceKByte}), Names: []string{"mem.physmem"}},
+		{PMID: fleetNCPU, Type: pcparchive.TypeU32, InDom: pcparchive.InDomNull, Sem: 4, Names: []string{"hinv.ncpu"}},
+		{PMID: fleetMem, Type: pcparchive.TypeU64, InDom: pcparchive.InDomNull, Sem: 4, Units: units(ns.PMUnits{DimSpace: 1, ScaleSpace: ns.PMSpaceKByte}), Names: []string{"mem.physmem"}},
 	}
 	for _, m := range fleetMetrics {
-		in := uint32(diskInDom)
+		in := fleetDiskInDom
 		if singular(m.name) {
 			in = pcparchive.InDomNull
 		}
@@ -111,80 +140,89 @@ func writeFleetHost(dir string, f Fleet, h int) (string, error) {
 	}
 	for _, d := range descs {
 		if err := w.PutDesc(d); err != nil {
-			return fail(err)
+			return err
 		}
 	}
-	in := pcparchive.InDom{Time: start, InDom: diskInDom}
+	in := pcparchive.InDom{Time: start, InDom: fleetDiskInDom}
 	for d := range f.Disks {
 		in.Instances = append(in.Instances, int32(d))
 		in.Names = append(in.Names, diskName(d))
 	}
 	if err := w.PutInDom(in); err != nil {
-		return fail(err)
+		return err
 	}
 	// The context's labels, as pmlogger records pmcd's: hosts differ by hostname and machine id
 	// (pmseries names a source by them).
+	host := FleetHostName(h)
 	if err := w.PutLabels(start, pcparchive.LabelContext, 0, map[string]string{"hostname": host, "machineid": fmt.Sprintf("%032x", 0xdc1000+h)}); err != nil {
-		return fail(err)
+		return err
 	}
-	if err := w.PutLabels(start, pcparchive.LabelDomain, 60, map[string]string{"agent": "linux"}); err != nil {
-		return fail(err)
-	}
-	counters := make([][]uint64, len(fleetMetrics))
-	for i := range counters {
-		counters[i] = make([]uint64, max(f.Disks, 1))
-		for d := range counters[i] {
-			counters[i][d] = uint64(1_000_000*(h+1) + 1000*d) // not from zero: a host up for a while
+	return w.PutLabels(start, pcparchive.LabelDomain, 60, map[string]string{"agent": "linux"})
+}
+
+// fleetCounters are host h's counters of fleet f, by metric (fleetMetrics) and disk.
+type fleetCounters struct {
+	f Fleet
+	h int
+	n [][]uint64
+}
+
+// newFleetCounters starts host h's counters, not from zero: a host up for a while.
+func newFleetCounters(f Fleet, h int) *fleetCounters {
+	c := &fleetCounters{f: f, h: h, n: make([][]uint64, len(fleetMetrics))}
+	for i := range c.n {
+		c.n[i] = make([]uint64, max(f.Disks, 1))
+		for d := range c.n[i] {
+			c.n[i][d] = uint64(1_000_000*(h+1) + 1000*d)
 		}
 	}
-	secs := f.Step.Seconds()
-	var at time.Time
-	for k := range f.Samples {
-		at = start.Add(time.Duration(k) * f.Step)
-		if k > 0 {
-			for i, m := range fleetMetrics {
-				for d := range counters[i] {
-					counters[i][d] += m.per(h, d, k, secs)
-				}
-			}
-		}
-		if f.Restart > 0 && k == f.Restart {
-			for i := range counters {
-				for d := range counters[i] {
-					counters[i][d] = uint64(10 * d) // rebooted: from nearly nothing
-				}
-			}
-		}
-		if k >= f.Gap[0] && k < f.Gap[1] {
-			continue
-		}
-		var sets []pcparchive.OutSet
+	return c
+}
+
+// advance moves the counters to sample k: each by its metric's rate over a step, and back to
+// nearly nothing at the fleet's restart (the host rebooted).
+func (c *fleetCounters) advance(k int) {
+	if k > 0 {
+		secs := c.f.Step.Seconds()
 		for i, m := range fleetMetrics {
-			s := pcparchive.OutSet{PMID: pcparchive.PMID(60, 0, m.item)}
-			if singular(m.name) {
-				s.Values = []pcparchive.OutValue{{Inst: -1, N: counters[i][0]}}
+			for d := range c.n[i] {
+				c.n[i][d] += m.per(c.h, d, k, secs)
 			}
-			for d := 0; d < f.Disks && !singular(m.name); d++ {
-				v := counters[i][d]
-				if m.typ == pcparchive.TypeU32 {
-					v = uint64(uint32(v))
-				}
-				s.Values = append(s.Values, pcparchive.OutValue{Inst: int32(d), N: v})
-			}
-			sets = append(sets, s)
-		}
-		if k == 0 {
-			sets = append(sets, pcparchive.OutSet{PMID: ncpu, Values: []pcparchive.OutValue{{Inst: -1, N: uint64(4 + h%4)}}},
-				pcparchive.OutSet{PMID: physmem, Values: []pcparchive.OutValue{{Inst: -1, N: uint64(8+h%8) << 20}}})
-		}
-		if err := w.PutResult(at, sets); err != nil {
-			return fail(err)
 		}
 	}
-	if err := w.CloseAt(at); err != nil {
-		return fail(err)
+	if c.f.Restart > 0 && k == c.f.Restart {
+		for i := range c.n {
+			for d := range c.n[i] {
+				c.n[i][d] = uint64(10 * d)
+			}
+		}
 	}
-	return base, nil
+}
+
+// sets are sample k's values: every metric's, and the processor count and memory size in the
+// first sample only, as pmlogger logs what does not change.
+func (c *fleetCounters) sets(k int) []pcparchive.OutSet {
+	var sets []pcparchive.OutSet
+	for i, m := range fleetMetrics {
+		s := pcparchive.OutSet{PMID: pcparchive.PMID(60, 0, m.item)}
+		if singular(m.name) {
+			s.Values = []pcparchive.OutValue{{Inst: -1, N: c.n[i][0]}}
+		}
+		for d := 0; d < c.f.Disks && !singular(m.name); d++ {
+			v := c.n[i][d]
+			if m.typ == pcparchive.TypeU32 {
+				v = uint64(uint32(v))
+			}
+			s.Values = append(s.Values, pcparchive.OutValue{Inst: int32(d), N: v})
+		}
+		sets = append(sets, s)
+	}
+	if k == 0 {
+		h := c.h
+		sets = append(sets, pcparchive.OutSet{PMID: fleetNCPU, Values: []pcparchive.OutValue{{Inst: -1, N: uint64(4 + h%4)}}},
+			pcparchive.OutSet{PMID: fleetMem, Values: []pcparchive.OutValue{{Inst: -1, N: uint64(8+h%8) << 20}}})
+	}
+	return sets
 }
 
 // diskName is disk d's name as Linux gives it: sda to sdz, then sdaa, sdab...

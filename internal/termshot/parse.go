@@ -68,58 +68,67 @@ func Parse(r io.Reader, cols, rows int) (*Screen, error) {
 			}
 			return nil, fmt.Errorf("termshot: line %d: %w", row+1, err)
 		}
-		line = strings.TrimRight(line, "\r\n")
-		col := 0
-		for i := 0; i < len(line); {
-			if line[i] == 0x1b {
-				n, ok := sgr(line[i:], &pen)
-				if !ok {
-					n = skipEscape(line[i:])
-				}
-				i += n
-				continue
-			}
-			r, size := utf8.DecodeRuneInString(line[i:]) // an invalid byte is U+FFFD
-			i += size
-			w := runewidth.RuneWidth(r)
-			switch {
-			case r < 0x20 || r == 0x7f:
-				continue // a control character draws nothing
-			case w == 0:
-				if col > 0 && col <= cols { // a combining mark joins the character before it
-					c := &s.Cells[row][col-1]
-					if c.Cont && col > 1 {
-						c = &s.Cells[row][col-2]
-					}
-					c.Text += string(r)
-				}
-				continue
-			}
-			if col+w > cols {
-				col = cols
-				continue
-			}
-			c := pen
-			c.Text = string(r)
-			s.Cells[row][col] = c
-			if w == 2 {
-				cont := pen
-				cont.Text, cont.Cont = "", true
-				s.Cells[row][col+1] = cont
-			}
-			col += w
-		}
-		// The rest of the line is blank in the colours the line ended with.
-		for ; col < cols; col++ {
-			c := pen
-			c.Text = ""
-			s.Cells[row][col] = c
-		}
+		drawLine(s.Cells[row], strings.TrimRight(line, "\r\n"), &pen)
 		if err == io.EOF {
 			break
 		}
 	}
 	return s, nil
+}
+
+// drawLine draws one line of a capture into row with pen, which the line's SGR sequences change;
+// the rest of the row is blank in the colours the line ended with.
+func drawLine(row []Cell, line string, pen *Cell) {
+	col := 0
+	for i := 0; i < len(line); {
+		if line[i] == 0x1b {
+			n, ok := sgr(line[i:], pen)
+			if !ok {
+				n = skipEscape(line[i:])
+			}
+			i += n
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(line[i:]) // an invalid byte is U+FFFD
+		i += size
+		col = drawRune(row, col, r, *pen)
+	}
+	for ; col < len(row); col++ {
+		c := *pen
+		c.Text = ""
+		row[col] = c
+	}
+}
+
+// drawRune draws r at column col of row in pen's colours and returns the column after it: a
+// control character draws nothing, a combining mark joins the character before it, and a
+// character that does not fit ends the line, as the terminal would not show it.
+func drawRune(row []Cell, col int, r rune, pen Cell) int {
+	w := runewidth.RuneWidth(r)
+	switch {
+	case r < 0x20 || r == 0x7f:
+		return col
+	case w == 0:
+		if col > 0 && col <= len(row) {
+			c := &row[col-1]
+			if c.Cont && col > 1 {
+				c = &row[col-2]
+			}
+			c.Text += string(r)
+		}
+		return col
+	case col+w > len(row):
+		return len(row)
+	}
+	c := pen
+	c.Text = string(r)
+	row[col] = c
+	if w == 2 {
+		cont := pen
+		cont.Text, cont.Cont = "", true
+		row[col+1] = cont
+	}
+	return col + w
 }
 
 // skipEscape returns the length of the escape sequence at the start of s: a CSI sequence to
@@ -160,62 +169,77 @@ func sgr(s string, pen *Cell) (int, bool) {
 		return n
 	}
 	for i := 0; i < len(params); i++ {
-		p := num(i)
-		switch {
-		case p == 0:
-			*pen = Cell{}
-		case p == 1:
-			pen.Attr |= Bold
-		case p == 2:
-			pen.Attr |= Dim
-		case p == 3:
-			pen.Attr |= Italic
-		case p == 4:
-			pen.Attr |= Underline
-		case p == 7:
-			pen.Attr |= Reverse
-		case p == 22:
-			pen.Attr &^= Bold | Dim
-		case p == 23:
-			pen.Attr &^= Italic
-		case p == 24:
-			pen.Attr &^= Underline
-		case p == 27:
-			pen.Attr &^= Reverse
-		case p >= 30 && p <= 37:
-			pen.FG = Palette(p - 30)
-		case p >= 90 && p <= 97:
-			pen.FG = Palette(p - 90 + 8)
-		case p >= 40 && p <= 47:
-			pen.BG = Palette(p - 40)
-		case p >= 100 && p <= 107:
-			pen.BG = Palette(p - 100 + 8)
-		case p == 39:
-			pen.FG = nil
-		case p == 49:
-			pen.BG = nil
-		case p == 38 || p == 48:
-			var c color.Color
-			switch num(i + 1) {
-			case 5:
-				if n := num(i + 2); n >= 0 {
-					c = Palette(n)
-				}
-				i += 2
-			case 2:
-				if r, g, b := num(i+2), num(i+3), num(i+4); r >= 0 && g >= 0 && b >= 0 {
-					c = color.RGBA{uint8(r), uint8(g), uint8(b), 0xff}
-				}
-				i += 4
-			}
+		switch p := num(i); p {
+		case 38, 48:
+			c, skip := extendedColor(num, i)
+			i += skip
 			if p == 38 {
 				pen.FG = c
 			} else {
 				pen.BG = c
 			}
+		default:
+			setSGR(pen, p)
 		}
 	}
 	return end + 1, true
+}
+
+// setSGR applies one SGR parameter p other than an extended colour to pen: a reset, an
+// attribute set or cleared, or a colour of the palette.
+func setSGR(pen *Cell, p int) {
+	switch {
+	case p == 0:
+		*pen = Cell{}
+	case p == 1:
+		pen.Attr |= Bold
+	case p == 2:
+		pen.Attr |= Dim
+	case p == 3:
+		pen.Attr |= Italic
+	case p == 4:
+		pen.Attr |= Underline
+	case p == 7:
+		pen.Attr |= Reverse
+	case p == 22:
+		pen.Attr &^= Bold | Dim
+	case p == 23:
+		pen.Attr &^= Italic
+	case p == 24:
+		pen.Attr &^= Underline
+	case p == 27:
+		pen.Attr &^= Reverse
+	case p >= 30 && p <= 37:
+		pen.FG = Palette(p - 30)
+	case p >= 90 && p <= 97:
+		pen.FG = Palette(p - 90 + 8)
+	case p >= 40 && p <= 47:
+		pen.BG = Palette(p - 40)
+	case p >= 100 && p <= 107:
+		pen.BG = Palette(p - 100 + 8)
+	case p == 39:
+		pen.FG = nil
+	case p == 49:
+		pen.BG = nil
+	}
+}
+
+// extendedColor reads the colour of an extended colour parameter (38 or 48) at i: 5;n from the
+// palette or 2;r;g;b, nil when it is not one; skip is how many parameters after i it took.
+func extendedColor(num func(int) int, i int) (c color.Color, skip int) {
+	switch num(i + 1) {
+	case 5:
+		if n := num(i + 2); n >= 0 {
+			c = Palette(n)
+		}
+		return c, 2
+	case 2:
+		if r, g, b := num(i+2), num(i+3), num(i+4); r >= 0 && g >= 0 && b >= 0 {
+			c = color.RGBA{uint8(r), uint8(g), uint8(b), 0xff}
+		}
+		return c, 4
+	}
+	return nil, 0
 }
 
 // ansi16 is the 16 colours of xterm's default palette.
