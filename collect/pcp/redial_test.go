@@ -204,3 +204,65 @@ func TestStartJitter(t *testing.T) {
 		}
 	}
 }
+
+// Issue 40 item 6: under real load, through pmproxy and natively, the processor's parts are
+// judged against the interval of the host's own timestamps, at the host's own scale: every
+// reading of CPU/busy, user and kern is a value, never "parts add up to more than the time
+// elapsed". The hosts' first connections are not waited for (as when a loaded pmproxy
+// answers after the start's probe deadline), so the scales come with the connection made
+// after the start.
+func TestCPUPartsUnderLoadRemote(t *testing.T) {
+	p := pcptest.Start(t)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() { // a processor's worth of work, in this process
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+		}
+	}()
+	for _, path := range []string{"native", "rest"} {
+		t.Run(path, func(t *testing.T) {
+			opt := Options{Interval: time.Second, Deadline: 10 * time.Second, ProbeDeadline: time.Nanosecond}
+			if path == "rest" {
+				opt.URL = p.URL()
+			}
+			provs, err := Fleet(opt, []Host{{"a", p.Hostspec()}, {"b", p.Hostspec()}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := collect.NewSampler(ns.NewRegistry(), provs, collect.Options{Deadline: 10 * time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			valid := 0
+			var last ns.Value
+			for i := 0; i < 60 && valid < 3; i++ {
+				time.Sleep(time.Second / 2)
+				snap, err := s.Sample(context.Background())
+				if err != nil {
+					t.Fatal(err)
+				}
+				last = collecttest.Value(t, s, snap, "a/CPU/busy")
+				if last.State != ns.Valid && last.Reason != ns.ReasonBeyondElapsed {
+					continue // not connected yet, or no rate yet
+				}
+				valid++
+				for _, h := range []string{"a", "b"} {
+					for _, stat := range []string{"busy", "user", "kern", "idle"} {
+						v := collecttest.Value(t, s, snap, h+"/CPU/"+stat)
+						if v.State != ns.Valid || (stat == "busy" && v.V > 100.5) {
+							t.Errorf("%s: %s/CPU/%s %+v", path, h, stat, v)
+						}
+					}
+				}
+			}
+			if valid < 3 {
+				t.Fatalf("%s: %d readings with rates; the last a/CPU/busy %+v, status %+v", path, valid, last, statusOf(s, "a"))
+			}
+		})
+	}
+}
