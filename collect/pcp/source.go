@@ -206,7 +206,12 @@ func Fleet(opt Options, hosts []Host) ([]collect.Provider, error) {
 			}
 		}
 		h.takeLink(time.Now())
-		h.redeclared = false // nothing is registered yet
+		if h.connected() {
+			// Nothing is registered yet: declared afresh, with the labels its pmcd gave.
+			h.decl = nil
+			h.declare(int(h.scale[0]), h.scale[1])
+		}
+		h.redeclared = false
 	}
 	provs := make([]collect.Provider, len(hosts))
 	for i, h := range hs {

@@ -1,0 +1,69 @@
+package headless
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"dcimon/collect/pcp"
+	"dcimon/internal/pcptest"
+)
+
+// Issue 40 item 4: `hosts` reads a fleet of real pmcds as the monitor's hosts table does: a
+// host that answers has its CPU, memory used, load and age figures; a host that does not answer
+// is there with its state and why, its figures null, never 0; the hosts sort as asked.
+func TestHostsOfARealFleet(t *testing.T) {
+	p := pcptest.Start(t)
+	down := fmt.Sprintf("127.0.0.1:%d", pcptest.FreePort(t))
+	hosts := []pcp.Host{{Name: "good", Spec: p.Hostspec()}, {Name: "relayed", Spec: p.ProxyHostspec()}, {Name: "down", Spec: down}}
+	var out bytes.Buffer
+	err := Hosts(context.Background(), HostsOptions{Common: Common{HostList: hosts, Fleet: true, JSON: true}, Interval: 500 * time.Millisecond,
+		Count: 2, Sort: "cpu"}, RealEnv(), &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("%d readings, want 2:\n%s", len(lines), out.String())
+	}
+	var r hostsReading
+	if err := json.Unmarshal([]byte(lines[1]), &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Hosts) != 3 || r.Answer != 2 {
+		t.Fatalf("%d hosts, %d answering: %s", len(r.Hosts), r.Answer, lines[1])
+	}
+	if r.Hosts[2].Name != "down" {
+		t.Errorf("a host without figures sorts last by cpu: %s", lines[1])
+	}
+	for _, h := range r.Hosts {
+		switch h.Name {
+		case "down":
+			if h.State != "failing" || !strings.Contains(h.Why, "refused") || h.CPU != nil || h.Mem != nil || h.Net != nil || h.Age != nil {
+				t.Errorf("the host that is down: %+v", h)
+			}
+		default:
+			if h.State != "ok" || h.CPU == nil || h.Mem == nil || h.Load1 == nil || h.Age == nil || *h.CPU < 0 || *h.CPU > 100.5 || *h.Mem <= 0 || *h.Mem > 100 {
+				t.Errorf("%s: %s", h.Name, lines[1])
+			}
+		}
+	}
+	// The text table: a heading, a row a host, the reason of the one down.
+	out.Reset()
+	if err := Hosts(context.Background(), HostsOptions{Common: Common{HostList: hosts, Fleet: true}, Interval: 300 * time.Millisecond,
+		Count: 1, Sort: "name"}, RealEnv(), &out); err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	if !strings.Contains(text, "2 of 3 hosts answer") || !strings.Contains(text, "HOST") || !strings.Contains(text, "refused") ||
+		strings.Index(text, "\ndown") > strings.Index(text, "\ngood") {
+		t.Errorf("the text table:\n%s", text)
+	}
+	if err := Hosts(context.Background(), HostsOptions{Common: Common{HostList: hosts, Fleet: true}, Sort: "nope", Count: 1}, RealEnv(), &out); err == nil {
+		t.Error("--sort nope: no error")
+	}
+}
