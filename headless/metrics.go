@@ -56,15 +56,14 @@ func Metrics(ctx context.Context, o MetricsOptions, e Env) (err error) {
 	default:
 		return Usagef("--format %q: want %s or %s", o.Format, FormatPrometheus, FormatOpenMetrics)
 	}
-	s, as, first, _, err := firstReadingOf(ctx, o.Common, e, o.Paths...)
+	s, as, _, _, err := firstReadingOf(ctx, o.Common, e, o.Paths...)
 	if err != nil {
 		return err
 	}
 	defer func() { err = damaged(as, err) }() // what was read is printed; then the damage is said
 	reg := s.Registry()
-	ticks := ticksFrom(first, o.Interval, e)
 	for n := 0; o.Count == 0 || n < o.Count; n++ {
-		if err := ticks.wait(ctx, e); err != nil {
+		if err := e.Sleep(ctx, o.Interval); err != nil {
 			if n > 0 && ctx.Err() != nil {
 				return nil
 			}

@@ -517,6 +517,7 @@ func (m *Model) onSample(msg sampleMsg) tea.Cmd {
 		m.firstAt = msg.snap.End // what is "added" until then is the start-up inventory
 	}
 	m.health, m.okN, m.badN, m.hostsOK, m.hosts = buildHealthHosts(m.reg, m.snap)
+	m.ov.hosts.set(m.reg, m.snap) // a fleet's hosts table (hosts.go)
 	if m.ov.on {
 		// The overview hides the tree: its rows are made again when the panes come back, not
 		// at every collection that brings a new process (issue 32 item 15).

@@ -210,17 +210,16 @@ func (h *pcpHost) ensureLink(now time.Time) error {
 	if !h.dl.running && !now.Before(h.dl.retryAt) {
 		h.startDial(now, 0)
 	}
-	return h.notConnected(now)
+	return h.notConnected()
 }
 
 // notConnected says why the host has no connection: the last dial's failure, and what is being
 // done about it.
-func (h *pcpHost) notConnected(now time.Time) error {
-	switch {
-	case h.dl.lastErr != nil && h.dl.running:
-		return fmt.Errorf("%w (dialling again since %s)", h.dl.lastErr, h.dl.since.Format("15:04:05"))
-	case h.dl.lastErr != nil:
-		return fmt.Errorf("%w (next try in %s)", h.dl.lastErr, h.dl.retryAt.Sub(now).Round(100*time.Millisecond))
+func (h *pcpHost) notConnected() error {
+	if h.dl.lastErr != nil {
+		// The same words while the pauses stay as long: the events say it once, not at every
+		// reading.
+		return fmt.Errorf("%w (trying again every %s or so)", h.dl.lastErr, h.dl.backoff)
 	}
 	return fmt.Errorf("%s: connecting (since %s): %w", h.opt.Hostspec, h.dl.since.Format("15:04:05.000"), errConnecting)
 }
