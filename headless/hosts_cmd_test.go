@@ -19,7 +19,10 @@ import (
 func TestHostsOfARealFleet(t *testing.T) {
 	p := pcptest.Start(t)
 	down := fmt.Sprintf("127.0.0.1:%d", pcptest.FreePort(t))
-	hosts := []pcp.Host{{Name: "good", Spec: p.Hostspec()}, {Name: "relayed", Spec: p.ProxyHostspec()}, {Name: "down", Spec: down}}
+	// A host named by a long hostspec: its Monitor instance's name is made short, and the
+	// table finds it all the same.
+	hosts := []pcp.Host{{Name: "good", Spec: p.Hostspec()}, {Name: "relayed", Spec: p.ProxyHostspec()}, {Name: "down", Spec: down},
+		{Name: p.ProxyHostspec(), Spec: p.ProxyHostspec()}}
 	var out bytes.Buffer
 	err := Hosts(context.Background(), HostsOptions{Common: Common{HostList: hosts, Fleet: true, JSON: true}, Interval: 500 * time.Millisecond,
 		Count: 2, Sort: "cpu"}, RealEnv(), &out)
@@ -34,10 +37,10 @@ func TestHostsOfARealFleet(t *testing.T) {
 	if err := json.Unmarshal([]byte(lines[1]), &r); err != nil {
 		t.Fatal(err)
 	}
-	if len(r.Hosts) != 3 || r.Answer != 2 {
+	if len(r.Hosts) != 4 || r.Answer != 3 {
 		t.Fatalf("%d hosts, %d answering: %s", len(r.Hosts), r.Answer, lines[1])
 	}
-	if r.Hosts[2].Name != "down" {
+	if r.Hosts[3].Name != "down" {
 		t.Errorf("a host without figures sorts last by cpu: %s", lines[1])
 	}
 	for _, h := range r.Hosts {
@@ -59,7 +62,7 @@ func TestHostsOfARealFleet(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := out.String()
-	if !strings.Contains(text, "2 of 3 hosts answer") || !strings.Contains(text, "HOST") || !strings.Contains(text, "refused") ||
+	if !strings.Contains(text, "3 of 4 hosts answer") || !strings.Contains(text, "HOST") || !strings.Contains(text, "refused") ||
 		strings.Index(text, "\ndown") > strings.Index(text, "\ngood") {
 		t.Errorf("the text table:\n%s", text)
 	}

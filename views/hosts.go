@@ -67,6 +67,17 @@ func child(c *namespace.Context, name string) *namespace.Context {
 	return nil
 }
 
+// monitorOf is the Monitor context of the supplier module: its instance, whose name may have
+// been made short (a long hostspec), keeps the module as its OS name.
+func monitorOf(mon *namespace.Context, module string) *namespace.Context {
+	for _, k := range mon.Children() {
+		if !k.Deleted() && (k.Name == module || (k.Inst != nil && k.Inst.OSName == module)) {
+			return k
+		}
+	}
+	return nil
+}
+
 // stat is the value of path below c in snap as its text shows it, at the base of its unit (a
 // share in %, bytes a second), NaN when it is not a valid number.
 func stat(reg *namespace.Registry, snap *namespace.Snapshot, c *namespace.Context, path string) float64 {
@@ -84,7 +95,7 @@ func stat(reg *namespace.Registry, snap *namespace.Snapshot, c *namespace.Contex
 func hostRow(reg *namespace.Registry, snap *namespace.Snapshot, c *namespace.Context, mon *namespace.Context) HostRow {
 	r := HostRow{Name: c.Name, Path: c.Path(), Desc: c.Desc, State: "idle", Age: -1}
 	if mon != nil {
-		if m := child(mon, c.Class.Supplier.Module); m != nil {
+		if m := monitorOf(mon, c.Class.Supplier.Module); m != nil {
 			if ref, err := reg.Lookup(m, "state"); err == nil {
 				if v, _, ok := snap.Lookup(ref); ok && v.State == namespace.Valid && v.S != "" {
 					r.State = v.S
