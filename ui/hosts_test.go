@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"dcimon/collect/pcp"
 	"dcimon/internal/pcptest"
 	ns "dcimon/namespace"
+	"dcimon/views"
 )
 
 // realFleet is a sampler of n hosts on one real pmcd (every fourth relayed by its pmproxy) and
@@ -105,3 +107,32 @@ func TestHostsTableOnTheOverview(t *testing.T) {
 		t.Errorf("Enter opened %q, want the host %q", got, want)
 	}
 }
+
+// BenchmarkHostsTableKey is issue 40's budget for the hosts table of 1,000 hosts: a key press
+// that sorts it again (by the next column each time) and the table drawn at 200x60 (30 rows).
+// The budget is 16 ms.
+func BenchmarkHostsTableKey(b *testing.B) {
+	m := New(newFixture(b, 2, 1, "eth0"), testOptions())
+	rows := make([]views.HostRow, 1000)
+	for i := range rows {
+		rows[i] = views.HostRow{Name: fmt.Sprintf("web%04d.example.com", i), Path: fmt.Sprintf("web%04d", i), State: "ok",
+			CPU: float64(i%97) + 0.5, Mem: float64(i%53) + 0.25, Load1: float64(i%7) / 3, Disk: float64(i % 89), DiskName: "nvme0n1",
+			Net: float64(i) * 12345, Age: time.Duration(i%13) * time.Millisecond}
+		if i%10 == 0 {
+			rows[i].State, rows[i].Why = "failing", "pmcd web: connect: no answer in time"
+			rows[i].CPU, rows[i].Mem, rows[i].Load1, rows[i].Disk, rows[i].Net, rows[i].Age = nan, nan, nan, nan, nan, -1
+		}
+	}
+	m.ov.hosts.rows = rows
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		m.ov.hosts.sortBy(views.HostKeys[i%len(views.HostKeys)])
+		if len(m.hostsLines(198, 30)) == 0 {
+			b.Fatal("no table")
+		}
+		i++
+	}
+}
+
+var nan = math.NaN()
