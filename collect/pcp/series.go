@@ -67,6 +67,7 @@ type Series struct {
 	mu      sync.Mutex
 	metrics map[string]*seriesMetric
 	clk     seriesClock
+	brk     seriesBreaker // pmproxy or its key-value server down (series_down.go)
 }
 
 // seriesMetric is one metric's series for the fleet: resolved once, and a window of values.
@@ -189,11 +190,6 @@ func OpenSeries(ctx context.Context, opt SeriesOptions) (*Series, error) {
 	return s, nil
 }
 
-// reqCtx is the context of one request: the caller's, within the request deadline.
-func (s *Series) reqCtx(ctx context.Context) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(ctx, s.opt.Deadline)
-}
-
 // metric is the metric's entry, made once.
 func (s *Series) metric(name string) *seriesMetric {
 	s.mu.Lock()
@@ -282,7 +278,7 @@ func (s *Series) instances(ctx context.Context, m *seriesMetric) error {
 		defer cancel()
 		insts, err := s.c.SeriesInstances(rctx, m.ids)
 		if err != nil {
-			m.instErr = fmt.Errorf("%s: %w", m.name, s.c.Diagnose(err))
+			m.instErr = fmt.Errorf("%s: %w", m.name, s.diagnose(err))
 			return
 		}
 		m.inst, m.instsOf = map[string]seriesInstOf{}, map[int][]pmproxy.Instance{}
@@ -320,7 +316,7 @@ func (s *Series) findHosts(ctx context.Context, ms []*seriesMetric) error {
 	names, err := s.c.SeriesSources(rctx, order)
 	cancel()
 	if err != nil {
-		return s.c.Diagnose(err)
+		return s.diagnose(err)
 	}
 	type found struct {
 		src, name string
@@ -518,7 +514,7 @@ func (s *Series) window(ctx context.Context, m *seriesMetric, t time.Time) error
 	g := s.grouper(m)
 	if err := s.c.SeriesValuesFunc(rctx, m.ids, pmproxy.Window{Start: lo, Finish: hi}, s.opt.MaxValues, g.add); err != nil {
 		m.samples = nil
-		return fmt.Errorf("%s: %w", m.name, s.c.Diagnose(err))
+		return fmt.Errorf("%s: %w", m.name, s.diagnose(err))
 	}
 	m.samples, m.lo, m.hi = g.done(), lo, hi
 	return nil

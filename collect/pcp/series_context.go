@@ -63,7 +63,7 @@ func (x *seriesContext) Metrics(ctx context.Context, names ...string) ([]pmproxy
 	for _, n := range names {
 		m := x.s.metric(n)
 		if err := x.s.resolve(ctx, m); err != nil {
-			return out, x.s.c.Diagnose(err)
+			return out, x.s.diagnose(err)
 		}
 		d, ok := m.desc[x.i]
 		if !ok {
@@ -186,7 +186,7 @@ func (x *seriesContext) Fetch(ctx context.Context, names ...string) (*pmproxy.Fe
 	for _, n := range names {
 		m := x.s.metric(n)
 		if err := x.s.resolve(ctx, m); err != nil {
-			return nil, x.s.c.Diagnose(err)
+			return nil, x.s.diagnose(err)
 		}
 		vs, ok, err := x.s.values(ctx, m, x.i, at, x.step)
 		if err != nil {
