@@ -34,8 +34,28 @@ func fleetWith(t *testing.T, request, collection, probe time.Duration, hosts ...
 // collection up to its deadline), and the hung host's classes say why at every reading.
 func TestNeverWaitOnAHungHost(t *testing.T) {
 	p := pcptest.Start(t)
+	for _, path := range []string{"native", "rest"} {
+		t.Run(path, func(t *testing.T) {
+			url := ""
+			if path == "rest" {
+				url = p.URL() // the REST path: pmproxy's context on the hung host is made off the path too
+			}
+			testNeverWait(t, url, p.Hostspec(), pcptest.Hung(t))
+		})
+	}
+}
+
+func testNeverWait(t *testing.T, url, good, hung string) {
 	const long = 20 * time.Second
-	s := fleetWith(t, long, long, 2*time.Second, Host{"good", p.Hostspec()}, Host{"hung", pcptest.Hung(t)})
+	provs, err := Fleet(Options{URL: url, Interval: time.Second, Deadline: long, ProbeDeadline: 2 * time.Second},
+		[]Host{{"good", good}, {"hung", hung}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := collect.NewSampler(ns.NewRegistry(), provs, collect.Options{Deadline: long})
+	if err != nil {
+		t.Fatal(err)
+	}
 	ctx := context.Background()
 	for i := range 5 {
 		t0 := time.Now()
