@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -233,15 +234,10 @@ func TestStartJitter(t *testing.T) {
 // after the start.
 func TestCPUPartsUnderLoadRemote(t *testing.T) {
 	p := pcptest.Start(t)
-	stop := make(chan struct{})
-	defer close(stop)
+	var stop atomic.Bool
+	defer stop.Store(true)
 	go func() { // a processor's worth of work, in this process
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-			}
+		for !stop.Load() {
 		}
 	}()
 	for _, path := range []string{"native", "rest"} {
