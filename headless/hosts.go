@@ -50,7 +50,7 @@ type hostsReading struct {
 // answers and why not, its CPU, memory used, 1-minute load, busiest disk and network bytes a
 // second, and the age of its reading; the same figures the monitor's hosts table shows. The
 // first reading is printed one interval after the start, so its rates are over it.
-func Hosts(ctx context.Context, o HostsOptions, e Env, w io.Writer) error {
+func Hosts(ctx context.Context, o HostsOptions, e Env, w io.Writer) (err error) {
 	key := o.Sort
 	if key == "" {
 		key = "name"
@@ -63,22 +63,32 @@ func Hosts(ctx context.Context, o HostsOptions, e Env, w io.Writer) error {
 		desc = !desc
 	}
 	o.Common.Interval = o.Interval
-	s, _, first, _, err := firstReadingOf(ctx, o.Common, e)
+	s, as, first, day, err := firstReadingOf(ctx, o.Common, e)
 	if err != nil {
 		return err
 	}
+	defer func() { err = damaged(as, err) }() // what was read is printed; then the damage is said
 	reg := s.Registry()
 	if len(views.HostRows(reg, first)) == 0 {
 		return fmt.Errorf("hosts: the source is not a fleet: give several hosts (--hosts a,b), archives or --series")
 	}
 	ticks := ticksFrom(first, o.Interval, e)
 	prev := first.End
+	pastTo := o.pastTo(e.Loc, day)
 	for n := 0; o.Count == 0 || n < o.Count; n++ {
-		if err := ticks.wait(ctx, e); err != nil {
+		// The recorded past (archives, series) is read a sample at a time, without waiting.
+		if o.Archived() {
+			if archiveEnded(s) {
+				return nil
+			}
+		} else if err := ticks.wait(ctx, e); err != nil {
 			return nil
 		}
 		snap, err := s.Sample(ctx)
 		if err != nil {
+			return nil
+		}
+		if o.Archived() && (archiveEnded(s) || !snap.End.After(prev) || pastTo(snap.End)) {
 			return nil
 		}
 		rows := views.HostRows(reg, snap)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"dcimon/collect/pcp"
+	"dcimon/internal/archivetest"
 	"dcimon/internal/pcptest"
 )
 
@@ -68,5 +69,40 @@ func TestHostsOfARealFleet(t *testing.T) {
 	}
 	if err := Hosts(context.Background(), HostsOptions{Common: Common{HostList: hosts, Fleet: true}, Sort: "nope", Count: 1}, RealEnv(), &out); err == nil {
 		t.Error("--sort nope: no error")
+	}
+}
+
+// Issue 40 item 4: the hosts of several archives have the same table, read a sample at a time
+// without waiting: each host's CPU, memory, load and busiest disk from its archive.
+func TestHostsOfArchives(t *testing.T) {
+	bases, err := archivetest.WriteFleet(t.TempDir(), archivetest.Fleet{Hosts: 3, Disks: 2, Samples: 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	slept := 0
+	env := RealEnv()
+	env.Sleep = func(context.Context, time.Duration) error { slept++; return nil }
+	if err := Hosts(context.Background(), HostsOptions{Common: Common{Archives: bases, Fleet: true, JSON: true}, Count: 2, Sort: "disk"}, env, &out); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 2 || slept != 0 {
+		t.Fatalf("%d readings after %d waits:\n%s", len(lines), slept, out.String())
+	}
+	var r hostsReading
+	if err := json.Unmarshal([]byte(lines[1]), &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Hosts) != 3 {
+		t.Fatalf("%d hosts: %s", len(r.Hosts), lines[1])
+	}
+	for i, h := range r.Hosts {
+		if h.State != "ok" || h.Disk == nil || h.DiskName == "" {
+			t.Errorf("%s: %s", h.Name, lines[1])
+		}
+		if i > 0 && h.Disk != nil && r.Hosts[i-1].Disk != nil && *h.Disk > *r.Hosts[i-1].Disk {
+			t.Errorf("not sorted by the busiest disk: %s", lines[1])
+		}
 	}
 }

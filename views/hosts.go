@@ -31,9 +31,9 @@ type HostRow struct {
 // HostKeys are the columns a hosts table sorts by, in the order shown.
 var HostKeys = []string{"name", "state", "cpu", "mem", "load", "disk", "net", "age"}
 
-// HostRows are the hosts of a fleet in snap: each top-level context of a PCP supplier that holds
-// classes of its own (a host of --hosts, --archive or --series with several hosts), in the
-// order of the name space. A single host, or a local source, has none.
+// HostRows are the hosts of a fleet in snap: each top-level context of a supplier that holds a
+// host's classes (a host of --hosts, --archive or --series with several hosts), in the order of
+// the name space. A single host, or a local source, has none.
 func HostRows(reg *namespace.Registry, snap *namespace.Snapshot) []HostRow {
 	if reg == nil || snap == nil {
 		return nil
@@ -47,7 +47,7 @@ func HostRows(reg *namespace.Registry, snap *namespace.Snapshot) []HostRow {
 	}
 	var rows []HostRow
 	for _, c := range top.Children() {
-		if c.Class == nil || c.Class.Supplier == nil || !strings.HasPrefix(c.Class.Supplier.Module, "pcp:") || len(c.Class.ID) != 1 || c.Deleted() {
+		if c.Class == nil || c.Class.Supplier == nil || len(c.Class.ID) != 1 || c.Deleted() {
 			continue
 		}
 		if child(c, "CPU") == nil && child(c, "Host") == nil && child(c, "Disk") == nil {
