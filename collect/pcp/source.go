@@ -102,7 +102,7 @@ type pcpHost struct {
 	factors    map[string]float64     // metric → factor to its datum's unit, NaN where none (per context)
 	reset      [8]byte                // the reset value of the current context
 	instNm     map[string]map[int64]string
-	retryAt    time.Time // backoff after a failed request on a connection that stays
+	retryAt    time.Time // backoff after a failure to reach pmproxy
 	// lastCollect is when the last collection began, and gap the longest time between two: a
 	// context made again (one expired) lives longer than it.
 	lastCollect time.Time
