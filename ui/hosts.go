@@ -75,7 +75,9 @@ func (m *Model) hostsKey(km tea.KeyMsg) (cmd tea.Cmd, ok bool) {
 		t.keys, t.list, t.rev = &pk, &lk, newValuesKeys().Reverse
 	}
 	sorted := func(k string) (tea.Cmd, bool) {
+		k0 := m.hostsFirstPath()
 		t.sortBy(k)
+		m.hostsRepath(k0)
 		dir := "largest first"
 		if !t.desc {
 			dir = "smallest first"
@@ -107,8 +109,10 @@ func (m *Model) hostsKey(km tea.KeyMsg) (cmd tea.Cmd, ok bool) {
 	case key.Matches(km, t.keys.SortPrev):
 		return sorted(views.HostKeys[step(-1)])
 	case key.Matches(km, t.rev):
+		k0 := m.hostsFirstPath()
 		t.desc = !t.desc
 		views.SortHosts(t.rows, t.key, t.desc)
+		m.hostsRepath(k0)
 		m.touch()
 		return nil, true
 	}
@@ -137,13 +141,34 @@ func (m *Model) hostsKey(km tea.KeyMsg) (cmd tea.Cmd, ok bool) {
 	default:
 		return nil, false
 	}
-	// The paths of the rows on screen follow at once (a key may come before the next frame).
-	k0 := m.ov.cursor - (at - oldTop)
-	for j := 0; j < t.shown && k0+j < len(m.ov.paths) && k0 >= 0; j++ {
-		m.ov.paths[k0+j] = t.rows[t.top+j].Path
-	}
+	m.hostsRepath(m.ov.cursor - (at - oldTop))
 	m.touch()
 	return nil, true
+}
+
+// hostsFirstPath is where the table's first row on screen is among the overview's paths, -1
+// when it is not there.
+func (m *Model) hostsFirstPath() int {
+	t := &m.ov.hosts
+	if t.top >= len(t.rows) {
+		return -1
+	}
+	for i, p := range m.ov.paths {
+		if p == t.rows[t.top].Path {
+			return i
+		}
+	}
+	return -1
+}
+
+// hostsRepath makes the overview's paths of the rows on screen, from k0, those of the rows now
+// there: a key that sorts or scrolls may come before the next frame, and Enter must open the
+// host the row shows.
+func (m *Model) hostsRepath(k0 int) {
+	t := &m.ov.hosts
+	for j := 0; k0 >= 0 && j < t.shown && k0+j < len(m.ov.paths) && t.top+j < len(t.rows); j++ {
+		m.ov.paths[k0+j] = t.rows[t.top+j].Path
+	}
 }
 
 // hostsLines is the hosts table in at most h lines of width w: a heading, the rows that fit
