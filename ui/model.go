@@ -201,7 +201,9 @@ func New(src Sampler, opts Options) Model {
 		src: src, reg: src.Registry(), opts: opts, st: newStyles(st), ctx: context.Background(),
 		log:  log.New(out, "dcimon ", log.LstdFlags|log.Lmicroseconds),
 		keys: ptr(km.global), ovKeys: ptr(newOverlayKeys()), oKeys: ptr(km.overview), inKeys: ptr(newInputKeys()), fKeys: ptr(newFormKeys()),
-		interval: opts.Interval, after: tea.Tick, now: opts.Now,
+		// The beats are on the clock (tea.Every: whole multiples of the interval), as sar keeps
+		// its readings: a beat handled late does not move the next ones (issue 40 item 2).
+		interval: opts.Interval, after: tea.Every, now: opts.Now,
 		// Init starts the first collection, so the model is born with it in flight.
 		inflight: true,
 		crash:    &crashBox{},
