@@ -38,8 +38,9 @@ type dialState struct {
 	done    chan link // its outcome; room for one
 	backoff time.Duration
 	retryAt time.Time
-	lastErr error // the last dial's failure
-	fails   int   // dials failed in a row
+	lastErr error         // the last dial's failure
+	fails   int           // dials failed in a row
+	spread  time.Duration // the source's start jitter (startJitter), kept for the re-dials
 }
 
 // errNotConnected is what a native context says when asked for anything without a connection:
@@ -208,7 +209,13 @@ func (h *pcpHost) ensureLink(now time.Time) error {
 		return nil
 	}
 	if !h.dl.running && !now.Before(h.dl.retryAt) {
-		h.startDial(now, 0)
+		// A lost connection is dialled again at once, give or take the start's spread: hosts
+		// that a network lost together do not all dial in the same millisecond.
+		var delay time.Duration
+		if h.dl.spread > 0 {
+			delay = rand.N(h.dl.spread)
+		}
+		h.startDial(now, delay)
 	}
 	return h.notConnected()
 }

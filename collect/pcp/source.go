@@ -186,6 +186,7 @@ func Fleet(opt Options, hosts []Host) ([]collect.Provider, error) {
 		if spread > 0 {
 			delay = rand.N(spread)
 		}
+		h.dl.spread = spread
 		h.startDial(now, delay)
 		hs[i] = h
 	}
