@@ -57,6 +57,9 @@ type config struct {
 	volSize        int64         // record --size: a volume's bytes before the next (0: one volume)
 	keep           time.Duration // record --keep: how long volumes are kept (0: all)
 	archiveVersion int
+	// hosts
+	hostsSort    string
+	hostsReverse bool
 	// hot
 	max       int
 	threshold string

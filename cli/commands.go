@@ -324,7 +324,7 @@ theme as a file to copy.`,
 	addSource(fs, cfg, liveSource)
 	addConfig(fs, cfg)
 
-	cmds := []*cobra.Command{list, describe, get, hot, metrics, record, conf, completionCmd(cfg), manCmd(cfg), versionCmd(cfg)}
+	cmds := []*cobra.Command{list, describe, get, hot, hostsCmd(cfg), metrics, record, conf, completionCmd(cfg), manCmd(cfg), versionCmd(cfg)}
 	root.AddCommand(cmds...)
 	// Help and the man page list the commands in this order, the headless ones first; cobra's own
 	// lists (completion) sort them by name.

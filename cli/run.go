@@ -134,6 +134,9 @@ func executeEnv(ctx context.Context, cfg *config, e headless.Env, stdout, stderr
 		return headless.Describe(ctx, headless.DescribeOptions{Common: cfg.c, Path: cfg.args[0]}, e, stdout)
 	case "get":
 		return headless.Get(ctx, headless.GetOptions{Common: cfg.c, Paths: cfg.args, Interval: cfg.interval, Count: cfg.count}, e, stdout)
+	case "hosts":
+		return headless.Hosts(ctx, headless.HostsOptions{Common: cfg.c, Interval: cfg.interval, Count: cfg.count,
+			Sort: cfg.hostsSort, Reverse: cfg.hostsReverse}, e, stdout)
 	case "metrics":
 		emit := func(text []byte) error { _, err := stdout.Write(text); return err }
 		if cfg.output != "" {

@@ -89,6 +89,12 @@ type Batch struct {
 	Time time.Time
 	// Classes holds one reading per class read.
 	Classes []ClassReading
+	// Redeclared says the provider (a Describer) declares its classes anew since the sampler
+	// last asked, though the sampler has not seen a reset value of its yet: a remote host that
+	// did not answer at start, whose own processor count and memory size are now known (issue 40
+	// item 3). With a reset value other than the one it had, the sampler then takes the new
+	// descriptions and reads the provider again, so its first reading has every class.
+	Redeclared bool
 }
 
 // ClassReading is one class's instances and raw values.

@@ -320,22 +320,27 @@ func (s *Sampler) Sample(ctx context.Context) (*namespace.Snapshot, error) {
 				res = result{err: fmt.Errorf("%s: no answer within %v", j.ps.sup.Module, s.opt.Deadline), why: namespace.ReasonTimeout, dur: s.opt.Deadline}
 			}
 		}
-		if res.err == nil && j.ps.haveReset && res.batch.Reset != j.ps.reset {
+		if res.err == nil && (j.ps.haveReset || res.batch.Redeclared) && res.batch.Reset != j.ps.reset {
 			// The supplier re-initialised: log it, and read everything again (static datums
 			// and descriptions) so the new incarnation is complete from its first reading. A
 			// user's supplier that has just been found declares its first classes so.
-			if !j.ps.dynamic || j.ps.reset != ([8]byte{}) {
+			if (!j.ps.dynamic || j.ps.reset != ([8]byte{})) && j.ps.haveReset {
 				s.log.Add(namespace.Event{Time: start, Kind: namespace.EvSupplierReset, Path: j.ps.sup.Module,
 					Text: fmt.Sprintf("supplier %s re-initialised (reset %x → %x)", j.ps.sup.Module, j.ps.reset[:], res.batch.Reset[:])})
 			}
 			j.ps.needStatic = true
 			s.redescribe(j.ps, start)
+			// The request again, of the classes as now registered (those described anew are
+			// other classes): every one of them is read in this collection.
+			s.stMu.Lock()
+			if req, ok := s.request(j.ps, start, refresh); ok {
+				j.req = req
+			}
 			req := j.req
 			req.Static, req.Variable = true, true
-			ch := make(chan result, 1)
-			s.stMu.Lock()
 			j.ps.running = true
 			s.stMu.Unlock()
+			ch := make(chan result, 1)
 			go s.run(dctx, j.ps, req, ch)
 			// The second call may reuse the first batch's buffers, so the first is never used
 			// after it: the new incarnation's reading, or a failure.

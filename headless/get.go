@@ -133,12 +133,13 @@ func Get(ctx context.Context, o GetOptions, e Env, w io.Writer) (err error) {
 	prev := first.End
 	var failed error
 	pastTo := o.pastTo(e.Loc, day)
+	ticks := ticksFrom(first, o.Interval, e)
 	for n := 0; o.Count == 0 || n < o.Count; n++ {
 		if o.Archived() {
 			if archiveEnded(s) {
 				return nil // the archive's last sample was printed
 			}
-		} else if err := e.Sleep(ctx, o.Interval); err != nil {
+		} else if err := ticks.wait(ctx, e); err != nil {
 			return nil // interrupted: a clean stop
 		}
 		snap, err := s.Sample(ctx)

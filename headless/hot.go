@@ -145,12 +145,13 @@ func Hot(ctx context.Context, o HotOptions, e Env, w io.Writer) (err error) {
 	var failed error // the last reading's: a hotset that could read nothing exits non-zero
 	prev := first.End
 	pastTo := o.pastTo(e.Loc, day)
+	ticks := ticksFrom(first, o.Interval, e)
 	for n := 0; o.Count == 0 || n < o.Count; n++ {
 		if o.Archived() {
 			if archiveEnded(s) {
 				return nil // the archive's last sample was printed
 			}
-		} else if err := e.Sleep(ctx, o.Interval); err != nil {
+		} else if err := ticks.wait(ctx, e); err != nil {
 			return nil
 		}
 		snap, err := s.Sample(ctx)

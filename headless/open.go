@@ -128,6 +128,10 @@ func OpenSource(c Common, e Env) (_ *collect.Sampler, past collect.History, _ er
 			o.URL, o.Password = c.Source, pw
 			deadline = pcp.FleetDeadline(len(hosts))
 		}
+		// A host's requests have the deadline above; the collection waits for them only up to
+		// most of the interval, so a slow host never delays the others' readings (issue 40).
+		o.Deadline = deadline
+		deadline = pcp.CollectDeadline(c.Interval, deadline)
 		var err error
 		provs, err = pcp.Fleet(o, hosts)
 		if err != nil && remote {

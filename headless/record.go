@@ -139,8 +139,9 @@ func Record(ctx context.Context, o RecordOptions, e Env, log io.Writer) error {
 	n := 1
 	var empty int      // readings in which nothing was read
 	var emptyErr error // the reason of the last of them
+	ticks := ticksFrom(first, o.Interval, e)
 	for o.Duration == 0 || last.Sub(first.End)+o.Interval <= o.Duration {
-		if err := e.Sleep(ctx, o.Interval); err != nil {
+		if err := ticks.wait(ctx, e); err != nil {
 			break // interrupted: close what was written
 		}
 		snap, err := s.Sample(ctx)

@@ -10,7 +10,8 @@ type hotCand struct {
 // hotTop keeps the k best candidates offered to it (k = 0: all of them) in a heap whose root is
 // the worst kept, so most peers of a large group cost one comparison and nothing is allocated
 // once the buffer has grown (SPMI-HOT-6, SPMI-HOT-8). "Best" is the highest value, or the lowest
-// when asc is set (negative thresholds); equal values rank by peer name ascending (AMB-39).
+// when asc is set (negative thresholds); equal values rank by peer name ascending (AMB-39), and
+// peers of one name (a fleet's) by their paths.
 type hotTop struct {
 	asc bool
 	k   int
@@ -30,7 +31,13 @@ func (t *hotTop) better(a, b *hotCand) bool {
 		}
 		return a.v > b.v
 	}
-	return a.in.Name < b.in.Name
+	if a.in.Name != b.in.Name {
+		return a.in.Name < b.in.Name
+	}
+	// Peers of the same name on several hosts (a fleet's sda): by their paths, so that a
+	// ranking's ties are the same whatever order the hosts were read in (--series and
+	// --archive, issue 40 item 7).
+	return a.in.Path() < b.in.Path()
 }
 
 // wants is push's first test, small enough to inline into the peer loop: whether a value could

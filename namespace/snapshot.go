@@ -275,8 +275,10 @@ func buildClass(out *ClassValues, prev *ClassValues, cs *ClassSample) {
 	*out = ClassValues{Class: c, Sampled: true, Reset: cs.Reset, Time: cs.Time, Start: cs.Start, End: cs.End,
 		Err: cs.Err, ErrReason: cs.ErrReason, Insts: insts, Vals: vals}
 	reset := false
-	var elapsed float64
+	var elapsed, window float64
 	if prev != nil && prev.Sampled {
+		// How long the two readings took: how far each timestamp may be from its values.
+		window = cs.End.Sub(cs.Start).Seconds() + prev.End.Sub(prev.Start).Seconds()
 		if prev.Reset != cs.Reset {
 			reset = true
 			out.ResetSeen = true
@@ -301,7 +303,7 @@ func buildClass(out *ClassValues, prev *ClassValues, cs *ClassSample) {
 	partial := errReason == ReasonNone || errReason == ReasonProviderError
 	// On the stack: a class of a few rows (a thousand hosts' classes each reading) costs no
 	// allocation of its own.
-	b := rowBuilder{c: c, nd: nd, cs: cs, prev: prev, vals: vals, reset: reset, elapsed: elapsed, errReason: errReason, partial: partial}
+	b := rowBuilder{c: c, nd: nd, cs: cs, prev: prev, vals: vals, reset: reset, elapsed: elapsed, window: window, errReason: errReason, partial: partial}
 	// Rows are independent, so a large class is built on every CPU (10,000 disks × 28 datums).
 	n := len(cs.Insts)
 	workers := runtime.GOMAXPROCS(0)
@@ -343,6 +345,7 @@ type rowBuilder struct {
 	vals      []Value
 	reset     bool
 	elapsed   float64
+	window    float64 // the source's slack: how long its two readings took (issue 40 item 6)
 	errReason Reason
 	partial   bool // raw values may be used despite an error
 }
@@ -391,7 +394,7 @@ func (b *rowBuilder) rows(lo, hi int) (jumps int) {
 			}
 		}
 		if len(c.parts) > 0 {
-			checkParts(c, row, b.elapsed)
+			checkParts(c, row, b.elapsed, b.window)
 		}
 		for _, d := range c.derivOrd {
 			row[d] = derive(&c.Datums[d], row, c.Datums, b.elapsed)
@@ -411,9 +414,11 @@ const (
 )
 
 // checkParts enforces the invariant of Datum.Part: the parts of one instance's time add up to at
-// most Share × elapsed seconds, plus two ticks a processor and 2% (TickSlack, PartSlack). When they add up to more, no part of
-// the reading is true, and every part is an error naming the invariant (issue 29).
-func checkParts(c *Class, row []Value, elapsed float64) {
+// most Share × elapsed seconds, plus two ticks a processor and 2% (TickSlack, PartSlack), and the
+// source's slack: window, how long the two readings took (a remote timestamp is pmcd's, taken at
+// some moment of its request). When they add up to more, no part of the reading is true, and
+// every part is an error naming the invariant (issues 29, 40).
+func checkParts(c *Class, row []Value, elapsed, window float64) {
 	if elapsed <= 0 {
 		return
 	}
@@ -426,7 +431,7 @@ func checkParts(c *Class, row []Value, elapsed float64) {
 		sum += row[d].Change * unitSeconds(dd.Units)
 		share = dd.ShareOrOne()
 	}
-	if sum <= share*(elapsed*(1+PartSlack)+TickSlack) {
+	if sum <= share*(elapsed*(1+PartSlack)+TickSlack+window) {
 		return
 	}
 	for _, d := range c.parts {

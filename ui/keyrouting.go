@@ -163,6 +163,9 @@ func (m *Model) onKey(km tea.KeyMsg) tea.Cmd {
 		if len(m.ov.paths) == 0 && m.lay.Mode != modeTooSmall {
 			m.overviewView(m.w, max(m.lay.Status.Y-1, 0)) // the numbers on screen, for the cursor
 		}
+		if cmd, ok := m.hostsKey(km); ok { // a fleet's hosts table (hosts.go)
+			return cmd
+		}
 		switch {
 		case key.Matches(km, m.oKeys.Up):
 			m.ov.cursor = max(m.ov.cursor-1, 0)

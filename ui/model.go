@@ -201,7 +201,9 @@ func New(src Sampler, opts Options) Model {
 		src: src, reg: src.Registry(), opts: opts, st: newStyles(st), ctx: context.Background(),
 		log:  log.New(out, "dcimon ", log.LstdFlags|log.Lmicroseconds),
 		keys: ptr(km.global), ovKeys: ptr(newOverlayKeys()), oKeys: ptr(km.overview), inKeys: ptr(newInputKeys()), fKeys: ptr(newFormKeys()),
-		interval: opts.Interval, after: tea.Tick, now: opts.Now,
+		// The beats are on the clock (tea.Every: whole multiples of the interval), as sar keeps
+		// its readings: a beat handled late does not move the next ones (issue 40 item 2).
+		interval: opts.Interval, after: tea.Every, now: opts.Now,
 		// Init starts the first collection, so the model is born with it in flight.
 		inflight: true,
 		crash:    &crashBox{},
@@ -517,6 +519,7 @@ func (m *Model) onSample(msg sampleMsg) tea.Cmd {
 		m.firstAt = msg.snap.End // what is "added" until then is the start-up inventory
 	}
 	m.health, m.okN, m.badN, m.hostsOK, m.hosts = buildHealthHosts(m.reg, m.snap)
+	m.ov.hosts.set(m.reg, m.snap) // a fleet's hosts table (hosts.go)
 	if m.ov.on {
 		// The overview hides the tree: its rows are made again when the panes come back, not
 		// at every collection that brings a new process (issue 32 item 15).

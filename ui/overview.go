@@ -27,6 +27,7 @@ type overview struct {
 	procs   *procCols
 	procGen uint64
 	top     []ranked
+	hosts   hostsTable // a fleet's hosts, first on its overview (hosts.go)
 }
 
 // ovLine is one line of the overview being built, and the statistic it shows when it has one.
@@ -134,7 +135,10 @@ func (m *Model) overviewLines(w, h int) []ovLine {
 		if m.hosts > 1 {
 			hosts = strconv.Itoa(m.hostsOK) + " of " + strconv.Itoa(m.hosts) + " hosts answer"
 		}
-		add(m.st.Text.Bold.Render(hosts)+muted(" · the busiest disks, interfaces and processors of every host, ranked together below; each host is in the tree"), "")
+		add(m.st.Text.Bold.Render(hosts)+muted(" · a row per host, the busiest disks, interfaces and processors of every host ranked together below"), "")
+		if rows := m.hostsLines(w, max(h/2, min(h-2, 6))); len(rows) > 0 {
+			out = append(out, rows...)
+		}
 		add("", "")
 	} else {
 		// The host in one line: who, how long up, load, tasks.

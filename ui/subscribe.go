@@ -87,6 +87,7 @@ func (m *Model) shownClasses() []*namespace.Class {
 				over = append(over, ref.Ctx)
 			}
 		}
+		over = append(over, m.hostsContexts()...) // a fleet's hosts table (hosts.go)
 	}
 	m.reg.Read(func() {
 		for _, c := range over {

@@ -17,22 +17,19 @@ import (
 	"dcimon/pmproxy"
 )
 
-// nativeDials is how many connections a source makes at once at most: 1,000 hosts starting
-// together (or coming back after their network did) dial a few dozen at a time, not all at once.
-const nativeDials = 64
-
 // nativeContext is a host's pmcd reached over PCP's own protocol (package pmcd), as pmval,
-// pmrep and pcp-htop reach it: one connection of its own, made again after it breaks (pmcd
-// restarted, a deadline missed in the middle of an answer). Its generation counts the
-// connections, and the fetches before which pmcd said its agents or names changed: a new
-// generation has the host read its descriptors again, and no rate is taken across it.
+// pmrep and pcp-htop reach it: one connection of its own. A connection is made by a goroutine
+// of the host's own, off the collection path (redial.go), and a context whose connection broke
+// (pmcd restarted, a deadline missed in the middle of an answer) answers errNotConnected until
+// the host takes a new one. Its generation counts the connections, and the fetches before which
+// pmcd said its agents or names changed: a new generation has the host read its descriptors
+// again, and no rate is taken across it.
 //
-// It is used by one goroutine at a time (its host's, under the host's lock).
+// It is used by one goroutine at a time (its dialler's, then its host's, under the host's lock).
 type nativeContext struct {
-	spec  pmcd.Hostspec
-	dials chan struct{} // the source's dials in progress
-	conn  *pmcd.Conn
-	gen   uint64
+	spec pmcd.Hostspec
+	conn *pmcd.Conn
+	gen  uint64
 
 	host   string
 	labels map[string]string
@@ -53,23 +50,17 @@ type nativeContext struct {
 	vals      []pmproxy.Value
 }
 
-func newNativeContext(spec pmcd.Hostspec, dials chan struct{}) *nativeContext {
-	return &nativeContext{spec: spec, dials: dials}
+func newNativeContext(spec pmcd.Hostspec) *nativeContext {
+	return &nativeContext{spec: spec}
 }
 
-// connect dials the pmcd when there is no connection, one of the source's dials at a time, and
-// reads its context labels (its host name among them).
+// connect dials the pmcd when there is no connection and reads its context labels (its host
+// name among them). Only the host's dialler calls it (dialNative).
 func (x *nativeContext) connect(ctx context.Context) error {
 	if x.conn != nil {
 		return nil
 	}
-	select {
-	case x.dials <- struct{}{}:
-	case <-ctx.Done():
-		return fmt.Errorf("pmcd %s: waiting for one of %d connections being made: %w", x.spec, nativeDials, ctx.Err())
-	}
 	c, err := pmcd.DialSpec(ctx, x.spec, pmcd.Options{})
-	<-x.dials
 	if err != nil {
 		return err
 	}
@@ -89,6 +80,14 @@ func (x *nativeContext) connect(ctx context.Context) error {
 	}
 	x.conn = c
 	x.renew()
+	return nil
+}
+
+// ready says whether there is a connection to ask on; a collection never dials.
+func (x *nativeContext) ready() error {
+	if x.conn == nil {
+		return fmt.Errorf("pmcd %s: %w", x.spec, errNotConnected)
+	}
 	return nil
 }
 
@@ -182,7 +181,7 @@ func (x *nativeContext) desc(name string) (pcpwire.Desc, bool) {
 // Metrics describes names as pmproxy would, without help texts; a name pmcd lacks is
 // ErrUnknownMetric, the others described.
 func (x *nativeContext) Metrics(ctx context.Context, names ...string) ([]pmproxy.Desc, error) {
-	if err := x.connect(ctx); err != nil {
+	if err := x.ready(); err != nil {
 		return nil, err
 	}
 	if err := x.resolve(ctx, names); err != nil {
@@ -255,7 +254,7 @@ func (x *nativeContext) InDom(ctx context.Context, indom string) ([]pmproxy.Inst
 	if err != nil {
 		return nil, err
 	}
-	if err := x.connect(ctx); err != nil {
+	if err := x.ready(); err != nil {
 		return nil, err
 	}
 	insts, err := x.conn.InDom(ctx, id)
@@ -271,7 +270,7 @@ func (x *nativeContext) InDom(ctx context.Context, indom string) ([]pmproxy.Inst
 
 // Children is the name space below prefix: its metrics and its nodes, each in order.
 func (x *nativeContext) Children(ctx context.Context, prefix string) (leaf, nonleaf []string, err error) {
-	if err := x.connect(ctx); err != nil {
+	if err := x.ready(); err != nil {
 		return nil, nil, err
 	}
 	kids, err := x.conn.Children(ctx, prefix)
@@ -295,7 +294,7 @@ func (x *nativeContext) Children(ctx context.Context, prefix string) (leaf, nonl
 // as pmproxy leaves it out. The Fetched is the context's own, valid until its next fetch; its
 // numbers are decoded already (no text made or parsed).
 func (x *nativeContext) Fetch(ctx context.Context, names ...string) (*pmproxy.Fetched, error) {
-	if err := x.connect(ctx); err != nil {
+	if err := x.ready(); err != nil {
 		return nil, err
 	}
 	if !slices.Equal(names, x.lastNames) {

@@ -61,11 +61,11 @@ func (s *Series) startClocks(ctx context.Context, ms []*seriesMetric) error {
 	defer cancel()
 	firsts, err := s.c.SeriesValues(rctx, ids, pmproxy.Window{Start: time.Unix(1, 0), Most: 2}, 0, nil)
 	if err != nil {
-		return s.c.Diagnose(err)
+		return s.diagnose(err)
 	}
 	lasts, err := s.c.SeriesValues(rctx, ids, pmproxy.Window{Most: 1}, 0, nil)
 	if err != nil {
-		return s.c.Diagnose(err)
+		return s.diagnose(err)
 	}
 	for _, v := range firsts {
 		x := clk[v.Series]
@@ -170,7 +170,7 @@ func (s *Series) cover(ctx context.Context, a, b time.Time) error {
 			}
 		})
 		if err != nil {
-			return fmt.Errorf("the samples' times: %w", s.c.Diagnose(err))
+			return fmt.Errorf("the samples' times: %w", s.diagnose(err))
 		}
 		return nil
 	}

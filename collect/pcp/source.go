@@ -40,11 +40,16 @@ type Options struct {
 	// Interval is how often the readings are taken; the pmproxy context is kept alive longer than
 	// two of them (its polltimeout), so it never expires between readings (issue 31).
 	Interval time.Duration
-	// Deadline is the collection's deadline (FleetDeadline for Fleet when zero); the
-	// context is kept alive longer than it too.
+	// Deadline is a host's request deadline: how long one dial (with its handshake) or one
+	// collection's requests to it may take (FleetDeadline, or NativeDeadline natively, for the
+	// source's hosts when zero); the pmproxy context is kept alive longer than it too. The
+	// collection's own deadline (the sampler's, CollectDeadline) may be shorter: a host whose
+	// requests are still running then is marked with why, and its requests go on off the
+	// collection path until this deadline (issue 40 item 1).
 	Deadline time.Duration
-	// ProbeDeadline bounds the one request before the first collection (processor count and
-	// memory size, for scales); 2 s when zero.
+	// ProbeDeadline bounds how long the start waits for the hosts' first connections (made
+	// in the background, with each host's processor count and memory size, for scales); 2 s
+	// when zero. A host not connected by then is connected when it answers.
 	ProbeDeadline time.Duration
 }
 
@@ -111,6 +116,11 @@ type pcpHost struct {
 	backoff  time.Duration
 	lastErr  error // the failure the backoff follows
 	now      func() time.Time
+	// dl is the schedule of the host's dials, made off the collection path (redial.go);
+	// redeclared says the classes were declared again at the connection just taken, to be
+	// said in the next batch.
+	dl         dialState
+	redeclared bool
 }
 
 // Providers returns the provider of one remote host read through pmproxy, its classes at the
@@ -137,7 +147,6 @@ const FleetASNBase = 1000
 func Fleet(opt Options, hosts []Host) ([]collect.Provider, error) {
 	var c *pmproxy.Client
 	var specs []pmcd.Hostspec
-	var dials chan struct{}
 	if opt.URL != "" {
 		var err error
 		if c, err = pmproxy.New(opt.URL, pmproxy.Options{Password: opt.Password}); err != nil {
@@ -151,7 +160,6 @@ func Fleet(opt Options, hosts []Host) ([]collect.Provider, error) {
 			}
 			specs = append(specs, sp)
 		}
-		dials = make(chan struct{}, nativeDials)
 	}
 	if opt.Interval <= 0 {
 		opt.Interval = time.Second
@@ -163,27 +171,54 @@ func Fleet(opt Options, hosts []Host) ([]collect.Provider, error) {
 		}
 	}
 	hs := make([]*pcpHost, len(hosts))
-	var wg sync.WaitGroup
-	scales := make([][2]uint64, len(hosts))
+	// Every host is declared with one processor and no memory size, and dialled in the
+	// background, the dials spread over part of the first interval; the start waits for them
+	// up to the probe deadline, and a host that has answered by then is declared again with
+	// its own scales. The others are connected when they answer (redial.go).
+	now, spread := time.Now(), startJitter(len(hosts), opt.Interval)
 	for i, hst := range hosts {
 		o := opt
 		o.Hostspec = hst.Spec
-		hs[i] = &pcpHost{opt: o, client: c, now: time.Now}
+		h := &pcpHost{opt: o, client: c, now: time.Now}
 		if c == nil {
-			hs[i].x = newNativeContext(specs[i], dials)
+			h.x = newNativeContext(specs[i])
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			n, m := hs[i].probe()
-			scales[i] = [2]uint64{uint64(n), m}
-		}()
+		h.host, h.fleet, h.asn = hst, len(hosts) > 1, FleetASNBase+uint32(i)
+		h.start(1, 0)
+		var delay time.Duration
+		if spread > 0 {
+			delay = rand.N(spread)
+		}
+		h.dl.spread = spread
+		h.startDial(now, delay)
+		hs[i] = h
 	}
-	wg.Wait()
+	wait := opt.ProbeDeadline
+	if wait <= 0 {
+		wait = 2 * time.Second
+	}
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	expired := false
+	for _, h := range hs {
+		if !expired {
+			select {
+			case l := <-h.dl.done:
+				h.dl.done <- l // taken below, as at any collection
+			case <-timer.C:
+				expired = true
+			}
+		}
+		h.takeLink(time.Now())
+		if h.connected() {
+			// Nothing is registered yet: declared afresh, with the labels its pmcd gave.
+			h.decl = nil
+			h.declare(int(h.scale[0]), h.scale[1])
+		}
+		h.redeclared = false
+	}
 	provs := make([]collect.Provider, len(hosts))
 	for i, h := range hs {
-		h.host, h.fleet, h.asn = hosts[i], len(hosts) > 1, FleetASNBase+uint32(i)
-		h.start(int(scales[i][0]), scales[i][1])
 		spec := ns.EscapeName(h.opt.Hostspec)
 		how := "over PCP's own protocol"
 		if c != nil {
@@ -339,54 +374,12 @@ func reroot(decl []*ns.Class, asn uint32, h Host) []*ns.Class {
 	return out
 }
 
-// probe reads the processor count and memory size for the classes' scales, within the deadline.
-func (h *pcpHost) probe() (int, uint64) {
-	d := h.opt.ProbeDeadline
-	if d <= 0 {
-		d = 2 * time.Second
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), d)
-	defer cancel()
-	if err := h.connect(ctx); err != nil {
-		return 1, 0
-	}
-	f, err := h.x.Fetch(ctx, "hinv.ncpu", "mem.physmem")
-	if err != nil {
-		return 1, 0
-	}
-	ncpu, mem := 1, uint64(0)
-	if v := f.Values["hinv.ncpu"]; len(v) == 1 {
-		if n, err := v[0].Uint64(); err == nil && n > 0 && n < 1<<20 {
-			ncpu = int(n)
-		}
-	}
-	if v := f.Values["mem.physmem"]; len(v) == 1 {
-		if n, err := v[0].Uint64(); err == nil && n < math.MaxUint64/1024 {
-			mem = n * 1024
-		}
-	}
-	return ncpu, mem
-}
-
-// connect makes the pmproxy context; the context lives three intervals (at least 5 s) past its
-// last request, so it does not expire between readings.
-func (h *pcpHost) connect(ctx context.Context) error {
-	if h.x != nil {
+// connect opens the host's archive (a live host is connected in the background: redial.go).
+func (h *pcpHost) connect() error {
+	if h.x != nil || h.dial == nil {
 		return nil
 	}
-	// Two intervals and a margin (a reading taken late is no reason to lose the context), past
-	// the collection's deadline too, and longer than the longest gap seen between readings (an
-	// interval made longer in the monitor): a context that expires costs a reading's rates.
-	poll := max(2*h.opt.Interval+5*time.Second, 2*h.opt.Deadline, 2*h.gap+5*time.Second)
-	if h.dial != nil { // an archive, not a pmproxy
-		x, err := h.dial()
-		if err != nil {
-			return err
-		}
-		h.x = x
-		return nil
-	}
-	x, err := h.client.NewContext(ctx, h.opt.Hostspec, poll)
+	x, err := h.dial()
 	if err != nil {
 		return err
 	}
@@ -416,6 +409,17 @@ func (h *pcpHost) Collect(ctx context.Context, req collect.Request) (collect.Bat
 		}
 	}
 	h.lastCollect = now
+	if h.live() {
+		if err := h.ensureLink(now); err != nil {
+			return collect.Batch{}, err
+		}
+		// The host's requests have its own deadline, not the collection's: one still running
+		// when the collection gives up on it goes on (the sampler starts no other meanwhile),
+		// so a slow answer costs this reading, not the connection (issue 40 item 1).
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), h.dialDeadline())
+		defer cancel()
+	}
 	if now.Before(h.retryAt) {
 		// Waiting before trying again: the reason is still the last failure's, said once in
 		// the events rather than alternating with a note of the wait.
@@ -456,9 +460,10 @@ func (h *pcpHost) Collect(ctx context.Context, req collect.Request) (collect.Bat
 		return h.notRecorded(req), nil
 	}
 	if err != nil {
-		if _, past := h.x.(collect.Timeline); !past { // an archive's (or series') time goes back and forth
-			// Doubling pauses, each drawn at random from half to one and a half of its length, so
-			// that hosts that went together (a network or a rack) do not come back all at once.
+		if _, past := h.x.(collect.Timeline); !past && h.connected() { // an archive's (or series') time goes back and forth
+			// On a connection that stays (a lost one is dialled again at once, in the
+			// background), doubling pauses, each drawn at random from half to one and a half of
+			// its length, so that hosts that went together do not come back all at once.
 			h.backoff = min(max(2*h.backoff, time.Second), 30*time.Second)
 			h.retryAt = now.Add(h.backoff/2 + rand.N(h.backoff))
 		}
@@ -469,7 +474,8 @@ func (h *pcpHost) Collect(ctx context.Context, req collect.Request) (collect.Bat
 	// This reading is of the classes as declared; a rescale declares them again for the next
 	// one, whose new reset value has the sampler take the new descriptions.
 	defer h.rescale(f)
-	b := collect.Batch{Time: f.Time, Reset: h.reset, Classes: h.classBuf[:0]}
+	b := collect.Batch{Time: f.Time, Reset: h.reset, Classes: h.classBuf[:0], Redeclared: h.redeclared}
+	h.redeclared = false
 	defer func() { h.classBuf = b.Classes }()
 	for _, pc := range h.classes {
 		if !req.Wants(pc.Class) {
@@ -495,7 +501,7 @@ func (h *pcpHost) Collect(ctx context.Context, req collect.Request) (collect.Bat
 // fetch makes sure of the context and the descriptors, and fetches names (none: the context
 // is made sure of, and the fetch is of pmcd's clock alone).
 func (h *pcpHost) fetch(ctx context.Context, names []string) (*pmproxy.Fetched, error) {
-	if err := h.connect(ctx); err != nil {
+	if err := h.connect(); err != nil {
 		return nil, err
 	}
 	if g := h.x.Generation(); g != h.gen || h.descs == nil {

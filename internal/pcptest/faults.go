@@ -48,11 +48,15 @@ func Hung(t testing.TB) string {
 // it accepts is relayed to the target, until Cut is called: the next chunk the target sends is
 // passed on only in part, and the connection is closed there, in the middle of a PDU.
 type Relay struct {
-	Addr  string // host:port to connect to
-	cut   atomic.Bool
-	cuts  atomic.Int32
-	mu    sync.Mutex
-	conns []net.Conn
+	Addr string // host:port to connect to
+	cut  atomic.Bool
+	cuts atomic.Int32
+	// frozen holds what the target sends until Thaw: a host that stops answering on a
+	// connection it keeps.
+	frozen atomic.Bool
+	thaw   chan struct{}
+	mu     sync.Mutex
+	conns  []net.Conn
 }
 
 // StartRelay relays to target until the end of the test.
@@ -62,7 +66,7 @@ func StartRelay(t testing.TB, target string) *Relay {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &Relay{Addr: l.Addr().String()}
+	r := &Relay{Addr: l.Addr().String(), thaw: make(chan struct{})}
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
@@ -87,6 +91,7 @@ func StartRelay(t testing.TB, target string) *Relay {
 	}()
 	t.Cleanup(func() {
 		l.Close()
+		r.Thaw()
 		r.mu.Lock()
 		for _, c := range r.conns {
 			c.Close()
@@ -104,6 +109,15 @@ func (r *Relay) down(c, up net.Conn) {
 	buf := make([]byte, 64<<10)
 	for {
 		n, err := up.Read(buf)
+		for {
+			r.mu.Lock()
+			frozen, ch := r.frozen.Load(), r.thaw
+			r.mu.Unlock()
+			if !frozen {
+				break
+			}
+			<-ch
+		}
 		if n > 0 {
 			if r.cut.CompareAndSwap(true, false) {
 				// Half of what came, and never more than the PDU's first bytes past its
@@ -127,3 +141,18 @@ func (r *Relay) Cut() { r.cut.Store(true) }
 
 // Cuts is how many connections have been cut.
 func (r *Relay) Cuts() int { return int(r.cuts.Load()) }
+
+// Freeze holds every answer the target sends from now on, the connections kept open, until
+// Thaw: a host that stops answering (its pmcd stopped, a network that drops everything) and
+// later goes on where it was.
+func (r *Relay) Freeze() { r.frozen.Store(true) }
+
+// Thaw passes on what was held and what follows.
+func (r *Relay) Thaw() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.frozen.CompareAndSwap(true, false) {
+		close(r.thaw)
+		r.thaw = make(chan struct{})
+	}
+}

@@ -32,7 +32,9 @@ func CatchStrays() *Strays {
 	_ = os.Remove(f.Name()) // nameless: gone when closed, whatever happens
 	s.f = f
 	os.Stdout, os.Stderr = f, f
-	log.SetOutput(f)
+	if s.logOut != io.Discard { // a logger the program silenced stays so
+		log.SetOutput(f)
+	}
 	return s
 }
 

@@ -1,0 +1,293 @@
+package views
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"dcimon/namespace"
+)
+
+// HostRow is one host of a fleet at one reading, as the hosts table shows it (issue 40 item 4):
+// its name, whether it answers and why not, and its busiest figures. A figure that could not be
+// read is NaN, with its reason in the row's Why; nothing is ever 0 for want of a value.
+type HostRow struct {
+	Name  string // the host's context name: its alias, or its hostspec as given
+	Path  string // its context's path, to open it
+	Desc  string // the host's description (its hostspec: "Host 10.0.0.5:44321 through PCP")
+	State string // the sampler's word: ok, failing, busy, dead, idle
+	Why   string // why it does not answer ("" when it does)
+	// CPU is the share of all its processors busy, Mem the share of its memory used, Load1
+	// its 1-minute load average, Disk the busiest disk's share of time busy (DiskName which),
+	// Net its interfaces' bytes a second received and sent (loopback left out).
+	CPU, Mem, Load1, Disk, Net float64
+	DiskName                   string
+	Age                        time.Duration // since its last reading; -1 when it never answered
+}
+
+// HostKeys are the columns a hosts table sorts by, in the order shown.
+var HostKeys = []string{"name", "state", "cpu", "mem", "load", "disk", "net", "age"}
+
+// HostRows are the hosts of a fleet in snap: each top-level context of a supplier that holds a
+// host's classes (a host of --hosts, --archive or --series with several hosts), in the order of
+// the name space. A single host, or a local source, has none.
+func HostRows(reg *namespace.Registry, snap *namespace.Snapshot) []HostRow {
+	if reg == nil || snap == nil {
+		return nil
+	}
+	top := reg.Top()
+	var mon *namespace.Context
+	for _, c := range top.Children() {
+		if c.Name == "Monitor" {
+			mon = c
+		}
+	}
+	var rows []HostRow
+	for _, c := range top.Children() {
+		if c.Class == nil || c.Class.Supplier == nil || len(c.Class.ID) != 1 || c.Deleted() {
+			continue
+		}
+		if child(c, "CPU") == nil && child(c, "Host") == nil && child(c, "Disk") == nil {
+			continue // a class of a single host, not a host
+		}
+		rows = append(rows, hostRow(reg, snap, c, mon))
+	}
+	return rows
+}
+
+func child(c *namespace.Context, name string) *namespace.Context {
+	for _, k := range c.Children() {
+		if k.Name == name && !k.Deleted() {
+			return k
+		}
+	}
+	return nil
+}
+
+// monitorOf is the Monitor context of the supplier module: its instance, whose name may have
+// been made short (a long hostspec), keeps the module as its OS name.
+func monitorOf(mon *namespace.Context, module string) *namespace.Context {
+	for _, k := range mon.Children() {
+		if !k.Deleted() && (k.Name == module || (k.Inst != nil && k.Inst.OSName == module)) {
+			return k
+		}
+	}
+	return nil
+}
+
+// stat is the value of path below c in snap as its text shows it, at the base of its unit (a
+// share in %, bytes a second), NaN when it is not a valid number.
+func stat(reg *namespace.Registry, snap *namespace.Snapshot, c *namespace.Context, path string) float64 {
+	ref, err := reg.Lookup(c, path)
+	if err != nil || ref.Datum == nil {
+		return math.NaN()
+	}
+	v, _, ok := snap.Lookup(ref)
+	if !ok || v.State != namespace.Valid {
+		return math.NaN()
+	}
+	return MeasureWith(Options{Class: ref.Ctx.Stats}, ref.Datum).Base(v.V)
+}
+
+func hostRow(reg *namespace.Registry, snap *namespace.Snapshot, c *namespace.Context, mon *namespace.Context) HostRow {
+	r := HostRow{Name: c.Name, Path: c.Path(), Desc: c.Desc, State: "idle", Age: -1}
+	if mon != nil {
+		if m := monitorOf(mon, c.Class.Supplier.Module); m != nil {
+			if ref, err := reg.Lookup(m, "state"); err == nil {
+				if v, _, ok := snap.Lookup(ref); ok && v.State == namespace.Valid && v.S != "" {
+					r.State = v.S
+				}
+			}
+			if ref, err := reg.Lookup(m, "error"); err == nil {
+				if v, _, ok := snap.Lookup(ref); ok && v.State == namespace.Valid {
+					r.Why = v.S
+				}
+			}
+			if ref, err := reg.Lookup(m, "last_ok"); err == nil {
+				if v, _, ok := snap.Lookup(ref); ok && v.State == namespace.Valid && v.N > 0 {
+					r.Age = max(snap.End.Sub(time.Unix(int64(v.N), 0)), 0)
+				}
+			}
+		}
+	}
+	if r.State == "ok" {
+		r.Why = ""
+		if cpu := child(c, "CPU"); cpu != nil && cpu.Stats != nil {
+			if cv := snap.Class(cpu.Stats); cv != nil && cv.Err == nil && !cv.End.IsZero() {
+				r.Age = max(snap.End.Sub(cv.End), 0) // finer than last_ok's seconds
+			}
+		}
+	}
+	r.CPU = stat(reg, snap, c, "CPU/busy")
+	r.Mem = stat(reg, snap, c, "Mem/Real/%used")
+	r.Load1 = stat(reg, snap, c, "Host/load1")
+	r.Disk, r.Net = math.NaN(), math.NaN()
+	if d := child(c, "Disk"); d != nil {
+		for _, k := range d.Children() {
+			if v := stat(reg, snap, k, "busy"); !math.IsNaN(v) && (math.IsNaN(r.Disk) || v > r.Disk) {
+				r.Disk, r.DiskName = v, k.Name
+			}
+		}
+	}
+	if n := child(c, "NetIf"); n != nil {
+		for _, k := range n.Children() {
+			if k.Name == "lo" {
+				continue
+			}
+			if v := stat(reg, snap, k, "bytes"); !math.IsNaN(v) {
+				r.Net = nanZero(r.Net) + v
+			}
+		}
+	}
+	return r
+}
+
+func nanZero(x float64) float64 {
+	if math.IsNaN(x) {
+		return 0
+	}
+	return x
+}
+
+// SortHosts orders rows by key (one of HostKeys), largest first when desc; a figure that could
+// not be read goes last either way, and ties keep the name order, so a table never reorders
+// rows that compare equal from one reading to the next.
+func SortHosts(rows []HostRow, key string, desc bool) {
+	num := func(r HostRow) float64 {
+		switch key {
+		case "cpu":
+			return r.CPU
+		case "mem":
+			return r.Mem
+		case "load":
+			return r.Load1
+		case "disk":
+			return r.Disk
+		case "net":
+			return r.Net
+		case "age":
+			if r.Age < 0 {
+				return math.NaN()
+			}
+			return r.Age.Seconds()
+		}
+		return 0
+	}
+	slices.SortStableFunc(rows, func(a, b HostRow) int {
+		var c int
+		switch key {
+		case "name":
+			c = strings.Compare(a.Name, b.Name)
+		case "state":
+			c = strings.Compare(a.State, b.State)
+		default:
+			x, y := num(a), num(b)
+			switch xn, yn := math.IsNaN(x), math.IsNaN(y); {
+			case xn && yn:
+			case xn:
+				return 1
+			case yn:
+				return -1
+			default:
+				c = cmp.Compare(x, y)
+			}
+		}
+		if desc {
+			c = -c
+		}
+		if c == 0 {
+			c = strings.Compare(a.Name, b.Name)
+		}
+		return c
+	})
+}
+
+// HostFigure is a figure of a hosts table as text: a share or load with the decimals top and
+// iostat print, bytes a second in decimal units (kB/s, MB/s as sar prints them), "n/a" for one
+// that could not be read.
+func HostFigure(key string, r HostRow) string {
+	var x float64
+	switch key {
+	case "cpu":
+		x = r.CPU
+	case "mem":
+		x = r.Mem
+	case "load":
+		x = r.Load1
+	case "disk":
+		x = r.Disk
+	case "net":
+		x = r.Net
+	case "age":
+		if r.Age < 0 {
+			return "never"
+		}
+		if r.Age < 10*time.Second {
+			return fmt.Sprintf("%.1fs", r.Age.Seconds())
+		}
+		return r.Age.Round(time.Second).String()
+	}
+	if math.IsNaN(x) {
+		return "n/a"
+	}
+	switch key {
+	case "load":
+		return fmt.Sprintf("%.2f", x)
+	case "net":
+		return BytesRate(x)
+	}
+	return fmt.Sprintf("%.1f", x)
+}
+
+// BytesRate is a rate of bytes a second in decimal units, three significant digits or more.
+func BytesRate(x float64) string {
+	units := []string{"B/s", "kB/s", "MB/s", "GB/s", "TB/s"}
+	i := 0
+	for x >= 1000 && i < len(units)-1 {
+		x /= 1000
+		i++
+	}
+	if x < 10 && i > 0 {
+		return fmt.Sprintf("%.2f %s", x, units[i])
+	}
+	if x < 100 && i > 0 {
+		return fmt.Sprintf("%.1f %s", x, units[i])
+	}
+	return fmt.Sprintf("%.0f %s", x, units[i])
+}
+
+// HostName fits a host's name into width cells: a relayed host (`db1@gateway`, or two
+// hostspecs that differ only after the relay) keeps its pmcd's part and as much of its relay as
+// fits, so two relayed hosts stay told apart; any other long name loses its middle.
+func HostName(name string, width int) string {
+	name = Safe(name)
+	if Width(name) <= width || width <= 1 {
+		return name
+	}
+	if host, relay, ok := strings.Cut(name, "@"); ok {
+		if Width(host)+3 <= width {
+			return host + "@" + clipMiddle(relay, width-Width(host)-1)
+		}
+		if width >= 4 {
+			return clipMiddle(host, width-2) + "@…" // the pmcd's part tells relayed hosts apart
+		}
+	}
+	return clipMiddle(name, width)
+}
+
+// clipMiddle keeps the start and the end of s, with "…" between, in width cells.
+func clipMiddle(s string, width int) string {
+	r := []rune(s)
+	if len(r) <= width {
+		return s
+	}
+	if width <= 1 {
+		return "…"
+	}
+	head := (width - 1) / 2
+	tail := width - 1 - head
+	return string(r[:head]) + "…" + string(r[len(r)-tail:])
+}
