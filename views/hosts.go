@@ -96,21 +96,7 @@ func hostRow(reg *namespace.Registry, snap *namespace.Snapshot, c *namespace.Con
 	r := HostRow{Name: c.Name, Path: c.Path(), Desc: c.Desc, State: "idle", Age: -1}
 	if mon != nil {
 		if m := monitorOf(mon, c.Class.Supplier.Module); m != nil {
-			if ref, err := reg.Lookup(m, "state"); err == nil {
-				if v, _, ok := snap.Lookup(ref); ok && v.State == namespace.Valid && v.S != "" {
-					r.State = v.S
-				}
-			}
-			if ref, err := reg.Lookup(m, "error"); err == nil {
-				if v, _, ok := snap.Lookup(ref); ok && v.State == namespace.Valid {
-					r.Why = v.S
-				}
-			}
-			if ref, err := reg.Lookup(m, "last_ok"); err == nil {
-				if v, _, ok := snap.Lookup(ref); ok && v.State == namespace.Valid && v.N > 0 {
-					r.Age = max(snap.End.Sub(time.Unix(int64(v.N), 0)), 0)
-				}
-			}
+			hostState(reg, snap, m, &r)
 		}
 	}
 	if r.State == "ok" {
@@ -124,25 +110,64 @@ func hostRow(reg *namespace.Registry, snap *namespace.Snapshot, c *namespace.Con
 	r.CPU = stat(reg, snap, c, "CPU/busy")
 	r.Mem = stat(reg, snap, c, "Mem/Real/%used")
 	r.Load1 = stat(reg, snap, c, "Host/load1")
-	r.Disk, r.Net = math.NaN(), math.NaN()
-	if d := child(c, "Disk"); d != nil {
-		for _, k := range d.Children() {
-			if v := stat(reg, snap, k, "busy"); !math.IsNaN(v) && (math.IsNaN(r.Disk) || v > r.Disk) {
-				r.Disk, r.DiskName = v, k.Name
-			}
-		}
-	}
-	if n := child(c, "NetIf"); n != nil {
-		for _, k := range n.Children() {
-			if k.Name == "lo" {
-				continue
-			}
-			if v := stat(reg, snap, k, "bytes"); !math.IsNaN(v) {
-				r.Net = nanZero(r.Net) + v
-			}
-		}
-	}
+	r.Disk, r.DiskName = busiestDisk(reg, snap, child(c, "Disk"))
+	r.Net = netBytes(reg, snap, child(c, "NetIf"))
 	return r
+}
+
+// monitorValue is the value of datum name of the host's Monitor instance m, and whether it is valid.
+func monitorValue(reg *namespace.Registry, snap *namespace.Snapshot, m *namespace.Context, name string) (namespace.Value, bool) {
+	ref, err := reg.Lookup(m, name)
+	if err != nil {
+		return namespace.Value{}, false
+	}
+	v, _, ok := snap.Lookup(ref)
+	return v, ok && v.State == namespace.Valid
+}
+
+// hostState fills r's state, why and age from the host's Monitor instance m.
+func hostState(reg *namespace.Registry, snap *namespace.Snapshot, m *namespace.Context, r *HostRow) {
+	if v, ok := monitorValue(reg, snap, m, "state"); ok && v.S != "" {
+		r.State = v.S
+	}
+	if v, ok := monitorValue(reg, snap, m, "error"); ok {
+		r.Why = v.S
+	}
+	if v, ok := monitorValue(reg, snap, m, "last_ok"); ok && v.N > 0 {
+		r.Age = max(snap.End.Sub(time.Unix(int64(v.N), 0)), 0)
+	}
+}
+
+// busiestDisk is the largest busy share of the disks under d and that disk's name, NaN when
+// none is read.
+func busiestDisk(reg *namespace.Registry, snap *namespace.Snapshot, d *namespace.Context) (float64, string) {
+	busiest, name := math.NaN(), ""
+	if d == nil {
+		return busiest, name
+	}
+	for _, k := range d.Children() {
+		if v := stat(reg, snap, k, "busy"); !math.IsNaN(v) && (math.IsNaN(busiest) || v > busiest) {
+			busiest, name = v, k.Name
+		}
+	}
+	return busiest, name
+}
+
+// netBytes is the bytes a second of the interfaces under n but loopback, NaN when none is read.
+func netBytes(reg *namespace.Registry, snap *namespace.Snapshot, n *namespace.Context) float64 {
+	sum := math.NaN()
+	if n == nil {
+		return sum
+	}
+	for _, k := range n.Children() {
+		if k.Name == "lo" {
+			continue
+		}
+		if v := stat(reg, snap, k, "bytes"); !math.IsNaN(v) {
+			sum = nanZero(sum) + v
+		}
+	}
+	return sum
 }
 
 func nanZero(x float64) float64 {
