@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"dcimon/collect"
 	ns "dcimon/namespace"
 	"dcimon/views"
 )
@@ -132,6 +133,13 @@ func Get(ctx context.Context, o GetOptions, e Env, w io.Writer) (err error) {
 	// elapsed is that interval, not 0 (issue 12).
 	prev := first.End
 	var failed error
+	printed := 0
+	defer func() {
+		if err == nil && printed == 0 && o.Archived() {
+			// Nothing to print is said, never a silent success (issue 39 item 5).
+			err = fmt.Errorf("nothing to print: the archive has no reading of %s %s", strings.Join(o.Paths, " "), o.span(as))
+		}
+	}()
 	pastTo := o.pastTo(e.Loc, day)
 	for n := 0; o.Count == 0 || n < o.Count; n++ {
 		if o.Archived() {
@@ -156,10 +164,14 @@ func Get(ctx context.Context, o GetOptions, e Env, w io.Writer) (err error) {
 		if err := set.read(snap); err != nil {
 			return err
 		}
+		if o.From != "" && nothingNew(snap, reqs) {
+			continue // a record of other metrics (another logging group): nothing asked for was logged
+		}
 		rd, err := writeReading(w, o.JSON, o.NetBits, o.Archived(), e, reg, snap, set, reqs, prev)
 		if err != nil {
 			return err
 		}
+		printed++
 		failed = nothingRead(snap, reqs)
 		if failed == nil && rd.fails {
 			// DCI-RET-1: the values are printed, each with its own status; the command says
@@ -309,8 +321,8 @@ func writeReading(w io.Writer, asJSON, netBits, archived bool, e Env, reg *ns.Re
 				if rec != nil {
 					jv.SPMI = recordOf(rec)
 				}
-				if archived && v.State == ns.Valid && stale(cv, snap.End) {
-					t := cv.Time.UTC()
+				if archived && v.State == ns.Valid && stale(cv, ref, snap.End) {
+					t := recordedAt(cv, ref).UTC()
 					jv.Recorded = &t
 				}
 				out.Values = append(out.Values, jv)
@@ -345,10 +357,11 @@ func writeReading(w io.Writer, asJSON, netBits, archived bool, e Env, reg *ns.Re
 				note += ")"
 			} else {
 				rd.add(&r, v)
-				if archived && stale(cv, snap.End) {
-					// One host of several whose archive has ended (or samples less often): its
-					// last values, with when they were recorded (issue 30).
-					note = "(recorded " + cv.Time.In(e.Loc).Format("15:04:05.000") + ")"
+				if archived && stale(cv, ref, snap.End) {
+					// One host of several whose archive has ended (or samples less often), or a
+					// metric logged less often than others: its last values, with when they were
+					// recorded (issues 30, 39).
+					note = "(recorded " + recordedAt(cv, ref).In(e.Loc).Format("15:04:05.000") + ")"
 				}
 			}
 			num, unit := views.FormatValue(ref.Datum, v, opt), ""
@@ -425,15 +438,69 @@ func readingTime(t time.Time, archived bool) string {
 	return t.Format("2006-01-02 15:04:05 MST")
 }
 
-// stale says a class's values were recorded more than one of their own intervals before a
-// reading at t: a replay keeps a host's last values once its archive has ended.
-func stale(cv *ns.ClassValues, t time.Time) bool {
+// stale says a statistic's values were recorded before a reading at t: more than one of their
+// own intervals before it (a replay keeps a host's last values once its archive has ended), or
+// at all before it when the archive's metrics have times of their own (a metric not logged at
+// the record read, issue 39).
+func stale(cv *ns.ClassValues, ref ns.Ref, t time.Time) bool {
 	if cv == nil || cv.Time.IsZero() {
 		return false
+	}
+	if cv.Times != nil {
+		// A value logged once (a name, a size: pmlogger's once group, dcimon's when they
+		// change) is the value until another is logged; a rate kept is marked.
+		return ref.Datum != nil && ref.Datum.IsCounter() && recordedAt(cv, ref).Before(t)
 	}
 	step := cv.Elapsed
 	if step <= 0 {
 		step = time.Second
 	}
 	return t.Sub(cv.Time) > step
+}
+
+// span is the time asked for in words, and the archives' span, for a reading that found nothing.
+func (o GetOptions) span(as collect.History) string {
+	what := "at its default time"
+	switch {
+	case o.From != "":
+		what = "from " + o.From
+		if o.To != "" {
+			what += " to " + o.To
+		}
+	case o.At != "":
+		what = "at " + o.At
+	}
+	if as != nil {
+		first, last := as.Span()
+		what += fmt.Sprintf(" (its samples are from %s to %s)", first.UTC().Format("2006-01-02 15:04:05.000"), last.UTC().Format("2006-01-02 15:04:05.000 MST"))
+	}
+	return what
+}
+
+// nothingNew says a reading of an archive has no value asked for that was logged at it: each
+// was recorded before, at a metric's own time (its logging group's, issue 39 item 1).
+func nothingNew(snap *ns.Snapshot, reqs []request) bool {
+	any := false
+	for _, r := range reqs {
+		for _, ref := range r.refs {
+			if ref.Datum == nil {
+				return false
+			}
+			_, cv, _ := snap.Lookup(ref)
+			if cv == nil || cv.Times == nil || cv.Elapsed <= 0 || !recordedAt(cv, ref).Before(snap.End) {
+				return false // new, or logged once (a name, a size): said at every reading
+			}
+			any = true
+		}
+	}
+	return any
+}
+
+// recordedAt is when a statistic's values were recorded: its datum's own time, or its class's.
+func recordedAt(cv *ns.ClassValues, ref ns.Ref) time.Time {
+	d := -1
+	if ref.Datum != nil {
+		d = cv.Class.DatumIndex(ref.Datum.ID)
+	}
+	return cv.TimeOf(d)
 }

@@ -3,6 +3,7 @@ package namespace
 import (
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -24,6 +25,11 @@ type ClassSample struct {
 	ErrReason Reason
 	Insts     []*Instance
 	Raw       []Raw
+	// Times, when set, is the time of each datum's value (by datum index; an archive whose
+	// metrics pmlogger logs in groups of their own): a datum's rate is over the time since its
+	// own previous value, and a datum whose time is its previous reading's keeps that reading's
+	// value (issue 39). nil: every value is at Time.
+	Times []time.Time
 }
 
 // Sample is one collection: the classes read in it. Classes not read keep their previous values.
@@ -52,9 +58,24 @@ type ClassValues struct {
 	Jumps     int  // counters whose rise at this reading was impossible (ReasonImpossibleJump)
 	Insts     []*Instance
 	Vals      []Value
+	// Times are the times of each datum's values when the reading had its own (ClassSample.Times);
+	// nil when every value is at Time.
+	Times []time.Time
 
 	spare      []Value // recyclable buffers from a retired snapshot, only inside Next
 	spareInsts []*Instance
+}
+
+// TimeOf is the time of datum index d's values: its own when the reading had times of its own
+// (ClassSample.Times), else the class's.
+func (cv *ClassValues) TimeOf(d int) time.Time {
+	if cv != nil && d >= 0 && d < len(cv.Times) && !cv.Times[d].IsZero() {
+		return cv.Times[d]
+	}
+	if cv == nil {
+		return time.Time{}
+	}
+	return cv.Time
 }
 
 func (cv *ClassValues) recycle(v []Value, in []*Instance) { cv.spare, cv.spareInsts = v, in }
@@ -274,6 +295,9 @@ func buildClass(out *ClassValues, prev *ClassValues, cs *ClassSample) {
 	}
 	*out = ClassValues{Class: c, Sampled: true, Reset: cs.Reset, Time: cs.Time, Start: cs.Start, End: cs.End,
 		Err: cs.Err, ErrReason: cs.ErrReason, Insts: insts, Vals: vals}
+	if cs.Times != nil {
+		out.Times = slices.Clone(cs.Times) // the provider may fill its slice again
+	}
 	reset := false
 	var elapsed float64
 	if prev != nil && prev.Sampled {
@@ -302,6 +326,24 @@ func buildClass(out *ClassValues, prev *ClassValues, cs *ClassSample) {
 	// On the stack: a class of a few rows (a thousand hosts' classes each reading) costs no
 	// allocation of its own.
 	b := rowBuilder{c: c, nd: nd, cs: cs, prev: prev, vals: vals, reset: reset, elapsed: elapsed, errReason: errReason, partial: partial}
+	if cs.Times != nil && prev != nil && prev.Sampled {
+		// Each datum's own interval: from its previous value's time to its own (issue 39).
+		b.own = make([]float64, nd)
+		for d := range b.own {
+			pt := prev.Time
+			if d < len(prev.Times) {
+				pt = prev.Times[d]
+			}
+			switch t := cs.Times[d]; {
+			case t.IsZero():
+				b.own[d] = elapsed
+			case t.Equal(pt):
+				b.own[d] = -1 // not logged since: its value as it was
+			default:
+				b.own[d] = t.Sub(pt).Seconds()
+			}
+		}
+	}
 	// Rows are independent, so a large class is built on every CPU (10,000 disks × 28 datums).
 	n := len(cs.Insts)
 	workers := runtime.GOMAXPROCS(0)
@@ -343,6 +385,7 @@ type rowBuilder struct {
 	vals      []Value
 	reset     bool
 	elapsed   float64
+	own       []float64 // each datum's own interval (ClassSample.Times); -1: unchanged since the previous reading
 	errReason Reason
 	partial   bool // raw values may be used despite an error
 }
@@ -385,19 +428,46 @@ func (b *rowBuilder) rows(lo, hi int) (jumps int) {
 			if prow != nil {
 				pv = &prow[d]
 			}
-			row[d] = fill(p, &c.Datums[d], &raw[d], pv, hadPrev, newInst, b.reset, b.elapsed)
+			el := b.elapsed
+			if b.own != nil {
+				if el = b.own[d]; el < 0 && pv != nil && pv.State != Unavailable && raw[d].State == RawOK {
+					row[d] = *pv // not logged since its previous reading: that reading's value, never a rate of 0
+					continue
+				}
+			}
+			row[d] = fill(p, &c.Datums[d], &raw[d], pv, hadPrev, newInst, b.reset, el)
 			if row[d].Reason == ReasonImpossibleJump {
 				jumps++
 			}
 		}
 		if len(c.parts) > 0 {
-			checkParts(c, row, b.elapsed)
+			checkParts(c, row, b.argsElapsed(c.parts))
 		}
 		for _, d := range c.derivOrd {
-			row[d] = derive(&c.Datums[d], row, c.Datums, b.elapsed)
+			if b.own != nil && prow != nil && b.argsElapsed(c.Datums[d].args[:c.Datums[d].Units.Args()]) < 0 {
+				row[d] = prow[d] // its arguments not logged since: its value as it was
+				continue
+			}
+			row[d] = derive(&c.Datums[d], row, c.Datums, b.argsElapsed(c.Datums[d].args[:c.Datums[d].Units.Args()]))
 		}
 	}
 	return jumps
+}
+
+// argsElapsed is the interval of a derivation or an invariant over the datums at: the class's,
+// or with values of their own times (ClassSample.Times) the longest of theirs, -1 when none was
+// logged since the previous reading.
+func (b *rowBuilder) argsElapsed(at []int) float64 {
+	if b.own == nil {
+		return b.elapsed
+	}
+	el := -1.0
+	for _, j := range at {
+		if j < len(b.own) && b.own[j] > el {
+			el = b.own[j]
+		}
+	}
+	return el
 }
 
 // TickSlack is how far a processor's counted time may run ahead of the time elapsed between two

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"dcimon/collect"
+	ns "dcimon/namespace"
 	"dcimon/pcparchive"
 	"dcimon/pmproxy"
 )
@@ -36,8 +37,8 @@ type archiveContext struct {
 	first   time.Time
 	second  time.Time // the second data record's, where the first rates are
 	last    time.Time
-	latest  map[uint32][]pmproxy.Value // by pmid: the values of its latest record so far
-	fetched bool                       // a fetch has answered: a later one with nothing new is errNoNewSample
+	vals    metricVals // each metric's latest values so far and the ones before, with their times
+	fetched bool       // a fetch has answered: a later one with nothing new is errNoNewSample
 	// notYet says the headless commands read this archive, one of several, at a time before it
 	// began: its host was not recorded then.
 	notYet bool
@@ -45,7 +46,23 @@ type archiveContext struct {
 	extra map[string]bool
 	// prologue are the values of the records at the archive's start (what pmlogger logs
 	// "once": hinv.ncpu, kernel.uname), the ground every seek starts from.
-	prologue map[uint32][]pmproxy.Value
+	prologue metricVals
+	// phase counts the fetches after a seek that answer without moving: 2, each metric's
+	// values before its last at or before the time sought (the first reading, no rates), then
+	// 1, its last (the rates, each over its own interval, issue 39 item 1).
+	phase int
+	// held makes fetches answer what the last one did, without moving (a PCP/ path reached a
+	// level at a time costs no sample, issue 39 item 6); prevShown says that was the values
+	// before the last ones.
+	held, prevShown bool
+	// start is where every metric logged more than once near the archive's start has its second
+	// value: the default time's rates (issue 39 item 1).
+	start time.Time
+	// classAt is the time of each class's last reading (its newest metric's values): a class
+	// with nothing newer is not read again, it keeps its values as recorded.
+	classAt map[*ns.Class]time.Time
+	// timesOf are the pmids of each class's datums (0: none), for their values' times.
+	timesOf map[*ns.Class][]uint32
 	// damage is the first damage met in the archive (a *pcparchive.DamageError): in its
 	// metadata or index when opened, or where a read of a volume stopped (issue 30 item 9).
 	damage atomic.Pointer[error]
@@ -70,8 +87,7 @@ func openArchive(base string) (*archiveContext, error) {
 	if a == nil {
 		return nil, err
 	}
-	x := &archiveContext{a: a, byName: map[string]*pcparchive.Desc{}, latest: map[uint32][]pmproxy.Value{},
-		prologue: map[uint32][]pmproxy.Value{}}
+	x := &archiveContext{a: a, byName: map[string]*pcparchive.Desc{}, vals: newMetricVals(), prologue: newMetricVals()}
 	x.note(err) // damage of the metadata or index: what was before it is read
 	for i := range a.Descs {
 		for _, n := range a.Descs[i].Names {
@@ -106,7 +122,7 @@ func openArchive(base string) (*archiveContext, error) {
 		if !firstData.IsZero() && r.Time.After(firstData.Add(prologueSpan)) {
 			break
 		}
-		x.applyTo(x.prologue, r)
+		x.applyTo(&x.prologue, r)
 	}
 	// The archive's span is its data's: pmlogger's own records before the first sample and after
 	// the last (its prologue and epilogue hold only pmcd's metrics) are no samples (issue 30).
@@ -147,6 +163,7 @@ func openArchive(base string) (*archiveContext, error) {
 	if x.second.After(x.last) {
 		x.second = x.last
 	}
+	x.start = x.findStart()
 	x.now = x.first
 	x.clock.Store(x.now.UnixNano())
 	return x, nil
@@ -178,9 +195,43 @@ func (x *archiveContext) next() (pcparchive.Result, error) {
 }
 
 // apply takes a record's values as the latest of their metrics.
-func (x *archiveContext) apply(r pcparchive.Result) { x.applyTo(x.latest, r) }
+func (x *archiveContext) apply(r pcparchive.Result) { x.applyTo(&x.vals, r) }
 
-func (x *archiveContext) applyTo(latest map[uint32][]pmproxy.Value, r pcparchive.Result) {
+// metricVals are each metric's (by pmid) latest values and the ones before them, with the
+// times of their records: a metric's rate is between two values of its own, whatever other
+// metrics were logged between (pmlogger's logging groups, issue 39 item 1).
+type metricVals struct {
+	latest, prev map[uint32][]pmproxy.Value
+	at, prevAt   map[uint32]time.Time
+	// since is where the values were read from: a value before it (the archive's start, a
+	// seek's ground) is no previous value of one read after it, whose rate would span the
+	// records not read.
+	since time.Time
+}
+
+func newMetricVals() metricVals {
+	return metricVals{latest: map[uint32][]pmproxy.Value{}, prev: map[uint32][]pmproxy.Value{},
+		at: map[uint32]time.Time{}, prevAt: map[uint32]time.Time{}}
+}
+
+// upTo is a copy of the values recorded up to t, read on from since: a metric is known from
+// its record on (pmlogger's once group included), never before.
+func (m *metricVals) upTo(t, since time.Time) metricVals {
+	out := newMetricVals()
+	out.since = since
+	for id, at := range m.at {
+		if at.After(t) {
+			continue
+		}
+		out.latest[id], out.at[id] = m.latest[id], at
+		if p, ok := m.prevAt[id]; ok && !p.After(t) {
+			out.prev[id], out.prevAt[id] = m.prev[id], p
+		}
+	}
+	return out
+}
+
+func (x *archiveContext) applyTo(m *metricVals, r pcparchive.Result) {
 	for _, s := range r.Sets {
 		d := x.a.Desc(s.PMID)
 		if d == nil {
@@ -192,8 +243,51 @@ func (x *archiveContext) applyTo(latest map[uint32][]pmproxy.Value, r pcparchive
 				vals = append(vals, pmproxy.Value{Instance: int64(v.Inst), Text: text})
 			}
 		}
-		latest[s.PMID] = vals
+		if old, ok := m.latest[s.PMID]; ok && !m.at[s.PMID].Before(m.since) {
+			m.prev[s.PMID], m.prevAt[s.PMID] = old, m.at[s.PMID]
+		} else {
+			delete(m.prev, s.PMID)
+			delete(m.prevAt, s.PMID)
+		}
+		m.latest[s.PMID], m.at[s.PMID] = vals, r.Time
 	}
+}
+
+// startScan bounds the search of the default time: the records and the time after the first
+// sample read to find each metric's second value.
+const (
+	startScanRecords = 512
+	startScanSpan    = 15 * time.Minute
+)
+
+// findStart is where every metric logged more than once near the archive's start has its
+// second value (its first rate), or the second sample's time when none is.
+func (x *archiveContext) findStart() time.Time {
+	c, err := x.a.CursorFrom(-1)
+	if err != nil {
+		return x.second
+	}
+	defer c.Close()
+	seen := map[uint32]int{}
+	var start time.Time
+	for range startScanRecords {
+		r, err := c.Next()
+		if err != nil || r.Time.After(x.first.Add(startScanSpan)) {
+			break
+		}
+		if !isData(r) {
+			continue
+		}
+		for _, s := range r.Sets {
+			if seen[s.PMID]++; seen[s.PMID] == 2 && r.Time.After(start) {
+				start = r.Time
+			}
+		}
+	}
+	if start.IsZero() || start.After(x.last) {
+		return x.second
+	}
+	return start
 }
 
 // isData says a record holds a value of some PMDA's besides pmcd's own (pmlogger logs pmcd's
@@ -247,10 +341,31 @@ var errNoNewSample = errors.New("no new sample in the archive")
 var errNotRecordedThen = errors.New("not recorded then")
 
 // Fetch reads up to the target, or without one moves to the next record holding any of names,
-// and answers each name's latest values.
+// and answers each name's latest values. After a seek, the first two fetches answer without
+// moving: each metric's values before its last ones, then its last ones (phase); held, each
+// answers what the one before did.
 func (x *archiveContext) Fetch(_ context.Context, names ...string) (*pmproxy.Fetched, error) {
 	if x.notYet && x.target.Load() == 0 {
 		return nil, errNotRecordedThen
+	}
+	if tg := x.target.Load(); tg != 0 && x.near(time.Unix(0, tg)).Before(x.first) {
+		// A replay of several hosts whose cursor is before this one's archive began.
+		return nil, errNotRecordedThen
+	}
+	switch {
+	case x.held && x.fetched:
+		return x.answer(names, x.prevShown), nil
+	case x.phase == 2:
+		x.phase = 1
+		return x.answer(names, true), nil
+	case x.phase == 1:
+		x.phase = 0
+		if tg := x.target.Load(); tg != 0 {
+			if _, err := x.readTo(time.Unix(0, tg)); err != nil && !errors.Is(err, collect.ErrArchiveEnd) {
+				return nil, err
+			}
+		}
+		return x.answer(names, false), nil
 	}
 	if tg := x.target.Load(); tg != 0 {
 		t := time.Unix(0, tg)
@@ -270,21 +385,51 @@ func (x *archiveContext) Fetch(_ context.Context, names ...string) (*pmproxy.Fet
 	} else if err := x.readNext(names); err != nil {
 		return nil, err
 	}
+	return x.answer(names, false), nil
+}
+
+// answer is each of names' latest values, or with prev the ones before them (a metric that has
+// none before: its latest).
+func (x *archiveContext) answer(names []string, prev bool) *pmproxy.Fetched {
 	f := &pmproxy.Fetched{Time: x.now, Values: map[string][]pmproxy.Value{}}
+	if prev {
+		f.Time = x.prevTime()
+	}
+	x.clock.Store(f.Time.UnixNano())
+	get := func(pmid uint32) ([]pmproxy.Value, bool) {
+		if prev {
+			if vs, ok := x.vals.prev[pmid]; ok {
+				return vs, true
+			}
+		}
+		vs, ok := x.vals.latest[pmid]
+		return vs, ok
+	}
 	for _, n := range names {
 		if d := x.byName[n]; d != nil {
-			if vs, ok := x.latest[d.PMID]; ok {
+			if vs, ok := get(d.PMID); ok {
 				f.Values[n] = vs
 			}
 		}
 	}
-	x.fetched = true
 	for n := range x.extra { // dcimon's own metrics a plan reads (ownColumns)
-		if vs, ok := x.latest[x.byName[n].PMID]; ok {
+		if vs, ok := get(x.byName[n].PMID); ok {
 			f.Values[n] = vs
 		}
 	}
-	return f, nil
+	x.fetched, x.prevShown = true, prev
+	return f
+}
+
+// valueTime is the time of the values the last fetch answered of the metric pmid; zero when it
+// had none.
+func (x *archiveContext) valueTime(pmid uint32) time.Time {
+	if x.prevShown {
+		if t, ok := x.vals.prevAt[pmid]; ok {
+			return t
+		}
+	}
+	return x.vals.at[pmid]
 }
 
 // endErr is the error of a read past the archive's end (err io.EOF) or up to a record cut

@@ -137,10 +137,10 @@ func (x *archiveContext) scales() (int, uint64) {
 	ncpu, mem := 1, uint64(0)
 	first := func(name string) (uint64, bool) {
 		d := x.byName[name]
-		if d == nil || len(x.prologue[d.PMID]) != 1 {
+		if d == nil || len(x.prologue.latest[d.PMID]) != 1 {
 			return 0, false
 		}
-		n, err := strconv.ParseUint(x.prologue[d.PMID][0].Text, 10, 64)
+		n, err := strconv.ParseUint(x.prologue.latest[d.PMID][0].Text, 10, 64)
 		return n, err == nil
 	}
 	if n, ok := first("hinv.ncpu"); ok && n > 0 && n < 1<<20 {

@@ -52,6 +52,17 @@ func ArchiveProviders(bases []string, at time.Time, clamp bool) ([]collect.Provi
 		}
 		as.xs, as.names = append(as.xs, x), append(as.names, name)
 	}
+	series := clamp // --from: the first reading is the series' ground, its rates come after
+	if at.IsZero() {
+		// Where the first rates are: every metric logged more than once near the start has
+		// its second value (issue 39 item 1), the latest of the archives'.
+		for _, x := range as.xs {
+			if x.Start().After(at) {
+				at = x.Start()
+			}
+		}
+		clamp = true
+	}
 	if !at.IsZero() {
 		covered := false
 		for _, x := range as.xs {
@@ -75,6 +86,11 @@ func ArchiveProviders(bases []string, at time.Time, clamp bool) ([]collect.Provi
 					err = errors.Join(*p, err)
 				}
 				return nil, nil, err
+			}
+			if series && !t.After(x.first) {
+				// A series from the start: its first sample is the ground of the first rates,
+				// read, not printed (issue 39 item 6).
+				x.phase = 1
 			}
 		}
 	}

@@ -426,6 +426,11 @@ func (h *pcpHost) fillPlanned(row []ns.Raw, pc pcpClass, cols []pcpCol, f *pmpro
 			val, ok = f.Lookup(c.metric, want)
 		}
 		if !ok {
+			if _, past := h.x.(*archiveContext); past && len(c.vals) == 0 {
+				// An archive that has no value of the metric yet at this time (pmlogger logs it
+				// in a group of its own, later): said so, never 0 (issue 39 item 1).
+				row[c.at] = ns.RawNA(ns.ReasonNotRecordedYet)
+			}
 			continue
 		}
 		row[c.at] = pcpRaw(val, c.typ, c.mult)

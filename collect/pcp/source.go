@@ -466,7 +466,11 @@ func (h *pcpHost) Collect(ctx context.Context, req collect.Request) (collect.Bat
 		if !req.Wants(pc.Class) {
 			continue
 		}
-		b.Classes = append(b.Classes, h.read(ctx, pc, f))
+		cr := h.read(ctx, pc, f)
+		if ax, ok := h.x.(*archiveContext); ok && !ax.timed(pc, &cr) {
+			continue // nothing logged since its last reading: as recorded then (issue 39)
+		}
+		b.Classes = append(b.Classes, cr)
 	}
 	for _, n := range browse {
 		b.Classes = append(b.Classes, h.readNode(ctx, n, f))
