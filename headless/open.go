@@ -102,7 +102,7 @@ func OpenSource(c Common, e Env) (_ *collect.Sampler, past collect.History, _ er
 		}
 		var err error
 		var as *pcp.Archives
-		if provs, as, err = pcp.ArchiveProviders(c.Archives, at, c.From != ""); err != nil {
+		if provs, as, err = pcp.ArchiveProviders(c.Archives, at, c.From != "", pcp.Options{ShowLoop: c.ShowLoop}); err != nil {
 			return nil, nil, err
 		}
 		clock = as.Clock
@@ -118,7 +118,7 @@ func OpenSource(c Common, e Env) (_ *collect.Sampler, past collect.History, _ er
 				return nil, nil, Usagef("%v", err)
 			}
 		}
-		o := pcp.Options{Interval: c.Interval}
+		o := pcp.Options{Interval: c.Interval, ShowLoop: c.ShowLoop}
 		deadline = pcp.NativeDeadline(len(hosts))
 		if remote {
 			pw, err := pcpPassword(e)

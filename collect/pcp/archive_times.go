@@ -43,7 +43,7 @@ func (x *archiveContext) timed(pc pcpClass, cr *collect.ClassReading) bool {
 	// The clock a class's derived shares are over (Disk/*/clock_ms) is its values' time.
 	nd := len(pc.Class.Datums)
 	for _, b := range pc.Datums {
-		if i := pc.Class.DatumIndex(ns.DatumID(b.Datum)); i >= 0 && b.Metric == schema.MetricClock {
+		if i := datumAt(pc.Class, ns.DatumID(b.Datum)); i >= 0 && b.Metric == schema.MetricClock {
 			times[i] = newest
 			for r := i; r < len(cr.Raw); r += nd {
 				if cr.Raw[r].State == ns.RawOK {
@@ -64,7 +64,7 @@ func (x *archiveContext) pmidsOf(pc pcpClass) []uint32 {
 	}
 	ids := make([]uint32, len(pc.Class.Datums))
 	for _, b := range pc.Datums {
-		if i := pc.Class.DatumIndex(ns.DatumID(b.Datum)); i >= 0 {
+		if i := datumAt(pc.Class, ns.DatumID(b.Datum)); i >= 0 {
 			if d := x.byName[b.Metric]; d != nil {
 				ids[i] = d.PMID
 			}

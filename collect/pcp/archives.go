@@ -38,7 +38,14 @@ type Archives struct {
 // so that rates are over the interval ending there; a time outside an archive is an error that
 // says what the archive covers, unless clamp (the start of a series: from before the archive is
 // from its start). Two archives of the same host are two hosts, the second named host~2.
-func ArchiveProviders(bases []string, at time.Time, clamp bool) ([]collect.Provider, *Archives, error) {
+//
+// opts, at most one, says what else to show (ShowLoop: the loop disks dcimon record --show-loop
+// wrote, issue 39 item 7).
+func ArchiveProviders(bases []string, at time.Time, clamp bool, opts ...Options) ([]collect.Provider, *Archives, error) {
+	var show Options
+	if len(opts) > 0 {
+		show = opts[0]
+	}
 	as := &Archives{}
 	seen := map[string]int{}
 	for _, base := range bases {
@@ -96,7 +103,7 @@ func ArchiveProviders(bases []string, at time.Time, clamp bool) ([]collect.Provi
 	}
 	provs := make([]collect.Provider, len(as.xs))
 	for i, x := range as.xs {
-		h := &pcpHost{opt: Options{Hostspec: as.names[i], Interval: time.Second}, now: func() time.Time { return x.now },
+		h := &pcpHost{opt: Options{Hostspec: as.names[i], Interval: time.Second, ShowLoop: show.ShowLoop}, now: func() time.Time { return x.now },
 			dial: func() (pcpContext, error) { return x, nil }}
 		h.x = x
 		ncpu, mem := x.scales()

@@ -142,7 +142,7 @@ func (h *pcpHost) read(ctx context.Context, pc pcpClass, f *pmproxy.Fetched) col
 				}
 			}
 			level, ok := pc.InstOf(name, v.Instance)
-			if !ok {
+			if !ok || (pc.Hidden != nil && !h.opt.ShowLoop && pc.Hidden(name)) {
 				continue
 			}
 			sp := ns.InstanceSpec{Levels: []uint64{level}, OSName: name, ASN: schema.ASNFor(level + 1), Desc: ns.EscapeName(name)}

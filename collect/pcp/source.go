@@ -46,6 +46,9 @@ type Options struct {
 	// ProbeDeadline bounds the one request before the first collection (processor count and
 	// memory size, for scales); 2 s when zero.
 	ProbeDeadline time.Duration
+	// ShowLoop shows the instances hidden by default (loop, ram and zram disks), as --show-loop
+	// does on this host.
+	ShowLoop bool
 }
 
 // pcpContext is where a host's PCP metrics come from: a pmproxy context on its pmcd
