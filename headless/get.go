@@ -140,7 +140,8 @@ func Get(ctx context.Context, o GetOptions, e Env, w io.Writer) (err error) {
 			err = fmt.Errorf("nothing to print: the archive has no reading of %s %s", strings.Join(o.Paths, " "), o.span(as))
 		}
 	}()
-	pastTo := o.pastTo(e.Loc, day)
+	pastTo := o.pastTo(e.Loc, day, o.endOf(as, e))
+	shown := map[string]time.Time{} // when each statistic printed was recorded
 	for n := 0; o.Count == 0 || n < o.Count; n++ {
 		if o.Archived() {
 			if archiveEnded(s) {
@@ -164,7 +165,7 @@ func Get(ctx context.Context, o GetOptions, e Env, w io.Writer) (err error) {
 		if err := set.read(snap); err != nil {
 			return err
 		}
-		if o.From != "" && nothingNew(snap, reqs) {
+		if o.From != "" && nothingNew(snap, reqs, shown) {
 			continue // a record of other metrics (another logging group): nothing asked for was logged
 		}
 		rd, err := writeReading(w, o.JSON, o.NetBits, o.Archived(), e, reg, snap, set, reqs, prev)
@@ -449,7 +450,9 @@ func stale(cv *ns.ClassValues, ref ns.Ref, t time.Time) bool {
 	if cv.Times != nil {
 		// A value logged once (a name, a size: pmlogger's once group, dcimon's when they
 		// change) is the value until another is logged; a rate kept is marked.
-		return ref.Datum != nil && ref.Datum.IsCounter() && recordedAt(cv, ref).Before(t)
+		// Records of one round of pmlogger's groups are a few milliseconds apart: a rate
+		// logged in the same round is no kept one.
+		return ref.Datum != nil && ref.Datum.IsCounter() && keptFrom(cv, ref, t)
 	}
 	step := cv.Elapsed
 	if step <= 0 {
@@ -477,23 +480,34 @@ func (o GetOptions) span(as collect.History) string {
 	return what
 }
 
-// nothingNew says a reading of an archive has no value asked for that was logged at it: each
-// was recorded before, at a metric's own time (its logging group's, issue 39 item 1).
-func nothingNew(snap *ns.Snapshot, reqs []request) bool {
-	any := false
+// nothingNew says a reading of an archive has no value asked for that was logged since the
+// reading printed before (shown: when each was recorded then, kept up to date): each is the
+// one printed, at a metric's own time (its logging group's, issue 39 item 1).
+func nothingNew(snap *ns.Snapshot, reqs []request, shown map[string]time.Time) bool {
+	same := true
 	for _, r := range reqs {
 		for _, ref := range r.refs {
 			if ref.Datum == nil {
 				return false
 			}
 			_, cv, _ := snap.Lookup(ref)
-			if cv == nil || cv.Times == nil || cv.Elapsed <= 0 || !recordedAt(cv, ref).Before(snap.End) {
-				return false // new, or logged once (a name, a size): said at every reading
+			if cv == nil || cv.Times == nil {
+				return false
 			}
-			any = true
+			at := recordedAt(cv, ref)
+			if was, ok := shown[ref.Path()]; !ok || !was.Equal(at) {
+				same = false
+			}
+			shown[ref.Path()] = at
 		}
 	}
-	return any
+	return same
+}
+
+// keptFrom says a statistic's value at a reading at t was logged at an earlier round of
+// pmlogger's groups (whose records are a few milliseconds apart): kept, not new.
+func keptFrom(cv *ns.ClassValues, ref ns.Ref, t time.Time) bool {
+	return t.Sub(recordedAt(cv, ref)) > max(50*time.Millisecond, cv.Elapsed/10)
 }
 
 // recordedAt is when a statistic's values were recorded: its datum's own time, or its class's.

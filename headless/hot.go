@@ -144,7 +144,7 @@ func Hot(ctx context.Context, o HotOptions, e Env, w io.Writer) (err error) {
 	}
 	var failed error // the last reading's: a hotset that could read nothing exits non-zero
 	prev := first.End
-	pastTo := o.pastTo(e.Loc, day)
+	pastTo := o.pastTo(e.Loc, day, o.endOf(as, e))
 	for n := 0; o.Count == 0 || n < o.Count; n++ {
 		if o.Archived() {
 			if archiveEnded(s) {

@@ -58,6 +58,8 @@ type archiveContext struct {
 	// start is where every metric logged more than once near the archive's start has its second
 	// value: the default time's rates (issue 39 item 1).
 	start time.Time
+	// step is the archive's interval: that of its most often logged metric near its start.
+	step time.Duration
 	// classAt is the time of each class's last reading (its newest metric's values): a class
 	// with nothing newer is not read again, it keeps its values as recorded.
 	classAt map[*ns.Class]time.Time
@@ -237,6 +239,9 @@ func (x *archiveContext) applyTo(m *metricVals, r pcparchive.Result) {
 		if d == nil {
 			continue
 		}
+		if at, ok := m.at[s.PMID]; ok && !r.Time.After(at) {
+			continue // known already, from the archive's start values: a value is never taken back
+		}
 		vals := make([]pmproxy.Value, 0, len(s.Values))
 		for _, v := range s.Values {
 			if text, ok := archiveText(v, d.Type); ok {
@@ -269,6 +274,7 @@ func (x *archiveContext) findStart() time.Time {
 	}
 	defer c.Close()
 	seen := map[uint32]int{}
+	firstAt := map[uint32]time.Time{}
 	var start time.Time
 	for range startScanRecords {
 		r, err := c.Next()
@@ -279,8 +285,17 @@ func (x *archiveContext) findStart() time.Time {
 			continue
 		}
 		for _, s := range r.Sets {
-			if seen[s.PMID]++; seen[s.PMID] == 2 && r.Time.After(start) {
-				start = r.Time
+			switch seen[s.PMID]++; seen[s.PMID] {
+			case 1:
+				firstAt[s.PMID] = r.Time
+			case 2:
+				if r.Time.After(start) {
+					start = r.Time
+				}
+				// The archive's interval: its most often logged metric's.
+				if d := r.Time.Sub(firstAt[s.PMID]); d > 0 && (x.step == 0 || d < x.step) {
+					x.step = d
+				}
 			}
 		}
 	}
@@ -310,7 +325,7 @@ func (x *archiveContext) Span() (first, last time.Time) { return x.first, x.last
 // than one of its intervals: a time a user read off the archive to the second ("19:12:59" for a
 // first sample at 19:12:59.532) means that sample (issue 30).
 func (x *archiveContext) near(at time.Time) time.Time {
-	step := x.second.Sub(x.first)
+	step := x.step // a metric's own interval, not the gap between two groups' records
 	if step <= 0 {
 		step = time.Second
 	}

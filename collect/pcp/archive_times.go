@@ -84,3 +84,43 @@ func (x *archiveContext) pmidsOf(pc pcpClass) []uint32 {
 	x.timesOf[pc.Class] = ids
 	return ids
 }
+
+// timedNode is timed for a class of the PCP name space: each datum is its metric's.
+func (x *archiveContext) timedNode(n *pcpNode, cr *collect.ClassReading) bool {
+	if cr.Err != nil || len(n.metrics) != len(n.class.Datums) {
+		return true
+	}
+	times := make([]time.Time, len(n.metrics))
+	var newest time.Time
+	for i, m := range n.metrics {
+		if d := x.byName[m]; d != nil {
+			if t := x.valueTime(d.PMID); !t.IsZero() {
+				times[i] = t
+				if t.After(newest) {
+					newest = t
+				}
+			}
+		}
+	}
+	if newest.IsZero() {
+		return true
+	}
+	if x.classAt == nil {
+		x.classAt = map[*ns.Class]time.Time{}
+	}
+	if last, ok := x.classAt[n.class]; ok && last.Equal(newest) {
+		return false
+	}
+	x.classAt[n.class] = newest
+	cr.Time, cr.Times = newest, times
+	return true
+}
+
+// Hold makes the archives' next collections answer what the last one did, without moving, until
+// Hold(false): a path into the PCP name space, reached a level at a time (each level a
+// collection that registers the next), costs no sample (issue 39 item 6).
+func (as *Archives) Hold(on bool) {
+	for _, x := range as.xs {
+		x.held = on
+	}
+}

@@ -147,3 +147,20 @@ func (as *Archives) Span() (first, last time.Time) {
 
 // Hosts are the archives' hosts, as the paths name them.
 func (as *Archives) Hosts() []string { return as.names }
+
+// ArchivesEnd is the last sample of the latest of the archives at bases: the end a relative time
+// (--at -5m) is read before.
+func ArchivesEnd(bases []string) (time.Time, error) {
+	var end time.Time
+	for _, base := range bases {
+		x, err := openArchive(base)
+		if err != nil {
+			return time.Time{}, err
+		}
+		if _, last := x.Span(); last.After(end) {
+			end = last
+		}
+		x.cur.Close()
+	}
+	return end, nil
+}

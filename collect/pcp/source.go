@@ -476,7 +476,11 @@ func (h *pcpHost) Collect(ctx context.Context, req collect.Request) (collect.Bat
 		b.Classes = append(b.Classes, cr)
 	}
 	for _, n := range browse {
-		b.Classes = append(b.Classes, h.readNode(ctx, n, f))
+		cr := h.readNode(ctx, n, f)
+		if ax, ok := h.x.(*archiveContext); ok && !ax.timedNode(n, &cr) {
+			continue
+		}
+		b.Classes = append(b.Classes, cr)
 	}
 	// The nodes opened since the last reading are listed; what they hold is registered after
 	// this collection and read at the next. One that cannot be listed now (pmproxy went away

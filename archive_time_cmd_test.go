@@ -1,0 +1,106 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"dcimon/internal/pcptest"
+)
+
+// groupsArchive has a real pmlogger log a once group, context switches every second and disks
+// every three seconds for span, and returns the archive and its data records' times (UTC).
+func groupsArchive(t *testing.T, span string) (string, []time.Time) {
+	t.Helper()
+	p := pcptest.Start(t)
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "config")
+	if err := os.WriteFile(conf, []byte("log mandatory on once { hinv.ncpu kernel.uname }\n"+
+		"log mandatory on every 1 second { kernel.all.pswitch }\n"+
+		"log mandatory on every 3 seconds { disk.dev.read disk.dev.write }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	base := filepath.Join(dir, "g")
+	pcptest.Run(t, "pmlogger", "-h", p.Hostspec(), "-c", conf, "-T", span, "-l", filepath.Join(dir, "log"), base)
+	day := regexp.MustCompile(`commencing \w+ (\w+ +\d+) [\d:.]+ (\d+)`).FindStringSubmatch(pcptest.Run(t, "pmdumplog", "-Z", "UTC", "-l", base))
+	if day == nil {
+		t.Fatal("pmdumplog -l shows no start")
+	}
+	d0, err := time.Parse("Jan 2 2006", strings.Join(strings.Fields(day[1]), " ")+" "+day[2])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var times []time.Time
+	for _, m := range regexp.MustCompile(`(?m)^(\d\d:\d\d:\d\d\.\d+) \d+ metrics?$`).FindAllStringSubmatch(
+		pcptest.Run(t, "pmdumplog", "-Z", "UTC", base, "kernel.all.pswitch", "disk.dev.read"), -1) {
+		c, _ := time.Parse("15:04:05.000000", m[1])
+		times = append(times, d0.Add(c.Sub(c.Truncate(24*time.Hour))))
+	}
+	if len(times) < 8 {
+		t.Fatalf("%d records", len(times))
+	}
+	return base, times
+}
+
+var headRe = regexp.MustCompile(`(?m)^# (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}) UTC`)
+
+// heads are the times of a get's readings.
+func heads(out string) []string {
+	var hs []string
+	for _, m := range headRe.FindAllStringSubmatch(out, -1) {
+		hs = append(hs, m[1])
+	}
+	return hs
+}
+
+const ms = "2006-01-02 15:04:05.000"
+
+// Issue 39 item 6: the time rules of --at, --from and --to on a real pmlogger's archive. A
+// PCP/ path costs no sample (each level of the name space took one: a short archive printed
+// nothing, a long one landed late); --at is the last sample at or before it, the first when it
+// is within one interval before it; the last sample reads; a relative time is before the
+// archive's end.
+func TestArchiveTimeRules(t *testing.T) {
+	base, times := groupsArchive(t, "9sec")
+	at := func(args ...string) (string, string, int) {
+		return runFake(t, append(append([]string{"get"}, args...), "--archive", base)...)
+	}
+	mid := times[len(times)/2].Add(400 * time.Millisecond)
+	want := ""
+	for _, r := range times {
+		if !r.After(mid) {
+			want = r.Format(ms)
+		}
+	}
+	out, errOut, code := at("Host/ctxsw", "PCP/kernel/all/pswitch", "--at", mid.Format(ms))
+	if h := heads(out); code != 0 || len(h) != 1 || h[0] != want {
+		t.Errorf("--at %s: exit %d %s\n%s\nwant one reading at %s", mid.Format(ms), code, errOut, out, want)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 3 || strings.TrimSuffix(strings.Fields(lines[1])[1], "/s") != strings.TrimSuffix(strings.Fields(lines[2])[1], "/s") {
+		t.Errorf("Host/ctxsw and PCP/kernel/all/pswitch differ at the same time:\n%s", out)
+	}
+	// The PCP path alone, on the default time: the same reading as a mapped statistic.
+	a, _, _ := at("PCP/kernel/all/pswitch")
+	b, _, _ := at("Host/ctxsw")
+	if ha, hb := heads(a), heads(b); len(ha) != 1 || len(hb) != 1 || ha[0] != hb[0] {
+		t.Errorf("default time: PCP/kernel/all/pswitch at %v, Host/ctxsw at %v", ha, hb)
+	}
+	// The last sample, and half a second before the first.
+	last := times[len(times)-1]
+	if out, errOut, code := at("Host/ctxsw", "--at", last.Format(time.RFC3339Nano)); code != 0 || len(heads(out)) != 1 || heads(out)[0] != last.Format(ms) {
+		t.Errorf("--at the last sample %s: exit %d %s\n%s", last.Format(ms), code, errOut, out)
+	}
+	if out, errOut, code := at("PCP/hinv/ncpu", "--at", times[0].Add(-500*time.Millisecond).Format(ms)); code != 0 || len(heads(out)) != 1 {
+		t.Errorf("--at 0.5 s before the first sample: exit %d %s\n%s", code, errOut, out)
+	}
+	// Relative: -3s is three seconds before the last sample.
+	rel, _, code1 := at("Host/ctxsw", "--at", "-3s")
+	abs, _, code2 := at("Host/ctxsw", "--at", last.Add(-3*time.Second).Format(ms))
+	if code1 != 0 || code2 != 0 || rel != abs || len(heads(rel)) != 1 {
+		t.Errorf("--at -3s:\n%s\n--at %s:\n%s", rel, last.Add(-3*time.Second).Format(ms), abs)
+	}
+}
