@@ -104,3 +104,30 @@ func TestArchiveTimeRules(t *testing.T) {
 		t.Errorf("--at -3s:\n%s\n--at %s:\n%s", rel, last.Add(-3*time.Second).Format(ms), abs)
 	}
 }
+
+// Issue 39 item 5: an archive that holds none of the Linux PMDA's metrics (here xfs.* and
+// mmv.*, as archives of sample.* or mysql.* do) shows its whole name space under PCP/ with help
+// texts, and a command with nothing to print says why and exits 1 (get printed n/a, or nothing,
+// and hot "top 0 of 0", exiting 0).
+func TestArchiveWithoutLinuxMetrics(t *testing.T) {
+	p := pcptest.Start(t)
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "config")
+	if err := os.WriteFile(conf, []byte("log mandatory on every 1 second { xfs.log.writes xfs.write_bytes mmv }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	base := filepath.Join(dir, "x")
+	pcptest.Run(t, "pmlogger", "-h", p.Hostspec(), "-c", conf, "-T", "3sec", "-l", filepath.Join(dir, "log"), base)
+	for _, args := range [][]string{{"get", "CPU/user"}, {"hot", "Disk", "busy"}, {"get", "Disk/*/reads"}} {
+		out, errOut, code := runFake(t, append(args, "--archive", base)...)
+		if code != 1 || !strings.Contains(errOut, "archive") {
+			t.Errorf("%v: exit %d %q\n%s", args, code, errOut, out)
+		}
+	}
+	out, errOut, code := runFake(t, "list", "PCP/xfs", "--archive", base)
+	help := strings.TrimSpace(strings.SplitN(pcptest.Run(t, "pminfo", "-t", "-a", base, "xfs.write_bytes"), "[", 2)[1])
+	help = strings.TrimSuffix(help, "]")
+	if code != 0 || !strings.Contains(out, "/PCP/xfs/write_bytes") || !strings.Contains(out, help) || !strings.Contains(out, "/PCP/xfs/log/") {
+		t.Errorf("list PCP/xfs: exit %d %s\n%s\nwant write_bytes with %q", code, errOut, out, help)
+	}
+}

@@ -174,6 +174,9 @@ func Get(ctx context.Context, o GetOptions, e Env, w io.Writer) (err error) {
 		}
 		printed++
 		failed = nothingRead(snap, reqs)
+		if failed == nil && o.Archived() {
+			failed = notInArchive(snap, reqs)
+		}
 		if failed == nil && rd.fails {
 			// DCI-RET-1: the values are printed, each with its own status; the command says
 			// the reading was not a success.
@@ -183,6 +186,10 @@ func Get(ctx context.Context, o GetOptions, e Env, w io.Writer) (err error) {
 	}
 	for _, r := range reqs {
 		if r.err != nil {
+			if o.Archived() {
+				// Where the archive read holds none of it (issue 39 item 5).
+				return fmt.Errorf("%s: %w; the archive read holds none of it (pmlogger logs what its configuration names; `dcimon list PCP --archive ...` shows the metrics it holds)", r.pattern, r.err)
+			}
 			return fmt.Errorf("%s: %w", r.pattern, r.err)
 		}
 	}

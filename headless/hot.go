@@ -180,6 +180,9 @@ func Hot(ctx context.Context, o HotOptions, e Env, w io.Writer) (err error) {
 				failed = fmt.Errorf("nothing could be read: %w", err)
 			}
 		}
+		if failed == nil && entry.Count == 0 && o.Archived() {
+			failed = noneRecorded(reg, o.Grandparent)
+		}
 	}
 	return failed
 }
