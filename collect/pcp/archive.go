@@ -263,6 +263,7 @@ func (x *archiveContext) applyTo(m *metricVals, r pcparchive.Result) {
 const (
 	startScanRecords = 512
 	startScanSpan    = 15 * time.Minute
+	startQuiet       = 16 // data records without a new metric, once those seen later are seen twice
 )
 
 // findStart is where every metric logged more than once near the archive's start has its
@@ -276,6 +277,10 @@ func (x *archiveContext) findStart() time.Time {
 	seen := map[uint32]int{}
 	firstAt := map[uint32]time.Time{}
 	var start time.Time
+	// late: metrics first seen after the archive's first round of records (its prologue span)
+	// and not seen again yet; quiet: data records since one was first seen. A metric of the
+	// first round seen once only is a once group's, or one of a group slower than the scan.
+	late, quiet := 0, 0
 	for range startScanRecords {
 		r, err := c.Next()
 		if err != nil || r.Time.After(x.first.Add(startScanSpan)) {
@@ -284,11 +289,20 @@ func (x *archiveContext) findStart() time.Time {
 		if !isData(r) {
 			continue
 		}
+		if quiet++; late == 0 && quiet > startQuiet && !start.IsZero() {
+			break
+		}
 		for _, s := range r.Sets {
 			switch seen[s.PMID]++; seen[s.PMID] {
 			case 1:
-				firstAt[s.PMID] = r.Time
+				firstAt[s.PMID], quiet = r.Time, 0
+				if r.Time.After(x.first.Add(prologueSpan)) {
+					late++
+				}
 			case 2:
+				if firstAt[s.PMID].After(x.first.Add(prologueSpan)) {
+					late--
+				}
 				if r.Time.After(start) {
 					start = r.Time
 				}

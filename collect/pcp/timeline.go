@@ -2,6 +2,7 @@ package pcp
 
 import (
 	"dcimon/collect"
+	ns "dcimon/namespace"
 	"dcimon/pcparchive"
 	"sort"
 	"time"
@@ -52,7 +53,10 @@ func (x *archiveContext) Seek(at time.Time) error {
 				data++
 			}
 		}
-		if from >= 0 && (data < 2 || !settled(&vals)) {
+		// Fewer than two samples: an earlier entry, at worst the start. A counter without its
+		// value before (logged less often than the index's entries): an earlier entry, at most
+		// two more, never the whole archive (a seek stays bounded).
+		if from >= 0 && (data < 2 || (tries < 2 && !x.settled(&vals))) {
 			c.Close()
 			i--
 			continue
@@ -66,11 +70,11 @@ func (x *archiveContext) Seek(at time.Time) error {
 	}
 }
 
-// settled says every metric read since the values' ground has a value before its last (a
-// metric logged less often than the index's entries have none yet).
-func settled(m *metricVals) bool {
+// settled says every counter read since the values' ground has a value before its last (a
+// metric logged less often than the index's entries has none yet).
+func (x *archiveContext) settled(m *metricVals) bool {
 	for pmid, t := range m.at {
-		if !t.Before(m.since) && pmid>>22&0x1ff != 2 {
+		if d := x.a.Desc(pmid); d != nil && ns.PMSem(d.Sem) == ns.PMSemCounter && !t.Before(m.since) && pmid>>22&0x1ff != 2 {
 			if _, ok := m.prev[pmid]; !ok {
 				return false
 			}
