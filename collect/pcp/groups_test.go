@@ -213,3 +213,95 @@ func TestMultiGroupArchiveRatesPerMetric(t *testing.T) {
 		t.Errorf("CPU/user just after the first record: %+v, PCP has no rate there", v)
 	}
 }
+
+// Issue 39 item 1 on a site's configuration: pmlogconf's own (its default groups and its once
+// groups; here the group of context switches every second and the others every 3 s, so that
+// records hold different metrics), replayed with every context-switch and disk rate equal to the
+// one pmdumplog's records of that metric give, to 1e-9.
+func TestPmlogconfArchiveRatesPerMetric(t *testing.T) {
+	p := pcptest.Start(t)
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "config")
+	pcptest.Run(t, "pmlogconf", "-h", p.Hostspec(), "-q", conf)
+	b, err := os.ReadFile(conf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The group that logs context switches first every second, every other default group
+	// every 3 s (kernel.all.pswitch in that group only): records of one group or the other,
+	// and classes whose metrics come from both (Disk: avactive every second, reads every 3 s).
+	groups := regexp.MustCompile(`(?s)log advisory on (default|once) \{.*?\n\}`).FindAllString(string(b), -1)
+	fast, n := false, 0
+	for i, g := range groups {
+		once := strings.HasPrefix(g, "log advisory on once")
+		body := g[strings.Index(g, "{"):]
+		if strings.Contains(body, "\tkernel.all.pswitch") {
+			if fast {
+				body = regexp.MustCompile(`(?m)^\s*kernel\.all\.pswitch.*\n`).ReplaceAllString(body, "")
+			} else if !once {
+				fast = true
+				groups[i] = "log mandatory on every 1 second " + body
+				continue
+			}
+		}
+		if once {
+			groups[i] = "log mandatory on once " + body
+		} else {
+			groups[i], n = "log mandatory on every 3 seconds "+body, n+1
+		}
+	}
+	text := strings.Join(groups, "\n") + "\n"
+	if n < 10 || !fast || !strings.Contains(text, "on once {") {
+		t.Fatalf("pmlogconf wrote %d default groups:\n%s", n, b)
+	}
+	if err := os.WriteFile(conf, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	base := filepath.Join(dir, "site")
+	pcptest.Run(t, "pmlogger", "-h", p.Hostspec(), "-c", conf, "-T", "6sec", "-l", filepath.Join(dir, "log"), base)
+	dump := pmdumpOf(t, base, "kernel.all.pswitch", "disk.dev.read", "disk.dev.write", "disk.dev.avactive")
+	provs, as, err := ArchiveProviders([]string{base}, time.Time{}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := ns.NewRegistry()
+	s, err := collect.NewSampler(reg, provs, collect.Options{Now: as.Clock, Deadline: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := map[string]int{}
+	for range 400 {
+		snap, err := s.Sample(context.Background())
+		if err != nil {
+			break
+		}
+		for _, c := range []struct{ path, metric string }{
+			{"Host/ctxsw", "kernel.all.pswitch"}, {"Disk/*/reads", "disk.dev.read"}, {"Disk/*/writes", "disk.dev.write"},
+			{"Disk/*/io_ms", "disk.dev.avactive"}} {
+			refs, err := reg.Glob(c.path)
+			if err != nil {
+				continue
+			}
+			for _, ref := range refs {
+				v, cv, _ := snap.Lookup(ref)
+				if v.State != ns.Valid {
+					continue
+				}
+				inst := ""
+				if c.metric != "kernel.all.pswitch" {
+					inst = strings.Split(ref.Path(), "/")[1]
+				}
+				at := cv.TimeOf(cv.Class.DatumIndex(ref.Datum.ID))
+				want, ok := dump[c.metric].ownRate(at, inst)
+				if !ok || math.Abs(v.V-want) > 1e-9*math.Max(1, math.Abs(want)) {
+					t.Errorf("%s at %s = %v/s, pmdumplog's own consecutive values give %v/s (%v)", ref.Path(), at.UTC().Format("15:04:05.000000"), v.V, want, ok)
+				}
+				checked[c.path]++
+			}
+		}
+	}
+	t.Logf("rates compared: %v", checked)
+	if checked["Host/ctxsw"] < 3 || checked["Disk/*/reads"] < 1 || checked["Disk/*/io_ms"] < 3 {
+		t.Errorf("rates compared: %v", checked)
+	}
+}
