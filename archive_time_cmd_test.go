@@ -18,7 +18,7 @@ func groupsArchive(t *testing.T, span string) (string, []time.Time) {
 	p := pcptest.Start(t)
 	dir := t.TempDir()
 	conf := filepath.Join(dir, "config")
-	if err := os.WriteFile(conf, []byte("log mandatory on once { hinv.ncpu kernel.uname }\n"+
+	if err := os.WriteFile(conf, []byte("log mandatory on once { hinv.ncpu kernel.uname mem.physmem }\n"+
 		"log mandatory on every 1 second { kernel.all.pswitch }\n"+
 		"log mandatory on every 3 seconds { disk.dev.read disk.dev.write }\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -129,5 +129,58 @@ func TestArchiveWithoutLinuxMetrics(t *testing.T) {
 	help = strings.TrimSuffix(help, "]")
 	if code != 0 || !strings.Contains(out, "/PCP/xfs/write_bytes") || !strings.Contains(out, help) || !strings.Contains(out, "/PCP/xfs/log/") {
 		t.Errorf("list PCP/xfs: exit %d %s\n%s\nwant write_bytes with %q", code, errOut, out, help)
+	}
+}
+
+// Issue 39 item 8: describe's PCP descriptor of a statistic read from a pmlogger archive is the
+// one pminfo -d gives for its metric: pmid, type, instance domain, semantics and units with their
+// scale (Kbyte showed as "byte", dcimon's conversion; it is said apart now).
+func TestDescribeArchiveIsPminfos(t *testing.T) {
+	base, _ := groupsArchive(t, "6sec")
+	types := map[string]string{"32-bit unsigned int": "PM_TYPE_U32", "64-bit unsigned int": "PM_TYPE_U64",
+		"32-bit int": "PM_TYPE_32", "64-bit int": "PM_TYPE_64", "float": "PM_TYPE_FLOAT", "double": "PM_TYPE_DOUBLE"}
+	pmRe := regexp.MustCompile(`PMID: (\S+)\n\s+Data Type: (.+?)  InDom: (\S+) \S+\n\s+Semantics: (\S+)  Units: (.+)`)
+	list, _, _ := runFake(t, "list", "Disk", "--archive", base)
+	disk := regexp.MustCompile(`/Disk/([^/]+)/reads`).FindStringSubmatch(list)
+	if disk == nil {
+		t.Fatalf("no disk in the archive:\n%s", list)
+	}
+	for _, c := range []struct{ path, metric string }{{"Host/ctxsw", "kernel.all.pswitch"}, {"CPU/ncpu", "hinv.ncpu"}, {"Mem/Real/total", "mem.physmem"}, {"Disk/" + disk[1] + "/reads", "disk.dev.read"}} {
+		m := pmRe.FindStringSubmatch(pcptest.Run(t, "pminfo", "-d", "-m", "-a", base, c.metric))
+		if m == nil {
+			t.Fatalf("pminfo -d -m %s: no descriptor", c.metric)
+		}
+		out, errOut, code := runFake(t, "describe", c.path, "--archive", base)
+		if code != 0 {
+			t.Fatalf("describe %s: exit %d %s", c.path, code, errOut)
+		}
+		field := func(name string) string {
+			f := regexp.MustCompile(`(?m)^  ` + name + ` +(.+)$`).FindStringSubmatch(out[strings.Index(out, "PCP descriptor"):])
+			if f == nil {
+				return ""
+			}
+			return f[1]
+		}
+		indom := m[3]
+		if indom == "PM_INDOM_NULL" {
+			indom = "PM_INDOM_NULL"
+		} else {
+			indom += " (on its host)"
+		}
+		if got := field("pmid"); !strings.HasPrefix(got, m[1]+" ") {
+			t.Errorf("%s: pmid %q, pminfo %s", c.path, got, m[1])
+		}
+		if got := field("type"); got != types[m[2]] {
+			t.Errorf("%s: type %q, pminfo %q", c.path, got, m[2])
+		}
+		if got := field("semantics"); got != "PM_SEM_"+strings.ToUpper(m[4]) {
+			t.Errorf("%s: semantics %q, pminfo %q", c.path, got, m[4])
+		}
+		if got := field("units"); !strings.HasPrefix(got, m[5]+" (") {
+			t.Errorf("%s: units %q, pminfo %q", c.path, got, m[5])
+		}
+		if got := field("instance domain"); got != indom {
+			t.Errorf("%s: instance domain %q, pminfo %q", c.path, got, indom)
+		}
 	}
 }
