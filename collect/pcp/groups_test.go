@@ -212,6 +212,56 @@ func TestMultiGroupArchiveRatesPerMetric(t *testing.T) {
 	if v, _, _ := snap.Lookup(ref); v.State == ns.Valid {
 		t.Errorf("CPU/user just after the first record: %+v, PCP has no rate there", v)
 	}
+
+	// The monitor's time cursor: from its opening time, steps forward and a jump back, each
+	// reading's rates over their own metrics' intervals.
+	provs, as, err = ArchiveProviders([]string{base}, time.Time{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg = ns.NewRegistry()
+	if s, err = collect.NewSampler(reg, provs, collect.Options{Now: as.Clock, Deadline: 10 * time.Second}); err != nil {
+		t.Fatal(err)
+	}
+	r := collect.NewReplay(s, as, time.Time{})
+	compared := 0
+	check := func(what string) {
+		snap, err := r.Sample(context.Background())
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		for _, c := range []struct {
+			path string
+			d    *dumped
+		}{{"Host/ctxsw", sw}, {"Disk/*/reads", rd}} {
+			refs, _ := reg.Glob(c.path)
+			for _, ref := range refs {
+				v, cv, _ := snap.Lookup(ref)
+				if v.State != ns.Valid {
+					continue
+				}
+				inst := ""
+				if c.d == rd {
+					inst = strings.Split(ref.Path(), "/")[1]
+				}
+				at := cv.TimeOf(cv.Class.DatumIndex(ref.Datum.ID))
+				if want, ok := c.d.ownRate(at, inst); !ok || math.Abs(v.V-want) > 1e-9*math.Max(1, math.Abs(want)) {
+					t.Errorf("replay %s: %s at %s = %v/s, pmdumplog's values give %v/s (%v)", what, ref.Path(), at.UTC().Format("15:04:05.000000"), v.V, want, ok)
+				}
+				compared++
+			}
+		}
+	}
+	check("at its opening")
+	for i := range 5 {
+		r.Step(1)
+		check("step " + strconv.Itoa(i+1))
+	}
+	r.Move(day.Add(sw.times[2].Sub(sw.times[2].Truncate(24 * time.Hour))))
+	check("back to the third second")
+	if compared < 6 {
+		t.Errorf("the replay compared %d rates", compared)
+	}
 }
 
 // Issue 39 item 1 on a site's configuration: pmlogconf's own (its default groups and its once
