@@ -15,6 +15,9 @@ import (
 // -T -30min) and as Go does (-1h30m).
 var relUnit = regexp.MustCompile(`^(\d+(?:\.\d+)?)\s*(seconds|second|secs|sec|s|minutes|minute|mins|min|m|hours|hour|hrs|hr|h|days|day|d)`)
 
+// maxBefore bounds a relative time (a duration overflows at 292 years).
+const maxBefore = 100 * 365 * 24 * time.Hour
+
 // Relative reads a time before the end ("-5m", "-1h30m", "-90s", "-2days"): how long before
 // it; ok is false when s is no relative time (a time of day, a date).
 func Relative(s string) (before time.Duration, ok bool, err error) {
@@ -36,6 +39,9 @@ func Relative(s string) (before time.Duration, ok bool, err error) {
 			unit = time.Hour
 		case 'd':
 			unit = 24 * time.Hour
+		}
+		if d := n * float64(unit); d > float64(maxBefore) || before+time.Duration(d) > maxBefore {
+			return 0, true, fmt.Errorf("%q: further back than %d years", views.Safe(s), maxBefore/(24*time.Hour*365))
 		}
 		before += time.Duration(n * float64(unit))
 		rest = rest[len(m[0]):]
