@@ -99,7 +99,7 @@ func TestArchiveTimeRules(t *testing.T) {
 	}
 	// Relative: -3s is three seconds before the last sample.
 	rel, _, code1 := at("Host/ctxsw", "--at", "-3s")
-	abs, _, code2 := at("Host/ctxsw", "--at", last.Add(-3*time.Second).Format(ms))
+	abs, _, code2 := at("Host/ctxsw", "--at", last.Add(-3*time.Second).Format(time.RFC3339Nano))
 	if code1 != 0 || code2 != 0 || rel != abs || len(heads(rel)) != 1 {
 		t.Errorf("--at -3s:\n%s\n--at %s:\n%s", rel, last.Add(-3*time.Second).Format(ms), abs)
 	}
