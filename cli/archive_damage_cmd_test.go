@@ -66,7 +66,7 @@ func TestDamagedArchiveCommands(t *testing.T) {
 		{"a bit flip in the third record", "0", flip(564 + 12), []string{"get", "Host/ctxsw", "--from", "2000-01-01 00:00"}, 0,
 			"t.0: offset 564: a data record of 268 bytes: at offset 576, 2147483647 metrics, and room for 31"},
 		{"a second .meta record of 4 GB", "meta", func(b []byte) []byte { binary.BigEndian.PutUint32(b[132:], 0xffffff00); return b },
-			[]string{"get", "Host/ctxsw"}, 0,
+			[]string{"get", "Host/ctxsw"}, 1, // at the default time: n/a (not in the archive), then why (issue 39)
 			"t.meta: offset 132: a descriptor record says it is 4294967040 bytes, past the 64 MiB a record may be (the file has 2623 left)"},
 		{"list of a .meta cut short", "meta", func(b []byte) []byte { return b[:len(b)-5] }, []string{"list", "Host"}, -1,
 			"t.meta: offset 2715: an instance domain record says it is 40 bytes, the file has 35 left"},
@@ -78,7 +78,8 @@ func TestDamagedArchiveCommands(t *testing.T) {
 				t.Errorf("exit %d, stderr %q; want 1 and %q", code, errOut, c.want)
 			}
 			if c.readings >= 0 {
-				if n := strings.Count("\n"+out, "\n# "); n != c.readings || !strings.HasPrefix(all, out) {
+				_, rest, _ := strings.Cut(out, "\n")
+				if n := strings.Count("\n"+out, "\n# "); n != c.readings || (!strings.HasPrefix(all, out) && !strings.Contains(rest, "not in the archive")) {
 					t.Errorf("%d readings, want %d, the sound archive's first:\n%s", n, c.readings, out)
 				}
 			} else if !strings.Contains(out, "/vm/Host/") {

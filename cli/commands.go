@@ -82,7 +82,7 @@ func addSource(fs *pflag.FlagSet, cfg *config, s source) {
 			return nil
 		})
 		fs.StringVar(&c.Series, "series", "", "read the history pmproxy's time series hold (`URL`: pcp://PROXY[:PORT]), a host for each of their sources; --hosts takes globs on their names (docs/series.md)")
-		fs.StringVar(&c.At, "at", "", "with --archive or --series, read at `TIME`: 03:12 on the first sample's day, 2026-11-25 03:12 (local unless a zone is given) or RFC 3339 (default the first sample)")
+		fs.StringVar(&c.At, "at", "", "with --archive or --series, read at `TIME` (the last sample at or before it): 03:12 on the first sample's day, 2026-11-25 03:12 (local unless a zone is given), RFC 3339, or -5m before the archive's end (now for --series) (default where the first rates are)")
 		if s == seriesSource {
 			fs.StringVar(&c.From, "from", "", "with --archive or --series, a reading for each sample from `TIME` (as --at)...")
 			fs.StringVar(&c.To, "to", "", "...to `TIME` (default the last sample)")

@@ -107,6 +107,11 @@ type ClassReading struct {
 	Raw []namespace.Raw
 	// Err, when set, fails this class only (for example a sysfs directory that cannot be read).
 	Err error
+	// Time, when set, is the time of the class's values, the batch's otherwise; Times, when set,
+	// the time of each datum's (a replayed archive whose metrics were logged in groups of their
+	// own: namespace.ClassSample.Times, issue 39).
+	Time  time.Time
+	Times []time.Time
 }
 
 // ReuseRawRows is reuseRaw for a writer that clears each row itself just before filling it, so

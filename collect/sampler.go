@@ -503,6 +503,9 @@ func (s *Sampler) absorb(out []namespace.ClassSample, ps *provState, req Request
 			}
 			cs := namespace.ClassSample{Class: cr.Class, Reset: res.batch.Reset, Time: res.batch.Time,
 				Start: now, End: now.Add(res.dur), Insts: insts, Raw: cr.Raw, Err: cr.Err}
+			if !cr.Time.IsZero() {
+				cs.Time, cs.Times = cr.Time, cr.Times
+			}
 			if cs.Time.IsZero() {
 				cs.Time = cs.End
 			}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"dcimon/collect"
 	ns "dcimon/namespace"
 	"dcimon/views"
 )
@@ -132,8 +133,16 @@ func Get(ctx context.Context, o GetOptions, e Env, w io.Writer) (err error) {
 	// elapsed is that interval, not 0 (issue 12).
 	prev := first.End
 	var failed error
-	pastTo := o.pastTo(e.Loc, day)
+	printed := 0
+	defer func() {
+		if err == nil && printed == 0 && o.Archived() {
+			// Nothing to print is said, never a silent success (issue 39 item 5).
+			err = fmt.Errorf("nothing to print: the archive has no reading of %s %s", strings.Join(o.Paths, " "), o.span(as))
+		}
+	}()
+	pastTo := o.pastTo(e.Loc, day, o.endOf(as, e))
 	ticks := ticksFrom(first, o.Interval, e)
+	shown := map[string]time.Time{} // when each statistic printed was recorded
 	for n := 0; o.Count == 0 || n < o.Count; n++ {
 		if o.Archived() {
 			if archiveEnded(s) {
@@ -157,11 +166,18 @@ func Get(ctx context.Context, o GetOptions, e Env, w io.Writer) (err error) {
 		if err := set.read(snap); err != nil {
 			return err
 		}
+		if o.From != "" && nothingNew(snap, reqs, shown) {
+			continue // a record of other metrics (another logging group): nothing asked for was logged
+		}
 		rd, err := writeReading(w, o.JSON, o.NetBits, o.Archived(), e, reg, snap, set, reqs, prev)
 		if err != nil {
 			return err
 		}
+		printed++
 		failed = nothingRead(snap, reqs)
+		if failed == nil && o.Archived() {
+			failed = notInArchive(snap, reqs)
+		}
 		if failed == nil && rd.fails {
 			// DCI-RET-1: the values are printed, each with its own status; the command says
 			// the reading was not a success.
@@ -171,6 +187,10 @@ func Get(ctx context.Context, o GetOptions, e Env, w io.Writer) (err error) {
 	}
 	for _, r := range reqs {
 		if r.err != nil {
+			if o.Archived() {
+				// Where the archive read holds none of it (issue 39 item 5).
+				return fmt.Errorf("%s: %w; the archive read holds none of it (pmlogger logs what its configuration names; `dcimon list PCP --archive ...` shows the metrics it holds)", r.pattern, r.err)
+			}
 			return fmt.Errorf("%s: %w", r.pattern, r.err)
 		}
 	}
@@ -310,8 +330,8 @@ func writeReading(w io.Writer, asJSON, netBits, archived bool, e Env, reg *ns.Re
 				if rec != nil {
 					jv.SPMI = recordOf(rec)
 				}
-				if archived && v.State == ns.Valid && stale(cv, snap.End) {
-					t := cv.Time.UTC()
+				if archived && v.State == ns.Valid && stale(cv, ref, snap.End) {
+					t := recordedAt(cv, ref).UTC()
 					jv.Recorded = &t
 				}
 				out.Values = append(out.Values, jv)
@@ -346,10 +366,11 @@ func writeReading(w io.Writer, asJSON, netBits, archived bool, e Env, reg *ns.Re
 				note += ")"
 			} else {
 				rd.add(&r, v)
-				if archived && stale(cv, snap.End) {
-					// One host of several whose archive has ended (or samples less often): its
-					// last values, with when they were recorded (issue 30).
-					note = "(recorded " + cv.Time.In(e.Loc).Format("15:04:05.000") + ")"
+				if archived && stale(cv, ref, snap.End) {
+					// One host of several whose archive has ended (or samples less often), or a
+					// metric logged less often than others: its last values, with when they were
+					// recorded (issues 30, 39).
+					note = "(recorded " + recordedAt(cv, ref).In(e.Loc).Format("15:04:05.000") + ")"
 				}
 			}
 			num, unit := views.FormatValue(ref.Datum, v, opt), ""
@@ -426,15 +447,82 @@ func readingTime(t time.Time, archived bool) string {
 	return t.Format("2006-01-02 15:04:05 MST")
 }
 
-// stale says a class's values were recorded more than one of their own intervals before a
-// reading at t: a replay keeps a host's last values once its archive has ended.
-func stale(cv *ns.ClassValues, t time.Time) bool {
+// stale says a statistic's values were recorded before a reading at t: more than one of their
+// own intervals before it (a replay keeps a host's last values once its archive has ended), or
+// at all before it when the archive's metrics have times of their own (a metric not logged at
+// the record read, issue 39).
+func stale(cv *ns.ClassValues, ref ns.Ref, t time.Time) bool {
 	if cv == nil || cv.Time.IsZero() {
 		return false
+	}
+	if cv.Times != nil {
+		// A value logged once (a name, a size: pmlogger's once group, dcimon's when they
+		// change) is the value until another is logged; a rate kept is marked.
+		// Records of one round of pmlogger's groups are a few milliseconds apart: a rate
+		// logged in the same round is no kept one.
+		return ref.Datum != nil && ref.Datum.IsCounter() && keptFrom(cv, ref, t)
 	}
 	step := cv.Elapsed
 	if step <= 0 {
 		step = time.Second
 	}
 	return t.Sub(cv.Time) > step
+}
+
+// span is the time asked for in words, and the archives' span, for a reading that found nothing.
+func (o GetOptions) span(as collect.History) string {
+	what := "at its default time"
+	switch {
+	case o.From != "":
+		what = "from " + o.From
+		if o.To != "" {
+			what += " to " + o.To
+		}
+	case o.At != "":
+		what = "at " + o.At
+	}
+	if as != nil {
+		first, last := as.Span()
+		what += fmt.Sprintf(" (its samples are from %s to %s)", first.UTC().Format("2006-01-02 15:04:05.000"), last.UTC().Format("2006-01-02 15:04:05.000 MST"))
+	}
+	return what
+}
+
+// nothingNew says a reading of an archive has no value asked for that was logged since the
+// reading printed before (shown: when each was recorded then, kept up to date): each is the
+// one printed, at a metric's own time (its logging group's, issue 39 item 1).
+func nothingNew(snap *ns.Snapshot, reqs []request, shown map[string]time.Time) bool {
+	same := true
+	for _, r := range reqs {
+		for _, ref := range r.refs {
+			if ref.Datum == nil {
+				return false
+			}
+			_, cv, _ := snap.Lookup(ref)
+			if cv == nil || cv.Times == nil {
+				return false
+			}
+			at := recordedAt(cv, ref)
+			if was, ok := shown[ref.Path()]; !ok || !was.Equal(at) {
+				same = false
+			}
+			shown[ref.Path()] = at
+		}
+	}
+	return same
+}
+
+// keptFrom says a statistic's value at a reading at t was logged at an earlier round of
+// pmlogger's groups (whose records are a few milliseconds apart): kept, not new.
+func keptFrom(cv *ns.ClassValues, ref ns.Ref, t time.Time) bool {
+	return t.Sub(recordedAt(cv, ref)) > max(50*time.Millisecond, cv.Elapsed/10)
+}
+
+// recordedAt is when a statistic's values were recorded: its datum's own time, or its class's.
+func recordedAt(cv *ns.ClassValues, ref ns.Ref) time.Time {
+	d := -1
+	if ref.Datum != nil {
+		d = cv.Class.DatumIndex(ref.Datum.ID)
+	}
+	return cv.TimeOf(d)
 }

@@ -74,7 +74,7 @@ func Hosts(ctx context.Context, o HostsOptions, e Env, w io.Writer) (err error) 
 	}
 	ticks := ticksFrom(first, o.Interval, e)
 	prev := first.End
-	pastTo := o.pastTo(e.Loc, day)
+	pastTo := o.pastTo(e.Loc, day, o.endOf(as, e))
 	for n := 0; o.Count == 0 || n < o.Count; n++ {
 		// The recorded past (archives, series) is read a sample at a time, without waiting.
 		if o.Archived() {

@@ -144,7 +144,7 @@ func Hot(ctx context.Context, o HotOptions, e Env, w io.Writer) (err error) {
 	}
 	var failed error // the last reading's: a hotset that could read nothing exits non-zero
 	prev := first.End
-	pastTo := o.pastTo(e.Loc, day)
+	pastTo := o.pastTo(e.Loc, day, o.endOf(as, e))
 	ticks := ticksFrom(first, o.Interval, e)
 	for n := 0; o.Count == 0 || n < o.Count; n++ {
 		if o.Archived() {
@@ -180,6 +180,9 @@ func Hot(ctx context.Context, o HotOptions, e Env, w io.Writer) (err error) {
 			if err := hotClassErr(snap, entry); err != nil {
 				failed = fmt.Errorf("nothing could be read: %w", err)
 			}
+		}
+		if failed == nil && entry.Count == 0 && o.Archived() {
+			failed = noneRecorded(reg, o.Grandparent)
 		}
 	}
 	return failed

@@ -80,7 +80,7 @@ func OpenSource(c Common, e Env) (_ *collect.Sampler, past collect.History, _ er
 		var at time.Time
 		for _, t := range []struct{ flag, v string }{{"--at", c.At}, {"--from", c.From}} {
 			if t.v != "" {
-				if at, err = ParseAt(t.v, e.Loc, day); err != nil {
+				if at, err = ParseAtEnd(t.v, e.Loc, day, c.endOf(nil, e)); err != nil {
 					return nil, nil, Usagef("%s: %v", t.flag, err)
 				}
 			}
@@ -95,14 +95,21 @@ func OpenSource(c Common, e Env) (_ *collect.Sampler, past collect.History, _ er
 		for _, t := range []struct{ flag, v string }{{"--at", c.At}, {"--from", c.From}} {
 			if t.v != "" {
 				var err error
-				if at, err = ParseAt(t.v, e.Loc, c.ArchiveDay()); err != nil {
+				end := time.Time{}
+				if _, rel, _ := Relative(t.v); rel {
+					// Before the archives' end: their last sample (issue 39 item 6).
+					if end, err = pcp.ArchivesEnd(c.Archives); err != nil {
+						return nil, nil, err
+					}
+				}
+				if at, err = ParseAtEnd(t.v, e.Loc, c.ArchiveDay(), end); err != nil {
 					return nil, nil, Usagef("%s: %v", t.flag, err)
 				}
 			}
 		}
 		var err error
 		var as *pcp.Archives
-		if provs, as, err = pcp.ArchiveProviders(c.Archives, at, c.From != ""); err != nil {
+		if provs, as, err = pcp.ArchiveProviders(c.Archives, at, c.From != "", pcp.Options{ShowLoop: c.ShowLoop}); err != nil {
 			return nil, nil, err
 		}
 		clock = as.Clock
@@ -118,7 +125,7 @@ func OpenSource(c Common, e Env) (_ *collect.Sampler, past collect.History, _ er
 				return nil, nil, Usagef("%v", err)
 			}
 		}
-		o := pcp.Options{Interval: c.Interval}
+		o := pcp.Options{Interval: c.Interval, ShowLoop: c.ShowLoop}
 		deadline = pcp.NativeDeadline(len(hosts))
 		if remote {
 			pw, err := pcpPassword(e)
@@ -194,7 +201,7 @@ func firstReadingOf(ctx context.Context, c Common, e Env, paths ...string) (*col
 		return nil, nil, nil, time.Time{}, err
 	}
 	day := c.TimeDay(past)
-	snap, err := reach(ctx, c, s, paths)
+	snap, err := reach(ctx, c, s, past, paths)
 	if err != nil {
 		return nil, nil, nil, time.Time{}, err
 	}
@@ -202,7 +209,7 @@ func firstReadingOf(ctx context.Context, c Common, e Env, paths ...string) (*col
 }
 
 // reach takes the first reading (firstReading).
-func reach(ctx context.Context, c Common, s *collect.Sampler, paths []string) (*ns.Snapshot, error) {
+func reach(ctx context.Context, c Common, s *collect.Sampler, past collect.History, paths []string) (*ns.Snapshot, error) {
 	for _, p := range paths {
 		if cs := s.Registry().OnDemand(p); len(cs) > 0 {
 			s.Subscribe(cs...)
@@ -222,6 +229,11 @@ func reach(ctx context.Context, c Common, s *collect.Sampler, paths []string) (*
 				along = append(along, after)
 			}
 		}
+	}
+	if h, ok := past.(interface{ Hold(bool) }); ok {
+		// The levels of a PCP/ path are reached at the time read, not one sample each later.
+		h.Hold(true)
+		defer h.Hold(false)
 	}
 	if snap, err = s.Reach(ctx, snap, along...); err != nil {
 		return nil, err
@@ -367,6 +379,12 @@ func pcpPassword(e Env) (string, error) {
 // ParseAt reads --at, --from and --to (views.ParseTime): an RFC 3339 time, a date and time in loc
 // (2026-11-25 03:12[:05]), or a time of day (03:12) on the day of day, the archive's start.
 func ParseAt(s string, loc *time.Location, day time.Time) (time.Time, error) {
+	if before, ok, err := Relative(s); ok {
+		if err != nil {
+			return time.Time{}, err
+		}
+		return time.Now().Add(-before), nil // before now: ParseAtEnd reads it before an archive's end
+	}
 	t, clock, err := views.ParseTime(s, loc, day)
 	if err != nil {
 		return time.Time{}, fmt.Errorf("%w; a time of day is on the archive's first day, or the next", err)
@@ -407,12 +425,13 @@ func (c Common) TimeDay(past collect.History) time.Time {
 func (c Common) Archived() bool { return len(c.Archives) > 0 || c.Series != "" }
 
 // pastTo says whether a reading at a time is after --to (the series is over), with --to read
-// once for the series, a time of day on day (TimeDay); never without --to.
-func (c Common) pastTo(loc *time.Location, day time.Time) func(time.Time) bool {
+// once for the series, a time of day on day (TimeDay), a relative one before end; never
+// without --to.
+func (c Common) pastTo(loc *time.Location, day, end time.Time) func(time.Time) bool {
 	if c.To == "" {
 		return func(time.Time) bool { return false }
 	}
-	to, err := ParseAt(c.To, loc, day)
+	to, err := ParseAtEnd(c.To, loc, day, end)
 	return func(t time.Time) bool { return err == nil && t.After(to) }
 }
 

@@ -73,6 +73,9 @@ func Record(ctx context.Context, o RecordOptions, e Env, log io.Writer) error {
 	o.Common.Interval = o.Interval
 	// An archive that is there, or a directory that is not, is refused before the first reading
 	// (an interval's wait) and before anything is created (issue 30 item 13).
+	if err := baseNamed(o.Base); err != nil {
+		return err
+	}
 	if err := pcparchive.Vacant(o.Base); err != nil {
 		return fmt.Errorf("record: %w", err)
 	}

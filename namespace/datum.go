@@ -17,6 +17,17 @@ type PCPDesc struct {
 	// PMID and InDom are the metric's own identifiers where the datum is a remote host's PCP
 	// metric as pmcd describes it (a host's PCP name space, issue 14): "60.0.13", "60.2".
 	PMID, InDom string
+	// Host, when set, is the descriptor of the PCP metric the datum is read from, as pminfo -d
+	// shows it (the Linux PMDA's on any host, and in any archive pmlogger wrote): describe shows
+	// it (issue 39 item 8). Type, Sem and Units stay the datum's own, as dcimon converts to them.
+	Host *PMDesc
+}
+
+// PMDesc is a PCP metric's type, semantics and units (a pmDesc without its identifiers).
+type PMDesc struct {
+	Type  PMType
+	Sem   PMSem
+	Units PMUnits
 }
 
 // Datum is one metric of a class, declared once by its provider with every view a person may

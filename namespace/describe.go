@@ -308,9 +308,12 @@ func (r *Registry) describeDatum(ref Ref) []Section {
 		{"name_tag", strconv.FormatUint(uint64(d4.NameTag), 10)},
 		{"spare", strconv.FormatUint(uint64(d4.Spare), 10)},
 	}}
-	units := d.PCP.Units
+	units, typ, sem := d.PCP.Units, d.PCP.Type, d.PCP.Sem
+	if h := d.PCP.Host; h != nil { // the metric read, as its host describes it
+		units, typ, sem = h.Units, h.Type, h.Sem
+	}
 	pcpUnits := fmt.Sprintf("%s (%s)", units, units.Dimension())
-	if d.IsCounter() {
+	if sem == PMSemCounter || (d.PCP.Host == nil && d.IsCounter()) {
 		pcpUnits += fmt.Sprintf("; as a rate %s", units.Rate())
 	}
 	packed, _ := units.Pack()
@@ -339,13 +342,16 @@ func (r *Registry) describeDatum(ref Ref) []Section {
 	pcp := Section{Title: "PCP descriptor", Fields: []Field{
 		{"metric", pcpName},
 		{"pmid", pmid},
-		{"type", d.PCP.Type.String()},
-		{"semantics", d.PCP.Sem.String()},
+		{"type", typ.String()},
+		{"semantics", sem.String()},
 		{"units", pcpUnits},
 		{"pmUnits", fmt.Sprintf("0x%06x {dimSpace %d, dimTime %d, dimCount %d, scaleSpace %d, scaleTime %d, scaleCount %d}",
 			packed, units.DimSpace, units.DimTime, units.DimCount, units.ScaleSpace, units.ScaleTime, units.ScaleCount)},
 		{"instance domain", indom},
 	}}
+	if h := d.PCP.Host; h != nil && h.Units != d.PCP.Units {
+		pcp.Fields = append(pcp.Fields, Field{"as dcimon reads it", fmt.Sprintf("%s (%s)", d.PCP.Units, d.PCP.Units.Dimension())})
+	}
 	out := []Section{spmi, {Title: "DCI datum", Fields: dci}, dci4, pcp}
 	doc := Section{Title: "Documentation"}
 	if d.Help != "" {

@@ -1,8 +1,8 @@
 package namespace
 
 import (
-	"math"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -24,6 +24,11 @@ type ClassSample struct {
 	ErrReason Reason
 	Insts     []*Instance
 	Raw       []Raw
+	// Times, when set, is the time of each datum's value (by datum index; an archive whose
+	// metrics pmlogger logs in groups of their own): a datum's rate is over the time since its
+	// own previous value, and a datum whose time is its previous reading's keeps that reading's
+	// value (issue 39). nil: every value is at Time.
+	Times []time.Time
 }
 
 // Sample is one collection: the classes read in it. Classes not read keep their previous values.
@@ -52,9 +57,24 @@ type ClassValues struct {
 	Jumps     int  // counters whose rise at this reading was impossible (ReasonImpossibleJump)
 	Insts     []*Instance
 	Vals      []Value
+	// Times are the times of each datum's values when the reading had its own (ClassSample.Times);
+	// nil when every value is at Time.
+	Times []time.Time
 
 	spare      []Value // recyclable buffers from a retired snapshot, only inside Next
 	spareInsts []*Instance
+}
+
+// TimeOf is the time of datum index d's values: its own when the reading had times of its own
+// (ClassSample.Times), else the class's.
+func (cv *ClassValues) TimeOf(d int) time.Time {
+	if cv != nil && d >= 0 && d < len(cv.Times) && !cv.Times[d].IsZero() {
+		return cv.Times[d]
+	}
+	if cv == nil {
+		return time.Time{}
+	}
+	return cv.Time
 }
 
 func (cv *ClassValues) recycle(v []Value, in []*Instance) { cv.spare, cv.spareInsts = v, in }
@@ -274,6 +294,9 @@ func buildClass(out *ClassValues, prev *ClassValues, cs *ClassSample) {
 	}
 	*out = ClassValues{Class: c, Sampled: true, Reset: cs.Reset, Time: cs.Time, Start: cs.Start, End: cs.End,
 		Err: cs.Err, ErrReason: cs.ErrReason, Insts: insts, Vals: vals}
+	if cs.Times != nil {
+		out.Times = slices.Clone(cs.Times) // the provider may fill its slice again
+	}
 	reset := false
 	var elapsed, window float64
 	if prev != nil && prev.Sampled {
@@ -304,6 +327,24 @@ func buildClass(out *ClassValues, prev *ClassValues, cs *ClassSample) {
 	// On the stack: a class of a few rows (a thousand hosts' classes each reading) costs no
 	// allocation of its own.
 	b := rowBuilder{c: c, nd: nd, cs: cs, prev: prev, vals: vals, reset: reset, elapsed: elapsed, window: window, errReason: errReason, partial: partial}
+	if cs.Times != nil && prev != nil && prev.Sampled {
+		// Each datum's own interval: from its previous value's time to its own (issue 39).
+		b.own = make([]float64, nd)
+		for d := range b.own {
+			pt := prev.Time
+			if d < len(prev.Times) {
+				pt = prev.Times[d]
+			}
+			switch t := cs.Times[d]; {
+			case t.IsZero():
+				b.own[d] = elapsed
+			case t.Equal(pt):
+				b.own[d] = -1 // not logged since: its value as it was
+			default:
+				b.own[d] = t.Sub(pt).Seconds()
+			}
+		}
+	}
 	// Rows are independent, so a large class is built on every CPU (10,000 disks × 28 datums).
 	n := len(cs.Insts)
 	workers := runtime.GOMAXPROCS(0)
@@ -345,7 +386,8 @@ type rowBuilder struct {
 	vals      []Value
 	reset     bool
 	elapsed   float64
-	window    float64 // the source's slack: how long its two readings took (issue 40 item 6)
+	window    float64   // the source's slack: how long its two readings took (issue 40 item 6)
+	own       []float64 // each datum's own interval (ClassSample.Times); -1: unchanged since the previous reading
 	errReason Reason
 	partial   bool // raw values may be used despite an error
 }
@@ -388,19 +430,46 @@ func (b *rowBuilder) rows(lo, hi int) (jumps int) {
 			if prow != nil {
 				pv = &prow[d]
 			}
-			row[d] = fill(p, &c.Datums[d], &raw[d], pv, hadPrev, newInst, b.reset, b.elapsed)
+			el := b.elapsed
+			if b.own != nil {
+				if el = b.own[d]; el < 0 && pv != nil && pv.State != Unavailable && raw[d].State == RawOK {
+					row[d] = *pv // not logged since its previous reading: that reading's value, never a rate of 0
+					continue
+				}
+			}
+			row[d] = fill(p, &c.Datums[d], &raw[d], pv, hadPrev, newInst, b.reset, el)
 			if row[d].Reason == ReasonImpossibleJump {
 				jumps++
 			}
 		}
 		if len(c.parts) > 0 {
-			checkParts(c, row, b.elapsed, b.window)
+			checkParts(c, row, b.argsElapsed(c.parts), b.window)
 		}
 		for _, d := range c.derivOrd {
-			row[d] = derive(&c.Datums[d], row, c.Datums, b.elapsed)
+			if b.own != nil && prow != nil && b.argsElapsed(c.Datums[d].args[:c.Datums[d].Units.Args()]) < 0 {
+				row[d] = prow[d] // its arguments not logged since: its value as it was
+				continue
+			}
+			row[d] = derive(&c.Datums[d], row, c.Datums, b.argsElapsed(c.Datums[d].args[:c.Datums[d].Units.Args()]))
 		}
 	}
 	return jumps
+}
+
+// argsElapsed is the interval of a derivation or an invariant over the datums at: the class's,
+// or with values of their own times (ClassSample.Times) the longest of theirs, -1 when none was
+// logged since the previous reading.
+func (b *rowBuilder) argsElapsed(at []int) float64 {
+	if b.own == nil {
+		return b.elapsed
+	}
+	el := -1.0
+	for _, j := range at {
+		if j < len(b.own) && b.own[j] > el {
+			el = b.own[j]
+		}
+	}
+	return el
 }
 
 // TickSlack is how far a processor's counted time may run ahead of the time elapsed between two
@@ -602,95 +671,4 @@ func toFloat(t DataType, n uint64) float64 {
 		return 0
 	}
 	return float64(n)
-}
-
-// argValue is the input a derived formula takes from an argument: the interval delta for
-// counters (DCI-DER-4, AMB-26), the level otherwise.
-func argValue(v *Value, d *Datum) (float64, bool) {
-	if v.State != Valid {
-		return 0, false
-	}
-	if d.IsCounter() {
-		return v.Change, true
-	}
-	return v.V, true
-}
-
-func derive(d *Datum, row []Value, datums []Datum, elapsed float64) Value {
-	var a [3]float64
-	for n := 0; n < d.Units.Args(); n++ {
-		j := d.args[n]
-		x, ok := argValue(&row[j], &datums[j])
-		if !ok {
-			out := Value{State: Unavailable, Reason: row[j].Reason}
-			if row[j].State == NoRate {
-				out.State = NoRate
-			}
-			if out.Reason == ReasonNone || out.Reason == ReasonInvalidData {
-				out.Reason = ReasonArgUnavailable
-			}
-			return out
-		}
-		a[n] = x
-	}
-	switch {
-	case d.Units == DerivedPercent && (a[0] < 0 || a[1] < 0):
-		// A share of parts one of which is negative (a disk busy for longer than the
-		// interval: idle_ms < 0) would lie outside 0–100%.
-		return Value{State: Unavailable, Reason: ReasonShareOutOfRange}
-	case d.Units == DerivedDifference && !d.IsCounter() && a[0] < a[1]:
-		// Sizes: what is in use (total − available) cannot be negative (issue 29).
-		return Value{State: Unavailable, Reason: ReasonUsedAboveTotal}
-	}
-	r, ok := Evaluate(d.Units, a[0], a[1], a[2])
-	if !ok {
-		return Value{State: Unavailable, Reason: ReasonZeroDenominator}
-	}
-	if d.IsCounter() {
-		if elapsed <= 0 {
-			return Value{State: NoRate, Reason: ReasonNoElapsed}
-		}
-		return Value{Change: r, V: r / elapsed}
-	}
-	return Value{V: r}
-}
-
-// Evaluate applies a derived relationship to its arguments (DCI-DER-2). It reports false for a
-// zero denominator or a result that is not a finite number, so no Inf or NaN ever reaches a
-// screen (DCI-DER-5). PERCENT returns the fraction; it is shown ×100 (AMB-17). VARIANCE is the
-// population variance arg3/arg1 − (arg2/arg1)² of count, sum and sum of squares (AMB-16).
-func Evaluate(rel Unit, a1, a2, a3 float64) (float64, bool) {
-	var r float64
-	switch rel {
-	case DerivedSum2:
-		r = a1 + a2
-	case DerivedSum3:
-		r = a1 + a2 + a3
-	case DerivedDifference:
-		r = a1 - a2
-	case DerivedAverage:
-		if a2 == 0 {
-			return 0, false
-		}
-		r = a1 / a2
-	case DerivedPercent:
-		if a1+a2 == 0 {
-			return 0, false
-		}
-		r = a1 / (a1 + a2)
-	case DerivedProduct:
-		r = a1 * a2
-	case DerivedVariance:
-		if a1 == 0 {
-			return 0, false
-		}
-		m := a2 / a1
-		r = a3/a1 - m*m
-	default:
-		return 0, false
-	}
-	if math.IsNaN(r) || math.IsInf(r, 0) {
-		return 0, false
-	}
-	return r, true
 }

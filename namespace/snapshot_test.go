@@ -664,3 +664,47 @@ func TestStateChangeFlags(t *testing.T) {
 		t.Fatalf("agent change: %#x", s.snap.Changes)
 	}
 }
+
+// Issue 39 item 1: values read with times of their own (an archive whose metrics pmlogger logs in
+// groups of different intervals) have rates over their own previous value's time, and a datum
+// not logged since its previous reading keeps that reading's value, never a rate of 0 over
+// another metric's interval.
+func TestOwnTimesRates(t *testing.T) {
+	s, c, insts := netif(t)
+	tick := func(at time.Time, ti, to time.Time, ib, ob uint64) []Value {
+		cs := ClassSample{Class: c, Time: at, Start: at, End: at, Insts: insts,
+			Raw: append([]Raw{n(ib), n(ob)}, make([]Raw, len(c.Datums)-2)...)}
+		cs.Times = make([]time.Time, len(c.Datums))
+		cs.Times[0], cs.Times[1] = ti, to
+		s.snap = Next(s.snap, &Sample{Start: at, End: at, Classes: []ClassSample{cs}}, nil)
+		return s.snap.Class(c).Row(insts[0])
+	}
+	sec := func(k float64) time.Time { return t0.Add(time.Duration(k * float64(time.Second))) }
+	tick(sec(0), sec(0), sec(0), 1000, 50)
+	// ibytes every second, obytes every three: at 1 s obytes was not logged.
+	row := tick(sec(1), sec(1), sec(0), 1600, 50)
+	if row[0].State != Valid || row[0].V != 600 {
+		t.Errorf("ibytes at 1 s = %+v, want 600/s", row[0])
+	}
+	if row[1].State != NoRate || row[1].Reason != ReasonFirstSample {
+		t.Errorf("obytes at 1 s, not logged since its first value = %+v, want its first reading's no rate", row[1])
+	}
+	row = tick(sec(2), sec(2), sec(0), 1800, 50)
+	if row[0].V != 200 {
+		t.Errorf("ibytes at 2 s = %+v, want 200/s", row[0])
+	}
+	// obytes logged again, 3 s after its previous value: its rate is over 3 s, not over the 1 s
+	// since the class's previous reading.
+	row = tick(sec(3.001), sec(3), sec(3.001), 1900, 350)
+	if row[1].State != Valid || math.Abs(row[1].V-300/3.001) > 1e-9 {
+		t.Errorf("obytes at 3 s = %+v, want %v/s", row[1], 300/3.001)
+	}
+	if row[0].V != 100 {
+		t.Errorf("ibytes at 3 s = %+v, want 100/s", row[0])
+	}
+	// At the next, ibytes logged and obytes not: obytes keeps its rate.
+	row = tick(sec(4), sec(4), sec(3.001), 2000, 350)
+	if row[1].State != Valid || math.Abs(row[1].V-300/3.001) > 1e-9 || row[0].V != 100 {
+		t.Errorf("at 4 s = %+v %+v, want ibytes 100/s and obytes as at 3 s", row[0], row[1])
+	}
+}

@@ -76,6 +76,7 @@ const (
 	ReasonShareOutOfRange         // invariant broken: a share outside 0–100%
 	ReasonNotRecorded             // an archive replayed does not hold the datum's metric (issue 30)
 	ReasonNever                   // it never happened: a supplier's last success when it never succeeded
+	ReasonNotRecordedYet          // an archive replayed has no value of the datum's metric yet at the time read (issue 39)
 	reasonCount
 )
 
@@ -87,7 +88,7 @@ var reasonText = [reasonCount]string{
 	"class unavailable", "access denied", "value does not fit its type", "implausible value",
 	"counter jumped further than the hardware can", "instance removed", "not a number (NaN or ±Inf)",
 	"parts add up to more than the time elapsed (invariant)", "used is larger than the total (invariant)",
-	"share outside 0–100% (invariant)", "not in the archive", "never",
+	"share outside 0–100% (invariant)", "not in the archive", "never", "not recorded yet",
 }
 
 // Invariant reports whether the reason is an invariant the numbers broke: arithmetic across
@@ -110,7 +111,7 @@ func (r Reason) SiErr() SiErr {
 		return SiSuccess
 	case ReasonAssumedDead:
 		return SiAssumedDead
-	case ReasonFirstSample, ReasonNotSampled, ReasonNoValues, ReasonNotPresent, ReasonInvalidData, ReasonNotRecorded,
+	case ReasonFirstSample, ReasonNotSampled, ReasonNoValues, ReasonNotPresent, ReasonInvalidData, ReasonNotRecorded, ReasonNotRecordedYet,
 		ReasonZeroDenominator, ReasonArgUnavailable, ReasonReset, ReasonCounterDecrease, ReasonNewInstance, ReasonNoElapsed:
 		return SiNoValue
 	case ReasonTimeout:
@@ -166,7 +167,7 @@ func (r Reason) Status() Status {
 		return StatusNotPresent
 	case ReasonInvalidData:
 		return StatusInvalidData
-	case ReasonNotPresent, ReasonAssumedDead, ReasonClassUnavailable, ReasonNotRecorded, ReasonNever:
+	case ReasonNotPresent, ReasonAssumedDead, ReasonClassUnavailable, ReasonNotRecorded, ReasonNotRecordedYet, ReasonNever:
 		return StatusNotPresent
 	case ReasonNotSupported:
 		return StatusNoImplementation

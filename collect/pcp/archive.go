@@ -2,22 +2,13 @@ package pcp
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"iter"
-	"maps"
-	"math"
-	"slices"
-	"sort"
-	"strconv"
-	"strings"
 	"sync/atomic"
 	"time"
 
 	"dcimon/collect"
-	"dcimon/collect/schema"
 	ns "dcimon/namespace"
 	"dcimon/pcparchive"
 	"dcimon/pmproxy"
@@ -46,8 +37,8 @@ type archiveContext struct {
 	first   time.Time
 	second  time.Time // the second data record's, where the first rates are
 	last    time.Time
-	latest  map[uint32][]pmproxy.Value // by pmid: the values of its latest record so far
-	fetched bool                       // a fetch has answered: a later one with nothing new is errNoNewSample
+	vals    metricVals // each metric's latest values so far and the ones before, with their times
+	fetched bool       // a fetch has answered: a later one with nothing new is errNoNewSample
 	// notYet says the headless commands read this archive, one of several, at a time before it
 	// began: its host was not recorded then.
 	notYet bool
@@ -55,7 +46,25 @@ type archiveContext struct {
 	extra map[string]bool
 	// prologue are the values of the records at the archive's start (what pmlogger logs
 	// "once": hinv.ncpu, kernel.uname), the ground every seek starts from.
-	prologue map[uint32][]pmproxy.Value
+	prologue metricVals
+	// phase counts the fetches after a seek that answer without moving: 2, each metric's
+	// values before its last at or before the time sought (the first reading, no rates), then
+	// 1, its last (the rates, each over its own interval, issue 39 item 1).
+	phase int
+	// held makes fetches answer what the last one did, without moving (a PCP/ path reached a
+	// level at a time costs no sample, issue 39 item 6); prevShown says that was the values
+	// before the last ones.
+	held, prevShown bool
+	// start is where every metric logged more than once near the archive's start has its second
+	// value: the default time's rates (issue 39 item 1).
+	start time.Time
+	// step is the archive's interval: that of its most often logged metric near its start.
+	step time.Duration
+	// classAt is the time of each class's last reading (its newest metric's values): a class
+	// with nothing newer is not read again, it keeps its values as recorded.
+	classAt map[*ns.Class]time.Time
+	// timesOf are the pmids of each class's datums (0: none), for their values' times.
+	timesOf map[*ns.Class][]uint32
 	// damage is the first damage met in the archive (a *pcparchive.DamageError): in its
 	// metadata or index when opened, or where a read of a volume stopped (issue 30 item 9).
 	damage atomic.Pointer[error]
@@ -66,20 +75,6 @@ func (x *archiveContext) note(err error) {
 	if err != nil && !errors.Is(err, io.EOF) {
 		x.damage.CompareAndSwap(nil, &err)
 	}
-}
-
-// Damage is the damage met so far in the archives (a *pcparchive.DamageError each, joined): in
-// a metadata file or index as it was opened, or in a volume, where the reading stopped. What
-// was read before it has been given; a command that printed it then fails with this error
-// (issue 30 item 9). nil while none was met.
-func (as *Archives) Damage() error {
-	var errs []error
-	for _, x := range as.xs {
-		if p := x.damage.Load(); p != nil {
-			errs = append(errs, *p)
-		}
-	}
-	return errors.Join(errs...)
 }
 
 // prologueSpan is how long after its first data record an archive's start lasts: pmlogger logs its
@@ -94,8 +89,7 @@ func openArchive(base string) (*archiveContext, error) {
 	if a == nil {
 		return nil, err
 	}
-	x := &archiveContext{a: a, byName: map[string]*pcparchive.Desc{}, latest: map[uint32][]pmproxy.Value{},
-		prologue: map[uint32][]pmproxy.Value{}}
+	x := &archiveContext{a: a, byName: map[string]*pcparchive.Desc{}, vals: newMetricVals(), prologue: newMetricVals()}
 	x.note(err) // damage of the metadata or index: what was before it is read
 	for i := range a.Descs {
 		for _, n := range a.Descs[i].Names {
@@ -130,7 +124,7 @@ func openArchive(base string) (*archiveContext, error) {
 		if !firstData.IsZero() && r.Time.After(firstData.Add(prologueSpan)) {
 			break
 		}
-		x.applyTo(x.prologue, r)
+		x.applyTo(&x.prologue, r)
 	}
 	// The archive's span is its data's: pmlogger's own records before the first sample and after
 	// the last (its prologue and epilogue hold only pmcd's metrics) are no samples (issue 30).
@@ -171,6 +165,7 @@ func openArchive(base string) (*archiveContext, error) {
 	if x.second.After(x.last) {
 		x.second = x.last
 	}
+	x.start = x.findStart()
 	x.now = x.first
 	x.clock.Store(x.now.UnixNano())
 	return x, nil
@@ -202,13 +197,50 @@ func (x *archiveContext) next() (pcparchive.Result, error) {
 }
 
 // apply takes a record's values as the latest of their metrics.
-func (x *archiveContext) apply(r pcparchive.Result) { x.applyTo(x.latest, r) }
+func (x *archiveContext) apply(r pcparchive.Result) { x.applyTo(&x.vals, r) }
 
-func (x *archiveContext) applyTo(latest map[uint32][]pmproxy.Value, r pcparchive.Result) {
+// metricVals are each metric's (by pmid) latest values and the ones before them, with the
+// times of their records: a metric's rate is between two values of its own, whatever other
+// metrics were logged between (pmlogger's logging groups, issue 39 item 1).
+type metricVals struct {
+	latest, prev map[uint32][]pmproxy.Value
+	at, prevAt   map[uint32]time.Time
+	// since is where the values were read from: a value before it (the archive's start, a
+	// seek's ground) is no previous value of one read after it, whose rate would span the
+	// records not read.
+	since time.Time
+}
+
+func newMetricVals() metricVals {
+	return metricVals{latest: map[uint32][]pmproxy.Value{}, prev: map[uint32][]pmproxy.Value{},
+		at: map[uint32]time.Time{}, prevAt: map[uint32]time.Time{}}
+}
+
+// upTo is a copy of the values recorded up to t, read on from since: a metric is known from
+// its record on (pmlogger's once group included), never before.
+func (m *metricVals) upTo(t, since time.Time) metricVals {
+	out := newMetricVals()
+	out.since = since
+	for id, at := range m.at {
+		if at.After(t) {
+			continue
+		}
+		out.latest[id], out.at[id] = m.latest[id], at
+		if p, ok := m.prevAt[id]; ok && !p.After(t) {
+			out.prev[id], out.prevAt[id] = m.prev[id], p
+		}
+	}
+	return out
+}
+
+func (x *archiveContext) applyTo(m *metricVals, r pcparchive.Result) {
 	for _, s := range r.Sets {
 		d := x.a.Desc(s.PMID)
 		if d == nil {
 			continue
+		}
+		if at, ok := m.at[s.PMID]; ok && !r.Time.After(at) {
+			continue // known already, from the archive's start values: a value is never taken back
 		}
 		vals := make([]pmproxy.Value, 0, len(s.Values))
 		for _, v := range s.Values {
@@ -216,8 +248,75 @@ func (x *archiveContext) applyTo(latest map[uint32][]pmproxy.Value, r pcparchive
 				vals = append(vals, pmproxy.Value{Instance: int64(v.Inst), Text: text})
 			}
 		}
-		latest[s.PMID] = vals
+		if old, ok := m.latest[s.PMID]; ok && !m.at[s.PMID].Before(m.since) {
+			m.prev[s.PMID], m.prevAt[s.PMID] = old, m.at[s.PMID]
+		} else {
+			delete(m.prev, s.PMID)
+			delete(m.prevAt, s.PMID)
+		}
+		m.latest[s.PMID], m.at[s.PMID] = vals, r.Time
 	}
+}
+
+// startScan bounds the search of the default time: the records and the time after the first
+// sample read to find each metric's second value.
+const (
+	startScanRecords = 512
+	startScanSpan    = 15 * time.Minute
+	startQuiet       = 16 // data records without a new metric, once those seen later are seen twice
+)
+
+// findStart is where every metric logged more than once near the archive's start has its
+// second value (its first rate), or the second sample's time when none is.
+func (x *archiveContext) findStart() time.Time {
+	c, err := x.a.CursorFrom(-1)
+	if err != nil {
+		return x.second
+	}
+	defer c.Close()
+	seen := map[uint32]int{}
+	firstAt := map[uint32]time.Time{}
+	var start time.Time
+	// late: metrics first seen after the archive's first round of records (its prologue span)
+	// and not seen again yet; quiet: data records since one was first seen. A metric of the
+	// first round seen once only is a once group's, or one of a group slower than the scan.
+	late, quiet := 0, 0
+	for range startScanRecords {
+		r, err := c.Next()
+		if err != nil || r.Time.After(x.first.Add(startScanSpan)) {
+			break
+		}
+		if !isData(r) {
+			continue
+		}
+		if quiet++; late == 0 && quiet > startQuiet && !start.IsZero() {
+			break
+		}
+		for _, s := range r.Sets {
+			switch seen[s.PMID]++; seen[s.PMID] {
+			case 1:
+				firstAt[s.PMID], quiet = r.Time, 0
+				if r.Time.After(x.first.Add(prologueSpan)) {
+					late++
+				}
+			case 2:
+				if firstAt[s.PMID].After(x.first.Add(prologueSpan)) {
+					late--
+				}
+				if r.Time.After(start) {
+					start = r.Time
+				}
+				// The archive's interval: its most often logged metric's.
+				if d := r.Time.Sub(firstAt[s.PMID]); d > 0 && (x.step == 0 || d < x.step) {
+					x.step = d
+				}
+			}
+		}
+	}
+	if start.IsZero() || start.After(x.last) {
+		return x.second
+	}
+	return start
 }
 
 // isData says a record holds a value of some PMDA's besides pmcd's own (pmlogger logs pmcd's
@@ -240,7 +339,7 @@ func (x *archiveContext) Span() (first, last time.Time) { return x.first, x.last
 // than one of its intervals: a time a user read off the archive to the second ("19:12:59" for a
 // first sample at 19:12:59.532) means that sample (issue 30).
 func (x *archiveContext) near(at time.Time) time.Time {
-	step := x.second.Sub(x.first)
+	step := x.step // a metric's own interval, not the gap between two groups' records
 	if step <= 0 {
 		step = time.Second
 	}
@@ -261,77 +360,6 @@ func (x *archiveContext) outside(at time.Time) error {
 		at.Format(ms+" MST"), first.In(at.Location()).Format(ms), last.In(at.Location()).Format(ms+" MST"))
 }
 
-// ownClasses reads from dcimon's own names a class that dcimon record wrote whole under them
-// (file systems: the PMDA's filesys has only those of a device, so the recording keeps tmpfs and
-// a server's exports under dcimon.FS.fs.*, every file system named as dcimon names it). A class
-// the archive has not whole so (any pmlogger archive) is read through the mapping as it is.
-func (x *archiveContext) ownClasses(decl []*ns.Class, classes []pcpClass) {
-	for k := range classes {
-		pc := &classes[k]
-		if pc.NameMetric == "" || pc.Fixed != nil || len(pc.Class.ID) < 2 {
-			continue
-		}
-		// The path of the class's context, as the recording named it: its parent class's name
-		// (a host's context of a fleet is not in it).
-		var ctx string
-		for _, c := range decl {
-			if slices.Equal(c.ID, pc.Class.ID[:len(pc.Class.ID)-1]) {
-				ctx = c.Name
-			}
-		}
-		var own []pcpDatum
-		for _, b := range pc.Datums {
-			i := pc.Class.DatumIndex(ns.DatumID(b.Datum))
-			if i < 0 {
-				own = nil
-				break
-			}
-			name := "dcimon." + recPathIn(ctx, pc.Class, &pc.Class.Datums[i])
-			if x.byName[name] == nil {
-				own = nil
-				break
-			}
-			own = append(own, pcpDatum{Datum: b.Datum, Metric: name, Mult: 1})
-		}
-		if own == nil {
-			continue
-		}
-		pc.Datums, pc.NameMetric, pc.NameAs, pc.InstText = own, "", nil, 0
-		pc.expand()
-	}
-}
-
-// ownColumns adds to a class's reading plan the datums the mapping does not read from the Linux
-// PMDA but dcimon record wrote under its own names (dcimon.Host.threads, dcimon.Disk.disk.ro):
-// a replay of dcimon's recording has them as live. Their values are as the datum held them, of
-// the class's instance domain; fetches answer them from then on.
-func (x *archiveContext) ownColumns(pc pcpClass, cols []pcpCol) []pcpCol {
-	if pc.Class.Context() == nil {
-		return cols
-	}
-	have := map[int]bool{}
-	for _, c := range cols {
-		have[c.at] = true
-	}
-	for i := range pc.Class.Datums {
-		d := &pc.Class.Datums[i]
-		if have[i] || d.IsDerived() || d.ID == ns.InvalidDatumID {
-			continue
-		}
-		name := "dcimon." + recPath(pc.Class, d)
-		desc := x.byName[name]
-		if desc == nil {
-			continue
-		}
-		if x.extra == nil {
-			x.extra = map[string]bool{}
-		}
-		x.extra[name] = true
-		cols = append(cols, pcpCol{at: i, metric: name, mult: 1, typ: ns.PMType(desc.Type).Word(), kind: colValue})
-	}
-	return cols
-}
-
 // errNoNewSample is a replay's fetch of an archive that has no sample since the last one read
 // (a host of several whose next sample is after the others'): its classes keep their values.
 var errNoNewSample = errors.New("no new sample in the archive")
@@ -342,10 +370,31 @@ var errNoNewSample = errors.New("no new sample in the archive")
 var errNotRecordedThen = errors.New("not recorded then")
 
 // Fetch reads up to the target, or without one moves to the next record holding any of names,
-// and answers each name's latest values.
+// and answers each name's latest values. After a seek, the first two fetches answer without
+// moving: each metric's values before its last ones, then its last ones (phase); held, each
+// answers what the one before did.
 func (x *archiveContext) Fetch(_ context.Context, names ...string) (*pmproxy.Fetched, error) {
 	if x.notYet && x.target.Load() == 0 {
 		return nil, errNotRecordedThen
+	}
+	if tg := x.target.Load(); tg != 0 && x.near(time.Unix(0, tg)).Before(x.first) {
+		// A replay of several hosts whose cursor is before this one's archive began.
+		return nil, errNotRecordedThen
+	}
+	switch {
+	case x.held && x.fetched:
+		return x.answer(names, x.prevShown), nil
+	case x.phase == 2:
+		x.phase = 1
+		return x.answer(names, true), nil
+	case x.phase == 1:
+		x.phase = 0
+		if tg := x.target.Load(); tg != 0 {
+			if _, err := x.readTo(time.Unix(0, tg)); err != nil && !errors.Is(err, collect.ErrArchiveEnd) {
+				return nil, err
+			}
+		}
+		return x.answer(names, false), nil
 	}
 	if tg := x.target.Load(); tg != 0 {
 		t := time.Unix(0, tg)
@@ -365,21 +414,51 @@ func (x *archiveContext) Fetch(_ context.Context, names ...string) (*pmproxy.Fet
 	} else if err := x.readNext(names); err != nil {
 		return nil, err
 	}
+	return x.answer(names, false), nil
+}
+
+// answer is each of names' latest values, or with prev the ones before them (a metric that has
+// none before: its latest).
+func (x *archiveContext) answer(names []string, prev bool) *pmproxy.Fetched {
 	f := &pmproxy.Fetched{Time: x.now, Values: map[string][]pmproxy.Value{}}
+	if prev {
+		f.Time = x.prevTime()
+	}
+	x.clock.Store(f.Time.UnixNano())
+	get := func(pmid uint32) ([]pmproxy.Value, bool) {
+		if prev {
+			if vs, ok := x.vals.prev[pmid]; ok {
+				return vs, true
+			}
+		}
+		vs, ok := x.vals.latest[pmid]
+		return vs, ok
+	}
 	for _, n := range names {
 		if d := x.byName[n]; d != nil {
-			if vs, ok := x.latest[d.PMID]; ok {
+			if vs, ok := get(d.PMID); ok {
 				f.Values[n] = vs
 			}
 		}
 	}
-	x.fetched = true
 	for n := range x.extra { // dcimon's own metrics a plan reads (ownColumns)
-		if vs, ok := x.latest[x.byName[n].PMID]; ok {
+		if vs, ok := get(x.byName[n].PMID); ok {
 			f.Values[n] = vs
 		}
 	}
-	return f, nil
+	x.fetched, x.prevShown = true, prev
+	return f
+}
+
+// valueTime is the time of the values the last fetch answered of the metric pmid; zero when it
+// had none.
+func (x *archiveContext) valueTime(pmid uint32) time.Time {
+	if x.prevShown {
+		if t, ok := x.vals.prevAt[pmid]; ok {
+			return t
+		}
+	}
+	return x.vals.at[pmid]
 }
 
 // endErr is the error of a read past the archive's end (err io.EOF) or up to a record cut
@@ -441,265 +520,3 @@ func (x *archiveContext) readTo(t time.Time) (int, error) {
 		}
 	}
 }
-
-// Labels are the archive's host, as its label names it.
-// Labels are the archive's host, as its label names it, and its context's labels as recorded
-// (the first context label set: pmlogger's pmcd's, dcimon record's host's).
-func (x *archiveContext) Labels() (string, map[string]string) {
-	out := map[string]string{"hostname": x.a.Label.Host}
-	for _, ls := range x.a.Labels {
-		if ls.Type&pcparchive.LabelContext == 0 || len(ls.Sets) == 0 {
-			continue
-		}
-		var m map[string]any
-		if json.Unmarshal([]byte(ls.Sets[0].JSON), &m) == nil {
-			for k, v := range m {
-				if s, ok := v.(string); ok {
-					out[k] = s
-				} else if b, err := json.Marshal(v); err == nil {
-					out[k] = string(b)
-				}
-			}
-		}
-		break
-	}
-	return x.a.Label.Host, out
-}
-
-// Metrics describes names as pmproxy would; a name the archive lacks is ErrUnknownMetric.
-func (x *archiveContext) Metrics(_ context.Context, names ...string) ([]pmproxy.Desc, error) {
-	out := make([]pmproxy.Desc, 0, len(names))
-	var missing []string
-	for _, n := range names {
-		d := x.byName[n]
-		if d == nil {
-			missing = append(missing, n)
-			continue
-		}
-		pd := pmproxy.Desc{Name: n, PMID: pcparchive.PMIDString(d.PMID), Type: ns.PMType(d.Type).Word(), Sem: ns.PMSem(d.Sem).Word(),
-			Units: archiveUnits(d.Units)}
-		if d.InDom != pcparchive.InDomNull {
-			pd.InDom = pcparchive.InDomString(d.InDom)
-		}
-		for _, t := range x.a.Texts {
-			if t.Ident == d.PMID && t.Type&4 != 0 { // PM_TEXT_PMID
-				if t.Type&1 != 0 {
-					pd.OneLine = t.Text
-				} else {
-					pd.Help = t.Text
-				}
-			}
-		}
-		out = append(out, pd)
-	}
-	if len(missing) > 0 {
-		return out, fmt.Errorf("archive %s: %w: %s", x.a.Base, pmproxy.ErrUnknownMetric, strings.Join(missing, ", "))
-	}
-	return out, nil
-}
-
-// InDom is the instance domain as it was at the current sample (its latest observation up to
-// it), or its first one before that.
-func (x *archiveContext) InDom(_ context.Context, indom string) ([]pmproxy.Instance, error) {
-	var best *pcparchive.InDom
-	for i := range x.a.InDoms {
-		in := &x.a.InDoms[i]
-		if pcparchive.InDomString(in.InDom) != indom {
-			continue
-		}
-		if best == nil || (!in.Time.After(x.now) && in.Time.After(best.Time)) || best.Time.After(x.now) && in.Time.Before(best.Time) {
-			best = in
-		}
-	}
-	if best == nil {
-		// Never described: no instance was ever recorded (dcimon's partitions of a host that
-		// has none), which is no instance now.
-		return nil, nil
-	}
-	out := make([]pmproxy.Instance, len(best.Instances))
-	for i, id := range best.Instances {
-		out[i] = pmproxy.Instance{ID: int64(id), Name: best.Names[i]}
-	}
-	return out, nil
-}
-
-// Children is the archive's name space below prefix.
-func (x *archiveContext) Children(_ context.Context, prefix string) (leaf, nonleaf []string, err error) {
-	leaf, nonleaf = childrenOf(maps.Keys(x.byName), prefix)
-	return leaf, nonleaf, nil
-}
-
-// childrenOf is the name space the metric names make, below prefix: the next component of each
-// name under it, a leaf where it is the last, each once and in order.
-func childrenOf(names iter.Seq[string], prefix string) (leaf, nonleaf []string) {
-	seen := map[string]bool{}
-	for n := range names {
-		rest := n
-		if prefix != "" {
-			var ok bool
-			if rest, ok = strings.CutPrefix(n, prefix+"."); !ok {
-				continue
-			}
-		}
-		first, _, more := strings.Cut(rest, ".")
-		if seen[first] {
-			continue
-		}
-		seen[first] = true
-		if more {
-			nonleaf = append(nonleaf, first)
-		} else {
-			leaf = append(leaf, first)
-		}
-	}
-	sort.Strings(leaf)
-	sort.Strings(nonleaf)
-	return leaf, nonleaf
-}
-
-// scales are the processor count and memory size the archive records at its start (1 and 0
-// when it has none there), for the classes' scales: pmlogger logs them with its first samples.
-func (x *archiveContext) scales() (int, uint64) {
-	ncpu, mem := 1, uint64(0)
-	first := func(name string) (uint64, bool) {
-		d := x.byName[name]
-		if d == nil || len(x.prologue[d.PMID]) != 1 {
-			return 0, false
-		}
-		n, err := strconv.ParseUint(x.prologue[d.PMID][0].Text, 10, 64)
-		return n, err == nil
-	}
-	if n, ok := first("hinv.ncpu"); ok && n > 0 && n < 1<<20 {
-		ncpu = int(n)
-	}
-	if n, ok := first("mem.physmem"); ok && n < math.MaxUint64/1024 {
-		mem = n * 1024
-	}
-	return ncpu, mem
-}
-
-// archiveText is a recorded value as pmproxy would send it: integers exactly, floats in
-// full, strings as they are.
-func archiveText(v pcparchive.Value, typ int32) (string, bool) {
-	switch typ {
-	case pcparchive.TypeString:
-		return v.StringValue(), true
-	case pcparchive.TypeAggr:
-		return string(v.Block), true // dcimon's octet strings (an address): the bytes as they are
-	case pcparchive.TypeFloat, pcparchive.TypeDouble:
-		f, err := v.Float64(typ)
-		if err != nil || math.IsNaN(f) {
-			return "", err == nil
-		}
-		return strconv.FormatFloat(f, 'g', -1, 64), true
-	case pcparchive.Type32, pcparchive.Type64:
-		n, err := v.Uint64(typ)
-		return strconv.FormatInt(int64(n), 10), err == nil
-	case pcparchive.TypeU32, pcparchive.TypeU64:
-		n, err := v.Uint64(typ)
-		return strconv.FormatUint(n, 10), err == nil
-	}
-	return "", false
-}
-
-func archiveUnits(u uint32) string { return ns.UnpackPMUnits(u >> 8).String() }
-
-// Archives are the PCP archives a source reads (one per host; several replay together as a
-// fleet), through the same mapping as live hosts: their classes, each archive's whole name space
-// under PCP, and each collection their next sample, or their samples up to a Replay's time.
-type Archives struct {
-	xs    []*archiveContext
-	names []string // each archive's host, as the paths name it
-}
-
-// ArchiveProviders returns the providers of the hosts the PCP archives at bases recorded. With
-// at, the first collection is the sample before at and the second the last one at or before it,
-// so that rates are over the interval ending there; a time outside an archive is an error that
-// says what the archive covers, unless clamp (the start of a series: from before the archive is
-// from its start). Two archives of the same host are two hosts, the second named host~2.
-func ArchiveProviders(bases []string, at time.Time, clamp bool) ([]collect.Provider, *Archives, error) {
-	as := &Archives{}
-	seen := map[string]int{}
-	for _, base := range bases {
-		x, err := openArchive(base)
-		if err != nil {
-			return nil, nil, err
-		}
-		name := x.a.Label.Host
-		if seen[name]++; seen[name] > 1 {
-			name += "~" + strconv.Itoa(seen[name])
-		}
-		as.xs, as.names = append(as.xs, x), append(as.names, name)
-	}
-	if !at.IsZero() {
-		covered := false
-		for _, x := range as.xs {
-			n := x.near(at)
-			covered = covered || (!n.Before(x.first) && !n.After(x.last))
-		}
-		for _, x := range as.xs {
-			t := at
-			switch n := x.near(at); {
-			case clamp: // a series from before the start, or after the end
-				t = collect.Within(t, x.first, x.last)
-			case covered && n.Before(x.first):
-				// One host of several whose archive begins later: not recorded then (issue 30).
-				x.notYet, t = true, x.first
-			case covered && n.After(x.last):
-				t = x.last // one whose archive has ended: its last values, timed as they were
-			}
-			if err := x.Seek(t); err != nil {
-				if p := x.damage.Load(); p != nil {
-					// The archive seems to end early because a damaged record stopped the reading.
-					err = errors.Join(*p, err)
-				}
-				return nil, nil, err
-			}
-		}
-	}
-	provs := make([]collect.Provider, len(as.xs))
-	for i, x := range as.xs {
-		h := &pcpHost{opt: Options{Hostspec: as.names[i], Interval: time.Second}, now: func() time.Time { return x.now },
-			dial: func() (pcpContext, error) { return x, nil }}
-		h.x = x
-		ncpu, mem := x.scales()
-		h.host, h.fleet, h.asn = Host{Name: as.names[i], Spec: x.a.Label.Host}, len(as.xs) > 1, FleetASNBase+uint32(i)
-		h.start(ncpu, mem)
-		spec := ns.EscapeName(as.names[i])
-		h.sup = schema.Supplier(handlePCP+uint32(i), "archive:"+ns.Clip(spec, 56), ns.Clip("PCP archive of "+spec, 63),
-			ns.Clip(fmt.Sprintf("The archive %s of host %s, from %s", ns.EscapeName(x.a.Base), ns.EscapeName(x.a.Label.Host),
-				x.a.Label.Start.UTC().Format(time.RFC3339)), 255),
-			ns.SPTGeneralSupplier, h.decl)
-		provs[i] = h
-	}
-	return provs, as, nil
-}
-
-// Clock is the archives' time, the latest sample read of any: a sampler of them reads time
-// from it, so that its readings are timed as the archives were, not by the wall clock.
-func (as *Archives) Clock() time.Time {
-	var t int64
-	for _, x := range as.xs {
-		if !x.notYet { // an archive not begun at the time asked for has no time of its own in it
-			t = max(t, x.clock.Load())
-		}
-	}
-	return time.Unix(0, t)
-}
-
-// Span is the time from the first archive's start to the last one's end.
-func (as *Archives) Span() (first, last time.Time) {
-	for i, x := range as.xs {
-		f, l := x.Span()
-		if i == 0 || f.Before(first) {
-			first = f
-		}
-		if i == 0 || l.After(last) {
-			last = l
-		}
-	}
-	return first, last
-}
-
-// Hosts are the archives' hosts, as the paths name them.
-func (as *Archives) Hosts() []string { return as.names }

@@ -67,6 +67,9 @@ func pcpMapping(ncpu int, memTotal uint64) (decl []*ns.Class, classes []pcpClass
 					d.Source = "PCP metric " + m.Metric
 					// describe names the metric by the Linux PMDA's own numbers, which pmcd
 					// gives it on every host (60.0.4 for disk.dev.read), not dcimon's (issue 31).
+					if md := pmda[m.Metric]; md != nil {
+						d.PCP.Host = &ns.PMDesc{Type: ns.PMType(md.typ), Sem: ns.PMSem(md.sem), Units: md.units}
+					}
 					if md := pmda[m.Metric]; md != nil && pc.Fixed == nil {
 						d.PCP.PMID = pcparchive.PMIDString(md.pmid)
 						if md.indom != pcparchive.InDomNull {

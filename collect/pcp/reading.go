@@ -150,7 +150,7 @@ func (h *pcpHost) read(ctx context.Context, pc pcpClass, f *pmproxy.Fetched) col
 				}
 			}
 			level, ok := pc.InstOf(name, v.Instance)
-			if !ok {
+			if !ok || (pc.Hidden != nil && !h.opt.ShowLoop && pc.Hidden(name)) {
 				continue
 			}
 			sp := ns.InstanceSpec{Levels: []uint64{level}, OSName: name, ASN: schema.ASNFor(level + 1), Desc: ns.EscapeName(name)}
@@ -498,6 +498,11 @@ func (h *pcpHost) fillPlanned(row []ns.Raw, pc pcpClass, cols []pcpCol, f *pmpro
 			val, ok = lookupIn(f, c.metric, c.vals, want)
 		}
 		if !ok {
+			if _, past := h.x.(*archiveContext); past && len(c.vals) == 0 {
+				// An archive that has no value of the metric yet at this time (pmlogger logs it
+				// in a group of its own, later): said so, never 0 (issue 39 item 1).
+				row[c.at] = ns.RawNA(ns.ReasonNotRecordedYet)
+			}
 			continue
 		}
 		row[c.at] = pcpRaw(val, c.typ, c.mult)

@@ -51,6 +51,9 @@ type Options struct {
 	// in the background, with each host's processor count and memory size, for scales); 2 s
 	// when zero. A host not connected by then is connected when it answers.
 	ProbeDeadline time.Duration
+	// ShowLoop shows the instances hidden by default (loop, ram and zram disks), as --show-loop
+	// does on this host.
+	ShowLoop bool
 }
 
 // pcpContext is where a host's PCP metrics come from: a pmproxy context on its pmcd
@@ -481,10 +484,18 @@ func (h *pcpHost) Collect(ctx context.Context, req collect.Request) (collect.Bat
 		if !req.Wants(pc.Class) {
 			continue
 		}
-		b.Classes = append(b.Classes, h.read(ctx, pc, f))
+		cr := h.read(ctx, pc, f)
+		if ax, ok := h.x.(*archiveContext); ok && !ax.timed(pc, &cr) {
+			continue // nothing logged since its last reading: as recorded then (issue 39)
+		}
+		b.Classes = append(b.Classes, cr)
 	}
 	for _, n := range browse {
-		b.Classes = append(b.Classes, h.readNode(ctx, n, f))
+		cr := h.readNode(ctx, n, f)
+		if ax, ok := h.x.(*archiveContext); ok && !ax.timedNode(n, &cr) {
+			continue
+		}
+		b.Classes = append(b.Classes, cr)
 	}
 	// The nodes opened since the last reading are listed; what they hold is registered after
 	// this collection and read at the next. One that cannot be listed now (pmproxy went away

@@ -2,16 +2,17 @@ package pcp
 
 import (
 	"dcimon/collect"
+	ns "dcimon/namespace"
 	"dcimon/pcparchive"
-	"maps"
 	"sort"
 	"time"
 )
 
-// seek places the archive so that its next fetches are of the last data record but one at or
-// before at, then the last one: a reading's rates end at at. It starts from the temporal index's
-// last entry before at (an earlier one when that leaves fewer than two data records before at),
-// on the archive's start values; the records between are read for their values, one at a time.
+// seek places the archive at at: every record up to it read for its values, from the temporal
+// index's last entry before at (an earlier one when that leaves a metric seen there without a
+// value before its last, or fewer than two data records), on the archive's start values. The
+// next two fetches answer without moving: each metric's values before its last at or before at,
+// then its last, so that each rate is over that metric's own interval (issue 39 item 1).
 func (x *archiveContext) Seek(at time.Time) error {
 	if at = x.near(at); at.Before(x.first) || at.After(x.last) {
 		return x.outside(at)
@@ -20,7 +21,7 @@ func (x *archiveContext) Seek(at time.Time) error {
 	i := sort.Search(len(idx), func(i int) bool { return idx[i].Time.After(at) }) - 1
 	for tries := 0; ; tries++ {
 		from := i // the index entry to read from; -1: the archive's start
-		if tries >= 3 {
+		if tries >= 3 || i < 0 {
 			from = -1
 		}
 		c, err := x.a.CursorFrom(from)
@@ -28,51 +29,58 @@ func (x *archiveContext) Seek(at time.Time) error {
 			x.note(err)
 			return err
 		}
-		latest := maps.Clone(x.prologue)
+		var since time.Time
+		if from >= 0 {
+			since = idx[from].Time
+		}
+		vals := x.prologue.upTo(at, since)
 		now := x.first
-		var q []pcparchive.Result // from the last data record but one, up to at, and one past it
+		var ahead []pcparchive.Result // the record after at
+		data := 0
 		for {
 			r, err := c.Next()
 			if err != nil {
 				x.note(err) // a damaged record: the seek stops before it, which is said
 				break
 			}
-			q = append(q, r)
 			if r.Time.After(at) {
+				ahead = append(ahead, r)
 				break
 			}
-			data := 0
-			for _, o := range q {
-				if isData(o) && !o.Time.After(at) {
-					data++
-				}
-			}
-			for data > 2 { // keep two data records before at, apply the rest
-				if isData(q[0]) {
-					data--
-				}
-				x.applyTo(latest, q[0])
-				now = q[0].Time
-				q = q[1:]
-			}
-		}
-		data := 0
-		for _, o := range q {
-			if isData(o) && !o.Time.After(at) {
+			x.applyTo(&vals, r)
+			if isData(r) {
+				now = r.Time
 				data++
 			}
 		}
-		if data < 2 && from >= 0 {
+		// Fewer than two samples: an earlier entry, at worst the start. A counter without its
+		// value before (logged less often than the index's entries): an earlier entry, at most
+		// two more, never the whole archive (a seek stays bounded).
+		if from >= 0 && (data < 2 || (tries < 2 && !x.settled(&vals))) {
 			c.Close()
 			i--
 			continue
 		}
 		x.cur.Close()
-		x.cur, x.pending, x.latest, x.now = c, q, latest, now
-		x.fetched = false // the next fetch answers, whatever it reads
+		x.cur, x.pending, x.vals, x.now = c, ahead, vals, now
+		x.fetched, x.phase = false, 2 // the next fetches answer, whatever they read
+		clear(x.classAt)
 		x.clock.Store(x.now.UnixNano())
 		return nil
 	}
+}
+
+// settled says every counter read since the values' ground has a value before its last (a
+// metric logged less often than the index's entries has none yet).
+func (x *archiveContext) settled(m *metricVals) bool {
+	for pmid, t := range m.at {
+		if d := x.a.Desc(pmid); d != nil && ns.PMSem(d.Sem) == ns.PMSemCounter && !t.Before(m.since) && pmid>>22&0x1ff != 2 {
+			if _, ok := m.prev[pmid]; !ok {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // After is the time of the archive's first data record after t, which is not before the
@@ -97,13 +105,7 @@ func (x *archiveContext) Before(t time.Time) (time.Time, bool) {
 	if err := x.Seek(t.Add(-time.Nanosecond)); err != nil {
 		return time.Time{}, false
 	}
-	var last time.Time
-	for _, q := range x.pending {
-		if q.Time.Before(t) && isData(q) {
-			last = q.Time
-		}
-	}
-	return last, !last.IsZero()
+	return x.now, x.now.Before(t)
 }
 
 // Count counts the archive's data records after t and up to u, at most most, among its
@@ -140,20 +142,41 @@ func (x *archiveContext) more() bool {
 	return true
 }
 
-// Start is where the archive's first rates are: its second data record.
-func (x *archiveContext) Start() time.Time { return x.second }
+// Start is where the archive's first rates are: where every metric logged more than once near
+// its start has its second value.
+func (x *archiveContext) Start() time.Time { return x.start }
 
 // Shown is the time of the record read last.
 func (x *archiveContext) Shown() time.Time { return x.now }
 
-// Ahead is the time of the first data record read ahead of the cursor.
+// Ahead is the time of the first reading a seek leaves to read before the time sought: the
+// latest of the values before each metric's last (phase 2), else the first data record read
+// ahead of the cursor.
 func (x *archiveContext) Ahead() (time.Time, bool) {
+	if x.phase == 2 {
+		return x.prevTime(), true
+	}
 	for _, q := range x.pending {
 		if isData(q) {
 			return q.Time, true
 		}
 	}
 	return time.Time{}, false
+}
+
+// prevTime is the time of a seek's first reading: the latest of the values before each
+// metric's last, just before the time read when no metric has two values yet.
+func (x *archiveContext) prevTime() time.Time {
+	var t time.Time
+	for _, p := range x.vals.prevAt {
+		if p.After(t) {
+			t = p
+		}
+	}
+	if t.IsZero() || !t.Before(x.now) {
+		t = x.now.Add(-time.Nanosecond) // a first reading all the same
+	}
+	return t
 }
 
 // ReadTo makes the next fetches read every record up to t.

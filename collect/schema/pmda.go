@@ -30,6 +30,9 @@ type Binding struct {
 type PMDAClass struct {
 	Class  *ns.Class
 	InstOf func(name string, id int64) (level uint64, ok bool)
+	// Hidden, when set, says which instances are hidden unless asked for (loop, ram and zram
+	// disks: --show-loop, as the host's own providers do).
+	Hidden func(name string) bool
 	Datums []Binding
 	// ParentMetric, for a class nested under another (partitions under disks), is a metric of
 	// the parents' instance domain; parent finds an instance's parent among them by name.
@@ -131,7 +134,7 @@ func LinuxPMDA(ncpu int, memTotal uint64) (decl []*ns.Class, classes []PMDAClass
 		{Class: real, Datums: realPMDA()},
 		{Class: swap, Datums: swapPMDA()},
 		{Class: virt, Datums: virtPMDA()},
-		{Class: disk, InstOf: func(name string, id int64) (uint64, bool) { return uint64(id), id >= 0 && !HiddenDisk(name) },
+		{Class: disk, InstOf: InstanceNumber, Hidden: HiddenDisk,
 			Datums: diskPMDA("disk.dev")},
 		{Class: part, InstOf: InstanceNumber, Datums: diskPMDA("disk.partitions"),
 			ParentMetric: "disk.dev.read", Parent: PartitionParent},
