@@ -13,7 +13,9 @@ import (
 // (testing.AllocsPerRun), not timed: they are the same from run to run, so a change that makes
 // more of them fails here, not in a benchmark nobody reads. Each ceiling is a little above the
 // count measured when it was set (2026-11-28: 22 for one host, 731 for 100, 32 for an archive
-// step); lower it when the count falls.
+// step; then 20 and 723 with a fleet's hosts sharing their request context, and 45 for an
+// archive step once each datum's time is kept for its own interval, issue 39 item 1); lower it
+// when the count falls.
 
 // allocCeiling fails t when f allocates more than ceiling times a run, as runs measures it.
 func allocCeiling(t *testing.T, what string, runs int, ceiling float64, f func()) {
@@ -38,7 +40,7 @@ func TestNativeCollectionAllocations(t *testing.T) {
 	for _, c := range []struct {
 		hosts   int
 		ceiling float64
-	}{{1, 26}, {100, 760}} {
+	}{{1, 24}, {100, 740}} {
 		s := nativeFleetSampler(t, addr, c.hosts, 16)
 		ctx := context.Background()
 		for range 2 { // past the first collections' buffers
@@ -64,7 +66,7 @@ func TestArchiveStepAllocations(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	allocCeiling(t, "an archive step", 50, 40, func() {
+	allocCeiling(t, "an archive step", 50, 48, func() {
 		r.Step(1)
 		if _, err := r.Sample(ctx); err != nil {
 			t.Fatal(err)

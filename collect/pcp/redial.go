@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sync"
 	"time"
 
 	"dcimon/pmcd"
@@ -249,4 +250,35 @@ func CollectDeadline(interval, request time.Duration) time.Duration {
 		return request
 	}
 	return min(request, max(interval*9/10, 250*time.Millisecond))
+}
+
+// requestContexts hands the hosts of a fleet the context of their requests: a deadline of the
+// host's own, apart from the collection's (a request the collection gave up on goes on, so a
+// slow answer costs a reading, not the connection), made once for the hosts that ask within
+// a collection rather than once a host.
+type requestContexts struct {
+	mu   sync.Mutex
+	ctx  context.Context
+	made time.Time
+	// cancel is ctx's: never called early, as requests of the collection may still run under
+	// it; its timer ends it at its deadline.
+	cancel context.CancelFunc
+}
+
+// shareWithin is how long after it was made a context is given to other hosts: they lose at
+// most that much of their deadline.
+func shareWithin(d time.Duration) time.Duration { return min(d/10, 100*time.Millisecond) }
+
+// get is a context whose deadline falls d from now, or less by at most shareWithin(d). It reads
+// the wall clock, not the host's (which tests may skip ahead): deadlines are real time.
+func (r *requestContexts) get(d time.Duration) context.Context {
+	now := time.Now()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.ctx != nil && !now.Before(r.made) && now.Sub(r.made) < shareWithin(d) {
+		return r.ctx
+	}
+	r.ctx, r.cancel = context.WithDeadline(context.Background(), now.Add(d))
+	r.made = now
+	return r.ctx
 }

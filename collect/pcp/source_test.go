@@ -172,7 +172,7 @@ func TestPCPSourceContextExpires(t *testing.T) {
 		t.Fatal(err)
 	}
 	reset := s.Status()[0].Supplier.Reset
-	time.Sleep(6 * time.Second) // past the context's 5 s polltimeout
+	time.Sleep(8 * time.Second) // past the context's 5 s polltimeout, with room for pmproxy's timer under load
 	snap, _ := s.Sample(ctx)
 	if st := s.Status()[0]; st.State != "ok" || st.Supplier.Reset == reset {
 		t.Fatalf("after the context expired: state %s, reset %x (was %x), err %v", st.State, st.Supplier.Reset, reset, st.LastErr)
