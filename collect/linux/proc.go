@@ -511,7 +511,7 @@ func (p *procProvider) read(pid uint64, variable bool) (*procEntry, error) {
 		return nil, err
 	}
 	if fresh || variable || execd {
-		if data, err := p.readInto(e.cmdPath, schema.MaxCmdline); err == nil {
+		if data, err := p.readInto(e.cmdPath, schema.MaxCmdline+1); err == nil {
 			if c := cmdlineText(data); c != e.cmdline {
 				e.cmdline = c
 			}
