@@ -23,19 +23,14 @@ var started = time.Now()
 
 func main() {
 	// Signals are handled before anything is read (issue 21): the first cancels the command,
-	// which restores the terminal and returns; a second one ends the process at once, should
-	// anything still be stuck. Either way the exit status is a signalled program's, 128+n.
+	// which restores the terminal and returns; a second one, or the first's grace running out
+	// (signals.go), ends the process at once, should anything still be stuck. Either way the
+	// exit status is a signalled program's, 128+n.
 	ctx, cancel := context.WithCancel(context.Background())
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	var got atomic.Int32
-	go func() {
-		s := (<-sigs).(syscall.Signal)
-		got.Store(int32(s))
-		cancel()
-		s = (<-sigs).(syscall.Signal)
-		os.Exit(signalStatus(s))
-	}()
+	go watchSignals(sigs, &got, cancel, exitGrace, os.Exit)
 	stopProfile := startProfile(os.Getenv("DCIMON_CPUPROFILE"))
 	code := runEnv(ctx, os.Args[1:], headless.RealEnv(), os.Stdout, os.Stderr)
 	stopProfile()

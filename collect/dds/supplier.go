@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -58,7 +59,11 @@ type DDS struct {
 	handle    uint32
 	reap      reaper            // kills the programs' process groups when dcimon ends (process.go)
 	rel       release           // gives memory back after large texts went (release.go)
-	clash     map[string]string // by path: the family another supplier of its vendor also gives
+	// clash is, by path, the family another supplier of its vendor also gives; atomic, so that
+	// Warning never waits for a discovery stuck on a file that does not answer (issue 41 item 2)
+	clash atomic.Pointer[map[string]string]
+	// readText reads a file's text (readBounded when nil); tests put one that hangs in its place
+	readText func(path string, max int) ([]byte, error)
 }
 
 // New returns the discoverer of the suppliers in opt.Dirs.
@@ -198,7 +203,8 @@ func (d *DDS) Discover(ctx context.Context) ([]collect.Provider, error) {
 			delete(d.sups, path)
 		}
 	}
-	d.clash = clashes(d.sups)
+	clash := clashes(d.sups)
+	d.clash.Store(&clash)
 	sort.Slice(out, func(i, j int) bool { return out[i].Supplier().Module < out[j].Supplier().Module })
 	return out, errors.Join(errs...)
 }
@@ -230,6 +236,9 @@ type ddsSupplier struct {
 	lastRun time.Time
 	cancel  context.CancelFunc
 	gone    bool
+	// a file's read under way, which a collection gave up waiting for (textfile.go)
+	reading   chan fileRead
+	readStart time.Time
 	// refused says why the file, program or directory is not used (not a regular file, or
 	// others could change it); nil when it is. Discover sets it anew each time.
 	refused error
@@ -333,10 +342,10 @@ func clashes(sups map[string]*ddsSupplier) map[string]string {
 // Warning says what is wrong with a supplier that still supplies: a family another supplier of
 // its vendor gives too; nil when nothing is. The sampler's Monitor shows it (collect.Warner).
 func (s *ddsSupplier) Warning() error {
-	s.d.mu.Lock()
-	defer s.d.mu.Unlock()
-	if msg, ok := s.d.clash[s.path]; ok {
-		return errors.New(msg)
+	if c := s.d.clash.Load(); c != nil {
+		if msg, ok := (*c)[s.path]; ok {
+			return errors.New(msg)
+		}
 	}
 	return nil
 }
@@ -361,6 +370,10 @@ func (s *ddsSupplier) stop() {
 // returns the values of the text last read when they are new or the sampler asks for everything.
 // Between readings the batch has no classes: the name space keeps their values and rates.
 func (s *ddsSupplier) Collect(ctx context.Context, req collect.Request) (collect.Batch, error) {
+	var file fileRead
+	if !s.program {
+		file, _ = s.readFile(ctx) // off the lock, under a deadline (textfile.go)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.d.opt.Now()
@@ -374,7 +387,7 @@ func (s *ddsSupplier) Collect(ctx context.Context, req collect.Request) (collect
 	if s.program {
 		fresh = s.collectProgram(ctx, now)
 	} else {
-		fresh = s.collectFile()
+		fresh = s.collectFile(file)
 	}
 	if s.err != nil {
 		return collect.Batch{}, s.err
