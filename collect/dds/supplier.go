@@ -57,8 +57,8 @@ type DDS struct {
 	sups      map[string]*ddsSupplier
 	dismissed map[string]time.Time // told to go away (SPMI-DDS-5): the modification time it had then
 	handle    uint32
-	reap      reaper            // kills the programs' process groups when dcimon ends (process.go)
-	rel       release           // gives memory back after large texts went (release.go)
+	reap      reaper  // kills the programs' process groups when dcimon ends (process.go)
+	rel       release // gives memory back after large texts went (release.go)
 	// clash is, by path, the family another supplier of its vendor also gives; atomic, so that
 	// Warning never waits for a discovery stuck on a file that does not answer (issue 41 item 2)
 	clash atomic.Pointer[map[string]string]
