@@ -68,6 +68,8 @@ func startProfile(path string) func() {
 // runEnv is run with a context (cancelled by SIGINT, SIGTERM, SIGHUP and SIGQUIT, SPMI-INIT-2)
 // and an environment tests can fake.
 func runEnv(ctx context.Context, args []string, e headless.Env, stdout, stderr io.Writer) int {
+	stderr, flush := terminalSafe(stderr) // errors quote others' names (termsafe.go)
+	defer flush()
 	cfg, err := parseArgs(ctx, args, e, stdout, stderr)
 	if err != nil {
 		var ue *headless.UsageError
@@ -111,6 +113,11 @@ func executeEnv(ctx context.Context, cfg *config, e headless.Env, stdout, stderr
 		return err
 	}
 	applySettings(cfg, eff)
+	if cfg.cmd != "" { // "" is the monitor, which owns the terminal
+		var flush func()
+		stdout, flush = terminalSafe(stdout) // the headless commands print others' text (termsafe.go)
+		defer flush()
+	}
 	if cfg.cmd == "hot" && cfg.hotName != "" {
 		if err := savedHotset(cfg); err != nil {
 			return err
