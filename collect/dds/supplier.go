@@ -141,6 +141,7 @@ func (d *DDS) Discover(ctx context.Context) ([]collect.Provider, error) {
 	var out []collect.Provider
 	uid := trustOwner()
 	d.rel.maybe(d.opt.Now())
+	d.reap.sweep() // orphans that came late, and the exited ones to reap (orphans.go)
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	add := func(path string, program bool, refused error) {
@@ -582,6 +583,7 @@ func runProgram(ctx context.Context, reap *reaper, path, module string, timeout 
 	// The output comes through pipes of ours, read until their end: the run is over when the
 	// program itself ends, and then its group is killed, so that a child it left in the
 	// background (holding the pipe) cannot keep the run going.
+	reap.ready() // dcimon a subreaper before the program can fork (orphans.go)
 	read, err := pipeTo(cmd, out, errOut)
 	if err == nil {
 		err = spawn(cmd)
@@ -594,6 +596,7 @@ func runProgram(ctx context.Context, reap *reaper, path, module string, timeout 
 		_ = syscall.Kill(-pgid, syscall.SIGKILL) // what it left running in the background
 		reap.tell('-', pgid)
 		read.wait(time.Second)
+		reap.sweep() // a daemon it left in a session of its own (orphans.go)
 	} else {
 		read.close()
 	}
