@@ -40,3 +40,13 @@ func TestDiskRenamedIsANewInstance(t *testing.T) {
 		t.Error("Disk/vda is still there after the rename")
 	}
 }
+
+// Issue 41 item 10: descriptions escape as paths do, backslash included: a mount at a literal
+// `p\x0aq` and one at `p<newline>q` read differently, each as its path is written.
+func TestDescriptionsEscapeBackslash(t *testing.T) {
+	t.Parallel()
+	lit, nl := fsDesc(`/p\x0aq`), fsDesc("/p\nq")
+	if lit == nl || lit != `File system mounted on /p\\x0aq` || nl != `File system mounted on /p\x0aq` {
+		t.Errorf("literal %q, newline %q", lit, nl)
+	}
+}
