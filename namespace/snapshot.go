@@ -386,6 +386,9 @@ func (b *rowBuilder) rows(lo, hi int) (jumps int) {
 				pv = &prow[d]
 			}
 			row[d] = fill(p, &c.Datums[d], &raw[d], pv, hadPrev, newInst, b.reset, b.elapsed)
+			if by := c.Datums[d].RateBoundBy; by != 0 && row[d].State == Valid {
+				row[d] = boundByInstance(c, &c.Datums[d], raw, row[d], b.elapsed)
+			}
 			if row[d].Reason == ReasonImpossibleJump {
 				jumps++
 			}
@@ -530,6 +533,20 @@ func Impossible(d *Datum, delta, elapsed float64) bool {
 		return true
 	}
 	return d.MaxRate > 0 && delta > d.MaxRate*(elapsed*jumpTolerance+jumpSlack)
+}
+
+// boundByInstance checks a counter's valid rate against the bound its instance gives
+// (Datum.RateBoundBy): a rise beyond it, with Impossible's tolerances, is a discontinuity.
+func boundByInstance(c *Class, dd *Datum, raw []Raw, v Value, elapsed float64) Value {
+	i := c.DatumIndex(dd.RateBoundBy)
+	if i < 0 || raw[i].State != RawOK || raw[i].N == 0 || elapsed <= 0 {
+		return v
+	}
+	bound := float64(raw[i].N) * dd.RateBoundScale
+	if v.Change > bound*(elapsed*jumpTolerance+jumpSlack) {
+		return Value{N: v.N, State: NoRate, Reason: ReasonImpossibleJump}
+	}
+	return v
 }
 
 // Fits reports whether a raw number fits data type t: a 4-byte type holds 32 bits (zero- or
