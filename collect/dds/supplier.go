@@ -373,7 +373,10 @@ func (s *ddsSupplier) stop() {
 func (s *ddsSupplier) Collect(ctx context.Context, req collect.Request) (collect.Batch, error) {
 	var file fileRead
 	if !s.program {
-		file, _ = s.readFile(ctx) // off the lock, under a deadline (textfile.go)
+		var ok bool
+		if file, ok = s.readFile(ctx); !ok { // off the lock, under a deadline (textfile.go)
+			file.same = true // not read: gone or refused, said below
+		}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
