@@ -3,6 +3,7 @@ package dds
 import (
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -15,10 +16,10 @@ func TestDDSStalledFileBlocksNothing(t *testing.T) {
 	h := newDDSHarness(t, 0)
 	release := make(chan struct{})
 	defer close(release)
-	var reads int
+	var reads atomic.Int32
 	h.dds.readText = func(path string, max int) ([]byte, error) {
 		if filepath.Base(path) == "stalled.prom" {
-			reads++
+			reads.Add(1)
 			<-release
 		}
 		return readBounded(path, max)
@@ -41,7 +42,13 @@ func TestDDSStalledFileBlocksNothing(t *testing.T) {
 	}
 	done := make(chan struct{})
 	go func() {
+		h.dds.mu.Lock()
+		var sups []*ddsSupplier
 		for _, p := range h.dds.sups {
+			sups = append(sups, p)
+		}
+		h.dds.mu.Unlock()
+		for _, p := range sups {
 			p.Classes()
 			p.Warning()
 		}
@@ -52,7 +59,7 @@ func TestDDSStalledFileBlocksNothing(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("asking the stalled supplier for its classes waited on its file")
 	}
-	if reads != 1 {
-		t.Errorf("%d reads of the stalled file started, want 1 at a time", reads)
+	if n := reads.Load(); n != 1 {
+		t.Errorf("%d reads of the stalled file started, want 1 at a time", n)
 	}
 }
