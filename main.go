@@ -32,8 +32,10 @@ func main() {
 	var got atomic.Int32
 	go watchSignals(sigs, &got, cancel, exitGrace, os.Exit)
 	stopProfile := startProfile(os.Getenv("DCIMON_CPUPROFILE"))
+	stopStats := startStats(os.Getenv("DCIMON_STATS")) // stats.go: the soak's figures
 	code := runEnv(ctx, os.Args[1:], headless.RealEnv(), os.Stdout, os.Stderr)
 	stopProfile()
+	stopStats()
 	if s := got.Load(); s != 0 {
 		code = signalStatus(syscall.Signal(s))
 	}
