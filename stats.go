@@ -3,7 +3,10 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/signal"
 	"runtime/metrics"
+	"runtime/pprof"
+	"syscall"
 	"time"
 )
 
@@ -13,7 +16,8 @@ const statsEvery = 10 * time.Second
 // startStats writes, when path is set (DCIMON_STATS, for scripts/soak.sh), a line every
 // statsEvery with what a long run must keep flat: the Go heap live after the last collection,
 // the heap's bytes in use, the goroutines and the open descriptors (issue 41 item 10). The
-// runtime's metrics are read without stopping the program. It returns the function that stops it.
+// runtime's metrics are read without stopping the program; SIGUSR1 writes every goroutine's
+// stack to PATH.goroutines. It returns the function that stops it.
 func startStats(path string) func() {
 	if path == "" {
 		return func() {}
@@ -34,6 +38,10 @@ func startStats(path string) func() {
 			samples[0].Value.Uint64(), samples[1].Value.Uint64(), samples[2].Value.Uint64(), fds)
 	}
 	stop := make(chan struct{})
+	// SIGUSR1 writes every goroutine's stack to PATH.goroutines: what a soak that found a
+	// monitor stalled looks at.
+	usr1 := make(chan os.Signal, 1)
+	signal.Notify(usr1, syscall.SIGUSR1)
 	go func() {
 		t := time.NewTicker(statsEvery)
 		defer t.Stop()
@@ -42,7 +50,13 @@ func startStats(path string) func() {
 			select {
 			case <-t.C:
 				write()
+			case <-usr1:
+				if g, err := os.Create(path + ".goroutines"); err == nil {
+					_ = pprof.Lookup("goroutine").WriteTo(g, 2)
+					g.Close()
+				}
 			case <-stop:
+				signal.Stop(usr1)
 				return
 			}
 		}
