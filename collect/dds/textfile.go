@@ -33,7 +33,6 @@ type fileRead struct {
 	err     error // of the stat (nothing read) or of the read
 	statErr bool
 	same    bool // unchanged since the last read: nothing read
-	started time.Time
 }
 
 // statAndRead stats path and, when it changed since (mtime, size) or have is false, reads it.
