@@ -25,22 +25,19 @@ var started = time.Now()
 // Main runs dcimon with the process's arguments and environment and exits with its status.
 func Main() {
 	// Signals are handled before anything is read (issue 21): the first cancels the command,
-	// which restores the terminal and returns; a second one ends the process at once, should
-	// anything still be stuck. Either way the exit status is a signalled program's, 128+n.
+	// which restores the terminal and returns; a second one, or the first's grace running out
+	// (signals.go), ends the process at once, should anything still be stuck. Either way the
+	// exit status is a signalled program's, 128+n.
 	ctx, cancel := context.WithCancel(context.Background())
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	var got atomic.Int32
-	go func() {
-		s := (<-sigs).(syscall.Signal)
-		got.Store(int32(s))
-		cancel()
-		s = (<-sigs).(syscall.Signal)
-		os.Exit(signalStatus(s))
-	}()
+	go watchSignals(sigs, &got, cancel, exitGrace, os.Exit)
 	stopProfile := startProfile(os.Getenv("DCIMON_CPUPROFILE"))
+	stopStats := startStats(os.Getenv("DCIMON_STATS")) // stats.go: the soak's figures
 	code := runEnv(ctx, os.Args[1:], headless.RealEnv(), os.Stdout, os.Stderr)
 	stopProfile()
+	stopStats()
 	if s := got.Load(); s != 0 {
 		code = signalStatus(syscall.Signal(s))
 	}
@@ -75,6 +72,8 @@ func startProfile(path string) func() {
 // runEnv is run with a context (cancelled by SIGINT, SIGTERM, SIGHUP and SIGQUIT, SPMI-INIT-2)
 // and an environment tests can fake.
 func runEnv(ctx context.Context, args []string, e headless.Env, stdout, stderr io.Writer) int {
+	stderr, flush := terminalSafe(stderr) // errors quote others' names (termsafe.go)
+	defer flush()
 	cfg, err := parseArgs(ctx, args, e, stdout, stderr)
 	if err != nil {
 		var ue *headless.UsageError
@@ -118,6 +117,11 @@ func executeEnv(ctx context.Context, cfg *config, e headless.Env, stdout, stderr
 		return err
 	}
 	applySettings(cfg, eff)
+	if cfg.cmd != "" { // "" is the monitor, which owns the terminal
+		var flush func()
+		stdout, flush = terminalSafe(stdout) // the headless commands print others' text (termsafe.go)
+		defer flush()
+	}
 	if cfg.cmd == "hot" && cfg.hotName != "" {
 		if err := savedHotset(cfg); err != nil {
 			return err

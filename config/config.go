@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"dcimon/internal/spell"
 
@@ -131,16 +132,34 @@ func (e *Error) Error() string {
 	}
 	b.WriteString(": ")
 	if e.Key != "" {
-		b.WriteString(e.Key + ": ")
+		b.WriteString(cutKey(e.Key) + ": ")
 	}
 	b.WriteString(e.Msg)
 	return b.String()
+}
+
+// maxKeyText is how much of a key an error repeats: a key of 900 KB is cut, not repeated whole.
+const maxKeyText = 80
+
+// cutKey is k cut to maxKeyText bytes on a character's first byte, with "…" for what is left out.
+func cutKey(k string) string {
+	if len(k) <= maxKeyText {
+		return k
+	}
+	i := maxKeyText
+	for i > 0 && !utf8.RuneStart(k[i]) {
+		i--
+	}
+	return k[:i] + "…"
 }
 
 // Parse reads a configuration from data (name is the file's path, for messages). Unknown keys,
 // wrong types and values out of range are errors; the first of them is returned.
 func Parse(name string, data []byte) (*File, error) {
 	f := &File{Name: name}
+	// A UTF-8 byte order mark, which some editors write, is no part of the text (issue 41 item
+	// 10: it was refused as U+00EF); line 1's columns count after it.
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	set, shapes, err := positions(data)
 	if err != nil {
 		return nil, err.withFile(name)

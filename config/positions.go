@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2/unstable"
@@ -169,19 +170,18 @@ func lineEnd(data []byte, off int) int {
 
 // positions is where every key and table of the file is, and the shape of each (checkShapes).
 func positions(data []byte) (map[string]Pos, []shape, *parseErr) {
-	spans, p, err := scan(data)
+	spans, _, err := scan(data)
 	if err != nil {
 		return nil, nil, err
 	}
+	at := newLines(data)
 	shapes := make([]shape, 0, len(spans))
 	for _, s := range spans {
 		sh := shape{kind: s.kind, key: s.key, table: s.table}
 		if s.kind == unstable.KeyValue {
-			vp := p.Shape(unstable.Range{Offset: uint32(s.vstart), Length: 0})
-			sh.vkind, sh.text, sh.vpos = s.vkind, string(data[s.vstart:s.vend]), Pos{vp.Start.Line, vp.Start.Column}
+			sh.vkind, sh.text, sh.vpos = s.vkind, string(data[s.vstart:s.vend]), at.pos(s.vstart)
 		} else {
-			kp := p.Shape(unstable.Range{Offset: uint32(s.start), Length: 0})
-			sh.vpos = Pos{kp.Start.Line, kp.Start.Column}
+			sh.vpos = at.pos(s.start)
 		}
 		shapes = append(shapes, sh)
 	}
@@ -191,8 +191,29 @@ func positions(data []byte) (map[string]Pos, []shape, *parseErr) {
 		for off < len(data) && (data[off] == ' ' || data[off] == '\t') {
 			off++
 		}
-		sh := p.Shape(unstable.Range{Offset: uint32(off), Length: 0})
-		set[s.key] = Pos{sh.Start.Line, sh.Start.Column}
+		set[s.key] = at.pos(off)
 	}
 	return set, shapes, nil
+}
+
+// lines is where each line of a file starts, so that a byte offset's line and column are found
+// by a binary search (issue 41 item 4): go-toml's Parser.Shape counts the lines from the file's
+// start at every call, and a call per key made a 1 MB file take more than 10 minutes.
+type lines []int
+
+// newLines indexes data's lines.
+func newLines(data []byte) lines {
+	l := lines{0}
+	for i, c := range data {
+		if c == '\n' {
+			l = append(l, i+1)
+		}
+	}
+	return l
+}
+
+// pos is the line and column (from 1, in bytes, as go-toml counts) of the byte at off.
+func (l lines) pos(off int) Pos {
+	i := sort.SearchInts(l, off+1) - 1 // the last line starting at or before off
+	return Pos{i + 1, off - l[i] + 1}
 }

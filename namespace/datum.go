@@ -64,6 +64,12 @@ type Datum struct {
 	// larger rise is a discontinuity, never a rate (see Impossible); 0 means no bound beyond
 	// the 2^63 rule every counter has.
 	MaxRate float64
+	// RateBoundBy, when set, names a datum of the same instance whose valid value, times
+	// RateBoundScale, bounds this counter's rise per second where it is known, tighter than
+	// MaxRate (issue 41 item 10: an interface's bytes by its link speed × 1.05 / 8); where that
+	// value is not valid (a virtual interface, a link down) only MaxRate holds.
+	RateBoundBy    DatumID
+	RateBoundScale float64
 	// Aux marks an implementation datum: an argument of derived datums (`usrsys`, `hundred`,
 	// `clock_ms`) that the tree, the values pane, `list` and wildcards of `get` leave out unless
 	// asked for all (`list --all`); the derived datum's inspector names it (issue 12).
@@ -200,6 +206,13 @@ func (d Datum) WithPCPName(name string) Datum { d.PCP.Name = name; return d }
 
 // WithMaxRate bounds a counter's rise per second by what the hardware can do (Datum.MaxRate).
 func (d Datum) WithMaxRate(perSec float64) Datum { d.MaxRate = perSec; return d }
+
+// WithRateBound bounds a counter's rise per second by another datum of the same instance, times
+// scale, where that datum's value is valid (Datum.RateBoundBy).
+func (d Datum) WithRateBound(by DatumID, scale float64) Datum {
+	d.RateBoundBy, d.RateBoundScale = by, scale
+	return d
+}
 
 // complete fills in the views the declaration left out from the cross-standard mapping of the
 // checklist (X-1 types, X-2 semantics, X-8 units). It is called at registration.

@@ -261,6 +261,12 @@ func (r *Registry) Sync(c *Class, specs []InstanceSpec, t time.Time, out []*Inst
 				in = nil
 			}
 		}
+		if in != nil && in.OSName != s.OSName {
+			// The same key under another name is another thing (issue 41 item 7: a disk
+			// renamed under its major:minor): the old instance goes, the new one comes, and
+			// no rate spans the two.
+			in = nil
+		}
 		if in != nil {
 			in.seen = gen
 		}

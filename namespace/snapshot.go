@@ -438,6 +438,9 @@ func (b *rowBuilder) rows(lo, hi int) (jumps int) {
 				}
 			}
 			row[d] = fill(p, &c.Datums[d], &raw[d], pv, hadPrev, newInst, b.reset, el)
+			if by := c.Datums[d].RateBoundBy; by != 0 && row[d].State == Valid {
+				row[d] = boundByInstance(c, &c.Datums[d], raw, row[d], el)
+			}
 			if row[d].Reason == ReasonImpossibleJump {
 				jumps++
 			}
@@ -585,25 +588,6 @@ func fill(p datumPlan, dd *Datum, r *Raw, pv *Value, hadPrev, newInst, reset boo
 	}
 	v.Change, v.V = delta, delta/elapsed
 	return v
-}
-
-// Tolerances of the hardware bound: the kernel counts time in ticks (10 ms at the lowest HZ) and
-// the two readings are not taken at exactly their timestamps, so a processor may seem busy a
-// little over 100% of a short interval. A counter may exceed its MaxRate × elapsed by
-// jumpTolerance of the interval plus jumpSlack seconds' worth before the rise is impossible.
-const (
-	jumpTolerance = 1.1
-	jumpSlack     = 0.05
-)
-
-// Impossible reports whether a counter's interval delta cannot be real: 2^63 or more (a reset or
-// a corrupt reading, whatever the datum), or more than the datum's hardware bound allows in
-// elapsed seconds (Datum.MaxRate: a processor's time, a disk's busy time).
-func Impossible(d *Datum, delta, elapsed float64) bool {
-	if delta >= 1<<63 {
-		return true
-	}
-	return d.MaxRate > 0 && delta > d.MaxRate*(elapsed*jumpTolerance+jumpSlack)
 }
 
 // Fits reports whether a raw number fits data type t: a 4-byte type holds 32 bits (zero- or

@@ -81,6 +81,8 @@ func colour(v string) (lipgloss.TerminalColor, bool) {
 // Parse reads a theme file (src names it in errors): every role is required but the value
 // states; unknown keys are errors; an error says file:line:col, the key and what was wrong.
 func Parse(name, src string, data []byte) (Palette, error) {
+	// A UTF-8 byte order mark is no part of the text (issue 41 item 10).
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	at, order, err := places(src, data)
 	if err != nil {
 		return Palette{}, err
@@ -92,11 +94,11 @@ func Parse(name, src string, data []byte) (Palette, error) {
 		want, known := roleKinds[k]
 		switch {
 		case !known:
-			return Palette{}, fmt.Errorf("%s:%d:%d: %s: unknown key (a theme's keys: %s)", src, pl.line, pl.col, k, strings.Join(roleKeys, ", "))
+			return Palette{}, fmt.Errorf("%s:%d:%d: %s: unknown key (a theme's keys: %s)", src, pl.line, pl.col, cut(k), strings.Join(roleKeys, ", "))
 		case pl.kind != want && want == unstable.String:
-			return Palette{}, fmt.Errorf("%s:%d:%d: %s: want %s, in quotes, got %s", src, pl.vline, pl.vcol, k, colourForms, pl.text)
+			return Palette{}, fmt.Errorf("%s:%d:%d: %s: want %s, in quotes, got %s", src, pl.vline, pl.vcol, cut(k), colourForms, cut(pl.text))
 		case pl.kind != want:
-			return Palette{}, fmt.Errorf("%s:%d:%d: %s: want true or false, got %s", src, pl.vline, pl.vcol, k, pl.text)
+			return Palette{}, fmt.Errorf("%s:%d:%d: %s: want true or false, got %s", src, pl.vline, pl.vcol, cut(k), cut(pl.text))
 		}
 	}
 	var tf themeFile
@@ -106,7 +108,7 @@ func Parse(name, src string, data []byte) (Palette, error) {
 		var strict *toml.StrictMissingError
 		if errors.As(err, &strict) && len(strict.Errors) > 0 {
 			l, c := strict.Errors[0].Position()
-			return Palette{}, fmt.Errorf("%s:%d:%d: %s: unknown key", src, l, c, strings.Join(strict.Errors[0].Key(), "."))
+			return Palette{}, fmt.Errorf("%s:%d:%d: %s: unknown key", src, l, c, cut(strings.Join(strict.Errors[0].Key(), ".")))
 		}
 		var de *toml.DecodeError
 		if errors.As(err, &de) {
@@ -138,7 +140,7 @@ func Parse(name, src string, data []byte) (Palette, error) {
 		c, ok := colour(r.v)
 		if !ok {
 			pl := at[r.key]
-			return Palette{}, fmt.Errorf("%s:%d:%d: %s: want %s, got %q", src, pl.vline, pl.vcol, r.key, colourForms, r.v)
+			return Palette{}, fmt.Errorf("%s:%d:%d: %s: want %s, got %q", src, pl.vline, pl.vcol, r.key, colourForms, cut(r.v))
 		}
 		*r.dst = c
 	}

@@ -3,7 +3,9 @@ package theme
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/pelletier/go-toml/v2/unstable"
 )
@@ -23,6 +25,7 @@ type place struct {
 func places(src string, data []byte) (map[string]place, []string, error) {
 	p := &unstable.Parser{}
 	p.Reset(data)
+	at := newLines(data)
 	out := map[string]place{}
 	var order []string
 	table := ""
@@ -36,11 +39,11 @@ func places(src string, data []byte) (map[string]place, []string, error) {
 			}
 			parts = append(parts, string(it.Node().Data))
 		}
-		k := p.Shape(first)
+		kl, kc := at.pos(int(first.Offset))
 		switch e.Kind {
 		case unstable.Table, unstable.ArrayTable:
 			table = strings.Join(parts, ".")
-			out[table] = place{line: k.Start.Line, col: k.Start.Column, kind: e.Kind}
+			out[table] = place{line: kl, col: kc, kind: e.Kind}
 			order = append(order, table)
 		case unstable.KeyValue:
 			key := strings.Join(parts, ".")
@@ -62,8 +65,8 @@ func places(src string, data []byte) (map[string]place, []string, error) {
 			case unstable.InlineTable:
 				text = "a table"
 			}
-			vs := p.Shape(unstable.Range{Offset: uint32(off)})
-			out[key] = place{line: k.Start.Line, col: k.Start.Column, vline: vs.Start.Line, vcol: vs.Start.Column, kind: v.Kind, text: text}
+			vl, vc := at.pos(off)
+			out[key] = place{line: kl, col: kc, vline: vl, vcol: vc, kind: v.Kind, text: text}
 			order = append(order, key)
 		}
 	}
@@ -76,4 +79,41 @@ func places(src string, data []byte) (map[string]place, []string, error) {
 		return nil, nil, fmt.Errorf("%s: %w", src, err)
 	}
 	return out, order, nil
+}
+
+// lines is where each line of a file starts, so that an offset's line and column are found by
+// a binary search (issue 41 item 4): go-toml's Parser.Shape counts lines from the file's start
+// at every call, which made a large file quadratic.
+type lines []int
+
+// newLines indexes data's lines.
+func newLines(data []byte) lines {
+	l := lines{0}
+	for i, c := range data {
+		if c == '\n' {
+			l = append(l, i+1)
+		}
+	}
+	return l
+}
+
+// pos is the line and column (from 1, in bytes, as go-toml counts) of the byte at off.
+func (l lines) pos(off int) (line, col int) {
+	i := sort.SearchInts(l, off+1) - 1 // the last line starting at or before off
+	return i + 1, off - l[i] + 1
+}
+
+// maxText is how much of a key or value an error repeats (issue 41 item 10).
+const maxText = 80
+
+// cut is s cut to maxText bytes on a character's first byte, with "…" for what is left out.
+func cut(s string) string {
+	if len(s) <= maxText {
+		return s
+	}
+	i := maxText
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "…"
 }

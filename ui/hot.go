@@ -399,7 +399,9 @@ func (p hotPane) Update(msg tea.Msg) (hotPane, tea.Cmd) {
 				p.err = err
 				return p, flashCmd("hotset "+name+": "+views.PlainError(err), true)
 			}
-			return p, tea.Batch(flashCmd("hotset "+name+" deleted", false), func() tea.Msg { return hotsetsChangedMsg{} })
+			// One message: the note and the save in that order, so a failed save is never hidden
+			// by the note arriving after it (issue 41 item 8).
+			return p, func() tea.Msg { return hotsetsChangedMsg{note: "hotset " + name + " deleted"} }
 		}
 		return p, flashCmd("hotset kept", false)
 	}

@@ -268,8 +268,9 @@ func (m *Model) nextTheme() {
 	m.setFlash("theme "+next, false)
 }
 
-// hotsetsChangedMsg says a peer set was made, edited or deleted in the monitor.
-type hotsetsChangedMsg struct{}
+// hotsetsChangedMsg says a peer set was made, edited or deleted in the monitor; note, when
+// set, is said on the status line before the save is started.
+type hotsetsChangedMsg struct{ note string }
 
 // hotsetsSavedMsg is the end of a save to the configuration file.
 type hotsetsSavedMsg struct{ err error }
@@ -413,10 +414,19 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 		return nil
 	case hotsetsChangedMsg:
+		if msg.note != "" {
+			m.setFlash(msg.note, false)
+		}
 		return m.hotsetsChanged()
 	case hotsetsSavedMsg:
 		if msg.err != nil {
-			m.setFlash("hotsets not saved: "+firstLine(msg.err.Error()), true)
+			// Said on the status line and kept in the events, every time (issue 41 item 8): a
+			// write the user asked for that failed must not pass unseen.
+			text := "hotsets not saved: " + firstLine(msg.err.Error())
+			m.setFlash(text, true)
+			if log := m.src.Events(); log != nil {
+				log.Add(namespace.Event{Time: m.now(), Kind: namespace.EvProviderError, Path: "dcimon", Text: text})
+			}
 		} else {
 			m.setFlash("hotsets saved to "+m.opts.ConfigName, false)
 		}

@@ -44,6 +44,12 @@ type reaper struct {
 	mu   sync.Mutex
 	w    io.WriteCloser // nil when it could not be started
 	err  error
+	// for the orphans' sweep (orphans.go): whether dcimon is a child subreaper, the reaper's
+	// PID, the groups of the runs under way and of the last runs over
+	subreaper bool
+	shell     int
+	live      map[int]bool
+	done      []int
 }
 
 // tell writes one line to the reaper: "+ PGID" when a group starts, "- PGID" when it is done.
@@ -51,6 +57,17 @@ func (r *reaper) tell(op byte, pgid int) {
 	r.once.Do(r.start)
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.live == nil {
+		r.live = map[int]bool{}
+	}
+	if op == '+' {
+		r.live[pgid] = true
+	} else {
+		delete(r.live, pgid)
+		if r.done = append(r.done, pgid); len(r.done) > maxDoneGroups {
+			r.done = r.done[1:]
+		}
+	}
 	if r.w == nil {
 		return
 	}
@@ -59,9 +76,16 @@ func (r *reaper) tell(op byte, pgid int) {
 	}
 }
 
+// ready starts the reaper, and makes dcimon a subreaper, before the first program runs.
+func (r *reaper) ready() { r.once.Do(r.start) }
+
 // start starts the reaper; without /bin/sh there is none, and only the leaders' death signal
 // holds (its error is kept for the record).
 func (r *reaper) start() {
+	sub := subreap() == nil // orphans.go
+	r.mu.Lock()
+	r.subreaper = sub
+	r.mu.Unlock()
 	cmd := exec.Command("/bin/sh", "-c", reaperScript)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	cmd.Env = []string{"PATH=/usr/bin:/bin"}
@@ -74,7 +98,9 @@ func (r *reaper) start() {
 		r.err = fmt.Errorf("starting the reaper of supplier programs: %w", err)
 		return
 	}
-	r.w = w
+	r.mu.Lock()
+	r.w, r.shell = w, cmd.Process.Pid
+	r.mu.Unlock()
 	go func() { _ = cmd.Wait() }() // it ends with dcimon, or if someone kills it
 }
 

@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -56,9 +57,13 @@ type DDS struct {
 	sups      map[string]*ddsSupplier
 	dismissed map[string]time.Time // told to go away (SPMI-DDS-5): the modification time it had then
 	handle    uint32
-	reap      reaper            // kills the programs' process groups when dcimon ends (process.go)
-	rel       release           // gives memory back after large texts went (release.go)
-	clash     map[string]string // by path: the family another supplier of its vendor also gives
+	reap      reaper  // kills the programs' process groups when dcimon ends (process.go)
+	rel       release // gives memory back after large texts went (release.go)
+	// clash is, by path, the family another supplier of its vendor also gives; atomic, so that
+	// Warning never waits for a discovery stuck on a file that does not answer (issue 41 item 2)
+	clash atomic.Pointer[map[string]string]
+	// readText reads a file's text (readBounded when nil); tests put one that hangs in its place
+	readText func(path string, max int) ([]byte, error)
 }
 
 // New returns the discoverer of the suppliers in opt.Dirs.
@@ -136,6 +141,7 @@ func (d *DDS) Discover(ctx context.Context) ([]collect.Provider, error) {
 	var out []collect.Provider
 	uid := trustOwner()
 	d.rel.maybe(d.opt.Now())
+	d.reap.sweep() // orphans that came late, and the exited ones to reap (orphans.go)
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	add := func(path string, program bool, refused error) {
@@ -198,7 +204,8 @@ func (d *DDS) Discover(ctx context.Context) ([]collect.Provider, error) {
 			delete(d.sups, path)
 		}
 	}
-	d.clash = clashes(d.sups)
+	clash := clashes(d.sups)
+	d.clash.Store(&clash)
 	sort.Slice(out, func(i, j int) bool { return out[i].Supplier().Module < out[j].Supplier().Module })
 	return out, errors.Join(errs...)
 }
@@ -230,6 +237,9 @@ type ddsSupplier struct {
 	lastRun time.Time
 	cancel  context.CancelFunc
 	gone    bool
+	// a file's read under way, which a collection gave up waiting for (textfile.go)
+	reading   chan fileRead
+	readStart time.Time
 	// refused says why the file, program or directory is not used (not a regular file, or
 	// others could change it); nil when it is. Discover sets it anew each time.
 	refused error
@@ -333,10 +343,10 @@ func clashes(sups map[string]*ddsSupplier) map[string]string {
 // Warning says what is wrong with a supplier that still supplies: a family another supplier of
 // its vendor gives too; nil when nothing is. The sampler's Monitor shows it (collect.Warner).
 func (s *ddsSupplier) Warning() error {
-	s.d.mu.Lock()
-	defer s.d.mu.Unlock()
-	if msg, ok := s.d.clash[s.path]; ok {
-		return errors.New(msg)
+	if c := s.d.clash.Load(); c != nil {
+		if msg, ok := (*c)[s.path]; ok {
+			return errors.New(msg)
+		}
 	}
 	return nil
 }
@@ -361,6 +371,13 @@ func (s *ddsSupplier) stop() {
 // returns the values of the text last read when they are new or the sampler asks for everything.
 // Between readings the batch has no classes: the name space keeps their values and rates.
 func (s *ddsSupplier) Collect(ctx context.Context, req collect.Request) (collect.Batch, error) {
+	var file fileRead
+	if !s.program {
+		var ok bool
+		if file, ok = s.readFile(ctx); !ok { // off the lock, under a deadline (textfile.go)
+			file.same = true // not read: gone or refused, said below
+		}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.d.opt.Now()
@@ -374,7 +391,7 @@ func (s *ddsSupplier) Collect(ctx context.Context, req collect.Request) (collect
 	if s.program {
 		fresh = s.collectProgram(ctx, now)
 	} else {
-		fresh = s.collectFile()
+		fresh = s.collectFile(file)
 	}
 	if s.err != nil {
 		return collect.Batch{}, s.err
@@ -408,56 +425,6 @@ func (s *ddsSupplier) Collect(ctx context.Context, req collect.Request) (collect
 		b.Classes = append(b.Classes, collect.ClassReading{Class: fd.stats, Specs: specs, Raw: raw})
 	}
 	return b, nil
-}
-
-// collectFile reads the file again when its time or size changed; it reports whether it did.
-func (s *ddsSupplier) collectFile() bool {
-	fi, err := os.Stat(s.path)
-	if err != nil {
-		s.err = fmt.Errorf("%s: %w", s.sup.Module, err)
-		return false
-	}
-	if s.doc != nil || s.err != nil {
-		if fi.ModTime().Equal(s.mtime) && fi.Size() == s.size {
-			return false
-		}
-	}
-	s.mtime, s.size = fi.ModTime(), fi.Size()
-	data, err := readBounded(s.path, s.d.opt.Limits.MaxBytes)
-	if err != nil {
-		s.err = fmt.Errorf("%s: %w", s.sup.Module, err)
-		return false
-	}
-	doc, err := supply.Parse(ns.EscapeName(filepath.Base(s.path)), data, s.d.opt.Limits)
-	if err != nil {
-		s.err = errors.New(ns.EscapeName(err.Error()))
-		return false
-	}
-	s.err = nil
-	s.apply(doc, s.mtime)
-	return true
-}
-
-// readBounded reads a regular file, opened without blocking, and at most max bytes of it.
-func readBounded(path string, max int) ([]byte, error) {
-	f, err := regular.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var buf bytes.Buffer
-	if fi, err := f.Stat(); err == nil && fi.Size() > 0 && fi.Size() <= int64(max) {
-		buf.Grow(int(fi.Size()) + 512) // one allocation for a file read whole, not a doubling series
-	}
-	_, err = buf.ReadFrom(io.LimitReader(f, int64(max)+1))
-	data := buf.Bytes()
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > max {
-		return nil, fmt.Errorf("larger than %d bytes: %w", max, supply.ErrLimit)
-	}
-	return data, nil
 }
 
 // collectProgram takes the result of a run that finished, and starts one when it is due; it
@@ -619,6 +586,7 @@ func runProgram(ctx context.Context, reap *reaper, path, module string, timeout 
 	// The output comes through pipes of ours, read until their end: the run is over when the
 	// program itself ends, and then its group is killed, so that a child it left in the
 	// background (holding the pipe) cannot keep the run going.
+	reap.ready() // dcimon a subreaper before the program can fork (orphans.go)
 	read, err := pipeTo(cmd, out, errOut)
 	if err == nil {
 		err = spawn(cmd)
@@ -631,6 +599,7 @@ func runProgram(ctx context.Context, reap *reaper, path, module string, timeout 
 		_ = syscall.Kill(-pgid, syscall.SIGKILL) // what it left running in the background
 		reap.tell('-', pgid)
 		read.wait(time.Second)
+		reap.sweep() // a daemon it left in a session of its own (orphans.go)
 	} else {
 		read.close()
 	}

@@ -14,8 +14,8 @@ import (
 // change a supplier program, or the directory it lies in, or any directory above either, gets
 // code run as root. So dcimon does what sshd's StrictModes and cron do: it refuses a suppliers
 // directory, or a program, when anything on the whole path to it (every directory from / down,
-// the directories a symbolic link leads through, and the file itself) is writable by its group or
-// by others, or owned by anyone but root or the user dcimon runs as. One exception, as for
+// the directories a symbolic link leads through, every link on the way, and the file itself) is
+// writable by its group or by others, or owned by anyone but root or the user dcimon runs as. One exception, as for
 // /tmp: a directory above the one that holds the supplier may be writable by others if it is
 // owned by root or the user and has the sticky bit, since nobody else can then rename or remove
 // what lies in it.
@@ -30,8 +30,11 @@ const maxLinks = 40
 func trustOwner() uint32 { return uint32(os.Geteuid()) }
 
 // checkTrusted walks path from / and says why it is not trusted, or nil. Symbolic links are
-// followed, so a link is judged by its target and every directory on the way to it; a link
-// itself is as safe as the directory that holds it, which is checked.
+// followed, so a link is judged by its target and every directory on the way to it; and every
+// link on the way is judged itself, as sudo and sshd's StrictModes do (issue 41 item 1): a link
+// owned by anyone but root or the user is refused, since its owner chooses where it leads, and in
+// a sticky directory such as /tmp anyone may make one. The error names the component, the
+// reason, and the links followed to reach it.
 func checkTrusted(path string, uid uint32) error {
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -42,6 +45,7 @@ func checkTrusted(path string, uid uint32) error {
 	}
 	rest := strings.Split(strings.TrimPrefix(filepath.Clean(abs), "/"), "/")
 	cur, links := "/", 0
+	var via []string // the links followed, "link → target", for the error
 	for len(rest) > 0 {
 		c := rest[0]
 		rest = rest[1:]
@@ -51,16 +55,20 @@ func checkTrusted(path string, uid uint32) error {
 		next := filepath.Join(cur, c) // cur holds no link, so ".." is its parent
 		fi, err := os.Lstat(next)
 		if err != nil {
-			return err
+			return onTheWay(err, via)
 		}
 		if fi.Mode()&fs.ModeSymlink != 0 {
 			if links++; links > maxLinks {
 				return fmt.Errorf("%s: more than %d symbolic links", path, maxLinks)
 			}
+			if err := checkOwner(next, fi, "a symbolic link ", uid); err != nil {
+				return onTheWay(err, via)
+			}
 			target, err := os.Readlink(next)
 			if err != nil {
-				return err
+				return onTheWay(err, via)
 			}
+			via = append(via, next+" → "+target)
 			if filepath.IsAbs(target) {
 				cur = "/"
 			}
@@ -68,9 +76,30 @@ func checkTrusted(path string, uid uint32) error {
 			continue
 		}
 		if err := checkEntry(next, uid, len(rest) > 0); err != nil {
-			return err
+			return onTheWay(err, via)
 		}
 		cur = next
+	}
+	return nil
+}
+
+// onTheWay adds to err the links followed before it was met.
+func onTheWay(err error, via []string) error {
+	if len(via) == 0 {
+		return err
+	}
+	return fmt.Errorf("%w (reached through the link %s)", err, strings.Join(via, ", then "))
+}
+
+// checkOwner refuses a file owned by anyone but root or uid; what says what it is ("" for
+// a file or directory, "a symbolic link " for a link).
+func checkOwner(p string, fi fs.FileInfo, what string, uid uint32) error {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return fmt.Errorf("%s: no owner known", p)
+	}
+	if st.Uid != 0 && st.Uid != uid {
+		return fmt.Errorf("%s is %sowned by uid %d, neither root nor uid %d that dcimon runs as: %w", p, what, st.Uid, uid, ErrUntrusted)
 	}
 	return nil
 }
@@ -82,12 +111,8 @@ func checkEntry(p string, uid uint32, above bool) error {
 	if err != nil {
 		return err
 	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
-		return fmt.Errorf("%s: no owner known", p)
-	}
-	if st.Uid != 0 && st.Uid != uid {
-		return fmt.Errorf("%s is owned by uid %d, neither root nor uid %d that dcimon runs as: %w", p, st.Uid, uid, ErrUntrusted)
+	if err := checkOwner(p, fi, "", uid); err != nil {
+		return err
 	}
 	perm := fi.Mode().Perm()
 	if perm&0o022 == 0 || (above && fi.IsDir() && fi.Mode()&fs.ModeSticky != 0) {

@@ -217,3 +217,48 @@ func TestRunProgramChecksTrustEachRun(t *testing.T) {
 
 var _ collect.Provider = (*ddsSupplier)(nil)
 var _ collect.Warner = (*ddsSupplier)(nil) // its duplicate families are said under Monitor (issue 33 item 8)
+
+// Issue 41 item 1: a link on the way is judged itself. Root's suppliers directory holds
+// evil → STICKY/prog, and user nobody makes STICKY/prog a link to a program that is itself
+// trusted: refused, naming the link, its owner and the link followed to reach it. The same
+// link owned by root is accepted (only root could change it in a sticky directory).
+func TestCheckTrustedJudgesEveryLink(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to give a link to user nobody")
+	}
+	base := mkdir(t, filepath.Join(t.TempDir(), "base"), 0o755)
+	sup := mkdir(t, filepath.Join(base, "suppliers.d"), 0o755)
+	sticky := mkdir(t, filepath.Join(base, "tmp"), 0o777|os.ModeSticky)
+	bin := mkdir(t, filepath.Join(base, "bin"), 0o755)
+	prog := filepath.Join(bin, "prog")
+	if err := os.WriteFile(prog, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	evil, planted := filepath.Join(sup, "evil"), filepath.Join(sticky, "prog")
+	for link, target := range map[string]string{evil: planted, planted: prog} {
+		if err := os.Symlink(target, link); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := checkTrusted(evil, 0); err != nil {
+		t.Fatalf("links owned by root: %v", err)
+	}
+	if err := os.Lchown(planted, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	err := checkTrusted(evil, 0)
+	want := planted + " is a symbolic link owned by uid 65534"
+	if err == nil || !errors.Is(err, ErrUntrusted) || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), evil+" → "+planted) {
+		t.Errorf("a link planted by nobody in a sticky directory: %v, want %q reached through %s", err, want, evil)
+	}
+	// The supplier's own link, owned by someone else, is refused the same way.
+	if err := os.Lchown(planted, 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Lchown(evil, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkTrusted(evil, 0); err == nil || !strings.Contains(err.Error(), evil+" is a symbolic link owned by uid 65534") {
+		t.Errorf("a link owned by nobody in root's directory: %v", err)
+	}
+}

@@ -153,10 +153,10 @@ func (p *cgroupProvider) Collect(ctx context.Context, req collect.Request) (coll
 			errs = append(errs, err)
 		}
 		name := filepath.Base(n.rel)
-		specs = append(specs, ns.InstanceSpec{Levels: n.levels, Parent: n.parent, OSName: name, Desc: "Control group " + n.rel})
+		specs = append(specs, ns.InstanceSpec{Levels: n.levels, Parent: n.parent, OSName: name, Desc: "Control group " + ns.EscapeName(n.rel)})
 		for _, d := range devs {
 			dspecs = append(dspecs, ns.InstanceSpec{Levels: []uint64{n.levels[0], d.dev}, OSName: p.devName(d.dev),
-				Desc: "I/O of " + n.rel + " on one device"})
+				Desc: "I/O of " + ns.EscapeName(n.rel) + " on one device"})
 			draw = append(draw, ns.RawN(d.rbytes), ns.RawN(d.wbytes), ns.RawN(d.rios), ns.RawN(d.wios))
 		}
 	}

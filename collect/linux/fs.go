@@ -279,7 +279,7 @@ func (p *fsProvider) Collect(ctx context.Context, req collect.Request) (collect.
 		p.specs = make([]ns.InstanceSpec, 0, len(p.shownMs)) // a new slice: a batch may still hold the old
 		for _, m := range p.shownMs {
 			p.specs = append(p.specs, ns.InstanceSpec{Levels: []uint64{m.id}, OSName: schema.FSName(m.point),
-				Desc: "File system mounted on " + m.point})
+				Desc: fsDesc(m.point)})
 		}
 	}
 	ms := p.shownMs
@@ -432,3 +432,7 @@ func hasOption(list, opt string) bool {
 	}
 	return false
 }
+
+// fsDesc is a mount's description: its point escaped as paths are (issue 41 item 10), so a mount
+// at a literal `p\x0aq` and one at `p<newline>q` read differently.
+func fsDesc(point string) string { return "File system mounted on " + ns.EscapeName(point) }

@@ -14,7 +14,6 @@ import (
 	"slices"
 	"strconv"
 	"time"
-	"unsafe"
 
 	"golang.org/x/sys/unix"
 
@@ -49,11 +48,13 @@ type procEntry struct {
 	ioV      procIO
 	ioErr    ns.Raw // the raw value of io's datums when io could not be read
 	ioFailed bool
-	// fds are stat, status and io kept open on a live procfs (-1: not open), read again with
-	// one pread each at every scan instead of open, read and close (issue 32 item 15). A kept
-	// descriptor reads its own process only: once it exits, reads fail with ESRCH, and a
-	// process given its PID has a new entry.
-	fds [5]int
+	// fds are stat, io, statm and schedstat kept open on a live procfs (-1: not open), read
+	// again with one pread each at every scan instead of open, read and close, for as many
+	// processes as the cache has room for (procfds.go). A kept descriptor reads its own process
+	// only: once it exits, reads fail with ESRCH, and a process given its PID has a new entry.
+	fds [4]int
+	// scans counts the scans that read the process (up to 2): the cache is for those seen twice.
+	scans uint8
 	// statm and schedstat, read at every scan: the resident size, and whether the main thread
 	// ran since the last scan (status is read again only then: its context switches and user
 	// are the main thread's, and they cannot change while it does not run).
@@ -68,15 +69,10 @@ type procEntry struct {
 // The kept descriptors of an entry, by file.
 const (
 	fdStat = iota
-	fdStatus
 	fdIO
 	fdStatm
 	fdSched
 )
-
-// maxKeptProcs bounds the processes whose files are kept open (three descriptors each); the
-// others are opened and closed at every scan as before.
-const maxKeptProcs = 2048
 
 // procProvider reads every process.
 type procProvider struct {
@@ -98,11 +94,12 @@ type procProvider struct {
 	// the open's (an unreadable file where the test runs as root).
 	openHook func(path string) error
 	// keep says the proc root is a live procfs, whose files are kept open and read again with
-	// pread; a fixture tree (rewritten between readings) is opened at every read. kept counts
-	// the entries with open descriptors.
+	// pread; a fixture tree (rewritten between readings) is opened at every read. keptFDs counts
+	// the descriptors kept, at most budget (procfds.go).
 	keep      bool
 	keepKnown bool
-	kept      int
+	keptFDs   int
+	budget    int
 	// noSched says /proc/PID/schedstat is not there (a kernel without scheduler statistics):
 	// status is then read at every scan.
 	noSched bool
@@ -127,120 +124,6 @@ type pathZ []byte
 func makePathZ(s string) pathZ { return append([]byte(s), 0) }
 
 func (z pathZ) String() string { return string(z[:len(z)-1]) }
-
-// openZ is open(2) on a pathZ, without blocking (a named pipe in a tree never hangs the reader).
-func openZ(z pathZ) (int, error) {
-	atCWD := unix.AT_FDCWD // a variable: the constant -100 does not convert to uintptr
-	fd, _, errno := unix.Syscall6(unix.SYS_OPENAT, uintptr(atCWD), uintptr(unsafe.Pointer(&z[0])),
-		uintptr(unix.O_RDONLY|unix.O_NONBLOCK|unix.O_CLOEXEC|unix.O_NOCTTY), 0, 0, 0)
-	if errno != 0 {
-		return -1, errno
-	}
-	return int(fd), nil
-}
-
-// readInto reads the whole of path into p.fbuf with as few system calls as the kernel allows:
-// open, read, close. The bytes are valid until the next call.
-func (p *procProvider) readInto(path pathZ, limit int) ([]byte, error) {
-	if p.openHook != nil {
-		if err := p.openHook(path.String()); err != nil {
-			return nil, err
-		}
-	}
-	fd, err := openZ(path)
-	if err != nil {
-		return nil, err
-	}
-	defer unix.Close(fd)
-	if cap(p.fbuf) == 0 {
-		p.fbuf = make([]byte, 0, 4096)
-	}
-	b := p.fbuf[:0]
-	for {
-		if len(b) == cap(b) {
-			if len(b) >= limit {
-				break
-			}
-			b = append(b, 0)[:len(b)]
-		}
-		n, err := unix.Read(fd, b[len(b):cap(b)])
-		if err == unix.EINTR {
-			continue
-		}
-		if err != nil {
-			p.fbuf = b[:0]
-			return nil, err
-		}
-		if n == 0 {
-			break
-		}
-		room := cap(b) - len(b)
-		b = b[:len(b)+n]
-		if n < room {
-			// A short read is the end: procfs writes these small files whole on the first
-			// read, so asking again for the EOF would only cost a system call per file.
-			break
-		}
-	}
-	p.fbuf = b
-	return b, nil
-}
-
-// readKept reads one of a process's files into p.fbuf: through its kept descriptor on a live
-// procfs (opened the first time, within maxKeptProcs), else as readInto does. The bytes are valid
-// until the next call.
-func (p *procProvider) readKept(e *procEntry, which int, path pathZ, limit int) ([]byte, error) {
-	if !p.keep || (e.fds[which] < 0 && e.fds == noFDs && p.kept >= maxKeptProcs) {
-		return p.readInto(path, limit)
-	}
-	if e.fds[which] < 0 {
-		if p.openHook != nil {
-			if err := p.openHook(path.String()); err != nil {
-				return nil, err
-			}
-		}
-		fd, err := openZ(path)
-		if err != nil {
-			return nil, err
-		}
-		if e.fds == noFDs {
-			p.kept++
-		}
-		e.fds[which] = fd
-	}
-	if cap(p.fbuf) < limit {
-		p.fbuf = make([]byte, 0, max(limit, 4096))
-	}
-	b := p.fbuf[:cap(p.fbuf)]
-	for {
-		n, err := unix.Pread(e.fds[which], b, 0)
-		if err == unix.EINTR {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		p.fbuf = b[:0]
-		return b[:n], nil
-	}
-}
-
-// noFDs is an entry with no kept descriptor.
-var noFDs = [5]int{-1, -1, -1, -1, -1}
-
-// closeFDs closes an entry's kept descriptors.
-func (p *procProvider) closeFDs(e *procEntry) {
-	if e.fds == noFDs {
-		return
-	}
-	for i, fd := range e.fds {
-		if fd >= 0 {
-			unix.Close(fd)
-		}
-		e.fds[i] = -1
-	}
-	p.kept--
-}
 
 // isProcfs says dir is a live procfs: its files can be kept open and read again.
 func isProcfs(dir string) bool {
@@ -349,7 +232,7 @@ func (p *procProvider) Collect(ctx context.Context, req collect.Request) (collec
 func (p *procProvider) scan(ctx context.Context, req collect.Request) (collect.ClassReading, error) {
 	dir := p.roots.proc
 	if !p.keepKnown {
-		p.keep, p.keepKnown = isProcfs(dir), true
+		p.keep, p.keepKnown, p.budget = isProcfs(dir), true, fdBudget()
 	}
 	pids, err := p.list(dir, p.pidScratch())
 	if err != nil {
@@ -375,6 +258,9 @@ func (p *procProvider) scan(ctx context.Context, req collect.Request) (collect.C
 		}
 		if e != nil {
 			e.seen = p.gen
+			if e.scans < 2 {
+				e.scans++
+			}
 			p.order = append(p.order, e)
 		}
 	}
@@ -489,7 +375,7 @@ func (p *procProvider) read(pid uint64, variable bool) (*procEntry, error) {
 		}
 	}
 	if fresh || execd || ran || !e.statusRead {
-		data, err = p.readKept(e, fdStatus, e.status, 16<<10)
+		data, err = p.readInto(e.status, 16<<10)
 		if err != nil {
 			if p.exited(e, err) {
 				return nil, err
@@ -511,7 +397,7 @@ func (p *procProvider) read(pid uint64, variable bool) (*procEntry, error) {
 		return nil, err
 	}
 	if fresh || variable || execd {
-		if data, err := p.readInto(e.cmdPath, schema.MaxCmdline); err == nil {
+		if data, err := p.readInto(e.cmdPath, schema.MaxCmdline+1); err == nil {
 			if c := cmdlineText(data); c != e.cmdline {
 				e.cmdline = c
 			}

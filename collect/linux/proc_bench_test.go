@@ -89,6 +89,14 @@ func startSleepers(b *testing.B, n int) {
 	}
 }
 
+// BenchmarkProcScanLiveUncached is BenchmarkProcScanLive with no descriptor kept (issue 41 item
+// 9): what a process beyond the cache costs.
+func BenchmarkProcScanLiveUncached(b *testing.B) {
+	p := newProcProvider(hostRoots(), &bootClock{}, 2, 8<<30)
+	p.keep, p.keepKnown = true, true // budget 0: every file opened per reading
+	benchProcScan(b, p)
+}
+
 func BenchmarkProcScanLive1000(b *testing.B) {
 	startSleepers(b, 1000)
 	benchProcScan(b, newProcProvider(hostRoots(), &bootClock{}, 2, 8<<30))

@@ -3,6 +3,7 @@ package linux
 import (
 	"bytes"
 	"fmt"
+	"unicode/utf8"
 
 	"dcimon/collect/schema"
 )
@@ -26,16 +27,19 @@ type pidStat struct {
 }
 
 // parsePIDStat parses one /proc/PID/stat (read from src); its errors say where, and the caller
-// says whose (the Proc class's, or dcimon's own for the Monitor class). The command name may
-// hold spaces and parentheses, so the fields are counted after the last ')'.
+// says whose (the Proc class's, or dcimon's own for the Monitor class). The command name is the
+// process's to choose (prctl PR_SET_NAME, or the name of the file it ran) and may hold any byte
+// but NUL: spaces, parentheses, newlines. So, as procps and htop do, the name runs from the
+// first '(' to the last ')' of the whole file, not of its first line, and the fields are counted
+// after it (issue 41 item 3: a newline in the name hid the process).
 func parsePIDStat(src string, data []byte, dst *pidStat) error {
-	line, _ := cutLine(data)
-	open, paren := bytes.IndexByte(line, '('), bytes.LastIndexByte(line, ')')
+	open, paren := bytes.IndexByte(data, '('), bytes.LastIndexByte(data, ')')
 	if open < 0 || paren < open {
+		line, _ := cutLine(data)
 		return fmt.Errorf("parse %s line 1: %w: no \"(comm)\" (line %q)", src, errTooFewFields, cutQuote(line))
 	}
-	dst.comm = line[open+1 : paren]
-	rest := line[paren+1:]
+	dst.comm = data[open+1 : paren]
+	rest, _ := cutLine(data[paren+1:])
 	var err error
 	for field := 3; field <= 24; field++ {
 		var f []byte
@@ -276,7 +280,18 @@ func hasListItem(list, item []byte) bool {
 func cmdlineText(data []byte) string {
 	data = bytes.TrimRight(data, "\x00")
 	if len(data) > schema.MaxCmdline {
-		data = append(data[:schema.MaxCmdline:schema.MaxCmdline], "…"...)
+		// Cut on a character's first byte (issue 41 item 10): a UTF-8 character split in two
+		// would show as two escapes of invalid bytes. Only a valid character is backed over.
+		cut := schema.MaxCmdline
+		for i := cut; i > cut-utf8.UTFMax && i > 0; i-- {
+			if utf8.RuneStart(data[i]) {
+				if r, n := utf8.DecodeRune(data[i:]); r != utf8.RuneError || n > 1 {
+					cut = i
+				}
+				break
+			}
+		}
+		data = append(data[:cut:cut], "…"...)
 	}
 	out := make([]byte, len(data))
 	for i, c := range data {

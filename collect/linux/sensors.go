@@ -243,7 +243,7 @@ func (p *sensorsProvider) Collect(ctx context.Context, req collect.Request) (col
 			row[schema.SensLabelID-1], row[schema.SensChipID-1] = ns.RawS(s.label), ns.RawS(s.chip)
 			raw = append(raw, row...)
 			p.specs[k] = append(p.specs[k], ns.InstanceSpec{Levels: []uint64{s.value()}, OSName: s.name(),
-				Desc: schema.SensorKinds[k].Desc + " " + s.name()})
+				Desc: schema.SensorKinds[k].Desc + " " + ns.EscapeName(s.name())})
 		}
 		b.Classes = append(b.Classes, collect.ClassReading{Class: c, Specs: p.specs[k], Raw: raw, Err: errors.Join(errs...)})
 	}

@@ -208,7 +208,11 @@ func TestFleetPMCDServe(t *testing.T) {
 	if _, err := fmt.Sscanf(spec, "%d,%d,%d", &ncpu, &ndisk, &nif); err != nil {
 		t.Fatal(err)
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	addr := "127.0.0.1:0"
+	if a := os.Getenv("DCIMON_FLEET_PMCD_ADDR"); a != "" {
+		addr = a // scripts/soak.sh restarts it on the same address
+	}
+	l, err := net.Listen("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,8 +17,14 @@ func netDatums() []ns.Datum {
 		if u == ns.UnitBytes {
 			bound = netMaxBytes
 		}
-		return ns.Counter(id, name, ns.TypeUint8, u, desc, "/proc/net/dev "+netFields[id-1]+" (u64)").
+		d := ns.Counter(id, name, ns.TypeUint8, u, desc, "/proc/net/dev "+netFields[id-1]+" (u64)").
 			WithScale(0, max).WithMaxRate(bound).WithHelp(help)
+		if u == ns.UnitBytes {
+			// Where the link's speed is known, no more than it carries, with 5% for framing
+			// and clocks (issue 41 item 10): speed is in bits per second.
+			d = d.WithRateBound(NetSpeedID, 1.05/8)
+		}
+		return d
 	}
 	flag := func(id uint8, name, desc, bit string, pres uint32, vol ns.Volatility, help string) ns.Datum {
 		return ns.Discrete(id, name, ns.TypeBoolean, ns.UnitNone, desc, "/sys/class/net/<if>/flags "+bit).

@@ -3,6 +3,7 @@ package regular
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -119,4 +120,21 @@ func TestOpenLog(t *testing.T) {
 		t.Fatalf("fifo with a reader: %v", err)
 	}
 	f.Close()
+}
+
+// Issue 41 item 2: a regular file that polls (/proc/kmsg, /proc/self/mounts) is not handed to Go's
+// poller, where a read of one with nothing to give would wait for ever: Go says such a file takes
+// no deadline, and a read with nothing to give fails with EAGAIN at once.
+func TestOpenNeverPolls(t *testing.T) {
+	f, err := Open("/proc/self/mounts")
+	if err != nil {
+		t.Skip(err)
+	}
+	defer f.Close()
+	if err := f.SetReadDeadline(time.Now().Add(time.Second)); !errors.Is(err, os.ErrNoDeadline) {
+		t.Errorf("the file is in Go's poller (SetReadDeadline: %v)", err)
+	}
+	if b, err := io.ReadAll(f); err != nil || len(b) == 0 {
+		t.Errorf("read: %d bytes, %v", len(b), err)
+	}
 }

@@ -30,7 +30,20 @@ func Open(path string) (*os.File, error) {
 		unix.Close(fd)
 		return nil, &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (%s)", ErrNotRegular, Kind(st.Mode))}
 	}
-	return os.NewFile(uintptr(fd), path), nil
+	// The file is handed to Go blocking, so that os.NewFile does not give it to Go's poller: a
+	// regular file that polls (/proc/kmsg) would wait there for ever. Then the descriptor is made
+	// non-blocking again, so a read of such a file with nothing to give fails with EAGAIN at once
+	// instead (issue 41 item 2).
+	if err := unix.SetNonblock(fd, false); err != nil {
+		unix.Close(fd)
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	f := os.NewFile(uintptr(fd), path)
+	if err := unix.SetNonblock(fd, true); err != nil {
+		f.Close()
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	return f, nil
 }
 
 // Kind names the type of a file mode for an error message.
