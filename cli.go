@@ -41,6 +41,7 @@ type config struct {
 	hotName    string          // hot --name: a saved hotset
 	hotStats   []string        // its statistic names, to try in order
 	hotFlags   map[string]bool // the hot flags given, which beat the saved hotset's fields
+	alert      hotAlert        // hot --check, --critical, --watch (check_cmd.go)
 	c          headless.Common
 	debug      string // the monitor's debug log
 	interval   time.Duration
@@ -341,6 +342,7 @@ func (cfg *config) validate() error {
 		default:
 			return usagef("--exceptions %q: want none, exception, trap or both", cfg.except)
 		}
+		return cfg.alert.validate(cfg)
 	case "config":
 		if len(cfg.args) > 2 || (len(cfg.args) == 2 && cfg.args[0] != "check" && cfg.args[0] != "theme") {
 			return usagef("config takes no argument, default, check [FILE] or theme NAME")

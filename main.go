@@ -39,7 +39,7 @@ func main() {
 	stopProfile := startProfile(os.Getenv("DCIMON_CPUPROFILE"))
 	code := runEnv(ctx, os.Args[1:], headless.RealEnv(), os.Stdout, os.Stderr)
 	stopProfile()
-	if s := got.Load(); s != 0 {
+	if s := got.Load(); s != 0 && !watchEndsClean(syscall.Signal(s)) {
 		code = signalStatus(syscall.Signal(s))
 	}
 	os.Exit(code)
@@ -74,6 +74,9 @@ func startProfile(path string) func() {
 // and an environment tests can fake.
 func runEnv(ctx context.Context, args []string, e headless.Env, stdout, stderr io.Writer) int {
 	cfg, err := parseArgs(ctx, args, e, stdout, stderr)
+	if err != nil && checkMode(args) {
+		return headless.WritePluginUnknown(stdout, err) // a plugin's usage error is UNKNOWN
+	}
 	if err != nil {
 		var ue *headless.UsageError
 		if errors.As(err, &ue) {
@@ -87,6 +90,9 @@ func runEnv(ctx context.Context, args []string, e headless.Env, stdout, stderr i
 		return 0
 	}
 	if err := executeEnv(ctx, cfg, e, stdout, stderr); err != nil {
+		if cfg.alert.check {
+			return pluginStatus(err, stdout)
+		}
 		var ue *headless.UsageError
 		if errors.As(err, &ue) {
 			fmt.Fprintf(stderr, "dcimon: %v\n", err)
@@ -144,9 +150,9 @@ func executeEnv(ctx context.Context, cfg *config, e headless.Env, stdout, stderr
 		return headless.Record(ctx, headless.RecordOptions{Common: cfg.c, Base: cfg.args[0], Interval: cfg.interval,
 			Duration: cfg.duration, Version: cfg.archiveVersion, VolumeSize: cfg.volSize, Keep: cfg.keep}, e, stderr)
 	case "hot":
-		return headless.Hot(ctx, headless.HotOptions{Common: cfg.c, Grandparent: cfg.args[0], Stat: cfg.args[1], Stats: cfg.hotStats,
+		return headless.Hot(ctx, cfg.alert.options(cfg, headless.HotOptions{Common: cfg.c, Grandparent: cfg.args[0], Stat: cfg.args[1], Stats: cfg.hotStats,
 			Max: cfg.max, Threshold: cfg.threshold, Feed: cfg.feed, Except: cfg.except, Frequency: cfg.frequency,
-			Severity: cfg.severity, TrapNo: cfg.trapNo, Interval: cfg.interval, Count: cfg.count}, e, stdout)
+			Severity: cfg.severity, TrapNo: cfg.trapNo, Interval: cfg.interval, Count: cfg.count}), e, stdout)
 	}
 	return runMonitor(ctx, cfg, e, stdout, stderr)
 }
