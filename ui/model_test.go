@@ -478,6 +478,21 @@ func TestHelpOverlay(t *testing.T) {
 	}
 }
 
+// Issue 42 item 4: "the top 3 disks above 80%" takes five actions: n, 80, Shift-Tab, 3, Enter.
+func TestHotsetFormTopNOverThreshold(t *testing.T) {
+	m := newModel(t, newFixture(t, 1, 3), 200, 60, 2)
+	m = keys(t, m, ":Disk/sda/%util{enter}3")
+	m = keys(t, m, "n80{shift+tab}3{enter}")
+	if m.modal != modalNone {
+		t.Fatalf("not saved: %s", m.form.err)
+	}
+	es := m.hot.Entries()
+	sp := es[len(es)-1].Spec()
+	if sp.MaxResp != 3 || sp.Threshold != 80 || !strings.Contains(plainView(m), "Disk %util > 80") || sp.Feed != ns.SiHotThreshold {
+		t.Fatalf("saved %+v, want the top 3 above 80%%", sp)
+	}
+}
+
 // TestHotsetForm creates a peer set from the selected statistic, checks the SPMI-HOT-10 header,
 // edits it, has a bad combination refused (SPMI-HOT-13) and deletes it.
 func TestHotsetForm(t *testing.T) {
@@ -493,8 +508,9 @@ func TestHotsetForm(t *testing.T) {
 	if s := plainView(m); !strings.Contains(s, "New hotset: rank Disk peers by %util") {
 		t.Fatalf("form title:\n%s", s)
 	}
-	// threshold 25, feed threshold; max responses stays 5.
-	m = keys(t, m, "{down}{ctrl+u}25{enter}")
+	// threshold 25 (the form opens on it, and typing replaces what it holds), feed threshold;
+	// max responses stays 5.
+	m = keys(t, m, "25{enter}")
 	if m.modal != modalNone {
 		t.Fatalf("submit: %s", m.form.err)
 	}
