@@ -204,6 +204,13 @@ func openHot(ctx context.Context, o HotOptions, e Env, adjust func(*ns.HotSpec, 
 		if asNS(err, &ne) && ne.Si == ns.SiBadArgument {
 			return nil, &UsageError{Msg: views.PlainError(err)} // plain words (issue 32 item 4)
 		}
+		if _, _, serr := hs.Statistic(nil, o.Grandparent, o.Stat); serr != nil {
+			// People's words first (issue 42 item 3): the grandparent, or the statistic.
+			if _, lerr := reg.Lookup(nil, o.Grandparent); lerr != nil {
+				return nil, damaged(as, pathError(reg, o.Grandparent, "context", lerr))
+			}
+			return nil, damaged(as, statError(reg, o.Grandparent, o.Stat, err))
+		}
 		return nil, damaged(as, err)
 	}
 	r := &hotRun{o: o, e: e, s: s, as: as, reg: reg, src: src, log: log, hs: hs, entry: entry, measure: m,
