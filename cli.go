@@ -105,8 +105,8 @@ func parseArgs(ctx context.Context, args []string, e headless.Env, stdout, stder
 		if len(args) > 0 && args[0] == pos[0] {
 			// The first word names no command: say which there are, and the nearest.
 			hint := ""
-			if s := root.SuggestionsFor(pos[0]); len(s) > 0 {
-				hint = fmt.Sprintf("; did you mean %s?", s[0])
+			if s := nearestCommand(root, pos[0]); s != "" {
+				hint = fmt.Sprintf("; did you mean %s?", s)
 			}
 			return usagef("unknown command %q (commands: list, describe, get, hot, metrics, record, config, completion, man, version; no command opens the monitor)%s", pos[0], hint)
 		}

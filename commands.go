@@ -150,7 +150,7 @@ name space without it, as text or JSON.`,
 		ValidArgsFunction:     cobra.NoFileCompletions,
 	}
 	root.SetVersionTemplate("{{.Version}}\n")
-	root.SuggestionsMinimumDistance = 1 // one letter off, or a prefix: "lst", "desc"
+	root.SuggestionsMinimumDistance = 2 // two letters off, or a prefix: "lsit", "lst", "desc"
 	fs := root.Flags()
 	inGroup(fs, grpMonitor, func() {
 		fs.DurationVarP(&cfg.interval, "interval", "i", time.Second, "refresh every `D` (e.g. 1s, 500ms)")
@@ -347,7 +347,7 @@ theme as a file to copy.`,
 	unquoteArgs(root)
 	registerFlagCompletions(root, comp)
 	root.SetHelpFunc(func(c *cobra.Command, _ []string) { writeHelp(c.OutOrStdout(), c) })
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return flagError(err) })
+	root.SetFlagErrorFunc(commandFlagError)
 	return root
 }
 

@@ -6,7 +6,6 @@ import (
 	"context"
 	dcfg "dcimon/config"
 	"dcimon/headless"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -78,9 +77,8 @@ func runEnv(ctx context.Context, args []string, e headless.Env, stdout, stderr i
 		return headless.WritePluginUnknown(stdout, err) // a plugin's usage error is UNKNOWN
 	}
 	if err != nil {
-		var ue *headless.UsageError
-		if errors.As(err, &ue) {
-			fmt.Fprintf(stderr, "dcimon: %v\nRun 'dcimon --help' for usage.\n", err)
+		if isUsage(err) {
+			fmt.Fprintf(stderr, "dcimon: %v\n%s\n", err, helpHint(cfg, err))
 			return 2
 		}
 		fmt.Fprintf(stderr, "dcimon: %v\n", err)
@@ -93,8 +91,7 @@ func runEnv(ctx context.Context, args []string, e headless.Env, stdout, stderr i
 		if cfg.alert.check {
 			return pluginStatus(err, stdout)
 		}
-		var ue *headless.UsageError
-		if errors.As(err, &ue) {
+		if isUsage(err) {
 			fmt.Fprintf(stderr, "dcimon: %v\n", err)
 			return 2
 		}
