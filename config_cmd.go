@@ -68,7 +68,9 @@ func configDefaults() dcfg.Defaults {
 // error: the program never starts half-configured.
 func loadSettings(cfg *config, e headless.Env) (*dcfg.Effective, error) {
 	path, explicit := dcfg.Locate(cfg.configFile, e.Env)
-	f, err := dcfg.Load(path, explicit)
+	// DCIMON_CONFIG may name a file that does not exist yet: the first save creates it (issue 42
+	// item 3); --config FILE must name one that does.
+	f, err := dcfg.Load(path, explicit && cfg.configFile != "")
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
@@ -259,6 +261,7 @@ func runConfig(cfg *config, e headless.Env, stdout io.Writer) error {
 		return err
 	case "check":
 		path, explicit := dcfg.Locate(cfg.configFile, e.Env)
+		explicit = explicit && cfg.configFile != "" // DCIMON_CONFIG may name a file not made yet
 		if len(cfg.args) == 2 {
 			path, explicit = cfg.args[1], true
 		}
