@@ -27,6 +27,7 @@ type overview struct {
 	procs   *procCols
 	procGen uint64
 	top     []ranked
+	texts   []string // overviewProcs' value texts, reused
 }
 
 // ovLine is one line of the overview being built, and the statistic it shows when it has one.
@@ -363,22 +364,22 @@ func (m *Model) overviewHotsets(w, h int) []ovLine {
 	}
 	cols := max(min(n, w/38), 1)
 	colW := min((w-(cols-1))/cols, 72)
-	var blocks [][]ovLine
+	type block struct {
+		e     *namespace.HotVals
+		title string // without its count: the count is of the rows the height lets it show
+		items []ovLine
+	}
+	var blocks []block
 	for _, e := range entries {
 		if skip(e) {
 			continue // every processor has its bar above, every process its line
 		}
 		var b []ovLine
 		d := e.Stat()
-		title := e.Path() + " " + e.Spec().Stat
-		switch {
-		case d == nil:
-		case e.Count == 0 && (e.Err == namespace.SiNoValue || m.snap == nil || m.snap.Seq < 2):
-			title += " — measuring…"
-		default:
-			title += " — top " + strconv.Itoa(e.Count) + " of " + strconv.Itoa(e.AvailResp)
-		}
-		b = append(b, ovLine{m.st.Text.Accent.Render(cut(title, colW)), e.Path()})
+		// Titled by the hotset's name and threshold, so two on one statistic are told apart
+		// (issue 42 item 3).
+		blocks = append(blocks, block{e: e, title: m.hot.title(e)})
+		bl := &blocks[len(blocks)-1]
 		for i, it := range e.Items {
 			if it.Inst == nil {
 				continue
@@ -405,7 +406,7 @@ func (m *Model) overviewHotsets(w, h int) []ovLine {
 			}
 			b = append(b, ovLine{sb.String(), it.Inst.Context().Path() + "/" + d.Name})
 		}
-		blocks = append(blocks, b)
+		bl.items = b
 	}
 	// Columns of blocks; a column takes the next block while the height allows.
 	var out []ovLine
@@ -413,11 +414,25 @@ func (m *Model) overviewHotsets(w, h int) []ovLine {
 		end := min(start+cols, len(blocks))
 		n := 0
 		for _, b := range blocks[start:end] {
-			n = max(n, len(b))
+			n = max(n, len(b.items)+1)
 		}
 		n = min(n, h-len(out))
 		if n <= 0 {
 			break
+		}
+		// Each block's title counts the rows it shows, never more (issue 42 item 1: "top 4 of
+		// 4" over one row).
+		heads := make([]ovLine, end-start)
+		for j, b := range blocks[start:end] {
+			title := b.title
+			switch e := b.e; {
+			case e.Stat() == nil:
+			case e.Count == 0 && (e.Err == namespace.SiNoValue || m.snap == nil || m.snap.Seq < 2):
+				title += " — measuring…"
+			default:
+				title += " — top " + strconv.Itoa(min(e.Count, len(b.items), n-1)) + " of " + strconv.Itoa(e.AvailResp)
+			}
+			heads[j] = ovLine{m.st.Text.Accent.Render(cut(title, colW)), b.e.Path()}
 		}
 		for i := range n {
 			var sb strings.Builder
@@ -427,10 +442,16 @@ func (m *Model) overviewHotsets(w, h int) []ovLine {
 					sb.WriteByte(' ')
 				}
 				cell := ""
-				if i < len(b) {
-					cell = b[i].text
+				line := heads[j]
+				if i > 0 && i-1 < len(b.items) {
+					line = b.items[i-1]
+				} else if i > 0 {
+					line = ovLine{}
+				}
+				if line.text != "" {
+					cell = line.text
 					if path == "" {
-						path = b[i].path
+						path = line.path
 					}
 				}
 				sb.WriteString(fitLine(cell, colW))

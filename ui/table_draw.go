@@ -48,6 +48,8 @@ func (p *valuesPane) fitColumns() {
 		switch {
 		case c.fixed && c.human > 0:
 			c.textW = max(c.textW, 5) // df -h's widest: "1023K", "9.9G"
+		case c.fixed && c.htop:
+			c.textW = max(c.textW, 5) // htop's RES is five wide: "99999", "9999M", "12.3G"
 		case c.fixed && c.calc != calcNone:
 		case c.fixed:
 			// The widest number: its integer digits, the point and the decimals, a sign.

@@ -1,0 +1,33 @@
+package ui
+
+import "testing"
+
+// Issue 42 item 2: RES as htop's Row_printBytes prints it (htop 3's Row.c, read through the
+// search tool): KiB below 100000, then MiB below 10000, G with one decimal below 100, truncated.
+func TestHtopBytes(t *testing.T) {
+	const K, M, G, T = 1024.0, 1024.0 * 1024, 1024.0 * 1024 * 1024, 1024.0 * 1024 * 1024 * 1024
+	for _, tc := range []struct {
+		b    float64
+		want string
+	}{
+		{0, "0"},
+		{852 * K, "852"},
+		{98304 * K, "98304"},
+		{99999 * K, "99999"},
+		{100000 * K, "97M"},
+		{512 * M, "512M"},
+		{1037 * M, "1037M"}, // dcimon said 1.1G
+		{1037*M + 900*K, "1037M"},
+		{9999 * M, "9999M"},
+		{10000 * M, "9.7G"},
+		{12.39 * G, "12.3G"},
+		{512 * G, "512G"},
+		{9999 * G, "9999G"},
+		{12.5 * T, "12.5T"},
+		{-1, "n/a"},
+	} {
+		if got := string(htopBytes(nil, tc.b)); got != tc.want {
+			t.Errorf("htopBytes(%v) = %q, want %q", tc.b, got, tc.want)
+		}
+	}
+}
