@@ -39,3 +39,19 @@ func TestOverviewHotsetTitles(t *testing.T) {
 		t.Errorf("at two lines: %q", lines)
 	}
 }
+
+// Issue 42 item 1: the key line keeps `? help` and `q quit` at every width and focus (at 80×24,
+// and at 120×40 with the tree focused, it lost `q quit`), dropping the other hints from its end.
+func TestKeyLineKeepsHelpAndQuit(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {120, 40}, {60, 20}, {200, 60}} {
+		m := newModel(t, newFixture(t, 2, 3), sz[0], sz[1], 2)
+		for _, k := range []string{"o", "1", "2", "3", "4", "5"} {
+			m = keys(t, m, k)
+			lines := strings.Split(plainView(m), "\n")
+			last := lines[len(lines)-1]
+			if !strings.HasSuffix(strings.TrimRight(last, " "), "? help • q quit") {
+				t.Errorf("%dx%d after %s: key line %q", sz[0], sz[1], k, last)
+			}
+		}
+	}
+}
