@@ -6,6 +6,9 @@ package ui
 
 import (
 	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // htopBytes writes a size in bytes as htop's RES and VIRT columns do: kibibytes under 100000
@@ -54,4 +57,34 @@ func htopRate(r float64) string {
 		r /= 1024
 	}
 	return strconv.FormatFloat(r, 'f', 2, 64) + " " + units[i]
+}
+
+// htopCommand is a command line as htop shows it (issue 42 item 2): a newline in an argument is
+// a space (htop's merged command turns it into one), and any other control character, C0, DEL
+// or C1, and a byte that is not UTF-8 is `?`, as htop's RichString writes what it cannot
+// print. What is left goes through safe, for the characters that reorder or hide text.
+func htopCommand(s string) string {
+	clean := true
+	for _, r := range s {
+		if r == utf8.RuneError || unicode.IsControl(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return safe(s)
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		switch {
+		case r == '\n':
+			b.WriteByte(' ')
+		case r == utf8.RuneError || unicode.IsControl(r):
+			b.WriteByte('?')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return safe(b.String())
 }

@@ -31,3 +31,22 @@ func TestHtopBytes(t *testing.T) {
 		}
 	}
 }
+
+// Issue 42 item 2: control characters in a command line as htop shows them: a newline a space,
+// the others `?` (dcimon showed `\x0a`); an escape sequence reaches the terminal as text.
+func TestHtopCommand(t *testing.T) {
+	for in, want := range map[string]string{
+		"sh -c echo hi":         "sh -c echo hi",
+		"sh -c echo a\necho b":  "sh -c echo a echo b",
+		"evil\x1b[2Jname":       "evil?[2Jname",
+		"tab\there":             "tab?here",
+		"del\x7f":               "del?",
+		"c1\u009bX":             "c1?X",
+		"bad\xffutf8":           "bad?utf8",
+		"/usr/bin/python3 -m é": "/usr/bin/python3 -m é",
+	} {
+		if got := htopCommand(in); got != want {
+			t.Errorf("htopCommand(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -247,7 +247,7 @@ func (m *Model) procRow(cv *namespace.ClassValues, pc *procCols, b procBlock, di
 	if cmd == "" {
 		cmd = get(pc.cmd).S
 	}
-	sb.WriteString(cut(safe(cmd), max(w-width(sb.String()), 0)))
+	sb.WriteString(cut(htopCommand(cmd), max(w-width(sb.String()), 0)))
 	return sb.String()
 }
 

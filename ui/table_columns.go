@@ -301,6 +301,8 @@ func (c *tableCol) textCell(v namespace.Value, ok bool) string {
 	switch {
 	case !ok:
 		return ""
+	case v.State == namespace.Valid && c.fill && (c.name == "cmdline" || c.name == "command"):
+		return htopCommand(v.S) // a newline a space, other control characters ?, as htop
 	case v.State == namespace.Valid:
 		return safe(v.S)
 	case c.fill && v.Reason == namespace.ReasonNotPresent:
