@@ -380,16 +380,26 @@ func (m *Model) overviewHotsets(w, h int) []ovLine {
 		// (issue 42 item 3).
 		blocks = append(blocks, block{e: e, title: m.hot.title(e)})
 		bl := &blocks[len(blocks)-1]
+		// The value column is as wide as the block's widest value (issue 42 item 1), 10 at least
+		// so blocks side by side line up.
+		valW := 10
+		texts := make([]string, len(e.Items))
+		for i, it := range e.Items {
+			if it.Inst != nil {
+				texts[i] = m.vf.text(it.Inst.Class, d, it.Val)
+				valW = max(valW, width(texts[i]))
+			}
+		}
+		valW = min(valW, colW/3)
 		for i, it := range e.Items {
 			if it.Inst == nil {
 				continue
 			}
-			txt := m.vf.text(it.Inst.Class, d, it.Val)
+			txt := texts[i]
 			nameW := min(12, colW/3)
 			if e.Fleet() {
 				nameW = min(24, colW*2/5) // a host and its peer
 			}
-			valW := 10
 			bw := colW - 3 - nameW - valW - 2
 			var sb strings.Builder
 			m.st.Text.Muted.writePadLeft(&sb, strconv.Itoa(i+1), 2)
