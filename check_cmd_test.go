@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
@@ -276,6 +277,25 @@ func TestHotWatchSignals(t *testing.T) {
 		}
 		if err != nil {
 			t.Errorf("after %v: %v, want exit status 0", sig, err)
+		}
+	}
+}
+
+// Issue 42 item 4: --check runs against an archive as against this host: the fixture tree
+// recorded for three seconds (its disk still: 0 reads/s), then judged at its start.
+func TestHotCheckArchive(t *testing.T) {
+	base := filepath.Join(t.TempDir(), "a")
+	if _, errs, code := runFake(t, "record", base, "--procfs", fixProc, "--sysfs", fixSys, "-i", "1s", "--duration", "3s"); code != 0 {
+		t.Fatalf("record: exit %d %s", code, errs)
+	}
+	for _, tc := range []struct {
+		threshold, state string
+		code             int
+	}{{"1", "OK", 0}, {"-1", "WARNING", 1}} {
+		out, errs, code := runFake(t, "hot", "Disk", "reads", "--archive", base, "--check", "--threshold", tc.threshold)
+		state, perf := parsePlugin(t, out)
+		if code != tc.code || state != tc.state || len(perf) != 1 || perf[0].label != "vda reads reads/s" || perf[0].value != "0" {
+			t.Errorf("--threshold %s: exit %d, %s, %+v: %s%s", tc.threshold, code, state, perf, out, errs)
 		}
 	}
 }
