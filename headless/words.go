@@ -11,6 +11,7 @@ import (
 
 	dcfg "dcimon/config"
 	ns "dcimon/namespace"
+	"dcimon/views"
 )
 
 // PathError is a path the name space does not have, said in people's words; Err is the name
@@ -68,7 +69,7 @@ func pathError(reg *ns.Registry, path, what string, err error) error {
 		return err
 	}
 	pe := &PathError{Path: path, What: what, Where: "dcimon list", Err: err}
-	known, near := nearestPath(reg, path)
+	known, near := views.NearestPath(reg, path)
 	if known != "" {
 		pe.Where = "dcimon list " + known
 	}
@@ -80,49 +81,6 @@ func pathError(reg *ns.Registry, path, what string, err error) error {
 		pe.Hint = ne.Msg // an ASN.1 id: which part of it is missing
 	}
 	return pe
-}
-
-// nearestPath walks path through the name space: known is the longest leading part that names a
-// context, near the path with the next name replaced by the nearest one there ("" when no name
-// is near, or the path is quoted and not for a simple walk).
-func nearestPath(reg *ns.Registry, path string) (known, near string) {
-	if strings.ContainsAny(path, `"*?[\`) {
-		return "", ""
-	}
-	lead := ""
-	if strings.HasPrefix(path, "/") {
-		lead = "/"
-	}
-	parts := strings.Split(strings.Trim(path, "/"), "/")
-	reg.Read(func() {
-		cur := reg.Top()
-		for i, p := range parts {
-			if k := cur.Child(p); k != nil {
-				cur = k
-				continue
-			}
-			if cur != reg.Top() {
-				known = lead + strings.Join(parts[:i], "/")
-			}
-			var names []string
-			for _, k := range cur.Children() {
-				names = append(names, k.Name)
-			}
-			if i == len(parts)-1 && cur.Stats != nil {
-				for j := range cur.Stats.Datums {
-					if d := &cur.Stats.Datums[j]; d.ID != ns.InvalidDatumID && !d.Aux {
-						names = append(names, d.Name)
-					}
-				}
-			}
-			if c := dcfg.Closest(p, names); c != "" {
-				fixed := append(append(parts[:i:i], c), parts[i+1:]...)
-				near = lead + strings.Join(fixed, "/")
-			}
-			return
-		}
-	})
-	return known, near
 }
 
 // statError is a hotset's statistic that no peer carries, in people's words, with the nearest

@@ -276,8 +276,13 @@ func TestGoto(t *testing.T) {
 		t.Fatalf("empty path goes to Top (the first row): %q", got)
 	}
 	m = keys(t, m, ":Nope{enter}")
-	if s := plainView(m); !strings.Contains(s, "SiInvalidCx (180)") {
+	if s := plainView(m); !strings.Contains(s, "no context or statistic Nope — SiInvalidCx (180)") {
 		t.Fatalf("unknown path: %s", s)
+	}
+	// Issue 42 item 3: people's words first, with the nearest name.
+	m = keys(t, m, ":/CPU/cpuO{enter}")
+	if s := plainView(m); !strings.Contains(s, "no context or statistic /CPU/cpuO; did you mean /CPU/cpu0?") {
+		t.Fatalf("a misspelt path: %s", s)
 	}
 	m = keys(t, m, ":CPU/cpu0/idle{enter}")
 	if r := m.tree.Selected(); r.Datum == nil || r.Datum.Name != "idle" {
