@@ -220,6 +220,7 @@ var preferredColumns = map[string][]colPref{
 		kBps("io/s", "read/s + write/s: what the busiest processes by I/O are ranked by", "io_bytes"),
 		{header: "THR", names: []string{"threads"}, div: 1, dec: 1, help: "threads"},
 		{header: "NI", names: []string{"nice"}, div: 1, dec: 1, help: "nice value, -20 to 19"},
+		{header: "VIRT", names: []string{"vsize"}, unit: "KiB", div: 1, htop: true, help: "virtual memory as htop's VIRT: KiB (no mark) under 100000, then M, G marked, never rounded up"},
 		{header: "COMMAND", names: []string{"cmdline"}, fill: true, help: "the command line ([name] for a kernel thread): it takes the width the other columns leave, and → past the last column scrolls it; t shows the processes as a tree by parent"},
 	},
 	"CGroup": {
