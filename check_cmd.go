@@ -39,6 +39,8 @@ func (a hotAlert) validate(cfg *config) error {
 		return usagef("--critical is --check's critical threshold: give --check too")
 	case a.check && cfg.hotFlags["count"]:
 		return usagef("--check reads once (over one interval): -n does not apply")
+	case a.check && cfg.c.JSON:
+		return usagef("--check prints a monitoring plugin's status line, not JSON: --json does not apply")
 	}
 	return nil
 }

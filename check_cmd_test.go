@@ -236,6 +236,7 @@ func TestHotWatchUsage(t *testing.T) {
 		{"hot", "Disk", "busy", "--watch", "--check"},                     // one at a time
 		{"hot", "Disk", "busy", "--critical", "5"},                        // --check's
 		{"hot", "Disk", "busy", "--threshold", "5", "--check", "-n", "3"}, // --check reads once
+		{"hot", "Disk", "busy", "--threshold", "5", "--check", "--json"},  // a status line, not JSON
 	} {
 		out, stderr, code := runFake(t, append(args, "--source", "synthetic:disks=1,seed=1")...)
 		want := 2
