@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -51,6 +52,46 @@ func TestKeyLineKeepsHelpAndQuit(t *testing.T) {
 			last := lines[len(lines)-1]
 			if !strings.HasSuffix(strings.TrimRight(last, " "), "? help • q quit") {
 				t.Errorf("%dx%d after %s: key line %q", sz[0], sz[1], k, last)
+			}
+		}
+	}
+}
+
+// Issue 42 item 1: the blocks share the height: at 200×60 the processes take what the hotsets
+// and events leave (27 rows stayed empty under process blocks stopped at 15), and at every size
+// no process block promises more rows than it shows.
+func TestOverviewUsesTheHeight(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
+		m := overviewModel(t, newSynthSampler(t, "synthetic:disks=6,nics=3,cpus=12,seed=7"), sz[0], sz[1], 3)
+		h := m.lay.Status.Y - 1
+		body := m.overviewView(sz[0], h)
+		blank := 0
+		for i := len(body) - 1; i >= 0 && strings.TrimSpace(stripANSI(body[i])) == ""; i-- {
+			blank++
+		}
+		if blank > 2 {
+			t.Errorf("%dx%d: %d empty rows at the bottom of the overview", sz[0], sz[1], blank)
+		}
+		// "Processes by CPU — top N of M" over N rows.
+		for i, l := range body {
+			l = stripANSI(l)
+			k := strings.Index(l, "Processes by CPU — top ")
+			if k < 0 {
+				continue
+			}
+			var n, of int
+			if _, err := fmt.Sscanf(l[k+len("Processes by CPU — top "):], "%d of %d", &n, &of); err != nil {
+				t.Fatal(err)
+			}
+			rows := 0
+			for _, r := range body[i+2:] {
+				if strings.TrimSpace(stripANSI(r)) == "" {
+					break
+				}
+				rows++
+			}
+			if rows < n {
+				t.Errorf("%dx%d: %q over %d rows", sz[0], sz[1], strings.TrimSpace(l), rows)
 			}
 		}
 	}
