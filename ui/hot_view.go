@@ -243,7 +243,12 @@ func compactItems(items []namespace.HotItem, fleet bool, w int) bool {
 func (p *hotPane) title(e *namespace.HotVals) string {
 	spec := e.Spec()
 	t := e.Path() + " " + spec.Stat
-	if spec.Threshold != 0 {
+	switch {
+	case spec.Threshold == 0:
+	case spec.Feed == namespace.SiHotAlways:
+		// Every peer is listed: the threshold marks and alerts, it does not select.
+		t += " (" + views.ThresholdText(p.hotMeasure(e), spec.Threshold) + " marked)"
+	default:
 		t += " " + views.ThresholdText(p.hotMeasure(e), spec.Threshold)
 	}
 	for _, o := range p.Entries() {

@@ -434,14 +434,16 @@ func (m *Model) overviewHotsets(w, h int) []ovLine {
 		// 4" over one row).
 		heads := make([]ovLine, end-start)
 		for j, b := range blocks[start:end] {
-			title := b.title
+			count := ""
 			switch e := b.e; {
 			case e.Stat() == nil:
 			case e.Count == 0 && (e.Err == namespace.SiNoValue || m.snap == nil || m.snap.Seq < 2):
-				title += " — measuring…"
+				count = " — measuring…"
 			default:
-				title += " — top " + strconv.Itoa(min(e.Count, len(b.items), n-1)) + " of " + strconv.Itoa(e.AvailResp)
+				count = " — top " + strconv.Itoa(min(e.Count, len(b.items), n-1)) + " of " + strconv.Itoa(e.AvailResp)
 			}
+			// The title gives way before the count: the count says what the rows are.
+			title := cut(b.title, max(colW-width(count), colW/2)) + count
 			heads[j] = ovLine{m.st.Text.Accent.Render(cut(title, colW)), b.e.Path()}
 		}
 		for i := range n {
