@@ -300,3 +300,26 @@ func TestHotCheckArchive(t *testing.T) {
 		}
 	}
 }
+
+// Issue 42 item 4: a saved hotset's own thresholds make the check: threshold its WARNING,
+// critical its CRITICAL; --critical on the line beats the file's.
+func TestHotCheckSavedHotset(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.toml")
+	writeFile(t, path, "[[hotset]]\nname = \"fs\"\npath = \"FS\"\nstat = \"%used\"\nthreshold = 35\ncritical = 70\nfeed = \"always\"\n")
+	env := fakeEnv()
+	env.Getenv = func(k string) string { return map[string]string{"HOME": "/nonexistent", "DCIMON_CONFIG": path}[k] }
+	run := func(args ...string) (string, int) {
+		var out, errb strings.Builder
+		code := runEnv(t.Context(), append(args, "--source", "synthetic:disks=1,seed=1"), env, &out, &errb)
+		return out.String() + errb.String(), code
+	}
+	if out, code := run("hot", "--name", "fs", "--check"); code != 2 || !strings.HasPrefix(out, "HOT CRITICAL - fs: 1 of 4 peers > 70.0%") {
+		t.Errorf("the file's critical: exit %d %s", code, out)
+	}
+	if out, code := run("hot", "--name", "fs", "--check", "--critical", "85"); code != 1 || !strings.HasPrefix(out, "HOT WARNING - fs:") {
+		t.Errorf("--critical beats the file's: exit %d %s", code, out)
+	}
+	if out, code := run("hot", "--name", "fs", "-n", "1"); code != 0 || strings.Contains(out, "HOT ") {
+		t.Errorf("without --check the file's critical is not asked for: exit %d %s", code, out)
+	}
+}

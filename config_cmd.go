@@ -32,13 +32,13 @@ func nameOf[V comparable](m map[string]V, v V) string {
 }
 
 func hotsetToUI(h dcfg.Hotset) ui.HotsetConfig {
-	return ui.HotsetConfig{Name: h.Name, Grandpa: h.Path, Stats: h.Stats, MaxResp: h.MaxResp, Threshold: h.Threshold,
+	return ui.HotsetConfig{Name: h.Name, Grandpa: h.Path, Stats: h.Stats, MaxResp: h.MaxResp, Threshold: h.Threshold, Critical: h.Critical,
 		Feed: feedNames[orString(h.Feed, "threshold")], Except: exceptNames[orString(h.Exceptions, "none")],
 		Frequency: h.Frequency, Severity: h.Severity, TrapNo: h.Trap, OnScreen: h.OnScreen}
 }
 
 func hotsetFromUI(c ui.HotsetConfig) dcfg.Hotset {
-	return dcfg.Hotset{Name: c.Name, Path: c.Grandpa, Stats: c.Stats, MaxResp: c.MaxResp, Threshold: c.Threshold,
+	return dcfg.Hotset{Name: c.Name, Path: c.Grandpa, Stats: c.Stats, MaxResp: c.MaxResp, Threshold: c.Threshold, Critical: c.Critical,
 		Feed: nameOf(feedNames, c.Feed), Exceptions: nameOf(exceptNames, c.Except), Frequency: c.Frequency,
 		Severity: c.Severity, Trap: c.TrapNo, OnScreen: c.OnScreen}
 }
@@ -227,6 +227,9 @@ func savedHotset(cfg *config) error {
 	}
 	if !given["trap"] {
 		cfg.trapNo = h.Trap
+	}
+	if !given["critical"] && h.Critical != 0 && cfg.alert.check {
+		cfg.alert.critical = strconv.FormatFloat(h.Critical, 'g', -1, 64) // the saved hotset's CRITICAL
 	}
 	return nil
 }

@@ -96,3 +96,21 @@ func TestOverviewUsesTheHeight(t *testing.T) {
 		}
 	}
 }
+
+// Issue 42 item 4: a saved hotset's critical threshold (hot --check's) is kept by the monitor
+// when it saves the hotsets, also after an edit.
+func TestHotsetCriticalKept(t *testing.T) {
+	opts := testOptions()
+	opts.Hotsets = []HotsetConfig{{Name: "disks", Grandpa: "Disk", Stats: []string{"%util"}, MaxResp: 5, Threshold: 50, Critical: 90, Feed: namespace.SiHotThreshold}}
+	m := New(newFixture(t, 1, 3), opts)
+	m.after = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
+	m = send(t, m, tea.WindowSizeMsg{Width: 200, Height: 60})
+	m = collectOnce(t, collectOnce(t, m))
+	if c := m.hot.Configs(); len(c) != 1 || c[0].Critical != 90 {
+		t.Fatalf("configs %+v", c)
+	}
+	m = keys(t, m, "3e{ctrl+u}2{enter}") // max responses 2
+	if c := m.hot.Configs(); len(c) != 1 || c[0].Critical != 90 || c[0].MaxResp != 2 || c[0].Name != "disks" {
+		t.Fatalf("after an edit: %+v", c)
+	}
+}
