@@ -34,6 +34,7 @@ var pluginStates = [...]string{"OK", "WARNING", "CRITICAL", "UNKNOWN"}
 // 1 WARNING, 2 CRITICAL, 3 UNKNOWN.
 type PluginExit struct{ Code int }
 
+// Error names the state: "hot --check: WARNING".
 func (e *PluginExit) Error() string { return "hot --check: " + pluginStates[e.Code] }
 
 // WritePluginUnknown writes err as a plugin's UNKNOWN status line (a usage error, a source that

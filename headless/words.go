@@ -29,6 +29,7 @@ type PathError struct {
 	Err  error
 }
 
+// Error is the people's words: "no statistic Nope/x (see `dcimon list`)".
 func (e *PathError) Error() string {
 	s := fmt.Sprintf("no %s %s (see `%s`)", e.What, safe(e.Path), e.Where)
 	if e.Near != "" {
