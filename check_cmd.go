@@ -9,7 +9,6 @@ import (
 	"errors"
 	"io"
 	"slices"
-	"sync/atomic"
 	"syscall"
 
 	"dcimon/headless"
@@ -49,29 +48,28 @@ func (a hotAlert) validate(cfg *config) error {
 // is given.
 func (a hotAlert) options(cfg *config, o headless.HotOptions) headless.HotOptions {
 	o.Check, o.Critical, o.Watch, o.Name = a.check, a.critical, a.watch, cfg.hotName
-	if a.watch {
-		watching.Store(true)
-		if !cfg.hotFlags["count"] {
-			o.Count = 0
-		}
+	if a.watch && !cfg.hotFlags["count"] {
+		o.Count = 0
 	}
 	return o
 }
 
-// watching is set while `hot --watch` runs: SIGINT and SIGTERM are its normal end.
-var watching atomic.Bool
-
-// watchEndsClean says that signal s ended a --watch as it is meant to end: exit status 0.
-func watchEndsClean(s syscall.Signal) bool {
-	return watching.Load() && (s == syscall.SIGINT || s == syscall.SIGTERM)
-}
+// watchEndsClean says that signal s ends a --watch as it is meant to end: exit status 0.
+func watchEndsClean(s syscall.Signal) bool { return s == syscall.SIGINT || s == syscall.SIGTERM }
 
 // checkMode says whether the command line asks for --check, before it could be parsed.
-func checkMode(args []string) bool {
+func checkMode(args []string) bool { return hasFlag(args, "check") }
+
+// watchMode says whether the command line asks for --watch: main's signal rule, which runs
+// outside the parsed command.
+func watchMode(args []string) bool { return hasFlag(args, "watch") }
+
+// hasFlag says whether args turn on the boolean flag --name (before a "--").
+func hasFlag(args []string, name string) bool {
 	if i := slices.Index(args, "--"); i >= 0 {
 		args = args[:i]
 	}
-	return slices.Contains(args, "--check") || slices.Contains(args, "--check=true")
+	return slices.Contains(args, "--"+name) || slices.Contains(args, "--"+name+"=true")
 }
 
 // pluginStatus is the exit status of a --check that returned err: its state once the status

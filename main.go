@@ -38,7 +38,7 @@ func main() {
 	stopProfile := startProfile(os.Getenv("DCIMON_CPUPROFILE"))
 	code := runEnv(ctx, os.Args[1:], headless.RealEnv(), os.Stdout, os.Stderr)
 	stopProfile()
-	if s := got.Load(); s != 0 && !watchEndsClean(syscall.Signal(s)) {
+	if s := got.Load(); s != 0 && !(watchMode(os.Args[1:]) && watchEndsClean(syscall.Signal(s))) {
 		code = signalStatus(syscall.Signal(s))
 	}
 	os.Exit(code)
