@@ -1,6 +1,10 @@
 package ui
 
-import "testing"
+import (
+	"testing"
+	"unicode"
+	"unicode/utf8"
+)
 
 // Issue 42 item 2: RES as htop's Row_printBytes prints it (htop 3's Row.c, read through the
 // search tool): KiB below 100000, then MiB below 10000, G with one decimal below 100, truncated.
@@ -49,4 +53,23 @@ func TestHtopCommand(t *testing.T) {
 			t.Errorf("htopCommand(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// FuzzHtopCommand: whatever a process puts in its command line, what reaches the terminal is
+// valid UTF-8 without a control character (issue 42 item 2).
+func FuzzHtopCommand(f *testing.F) {
+	for _, s := range []string{"sh -c 'a\nb'", "\x1b]0;title\x07", "\xff\xfe", "\u202eevil", "tab\there"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out := htopCommand(s)
+		if !utf8.ValidString(out) {
+			t.Fatalf("htopCommand(%q) = %q: not UTF-8", s, out)
+		}
+		for _, r := range out {
+			if unicode.IsControl(r) {
+				t.Fatalf("htopCommand(%q) = %q: a control character %U", s, out, r)
+			}
+		}
+	})
 }
