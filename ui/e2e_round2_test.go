@@ -4,7 +4,37 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
+
+// waitKeyLine waits until the screen's last line is a key line ending with `? help • q quit`,
+// and returns the screen; it fails, naming what was shown, when it never is.
+func (tm *tmuxTerm) waitKeyLine(what string) string {
+	tm.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		s := tm.capture()
+		if strings.HasSuffix(lastLine(s), "? help • q quit") {
+			return s
+		}
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("%s: the key line is %q", what, lastLine(s))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// waitGone waits until the screen no longer shows text.
+func (tm *tmuxTerm) waitGone(text string) {
+	tm.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for strings.Contains(tm.capture(), text) {
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("%q is still on the screen", text)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
 
 // lastLine is the screen's last line without its trailing blanks.
 func lastLine(s string) string {
@@ -22,15 +52,13 @@ func TestSmokeRoundTwo(t *testing.T) {
 	for _, sz := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
 			tm := startTerm(t, sz[0], sz[1], bin, "--source", "synthetic:disks=6,nics=3,cpus=4,procs=60,seed=3")
-			// startTerm focused the tree (1).
-			if l := lastLine(tm.waitFor("1 Tree")); !strings.HasSuffix(l, "? help • q quit") {
-				t.Errorf("the tree focused: key line %q", l)
-			}
+			// startTerm focused the tree (1). The last line is the key line once no message is
+			// shown there.
+			tm.waitFor("1 Tree")
+			tm.waitKeyLine("the tree focused")
 			tm.keys("o")
-			s := tm.waitFor("Processes by CPU")
-			if l := lastLine(s); !strings.HasSuffix(l, "? help • q quit") {
-				t.Errorf("the overview: key line %q", l)
-			}
+			tm.waitFor("Processes by CPU")
+			s := tm.waitKeyLine("the overview")
 			if sz[0] >= 180 && (!strings.Contains(s, "DISK R/W") || strings.Contains(s, "IO/s")) {
 				t.Errorf("the I/O block's header:\n%s", s)
 			}
@@ -64,7 +92,9 @@ func TestSmokeRoundTwo(t *testing.T) {
 			tm.waitFor("dcimon only watches")
 			tm.keys("F1")
 			tm.waitFor("close help")
+			// Escape alone, then the next key: sent together they read as one alt+ key.
 			tm.keys("Escape")
+			tm.waitGone("close help")
 			tm.keys("F10")
 			tm.restored(0)
 		})
