@@ -41,6 +41,7 @@ type config struct {
 	hotName    string          // hot --name: a saved hotset
 	hotStats   []string        // its statistic names, to try in order
 	hotFlags   map[string]bool // the hot flags given, which beat the saved hotset's fields
+	alert      hotAlert        // hot --check, --critical, --watch (check_cmd.go)
 	c          headless.Common
 	debug      string // the monitor's debug log
 	interval   time.Duration
@@ -107,8 +108,8 @@ func parseArgs(ctx context.Context, args []string, e headless.Env, stdout, stder
 		if len(args) > 0 && args[0] == pos[0] {
 			// The first word names no command: say which there are, and the nearest.
 			hint := ""
-			if s := root.SuggestionsFor(pos[0]); len(s) > 0 {
-				hint = fmt.Sprintf("; did you mean %s?", s[0])
+			if s := nearestCommand(root, pos[0]); s != "" {
+				hint = fmt.Sprintf("; did you mean %s?", s)
 			}
 			return usagef("unknown command %q (commands: list, describe, get, hot, metrics, record, config, completion, man, version; no command opens the monitor)%s", pos[0], hint)
 		}
@@ -413,5 +414,5 @@ func (cfg *config) validateHot() error {
 	default:
 		return usagef("--exceptions %q: want none, exception, trap or both", cfg.except)
 	}
-	return nil
+	return cfg.alert.validate(cfg)
 }

@@ -346,7 +346,9 @@ func TestManPage(t *testing.T) {
 	if err := cmd.Run(); err != nil || stderr.Len() > 0 {
 		t.Fatalf("man --warnings: %v\n%s", err, stderr.String())
 	}
-	for _, want := range []string{"SYNOPSIS", "dcimon get PATH...", "-i, --interval D", "EXIT STATUS", "DCIMON_SHOW_LOOP"} {
+	// Issue 42 item 3: KEYS (from the monitor's own bindings), FILES, ENVIRONMENT, EXIT STATUS.
+	for _, want := range []string{"SYNOPSIS", "dcimon get PATH...", "-i, --interval D", "EXIT STATUS", "DCIMON_SHOW_LOOP",
+		"\nKEYS\n", "\nFILES\n", "\nENVIRONMENT\n", "(proc.sort.cpu)", "config.toml", "3 UNKNOWN"} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("the formatted page lacks %q", want)
 		}

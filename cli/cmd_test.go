@@ -138,11 +138,13 @@ func TestCommandErrors(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{append([]string{"describe", "Nope"}, fix...), 1, "SiInvalidCx (180)"},
+		{append([]string{"describe", "Nope"}, fix...), 1, "no context or statistic Nope (see `dcimon list`) (SiInvalidCx (180)"},
 		{append([]string{"describe", "CPU/cpu0/nosuch"}, fix...), 1, "SiNotFound (188)"},
-		{append([]string{"get", "Nope/*/x"}, fix...), 1, "SiNotFound (188)"},
+		{append([]string{"get", "Nope/*/x"}, fix...), 1, "no statistic Nope/*/x (see `dcimon list`)"},
 		{append([]string{"hot", "CPU/cpu0", "idle"}, fix...), 2, "has no peer subcontexts"},
-		{append([]string{"hot", "Disk", "nosuchstat"}, fix...), 1, "SiNotFound (188)"},
+		{append([]string{"hot", "Disk", "nosuchstat"}, fix...), 1, "no peer of Disk has a statistic nosuchstat (see `dcimon list Disk`)"},
+		{append([]string{"hot", "Dsk", "busy"}, fix...), 1, "no context Dsk (see `dcimon list`); did you mean Disk?"},
+		{append([]string{"list", "CPU/cpuO"}, fix...), 1, "no context or statistic CPU/cpuO (see `dcimon list CPU`); did you mean CPU/cpu0?"},
 		{append([]string{"hot", "Disk", "busy", "--exceptions", "exception", "--threshold", "10"}, fix...), 2, "severity"},
 		{[]string{"list", "--procfs", "/nonexistent"}, 2, "--procfs /nonexistent"},
 		{[]string{"get", "CPU/user", "-n", "x"}, 2, "invalid value"},
@@ -161,7 +163,7 @@ func TestCommandErrors(t *testing.T) {
 func TestGetUnknownPathStillPrintsTheOthers(t *testing.T) {
 	// PCPF-11 / DCI-RET-1: one value set per request in order; the bad one carries its error.
 	out, errs, code := runFake(t, "get", "CPU/user", "Nope", "CPU/idle", "--procfs", fixProc, "--sysfs", fixSys)
-	if code != 1 || !strings.Contains(errs, "SiInvalidCx (180)") {
+	if code != 1 || !strings.Contains(errs, "no statistic Nope (see `dcimon list`)") {
 		t.Fatalf("exit %d %q", code, errs)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")

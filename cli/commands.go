@@ -150,7 +150,7 @@ name space without it, as text or JSON.`,
 		ValidArgsFunction:     cobra.NoFileCompletions,
 	}
 	root.SetVersionTemplate("{{.Version}}\n")
-	root.SuggestionsMinimumDistance = 1 // one letter off, or a prefix: "lst", "desc"
+	root.SuggestionsMinimumDistance = 2 // two letters off, or a prefix: "lsit", "lst", "desc"
 	fs := root.Flags()
 	inGroup(fs, grpMonitor, func() {
 		fs.DurationVarP(&cfg.interval, "interval", "i", time.Second, "refresh every `D` (e.g. 1s, 500ms)")
@@ -222,12 +222,17 @@ match a level at a time ('Disk/*/busy'); a context's path is every statistic in 
 		Long: `Read a hotset: the peers under GRANDPARENT ranked by their statistic STAT, at most --max of
 them, those beyond --threshold (in the units STAT is shown in: 50 is 50%, 10MiB on a byte
 rate). --name NAME reads a hotset of the configuration file instead; flags given beat its
-fields.`,
+fields. --check makes it a monitoring plugin (Nagios, Icinga, Zabbix, Sensu): one status line
+with performance data, exit 0 OK, 1 WARNING (a peer past --threshold), 2 CRITICAL (past
+--critical), 3 UNKNOWN. --watch prints a line per exception as it starts and as it ends, until
+interrupted.`,
 		Example: `  dcimon hot Disk busy
   dcimon hot '*/Disk' busy --hosts @/etc/dcimon/fleet
   dcimon hot CPU busy --threshold 50 --max 0
   dcimon hot NetIf bytes --threshold 10MiB -n 0
-  dcimon hot --name busiest-disks`,
+  dcimon hot --name busiest-disks
+  dcimon hot FS %used --threshold 80 --critical 90 --check
+  dcimon hot Disk busy --threshold 90 --watch`,
 		RunE:              ranCmd(cfg, "hot"),
 		ValidArgsFunction: comp.hot(),
 	}
@@ -242,6 +247,7 @@ fields.`,
 		fs.IntVar(&cfg.frequency, "frequency", 5, "at least `MIN` minutes between exceptions (5 or more)")
 		fs.IntVar(&cfg.severity, "severity", 0, "severity `N` of exceptions (> 0 when exceptions are on)")
 		fs.IntVar(&cfg.trapNo, "trap", 0, "trap number `N` (> 0 when traps are on)")
+		addHotAlert(fs, cfg)
 	})
 	addJSON(fs, cfg, "print JSON lines, one object per reading (docs/json.md)")
 	addSource(fs, cfg, seriesSource)
@@ -341,7 +347,7 @@ theme as a file to copy.`,
 	unquoteArgs(root)
 	registerFlagCompletions(root, comp)
 	root.SetHelpFunc(func(c *cobra.Command, _ []string) { writeHelp(c.OutOrStdout(), c) })
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return flagError(err) })
+	root.SetFlagErrorFunc(commandFlagError)
 	return root
 }
 

@@ -32,13 +32,13 @@ func nameOf[V comparable](m map[string]V, v V) string {
 }
 
 func hotsetToUI(h dcfg.Hotset) ui.HotsetConfig {
-	return ui.HotsetConfig{Name: h.Name, Grandpa: h.Path, Stats: h.Stats, MaxResp: h.MaxResp, Threshold: h.Threshold,
+	return ui.HotsetConfig{Name: h.Name, Grandpa: h.Path, Stats: h.Stats, MaxResp: h.MaxResp, Threshold: h.Threshold, Critical: h.Critical,
 		Feed: feedNames[orString(h.Feed, "threshold")], Except: exceptNames[orString(h.Exceptions, "none")],
 		Frequency: h.Frequency, Severity: h.Severity, TrapNo: h.Trap, OnScreen: h.OnScreen}
 }
 
 func hotsetFromUI(c ui.HotsetConfig) dcfg.Hotset {
-	return dcfg.Hotset{Name: c.Name, Path: c.Grandpa, Stats: c.Stats, MaxResp: c.MaxResp, Threshold: c.Threshold,
+	return dcfg.Hotset{Name: c.Name, Path: c.Grandpa, Stats: c.Stats, MaxResp: c.MaxResp, Threshold: c.Threshold, Critical: c.Critical,
 		Feed: nameOf(feedNames, c.Feed), Exceptions: nameOf(exceptNames, c.Except), Frequency: c.Frequency,
 		Severity: c.Severity, Trap: c.TrapNo, OnScreen: c.OnScreen}
 }
@@ -68,7 +68,9 @@ func configDefaults() dcfg.Defaults {
 // error: the program never starts half-configured.
 func loadSettings(cfg *config, e headless.Env) (*dcfg.Effective, error) {
 	path, explicit := dcfg.Locate(cfg.configFile, e.Env)
-	f, err := dcfg.Load(path, explicit)
+	// DCIMON_CONFIG may name a file that does not exist yet: the first save creates it (issue 42
+	// item 3); --config FILE must name one that does.
+	f, err := dcfg.Load(path, explicit && cfg.configFile != "")
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
@@ -198,6 +200,9 @@ func savedHotset(cfg *config) error {
 		for _, x := range cfg.eff.Hotsets {
 			names = append(names, x.Name)
 		}
+		if near := dcfg.Closest(cfg.hotName, names); near != "" { // issue 42 item 3
+			return usagef("hot --name %s: no such hotset in %s; did you mean %s?", cfg.hotName, cfg.eff.FilePath, near)
+		}
 		return usagef("hot --name %s: no such hotset in %s (hotsets: %s)", cfg.hotName, cfg.eff.FilePath, joinNames(names))
 	}
 	cfg.args, cfg.hotStats = []string{h.Path, ""}, h.Stats
@@ -222,6 +227,9 @@ func savedHotset(cfg *config) error {
 	}
 	if !given["trap"] {
 		cfg.trapNo = h.Trap
+	}
+	if !given["critical"] && h.Critical != 0 && cfg.alert.check {
+		cfg.alert.critical = strconv.FormatFloat(h.Critical, 'g', -1, 64) // the saved hotset's CRITICAL
 	}
 	return nil
 }
@@ -256,6 +264,7 @@ func runConfig(cfg *config, e headless.Env, stdout io.Writer) error {
 		return err
 	case "check":
 		path, explicit := dcfg.Locate(cfg.configFile, e.Env)
+		explicit = explicit && cfg.configFile != "" // DCIMON_CONFIG may name a file not made yet
 		if len(cfg.args) == 2 {
 			path, explicit = cfg.args[1], true
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"dcimon/headless"
+	"errors"
 	"io"
 	"strings"
 	"testing"
@@ -63,7 +64,7 @@ func TestParseArgs(t *testing.T) {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
 					t.Fatalf("error %v, want one containing %q", err, tt.err)
 				}
-				if _, ok := err.(*headless.UsageError); !ok {
+				if ue := (*headless.UsageError)(nil); !errors.As(err, &ue) {
 					t.Fatalf("error %T is not a usage error", err)
 				}
 				return

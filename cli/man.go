@@ -174,6 +174,8 @@ func writeMan(root *cobra.Command, date, ver string, w io.Writer) error {
 			roffFlag(&b, f)
 		}
 	}
+	manKeys(&b)
+	manFiles(&b)
 	b.WriteString(".SH ENVIRONMENT\n")
 	for _, e := range [][2]string{
 		{"DCIMON_CONFIG", "the configuration file, when --config is not given."},
@@ -191,6 +193,7 @@ func writeMan(root *cobra.Command, date, ver string, w io.Writer) error {
 	}
 	b.WriteString(".SH EXIT STATUS\n")
 	roffText(&b, strings.TrimPrefix(exitStatus, "Exit status: "))
+	roffText(&b, manExitExtra)
 	b.WriteString(".SH SEE ALSO\n")
 	b.WriteString(".BR PCPIntro (1),\n.BR pmcd (1),\n.BR pmproxy (1),\n.BR pmlogger (1),\n.BR pmrep (1)\n")
 	_, err := io.WriteString(w, b.String())

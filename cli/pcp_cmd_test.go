@@ -132,6 +132,13 @@ func TestPCPSeveralHosts(t *testing.T) {
 	if strings.Contains(out, "gone/Disk") {
 		t.Errorf("a host that is down has disks in the ranking:\n%s", out)
 	}
+	// Issue 42 item 4: --check on the fleet: every disk is below 101% busy, so each is past the
+	// negative threshold: WARNING, the performance data labelled by host and disk.
+	out, errOut, code = runFake(t, append([]string{"hot", "Disk", "busy", "--threshold", "-101", "--check", "--max", "10"}, src...)...)
+	state, perf := parsePlugin(t, out)
+	if code != 1 || state != "WARNING" || len(perf) == 0 || !strings.Contains(perf[0].label, "/Disk/") || perf[0].warn != "101:" {
+		t.Errorf("hot --check across hosts: exit %d, %s, %+v: %s%s", code, state, perf, out, errOut)
+	}
 }
 
 // pmval prints one value of metric read from pmcd hostspec by PCP's own client, as its last line.

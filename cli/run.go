@@ -7,7 +7,6 @@ import (
 	"context"
 	dcfg "dcimon/config"
 	"dcimon/headless"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -38,7 +37,7 @@ func Main() {
 	code := runEnv(ctx, os.Args[1:], headless.RealEnv(), os.Stdout, os.Stderr)
 	stopProfile()
 	stopStats()
-	if s := got.Load(); s != 0 {
+	if s := got.Load(); s != 0 && !(watchMode(os.Args[1:]) && watchEndsClean(syscall.Signal(s))) {
 		code = signalStatus(syscall.Signal(s))
 	}
 	os.Exit(code)
@@ -75,10 +74,12 @@ func runEnv(ctx context.Context, args []string, e headless.Env, stdout, stderr i
 	stderr, flush := terminalSafe(stderr) // errors quote others' names (termsafe.go)
 	defer flush()
 	cfg, err := parseArgs(ctx, args, e, stdout, stderr)
+	if err != nil && checkMode(args) {
+		return headless.WritePluginUnknown(stdout, err) // a plugin's usage error is UNKNOWN
+	}
 	if err != nil {
-		var ue *headless.UsageError
-		if errors.As(err, &ue) {
-			fmt.Fprintf(stderr, "dcimon: %v\nRun 'dcimon --help' for usage.\n", err)
+		if isUsage(err) {
+			fmt.Fprintf(stderr, "dcimon: %v\n%s\n", err, helpHint(cfg, err))
 			return 2
 		}
 		fmt.Fprintf(stderr, "dcimon: %v\n", err)
@@ -88,8 +89,10 @@ func runEnv(ctx context.Context, args []string, e headless.Env, stdout, stderr i
 		return 0
 	}
 	if err := executeEnv(ctx, cfg, e, stdout, stderr); err != nil {
-		var ue *headless.UsageError
-		if errors.As(err, &ue) {
+		if cfg.alert.check {
+			return pluginStatus(err, stdout)
+		}
+		if isUsage(err) {
 			fmt.Fprintf(stderr, "dcimon: %v\n", err)
 			return 2
 		}
@@ -153,9 +156,9 @@ func executeEnv(ctx context.Context, cfg *config, e headless.Env, stdout, stderr
 		return headless.Record(ctx, headless.RecordOptions{Common: cfg.c, Base: cfg.args[0], Interval: cfg.interval,
 			Duration: cfg.duration, Version: cfg.archiveVersion, VolumeSize: cfg.volSize, Keep: cfg.keep}, e, stderr)
 	case "hot":
-		return headless.Hot(ctx, headless.HotOptions{Common: cfg.c, Grandparent: cfg.args[0], Stat: cfg.args[1], Stats: cfg.hotStats,
+		return headless.Hot(ctx, cfg.alert.options(cfg, headless.HotOptions{Common: cfg.c, Grandparent: cfg.args[0], Stat: cfg.args[1], Stats: cfg.hotStats,
 			Max: cfg.max, Threshold: cfg.threshold, Feed: cfg.feed, Except: cfg.except, Frequency: cfg.frequency,
-			Severity: cfg.severity, TrapNo: cfg.trapNo, Interval: cfg.interval, Count: cfg.count}, e, stdout)
+			Severity: cfg.severity, TrapNo: cfg.trapNo, Interval: cfg.interval, Count: cfg.count}), e, stdout)
 	}
 	return runMonitor(ctx, cfg, e, stdout, stderr)
 }

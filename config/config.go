@@ -67,15 +67,18 @@ type Hotset struct {
 	Path string `toml:"path"` // the grandparent ("Disk")
 	// Stats are the statistic ranked ("busy"), or names to try in order, the first the peers
 	// carry being ranked (["busy", "%util"]): `stat` in the file, a string or a list.
-	Stats      []string `toml:"-"`
-	StatRaw    any      `toml:"stat"`
-	MaxResp    int      `toml:"maxresp"`
-	Threshold  float64  `toml:"threshold"`  // in the units the statistic is shown in (50 = 50%)
-	Feed       string   `toml:"feed"`       // none, threshold, always
-	Exceptions string   `toml:"exceptions"` // none, exception, trap, both
-	Frequency  int      `toml:"frequency"`  // minutes between exceptions
-	Severity   int      `toml:"severity"`
-	Trap       int      `toml:"trap"`
+	Stats     []string `toml:"-"`
+	StatRaw   any      `toml:"stat"`
+	MaxResp   int      `toml:"maxresp"`
+	Threshold float64  `toml:"threshold"` // in the units the statistic is shown in (50 = 50%)
+	// Critical is `hot --name NAME --check`'s critical threshold, typed as Threshold; 0 for
+	// none (issue 42 item 4). The monitor keeps it as it is.
+	Critical   float64 `toml:"critical"`
+	Feed       string  `toml:"feed"`       // none, threshold, always
+	Exceptions string  `toml:"exceptions"` // none, exception, trap, both
+	Frequency  int     `toml:"frequency"`  // minutes between exceptions
+	Severity   int     `toml:"severity"`
+	Trap       int     `toml:"trap"`
 	// OnScreen opens the hotset only while its class is on screen (the top processes, while
 	// the process table is shown), so a class read on demand is not read for it otherwise.
 	OnScreen bool `toml:"on_screen"`
@@ -219,7 +222,7 @@ func plainDecodeMsg(msg string) string {
 var known = map[string][]string{
 	"":       {"interval", "theme", "start", "path", "show_loop", "liveness", "net_units", "save_hotsets", "suppliers", "tables", "keys", "hotset"},
 	"tables": {"columns", "sort", "descending"},
-	"hotset": {"name", "path", "stat", "maxresp", "threshold", "feed", "exceptions", "frequency", "severity", "trap", "on_screen"},
+	"hotset": {"name", "path", "stat", "maxresp", "threshold", "critical", "feed", "exceptions", "frequency", "severity", "trap", "on_screen"},
 }
 
 // suggest is " (did you mean X?)" when an unknown key is close to a known one.
@@ -362,6 +365,10 @@ func (f *File) validate() error {
 			return err("maxresp", "must be >= 0, got %d", h.MaxResp)
 		case math.IsNaN(h.Threshold) || math.IsInf(h.Threshold, 0):
 			return err("threshold", "must be a number, got %v", h.Threshold)
+		case math.IsNaN(h.Critical) || math.IsInf(h.Critical, 0):
+			return err("critical", "must be a number, got %v", h.Critical)
+		case h.Critical != 0 && h.Threshold != 0 && (h.Critical < 0) != (h.Threshold < 0):
+			return err("critical", "must point the way threshold does (both above, positive, or both below, negative), got %v and %v", h.Critical, h.Threshold)
 		case h.Feed != "" && !oneOf(h.Feed, Feeds):
 			return err("feed", "must be none, threshold or always, got %q", h.Feed)
 		case h.Exceptions != "" && !oneOf(h.Exceptions, Exceptions):

@@ -36,6 +36,7 @@ var hotsetFields = []struct {
 	{"stat", func(h Hotset) string { return tomlStat(h.Stats) }, func(a, b Hotset) bool { return slices.Equal(a.Stats, b.Stats) }},
 	{"maxresp", func(h Hotset) string { return strconv.Itoa(h.MaxResp) }, func(a, b Hotset) bool { return a.MaxResp == b.MaxResp }},
 	{"threshold", func(h Hotset) string { return tomlFloat(h.Threshold) }, func(a, b Hotset) bool { return a.Threshold == b.Threshold }},
+	{"critical", func(h Hotset) string { return tomlFloat(h.Critical) }, func(a, b Hotset) bool { return a.Critical == b.Critical }},
 	{"feed", func(h Hotset) string { return tomlString(orDefault(h.Feed, "threshold")) },
 		func(a, b Hotset) bool { return orDefault(a.Feed, "threshold") == orDefault(b.Feed, "threshold") }},
 	{"exceptions", func(h Hotset) string { return tomlString(orDefault(h.Exceptions, "none")) },

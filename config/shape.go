@@ -64,6 +64,7 @@ var expectations = map[string]expectation{
 	"hotset.stat":         {kStat, `a statistic's name in quotes, such as "busy", or a list of names to try in order`},
 	"hotset.maxresp":      {kInt, `a whole number`},
 	"hotset.threshold":    {kNumber, `a number`},
+	"hotset.critical":     {kNumber, `a number`},
 	"hotset.feed":         {kString, quoted(Feeds)},
 	"hotset.exceptions":   {kString, quoted(Exceptions)},
 	"hotset.frequency":    {kInt, `a whole number of minutes`},

@@ -95,6 +95,9 @@ func writeHotset(w io.Writer, h Hotset, note string) {
 	fmt.Fprintf(w, "name = %s\npath = %s\nstat = %s\nmaxresp = %d\nthreshold = %s\nfeed = %s\nexceptions = %s\nfrequency = %d\nseverity = %d\ntrap = %d\n",
 		tomlString(h.Name), tomlString(h.Path), tomlStat(h.Stats), h.MaxResp, tomlFloat(h.Threshold),
 		tomlString(orDefault(h.Feed, "threshold")), tomlString(orDefault(h.Exceptions, "none")), h.Frequency, h.Severity, h.Trap)
+	if h.Critical != 0 {
+		fmt.Fprintf(w, "critical = %s\n", tomlFloat(h.Critical))
+	}
 	if h.OnScreen {
 		fmt.Fprintln(w, "on_screen = true")
 	}
@@ -144,6 +147,7 @@ func WriteDefault(w io.Writer, d Defaults) error {
 		"# shown in (50 = 50%): > threshold qualifies, a negative one ranks below |threshold|, 0 all. feed:\n"+
 		"# none, threshold (qualifying peers only) or always; exceptions: none, exception, trap or both,\n"+
 		"# at most one every frequency minutes (5 or more), with severity (and trap, a trap number) > 0.\n"+
+		"# critical (typed as threshold) is `dcimon hot --name NAME --check`'s CRITICAL; threshold its WARNING.\n"+
 		"# on_screen = true opens one only while its class is selected (the top processes while the\n"+
 		"# process table is shown), so the processes are not read for it otherwise.\n"+
 		"# These are the defaults; once the file has a [[hotset]], the file's are all there are.\n"+

@@ -38,7 +38,10 @@ func Describe(ctx context.Context, o DescribeOptions, e Env, w io.Writer) (err e
 	reg := s.Registry()
 	ref, err := reg.Lookup(nil, hostPath(o.Common, reg, o.Path))
 	if err != nil {
-		// PCPD-15: the PCP view of the same failure.
+		// PCPD-15: the PCP view of the same failure, after people's words (issue 42 item 3).
+		if pe, ok := pathError(reg, o.Path, "context or statistic", err).(*PathError); ok {
+			return &wordsError{msg: fmt.Sprintf("%s (%s; %s: %s)", pe.Error(), pe.Codes(), ns.PMErrPMID, ns.PMErrPMID.Text()), err: err}
+		}
 		return fmt.Errorf("%w; %s: %s", err, ns.PMErrPMID, ns.PMErrPMID.Text())
 	}
 	out := describeOut{Path: ref.Path(), Kind: "context", Sections: reg.Describe(ref)}

@@ -125,7 +125,7 @@ func Get(ctx context.Context, o GetOptions, e Env, w io.Writer) (err error) {
 	// under a class of instances (a disk not plugged in yet) is waited for, and beside paths
 	// that resolve a bad one is printed in its place with its error (PCPF-11, DCI-RET-1).
 	if final == len(reqs) && final > 0 {
-		return fmt.Errorf("%s: %w", reqs[0].pattern, reqs[0].err)
+		return reqErr(reg, reqs[0])
 	}
 	set := newGetSet(reg, first) // the statistics asked for, read as one SPMI statset
 	set.sync(reqs)
@@ -189,9 +189,9 @@ func Get(ctx context.Context, o GetOptions, e Env, w io.Writer) (err error) {
 		if r.err != nil {
 			if o.Archived() {
 				// Where the archive read holds none of it (issue 39 item 5).
-				return fmt.Errorf("%s: %w; the archive read holds none of it (pmlogger logs what its configuration names; `dcimon list PCP --archive ...` shows the metrics it holds)", r.pattern, r.err)
+				return fmt.Errorf("%w; the archive read holds none of it (pmlogger logs what its configuration names; `dcimon list PCP --archive ...` shows the metrics it holds)", reqErr(reg, r))
 			}
-			return fmt.Errorf("%s: %w", r.pattern, r.err)
+			return reqErr(reg, r)
 		}
 	}
 	return failed

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"dcimon/collect"
 	ns "dcimon/namespace"
 	"dcimon/views"
 )
@@ -90,17 +91,83 @@ type HotOptions struct {
 	Severity, TrapNo int           // of exceptions and traps
 	Interval         time.Duration // between readings
 	Count            int           // readings to print; 0 until interrupted
+	// Name is the saved hotset's name (hot --name), which titles --check's status line.
+	Name string
+	// Check makes the command a monitoring plugin (check.go): one status line, exit by state.
+	Check bool
+	// Critical is the critical threshold of Check, typed as Threshold; "" for none.
+	Critical string
+	// Watch prints a line per exception as it starts and ends, until interrupted (watch.go).
+	Watch bool
 }
 
 // Hot prints hotset readings (SPMI-HOT-*): the header with qualifying and returned counts and
-// the ranked items, one reading per interval.
+// the ranked items, one reading per interval. With Check it is a monitoring plugin (check.go);
+// with Watch it prints the exceptions as they start and end (watch.go).
 func Hot(ctx context.Context, o HotOptions, e Env, w io.Writer) (err error) {
-	o.Common.Interval = o.Interval
-	s, as, first, day, err := firstReadingOf(ctx, o.Common, e, o.Grandparent)
+	switch {
+	case o.Check:
+		return hotCheck(ctx, o, e, w)
+	case o.Watch:
+		return hotWatch(ctx, o, e, w)
+	}
+	r, err := openHot(ctx, o, e, nil)
 	if err != nil {
 		return err
 	}
-	defer func() { err = damaged(as, err) }() // what was read is printed; then the damage is said
+	defer func() { err = damaged(r.as, err) }() // what was read is printed; then the damage is said
+	var failed error                            // the last reading's: a hotset that could read nothing exits non-zero
+	for n := 0; o.Count == 0 || n < o.Count; n++ {
+		snap, evs, ok, err := r.next(ctx)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		if err := writeHot(w, r.o.JSON, r.o.NetBits, e, r.reg, snap, r.hs, r.entry, evs); err != nil {
+			return err
+		}
+		failed = nil
+		if r.entry.Count == 0 && r.entry.Err != ns.SiSuccess {
+			if err := hotClassErr(snap, r.entry); err != nil {
+				failed = fmt.Errorf("nothing could be read: %w", err)
+			}
+		}
+		if failed == nil && r.entry.Count == 0 && r.o.Archived() {
+			failed = noneRecorded(r.reg, r.o.Grandparent) // nothing to print says why (issue 39 item 5)
+		}
+	}
+	return failed
+}
+
+// hotRun is a hotset being read: its source, its one peer set and where the readings are.
+type hotRun struct {
+	o       HotOptions // with Grandparent and Stat as the name space names them
+	e       Env
+	s       *collect.Sampler
+	as      collect.History
+	reg     *ns.Registry
+	src     *ns.Reading
+	log     *ns.EventLog
+	hs      *ns.HotSet
+	entry   *ns.HotVals
+	measure views.Measure // the statistic's display units
+	seen    uint64        // the event log's sequence already handed out
+	prev    time.Time     // the last reading's end
+	pastTo  func(time.Time) bool
+	ticks   *clockTicks // live readings on the clock (cadence.go)
+}
+
+// openHot opens the source, resolves the hotset's statistic and threshold and adds its peer set,
+// as adjust (when not nil) changes the specification, given the statistic's display measure; the first reading is read, its events kept
+// for the first reading next gives.
+func openHot(ctx context.Context, o HotOptions, e Env, adjust func(*ns.HotSpec, views.Measure) error) (*hotRun, error) {
+	o.Common.Interval = o.Interval
+	s, as, first, day, err := firstReadingOf(ctx, o.Common, e, o.Grandparent)
+	if err != nil {
+		return nil, err
+	}
 	reg := s.Registry()
 	o.Grandparent = hostPath(o.Common, reg, o.Grandparent)
 	src := ns.NewReading(nil)
@@ -117,75 +184,81 @@ func Hot(ctx context.Context, o HotOptions, e Env, w io.Writer) (err error) {
 		}
 	}
 	o.Grandparent, o.Stat = dciNames(reg, o.Grandparent, o.Stat)
-	threshold, format, err := hotThreshold(hs, o)
+	threshold, m, err := hotThreshold(hs, o)
 	if err != nil {
-		return err
+		return nil, damaged(as, err)
+	}
+	var format func(float64) string // nil while the statistic is not resolved: bare numbers
+	if m != (views.Measure{}) {
+		format = m.Format
 	}
 	spec := ns.HotSpec{Grandpa: o.Grandparent, Stat: o.Stat, MaxResp: o.Max, Threshold: threshold,
 		Format: format, Feed: feeds[o.Feed], Except: excepts[o.Except], Frequency: o.Frequency, Severity: o.Severity, TrapNo: o.TrapNo}
 	if !spec.Except.Exceptions() && !spec.Except.Traps() && spec.Frequency == 5 {
 		spec.Frequency = 0 // the default only applies with exceptions; the guide wants 0 otherwise
 	}
+	if adjust != nil {
+		if err := adjust(&spec, m); err != nil {
+			return nil, damaged(as, err)
+		}
+	}
 	entry, err := hs.Add(spec)
 	if err != nil {
 		var ne *ns.Error
 		if asNS(err, &ne) && ne.Si == ns.SiBadArgument {
-			return &UsageError{Msg: views.PlainError(err)} // plain words (issue 32 item 4)
+			return nil, &UsageError{Msg: views.PlainError(err)} // plain words (issue 32 item 4)
 		}
-		return err
+		if _, _, serr := hs.Statistic(nil, o.Grandparent, o.Stat); serr != nil {
+			// People's words first (issue 42 item 3): the grandparent, or the statistic.
+			if _, lerr := reg.Lookup(nil, o.Grandparent); lerr != nil {
+				return nil, damaged(as, pathError(reg, o.Grandparent, "context", lerr))
+			}
+			return nil, damaged(as, statError(reg, o.Grandparent, o.Stat, err))
+		}
+		return nil, damaged(as, err)
 	}
+	r := &hotRun{o: o, e: e, s: s, as: as, reg: reg, src: src, log: log, hs: hs, entry: entry, measure: m,
+		prev: first.End, pastTo: o.pastTo(e.Loc, day, o.endOf(as, e)), ticks: ticksFrom(first, o.Interval, e)}
 	// The events of this first reading are printed with the first line of output: a level
 	// statistic (a file system's %used) is valid at once, so its exception is raised here, and
 	// with a frequency of minutes it is not raised again by the readings that follow (issue 29
 	// item 18).
-	seen := log.Seq()
+	r.seen = log.Seq()
 	if err := hs.Read(false); err != nil {
-		return err
+		return nil, damaged(as, err)
 	}
-	var failed error // the last reading's: a hotset that could read nothing exits non-zero
-	prev := first.End
-	pastTo := o.pastTo(e.Loc, day, o.endOf(as, e))
-	ticks := ticksFrom(first, o.Interval, e)
-	for n := 0; o.Count == 0 || n < o.Count; n++ {
-		if o.Archived() {
-			if archiveEnded(s) {
-				return nil // the archive's last sample was printed
-			}
-		} else if err := ticks.wait(ctx, e); err != nil {
-			return nil
+	return r, nil
+}
+
+// next waits an interval (or steps the archive), reads and ranks; ok is false when there is
+// nothing more to read: the context was cancelled, the archive ended or passed --to. evs are
+// the events raised since the last call.
+func (r *hotRun) next(ctx context.Context) (snap *ns.Snapshot, evs []ns.Event, ok bool, err error) {
+	if r.o.Archived() {
+		if archiveEnded(r.s) {
+			return nil, nil, false, nil // the archive's last sample was read
 		}
-		snap, err := s.Sample(ctx)
-		if err != nil {
-			return nil
-		}
-		if o.Archived() && (archiveEnded(s) || !snap.End.After(prev) || pastTo(snap.End)) {
-			return nil // past the archive's last sample (or its time stands still): nothing more to print
-		}
-		prev = snap.End
-		src.Publish(snap)
-		if err := hs.Read(false); err != nil {
-			return err
-		}
-		var evs []ns.Event
-		if seq := log.Seq(); seq != seen {
-			all := log.Events()
-			evs = all[:min(int(seq-seen), len(all))]
-			seen = seq
-		}
-		if err := writeHot(w, o.JSON, o.NetBits, e, reg, snap, hs, entry, evs); err != nil {
-			return err
-		}
-		failed = nil
-		if entry.Count == 0 && entry.Err != ns.SiSuccess {
-			if err := hotClassErr(snap, entry); err != nil {
-				failed = fmt.Errorf("nothing could be read: %w", err)
-			}
-		}
-		if failed == nil && entry.Count == 0 && o.Archived() {
-			failed = noneRecorded(reg, o.Grandparent)
-		}
+	} else if err := r.ticks.wait(ctx, r.e); err != nil {
+		return nil, nil, false, nil
 	}
-	return failed
+	snap, err = r.s.Sample(ctx)
+	if err != nil {
+		return nil, nil, false, nil
+	}
+	if r.o.Archived() && (archiveEnded(r.s) || !snap.End.After(r.prev) || r.pastTo(snap.End)) {
+		return nil, nil, false, nil // past the archive's last sample (or its time stands still)
+	}
+	r.prev = snap.End
+	r.src.Publish(snap)
+	if err := r.hs.Read(false); err != nil {
+		return nil, nil, false, err
+	}
+	if seq := r.log.Seq(); seq != r.seen {
+		all := r.log.Events()
+		evs = all[:min(int(seq-r.seen), len(all))]
+		r.seen = seq
+	}
+	return snap, evs, true, nil
 }
 
 // dciNames lets a hotset be named in the DCI view: a grandparent given as an instantiated
@@ -211,22 +284,22 @@ func dciNames(reg *ns.Registry, gp, stat string) (string, string) {
 
 // hotThreshold converts the typed threshold from the statistic's display units to its own
 // (issue 12). A statistic that cannot be resolved is left for Add to refuse with its SPMI error.
-// It also gives the statistic's formatter for the exception texts.
-func hotThreshold(hs *ns.HotSet, o HotOptions) (float64, func(float64) string, error) {
+// It also gives the statistic's display measure, for the exception texts.
+func hotThreshold(hs *ns.HotSet, o HotOptions) (float64, views.Measure, error) {
 	c, d, err := hs.Statistic(nil, o.Grandparent, o.Stat)
 	if err != nil {
-		return 0, nil, nil
+		return 0, views.Measure{}, nil
 	}
 	m := views.MeasureWith(views.Options{Class: c, NetBits: o.NetBits}, d)
 	t := strings.TrimSpace(o.Threshold)
 	if t == "" {
-		return 0, m.Format, nil
+		return 0, m, nil
 	}
 	v, err := views.ParseThreshold(m, t)
 	if err != nil {
-		return 0, nil, &UsageError{Msg: "--threshold: " + err.Error()}
+		return 0, m, &UsageError{Msg: "--threshold: " + err.Error()}
 	}
-	return v, m.Format, nil
+	return v, m, nil
 }
 
 // hotErrText is a peer set's SPMI error with what caused it (issue 12): the reason, and the

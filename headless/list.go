@@ -221,7 +221,7 @@ func List(ctx context.Context, o ListOptions, e Env, w io.Writer) (err error) {
 	root := ns.Ref{Ctx: reg.Top()}
 	if o.Path != "" {
 		if root, err = reg.Lookup(nil, hostPath(o.Common, reg, o.Path)); err != nil {
-			return err
+			return pathError(reg, o.Path, "context or statistic", err)
 		}
 	}
 	host := o.Host

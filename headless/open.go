@@ -351,12 +351,17 @@ func ReadHostsFile(path string) ([]byte, error) {
 }
 
 // UsageError is a malformed request: the command line's fault, exit status 2.
-type UsageError struct{ Msg string }
+type UsageError struct {
+	Msg string
+	// Cmd is the command whose --help the error points at ("get"; "" for the monitor or
+	// when not known).
+	Cmd string
+}
 
 func (e *UsageError) Error() string { return e.Msg }
 
 // Usagef is a UsageError with a formatted message.
-func Usagef(format string, args ...any) error { return &UsageError{fmt.Sprintf(format, args...)} }
+func Usagef(format string, args ...any) error { return &UsageError{Msg: fmt.Sprintf(format, args...)} }
 
 // pcpPassword is the password of a pcp://user@host source: DCIMON_PCP_PASSWORD, else the first
 // line of the file DCIMON_PCP_PASSWORD_FILE names; never a command-line argument.

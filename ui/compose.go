@@ -238,7 +238,7 @@ func (m *Model) overviewHelpLine() string {
 	}
 	hm := m.helpAt(m.w)
 	k := m.keys
-	return fitLine(" "+hm.ShortHelpView([]key.Binding{m.oKeys.Up, m.oKeys.Down, m.oKeys.Open, k.Tree, k.Overview, k.Help, k.Quit}), m.w)
+	return keyLine(hm, []key.Binding{m.oKeys.Up, m.oKeys.Down, m.oKeys.Open, k.Tree, k.Overview}, []key.Binding{k.Help, k.Quit}, m.w)
 }
 
 // tooSmall is the notice shown below the minimum size; it never panics, whatever the size.
@@ -454,7 +454,7 @@ func (m *Model) bottomLine() string {
 		return h.line
 	}
 	hm := m.helpAt(m.w)
-	line := fitLine(" "+hm.ShortHelpView(m.shortHelp()), m.w)
+	line := keyLine(hm, m.shortHelp(), []key.Binding{m.keys.Help, m.keys.Quit}, m.w)
 	m.fc.help = keptLine{focus: m.focus, w: m.w, line: line}
 	return line
 }

@@ -383,7 +383,7 @@ func TestSmokeUsersSupplierGoAway(t *testing.T) {
 	tm.keys(":")
 	tm.literal("DDS/acme")
 	tm.keys("Enter")
-	tm.waitFor(`Top has no subcontext "DDS"`)
+	tm.waitFor("no context or statistic DDS/acme — SiInvalidCx (180)") // people's words first (issue 42 item 3)
 	tm.keys("q")
 	tm.restored(0)
 }

@@ -138,7 +138,7 @@ func specialKey(t testing.TB, name string) tea.KeyMsg {
 		"up": tea.KeyUp, "down": tea.KeyDown, "left": tea.KeyLeft, "right": tea.KeyRight,
 		"pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown, "backspace": tea.KeyBackspace, "ctrl+c": tea.KeyCtrlC,
 		"home": tea.KeyHome, "end": tea.KeyEnd, "ctrl+u": tea.KeyCtrlU,
-		"f3": tea.KeyF3, "f5": tea.KeyF5, "f6": tea.KeyF6,
+		"f1": tea.KeyF1, "f3": tea.KeyF3, "f5": tea.KeyF5, "f6": tea.KeyF6, "f9": tea.KeyF9, "f10": tea.KeyF10,
 	}
 	k, ok := types[name]
 	if !ok {

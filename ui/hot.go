@@ -43,6 +43,7 @@ type hotPane struct {
 	pending    []HotsetConfig                  // defaults whose peers have not appeared yet
 	names      map[*namespace.HotVals]string   // each open peer set's name
 	alts       map[*namespace.HotVals][]string // the statistic names a configured set tries, kept when it is saved
+	critical   map[*namespace.HotVals]float64  // a configured set's critical threshold (hot --check's), kept when it is saved
 	tried      uint64                          // the registry generation the pending ones were last tried at
 	// onScreen are the configured peer sets open only while their class is selected
 	// (HotsetConfig.OnScreen); shown holds those open now, by name.
@@ -179,6 +180,10 @@ func (p *hotPane) Add(spec namespace.HotSpec, replace *namespace.HotVals) (*name
 		if a, ok := p.alts[replace]; ok {
 			p.alts[v] = a
 			delete(p.alts, replace)
+		}
+		if c, ok := p.critical[replace]; ok {
+			p.critical[v] = c
+			delete(p.critical, replace)
 		}
 	}
 	p.name(v, name)

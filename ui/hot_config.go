@@ -21,6 +21,9 @@ type HotsetConfig struct {
 	MaxResp int
 	// Threshold is in the units the statistic is shown in (50 is 50% on a percentage, issue 12).
 	Threshold float64
+	// Critical is `dcimon hot --name --check`'s critical threshold, in the same units; the
+	// monitor does not use it, and keeps it when it saves the peer set (issue 42 item 4).
+	Critical  float64
 	Feed      namespace.HotFeed
 	Except    namespace.HotExcept
 	Frequency int
@@ -94,6 +97,12 @@ func (p *hotPane) addConfig(c HotsetConfig) (*namespace.HotVals, error) {
 				p.alts = map[*namespace.HotVals][]string{}
 			}
 			p.alts[v] = c.Stats
+			if c.Critical != 0 {
+				if p.critical == nil {
+					p.critical = map[*namespace.HotVals]float64{}
+				}
+				p.critical[v] = c.Critical
+			}
 			return v, nil
 		}
 	}
@@ -124,7 +133,7 @@ func (p *hotPane) Configs() []HotsetConfig {
 			stats = a
 		}
 		out = append(out, HotsetConfig{Name: p.names[v], Grandpa: sp.Grandpa, Stats: stats, MaxResp: sp.MaxResp,
-			Threshold: th, Feed: sp.Feed, Except: sp.Except, Frequency: sp.Frequency, Severity: sp.Severity, TrapNo: sp.TrapNo})
+			Threshold: th, Critical: p.critical[v], Feed: sp.Feed, Except: sp.Except, Frequency: sp.Frequency, Severity: sp.Severity, TrapNo: sp.TrapNo})
 	}
 	out = append(out, p.pending...)
 	return append(out, p.onScreen...)

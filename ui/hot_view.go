@@ -66,12 +66,8 @@ func (p *hotPane) selStyle(sel bool, base ink) ink {
 // the parameters (SPMI-HOT-16, SPMI-HOT-10).
 func (p *hotPane) header(e *namespace.HotVals, elapsed time.Duration) (string, string) {
 	spec := e.Spec()
-	stat := spec.Stat
 	m := p.hotMeasure(e)
-	l1 := e.Path() + " " + stat
-	if spec.Threshold != 0 {
-		l1 += " " + views.ThresholdText(m, spec.Threshold)
-	}
+	l1 := p.title(e)
 	l1 += fmt.Sprintf(" — top %d of %d", e.Count, e.AvailResp)
 	if e.Err != namespace.SiSuccess && e.Err != namespace.SiNoValue {
 		// In plain words (issue 32 item 4); the inspector gives the SPMI code.
@@ -238,4 +234,30 @@ func compactItems(items []namespace.HotItem, fleet bool, w int) bool {
 		}
 	}
 	return false
+}
+
+// title names a peer set for a block or a header: its path and statistic with its threshold
+// (`Disk busy > 80.0%`), and the hotset's name first when another open peer set ranks the same
+// statistic (`busy-disks: Disk busy > 80.0%`), so two on one statistic are told apart (issue 42
+// item 3).
+func (p *hotPane) title(e *namespace.HotVals) string {
+	spec := e.Spec()
+	t := e.Path() + " " + spec.Stat
+	switch {
+	case spec.Threshold == 0:
+	case spec.Feed == namespace.SiHotAlways:
+		// Every peer is listed: the threshold marks and alerts, it does not select.
+		t += " (" + views.ThresholdText(p.hotMeasure(e), spec.Threshold) + " marked)"
+	default:
+		t += " " + views.ThresholdText(p.hotMeasure(e), spec.Threshold)
+	}
+	for _, o := range p.Entries() {
+		if o != e && o.Path() == e.Path() && o.Spec().Stat == spec.Stat {
+			if name := p.names[e]; name != "" {
+				return safe(name) + ": " + t
+			}
+			return t + fmt.Sprintf(" (max %d)", spec.MaxResp)
+		}
+	}
+	return t
 }

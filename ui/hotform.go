@@ -19,6 +19,10 @@ type formField struct {
 	choices []string // a choice field when not nil
 	choice  int
 	hint    string
+	// fresh marks a number field whose text is as the form filled it in: the first character
+	// typed replaces it, as a selected text is replaced (issue 42 item 4: `n`, 80, Shift-Tab, 3,
+	// Enter is "the top 3 above 80%").
+	fresh bool
 }
 
 func (f *formField) value() string {
@@ -63,7 +67,7 @@ const (
 // m is how the statistic is shown: the threshold is typed and shown in its units (issue 12).
 func newHotForm(keys *formKeys, inKeys *inputKeys, grandpa, stat string, m views.Measure, spec namespace.HotSpec, edit *namespace.HotVals) *hotForm {
 	num := func(label string, v string, hint string) formField {
-		return formField{label: label, input: newLineInput(inKeys, v, 12), hint: hint}
+		return formField{label: label, input: newLineInput(inKeys, v, 12), hint: hint, fresh: true}
 	}
 	f := &hotForm{keys: keys, inKeys: inKeys, grandpa: grandpa, stat: stat, edit: edit, measure: m}
 	unit := m.BaseLabel()
@@ -79,8 +83,14 @@ func newHotForm(keys *formKeys, inKeys *inputKeys, grandpa, stat string, m views
 		num("severity", strconv.Itoa(spec.Severity), "positive with alerts, else 0"),
 		num("trap number", strconv.Itoa(spec.TrapNo), "positive with traps, else 0"),
 	}
+	if edit == nil {
+		f.focus = formThreshold // a new hotset starts where it is decided: over what
+	}
 	return f
 }
+
+// formThreshold is the place of the threshold among the form's fields.
+const formThreshold = 1
 
 // Update handles a key; it reports whether the form was submitted or cancelled.
 func (f *hotForm) Update(km tea.KeyMsg) hotFormDone {
@@ -93,13 +103,19 @@ func (f *hotForm) Update(km tea.KeyMsg) hotFormDone {
 		return formSubmit
 	case key.Matches(km, f.keys.Next):
 		f.focus = (f.focus + 1) % len(f.fields)
+		f.fields[f.focus].fresh = true
 	case key.Matches(km, f.keys.Prev):
 		f.focus = (f.focus + len(f.fields) - 1) % len(f.fields)
+		f.fields[f.focus].fresh = true
 	case fld.choices != nil && (key.Matches(km, f.keys.Inc) || key.Matches(km, f.inKeys.Right) || km.Type == tea.KeySpace):
 		f.step(f.focus, 1)
 	case fld.choices != nil && (key.Matches(km, f.keys.Dec) || key.Matches(km, f.inKeys.Left)):
 		f.step(f.focus, -1)
 	case fld.choices == nil:
+		if fld.fresh && km.Type == tea.KeyRunes && !km.Paste {
+			fld.input.SetValue("") // the first character typed replaces the text filled in
+		}
+		fld.fresh = false
 		fld.input.Update(km)
 	}
 	return formOpen
@@ -181,6 +197,10 @@ func (f *hotForm) View(st *styles, w int, keys string) []string {
 			val = fitLine(val, 16)
 		} else {
 			val = fld.input.View(st, 16, focused)
+			if focused && fld.fresh && fld.input.Value() != "" {
+				// Shown selected: typing replaces it.
+				val = fitLine(st.Row.Selected.Render(cut(fld.input.Value(), 15)), 16)
+			}
 		}
 		hint := ""
 		if hw := inner - lw - 18; hw > 8 {

@@ -106,6 +106,7 @@ var keyActions = []keyAction{
 	{"proc.search", "processes", one(func(k *keymap) *key.Binding { return &k.procs.Search })},
 	{"proc.threads", "processes", one(func(k *keymap) *key.Binding { return &k.procs.Threads })},
 	{"proc.user", "processes", one(func(k *keymap) *key.Binding { return &k.procs.User })},
+	{"proc.kill", "processes", one(func(k *keymap) *key.Binding { return &k.procs.Kill })},
 	{"values.goaway", "values", one(func(k *keymap) *key.Binding { return &k.values.GoAway })},
 	{"hot.new", "hotsets", one(func(k *keymap) *key.Binding { return &k.hot.New })},
 	{"hot.edit", "hotsets", one(func(k *keymap) *key.Binding { return &k.hot.Edit })},

@@ -343,7 +343,7 @@ func (m *Model) gotoPath(path string) {
 		if m.goLazy(path, err) {
 			return
 		}
-		m.setFlash(err.Error(), true)
+		m.setFlash(goWords(m.reg, path, err), true)
 		return
 	}
 	if m.flashErr {

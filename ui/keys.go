@@ -20,9 +20,9 @@ type globalKeys struct {
 
 func newGlobalKeys() globalKeys {
 	return globalKeys{
-		Quit:     key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Quit:     key.NewBinding(key.WithKeys("q", "ctrl+c", "f10"), key.WithHelp("q", "quit")), // F10: htop's
 		Suspend:  key.NewBinding(key.WithKeys("ctrl+z"), key.WithHelp("^z", "suspend")),
-		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Help:     key.NewBinding(key.WithKeys("?", "f1"), key.WithHelp("?", "help")), // F1: htop's
 		Filter:   key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
 		Goto:     key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "go to path")),
 		Pause:    key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pause")),
@@ -140,6 +140,8 @@ func newValuesKeys() valuesKeys {
 type procKeys struct {
 	SortCPU, SortMem, SortTime, Forest, Search key.Binding
 	SortNext, SortPrev, Threads, User          key.Binding
+	// Kill is htop's F9: dcimon says that it only watches, and how to signal the process.
+	Kill key.Binding
 }
 
 func newProcKeys() procKeys {
@@ -153,11 +155,12 @@ func newProcKeys() procKeys {
 		SortPrev: key.NewBinding(key.WithKeys("<"), key.WithHelp("<", "sort by the previous column")),
 		Threads:  key.NewBinding(key.WithKeys("H"), key.WithHelp("H", "user threads (not listed: see THR)")),
 		User:     key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "one user's processes")),
+		Kill:     key.NewBinding(key.WithKeys("f9"), key.WithHelp("F9", "kill: dcimon only watches (says how)")),
 	}
 }
 
 func (k procKeys) all() []key.Binding {
-	return []key.Binding{k.SortCPU, k.SortMem, k.SortTime, k.Forest, k.Search, k.SortNext, k.SortPrev, k.Threads, k.User}
+	return []key.Binding{k.SortCPU, k.SortMem, k.SortTime, k.Forest, k.Search, k.SortNext, k.SortPrev, k.Threads, k.User, k.Kill}
 }
 
 // hotKeys are the hotset pane's bindings.

@@ -276,8 +276,13 @@ func TestGoto(t *testing.T) {
 		t.Fatalf("empty path goes to Top (the first row): %q", got)
 	}
 	m = keys(t, m, ":Nope{enter}")
-	if s := plainView(m); !strings.Contains(s, "SiInvalidCx (180)") {
+	if s := plainView(m); !strings.Contains(s, "no context or statistic Nope — SiInvalidCx (180)") {
 		t.Fatalf("unknown path: %s", s)
+	}
+	// Issue 42 item 3: people's words first, with the nearest name.
+	m = keys(t, m, ":/CPU/cpuO{enter}")
+	if s := plainView(m); !strings.Contains(s, "no context or statistic /CPU/cpuO; did you mean /CPU/cpu0?") {
+		t.Fatalf("a misspelt path: %s", s)
 	}
 	m = keys(t, m, ":CPU/cpu0/idle{enter}")
 	if r := m.tree.Selected(); r.Datum == nil || r.Datum.Name != "idle" {
@@ -478,6 +483,21 @@ func TestHelpOverlay(t *testing.T) {
 	}
 }
 
+// Issue 42 item 4: "the top 3 disks above 80%" takes five actions: n, 80, Shift-Tab, 3, Enter.
+func TestHotsetFormTopNOverThreshold(t *testing.T) {
+	m := newModel(t, newFixture(t, 1, 3), 200, 60, 2)
+	m = keys(t, m, ":Disk/sda/%util{enter}3")
+	m = keys(t, m, "n80{shift+tab}3{enter}")
+	if m.modal != modalNone {
+		t.Fatalf("not saved: %s", m.form.err)
+	}
+	es := m.hot.Entries()
+	sp := es[len(es)-1].Spec()
+	if sp.MaxResp != 3 || sp.Threshold != 80 || !strings.Contains(plainView(m), "Disk %util > 80") || sp.Feed != ns.SiHotThreshold {
+		t.Fatalf("saved %+v, want the top 3 above 80%%", sp)
+	}
+}
+
 // TestHotsetForm creates a peer set from the selected statistic, checks the SPMI-HOT-10 header,
 // edits it, has a bad combination refused (SPMI-HOT-13) and deletes it.
 func TestHotsetForm(t *testing.T) {
@@ -493,8 +513,9 @@ func TestHotsetForm(t *testing.T) {
 	if s := plainView(m); !strings.Contains(s, "New hotset: rank Disk peers by %util") {
 		t.Fatalf("form title:\n%s", s)
 	}
-	// threshold 25, feed threshold; max responses stays 5.
-	m = keys(t, m, "{down}{ctrl+u}25{enter}")
+	// threshold 25 (the form opens on it, and typing replaces what it holds), feed threshold;
+	// max responses stays 5.
+	m = keys(t, m, "25{enter}")
 	if m.modal != modalNone {
 		t.Fatalf("submit: %s", m.form.err)
 	}
@@ -561,8 +582,9 @@ func TestHotsetExceptions(t *testing.T) {
 	src := newFixture(t, 1, 3)
 	m := newModel(t, src, 200, 60, 1)
 	m = keys(t, m, ":Disk/sda/%util{enter}3n")
-	// threshold 50, exceptions with severity 3 every 5 minutes.
-	m = keys(t, m, "{down}{ctrl+u}50{down}{down}{pgup}{down}{ctrl+u}5{down}{ctrl+u}3{enter}")
+	// threshold 50 (the form opens on it), exceptions with severity 3 every 5 minutes; typing
+	// replaces what a field held.
+	m = keys(t, m, "50{down}{down}{pgup}{down}5{down}3{enter}")
 	if m.modal != modalNone {
 		t.Fatalf("submit: %s", m.form.err)
 	}

@@ -59,7 +59,15 @@ func (m *Model) onMouse(msg tea.MouseMsg) {
 	in := m.lay.Panes[target].Inner
 	if in.contains(ev.X, ev.Y) {
 		y := ev.Y - in.Y
-		m.pane(target).ClickRow(y)
+		msg := ""
+		if target == paneValues {
+			msg = m.values.ClickHeader(ev.X-in.X, y) // a click on a column's header sorts (htop's)
+		}
+		if msg != "" {
+			m.setFlash(msg, false)
+		} else {
+			m.pane(target).ClickRow(y)
+		}
 	}
 	m.syncSelection()
 }

@@ -28,6 +28,7 @@ type overview struct {
 	procGen uint64
 	top     []ranked
 	hosts   hostsTable // a fleet's hosts, first on its overview (hosts.go)
+	texts   []string   // overviewProcs' value texts, reused
 }
 
 // ovLine is one line of the overview being built, and the statistic it shows when it has one.
@@ -367,32 +368,42 @@ func (m *Model) overviewHotsets(w, h int) []ovLine {
 	}
 	cols := max(min(n, w/38), 1)
 	colW := min((w-(cols-1))/cols, 72)
-	var blocks [][]ovLine
+	type block struct {
+		e     *namespace.HotVals
+		title string // without its count: the count is of the rows the height lets it show
+		items []ovLine
+	}
+	var blocks []block
 	for _, e := range entries {
 		if skip(e) {
 			continue // every processor has its bar above, every process its line
 		}
 		var b []ovLine
 		d := e.Stat()
-		title := e.Path() + " " + e.Spec().Stat
-		switch {
-		case d == nil:
-		case e.Count == 0 && (e.Err == namespace.SiNoValue || m.snap == nil || m.snap.Seq < 2):
-			title += " — measuring…"
-		default:
-			title += " — top " + strconv.Itoa(e.Count) + " of " + strconv.Itoa(e.AvailResp)
+		// Titled by the hotset's name and threshold, so two on one statistic are told apart
+		// (issue 42 item 3).
+		blocks = append(blocks, block{e: e, title: m.hot.title(e)})
+		bl := &blocks[len(blocks)-1]
+		// The value column is as wide as the block's widest value (issue 42 item 1), 10 at least
+		// so blocks side by side line up.
+		valW := 10
+		texts := make([]string, len(e.Items))
+		for i, it := range e.Items {
+			if it.Inst != nil {
+				texts[i] = m.vf.text(it.Inst.Class, d, it.Val)
+				valW = max(valW, width(texts[i]))
+			}
 		}
-		b = append(b, ovLine{m.st.Text.Accent.Render(cut(title, colW)), e.Path()})
+		valW = min(valW, colW/3)
 		for i, it := range e.Items {
 			if it.Inst == nil {
 				continue
 			}
-			txt := m.vf.text(it.Inst.Class, d, it.Val)
+			txt := texts[i]
 			nameW := min(12, colW/3)
 			if e.Fleet() {
 				nameW = min(24, colW*2/5) // a host and its peer
 			}
-			valW := 10
 			bw := colW - 3 - nameW - valW - 2
 			var sb strings.Builder
 			m.st.Text.Muted.writePadLeft(&sb, strconv.Itoa(i+1), 2)
@@ -409,7 +420,7 @@ func (m *Model) overviewHotsets(w, h int) []ovLine {
 			}
 			b = append(b, ovLine{sb.String(), it.Inst.Context().Path() + "/" + d.Name})
 		}
-		blocks = append(blocks, b)
+		bl.items = b
 	}
 	// Columns of blocks; a column takes the next block while the height allows.
 	var out []ovLine
@@ -417,11 +428,27 @@ func (m *Model) overviewHotsets(w, h int) []ovLine {
 		end := min(start+cols, len(blocks))
 		n := 0
 		for _, b := range blocks[start:end] {
-			n = max(n, len(b))
+			n = max(n, len(b.items)+1)
 		}
 		n = min(n, h-len(out))
 		if n <= 0 {
 			break
+		}
+		// Each block's title counts the rows it shows, never more (issue 42 item 1: "top 4 of
+		// 4" over one row).
+		heads := make([]ovLine, end-start)
+		for j, b := range blocks[start:end] {
+			count := ""
+			switch e := b.e; {
+			case e.Stat() == nil:
+			case e.Count == 0 && (e.Err == namespace.SiNoValue || m.snap == nil || m.snap.Seq < 2):
+				count = " — measuring…"
+			default:
+				count = " — top " + strconv.Itoa(min(e.Count, len(b.items), n-1)) + " of " + strconv.Itoa(e.AvailResp)
+			}
+			// The title gives way before the count: the count says what the rows are.
+			title := cut(b.title, max(colW-width(count), colW/2)) + count
+			heads[j] = ovLine{m.st.Text.Accent.Render(cut(title, colW)), b.e.Path()}
 		}
 		for i := range n {
 			var sb strings.Builder
@@ -431,10 +458,16 @@ func (m *Model) overviewHotsets(w, h int) []ovLine {
 					sb.WriteByte(' ')
 				}
 				cell := ""
-				if i < len(b) {
-					cell = b[i].text
+				line := heads[j]
+				if i > 0 && i-1 < len(b.items) {
+					line = b.items[i-1]
+				} else if i > 0 {
+					line = ovLine{}
+				}
+				if line.text != "" {
+					cell = line.text
 					if path == "" {
-						path = b[i].path
+						path = line.path
 					}
 				}
 				sb.WriteString(fitLine(cell, colW))

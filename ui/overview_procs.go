@@ -24,7 +24,7 @@ type procBlock struct {
 var procBlocks = [...]procBlock{
 	{"by CPU", "cpu", "%CPU", 5},
 	{"by memory", "rss", "RES", 6},
-	{"by I/O", "io_bytes", "IO/s", 9},
+	{"by I/O", "io_bytes", "DISK R/W", 9}, // htop's name of the column: bytes read and written a second
 }
 
 // procCols are the data of the process class the block reads, by datum index; -1 where the
@@ -95,9 +95,10 @@ func topN(cv *namespace.ClassValues, di, n int, dst []ranked) ([]ranked, int) {
 	return dst, valid
 }
 
-// maxProcRows is the most processes a ranking of the overview lists: the busiest at a glance;
-// the process table (P) has them all.
-const maxProcRows = 15
+// maxProcRows is the most processes a ranking of the overview lists; the process table (P) has
+// them all. The overview gives the blocks the height the hotsets and events leave (issue 42
+// item 1: at 200×60, 27 rows stayed empty under blocks stopped at 15).
+const maxProcRows = 40
 
 // overviewProcs is the process block for a w×h area: up to three rankings side by side (CPU,
 // then memory and I/O as the width allows), each a title, a header and up to maxProcRows
@@ -143,11 +144,20 @@ func (m *Model) overviewProcs(w, h int) []ovLine {
 			title += " — top " + strconv.Itoa(len(top)) + " of " + strconv.Itoa(valid)
 		}
 		out := []ovLine{{m.st.Text.Accent.Render(cut(title, colW)), "Proc"}}
-		out = append(out, ovLine{m.st.Table.Header.Render(fitLine(procHeader(b, memTotal > 0, colW), colW)), "Proc"})
 		ms := m.vf.measure(pc.c, &pc.c.Datums[di]) // once a block, not a row
+		// The ranked column is as wide as its widest value or its header (issue 42 item 1:
+		// "72.4 MiB…" was cut).
+		texts := m.ov.texts[:0]
 		for _, r := range top {
+			t := procValueText(b, cv.Vals[r.slot*len(pc.c.Datums)+di], ms)
+			texts = append(texts, t)
+			b.width = max(b.width, width(t))
+		}
+		m.ov.texts = texts[:0]
+		out = append(out, ovLine{m.st.Table.Header.Render(fitLine(procHeader(b, memTotal > 0, colW), colW)), "Proc"})
+		for i, r := range top {
 			in := cv.Insts[r.slot]
-			out = append(out, ovLine{m.procRow(cv, pc, b, di, ms, r.slot, memTotal, colW), in.Context().Path() + "/" + b.stat})
+			out = append(out, ovLine{m.procRow(cv, pc, b, di, ms, r.slot, memTotal, colW, texts[i]), in.Context().Path() + "/" + b.stat})
 		}
 		blocks = append(blocks, out)
 	}
@@ -196,7 +206,7 @@ func procHeader(b procBlock, mem bool, w int) string {
 
 // procRow is one process of a block, in procHeader's columns; the command line takes the rest of
 // the width.
-func (m *Model) procRow(cv *namespace.ClassValues, pc *procCols, b procBlock, di int, ms views.Measure, slot int, memTotal float64, w int) string {
+func (m *Model) procRow(cv *namespace.ClassValues, pc *procCols, b procBlock, di int, ms views.Measure, slot int, memTotal float64, w int, txt string) string {
 	nd := len(pc.c.Datums)
 	row := cv.Vals[slot*nd : (slot+1)*nd]
 	get := func(i int) namespace.Value {
@@ -211,16 +221,6 @@ func (m *Model) procRow(cv *namespace.ClassValues, pc *procCols, b procBlock, di
 	m.st.Text.Muted.writePad(&sb, cut(safe(get(pc.user).S), 8), 8)
 	sb.WriteByte(' ')
 	v := row[di]
-	d := &pc.c.Datums[di]
-	var txt string
-	switch b.stat {
-	case "cpu":
-		txt = strconv.FormatFloat(ms.Base(v.V), 'f', 1, 64)
-	case "rss":
-		txt = string(humanText(nil, v.V, 1024))
-	default:
-		txt = m.vf.text(pc.c, d, v)
-	}
 	ink := m.st.Text.Normal
 	if b.stat == "cpu" && ms.Base(v.V) >= procBusyAt {
 		ink = m.st.Text.Warn
@@ -247,8 +247,23 @@ func (m *Model) procRow(cv *namespace.ClassValues, pc *procCols, b procBlock, di
 	if cmd == "" {
 		cmd = get(pc.cmd).S
 	}
-	sb.WriteString(cut(safe(cmd), max(w-width(sb.String()), 0)))
+	sb.WriteString(cut(htopCommand(cmd), max(w-width(sb.String()), 0)))
 	return sb.String()
+}
+
+// procValueText is a process's value in the ranked column of block b: %CPU with one decimal,
+// RES as htop's (htopBytes), and the I/O rate as htop's DISK R/W column (`72.38 M/s`).
+func procValueText(b procBlock, v namespace.Value, ms views.Measure) string {
+	if v.State != namespace.Valid {
+		return views.Mark(v)
+	}
+	switch b.stat {
+	case "cpu":
+		return strconv.FormatFloat(ms.Base(v.V), 'f', 1, 64)
+	case "rss":
+		return string(htopBytes(nil, v.V))
+	}
+	return htopRate(ms.Base(v.V))
 }
 
 // timePlus is a processor time in milliseconds as htop's TIME+ prints it: minutes, seconds and

@@ -32,11 +32,11 @@ func TestProcTable(t *testing.T) {
 				t.Fatalf("Proc shows mode %v, want the table", m.values.Mode())
 			}
 			var got []string
-			for _, c := range m.values.cols[:12] { // then every other statistic, scrolled to with ›
+			for _, c := range m.values.cols[:13] { // then every other statistic, scrolled to with ›
 				got = append(got, c.title())
 			}
 			// issue 32 item 8: htop's %MEM and TIME+ beside top's columns.
-			if want := "[USER S %CPU %MEM RES TIME+ read/s write/s io/s THR NI COMMAND]"; fmt.Sprint(got) != want {
+			if want := "[USER S %CPU %MEM RES TIME+ read/s write/s io/s THR NI VIRT COMMAND]"; fmt.Sprint(got) != want {
 				t.Fatalf("columns %v, want %s", got, want)
 			}
 			if c := m.values.cols[m.values.sortCol-1]; c.title() != "%CPU" || !m.values.sortDesc {

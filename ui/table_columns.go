@@ -28,6 +28,7 @@ type tableCol struct {
 	help   string  // what the column is, for the help overlay
 	bar    int     // the cells of a bar drawn before the number (df's Use%), 0 for none
 	human  float64 // a fixed column printed as df -h does, in powers of human (1024 or 1000)
+	htop   bool    // a fixed column of bytes printed as htop's RES (htopBytes)
 	datum  *namespace.Datum
 	// A text column (top's USER and S) shows the value's text, left-aligned, at most maxW
 	// cells; a fill column (COMMAND) is the last and takes the width the others leave.
@@ -81,7 +82,7 @@ func tableColumns(vf valueFormat, ctx *namespace.Context, c *namespace.Class) []
 		col.pinned = pc.pinned
 		col.text, col.fill, col.maxW, col.dec, col.sortFirst, col.calc = pc.text, pc.fill, pc.maxW, pc.dec, pc.sort, pc.calc
 		if (pc.unit != "" || pc.div != 0) && !vf.raw { // raw readings are exact numbers, not the tool's form
-			col.fixed, col.unit, col.div, col.human = true, pc.unit, pc.div, pc.human
+			col.fixed, col.unit, col.div, col.human, col.htop = true, pc.unit, pc.div, pc.human, pc.htop
 			if pc.unit == "kB/s" && col.col.Measure().Kind == views.KindBits {
 				// net_units = "bits": the interface's rates in Mbit/s, as a link's speed is given.
 				col.header, col.unit, col.div = strings.Replace(pc.header, "kB/s", "Mbit/s", 1), "Mbit/s", 1e6
@@ -156,6 +157,7 @@ type colPref struct {
 	help   string
 	bar    bool    // a bar before the number, coloured by the statistic's hotset threshold
 	human  float64 // printed as df -h: 1024 for bytes (100G), 1000 for counts (262k)
+	htop   bool    // bytes printed as htop's RES and VIRT (1037M, 12.3G: htopBytes)
 	dec    int     // decimals of a fixed column + 1 (1: whole numbers, 2: one, as top's %CPU); 0 is two
 	text   bool    // the value's text, left-aligned in at most maxW cells (USER, S)
 	fill   bool    // text in the width the other columns leave, last (COMMAND)
@@ -211,13 +213,14 @@ var preferredColumns = map[string][]colPref{
 		{header: "S", names: []string{"state"}, text: true, maxW: 1, help: "R running, S sleeping, D disk wait, Z zombie, T stopped, I idle kernel thread"},
 		{header: "%CPU", names: []string{"cpu"}, unit: "%", div: 1, dec: 2, sort: true, help: "share of one processor over the interval, as top (many threads can pass 100)"},
 		{header: "%MEM", names: []string{"rss"}, unit: "%", div: 1, dec: 2, calc: calcMem, help: "resident memory as a share of the host's memory (Mem/Real/total), as htop's MEM%"},
-		{header: "RES", names: []string{"rss"}, unit: "bytes", div: 1, human: 1024, help: "resident memory, as top's RES (K, M, G: powers of 1024)"},
+		{header: "RES", names: []string{"rss"}, unit: "KiB", div: 1, htop: true, help: "resident memory as htop's RES: KiB (no mark) under 100000, then M, G marked (powers of 1024), never rounded up: 1037M, not 1.1G"},
 		{header: "TIME+", names: []string{"utime"}, div: 1, calc: calcTime, help: "processor time used since the process started, user and system, as htop's TIME+ (minutes:seconds.hundredths; 5h07:12 past an hour)"},
 		kBps("read/s", "kilobytes per second the process caused to be read from storage; n/a where /proc/PID/io is closed to dcimon", "read_bytes"),
 		kBps("write/s", "kilobytes per second the process caused to be written to storage", "write_bytes"),
 		kBps("io/s", "read/s + write/s: what the busiest processes by I/O are ranked by", "io_bytes"),
 		{header: "THR", names: []string{"threads"}, div: 1, dec: 1, help: "threads"},
 		{header: "NI", names: []string{"nice"}, div: 1, dec: 1, help: "nice value, -20 to 19"},
+		{header: "VIRT", names: []string{"vsize"}, unit: "KiB", div: 1, htop: true, help: "virtual memory as htop's VIRT: KiB (no mark) under 100000, then M, G marked, never rounded up"},
 		{header: "COMMAND", names: []string{"cmdline"}, fill: true, help: "the command line ([name] for a kernel thread): it takes the width the other columns leave, and → past the last column scrolls it; t shows the processes as a tree by parent"},
 	},
 	"CGroup": {
@@ -272,6 +275,9 @@ func (c *tableCol) fixedText(dst []byte, v namespace.Value, totals bool) []byte 
 		return append(dst, timePlus(uint64(v.V))...)
 	}
 	x := c.column(totals).Measure().Base(v.V) / c.div
+	if c.htop {
+		return htopBytes(dst, x)
+	}
 	if c.human > 0 {
 		return humanText(dst, x, c.human)
 	}
@@ -296,6 +302,8 @@ func (c *tableCol) textCell(v namespace.Value, ok bool) string {
 	switch {
 	case !ok:
 		return ""
+	case v.State == namespace.Valid && c.fill && (c.name == "cmdline" || c.name == "command"):
+		return htopCommand(v.S) // a newline a space, other control characters ?, as htop
 	case v.State == namespace.Valid:
 		return safe(v.S)
 	case c.fill && v.Reason == namespace.ReasonNotPresent:

@@ -48,6 +48,8 @@ func (p *valuesPane) fitColumns() {
 		switch {
 		case c.fixed && c.human > 0:
 			c.textW = max(c.textW, 5) // df -h's widest: "1023K", "9.9G"
+		case c.fixed && c.htop:
+			c.textW = max(c.textW, 5) // htop's RES is five wide: "99999", "9999M", "12.3G"
 		case c.fixed && c.calc != calcNone:
 		case c.fixed:
 			// The widest number: its integer digits, the point and the decimals, a sign.
@@ -64,9 +66,21 @@ func (p *valuesPane) fitColumns() {
 	}
 }
 
-// showSortCol scrolls the columns so the sort column is on screen.
+// pinnedCol says whether column i is always on screen: a pinned one (%util), or the process
+// table's sort column, which stays in sight without scrolling USER and S away (issue 42 item 2:
+// after T they went and did not come back).
+func (p *valuesPane) pinnedCol(i int) bool {
+	return p.cols[i].pinned || (i == p.sortCol-1 && !p.cols[i].fill && p.ProcTable())
+}
+
+// showSortCol scrolls the columns so the sort column is on screen. The process table's is
+// pinned: a sort there scrolls back to the first columns, as htop's table never scrolls them.
 func (p *valuesPane) showSortCol() {
 	if p.sortCol == 0 {
+		return
+	}
+	if p.ProcTable() {
+		p.colOff = 0
 		return
 	}
 	i := p.sortCol - 1
@@ -91,7 +105,7 @@ func (p *valuesPane) tableLayout() (nameW int, vis []int) {
 	used := nameW
 	var pinned []int
 	for i := range p.cols {
-		if p.cols[i].pinned {
+		if p.pinnedCol(i) {
 			used += 1 + p.colWidth(i)
 			pinned = append(pinned, i)
 		}
@@ -112,7 +126,7 @@ func (p *valuesPane) tableLayout() (nameW int, vis []int) {
 		}
 	}
 	for i := p.colOff; i < len(p.cols); i++ {
-		if p.cols[i].pinned || p.cols[i].fill {
+		if p.pinnedCol(i) || p.cols[i].fill {
 			continue
 		}
 		cw := p.colWidth(i)

@@ -473,60 +473,6 @@ func errText(cv *namespace.ClassValues) string {
 	return cv.ErrReason.String()
 }
 
-func (p *valuesPane) moveTo(i int) {
-	n := p.rowCount()
-	if n == 0 {
-		p.cursor = 0
-		return
-	}
-	p.cursor = clamp(i, 0, n-1)
-	p.scrollToCursor()
-	p.picked = nil
-	if p.mode == valuesTable && p.cursor < len(p.order) {
-		p.picked = p.rows[p.order[p.cursor]].inst // the cursor stays on it when the rows re-sort
-	}
-}
-
-// followPicked puts the cursor back on the instance the user chose, wherever the new order put
-// it, as top and htop keep the selected process: a table ranked by a live value reorders at
-// every sample. Gone, it leaves the cursor where it was.
-func (p *valuesPane) followPicked() {
-	if p.picked == nil || p.mode != valuesTable {
-		return
-	}
-	if p.cursor < len(p.order) && p.rows[p.order[p.cursor]].inst == p.picked {
-		return
-	}
-	for k, i := range p.order {
-		if r := &p.rows[i]; r.inst == p.picked && !r.gone {
-			p.cursor = k
-			p.scrollToCursor()
-			return
-		}
-	}
-}
-
-func (p *valuesPane) scrollToCursor() {
-	h := p.bodyH()
-	if h <= 0 {
-		return
-	}
-	p.offset = keepInView(p.cursor, p.offset, h, p.rowCount())
-}
-
-// Scroll moves the cursor by n rows, for the mouse wheel.
-func (p *valuesPane) Scroll(n int) { p.moveTo(p.cursor + n) }
-
-// ClickRow selects the row at line y of the pane.
-func (p *valuesPane) ClickRow(y int) {
-	if y < p.headerLines() {
-		return
-	}
-	if i := p.offset + y - p.headerLines(); i < p.rowCount() {
-		p.moveTo(i)
-	}
-}
-
 // flashMsg asks the root to show a short message on the status line: a pane's feedback on a
 // key that changes nothing else on screen.
 type flashMsg struct {
@@ -648,53 +594,6 @@ func (p valuesPane) FullHelp() [][]key.Binding {
 
 // restyle draws the pane again with the (changed) styles.
 func (p *valuesPane) restyle() { p.ver = p.cache.next() }
-
-// goAwayMsg asks the root to tell an extension supplier to go away (SPMI-DDS-5).
-type goAwayMsg struct{ module string }
-
-// goAwayKey is X: on a user's supplier (its row under Monitor, or one of its statistics under
-// DDS), the first press says what a second will do, the second sends it away. The built-in
-// suppliers cannot be sent away, and a process is never signalled: dcimon is a monitor.
-func (p *valuesPane) goAwayKey() tea.Cmd {
-	mod := p.supplierModule()
-	switch {
-	case mod == "":
-		p.goAway = ""
-		return flashCmd("X sends a user's supplier away: select it under Monitor, or one of its statistics under DDS", false)
-	case !strings.HasPrefix(mod, "dds:"):
-		p.goAway = ""
-		return flashCmd(mod+" is built in: only users' suppliers (dds:…) can be sent away", true)
-	case p.goAway != mod:
-		p.goAway = mod
-		return flashCmd("X again sends "+mod+" away: its statistics go until its file changes", false)
-	}
-	p.goAway = ""
-	return func() tea.Msg { return goAwayMsg{mod} }
-}
-
-// supplierModule is the supplier of what is selected: a provider row of the Monitor context, or
-// the supplier of the class the context belongs to; "" for a context several suppliers share.
-func (p *valuesPane) supplierModule() string {
-	if r := p.Selected(); p.mode == valuesTable && p.class != nil && p.class.Name == "provider" && r.Ctx != nil && r.Ctx.Inst != nil &&
-		r.Ctx.Parent() != nil && r.Ctx.Parent().Name == "Monitor" {
-		return r.Ctx.Inst.OSName
-	}
-	ctx := p.ctx
-	if r := p.Selected(); r.Ctx != nil {
-		ctx = r.Ctx
-	}
-	for c := ctx; c != nil; c = c.Parent() {
-		for _, cl := range []*namespace.Class{c.Stats, c.Class} {
-			if cl != nil && cl.Supplier != nil {
-				if cl.Shared {
-					return ""
-				}
-				return cl.Supplier.Module
-			}
-		}
-	}
-	return ""
-}
 
 // ForgetHistory drops the sparklines' history: the replay jumped in time, and a line drawn across
 // the jump would join values hours apart.

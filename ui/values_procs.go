@@ -56,6 +56,14 @@ func (p *valuesPane) procKey(km tea.KeyMsg) (cmd tea.Cmd, ok bool) {
 			return flashCmd("processes as a tree by parent, siblings in the sort order (t: a list)", false), true
 		}
 		return flashCmd("processes as a list (t: a tree by parent)", false), true
+	case key.Matches(km, k.Kill):
+		// htop's F9 signals; dcimon reads and never acts (docs/keys.md says why), so it says
+		// so, and how to do it.
+		pid := "PID"
+		if r := p.Selected(); r.Ctx != nil && r.Ctx.Inst != nil {
+			pid = safe(r.Ctx.Name)
+		}
+		return flashCmd("dcimon only watches: it sends no signal. To end "+pid+": kill "+pid+" (or kill -9 "+pid+"), or htop", false), true
 	case key.Matches(km, k.Threads):
 		return flashCmd("dcimon lists processes, not their threads: THR counts each process's threads", false), true
 	}
@@ -138,4 +146,52 @@ func skipCells(s string, n int) string {
 		w += cellWidth(string(r))
 	}
 	return ""
+}
+
+// ClickHeader sorts a table by the column whose header is at x on line y of the pane, as a
+// click on htop's header does (issue 42 item 2): highest first (a text column: A to Z), and a
+// click on the sort column reverses it. It says what it did, "" when the click was not on a
+// header.
+func (p *valuesPane) ClickHeader(x, y int) string {
+	if p.mode != valuesTable || y != len(p.degradedLines()) || x < 0 {
+		return ""
+	}
+	nameW, vis := p.tableLayout()
+	col := -1 // the sort column the click names: 0 the name column, i+1 column i
+	if x < nameW {
+		col = 0
+	}
+	at := nameW
+	for _, i := range vis {
+		w := p.colWidth(i)
+		if p.cols[i].fill {
+			w = p.fillWidth(vis)
+		}
+		if x >= at && x < at+1+w {
+			col = i + 1
+		}
+		at += 1 + w
+	}
+	if col < 0 || (col > 0 && p.cols[col-1].fill && !p.ProcTable()) {
+		return ""
+	}
+	if col == p.sortCol {
+		p.sortDesc = !p.sortDesc
+	} else {
+		p.sortCol = col
+		p.sortDesc = col != 0 && !p.cols[col-1].text && !p.cols[col-1].fill
+	}
+	p.showSortCol()
+	p.sortRows()
+	order := "highest first"
+	switch {
+	case col == 0 || (col > 0 && (p.cols[col-1].text || p.cols[col-1].fill)):
+		order = "A to Z"
+		if p.sortDesc {
+			order = "Z to A"
+		}
+	case !p.sortDesc:
+		order = "lowest first"
+	}
+	return "sorted by " + p.sortTitle() + ", " + order + " (click again: reversed)"
 }
