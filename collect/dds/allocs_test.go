@@ -12,7 +12,9 @@ import (
 // Issue 38 item 6: a supplier file's allocations are a test, not a figure nobody reads: its
 // collection when the file has not changed (one stat), and when it has (1,000 series in 10
 // families: read, parsed, mapped, values). The ceilings are a little above the counts measured
-// when they were set (2026-11-28: 2, and 19,680: about 20 a series, most of them expfmt's); lower them when the counts fall.
+// when they were set (2026-11-28: 2, and 19,680: about 20 a series, most of them expfmt's; then
+// 8 for the unchanged file once its stat runs off the supplier's lock under a deadline, so that
+// a file that blocks holds nothing up, issue 41 item 2); lower them when the counts fall.
 func TestSupplierFileAllocations(t *testing.T) {
 	if raceDetector {
 		t.Skip("the race detector allocates on its own")
@@ -32,8 +34,8 @@ func TestSupplierFileAllocations(t *testing.T) {
 		if _, err := ps[0].Collect(ctx, collect.Request{}); err != nil {
 			t.Fatal(err)
 		}
-	}); got > 3 {
-		t.Errorf("a collection of an unchanged file: %.0f allocations, the budget is 3", got)
+	}); got > 9 {
+		t.Errorf("a collection of an unchanged file: %.0f allocations, the budget is 9", got)
 	}
 	now := time.Now()
 	if got := testing.AllocsPerRun(10, func() {
