@@ -101,7 +101,10 @@ type Class struct {
 	ctx          *Context // where this class's instances (or its own context) hang in the SPMI tree
 	slots        []*Instance
 	free         []int
-	byKey        map[instKey]*Instance
+	// An instance is found by its levels: in byOne when it has one (most classes: a map of 8-byte
+	// keys, not of instKey's 40), else in byKey, made when first needed.
+	byOne map[uint64]*Instance
+	byKey map[instKey]*Instance
 }
 
 // tables are what a class's datums compile to (Compile): the lookups by low byte and name, the
@@ -299,6 +302,36 @@ type InstanceSpec struct {
 type instKey struct {
 	n int
 	v [4]uint64
+}
+
+// lookup is the instance with these levels, or one whose levels fold to the same key (the caller
+// compares them), or nil.
+func (c *Class) lookup(levels []uint64) *Instance {
+	if len(levels) == 1 {
+		return c.byOne[levels[0]]
+	}
+	return c.byKey[keyOf(levels)]
+}
+
+// keep makes the instance found by its levels.
+func (c *Class) keep(in *Instance) {
+	if len(in.Levels) == 1 {
+		c.byOne[in.Levels[0]] = in
+		return
+	}
+	if c.byKey == nil {
+		c.byKey = map[instKey]*Instance{}
+	}
+	c.byKey[keyOf(in.Levels)] = in
+}
+
+// drop forgets the instance of these levels.
+func (c *Class) drop(levels []uint64) {
+	if len(levels) == 1 {
+		delete(c.byOne, levels[0])
+		return
+	}
+	delete(c.byKey, keyOf(levels))
 }
 
 func keyOf(levels []uint64) instKey {

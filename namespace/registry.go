@@ -152,14 +152,14 @@ func (r *Registry) RegisterClass(c *Class) error {
 	}
 	c.reg = r
 	c.index = len(r.ordered)
-	c.byKey = map[instKey]*Instance{}
+	c.byOne, c.byKey = map[uint64]*Instance{}, nil
 	r.classes[key] = c
 	r.ordered = append(r.ordered, c)
 	r.gen++
 	if c.SingleInstance() {
 		in := &Instance{Class: c, Levels: []uint64{0}, Name: c.Name, OSName: c.Name, Label: c.Label, ctx: c.ctx}
 		c.slots = append(c.slots, in)
-		c.byKey[keyOf(in.Levels)] = in
+		c.keep(in)
 		if c.ctx.Stats == c {
 			c.ctx.StatsInst = in
 		}
@@ -256,7 +256,7 @@ func (r *Registry) Sync(c *Class, specs []InstanceSpec, t time.Time, out []*Inst
 		s := &specs[i]
 		in := out[i]
 		if in == nil || in.removed.Load() || in.Class != c || !slices.Equal(in.Levels, s.Levels) {
-			in = c.byKey[keyOf(s.Levels)]
+			in = c.lookup(s.Levels)
 			if in != nil && !slices.Equal(in.Levels, s.Levels) {
 				in = nil
 			}
@@ -308,7 +308,7 @@ func (r *Registry) AddInstance(c *Class, s InstanceSpec, t time.Time) (*Instance
 	if c.SingleInstance() {
 		return nil, Event{}, errf(StatusInvalidArg, SiBadArgument, "class %s has its single instance already (DCI-NS-4)", c.ID)
 	}
-	if in := c.byKey[keyOf(s.Levels)]; in != nil && slices.Equal(in.Levels, s.Levels) {
+	if in := c.lookup(s.Levels); in != nil && slices.Equal(in.Levels, s.Levels) {
 		return nil, Event{}, errf(StatusDuplicate, SiDuplicate, "instance %s of class %s already exists", in.ID(), c.ID)
 	}
 	return r.addLocked(c, &s, t)
@@ -335,7 +335,7 @@ func (r *Registry) addLocked(c *Class, s *InstanceSpec, t time.Time) (*Instance,
 	}
 	host := c.ctx
 	if s.Parent != nil {
-		pi := c.byKey[keyOf(s.Parent)]
+		pi := c.lookup(s.Parent)
 		if pi == nil || pi.removed.Load() || !slices.Equal(pi.Levels, s.Parent) {
 			return nil, Event{}, errf(StatusInvalidArg, SiInvalidCx, "class %s: instance %q has no parent instance %s", c.ID, name, Inst(s.Parent...))
 		}
@@ -385,7 +385,7 @@ func (r *Registry) addLocked(c *Class, s *InstanceSpec, t time.Time) (*Instance,
 	}
 	in.ctx = &Context{Name: name, Desc: desc, Kind: CtxInstance, ASN: asn, Class: c, Inst: in, Stats: c, StatsInst: in}
 	host.addChild(in.ctx)
-	c.byKey[keyOf(in.Levels)] = in
+	c.keep(in)
 	r.gen++
 	return in, Event{Time: t, Kind: EvInstanceAdded, Path: in.ctx.Path(), Class: c.ID, Inst: in.ID(),
 		Text: fmt.Sprintf("instance %s added", in.ctx.Path())}, nil
@@ -407,7 +407,7 @@ func (r *Registry) removeLocked(in *Instance, t time.Time, evs []Event) []Event 
 	in.removed.Store(true)
 	c.slots[in.slot] = nil
 	c.free = append(c.free, in.slot)
-	delete(c.byKey, keyOf(in.Levels))
+	c.drop(in.Levels)
 	r.gen++
 	return append(evs, Event{Time: t, Kind: EvInstanceRemoved, Path: path, Class: c.ID, Inst: in.ID(),
 		Text: fmt.Sprintf("instance %s removed", path)})
