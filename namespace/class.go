@@ -245,19 +245,21 @@ type Instance struct {
 	OSName string   // the name the operating system uses, any bytes
 	Label  Label
 	Flags  InstFlags
-	Access string
-	Desc   string
-	Attrs  []Attr
+	// removed sits in the 4 bytes Flags leaves before the next word: 240 bytes an instance, not 248
+	// and the allocator's 256.
+	removed atomic.Bool // read by the UI without the registry lock (handles see SiDeleted)
+	Access  string
+	Desc    string
+	Attrs   []Attr
 	// Labels are the instance's labels as its supplier gave them (a user's series: its label
 	// set, `v="slash/path"`), any bytes: the export writes them back unchanged, and every view
 	// escapes them.
 	Labels []Attr
 	Added  time.Time
 
-	slot    int
-	ctx     *Context
-	seen    uint64
-	removed atomic.Bool // read by the UI without the registry lock (handles see SiDeleted)
+	slot int
+	ctx  *Context
+	seen uint64
 }
 
 // Slot is the instance's position in its class's snapshot values, stable while it lives.
