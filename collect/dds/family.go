@@ -105,18 +105,12 @@ type ddsFamily struct {
 	whole   bool    // an integer PCP type: a value with decimals does not fit it
 	nm      namer
 	// A label set keeps its instance number and its name while it stays in the text. They are
-	// found by the label set's 64-bit hash (seriesHash), so nothing per series but these two
+	// found by the label set's 64-bit hash (seriesHash), so nothing per series but these three
 	// entries is kept between readings: the text's own strings are the document's.
-	ids    map[uint64]ddsInst // label set's hash → its instance number and name
-	byName map[string]uint64  // name → instance number, so that no two share one
+	ids    map[uint64]uint64 // label set's hash → instance number
+	names  map[uint64]string // instance number → name (the instance's OS name)
+	byName map[string]uint64 // name → instance number, so that no two share one
 	next   uint64
-}
-
-// ddsInst is a label set's instance: its number and its name (the instance's OS name), kept
-// together under the set's hash so that one map, not two, holds them between readings.
-type ddsInst struct {
-	id   uint64
-	name string
 }
 
 // ddsNameOf is a family's context name: the family's name, escaped as every name from outside,
@@ -163,9 +157,9 @@ func declare(prev *ddsFamily, ids *ddsIDs, vendor string, vnum uint16, src strin
 		return prev
 	}
 	fd := &ddsFamily{name: f.Name, sig: sig, typ: f.Type, mean: mean, mult: u.mult, whole: whole, nm: nm,
-		ids: map[uint64]ddsInst{}, byName: map[string]uint64{}}
+		ids: map[uint64]uint64{}, names: map[uint64]string{}, byName: map[string]uint64{}}
 	if prev != nil {
-		fd.ids, fd.byName, fd.next = prev.ids, prev.byName, prev.next // a label set keeps its number
+		fd.ids, fd.names, fd.byName, fd.next = prev.ids, prev.names, prev.byName, prev.next // a label set keeps its number
 	}
 	fnum := ids.family(vnum, vendor, f.Name)
 	id := ns.ClassID{ns.DDSASN, uint32(vnum), uint32(fnum)}
@@ -453,11 +447,11 @@ func (fd *ddsFamily) read(f *supply.Family) ([]ns.InstanceSpec, []ns.Raw) {
 	raw := make([]ns.Raw, nd*n)
 	for i, s := range f.Series {
 		key := seriesHash(s.Labels)
-		in, ok := fd.ids[key]
-		id := in.id
+		id, ok := fd.ids[key]
 		if !ok {
 			fd.next++
 			id = fd.next
+			fd.ids[key] = id
 			name := fd.nm.name(s.Labels)
 			if o, taken := fd.byName[name]; taken && o != id {
 				name = allLabels(s.Labels)
@@ -465,8 +459,7 @@ func (fd *ddsFamily) read(f *supply.Family) ([]ns.InstanceSpec, []ns.Raw) {
 					name += "~" + strconv.FormatUint(id, 10)
 				}
 			}
-			in = ddsInst{id, name}
-			fd.ids[key], fd.byName[name] = in, id
+			fd.names[id], fd.byName[name] = name, id
 		}
 		levels[i] = id
 		ls := labels[:len(s.Labels):len(s.Labels)]
@@ -474,7 +467,7 @@ func (fd *ddsFamily) read(f *supply.Family) ([]ns.InstanceSpec, []ns.Raw) {
 		for j, l := range s.Labels {
 			ls[j] = ns.Attr{Key: l.Name, Value: l.Value}
 		}
-		sp := ns.InstanceSpec{Levels: levels[i : i+1 : i+1], OSName: in.name, Labels: ls}
+		sp := ns.InstanceSpec{Levels: levels[i : i+1 : i+1], OSName: fd.names[id], Labels: ls}
 		if id <= 0xffff {
 			sp.ASN = uint16(id)
 		}
@@ -486,15 +479,17 @@ func (fd *ddsFamily) read(f *supply.Family) ([]ns.InstanceSpec, []ns.Raw) {
 
 // forget drops the numbers and names of label sets the text no longer has; those it has keep theirs.
 func (fd *ddsFamily) forget(f *supply.Family) {
-	ids := make(map[uint64]ddsInst, len(f.Series))
+	ids := make(map[uint64]uint64, len(f.Series))
+	names := make(map[uint64]string, len(f.Series))
 	byName := make(map[string]uint64, len(f.Series))
 	for _, s := range f.Series {
 		k := seriesHash(s.Labels)
-		if in, ok := fd.ids[k]; ok {
-			ids[k], byName[in.name] = in, in.id
+		if id, ok := fd.ids[k]; ok {
+			n := fd.names[id]
+			ids[k], names[id], byName[n] = id, n, id
 		}
 	}
-	fd.ids, fd.byName = ids, byName
+	fd.ids, fd.names, fd.byName = ids, names, byName
 }
 
 // fill converts one series' numbers into raw values in the family's unit.
