@@ -40,6 +40,29 @@ type Recorder struct {
 	// start is the archive's start; pmdaLabel says the PMDA's domain label is written.
 	start     time.Time
 	pmdaLabel bool
+	// live are the registered instances of each class the recorder writes, nil for a class
+	// gone, as of registry generation liveGen: looked up once per generation, not per metric
+	// and sample (issue 38 item 4).
+	live    map[*ns.Class][]*ns.Instance
+	liveReg *ns.Registry
+	liveGen uint64
+}
+
+// instances are class c's instances, as Registry.Instances has them, or nil and false when c is
+// no longer the class registered under its id.
+func (r *Recorder) instances(reg *ns.Registry, c *ns.Class) ([]*ns.Instance, bool) {
+	if insts, ok := r.live[c]; ok {
+		return insts, insts != nil
+	}
+	var insts []*ns.Instance
+	if reg.Class(c.ID) == c {
+		insts = reg.Instances(c)
+		if insts == nil {
+			insts = []*ns.Instance{}
+		}
+	}
+	r.live[c] = insts
+	return insts, insts != nil
 }
 
 // recTarget is where one datum of a class goes in a PMDA metric: at an instance of it fixed by the
@@ -387,11 +410,12 @@ func (r *Recorder) recordSpecials(reg *ns.Registry, snap *ns.Snapshot, t time.Ti
 		}
 		set := pcparchive.OutSet{PMID: m.pmid}
 		for _, src := range sp.srcs {
-			if reg.Class(src.class.ID) != src.class {
+			insts, ok := r.instances(reg, src.class)
+			if !ok {
 				continue
 			}
 			cv := snap.Class(src.class)
-			for _, in := range reg.Instances(src.class) {
+			for _, in := range insts {
 				if src.t.fixed != "" && in.Name != src.t.fixed {
 					continue
 				}
@@ -500,9 +524,18 @@ func (r *Recorder) Record(reg *ns.Registry, snap *ns.Snapshot) error {
 		return err
 	}
 	t := snap.End
+	// Classes and instances change only with the registry's generation.
+	if g := reg.Generation(); r.live == nil || reg != r.liveReg || g != r.liveGen {
+		if r.live == nil {
+			r.live = map[*ns.Class][]*ns.Instance{}
+		}
+		clear(r.live)
+		r.liveReg, r.liveGen = reg, g
+	}
 	// Instance domains first: a record's instances are always named before it.
 	for c, dm := range r.domains {
-		if reg.Class(c.ID) != c {
+		insts, ok := r.instances(reg, c)
+		if !ok {
 			continue // the class has gone
 		}
 		var ids, pids []int32
@@ -514,7 +547,7 @@ func (r *Recorder) Record(reg *ns.Registry, snap *ns.Snapshot) error {
 				dm.outside = map[string]bool{}
 			}
 		}
-		for _, in := range reg.Instances(c) {
+		for _, in := range insts {
 			id, ok := dm.ids[in.Name]
 			if !ok {
 				id = dm.next
@@ -554,7 +587,7 @@ func (r *Recorder) Record(reg *ns.Registry, snap *ns.Snapshot) error {
 			}
 		}
 	}
-	var sets []pcparchive.OutSet
+	sets := make([]pcparchive.OutSet, 0, len(r.metrics)+len(r.order))
 	whole := r.w.IndexNext() // a record a seek starts at: every value in it
 	var (
 		class *ns.Class // the metrics of one class come one after another: looked up once
@@ -567,8 +600,8 @@ func (r *Recorder) Record(reg *ns.Registry, snap *ns.Snapshot) error {
 		}
 		if m.class != class {
 			class, cv, insts = m.class, nil, nil
-			if reg.Class(class.ID) == class {
-				cv, insts = snap.Class(class), reg.Instances(class)
+			if in, ok := r.instances(reg, class); ok {
+				cv, insts = snap.Class(class), in
 			}
 		}
 		if cv == nil {
@@ -593,6 +626,9 @@ func (r *Recorder) Record(reg *ns.Registry, snap *ns.Snapshot) error {
 			ov := pcparchive.OutValue{Inst: inst, N: v.N, S: v.S}
 			if (m.typ == pcparchive.TypeString || m.typ == pcparchive.TypeAggr) && len(ov.S) > math.MaxUint16 {
 				ov.S = ov.S[:math.MaxUint16]
+			}
+			if set.Values == nil {
+				set.Values = make([]pcparchive.OutValue, 0, len(insts)) // at most one value an instance
 			}
 			set.Values = append(set.Values, ov)
 		}
