@@ -46,6 +46,7 @@ type Recorder struct {
 	live    map[*ns.Class][]*ns.Instance
 	liveReg *ns.Registry
 	liveGen uint64
+	sets    []pcparchive.OutSet // the last record's, their array used again
 }
 
 // instances are class c's instances, as Registry.Instances has them, or nil and false when c is
@@ -85,6 +86,7 @@ type recSpecial struct {
 	// steady, for a discrete metric, are the values last written by instance (written again
 	// only when they change, and at each index entry, where a seek starts).
 	steady map[int32]pcparchive.OutValue
+	vals   []pcparchive.OutValue // the values of the last record, their array used again
 }
 
 type recSource struct {
@@ -142,6 +144,7 @@ type recMetric struct {
 	// by instance: written again only when they change, and at each index entry, where a reader
 	// that seeks starts (pmlogger logs such metrics "once").
 	steady map[string]ns.Value
+	vals   []pcparchive.OutValue // the values of the last record, their array used again
 }
 
 // recInDom is a class's instance domain: its number in dcimon's domain, its number in the PMDA's
@@ -160,6 +163,10 @@ type recInDom struct {
 	ids       map[string]int32
 	next      int32
 	names     string // the last written set, to write it again only when it changes
+	// seen says names is of the instances of registry generation gen: a domain not the PMDA's
+	// (its set depends on nothing else) is not made again until that changes.
+	seen bool
+	gen  uint64
 }
 
 // NewRecorder starts an archive at base for host, its first sample at start. labels are the
@@ -408,7 +415,7 @@ func (r *Recorder) recordSpecials(reg *ns.Registry, snap *ns.Snapshot, t time.Ti
 			}
 			sp.written = true
 		}
-		set := pcparchive.OutSet{PMID: m.pmid}
+		set := pcparchive.OutSet{PMID: m.pmid, Values: sp.vals[:0]}
 		for _, src := range sp.srcs {
 			insts, ok := r.instances(reg, src.class)
 			if !ok {
@@ -458,6 +465,7 @@ func (r *Recorder) recordSpecials(reg *ns.Registry, snap *ns.Snapshot, t time.Ti
 				set.Values = append(set.Values, ov)
 			}
 		}
+		sp.vals = set.Values
 		if len(set.Values) > 0 {
 			sets = append(sets, set)
 		}
@@ -531,12 +539,18 @@ func (r *Recorder) Record(reg *ns.Registry, snap *ns.Snapshot) error {
 		}
 		clear(r.live)
 		r.liveReg, r.liveGen = reg, g
+		for _, dm := range r.domains {
+			dm.seen = false
+		}
 	}
 	// Instance domains first: a record's instances are always named before it.
 	for c, dm := range r.domains {
 		insts, ok := r.instances(reg, c)
 		if !ok {
 			continue // the class has gone
+		}
+		if dm.pmda == 0 && !dm.partial && dm.seen && dm.gen == r.liveGen {
+			continue // the same instances as last time, written then
 		}
 		var ids, pids []int32
 		var names, pnames []string
@@ -586,8 +600,11 @@ func (r *Recorder) Record(reg *ns.Registry, snap *ns.Snapshot) error {
 				return err
 			}
 		}
+		dm.seen, dm.gen = dm.pmda == 0 && !dm.partial, r.liveGen
 	}
-	sets := make([]pcparchive.OutSet, 0, len(r.metrics)+len(r.order))
+	// The sets and their values are written by PutResult before Record returns, and kept by
+	// nothing: their arrays serve the next record.
+	sets := r.sets[:0]
 	whole := r.w.IndexNext() // a record a seek starts at: every value in it
 	var (
 		class *ns.Class // the metrics of one class come one after another: looked up once
@@ -607,7 +624,7 @@ func (r *Recorder) Record(reg *ns.Registry, snap *ns.Snapshot) error {
 		if cv == nil {
 			continue
 		}
-		set := pcparchive.OutSet{PMID: m.pmid}
+		set := pcparchive.OutSet{PMID: m.pmid, Values: m.vals[:0]}
 		for _, in := range insts {
 			v, ok := cv.Value(in, m.datum)
 			if !ok || (v.State != ns.Valid && v.State != ns.NoRate) {
@@ -627,11 +644,9 @@ func (r *Recorder) Record(reg *ns.Registry, snap *ns.Snapshot) error {
 			if (m.typ == pcparchive.TypeString || m.typ == pcparchive.TypeAggr) && len(ov.S) > math.MaxUint16 {
 				ov.S = ov.S[:math.MaxUint16]
 			}
-			if set.Values == nil {
-				set.Values = make([]pcparchive.OutValue, 0, len(insts)) // at most one value an instance
-			}
 			set.Values = append(set.Values, ov)
 		}
+		m.vals = set.Values
 		if len(set.Values) > 0 {
 			sets = append(sets, set)
 		}
@@ -640,6 +655,7 @@ func (r *Recorder) Record(reg *ns.Registry, snap *ns.Snapshot) error {
 	if err != nil {
 		return err
 	}
+	r.sets = sets
 	return r.w.PutResult(t, sets)
 }
 
