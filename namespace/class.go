@@ -101,7 +101,10 @@ type Class struct {
 	ctx          *Context // where this class's instances (or its own context) hang in the SPMI tree
 	slots        []*Instance
 	free         []int
-	byKey        map[instKey]*Instance
+	// An instance is found by its levels: in byOne when it has one (most classes: a map of 8-byte
+	// keys, not of instKey's 40), else in byKey, made when first needed.
+	byOne map[uint64]*Instance
+	byKey map[instKey]*Instance
 }
 
 // tables are what a class's datums compile to (Compile): the lookups by low byte and name, the
@@ -242,19 +245,21 @@ type Instance struct {
 	OSName string   // the name the operating system uses, any bytes
 	Label  Label
 	Flags  InstFlags
-	Access string
-	Desc   string
-	Attrs  []Attr
+	// removed sits in the 4 bytes Flags leaves before the next word: 240 bytes an instance, not 248
+	// and the allocator's 256.
+	removed atomic.Bool // read by the UI without the registry lock (handles see SiDeleted)
+	Access  string
+	Desc    string
+	Attrs   []Attr
 	// Labels are the instance's labels as its supplier gave them (a user's series: its label
 	// set, `v="slash/path"`), any bytes: the export writes them back unchanged, and every view
 	// escapes them.
 	Labels []Attr
 	Added  time.Time
 
-	slot    int
-	ctx     *Context
-	seen    uint64
-	removed atomic.Bool // read by the UI without the registry lock (handles see SiDeleted)
+	slot int
+	ctx  *Context
+	seen uint64
 }
 
 // Slot is the instance's position in its class's snapshot values, stable while it lives.
@@ -299,6 +304,36 @@ type InstanceSpec struct {
 type instKey struct {
 	n int
 	v [4]uint64
+}
+
+// lookup is the instance with these levels, or one whose levels fold to the same key (the caller
+// compares them), or nil.
+func (c *Class) lookup(levels []uint64) *Instance {
+	if len(levels) == 1 {
+		return c.byOne[levels[0]]
+	}
+	return c.byKey[keyOf(levels)]
+}
+
+// keep makes the instance found by its levels.
+func (c *Class) keep(in *Instance) {
+	if len(in.Levels) == 1 {
+		c.byOne[in.Levels[0]] = in
+		return
+	}
+	if c.byKey == nil {
+		c.byKey = map[instKey]*Instance{}
+	}
+	c.byKey[keyOf(in.Levels)] = in
+}
+
+// drop forgets the instance of these levels.
+func (c *Class) drop(levels []uint64) {
+	if len(levels) == 1 {
+		delete(c.byOne, levels[0])
+		return
+	}
+	delete(c.byKey, keyOf(levels))
 }
 
 func keyOf(levels []uint64) instKey {

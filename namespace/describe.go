@@ -56,7 +56,7 @@ func (r *Registry) describeContext(c *Context) []Section {
 		{"parent", parent},
 		{"inst_freq", c.InstFreq().String()},
 		{"asn", orDash(asn)},
-		{"subcontexts", strconv.Itoa(len(c.children))},
+		{"subcontexts", strconv.Itoa(len(c.k().children))},
 		{"statistics", strconv.Itoa(c.NumStats())},
 		{"deleted", deleted},
 	}}
@@ -69,7 +69,7 @@ func (r *Registry) describeContext(c *Context) []Section {
 		s.Title = "DCI class of the statistics"
 		out = append(out, s)
 	}
-	for _, h := range c.hosted {
+	for _, h := range c.k().hosted {
 		s := describeClass(h)
 		s.Title = "DCI class of the subcontexts"
 		out = append(out, s)

@@ -180,7 +180,7 @@ func (r *Registry) LazyAlong(pattern string) []*Class {
 				}
 				// The context's own class, the class of its statistics and those of its
 				// instances (which have no context of their own until they have instances).
-				for _, c := range append([]*Class{k.Class, k.Stats}, k.hosted...) {
+				for _, c := range append([]*Class{k.Class, k.Stats}, k.k().hosted...) {
 					if c != nil && c.Lazy && !slices.Contains(out, c) {
 						out = append(out, c)
 					}

@@ -78,19 +78,19 @@ func unquote(s string) string {
 // rule: every name `list` prints is given back as printed), then a quoted name, with its slashes
 // as the tree writes them (U+2215), then `root` for the root file system. Call it under the lock.
 func (c *Context) child(s pathSeg) *Context {
-	if k := c.byName[s.raw]; k != nil {
+	if k := c.k().byName[s.raw]; k != nil {
 		return k
 	}
 	if s.quoted {
-		if k := c.byName[s.name]; k != nil {
+		if k := c.k().byName[s.name]; k != nil {
 			return k
 		}
-		if k := c.byName[strings.ReplaceAll(s.name, "/", "∕")]; k != nil {
+		if k := c.k().byName[strings.ReplaceAll(s.name, "/", "∕")]; k != nil {
 			return k
 		}
 	}
 	if s.raw == rootAlias {
-		return c.byName["∕"]
+		return c.k().byName["∕"]
 	}
 	return nil
 }
@@ -113,7 +113,7 @@ func slashHint(cur *Context, segs []pathSeg, i int) string {
 			if name == "" || !strings.Contains(name, "/") {
 				continue
 			}
-			k := cur.byName[strings.ReplaceAll(name, "/", "∕")]
+			k := cur.k().byName[strings.ReplaceAll(name, "/", "∕")]
 			if k == nil {
 				continue
 			}

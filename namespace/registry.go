@@ -112,10 +112,10 @@ func (r *Registry) RegisterClass(c *Class) error {
 	asn := uint16(c.ID[len(c.ID)-1])
 	switch {
 	case !c.Instantiated() || (c.SingleInstance() && !c.Totals):
-		if o := parentCtx.byName[c.Name]; o != nil {
+		if o := parentCtx.k().byName[c.Name]; o != nil {
 			return errf(StatusDuplicate, SiDuplicate, "class %s: %s already holds a context named %q (SPMI-HIER-10)", c.ID, parentCtx.Path(), c.Name)
 		}
-		if o := parentCtx.byASN[asn]; o != nil {
+		if o := parentCtx.k().byASN[asn]; o != nil {
 			return errf(StatusDuplicate, SiDuplicate, "class %s: ASN.1 number %d is taken by %s (SPMI-ASN-2)", c.ID, asn, o.Path())
 		}
 		c.ctx = &Context{Name: c.Name, Desc: c.Desc, Kind: CtxClass, ASN: asn, Class: c}
@@ -147,19 +147,19 @@ func (r *Registry) RegisterClass(c *Class) error {
 		}
 		c.ctx = parentCtx
 		if len(c.NestUnder) == 0 {
-			parentCtx.hosted = append(parentCtx.hosted, c)
+			parentCtx.own().hosted = append(parentCtx.k().hosted, c)
 		}
 	}
 	c.reg = r
 	c.index = len(r.ordered)
-	c.byKey = map[instKey]*Instance{}
+	c.byOne, c.byKey = map[uint64]*Instance{}, nil
 	r.classes[key] = c
 	r.ordered = append(r.ordered, c)
 	r.gen++
 	if c.SingleInstance() {
 		in := &Instance{Class: c, Levels: []uint64{0}, Name: c.Name, OSName: c.Name, Label: c.Label, ctx: c.ctx}
 		c.slots = append(c.slots, in)
-		c.byKey[keyOf(in.Levels)] = in
+		c.keep(in)
 		if c.ctx.Stats == c {
 			c.ctx.StatsInst = in
 		}
@@ -205,7 +205,7 @@ func (r *Registry) UnregisterClass(id ClassID, t time.Time) ([]Event, error) {
 	case c.ctx != nil && c.ctx.Stats == c:
 		c.ctx.Stats, c.ctx.StatsInst = nil, nil
 	case c.ctx != nil:
-		c.ctx.hosted = slices.DeleteFunc(c.ctx.hosted, func(h *Class) bool { return h == c })
+		c.ctx.own().hosted = slices.DeleteFunc(c.ctx.k().hosted, func(h *Class) bool { return h == c })
 	}
 	delete(r.classes, id.String())
 	// Keep indices dense and stable for the others: leave a hole the snapshot code skips.
@@ -256,7 +256,7 @@ func (r *Registry) Sync(c *Class, specs []InstanceSpec, t time.Time, out []*Inst
 		s := &specs[i]
 		in := out[i]
 		if in == nil || in.removed.Load() || in.Class != c || !slices.Equal(in.Levels, s.Levels) {
-			in = c.byKey[keyOf(s.Levels)]
+			in = c.lookup(s.Levels)
 			if in != nil && !slices.Equal(in.Levels, s.Levels) {
 				in = nil
 			}
@@ -314,7 +314,7 @@ func (r *Registry) AddInstance(c *Class, s InstanceSpec, t time.Time) (*Instance
 	if c.SingleInstance() {
 		return nil, Event{}, errf(StatusInvalidArg, SiBadArgument, "class %s has its single instance already (DCI-NS-4)", c.ID)
 	}
-	if in := c.byKey[keyOf(s.Levels)]; in != nil && slices.Equal(in.Levels, s.Levels) {
+	if in := c.lookup(s.Levels); in != nil && slices.Equal(in.Levels, s.Levels) {
 		return nil, Event{}, errf(StatusDuplicate, SiDuplicate, "instance %s of class %s already exists", in.ID(), c.ID)
 	}
 	return r.addLocked(c, &s, t)
@@ -341,7 +341,7 @@ func (r *Registry) addLocked(c *Class, s *InstanceSpec, t time.Time) (*Instance,
 	}
 	host := c.ctx
 	if s.Parent != nil {
-		pi := c.byKey[keyOf(s.Parent)]
+		pi := c.lookup(s.Parent)
 		if pi == nil || pi.removed.Load() || !slices.Equal(pi.Levels, s.Parent) {
 			return nil, Event{}, errf(StatusInvalidArg, SiInvalidCx, "class %s: instance %q has no parent instance %s", c.ID, name, Inst(s.Parent...))
 		}
@@ -361,11 +361,11 @@ func (r *Registry) addLocked(c *Class, s *InstanceSpec, t time.Time) (*Instance,
 			return nil, Event{}, errf(StatusInvalidArg, SiInvalidCx, "class %s: instance %q has no %s instance with level-0 value %d to nest under", c.ID, name, c.NestUnder, s.Levels[0])
 		}
 		host = hi.ctx
-		if !slices.Contains(host.hosted, c) {
-			host.hosted = append(host.hosted, c)
+		if !slices.Contains(host.k().hosted, c) {
+			host.own().hosted = append(host.k().hosted, c)
 		}
 	}
-	if o := host.byName[name]; o != nil {
+	if o := host.k().byName[name]; o != nil {
 		return nil, Event{}, errf(StatusDuplicate, SiDuplicate, "class %s: %s already has a subcontext named %q (SPMI-HIER-10)", c.ID, host.Path(), name)
 	}
 	// 0 when the parent has used every number: SPMI numbers are unsigned shorts, so such a
@@ -391,7 +391,7 @@ func (r *Registry) addLocked(c *Class, s *InstanceSpec, t time.Time) (*Instance,
 	}
 	in.ctx = &Context{Name: name, Desc: desc, Kind: CtxInstance, ASN: asn, Class: c, Inst: in, Stats: c, StatsInst: in}
 	host.addChild(in.ctx)
-	c.byKey[keyOf(in.Levels)] = in
+	c.keep(in)
 	r.gen++
 	return in, Event{Time: t, Kind: EvInstanceAdded, Path: in.ctx.Path(), Class: c.ID, Inst: in.ID(),
 		Text: fmt.Sprintf("instance %s added", in.ctx.Path())}, nil
@@ -402,7 +402,7 @@ func (r *Registry) addLocked(c *Class, s *InstanceSpec, t time.Time) (*Instance,
 func (r *Registry) removeLocked(in *Instance, t time.Time, evs []Event) []Event {
 	c := in.Class
 	path := in.ctx.Path()
-	for _, k := range slices.Clone(in.ctx.children) {
+	for _, k := range slices.Clone(in.ctx.k().children) {
 		if k.Inst != nil && !k.Inst.removed.Load() {
 			evs = r.removeLocked(k.Inst, t, evs)
 		}
@@ -413,7 +413,7 @@ func (r *Registry) removeLocked(in *Instance, t time.Time, evs []Event) []Event 
 	in.removed.Store(true)
 	c.slots[in.slot] = nil
 	c.free = append(c.free, in.slot)
-	delete(c.byKey, keyOf(in.Levels))
+	c.drop(in.Levels)
 	r.gen++
 	return append(evs, Event{Time: t, Kind: EvInstanceRemoved, Path: path, Class: c.ID, Inst: in.ID(),
 		Text: fmt.Sprintf("instance %s removed", path)})
@@ -605,7 +605,7 @@ func (r *Registry) lookupASNLocked(id string) (Ref, error) {
 		if err != nil || n == 0 {
 			return Ref{}, errf(StatusInvalidArg, SiBadArgument, "ASN.1 id %q: component %q is not 1..65535", id, p)
 		}
-		if k := cur.byASN[uint16(n)]; k != nil {
+		if k := cur.k().byASN[uint16(n)]; k != nil {
 			cur = k
 			continue
 		}
@@ -633,7 +633,7 @@ func (r *Registry) Walk(f func(c *Context, depth int) bool) {
 		if !f(c, d) {
 			return
 		}
-		for _, k := range c.children {
+		for _, k := range c.k().children {
 			walk(k, d+1)
 		}
 	}

@@ -112,9 +112,17 @@ func Parse(name string, data []byte, lim Limits) (*Doc, error) {
 		// A label set given twice is an error; sets are told apart by a hash of them, and
 		// compared only when two hashes are equal, so no key is made per series.
 		seen := make(map[uint64][]int, len(mf.GetMetric()))
+		// The family's series and their labels are each one array, made at their final size, so
+		// that what is kept is what the text has, without what growing a slice leaves unused.
+		nl := 0
+		for _, m := range mf.GetMetric() {
+			nl += len(m.GetLabel())
+		}
+		f.Series = make([]Series, 0, len(mf.GetMetric()))
+		labels := make([]Label, 0, nl)
 		for _, m := range mf.GetMetric() {
 			s := Series{Value: math.NaN(), Sum: math.NaN(), Count: math.NaN()}
-			s.Labels = make([]Label, 0, len(m.GetLabel()))
+			first := len(labels)
 			for _, l := range m.GetLabel() {
 				ln, lv := l.GetName(), l.GetValue()
 				if k, ok := names[ln]; ok {
@@ -127,8 +135,17 @@ func Parse(name string, data []byte, lim Limits) (*Doc, error) {
 				} else if ok || len(last) < 4096 {
 					last[ln] = lv
 				}
-				s.Labels = append(s.Labels, Label{ln, lv})
+				// A value another label of the series has too (pmproxy's device_name and
+				// instname) is kept once.
+				for _, o := range labels[first:] {
+					if o.Value == lv {
+						lv = o.Value
+						break
+					}
+				}
+				labels = append(labels, Label{ln, lv})
 			}
+			s.Labels = labels[first:len(labels):len(labels)]
 			slices.SortFunc(s.Labels, func(a, b Label) int { return strings.Compare(a.Name, b.Name) })
 			h := LabelsHash(s.Labels)
 			for _, i := range seen[h] {

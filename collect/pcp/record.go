@@ -40,6 +40,30 @@ type Recorder struct {
 	// start is the archive's start; pmdaLabel says the PMDA's domain label is written.
 	start     time.Time
 	pmdaLabel bool
+	// live are the registered instances of each class the recorder writes, nil for a class
+	// gone, as of registry generation liveGen: looked up once per generation, not per metric
+	// and sample (issue 38 item 4).
+	live    map[*ns.Class][]*ns.Instance
+	liveReg *ns.Registry
+	liveGen uint64
+	sets    []pcparchive.OutSet // the last record's, their array used again
+}
+
+// instances are class c's instances, as Registry.Instances has them, or nil and false when c is
+// no longer the class registered under its id.
+func (r *Recorder) instances(reg *ns.Registry, c *ns.Class) ([]*ns.Instance, bool) {
+	if insts, ok := r.live[c]; ok {
+		return insts, insts != nil
+	}
+	var insts []*ns.Instance
+	if reg.Class(c.ID) == c {
+		insts = reg.Instances(c)
+		if insts == nil {
+			insts = []*ns.Instance{}
+		}
+	}
+	r.live[c] = insts
+	return insts, insts != nil
 }
 
 // recTarget is where one datum of a class goes in a PMDA metric: at an instance of it fixed by the
@@ -62,6 +86,7 @@ type recSpecial struct {
 	// steady, for a discrete metric, are the values last written by instance (written again
 	// only when they change, and at each index entry, where a seek starts).
 	steady map[int32]pcparchive.OutValue
+	vals   []pcparchive.OutValue // the values of the last record, their array used again
 }
 
 type recSource struct {
@@ -119,6 +144,7 @@ type recMetric struct {
 	// by instance: written again only when they change, and at each index entry, where a reader
 	// that seeks starts (pmlogger logs such metrics "once").
 	steady map[string]ns.Value
+	vals   []pcparchive.OutValue // the values of the last record, their array used again
 }
 
 // recInDom is a class's instance domain: its number in dcimon's domain, its number in the PMDA's
@@ -137,6 +163,10 @@ type recInDom struct {
 	ids       map[string]int32
 	next      int32
 	names     string // the last written set, to write it again only when it changes
+	// seen says names is of the instances of registry generation gen: a domain not the PMDA's
+	// (its set depends on nothing else) is not made again until that changes.
+	seen bool
+	gen  uint64
 }
 
 // NewRecorder starts an archive at base for host, its first sample at start. labels are the
@@ -385,13 +415,14 @@ func (r *Recorder) recordSpecials(reg *ns.Registry, snap *ns.Snapshot, t time.Ti
 			}
 			sp.written = true
 		}
-		set := pcparchive.OutSet{PMID: m.pmid}
+		set := pcparchive.OutSet{PMID: m.pmid, Values: sp.vals[:0]}
 		for _, src := range sp.srcs {
-			if reg.Class(src.class.ID) != src.class {
+			insts, ok := r.instances(reg, src.class)
+			if !ok {
 				continue
 			}
 			cv := snap.Class(src.class)
-			for _, in := range reg.Instances(src.class) {
+			for _, in := range insts {
 				if src.t.fixed != "" && in.Name != src.t.fixed {
 					continue
 				}
@@ -434,6 +465,7 @@ func (r *Recorder) recordSpecials(reg *ns.Registry, snap *ns.Snapshot, t time.Ti
 				set.Values = append(set.Values, ov)
 			}
 		}
+		sp.vals = set.Values
 		if len(set.Values) > 0 {
 			sets = append(sets, set)
 		}
@@ -500,10 +532,25 @@ func (r *Recorder) Record(reg *ns.Registry, snap *ns.Snapshot) error {
 		return err
 	}
 	t := snap.End
+	// Classes and instances change only with the registry's generation.
+	if g := reg.Generation(); r.live == nil || reg != r.liveReg || g != r.liveGen {
+		if r.live == nil {
+			r.live = map[*ns.Class][]*ns.Instance{}
+		}
+		clear(r.live)
+		r.liveReg, r.liveGen = reg, g
+		for _, dm := range r.domains {
+			dm.seen = false
+		}
+	}
 	// Instance domains first: a record's instances are always named before it.
 	for c, dm := range r.domains {
-		if reg.Class(c.ID) != c {
+		insts, ok := r.instances(reg, c)
+		if !ok {
 			continue // the class has gone
+		}
+		if dm.pmda == 0 && !dm.partial && dm.seen && dm.gen == r.liveGen {
+			continue // the same instances as last time, written then
 		}
 		var ids, pids []int32
 		var names, pnames []string
@@ -514,7 +561,7 @@ func (r *Recorder) Record(reg *ns.Registry, snap *ns.Snapshot) error {
 				dm.outside = map[string]bool{}
 			}
 		}
-		for _, in := range reg.Instances(c) {
+		for _, in := range insts {
 			id, ok := dm.ids[in.Name]
 			if !ok {
 				id = dm.next
@@ -553,8 +600,11 @@ func (r *Recorder) Record(reg *ns.Registry, snap *ns.Snapshot) error {
 				return err
 			}
 		}
+		dm.seen, dm.gen = dm.pmda == 0 && !dm.partial, r.liveGen
 	}
-	var sets []pcparchive.OutSet
+	// The sets and their values are written by PutResult before Record returns, and kept by
+	// nothing: their arrays serve the next record.
+	sets := r.sets[:0]
 	whole := r.w.IndexNext() // a record a seek starts at: every value in it
 	var (
 		class *ns.Class // the metrics of one class come one after another: looked up once
@@ -567,14 +617,14 @@ func (r *Recorder) Record(reg *ns.Registry, snap *ns.Snapshot) error {
 		}
 		if m.class != class {
 			class, cv, insts = m.class, nil, nil
-			if reg.Class(class.ID) == class {
-				cv, insts = snap.Class(class), reg.Instances(class)
+			if in, ok := r.instances(reg, class); ok {
+				cv, insts = snap.Class(class), in
 			}
 		}
 		if cv == nil {
 			continue
 		}
-		set := pcparchive.OutSet{PMID: m.pmid}
+		set := pcparchive.OutSet{PMID: m.pmid, Values: m.vals[:0]}
 		for _, in := range insts {
 			v, ok := cv.Value(in, m.datum)
 			if !ok || (v.State != ns.Valid && v.State != ns.NoRate) {
@@ -596,6 +646,7 @@ func (r *Recorder) Record(reg *ns.Registry, snap *ns.Snapshot) error {
 			}
 			set.Values = append(set.Values, ov)
 		}
+		m.vals = set.Values
 		if len(set.Values) > 0 {
 			sets = append(sets, set)
 		}
@@ -604,6 +655,7 @@ func (r *Recorder) Record(reg *ns.Registry, snap *ns.Snapshot) error {
 	if err != nil {
 		return err
 	}
+	r.sets = sets
 	return r.w.PutResult(t, sets)
 }
 
