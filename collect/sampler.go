@@ -273,34 +273,7 @@ func (s *Sampler) Sample(ctx context.Context) (*namespace.Snapshot, error) {
 	s.refresh = false
 	s.discover(ctx, start)
 
-	type job struct {
-		ps  *provState
-		req Request
-		ch  chan result
-	}
-	var jobs []job
-	var skipped []*provState
-	s.stMu.Lock()
-	for _, ps := range s.prov {
-		if ps.regErr != nil {
-			continue
-		}
-		req, ok := s.request(ps, start, refresh)
-		if !ok {
-			continue
-		}
-		if ps.running { // still stuck in an earlier collection: do not pile up goroutines
-			skipped = append(skipped, ps)
-			continue
-		}
-		ps.running = true
-		if req.Classes == nil || req.every {
-			ps.lastFull = start
-		}
-		j := job{ps: ps, req: req, ch: make(chan result, 1)}
-		jobs = append(jobs, j)
-	}
-	s.stMu.Unlock()
+	jobs, skipped := s.plan(start, refresh)
 	dctx, cancel := context.WithTimeout(ctx, s.opt.Deadline)
 	defer cancel()
 	for _, j := range jobs {
@@ -309,46 +282,9 @@ func (s *Sampler) Sample(ctx context.Context) (*namespace.Snapshot, error) {
 
 	samples := make([]namespace.ClassSample, 0, s.lastSamples)
 	for _, j := range jobs {
-		var res result
-		select {
-		case res = <-j.ch:
-		case <-dctx.Done():
-			// Take a result that arrived at the same moment, else give up on this provider.
-			select {
-			case res = <-j.ch:
-			default:
-				res = result{err: fmt.Errorf("%s: no answer within %v", j.ps.sup.Module, s.opt.Deadline), why: namespace.ReasonTimeout, dur: s.opt.Deadline}
-			}
-		}
-		if res.err == nil && (j.ps.haveReset || res.batch.Redeclared) && res.batch.Reset != j.ps.reset {
-			// The supplier re-initialised: log it, and read everything again (static datums
-			// and descriptions) so the new incarnation is complete from its first reading. A
-			// user's supplier that has just been found declares its first classes so.
-			if (!j.ps.dynamic || j.ps.reset != ([8]byte{})) && j.ps.haveReset {
-				s.log.Add(namespace.Event{Time: start, Kind: namespace.EvSupplierReset, Path: j.ps.sup.Module,
-					Text: fmt.Sprintf("supplier %s re-initialised (reset %x → %x)", j.ps.sup.Module, j.ps.reset[:], res.batch.Reset[:])})
-			}
-			j.ps.needStatic = true
-			s.redescribe(j.ps, start)
-			// The request again, of the classes as now registered (those described anew are
-			// other classes): every one of them is read in this collection.
-			s.stMu.Lock()
-			if req, ok := s.request(j.ps, start, refresh); ok {
-				j.req = req
-			}
-			req := j.req
-			req.Static, req.Variable = true, true
-			j.ps.running = true
-			s.stMu.Unlock()
-			ch := make(chan result, 1)
-			go s.run(dctx, j.ps, req, ch)
-			// The second call may reuse the first batch's buffers, so the first is never used
-			// after it: the new incarnation's reading, or a failure.
-			select {
-			case res = <-ch:
-			case <-dctx.Done():
-				res = result{err: fmt.Errorf("%s: no answer within %v after re-initialising", j.ps.sup.Module, s.opt.Deadline), why: namespace.ReasonTimeout, dur: s.opt.Deadline}
-			}
+		res := s.await(dctx, j)
+		if s.reinitialised(j.ps, res) {
+			res, j.req = s.readReinitialised(dctx, j, res, start, refresh)
 		}
 		samples = s.absorb(samples, j.ps, j.req, res, start)
 		s.grow(j.ps, start)
@@ -366,6 +302,95 @@ func (s *Sampler) Sample(ctx context.Context) (*namespace.Snapshot, error) {
 	s.older, s.prev = s.prev, next
 	s.logJumps(next, end)
 	return next, nil
+}
+
+// collectJob is one provider's collection in a sample: its request and where its result comes.
+type collectJob struct {
+	ps  *provState
+	req Request
+	ch  chan result
+}
+
+// plan is the collections of a sample: one job per registered provider that has something to
+// read, marked running; skipped are those still stuck in an earlier collection (no goroutines
+// pile up on them).
+func (s *Sampler) plan(start time.Time, refresh bool) (jobs []collectJob, skipped []*provState) {
+	s.stMu.Lock()
+	defer s.stMu.Unlock()
+	for _, ps := range s.prov {
+		if ps.regErr != nil {
+			continue
+		}
+		req, ok := s.request(ps, start, refresh)
+		if !ok {
+			continue
+		}
+		if ps.running { // still stuck in an earlier collection: do not pile up goroutines
+			skipped = append(skipped, ps)
+			continue
+		}
+		ps.running = true
+		if req.Classes == nil || req.every {
+			ps.lastFull = start
+		}
+		jobs = append(jobs, collectJob{ps: ps, req: req, ch: make(chan result, 1)})
+	}
+	return jobs, skipped
+}
+
+// await is a job's result, or a timeout once the sample's deadline passes: a result that
+// arrived at the same moment is taken, else the provider is given up on.
+func (s *Sampler) await(dctx context.Context, j collectJob) result {
+	select {
+	case res := <-j.ch:
+		return res
+	case <-dctx.Done():
+		select {
+		case res := <-j.ch:
+			return res
+		default:
+			return result{err: fmt.Errorf("%s: no answer within %v", j.ps.sup.Module, s.opt.Deadline), why: namespace.ReasonTimeout, dur: s.opt.Deadline}
+		}
+	}
+}
+
+// reinitialised says a good result comes from a new incarnation of the supplier: its reset
+// value is not the one known (or a supplier just found declares its first classes so).
+func (s *Sampler) reinitialised(ps *provState, res result) bool {
+	return res.err == nil && (ps.haveReset || res.batch.Redeclared) && res.batch.Reset != ps.reset
+}
+
+// readReinitialised handles a supplier that re-initialised: it is logged, and everything read
+// again (static datums and descriptions) so the new incarnation is complete from its first
+// reading. It returns that reading, or a failure, and the request it answers.
+func (s *Sampler) readReinitialised(dctx context.Context, j collectJob, res result, start time.Time, refresh bool) (result, Request) {
+	// A user's supplier that has just been found declares its first classes so: not logged.
+	if (!j.ps.dynamic || j.ps.reset != ([8]byte{})) && j.ps.haveReset {
+		s.log.Add(namespace.Event{Time: start, Kind: namespace.EvSupplierReset, Path: j.ps.sup.Module,
+			Text: fmt.Sprintf("supplier %s re-initialised (reset %x → %x)", j.ps.sup.Module, j.ps.reset[:], res.batch.Reset[:])})
+	}
+	j.ps.needStatic = true
+	s.redescribe(j.ps, start)
+	// The request again, of the classes as now registered (those described anew are
+	// other classes): every one of them is read in this collection.
+	s.stMu.Lock()
+	if req, ok := s.request(j.ps, start, refresh); ok {
+		j.req = req
+	}
+	req := j.req
+	req.Static, req.Variable = true, true
+	j.ps.running = true
+	s.stMu.Unlock()
+	ch := make(chan result, 1)
+	go s.run(dctx, j.ps, req, ch)
+	// The second call may reuse the first batch's buffers, so the first is never used
+	// after it: the new incarnation's reading, or a failure.
+	select {
+	case res = <-ch:
+	case <-dctx.Done():
+		res = result{err: fmt.Errorf("%s: no answer within %v after re-initialising", j.ps.sup.Module, s.opt.Deadline), why: namespace.ReasonTimeout, dur: s.opt.Deadline}
+	}
+	return res, j.req
 }
 
 // logJumps records every counter whose rise was impossible at this reading: the value is
