@@ -271,27 +271,12 @@ func changesOf(prev, cur *ClassValues) int {
 	return ch
 }
 
+// buildClass builds the class values of one class sample into out, reusing out's spare rows,
+// with its rates over the interval since prev (nil: none before it).
 func buildClass(out *ClassValues, prev *ClassValues, cs *ClassSample) {
 	c := cs.Class
 	nd := len(c.Datums)
-	slots := 0
-	for _, in := range cs.Insts {
-		if in != nil && in.slot+1 > slots {
-			slots = in.slot + 1
-		}
-	}
-	vals, insts := out.spare, out.spareInsts
-	if cap(vals) >= slots*nd {
-		vals = vals[:slots*nd]
-	} else {
-		vals = make([]Value, slots*nd)
-	}
-	if cap(insts) >= slots {
-		insts = insts[:slots]
-		clear(insts)
-	} else {
-		insts = make([]*Instance, slots)
-	}
+	vals, insts := out.spareRows(slotsOf(cs.Insts), nd)
 	*out = ClassValues{Class: c, Sampled: true, Reset: cs.Reset, Time: cs.Time, Start: cs.Start, End: cs.End,
 		Err: cs.Err, ErrReason: cs.ErrReason, Insts: insts, Vals: vals}
 	if cs.Times != nil {
@@ -309,13 +294,7 @@ func buildClass(out *ClassValues, prev *ClassValues, cs *ClassSample) {
 		out.Elapsed = cs.Time.Sub(prev.Time)
 		elapsed = out.Elapsed.Seconds()
 	}
-	errReason := cs.ErrReason
-	if cs.Err != nil && errReason == ReasonNone {
-		errReason = ReasonProviderError
-	}
-	if why := c.Unavailable(); why != "" && errReason == ReasonNone {
-		errReason = ReasonClassUnavailable
-	}
+	errReason := readingReason(cs)
 	for _, in := range cs.Insts {
 		if in != nil {
 			insts[in.slot] = in
@@ -328,50 +307,102 @@ func buildClass(out *ClassValues, prev *ClassValues, cs *ClassSample) {
 	// allocation of its own.
 	b := rowBuilder{c: c, nd: nd, cs: cs, prev: prev, vals: vals, reset: reset, elapsed: elapsed, window: window, errReason: errReason, partial: partial}
 	if cs.Times != nil && prev != nil && prev.Sampled {
-		// Each datum's own interval: from its previous value's time to its own (issue 39).
-		b.own = make([]float64, nd)
-		for d := range b.own {
-			pt := prev.Time
-			if d < len(prev.Times) {
-				pt = prev.Times[d]
-			}
-			switch t := cs.Times[d]; {
-			case t.IsZero():
-				b.own[d] = elapsed
-			case t.Equal(pt):
-				b.own[d] = -1 // not logged since: its value as it was
-			default:
-				b.own[d] = t.Sub(pt).Seconds()
-			}
-		}
+		b.own = ownIntervals(cs, prev, nd, elapsed)
 	}
-	// Rows are independent, so a large class is built on every CPU (10,000 disks × 28 datums).
-	n := len(cs.Insts)
-	workers := runtime.GOMAXPROCS(0)
-	if n*nd < parallelValues || workers < 2 {
-		out.Jumps = b.rows(0, n)
-	} else {
-		pb := new(rowBuilder)
-		*pb = b
-		var wg sync.WaitGroup
-		var jumps atomic.Int32
-		chunk := (n + workers - 1) / workers
-		for lo := 0; lo < n; lo += chunk {
-			wg.Add(1)
-			go func(lo, hi int) {
-				defer wg.Done()
-				jumps.Add(int32(pb.rows(lo, hi)))
-			}(lo, min(lo+chunk, n))
-		}
-		wg.Wait()
-		out.Jumps = int(jumps.Load())
-	}
+	out.Jumps = buildRows(&b, len(cs.Insts))
 	// Free slots hold no instance; keep their values zero so nothing stale is ever read.
 	for slot, in := range insts {
 		if in == nil {
 			clear(vals[slot*nd : slot*nd+nd])
 		}
 	}
+}
+
+// slotsOf is how many slots the instances take: one past the highest.
+func slotsOf(insts []*Instance) int {
+	slots := 0
+	for _, in := range insts {
+		if in != nil && in.slot+1 > slots {
+			slots = in.slot + 1
+		}
+	}
+	return slots
+}
+
+// spareRows are the value and instance slices of a reading of slots rows of nd datums: out's
+// spare ones when they are large enough (the instances cleared), else new ones.
+func (out *ClassValues) spareRows(slots, nd int) ([]Value, []*Instance) {
+	vals, insts := out.spare, out.spareInsts
+	if cap(vals) >= slots*nd {
+		vals = vals[:slots*nd]
+	} else {
+		vals = make([]Value, slots*nd)
+	}
+	if cap(insts) >= slots {
+		insts = insts[:slots]
+		clear(insts)
+	} else {
+		insts = make([]*Instance, slots)
+	}
+	return vals, insts
+}
+
+// readingReason is why the reading's values may be unavailable: its own reason, a provider
+// error when it has an error without one, or the class being unavailable.
+func readingReason(cs *ClassSample) Reason {
+	errReason := cs.ErrReason
+	if cs.Err != nil && errReason == ReasonNone {
+		errReason = ReasonProviderError
+	}
+	if why := cs.Class.Unavailable(); why != "" && errReason == ReasonNone {
+		errReason = ReasonClassUnavailable
+	}
+	return errReason
+}
+
+// ownIntervals are each datum's own interval: from its previous value's time to its own (issue
+// 39); the class's elapsed for one without a time, -1 for one not logged since (its value as it
+// was).
+func ownIntervals(cs *ClassSample, prev *ClassValues, nd int, elapsed float64) []float64 {
+	own := make([]float64, nd)
+	for d := range own {
+		pt := prev.Time
+		if d < len(prev.Times) {
+			pt = prev.Times[d]
+		}
+		switch t := cs.Times[d]; {
+		case t.IsZero():
+			own[d] = elapsed
+		case t.Equal(pt):
+			own[d] = -1 // not logged since: its value as it was
+		default:
+			own[d] = t.Sub(pt).Seconds()
+		}
+	}
+	return own
+}
+
+// buildRows builds the n rows of b's reading and counts their impossible jumps. Rows are
+// independent, so a large class is built on every CPU (10,000 disks × 28 datums).
+func buildRows(b *rowBuilder, n int) (jumps int) {
+	workers := runtime.GOMAXPROCS(0)
+	if n*b.nd < parallelValues || workers < 2 {
+		return b.rows(0, n)
+	}
+	pb := new(rowBuilder)
+	*pb = *b
+	var wg sync.WaitGroup
+	var all atomic.Int32
+	chunk := (n + workers - 1) / workers
+	for lo := 0; lo < n; lo += chunk {
+		wg.Add(1)
+		go func(lo, hi int) {
+			defer wg.Done()
+			all.Add(int32(pb.rows(lo, hi)))
+		}(lo, min(lo+chunk, n))
+	}
+	wg.Wait()
+	return int(all.Load())
 }
 
 // parallelValues is the class size (instances × datums) from which Next builds rows in parallel.
