@@ -273,34 +273,7 @@ func (s *Sampler) Sample(ctx context.Context) (*namespace.Snapshot, error) {
 	s.refresh = false
 	s.discover(ctx, start)
 
-	type job struct {
-		ps  *provState
-		req Request
-		ch  chan result
-	}
-	var jobs []job
-	var skipped []*provState
-	s.stMu.Lock()
-	for _, ps := range s.prov {
-		if ps.regErr != nil {
-			continue
-		}
-		req, ok := s.request(ps, start, refresh)
-		if !ok {
-			continue
-		}
-		if ps.running { // still stuck in an earlier collection: do not pile up goroutines
-			skipped = append(skipped, ps)
-			continue
-		}
-		ps.running = true
-		if req.Classes == nil || req.every {
-			ps.lastFull = start
-		}
-		j := job{ps: ps, req: req, ch: make(chan result, 1)}
-		jobs = append(jobs, j)
-	}
-	s.stMu.Unlock()
+	jobs, skipped := s.plan(start, refresh)
 	dctx, cancel := context.WithTimeout(ctx, s.opt.Deadline)
 	defer cancel()
 	for _, j := range jobs {
@@ -309,46 +282,9 @@ func (s *Sampler) Sample(ctx context.Context) (*namespace.Snapshot, error) {
 
 	samples := make([]namespace.ClassSample, 0, s.lastSamples)
 	for _, j := range jobs {
-		var res result
-		select {
-		case res = <-j.ch:
-		case <-dctx.Done():
-			// Take a result that arrived at the same moment, else give up on this provider.
-			select {
-			case res = <-j.ch:
-			default:
-				res = result{err: fmt.Errorf("%s: no answer within %v", j.ps.sup.Module, s.opt.Deadline), why: namespace.ReasonTimeout, dur: s.opt.Deadline}
-			}
-		}
-		if res.err == nil && (j.ps.haveReset || res.batch.Redeclared) && res.batch.Reset != j.ps.reset {
-			// The supplier re-initialised: log it, and read everything again (static datums
-			// and descriptions) so the new incarnation is complete from its first reading. A
-			// user's supplier that has just been found declares its first classes so.
-			if (!j.ps.dynamic || j.ps.reset != ([8]byte{})) && j.ps.haveReset {
-				s.log.Add(namespace.Event{Time: start, Kind: namespace.EvSupplierReset, Path: j.ps.sup.Module,
-					Text: fmt.Sprintf("supplier %s re-initialised (reset %x → %x)", j.ps.sup.Module, j.ps.reset[:], res.batch.Reset[:])})
-			}
-			j.ps.needStatic = true
-			s.redescribe(j.ps, start)
-			// The request again, of the classes as now registered (those described anew are
-			// other classes): every one of them is read in this collection.
-			s.stMu.Lock()
-			if req, ok := s.request(j.ps, start, refresh); ok {
-				j.req = req
-			}
-			req := j.req
-			req.Static, req.Variable = true, true
-			j.ps.running = true
-			s.stMu.Unlock()
-			ch := make(chan result, 1)
-			go s.run(dctx, j.ps, req, ch)
-			// The second call may reuse the first batch's buffers, so the first is never used
-			// after it: the new incarnation's reading, or a failure.
-			select {
-			case res = <-ch:
-			case <-dctx.Done():
-				res = result{err: fmt.Errorf("%s: no answer within %v after re-initialising", j.ps.sup.Module, s.opt.Deadline), why: namespace.ReasonTimeout, dur: s.opt.Deadline}
-			}
+		res := s.await(dctx, j)
+		if s.reinitialised(j.ps, res) {
+			res, j.req = s.readReinitialised(dctx, j, res, start, refresh)
 		}
 		samples = s.absorb(samples, j.ps, j.req, res, start)
 		s.grow(j.ps, start)
@@ -366,6 +302,95 @@ func (s *Sampler) Sample(ctx context.Context) (*namespace.Snapshot, error) {
 	s.older, s.prev = s.prev, next
 	s.logJumps(next, end)
 	return next, nil
+}
+
+// collectJob is one provider's collection in a sample: its request and where its result comes.
+type collectJob struct {
+	ps  *provState
+	req Request
+	ch  chan result
+}
+
+// plan is the collections of a sample: one job per registered provider that has something to
+// read, marked running; skipped are those still stuck in an earlier collection (no goroutines
+// pile up on them).
+func (s *Sampler) plan(start time.Time, refresh bool) (jobs []collectJob, skipped []*provState) {
+	s.stMu.Lock()
+	defer s.stMu.Unlock()
+	for _, ps := range s.prov {
+		if ps.regErr != nil {
+			continue
+		}
+		req, ok := s.request(ps, start, refresh)
+		if !ok {
+			continue
+		}
+		if ps.running { // still stuck in an earlier collection: do not pile up goroutines
+			skipped = append(skipped, ps)
+			continue
+		}
+		ps.running = true
+		if req.Classes == nil || req.every {
+			ps.lastFull = start
+		}
+		jobs = append(jobs, collectJob{ps: ps, req: req, ch: make(chan result, 1)})
+	}
+	return jobs, skipped
+}
+
+// await is a job's result, or a timeout once the sample's deadline passes: a result that
+// arrived at the same moment is taken, else the provider is given up on.
+func (s *Sampler) await(dctx context.Context, j collectJob) result {
+	select {
+	case res := <-j.ch:
+		return res
+	case <-dctx.Done():
+		select {
+		case res := <-j.ch:
+			return res
+		default:
+			return result{err: fmt.Errorf("%s: no answer within %v", j.ps.sup.Module, s.opt.Deadline), why: namespace.ReasonTimeout, dur: s.opt.Deadline}
+		}
+	}
+}
+
+// reinitialised says a good result comes from a new incarnation of the supplier: its reset
+// value is not the one known (or a supplier just found declares its first classes so).
+func (s *Sampler) reinitialised(ps *provState, res result) bool {
+	return res.err == nil && (ps.haveReset || res.batch.Redeclared) && res.batch.Reset != ps.reset
+}
+
+// readReinitialised handles a supplier that re-initialised: it is logged, and everything read
+// again (static datums and descriptions) so the new incarnation is complete from its first
+// reading. It returns that reading, or a failure, and the request it answers.
+func (s *Sampler) readReinitialised(dctx context.Context, j collectJob, res result, start time.Time, refresh bool) (result, Request) {
+	// A user's supplier that has just been found declares its first classes so: not logged.
+	if (!j.ps.dynamic || j.ps.reset != ([8]byte{})) && j.ps.haveReset {
+		s.log.Add(namespace.Event{Time: start, Kind: namespace.EvSupplierReset, Path: j.ps.sup.Module,
+			Text: fmt.Sprintf("supplier %s re-initialised (reset %x → %x)", j.ps.sup.Module, j.ps.reset[:], res.batch.Reset[:])})
+	}
+	j.ps.needStatic = true
+	s.redescribe(j.ps, start)
+	// The request again, of the classes as now registered (those described anew are
+	// other classes): every one of them is read in this collection.
+	s.stMu.Lock()
+	if req, ok := s.request(j.ps, start, refresh); ok {
+		j.req = req
+	}
+	req := j.req
+	req.Static, req.Variable = true, true
+	j.ps.running = true
+	s.stMu.Unlock()
+	ch := make(chan result, 1)
+	go s.run(dctx, j.ps, req, ch)
+	// The second call may reuse the first batch's buffers, so the first is never used
+	// after it: the new incarnation's reading, or a failure.
+	select {
+	case res = <-ch:
+	case <-dctx.Done():
+		res = result{err: fmt.Errorf("%s: no answer within %v after re-initialising", j.ps.sup.Module, s.opt.Deadline), why: namespace.ReasonTimeout, dur: s.opt.Deadline}
+	}
+	return res, j.req
 }
 
 // logJumps records every counter whose rise was impossible at this reading: the value is
@@ -429,96 +454,139 @@ func (s *Sampler) absorb(out []namespace.ClassSample, ps *provState, req Request
 	ps.lastDur = res.dur
 	wasDead := ps.dead
 	if res.err == nil {
-		t := res.batch.Time
-		if t.IsZero() {
-			t = now.Add(res.dur)
-		}
-		updated := t.After(ps.lastTime) || ps.lastTime.IsZero()
-		if updated {
-			ps.lastTime, ps.lastOK = t, now
-		}
-		if ps.failing || (ps.dead && updated) {
-			s.log.Add(namespace.Event{Time: now, Kind: namespace.EvSupplierAlive, Path: ps.sup.Module,
-				Text: fmt.Sprintf("supplier %s answers again", ps.sup.Module)})
-		}
-		ps.failing, ps.lastErr = false, nil
-		if w, ok := ps.p.(Warner); ok {
-			werr := w.Warning()
-			if werr != nil && (ps.warning == nil || ps.warning.Error() != werr.Error()) {
-				s.log.Add(namespace.Event{Time: now, Kind: namespace.EvProviderError, Path: ps.sup.Module,
-					Text: fmt.Sprintf("supplier %s: %v", ps.sup.Module, werr)})
-			}
-			ps.warning = werr
-		}
-		ps.successes++
-		ps.reset, ps.haveReset = res.batch.Reset, true
-		// Static and variable datums count as read once every class has been read.
-		if req.Static && (req.Classes == nil || req.every) {
-			ps.needStatic = false
-		}
-		if req.Variable && (req.Classes == nil || req.every) {
-			ps.lastVar = now
-		}
-		if updated {
-			ps.dead = false
-		}
+		s.noteAnswer(ps, req, res, now)
 	} else {
-		ps.failures++
-		if !ps.failing || ps.lastErr == nil || ps.lastErr.Error() != res.err.Error() {
-			s.log.Add(namespace.Event{Time: now, Kind: namespace.EvProviderError, Path: ps.sup.Module,
-				Text: fmt.Sprintf("provider %s: %v", ps.sup.Module, res.err)})
-		}
-		ps.failing, ps.lastErr = true, res.err
-		// Static and variable datums skipped in a reading that never arrived must be read again.
-		ps.needStatic = true
-		if ps.lastOK.IsZero() {
-			ps.lastOK = now // liveness counts from the first attempt
-		}
+		s.noteFailure(ps, res, now)
 	}
-	// SPMI-DDS-4: no update for longer than the timeout → assumed dead; its instances go.
-	if s.opt.Liveness > 0 && !ps.dead && !ps.lastOK.IsZero() && now.Sub(ps.lastOK) > s.opt.Liveness {
-		ps.dead = true
-		s.log.Add(namespace.Event{Time: now, Kind: namespace.EvSupplierDead, Path: ps.sup.Module,
-			Text: fmt.Sprintf("supplier %s: %s", ps.sup.Module, namespace.SiAssumedDead.Line())})
-		if ps.dynamic {
-			// A user's supplier's contexts and statistics are removed (SPMI-DDS-4); they are
-			// declared again when it updates.
-			s.retract(ps, now)
-			return out
-		}
+	if s.diesNow(ps, now) && ps.dynamic {
+		// A user's supplier's contexts and statistics are removed (SPMI-DDS-4); they are
+		// declared again when it updates.
+		s.retract(ps, now)
+		return out
 	}
 	if ps.dynamic && wasDead && !ps.dead {
 		s.redescribe(ps, now)
 	}
-
 	if res.err == nil && !ps.dead {
-		for _, cr := range res.batch.Classes {
-			if cr.Class == nil || !req.Wants(cr.Class) || (ps.dynamic && !slices.Contains(ps.classes, cr.Class)) {
-				continue // a user's class the registry refused (a duplicate, SPMI-DDS-2)
-			}
-			insts, evs, err := s.reg.Sync(cr.Class, cr.Specs, now, ps.insts[cr.Class])
-			ps.insts[cr.Class] = insts
-			if !cr.Class.Churn {
-				s.log.Add(evs...)
-			}
-			cs := namespace.ClassSample{Class: cr.Class, Reset: res.batch.Reset, Time: res.batch.Time,
-				Start: now, End: now.Add(res.dur), Insts: insts, Raw: cr.Raw, Err: cr.Err}
-			if !cr.Time.IsZero() {
-				cs.Time, cs.Times = cr.Time, cr.Times
-			}
-			if cs.Time.IsZero() {
-				cs.Time = cs.End
-			}
-			if cr.Err != nil {
-				cs.ErrReason = namespace.ReasonProviderError
-			}
-			if err != nil && cr.Err == nil {
-				cs.Err, cs.ErrReason = err, namespace.ReasonProviderError
-			}
-			out = append(out, cs)
-		}
-		return out
+		return s.readSamples(out, ps, req, res, now)
 	}
+	return s.failedSamples(out, ps, req, res, now)
+}
+
+// noteAnswer updates a provider's health after an answer: its time, a supplier answering again
+// or warning anew is logged, and the static and variable datums count as read once every class
+// has been read.
+func (s *Sampler) noteAnswer(ps *provState, req Request, res result, now time.Time) {
+	t := res.batch.Time
+	if t.IsZero() {
+		t = now.Add(res.dur)
+	}
+	updated := t.After(ps.lastTime) || ps.lastTime.IsZero()
+	if updated {
+		ps.lastTime, ps.lastOK = t, now
+	}
+	if ps.failing || (ps.dead && updated) {
+		s.log.Add(namespace.Event{Time: now, Kind: namespace.EvSupplierAlive, Path: ps.sup.Module,
+			Text: fmt.Sprintf("supplier %s answers again", ps.sup.Module)})
+	}
+	ps.failing, ps.lastErr = false, nil
+	s.noteWarning(ps, now)
+	ps.successes++
+	ps.reset, ps.haveReset = res.batch.Reset, true
+	// Static and variable datums count as read once every class has been read.
+	if req.Static && (req.Classes == nil || req.every) {
+		ps.needStatic = false
+	}
+	if req.Variable && (req.Classes == nil || req.every) {
+		ps.lastVar = now
+	}
+	if updated {
+		ps.dead = false
+	}
+}
+
+// noteWarning keeps a provider's warning (a Warner's), logging one that is new or changed.
+func (s *Sampler) noteWarning(ps *provState, now time.Time) {
+	w, ok := ps.p.(Warner)
+	if !ok {
+		return
+	}
+	werr := w.Warning()
+	if werr != nil && (ps.warning == nil || ps.warning.Error() != werr.Error()) {
+		s.log.Add(namespace.Event{Time: now, Kind: namespace.EvProviderError, Path: ps.sup.Module,
+			Text: fmt.Sprintf("supplier %s: %v", ps.sup.Module, werr)})
+	}
+	ps.warning = werr
+}
+
+// noteFailure updates a provider's health after a failure, logging an error that is new.
+func (s *Sampler) noteFailure(ps *provState, res result, now time.Time) {
+	ps.failures++
+	if !ps.failing || ps.lastErr == nil || ps.lastErr.Error() != res.err.Error() {
+		s.log.Add(namespace.Event{Time: now, Kind: namespace.EvProviderError, Path: ps.sup.Module,
+			Text: fmt.Sprintf("provider %s: %v", ps.sup.Module, res.err)})
+	}
+	ps.failing, ps.lastErr = true, res.err
+	// Static and variable datums skipped in a reading that never arrived must be read again.
+	ps.needStatic = true
+	if ps.lastOK.IsZero() {
+		ps.lastOK = now // liveness counts from the first attempt
+	}
+}
+
+// diesNow says the provider is assumed dead at this reading, marking and logging it so:
+// SPMI-DDS-4, no update for longer than the timeout; its instances go.
+func (s *Sampler) diesNow(ps *provState, now time.Time) bool {
+	if s.opt.Liveness <= 0 || ps.dead || ps.lastOK.IsZero() || now.Sub(ps.lastOK) <= s.opt.Liveness {
+		return false
+	}
+	ps.dead = true
+	s.log.Add(namespace.Event{Time: now, Kind: namespace.EvSupplierDead, Path: ps.sup.Module,
+		Text: fmt.Sprintf("supplier %s: %s", ps.sup.Module, namespace.SiAssumedDead.Line())})
+	return true
+}
+
+// readSamples appends the samples of a good result's wanted classes, their instances synced
+// with the registry.
+func (s *Sampler) readSamples(out []namespace.ClassSample, ps *provState, req Request, res result, now time.Time) []namespace.ClassSample {
+	for _, cr := range res.batch.Classes {
+		if cr.Class == nil || !req.Wants(cr.Class) || (ps.dynamic && !slices.Contains(ps.classes, cr.Class)) {
+			continue // a user's class the registry refused (a duplicate, SPMI-DDS-2)
+		}
+		insts, evs, err := s.reg.Sync(cr.Class, cr.Specs, now, ps.insts[cr.Class])
+		ps.insts[cr.Class] = insts
+		if !cr.Class.Churn {
+			s.log.Add(evs...)
+		}
+		out = append(out, readSample(cr, insts, err, res, now))
+	}
+	return out
+}
+
+// readSample is one class's sample of a result: timed by the class's own time when it has one,
+// else the batch's, else the collection's end; its error the reading's, else the instances'.
+func readSample(cr ClassReading, insts []*namespace.Instance, syncErr error, res result, now time.Time) namespace.ClassSample {
+	cs := namespace.ClassSample{Class: cr.Class, Reset: res.batch.Reset, Time: res.batch.Time,
+		Start: now, End: now.Add(res.dur), Insts: insts, Raw: cr.Raw, Err: cr.Err}
+	if !cr.Time.IsZero() {
+		cs.Time, cs.Times = cr.Time, cr.Times
+	}
+	if cs.Time.IsZero() {
+		cs.Time = cs.End
+	}
+	if cr.Err != nil {
+		cs.ErrReason = namespace.ReasonProviderError
+	}
+	if syncErr != nil && cr.Err == nil {
+		cs.Err, cs.ErrReason = syncErr, namespace.ReasonProviderError
+	}
+	return cs
+}
+
+// failedSamples appends the samples of a failed or dead provider's wanted classes: each with
+// the error and its reason, and a dead supplier's contexts removed (SPMI-DDS-4; they come back
+// when it does).
+func (s *Sampler) failedSamples(out []namespace.ClassSample, ps *provState, req Request, res result, now time.Time) []namespace.ClassSample {
 	why, err := res.why, res.err
 	if ps.dead {
 		why = namespace.ReasonAssumedDead

@@ -111,6 +111,37 @@ func Get(ctx context.Context, o GetOptions, e Env, w io.Writer) (err error) {
 	}
 	defer func() { err = damaged(as, err) }() // what was read is printed; then the damage is said
 	reg := s.Registry()
+	reqs, err := getRequests(o, reg)
+	if err != nil {
+		return err
+	}
+	set := newGetSet(reg, first) // the statistics asked for, read as one SPMI statset
+	set.sync(reqs)
+	// The first printed reading's rates cover the interval since this first reading: its
+	// elapsed is that interval, not 0 (issue 12).
+	g := &getRun{o: o, e: e, w: w, s: s, reg: reg, set: set, reqs: reqs, prev: first.End,
+		pastTo: o.pastTo(e.Loc, day, o.endOf(as, e)), ticks: ticksFrom(first, o.Interval, e),
+		shown: map[string]time.Time{}}
+	defer func() {
+		if err == nil && g.printed == 0 && o.Archived() {
+			// Nothing to print is said, never a silent success (issue 39 item 5).
+			err = fmt.Errorf("nothing to print: the archive has no reading of %s %s", strings.Join(o.Paths, " "), o.span(as))
+		}
+	}()
+	for n := 0; o.Count == 0 || n < o.Count; n++ {
+		if stop, err := g.next(ctx); stop {
+			return err
+		}
+	}
+	return g.outcome()
+}
+
+// getRequests are the requests of the paths asked for, expanded once. When no request can ever
+// resolve, that is said at once, not after an interval (issue 32 item 12): paths that stop where
+// no instance can come (Nope/x, CPU/nope). One that stops under a class of instances (a disk not
+// plugged in yet) is waited for, and beside paths that resolve a bad one is printed in its place
+// with its error (PCPF-11, DCI-RET-1).
+func getRequests(o GetOptions, reg *ns.Registry) ([]request, error) {
 	reqs := make([]request, len(o.Paths))
 	final := 0
 	for i, p := range o.Paths {
@@ -120,81 +151,96 @@ func Get(ctx context.Context, o GetOptions, e Env, w io.Writer) (err error) {
 			final++
 		}
 	}
-	// When no request can ever resolve, that is said at once, not after an interval (issue 32
-	// item 12): paths that stop where no instance can come (Nope/x, CPU/nope). One that stops
-	// under a class of instances (a disk not plugged in yet) is waited for, and beside paths
-	// that resolve a bad one is printed in its place with its error (PCPF-11, DCI-RET-1).
 	if final == len(reqs) && final > 0 {
-		return reqErr(reg, reqs[0])
+		return nil, reqErr(reg, reqs[0])
 	}
-	set := newGetSet(reg, first) // the statistics asked for, read as one SPMI statset
-	set.sync(reqs)
-	// The first printed reading's rates cover the interval since this first reading: its
-	// elapsed is that interval, not 0 (issue 12).
-	prev := first.End
-	var failed error
-	printed := 0
-	defer func() {
-		if err == nil && printed == 0 && o.Archived() {
-			// Nothing to print is said, never a silent success (issue 39 item 5).
-			err = fmt.Errorf("nothing to print: the archive has no reading of %s %s", strings.Join(o.Paths, " "), o.span(as))
+	return reqs, nil
+}
+
+// getRun is the state of `dcimon get` between its readings.
+type getRun struct {
+	o      GetOptions
+	e      Env
+	w      io.Writer
+	s      *collect.Sampler
+	reg    *ns.Registry
+	set    *getSet
+	reqs   []request
+	prev   time.Time // the end of the last reading: the next one's rates start there
+	pastTo func(time.Time) bool
+	ticks  *clockTicks
+	shown  map[string]time.Time // when each statistic printed was recorded
+	// printed counts the readings printed; failed is the last one's failure, if any.
+	printed int
+	failed  error
+}
+
+// next reads and prints one reading; stop says there is no other to read, with the error the
+// command ends with (none for the end of an archive or an interruption: a clean stop).
+func (g *getRun) next(ctx context.Context) (stop bool, err error) {
+	if g.o.Archived() {
+		if archiveEnded(g.s) {
+			return true, nil // the archive's last sample was printed
 		}
-	}()
-	pastTo := o.pastTo(e.Loc, day, o.endOf(as, e))
-	ticks := ticksFrom(first, o.Interval, e)
-	shown := map[string]time.Time{} // when each statistic printed was recorded
-	for n := 0; o.Count == 0 || n < o.Count; n++ {
-		if o.Archived() {
-			if archiveEnded(s) {
-				return nil // the archive's last sample was printed
-			}
-		} else if err := ticks.wait(ctx, e); err != nil {
-			return nil // interrupted: a clean stop
-		}
-		snap, err := s.Sample(ctx)
-		if err != nil {
-			return nil
-		}
-		if o.Archived() && (archiveEnded(s) || !snap.End.After(prev) || pastTo(snap.End)) {
-			return nil // past the archive's last sample (or its time stands still): nothing more to print
-		}
-		// Instances come and go between readings: expand every request again (issue 21).
-		for i := range reqs {
-			reqs[i].expand(reg)
-		}
-		set.sync(reqs)
-		if err := set.read(snap); err != nil {
-			return err
-		}
-		if o.From != "" && nothingNew(snap, reqs, shown) {
-			continue // a record of other metrics (another logging group): nothing asked for was logged
-		}
-		rd, err := writeReading(w, o.JSON, o.NetBits, o.Archived(), e, reg, snap, set, reqs, prev)
-		if err != nil {
-			return err
-		}
-		printed++
-		failed = nothingRead(snap, reqs)
-		if failed == nil && o.Archived() {
-			failed = notInArchive(snap, reqs)
-		}
-		if failed == nil && rd.fails {
-			// DCI-RET-1: the values are printed, each with its own status; the command says
-			// the reading was not a success.
-			failed = fmt.Errorf("summary %s: a statistic named exactly could not be given (see its line)", rd.sum)
-		}
-		prev = snap.End
+	} else if err := g.ticks.wait(ctx, g.e); err != nil {
+		return true, nil // interrupted: a clean stop
 	}
-	for _, r := range reqs {
-		if r.err != nil {
-			if o.Archived() {
-				// Where the archive read holds none of it (issue 39 item 5).
-				return fmt.Errorf("%w; the archive read holds none of it (pmlogger logs what its configuration names; `dcimon list PCP --archive ...` shows the metrics it holds)", reqErr(reg, r))
-			}
-			return reqErr(reg, r)
-		}
+	snap, err := g.s.Sample(ctx)
+	if err != nil {
+		return true, nil
+	}
+	if g.o.Archived() && (archiveEnded(g.s) || !snap.End.After(g.prev) || g.pastTo(snap.End)) {
+		return true, nil // past the archive's last sample (or its time stands still): nothing more to print
+	}
+	// Instances come and go between readings: expand every request again (issue 21).
+	for i := range g.reqs {
+		g.reqs[i].expand(g.reg)
+	}
+	g.set.sync(g.reqs)
+	if err := g.set.read(snap); err != nil {
+		return true, err
+	}
+	if g.o.From != "" && nothingNew(snap, g.reqs, g.shown) {
+		return false, nil // a record of other metrics (another logging group): nothing asked for was logged
+	}
+	rd, err := writeReading(g.w, g.o.JSON, g.o.NetBits, g.o.Archived(), g.e, g.reg, snap, g.set, g.reqs, g.prev)
+	if err != nil {
+		return true, err
+	}
+	g.printed++
+	g.failed = g.readingFailed(snap, rd)
+	g.prev = snap.End
+	return false, nil
+}
+
+// readingFailed is why a printed reading is no success: nothing could be read, nothing asked for
+// is in the archive, or a statistic named exactly could not be given.
+func (g *getRun) readingFailed(snap *ns.Snapshot, rd reading) error {
+	failed := nothingRead(snap, g.reqs)
+	if failed == nil && g.o.Archived() {
+		failed = notInArchive(snap, g.reqs)
+	}
+	if failed == nil && rd.fails {
+		// DCI-RET-1: the values are printed, each with its own status; the command says
+		// the reading was not a success.
+		failed = fmt.Errorf("summary %s: a statistic named exactly could not be given (see its line)", rd.sum)
 	}
 	return failed
+}
+
+// outcome is the error the command ends with after its last reading: a request that never
+// resolved, else the last reading's failure.
+func (g *getRun) outcome() error {
+	for _, r := range g.reqs {
+		if r.err != nil {
+			if g.o.Archived() {
+				// Where the archive read holds none of it (issue 39 item 5).
+				return fmt.Errorf("%w; the archive read holds none of it (pmlogger logs what its configuration names; `dcimon list PCP --archive ...` shows the metrics it holds)", reqErr(g.reg, r))
+			}
+			return reqErr(g.reg, r)
+		}
+	}
+	return g.failed
 }
 
 // neverResolves says a path's error is final, so waiting for another reading cannot make it

@@ -61,112 +61,151 @@ func OpenSampler(c Common, e Env) (*collect.Sampler, error) {
 // OpenSource is OpenSampler, with the recorded past read when the source is PCP archives or
 // pmproxy's time series (nil otherwise): the monitor's time cursor moves through it.
 func OpenSource(c Common, e Env) (_ *collect.Sampler, past collect.History, _ error) {
-	var provs []collect.Provider
-	var deadline time.Duration // the sampler's default
-	clock := e.Now
-	if c.Series != "" {
-		// pmproxy's time series (issue 34): every host they hold, or those --hosts names.
-		pw, err := pcpPassword(e)
-		if err != nil {
-			return nil, nil, err
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), seriesOpenDeadline)
-		defer cancel()
-		ser, err := pcp.OpenSeries(ctx, pcp.SeriesOptions{URL: c.Series, Password: pw, Hosts: SeriesHosts(c.Hosts)})
-		if err != nil {
-			return nil, nil, fmt.Errorf("--series: %w", err)
-		}
-		day, _ := ser.Span()
-		var at time.Time
-		for _, t := range []struct{ flag, v string }{{"--at", c.At}, {"--from", c.From}} {
-			if t.v != "" {
-				if at, err = ParseAtEnd(t.v, e.Loc, day, c.endOf(nil, e)); err != nil {
-					return nil, nil, Usagef("%s: %v", t.flag, err)
-				}
-			}
-		}
-		if provs, err = pcp.SeriesProviders(ser, at, c.From != ""); err != nil {
-			return nil, nil, err
-		}
-		clock, past = ser.Clock, ser
-		deadline = 30 * time.Second // each request has its own deadline (pcp.SeriesOptions)
-	} else if len(c.Archives) > 0 {
-		var at time.Time
-		for _, t := range []struct{ flag, v string }{{"--at", c.At}, {"--from", c.From}} {
-			if t.v != "" {
-				var err error
-				end := time.Time{}
-				if _, rel, _ := Relative(t.v); rel {
-					// Before the archives' end: their last sample (issue 39 item 6).
-					if end, err = pcp.ArchivesEnd(c.Archives); err != nil {
-						return nil, nil, err
-					}
-				}
-				if at, err = ParseAtEnd(t.v, e.Loc, c.ArchiveDay(), end); err != nil {
-					return nil, nil, Usagef("%s: %v", t.flag, err)
-				}
-			}
-		}
-		var err error
-		var as *pcp.Archives
-		if provs, as, err = pcp.ArchiveProviders(c.Archives, at, c.From != "", pcp.Options{ShowLoop: c.ShowLoop}); err != nil {
-			return nil, nil, err
-		}
-		clock = as.Clock
-		past = as
-		deadline = 30 * time.Second // local files: a slow disk, not a host that does not answer
-	} else if remote := strings.HasPrefix(c.Source, "pcp://") || strings.HasPrefix(c.Source, "pcps://"); remote || c.Hosts != "" || c.HostList != nil {
-		// PCP hosts: through pmproxy's REST API with a pcp:// source, else each on a
-		// connection of its own to its pmcd, in PCP's own protocol (issue 31).
-		hosts := c.HostList
-		if hosts == nil {
-			var err error
-			if hosts, err = ParseHosts(c.Hosts, ReadHostsFile); err != nil {
-				return nil, nil, Usagef("%v", err)
-			}
-		}
-		o := pcp.Options{Interval: c.Interval, ShowLoop: c.ShowLoop}
-		deadline = pcp.NativeDeadline(len(hosts))
-		if remote {
-			pw, err := pcpPassword(e)
-			if err != nil {
-				return nil, nil, err
-			}
-			o.URL, o.Password = c.Source, pw
-			deadline = pcp.FleetDeadline(len(hosts))
-		}
-		// A host's requests have the deadline above; the collection waits for them only up to
-		// most of the interval, so a slow host never delays the others' readings (issue 40).
-		o.Deadline = deadline
-		deadline = pcp.CollectDeadline(c.Interval, deadline)
-		var err error
-		provs, err = pcp.Fleet(o, hosts)
-		if err != nil && remote {
-			return nil, nil, Usagef("--source: %v", err)
-		} else if err != nil {
-			return nil, nil, Usagef("--hosts: %v", err)
-		}
-	} else if strings.HasPrefix(c.Source, "synthetic") {
-		opt, err := synthetic.Parse(c.Source)
-		if err != nil {
-			return nil, nil, Usagef("--source: %v", err)
-		}
-		opt.Now = e.Now
-		provs = synthetic.Providers(opt)
-	} else {
-		provs = linux.Providers(linux.Options{Procfs: c.Procfs, Sysfs: c.Sysfs, ShowLoop: c.ShowLoop})
+	src, err := openProviders(c, e)
+	if err != nil {
+		return nil, nil, err
 	}
 	// dcimon's own cost is this process's, whatever the source.
-	opt := collect.Options{Now: clock, Liveness: c.Liveness, Deadline: deadline, Self: (&linux.SelfReader{}).Read}
+	opt := collect.Options{Now: src.clock, Liveness: c.Liveness, Deadline: src.deadline, Self: (&linux.SelfReader{}).Read}
 	if len(c.Suppliers) > 0 {
 		opt.Discover = dds.New(dds.Options{Dirs: c.Suppliers})
 	}
-	s, err := collect.NewSampler(ns.NewRegistry(), provs, opt)
+	s, err := collect.NewSampler(ns.NewRegistry(), src.provs, opt)
 	if err != nil {
 		return nil, nil, fmt.Errorf("starting the providers: %w", err)
 	}
-	noteArchives(s, past)
-	return s, past, nil
+	noteArchives(s, src.past)
+	return s, src.past, nil
+}
+
+// openedSource is what a source gives its sampler: the providers, the collection's deadline
+// (0: the sampler's default), the clock its readings are timed by, and the recorded past read
+// (nil for a live source).
+type openedSource struct {
+	provs    []collect.Provider
+	deadline time.Duration
+	clock    func() time.Time
+	past     collect.History
+}
+
+// openProviders opens the source the options name: pmproxy's time series, PCP archives, PCP
+// hosts, the synthetic source, or this host.
+func openProviders(c Common, e Env) (openedSource, error) {
+	remote := strings.HasPrefix(c.Source, "pcp://") || strings.HasPrefix(c.Source, "pcps://")
+	switch {
+	case c.Series != "":
+		return openSeriesSource(c, e)
+	case len(c.Archives) > 0:
+		return openArchiveSource(c, e)
+	case remote || c.Hosts != "" || c.HostList != nil:
+		return openFleetSource(c, e, remote)
+	case strings.HasPrefix(c.Source, "synthetic"):
+		opt, err := synthetic.Parse(c.Source)
+		if err != nil {
+			return openedSource{}, Usagef("--source: %v", err)
+		}
+		opt.Now = e.Now
+		return openedSource{provs: synthetic.Providers(opt), clock: e.Now}, nil
+	}
+	return openedSource{provs: linux.Providers(linux.Options{Procfs: c.Procfs, Sysfs: c.Sysfs, ShowLoop: c.ShowLoop}), clock: e.Now}, nil
+}
+
+// openSeriesSource opens pmproxy's time series (issue 34): every host they hold, or those
+// --hosts names, read from --at or --from.
+func openSeriesSource(c Common, e Env) (openedSource, error) {
+	pw, err := pcpPassword(e)
+	if err != nil {
+		return openedSource{}, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), seriesOpenDeadline)
+	defer cancel()
+	ser, err := pcp.OpenSeries(ctx, pcp.SeriesOptions{URL: c.Series, Password: pw, Hosts: SeriesHosts(c.Hosts)})
+	if err != nil {
+		return openedSource{}, fmt.Errorf("--series: %w", err)
+	}
+	day, _ := ser.Span()
+	var at time.Time
+	for _, t := range []struct{ flag, v string }{{"--at", c.At}, {"--from", c.From}} {
+		if t.v != "" {
+			if at, err = ParseAtEnd(t.v, e.Loc, day, c.endOf(nil, e)); err != nil {
+				return openedSource{}, Usagef("%s: %v", t.flag, err)
+			}
+		}
+	}
+	provs, err := pcp.SeriesProviders(ser, at, c.From != "")
+	if err != nil {
+		return openedSource{}, err
+	}
+	// Each request has its own deadline (pcp.SeriesOptions).
+	return openedSource{provs: provs, deadline: 30 * time.Second, clock: ser.Clock, past: ser}, nil
+}
+
+// openArchiveSource opens PCP archives, read from --at or --from.
+func openArchiveSource(c Common, e Env) (openedSource, error) {
+	at, err := archivesAt(c, e)
+	if err != nil {
+		return openedSource{}, err
+	}
+	provs, as, err := pcp.ArchiveProviders(c.Archives, at, c.From != "", pcp.Options{ShowLoop: c.ShowLoop})
+	if err != nil {
+		return openedSource{}, err
+	}
+	// Local files: a slow disk, not a host that does not answer.
+	return openedSource{provs: provs, deadline: 30 * time.Second, clock: as.Clock, past: as}, nil
+}
+
+// archivesAt is the time --at or --from names in the archives (zero: neither is given).
+func archivesAt(c Common, e Env) (time.Time, error) {
+	var at time.Time
+	for _, t := range []struct{ flag, v string }{{"--at", c.At}, {"--from", c.From}} {
+		if t.v != "" {
+			var err error
+			end := time.Time{}
+			if _, rel, _ := Relative(t.v); rel {
+				// Before the archives' end: their last sample (issue 39 item 6).
+				if end, err = pcp.ArchivesEnd(c.Archives); err != nil {
+					return time.Time{}, err
+				}
+			}
+			if at, err = ParseAtEnd(t.v, e.Loc, c.ArchiveDay(), end); err != nil {
+				return time.Time{}, Usagef("%s: %v", t.flag, err)
+			}
+		}
+	}
+	return at, nil
+}
+
+// openFleetSource opens PCP hosts: through pmproxy's REST API with a pcp:// source (remote),
+// else each on a connection of its own to its pmcd, in PCP's own protocol (issue 31).
+func openFleetSource(c Common, e Env, remote bool) (openedSource, error) {
+	hosts := c.HostList
+	if hosts == nil {
+		var err error
+		if hosts, err = ParseHosts(c.Hosts, ReadHostsFile); err != nil {
+			return openedSource{}, Usagef("%v", err)
+		}
+	}
+	o := pcp.Options{Interval: c.Interval, ShowLoop: c.ShowLoop}
+	deadline := pcp.NativeDeadline(len(hosts))
+	if remote {
+		pw, err := pcpPassword(e)
+		if err != nil {
+			return openedSource{}, err
+		}
+		o.URL, o.Password = c.Source, pw
+		deadline = pcp.FleetDeadline(len(hosts))
+	}
+	// A host's requests have the deadline above; the collection waits for them only up to
+	// most of the interval, so a slow host never delays the others' readings (issue 40).
+	o.Deadline = deadline
+	deadline = pcp.CollectDeadline(c.Interval, deadline)
+	provs, err := pcp.Fleet(o, hosts)
+	if err != nil && remote {
+		return openedSource{}, Usagef("--source: %v", err)
+	} else if err != nil {
+		return openedSource{}, Usagef("--hosts: %v", err)
+	}
+	return openedSource{provs: provs, deadline: deadline, clock: e.Now}, nil
 }
 
 // seriesOpenDeadline bounds the opening of a series source: the metrics' series resolved, the

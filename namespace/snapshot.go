@@ -1,10 +1,7 @@
 package namespace
 
 import (
-	"runtime"
 	"slices"
-	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -271,27 +268,12 @@ func changesOf(prev, cur *ClassValues) int {
 	return ch
 }
 
+// buildClass builds the class values of one class sample into out, reusing out's spare rows,
+// with its rates over the interval since prev (nil: none before it).
 func buildClass(out *ClassValues, prev *ClassValues, cs *ClassSample) {
 	c := cs.Class
 	nd := len(c.Datums)
-	slots := 0
-	for _, in := range cs.Insts {
-		if in != nil && in.slot+1 > slots {
-			slots = in.slot + 1
-		}
-	}
-	vals, insts := out.spare, out.spareInsts
-	if cap(vals) >= slots*nd {
-		vals = vals[:slots*nd]
-	} else {
-		vals = make([]Value, slots*nd)
-	}
-	if cap(insts) >= slots {
-		insts = insts[:slots]
-		clear(insts)
-	} else {
-		insts = make([]*Instance, slots)
-	}
+	vals, insts := out.spareRows(slotsOf(cs.Insts), nd)
 	*out = ClassValues{Class: c, Sampled: true, Reset: cs.Reset, Time: cs.Time, Start: cs.Start, End: cs.End,
 		Err: cs.Err, ErrReason: cs.ErrReason, Insts: insts, Vals: vals}
 	if cs.Times != nil {
@@ -309,13 +291,7 @@ func buildClass(out *ClassValues, prev *ClassValues, cs *ClassSample) {
 		out.Elapsed = cs.Time.Sub(prev.Time)
 		elapsed = out.Elapsed.Seconds()
 	}
-	errReason := cs.ErrReason
-	if cs.Err != nil && errReason == ReasonNone {
-		errReason = ReasonProviderError
-	}
-	if why := c.Unavailable(); why != "" && errReason == ReasonNone {
-		errReason = ReasonClassUnavailable
-	}
+	errReason := readingReason(cs)
 	for _, in := range cs.Insts {
 		if in != nil {
 			insts[in.slot] = in
@@ -328,44 +304,9 @@ func buildClass(out *ClassValues, prev *ClassValues, cs *ClassSample) {
 	// allocation of its own.
 	b := rowBuilder{c: c, nd: nd, cs: cs, prev: prev, vals: vals, reset: reset, elapsed: elapsed, window: window, errReason: errReason, partial: partial}
 	if cs.Times != nil && prev != nil && prev.Sampled {
-		// Each datum's own interval: from its previous value's time to its own (issue 39).
-		b.own = make([]float64, nd)
-		for d := range b.own {
-			pt := prev.Time
-			if d < len(prev.Times) {
-				pt = prev.Times[d]
-			}
-			switch t := cs.Times[d]; {
-			case t.IsZero():
-				b.own[d] = elapsed
-			case t.Equal(pt):
-				b.own[d] = -1 // not logged since: its value as it was
-			default:
-				b.own[d] = t.Sub(pt).Seconds()
-			}
-		}
+		b.own = ownIntervals(cs, prev, nd, elapsed)
 	}
-	// Rows are independent, so a large class is built on every CPU (10,000 disks × 28 datums).
-	n := len(cs.Insts)
-	workers := runtime.GOMAXPROCS(0)
-	if n*nd < parallelValues || workers < 2 {
-		out.Jumps = b.rows(0, n)
-	} else {
-		pb := new(rowBuilder)
-		*pb = b
-		var wg sync.WaitGroup
-		var jumps atomic.Int32
-		chunk := (n + workers - 1) / workers
-		for lo := 0; lo < n; lo += chunk {
-			wg.Add(1)
-			go func(lo, hi int) {
-				defer wg.Done()
-				jumps.Add(int32(pb.rows(lo, hi)))
-			}(lo, min(lo+chunk, n))
-		}
-		wg.Wait()
-		out.Jumps = int(jumps.Load())
-	}
+	out.Jumps = buildRows(&b, len(cs.Insts))
 	// Free slots hold no instance; keep their values zero so nothing stale is ever read.
 	for slot, in := range insts {
 		if in == nil {
@@ -374,105 +315,68 @@ func buildClass(out *ClassValues, prev *ClassValues, cs *ClassSample) {
 	}
 }
 
-// parallelValues is the class size (instances × datums) from which Next builds rows in parallel.
-const parallelValues = 64 << 10
-
-// rowBuilder computes the rows of one class sample.
-type rowBuilder struct {
-	c         *Class
-	nd        int
-	cs        *ClassSample
-	prev      *ClassValues
-	vals      []Value
-	reset     bool
-	elapsed   float64
-	window    float64   // the source's slack: how long its two readings took (issue 40 item 6)
-	own       []float64 // each datum's own interval (ClassSample.Times); -1: unchanged since the previous reading
-	errReason Reason
-	partial   bool // raw values may be used despite an error
+// slotsOf is how many slots the instances take: one past the highest.
+func slotsOf(insts []*Instance) int {
+	slots := 0
+	for _, in := range insts {
+		if in != nil && in.slot+1 > slots {
+			slots = in.slot + 1
+		}
+	}
+	return slots
 }
 
-// rows builds the rows of cs.Insts[lo:hi], and counts the counters among them that rose further
-// than their hardware can (ReasonImpossibleJump). A class reading with an error may still carry values
-// for some instances (a bad line among good ones): those are used, and only instances without
-// values are unavailable with the reading's reason.
-func (b *rowBuilder) rows(lo, hi int) (jumps int) {
-	c, nd, cs, prev := b.c, b.nd, b.cs, b.prev
-	for k := lo; k < hi; k++ {
-		in := cs.Insts[k]
-		if in == nil {
-			continue
-		}
-		row := b.vals[in.slot*nd : in.slot*nd+nd : in.slot*nd+nd]
-		var prow []Value
-		hadPrev := prev != nil && in.slot < len(prev.Insts) && prev.Insts[in.slot] == in
-		newInst := !hadPrev && prev != nil && prev.Sampled
-		if hadPrev && !b.reset {
-			prow = prev.Vals[in.slot*nd : in.slot*nd+nd : in.slot*nd+nd]
-		}
-		var raw []Raw
-		if b.partial && len(cs.Raw) >= (k+1)*nd {
-			raw = cs.Raw[k*nd : k*nd+nd : k*nd+nd]
-		}
-		for d, p := range c.plan {
-			if p == planDerived {
-				continue
-			}
-			if raw == nil {
-				r := b.errReason
-				if r == ReasonNone {
-					r = ReasonNoValues
-				}
-				row[d] = Value{State: Unavailable, Reason: r}
-				continue
-			}
-			var pv *Value
-			if prow != nil {
-				pv = &prow[d]
-			}
-			el := b.elapsed
-			if b.own != nil {
-				if el = b.own[d]; el < 0 && pv != nil && pv.State != Unavailable && raw[d].State == RawOK {
-					row[d] = *pv // not logged since its previous reading: that reading's value, never a rate of 0
-					continue
-				}
-			}
-			row[d] = fill(p, &c.Datums[d], &raw[d], pv, hadPrev, newInst, b.reset, el)
-			if by := c.Datums[d].RateBoundBy; by != 0 && row[d].State == Valid {
-				row[d] = boundByInstance(c, &c.Datums[d], raw, row[d], el)
-			}
-			if row[d].Reason == ReasonImpossibleJump {
-				jumps++
-			}
-		}
-		if len(c.parts) > 0 {
-			checkParts(c, row, b.argsElapsed(c.parts), b.window)
-		}
-		for _, d := range c.derivOrd {
-			if b.own != nil && prow != nil && b.argsElapsed(c.Datums[d].args[:c.Datums[d].Units.Args()]) < 0 {
-				row[d] = prow[d] // its arguments not logged since: its value as it was
-				continue
-			}
-			row[d] = derive(&c.Datums[d], row, c.Datums, b.argsElapsed(c.Datums[d].args[:c.Datums[d].Units.Args()]))
-		}
+// spareRows are the value and instance slices of a reading of slots rows of nd datums: out's
+// spare ones when they are large enough (the instances cleared), else new ones.
+func (out *ClassValues) spareRows(slots, nd int) ([]Value, []*Instance) {
+	vals, insts := out.spare, out.spareInsts
+	if cap(vals) >= slots*nd {
+		vals = vals[:slots*nd]
+	} else {
+		vals = make([]Value, slots*nd)
 	}
-	return jumps
+	if cap(insts) >= slots {
+		insts = insts[:slots]
+		clear(insts)
+	} else {
+		insts = make([]*Instance, slots)
+	}
+	return vals, insts
 }
 
-// argsElapsed is the interval of a derivation or an invariant over the datums at: the class's,
-// or with values of their own times (ClassSample.Times) the longest of theirs, -1 when none was
-// logged since the previous reading.
-func (b *rowBuilder) argsElapsed(at []int) float64 {
-	if b.own == nil {
-		return b.elapsed
+// readingReason is why the reading's values may be unavailable: its own reason, a provider
+// error when it has an error without one, or the class being unavailable.
+func readingReason(cs *ClassSample) Reason {
+	errReason := cs.ErrReason
+	if cs.Err != nil && errReason == ReasonNone {
+		errReason = ReasonProviderError
 	}
-	el := -1.0
-	for _, j := range at {
-		if j < len(b.own) && b.own[j] > el {
-			el = b.own[j]
+	if why := cs.Class.Unavailable(); why != "" && errReason == ReasonNone {
+		errReason = ReasonClassUnavailable
+	}
+	return errReason
+}
+
+// ownIntervals are each datum's own interval: from its previous value's time to its own (issue
+// 39); the class's elapsed for one without a time, -1 for one not logged since (its value as it
+// was).
+func ownIntervals(cs *ClassSample, prev *ClassValues, nd int, elapsed float64) []float64 {
+	own := make([]float64, nd)
+	for d := range own {
+		pt := prev.Time
+		if d < len(prev.Times) {
+			pt = prev.Times[d]
+		}
+		switch t := cs.Times[d]; {
+		case t.IsZero():
+			own[d] = elapsed
+		case t.Equal(pt):
+			own[d] = -1 // not logged since: its value as it was
+		default:
+			own[d] = t.Sub(pt).Seconds()
 		}
 	}
-	return el
+	return own
 }
 
 // TickSlack is how far a processor's counted time may run ahead of the time elapsed between two

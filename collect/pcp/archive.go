@@ -274,13 +274,7 @@ func (x *archiveContext) findStart() time.Time {
 		return x.second
 	}
 	defer c.Close()
-	seen := map[uint32]int{}
-	firstAt := map[uint32]time.Time{}
-	var start time.Time
-	// late: metrics first seen after the archive's first round of records (its prologue span)
-	// and not seen again yet; quiet: data records since one was first seen. A metric of the
-	// first round seen once only is a once group's, or one of a group slower than the scan.
-	late, quiet := 0, 0
+	scan := startScanner{x: x, seen: map[uint32]int{}, firstAt: map[uint32]time.Time{}}
 	for range startScanRecords {
 		r, err := c.Next()
 		if err != nil || r.Time.After(x.first.Add(startScanSpan)) {
@@ -289,34 +283,73 @@ func (x *archiveContext) findStart() time.Time {
 		if !isData(r) {
 			continue
 		}
-		if quiet++; late == 0 && quiet > startQuiet && !start.IsZero() {
+		if scan.settled() {
 			break
 		}
-		for _, s := range r.Sets {
-			switch seen[s.PMID]++; seen[s.PMID] {
-			case 1:
-				firstAt[s.PMID], quiet = r.Time, 0
-				if r.Time.After(x.first.Add(prologueSpan)) {
-					late++
-				}
-			case 2:
-				if firstAt[s.PMID].After(x.first.Add(prologueSpan)) {
-					late--
-				}
-				if r.Time.After(start) {
-					start = r.Time
-				}
-				// The archive's interval: its most often logged metric's.
-				if d := r.Time.Sub(firstAt[s.PMID]); d > 0 && (x.step == 0 || d < x.step) {
-					x.step = d
-				}
-			}
-		}
+		scan.read(r)
 	}
-	if start.IsZero() || start.After(x.last) {
+	if scan.start.IsZero() || scan.start.After(x.last) {
 		return x.second
 	}
-	return start
+	return scan.start
+}
+
+// startScanner is findStart's reading of the archive's first data records: how often each metric
+// was seen and when first, and the latest second value so far. It also learns the archive's
+// interval (x.step) on the way.
+type startScanner struct {
+	x       *archiveContext
+	seen    map[uint32]int
+	firstAt map[uint32]time.Time
+	start   time.Time
+	// late: metrics first seen after the archive's first round of records (its prologue span)
+	// and not seen again yet; quiet: data records since one was first seen. A metric of the
+	// first round seen once only is a once group's, or one of a group slower than the scan.
+	late, quiet int
+}
+
+// settled counts one more data record and says whether the scan may stop before it: a start is
+// found, no late metric waits for its second value, and no new metric came for startQuiet records.
+func (s *startScanner) settled() bool {
+	s.quiet++
+	return s.late == 0 && s.quiet > startQuiet && !s.start.IsZero()
+}
+
+// read takes a data record's metrics: a first sight starts a metric's wait for its second
+// value, a second sight ends it.
+func (s *startScanner) read(r pcparchive.Result) {
+	for _, set := range r.Sets {
+		switch s.seen[set.PMID]++; s.seen[set.PMID] {
+		case 1:
+			s.firstSeen(set.PMID, r.Time)
+		case 2:
+			s.secondSeen(set.PMID, r.Time)
+		}
+	}
+}
+
+// firstSeen notes a metric's first value: the quiet count restarts, and a metric first seen after
+// the prologue span is late until its second value comes.
+func (s *startScanner) firstSeen(pmid uint32, at time.Time) {
+	s.firstAt[pmid], s.quiet = at, 0
+	if at.After(s.x.first.Add(prologueSpan)) {
+		s.late++
+	}
+}
+
+// secondSeen notes a metric's second value (its first rate): the start moves up to it, and the
+// gap since its first value may be the archive's interval.
+func (s *startScanner) secondSeen(pmid uint32, at time.Time) {
+	if s.firstAt[pmid].After(s.x.first.Add(prologueSpan)) {
+		s.late--
+	}
+	if at.After(s.start) {
+		s.start = at
+	}
+	// The archive's interval: its most often logged metric's.
+	if d := at.Sub(s.firstAt[pmid]); d > 0 && (s.x.step == 0 || d < s.x.step) {
+		s.x.step = d
+	}
 }
 
 // isData says a record holds a value of some PMDA's besides pmcd's own (pmlogger logs pmcd's

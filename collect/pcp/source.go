@@ -405,60 +405,21 @@ func (h *pcpHost) Collect(ctx context.Context, req collect.Request) (collect.Bat
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	now := h.now()
-	if !h.lastCollect.IsZero() {
-		if g := now.Sub(h.lastCollect); g > h.gap {
-			h.gap = g // the next context outlives the longest gap seen
-			if x, ok := h.x.(*pmproxy.Context); ok {
-				x.Outlive(2*g + 5*time.Second)
-			}
-		}
-	}
+	h.noteGap(now)
 	h.lastCollect = now
 	if h.live() {
-		if err := h.ensureLink(now); err != nil {
+		var err error
+		if ctx, err = h.requestContext(now); err != nil {
 			return collect.Batch{}, err
 		}
-		// The host's requests have its own deadline, not the collection's: one still running
-		// when the collection gives up on it goes on (the sampler starts no other meanwhile),
-		// so a slow answer costs this reading, not the connection (issue 40 item 1).
-		// The hosts of a fleet share that deadline's context within a collection (reqs):
-		// one per host cost 8 allocations a host at every reading (issue 38 item 6).
-		if h.reqs == nil {
-			h.reqs = &requestContexts{}
-		}
-		ctx = h.reqs.get(h.dialDeadline())
 	}
 	if now.Before(h.retryAt) {
 		// Waiting before trying again: the reason is still the last failure's, said once in
 		// the events rather than alternating with a note of the wait.
 		return collect.Batch{}, h.lastErr
 	}
-	// Only the metrics of the classes the request wants: on a screen of fleet hotsets, the
-	// disks, interfaces and processors of each host, not everything the table maps.
-	var mask uint64
-	for i, pc := range h.classes {
-		if req.Wants(pc.Class) {
-			mask |= 1 << i
-		}
-	}
 	unlisted, browse := h.tree.wanted(req)
-	var names []string
-	switch {
-	case len(h.classes) >= 64 || mask == 1<<len(h.classes)-1:
-		names = h.names
-	case mask != 0:
-		if names = h.namesFor[mask]; names == nil {
-			if h.namesFor == nil {
-				h.namesFor = map[uint64][]string{}
-			}
-			names = metricsOf(h.classes, func(i int) bool { return mask&(1<<i) != 0 })
-			h.namesFor[mask] = names
-		}
-	}
-	if more := metricNames(browse); len(more) > 0 {
-		names = append(slices.Clip(names), more...)
-	}
-	f, err := h.fetch(ctx, names)
+	f, err := h.fetch(ctx, h.wantedNames(req, browse))
 	if errors.Is(err, errNoNewSample) {
 		// An archive with nothing new by the replay's time: its classes as they were, under the
 		// same reset value (another would read as the supplier re-initialised).
@@ -468,14 +429,7 @@ func (h *pcpHost) Collect(ctx context.Context, req collect.Request) (collect.Bat
 		return h.notRecorded(req), nil
 	}
 	if err != nil {
-		if _, past := h.x.(collect.Timeline); !past && h.connected() { // an archive's (or series') time goes back and forth
-			// On a connection that stays (a lost one is dialled again at once, in the
-			// background), doubling pauses, each drawn at random from half to one and a half of
-			// its length, so that hosts that went together do not come back all at once.
-			h.backoff = min(max(2*h.backoff, time.Second), 30*time.Second)
-			h.retryAt = now.Add(h.backoff/2 + rand.N(h.backoff))
-		}
-		h.lastErr = err
+		h.failed(now, err)
 		return collect.Batch{}, err
 	}
 	h.backoff, h.retryAt, h.lastErr = 0, time.Time{}, nil
@@ -485,33 +439,125 @@ func (h *pcpHost) Collect(ctx context.Context, req collect.Request) (collect.Bat
 	b := collect.Batch{Time: f.Time, Reset: h.reset, Classes: h.classBuf[:0], Redeclared: h.redeclared}
 	h.redeclared = false
 	defer func() { h.classBuf = b.Classes }()
+	b.Classes = h.readWanted(ctx, req, f, browse, b.Classes)
+	h.listOpened(ctx, unlisted)
+	return b, nil
+}
+
+// noteGap has a pmproxy context outlive the longest gap seen between two collections, so that
+// pmproxy does not forget it between them.
+func (h *pcpHost) noteGap(now time.Time) {
+	if h.lastCollect.IsZero() {
+		return
+	}
+	if g := now.Sub(h.lastCollect); g > h.gap {
+		h.gap = g // the next context outlives the longest gap seen
+		if x, ok := h.x.(*pmproxy.Context); ok {
+			x.Outlive(2*g + 5*time.Second)
+		}
+	}
+}
+
+// requestContext makes sure of a live host's link and gives the context of its requests.
+// The host's requests have its own deadline, not the collection's: one still running when the
+// collection gives up on it goes on (the sampler starts no other meanwhile), so a slow answer
+// costs this reading, not the connection (issue 40 item 1). The hosts of a fleet share that
+// deadline's context within a collection (reqs): one per host cost 8 allocations a host at
+// every reading (issue 38 item 6).
+func (h *pcpHost) requestContext(now time.Time) (context.Context, error) {
+	if err := h.ensureLink(now); err != nil {
+		return nil, err
+	}
+	if h.reqs == nil {
+		h.reqs = &requestContexts{}
+	}
+	return h.reqs.get(h.dialDeadline()), nil
+}
+
+// wantedNames are the metrics to fetch: only those of the classes the request wants (on a
+// screen of fleet hotsets, the disks, interfaces and processors of each host, not everything
+// the table maps), then those of the browsed nodes read.
+func (h *pcpHost) wantedNames(req collect.Request, browse []*pcpNode) []string {
+	var mask uint64
+	for i, pc := range h.classes {
+		if req.Wants(pc.Class) {
+			mask |= 1 << i
+		}
+	}
+	var names []string
+	switch {
+	case len(h.classes) >= 64 || mask == 1<<len(h.classes)-1:
+		names = h.names
+	case mask != 0:
+		names = h.namesOfMask(mask)
+	}
+	if more := metricNames(browse); len(more) > 0 {
+		names = append(slices.Clip(names), more...)
+	}
+	return names
+}
+
+// namesOfMask are the metrics of the classes whose bits mask sets, kept per mask: a screen asks
+// for the same classes at every reading.
+func (h *pcpHost) namesOfMask(mask uint64) []string {
+	if names := h.namesFor[mask]; names != nil {
+		return names
+	}
+	if h.namesFor == nil {
+		h.namesFor = map[uint64][]string{}
+	}
+	names := metricsOf(h.classes, func(i int) bool { return mask&(1<<i) != 0 })
+	h.namesFor[mask] = names
+	return names
+}
+
+// failed notes a failed fetch: its error is the reason until the next try, and a live
+// connection's next try waits.
+func (h *pcpHost) failed(now time.Time, err error) {
+	if _, past := h.x.(collect.Timeline); !past && h.connected() { // an archive's (or series') time goes back and forth
+		// On a connection that stays (a lost one is dialled again at once, in the
+		// background), doubling pauses, each drawn at random from half to one and a half of
+		// its length, so that hosts that went together do not come back all at once.
+		h.backoff = min(max(2*h.backoff, time.Second), 30*time.Second)
+		h.retryAt = now.Add(h.backoff/2 + rand.N(h.backoff))
+	}
+	h.lastErr = err
+}
+
+// readWanted appends to dst the readings of the wanted classes and the browsed nodes in f. An
+// archive's class or node with nothing logged since its last reading is left out: as recorded
+// then (issue 39).
+func (h *pcpHost) readWanted(ctx context.Context, req collect.Request, f *pmproxy.Fetched, browse []*pcpNode, dst []collect.ClassReading) []collect.ClassReading {
 	for _, pc := range h.classes {
 		if !req.Wants(pc.Class) {
 			continue
 		}
 		cr := h.read(ctx, pc, f)
 		if ax, ok := h.x.(*archiveContext); ok && !ax.timed(pc, &cr) {
-			continue // nothing logged since its last reading: as recorded then (issue 39)
+			continue
 		}
-		b.Classes = append(b.Classes, cr)
+		dst = append(dst, cr)
 	}
 	for _, n := range browse {
 		cr := h.readNode(ctx, n, f)
 		if ax, ok := h.x.(*archiveContext); ok && !ax.timedNode(n, &cr) {
 			continue
 		}
-		b.Classes = append(b.Classes, cr)
+		dst = append(dst, cr)
 	}
-	// The nodes opened since the last reading are listed; what they hold is registered after
-	// this collection and read at the next. One that cannot be listed now (pmproxy went away
-	// between two requests) is tried again at the next collection that wants it, and the
-	// mapped classes keep this reading.
+	return dst
+}
+
+// listOpened lists the nodes opened since the last reading; what they hold is registered after
+// this collection and read at the next. One that cannot be listed now (pmproxy went away
+// between two requests) is tried again at the next collection that wants it, and the mapped
+// classes keep this reading.
+func (h *pcpHost) listOpened(ctx context.Context, unlisted []*pcpNode) {
 	for _, n := range unlisted {
 		if h.list(ctx, n) != nil {
 			break
 		}
 	}
-	return b, nil
 }
 
 // fetch makes sure of the context and the descriptors, and fetches names (none: the context

@@ -1,0 +1,164 @@
+package namespace
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// buildRows builds the n rows of b's reading and counts their impossible jumps. Rows are
+// independent, so a large class is built on every CPU (10,000 disks × 28 datums).
+func buildRows(b *rowBuilder, n int) (jumps int) {
+	workers := runtime.GOMAXPROCS(0)
+	if n*b.nd < parallelValues || workers < 2 {
+		return b.rows(0, n)
+	}
+	pb := new(rowBuilder)
+	*pb = *b
+	var wg sync.WaitGroup
+	var all atomic.Int32
+	chunk := (n + workers - 1) / workers
+	for lo := 0; lo < n; lo += chunk {
+		wg.Add(1)
+		go func(lo, hi int) {
+			defer wg.Done()
+			all.Add(int32(pb.rows(lo, hi)))
+		}(lo, min(lo+chunk, n))
+	}
+	wg.Wait()
+	return int(all.Load())
+}
+
+// parallelValues is the class size (instances × datums) from which Next builds rows in parallel.
+const parallelValues = 64 << 10
+
+// rowBuilder computes the rows of one class sample.
+type rowBuilder struct {
+	c         *Class
+	nd        int
+	cs        *ClassSample
+	prev      *ClassValues
+	vals      []Value
+	reset     bool
+	elapsed   float64
+	window    float64   // the source's slack: how long its two readings took (issue 40 item 6)
+	own       []float64 // each datum's own interval (ClassSample.Times); -1: unchanged since the previous reading
+	errReason Reason
+	partial   bool // raw values may be used despite an error
+}
+
+// rows builds the rows of cs.Insts[lo:hi], and counts the counters among them that rose further
+// than their hardware can (ReasonImpossibleJump). A class reading with an error may still carry values
+// for some instances (a bad line among good ones): those are used, and only instances without
+// values are unavailable with the reading's reason.
+func (b *rowBuilder) rows(lo, hi int) (jumps int) {
+	for k := lo; k < hi; k++ {
+		if in := b.cs.Insts[k]; in != nil {
+			jumps += b.row(k, in)
+		}
+	}
+	return jumps
+}
+
+// row builds the row of in, the k-th instance of the reading: its datums from their raw values
+// and previous ones (or unavailable when the reading has none for it), then the invariants
+// checked and the derived datums computed.
+func (b *rowBuilder) row(k int, in *Instance) (jumps int) {
+	c, nd, cs, prev := b.c, b.nd, b.cs, b.prev
+	row := b.vals[in.slot*nd : in.slot*nd+nd : in.slot*nd+nd]
+	var prow []Value
+	hadPrev := prev != nil && in.slot < len(prev.Insts) && prev.Insts[in.slot] == in
+	newInst := !hadPrev && prev != nil && prev.Sampled
+	if hadPrev && !b.reset {
+		prow = prev.Vals[in.slot*nd : in.slot*nd+nd : in.slot*nd+nd]
+	}
+	var raw []Raw
+	if b.partial && len(cs.Raw) >= (k+1)*nd {
+		raw = cs.Raw[k*nd : k*nd+nd : k*nd+nd]
+	}
+	if raw == nil {
+		b.unavailableRow(row)
+	} else {
+		jumps = b.fillRow(row, prow, raw, hadPrev, newInst)
+	}
+	if len(c.parts) > 0 {
+		checkParts(c, row, b.argsElapsed(c.parts), b.window)
+	}
+	b.deriveRow(row, prow)
+	return jumps
+}
+
+// unavailableRow marks the read datums of a row the reading has no values for unavailable, with
+// the reading's reason (ReasonNoValues when it has none).
+func (b *rowBuilder) unavailableRow(row []Value) {
+	r := b.errReason
+	if r == ReasonNone {
+		r = ReasonNoValues
+	}
+	for d, p := range b.c.plan {
+		if p == planDerived {
+			continue
+		}
+		row[d] = Value{State: Unavailable, Reason: r}
+	}
+}
+
+// fillRow computes the read datums of a row from their raw values and their previous ones (prow,
+// nil when there are none to rate against), each over its own interval when it has one, and
+// counts the impossible jumps.
+func (b *rowBuilder) fillRow(row, prow []Value, raw []Raw, hadPrev, newInst bool) (jumps int) {
+	c := b.c
+	for d, p := range c.plan {
+		if p == planDerived {
+			continue
+		}
+		var pv *Value
+		if prow != nil {
+			pv = &prow[d]
+		}
+		el := b.elapsed
+		if b.own != nil {
+			if el = b.own[d]; el < 0 && pv != nil && pv.State != Unavailable && raw[d].State == RawOK {
+				row[d] = *pv // not logged since its previous reading: that reading's value, never a rate of 0
+				continue
+			}
+		}
+		row[d] = fill(p, &c.Datums[d], &raw[d], pv, hadPrev, newInst, b.reset, el)
+		if by := c.Datums[d].RateBoundBy; by != 0 && row[d].State == Valid {
+			row[d] = boundByInstance(c, &c.Datums[d], raw, row[d], el)
+		}
+		if row[d].Reason == ReasonImpossibleJump {
+			jumps++
+		}
+	}
+	return jumps
+}
+
+// deriveRow computes a row's derived datums in their order; one whose arguments were not logged
+// since the previous reading keeps its value as it was.
+func (b *rowBuilder) deriveRow(row, prow []Value) {
+	c := b.c
+	for _, d := range c.derivOrd {
+		if b.own != nil && prow != nil && b.argsElapsed(c.Datums[d].args[:c.Datums[d].Units.Args()]) < 0 {
+			row[d] = prow[d] // its arguments not logged since: its value as it was
+			continue
+		}
+		row[d] = derive(&c.Datums[d], row, c.Datums, b.argsElapsed(c.Datums[d].args[:c.Datums[d].Units.Args()]))
+	}
+}
+
+// argsElapsed is the interval of a derivation or an invariant over the datums at: the class's,
+// or with values of their own times (ClassSample.Times) the longest of theirs, -1 when none was
+// logged since the previous reading.
+func (b *rowBuilder) argsElapsed(at []int) float64 {
+	if b.own == nil {
+		return b.elapsed
+	}
+	el := -1.0
+	for _, j := range at {
+		if j < len(b.own) && b.own[j] > el {
+			el = b.own[j]
+		}
+	}
+	return el
+}
