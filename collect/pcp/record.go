@@ -147,28 +147,6 @@ type recMetric struct {
 	vals   []pcparchive.OutValue // the values of the last record, their array used again
 }
 
-// recInDom is a class's instance domain: its number in dcimon's domain, its number in the PMDA's
-// where the class is the PMDA's (the disks' 60.1: a metric's pmid and instance domain are of one
-// domain, pmlogcheck says), and the instances last written, by name, the same in both.
-type recInDom struct {
-	device int // > 0: the datum whose value names an instance (a file system's device; never the first)
-	indom  uint32
-	pmda   uint32 // 0: none
-	// partial says the PMDA's domain has only some of the class's instances: the file systems
-	// of a device ("/dev/vda1"), not tmpfs or a server's export; outside are the others now.
-	// The class is written whole under dcimon's names too.
-	partial   bool
-	outside   map[string]bool
-	pmdaNames string // the last set written in the PMDA's domain
-	ids       map[string]int32
-	next      int32
-	names     string // the last written set, to write it again only when it changes
-	// seen says names is of the instances of registry generation gen: a domain not the PMDA's
-	// (its set depends on nothing else) is not made again until that changes.
-	seen bool
-	gen  uint64
-}
-
 // NewRecorder starts an archive at base for host, its first sample at start. labels are the
 // context's (hostname, machineid: what pmlogger records of its pmcd); none when nil.
 func NewRecorder(base string, version int, host string, start time.Time, labels map[string]string) (*Recorder, error) {
@@ -532,80 +510,45 @@ func (r *Recorder) Record(reg *ns.Registry, snap *ns.Snapshot) error {
 		return err
 	}
 	t := snap.End
-	// Classes and instances change only with the registry's generation.
-	if g := reg.Generation(); r.live == nil || reg != r.liveReg || g != r.liveGen {
-		if r.live == nil {
-			r.live = map[*ns.Class][]*ns.Instance{}
-		}
-		clear(r.live)
-		r.liveReg, r.liveGen = reg, g
-		for _, dm := range r.domains {
-			dm.seen = false
-		}
-	}
+	r.noteGeneration(reg)
 	// Instance domains first: a record's instances are always named before it.
 	for c, dm := range r.domains {
-		insts, ok := r.instances(reg, c)
-		if !ok {
-			continue // the class has gone
+		if err := r.writeDomain(reg, snap, c, dm, t); err != nil {
+			return err
 		}
-		if dm.pmda == 0 && !dm.partial && dm.seen && dm.gen == r.liveGen {
-			continue // the same instances as last time, written then
-		}
-		var ids, pids []int32
-		var names, pnames []string
-		cv := snap.Class(c)
-		if dm.partial {
-			clear(dm.outside)
-			if dm.outside == nil {
-				dm.outside = map[string]bool{}
-			}
-		}
-		for _, in := range insts {
-			id, ok := dm.ids[in.Name]
-			if !ok {
-				id = dm.next
-				dm.next++
-				dm.ids[in.Name] = id
-			}
-			ids, names = append(ids, id), append(names, in.Name)
-			if dm.pmda == 0 {
-				continue
-			}
-			name := in.Name
-			if dm.device > 0 {
-				// Named by its device as the PMDA does; a device mounted twice by both.
-				if v, ok := cv.Value(in, dm.device); ok && v.State == ns.Valid && v.S != "" {
-					name = v.S
-					if slices.Contains(pnames, name) {
-						name += " " + strings.ReplaceAll(in.Name, "∕", "/")
-					}
-				}
-			}
-			if dm.partial && !strings.HasPrefix(name, "/") {
-				dm.outside[in.Name] = true // not a device's: the PMDA's filesys has it not
-				continue
-			}
-			pids, pnames = append(pids, id), append(pnames, name)
-		}
-		if joined := strings.Join(names, "\x00"); joined != dm.names {
-			dm.names = joined
-			if err := r.w.PutInDom(pcparchive.InDom{Time: t, InDom: dm.indom, Instances: ids, Names: names}); err != nil {
-				return err
-			}
-		}
-		if joined := strings.Join(pnames, "\x00"); dm.pmda != 0 && joined != dm.pmdaNames {
-			dm.pmdaNames = joined
-			if err := r.w.PutInDom(pcparchive.InDom{Time: t, InDom: dm.pmda, Instances: pids, Names: pnames}); err != nil {
-				return err
-			}
-		}
-		dm.seen, dm.gen = dm.pmda == 0 && !dm.partial, r.liveGen
 	}
 	// The sets and their values are written by PutResult before Record returns, and kept by
 	// nothing: their arrays serve the next record.
-	sets := r.sets[:0]
 	whole := r.w.IndexNext() // a record a seek starts at: every value in it
+	sets, err := r.recordSpecials(reg, snap, t, whole, r.metricSets(reg, snap, whole))
+	if err != nil {
+		return err
+	}
+	r.sets = sets
+	return r.w.PutResult(t, sets)
+}
+
+// noteGeneration forgets the classes' instances looked up and the domains written when the
+// registry's generation moved: classes and instances change only with it.
+func (r *Recorder) noteGeneration(reg *ns.Registry) {
+	g := reg.Generation()
+	if r.live != nil && reg == r.liveReg && g == r.liveGen {
+		return
+	}
+	if r.live == nil {
+		r.live = map[*ns.Class][]*ns.Instance{}
+	}
+	clear(r.live)
+	r.liveReg, r.liveGen = reg, g
+	for _, dm := range r.domains {
+		dm.seen = false
+	}
+}
+
+// metricSets are the value sets of the snapshot's metrics, in the recorder's reused arrays; a
+// set with no value is left out. whole says the record is one a seek starts at.
+func (r *Recorder) metricSets(reg *ns.Registry, snap *ns.Snapshot, whole bool) []pcparchive.OutSet {
+	sets := r.sets[:0]
 	var (
 		class *ns.Class // the metrics of one class come one after another: looked up once
 		cv    *ns.ClassValues
@@ -624,39 +567,41 @@ func (r *Recorder) Record(reg *ns.Registry, snap *ns.Snapshot) error {
 		if cv == nil {
 			continue
 		}
-		set := pcparchive.OutSet{PMID: m.pmid, Values: m.vals[:0]}
-		for _, in := range insts {
-			v, ok := cv.Value(in, m.datum)
-			if !ok || (v.State != ns.Valid && v.State != ns.NoRate) {
-				continue // not read: no value, never a 0
-			}
-			if m.steady != nil {
-				if old, ok := m.steady[in.Name]; ok && !whole && old.N == v.N && old.S == v.S {
-					continue // as written before: the reader has it
-				}
-				m.steady[in.Name] = v
-			}
-			inst := int32(-1)
-			if !m.class.SingleInstance() {
-				inst = r.domains[m.class].ids[in.Name]
-			}
-			ov := pcparchive.OutValue{Inst: inst, N: v.N, S: v.S}
-			if (m.typ == pcparchive.TypeString || m.typ == pcparchive.TypeAggr) && len(ov.S) > math.MaxUint16 {
-				ov.S = ov.S[:math.MaxUint16]
-			}
-			set.Values = append(set.Values, ov)
-		}
-		m.vals = set.Values
+		set := r.metricSet(m, cv, insts, whole)
 		if len(set.Values) > 0 {
 			sets = append(sets, set)
 		}
 	}
-	sets, err := r.recordSpecials(reg, snap, t, whole, sets)
-	if err != nil {
-		return err
+	return sets
+}
+
+// metricSet is metric m's values of the instances read: not read, no value (never a 0); a
+// steady metric's value as written before is left out but where a seek starts.
+func (r *Recorder) metricSet(m *recMetric, cv *ns.ClassValues, insts []*ns.Instance, whole bool) pcparchive.OutSet {
+	set := pcparchive.OutSet{PMID: m.pmid, Values: m.vals[:0]}
+	for _, in := range insts {
+		v, ok := cv.Value(in, m.datum)
+		if !ok || (v.State != ns.Valid && v.State != ns.NoRate) {
+			continue
+		}
+		if m.steady != nil {
+			if old, ok := m.steady[in.Name]; ok && !whole && old.N == v.N && old.S == v.S {
+				continue // as written before: the reader has it
+			}
+			m.steady[in.Name] = v
+		}
+		inst := int32(-1)
+		if !m.class.SingleInstance() {
+			inst = r.domains[m.class].ids[in.Name]
+		}
+		ov := pcparchive.OutValue{Inst: inst, N: v.N, S: v.S}
+		if (m.typ == pcparchive.TypeString || m.typ == pcparchive.TypeAggr) && len(ov.S) > math.MaxUint16 {
+			ov.S = ov.S[:math.MaxUint16]
+		}
+		set.Values = append(set.Values, ov)
 	}
-	r.sets = sets
-	return r.w.PutResult(t, sets)
+	m.vals = set.Values
+	return set
 }
 
 // VolumeSize is how many bytes the data volume being written holds.
