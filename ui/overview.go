@@ -430,129 +430,154 @@ func (m *Model) overviewHotsets(w, h int) []ovLine {
 	if len(entries) == 0 || h < 2 {
 		return nil
 	}
-	// The processes have a block of their own above.
-	skip := func(e *namespace.HotVals) bool {
-		return (e.Path() == "CPU" && m.ov.allCPUs) || (e.Path() == "Proc" && m.procClass() != nil)
-	}
 	n := 0
 	for _, e := range entries {
-		if !skip(e) {
+		if !m.overviewSkipsHotset(e) {
 			n++
 		}
 	}
 	cols := max(min(n, w/38), 1)
 	colW := min((w-(cols-1))/cols, 72)
-	type block struct {
-		e     *namespace.HotVals
-		title string // without its count: the count is of the rows the height lets it show
-		items []ovLine
-	}
-	var blocks []block
+	var blocks []ovHotBlock
 	for _, e := range entries {
-		if skip(e) {
+		if m.overviewSkipsHotset(e) {
 			continue // every processor has its bar above, every process its line
 		}
-		var b []ovLine
-		d := e.Stat()
-		// Titled by the hotset's name and threshold, so two on one statistic are told apart
-		// (issue 42 item 3).
-		blocks = append(blocks, block{e: e, title: m.hot.title(e)})
-		bl := &blocks[len(blocks)-1]
-		// The value column is as wide as the block's widest value (issue 42 item 1), 10 at least
-		// so blocks side by side line up.
-		valW := 10
-		texts := make([]string, len(e.Items))
-		for i, it := range e.Items {
-			if it.Inst != nil {
-				texts[i] = m.vf.text(it.Inst.Class, d, it.Val)
-				valW = max(valW, width(texts[i]))
-			}
-		}
-		valW = min(valW, colW/3)
-		for i, it := range e.Items {
-			if it.Inst == nil {
-				continue
-			}
-			txt := texts[i]
-			nameW := min(12, colW/3)
-			if e.Fleet() {
-				nameW = min(24, colW*2/5) // a host and its peer
-			}
-			bw := colW - 3 - nameW - valW - 2
-			var sb strings.Builder
-			m.st.Text.Muted.writePadLeft(&sb, strconv.Itoa(i+1), 2)
-			sb.WriteByte(' ')
-			m.st.Text.Normal.writePad(&sb, fitItemNameIn(it, e.Fleet(), nameW, compactItems(e.Items, e.Fleet(), nameW)), nameW)
-			sb.WriteByte(' ')
-			m.st.Text.Normal.writePadLeft(&sb, txt, valW)
-			if bw >= 4 {
-				r := hotRow{entry: e, set: e, item: i}
-				if frac, over, ok := m.hot.itemBar(r, d, it); ok {
-					sb.WriteByte(' ')
-					writeBar(&sb, m.st, frac, over, bw)
-				}
-			}
-			b = append(b, ovLine{sb.String(), it.Inst.Context().Path() + "/" + d.Name})
-		}
-		bl.items = b
+		blocks = append(blocks, m.overviewHotBlock(e, colW))
 	}
 	// Columns of blocks; a column takes the next block while the height allows.
 	var out []ovLine
 	for start := 0; start < len(blocks); start += cols {
-		end := min(start+cols, len(blocks))
+		row := blocks[start:min(start+cols, len(blocks))]
 		n := 0
-		for _, b := range blocks[start:end] {
+		for _, b := range row {
 			n = max(n, len(b.items)+1)
 		}
 		n = min(n, h-len(out))
 		if n <= 0 {
 			break
 		}
-		// Each block's title counts the rows it shows, never more (issue 42 item 1: "top 4 of
-		// 4" over one row).
-		heads := make([]ovLine, end-start)
-		for j, b := range blocks[start:end] {
-			count := ""
-			switch e := b.e; {
-			case e.Stat() == nil:
-			case e.Count == 0 && (e.Err == namespace.SiNoValue || m.snap == nil || m.snap.Seq < 2):
-				count = " — measuring…"
-			default:
-				count = " — top " + strconv.Itoa(min(e.Count, len(b.items), n-1)) + " of " + strconv.Itoa(e.AvailResp)
-			}
-			// The title gives way before the count: the count says what the rows are.
-			title := cut(b.title, max(colW-width(count), colW/2)) + count
-			heads[j] = ovLine{m.st.Text.Accent.Render(cut(title, colW)), b.e.Path()}
-		}
-		for i := range n {
-			var sb strings.Builder
-			path := ""
-			for j, b := range blocks[start:end] {
-				if j > 0 {
-					sb.WriteByte(' ')
-				}
-				cell := ""
-				line := heads[j]
-				if i > 0 && i-1 < len(b.items) {
-					line = b.items[i-1]
-				} else if i > 0 {
-					line = ovLine{}
-				}
-				if line.text != "" {
-					cell = line.text
-					if path == "" {
-						path = line.path
-					}
-				}
-				sb.WriteString(fitLine(cell, colW))
-			}
-			out = append(out, ovLine{sb.String(), path})
-		}
+		out = append(out, m.overviewHotRow(row, n, colW)...)
 		if len(out) < h {
 			out = append(out, ovLine{})
 		}
 	}
 	return out
+}
+
+// overviewSkipsHotset says the overview shows a hotset's peers elsewhere: the processors when
+// every one has its bar above, the processes when they have a block of their own.
+func (m *Model) overviewSkipsHotset(e *namespace.HotVals) bool {
+	return (e.Path() == "CPU" && m.ov.allCPUs) || (e.Path() == "Proc" && m.procClass() != nil)
+}
+
+// ovHotBlock is one hotset's block in the overview.
+type ovHotBlock struct {
+	e     *namespace.HotVals
+	title string // without its count: the count is of the rows the height lets it show
+	items []ovLine
+}
+
+// overviewHotBlock is a hotset's block colW wide: titled by the hotset's name and threshold, so
+// two on one statistic are told apart (issue 42 item 3), a line per ranked peer.
+func (m *Model) overviewHotBlock(e *namespace.HotVals, colW int) ovHotBlock {
+	bl := ovHotBlock{e: e, title: m.hot.title(e)}
+	d := e.Stat()
+	// The value column is as wide as the block's widest value (issue 42 item 1), 10 at least
+	// so blocks side by side line up.
+	valW := 10
+	texts := make([]string, len(e.Items))
+	for i, it := range e.Items {
+		if it.Inst != nil {
+			texts[i] = m.vf.text(it.Inst.Class, d, it.Val)
+			valW = max(valW, width(texts[i]))
+		}
+	}
+	valW = min(valW, colW/3)
+	for i, it := range e.Items {
+		if it.Inst == nil {
+			continue
+		}
+		bl.items = append(bl.items, m.overviewHotItem(e, i, texts[i], colW, valW))
+	}
+	return bl
+}
+
+// overviewHotItem is the line of a hotset's i-th peer: its rank, name, value and, with room, bar.
+func (m *Model) overviewHotItem(e *namespace.HotVals, i int, txt string, colW, valW int) ovLine {
+	it, d := e.Items[i], e.Stat()
+	nameW := min(12, colW/3)
+	if e.Fleet() {
+		nameW = min(24, colW*2/5) // a host and its peer
+	}
+	bw := colW - 3 - nameW - valW - 2
+	var sb strings.Builder
+	m.st.Text.Muted.writePadLeft(&sb, strconv.Itoa(i+1), 2)
+	sb.WriteByte(' ')
+	m.st.Text.Normal.writePad(&sb, fitItemNameIn(it, e.Fleet(), nameW, compactItems(e.Items, e.Fleet(), nameW)), nameW)
+	sb.WriteByte(' ')
+	m.st.Text.Normal.writePadLeft(&sb, txt, valW)
+	if bw >= 4 {
+		r := hotRow{entry: e, set: e, item: i}
+		if frac, over, ok := m.hot.itemBar(r, d, it); ok {
+			sb.WriteByte(' ')
+			writeBar(&sb, m.st, frac, over, bw)
+		}
+	}
+	return ovLine{sb.String(), it.Inst.Context().Path() + "/" + d.Name}
+}
+
+// overviewHotHead is a block's title, colW wide, counting the rows it shows of the n lines it
+// has, never more (issue 42 item 1: "top 4 of 4" over one row); the title gives way before the
+// count: the count says what the rows are.
+func (m *Model) overviewHotHead(b ovHotBlock, n, colW int) ovLine {
+	count := ""
+	switch e := b.e; {
+	case e.Stat() == nil:
+	case e.Count == 0 && (e.Err == namespace.SiNoValue || m.snap == nil || m.snap.Seq < 2):
+		count = " — measuring…"
+	default:
+		count = " — top " + strconv.Itoa(min(e.Count, len(b.items), n-1)) + " of " + strconv.Itoa(e.AvailResp)
+	}
+	title := cut(b.title, max(colW-width(count), colW/2)) + count
+	return ovLine{m.st.Text.Accent.Render(cut(title, colW)), b.e.Path()}
+}
+
+// overviewHotRow lays blocks side by side in n lines, each colW wide: their titles, then their
+// items; a line's path is its first cell's.
+func (m *Model) overviewHotRow(blocks []ovHotBlock, n, colW int) []ovLine {
+	heads := make([]ovLine, len(blocks))
+	for j, b := range blocks {
+		heads[j] = m.overviewHotHead(b, n, colW)
+	}
+	out := make([]ovLine, 0, n)
+	for i := range n {
+		var sb strings.Builder
+		path := ""
+		for j, b := range blocks {
+			if j > 0 {
+				sb.WriteByte(' ')
+			}
+			line := hotRowCell(heads[j], b, i)
+			if path == "" && line.text != "" {
+				path = line.path
+			}
+			sb.WriteString(fitLine(line.text, colW))
+		}
+		out = append(out, ovLine{sb.String(), path})
+	}
+	return out
+}
+
+// hotRowCell is the i-th line of a block: its head, one of its items, or blank below them.
+func hotRowCell(head ovLine, b ovHotBlock, i int) ovLine {
+	switch {
+	case i == 0:
+		return head
+	case i-1 < len(b.items):
+		return b.items[i-1]
+	}
+	return ovLine{}
 }
 
 // overviewView is the overview body, exactly w×h, with the cursor's line marked.
