@@ -97,11 +97,7 @@ func Parse(name string, data []byte, lim Limits) (*Doc, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	series := 0
-	// Every series has its own copy of each label's name and value from the parser; a name, and a
-	// value the series before had too (a host's labels on every series of pmproxy's output), is
-	// kept once, so that a large text costs less for as long as it is kept.
-	names, last := map[string]string{}, map[string]string{}
+	r := familyReader{name: name, lim: lim, names: map[string]string{}, last: map[string]string{}}
 	for _, n := range meta.order {
 		mf := fams[n]
 		if mf == nil || len(mf.GetMetric()) == 0 {
@@ -109,60 +105,94 @@ func Parse(name string, data []byte, lim Limits) (*Doc, error) {
 		}
 		f := Family{Name: n, Help: mf.GetHelp(), Type: strings.ToLower(mf.GetType().String()), OMType: meta.omType[n],
 			Unit: meta.unit[n], PCP: meta.pcp[n], Line: meta.line[n]}
-		// A label set given twice is an error; sets are told apart by a hash of them, and
-		// compared only when two hashes are equal, so no key is made per series.
-		seen := make(map[uint64][]int, len(mf.GetMetric()))
-		// The family's series and their labels are each one array, made at their final size, so
-		// that what is kept is what the text has, without what growing a slice leaves unused.
-		nl := 0
-		for _, m := range mf.GetMetric() {
-			nl += len(m.GetLabel())
-		}
-		f.Series = make([]Series, 0, len(mf.GetMetric()))
-		labels := make([]Label, 0, nl)
-		for _, m := range mf.GetMetric() {
-			s := Series{Value: math.NaN(), Sum: math.NaN(), Count: math.NaN()}
-			first := len(labels)
-			for _, l := range m.GetLabel() {
-				ln, lv := l.GetName(), l.GetValue()
-				if k, ok := names[ln]; ok {
-					ln = k
-				} else if len(names) < 4096 {
-					names[ln] = ln
-				}
-				if prev, ok := last[ln]; ok && prev == lv {
-					lv = prev
-				} else if ok || len(last) < 4096 {
-					last[ln] = lv
-				}
-				// A value another label of the series has too (pmproxy's device_name and
-				// instname) is kept once.
-				for _, o := range labels[first:] {
-					if o.Value == lv {
-						lv = o.Value
-						break
-					}
-				}
-				labels = append(labels, Label{ln, lv})
-			}
-			s.Labels = labels[first:len(labels):len(labels)]
-			slices.SortFunc(s.Labels, func(a, b Label) int { return strings.Compare(a.Name, b.Name) })
-			h := LabelsHash(s.Labels)
-			for _, i := range seen[h] {
-				if slices.Equal(f.Series[i].Labels, s.Labels) {
-					return nil, fmt.Errorf("%s:%d: family %s: the series %s is given twice", name, f.Line, n, labelKey(s.Labels))
-				}
-			}
-			seen[h] = append(seen[h], len(f.Series))
-			fillValue(&s, mf.GetType(), m)
-			f.Series = append(f.Series, s)
-			if series++; lim.MaxSeries > 0 && series > lim.MaxSeries {
-				return nil, fmt.Errorf("%s: more than %d series: %w", name, lim.MaxSeries, ErrLimit)
-			}
+		if err := r.readSeries(&f, mf); err != nil {
+			return nil, err
 		}
 		doc.Families = append(doc.Families, f)
 	}
 	return doc, nil
+}
+
+// familyReader reads the parser's families into Parse's: it counts the text's series against
+// the limit and keeps the labels' names and values once. Every series has its own copy of each
+// label's name and value from the parser; a name, and a value the series before had too (a
+// host's labels on every series of pmproxy's output), is kept once, so that a large text costs
+// less for as long as it is kept.
+type familyReader struct {
+	name   string
+	lim    Limits
+	series int
+	names  map[string]string // the labels' names, each kept once (up to 4096)
+	last   map[string]string // each label's last value (up to 4096 labels)
+}
+
+// readSeries reads the series of the parser's family mf into f. The family's series and their
+// labels are each one array, made at their final size, so that what is kept is what the text
+// has, without what growing a slice leaves unused.
+func (r *familyReader) readSeries(f *Family, mf *dto.MetricFamily) error {
+	// A label set given twice is an error; sets are told apart by a hash of them, and
+	// compared only when two hashes are equal, so no key is made per series.
+	seen := make(map[uint64][]int, len(mf.GetMetric()))
+	nl := 0
+	for _, m := range mf.GetMetric() {
+		nl += len(m.GetLabel())
+	}
+	f.Series = make([]Series, 0, len(mf.GetMetric()))
+	labels := make([]Label, 0, nl)
+	for _, m := range mf.GetMetric() {
+		s := Series{Value: math.NaN(), Sum: math.NaN(), Count: math.NaN()}
+		first := len(labels)
+		for _, l := range m.GetLabel() {
+			labels = append(labels, r.label(l.GetName(), l.GetValue(), labels[first:]))
+		}
+		s.Labels = labels[first:len(labels):len(labels)]
+		slices.SortFunc(s.Labels, func(a, b Label) int { return strings.Compare(a.Name, b.Name) })
+		if err := r.once(f, seen, s.Labels); err != nil {
+			return err
+		}
+		fillValue(&s, mf.GetType(), m)
+		f.Series = append(f.Series, s)
+		if r.series++; r.lim.MaxSeries > 0 && r.series > r.lim.MaxSeries {
+			return fmt.Errorf("%s: more than %d series: %w", r.name, r.lim.MaxSeries, ErrLimit)
+		}
+	}
+	return nil
+}
+
+// label is the label ln=lv with its name and value kept once: the name as before, the value as
+// the series before had it, or as another label of the series (pmproxy's device_name and
+// instname) has it.
+func (r *familyReader) label(ln, lv string, others []Label) Label {
+	if k, ok := r.names[ln]; ok {
+		ln = k
+	} else if len(r.names) < 4096 {
+		r.names[ln] = ln
+	}
+	if prev, ok := r.last[ln]; ok && prev == lv {
+		lv = prev
+	} else if ok || len(r.last) < 4096 {
+		r.last[ln] = lv
+	}
+	for _, o := range others {
+		if o.Value == lv {
+			lv = o.Value
+			break
+		}
+	}
+	return Label{ln, lv}
+}
+
+// once refuses a label set ls the family f has given already, and notes it in seen (by its hash)
+// as the next series'.
+func (r *familyReader) once(f *Family, seen map[uint64][]int, ls []Label) error {
+	h := LabelsHash(ls)
+	for _, i := range seen[h] {
+		if slices.Equal(f.Series[i].Labels, ls) {
+			return fmt.Errorf("%s:%d: family %s: the series %s is given twice", r.name, f.Line, f.Name, labelKey(ls))
+		}
+	}
+	seen[h] = append(seen[h], len(f.Series))
+	return nil
 }
 
 func fillValue(s *Series, t dto.MetricType, m *dto.Metric) {
