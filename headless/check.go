@@ -279,12 +279,12 @@ func firstItem(entry *ns.HotVals) *ns.HotItem {
 	var best *ns.HotItem
 	asc := entry.Spec().Threshold < 0
 	for _, v := range peerSets(entry) {
-		for i := range v.Items {
-			it := &v.Items[i]
-			if best == nil || (asc && it.Val.V < best.Val.V) || (!asc && it.Val.V > best.Val.V) {
-				best = it
-			}
-			break // each set is ranked: its first is its best
+		if len(v.Items) == 0 {
+			continue
+		}
+		it := &v.Items[0] // each set is ranked: its first is its best
+		if best == nil || (asc && it.Val.V < best.Val.V) || (!asc && it.Val.V > best.Val.V) {
+			best = it
 		}
 	}
 	return best
