@@ -300,8 +300,31 @@ func (f *File) scalarValue(key string) string {
 
 func oneOf(v string, choices []string) bool { return slices.Contains(choices, v) }
 
+// validate checks the file's settings, tables, keys and hotsets, in that order; the error names
+// the first wrong one where it is.
 func (f *File) validate() error {
-	// The settings the environment and flags can give too are checked by the same rule.
+	if err := f.validateScalars(); err != nil {
+		return err
+	}
+	for _, name := range sortedKeys(f.Tables) {
+		if !oneOf(name, TableNames) {
+			return f.errAt("tables."+name, "unknown table %q (tables: %s)", name, strings.Join(TableNames, ", "))
+		}
+	}
+	if err := f.validateKeys(); err != nil {
+		return err
+	}
+	names := map[string]int{}
+	for i := range f.Hotset {
+		if err := f.validateHotset(i, names); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validateScalars checks the settings the environment and flags can give too, by the same rule.
+func (f *File) validateScalars() error {
 	for _, k := range Scalars {
 		if _, ok := f.Set[k]; ok {
 			if err := (&Effective{}).setText(k, f.scalarValue(k)); err != nil {
@@ -309,11 +332,12 @@ func (f *File) validate() error {
 			}
 		}
 	}
-	for _, name := range sortedKeys(f.Tables) {
-		if !oneOf(name, TableNames) {
-			return f.errAt("tables."+name, "unknown table %q (tables: %s)", name, strings.Join(TableNames, ", "))
-		}
-	}
+	return nil
+}
+
+// validateKeys flattens the key bindings into Keys and checks every action keeps a key and
+// every key is a name.
+func (f *File) validateKeys() error {
 	f.Keys = map[string][]string{}
 	if err := f.flattenKeys("", f.RawKeys); err != nil {
 		return err
@@ -328,68 +352,89 @@ func (f *File) validate() error {
 			}
 		}
 	}
-	names := map[string]int{}
-	for i, h := range f.Hotset {
-		at := func(field string) string { return fmt.Sprintf("hotset[%d].%s", i, field) }
-		who := fmt.Sprintf("hotset %q", h.Name)
-		err := func(field, format string, args ...any) error {
-			e := f.errAt(at(field), format, args...)
-			if _, ok := f.Set[at(field)]; !ok {
-				e.Pos = f.Set[fmt.Sprintf("hotset[%d]", i)]
-			}
-			e.Key = who
-			e.Msg = field + " " + e.Msg
-			return e
+	return nil
+}
+
+// hotsetErr is the error of a field of one hotset.
+type hotsetErr func(field, format string, args ...any) error
+
+// validateHotset checks the i-th hotset: its name, unique among names (which it joins), its
+// statistics (kept in Stats), its fields and its exceptions' and traps' settings.
+func (f *File) validateHotset(i int, names map[string]int) error {
+	h := f.Hotset[i]
+	at := func(field string) string { return fmt.Sprintf("hotset[%d].%s", i, field) }
+	who := fmt.Sprintf("hotset %q", h.Name)
+	err := func(field, format string, args ...any) error {
+		e := f.errAt(at(field), format, args...)
+		if _, ok := f.Set[at(field)]; !ok {
+			e.Pos = f.Set[fmt.Sprintf("hotset[%d]", i)]
 		}
-		switch {
-		case h.Name == "":
-			return err("name", "is missing: every hotset needs a name (for `dcimon hot --name`)")
-		case strings.ContainsAny(h.Name, " \t/\x00"):
-			return err("name", "must not contain spaces or slashes, got %q", h.Name)
-		}
-		if j, dup := names[h.Name]; dup {
-			return err("name", "is used twice (hotsets %d and %d)", j+1, i+1)
-		}
-		names[h.Name] = i
-		stats, ok := statNames(h.StatRaw)
-		if !ok {
-			return err("stat", "must be a statistic name or a list of names to try in order, got %v", h.StatRaw)
-		}
-		f.Hotset[i].Stats, f.Hotset[i].StatRaw = stats, nil
-		switch {
-		case h.Path == "":
-			return err("path", "is missing: the context whose subcontexts are ranked (\"Disk\")")
-		case len(stats) == 0:
-			return err("stat", "is missing: the statistic ranked (\"busy\")")
-		case h.MaxResp < 0:
-			return err("maxresp", "must be >= 0, got %d", h.MaxResp)
-		case math.IsNaN(h.Threshold) || math.IsInf(h.Threshold, 0):
-			return err("threshold", "must be a number, got %v", h.Threshold)
-		case math.IsNaN(h.Critical) || math.IsInf(h.Critical, 0):
-			return err("critical", "must be a number, got %v", h.Critical)
-		case h.Critical != 0 && h.Threshold != 0 && (h.Critical < 0) != (h.Threshold < 0):
-			return err("critical", "must point the way threshold does (both above, positive, or both below, negative), got %v and %v", h.Critical, h.Threshold)
-		case h.Feed != "" && !oneOf(h.Feed, Feeds):
-			return err("feed", "must be none, threshold or always, got %q", h.Feed)
-		case h.Exceptions != "" && !oneOf(h.Exceptions, Exceptions):
-			return err("exceptions", "must be none, exception, trap or both, got %q", h.Exceptions)
-		case h.Frequency < 0:
-			return err("frequency", "must be >= 0, got %d", h.Frequency)
-		case h.Severity < 0:
-			return err("severity", "must be >= 0, got %d", h.Severity)
-		case h.Trap < 0:
-			return err("trap", "must be >= 0, got %d", h.Trap)
-		}
-		exc := h.Exceptions == "exception" || h.Exceptions == "both"
-		trap := h.Exceptions == "trap" || h.Exceptions == "both"
-		switch {
-		case (exc || trap) && h.Frequency < 5:
-			return err("frequency", "must be at least 5 minutes with exceptions or traps (SPMI), got %d", h.Frequency)
-		case exc && h.Severity <= 0:
-			return err("severity", "must be > 0 with exceptions, got %d", h.Severity)
-		case trap && h.Trap <= 0:
-			return err("trap", "must be > 0 with traps, got %d", h.Trap)
-		}
+		e.Key = who
+		e.Msg = field + " " + e.Msg
+		return e
+	}
+	switch {
+	case h.Name == "":
+		return err("name", "is missing: every hotset needs a name (for `dcimon hot --name`)")
+	case strings.ContainsAny(h.Name, " \t/\x00"):
+		return err("name", "must not contain spaces or slashes, got %q", h.Name)
+	}
+	if j, dup := names[h.Name]; dup {
+		return err("name", "is used twice (hotsets %d and %d)", j+1, i+1)
+	}
+	names[h.Name] = i
+	stats, ok := statNames(h.StatRaw)
+	if !ok {
+		return err("stat", "must be a statistic name or a list of names to try in order, got %v", h.StatRaw)
+	}
+	f.Hotset[i].Stats, f.Hotset[i].StatRaw = stats, nil
+	if e := hotsetFieldsErr(h, len(stats), err); e != nil {
+		return e
+	}
+	return hotsetAlertsErr(h, err)
+}
+
+// hotsetFieldsErr checks a hotset's fields one by one (nstats: how many statistics it names).
+func hotsetFieldsErr(h Hotset, nstats int, err hotsetErr) error {
+	switch {
+	case h.Path == "":
+		return err("path", "is missing: the context whose subcontexts are ranked (\"Disk\")")
+	case nstats == 0:
+		return err("stat", "is missing: the statistic ranked (\"busy\")")
+	case h.MaxResp < 0:
+		return err("maxresp", "must be >= 0, got %d", h.MaxResp)
+	case math.IsNaN(h.Threshold) || math.IsInf(h.Threshold, 0):
+		return err("threshold", "must be a number, got %v", h.Threshold)
+	case math.IsNaN(h.Critical) || math.IsInf(h.Critical, 0):
+		return err("critical", "must be a number, got %v", h.Critical)
+	case h.Critical != 0 && h.Threshold != 0 && (h.Critical < 0) != (h.Threshold < 0):
+		return err("critical", "must point the way threshold does (both above, positive, or both below, negative), got %v and %v", h.Critical, h.Threshold)
+	case h.Feed != "" && !oneOf(h.Feed, Feeds):
+		return err("feed", "must be none, threshold or always, got %q", h.Feed)
+	case h.Exceptions != "" && !oneOf(h.Exceptions, Exceptions):
+		return err("exceptions", "must be none, exception, trap or both, got %q", h.Exceptions)
+	case h.Frequency < 0:
+		return err("frequency", "must be >= 0, got %d", h.Frequency)
+	case h.Severity < 0:
+		return err("severity", "must be >= 0, got %d", h.Severity)
+	case h.Trap < 0:
+		return err("trap", "must be >= 0, got %d", h.Trap)
+	}
+	return nil
+}
+
+// hotsetAlertsErr checks what a hotset's exceptions and traps need (SPMI): a frequency of 5
+// minutes at least, a severity, a trap number.
+func hotsetAlertsErr(h Hotset, err hotsetErr) error {
+	exc := h.Exceptions == "exception" || h.Exceptions == "both"
+	trap := h.Exceptions == "trap" || h.Exceptions == "both"
+	switch {
+	case (exc || trap) && h.Frequency < 5:
+		return err("frequency", "must be at least 5 minutes with exceptions or traps (SPMI), got %d", h.Frequency)
+	case exc && h.Severity <= 0:
+		return err("severity", "must be > 0 with exceptions, got %d", h.Severity)
+	case trap && h.Trap <= 0:
+		return err("trap", "must be > 0 with traps, got %d", h.Trap)
 	}
 	return nil
 }

@@ -149,12 +149,7 @@ func hotCheck(ctx context.Context, o HotOptions, e Env, w io.Writer) error {
 // checkLine is the plugin's state and output for the hotset's reading.
 func checkLine(r *hotRun, snap *ns.Snapshot, warn, crit float64) (int, string) {
 	m := r.measure
-	stat := r.entry.Stat()
-	title := r.o.Name
-	if title == "" {
-		title = r.o.Grandparent + " " + r.o.Stat
-	}
-	title = statusText(title)
+	title := checkTitle(r)
 	var peers, nWarn, nCrit int
 	var over []string // the peers past a threshold, worst first, for the text
 	var perf []string
@@ -179,17 +174,7 @@ func checkLine(r *hotRun, snap *ns.Snapshot, warn, crit float64) (int, string) {
 			if r.o.Max != 0 && i >= r.o.Max {
 				continue // the performance data of the top --max peers of each set
 			}
-			label := it.Name + " " + r.o.Stat
-			uom := perfUOM(m.BaseLabel())
-			if uom == "" && m.BaseLabel() != "" {
-				label += " " + m.BaseLabel()
-			}
-			lo := ""
-			if stat != nil && stat.IsCounter() {
-				lo = "0" // a rate is never below 0
-			}
-			perf = append(perf, fmt.Sprintf("%s=%s%s;%s;%s;%s;", perfLabel(label), perfNumber(m.Base(x)), uom,
-				perfRange(m, warn), perfRange(m, crit), lo))
+			perf = append(perf, perfDatum(r, it, warn, crit))
 		}
 	}
 	if peers == 0 {
@@ -199,32 +184,78 @@ func checkLine(r *hotRun, snap *ns.Snapshot, warn, crit float64) (int, string) {
 		}
 		return PluginUnknown, fmt.Sprintf("HOT UNKNOWN - %s: %s", title, statusText(why))
 	}
-	code := PluginOK
-	switch {
-	case nCrit > 0:
-		code = PluginCritical
-	case nWarn > 0:
-		code = PluginWarning
-	}
+	code := pluginCode(nWarn, nCrit)
 	var b strings.Builder
 	fmt.Fprintf(&b, "HOT %s - %s: ", pluginStates[code], title)
+	writeCheckCounts(&b, m, peers, nWarn, nCrit, warn, crit)
+	writeCheckPeers(&b, r, over)
+	if len(perf) > 0 {
+		b.WriteString(" | " + strings.Join(perf, " "))
+	}
+	return code, b.String()
+}
+
+// checkTitle names the hotset in the plugin's output: its name, or its statistic's.
+func checkTitle(r *hotRun) string {
+	title := r.o.Name
+	if title == "" {
+		title = r.o.Grandparent + " " + r.o.Stat
+	}
+	return statusText(title)
+}
+
+// perfDatum is a peer's performance datum: its label (with the unit a plugin's UOM cannot say),
+// value, thresholds and, for a rate, its floor of 0.
+func perfDatum(r *hotRun, it ns.HotItem, warn, crit float64) string {
+	m := r.measure
+	label := it.Name + " " + r.o.Stat
+	uom := perfUOM(m.BaseLabel())
+	if uom == "" && m.BaseLabel() != "" {
+		label += " " + m.BaseLabel()
+	}
+	lo := ""
+	if stat := r.entry.Stat(); stat != nil && stat.IsCounter() {
+		lo = "0" // a rate is never below 0
+	}
+	return fmt.Sprintf("%s=%s%s;%s;%s;%s;", perfLabel(label), perfNumber(m.Base(it.Val.V)), uom,
+		perfRange(m, warn), perfRange(m, crit), lo)
+}
+
+// pluginCode is the plugin's state for the counts of peers past the warning and the critical
+// thresholds.
+func pluginCode(nWarn, nCrit int) int {
 	switch {
 	case nCrit > 0:
-		fmt.Fprintf(&b, "%d of %d %s %s", nCrit, peers, peerWord(peers), views.ThresholdText(m, crit))
+		return PluginCritical
+	case nWarn > 0:
+		return PluginWarning
+	}
+	return PluginOK
+}
+
+// writeCheckCounts says how many of the peers are past which threshold, or that none is.
+func writeCheckCounts(b *strings.Builder, m views.Measure, peers, nWarn, nCrit int, warn, crit float64) {
+	switch {
+	case nCrit > 0:
+		fmt.Fprintf(b, "%d of %d %s %s", nCrit, peers, peerWord(peers), views.ThresholdText(m, crit))
 		if nWarn > 0 {
-			fmt.Fprintf(&b, ", %d more %s", nWarn, views.ThresholdText(m, warn))
+			fmt.Fprintf(b, ", %d more %s", nWarn, views.ThresholdText(m, warn))
 		}
 	case nWarn > 0:
-		fmt.Fprintf(&b, "%d of %d %s %s", nWarn, peers, peerWord(peers), views.ThresholdText(m, warn))
+		fmt.Fprintf(b, "%d of %d %s %s", nWarn, peers, peerWord(peers), views.ThresholdText(m, warn))
 	case warn == 0 && crit == 0:
-		fmt.Fprintf(&b, "%d %s, no threshold", peers, peerWord(peers))
+		fmt.Fprintf(b, "%d %s, no threshold", peers, peerWord(peers))
 	default:
 		t := warn
 		if t == 0 {
 			t = crit
 		}
-		fmt.Fprintf(&b, "none of %d %s %s", peers, peerWord(peers), views.ThresholdText(m, t))
+		fmt.Fprintf(b, "none of %d %s %s", peers, peerWord(peers), views.ThresholdText(m, t))
 	}
+}
+
+// writeCheckPeers names the peers past a threshold, the first five, or else the top peer.
+func writeCheckPeers(b *strings.Builder, r *hotRun, over []string) {
 	if len(over) > 0 {
 		const most = 5
 		if len(over) > most {
@@ -232,12 +263,8 @@ func checkLine(r *hotRun, snap *ns.Snapshot, warn, crit float64) (int, string) {
 		}
 		b.WriteString(": " + statusText(strings.Join(over, ", ")))
 	} else if top := firstItem(r.entry); top != nil {
-		b.WriteString(" (top " + statusText(itemText(*top)+" "+m.Format(top.Val.V)) + ")")
+		b.WriteString(" (top " + statusText(itemText(*top)+" "+r.measure.Format(top.Val.V)) + ")")
 	}
-	if len(perf) > 0 {
-		b.WriteString(" | " + strings.Join(perf, " "))
-	}
-	return code, b.String()
 }
 
 func peerWord(n int) string {
@@ -252,12 +279,12 @@ func firstItem(entry *ns.HotVals) *ns.HotItem {
 	var best *ns.HotItem
 	asc := entry.Spec().Threshold < 0
 	for _, v := range peerSets(entry) {
-		for i := range v.Items {
-			it := &v.Items[i]
-			if best == nil || (asc && it.Val.V < best.Val.V) || (!asc && it.Val.V > best.Val.V) {
-				best = it
-			}
-			break // each set is ranked: its first is its best
+		if len(v.Items) == 0 {
+			continue
+		}
+		it := &v.Items[0] // each set is ranked: its first is its best
+		if best == nil || (asc && it.Val.V < best.Val.V) || (!asc && it.Val.V > best.Val.V) {
+			best = it
 		}
 	}
 	return best

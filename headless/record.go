@@ -13,6 +13,7 @@ import (
 
 	"dcimon/collect"
 	"dcimon/collect/pcp"
+	ns "dcimon/namespace"
 	"dcimon/pcparchive"
 )
 
@@ -88,22 +89,8 @@ func Record(ctx context.Context, o RecordOptions, e Env, log io.Writer) error {
 	if err := noProviderAnswered(s); err != nil {
 		return fmt.Errorf("record %s: nothing of the source was read, so nothing was written: %w", o.Base, err)
 	}
-	host := o.Host
-	if host == "" {
-		host = s.Registry().HostName(first)
-	}
-	if host == "" {
-		host = "localhost"
-	}
-	// The context's labels, as pmlogger records its pmcd's: the host's name, and on this host
-	// its machine id.
-	labels := map[string]string{"hostname": host}
-	if o.Source == "host" && o.Procfs == "" {
-		if id, err := os.ReadFile("/etc/machine-id"); err == nil && len(strings.TrimSpace(string(id))) > 0 {
-			labels["machineid"] = strings.TrimSpace(string(id))
-		}
-	}
-	rec, err := pcp.NewRecorder(o.Base, o.Version, host, first.End.In(e.Loc), labels)
+	host := recordedHost(o, s, first)
+	rec, err := pcp.NewRecorder(o.Base, o.Version, host, first.End.In(e.Loc), recordLabels(o, host))
 	if err != nil {
 		return fmt.Errorf("record: %w", err)
 	}
@@ -115,30 +102,7 @@ func Record(ctx context.Context, o RecordOptions, e Env, log io.Writer) error {
 		removeArchive(o.Base)
 		return fmt.Errorf("record %s: nothing was recorded, and the files begun are removed: %w", o.Base, err)
 	}
-	// The volumes written, each with its last sample's time, for --keep.
-	type volume struct {
-		n    int
-		last time.Time
-	}
-	var done []volume
-	rotate := func(at time.Time) error {
-		if o.VolumeSize <= 0 || rec.VolumeSize() < o.VolumeSize {
-			return nil
-		}
-		closed, err := rec.NewVolume()
-		if err != nil {
-			return err
-		}
-		done = append(done, volume{closed, at})
-		for len(done) > 0 && o.Keep > 0 && at.Sub(done[0].last) > o.Keep {
-			name := fmt.Sprintf("%s.%d", o.Base, done[0].n)
-			if err := os.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				fmt.Fprintf(log, "dcimon: record: --keep: %v\n", err)
-			}
-			done = done[1:]
-		}
-		return nil
-	}
+	vols := recordVolumes{o: o, rec: rec, log: log}
 	n := 1
 	var empty int      // readings in which nothing was read
 	var emptyErr error // the reason of the last of them
@@ -152,7 +116,7 @@ func Record(ctx context.Context, o RecordOptions, e Env, log io.Writer) error {
 			break
 		}
 		// A new volume only for a record to write in it: none is left empty.
-		if err := rotate(last); err != nil {
+		if err := vols.rotate(last); err != nil {
 			_ = rec.Close(last)
 			return fmt.Errorf("record %s: %w", o.Base, err)
 		}
@@ -180,6 +144,72 @@ func Record(ctx context.Context, o RecordOptions, e Env, log io.Writer) error {
 		return fmt.Errorf("record %s: %d readings read nothing (the archive has only marks for them): %w", o.Base, empty, emptyErr)
 	}
 	return nil
+}
+
+// recordedHost is the name the archive gives its host: the one asked for, else the source's,
+// else localhost.
+func recordedHost(o RecordOptions, s *collect.Sampler, first *ns.Snapshot) string {
+	host := o.Host
+	if host == "" {
+		host = s.Registry().HostName(first)
+	}
+	if host == "" {
+		host = "localhost"
+	}
+	return host
+}
+
+// recordLabels are the context's labels, as pmlogger records its pmcd's: the host's name, and
+// on this host its machine id.
+func recordLabels(o RecordOptions, host string) map[string]string {
+	labels := map[string]string{"hostname": host}
+	if o.Source == "host" && o.Procfs == "" {
+		if id, err := os.ReadFile("/etc/machine-id"); err == nil && len(strings.TrimSpace(string(id))) > 0 {
+			labels["machineid"] = strings.TrimSpace(string(id))
+		}
+	}
+	return labels
+}
+
+// recordVolume is a volume written, with its last sample's time, for --keep.
+type recordVolume struct {
+	n    int
+	last time.Time
+}
+
+// recordVolumes starts a new volume when the current one reaches --volume-size, and removes
+// those older than --keep.
+type recordVolumes struct {
+	o    RecordOptions
+	rec  *pcp.Recorder
+	log  io.Writer
+	done []recordVolume // the volumes closed, oldest first
+}
+
+// rotate starts a new volume at time at when the current one is full, and then removes the
+// volumes whose last sample is older than --keep.
+func (v *recordVolumes) rotate(at time.Time) error {
+	if v.o.VolumeSize <= 0 || v.rec.VolumeSize() < v.o.VolumeSize {
+		return nil
+	}
+	closed, err := v.rec.NewVolume()
+	if err != nil {
+		return err
+	}
+	v.done = append(v.done, recordVolume{closed, at})
+	v.prune(at)
+	return nil
+}
+
+// prune removes the closed volumes whose last sample is more than --keep before at.
+func (v *recordVolumes) prune(at time.Time) {
+	for len(v.done) > 0 && v.o.Keep > 0 && at.Sub(v.done[0].last) > v.o.Keep {
+		name := fmt.Sprintf("%s.%d", v.o.Base, v.done[0].n)
+		if err := os.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			fmt.Fprintf(v.log, "dcimon: record: --keep: %v\n", err)
+		}
+		v.done = v.done[1:]
+	}
 }
 
 // removeArchive removes the files of an archive this process created and wrote nothing in.

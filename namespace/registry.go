@@ -253,20 +253,7 @@ func (r *Registry) Sync(c *Class, specs []InstanceSpec, t time.Time, out []*Inst
 	// Mark what is still there, then remove what vanished, then add what is new: a name that
 	// comes back with another identity (a re-created interface) frees its old context first.
 	for i := range specs {
-		s := &specs[i]
-		in := out[i]
-		if in == nil || in.removed.Load() || in.Class != c || !slices.Equal(in.Levels, s.Levels) {
-			in = c.lookup(s.Levels)
-			if in != nil && !slices.Equal(in.Levels, s.Levels) {
-				in = nil
-			}
-		}
-		if in != nil && in.OSName != s.OSName {
-			// The same key under another name is another thing (issue 41 item 7: a disk
-			// renamed under its major:minor): the old instance goes, the new one comes, and
-			// no rate spans the two.
-			in = nil
-		}
+		in := c.stillThere(out[i], &specs[i])
 		if in != nil {
 			in.seen = gen
 		}
@@ -302,6 +289,25 @@ func (r *Registry) Sync(c *Class, specs []InstanceSpec, t time.Time, out []*Inst
 		evs = append(evs, ev)
 	}
 	return out, evs, firstErr
+}
+
+// stillThere is the class's instance that s names, nil when it has none: prev, the instance at
+// the same position in the previous call's result, when it is that instance, else the one found
+// by its levels. The same key under another name is another thing (issue 41 item 7: a disk
+// renamed under its major:minor): the old instance goes, the new one comes, and no rate spans
+// the two.
+func (c *Class) stillThere(prev *Instance, s *InstanceSpec) *Instance {
+	in := prev
+	if in == nil || in.removed.Load() || in.Class != c || !slices.Equal(in.Levels, s.Levels) {
+		in = c.lookup(s.Levels)
+		if in != nil && !slices.Equal(in.Levels, s.Levels) {
+			return nil
+		}
+	}
+	if in != nil && in.OSName != s.OSName {
+		return nil
+	}
+	return in
 }
 
 // AddInstance adds one instance and returns its DCI_INSTANCEADDED event.

@@ -97,11 +97,7 @@ func Parse(name string, data []byte, lim Limits) (*Doc, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	series := 0
-	// Every series has its own copy of each label's name and value from the parser; a name, and a
-	// value the series before had too (a host's labels on every series of pmproxy's output), is
-	// kept once, so that a large text costs less for as long as it is kept.
-	names, last := map[string]string{}, map[string]string{}
+	r := familyReader{name: name, lim: lim, names: map[string]string{}, last: map[string]string{}}
 	for _, n := range meta.order {
 		mf := fams[n]
 		if mf == nil || len(mf.GetMetric()) == 0 {
@@ -109,60 +105,94 @@ func Parse(name string, data []byte, lim Limits) (*Doc, error) {
 		}
 		f := Family{Name: n, Help: mf.GetHelp(), Type: strings.ToLower(mf.GetType().String()), OMType: meta.omType[n],
 			Unit: meta.unit[n], PCP: meta.pcp[n], Line: meta.line[n]}
-		// A label set given twice is an error; sets are told apart by a hash of them, and
-		// compared only when two hashes are equal, so no key is made per series.
-		seen := make(map[uint64][]int, len(mf.GetMetric()))
-		// The family's series and their labels are each one array, made at their final size, so
-		// that what is kept is what the text has, without what growing a slice leaves unused.
-		nl := 0
-		for _, m := range mf.GetMetric() {
-			nl += len(m.GetLabel())
-		}
-		f.Series = make([]Series, 0, len(mf.GetMetric()))
-		labels := make([]Label, 0, nl)
-		for _, m := range mf.GetMetric() {
-			s := Series{Value: math.NaN(), Sum: math.NaN(), Count: math.NaN()}
-			first := len(labels)
-			for _, l := range m.GetLabel() {
-				ln, lv := l.GetName(), l.GetValue()
-				if k, ok := names[ln]; ok {
-					ln = k
-				} else if len(names) < 4096 {
-					names[ln] = ln
-				}
-				if prev, ok := last[ln]; ok && prev == lv {
-					lv = prev
-				} else if ok || len(last) < 4096 {
-					last[ln] = lv
-				}
-				// A value another label of the series has too (pmproxy's device_name and
-				// instname) is kept once.
-				for _, o := range labels[first:] {
-					if o.Value == lv {
-						lv = o.Value
-						break
-					}
-				}
-				labels = append(labels, Label{ln, lv})
-			}
-			s.Labels = labels[first:len(labels):len(labels)]
-			slices.SortFunc(s.Labels, func(a, b Label) int { return strings.Compare(a.Name, b.Name) })
-			h := LabelsHash(s.Labels)
-			for _, i := range seen[h] {
-				if slices.Equal(f.Series[i].Labels, s.Labels) {
-					return nil, fmt.Errorf("%s:%d: family %s: the series %s is given twice", name, f.Line, n, labelKey(s.Labels))
-				}
-			}
-			seen[h] = append(seen[h], len(f.Series))
-			fillValue(&s, mf.GetType(), m)
-			f.Series = append(f.Series, s)
-			if series++; lim.MaxSeries > 0 && series > lim.MaxSeries {
-				return nil, fmt.Errorf("%s: more than %d series: %w", name, lim.MaxSeries, ErrLimit)
-			}
+		if err := r.readSeries(&f, mf); err != nil {
+			return nil, err
 		}
 		doc.Families = append(doc.Families, f)
 	}
 	return doc, nil
+}
+
+// familyReader reads the parser's families into Parse's: it counts the text's series against
+// the limit and keeps the labels' names and values once. Every series has its own copy of each
+// label's name and value from the parser; a name, and a value the series before had too (a
+// host's labels on every series of pmproxy's output), is kept once, so that a large text costs
+// less for as long as it is kept.
+type familyReader struct {
+	name   string
+	lim    Limits
+	series int
+	names  map[string]string // the labels' names, each kept once (up to 4096)
+	last   map[string]string // each label's last value (up to 4096 labels)
+}
+
+// readSeries reads the series of the parser's family mf into f. The family's series and their
+// labels are each one array, made at their final size, so that what is kept is what the text
+// has, without what growing a slice leaves unused.
+func (r *familyReader) readSeries(f *Family, mf *dto.MetricFamily) error {
+	// A label set given twice is an error; sets are told apart by a hash of them, and
+	// compared only when two hashes are equal, so no key is made per series.
+	seen := make(map[uint64][]int, len(mf.GetMetric()))
+	nl := 0
+	for _, m := range mf.GetMetric() {
+		nl += len(m.GetLabel())
+	}
+	f.Series = make([]Series, 0, len(mf.GetMetric()))
+	labels := make([]Label, 0, nl)
+	for _, m := range mf.GetMetric() {
+		s := Series{Value: math.NaN(), Sum: math.NaN(), Count: math.NaN()}
+		first := len(labels)
+		for _, l := range m.GetLabel() {
+			labels = append(labels, r.label(l.GetName(), l.GetValue(), labels[first:]))
+		}
+		s.Labels = labels[first:len(labels):len(labels)]
+		slices.SortFunc(s.Labels, func(a, b Label) int { return strings.Compare(a.Name, b.Name) })
+		if err := r.once(f, seen, s.Labels); err != nil {
+			return err
+		}
+		fillValue(&s, mf.GetType(), m)
+		f.Series = append(f.Series, s)
+		if r.series++; r.lim.MaxSeries > 0 && r.series > r.lim.MaxSeries {
+			return fmt.Errorf("%s: more than %d series: %w", r.name, r.lim.MaxSeries, ErrLimit)
+		}
+	}
+	return nil
+}
+
+// label is the label ln=lv with its name and value kept once: the name as before, the value as
+// the series before had it, or as another label of the series (pmproxy's device_name and
+// instname) has it.
+func (r *familyReader) label(ln, lv string, others []Label) Label {
+	if k, ok := r.names[ln]; ok {
+		ln = k
+	} else if len(r.names) < 4096 {
+		r.names[ln] = ln
+	}
+	if prev, ok := r.last[ln]; ok && prev == lv {
+		lv = prev
+	} else if ok || len(r.last) < 4096 {
+		r.last[ln] = lv
+	}
+	for _, o := range others {
+		if o.Value == lv {
+			lv = o.Value
+			break
+		}
+	}
+	return Label{ln, lv}
+}
+
+// once refuses a label set ls the family f has given already, and notes it in seen (by its hash)
+// as the next series'.
+func (r *familyReader) once(f *Family, seen map[uint64][]int, ls []Label) error {
+	h := LabelsHash(ls)
+	for _, i := range seen[h] {
+		if slices.Equal(f.Series[i].Labels, ls) {
+			return fmt.Errorf("%s:%d: family %s: the series %s is given twice", r.name, f.Line, f.Name, labelKey(ls))
+		}
+	}
+	seen[h] = append(seen[h], len(f.Series))
+	return nil
 }
 
 func fillValue(s *Series, t dto.MetricType, m *dto.Metric) {
@@ -257,12 +287,58 @@ func lines(data []byte, f func(ln int, l []byte) error) error {
 // _count, any other family's sample named as its family), so that it never refuses a text the
 // count of expfmt's series accepts.
 func prepass(name string, data []byte, lim Limits, doc *Doc) ([]byte, *meta, error) {
-	m := &meta{line: map[string]int{}, unit: map[string]string{}, omType: map[string]string{}, pcp: map[string]*PCP5{}}
-	tooMany := func(what string) error {
-		return fmt.Errorf("%s: more than %d %s: %w", name, lim.MaxSeries, what, ErrLimit)
+	declared, err := declaredTypes(name, data, lim)
+	if err != nil {
+		return nil, nil, err
 	}
-	// OpenMetrics names a counter family foo and its samples foo_total, an info family foo and
-	// its samples foo_info: the family is renamed as its samples are, as the text format does.
+	counters := map[string]bool{}
+	for n, t := range declared {
+		counters[n] = t == "counter"
+	}
+	p := &prepassText{
+		name: name, lim: lim, doc: doc,
+		m:        &meta{line: map[string]int{}, unit: map[string]string{}, omType: map[string]string{}, pcp: map[string]*PCP5{}},
+		declared: declared, counters: counters, renamed: renamedFamilies(data, declared),
+	}
+	out := make([]byte, 0, len(data))
+	err = lines(data, func(ln int, l []byte) error {
+		keep, err := p.rewrite(ln, l)
+		if err != nil {
+			return err
+		}
+		out = append(out, keep...)
+		out = append(out, '\n')
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return out, p.m, nil
+}
+
+// prepassText is prepass's reading of one text: its limits, the metadata it collects, the
+// families' declared types and names, the PCP5 line waiting for its family and the series
+// counted.
+type prepassText struct {
+	name     string
+	lim      Limits
+	doc      *Doc
+	m        *meta
+	declared map[string]string // a family's declared type
+	counters map[string]bool   // the families declared counters
+	renamed  map[string]string // a family's name as its samples have it
+	pending  *PCP5             // the PCP5 line before its family's HELP or TYPE
+	series   int
+}
+
+// tooMany is the error of a text with more than the limit's number of series of what.
+func tooMany(name string, lim Limits, what string) error {
+	return fmt.Errorf("%s: more than %d %s: %w", name, lim.MaxSeries, what, ErrLimit)
+}
+
+// declaredTypes are the types the text's TYPE lines declare, by family; a text declaring more
+// families than the series limit is refused.
+func declaredTypes(name string, data []byte, lim Limits) (map[string]string, error) {
 	declared := map[string]string{}
 	err := lines(data, func(_ int, l []byte) error {
 		if len(l) == 0 || l[0] != '#' {
@@ -271,18 +347,18 @@ func prepass(name string, data []byte, lim Limits, doc *Doc) ([]byte, *meta, err
 		if f := bytes.Fields(l); len(f) == 4 && string(f[0]) == "#" && string(f[1]) == "TYPE" {
 			declared[string(f[2])] = string(f[3])
 			if lim.MaxSeries > 0 && len(declared) > lim.MaxSeries {
-				return tooMany("families")
+				return tooMany(name, lim, "families")
 			}
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, nil, err
-	}
-	counters := map[string]bool{}
-	for n, t := range declared {
-		counters[n] = t == "counter"
-	}
+	return declared, err
+}
+
+// renamedFamilies are the families renamed as their samples are: OpenMetrics names a counter
+// family foo and its samples foo_total, an info family foo and its samples foo_info, and the
+// text format names the family as the samples.
+func renamedFamilies(data []byte, declared map[string]string) map[string]string {
 	renamed := map[string]string{}
 	_ = lines(data, func(_ int, l []byte) error {
 		if len(l) == 0 || l[0] == '#' {
@@ -296,107 +372,124 @@ func prepass(name string, data []byte, lim Limits, doc *Doc) ([]byte, *meta, err
 		}
 		return nil
 	})
-	var pending *PCP5
-	note := func(fam string, ln int) error {
-		if _, ok := m.line[fam]; !ok {
-			if lim.MaxSeries > 0 && len(m.order) >= lim.MaxSeries {
-				return tooMany("families")
-			}
-			m.line[fam] = ln
-			m.order = append(m.order, fam)
+	return renamed
+}
+
+// note records the line a family first appears on, refusing one family more than the series
+// limit.
+func (p *prepassText) note(fam string, ln int) error {
+	if _, ok := p.m.line[fam]; !ok {
+		if p.lim.MaxSeries > 0 && len(p.m.order) >= p.lim.MaxSeries {
+			return tooMany(p.name, p.lim, "families")
 		}
-		return nil
+		p.m.line[fam] = ln
+		p.m.order = append(p.m.order, fam)
 	}
-	series := 0
-	out := make([]byte, 0, len(data))
-	err = lines(data, func(ln int, l []byte) error {
-		if lim.MaxLine > 0 && len(l) > lim.MaxLine {
-			return fmt.Errorf("%s:%d: a line of %d bytes: %w of %d", name, ln, len(l), ErrLimit, lim.MaxLine)
-		}
-		keep := l
-		if len(l) > 0 && l[0] == '#' {
-			f := strings.Fields(string(l))
-			kw := ""
-			if len(f) > 1 {
-				kw = f[1]
-			}
-			switch kw {
-			case "PCP5":
-				if len(f) < 8 {
-					return fmt.Errorf("%s:%d: # PCP5 wants name pmid type indom sem units, got %q", name, ln, l)
-				}
-				pending = &PCP5{Name: f[2], PMID: f[3], Type: f[4], InDom: f[5], Sem: f[6], Units: strings.Join(f[7:], " "), Line: ln}
-				keep = nil
-			case "DCIMON":
-				if err := dcimonLine(name, ln, f[2:], doc); err != nil {
-					return err
-				}
-				keep = nil
-			case "EOF":
-				keep = nil
-			case "UNIT":
-				if len(f) >= 3 {
-					fam := renamedName(renamed, f[2])
-					if len(f) >= 4 {
-						m.unit[fam] = f[3]
-					}
-				}
-				keep = nil
-			case "HELP", "TYPE":
-				if len(f) < 3 {
-					break // expfmt says what is wrong
-				}
-				fam := renamedName(renamed, f[2])
-				if err := note(fam, ln); err != nil {
-					return err
-				}
-				if pending != nil {
-					m.pcp[fam], pending = pending, nil
-				}
-				if kw == "TYPE" && len(f) == 4 {
-					switch f[3] {
-					case "info", "stateset", "gaugehistogram", "unknown":
-						m.omType[fam] = f[3]
-						f[3] = "untyped"
-					}
-				}
-				switch {
-				case kw == "HELP" && fam != f[2]:
-					keep = helpLine(l, fam) // the help text keeps its own spacing
-				case kw == "TYPE" && (fam != f[2] || m.omType[fam] != ""):
-					f[2] = fam
-					keep = []byte(strings.Join(f, " "))
-				}
-			}
-		} else if nb := sampleName(l); len(nb) > 0 {
-			if base, ok := bytes.CutSuffix(nb, []byte("_created")); ok && counters[string(base)] {
-				keep = nil // OpenMetrics' creation time of a counter: not a statistic
-			} else {
-				fam := nb // no string made for the usual sample line, whose family is noted already
-				_, known := m.line[string(nb)]
-				if !known {
-					fam = []byte(familyOf(string(nb), m))
-				}
-				if seriesLine(nb, fam, declared[string(fam)]) {
-					if series++; lim.MaxSeries > 0 && series > lim.MaxSeries {
-						return tooMany("series")
-					}
-				}
-				if !known {
-					if err := note(string(fam), ln); err != nil {
-						return err
-					}
-				}
-			}
-		}
-		out = append(out, keep...)
-		out = append(out, '\n')
-		return nil
-	})
-	if err != nil {
-		return nil, nil, err
+	return nil
+}
+
+// rewrite is line ln as expfmt is given it (nil: an empty line), refusing a line past the
+// length limit.
+func (p *prepassText) rewrite(ln int, l []byte) ([]byte, error) {
+	if p.lim.MaxLine > 0 && len(l) > p.lim.MaxLine {
+		return nil, fmt.Errorf("%s:%d: a line of %d bytes: %w of %d", p.name, ln, len(l), ErrLimit, p.lim.MaxLine)
 	}
-	return out, m, nil
+	if len(l) > 0 && l[0] == '#' {
+		return p.comment(ln, l)
+	}
+	return p.sample(ln, l)
+}
+
+// comment reads a comment line: PCP5, DCIMON, EOF and UNIT lines are taken out (their metadata
+// kept), HELP and TYPE lines name their families as the samples do, with OpenMetrics' types
+// expfmt does not know as untyped.
+func (p *prepassText) comment(ln int, l []byte) ([]byte, error) {
+	f := strings.Fields(string(l))
+	kw := ""
+	if len(f) > 1 {
+		kw = f[1]
+	}
+	switch kw {
+	case "PCP5":
+		if len(f) < 8 {
+			return nil, fmt.Errorf("%s:%d: # PCP5 wants name pmid type indom sem units, got %q", p.name, ln, l)
+		}
+		p.pending = &PCP5{Name: f[2], PMID: f[3], Type: f[4], InDom: f[5], Sem: f[6], Units: strings.Join(f[7:], " "), Line: ln}
+		return nil, nil
+	case "DCIMON":
+		return nil, dcimonLine(p.name, ln, f[2:], p.doc)
+	case "EOF":
+		return nil, nil
+	case "UNIT":
+		if len(f) >= 4 {
+			p.m.unit[renamedName(p.renamed, f[2])] = f[3]
+		}
+		return nil, nil
+	case "HELP", "TYPE":
+		if len(f) < 3 {
+			return l, nil // expfmt says what is wrong
+		}
+		return p.familyComment(ln, l, f)
+	}
+	return l, nil
+}
+
+// familyComment reads a HELP or TYPE line, its fields f: its family is noted with the PCP5 line
+// before it, renamed as its samples are, and an OpenMetrics type expfmt does not know (info,
+// stateset, gaugehistogram, unknown) is kept and declared untyped.
+func (p *prepassText) familyComment(ln int, l []byte, f []string) ([]byte, error) {
+	kw := f[1]
+	fam := renamedName(p.renamed, f[2])
+	if err := p.note(fam, ln); err != nil {
+		return nil, err
+	}
+	if p.pending != nil {
+		p.m.pcp[fam], p.pending = p.pending, nil
+	}
+	if kw == "TYPE" && len(f) == 4 {
+		switch f[3] {
+		case "info", "stateset", "gaugehistogram", "unknown":
+			p.m.omType[fam] = f[3]
+			f[3] = "untyped"
+		}
+	}
+	switch {
+	case kw == "HELP" && fam != f[2]:
+		return helpLine(l, fam), nil // the help text keeps its own spacing
+	case kw == "TYPE" && (fam != f[2] || p.m.omType[fam] != ""):
+		f[2] = fam
+		return []byte(strings.Join(f, " ")), nil
+	}
+	return l, nil
+}
+
+// sample reads a sample line: OpenMetrics' creation time of a counter is taken out (not a
+// statistic); any other counts as a series when it is one of its own, refused past the series
+// limit, and notes its family.
+func (p *prepassText) sample(ln int, l []byte) ([]byte, error) {
+	nb := sampleName(l)
+	if len(nb) == 0 {
+		return l, nil
+	}
+	if base, ok := bytes.CutSuffix(nb, []byte("_created")); ok && p.counters[string(base)] {
+		return nil, nil
+	}
+	fam := nb // no string made for the usual sample line, whose family is noted already
+	_, known := p.m.line[string(nb)]
+	if !known {
+		fam = []byte(familyOf(string(nb), p.m))
+	}
+	if seriesLine(nb, fam, p.declared[string(fam)]) {
+		if p.series++; p.lim.MaxSeries > 0 && p.series > p.lim.MaxSeries {
+			return nil, tooMany(p.name, p.lim, "series")
+		}
+	}
+	if !known {
+		if err := p.note(string(fam), ln); err != nil {
+			return nil, err
+		}
+	}
+	return l, nil
 }
 
 // seriesLine says a sample line named sample, of family fam declared of type typ, is a series

@@ -4,6 +4,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -76,232 +77,25 @@ func (m *Model) onKey(km tea.KeyMsg) tea.Cmd {
 	if m.askingSave {
 		return m.answerSave(km)
 	}
-	switch m.modal {
-	case modalHelp:
-		switch {
-		case key.Matches(km, m.ovKeys.Close):
-			m.modal = modalNone
-		case key.Matches(km, m.ovKeys.Up):
-			m.scrollHelp(-1)
-		case key.Matches(km, m.ovKeys.Down):
-			m.scrollHelp(1)
-		}
-		return nil
-	case modalForm:
-		return m.formKey(km)
-	case modalFilter:
-		set := func(text string) {
-			if m.filterUser {
-				m.values.SetUser(text)
-				return
-			}
-			if m.filterValues {
-				m.values.SetFilter(text) // the process table's rows, not the tree's
-				return
-			}
-			m.tree.SetFilter(text)
-			m.syncSelection()
-		}
-		switch {
-		case key.Matches(km, m.inKeys.Accept):
-			m.modal = modalNone
-		case key.Matches(km, m.inKeys.Cancel):
-			m.modal = modalNone
-			set("")
-		default:
-			if m.input.Update(km) {
-				set(m.input.Value())
-			}
-		}
-		return nil
-	case modalGoto:
-		switch {
-		case key.Matches(km, m.inKeys.Accept):
-			m.modal = modalNone
-			if at, ok := strings.CutPrefix(strings.TrimSpace(m.input.Value()), "@"); ok {
-				// A move in time changes no screen: the overview it was typed on stays (issue 30).
-				m.ov.on = m.ov.on || m.gotoFromOverview
-				m.gotoFromOverview = false
-				return m.gotoTime(at)
-			}
-			m.gotoFromOverview = false
-			m.gotoPath(m.input.Value())
-		case key.Matches(km, m.inKeys.Cancel):
-			m.modal = modalNone
-			m.ov.on = m.ov.on || m.gotoFromOverview
-			m.gotoFromOverview = false
-		default:
-			m.input.Update(km)
-		}
-		return nil
+	if m.modal != modalNone {
+		return m.modalKey(km)
 	}
-	k := m.keys
-	// The process table with the focus has htop's keys, before the global ones (issue 32 item
-	// 7): its P, t, /, < and > are the table's there.
-	if !m.ov.on && m.focus == paneValues && m.values.ProcTable() {
-		pk := m.values.pkeys
-		switch {
-		case key.Matches(km, pk.Search):
-			m.modal, m.filterValues, m.filterUser = modalFilter, true, false
-			m.input = newLineInput(m.inKeys, m.values.Filter(), 200)
-			return nil
-		case key.Matches(km, pk.User):
-			m.modal, m.filterValues, m.filterUser = modalFilter, true, true
-			m.input = newLineInput(m.inKeys, m.values.User(), 64)
-			return nil
-		}
-		if cmd, ok := m.values.procKey(km); ok {
-			return cmd
-		}
+	if cmd, ok := m.procTableKey(km); ok {
+		return cmd
 	}
 	if m.rp != nil {
 		if cmd, ok := m.onReplayKey(km); ok {
 			return cmd
 		}
 	}
-	if m.ov.on {
-		if len(m.ov.paths) == 0 && m.lay.Mode != modeTooSmall {
-			m.overviewView(m.w, max(m.lay.Status.Y-1, 0)) // the numbers on screen, for the cursor
-		}
-		if cmd, ok := m.hostsKey(km); ok { // a fleet's hosts table (hosts.go)
-			return cmd
-		}
-		switch {
-		case key.Matches(km, m.oKeys.Up):
-			m.ov.cursor = max(m.ov.cursor-1, 0)
-			m.touch()
-			return nil
-		case key.Matches(km, m.oKeys.Down):
-			m.ov.cursor = min(m.ov.cursor+1, max(len(m.ov.paths)-1, 0))
-			m.touch()
-			return nil
-		case key.Matches(km, m.oKeys.Open):
-			if m.ov.cursor < len(m.ov.paths) {
-				m.ov.on = false
-				path := m.ov.paths[m.ov.cursor]
-				return func() tea.Msg { return openMsg{path} }
-			}
-			return nil
-		case key.Matches(km, k.Overview):
-			m.ov.on = false
-			return nil
-		case key.Matches(km, k.Filter), key.Matches(km, k.Goto), key.Matches(km, k.NextPane), key.Matches(km, k.PrevPane), key.Matches(km, k.Procs),
-			key.Matches(km, k.Tree), key.Matches(km, k.Values), key.Matches(km, k.Hot), key.Matches(km, k.Insp), key.Matches(km, k.Evs):
-			m.ov.on = false // the panes, then what the key asks there
-			// A go-to of a time (:@03:12) comes back to the overview (modalGoto).
-			m.gotoFromOverview = key.Matches(km, k.Goto)
-		}
-	} else if key.Matches(km, k.Overview) {
-		m.ov.on = true
-		return nil
+	if cmd, ok := m.overviewKey(km); ok {
+		return cmd
 	}
-	switch {
-	case key.Matches(km, k.Quit):
-		return tea.Quit
-	case key.Matches(km, k.Help):
-		m.modal, m.helpOff = modalHelp, 0
-		return nil
-	case key.Matches(km, k.Filter):
-		m.modal, m.filterUser = modalFilter, false
-		// The process table with the focus filters its own rows (by user or command line);
-		// from every other pane / filters the tree.
-		m.filterValues = m.focus == paneValues && m.values.Filterable()
-		if m.filterValues {
-			m.input = newLineInput(m.inKeys, m.values.Filter(), 200)
-			return nil
-		}
-		m.input = newLineInput(m.inKeys, m.tree.Filter(), 200)
-		m.setFocus(paneTree)
-		return nil
-	case key.Matches(km, k.Procs):
-		// The processes, ranked by I/O when the selection is a disk, a file system or an
-		// interface: the table does not pretend to know which process uses that device.
-		top := ""
-		for c := m.sel.Ctx; c != nil && c.Parent() != nil; c = c.Parent() {
-			top = c.Name
-		}
-		ref, err := m.reg.Lookup(nil, "Proc")
-		if err != nil {
-			m.setFlash("this source has no processes", true)
-			return nil
-		}
-		m.tree.Reveal(ref.Path())
-		m.syncSelection()
-		m.setFocus(paneValues)
-		if top == "Disk" || top == "FS" || top == "NetIf" {
-			m.procsByIO = !m.values.SortBy("io/s")
-			m.setFlash("processes by storage I/O (which process uses which disk, the kernel does not say)", false)
-		}
-		return m.resubscribe()
-	case key.Matches(km, k.Goto):
-		m.modal = modalGoto
-		m.input = newLineInput(m.inKeys, "", 200)
-		return nil
-	case key.Matches(km, k.Theme):
-		m.nextTheme()
-		return nil
-	case key.Matches(km, k.Refresh):
-		r, ok := m.src.(refresher)
-		if !ok {
-			m.setFlash("this source has nothing to refresh", false)
-			return nil
-		}
-		r.Refresh()
-		m.setFlash("refreshing: addresses, MTUs, capacities and every other variable value are read now", false)
-		if m.inflight || (m.paused && m.rp == nil) {
-			return nil
-		}
-		m.inflight, m.extra = true, true
-		return sampleCmd(m.ctx, m.src, m.now)
-	case key.Matches(km, k.Pause):
-		m.paused = !m.paused
-		if m.paused {
-			m.tickSeq++ // the running chain stops at its next beat
-			return nil
-		}
-		return m.restartTicks()
-	case key.Matches(km, k.Longer), key.Matches(km, k.Shorter):
-		dir := 1
-		if key.Matches(km, k.Shorter) {
-			dir = -1
-		}
-		if d := stepInterval(m.interval, dir); d != m.interval {
-			m.interval = d
-			m.setFlash("refresh every "+d.String(), false)
-			if !m.paused {
-				return m.restartTicks()
-			}
-		}
-		return nil
-	case key.Matches(km, m.inKeys.Cancel) && m.values.User() != "":
-		m.values.SetUser("")
-		m.setFlash("every user's processes again", false)
-		return nil
-	case key.Matches(km, m.inKeys.Cancel) && m.values.Filter() != "":
-		m.values.SetFilter("")
-		m.setFlash("table filter cleared", false)
-		return nil
-	case key.Matches(km, m.inKeys.Cancel) && m.tree.Filter() != "":
-		// Esc clears a filter accepted with Enter, from any pane (issue 12).
-		m.tree.SetFilter("")
-		m.syncSelection()
-		m.setFlash("filter cleared", false)
-		return nil
-	case key.Matches(km, k.NextPane):
-		m.setFocus((m.focus + 1) % numPanes)
-		m.syncSelection()
-		return nil
-	case key.Matches(km, k.PrevPane):
-		m.setFocus((m.focus + numPanes - 1) % numPanes)
-		m.syncSelection()
-		return nil
+	if cmd, ok := m.globalKey(km); ok {
+		return cmd
 	}
-	for p, b := range []key.Binding{k.Tree, k.Values, k.Hot, k.Insp, k.Evs} {
-		if key.Matches(km, b) {
-			m.setFocus(paneID(p))
-			m.syncSelection()
-			return nil
-		}
+	if m.paneKey(km) {
+		return nil
 	}
 	if m.ov.on {
 		return nil // no pane is on screen to take the key
@@ -309,6 +103,316 @@ func (m *Model) onKey(km tea.KeyMsg) tea.Cmd {
 	cmd := m.pane(m.focus).handleKey(km)
 	m.syncSelection()
 	return cmd
+}
+
+// modalKey gives a key to the modal on screen (help, form, filter or go-to): a modal takes every
+// key while it is open.
+func (m *Model) modalKey(km tea.KeyMsg) tea.Cmd {
+	switch m.modal {
+	case modalHelp:
+		m.helpKey(km)
+	case modalForm:
+		return m.formKey(km)
+	case modalFilter:
+		m.filterKey(km)
+	case modalGoto:
+		return m.gotoKey(km)
+	}
+	return nil
+}
+
+// helpKey closes or scrolls the help screen.
+func (m *Model) helpKey(km tea.KeyMsg) {
+	switch {
+	case key.Matches(km, m.ovKeys.Close):
+		m.modal = modalNone
+	case key.Matches(km, m.ovKeys.Up):
+		m.scrollHelp(-1)
+	case key.Matches(km, m.ovKeys.Down):
+		m.scrollHelp(1)
+	}
+}
+
+// filterKey edits the filter being typed, applying it as it changes; Esc clears it.
+func (m *Model) filterKey(km tea.KeyMsg) {
+	switch {
+	case key.Matches(km, m.inKeys.Accept):
+		m.modal = modalNone
+	case key.Matches(km, m.inKeys.Cancel):
+		m.modal = modalNone
+		m.setTypedFilter("")
+	default:
+		if m.input.Update(km) {
+			m.setTypedFilter(m.input.Value())
+		}
+	}
+}
+
+// setTypedFilter applies the filter being typed where it was opened: the process table's user,
+// its rows, or the tree.
+func (m *Model) setTypedFilter(text string) {
+	if m.filterUser {
+		m.values.SetUser(text)
+		return
+	}
+	if m.filterValues {
+		m.values.SetFilter(text) // the process table's rows, not the tree's
+		return
+	}
+	m.tree.SetFilter(text)
+	m.syncSelection()
+}
+
+// gotoKey edits the go-to being typed; Enter goes to the path, or to the time after an "@".
+func (m *Model) gotoKey(km tea.KeyMsg) tea.Cmd {
+	switch {
+	case key.Matches(km, m.inKeys.Accept):
+		m.modal = modalNone
+		if at, ok := strings.CutPrefix(strings.TrimSpace(m.input.Value()), "@"); ok {
+			// A move in time changes no screen: the overview it was typed on stays (issue 30).
+			m.ov.on = m.ov.on || m.gotoFromOverview
+			m.gotoFromOverview = false
+			return m.gotoTime(at)
+		}
+		m.gotoFromOverview = false
+		m.gotoPath(m.input.Value())
+	case key.Matches(km, m.inKeys.Cancel):
+		m.modal = modalNone
+		m.ov.on = m.ov.on || m.gotoFromOverview
+		m.gotoFromOverview = false
+	default:
+		m.input.Update(km)
+	}
+	return nil
+}
+
+// procTableKey gives the process table with the focus htop's keys, before the global ones (issue
+// 32 item 7): its P, t, /, < and > are the table's there. ok says the key was taken.
+func (m *Model) procTableKey(km tea.KeyMsg) (tea.Cmd, bool) {
+	if m.ov.on || m.focus != paneValues || !m.values.ProcTable() {
+		return nil, false
+	}
+	pk := m.values.pkeys
+	switch {
+	case key.Matches(km, pk.Search):
+		m.modal, m.filterValues, m.filterUser = modalFilter, true, false
+		m.input = newLineInput(m.inKeys, m.values.Filter(), 200)
+		return nil, true
+	case key.Matches(km, pk.User):
+		m.modal, m.filterValues, m.filterUser = modalFilter, true, true
+		m.input = newLineInput(m.inKeys, m.values.User(), 64)
+		return nil, true
+	}
+	return m.values.procKey(km)
+}
+
+// overviewKey gives the overview its keys, or opens it; a key that asks for the panes closes it
+// and is not taken (ok false), so the panes then do what it asks.
+func (m *Model) overviewKey(km tea.KeyMsg) (tea.Cmd, bool) {
+	k := m.keys
+	if !m.ov.on {
+		if key.Matches(km, k.Overview) {
+			m.ov.on = true
+			return nil, true
+		}
+		return nil, false
+	}
+	if len(m.ov.paths) == 0 && m.lay.Mode != modeTooSmall {
+		m.overviewView(m.w, max(m.lay.Status.Y-1, 0)) // the numbers on screen, for the cursor
+	}
+	if cmd, ok := m.hostsKey(km); ok { // a fleet's hosts table (hosts.go)
+		return cmd, true
+	}
+	switch {
+	case key.Matches(km, m.oKeys.Up):
+		m.ov.cursor = max(m.ov.cursor-1, 0)
+		m.touch()
+		return nil, true
+	case key.Matches(km, m.oKeys.Down):
+		m.ov.cursor = min(m.ov.cursor+1, max(len(m.ov.paths)-1, 0))
+		m.touch()
+		return nil, true
+	case key.Matches(km, m.oKeys.Open):
+		return m.openOverviewRow(), true
+	case key.Matches(km, k.Overview):
+		m.ov.on = false
+		return nil, true
+	case m.asksForPanes(km):
+		m.ov.on = false // the panes, then what the key asks there
+		// A go-to of a time (:@03:12) comes back to the overview (modalGoto).
+		m.gotoFromOverview = key.Matches(km, k.Goto)
+	}
+	return nil, false
+}
+
+// openOverviewRow leaves the overview for the row under its cursor.
+func (m *Model) openOverviewRow() tea.Cmd {
+	if m.ov.cursor >= len(m.ov.paths) {
+		return nil
+	}
+	m.ov.on = false
+	path := m.ov.paths[m.ov.cursor]
+	return func() tea.Msg { return openMsg{path} }
+}
+
+// asksForPanes says the key is one of the panes' (filter, go-to, a pane's focus, the processes):
+// from the overview it leaves for the panes.
+func (m *Model) asksForPanes(km tea.KeyMsg) bool {
+	k := m.keys
+	return key.Matches(km, k.Filter) || key.Matches(km, k.Goto) || key.Matches(km, k.NextPane) || key.Matches(km, k.PrevPane) || key.Matches(km, k.Procs) ||
+		key.Matches(km, k.Tree) || key.Matches(km, k.Values) || key.Matches(km, k.Hot) || key.Matches(km, k.Insp) || key.Matches(km, k.Evs)
+}
+
+// globalKey does what the keys that mean the same in every pane ask. ok says the key was taken.
+func (m *Model) globalKey(km tea.KeyMsg) (tea.Cmd, bool) {
+	k := m.keys
+	switch {
+	case key.Matches(km, k.Quit):
+		return tea.Quit, true
+	case key.Matches(km, k.Help):
+		m.modal, m.helpOff = modalHelp, 0
+		return nil, true
+	case key.Matches(km, k.Filter):
+		m.openFilter()
+		return nil, true
+	case key.Matches(km, k.Procs):
+		return m.openProcs(), true
+	case key.Matches(km, k.Goto):
+		m.modal = modalGoto
+		m.input = newLineInput(m.inKeys, "", 200)
+		return nil, true
+	case key.Matches(km, k.Theme):
+		m.nextTheme()
+		return nil, true
+	case key.Matches(km, k.Refresh):
+		return m.refreshNow(), true
+	case key.Matches(km, k.Pause):
+		return m.togglePause(), true
+	case key.Matches(km, k.Longer), key.Matches(km, k.Shorter):
+		return m.stepRefresh(km), true
+	case key.Matches(km, m.inKeys.Cancel):
+		return nil, m.clearAcceptedFilter()
+	}
+	return nil, false
+}
+
+// openFilter opens the filter: the process table with the focus filters its own rows (by user or
+// command line); from every other pane / filters the tree.
+func (m *Model) openFilter() {
+	m.modal, m.filterUser = modalFilter, false
+	m.filterValues = m.focus == paneValues && m.values.Filterable()
+	if m.filterValues {
+		m.input = newLineInput(m.inKeys, m.values.Filter(), 200)
+		return
+	}
+	m.input = newLineInput(m.inKeys, m.tree.Filter(), 200)
+	m.setFocus(paneTree)
+}
+
+// openProcs shows the processes, ranked by I/O when the selection is a disk, a file system or an
+// interface: the table does not pretend to know which process uses that device.
+func (m *Model) openProcs() tea.Cmd {
+	top := ""
+	for c := m.sel.Ctx; c != nil && c.Parent() != nil; c = c.Parent() {
+		top = c.Name
+	}
+	ref, err := m.reg.Lookup(nil, "Proc")
+	if err != nil {
+		m.setFlash("this source has no processes", true)
+		return nil
+	}
+	m.tree.Reveal(ref.Path())
+	m.syncSelection()
+	m.setFocus(paneValues)
+	if top == "Disk" || top == "FS" || top == "NetIf" {
+		m.procsByIO = !m.values.SortBy("io/s")
+		m.setFlash("processes by storage I/O (which process uses which disk, the kernel does not say)", false)
+	}
+	return m.resubscribe()
+}
+
+// refreshNow rereads the source's variable values and samples now, unless a sample is in flight
+// or the live view is paused.
+func (m *Model) refreshNow() tea.Cmd {
+	r, ok := m.src.(refresher)
+	if !ok {
+		m.setFlash("this source has nothing to refresh", false)
+		return nil
+	}
+	r.Refresh()
+	m.setFlash("refreshing: addresses, MTUs, capacities and every other variable value are read now", false)
+	if m.inflight || (m.paused && m.rp == nil) {
+		return nil
+	}
+	m.inflight, m.extra = true, true
+	return sampleCmd(m.ctx, m.src, m.now)
+}
+
+// togglePause pauses or resumes the ticks.
+func (m *Model) togglePause() tea.Cmd {
+	m.paused = !m.paused
+	if m.paused {
+		m.tickSeq++ // the running chain stops at its next beat
+		return nil
+	}
+	return m.restartTicks()
+}
+
+// stepRefresh makes the refresh interval one step longer or shorter.
+func (m *Model) stepRefresh(km tea.KeyMsg) tea.Cmd {
+	dir := 1
+	if key.Matches(km, m.keys.Shorter) {
+		dir = -1
+	}
+	d := stepInterval(m.interval, dir)
+	if d == m.interval {
+		return nil
+	}
+	m.interval = d
+	m.setFlash("refresh every "+d.String(), false)
+	if !m.paused {
+		return m.restartTicks()
+	}
+	return nil
+}
+
+// clearAcceptedFilter clears, on Esc, the first filter accepted with Enter: the process table's
+// user, its rows, then the tree's (issue 12), from any pane. It says whether one was cleared.
+func (m *Model) clearAcceptedFilter() bool {
+	switch {
+	case m.values.User() != "":
+		m.values.SetUser("")
+		m.setFlash("every user's processes again", false)
+	case m.values.Filter() != "":
+		m.values.SetFilter("")
+		m.setFlash("table filter cleared", false)
+	case m.tree.Filter() != "":
+		m.tree.SetFilter("")
+		m.syncSelection()
+		m.setFlash("filter cleared", false)
+	default:
+		return false
+	}
+	return true
+}
+
+// paneKey moves the focus to the next, the previous or a named pane; it says whether the key did.
+func (m *Model) paneKey(km tea.KeyMsg) bool {
+	k := m.keys
+	switch {
+	case key.Matches(km, k.NextPane):
+		m.setFocus((m.focus + 1) % numPanes)
+	case key.Matches(km, k.PrevPane):
+		m.setFocus((m.focus + numPanes - 1) % numPanes)
+	default:
+		p := slices.IndexFunc([]key.Binding{k.Tree, k.Values, k.Hot, k.Insp, k.Evs}, func(b key.Binding) bool { return key.Matches(km, b) })
+		if p < 0 {
+			return false
+		}
+		m.setFocus(paneID(p))
+	}
+	m.syncSelection()
+	return true
 }
 
 // gotoPath resolves a path relative to the selected context (SPMI-HIER-7): an empty path is the

@@ -127,182 +127,256 @@ func (m *Model) fleetOnly() bool {
 // overviewLines builds the overview for a w×h body.
 func (m *Model) overviewLines(w, h int) []ovLine {
 	var out []ovLine
-	add := func(text, path string) { out = append(out, ovLine{text, path}) }
-	muted := func(s string) string { return m.st.Text.Muted.Render(s) }
-
 	if m.fleetOnly() {
-		// Several hosts (issue 14): no host of its own to show, the fleet's busiest below.
-		hosts := safe(m.opts.Host)
-		if m.hosts > 1 {
-			hosts = strconv.Itoa(m.hostsOK) + " of " + strconv.Itoa(m.hosts) + " hosts answer"
-		}
-		add(m.st.Text.Bold.Render(hosts)+muted(" · a row per host, the busiest disks, interfaces and processors of every host ranked together below"), "")
-		if rows := m.hostsLines(w, max(h/2, min(h-2, 6))); len(rows) > 0 {
-			out = append(out, rows...)
-		}
-		add("", "")
+		out = m.overviewFleetHead(w, h)
 	} else {
-		// The host in one line: who, how long up, load, tasks.
-		var hl []string
-		if t := m.statText("Host/uptime"); t != "" {
-			if i := strings.Index(t, "("); i >= 0 && strings.HasSuffix(t, ")") {
-				t = t[i+1 : len(t)-1] // `5m 21s`, not the seconds
-			}
-			hl = append(hl, "up "+t)
-		}
-		if l1 := m.loadText("Host/load1"); l1 != "" {
-			hl = append(hl, "load "+l1+" "+m.loadText("Host/load5")+" "+m.loadText("Host/load15"))
-		}
-		if r := m.statText("Host/running"); r != "" {
-			num, _ := views.SplitUnit(r)
-			b, _ := views.SplitUnit(m.statText("Host/blocked"))
-			hl = append(hl, num+" running "+b+" blocked")
-		}
-		if th := m.statText("Host/threads"); th != "" {
-			hl = append(hl, th)
-		}
-		if n := m.statText("CPU/ncpu"); n != "" {
-			hl = append(hl, n)
-		}
-		if len(hl) > 0 {
-			add(strings.Join(hl, muted(" · ")), "Host/load1")
-		}
-
-		// Processors: all together with mpstat's breakdown, then one bar each, as many as fit.
-		// The bars share one width, so the values line up; they give way to the words beside
-		// them (the CPU's parts, the memory's key figures) down to barMin cells.
-		labelW := 5
-		busy := -1.0
-		if v, _, _, ok := m.statValue("CPU/busy"); ok && v.State == namespace.Valid {
-			busy = v.V
-		}
-		memTexts := m.memTexts()
-		need := 0
-		if busy >= 0 {
-			need = width(m.cpuBreakdown(busy, w))
-		}
-		if len(memTexts) > 1 {
-			need = max(need, width(memTexts[1]))
-		}
-		const barMin = 10
-		barW := max(min(w-labelW-9-2-need, 40), barMin)
-		var sb strings.Builder
-		m.overviewBar(&sb, "CPU", labelW, "CPU/busy", barW)
-		if room := w - width(sb.String()) - 2; room > 10 && busy >= 0 {
-			if parts := m.cpuBreakdown(busy, room); parts != "" {
-				sb.WriteString("  " + muted(parts))
-			}
-		}
-		add(sb.String(), "CPU/busy")
-		var cpus []*namespace.Context
-		if m.reg != nil {
-			m.reg.Read(func() {
-				if ref, err := m.reg.Lookup(nil, "CPU"); err == nil {
-					for _, k := range ref.Ctx.Children() {
-						if k.Kind == namespace.CtxInstance {
-							cpus = append(cpus, k)
-						}
-					}
-				}
-			})
-		}
-		// A cell: `cpu12 ███░░░  44.1%`, cells three spaces apart so a value never reads as the
-		// next label.
-		labW := 5
-		for _, k := range cpus {
-			labW = max(labW, width(k.Name))
-		}
-		cellW := labW + 1 + 10 + 1 + 6 + 3
-		cols := max((w+3)/cellW, 1)
-		maxRows := max(min(4, h/5), 1)
-		shown := min(len(cpus), cols*maxRows)
-		for r := 0; r*cols < shown; r++ {
-			var lb strings.Builder
-			first := ""
-			for c := 0; c < cols && r*cols+c < shown; c++ {
-				k := cpus[r*cols+c]
-				path := "CPU/" + k.Name + "/busy"
-				if first == "" {
-					first = path
-				}
-				if c > 0 {
-					lb.WriteString("   ")
-				}
-				m.overviewBar(&lb, k.Name, labW, path, 10)
-			}
-			add(lb.String(), first)
-		}
-		m.ov.allCPUs = shown == len(cpus)
-		if more := len(cpus) - shown; more > 0 {
-			add(muted("     … "+strconv.Itoa(more)+" more processors: the busiest are in the CPU hotset below"), "CPU")
-		}
-
-		// Memory and swap.
-		sb.Reset()
-		m.overviewBar(&sb, "Mem", labelW, "Mem/Real/%used", barW)
-		room := w - width(sb.String()) - 2
-		for _, t := range memTexts {
-			if width(t) <= room {
-				sb.WriteString("  " + muted(t))
-				break
-			}
-		}
-		add(sb.String(), "Mem/Real/%used")
-		if t := m.statText("Mem/Swap/total"); t != "" {
-			sb.Reset()
-			if v, _, _, _ := m.statValue("Mem/Swap/total"); v.State == namespace.Valid && v.N == 0 {
-				sb.WriteString(m.st.Text.Bold.Render(pad("Swap", labelW)) + " " + muted("none configured"))
-			} else {
-				m.overviewBar(&sb, "Swap", labelW, "Mem/Swap/%used", barW)
-				sb.WriteString("  " + muted(cut(m.statText("Mem/Swap/used")+" used of "+t, max(w-width(sb.String())-2, 0))))
-			}
-			add(sb.String(), "Mem/Swap/%used")
-		}
-		// Pressure stalls (issue 19): the share of the last 10 s some task waited, per resource.
-		if t := m.statText("Pressure/cpu/some_avg10"); t != "" {
-			var parts []string
-			for _, r := range []string{"cpu", "memory", "io"} {
-				txt := m.statText("Pressure/" + r + "/some_avg10")
-				if v, _, _, _ := m.statValue("Pressure/" + r + "/some_avg10"); v.State == namespace.Valid && v.N >= 1000 {
-					txt = m.st.Text.Warn.Render(txt) // a tenth of the time stalled or more
-				}
-				parts = append(parts, r+" "+txt)
-			}
-			add(m.st.Text.Bold.Render(pad("Stall", labelW))+" "+strings.Join(parts, "  ")+muted("  (some task waited, last 10 s)"), "Pressure/cpu/some_avg10")
-		}
-		add("", "")
+		out = m.overviewHostHead(w, h)
 	}
-
-	// The busiest processes, as htop's first rows (issue 32 item 1): a third of what is left,
-	// from 3 to 8 processes.
-	// The height the hotsets and the events leave over goes to more processes.
-	procH := min(max((h-len(out))/3, 5), 10)
-	procs := m.overviewProcs(w, procH)
-	if len(procs) > 0 {
-		used := len(out) + len(procs) + 1 + len(m.overviewHotsets(w, h-len(out)-len(procs)-1))
-		if n := len(m.overviewEvents(6)); n > 0 {
-			used += n + 1
-		}
-		if spare := h - used; spare > 0 {
-			procs = m.overviewProcs(w, procH+spare)
-		}
-		out = append(out, procs...)
-		out = append(out, ovLine{})
-	}
+	out = m.appendOverviewProcs(out, w, h)
 
 	// The open hotsets, side by side as many as fit.
 	out = append(out, m.overviewHotsets(w, h-len(out))...)
 
 	// With room to spare, the latest events.
-	if room := h - len(out) - 1; room >= 3 && m.events != nil && len(m.overviewEvents(room-1)) > 0 {
-		add(m.st.Text.Accent.Render("Latest events"), "")
-		for _, e := range m.overviewEvents(room - 1) {
-			text := e.Text
-			if text == "" || e.Kind == namespace.EvInstanceAdded || e.Kind == namespace.EvInstanceRemoved {
-				text = e.Path
-			}
-			add(muted(e.Time.In(m.evLoc()).Format("15:04:05"))+" "+pad(shortKind(e.Kind), 9)+" "+cut(safe(text), max(w-19, 0)), "")
+	return append(out, m.overviewLatestEvents(w, h-len(out)-1)...)
+}
+
+// overviewFleetHead heads the overview of several hosts (issue 14): no host of its own to show,
+// a row per host, the fleet's busiest below.
+func (m *Model) overviewFleetHead(w, h int) []ovLine {
+	hosts := safe(m.opts.Host)
+	if m.hosts > 1 {
+		hosts = strconv.Itoa(m.hostsOK) + " of " + strconv.Itoa(m.hosts) + " hosts answer"
+	}
+	out := []ovLine{{m.st.Text.Bold.Render(hosts) + m.st.Text.Muted.Render(" · a row per host, the busiest disks, interfaces and processors of every host ranked together below"), ""}}
+	if rows := m.hostsLines(w, max(h/2, min(h-2, 6))); len(rows) > 0 {
+		out = append(out, rows...)
+	}
+	return append(out, ovLine{})
+}
+
+// overviewHostHead heads the overview of one host: the host in one line, its processors, memory,
+// swap and pressure stalls, then a blank line.
+func (m *Model) overviewHostHead(w, h int) []ovLine {
+	out := m.overviewHostLine()
+
+	// Processors: all together with mpstat's breakdown, then one bar each, as many as fit.
+	// The bars share one width, so the values line up; they give way to the words beside
+	// them (the CPU's parts, the memory's key figures) down to barMin cells.
+	labelW := 5
+	busy := m.overviewBusy()
+	memTexts := m.memTexts()
+	need := 0
+	if busy >= 0 {
+		need = width(m.cpuBreakdown(busy, w))
+	}
+	if len(memTexts) > 1 {
+		need = max(need, width(memTexts[1]))
+	}
+	const barMin = 10
+	barW := max(min(w-labelW-9-2-need, 40), barMin)
+	out = append(out, m.overviewCPUBar(w, labelW, barW, busy))
+	out = append(out, m.overviewCPUCells(w, h)...)
+
+	// Memory and swap.
+	out = append(out, m.overviewMemBar(w, labelW, barW, memTexts))
+	out = append(out, m.overviewSwap(w, labelW, barW)...)
+	out = append(out, m.overviewStalls(labelW)...)
+	return append(out, ovLine{})
+}
+
+// overviewHostLine is the host in one line, when there is anything to say: who, how long up,
+// load, tasks.
+func (m *Model) overviewHostLine() []ovLine {
+	var hl []string
+	if t := m.statText("Host/uptime"); t != "" {
+		if i := strings.Index(t, "("); i >= 0 && strings.HasSuffix(t, ")") {
+			t = t[i+1 : len(t)-1] // `5m 21s`, not the seconds
 		}
+		hl = append(hl, "up "+t)
+	}
+	if l1 := m.loadText("Host/load1"); l1 != "" {
+		hl = append(hl, "load "+l1+" "+m.loadText("Host/load5")+" "+m.loadText("Host/load15"))
+	}
+	if r := m.statText("Host/running"); r != "" {
+		num, _ := views.SplitUnit(r)
+		b, _ := views.SplitUnit(m.statText("Host/blocked"))
+		hl = append(hl, num+" running "+b+" blocked")
+	}
+	if th := m.statText("Host/threads"); th != "" {
+		hl = append(hl, th)
+	}
+	if n := m.statText("CPU/ncpu"); n != "" {
+		hl = append(hl, n)
+	}
+	if len(hl) == 0 {
+		return nil
+	}
+	return []ovLine{{strings.Join(hl, m.st.Text.Muted.Render(" · ")), "Host/load1"}}
+}
+
+// overviewBusy is the processors' busy share, -1 when it is not a valid value.
+func (m *Model) overviewBusy() float64 {
+	if v, _, _, ok := m.statValue("CPU/busy"); ok && v.State == namespace.Valid {
+		return v.V
+	}
+	return -1
+}
+
+// overviewCPUBar is the bar of all the processors together, with mpstat's breakdown beside it
+// when it fits.
+func (m *Model) overviewCPUBar(w, labelW, barW int, busy float64) ovLine {
+	var sb strings.Builder
+	m.overviewBar(&sb, "CPU", labelW, "CPU/busy", barW)
+	if room := w - width(sb.String()) - 2; room > 10 && busy >= 0 {
+		if parts := m.cpuBreakdown(busy, room); parts != "" {
+			sb.WriteString("  " + m.st.Text.Muted.Render(parts))
+		}
+	}
+	return ovLine{sb.String(), "CPU/busy"}
+}
+
+// overviewCPUInstances are the processors' instances under CPU.
+func (m *Model) overviewCPUInstances() []*namespace.Context {
+	var cpus []*namespace.Context
+	if m.reg == nil {
+		return nil
+	}
+	m.reg.Read(func() {
+		if ref, err := m.reg.Lookup(nil, "CPU"); err == nil {
+			for _, k := range ref.Ctx.Children() {
+				if k.Kind == namespace.CtxInstance {
+					cpus = append(cpus, k)
+				}
+			}
+		}
+	})
+	return cpus
+}
+
+// overviewCPUCells are the processors' bars, a cell each, as many rows as fit; it records whether
+// every processor was shown (the CPU hotset then gives way).
+func (m *Model) overviewCPUCells(w, h int) []ovLine {
+	cpus := m.overviewCPUInstances()
+	// A cell: `cpu12 ███░░░  44.1%`, cells three spaces apart so a value never reads as the
+	// next label.
+	labW := 5
+	for _, k := range cpus {
+		labW = max(labW, width(k.Name))
+	}
+	cellW := labW + 1 + 10 + 1 + 6 + 3
+	cols := max((w+3)/cellW, 1)
+	maxRows := max(min(4, h/5), 1)
+	shown := min(len(cpus), cols*maxRows)
+	var out []ovLine
+	for r := 0; r*cols < shown; r++ {
+		out = append(out, m.overviewCPURow(cpus[r*cols:min(r*cols+cols, shown)], labW))
+	}
+	m.ov.allCPUs = shown == len(cpus)
+	if more := len(cpus) - shown; more > 0 {
+		out = append(out, ovLine{m.st.Text.Muted.Render("     … " + strconv.Itoa(more) + " more processors: the busiest are in the CPU hotset below"), "CPU"})
+	}
+	return out
+}
+
+// overviewCPURow is one row of processors' cells, three spaces apart, the line's path the first's.
+func (m *Model) overviewCPURow(cpus []*namespace.Context, labW int) ovLine {
+	var lb strings.Builder
+	first := ""
+	for c, k := range cpus {
+		path := "CPU/" + k.Name + "/busy"
+		if first == "" {
+			first = path
+		}
+		if c > 0 {
+			lb.WriteString("   ")
+		}
+		m.overviewBar(&lb, k.Name, labW, path, 10)
+	}
+	return ovLine{lb.String(), first}
+}
+
+// overviewMemBar is the memory's bar with the longest of its words that fits.
+func (m *Model) overviewMemBar(w, labelW, barW int, memTexts []string) ovLine {
+	var sb strings.Builder
+	m.overviewBar(&sb, "Mem", labelW, "Mem/Real/%used", barW)
+	room := w - width(sb.String()) - 2
+	for _, t := range memTexts {
+		if width(t) <= room {
+			sb.WriteString("  " + m.st.Text.Muted.Render(t))
+			break
+		}
+	}
+	return ovLine{sb.String(), "Mem/Real/%used"}
+}
+
+// overviewSwap is the swap's line when the host says its size: a bar, or "none configured".
+func (m *Model) overviewSwap(w, labelW, barW int) []ovLine {
+	t := m.statText("Mem/Swap/total")
+	if t == "" {
+		return nil
+	}
+	muted := m.st.Text.Muted.Render
+	var sb strings.Builder
+	if v, _, _, _ := m.statValue("Mem/Swap/total"); v.State == namespace.Valid && v.N == 0 {
+		sb.WriteString(m.st.Text.Bold.Render(pad("Swap", labelW)) + " " + muted("none configured"))
+	} else {
+		m.overviewBar(&sb, "Swap", labelW, "Mem/Swap/%used", barW)
+		sb.WriteString("  " + muted(cut(m.statText("Mem/Swap/used")+" used of "+t, max(w-width(sb.String())-2, 0))))
+	}
+	return []ovLine{{sb.String(), "Mem/Swap/%used"}}
+}
+
+// overviewStalls is the pressure stalls' line (issue 19) when the host has them: the share of
+// the last 10 s some task waited, per resource, warned from a tenth of the time.
+func (m *Model) overviewStalls(labelW int) []ovLine {
+	if m.statText("Pressure/cpu/some_avg10") == "" {
+		return nil
+	}
+	var parts []string
+	for _, r := range []string{"cpu", "memory", "io"} {
+		txt := m.statText("Pressure/" + r + "/some_avg10")
+		if v, _, _, _ := m.statValue("Pressure/" + r + "/some_avg10"); v.State == namespace.Valid && v.N >= 1000 {
+			txt = m.st.Text.Warn.Render(txt) // a tenth of the time stalled or more
+		}
+		parts = append(parts, r+" "+txt)
+	}
+	return []ovLine{{m.st.Text.Bold.Render(pad("Stall", labelW)) + " " + strings.Join(parts, "  ") + m.st.Text.Muted.Render("  (some task waited, last 10 s)"), "Pressure/cpu/some_avg10"}}
+}
+
+// appendOverviewProcs appends the busiest processes to the head out, as htop's first rows (issue
+// 32 item 1): a third of what is left, from 5 to 10 processes, and the height the hotsets and
+// the events leave over goes to more processes.
+func (m *Model) appendOverviewProcs(out []ovLine, w, h int) []ovLine {
+	procH := min(max((h-len(out))/3, 5), 10)
+	procs := m.overviewProcs(w, procH)
+	if len(procs) == 0 {
+		return out
+	}
+	used := len(out) + len(procs) + 1 + len(m.overviewHotsets(w, h-len(out)-len(procs)-1))
+	if n := len(m.overviewEvents(6)); n > 0 {
+		used += n + 1
+	}
+	if spare := h - used; spare > 0 {
+		procs = m.overviewProcs(w, procH+spare)
+	}
+	out = append(out, procs...)
+	return append(out, ovLine{})
+}
+
+// overviewLatestEvents are the latest events under their title when room (the lines left) is 3
+// or more and there are any.
+func (m *Model) overviewLatestEvents(w, room int) []ovLine {
+	if room < 3 || m.events == nil || len(m.overviewEvents(room-1)) == 0 {
+		return nil
+	}
+	out := []ovLine{{m.st.Text.Accent.Render("Latest events"), ""}}
+	for _, e := range m.overviewEvents(room - 1) {
+		text := e.Text
+		if text == "" || e.Kind == namespace.EvInstanceAdded || e.Kind == namespace.EvInstanceRemoved {
+			text = e.Path
+		}
+		out = append(out, ovLine{m.st.Text.Muted.Render(e.Time.In(m.evLoc()).Format("15:04:05")) + " " + pad(shortKind(e.Kind), 9) + " " + cut(safe(text), max(w-19, 0)), ""})
 	}
 	return out
 }
@@ -356,129 +430,154 @@ func (m *Model) overviewHotsets(w, h int) []ovLine {
 	if len(entries) == 0 || h < 2 {
 		return nil
 	}
-	// The processes have a block of their own above.
-	skip := func(e *namespace.HotVals) bool {
-		return (e.Path() == "CPU" && m.ov.allCPUs) || (e.Path() == "Proc" && m.procClass() != nil)
-	}
 	n := 0
 	for _, e := range entries {
-		if !skip(e) {
+		if !m.overviewSkipsHotset(e) {
 			n++
 		}
 	}
 	cols := max(min(n, w/38), 1)
 	colW := min((w-(cols-1))/cols, 72)
-	type block struct {
-		e     *namespace.HotVals
-		title string // without its count: the count is of the rows the height lets it show
-		items []ovLine
-	}
-	var blocks []block
+	var blocks []ovHotBlock
 	for _, e := range entries {
-		if skip(e) {
+		if m.overviewSkipsHotset(e) {
 			continue // every processor has its bar above, every process its line
 		}
-		var b []ovLine
-		d := e.Stat()
-		// Titled by the hotset's name and threshold, so two on one statistic are told apart
-		// (issue 42 item 3).
-		blocks = append(blocks, block{e: e, title: m.hot.title(e)})
-		bl := &blocks[len(blocks)-1]
-		// The value column is as wide as the block's widest value (issue 42 item 1), 10 at least
-		// so blocks side by side line up.
-		valW := 10
-		texts := make([]string, len(e.Items))
-		for i, it := range e.Items {
-			if it.Inst != nil {
-				texts[i] = m.vf.text(it.Inst.Class, d, it.Val)
-				valW = max(valW, width(texts[i]))
-			}
-		}
-		valW = min(valW, colW/3)
-		for i, it := range e.Items {
-			if it.Inst == nil {
-				continue
-			}
-			txt := texts[i]
-			nameW := min(12, colW/3)
-			if e.Fleet() {
-				nameW = min(24, colW*2/5) // a host and its peer
-			}
-			bw := colW - 3 - nameW - valW - 2
-			var sb strings.Builder
-			m.st.Text.Muted.writePadLeft(&sb, strconv.Itoa(i+1), 2)
-			sb.WriteByte(' ')
-			m.st.Text.Normal.writePad(&sb, fitItemNameIn(it, e.Fleet(), nameW, compactItems(e.Items, e.Fleet(), nameW)), nameW)
-			sb.WriteByte(' ')
-			m.st.Text.Normal.writePadLeft(&sb, txt, valW)
-			if bw >= 4 {
-				r := hotRow{entry: e, set: e, item: i}
-				if frac, over, ok := m.hot.itemBar(r, d, it); ok {
-					sb.WriteByte(' ')
-					writeBar(&sb, m.st, frac, over, bw)
-				}
-			}
-			b = append(b, ovLine{sb.String(), it.Inst.Context().Path() + "/" + d.Name})
-		}
-		bl.items = b
+		blocks = append(blocks, m.overviewHotBlock(e, colW))
 	}
 	// Columns of blocks; a column takes the next block while the height allows.
 	var out []ovLine
 	for start := 0; start < len(blocks); start += cols {
-		end := min(start+cols, len(blocks))
+		row := blocks[start:min(start+cols, len(blocks))]
 		n := 0
-		for _, b := range blocks[start:end] {
+		for _, b := range row {
 			n = max(n, len(b.items)+1)
 		}
 		n = min(n, h-len(out))
 		if n <= 0 {
 			break
 		}
-		// Each block's title counts the rows it shows, never more (issue 42 item 1: "top 4 of
-		// 4" over one row).
-		heads := make([]ovLine, end-start)
-		for j, b := range blocks[start:end] {
-			count := ""
-			switch e := b.e; {
-			case e.Stat() == nil:
-			case e.Count == 0 && (e.Err == namespace.SiNoValue || m.snap == nil || m.snap.Seq < 2):
-				count = " — measuring…"
-			default:
-				count = " — top " + strconv.Itoa(min(e.Count, len(b.items), n-1)) + " of " + strconv.Itoa(e.AvailResp)
-			}
-			// The title gives way before the count: the count says what the rows are.
-			title := cut(b.title, max(colW-width(count), colW/2)) + count
-			heads[j] = ovLine{m.st.Text.Accent.Render(cut(title, colW)), b.e.Path()}
-		}
-		for i := range n {
-			var sb strings.Builder
-			path := ""
-			for j, b := range blocks[start:end] {
-				if j > 0 {
-					sb.WriteByte(' ')
-				}
-				cell := ""
-				line := heads[j]
-				if i > 0 && i-1 < len(b.items) {
-					line = b.items[i-1]
-				} else if i > 0 {
-					line = ovLine{}
-				}
-				if line.text != "" {
-					cell = line.text
-					if path == "" {
-						path = line.path
-					}
-				}
-				sb.WriteString(fitLine(cell, colW))
-			}
-			out = append(out, ovLine{sb.String(), path})
-		}
+		out = append(out, m.overviewHotRow(row, n, colW)...)
 		if len(out) < h {
 			out = append(out, ovLine{})
 		}
 	}
 	return out
+}
+
+// overviewSkipsHotset says the overview shows a hotset's peers elsewhere: the processors when
+// every one has its bar above, the processes when they have a block of their own.
+func (m *Model) overviewSkipsHotset(e *namespace.HotVals) bool {
+	return (e.Path() == "CPU" && m.ov.allCPUs) || (e.Path() == "Proc" && m.procClass() != nil)
+}
+
+// ovHotBlock is one hotset's block in the overview.
+type ovHotBlock struct {
+	e     *namespace.HotVals
+	title string // without its count: the count is of the rows the height lets it show
+	items []ovLine
+}
+
+// overviewHotBlock is a hotset's block colW wide: titled by the hotset's name and threshold, so
+// two on one statistic are told apart (issue 42 item 3), a line per ranked peer.
+func (m *Model) overviewHotBlock(e *namespace.HotVals, colW int) ovHotBlock {
+	bl := ovHotBlock{e: e, title: m.hot.title(e)}
+	d := e.Stat()
+	// The value column is as wide as the block's widest value (issue 42 item 1), 10 at least
+	// so blocks side by side line up.
+	valW := 10
+	texts := make([]string, len(e.Items))
+	for i, it := range e.Items {
+		if it.Inst != nil {
+			texts[i] = m.vf.text(it.Inst.Class, d, it.Val)
+			valW = max(valW, width(texts[i]))
+		}
+	}
+	valW = min(valW, colW/3)
+	for i, it := range e.Items {
+		if it.Inst == nil {
+			continue
+		}
+		bl.items = append(bl.items, m.overviewHotItem(e, i, texts[i], colW, valW))
+	}
+	return bl
+}
+
+// overviewHotItem is the line of a hotset's i-th peer: its rank, name, value and, with room, bar.
+func (m *Model) overviewHotItem(e *namespace.HotVals, i int, txt string, colW, valW int) ovLine {
+	it, d := e.Items[i], e.Stat()
+	nameW := min(12, colW/3)
+	if e.Fleet() {
+		nameW = min(24, colW*2/5) // a host and its peer
+	}
+	bw := colW - 3 - nameW - valW - 2
+	var sb strings.Builder
+	m.st.Text.Muted.writePadLeft(&sb, strconv.Itoa(i+1), 2)
+	sb.WriteByte(' ')
+	m.st.Text.Normal.writePad(&sb, fitItemNameIn(it, e.Fleet(), nameW, compactItems(e.Items, e.Fleet(), nameW)), nameW)
+	sb.WriteByte(' ')
+	m.st.Text.Normal.writePadLeft(&sb, txt, valW)
+	if bw >= 4 {
+		r := hotRow{entry: e, set: e, item: i}
+		if frac, over, ok := m.hot.itemBar(r, d, it); ok {
+			sb.WriteByte(' ')
+			writeBar(&sb, m.st, frac, over, bw)
+		}
+	}
+	return ovLine{sb.String(), it.Inst.Context().Path() + "/" + d.Name}
+}
+
+// overviewHotHead is a block's title, colW wide, counting the rows it shows of the n lines it
+// has, never more (issue 42 item 1: "top 4 of 4" over one row); the title gives way before the
+// count: the count says what the rows are.
+func (m *Model) overviewHotHead(b ovHotBlock, n, colW int) ovLine {
+	count := ""
+	switch e := b.e; {
+	case e.Stat() == nil:
+	case e.Count == 0 && (e.Err == namespace.SiNoValue || m.snap == nil || m.snap.Seq < 2):
+		count = " — measuring…"
+	default:
+		count = " — top " + strconv.Itoa(min(e.Count, len(b.items), n-1)) + " of " + strconv.Itoa(e.AvailResp)
+	}
+	title := cut(b.title, max(colW-width(count), colW/2)) + count
+	return ovLine{m.st.Text.Accent.Render(cut(title, colW)), b.e.Path()}
+}
+
+// overviewHotRow lays blocks side by side in n lines, each colW wide: their titles, then their
+// items; a line's path is its first cell's.
+func (m *Model) overviewHotRow(blocks []ovHotBlock, n, colW int) []ovLine {
+	heads := make([]ovLine, len(blocks))
+	for j, b := range blocks {
+		heads[j] = m.overviewHotHead(b, n, colW)
+	}
+	out := make([]ovLine, 0, n)
+	for i := range n {
+		var sb strings.Builder
+		path := ""
+		for j, b := range blocks {
+			if j > 0 {
+				sb.WriteByte(' ')
+			}
+			line := hotRowCell(heads[j], b, i)
+			if path == "" && line.text != "" {
+				path = line.path
+			}
+			sb.WriteString(fitLine(line.text, colW))
+		}
+		out = append(out, ovLine{sb.String(), path})
+	}
+	return out
+}
+
+// hotRowCell is the i-th line of a block: its head, one of its items, or blank below them.
+func hotRowCell(head ovLine, b ovHotBlock, i int) ovLine {
+	switch {
+	case i == 0:
+		return head
+	case i-1 < len(b.items):
+		return b.items[i-1]
+	}
+	return ovLine{}
 }
 
 // overviewView is the overview body, exactly w×h, with the cursor's line marked.

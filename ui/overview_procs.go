@@ -134,15 +134,7 @@ func (m *Model) overviewProcs(w, h int) []ovLine {
 			top, valid = topN(cv, di, rows, m.ov.top[:0])
 			m.ov.top = top[:0]
 		}
-		title := "Processes " + b.title
-		switch {
-		case len(top) == 0 && (m.snap.Seq < 2 || cv == nil || !cv.Sampled):
-			title += " — measuring…"
-		case len(top) == 0:
-			title += " — none to rank"
-		default:
-			title += " — top " + strconv.Itoa(len(top)) + " of " + strconv.Itoa(valid)
-		}
+		title := "Processes " + b.title + m.procRankCount(cv, len(top), valid)
 		out := []ovLine{{m.st.Text.Accent.Render(cut(title, colW)), "Proc"}}
 		ms := m.vf.measure(pc.c, &pc.c.Datums[di]) // once a block, not a row
 		// The ranked column is as wide as its widest value or its header (issue 42 item 1:
@@ -161,6 +153,24 @@ func (m *Model) overviewProcs(w, h int) []ovLine {
 		}
 		blocks = append(blocks, out)
 	}
+	return sideBySide(blocks, colW)
+}
+
+// procRankCount is what a ranking's title says of its shown rows of the valid ones: still
+// measuring before a sampled second snapshot, none to rank, or top shown of valid.
+func (m *Model) procRankCount(cv *namespace.ClassValues, shown, valid int) string {
+	switch {
+	case shown == 0 && (m.snap.Seq < 2 || cv == nil || !cv.Sampled):
+		return " — measuring…"
+	case shown == 0:
+		return " — none to rank"
+	}
+	return " — top " + strconv.Itoa(shown) + " of " + strconv.Itoa(valid)
+}
+
+// sideBySide lays blocks of lines side by side, each colW wide and a space apart, as many lines
+// as the longest; a line's path is that of its first block with a line there.
+func sideBySide(blocks [][]ovLine, colW int) []ovLine {
 	var out []ovLine
 	n := 0
 	for _, b := range blocks {

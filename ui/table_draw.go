@@ -17,53 +17,71 @@ func (p *valuesPane) fitColumns() {
 		c.valid = false
 		c.textW = 0
 		if c.text || c.fill {
-			for j := range p.rows {
-				v, ok := p.cell(&p.rows[j], c)
-				c.textW = max(c.textW, width(c.textCell(v, ok)))
-				c.valid = c.valid || (ok && v.State == namespace.Valid)
-			}
-			if c.maxW > 0 {
-				c.textW = min(c.textW, c.maxW)
-			}
+			p.fitTextColumn(c)
 			continue
 		}
-		big, neg := 0.0, false
-		for j := range p.rows {
-			if v, ok := p.cell(&p.rows[j], c); ok {
-				col := c.column(p.rows[j].totals)
-				col.Observe(v)
-				c.valid = c.valid || v.State == namespace.Valid
-				switch {
-				case !c.fixed:
-				case v.State == namespace.Valid && c.calc != calcNone:
-					c.textW = max(c.textW, len(c.fixedText(nil, v, false)))
-				case v.State == namespace.Valid:
-					x := col.Measure().Base(v.V) / c.div
-					big, neg = max(big, math.Abs(x)), neg || x <= -0.005
-				default:
-					c.textW = max(c.textW, len(views.Mark(v)))
-				}
-			}
-		}
-		switch {
-		case c.fixed && c.human > 0:
-			c.textW = max(c.textW, 5) // df -h's widest: "1023K", "9.9G"
-		case c.fixed && c.htop:
-			c.textW = max(c.textW, 5) // htop's RES is five wide: "99999", "9999M", "12.3G"
-		case c.fixed && c.calc != calcNone:
-		case c.fixed:
-			// The widest number: its integer digits, the point and the decimals, a sign.
-			w := len(strconv.FormatFloat(big, 'f', c.decimals(), 64))
-			if neg {
-				w++
-			}
-			c.textW = max(c.textW, w)
-		}
+		p.fitNumberColumn(c)
 		c.col.Settle()
 		if c.ti >= 0 {
 			c.tcol.Settle()
 		}
 	}
+}
+
+// fitTextColumn sizes a text column to its widest cell, up to its most.
+func (p *valuesPane) fitTextColumn(c *tableCol) {
+	for j := range p.rows {
+		v, ok := p.cell(&p.rows[j], c)
+		c.textW = max(c.textW, width(c.textCell(v, ok)))
+		c.valid = c.valid || (ok && v.State == namespace.Valid)
+	}
+	if c.maxW > 0 {
+		c.textW = min(c.textW, c.maxW)
+	}
+}
+
+// fitNumberColumn lets a number column observe its values and, when its width is fixed, sizes
+// it to its widest value.
+func (p *valuesPane) fitNumberColumn(c *tableCol) {
+	big, neg := 0.0, false
+	for j := range p.rows {
+		if v, ok := p.cell(&p.rows[j], c); ok {
+			col := c.column(p.rows[j].totals)
+			col.Observe(v)
+			c.valid = c.valid || v.State == namespace.Valid
+			switch {
+			case !c.fixed:
+			case v.State == namespace.Valid && c.calc != calcNone:
+				c.textW = max(c.textW, len(c.fixedText(nil, v, false)))
+			case v.State == namespace.Valid:
+				x := col.Measure().Base(v.V) / c.div
+				big, neg = max(big, math.Abs(x)), neg || x <= -0.005
+			default:
+				c.textW = max(c.textW, len(views.Mark(v)))
+			}
+		}
+	}
+	c.textW = max(c.textW, c.fixedWidth(big, neg))
+}
+
+// fixedWidth is the least width of a fixed-width column whose largest number is big (neg: one
+// of them is negative); 0 for a column that is not fixed or shows a calculation.
+func (c *tableCol) fixedWidth(big float64, neg bool) int {
+	switch {
+	case c.fixed && c.human > 0:
+		return 5 // df -h's widest: "1023K", "9.9G"
+	case c.fixed && c.htop:
+		return 5 // htop's RES is five wide: "99999", "9999M", "12.3G"
+	case c.fixed && c.calc != calcNone:
+	case c.fixed:
+		// The widest number: its integer digits, the point and the decimals, a sign.
+		w := len(strconv.FormatFloat(big, 'f', c.decimals(), 64))
+		if neg {
+			w++
+		}
+		return w
+	}
+	return 0
 }
 
 // pinnedCol says whether column i is always on screen: a pinned one (%util), or the process

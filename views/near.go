@@ -32,18 +32,7 @@ func NearestPath(reg *ns.Registry, path string) (known, near string) {
 			if cur != reg.Top() {
 				known = lead + strings.Join(parts[:i], "/")
 			}
-			var names []string
-			for _, k := range cur.Children() {
-				names = append(names, k.Name)
-			}
-			if i == len(parts)-1 && cur.Stats != nil {
-				for j := range cur.Stats.Datums {
-					if d := &cur.Stats.Datums[j]; d.ID != ns.InvalidDatumID && !d.Aux {
-						names = append(names, d.Name)
-					}
-				}
-			}
-			if c := dcfg.Closest(p, names); c != "" {
+			if c := dcfg.Closest(p, nearCandidates(cur, i == len(parts)-1)); c != "" {
 				fixed := append(append(parts[:i:i], c), parts[i+1:]...)
 				near = lead + strings.Join(fixed, "/")
 			}
@@ -57,4 +46,22 @@ func NearestPath(reg *ns.Registry, path string) (known, near string) {
 		}
 	}
 	return known, near
+}
+
+// nearCandidates are the names a mistyped name under cur may have meant: its children's and,
+// when it is the path's last name, cur's statistics' (not the auxiliary ones).
+func nearCandidates(cur *ns.Context, last bool) []string {
+	var names []string
+	for _, k := range cur.Children() {
+		names = append(names, k.Name)
+	}
+	if !last || cur.Stats == nil {
+		return names
+	}
+	for j := range cur.Stats.Datums {
+		if d := &cur.Stats.Datums[j]; d.ID != ns.InvalidDatumID && !d.Aux {
+			names = append(names, d.Name)
+		}
+	}
+	return names
 }
