@@ -124,13 +124,13 @@ func Get(ctx context.Context, o GetOptions, e Env, w io.Writer) (err error) {
 	// under a class of instances (a disk not plugged in yet) is waited for, and beside paths
 	// that resolve a bad one is printed in its place with its error (PCPF-11, DCI-RET-1).
 	if final == len(reqs) && final > 0 {
-		return fmt.Errorf("%s: %w", reqs[0].pattern, reqs[0].err)
+		return fmt.Errorf("%s: %w", reqs[0].pattern, whyNothing(reg, first, reqs[0].pattern, reqs[0].err))
 	}
 	set := newGetSet(reg, first) // the statistics asked for, read as one SPMI statset
 	set.sync(reqs)
 	// The first printed reading's rates cover the interval since this first reading: its
 	// elapsed is that interval, not 0 (issue 12).
-	prev := first.End
+	prev, last := first.End, first
 	var failed error
 	pastTo := o.pastTo(e.Loc, day)
 	ticks := ticksFrom(first, o.Interval, e)
@@ -146,6 +146,7 @@ func Get(ctx context.Context, o GetOptions, e Env, w io.Writer) (err error) {
 		if err != nil {
 			return nil
 		}
+		last = snap // for why a path matched nothing
 		if o.Archived() && (archiveEnded(s) || !snap.End.After(prev) || pastTo(snap.End)) {
 			return nil // past the archive's last sample (or its time stands still): nothing more to print
 		}
@@ -171,7 +172,7 @@ func Get(ctx context.Context, o GetOptions, e Env, w io.Writer) (err error) {
 	}
 	for _, r := range reqs {
 		if r.err != nil {
-			return fmt.Errorf("%s: %w", r.pattern, r.err)
+			return fmt.Errorf("%s: %w", r.pattern, whyNothing(reg, last, r.pattern, r.err))
 		}
 	}
 	return failed
