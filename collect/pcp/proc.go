@@ -2,6 +2,7 @@ package pcp
 
 import (
 	"fmt"
+	"slices"
 
 	"dcimon/collect"
 	"dcimon/collect/schema"
@@ -67,4 +68,30 @@ func colRaw(c *pcpCol, val pmproxy.Value) ns.Raw {
 		return ns.RawS(ns.Clip(val.Text, schema.MaxCmdline))
 	}
 	return pcpRaw(val, c.typ, c.mult)
+}
+
+// liveOnlyOut leaves out of an archive's or a series' host the classes read from a live pmcd
+// only (schema.PMDAClass.LiveOnly: the processes), with the classes above them, and the
+// metrics they alone read: a replay's overview never shows a process table that waits forever.
+func liveOnlyOut(decl []*ns.Class, classes []pcpClass, names []string) ([]*ns.Class, []pcpClass, []string) {
+	var out []ns.ClassID
+	for _, pc := range classes {
+		if pc.LiveOnly {
+			out = append(out, pc.Class.ID)
+		}
+	}
+	if len(out) == 0 {
+		return decl, classes, names
+	}
+	gone := func(c *ns.Class) bool {
+		for _, id := range out {
+			if len(c.ID) <= len(id) && slices.Equal(c.ID, id[:len(c.ID)]) {
+				return true // the class or one above it
+			}
+		}
+		return false
+	}
+	decl = slices.DeleteFunc(slices.Clone(decl), gone)
+	classes = slices.DeleteFunc(slices.Clone(classes), func(pc pcpClass) bool { return pc.LiveOnly })
+	return decl, classes, metricsOf(classes, func(int) bool { return true })
 }

@@ -52,6 +52,9 @@ type PMDAClass struct {
 	// instance metric comes with no values at all (its PMDA said "No permission") gives the
 	// class's reading this error, never an empty class (the proc PMDA, issue 40 item 5).
 	Denied string
+	// LiveOnly says the class is read from a live pmcd only, not from archives or series (the
+	// processes: not yet, issue 40 item 5).
+	LiveOnly bool
 }
 
 // Resource is the placeholder of a per-instance metric name.
@@ -149,7 +152,7 @@ func LinuxPMDA(ncpu int, memTotal uint64) (decl []*ns.Class, classes []PMDAClass
 		{Class: psi, Fixed: PSIResources[:], Datums: psiPMDA()},
 		{Class: ip, Datums: byName(ip)}, {Class: tcp, Datums: byName(tcp)}, {Class: udp, Datums: byName(udp)},
 		{Class: iface, InstOf: InstanceNumber, Datums: ifacePMDA()},
-		{Class: proc, InstOf: InstanceNumber, NameAs: ProcPID, StartMetric: ProcStartMetric, Denied: ProcDenied, Datums: procPMDA()},
+		{Class: proc, InstOf: InstanceNumber, NameAs: ProcPID, StartMetric: ProcStartMetric, Denied: ProcDenied, LiveOnly: true, Datums: procPMDA()},
 	}
 	return []*ns.Class{host, cpuTop, cpuTotal, cpuPer, memTop, real, swap, virt, diskTop, disk, part, fsTop, fsc, psiTop, psi, ip, tcp, udp, netTop, iface, procTop, proc}, classes
 }
