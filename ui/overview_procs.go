@@ -95,6 +95,21 @@ func topN(cv *namespace.ClassValues, di, n int, dst []ranked) ([]ranked, int) {
 	return dst, valid
 }
 
+// procRankWords says what a ranking of n processes of valid shows: why there are none (the
+// class's error: a host whose proc PMDA denies access, issue 40 item 5; no reading yet; none to
+// rank), or how many of how many.
+func (m *Model) procRankWords(cv *namespace.ClassValues, n, valid int) string {
+	switch {
+	case n == 0 && cv != nil && cv.Err != nil:
+		return errText(cv)
+	case n == 0 && (m.snap.Seq < 2 || cv == nil || !cv.Sampled):
+		return "measuring…"
+	case n == 0:
+		return "none to rank"
+	}
+	return "top " + strconv.Itoa(n) + " of " + strconv.Itoa(valid)
+}
+
 // maxProcRows is the most processes a ranking of the overview lists: the busiest at a glance;
 // the process table (P) has them all.
 const maxProcRows = 15
@@ -133,15 +148,7 @@ func (m *Model) overviewProcs(w, h int) []ovLine {
 			top, valid = topN(cv, di, rows, m.ov.top[:0])
 			m.ov.top = top[:0]
 		}
-		title := "Processes " + b.title
-		switch {
-		case len(top) == 0 && (m.snap.Seq < 2 || cv == nil || !cv.Sampled):
-			title += " — measuring…"
-		case len(top) == 0:
-			title += " — none to rank"
-		default:
-			title += " — top " + strconv.Itoa(len(top)) + " of " + strconv.Itoa(valid)
-		}
+		title := "Processes " + b.title + " — " + m.procRankWords(cv, len(top), valid)
 		out := []ovLine{{m.st.Text.Accent.Render(cut(title, colW)), "Proc"}}
 		out = append(out, ovLine{m.st.Table.Header.Render(fitLine(procHeader(b, memTotal > 0, colW), colW)), "Proc"})
 		ms := m.vf.measure(pc.c, &pc.c.Datums[di]) // once a block, not a row

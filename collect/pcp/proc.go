@@ -35,9 +35,10 @@ func (h *pcpHost) noInstances(pc pcpClass, present []string, f *pmproxy.Fetched)
 		why = pcpwire.Code(code).Error()
 	}
 	// Not the last reading's instances in error (keepInError): the processes of a host change,
-	// and a permission lost is not a reading that failed once.
+	// and a permission lost is not a reading that failed once. Why comes first: a line cut to a
+	// narrow column still says it.
 	return collect.ClassReading{Class: pc.Class, Specs: []ns.InstanceSpec{},
-		Err: fmt.Errorf("%s: %s on %s: %s; %s", h.sup.Module, present[0], h.opt.Hostspec, why, pc.Denied)}, true
+		Err: fmt.Errorf("%s: %s (%s on %s); %s", h.sup.Module, why, present[0], h.opt.Hostspec, pc.Denied)}, true
 }
 
 // startLevels gives each instance of a class with a start metric its second level, the
