@@ -180,3 +180,41 @@ func TestFleetProcesses(t *testing.T) {
 		t.Errorf("the closed host's processes: %s", readings[1])
 	}
 }
+
+// Issue 40 item 5: the same through pmproxy's REST API: the busy loop ranks among the first,
+// and the host whose proc PMDA checks access says so (pmproxy answers its metrics with no
+// instances and no error: "no values", with the ways in).
+func TestFleetProcessesThroughProxy(t *testing.T) {
+	open, closed := pcptest.StartProcPMCD(t, true), pcptest.StartProcPMCD(t, false)
+	open.StartProxy(t)
+	hosts := []pcp.Host{{Name: "open", Spec: open.Hostspec()}, {Name: "closed", Spec: closed.Hostspec()}}
+	pid := busyLoop(t)
+	time.Sleep(300 * time.Millisecond)
+	var out bytes.Buffer
+	err := Hot(context.Background(), HotOptions{Common: Common{Source: open.URL(), HostList: hosts, Fleet: true, JSON: true}, Grandparent: "*/Proc",
+		Stat: "cpu", Max: 5, Feed: "threshold", Interval: time.Second, Count: 2}, RealEnv(), &out)
+	if err != nil {
+		t.Fatalf("hot: %v\n%s", err, out.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	var r struct {
+		Sets []hotJSON `json:"sets"`
+	}
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &r); err != nil || len(r.Sets) != 1 {
+		t.Fatalf("%v: %s", err, lines[len(lines)-1])
+	}
+	want, at := fmt.Sprintf("open/Proc/%d", pid), -1
+	for i, it := range r.Sets[0].Items {
+		if it.Name == want {
+			at = i
+		}
+	}
+	if at < 0 || at > 2 || r.Sets[0].Items[at].Value == nil || *r.Sets[0].Items[at].Value < 30 {
+		t.Errorf("the busy loop %s is not among the first three: %s", want, lines[len(lines)-1])
+	}
+	for _, s := range []string{"no values", "pmdaproc with -A", closed.Hostspec()} {
+		if !strings.Contains(r.Sets[0].Error, s) {
+			t.Errorf("the error does not say %q: %q", s, r.Sets[0].Error)
+		}
+	}
+}

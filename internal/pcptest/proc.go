@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -84,4 +85,17 @@ func procConf(open bool) (string, error) {
 		b.WriteString(line + "\n")
 	}
 	return b.String(), sc.Err()
+}
+
+// StartProxy starts a pmproxy beside p's pmcd (StartProcPMCD starts none), waits until it makes
+// a context on that pmcd, and kills it at the end of the test.
+func (p *PCP) StartProxy(t testing.TB) {
+	t.Helper()
+	p.ProxyPort = FreePort(t)
+	if err := os.WriteFile(filepath.Join(p.Dir, "pmproxy.conf"), []byte(proxyConf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.proxy = daemon(t, p.Dir, "pmproxy", pmproxyBin, "-f", "-A", "-i", "127.0.0.1", "-p", strconv.Itoa(p.ProxyPort),
+		"-s", filepath.Join(p.Dir, "pmproxy.socket"), "-c", filepath.Join(p.Dir, "pmproxy.conf"), "-l", filepath.Join(p.Dir, "pmproxy.log"))
+	p.WaitReady(t)
 }
