@@ -111,7 +111,7 @@ func Get(ctx context.Context, o GetOptions, e Env, w io.Writer) (err error) {
 	}
 	defer func() { err = damaged(as, err) }() // what was read is printed; then the damage is said
 	reg := s.Registry()
-	reqs, err := getRequests(o, reg)
+	reqs, err := getRequests(o, reg, first)
 	if err != nil {
 		return err
 	}
@@ -121,7 +121,7 @@ func Get(ctx context.Context, o GetOptions, e Env, w io.Writer) (err error) {
 	// elapsed is that interval, not 0 (issue 12).
 	g := &getRun{o: o, e: e, w: w, s: s, reg: reg, set: set, reqs: reqs, prev: first.End,
 		pastTo: o.pastTo(e.Loc, day, o.endOf(as, e)), ticks: ticksFrom(first, o.Interval, e),
-		shown: map[string]time.Time{}}
+		shown: map[string]time.Time{}, last: first}
 	defer func() {
 		if err == nil && g.printed == 0 && o.Archived() {
 			// Nothing to print is said, never a silent success (issue 39 item 5).
@@ -141,7 +141,7 @@ func Get(ctx context.Context, o GetOptions, e Env, w io.Writer) (err error) {
 // no instance can come (Nope/x, CPU/nope). One that stops under a class of instances (a disk not
 // plugged in yet) is waited for, and beside paths that resolve a bad one is printed in its place
 // with its error (PCPF-11, DCI-RET-1).
-func getRequests(o GetOptions, reg *ns.Registry) ([]request, error) {
+func getRequests(o GetOptions, reg *ns.Registry, first *ns.Snapshot) ([]request, error) {
 	reqs := make([]request, len(o.Paths))
 	final := 0
 	for i, p := range o.Paths {
@@ -152,7 +152,7 @@ func getRequests(o GetOptions, reg *ns.Registry) ([]request, error) {
 		}
 	}
 	if final == len(reqs) && final > 0 {
-		return nil, reqErr(reg, reqs[0])
+		return nil, whyNothing(reg, first, reqs[0].pattern, reqErr(reg, reqs[0]))
 	}
 	return reqs, nil
 }
@@ -170,6 +170,7 @@ type getRun struct {
 	pastTo func(time.Time) bool
 	ticks  *clockTicks
 	shown  map[string]time.Time // when each statistic printed was recorded
+	last   *ns.Snapshot         // the last reading: why a path matched nothing (its class's error)
 	// printed counts the readings printed; failed is the last one's failure, if any.
 	printed int
 	failed  error
@@ -189,6 +190,7 @@ func (g *getRun) next(ctx context.Context) (stop bool, err error) {
 	if err != nil {
 		return true, nil
 	}
+	g.last = snap
 	if g.o.Archived() && (archiveEnded(g.s) || !snap.End.After(g.prev) || g.pastTo(snap.End)) {
 		return true, nil // past the archive's last sample (or its time stands still): nothing more to print
 	}
@@ -237,7 +239,7 @@ func (g *getRun) outcome() error {
 				// Where the archive read holds none of it (issue 39 item 5).
 				return fmt.Errorf("%w; the archive read holds none of it (pmlogger logs what its configuration names; `dcimon list PCP --archive ...` shows the metrics it holds)", reqErr(g.reg, r))
 			}
-			return reqErr(g.reg, r)
+			return whyNothing(g.reg, g.last, r.pattern, reqErr(g.reg, r))
 		}
 	}
 	return g.failed

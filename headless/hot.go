@@ -316,14 +316,16 @@ func hotErrText(v *ns.HotVals, snap *ns.Snapshot, entry *ns.HotVals) string {
 	return s
 }
 
-// hotClassErr is the error of the class the hotset ranks, nil when it was read.
+// hotClassErr is the error of the class the hotset ranks, nil when it was read; of a fleet's,
+// the first host's whose class failed (one whose proc PMDA denies access, issue 40 item 5).
 func hotClassErr(snap *ns.Snapshot, entry *ns.HotVals) error {
-	c := entry.StatClass()
-	if c == nil || snap == nil {
+	if snap == nil {
 		return nil
 	}
-	if cv := snap.Class(c); cv != nil {
-		return cv.Err
+	for _, c := range entry.PeerClasses() {
+		if cv := snap.Class(c); cv != nil && cv.Err != nil {
+			return cv.Err
+		}
 	}
 	return nil
 }

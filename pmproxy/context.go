@@ -336,6 +336,10 @@ func (v Value) Float64() (float64, error) {
 type Fetched struct {
 	Time   time.Time
 	Values map[string][]Value
+	// Errs are the PCP status codes (pcpwire.Code: PM_ERR_PERMISSION, a PMDA's "No
+	// permission") pmcd gave instead of values, by metric; nil when it gave none. Read over
+	// pmcd's own protocol only.
+	Errs map[string]int32
 
 	index map[string]map[int64]int // metric → instance → position in Values, made at the first Lookup
 }
@@ -348,6 +352,7 @@ func (f *Fetched) Reuse(t time.Time) {
 		f.Values = map[string][]Value{}
 	}
 	clear(f.Values)
+	clear(f.Errs)
 	for _, ix := range f.index {
 		clear(ix)
 	}

@@ -160,6 +160,10 @@ func (m *Model) overviewProcs(w, h int) []ovLine {
 // measuring before a sampled second snapshot, none to rank, or top shown of valid.
 func (m *Model) procRankCount(cv *namespace.ClassValues, shown, valid int) string {
 	switch {
+	case shown == 0 && cv != nil && cv.Err != nil:
+		// Why there are none: the class's error (a host whose proc PMDA denies access, issue
+		// 40 item 5), never "none to rank".
+		return " — " + errText(cv)
 	case shown == 0 && (m.snap.Seq < 2 || cv == nil || !cv.Sampled):
 		return " — measuring…"
 	case shown == 0:

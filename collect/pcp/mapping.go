@@ -213,6 +213,7 @@ func metricsOf(classes []pcpClass, want func(i int) bool) []string {
 		}
 		add(pc.NameMetric)
 		add(pc.ParentMetric)
+		add(pc.StartMetric)
 		rows := [][]pcpDatum{pc.Datums}
 		if pc.Fixed != nil {
 			rows = pc.perFixed

@@ -341,6 +341,14 @@ func (x *nativeContext) decode() *pmproxy.Fetched {
 	at := 0
 	names := x.lastNames
 	for i, s := range x.res.Sets {
+		if s.Err != 0 && i < len(x.of) {
+			// Why the metric has no values (the proc PMDA's "No permission"), for the class
+			// that reads it to say (issue 40 item 5).
+			if f.Errs == nil {
+				f.Errs = map[string]int32{}
+			}
+			f.Errs[names[x.of[i]]] = int32(s.Err)
+		}
 		if s.Err != 0 || len(s.Values) == 0 || i >= len(x.of) {
 			continue
 		}

@@ -61,16 +61,14 @@ func (h *pcpHost) read(ctx context.Context, pc pcpClass, f *pmproxy.Fetched) col
 		}
 	}
 	present := bf.present
-	if len(present) == 0 && h.descs != nil {
-		// The host (or its archive: pmlogger logs what its configuration names) has no such
-		// metric: the class has no instances, which is no fault of the host's.
-		return collect.ClassReading{Class: c, Specs: []ns.InstanceSpec{}}
+	if cr, none := h.noInstances(pc, present, f); none {
+		return cr
 	}
 	if len(present) == 0 {
 		present = []string{pc.Datums[0].Metric}
 	}
 	first := present[0]
-	byPlace := pc.NameMetric == "" && pc.Parent == nil
+	byPlace := pc.NameMetric == "" && pc.Parent == nil && pc.StartMetric == ""
 	if byPlace && bf.sameInstances(h, present, f) {
 		// The instances of the last reading, in the same places of the same metrics, named by
 		// the same names (which had every one of them): its specs and order stand, and only the
@@ -82,13 +80,8 @@ func (h *pcpHost) read(ctx context.Context, pc pcpClass, f *pmproxy.Fetched) col
 	if err != nil {
 		return h.keepInError(pc, err)
 	}
-	// Instances the fetch has and the instance domain names not: a malformed answer, never
-	// disks that went (issue 31).
-	for _, v := range f.Values[first] {
-		if _, known := names[v.Instance]; !known {
-			return h.keepInError(pc, fmt.Errorf("%s: instance %d of %s is not in its instance domain on %s (%d instances named)",
-				h.sup.Module, v.Instance, first, h.opt.Hostspec, len(names)))
-		}
+	if err := h.unnamed(pc, first, names, f); err != nil {
+		return h.keepInError(pc, err)
 	}
 	// A metric that names the instances the host has not: they keep their PCP names.
 	nameMetric := pc.NameMetric
@@ -196,6 +189,7 @@ func (h *pcpHost) read(ctx context.Context, pc pcpClass, f *pmproxy.Fetched) col
 			specs = append(specs, sp)
 		}
 	}
+	h.startLevels(pc, specs, ids, f)
 	bf.specs, bf.ids, bf.poss = specs, ids, poss
 	// Parents come first and instances in a stable order: by level value.
 	order := bf.order[:0]
@@ -276,6 +270,22 @@ func (bf *pcpBufs) sameInstances(h *pcpHost, present []string, f *pmproxy.Fetche
 		}
 	}
 	return true
+}
+
+// unnamed says which instance of the fetch the instance domain names not: a malformed answer,
+// never disks that went (issue 31). Processes come and go between the fetch and the reading of
+// their names: one gone by then is left out (issue 40 item 5).
+func (h *pcpHost) unnamed(pc pcpClass, first string, names map[int64]string, f *pmproxy.Fetched) error {
+	if pc.Class.Churn {
+		return nil
+	}
+	for _, v := range f.Values[first] {
+		if _, known := names[v.Instance]; !known {
+			return fmt.Errorf("%s: instance %d of %s is not in its instance domain on %s (%d instances named)",
+				h.sup.Module, v.Instance, first, h.opt.Hostspec, len(names))
+		}
+	}
+	return nil
 }
 
 // keepInError is a reading of a class whose instances could not be told this time: the
@@ -399,6 +409,7 @@ type pcpCol struct {
 	kind   uint8
 	inst   int64
 	check  func(ns.Raw) ns.Raw
+	long   bool // text kept to schema.MaxCmdline, not HostTextSize (a process's command line)
 }
 
 // plan works out how each of datums is read from f: once per context for the class (the
@@ -429,7 +440,7 @@ func (h *pcpHost) planOnce(pc pcpClass, datums []pcpDatum) []pcpCol {
 		if i < 0 {
 			continue
 		}
-		c := pcpCol{at: i, metric: m.Metric, mult: m.Mult, inst: m.Inst, check: m.Check}
+		c := pcpCol{at: i, metric: m.Metric, mult: m.Mult, inst: m.Inst, check: m.Check, long: pc.Class.Churn}
 		switch m.Metric {
 		case schema.MetricClock:
 			c.kind = colClock
@@ -505,7 +516,7 @@ func (h *pcpHost) fillPlanned(row []ns.Raw, pc pcpClass, cols []pcpCol, f *pmpro
 			}
 			continue
 		}
-		row[c.at] = pcpRaw(val, c.typ, c.mult)
+		row[c.at] = colRaw(c, val)
 		if r := row[c.at]; r.State == ns.RawUnavailable && h.valueErr == nil &&
 			(r.Reason == ns.ReasonOverflow || r.Reason == ns.ReasonProviderError) {
 			// Said with the class's reading: which metric, and what came (issue 31).

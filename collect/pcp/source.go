@@ -264,6 +264,9 @@ func (h *pcpHost) declare(ncpu int, mem uint64) {
 	} else {
 		decl, classes, names = sharedPCPMapping(ncpu, mem)
 	}
+	if _, past := h.x.(collect.Timeline); past {
+		decl, classes, names = liveOnlyOut(decl, classes, names)
+	}
 	if h.fleet {
 		decl = reroot(decl, h.asn, h.host)
 		if len(h.root.ID) == 1 { // put under the host once

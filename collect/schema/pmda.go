@@ -48,6 +48,16 @@ type PMDAClass struct {
 	// metric then names the instance by "<resource>", one metric per instance, and an instance
 	// whose first metric the host lacks is not there (a kernel without PSI).
 	Fixed []string
+	// StartMetric, when set, is a metric of the same domain whose value is each instance's
+	// second level (a process's start time): a number the host gives again is another instance.
+	StartMetric string
+	// Denied, when set, says what the host's pmcd needs to serve the class: a live host whose
+	// instance metric comes with no values at all (its PMDA said "No permission") gives the
+	// class's reading this error, never an empty class (the proc PMDA, issue 40 item 5).
+	Denied string
+	// LiveOnly says the class is read from a live pmcd only, not from archives or series (the
+	// processes: not yet, issue 40 item 5).
+	LiveOnly bool
 }
 
 // Resource is the placeholder of a per-instance metric name.
@@ -127,6 +137,9 @@ func LinuxPMDA(ncpu int, memTotal uint64) (decl []*ns.Class, classes []PMDAClass
 	netTop, iface := NetClasses()
 	iface.Help = "One network interface, from the Linux PMDA's network.interface metrics. Instance value: the PMDA's instance number."
 	host := HostClass(ncpu)
+	procTop, proc := ProcClasses(ncpu, memTotal)
+	proc.Help = "One process, from PCP's proc PMDA (its proc.psinfo, proc.id and proc.io metrics), named by its PID, described by the PMDA's instance name (PID and command line). " +
+		"Instance levels: the PID and the start time after boot in milliseconds, so a reused PID is a new instance. The start datum is not read (the PMDA counts from boot)."
 	classes = []PMDAClass{
 		{Class: host, Datums: hostPMDA()},
 		{Class: cpuTotal, Datums: cpuTotalPMDA()},
@@ -142,8 +155,9 @@ func LinuxPMDA(ncpu int, memTotal uint64) (decl []*ns.Class, classes []PMDAClass
 		{Class: psi, Fixed: PSIResources[:], Datums: psiPMDA()},
 		{Class: ip, Datums: byName(ip)}, {Class: tcp, Datums: byName(tcp)}, {Class: udp, Datums: byName(udp)},
 		{Class: iface, InstOf: InstanceNumber, Datums: ifacePMDA()},
+		{Class: proc, InstOf: InstanceNumber, NameAs: ProcPID, StartMetric: ProcStartMetric, Denied: ProcDenied, LiveOnly: true, Datums: procPMDA()},
 	}
-	return []*ns.Class{host, cpuTop, cpuTotal, cpuPer, memTop, real, swap, virt, diskTop, disk, part, fsTop, fsc, psiTop, psi, ip, tcp, udp, netTop, iface}, classes
+	return []*ns.Class{host, cpuTop, cpuTotal, cpuPer, memTop, real, swap, virt, diskTop, disk, part, fsTop, fsc, psiTop, psi, ip, tcp, udp, netTop, iface, procTop, proc}, classes
 }
 
 // namePCP names, on each datum of c that a binding of bs reads, the PCP metric it is

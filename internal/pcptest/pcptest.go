@@ -29,6 +29,7 @@ type PCP struct {
 	PMCDPort  int
 	ProxyPort int
 	Dir       string // logs and sockets
+	Conf      string // the pmcd.conf pmcd runs (StartProcPMCD), "" for PCP's own
 	pmcd      *exec.Cmd
 	proxy     *exec.Cmd
 }
@@ -106,8 +107,12 @@ func Start(t testing.TB) *PCP {
 // a slow linux PMDA must not be taken for a dead one, which pmcd would cut off ("Broken pipe").
 func (p *PCP) StartPMCD(t testing.TB) *exec.Cmd {
 	t.Helper()
-	p.pmcd = daemon(t, p.Dir, "pmcd", pmcdBin, "-f", "-A", "-t", "30", "-i", "127.0.0.1", "-p", strconv.Itoa(p.PMCDPort),
-		"-s", filepath.Join(p.Dir, "pmcd.socket"), "-l", filepath.Join(p.Dir, "pmcd.log"))
+	args := []string{"-f", "-A", "-t", "30", "-i", "127.0.0.1", "-p", strconv.Itoa(p.PMCDPort),
+		"-s", filepath.Join(p.Dir, "pmcd.socket"), "-l", filepath.Join(p.Dir, "pmcd.log")}
+	if p.Conf != "" {
+		args = append(args, "-c", p.Conf)
+	}
+	p.pmcd = daemon(t, p.Dir, "pmcd", pmcdBin, args...)
 	return p.pmcd
 }
 
