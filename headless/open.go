@@ -107,7 +107,11 @@ func openProviders(c Common, e Env) (openedSource, error) {
 		opt.Now = e.Now
 		return openedSource{provs: synthetic.Providers(opt), clock: e.Now}, nil
 	}
-	return openedSource{provs: linux.Providers(linux.Options{Procfs: c.Procfs, Sysfs: c.Sysfs, ShowLoop: c.ShowLoop}), clock: e.Now}, nil
+	provs := linux.Providers(linux.Options{Procfs: c.Procfs, Sysfs: c.Sysfs, ShowLoop: c.ShowLoop})
+	for _, p := range provs {
+		pcp.DescribeLinuxPMDA(p.Classes()) // describe names the PMDA's metric as through pmcd
+	}
+	return openedSource{provs: provs, clock: e.Now}, nil
 }
 
 // openSeriesSource opens pmproxy's time series (issue 34): every host they hold, or those

@@ -8,7 +8,6 @@ import (
 
 	"dcimon/collect/schema"
 	ns "dcimon/namespace"
-	"dcimon/pcparchive"
 	"dcimon/pmproxy"
 )
 
@@ -65,17 +64,7 @@ func pcpMapping(ncpu int, memTotal uint64) (decl []*ns.Class, classes []pcpClass
 					// The schema's declaration names the metric (d.PCP.Name), as the local
 					// host's does: one answer wherever the host is read (issue 37).
 					d.Source = "PCP metric " + m.Metric
-					// describe names the metric by the Linux PMDA's own numbers, which pmcd
-					// gives it on every host (60.0.4 for disk.dev.read), not dcimon's (issue 31).
-					if md := pmda[m.Metric]; md != nil {
-						d.PCP.Host = &ns.PMDesc{Type: ns.PMType(md.typ), Sem: ns.PMSem(md.sem), Units: md.units}
-					}
-					if md := pmda[m.Metric]; md != nil && pc.Fixed == nil {
-						d.PCP.PMID = pcparchive.PMIDString(md.pmid)
-						if md.indom != pcparchive.InDomNull {
-							d.PCP.InDom = pcparchive.InDomString(md.indom)
-						}
-					}
+					describePMDA(d, pmda[m.Metric], pc.Fixed == nil)
 				}
 			}
 		}

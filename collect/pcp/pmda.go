@@ -137,3 +137,40 @@ func typeCode(w string) int32 {
 	}
 	return -1
 }
+
+// describePMDA gives datum d the descriptor of the Linux PMDA's metric md it is read from, which
+// describe shows as pminfo -d does: the PMDA's own numbers, which pmcd gives the metric on every
+// host (60.0.4 for disk.dev.read), not dcimon's (issue 31), and its type, semantics and units
+// (issue 39 item 8). withIDs is false where the datum is one instance of a metric of several
+// (a pressure window): its pmid would name them all.
+func describePMDA(d *ns.Datum, md *pmdaDesc, withIDs bool) {
+	if md == nil {
+		return
+	}
+	d.PCP.Host = &ns.PMDesc{Type: ns.PMType(md.typ), Sem: ns.PMSem(md.sem), Units: md.units}
+	if !withIDs {
+		return
+	}
+	d.PCP.PMID = pcparchive.PMIDString(md.pmid)
+	if md.indom != pcparchive.InDomNull {
+		d.PCP.InDom = pcparchive.InDomString(md.indom)
+	}
+}
+
+// DescribeLinuxPMDA gives the datums of classes that name a Linux PMDA metric (PCP.Name, as
+// collect/schema declares them for this host's providers too) that metric's descriptor, so that
+// describe says on this host what it says of the same datum read through pmcd: one answer
+// wherever the host is read (issue 37 item 2, issue 39 item 8). A name with an instance in it
+// (kernel.all.pressure.<resource>.some.total) names no one metric and is left as it is.
+func DescribeLinuxPMDA(classes []*ns.Class) {
+	pmda, _ := pmdaDescs() // the embedded table parses: TestPMDADescriptors
+	for _, c := range classes {
+		for i := range c.Datums {
+			d := &c.Datums[i]
+			if d.PCP.Name == "" || d.PCP.Host != nil || d.IsDerived() {
+				continue
+			}
+			describePMDA(d, pmda[d.PCP.Name], true)
+		}
+	}
+}
