@@ -480,71 +480,89 @@ func (h *pcpHost) fillPlanned(row []ns.Raw, pc pcpClass, cols []pcpCol, f *pmpro
 	}
 	for k := range cols {
 		c := &cols[k]
-		switch c.kind {
-		case colClock:
-			row[c.at] = ns.RawN(uint64(f.Time.UnixMilli()))
-			continue
-		case colConst:
-			row[c.at] = ns.RawN(uint64(c.mult))
-			continue
-		case colMissing:
-			if _, past := h.x.(collect.Timeline); past { // an archive, or series loaded from archives
-				// pmlogger logs what its configuration names: the rest was never recorded.
-				row[c.at] = ns.RawNA(ns.ReasonNotRecorded)
-			}
-			continue
-		case colNoFactor:
-			row[c.at] = ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonProviderError}
+		if h.fillFixed(row, c, f) {
 			continue
 		}
-		want := inst
-		if c.inst != 0 {
-			want = c.inst
-		}
-		var val pmproxy.Value
-		ok := false
-		if want == inst && pos >= 0 && pos < len(c.vals) && c.vals[pos].Instance == inst {
-			val, ok = c.vals[pos], true
-		} else {
-			val, ok = lookupIn(f, c.metric, c.vals, want)
-		}
-		if !ok {
-			if _, past := h.x.(*archiveContext); past && len(c.vals) == 0 {
-				// An archive that has no value of the metric yet at this time (pmlogger logs it
-				// in a group of its own, later): said so, never 0 (issue 39 item 1).
-				row[c.at] = ns.RawNA(ns.ReasonNotRecordedYet)
-			}
-			continue
-		}
-		row[c.at] = colRaw(c, val)
-		if r := row[c.at]; r.State == ns.RawUnavailable && h.valueErr == nil &&
-			(r.Reason == ns.ReasonOverflow || r.Reason == ns.ReasonProviderError) {
-			// Said with the class's reading: which metric, and what came (issue 31).
-			h.valueErr = fmt.Errorf("%s instance %d: %q is no %s value (%s)", c.metric, val.Instance,
-				ns.Clip(ns.EscapeName(val.String()), 40), c.typ, r.Reason)
-		}
-		if c.check != nil {
-			row[c.at] = c.check(row[c.at])
-		}
+		h.fillValue(row, c, f, inst, pos)
 	}
 	if listAt >= 0 {
-		ids := h.invScratch[:0]
-		for i := range row {
-			if i != listAt && row[i].State == ns.RawInvalid && !pc.Class.Datums[i].IsDerived() {
-				ids = append(ids, pc.Class.Datums[i].ID)
-			}
-		}
-		h.invScratch = ids
-		// The same list as the class's last instance had, as a rule: its text made once.
-		bf := h.bufsOf(pc.Class)
-		if !slices.Equal(ids, bf.invIDs) || bf.invIDs == nil {
-			bf.invIDs, bf.invText = append(bf.invIDs[:0], ids...), schema.InvalidList(ids...)
-			if bf.invIDs == nil {
-				bf.invIDs = []ns.DatumID{}
-			}
-		}
-		row[listAt] = ns.RawS(bf.invText)
+		h.fillInvalidList(row, pc, listAt)
 	}
+}
+
+// fillFixed fills a column that reads no metric's value (the fetch's time, a constant, a metric
+// the host lacks, one without a unit factor) and says whether c was one.
+func (h *pcpHost) fillFixed(row []ns.Raw, c *pcpCol, f *pmproxy.Fetched) bool {
+	switch c.kind {
+	case colClock:
+		row[c.at] = ns.RawN(uint64(f.Time.UnixMilli()))
+	case colConst:
+		row[c.at] = ns.RawN(uint64(c.mult))
+	case colMissing:
+		if _, past := h.x.(collect.Timeline); past { // an archive, or series loaded from archives
+			// pmlogger logs what its configuration names: the rest was never recorded.
+			row[c.at] = ns.RawNA(ns.ReasonNotRecorded)
+		}
+	case colNoFactor:
+		row[c.at] = ns.Raw{State: ns.RawUnavailable, Reason: ns.ReasonProviderError}
+	default:
+		return false
+	}
+	return true
+}
+
+// fillValue fills column c of instance inst (at pos among the metric's values, when it is
+// there) from the fetch, checked against its type and the column's own check.
+func (h *pcpHost) fillValue(row []ns.Raw, c *pcpCol, f *pmproxy.Fetched, inst int64, pos int) {
+	want := inst
+	if c.inst != 0 {
+		want = c.inst
+	}
+	var val pmproxy.Value
+	ok := false
+	if want == inst && pos >= 0 && pos < len(c.vals) && c.vals[pos].Instance == inst {
+		val, ok = c.vals[pos], true
+	} else {
+		val, ok = lookupIn(f, c.metric, c.vals, want)
+	}
+	if !ok {
+		if _, past := h.x.(*archiveContext); past && len(c.vals) == 0 {
+			// An archive that has no value of the metric yet at this time (pmlogger logs it
+			// in a group of its own, later): said so, never 0 (issue 39 item 1).
+			row[c.at] = ns.RawNA(ns.ReasonNotRecordedYet)
+		}
+		return
+	}
+	row[c.at] = colRaw(c, val)
+	if r := row[c.at]; r.State == ns.RawUnavailable && h.valueErr == nil &&
+		(r.Reason == ns.ReasonOverflow || r.Reason == ns.ReasonProviderError) {
+		// Said with the class's reading: which metric, and what came (issue 31).
+		h.valueErr = fmt.Errorf("%s instance %d: %q is no %s value (%s)", c.metric, val.Instance,
+			ns.Clip(ns.EscapeName(val.String()), 40), c.typ, r.Reason)
+	}
+	if c.check != nil {
+		row[c.at] = c.check(row[c.at])
+	}
+}
+
+// fillInvalidList fills the class's list of the datums not valid for this instance (at listAt).
+func (h *pcpHost) fillInvalidList(row []ns.Raw, pc pcpClass, listAt int) {
+	ids := h.invScratch[:0]
+	for i := range row {
+		if i != listAt && row[i].State == ns.RawInvalid && !pc.Class.Datums[i].IsDerived() {
+			ids = append(ids, pc.Class.Datums[i].ID)
+		}
+	}
+	h.invScratch = ids
+	// The same list as the class's last instance had, as a rule: its text made once.
+	bf := h.bufsOf(pc.Class)
+	if !slices.Equal(ids, bf.invIDs) || bf.invIDs == nil {
+		bf.invIDs, bf.invText = append(bf.invIDs[:0], ids...), schema.InvalidList(ids...)
+		if bf.invIDs == nil {
+			bf.invIDs = []ns.DatumID{}
+		}
+	}
+	row[listAt] = ns.RawS(bf.invText)
 }
 
 // lookupIn is f.Lookup(metric, inst) where vs are metric's values in f (a column's, planned):
