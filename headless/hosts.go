@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"dcimon/collect"
 	"dcimon/views"
 )
 
@@ -78,7 +79,7 @@ func Hosts(ctx context.Context, o HostsOptions, e Env, w io.Writer) (err error) 
 	for n := 0; o.Count == 0 || n < o.Count; n++ {
 		// The recorded past (archives, series) is read a sample at a time, without waiting.
 		if o.Archived() {
-			if archiveEnded(s) {
+			if archiveEnded(s) || (n > 0 && len(o.Archives) > 1 && !stepTogether(as, prev)) {
 				return nil
 			}
 		} else if err := ticks.wait(ctx, e); err != nil {
@@ -104,6 +105,49 @@ func Hosts(ctx context.Context, o HostsOptions, e Env, w io.Writer) (err error) 
 		prev = snap.End
 	}
 	return nil
+}
+
+// stepTogether has the next reading of several hosts' archives (after the first, their first
+// rates) read each of them up to one time, the next step after prev, as the monitor's replay
+// steps: each host's figures are then those of its last sample at or before the reading's time.
+// Read a sample each instead, the hosts of a pmlogger that missed a sample (a loaded one does)
+// were shown a sample late from then on (issue 40, Truth: TestHostsAgreeWithPmrep). False when
+// no archive has a sample after prev.
+func stepTogether(past collect.History, prev time.Time) bool {
+	if past == nil {
+		return true
+	}
+	tls := past.Timelines()
+	var first, last time.Time
+	for _, x := range tls {
+		if n, ok := x.After(prev); ok {
+			if first.IsZero() || n.Before(first) {
+				first = n
+			}
+			last = maxTime(last, n)
+		}
+	}
+	if first.IsZero() {
+		return false
+	}
+	next := last // every archive's next sample, when none has two by then
+	for _, x := range tls {
+		if x.Count(prev, last, 2) > 1 {
+			next = first
+			break
+		}
+	}
+	for _, x := range tls {
+		x.ReadTo(next)
+	}
+	return true
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
 }
 
 func figure(x float64) *float64 {

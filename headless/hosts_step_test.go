@@ -1,0 +1,70 @@
+package headless
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"dcimon/internal/archivetest"
+)
+
+// Issue 40, Truth: the hosts table of several archives shows each host's last sample at or before
+// the reading's time, even when one host's pmlogger missed a sample (a loaded one does): node001
+// misses its fourth sample, node000 does not, and from then on node000's figures must not be
+// those of a sample before or after the reading's. Read a sample of each archive a reading, as
+// before, node001 ran a sample ahead of node000 after its gap.
+func TestHostsOfArchivesStepTogether(t *testing.T) {
+	const samples = 8
+	full, err := archivetest.WriteFleet(t.TempDir(), archivetest.Fleet{Hosts: 2, Disks: 1, Samples: samples, Step: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gap, err := archivetest.WriteFleet(t.TempDir(), archivetest.Fleet{Hosts: 2, Disks: 1, Samples: samples, Step: time.Second, Gap: [2]int{3, 4}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := Hosts(context.Background(), HostsOptions{Common: Common{Archives: []string{full[0], gap[1]}, Fleet: true, JSON: true}}, RealEnv(), &out); err != nil {
+		t.Fatal(err)
+	}
+	// Host h's samples are at start + h×10 ms + k s; its busiest (only) disk's share over the
+	// interval ending at sample k is FleetBusy(h, 0, k), and over the gap the mean of the two.
+	start := archivetest.Start
+	want := func(h int, at time.Time, missing int) float64 {
+		k := int(at.Sub(start.Add(time.Duration(h)*10*time.Millisecond)) / time.Second)
+		if k == missing {
+			k-- // no sample then: the one before stays
+		}
+		if k == missing+1 {
+			return float64(archivetest.FleetBusy(h, 0, k)+archivetest.FleetBusy(h, 0, k-1)) / 2
+		}
+		return float64(archivetest.FleetBusy(h, 0, k))
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	for _, l := range lines {
+		var r hostsReading
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatal(err)
+		}
+		for h, hj := range r.Hosts {
+			missing := -10
+			if h == 1 {
+				missing = 3
+			}
+			got := math.NaN()
+			if hj.Disk != nil {
+				got = *hj.Disk
+			}
+			if w := want(h, r.Time, missing); !(math.Abs(got-w) <= 1e-9) {
+				t.Errorf("%s %s: busiest disk %v, want %v", r.Time.Format("15:04:05.000"), hj.Name, got, w)
+			}
+		}
+	}
+	if len(lines) < samples-2 {
+		t.Errorf("%d readings of %d samples:\n%s", len(lines), samples, out.String())
+	}
+}
