@@ -121,7 +121,7 @@ func Get(ctx context.Context, o GetOptions, e Env, w io.Writer) (err error) {
 	// elapsed is that interval, not 0 (issue 12).
 	g := &getRun{o: o, e: e, w: w, s: s, reg: reg, set: set, reqs: reqs, prev: first.End,
 		pastTo: o.pastTo(e.Loc, day, o.endOf(as, e)), ticks: ticksFrom(first, o.Interval, e),
-		shown: map[string]time.Time{}, last: first}
+		shown: map[string]time.Time{}, last: first, as: as}
 	defer func() {
 		if err == nil && g.printed == 0 && o.Archived() {
 			// Nothing to print is said, never a silent success (issue 39 item 5).
@@ -171,6 +171,8 @@ type getRun struct {
 	ticks  *clockTicks
 	shown  map[string]time.Time // when each statistic printed was recorded
 	last   *ns.Snapshot         // the last reading: why a path matched nothing (its class's error)
+	as     collect.History      // the archives read, stepped together when there are several
+	reads  int                  // the readings next has taken
 	// printed counts the readings printed; failed is the last one's failure, if any.
 	printed int
 	failed  error
@@ -179,8 +181,11 @@ type getRun struct {
 // next reads and prints one reading; stop says there is no other to read, with the error the
 // command ends with (none for the end of an archive or an interruption: a clean stop).
 func (g *getRun) next(ctx context.Context) (stop bool, err error) {
+	g.reads++
 	if g.o.Archived() {
-		if archiveEnded(g.s) {
+		// Several hosts' archives are read up to one time a reading (stepTogether), so that a
+		// host whose pmlogger missed a sample is not shown a sample late from then on.
+		if archiveEnded(g.s) || (g.reads > 1 && len(g.o.Archives) > 1 && !stepTogether(g.as, g.last.End)) {
 			return true, nil // the archive's last sample was printed
 		}
 	} else if err := g.ticks.wait(ctx, g.e); err != nil {

@@ -157,6 +157,7 @@ type hotRun struct {
 	prev    time.Time     // the last reading's end
 	pastTo  func(time.Time) bool
 	ticks   *clockTicks // live readings on the clock (cadence.go)
+	reads   int         // the readings next has taken
 }
 
 // openHot opens the source, resolves the hotset's statistic and threshold and adds its peer set,
@@ -234,8 +235,9 @@ func openHot(ctx context.Context, o HotOptions, e Env, adjust func(*ns.HotSpec, 
 // nothing more to read: the context was cancelled, the archive ended or passed --to. evs are
 // the events raised since the last call.
 func (r *hotRun) next(ctx context.Context) (snap *ns.Snapshot, evs []ns.Event, ok bool, err error) {
+	r.reads++
 	if r.o.Archived() {
-		if archiveEnded(r.s) {
+		if archiveEnded(r.s) || (r.reads > 1 && len(r.o.Archives) > 1 && !stepTogether(r.as, r.prev)) {
 			return nil, nil, false, nil // the archive's last sample was read
 		}
 	} else if err := r.ticks.wait(ctx, r.e); err != nil {
