@@ -186,7 +186,7 @@ func (m *Model) hostsLines(w, h int) []ovLine {
 	}
 	t.shown = n
 	t.top = clamp(t.top, 0, max(len(t.rows)-n, 0))
-	nameW := 4
+	nameW := 5 // "HOST" and its sort mark
 	for _, r := range t.rows {
 		nameW = max(nameW, views.Width(views.Safe(r.Name)))
 	}
