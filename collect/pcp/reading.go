@@ -355,8 +355,8 @@ func (h *pcpHost) planOnce(pc pcpClass, datums []pcpDatum) []pcpCol {
 		}
 		cols = append(cols, c)
 	}
-	if ax, ok := h.x.(*archiveContext); ok && pc.Fixed == nil {
-		cols = ax.ownColumns(pc, cols)
+	if h.archive != nil && pc.Fixed == nil {
+		cols = h.archive.ownColumns(pc, cols)
 	}
 	return cols
 }
@@ -393,7 +393,7 @@ func (h *pcpHost) fillFixed(row []ns.Raw, c *pcpCol, f *pmproxy.Fetched) bool {
 	case colConst:
 		row[c.at] = ns.RawN(uint64(c.mult))
 	case colMissing:
-		if _, past := h.x.(collect.Timeline); past { // an archive, or series loaded from archives
+		if h.recorded { // an archive, or series loaded from archives
 			// pmlogger logs what its configuration names: the rest was never recorded.
 			row[c.at] = ns.RawNA(ns.ReasonNotRecorded)
 		}
@@ -420,7 +420,7 @@ func (h *pcpHost) fillValue(row []ns.Raw, c *pcpCol, f *pmproxy.Fetched, inst in
 		val, ok = lookupIn(f, c.metric, c.vals, want)
 	}
 	if !ok {
-		if _, past := h.x.(*archiveContext); past && len(c.vals) == 0 {
+		if h.archive != nil && len(c.vals) == 0 {
 			// An archive that has no value of the metric yet at this time (pmlogger logs it
 			// in a group of its own, later): said so, never 0 (issue 39 item 1).
 			row[c.at] = ns.RawNA(ns.ReasonNotRecordedYet)
