@@ -151,7 +151,7 @@ func (as *Archives) provider(i int, show Options) *pcpHost {
 	x := as.xs[i]
 	h := &pcpHost{opt: Options{Hostspec: as.names[i], Interval: time.Second, ShowLoop: show.ShowLoop}, now: func() time.Time { return x.now },
 		dial: func() (pcpContext, error) { return x, nil }}
-	h.x = x
+	h.x, h.archive, h.recorded = x, x, true
 	ncpu, mem := x.scales()
 	h.host, h.fleet, h.asn = Host{Name: as.names[i], Spec: x.a.Label.Host}, len(as.xs) > 1, FleetASNBase+uint32(i)
 	h.start(ncpu, mem)

@@ -27,7 +27,7 @@ func (h *pcpHost) noInstances(pc pcpClass, present []string, f *pmproxy.Fetched)
 	if pc.Denied == "" || len(present) == 0 || len(f.Values[present[0]]) > 0 {
 		return collect.ClassReading{}, false
 	}
-	if _, past := h.x.(collect.Timeline); past {
+	if h.recorded {
 		return collect.ClassReading{}, false // a record that has none of them: as it was logged
 	}
 	why := "no values"

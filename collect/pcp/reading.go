@@ -1,7 +1,6 @@
 package pcp
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -16,51 +15,58 @@ import (
 	"dcimon/pmproxy"
 )
 
-// read fills one class from a fetch.
+// read fills one class from a fetch: a class of fixed instances, one of a single instance, or
+// one whose instances are those the host has (readInstances).
 func (h *pcpHost) read(ctx context.Context, pc pcpClass, f *pmproxy.Fetched) collect.ClassReading {
-	c := pc.Class
-	nd := len(c.Datums)
 	// The sampler is done with the last reading's slices before it asks for the next one: each
 	// class's are kept and filled again (issue 31: a thousand hosts a second).
-	bf := h.bufsOf(c)
-	if pc.Fixed != nil {
-		if bf.fixed == nil {
-			for i, r := range pc.Fixed {
-				bf.fixed = append(bf.fixed, ns.InstanceSpec{Levels: []uint64{uint64(i)}, OSName: r, ASN: uint16(i + 1)})
-			}
-		}
-		specs, raw := bf.sorted[:0], bf.raw[:0]
-		for i := range pc.Fixed {
-			if _, known := h.descs[pc.perFixed[i][0].Metric]; !known {
-				continue // this kernel has no such resource
-			}
-			specs = append(specs, bf.fixed[i])
-			raw = slices.Grow(raw, nd)[:len(raw)+nd]
-			h.fillRowFrom(raw[len(raw)-nd:], pc, pc.perFixed[i], f, -1)
-		}
-		bf.sorted, bf.raw = specs, raw
-		return collect.ClassReading{Class: c, Specs: specs, Raw: raw, Err: h.takeValueErr()}
+	bf := h.bufsOf(pc.Class)
+	switch {
+	case pc.Fixed != nil:
+		return h.readFixed(pc, bf, f)
+	case pc.InstOf == nil:
+		return h.readSingle(pc, bf, f)
 	}
-	if pc.InstOf == nil {
-		if len(bf.sorted) != 1 {
-			bf.sorted = schema.SingleSpecs()
-		}
-		bf.raw = slices.Grow(bf.raw[:0], nd)[:nd]
-		h.fillRow(bf.raw, pc, f, -1)
-		return collect.ClassReading{Class: c, Specs: bf.sorted, Raw: bf.raw, Err: h.takeValueErr()}
-	}
-	// The instances are those of any metric of the class the host has (an archive of a
-	// pmlogger configuration that logs disk.dev.write and not disk.dev.read has its disks),
-	// named by the domain they share: worked out once per set of descriptors.
-	if bf.presentOf != h.descsGen {
-		bf.present, bf.presentOf = bf.present[:0], h.descsGen
-		for _, b := range pc.Datums {
-			if _, ok := h.descs[b.Metric]; ok && !slices.Contains(bf.present, b.Metric) {
-				bf.present = append(bf.present, b.Metric)
-			}
+	return h.readInstances(ctx, pc, bf, f)
+}
+
+// readFixed fills a class of fixed instances (pc.Fixed): each one the host has a metric of.
+func (h *pcpHost) readFixed(pc pcpClass, bf *pcpBufs, f *pmproxy.Fetched) collect.ClassReading {
+	c := pc.Class
+	nd := len(c.Datums)
+	if bf.fixed == nil {
+		for i, r := range pc.Fixed {
+			bf.fixed = append(bf.fixed, ns.InstanceSpec{Levels: []uint64{uint64(i)}, OSName: r, ASN: uint16(i + 1)})
 		}
 	}
-	present := bf.present
+	specs, raw := bf.sorted[:0], bf.raw[:0]
+	for i := range pc.Fixed {
+		if _, known := h.descs[pc.perFixed[i][0].Metric]; !known {
+			continue // this kernel has no such resource
+		}
+		specs = append(specs, bf.fixed[i])
+		raw = slices.Grow(raw, nd)[:len(raw)+nd]
+		h.fillRowFrom(raw[len(raw)-nd:], pc, pc.perFixed[i], f, -1)
+	}
+	bf.sorted, bf.raw = specs, raw
+	return collect.ClassReading{Class: c, Specs: specs, Raw: raw, Err: h.takeValueErr()}
+}
+
+// readSingle fills a class of one instance.
+func (h *pcpHost) readSingle(pc pcpClass, bf *pcpBufs, f *pmproxy.Fetched) collect.ClassReading {
+	nd := len(pc.Class.Datums)
+	if len(bf.sorted) != 1 {
+		bf.sorted = schema.SingleSpecs()
+	}
+	bf.raw = slices.Grow(bf.raw[:0], nd)[:nd]
+	h.fillRow(bf.raw, pc, f, -1)
+	return collect.ClassReading{Class: pc.Class, Specs: bf.sorted, Raw: bf.raw, Err: h.takeValueErr()}
+}
+
+// readInstances fills a class whose instances are those the host has: the same as at the last
+// reading when nothing about them changed, else found again, named, sorted and noted.
+func (h *pcpHost) readInstances(ctx context.Context, pc pcpClass, bf *pcpBufs, f *pmproxy.Fetched) collect.ClassReading {
+	present := h.presentMetrics(pc, bf)
 	if cr, none := h.noInstances(pc, present, f); none {
 		return cr
 	}
@@ -83,127 +89,15 @@ func (h *pcpHost) read(ctx context.Context, pc pcpClass, f *pmproxy.Fetched) col
 	if err := h.unnamed(pc, first, names, f); err != nil {
 		return h.keepInError(pc, err)
 	}
-	// A metric that names the instances the host has not: they keep their PCP names.
-	nameMetric := pc.NameMetric
-	if _, ok := h.descs[nameMetric]; !ok && h.descs != nil {
-		nameMetric = ""
+	parents, err := h.parentsNow(ctx, pc, bf, present, f)
+	if err != nil {
+		return h.keepInError(pc, err)
 	}
-	var parents map[string]int64
-	if pm := h.parentMetric(pc, present); pm != "" {
-		pn, err := h.instanceNames(ctx, pm, f)
-		if err != nil {
-			return h.keepInError(pc, err)
-		}
-		if bf.parents == nil {
-			bf.parents = make(map[string]int64, len(pn))
-		}
-		clear(bf.parents)
-		parents = bf.parents
-		for _, v := range f.Values[pm] { // the parents there are now
-			parents[pn[v.Instance]] = v.Instance
-		}
-	}
-	specs, ids, poss := bf.specs[:0], bf.ids[:0], bf.poss[:0]
-	var seen map[int64]bool
-	for mi, m := range present {
-		if mi == 1 {
-			if bf.seen == nil {
-				bf.seen = make(map[int64]bool, len(ids))
-			}
-			clear(bf.seen)
-			seen = bf.seen
-			for _, id := range ids {
-				seen[id] = true
-			}
-		}
-		for k, v := range f.Values[m] {
-			if seen != nil && seen[v.Instance] {
-				continue
-			}
-			if seen != nil {
-				seen[v.Instance] = true
-				k = -1 // its place in the first metric's values is not known
-			}
-			name, known := names[v.Instance]
-			if !known {
-				continue
-			}
-			if sp, ok := bf.known[name]; ok && nameMetric == "" && pc.Parent == nil {
-				// The same instance as at the last reading: its spec as it was made then.
-				ids, poss = append(ids, v.Instance), append(poss, k)
-				specs = append(specs, sp)
-				continue
-			}
-			if was, ok := bf.named[name]; ok && nameMetric != "" && pc.Parent == nil {
-				// Named by a metric as at the last reading: the same spec while the name stays.
-				if nv, ok := f.Lookup(nameMetric, v.Instance); ok && nv.Text == was.text {
-					ids, poss = append(ids, v.Instance), append(poss, k)
-					specs = append(specs, was.sp)
-					continue
-				}
-			}
-			level, ok := pc.InstOf(name, v.Instance)
-			if !ok || (pc.Hidden != nil && !h.opt.ShowLoop && pc.Hidden(name)) {
-				continue
-			}
-			sp := ns.InstanceSpec{Levels: []uint64{level}, OSName: name, ASN: schema.ASNFor(level + 1), Desc: ns.EscapeName(name)}
-			switch {
-			case nameMetric != "":
-				named := false
-				for _, nv := range f.Values[nameMetric] {
-					if nv.Instance != v.Instance || nv.Text == "" {
-						continue
-					}
-					if was, ok := bf.named[name]; ok && was.text == nv.Text && pc.Parent == nil {
-						sp, named = was.sp, true // named as at the last reading
-						break
-					}
-					sp.OSName, sp.Desc, named = pc.NameAs(nv.Text), ns.Clip(ns.EscapeName(nv.Text)+" ("+ns.EscapeName(name)+")", ns.SiMaxLName-1), true
-					if pc.Parent == nil {
-						if bf.named == nil || len(bf.named) > 4*len(names)+64 {
-							bf.named = map[string]namedSpec{} // names that came and went do not pile up
-						}
-						bf.named[name] = namedSpec{nv.Text, sp}
-					}
-				}
-				if !named {
-					continue // not mounted any more, or not yet
-				}
-			case pc.NameAs != nil:
-				sp.OSName = pc.NameAs(name) // named by its PCP name, the one the host has
-			}
-			if pc.Parent != nil {
-				pl, asn, ok := pc.Parent(name, parents)
-				if !ok {
-					continue // a partition whose disk is not there (hidden, or gone)
-				}
-				sp.Levels, sp.ASN = []uint64{pl, level}, asn
-			}
-			if nameMetric == "" && pc.Parent == nil {
-				if len(bf.known) > 4*len(names)+64 {
-					clear(bf.known) // instances that came and went do not pile up
-				}
-				bf.known[name] = sp
-			}
-			ids, poss = append(ids, v.Instance), append(poss, k)
-			specs = append(specs, sp)
-		}
-	}
+	s := specMaker{h: h, pc: pc, bf: bf, f: f, names: names, parents: parents, nameMetric: h.nameMetric(pc)}
+	specs, ids, poss := s.instances(present)
 	h.startLevels(pc, specs, ids, f)
 	bf.specs, bf.ids, bf.poss = specs, ids, poss
-	// Parents come first and instances in a stable order: by level value.
-	order := bf.order[:0]
-	for i := range specs {
-		order = append(order, i)
-	}
-	bf.order = order
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(specs[a].Levels[0], specs[b].Levels[0]) })
-	// The sampler is done with the last reading's slices before it asks for the next one.
-	sorted := slices.Grow(bf.sorted[:0], len(specs))[:len(specs)]
-	for i, j := range order {
-		sorted[i] = specs[j]
-	}
-	bf.sorted = sorted
+	bf.sortSpecs()
 	if byPlace {
 		bf.noteInstances(h, present, f)
 	}
@@ -461,8 +355,8 @@ func (h *pcpHost) planOnce(pc pcpClass, datums []pcpDatum) []pcpCol {
 		}
 		cols = append(cols, c)
 	}
-	if ax, ok := h.x.(*archiveContext); ok && pc.Fixed == nil {
-		cols = ax.ownColumns(pc, cols)
+	if h.archive != nil && pc.Fixed == nil {
+		cols = h.archive.ownColumns(pc, cols)
 	}
 	return cols
 }
@@ -499,7 +393,7 @@ func (h *pcpHost) fillFixed(row []ns.Raw, c *pcpCol, f *pmproxy.Fetched) bool {
 	case colConst:
 		row[c.at] = ns.RawN(uint64(c.mult))
 	case colMissing:
-		if _, past := h.x.(collect.Timeline); past { // an archive, or series loaded from archives
+		if h.recorded { // an archive, or series loaded from archives
 			// pmlogger logs what its configuration names: the rest was never recorded.
 			row[c.at] = ns.RawNA(ns.ReasonNotRecorded)
 		}
@@ -526,7 +420,7 @@ func (h *pcpHost) fillValue(row []ns.Raw, c *pcpCol, f *pmproxy.Fetched, inst in
 		val, ok = lookupIn(f, c.metric, c.vals, want)
 	}
 	if !ok {
-		if _, past := h.x.(*archiveContext); past && len(c.vals) == 0 {
+		if h.archive != nil && len(c.vals) == 0 {
 			// An archive that has no value of the metric yet at this time (pmlogger logs it
 			// in a group of its own, later): said so, never 0 (issue 39 item 1).
 			row[c.at] = ns.RawNA(ns.ReasonNotRecordedYet)

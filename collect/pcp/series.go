@@ -442,7 +442,7 @@ func SeriesProviders(s *Series, at time.Time, clamp bool) ([]collect.Provider, e
 	for i, x := range s.xs {
 		h := &pcpHost{opt: Options{Hostspec: x.name, Interval: time.Second}, now: x.nowTime,
 			dial: func() (pcpContext, error) { return x, nil }}
-		h.x = x
+		h.x, h.recorded = x, true
 		ncpu, mem := x.scales()
 		// Always under a context of its own: a source of series is a fleet, whatever its size.
 		h.host, h.fleet, h.asn = Host{Name: x.name, Spec: x.hostname}, true, FleetASNBase+uint32(i)

@@ -94,6 +94,11 @@ type pcpHost struct {
 
 	// dial opens the host's archive in place of a pmproxy context (ArchiveProviders).
 	dial func() (pcpContext, error)
+	// archive is the archive the host reads, set when the host is made (ArchiveProviders): nil
+	// for a live host or series. recorded says the host's values are recorded ones (an archive,
+	// or series loaded from archives, whose time goes back and forth), set so too.
+	archive  *archiveContext
+	recorded bool
 
 	mu    sync.Mutex
 	x     pcpContext
@@ -256,7 +261,7 @@ func (h *pcpHost) declare(ncpu int, mem uint64) {
 	var decl []*ns.Class
 	var classes []pcpClass
 	var names []string
-	if ax, ok := h.x.(*archiveContext); ok {
+	if ax := h.archive; ax != nil {
 		// An archive reads some classes under dcimon's own names (ownClasses): its own mapping.
 		decl, classes = pcpMapping(ncpu, mem)
 		ax.ownClasses(decl, classes)
@@ -264,7 +269,7 @@ func (h *pcpHost) declare(ncpu int, mem uint64) {
 	} else {
 		decl, classes, names = sharedPCPMapping(ncpu, mem)
 	}
-	if _, past := h.x.(collect.Timeline); past {
+	if h.recorded {
 		decl, classes, names = liveOnlyOut(decl, classes, names)
 	}
 	if h.fleet {
@@ -517,7 +522,7 @@ func (h *pcpHost) namesOfMask(mask uint64) []string {
 // failed notes a failed fetch: its error is the reason until the next try, and a live
 // connection's next try waits.
 func (h *pcpHost) failed(now time.Time, err error) {
-	if _, past := h.x.(collect.Timeline); !past && h.connected() { // an archive's (or series') time goes back and forth
+	if !h.recorded && h.connected() { // an archive's (or series') time goes back and forth
 		// On a connection that stays (a lost one is dialled again at once, in the
 		// background), doubling pauses, each drawn at random from half to one and a half of
 		// its length, so that hosts that went together do not come back all at once.
@@ -536,14 +541,14 @@ func (h *pcpHost) readWanted(ctx context.Context, req collect.Request, f *pmprox
 			continue
 		}
 		cr := h.read(ctx, pc, f)
-		if ax, ok := h.x.(*archiveContext); ok && !ax.timed(pc, &cr) {
+		if h.archive != nil && !h.archive.timed(pc, &cr) {
 			continue
 		}
 		dst = append(dst, cr)
 	}
 	for _, n := range browse {
 		cr := h.readNode(ctx, n, f)
-		if ax, ok := h.x.(*archiveContext); ok && !ax.timedNode(n, &cr) {
+		if h.archive != nil && !h.archive.timedNode(n, &cr) {
 			continue
 		}
 		dst = append(dst, cr)
