@@ -220,7 +220,6 @@ func compareHosts(t *testing.T, out string, recs []pmrepRecords) {
 		}
 	}
 	compared := make([]int, len(recs))
-	firstRates := make([]int, len(recs))
 	maxDisk, maxCPU, maxLo, maxWall := make([]float64, len(recs)), make([]float64, len(recs)), 0.0, 0.0
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
 		var r struct {
@@ -243,18 +242,9 @@ func compareHosts(t *testing.T, out string, recs []pmrepRecords) {
 			if !ok {
 				continue // its archive's first record: no rate in pmrep either
 			}
-			firstRates[i]++
 			idle, _ := recs[i].sum(row, func(c string) bool { return idleParts[c] })
 			ncpu, _ := recs[i].sum(row, is("hinv.ncpu"))
-			if h.CPU == nil && firstRates[i] <= 2 {
-				// Issue 40 item 6, not fixed here: a fleet of archives judges the first host's
-				// first rate "parts add up to more than the time elapsed (invariant)" where its
-				// parts are 1.92 s in 1.0 s on two processors, and its next "no previous
-				// sample"; those two readings of it have no CPU figure (h40c's report).
-				t.Logf("%s %s: dcimon's CPU is null at the host's rate %d (issue 40 item 6)", at, h.Name, firstRates[i])
-			} else {
-				near("cpu_percent", h.Name, at, h.CPU, 100*busy/(busy+idle), 1e-3)
-			}
+			near("cpu_percent", h.Name, at, h.CPU, 100*busy/(busy+idle), 1e-3)
 			if h.CPU != nil {
 				maxCPU[i] = max(maxCPU[i], *h.CPU)
 				maxWall = max(maxWall, math.Abs(*h.CPU-100*busy/(ncpu*1000)))

@@ -29,6 +29,10 @@ const (
 type Options struct {
 	// Now is the clock; time.Now when nil. Tests inject a fake one.
 	Now func() time.Time
+	// Replay says Now is a recording's clock (archives, a series), not the wall clock: a
+	// reading takes no time on it, and each class sample's timestamp may be ReplaySlack from
+	// its values (issue 40 item 6).
+	Replay bool
 	// Deadline bounds one provider's collection; 2 s when zero. A provider that is still
 	// running at the deadline fails this collection (its goroutine is left to finish) and is
 	// not started again until it returns.
@@ -118,7 +122,14 @@ type result struct {
 	err   error
 	dur   time.Duration
 	why   namespace.Reason
+	slack time.Duration // the class samples' Slack: ReplaySlack on a recording's clock
 }
+
+// ReplaySlack is how far a recorded reading's timestamp may be from when its values were read:
+// an archive's record carries the time pmcd stamped its answer with, not how long the fetch took
+// (a loaded pmcd's first answer to pmlogger was stamped 76 ms after its values were read: 2.00 s
+// of processor time in 0.92 s on 2 processors). A live reading's slack is how long it took.
+const ReplaySlack = 50 * time.Millisecond
 
 // Sampler is dcimon's DCI server: it owns the name space, runs the providers concurrently under
 // a deadline (for the classes someone is subscribed to, and every class now and then: see
@@ -452,6 +463,11 @@ func (s *Sampler) absorb(out []namespace.ClassSample, ps *provState, req Request
 	s.stMu.Lock()
 	defer s.stMu.Unlock()
 	ps.lastDur = res.dur
+	if s.opt.Replay {
+		// The replay clock is the latest record any archive has read: the other hosts' reads
+		// move it meanwhile, so its difference over one reading is no duration of this one's.
+		res.dur, res.slack = 0, ReplaySlack
+	}
 	wasDead := ps.dead
 	if res.err == nil {
 		s.noteAnswer(ps, req, res, now)
@@ -567,7 +583,7 @@ func (s *Sampler) readSamples(out []namespace.ClassSample, ps *provState, req Re
 // else the batch's, else the collection's end; its error the reading's, else the instances'.
 func readSample(cr ClassReading, insts []*namespace.Instance, syncErr error, res result, now time.Time) namespace.ClassSample {
 	cs := namespace.ClassSample{Class: cr.Class, Reset: res.batch.Reset, Time: res.batch.Time,
-		Start: now, End: now.Add(res.dur), Insts: insts, Raw: cr.Raw, Err: cr.Err}
+		Start: now, End: now.Add(res.dur), Insts: insts, Raw: cr.Raw, Err: cr.Err, Slack: res.slack}
 	if !cr.Time.IsZero() {
 		cs.Time, cs.Times = cr.Time, cr.Times
 	}

@@ -66,7 +66,7 @@ func OpenSource(c Common, e Env) (_ *collect.Sampler, past collect.History, _ er
 		return nil, nil, err
 	}
 	// dcimon's own cost is this process's, whatever the source.
-	opt := collect.Options{Now: src.clock, Liveness: c.Liveness, Deadline: src.deadline, Self: (&linux.SelfReader{}).Read}
+	opt := collect.Options{Now: src.clock, Replay: src.past != nil, Liveness: c.Liveness, Deadline: src.deadline, Self: (&linux.SelfReader{}).Read}
 	if len(c.Suppliers) > 0 {
 		opt.Discover = dds.New(dds.Options{Dirs: c.Suppliers})
 	}

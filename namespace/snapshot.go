@@ -26,6 +26,10 @@ type ClassSample struct {
 	// own previous value, and a datum whose time is its previous reading's keeps that reading's
 	// value (issue 39). nil: every value is at Time.
 	Times []time.Time
+	// Slack is how far Time may be from when the values were read, beyond Start to End: a
+	// recorded reading's (an archive's record carries pmcd's timestamp, not how long its fetch
+	// took; collect.ReplaySlack). Invariants judged against the time elapsed allow it.
+	Slack time.Duration
 }
 
 // Sample is one collection: the classes read in it. Classes not read keep their previous values.
@@ -57,6 +61,8 @@ type ClassValues struct {
 	// Times are the times of each datum's values when the reading had its own (ClassSample.Times);
 	// nil when every value is at Time.
 	Times []time.Time
+	// Slack is the reading's ClassSample.Slack.
+	Slack time.Duration
 
 	spare      []Value // recyclable buffers from a retired snapshot, only inside Next
 	spareInsts []*Instance
@@ -274,7 +280,7 @@ func buildClass(out *ClassValues, prev *ClassValues, cs *ClassSample) {
 	c := cs.Class
 	nd := len(c.Datums)
 	vals, insts := out.spareRows(slotsOf(cs.Insts), nd)
-	*out = ClassValues{Class: c, Sampled: true, Reset: cs.Reset, Time: cs.Time, Start: cs.Start, End: cs.End,
+	*out = ClassValues{Class: c, Sampled: true, Reset: cs.Reset, Time: cs.Time, Start: cs.Start, End: cs.End, Slack: cs.Slack,
 		Err: cs.Err, ErrReason: cs.ErrReason, Insts: insts, Vals: vals}
 	if cs.Times != nil {
 		out.Times = slices.Clone(cs.Times) // the provider may fill its slice again
@@ -283,7 +289,7 @@ func buildClass(out *ClassValues, prev *ClassValues, cs *ClassSample) {
 	var elapsed, window float64
 	if prev != nil && prev.Sampled {
 		// How long the two readings took: how far each timestamp may be from its values.
-		window = cs.End.Sub(cs.Start).Seconds() + prev.End.Sub(prev.Start).Seconds()
+		window = readingSlack(cs.Start, cs.End, cs.Slack) + readingSlack(prev.Start, prev.End, prev.Slack)
 		if prev.Reset != cs.Reset {
 			reset = true
 			out.ResetSeen = true
@@ -313,6 +319,12 @@ func buildClass(out *ClassValues, prev *ClassValues, cs *ClassSample) {
 			clear(vals[slot*nd : slot*nd+nd])
 		}
 	}
+}
+
+// readingSlack is how far a reading's timestamp may be from its values, in seconds: how long it
+// took (never less than nothing) and its source's slack (issue 40 item 6).
+func readingSlack(start, end time.Time, slack time.Duration) float64 {
+	return max(end.Sub(start), 0).Seconds() + slack.Seconds()
 }
 
 // slotsOf is how many slots the instances take: one past the highest.
