@@ -244,7 +244,7 @@ func TestCompleteFlagValues(t *testing.T) {
 }
 
 // Issue 32 item 13: completing against a source that never answers gives up within the
-// deadline, completing nothing, rather than holding the shell.
+// deadline rather than holding the shell.
 func TestCompleteNeverHangs(t *testing.T) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -269,8 +269,16 @@ func TestCompleteNeverHangs(t *testing.T) {
 	if took := time.Since(start); took > completeTimeout+2*time.Second {
 		t.Errorf("completion took %v, deadline %v", took, completeTimeout)
 	}
-	if len(got) != 0 || dir != ":4" {
-		t.Errorf("completions %v %s from a source that does not answer", got, dir)
+	// A fleet's host is declared from the Linux PMDA's mapping before it answers (issue 40:
+	// dials off the collection path), so the names completed, if any came by the deadline, are
+	// the declared statistics under CPU/; never anything else, and never a wait past the deadline.
+	if dir != ":4" {
+		t.Errorf("completion directive %s from a source that does not answer, want :4", dir)
+	}
+	for _, c := range got {
+		if !strings.HasPrefix(c, "CPU/") {
+			t.Errorf("completion %q of CPU/ from a source that does not answer", c)
+		}
 	}
 }
 
