@@ -163,7 +163,6 @@ func writeMetrics(reg *ns.Registry, snap *ns.Snapshot, refs []ns.Ref, e Env, om 
 		}
 		f.sample(ref, v, snap)
 	}
-	ids := newPCPIDs(reg, order)
 	var b strings.Builder
 	if !om {
 		// A comment is allowed in the text format, not in OpenMetrics.
@@ -178,7 +177,7 @@ func writeMetrics(reg *ns.Registry, snap *ns.Snapshot, refs []ns.Ref, e Env, om 
 			name = f.omName()
 		}
 		if !om && f.typ != "info" { // an info gauge of 1 is no PCP metric's value
-			pmid, indom := ids.of(f)
+			pmid, indom := reg.PCPID(f.class, f.datum.ID) // as describe says them (issue 39 item 8)
 			fmt.Fprintf(&b, "# PCP5 %s %s %s %s %s %s\n", f.pcp.name, pmid, f.pcp.typ, indom, f.pcp.sem, f.pcp.units)
 		}
 		fmt.Fprintf(&b, "# HELP %s %s\n", name, helpEscape(f.help, om))

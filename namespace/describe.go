@@ -317,11 +317,9 @@ func (r *Registry) describeDatum(ref Ref) []Section {
 		pcpUnits += fmt.Sprintf("; as a rate %s", units.Rate())
 	}
 	packed, _ := units.Pack()
-	indom := c.ID.String()
-	if c.SingleInstance() {
-		indom = "PM_INDOM_NULL"
-	}
-	pmid := fmt.Sprintf("%s.%d", c.ID, d.ID.Low())
+	// The identifiers `dcimon metrics` exports the datum under (issue 39 item 8).
+	id, in := r.pcpIDLocked(c, d.ID)
+	pmid, indom := id.String(), in.String()
 	if d.PCP.PMID != "" { // a remote host's own metric: its pmcd's numbers
 		pmid = d.PCP.PMID + " (on its host; " + pmid + " in dcimon's name space)"
 		if d.PCP.InDom != "" {

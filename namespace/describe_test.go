@@ -40,8 +40,8 @@ func TestDescribeDatum(t *testing.T) {
 		"DCI4 description/volatility":    "SV_VOLATILE",
 		"PCP descriptor/type":            "PM_TYPE_U64",
 		"PCP descriptor/semantics":       "PM_SEM_COUNTER",
-		"PCP descriptor/pmid":            "1.2.4",
-		"PCP descriptor/instance domain": "1.2",
+		"PCP descriptor/pmid":            "510.34.4", // as `dcimon metrics` exports it (issue 39 item 8)
+		"PCP descriptor/instance domain": "510.34",
 	}
 	for k, v := range want {
 		if m[k] != v {

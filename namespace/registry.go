@@ -28,6 +28,7 @@ type Registry struct {
 	top     *Context
 	gen     uint64 // bumped on every change of names (PCPF-13 NAMES_CHANGE)
 	sweep   uint64
+	pcpIDs  pcpNumbering // PCPID's clusters, by generation
 	// ASNPrefix, when set, is prepended to relative ASN.1 ids ("1.3.6.1.4.1.2.3.1.2.2", SPMI-ASN-3).
 	ASNPrefix string
 }

@@ -436,6 +436,11 @@ func SeriesProviders(s *Series, at time.Time, clamp bool) ([]collect.Provider, e
 			if err := x.Seek(t); err != nil {
 				return nil, err
 			}
+			if clamp {
+				// A series of readings (--from): its first sample is the ground of the first
+				// rates, read, not printed, as for archives (Archives.seek).
+				x.twice = false
+			}
 		}
 	}
 	provs := make([]collect.Provider, len(s.xs))

@@ -33,6 +33,9 @@ type seriesContext struct {
 	now      time.Time    // the sample read last (Shown)
 	fetched  bool
 	again    bool // the next fetch reads this sample again (a new generation began at it)
+	// twice: a seek landed on the host's first sample, which the seek's two fetches both read
+	// (the reading is that sample, without rates, as an archive's: issue 39 item 6).
+	twice bool
 	// prev is the last reading's time and counters (64-bit), to tell a restart.
 	prevT   time.Time
 	prevCtr map[string][]pmproxy.Value
@@ -135,46 +138,14 @@ func (x *seriesContext) scales() (int, uint64) {
 // name's values there. Nothing new by the target is errNoNewSample, a target before the host's
 // series begins errNotRecordedThen, and no next sample the end.
 func (x *seriesContext) Fetch(ctx context.Context, names ...string) (*pmproxy.Fetched, error) {
-	if x.notYet && x.target.Load() == 0 {
-		return nil, errNotRecordedThen
-	}
-	var at time.Time
-	if x.again {
-		// The sampler reads a host again, whole, when its reset value changed (the generation
-		// this sample began): the same sample, not the next.
-		at, x.again = x.now, false
-	} else if tg := x.target.Load(); tg != 0 {
-		t := time.Unix(0, tg)
-		if x.near(t).Before(x.first) {
-			return nil, errNotRecordedThen
-		}
-		last, ok, err := x.s.lastAtOrBefore(ctx, x, t)
-		if err != nil {
-			return nil, err
-		}
-		switch {
-		case ok && last.After(x.mark):
-			at = last
-		case x.fetched:
-			return nil, errNoNewSample
-		default:
-			at = x.now
-		}
-	} else {
-		next, ok, err := x.s.nextAfter(ctx, x, x.mark)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			return nil, fmt.Errorf("series of %s: %w (%s)", x.name, collect.ErrArchiveEnd, x.now.UTC().Format(time.RFC3339))
-		}
-		at = next
+	at, err := x.fetchTime(ctx)
+	if err != nil {
+		return nil, err
 	}
 	// A gap in the host's samples, or a counter that went down, since the last reading: no
 	// rate across it (a new generation).
 	gap := false
 	if !x.prevT.IsZero() && at.After(x.prevT) {
-		var err error
 		if gap, err = x.s.gapBetween(ctx, x, x.prevT, at); err != nil {
 			return nil, err
 		}
@@ -209,6 +180,54 @@ func (x *seriesContext) Fetch(ctx context.Context, names ...string) (*pmproxy.Fe
 	x.prevT, x.prevCtr, x.fetched = at, ctr, true
 	x.setNow(at)
 	return f, nil
+}
+
+// fetchTime is the sample a fetch reads: the one read last again, the last up to the target,
+// or the next one. Nothing new by the target is errNoNewSample, a target before the host's
+// series begins errNotRecordedThen, and no next sample the end.
+func (x *seriesContext) fetchTime(ctx context.Context) (time.Time, error) {
+	var at time.Time
+	if x.notYet && x.target.Load() == 0 {
+		return time.Time{}, errNotRecordedThen
+	}
+	if x.twice && x.fetched {
+		// A seek's second fetch at the host's first sample: its classes as the first left them
+		// (no rate yet), as an archive's, never the next sample.
+		x.twice = false
+		return time.Time{}, errNoNewSample
+	}
+	if x.again {
+		// The sampler reads a host again, whole, when its reset value changed (the generation
+		// this sample began): the same sample, not the next.
+		at, x.again = x.now, false
+	} else if tg := x.target.Load(); tg != 0 {
+		t := time.Unix(0, tg)
+		if x.near(t).Before(x.first) {
+			return time.Time{}, errNotRecordedThen
+		}
+		last, ok, err := x.s.lastAtOrBefore(ctx, x, t)
+		if err != nil {
+			return time.Time{}, err
+		}
+		switch {
+		case ok && last.After(x.mark):
+			at = last
+		case x.fetched:
+			return time.Time{}, errNoNewSample
+		default:
+			at = x.now
+		}
+	} else {
+		next, ok, err := x.s.nextAfter(ctx, x, x.mark)
+		if err != nil {
+			return time.Time{}, err
+		}
+		if !ok {
+			return time.Time{}, fmt.Errorf("series of %s: %w (%s)", x.name, collect.ErrArchiveEnd, x.now.UTC().Format(time.RFC3339))
+		}
+		at = next
+	}
+	return at, nil
 }
 
 // wentDown says a counter of now is below its value before, for the same instance.

@@ -78,7 +78,8 @@ func TestSeriesEqualsArchives(t *testing.T) {
 		t.Fatalf("span %v – %v", first, last)
 	}
 	for _, at := range []time.Time{
-		archivetest.Start,                                            // the first sample: the first reading has no rate, the second its first
+		archivetest.Start.Add(-5 * time.Second),                      // within an interval before the first sample: that sample (issue 39 item 6)
+		archivetest.Start,                                            // the first sample: the reading is it, without rates, never the one after
 		archivetest.Start.Add(123 * time.Second),                     // between samples
 		archivetest.Start.Add(150*time.Second + 10*time.Millisecond), // host 1's own sample, the others' a little before
 		archivetest.Start.Add(300 * time.Second),                     // host 0's last sample, the others' last but one
@@ -90,14 +91,11 @@ func TestSeriesEqualsArchives(t *testing.T) {
 				t.Fatal(err)
 			}
 			want, wantEnd := twoReadings(t, aprovs, as.Clock, "*/Disk/*/*")
-			if at.Equal(archivetest.Start) {
+			atFirst := !at.After(archivetest.Start)
+			if atFirst && (wantEnd.Before(archivetest.Start) || wantEnd.Sub(archivetest.Start) > 20*time.Millisecond) { // the hosts sample .00, .01, .02 s apart
 				// Issue 39 item 6: at the archive's first sample, the reading is that sample,
-				// without rates (PCP has none yet), never the sample after it. The series still
-				// read their second sample there: compared at the other times only.
-				if wantEnd.Before(at) || wantEnd.Sub(at) > 20*time.Millisecond { // the hosts sample .00, .01, .02 s apart
-					t.Errorf("archives' reading at their first sample %s is at %s", at, wantEnd)
-				}
-				return
+				// without rates (PCP has none yet), never the sample after it; the series' the same.
+				t.Errorf("archives' reading at their first sample %s is at %s", at, wantEnd)
 			}
 			// A series source is opened anew for each time, as a command does.
 			s, err := OpenSeries(context.Background(), SeriesOptions{URL: s.URL()})
@@ -130,7 +128,13 @@ func TestSeriesEqualsArchives(t *testing.T) {
 					t.Errorf("%s: in the series, not in the archives", p)
 				}
 			}
-			if valid == 0 {
+			if atFirst {
+				// The first sample's reading: no rate yet, said so (the sample after it would
+				// have given every rate).
+				if b := busyOf(t, got, "node001", "sdb"); b.State != ns.NoRate || b.Reason != ns.ReasonFirstSample {
+					t.Errorf("node001/Disk/sdb/busy at the first sample: %+v, want no rate (no previous sample)", b)
+				}
+			} else if valid == 0 {
 				t.Error("no valid value compared")
 			}
 			// And both are what was written: host 1's sdb, busy FleetBusy per cent over the

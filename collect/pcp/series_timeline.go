@@ -337,7 +337,9 @@ func (x *seriesContext) timelineCtx() (context.Context, context.CancelFunc) {
 }
 
 // Seek places the host so that its next fetches are of its last sample but one at or before at,
-// then the last one: a reading's rates end at at.
+// then the last one: a reading's rates end at at. When that last one is the host's first sample
+// (at is on it or within an interval before it), both fetches read it: the reading is the first
+// sample, without rates, never the one after at (issue 39 item 6, as archiveContext.Seek).
 func (x *seriesContext) Seek(at time.Time) error {
 	if at = x.near(at); at.Before(x.first) || at.After(x.last) {
 		const ms = "2006-01-02 15:04:05.000"
@@ -354,9 +356,11 @@ func (x *seriesContext) Seek(at time.Time) error {
 		p2 = x.first
 	}
 	start := p2
-	if p1, ok, err := x.s.lastBefore(ctx, x, p2); err != nil {
+	p1, ok, err := x.s.lastBefore(ctx, x, p2)
+	if err != nil {
 		return err
-	} else if ok {
+	}
+	if ok {
 		start = p1
 	}
 	now := x.first
@@ -368,6 +372,7 @@ func (x *seriesContext) Seek(at time.Time) error {
 	x.setMark(start.Add(-time.Nanosecond))
 	x.setNow(now)
 	x.fetched, x.again, x.prevT, x.prevCtr = false, false, time.Time{}, nil
+	x.twice = !ok // at the first sample: both fetches read it, the reading has no rates yet
 	return nil
 }
 
