@@ -11,6 +11,7 @@ import (
 
 	dcfg "dcimon/config"
 	"dcimon/headless"
+	"dcimon/internal/spell"
 	ns "dcimon/namespace"
 	"dcimon/theme"
 	"dcimon/ui"
@@ -200,7 +201,7 @@ func savedHotset(cfg *config) error {
 		for _, x := range cfg.eff.Hotsets {
 			names = append(names, x.Name)
 		}
-		if near := dcfg.Closest(cfg.hotName, names); near != "" { // issue 42 item 3
+		if near := spell.Closest(cfg.hotName, names); near != "" { // issue 42 item 3
 			return usagef("hot --name %s: no such hotset in %s; did you mean %s?", cfg.hotName, cfg.eff.FilePath, near)
 		}
 		return usagef("hot --name %s: no such hotset in %s (hotsets: %s)", cfg.hotName, cfg.eff.FilePath, joinNames(names))

@@ -7,6 +7,7 @@ import (
 
 	dcfg "dcimon/config"
 	"dcimon/headless"
+	"dcimon/internal/spell"
 	ns "dcimon/namespace"
 )
 
@@ -61,7 +62,7 @@ func checkHotset(reg *ns.Registry, i int, h dcfg.Hotset) *hotsetIssue {
 	var msgs []string
 	for _, st := range h.Stats {
 		m := fmt.Sprintf("stat %q: no peer of %s has such a statistic", st, ref.Ctx.Path())
-		if c := dcfg.Closest(st, names); c != "" {
+		if c := spell.Closest(st, names); c != "" {
 			m += fmt.Sprintf(" (did you mean %q?)", c)
 		}
 		msgs = append(msgs, m)
@@ -89,7 +90,7 @@ func pathProblem(reg *ns.Registry, path string) string {
 		if cur != reg.Top() {
 			where = cur.Path()
 		}
-		if c := dcfg.Closest(p, names); c != "" {
+		if c := spell.Closest(p, names); c != "" {
 			return fmt.Sprintf("%s has no context %q (did you mean %q?)", where, p, c)
 		}
 		if len(names) > 12 {

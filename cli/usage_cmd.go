@@ -9,8 +9,8 @@ import (
 	"fmt"
 	"strings"
 
-	dcfg "dcimon/config"
 	"dcimon/headless"
+	"dcimon/internal/spell"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -30,7 +30,7 @@ func commandFlagError(c *cobra.Command, err error) error {
 		c.InheritedFlags().VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
 		flag, _, _ := strings.Cut(name, "=")
 		msg = "unknown flag: --" + flag
-		if near := dcfg.Closest(flag, names); near != "" {
+		if near := spell.Closest(flag, names); near != "" {
 			msg += "; did you mean --" + near + "?"
 		}
 		err = usagef("%s", msg)
@@ -83,7 +83,7 @@ func nearestCommand(root *cobra.Command, word string) string {
 			names = append(names, c.Name())
 		}
 	}
-	if near := dcfg.Closest(word, names); near != "" {
+	if near := spell.Closest(word, names); near != "" {
 		return near
 	}
 	if s := root.SuggestionsFor(word); len(s) > 0 {

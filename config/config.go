@@ -253,21 +253,6 @@ func suggest(key []string) string {
 	return fmt.Sprintf(" (did you mean %q?)", best)
 }
 
-// Closest is the candidate nearest name, for a "did you mean": one a typo or two away (by edit
-// distance, less than the name's length), or "" when none is.
-func Closest(name string, candidates []string) string {
-	best, bestD := "", 3
-	for _, c := range candidates {
-		if d := spell.Distance(name, c); d < bestD || (d == bestD && c < best) {
-			best, bestD = c, d
-		}
-	}
-	if bestD >= len(name) {
-		return ""
-	}
-	return best
-}
-
 // errAt is an Error at key's position (or the file's start when the file does not set it).
 func (f *File) errAt(key, format string, args ...any) *Error {
 	return &Error{File: f.Name, Pos: f.Set[key], Key: key, Msg: fmt.Sprintf(format, args...)}

@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"strings"
 
-	dcfg "dcimon/config"
+	"dcimon/internal/spell"
 	ns "dcimon/namespace"
 	"dcimon/views"
 )
@@ -107,7 +107,7 @@ func statError(reg *ns.Registry, grandpa, stat string, err error) error {
 		}
 	}
 	s := fmt.Sprintf("no peer of %s has a statistic %s (see `dcimon list %s`)", safe(grandpa), safe(stat), safe(ref.Ctx.Path()))
-	if c := dcfg.Closest(stat, names); c != "" {
+	if c := spell.Closest(stat, names); c != "" {
 		s += fmt.Sprintf("; did you mean %s?", safe(c))
 	}
 	return &wordsError{msg: s, err: err}

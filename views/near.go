@@ -6,7 +6,7 @@ package views
 import (
 	"strings"
 
-	dcfg "dcimon/config"
+	"dcimon/internal/spell"
 	ns "dcimon/namespace"
 )
 
@@ -32,7 +32,7 @@ func NearestPath(reg *ns.Registry, path string) (known, near string) {
 			if cur != reg.Top() {
 				known = lead + strings.Join(parts[:i], "/")
 			}
-			if c := dcfg.Closest(p, nearCandidates(cur, i == len(parts)-1)); c != "" {
+			if c := spell.Closest(p, nearCandidates(cur, i == len(parts)-1)); c != "" {
 				fixed := append(append(parts[:i:i], c), parts[i+1:]...)
 				near = lead + strings.Join(fixed, "/")
 			}

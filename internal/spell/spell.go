@@ -1,6 +1,6 @@
 // Package spell measures how far a mistyped name is from the names it could have meant: the one
-// edit distance behind the "did you mean" of the configuration file's keys and of the monitor's
-// key names (issue 37: the same function lived in config and ui).
+// edit distance behind every "did you mean" (the configuration file's keys, the monitor's key
+// names, commands, flags, paths and hotsets; issue 37: the same function lived in config and ui).
 package spell
 
 // Distance is the Levenshtein distance of a and b, counted in bytes: the fewest insertions,
@@ -23,4 +23,20 @@ func Distance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// Closest is the candidate nearest name, for a "did you mean": one a typo or two away (by edit
+// distance, less than the name's length), or "" when none is; of two as near, the first in
+// byte order, so the answer does not depend on the candidates' order.
+func Closest(name string, candidates []string) string {
+	best, bestD := "", 3
+	for _, c := range candidates {
+		if d := Distance(name, c); d < bestD || (d == bestD && c < best) {
+			best, bestD = c, d
+		}
+	}
+	if bestD >= len(name) {
+		return ""
+	}
+	return best
 }

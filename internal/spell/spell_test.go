@@ -26,3 +26,25 @@ func TestDistance(t *testing.T) {
 		}
 	}
 }
+
+// Closest offers a name a typo or two away, the first in byte order of two as near, and nothing
+// for a name too short to tell or too far from every candidate (issue 42 item 3's did-you-mean).
+func TestClosest(t *testing.T) {
+	for _, c := range []struct {
+		name       string
+		candidates []string
+		want       string
+	}{
+		{"lsit", []string{"list", "get", "hot"}, "list"},
+		{"intervl", []string{"interval", "json"}, "interval"},
+		{"buzy", []string{"busy", "bury"}, "bury"}, // both one away: the first in byte order
+		{"buzy", []string{"bury", "busy"}, "bury"}, // whatever the candidates' order
+		{"x", []string{"y"}, ""},                   // one edit is the whole name
+		{"nope", []string{"list", "describe"}, ""},
+		{"get", nil, ""},
+	} {
+		if got := Closest(c.name, c.candidates); got != c.want {
+			t.Errorf("Closest(%q, %q) = %q, want %q", c.name, c.candidates, got, c.want)
+		}
+	}
+}
