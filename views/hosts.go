@@ -181,26 +181,6 @@ func nanZero(x float64) float64 {
 // not be read goes last either way, and ties keep the name order, so a table never reorders
 // rows that compare equal from one reading to the next.
 func SortHosts(rows []HostRow, key string, desc bool) {
-	num := func(r HostRow) float64 {
-		switch key {
-		case "cpu":
-			return r.CPU
-		case "mem":
-			return r.Mem
-		case "load":
-			return r.Load1
-		case "disk":
-			return r.Disk
-		case "net":
-			return r.Net
-		case "age":
-			if r.Age < 0 {
-				return math.NaN()
-			}
-			return r.Age.Seconds()
-		}
-		return 0
-	}
 	slices.SortStableFunc(rows, func(a, b HostRow) int {
 		var c int
 		switch key {
@@ -209,7 +189,7 @@ func SortHosts(rows []HostRow, key string, desc bool) {
 		case "state":
 			c = strings.Compare(a.State, b.State)
 		default:
-			x, y := num(a), num(b)
+			x, y := hostValue(key, a), hostValue(key, b)
 			switch xn, yn := math.IsNaN(x), math.IsNaN(y); {
 			case xn && yn:
 			case xn:
@@ -234,28 +214,15 @@ func SortHosts(rows []HostRow, key string, desc bool) {
 // iostat print, bytes a second in decimal units (kB/s, MB/s as sar prints them), "n/a" for one
 // that could not be read.
 func HostFigure(key string, r HostRow) string {
-	var x float64
-	switch key {
-	case "cpu":
-		x = r.CPU
-	case "mem":
-		x = r.Mem
-	case "load":
-		x = r.Load1
-	case "disk":
-		x = r.Disk
-	case "net":
-		x = r.Net
-	case "age":
-		if r.Age < 0 {
-			return "never"
-		}
-		if r.Age < 10*time.Second {
-			return fmt.Sprintf("%.1fs", r.Age.Seconds())
-		}
+	x := hostValue(key, r)
+	switch {
+	case key == "age" && math.IsNaN(x):
+		return "never"
+	case key == "age" && r.Age < 10*time.Second:
+		return fmt.Sprintf("%.1fs", r.Age.Seconds())
+	case key == "age":
 		return r.Age.Round(time.Second).String()
-	}
-	if math.IsNaN(x) {
+	case math.IsNaN(x):
 		return "n/a"
 	}
 	switch key {
@@ -265,6 +232,29 @@ func HostFigure(key string, r HostRow) string {
 		return BytesRate(x)
 	}
 	return fmt.Sprintf("%.1f", x)
+}
+
+// hostValue is the figure of r that key names (one of HostKeys but name and state), NaN when
+// it could not be read (an age: the host never answered).
+func hostValue(key string, r HostRow) float64 {
+	switch key {
+	case "cpu":
+		return r.CPU
+	case "mem":
+		return r.Mem
+	case "load":
+		return r.Load1
+	case "disk":
+		return r.Disk
+	case "net":
+		return r.Net
+	case "age":
+		if r.Age < 0 {
+			return math.NaN()
+		}
+		return r.Age.Seconds()
+	}
+	return math.NaN()
 }
 
 // BytesRate is a rate of bytes a second in decimal units, three significant digits or more.
