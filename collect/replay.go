@@ -16,17 +16,36 @@ import (
 // other move (back, a jump, a time typed) seeks through the temporal index and reads the two
 // samples that end at the new time, with nothing taken across the move (Sampler.Restart).
 //
-// The monitor calls Move between collections and Sample inside its commands; a Sample without
-// a Move reads again where the cursor is (a class that came on screen), never further.
+// The monitor calls Move and Step on its own goroutine, between collections, and Sample inside
+// its commands; a Sample without a move reads again where the cursor is (a class that came on
+// screen), never further.
+//
+// Its state is in two parts, each with its own lock: the move asked for and not read yet (mu),
+// written by Move and Step and taken whole by Sample; and the timelines' reading places, which
+// only Sample moves, one Sample at a time (reading).
 type Replay struct {
 	*Sampler
 	h History
 
-	mu     sync.Mutex // guards moveTo, moved and step
-	moveTo time.Time  // a move asked for, not read yet
-	moved  bool
-	step   int        // a move by samples asked for (with moved): +1 the next, -1 the one before
-	rd     sync.Mutex // serialises Sample's reading of the archives
+	mu    sync.Mutex // guards asked
+	asked cursorMove // the move asked for since the last Sample
+
+	reading sync.Mutex // serialises Sample's reading of the archives
+}
+
+// cursorMove is a move of the replay cursor asked for and not read yet.
+type cursorMove struct {
+	pending bool      // a Move or Step was asked for since the last Sample
+	to      time.Time // where Move asked to read; zero when the steps count from the sample shown
+	steps   int       // samples to step from there: +n the nth after, -n the nth before
+}
+
+// from is where the move's steps count from: its time, or the sample shown.
+func (m cursorMove) from(shown time.Time) time.Time {
+	if m.to.IsZero() {
+		return shown
+	}
+	return m.to
 }
 
 // NewReplay puts a time cursor on s, a sampler of the archives as (OpenSource). It starts at
@@ -35,14 +54,21 @@ func NewReplay(s *Sampler, h History, at time.Time) *Replay {
 	r := &Replay{Sampler: s, h: h}
 	s.opt.EveryClass = true // a reading after a jump has every class's rates
 	if at.IsZero() {
-		for _, x := range h.Timelines() {
-			if at.IsZero() || x.Start().Before(at) {
-				at = x.Start()
-			}
-		}
+		at = earliestStart(h)
 	}
 	r.Move(at)
 	return r
+}
+
+// earliestStart is where the first rates of any of h's timelines are.
+func earliestStart(h History) time.Time {
+	var at time.Time
+	for _, x := range h.Timelines() {
+		if at.IsZero() || x.Start().Before(at) {
+			at = x.Start()
+		}
+	}
+	return at
 }
 
 // Span is the time from the first archive's start to the last one's end.
@@ -60,142 +86,205 @@ func (r *Replay) Move(t time.Time) {
 	first, last := r.Span()
 	t = Within(t, first, last)
 	r.mu.Lock()
-	r.moveTo, r.moved, r.step = t, true, 0
+	r.asked = cursorMove{pending: true, to: t}
 	r.mu.Unlock()
 }
 
 // Step asks the next Sample to read the nth sample after the one shown (n > 0) or before it
-// (n < 0); steps asked for before a Sample add up. It reads nothing itself: the monitor calls it
-// on its own goroutine.
+// (n < 0); steps asked for before a Sample add up, and after a Move not read yet they count
+// from its time. It reads nothing itself: the monitor calls it on its own goroutine.
 func (r *Replay) Step(n int) {
 	r.mu.Lock()
-	if !r.moved {
-		r.moveTo = time.Time{} // from the sample shown; after a Move not read yet, from its time
+	if !r.asked.pending {
+		r.asked.to = time.Time{} // from the sample shown
 	}
-	r.moved, r.step = true, r.step+n
+	r.asked.pending, r.asked.steps = true, r.asked.steps+n
 	r.mu.Unlock()
 }
 
-// Sample reads at the time the last Move asked for, or again where the cursor is.
-func (r *Replay) Sample(ctx context.Context) (*ns.Snapshot, error) {
+// takeMove is the move asked for since the last Sample, which no longer is.
+func (r *Replay) takeMove() cursorMove {
 	r.mu.Lock()
-	at, moved, step := r.moveTo, r.moved, r.step
-	r.moved, r.step = false, 0
-	r.mu.Unlock()
-	r.rd.Lock()
-	defer r.rd.Unlock()
-	base := at
-	if base.IsZero() {
-		base = r.Now()
-	}
-	moved2 := false // the cursors were moved to find the step: what follows is a seek
+	defer r.mu.Unlock()
+	m := r.asked
+	r.asked = cursorMove{}
+	return m
+}
+
+// Sample reads at the time the last Move or Steps asked for, or again where the cursor is.
+func (r *Replay) Sample(ctx context.Context) (*ns.Snapshot, error) {
+	move := r.takeMove()
+	r.reading.Lock()
+	defer r.reading.Unlock()
 	switch {
-	case step > 0:
-		if base.Before(r.Now()) {
-			moved2 = true
-			for _, x := range r.h.Timelines() {
-				_ = x.Seek(clampTo(base, x)) // its records after base come next
-			}
-		}
-		from := base
-		for i := 0; i < step; i++ {
-			next := r.NextStep(from)
-			if next.IsZero() {
-				if i == 0 {
-					return r.Sampler.Snapshot(), fmt.Errorf("replay: %w: no sample after %s", ErrArchiveEnd, r.Now().Format(time.RFC3339))
-				}
-				break
-			}
-			from = next
-		}
-		at = from
-	case step < 0:
-		at, moved2 = base, true
-		for i := 0; i < -step; i++ {
-			prev := time.Time{}
-			for _, x := range r.h.Timelines() {
-				if p, ok := x.Before(at); ok && p.After(prev) {
-					prev = p
-				}
-			}
-			if prev.IsZero() {
-				if i == 0 {
-					return r.Sampler.Snapshot(), fmt.Errorf("replay: the start of the archive: no sample before %s", r.Now().Format(time.RFC3339))
-				}
-				break
-			}
-			at = prev
-		}
+	case !move.pending:
+		return r.seekAndRead(ctx, r.Now())
+	case move.steps > 0:
+		return r.stepForward(ctx, move.from(r.Now()), move.steps)
+	case move.steps < 0:
+		return r.stepBack(ctx, move.from(r.Now()), -move.steps)
 	}
-	if !moved {
-		at = r.Now()
-	} else if !moved2 {
-		// The next sample of each archive at most, and one at least: the reading follows the
-		// one shown. Nothing new (a play between two samples): what is shown stays.
-		back, most, any := false, 0, false
+	return r.readFollowing(ctx, move.from(r.Now()))
+}
+
+// stepForward reads the nth sample after from. From a time before the sample shown (a Move
+// not read yet, then steps) the timelines are placed there first, and the reading is a seek;
+// from the sample shown it follows on.
+func (r *Replay) stepForward(ctx context.Context, from time.Time, n int) (*ns.Snapshot, error) {
+	placed := from.Before(r.Now())
+	if placed {
 		for _, x := range r.h.Timelines() {
-			back = back || at.Before(x.Shown())
-			k := x.Count(x.Shown(), at, 2)
-			most, any = max(most, k), any || k > 0
-		}
-		switch {
-		case !back && most == 1 && r.Sampler.Snapshot() != nil:
-			return r.readAt(ctx, at)
-		case !back && !any && !at.Equal(r.Now()):
-			if snap := r.Sampler.Snapshot(); snap != nil {
-				return snap, nil
-			}
+			_ = x.Seek(clampTo(from, x)) // its records after from come next
 		}
 	}
-	// A seek: every archive to the two samples that end at at, read as a first reading and
-	// then the one with rates. Each archive's first reading is its own first of the two: hosts
-	// whose archives end at different times (one ended long before at) each have their rates.
+	at, ok := r.nthStep(from, n)
+	if !ok {
+		return r.Sampler.Snapshot(), fmt.Errorf("replay: %w: no sample after %s", ErrArchiveEnd, r.Now().Format(time.RFC3339))
+	}
+	if placed {
+		return r.seekAndRead(ctx, at)
+	}
+	return r.readFollowing(ctx, at)
+}
+
+// stepBack reads the nth sample before from, by a seek.
+func (r *Replay) stepBack(ctx context.Context, from time.Time, n int) (*ns.Snapshot, error) {
+	at, ok := r.nthBefore(from, n)
+	if !ok {
+		return r.Sampler.Snapshot(), fmt.Errorf("replay: the start of the archive: no sample before %s", r.Now().Format(time.RFC3339))
+	}
+	return r.seekAndRead(ctx, at)
+}
+
+// nthStep is the time n steps forward from t reads at (NextStep n times), as far as the
+// timelines go; false when there is not one step.
+func (r *Replay) nthStep(t time.Time, n int) (time.Time, bool) {
+	for i := range n {
+		next := r.NextStep(t)
+		if next.IsZero() {
+			return t, i > 0
+		}
+		t = next
+	}
+	return t, true
+}
+
+// nthBefore is the time of the nth sample before t, of any timeline, as far as they go; false
+// when there is none before t.
+func (r *Replay) nthBefore(t time.Time, n int) (time.Time, bool) {
+	for i := range n {
+		prev := r.latestBefore(t)
+		if prev.IsZero() {
+			return t, i > 0
+		}
+		t = prev
+	}
+	return t, true
+}
+
+// latestBefore is the time of the last sample before t of any timeline; zero when none has one.
+func (r *Replay) latestBefore(t time.Time) time.Time {
+	var latest time.Time
+	for _, x := range r.h.Timelines() {
+		if p, ok := x.Before(t); ok && p.After(latest) {
+			latest = p
+		}
+	}
+	return latest
+}
+
+// readFollowing reads at t, a time that may follow the sample shown: when each timeline has at
+// most its next sample by t and one has it, the reading goes on from the one shown; when none
+// has a sample by t (a play between two samples), what is shown stays. Otherwise (t before a
+// sample shown, or two samples or more ahead) it is a seek.
+func (r *Replay) readFollowing(ctx context.Context, t time.Time) (*ns.Snapshot, error) {
+	shown := r.Sampler.Snapshot()
+	behind, ahead := r.samplesAhead(t)
+	switch {
+	case shown == nil || behind:
+	case ahead == 1:
+		return r.readAt(ctx, t)
+	case ahead == 0 && !t.Equal(r.Now()):
+		return shown, nil
+	}
+	return r.seekAndRead(ctx, t)
+}
+
+// samplesAhead says whether t is before the sample some timeline shows (behind), and the most
+// samples any timeline has after the one it shows and up to t, counted to 2 at most.
+func (r *Replay) samplesAhead(t time.Time) (behind bool, most int) {
+	for _, x := range r.h.Timelines() {
+		behind = behind || t.Before(x.Shown())
+		most = max(most, x.Count(x.Shown(), t, 2))
+	}
+	return behind, most
+}
+
+// seekAndRead is a seek: every timeline to the two samples that end at t, read as a first
+// reading and then the one with rates. Each timeline's first reading is its own first of the
+// two: hosts whose archives end at different times (one ended long before t) each have their
+// rates.
+func (r *Replay) seekAndRead(ctx context.Context, t time.Time) (*ns.Snapshot, error) {
 	tls := r.h.Timelines()
 	firsts := make([]time.Time, len(tls))
-	some := false
+	someBefore := false // some timeline's first of the two samples is before t
 	for i, x := range tls {
 		// A time this host's archive does not cover: it reads its nearest end.
-		if err := x.Seek(clampTo(at, x)); err != nil {
+		if err := x.Seek(clampTo(t, x)); err != nil {
 			return nil, err
 		}
-		firsts[i] = at
-		if q, ok := x.Ahead(); ok && q.Before(at) { // the first of its two samples
-			firsts[i], some = q, true
+		firsts[i] = t
+		if q, ok := x.Ahead(); ok && q.Before(t) {
+			firsts[i], someBefore = q, true
 		}
 	}
 	r.Sampler.Restart()
-	if some {
+	if someBefore {
 		if _, err := r.readEach(ctx, firsts); err != nil {
 			return nil, err
 		}
 	}
-	return r.readAt(ctx, at)
+	return r.readAt(ctx, t)
 }
 
 // NextStep is the time a step forward from t reads at: the next sample of every archive when
 // none of them has two by then (hosts sampled at the same interval, a little apart, all move
 // on together), else the earliest one's.
 func (r *Replay) NextStep(t time.Time) time.Time {
-	var first, last time.Time
-	for _, x := range r.h.Timelines() {
-		if n, ok := x.After(t); ok {
-			if first.IsZero() || n.Before(first) {
-				first = n
-			}
-			if n.After(last) {
-				last = n
-			}
-		}
-	}
-	if last.Equal(first) {
-		return first
+	earliest, latest := r.nextSamples(t)
+	if latest.Equal(earliest) {
+		return earliest
 	}
 	for _, x := range r.h.Timelines() {
-		if x.Count(t, last, 2) > 1 {
-			return first
+		if x.Count(t, latest, 2) > 1 {
+			return earliest
 		}
 	}
-	return last
+	return latest
+}
+
+// nextSamples is the earliest and the latest of the timelines' first samples after t; zero
+// when none has one.
+func (r *Replay) nextSamples(t time.Time) (earliest, latest time.Time) {
+	for _, x := range r.h.Timelines() {
+		n, ok := x.After(t)
+		if !ok {
+			continue
+		}
+		if earliest.IsZero() || n.Before(earliest) {
+			earliest = n
+		}
+		latest = later(latest, n)
+	}
+	return earliest, latest
+}
+
+// later is the later of a and b.
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
 }
 
 // clampTo is t within a timeline's span.
@@ -206,8 +295,7 @@ func clampTo(t time.Time, x Timeline) time.Time {
 
 // readAt is one collection of every archive up to t.
 func (r *Replay) readAt(ctx context.Context, t time.Time) (*ns.Snapshot, error) {
-	tls := r.h.Timelines()
-	ts := make([]time.Time, len(tls))
+	ts := make([]time.Time, len(r.h.Timelines()))
 	for i := range ts {
 		ts[i] = t
 	}
@@ -219,9 +307,7 @@ func (r *Replay) readEach(ctx context.Context, ts []time.Time) (*ns.Snapshot, er
 	var last time.Time
 	for i, x := range r.h.Timelines() {
 		x.ReadTo(ts[i])
-		if ts[i].After(last) {
-			last = ts[i]
-		}
+		last = later(last, ts[i])
 	}
 	snap, err := r.Sampler.Sample(ctx)
 	if err != nil {
