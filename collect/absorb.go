@@ -13,28 +13,28 @@ import (
 func (s *Sampler) absorb(out []namespace.ClassSample, ps *provState, req Request, res result, now time.Time) []namespace.ClassSample {
 	s.stMu.Lock()
 	defer s.stMu.Unlock()
-	ps.lastDur = res.dur
+	ps.health.lastDur = res.dur
 	if s.opt.Replay {
 		// The replay clock is the latest record any archive has read: the other hosts' reads
 		// move it meanwhile, so its difference over one reading is no duration of this one's.
 		res.dur, res.slack = 0, ReplaySlack
 	}
-	wasDead := ps.dead
+	wasDead := ps.health.liveness == assumedDead
 	if res.err == nil {
 		s.noteAnswer(ps, req, res, now)
 	} else {
 		s.noteFailure(ps, res, now)
 	}
-	if s.diesNow(ps, now) && ps.dynamic {
+	if s.diesNow(ps, now) && ps.origin == discovered {
 		// A user's supplier's contexts and statistics are removed (SPMI-DDS-4); they are
 		// declared again when it updates.
 		s.retract(ps, now)
 		return out
 	}
-	if ps.dynamic && wasDead && !ps.dead {
+	if ps.origin == discovered && wasDead && ps.health.liveness == alive {
 		s.redescribe(ps, now)
 	}
-	if res.err == nil && !ps.dead {
+	if res.err == nil && ps.health.liveness == alive {
 		return s.readSamples(out, ps, req, res, now)
 	}
 	return s.failedSamples(out, ps, req, res, now)
@@ -50,16 +50,16 @@ func (s *Sampler) noteAnswer(ps *provState, req Request, res result, now time.Ti
 	}
 	updated := t.After(ps.lastTime) || ps.lastTime.IsZero()
 	if updated {
-		ps.lastTime, ps.lastOK = t, now
+		ps.lastTime, ps.health.lastOK = t, now
 	}
-	if ps.failing || (ps.dead && updated) {
+	if ps.health.read == failed || (ps.health.liveness == assumedDead && updated) {
 		s.log.Add(namespace.Event{Time: now, Kind: namespace.EvSupplierAlive, Path: ps.sup.Module,
 			Text: fmt.Sprintf("supplier %s answers again", ps.sup.Module)})
 	}
-	ps.failing, ps.lastErr = false, nil
+	ps.health.read, ps.health.lastErr = answered, nil
 	s.noteWarning(ps, now)
-	ps.successes++
-	ps.reset, ps.haveReset = res.batch.Reset, true
+	ps.health.successes++
+	ps.health.reset = res.batch.Reset
 	// Static and variable datums count as read once every class has been read.
 	if req.Static && (req.Classes == nil || req.every) {
 		ps.needStatic = false
@@ -68,7 +68,7 @@ func (s *Sampler) noteAnswer(ps *provState, req Request, res result, now time.Ti
 		ps.lastVar = now
 	}
 	if updated {
-		ps.dead = false
+		ps.health.liveness = alive
 	}
 }
 
@@ -79,35 +79,35 @@ func (s *Sampler) noteWarning(ps *provState, now time.Time) {
 		return
 	}
 	werr := w.Warning()
-	if werr != nil && (ps.warning == nil || ps.warning.Error() != werr.Error()) {
+	if werr != nil && (ps.health.warning == nil || ps.health.warning.Error() != werr.Error()) {
 		s.log.Add(namespace.Event{Time: now, Kind: namespace.EvProviderError, Path: ps.sup.Module,
 			Text: fmt.Sprintf("supplier %s: %v", ps.sup.Module, werr)})
 	}
-	ps.warning = werr
+	ps.health.warning = werr
 }
 
 // noteFailure updates a provider's health after a failure, logging an error that is new.
 func (s *Sampler) noteFailure(ps *provState, res result, now time.Time) {
-	ps.failures++
-	if !ps.failing || ps.lastErr == nil || ps.lastErr.Error() != res.err.Error() {
+	ps.health.failures++
+	if ps.health.read != failed || ps.health.lastErr == nil || ps.health.lastErr.Error() != res.err.Error() {
 		s.log.Add(namespace.Event{Time: now, Kind: namespace.EvProviderError, Path: ps.sup.Module,
 			Text: fmt.Sprintf("provider %s: %v", ps.sup.Module, res.err)})
 	}
-	ps.failing, ps.lastErr = true, res.err
+	ps.health.read, ps.health.lastErr = failed, res.err
 	// Static and variable datums skipped in a reading that never arrived must be read again.
 	ps.needStatic = true
-	if ps.lastOK.IsZero() {
-		ps.lastOK = now // liveness counts from the first attempt
+	if ps.health.lastOK.IsZero() {
+		ps.health.lastOK = now // liveness counts from the first attempt
 	}
 }
 
 // diesNow says the provider is assumed dead at this reading, marking and logging it so:
 // SPMI-DDS-4, no update for longer than the timeout; its instances go.
 func (s *Sampler) diesNow(ps *provState, now time.Time) bool {
-	if s.opt.Liveness <= 0 || ps.dead || ps.lastOK.IsZero() || now.Sub(ps.lastOK) <= s.opt.Liveness {
+	if s.opt.Liveness <= 0 || ps.health.liveness == assumedDead || ps.health.lastOK.IsZero() || now.Sub(ps.health.lastOK) <= s.opt.Liveness {
 		return false
 	}
-	ps.dead = true
+	ps.health.liveness = assumedDead
 	s.log.Add(namespace.Event{Time: now, Kind: namespace.EvSupplierDead, Path: ps.sup.Module,
 		Text: fmt.Sprintf("supplier %s: %s", ps.sup.Module, namespace.SiAssumedDead.Line())})
 	return true
@@ -117,7 +117,7 @@ func (s *Sampler) diesNow(ps *provState, now time.Time) bool {
 // with the registry.
 func (s *Sampler) readSamples(out []namespace.ClassSample, ps *provState, req Request, res result, now time.Time) []namespace.ClassSample {
 	for _, cr := range res.batch.Classes {
-		if cr.Class == nil || !req.Wants(cr.Class) || (ps.dynamic && !slices.Contains(ps.classes, cr.Class)) {
+		if cr.Class == nil || !req.Wants(cr.Class) || (ps.origin == discovered && !slices.Contains(ps.classes, cr.Class)) {
 			continue // a user's class the registry refused (a duplicate, SPMI-DDS-2)
 		}
 		insts, evs, err := s.reg.Sync(cr.Class, cr.Specs, now, ps.insts[cr.Class])
@@ -155,7 +155,7 @@ func readSample(cr ClassReading, insts []*namespace.Instance, syncErr error, res
 // when it does).
 func (s *Sampler) failedSamples(out []namespace.ClassSample, ps *provState, req Request, res result, now time.Time) []namespace.ClassSample {
 	why, err := res.why, res.err
-	if ps.dead {
+	if ps.health.liveness == assumedDead {
 		why = namespace.ReasonAssumedDead
 		if err == nil {
 			err = fmt.Errorf("%s: %s", ps.sup.Module, namespace.SiAssumedDead.Line())
@@ -166,13 +166,13 @@ func (s *Sampler) failedSamples(out []namespace.ClassSample, ps *provState, req 
 			continue
 		}
 		insts := s.reg.Instances(c)
-		if ps.dead && !c.SingleInstance() && len(insts) > 0 {
+		if ps.health.liveness == assumedDead && !c.SingleInstance() && len(insts) > 0 {
 			// A dead supplier's contexts are removed (SPMI-DDS-4); they come back when it does.
 			_, evs, _ := s.reg.Sync(c, nil, now, nil)
 			s.log.Add(evs...)
 			insts = nil
 		}
-		out = append(out, namespace.ClassSample{Class: c, Reset: ps.reset, Time: now, Start: now,
+		out = append(out, namespace.ClassSample{Class: c, Reset: ps.health.reset, Time: now, Start: now,
 			End: now.Add(res.dur), Insts: insts, Err: err, ErrReason: why})
 	}
 	return out

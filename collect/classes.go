@@ -29,7 +29,7 @@ func (s *Sampler) redescribe(ps *provState, t time.Time) {
 	for _, c := range ps.classes {
 		n := byID[c.ID.String()]
 		switch {
-		case n == nil && !ps.dynamic:
+		case n == nil && ps.origin == builtIn:
 			kept[c.ID.String()] = true // a built-in supplier's classes stay
 		case n == nil, n != c && !(c.Shared && n.Shared) && namespace.ClassDiffers(c, n):
 			drop = append(drop, c)
@@ -52,7 +52,7 @@ func (s *Sampler) redescribe(ps *provState, t time.Time) {
 		if kept[key] {
 			continue
 		}
-		if !ps.dynamic && !replaced[key] {
+		if ps.origin == builtIn && !replaced[key] {
 			continue // a built-in supplier declares its classes once
 		}
 		if err := s.registerClass(ps, nc); err != nil {

@@ -21,6 +21,13 @@ type GoAwayer interface {
 	GoAway()
 }
 
+// discovery is the state of finding users' suppliers (guarded by Sampler.mu).
+type discovery struct {
+	last    time.Time       // when the last discovery was taken
+	pending chan discResult // a discovery still running after its deadline
+	lastErr string          // the last discovery's error, said once
+}
+
 type discResult struct {
 	provs []Provider
 	err   error
@@ -30,10 +37,10 @@ type discResult struct {
 // (their classes registered as they declare them), those gone are removed with their classes.
 // A discovery that does not answer within half a second is taken at a later collection.
 func (s *Sampler) discover(ctx context.Context, now time.Time) {
-	if s.opt.Discover == nil || (s.discCh == nil && !s.lastDisc.IsZero() && now.Sub(s.lastDisc) < s.opt.DiscoverEvery) {
+	if s.opt.Discover == nil || (s.disc.pending == nil && !s.disc.last.IsZero() && now.Sub(s.disc.last) < s.opt.DiscoverEvery) {
 		return
 	}
-	if s.discCh == nil {
+	if s.disc.pending == nil {
 		ch := make(chan discResult, 1)
 		dctx, cancel := context.WithTimeout(context.Background(), s.opt.Deadline)
 		d := s.opt.Discover
@@ -42,27 +49,27 @@ func (s *Sampler) discover(ctx context.Context, now time.Time) {
 			p, err := d.Discover(dctx)
 			ch <- discResult{p, err}
 		}()
-		s.discCh = ch
+		s.disc.pending = ch
 	}
 	wait := min(s.opt.Deadline, 500*time.Millisecond)
 	t := time.NewTimer(wait)
 	defer t.Stop()
 	var res discResult
 	select {
-	case res = <-s.discCh:
-		s.discCh = nil
+	case res = <-s.disc.pending:
+		s.disc.pending = nil
 	case <-t.C:
 		return
 	case <-ctx.Done():
 		return
 	}
-	s.lastDisc = now
-	if res.err != nil && res.err.Error() != s.discErr {
+	s.disc.last = now
+	if res.err != nil && res.err.Error() != s.disc.lastErr {
 		s.log.Add(namespace.Event{Time: now, Kind: namespace.EvProviderError, Path: "dds", Text: "finding users' suppliers: " + res.err.Error()})
 	}
-	s.discErr = ""
+	s.disc.lastErr = ""
 	if res.err != nil {
-		s.discErr = res.err.Error() // said once, not at every discovery
+		s.disc.lastErr = res.err.Error() // said once, not at every discovery
 	}
 	present := make(map[Provider]bool, len(res.provs))
 	for _, p := range res.provs {
@@ -74,7 +81,7 @@ func (s *Sampler) discover(ctx context.Context, now time.Time) {
 	keep := make([]*provState, 0, len(s.prov)+len(res.provs))
 	for _, ps := range s.prov {
 		known[ps.p] = true
-		if ps.dynamic && !present[ps.p] {
+		if ps.origin == discovered && !present[ps.p] {
 			gone = append(gone, ps)
 			continue
 		}
@@ -85,16 +92,13 @@ func (s *Sampler) discover(ctx context.Context, now time.Time) {
 			continue
 		}
 		s.nextID++
-		// The reset is taken as known and zero, so the first declaration is taken at once.
-		ps := &provState{p: p, sup: p.Supplier(), id: s.nextID, dynamic: true, needStatic: true, haveReset: true,
+		// Its reset is taken as known and zero (resetKnown), so its first declaration is taken at once.
+		ps := &provState{p: p, sup: p.Supplier(), id: s.nextID, origin: discovered, needStatic: true,
 			insts: map[*namespace.Class][]*namespace.Instance{}}
 		added = append(added, ps)
 		keep = append(keep, ps)
 	}
 	slices.SortStableFunc(keep, func(a, b *provState) int { return strings.Compare(a.sup.Module, b.sup.Module) })
-	for i, ps := range keep {
-		ps.index = i
-	}
 	s.prov = keep
 	s.stMu.Unlock()
 	for _, ps := range gone {
@@ -109,7 +113,7 @@ func (s *Sampler) discover(ctx context.Context, now time.Time) {
 	}
 	// A class refused because another supplier had it may be free now.
 	for _, ps := range s.prov {
-		if ps.dynamic && !ps.dead && len(ps.refused) > 0 {
+		if ps.origin == discovered && ps.health.liveness == alive && len(ps.refused) > 0 {
 			s.redescribe(ps, now)
 		}
 	}
@@ -128,14 +132,11 @@ func (s *Sampler) GoAway(module string) error {
 		return fmt.Errorf("no supplier %q", module)
 	}
 	ps := s.prov[i]
-	if !ps.dynamic {
+	if ps.origin == builtIn {
 		s.stMu.Unlock()
 		return fmt.Errorf("supplier %s is built in: only extension suppliers can be told to go away (SPMI-DDS-5)", module)
 	}
 	s.prov = slices.Delete(slices.Clone(s.prov), i, i+1)
-	for j, o := range s.prov {
-		o.index = j
-	}
 	s.stMu.Unlock()
 	if g, ok := ps.p.(GoAwayer); ok {
 		g.GoAway()

@@ -32,28 +32,59 @@ const ReplaySlack = 50 * time.Millisecond
 // Subscribe), isolates their failures, keeps instances in step with what they report (with
 // added and removed events), and turns each collection into the next immutable snapshot.
 // Sample calls are serialised; everything else is safe for concurrent use.
+//
+// Its state has three owners, each a lock over named parts:
+//   - mu is held by Sample and GoAway for the whole of their run (Snapshot, Restart and Refresh
+//     take it a moment): it guards what one collection leaves the next (col), the finding of
+//     users' suppliers (disc), the Shared contexts' count and every provState's reading fields;
+//   - stMu guards the provider list and every provider's health, which Status reads while a
+//     Sample runs: only the holder of mu changes them (and run's goroutine health.collecting);
+//   - subMu guards the subscriptions, which any goroutine changes (Subscribe).
 type Sampler struct {
-	reg  *namespace.Registry
-	log  *namespace.EventLog
-	opt  Options
-	prov []*provState
-	mon  *monitor
+	reg *namespace.Registry
+	log *namespace.EventLog // safe for concurrent use
+	opt Options
+	mon *monitor
 
-	mu          sync.Mutex // serialises Sample
-	prev, older *namespace.Snapshot
-	lastSamples int // how many class samples the last collection made: room for the next
-	refresh     bool
-	restart     bool // the next collection does not follow the previous one (Restart)
+	mu     sync.Mutex
+	col    collection
+	disc   discovery
+	shared map[string]int // a Shared context's id → how many suppliers declare it (SPMI-DDS-2)
+	nextID uint32         // how many suppliers the sampler has had
+
+	stMu sync.Mutex
+	prov []*provState
 
 	subMu sync.Mutex
 	subs  map[*namespace.Class]int
-	stMu  sync.Mutex // guards the provStates' status fields read by Status, and the list itself
+}
 
-	shared   map[string]int // a Shared context's id → how many suppliers declare it (SPMI-DDS-2)
-	nextID   uint32
-	lastDisc time.Time
-	discCh   chan discResult // a discovery still running after its deadline
-	discErr  string          // the last discovery's error, said once
+// collection is what one collection leaves the next (guarded by Sampler.mu).
+type collection struct {
+	prev, older *namespace.Snapshot // the latest snapshot and the one before it
+	lastSamples int                 // how many class samples the last collection made: room for the next
+	asked       nextAsks            // what callers asked of the next collection
+}
+
+// nextAsks is what callers asked of the next collection between two, taken whole by it.
+type nextAsks struct {
+	rereadVariable bool // re-read SV_VARIABLE datums too (Refresh)
+	restart        bool // it does not follow the previous one (Restart)
+}
+
+// takeAsked is what was asked of this collection, which the next no longer is.
+func (c *collection) takeAsked() nextAsks {
+	a := c.asked
+	c.asked = nextAsks{}
+	return a
+}
+
+// keep makes this collection's snapshot from its samples and keeps it as the latest.
+func (c *collection) keep(samples []namespace.ClassSample, start, end time.Time, restart bool) *namespace.Snapshot {
+	c.lastSamples = len(samples)
+	next := namespace.Next(c.prev, &namespace.Sample{Start: start, End: end, Classes: samples, Restart: restart}, c.older)
+	c.older, c.prev = c.prev, next
+	return next
 }
 
 // NewSampler registers every provider's classes, and the Monitor class, in reg.
@@ -83,14 +114,14 @@ func NewSampler(reg *namespace.Registry, provs []Provider, opt Options) (*Sample
 	// The order suppliers are found in means nothing (DCI4-SUP-9): they are sorted by module.
 	provs = slices.Clone(provs)
 	slices.SortStableFunc(provs, func(a, b Provider) int { return strings.Compare(a.Supplier().Module, b.Supplier().Module) })
-	for i, p := range provs {
+	for _, p := range provs {
 		s.nextID++
-		ps := &provState{p: p, sup: p.Supplier(), index: i, id: s.nextID, needStatic: true, insts: map[*namespace.Class][]*namespace.Instance{}}
+		ps := &provState{p: p, sup: p.Supplier(), id: s.nextID, needStatic: true, insts: map[*namespace.Class][]*namespace.Instance{}}
 		ps.classes = p.Classes()
 		// One supplier that cannot be registered does not stop the others (DCI4-SUP-2): it stays
 		// listed, failed, with its error, and is never collected.
 		if err := s.register(ps); err != nil {
-			ps.regErr, ps.lastErr, ps.failing = err, err, true
+			ps.health.read, ps.health.lastErr = unregistered, err
 			ps.classes = nil
 			s.log.Add(namespace.Event{Time: opt.Now(), Kind: namespace.EvProviderError, Path: ps.sup.Module,
 				Text: fmt.Sprintf("supplier %s not registered: %v", ps.sup.Module, err)})
@@ -115,7 +146,7 @@ func (s *Sampler) Events() *namespace.EventLog { return s.log }
 func (s *Sampler) Snapshot() *namespace.Snapshot {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.prev
+	return s.col.prev
 }
 
 // Restart says the next collection does not follow the previous one: a replayed archive was
@@ -124,14 +155,14 @@ func (s *Sampler) Snapshot() *namespace.Snapshot {
 // own lock).
 func (s *Sampler) Restart() {
 	s.mu.Lock()
-	s.restart = true
+	s.col.asked.restart = true
 	s.mu.Unlock()
 }
 
 // Refresh makes the next collection re-read SV_VARIABLE datums too (DCI4-DESC-3).
 func (s *Sampler) Refresh() {
 	s.mu.Lock()
-	s.refresh = true
+	s.col.asked.rereadVariable = true
 	s.mu.Unlock()
 }
 
@@ -153,42 +184,55 @@ func (s *Sampler) Sample(ctx context.Context) (*namespace.Snapshot, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := ctx.Err(); err != nil {
-		return s.prev, err
+		return s.col.prev, err
 	}
 	start := s.opt.Now()
-	refresh := s.refresh
-	s.refresh = false
+	asked := s.col.takeAsked()
 	s.discover(ctx, start)
+	samples := s.collectProviders(ctx, start, asked.rereadVariable)
+	end := s.opt.Now()
+	samples = append(samples, s.mon.sample(ctx, start, end)...)
+	next := s.col.keep(samples, start, end, asked.restart)
+	s.logJumps(next, end)
+	return next, nil
+}
 
+// collectProviders runs every provider that has something to read, each in a goroutine of its
+// own under the deadline, and turns their results into class samples, in provider order.
+func (s *Sampler) collectProviders(ctx context.Context, start time.Time, refresh bool) []namespace.ClassSample {
 	jobs, skipped := s.plan(start, refresh)
 	dctx, cancel := context.WithTimeout(ctx, s.opt.Deadline)
 	defer cancel()
 	for _, j := range jobs {
 		go s.run(dctx, j.ps, j.req, j.ch)
 	}
-
-	samples := make([]namespace.ClassSample, 0, s.lastSamples)
+	samples := make([]namespace.ClassSample, 0, s.col.lastSamples)
 	for _, j := range jobs {
-		res := s.await(dctx, j)
-		if s.reinitialised(j.ps, res) {
-			res, j.req = s.readReinitialised(dctx, j, res, start, refresh)
-		}
-		samples = s.absorb(samples, j.ps, j.req, res, start)
-		s.grow(j.ps, start)
+		samples = s.absorbJob(dctx, samples, j, start, refresh)
 	}
 	for _, ps := range skipped {
-		res := result{err: fmt.Errorf("%s: still busy with an earlier collection", ps.sup.Module), why: namespace.ReasonTimeout}
-		req, _ := s.request(ps, start, false)
-		samples = s.absorb(samples, ps, req, res, start)
+		samples = s.absorbBusy(samples, ps, start)
 	}
-	end := s.opt.Now()
-	samples = append(samples, s.mon.sample(ctx, start, end)...)
-	s.lastSamples = len(samples)
-	next := namespace.Next(s.prev, &namespace.Sample{Start: start, End: end, Classes: samples, Restart: s.restart}, s.older)
-	s.restart = false
-	s.older, s.prev = s.prev, next
-	s.logJumps(next, end)
-	return next, nil
+	return samples
+}
+
+// absorbJob waits for a job's result (read again whole when the supplier re-initialised) and
+// turns it into class samples; the classes its provider grew are registered after.
+func (s *Sampler) absorbJob(dctx context.Context, out []namespace.ClassSample, j collectJob, start time.Time, refresh bool) []namespace.ClassSample {
+	res := s.await(dctx, j)
+	if s.reinitialised(j.ps, res) {
+		res, j.req = s.readReinitialised(dctx, j, res, start, refresh)
+	}
+	out = s.absorb(out, j.ps, j.req, res, start)
+	s.grow(j.ps, start)
+	return out
+}
+
+// absorbBusy is the samples of a provider still stuck in an earlier collection: each a timeout.
+func (s *Sampler) absorbBusy(out []namespace.ClassSample, ps *provState, start time.Time) []namespace.ClassSample {
+	res := result{err: fmt.Errorf("%s: still busy with an earlier collection", ps.sup.Module), why: namespace.ReasonTimeout}
+	req, _ := s.request(ps, start, false)
+	return s.absorb(out, ps, req, res, start)
 }
 
 // collectJob is one provider's collection in a sample: its request and where its result comes.
@@ -205,18 +249,18 @@ func (s *Sampler) plan(start time.Time, refresh bool) (jobs []collectJob, skippe
 	s.stMu.Lock()
 	defer s.stMu.Unlock()
 	for _, ps := range s.prov {
-		if ps.regErr != nil {
+		if ps.health.read == unregistered {
 			continue
 		}
 		req, ok := s.request(ps, start, refresh)
 		if !ok {
 			continue
 		}
-		if ps.running { // still stuck in an earlier collection: do not pile up goroutines
+		if ps.health.collecting { // still stuck in an earlier collection: do not pile up goroutines
 			skipped = append(skipped, ps)
 			continue
 		}
-		ps.running = true
+		ps.health.collecting = true
 		if req.Classes == nil || req.every {
 			ps.lastFull = start
 		}
@@ -244,7 +288,7 @@ func (s *Sampler) await(dctx context.Context, j collectJob) result {
 // reinitialised says a good result comes from a new incarnation of the supplier: its reset
 // value is not the one known (or a supplier just found declares its first classes so).
 func (s *Sampler) reinitialised(ps *provState, res result) bool {
-	return res.err == nil && (ps.haveReset || res.batch.Redeclared) && res.batch.Reset != ps.reset
+	return res.err == nil && (ps.resetKnown() || res.batch.Redeclared) && res.batch.Reset != ps.health.reset
 }
 
 // readReinitialised handles a supplier that re-initialised: it is logged, and everything read
@@ -252,9 +296,9 @@ func (s *Sampler) reinitialised(ps *provState, res result) bool {
 // reading. It returns that reading, or a failure, and the request it answers.
 func (s *Sampler) readReinitialised(dctx context.Context, j collectJob, res result, start time.Time, refresh bool) (result, Request) {
 	// A user's supplier that has just been found declares its first classes so: not logged.
-	if (!j.ps.dynamic || j.ps.reset != ([8]byte{})) && j.ps.haveReset {
+	if (j.ps.origin == builtIn || j.ps.health.reset != ([8]byte{})) && j.ps.resetKnown() {
 		s.log.Add(namespace.Event{Time: start, Kind: namespace.EvSupplierReset, Path: j.ps.sup.Module,
-			Text: fmt.Sprintf("supplier %s re-initialised (reset %x → %x)", j.ps.sup.Module, j.ps.reset[:], res.batch.Reset[:])})
+			Text: fmt.Sprintf("supplier %s re-initialised (reset %x → %x)", j.ps.sup.Module, j.ps.health.reset[:], res.batch.Reset[:])})
 	}
 	j.ps.needStatic = true
 	s.redescribe(j.ps, start)
@@ -266,7 +310,7 @@ func (s *Sampler) readReinitialised(dctx context.Context, j collectJob, res resu
 	}
 	req := j.req
 	req.Static, req.Variable = true, true
-	j.ps.running = true
+	j.ps.health.collecting = true
 	s.stMu.Unlock()
 	ch := make(chan result, 1)
 	go s.run(dctx, j.ps, req, ch)
@@ -298,7 +342,7 @@ func (s *Sampler) logJumps(snap *namespace.Snapshot, now time.Time) {
 }
 
 // run is one provider collection in its own goroutine, with panics turned into errors. The
-// running flag is cleared before the result is sent, so a collection that follows at once never
+// collecting mark (health.collecting) is cleared before the result is sent, so a collection that follows at once never
 // mistakes a finished provider for a stuck one.
 func (s *Sampler) run(ctx context.Context, ps *provState, req Request, ch chan<- result) {
 	t0 := s.opt.Now()
@@ -308,7 +352,7 @@ func (s *Sampler) run(ctx context.Context, ps *provState, req Request, ch chan<-
 			res = result{err: fmt.Errorf("%s: panic: %v\n%s", ps.sup.Module, r, firstLines(debug.Stack(), 8)), why: namespace.ReasonProviderError, dur: s.opt.Now().Sub(t0)}
 		}
 		s.stMu.Lock()
-		ps.running = false
+		ps.health.collecting = false
 		s.stMu.Unlock()
 		ch <- res
 	}()
