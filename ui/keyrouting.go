@@ -5,8 +5,6 @@ package ui
 
 import (
 	"slices"
-	"strings"
-	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -14,11 +12,6 @@ import (
 	"dcimon/namespace"
 	"dcimon/views"
 )
-
-func (m *Model) setFlash(s string, isErr bool) {
-	m.flash, m.flashErr = s, isErr
-	m.flashUntil = m.now().Add(max(5*time.Second, 3*m.interval))
-}
 
 // syncSelection pushes the tree's selection to the values pane and the focused pane's selection
 // to the inspector.
@@ -103,87 +96,6 @@ func (m *Model) onKey(km tea.KeyMsg) tea.Cmd {
 	cmd := m.pane(m.focus).handleKey(km)
 	m.syncSelection()
 	return cmd
-}
-
-// modalKey gives a key to the modal on screen (help, form, filter or go-to): a modal takes every
-// key while it is open.
-func (m *Model) modalKey(km tea.KeyMsg) tea.Cmd {
-	switch m.modal {
-	case modalHelp:
-		m.helpKey(km)
-	case modalForm:
-		return m.formKey(km)
-	case modalFilter:
-		m.filterKey(km)
-	case modalGoto:
-		return m.gotoKey(km)
-	}
-	return nil
-}
-
-// helpKey closes or scrolls the help screen.
-func (m *Model) helpKey(km tea.KeyMsg) {
-	switch {
-	case key.Matches(km, m.ovKeys.Close):
-		m.modal = modalNone
-	case key.Matches(km, m.ovKeys.Up):
-		m.scrollHelp(-1)
-	case key.Matches(km, m.ovKeys.Down):
-		m.scrollHelp(1)
-	}
-}
-
-// filterKey edits the filter being typed, applying it as it changes; Esc clears it.
-func (m *Model) filterKey(km tea.KeyMsg) {
-	switch {
-	case key.Matches(km, m.inKeys.Accept):
-		m.modal = modalNone
-	case key.Matches(km, m.inKeys.Cancel):
-		m.modal = modalNone
-		m.setTypedFilter("")
-	default:
-		if m.input.Update(km) {
-			m.setTypedFilter(m.input.Value())
-		}
-	}
-}
-
-// setTypedFilter applies the filter being typed where it was opened: the process table's user,
-// its rows, or the tree.
-func (m *Model) setTypedFilter(text string) {
-	if m.filterUser {
-		m.values.SetUser(text)
-		return
-	}
-	if m.filterValues {
-		m.values.SetFilter(text) // the process table's rows, not the tree's
-		return
-	}
-	m.tree.SetFilter(text)
-	m.syncSelection()
-}
-
-// gotoKey edits the go-to being typed; Enter goes to the path, or to the time after an "@".
-func (m *Model) gotoKey(km tea.KeyMsg) tea.Cmd {
-	switch {
-	case key.Matches(km, m.inKeys.Accept):
-		m.modal = modalNone
-		if at, ok := strings.CutPrefix(strings.TrimSpace(m.input.Value()), "@"); ok {
-			// A move in time changes no screen: the overview it was typed on stays (issue 30).
-			m.ov.on = m.ov.on || m.gotoFromOverview
-			m.gotoFromOverview = false
-			return m.gotoTime(at)
-		}
-		m.gotoFromOverview = false
-		m.gotoPath(m.input.Value())
-	case key.Matches(km, m.inKeys.Cancel):
-		m.modal = modalNone
-		m.ov.on = m.ov.on || m.gotoFromOverview
-		m.gotoFromOverview = false
-	default:
-		m.input.Update(km)
-	}
-	return nil
 }
 
 // procTableKey gives the process table with the focus htop's keys, before the global ones (issue
@@ -296,19 +208,6 @@ func (m *Model) globalKey(km tea.KeyMsg) (tea.Cmd, bool) {
 	return nil, false
 }
 
-// openFilter opens the filter: the process table with the focus filters its own rows (by user or
-// command line); from every other pane / filters the tree.
-func (m *Model) openFilter() {
-	m.modal, m.filterUser = modalFilter, false
-	m.filterValues = m.focus == paneValues && m.values.Filterable()
-	if m.filterValues {
-		m.input = newLineInput(m.inKeys, m.values.Filter(), 200)
-		return
-	}
-	m.input = newLineInput(m.inKeys, m.tree.Filter(), 200)
-	m.setFocus(paneTree)
-}
-
 // openProcs shows the processes, ranked by I/O when the selection is a disk, a file system or an
 // interface: the table does not pretend to know which process uses that device.
 func (m *Model) openProcs() tea.Cmd {
@@ -331,71 +230,6 @@ func (m *Model) openProcs() tea.Cmd {
 	return m.resubscribe()
 }
 
-// refreshNow rereads the source's variable values and samples now, unless a sample is in flight
-// or the live view is paused.
-func (m *Model) refreshNow() tea.Cmd {
-	r, ok := m.src.(refresher)
-	if !ok {
-		m.setFlash("this source has nothing to refresh", false)
-		return nil
-	}
-	r.Refresh()
-	m.setFlash("refreshing: addresses, MTUs, capacities and every other variable value are read now", false)
-	if m.inflight || (m.paused && m.rp == nil) {
-		return nil
-	}
-	m.inflight, m.extra = true, true
-	return sampleCmd(m.ctx, m.src, m.now)
-}
-
-// togglePause pauses or resumes the ticks.
-func (m *Model) togglePause() tea.Cmd {
-	m.paused = !m.paused
-	if m.paused {
-		m.tickSeq++ // the running chain stops at its next beat
-		return nil
-	}
-	return m.restartTicks()
-}
-
-// stepRefresh makes the refresh interval one step longer or shorter.
-func (m *Model) stepRefresh(km tea.KeyMsg) tea.Cmd {
-	dir := 1
-	if key.Matches(km, m.keys.Shorter) {
-		dir = -1
-	}
-	d := stepInterval(m.interval, dir)
-	if d == m.interval {
-		return nil
-	}
-	m.interval = d
-	m.setFlash("refresh every "+d.String(), false)
-	if !m.paused {
-		return m.restartTicks()
-	}
-	return nil
-}
-
-// clearAcceptedFilter clears, on Esc, the first filter accepted with Enter: the process table's
-// user, its rows, then the tree's (issue 12), from any pane. It says whether one was cleared.
-func (m *Model) clearAcceptedFilter() bool {
-	switch {
-	case m.values.User() != "":
-		m.values.SetUser("")
-		m.setFlash("every user's processes again", false)
-	case m.values.Filter() != "":
-		m.values.SetFilter("")
-		m.setFlash("table filter cleared", false)
-	case m.tree.Filter() != "":
-		m.tree.SetFilter("")
-		m.syncSelection()
-		m.setFlash("filter cleared", false)
-	default:
-		return false
-	}
-	return true
-}
-
 // paneKey moves the focus to the next, the previous or a named pane; it says whether the key did.
 func (m *Model) paneKey(km tea.KeyMsg) bool {
 	k := m.keys
@@ -413,162 +247,6 @@ func (m *Model) paneKey(km tea.KeyMsg) bool {
 	}
 	m.syncSelection()
 	return true
-}
-
-// gotoPath resolves a path relative to the selected context (SPMI-HIER-7): an empty path is the
-// selected context itself, a leading "/" starts at Top; an unknown path shows the SPMI code.
-func (m *Model) gotoPath(path string) {
-	path = strings.TrimSpace(path)
-	var ref namespace.Ref
-	var err error
-	if path == "" {
-		ref = namespace.Ref{Ctx: m.reg.Top()} // the SPMI rule: an empty path is Top
-	} else {
-		// A partial path is resolved from the selected context (SPMI-HIER-7); when it names
-		// nothing there, from each context above it, ending with a fully qualified path from Top.
-		for from := m.sel.Ctx; ; from = from.Parent() {
-			ref, err = m.reg.Lookup(from, path)
-			if err == nil || from == nil || from.Kind == namespace.CtxTop {
-				break
-			}
-		}
-		// A path as list prints it, `/<host>/Disk/sda`: on a single host, the host's name is not
-		// a context (issue 14); on several, it is, and the lookup above found it.
-		if rest, ok := strings.CutPrefix(path, "/"); err != nil && ok {
-			if _, after, ok := strings.Cut(rest, "/"); ok {
-				if r, e := m.reg.Lookup(nil, after); e == nil {
-					ref, err = r, nil
-				}
-			}
-		}
-	}
-	m.goPending = ""
-	if err != nil {
-		if m.goLazy(path, err) {
-			return
-		}
-		m.setFlash(goWords(m.reg, path, err), true)
-		return
-	}
-	if m.flashErr {
-		m.flash, m.flashErr = "", false // the error state is per call (SPMI-ERR-2)
-	}
-	p := ref.Path()
-	if p == "" {
-		m.tree.Reveal("")
-		m.tree.moveTo(0)
-	} else {
-		m.tree.Reveal(p)
-	}
-	m.setFocus(paneTree)
-	m.syncSelection()
-}
-
-// goLazy goes towards a path that lies in a remote host's PCP name space, not read yet so far
-// down: the cursor goes to the deepest context of it there is, which is read because it is
-// selected; each reading after that takes it one level further (goOn), until the path is there
-// or a reading brings nothing new. False when no part of the path is in such a name space.
-func (m *Model) goLazy(path string, err error) bool {
-	var cands []string
-	if rest, ok := strings.CutPrefix(path, "/"); ok {
-		cands = append(cands, rest)
-		if _, after, ok := strings.Cut(rest, "/"); ok {
-			cands = append(cands, after) // `/<host>/…` on a single host
-		}
-	} else {
-		if m.sel.Ctx != nil && m.sel.Ctx.Path() != "" {
-			cands = append(cands, m.sel.Ctx.Path()+"/"+path)
-		}
-		cands = append(cands, path)
-	}
-	for _, c := range cands {
-		if at := m.lazyPrefix(c); at != "" {
-			m.goPending, m.goAt, m.goTries, m.goErr = c, at, 0, err.Error()
-			m.tree.Reveal(at)
-			m.setFocus(paneTree)
-			m.syncSelection()
-			m.setFlash("reading "+at+" from PCP on the way to "+c+"…", false)
-			return true
-		}
-	}
-	return false
-}
-
-// lazyPrefix is the longest part of path that names a context of a PCP name space (a lazy
-// class's), or "".
-func (m *Model) lazyPrefix(path string) string {
-	parts := strings.Split(strings.Trim(path, "/"), "/")
-	for k := len(parts) - 1; k > 0; k-- {
-		p := strings.Join(parts[:k], "/")
-		if ref, err := m.reg.Lookup(nil, p); err == nil && ref.Datum == nil && ref.Ctx != nil {
-			c := ref.Ctx.Class
-			if c == nil || !c.Lazy {
-				return ""
-			}
-			return p
-		}
-	}
-	return ""
-}
-
-// goOn takes a pending go-to one reading further: to the path once it is there, else to the
-// deepest part of it there is now; after three readings that bring nothing, the lookup's error.
-func (m *Model) goOn() {
-	if m.goPending == "" {
-		return
-	}
-	if m.sel.Ctx == nil || m.sel.Ctx.Path() != m.goAt {
-		m.goPending = "" // the user went elsewhere meanwhile: the go-to is theirs to give up
-		return
-	}
-	if ref, err := m.reg.Lookup(nil, m.goPending); err == nil {
-		m.goPending = ""
-		m.flash = ""
-		m.tree.Reveal(ref.Path())
-		m.syncSelection()
-		return
-	}
-	if at := m.lazyPrefix(m.goPending); at != "" && len(at) > len(m.goAt) {
-		m.goAt, m.goTries = at, 0
-		m.tree.Reveal(at)
-		m.syncSelection()
-		return
-	}
-	if m.goTries++; m.goTries > 3 {
-		m.setFlash(m.goErr, true)
-		m.goPending = ""
-	}
-}
-
-// openForm opens the hotset form for the selected statistic, or to edit a peer set.
-func (m *Model) openForm(edit *namespace.HotVals) {
-	var spec namespace.HotSpec
-	grandpa, stat := "", ""
-	if edit != nil {
-		spec = edit.Spec()
-		grandpa, stat = edit.Path(), spec.Stat
-	} else {
-		ref := m.sel
-		if m.focus == paneValues {
-			ref = m.values.Selected()
-		}
-		if ref.Datum == nil || ref.Ctx == nil {
-			m.setFlash("select a statistic to rank first (a row under a context in the tree)", true)
-			return
-		}
-		gp := ref.Ctx
-		if gp.Kind == namespace.CtxInstance && gp.Parent() != nil {
-			gp = gp.Parent()
-		}
-		grandpa, stat = gp.Path(), ref.Datum.Name
-		spec = namespace.HotSpec{MaxResp: 5, Feed: namespace.SiHotThreshold}
-	}
-	var meas views.Measure
-	if c, d, err := m.hot.hs.Statistic(nil, grandpa, stat); err == nil {
-		meas = m.vf.measure(c, d)
-	}
-	m.form = newHotForm(m.fKeys, m.inKeys, grandpa, stat, meas, spec, edit)
-	m.modal = modalForm
 }
 
 func (m *Model) formKey(km tea.KeyMsg) tea.Cmd {

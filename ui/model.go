@@ -29,17 +29,6 @@ import (
 	"dcimon/theme"
 )
 
-// modal is the mode that intercepts keys before the global bindings.
-type modal int
-
-const (
-	modalNone   modal = iota // none
-	modalFilter              // filter
-	modalGoto                // goto
-	modalHelp                // help
-	modalForm                // form
-)
-
 // crashBox records a panic caught in Update or View; it is shared by every copy of the model so
 // Run can return it after the terminal is restored.
 type crashBox struct {
@@ -275,43 +264,6 @@ type hotsetsChangedMsg struct{ note string }
 // hotsetsSavedMsg is the end of a save to the configuration file.
 type hotsetsSavedMsg struct{ err error }
 
-// hotsetsChanged saves the hotsets to the configuration file as Options.SaveMode says: always,
-// never, or ask once (y saves now and from then on in this run, n never in this run).
-func (m *Model) hotsetsChanged() tea.Cmd {
-	if m.opts.SaveHotsets == nil {
-		return nil
-	}
-	if m.saveMode == "" {
-		m.saveMode = m.opts.SaveMode
-	}
-	switch m.saveMode {
-	case "always":
-		return m.saveHotsetsCmd()
-	case "ask":
-		m.askingSave = true
-		m.setFlash("save hotsets to "+m.opts.ConfigName+"? y: yes, from now on · n: not in this run", false)
-	}
-	return nil
-}
-
-// saveHotsetsCmd writes the hotsets off the UI goroutine.
-func (m *Model) saveHotsetsCmd() tea.Cmd {
-	cfgs, save := m.hot.Configs(), m.opts.SaveHotsets
-	return func() tea.Msg { return hotsetsSavedMsg{save(cfgs)} }
-}
-
-// answerSave takes the key after the question: y saves, anything else does not.
-func (m *Model) answerSave(km tea.KeyMsg) tea.Cmd {
-	m.askingSave = false
-	if km.String() == "y" || km.String() == "Y" {
-		m.saveMode = "always"
-		return m.saveHotsetsCmd()
-	}
-	m.saveMode = "never"
-	m.setFlash("hotsets not saved to "+m.opts.ConfigName+" in this run", false)
-	return nil
-}
-
 // openStart opens the configured pane and path once the first collection has filled the name
 // space (Options.StartPane, StartPath); a path that names nothing says so, as go-to does.
 func (m *Model) openStart() {
@@ -337,12 +289,6 @@ var paneByName = map[string]paneID{"tree": paneTree, "values": paneValues, "hots
 func (m Model) Init() tea.Cmd {
 	return tea.Batch(sampleCmd(m.ctx, m.src, m.now), tickCmd(m.after, firstBeat(m.interval), m.tickSeq))
 }
-
-// firstRateAfter bounds the first beat: the first collection shows levels at once, and counters
-// need a second one for a rate, so it comes after a short interval rather than a whole one.
-const firstRateAfter = 250 * time.Millisecond
-
-func firstBeat(interval time.Duration) time.Duration { return min(interval, firstRateAfter) }
 
 // Update routes one message (see the rules at the top of this file). A panic is caught, recorded
 // for Run and turned into a clean quit, so the terminal is always restored.
@@ -467,47 +413,6 @@ func (m *Model) resize(w, h int) {
 	m.hot.SetSize(in(paneHot))
 	m.insp.SetSize(in(paneInspector))
 	m.events.SetSize(in(paneEvents))
-}
-
-func (m *Model) onTick(msg tickMsg) tea.Cmd {
-	if msg.seq != m.tickSeq {
-		return nil // a beat of a chain that was replaced
-	}
-	if m.flash != "" && !m.flashUntil.IsZero() && !m.now().Before(m.flashUntil) && !m.askingSave {
-		m.flash = "" // a question stays until it is answered
-	}
-	if m.paused {
-		return nil // the chain stops; unpausing starts a new one
-	}
-	next := tickCmd(m.after, m.interval, m.tickSeq)
-	if m.rp != nil {
-		if m.inflight {
-			return next // the play goes on from where that collection reads, at the next beat
-		}
-		m.inflight = true
-		return tea.Batch(m.replayTick(), next)
-	}
-	if m.inflight {
-		if m.extra {
-			return next // a collection for a class that just came on screen: as fresh as this one
-		}
-		m.skipped++
-		m.log.Printf("tick %d: the previous collection is still running; skipped", m.tickSeq)
-		return next
-	}
-	m.inflight = true
-	return tea.Batch(sampleCmd(m.ctx, m.src, m.now), next)
-}
-
-// restartTicks replaces the tick chain (a new interval, or unpausing) and collects at once.
-func (m *Model) restartTicks() tea.Cmd {
-	m.tickSeq++
-	cmds := []tea.Cmd{tickCmd(m.after, m.interval, m.tickSeq)}
-	if !m.inflight {
-		m.inflight = true
-		cmds = append(cmds, sampleCmd(m.ctx, m.src, m.now))
-	}
-	return tea.Batch(cmds...)
 }
 
 // onSample applies one collection: the snapshot goes to every pane through its setters.
