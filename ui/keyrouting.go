@@ -10,7 +10,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"dcimon/namespace"
-	"dcimon/views"
 )
 
 // syncSelection pushes the tree's selection to the values pane and the focused pane's selection
@@ -247,41 +246,4 @@ func (m *Model) paneKey(km tea.KeyMsg) bool {
 	}
 	m.syncSelection()
 	return true
-}
-
-func (m *Model) formKey(km tea.KeyMsg) tea.Cmd {
-	switch m.form.Update(km) {
-	case formCancel:
-		m.modal, m.form = modalNone, nil
-	case formSubmit:
-		spec, err := m.form.Spec()
-		if err == nil {
-			_, err = m.hot.Add(spec, m.form.edit)
-		}
-		if err != nil {
-			m.form.err = views.PlainError(err) // the refusal in plain words (issue 32 item 4)
-			return nil
-		}
-		m.modal, m.form = modalNone, nil
-		m.setFocus(paneHot)
-		m.setFlash("hotset "+spec.Grandpa+" "+spec.Stat+" saved", false)
-		return m.hotsetsChanged()
-	}
-	return nil
-}
-
-// findHost takes the host name from the name space when Options.Host is empty (Registry.HostName,
-// the rule `list` uses too); it is looked up again only when the name space changes.
-func (m *Model) findHost() {
-	if m.opts.Host != "" || m.snap == nil {
-		return
-	}
-	gen := m.reg.Generation()
-	if gen == m.hostGen && m.host != "" {
-		return
-	}
-	m.hostGen = gen
-	if name := m.reg.HostName(m.snap); name != "" {
-		m.host = safe(name)
-	}
 }

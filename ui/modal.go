@@ -140,3 +140,24 @@ const (
 	modalHelp                // help
 	modalForm                // form
 )
+
+func (m *Model) formKey(km tea.KeyMsg) tea.Cmd {
+	switch m.form.Update(km) {
+	case formCancel:
+		m.modal, m.form = modalNone, nil
+	case formSubmit:
+		spec, err := m.form.Spec()
+		if err == nil {
+			_, err = m.hot.Add(spec, m.form.edit)
+		}
+		if err != nil {
+			m.form.err = views.PlainError(err) // the refusal in plain words (issue 32 item 4)
+			return nil
+		}
+		m.modal, m.form = modalNone, nil
+		m.setFocus(paneHot)
+		m.setFlash("hotset "+spec.Grandpa+" "+spec.Stat+" saved", false)
+		return m.hotsetsChanged()
+	}
+	return nil
+}
