@@ -9,6 +9,17 @@ import (
 	"dcimon/namespace"
 )
 
+// gotoLine is a go-to path in a remote PCP name space not read that far yet (goLazy): goPending
+// the path, goAt the deepest part of it there is, goTries the readings since that brought
+// nothing, goErr the lookup's error.
+type gotoLine struct {
+	goPending, goAt, goErr string
+	goTries                int
+	// gotoFromOverview says the go-to line was opened on the overview: a time typed there
+	// (:@03:12) comes back to it.
+	gotoFromOverview bool
+}
+
 // gotoKey edits the go-to being typed; Enter goes to the path, or to the time after an "@".
 func (m *Model) gotoKey(km tea.KeyMsg) tea.Cmd {
 	switch {

@@ -15,3 +15,10 @@ func (m *Model) findHost() {
 		m.host = safe(name)
 	}
 }
+
+// hostTitle is the host named in the title: Options.Host, or the name space's, looked up again
+// only when the name space changes (hostGen is its generation then).
+type hostTitle struct {
+	host    string
+	hostGen uint64
+}

@@ -40,3 +40,10 @@ func (m *Model) answerSave(km tea.KeyMsg) tea.Cmd {
 	m.setFlash("hotsets not saved to "+m.opts.ConfigName+" in this run", false)
 	return nil
 }
+
+// hotsetSaving is what to do when the hotsets change (Options.SaveMode, the answer to "ask" once
+// given); askingSave says the status line asks it now.
+type hotsetSaving struct {
+	saveMode   string
+	askingSave bool
+}

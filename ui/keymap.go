@@ -5,9 +5,10 @@ import (
 	"slices"
 	"strings"
 
-	"dcimon/internal/spell"
-
+	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
+
+	"dcimon/internal/spell"
 )
 
 // keymap is every rebindable binding of the monitor: the global ones, each pane's and the
@@ -226,4 +227,15 @@ func helpKeys(keys []string) string {
 		out = append(out, k)
 	}
 	return strings.Join(out, "/")
+}
+
+// keyMaps are the model's key bindings. They never change once built: pointers, so a copy of
+// the model does not copy them.
+type keyMaps struct {
+	keys   *globalKeys
+	ovKeys *overlayKeys
+	oKeys  *overviewKeys
+	inKeys *inputKeys
+	fKeys  *formKeys
+	help   *help.Model // its styles; never changed after New (helpAt sets a width on a copy)
 }

@@ -130,6 +130,17 @@ func (m *Model) openForm(edit *namespace.HotVals) {
 	m.modal = modalForm
 }
 
+// modalState is the mode that takes the keys before the global bindings, and what it holds.
+type modalState struct {
+	modal modal
+	// filterValues says the filter being typed is the values table's, not the tree's;
+	// filterUser that it is the user whose processes the table keeps (u).
+	filterValues, filterUser bool
+	helpOff                  int // first line of the help overlay shown
+	input                    lineInput
+	form                     *hotForm
+}
+
 // modal is the mode that intercepts keys before the global bindings.
 type modal int
 

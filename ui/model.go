@@ -57,15 +57,6 @@ func (c *crashBox) get() error {
 // Model is the monitor's root bubbletea model. Build it with New; Run runs it in a terminal and
 // tests drive it through Update.
 type Model struct {
-	// goPending is a go-to path in a remote PCP name space not read that far yet; goAt is the
-	// deepest part of it there is, goTries the readings since that brought nothing, goErr the
-	// lookup's error (goLazy).
-	goPending, goAt, goErr string
-	// gotoFromOverview says the go-to line was opened on the overview: a time typed there
-	// (:@03:12) comes back to it.
-	gotoFromOverview bool
-	goTries          int
-
 	src  Sampler
 	reg  *namespace.Registry
 	opts Options
@@ -74,82 +65,41 @@ type Model struct {
 	ov   *overview // the overview screen's state, shared by every copy of the model
 	// started says the start pane and path (Options) have been opened, at the first sample.
 	started bool
-	// saveMode is what to do when the hotsets change (Options.SaveMode, the answer to "ask"
-	// once given); askingSave says the status line asks it now.
-	saveMode   string
-	askingSave bool
-	ctx        context.Context
-	log        *log.Logger
+	ctx     context.Context
+	log     *log.Logger
+	crash   *crashBox
+	sub     *subscription
 
-	// The key maps never change once built: pointers, so a copy of the model does not copy them.
-	keys   *globalKeys
-	ovKeys *overlayKeys
-	oKeys  *overviewKeys
-	inKeys *inputKeys
-	fKeys  *formKeys
-	help   *help.Model // its styles; never changed after New (helpAt sets a width on a copy)
+	keyMaps      // the key bindings (keymap.go)
+	modalState   // the mode that takes the keys first, and what it holds (modal.go)
+	gotoLine     // a go-to on its way down a remote name space (goto.go)
+	tickChain    // the beats and the collections they start (tick.go)
+	statusState  // what the status line says of the collections (status.go)
+	hostTitle    // the host named in the title (hostname.go)
+	hotsetSaving // whether changed hotsets are saved, and the question (hotsave.go)
 
-	w, h  int
-	lay   layout
-	focus paneID
-
+	// The screen: its size, where the panes are, which has the focus, and the panes.
+	w, h   int
+	lay    layout
+	focus  paneID
 	tree   *treePane
 	values *valuesPane
 	hot    *hotPane
 	insp   *inspectorPane
 	events *eventsPane
-
-	modal modal
-	// filterValues says the filter being typed is the values table's, not the tree's;
-	// filterUser that it is the user whose processes the table keeps (u).
-	filterValues, filterUser bool
 	// procsByIO asks the process table, when its columns are first made, to rank by I/O (P
 	// pressed on a disk).
 	procsByIO bool
-	helpOff   int // first line of the help overlay shown
-	input     lineInput
-	form      *hotForm
 
-	interval time.Duration
-	paused   bool
-	// rp is the replay of PCP archives, with its time cursor (nil: live). A replay is paused
-	// unless playing.
-	rp       *replayState
-	tickSeq  int
-	inflight bool
-	skipped  int
-	after    func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
-	now      func() time.Time
-
-	snap      *namespace.Snapshot
-	lastErr   error
-	took      time.Duration
-	sel       namespace.Ref
-	health    healthMap
-	okN, badN int
-	// hostsOK of hosts remote hosts answered (a PCP source of several hosts, issue 14).
-	hostsOK, hosts int
-	evSeq          uint64
-	host           string
-	hostGen        uint64
-	self           selfRefs
-
-	flash      string
-	flashErr   bool
-	flashUntil time.Time
-
-	crash *crashBox
-	sub   *subscription
-	// lastStart is when the latest collection started; extra says the one in flight was started
-	// for a class that came on screen, not by the tick chain.
-	lastStart time.Time
-	extra     bool
-	retried   bool // the last collection was a retry of a slow one (DCI-RET-2): never twice
+	// The latest reading: its snapshot, the selection in it, the events seen, and when the
+	// first collection ended (the instances added until then were there at start-up, and the
+	// overview's events leave them out).
+	snap    *namespace.Snapshot
+	sel     namespace.Ref
+	evSeq   uint64
+	firstAt time.Time
 	// inspStale says the tree and the inspector missed collections while the overview hid them.
 	inspStale bool
-	// firstAt is the end of the first collection: the instances added until then were there
-	// at start-up, and the overview's events leave them out.
-	firstAt time.Time
 
 	// ver is the version of what the screen shows; Update moves it on whenever a message may
 	// have changed anything visible, and View draws again only for a version it has not drawn.
@@ -188,19 +138,18 @@ func New(src Sampler, opts Options) Model {
 		// The styles are read-only once built: every pane shares them, so no copy of the model
 		// or of a pane copies them.
 		src: src, reg: src.Registry(), opts: opts, st: newStyles(st), ctx: context.Background(),
-		log:  log.New(out, "dcimon ", log.LstdFlags|log.Lmicroseconds),
-		keys: ptr(km.global), ovKeys: ptr(newOverlayKeys()), oKeys: ptr(km.overview), inKeys: ptr(newInputKeys()), fKeys: ptr(newFormKeys()),
+		log:     log.New(out, "dcimon ", log.LstdFlags|log.Lmicroseconds),
+		keyMaps: keyMaps{keys: ptr(km.global), ovKeys: ptr(newOverlayKeys()), oKeys: ptr(km.overview), inKeys: ptr(newInputKeys()), fKeys: ptr(newFormKeys())},
 		// The beats are on the clock (tea.Every: whole multiples of the interval), as sar keeps
 		// its readings: a beat handled late does not move the next ones (issue 40 item 2).
-		interval: opts.Interval, after: tea.Every, now: opts.Now,
 		// Init starts the first collection, so the model is born with it in flight.
-		inflight: true,
-		crash:    &crashBox{},
-		sub:      &subscription{},
-		fc:       &frameCache{},
-		host:     opts.Host,
-		vf:       valueFormat{loc: opts.Location, netBits: opts.NetBits},
-		ov:       &overview{on: opts.Overview},
+		tickChain: tickChain{interval: opts.Interval, after: tea.Every, now: opts.Now, inflight: true},
+		crash:     &crashBox{},
+		sub:       &subscription{},
+		fc:        &frameCache{},
+		hostTitle: hostTitle{host: opts.Host},
+		vf:        valueFormat{loc: opts.Location, netBits: opts.NetBits},
+		ov:        &overview{on: opts.Overview},
 	}
 	hm := help.New()
 	m.help = &hm

@@ -139,3 +139,22 @@ func (m *Model) restartTicks() tea.Cmd {
 	}
 	return tea.Batch(cmds...)
 }
+
+// tickChain is the one tick chain and the collections its beats start.
+type tickChain struct {
+	interval time.Duration
+	paused   bool
+	// rp is the replay of PCP archives, with its time cursor (nil: live). A replay is paused
+	// unless playing.
+	rp       *replayState
+	tickSeq  int  // the chain's number: a beat of an older chain is dropped
+	inflight bool // a collection is running
+	skipped  int  // beats passed over while a collection ran
+	after    func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
+	now      func() time.Time
+	// lastStart is when the latest collection started; extra says the one in flight was started
+	// for a class that came on screen, not by the tick chain.
+	lastStart time.Time
+	extra     bool
+	retried   bool // the last collection was a retry of a slow one (DCI-RET-2): never twice
+}
