@@ -10,6 +10,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 )
 
+// onKey routes a key to the first that takes it: the save question, a modal, the process table
+// with the focus, the replay's cursor, the overview, the global bindings, the keys that move the
+// focus, and last the focused pane.
 func (m *Model) onKey(km tea.KeyMsg) tea.Cmd {
 	if m.askingSave {
 		return m.answerSave(km)

@@ -152,6 +152,7 @@ const (
 	modalForm                // form
 )
 
+// formKey gives a key to the hotset form: Esc closes it, and a submitted form saves its hotset.
 func (m *Model) formKey(km tea.KeyMsg) tea.Cmd {
 	switch m.form.Update(km) {
 	case formCancel:

@@ -46,6 +46,7 @@ func (m *Model) syncSelection() {
 	}
 }
 
+// setFocus gives pane p the focus, taking it from every other.
 func (m *Model) setFocus(p paneID) {
 	if p < 0 || p >= numPanes {
 		return

@@ -214,6 +214,7 @@ func (m *Model) findSelf() {
 	m.self = selfRefs{gen: gen, looked: true, ctx: ref.Ctx, cpu: pick("%cpu", "cpu%", "%busy", "cpu"), mem: pick("rss", "mem", "rss_bytes")}
 }
 
+// setFlash shows s on the status line for a while: five seconds, or three intervals when longer.
 func (m *Model) setFlash(s string, isErr bool) {
 	m.flash, m.flashErr = s, isErr
 	m.flashUntil = m.now().Add(max(5*time.Second, 3*m.interval))

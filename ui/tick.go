@@ -97,8 +97,11 @@ func (m *Model) stepRefresh(km tea.KeyMsg) tea.Cmd {
 // need a second one for a rate, so it comes after a short interval rather than a whole one.
 const firstRateAfter = 250 * time.Millisecond
 
+// firstBeat is how long after the start the first beat comes.
 func firstBeat(interval time.Duration) time.Duration { return min(interval, firstRateAfter) }
 
+// onTick takes one beat of the chain: a flash whose time is up goes, and a collection starts
+// unless the view is paused or one is still in flight (a replay reads on at the next beat).
 func (m *Model) onTick(msg tickMsg) tea.Cmd {
 	if msg.seq != m.tickSeq {
 		return nil // a beat of a chain that was replaced
