@@ -152,19 +152,7 @@ func OpenSeries(ctx context.Context, opt SeriesOptions) (*Series, error) {
 // findHosts names the sources of the metrics' series by their hostname labels, keeps those the
 // globs name, and orders them by name.
 func (s *Series) findHosts(ctx context.Context, ms []*seriesMetric) error {
-	var order []string
-	seenSrc := map[string]bool{}
-	for _, m := range ms {
-		if m.raw == nil {
-			continue
-		}
-		for _, d := range m.raw.descs {
-			if !seenSrc[d.Source] {
-				seenSrc[d.Source] = true
-				order = append(order, d.Source)
-			}
-		}
-	}
+	order := sourcesOf(ms)
 	// A source's name: the host's, as pmseries took it from the archive's label (pmlogger
 	// writes there pmcd's hostname label). /series/sources answers that at once for a fleet,
 	// where /series/labels takes a quarter of a second for 500 hosts.
@@ -174,26 +162,11 @@ func (s *Series) findHosts(ctx context.Context, ms []*seriesMetric) error {
 	if err != nil {
 		return s.diagnose(err)
 	}
-	type found struct {
-		src, name string
-		labels    map[string]string
-	}
-	var hosts []found
+	var hosts []seriesSource
 	for _, src := range order {
-		name := ""
-		for _, n := range names[src] {
-			if !strings.Contains(n, "/") {
-				name = n // not an archive's path
-				break
-			}
+		if name := sourceName(src, names[src]); s.wanted(name) {
+			hosts = append(hosts, seriesSource{src, name})
 		}
-		if name == "" {
-			name = "source-" + src[:min(len(src), 12)]
-		}
-		if len(s.opt.Hosts) > 0 && !slices.ContainsFunc(s.opt.Hosts, func(g string) bool { ok, _ := path.Match(g, name); return ok }) {
-			continue
-		}
-		hosts = append(hosts, found{src, name, map[string]string{"hostname": name}})
 	}
 	if len(hosts) == 0 {
 		if len(s.opt.Hosts) > 0 {
@@ -202,17 +175,60 @@ func (s *Series) findHosts(ctx context.Context, ms []*seriesMetric) error {
 		return fmt.Errorf("pmproxy %s: its time series have no source with the Linux PMDA's metrics", s.c.URL())
 	}
 	sort.SliceStable(hosts, func(i, j int) bool { return hosts[i].name < hosts[j].name })
+	s.addHosts(hosts)
+	return nil
+}
+
+// seriesSource is a source of the series (its id) and the name of its host.
+type seriesSource struct{ src, name string }
+
+// sourcesOf is the sources of the metrics' series, in the order first met.
+func sourcesOf(ms []*seriesMetric) []string {
+	var order []string
+	seen := map[string]bool{}
+	for _, m := range ms {
+		if m.raw == nil {
+			continue
+		}
+		for _, d := range m.raw.descs {
+			if !seen[d.Source] {
+				seen[d.Source] = true
+				order = append(order, d.Source)
+			}
+		}
+	}
+	return order
+}
+
+// sourceName is the host's name of a source: the first of its names that is not an archive's
+// path, else one made of its id.
+func sourceName(src string, names []string) string {
+	for _, n := range names {
+		if !strings.Contains(n, "/") {
+			return n
+		}
+	}
+	return "source-" + src[:min(len(src), 12)]
+}
+
+// wanted says a host of this name is one the globs name (every host without globs).
+func (s *Series) wanted(name string) bool {
+	return len(s.opt.Hosts) == 0 || slices.ContainsFunc(s.opt.Hosts, func(g string) bool { ok, _ := path.Match(g, name); return ok })
+}
+
+// addHosts makes a host of each source, in order, named as paths name it: two sources of one
+// hostname are two hosts (the second named name~2).
+func (s *Series) addHosts(hosts []seriesSource) {
 	seen := map[string]int{}
 	for i, h := range hosts {
 		name := ns.EscapeName(h.name)
 		if seen[name]++; seen[name] > 1 {
-			name += "~" + strconv.Itoa(seen[name]) // two sources of one hostname: two hosts
+			name += "~" + strconv.Itoa(seen[name])
 		}
-		x := &seriesContext{s: s, i: i, name: name, hostname: h.name, labels: h.labels}
+		x := &seriesContext{s: s, i: i, name: name, hostname: h.name, labels: map[string]string{"hostname": h.name}}
 		s.src[h.src] = i
 		s.xs = append(s.xs, x)
 	}
-	return nil
 }
 
 // Hosts are the hosts, as paths name them.

@@ -33,30 +33,52 @@ func (s *Series) clockChunk() time.Duration { return 3*s.maxStep() + time.Second
 // discrete, one without an instance domain first: a sample a timestamp), and reads each host's
 // first two samples and its last. A host with no sample is left out.
 func (s *Series) startClocks(ctx context.Context, ms []*seriesMetric) error {
-	pick := func(h int) string {
-		for _, singular := range []bool{true, false} {
-			for _, m := range ms {
-				d, ok := m.desc[h]
-				if ok && d.Sem != "discrete" && (d.InDom == "") == singular {
-					return m.sid(h)
-				}
-			}
-		}
-		for _, m := range ms {
-			if _, ok := m.desc[h]; ok {
-				return m.sid(h)
-			}
-		}
-		return ""
+	ids, hostOf := s.pickClocks(ms)
+	if err := s.readEnds(ctx, ids, hostOf); err != nil {
+		return err
 	}
-	clk := map[string]*seriesContext{}
-	var ids []string
+	if err := s.dropSilentHosts(ms); err != nil {
+		return err
+	}
+	s.startAtFirst(ids, hostOf)
+	for _, m := range ms {
+		m.raw = nil
+	}
+	return nil
+}
+
+// pickClocks is each host's clock series, in host order, and the host of each.
+func (s *Series) pickClocks(ms []*seriesMetric) (ids []string, hostOf map[string]*seriesContext) {
+	hostOf = map[string]*seriesContext{}
 	for h, x := range s.xs {
-		if id := pick(h); id != "" {
-			clk[id] = x
+		if id := clockOf(ms, h); id != "" {
+			hostOf[id] = x
 			ids = append(ids, id)
 		}
 	}
+	return ids, hostOf
+}
+
+// clockOf is host h's clock series: of the first metric it has that is not discrete, one
+// without an instance domain first; else of the first it has; "" when it has none.
+func clockOf(ms []*seriesMetric, h int) string {
+	for _, singular := range []bool{true, false} {
+		for _, m := range ms {
+			if d, ok := m.desc[h]; ok && d.Sem != "discrete" && (d.InDom == "") == singular {
+				return m.sid(h)
+			}
+		}
+	}
+	for _, m := range ms {
+		if _, ok := m.desc[h]; ok {
+			return m.sid(h)
+		}
+	}
+	return ""
+}
+
+// readEnds reads each host's first two samples and its last, one request for the fleet each.
+func (s *Series) readEnds(ctx context.Context, ids []string, hostOf map[string]*seriesContext) error {
 	rctx, cancel := s.reqCtx(ctx)
 	defer cancel()
 	firsts, err := s.c.SeriesValues(rctx, ids, pmproxy.Window{Start: time.Unix(1, 0), Most: 2}, 0, nil)
@@ -68,24 +90,34 @@ func (s *Series) startClocks(ctx context.Context, ms []*seriesMetric) error {
 		return s.diagnose(err)
 	}
 	for _, v := range firsts {
-		x := clk[v.Series]
-		switch {
-		case x == nil:
-		case x.first.IsZero() || v.Time.Before(x.first):
-			if !x.first.IsZero() {
-				x.second = x.first
-			}
-			x.first = v.Time
-		case v.Time.After(x.first) && (x.second.IsZero() || v.Time.Before(x.second)):
-			x.second = v.Time
+		if x := hostOf[v.Series]; x != nil {
+			x.noteEarly(v.Time)
 		}
 	}
 	for _, v := range lasts {
-		if x := clk[v.Series]; x != nil && v.Time.After(x.last) {
+		if x := hostOf[v.Series]; x != nil && v.Time.After(x.last) {
 			x.last = v.Time
 		}
 	}
-	// The hosts with samples, numbered again; the metrics' series taken again for them.
+	return nil
+}
+
+// noteEarly keeps t if it is one of the host's two earliest samples seen (first, second).
+func (x *seriesContext) noteEarly(t time.Time) {
+	switch {
+	case x.first.IsZero() || t.Before(x.first):
+		if !x.first.IsZero() {
+			x.second = x.first
+		}
+		x.first = t
+	case t.After(x.first) && (x.second.IsZero() || t.Before(x.second)):
+		x.second = t
+	}
+}
+
+// dropSilentHosts leaves out the hosts with no sample: those left are numbered again, and the
+// metrics' series taken again for them. None left is an error.
+func (s *Series) dropSilentHosts(ms []*seriesMetric) error {
 	var keep []*seriesContext
 	for _, x := range s.xs {
 		if !x.first.IsZero() && !x.last.IsZero() {
@@ -95,18 +127,30 @@ func (s *Series) startClocks(ctx context.Context, ms []*seriesMetric) error {
 	if len(keep) == 0 {
 		return fmt.Errorf("pmproxy %s: the time series of its %d hosts hold no values", s.c.URL(), len(s.xs))
 	}
-	if len(keep) < len(s.xs) {
-		old := s.src
-		s.src = map[string]int{}
-		for src, h := range old {
-			if i := slices.Index(keep, s.xs[h]); i >= 0 {
-				s.src[src] = i
-			}
+	if len(keep) == len(s.xs) {
+		return nil
+	}
+	old := s.src
+	s.src = map[string]int{}
+	for src, h := range old {
+		if i := slices.Index(keep, s.xs[h]); i >= 0 {
+			s.src[src] = i
 		}
-		s.xs = keep
-		for _, m := range ms {
-			m.choose(s)
-		}
+	}
+	s.xs = keep
+	for _, m := range ms {
+		m.choose(s)
+	}
+	return nil
+}
+
+// startAtFirst numbers the hosts, places each at its first sample with its logging interval (the
+// step from its first sample to its second; a second when it has only one), and keeps the
+// fleet's clock series, in host order.
+func (s *Series) startAtFirst(ids []string, hostOf map[string]*seriesContext) {
+	clockOf := make(map[*seriesContext]string, len(hostOf))
+	for _, id := range ids {
+		clockOf[hostOf[id]] = id
 	}
 	s.clk.host = map[string]int{}
 	for i, x := range s.xs {
@@ -121,18 +165,12 @@ func (s *Series) startClocks(ctx context.Context, ms []*seriesMetric) error {
 		x.setMark(x.first.Add(-time.Nanosecond))
 		x.now = x.first
 		x.clock.Store(x.first.UnixNano())
-		for id, c := range clk {
-			if c == x {
-				s.clk.ids = append(s.clk.ids, id)
-				s.clk.host[id] = i
-			}
+		if id, ok := clockOf[x]; ok {
+			s.clk.ids = append(s.clk.ids, id)
+			s.clk.host[id] = i
 		}
 	}
-	for _, m := range ms {
-		m.raw = nil
-	}
 	s.clk.times = make([][]time.Time, len(s.xs))
-	return nil
 }
 
 // cover makes sure the clock window holds [a, b]: read and added to the window when next to it
@@ -147,38 +185,12 @@ func (s *Series) cover(ctx context.Context, a, b time.Time) error {
 	s.clk.mu.Lock()
 	defer s.clk.mu.Unlock()
 	c := &s.clk
-	if !c.lo.IsZero() && !a.Before(c.lo) && !b.After(c.hi) {
+	if c.holds(a, b) {
 		return nil
 	}
-	read := func(lo, hi time.Time) error {
-		rctx, cancel := s.reqCtx(ctx)
-		defer cancel()
-		err := s.c.SeriesValuesFunc(rctx, c.ids, pmproxy.Window{Start: lo, Finish: hi}, s.opt.MaxValues, func(v pmproxy.SeriesValue) {
-			h, ok := c.host[v.Series]
-			if !ok {
-				return
-			}
-			ts := c.times[h]
-			if n := len(ts); n > 0 && ts[n-1].Equal(v.Time) {
-				return // the next instance of the same sample
-			}
-			if i, found := slices.BinarySearchFunc(ts, v.Time, func(t, u time.Time) int { return t.Compare(u) }); !found {
-				c.times[h] = slices.Insert(ts, i, v.Time)
-			}
-		})
-		if err != nil {
-			return fmt.Errorf("the samples' times: %w", s.diagnose(err))
-		}
-		return nil
-	}
-	chunk := s.clockChunk()
-	near := !c.lo.IsZero() && !b.Before(c.lo.Add(-chunk)) && !a.After(c.hi.Add(chunk)) &&
-		maxTime(b, c.hi).Sub(minTime(a, c.lo)) < 256*chunk
-	if !near {
-		for h := range c.times {
-			c.times[h] = c.times[h][:0]
-		}
-		if err := read(a, b); err != nil {
+	if !c.near(a, b, s.clockChunk()) {
+		c.clear()
+		if err := s.readClock(ctx, a, b); err != nil {
 			c.lo, c.hi = time.Time{}, time.Time{}
 			return err
 		}
@@ -186,16 +198,62 @@ func (s *Series) cover(ctx context.Context, a, b time.Time) error {
 		return nil
 	}
 	if a.Before(c.lo) {
-		if err := read(a, c.lo.Add(-time.Microsecond)); err != nil {
+		if err := s.readClock(ctx, a, c.lo.Add(-time.Microsecond)); err != nil {
 			return err
 		}
 		c.lo = a
 	}
 	if b.After(c.hi) {
-		if err := read(c.hi.Add(time.Microsecond), b); err != nil {
+		if err := s.readClock(ctx, c.hi.Add(time.Microsecond), b); err != nil {
 			return err
 		}
 		c.hi = b
+	}
+	return nil
+}
+
+// holds says the window read holds [a, b].
+func (c *seriesClock) holds(a, b time.Time) bool {
+	return !c.lo.IsZero() && !a.Before(c.lo) && !b.After(c.hi)
+}
+
+// near says [a, b] is within a chunk of the window read, and the two together span fewer
+// than 256 chunks: it is read and added to the window, not read in its place.
+func (c *seriesClock) near(a, b time.Time, chunk time.Duration) bool {
+	return !c.lo.IsZero() && !b.Before(c.lo.Add(-chunk)) && !a.After(c.hi.Add(chunk)) &&
+		maxTime(b, c.hi).Sub(minTime(a, c.lo)) < 256*chunk
+}
+
+// clear empties every host's samples read, keeping their room.
+func (c *seriesClock) clear() {
+	for h := range c.times {
+		c.times[h] = c.times[h][:0]
+	}
+}
+
+// add puts a sample time of host h in its place among those read, once.
+func (c *seriesClock) add(h int, t time.Time) {
+	ts := c.times[h]
+	if n := len(ts); n > 0 && ts[n-1].Equal(t) {
+		return // the next instance of the same sample
+	}
+	if i, found := slices.BinarySearchFunc(ts, t, func(t, u time.Time) int { return t.Compare(u) }); !found {
+		c.times[h] = slices.Insert(ts, i, t)
+	}
+}
+
+// readClock reads the fleet's samples from lo to hi into the window. The caller holds s.clk.mu.
+func (s *Series) readClock(ctx context.Context, lo, hi time.Time) error {
+	c := &s.clk
+	rctx, cancel := s.reqCtx(ctx)
+	defer cancel()
+	err := s.c.SeriesValuesFunc(rctx, c.ids, pmproxy.Window{Start: lo, Finish: hi}, s.opt.MaxValues, func(v pmproxy.SeriesValue) {
+		if h, ok := c.host[v.Series]; ok {
+			c.add(h, v.Time)
+		}
+	})
+	if err != nil {
+		return fmt.Errorf("the samples' times: %w", s.diagnose(err))
 	}
 	return nil
 }
