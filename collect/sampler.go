@@ -39,7 +39,7 @@ const ReplaySlack = 50 * time.Millisecond
 //     users' suppliers (disc), the Shared contexts' count and every provState's reading fields;
 //   - stMu guards the provider list and every provider's health, which Status reads while a
 //     Sample runs: only the holder of mu changes them (and run's goroutine health.collecting);
-//   - subMu guards the subscriptions, which any goroutine changes (Subscribe).
+//   - subs has its own lock: any goroutine changes the subscriptions (Subscribe).
 type Sampler struct {
 	reg *namespace.Registry
 	log *namespace.EventLog // safe for concurrent use
@@ -55,8 +55,7 @@ type Sampler struct {
 	stMu sync.Mutex
 	prov []*provState
 
-	subMu sync.Mutex
-	subs  map[*namespace.Class]int
+	subs subscriptions
 }
 
 // collection is what one collection leaves the next (guarded by Sampler.mu).
@@ -110,7 +109,7 @@ func NewSampler(reg *namespace.Registry, provs []Provider, opt Options) (*Sample
 	if opt.DiscoverEvery <= 0 {
 		opt.DiscoverEvery = 2 * time.Second
 	}
-	s := &Sampler{reg: reg, log: namespace.NewEventLog(opt.Events), opt: opt, subs: map[*namespace.Class]int{}, shared: map[string]int{}}
+	s := &Sampler{reg: reg, log: namespace.NewEventLog(opt.Events), opt: opt, subs: subscriptions{count: map[*namespace.Class]int{}}, shared: map[string]int{}}
 	// The order suppliers are found in means nothing (DCI4-SUP-9): they are sorted by module.
 	provs = slices.Clone(provs)
 	slices.SortStableFunc(provs, func(a, b Provider) int { return strings.Compare(a.Supplier().Module, b.Supplier().Module) })
