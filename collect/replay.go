@@ -25,7 +25,7 @@ import (
 // only Sample moves, one Sample at a time (reading).
 type Replay struct {
 	*Sampler
-	h History
+	history History // the hosts' recorded past: its timelines and its clock
 
 	mu    sync.Mutex // guards asked
 	asked cursorMove // the move asked for since the last Sample
@@ -51,7 +51,7 @@ func (m cursorMove) from(shown time.Time) time.Time {
 // NewReplay puts a time cursor on s, a sampler of the archives as (OpenSource). It starts at
 // at, or where the archives' first rates are when at is zero.
 func NewReplay(s *Sampler, h History, at time.Time) *Replay {
-	r := &Replay{Sampler: s, h: h}
+	r := &Replay{Sampler: s, history: h}
 	s.opt.EveryClass = true // a reading after a jump has every class's rates
 	if at.IsZero() {
 		at = earliestStart(h)
@@ -72,13 +72,13 @@ func earliestStart(h History) time.Time {
 }
 
 // Span is the time from the first archive's start to the last one's end.
-func (r *Replay) Span() (first, last time.Time) { return r.h.Span() }
+func (r *Replay) Span() (first, last time.Time) { return r.history.Span() }
 
 // Hosts are the archives' hosts.
-func (r *Replay) Hosts() []string { return r.h.Hosts() }
+func (r *Replay) Hosts() []string { return r.history.Hosts() }
 
 // Now is the time of the sample shown: the latest one read.
-func (r *Replay) Now() time.Time { return r.h.Clock() }
+func (r *Replay) Now() time.Time { return r.history.Clock() }
 
 // Move asks the next Sample to read at t (the last sample at or before it), kept within the
 // archives' span.
@@ -133,7 +133,7 @@ func (r *Replay) Sample(ctx context.Context) (*ns.Snapshot, error) {
 func (r *Replay) stepForward(ctx context.Context, from time.Time, n int) (*ns.Snapshot, error) {
 	placed := from.Before(r.Now())
 	if placed {
-		for _, x := range r.h.Timelines() {
+		for _, x := range r.history.Timelines() {
 			_ = x.Seek(clampTo(from, x)) // its records after from come next
 		}
 	}
@@ -185,7 +185,7 @@ func (r *Replay) nthBefore(t time.Time, n int) (time.Time, bool) {
 // latestBefore is the time of the last sample before t of any timeline; zero when none has one.
 func (r *Replay) latestBefore(t time.Time) time.Time {
 	var latest time.Time
-	for _, x := range r.h.Timelines() {
+	for _, x := range r.history.Timelines() {
 		if p, ok := x.Before(t); ok && p.After(latest) {
 			latest = p
 		}
@@ -213,7 +213,7 @@ func (r *Replay) readFollowing(ctx context.Context, t time.Time) (*ns.Snapshot, 
 // samplesAhead says whether t is before the sample some timeline shows (behind), and the most
 // samples any timeline has after the one it shows and up to t, counted to 2 at most.
 func (r *Replay) samplesAhead(t time.Time) (behind bool, most int) {
-	for _, x := range r.h.Timelines() {
+	for _, x := range r.history.Timelines() {
 		behind = behind || t.Before(x.Shown())
 		most = max(most, x.Count(x.Shown(), t, 2))
 	}
@@ -225,17 +225,17 @@ func (r *Replay) samplesAhead(t time.Time) (behind bool, most int) {
 // two: hosts whose archives end at different times (one ended long before t) each have their
 // rates.
 func (r *Replay) seekAndRead(ctx context.Context, t time.Time) (*ns.Snapshot, error) {
-	tls := r.h.Timelines()
-	firsts := make([]time.Time, len(tls))
-	someBefore := false // some timeline's first of the two samples is before t
-	for i, x := range tls {
+	timelines := r.history.Timelines()
+	firsts := make([]time.Time, len(timelines)) // each timeline's first of the two samples
+	someBefore := false                         // some timeline's first is before t
+	for i, x := range timelines {
 		// A time this host's archive does not cover: it reads its nearest end.
 		if err := x.Seek(clampTo(t, x)); err != nil {
 			return nil, err
 		}
 		firsts[i] = t
-		if q, ok := x.Ahead(); ok && q.Before(t) {
-			firsts[i], someBefore = q, true
+		if first, ok := x.Ahead(); ok && first.Before(t) {
+			firsts[i], someBefore = first, true
 		}
 	}
 	r.Sampler.Restart()
@@ -255,7 +255,7 @@ func (r *Replay) NextStep(t time.Time) time.Time {
 	if latest.Equal(earliest) {
 		return earliest
 	}
-	for _, x := range r.h.Timelines() {
+	for _, x := range r.history.Timelines() {
 		if x.Count(t, latest, 2) > 1 {
 			return earliest
 		}
@@ -266,15 +266,15 @@ func (r *Replay) NextStep(t time.Time) time.Time {
 // nextSamples is the earliest and the latest of the timelines' first samples after t; zero
 // when none has one.
 func (r *Replay) nextSamples(t time.Time) (earliest, latest time.Time) {
-	for _, x := range r.h.Timelines() {
-		n, ok := x.After(t)
+	for _, x := range r.history.Timelines() {
+		next, ok := x.After(t)
 		if !ok {
 			continue
 		}
-		if earliest.IsZero() || n.Before(earliest) {
-			earliest = n
+		if earliest.IsZero() || next.Before(earliest) {
+			earliest = next
 		}
-		latest = later(latest, n)
+		latest = later(latest, next)
 	}
 	return earliest, latest
 }
@@ -295,19 +295,19 @@ func clampTo(t time.Time, x Timeline) time.Time {
 
 // readAt is one collection of every archive up to t.
 func (r *Replay) readAt(ctx context.Context, t time.Time) (*ns.Snapshot, error) {
-	ts := make([]time.Time, len(r.h.Timelines()))
-	for i := range ts {
-		ts[i] = t
+	upTo := make([]time.Time, len(r.history.Timelines()))
+	for i := range upTo {
+		upTo[i] = t
 	}
-	return r.readEach(ctx, ts)
+	return r.readEach(ctx, upTo)
 }
 
-// readEach is one collection of every archive, archive i up to ts[i].
-func (r *Replay) readEach(ctx context.Context, ts []time.Time) (*ns.Snapshot, error) {
+// readEach is one collection of every archive, archive i up to upTo[i].
+func (r *Replay) readEach(ctx context.Context, upTo []time.Time) (*ns.Snapshot, error) {
 	var last time.Time
-	for i, x := range r.h.Timelines() {
-		x.ReadTo(ts[i])
-		last = later(last, ts[i])
+	for i, x := range r.history.Timelines() {
+		x.ReadTo(upTo[i])
+		last = later(last, upTo[i])
 	}
 	snap, err := r.Sampler.Sample(ctx)
 	if err != nil {
