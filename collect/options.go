@@ -51,6 +51,33 @@ type Options struct {
 	Self func(ctx context.Context) (SelfUsage, error)
 }
 
+// withDefaults is o with each option left zero given its default, or the error of a liveness
+// timeout out of bounds.
+func (o Options) withDefaults() (Options, error) {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Deadline <= 0 {
+		o.Deadline = 2 * time.Second
+	}
+	if o.Liveness < 0 {
+		o.Liveness = DefaultLiveness
+	}
+	if err := ValidateLiveness(o.Liveness); err != nil {
+		return o, err
+	}
+	if o.Events <= 0 {
+		o.Events = 1000
+	}
+	if o.IdleEvery <= 0 {
+		o.IdleEvery = DefaultIdleEvery
+	}
+	if o.DiscoverEvery <= 0 {
+		o.DiscoverEvery = 2 * time.Second
+	}
+	return o, nil
+}
+
 // SelfUsage is what dcimon's own process holds now: resident and virtual memory in bytes, and
 // its threads. Its CPU time comes from getrusage.
 type SelfUsage struct {

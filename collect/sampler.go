@@ -88,26 +88,9 @@ func (c *collection) keep(samples []namespace.ClassSample, start, end time.Time,
 
 // NewSampler registers every provider's classes, and the Monitor class, in reg.
 func NewSampler(reg *namespace.Registry, provs []Provider, opt Options) (*Sampler, error) {
-	if opt.Now == nil {
-		opt.Now = time.Now
-	}
-	if opt.Deadline <= 0 {
-		opt.Deadline = 2 * time.Second
-	}
-	if opt.Liveness < 0 {
-		opt.Liveness = DefaultLiveness
-	}
-	if err := ValidateLiveness(opt.Liveness); err != nil {
+	opt, err := opt.withDefaults()
+	if err != nil {
 		return nil, err
-	}
-	if opt.Events <= 0 {
-		opt.Events = 1000
-	}
-	if opt.IdleEvery <= 0 {
-		opt.IdleEvery = DefaultIdleEvery
-	}
-	if opt.DiscoverEvery <= 0 {
-		opt.DiscoverEvery = 2 * time.Second
 	}
 	s := &Sampler{reg: reg, log: namespace.NewEventLog(opt.Events), opt: opt, subs: subscriptions{count: map[*namespace.Class]int{}}, shared: map[string]int{}}
 	// The order suppliers are found in means nothing (DCI4-SUP-9): they are sorted by module.
