@@ -186,48 +186,55 @@ func (x *seriesContext) Fetch(ctx context.Context, names ...string) (*pmproxy.Fe
 // or the next one. Nothing new by the target is errNoNewSample, a target before the host's
 // series begins errNotRecordedThen, and no next sample the end.
 func (x *seriesContext) fetchTime(ctx context.Context) (time.Time, error) {
-	var at time.Time
-	if x.notYet && x.target.Load() == 0 {
+	switch {
+	case x.notYet && x.target.Load() == 0:
 		return time.Time{}, errNotRecordedThen
-	}
-	if x.twice && x.fetched {
+	case x.twice && x.fetched:
 		// A seek's second fetch at the host's first sample: its classes as the first left them
 		// (no rate yet), as an archive's, never the next sample.
 		x.twice = false
 		return time.Time{}, errNoNewSample
-	}
-	if x.again {
+	case x.again:
 		// The sampler reads a host again, whole, when its reset value changed (the generation
 		// this sample began): the same sample, not the next.
-		at, x.again = x.now, false
-	} else if tg := x.target.Load(); tg != 0 {
-		t := time.Unix(0, tg)
-		if x.near(t).Before(x.first) {
-			return time.Time{}, errNotRecordedThen
-		}
-		last, ok, err := x.s.lastAtOrBefore(ctx, x, t)
-		if err != nil {
-			return time.Time{}, err
-		}
-		switch {
-		case ok && last.After(x.mark):
-			at = last
-		case x.fetched:
-			return time.Time{}, errNoNewSample
-		default:
-			at = x.now
-		}
-	} else {
-		next, ok, err := x.s.nextAfter(ctx, x, x.mark)
-		if err != nil {
-			return time.Time{}, err
-		}
-		if !ok {
-			return time.Time{}, fmt.Errorf("series of %s: %w (%s)", x.name, collect.ErrArchiveEnd, x.now.UTC().Format(time.RFC3339))
-		}
-		at = next
+		x.again = false
+		return x.now, nil
 	}
-	return at, nil
+	if tg := x.target.Load(); tg != 0 {
+		return x.lastUpTo(ctx, time.Unix(0, tg))
+	}
+	return x.nextSample(ctx)
+}
+
+// lastUpTo is the host's last sample up to the target t, when it is after the one read last;
+// else nothing new (errNoNewSample), or at the first fetch the sample it is placed at.
+func (x *seriesContext) lastUpTo(ctx context.Context, t time.Time) (time.Time, error) {
+	if x.near(t).Before(x.first) {
+		return time.Time{}, errNotRecordedThen
+	}
+	last, ok, err := x.s.lastAtOrBefore(ctx, x, t)
+	switch {
+	case err != nil:
+		return time.Time{}, err
+	case ok && last.After(x.mark):
+		return last, nil
+	case x.fetched:
+		return time.Time{}, errNoNewSample
+	}
+	return x.now, nil
+}
+
+// nextSample is the host's first sample after the one read last; past its last, the end
+// (collect.ErrArchiveEnd).
+func (x *seriesContext) nextSample(ctx context.Context) (time.Time, error) {
+	next, ok, err := x.s.nextAfter(ctx, x, x.mark)
+	if err != nil {
+		return time.Time{}, err
+	}
+	if !ok {
+		return time.Time{}, fmt.Errorf("series of %s: %w (%s)", x.name, collect.ErrArchiveEnd, x.now.UTC().Format(time.RFC3339))
+	}
+	return next, nil
 }
 
 // wentDown says a counter of now is below its value before, for the same instance.
