@@ -24,60 +24,11 @@ func (s *Sampler) redescribe(ps *provState, t time.Time) {
 	for _, c := range decl {
 		byID[c.ID.String()] = c
 	}
-	var drop []*namespace.Class
-	kept := map[string]bool{}
-	for _, c := range ps.classes {
-		n := byID[c.ID.String()]
-		switch {
-		case n == nil && !ps.dynamic:
-			kept[c.ID.String()] = true // a built-in supplier's classes stay
-		case n == nil, n != c && !(c.Shared && n.Shared) && namespace.ClassDiffers(c, n):
-			drop = append(drop, c)
-		default:
-			kept[c.ID.String()] = true
-		}
-	}
-	replaced := map[string]bool{}
-	// Children before their parents.
-	slices.SortStableFunc(drop, func(a, b *namespace.Class) int { return len(b.ID) - len(a.ID) })
-	for _, c := range drop {
-		if byID[c.ID.String()] != nil {
-			replaced[c.ID.String()] = true
-		}
-		s.unregisterClass(ps, c, t)
-	}
+	kept, drop := ps.sortOut(byID)
+	replaced := s.dropClasses(ps, drop, byID, t)
 	ps.classes = slices.DeleteFunc(ps.classes, func(c *namespace.Class) bool { return !kept[c.ID.String()] })
 	for _, nc := range decl { // parents before children
-		key := nc.ID.String()
-		if kept[key] {
-			continue
-		}
-		if !ps.dynamic && !replaced[key] {
-			continue // a built-in supplier declares its classes once
-		}
-		if err := s.registerClass(ps, nc); err != nil {
-			if ps.refused == nil {
-				ps.refused = map[string]string{}
-			}
-			if ps.refused[key] != err.Error() {
-				ps.refused[key] = err.Error()
-				s.log.Add(namespace.Event{Time: t, Kind: namespace.EvProviderError, Path: ps.sup.Module,
-					Text: fmt.Sprintf("supplier %s: class %s (%s) not registered: %v", ps.sup.Module, nc.ID, nc.Name, err)})
-			}
-			continue
-		}
-		delete(ps.refused, key)
-		ps.classes = append(ps.classes, nc)
-		kept[key] = true
-		ps.needStatic = true // its values are read whole at the next collection
-		switch {
-		case replaced[key]:
-			s.log.Add(namespace.Event{Time: t, Kind: namespace.EvDataChanged, Path: nc.Context().Path(), Class: nc.ID,
-				Text: fmt.Sprintf("class %s described anew by supplier %s", nc.ID, ps.sup.Module)})
-		case !nc.Shared:
-			s.log.Add(namespace.Event{Time: t, Kind: namespace.EvDataChanged, Path: nc.Context().Path(), Class: nc.ID,
-				Text: fmt.Sprintf("class %s added by supplier %s", nc.ID, ps.sup.Module)})
-		}
+		s.takeDeclared(ps, nc, kept, replaced, t)
 	}
 	// Keep the declaration's order: parents before children.
 	order := make(map[string]int, len(decl))
@@ -85,6 +36,77 @@ func (s *Sampler) redescribe(ps *provState, t time.Time) {
 		order[c.ID.String()] = i
 	}
 	slices.SortStableFunc(ps.classes, func(a, b *namespace.Class) int { return order[a.ID.String()] - order[b.ID.String()] })
+}
+
+// sortOut is which of the provider's classes a new declaration (byID) keeps, by id, and which it
+// drops: those it no longer declares (a built-in supplier's stay), and those described otherwise.
+func (ps *provState) sortOut(byID map[string]*namespace.Class) (kept map[string]bool, drop []*namespace.Class) {
+	kept = map[string]bool{}
+	for _, c := range ps.classes {
+		n := byID[c.ID.String()]
+		switch {
+		case n == nil && ps.origin == builtIn:
+			kept[c.ID.String()] = true // a built-in supplier's classes stay
+		case n == nil, n != c && !(c.Shared && n.Shared) && namespace.ClassDiffers(c, n):
+			drop = append(drop, c)
+		default:
+			kept[c.ID.String()] = true
+		}
+	}
+	return kept, drop
+}
+
+// dropClasses takes the dropped classes back, children before their parents; it says which of
+// them the declaration has anew (replaced), by id.
+func (s *Sampler) dropClasses(ps *provState, drop []*namespace.Class, byID map[string]*namespace.Class, t time.Time) (replaced map[string]bool) {
+	replaced = map[string]bool{}
+	slices.SortStableFunc(drop, func(a, b *namespace.Class) int { return len(b.ID) - len(a.ID) })
+	for _, c := range drop {
+		if byID[c.ID.String()] != nil {
+			replaced[c.ID.String()] = true
+		}
+		s.unregisterClass(ps, c, t)
+	}
+	return replaced
+}
+
+// takeDeclared registers a declared class the provider does not have: a dynamic supplier's
+// new class, or one described anew. A class the registry refuses is said once; one taken is
+// read whole at the next collection, and said in the events (DCI-EVT-5).
+func (s *Sampler) takeDeclared(ps *provState, nc *namespace.Class, kept, replaced map[string]bool, t time.Time) {
+	key := nc.ID.String()
+	if kept[key] || (ps.origin == builtIn && !replaced[key]) {
+		return // kept, or a built-in supplier's class, declared once
+	}
+	if err := s.registerClass(ps, nc); err != nil {
+		s.noteRefused(ps, nc, err, t)
+		return
+	}
+	delete(ps.refused, key)
+	ps.classes = append(ps.classes, nc)
+	kept[key] = true
+	ps.needStatic = true // its values are read whole at the next collection
+	switch {
+	case replaced[key]:
+		s.log.Add(namespace.Event{Time: t, Kind: namespace.EvDataChanged, Path: nc.Context().Path(), Class: nc.ID,
+			Text: fmt.Sprintf("class %s described anew by supplier %s", nc.ID, ps.sup.Module)})
+	case !nc.Shared:
+		s.log.Add(namespace.Event{Time: t, Kind: namespace.EvDataChanged, Path: nc.Context().Path(), Class: nc.ID,
+			Text: fmt.Sprintf("class %s added by supplier %s", nc.ID, ps.sup.Module)})
+	}
+}
+
+// noteRefused keeps why the registry refused a class, saying it in the events once.
+func (s *Sampler) noteRefused(ps *provState, nc *namespace.Class, err error, t time.Time) {
+	key := nc.ID.String()
+	if ps.refused == nil {
+		ps.refused = map[string]string{}
+	}
+	if ps.refused[key] != err.Error() {
+		ps.refused[key] = err.Error()
+		s.log.Add(namespace.Event{Time: t, Kind: namespace.EvProviderError, Path: ps.sup.Module,
+			Text: fmt.Sprintf("supplier %s: class %s (%s) not registered: %v", ps.sup.Module, nc.ID, nc.Name, err)})
+	}
 }
 
 // registerClass registers one class of ps; a Shared context already there is counted, not

@@ -21,6 +21,13 @@ type GoAwayer interface {
 	GoAway()
 }
 
+// discovery is the state of finding users' suppliers (guarded by Sampler.mu).
+type discovery struct {
+	last    time.Time       // when the last discovery was taken
+	pending chan discResult // a discovery still running after its deadline
+	lastErr string          // the last discovery's error, said once
+}
+
 type discResult struct {
 	provs []Provider
 	err   error
@@ -30,73 +37,16 @@ type discResult struct {
 // (their classes registered as they declare them), those gone are removed with their classes.
 // A discovery that does not answer within half a second is taken at a later collection.
 func (s *Sampler) discover(ctx context.Context, now time.Time) {
-	if s.opt.Discover == nil || (s.discCh == nil && !s.lastDisc.IsZero() && now.Sub(s.lastDisc) < s.opt.DiscoverEvery) {
+	if !s.discoveryDue(now) {
 		return
 	}
-	if s.discCh == nil {
-		ch := make(chan discResult, 1)
-		dctx, cancel := context.WithTimeout(context.Background(), s.opt.Deadline)
-		d := s.opt.Discover
-		go func() {
-			defer cancel()
-			p, err := d.Discover(dctx)
-			ch <- discResult{p, err}
-		}()
-		s.discCh = ch
-	}
-	wait := min(s.opt.Deadline, 500*time.Millisecond)
-	t := time.NewTimer(wait)
-	defer t.Stop()
-	var res discResult
-	select {
-	case res = <-s.discCh:
-		s.discCh = nil
-	case <-t.C:
-		return
-	case <-ctx.Done():
+	res, ok := s.awaitDiscovery(ctx)
+	if !ok {
 		return
 	}
-	s.lastDisc = now
-	if res.err != nil && res.err.Error() != s.discErr {
-		s.log.Add(namespace.Event{Time: now, Kind: namespace.EvProviderError, Path: "dds", Text: "finding users' suppliers: " + res.err.Error()})
-	}
-	s.discErr = ""
-	if res.err != nil {
-		s.discErr = res.err.Error() // said once, not at every discovery
-	}
-	present := make(map[Provider]bool, len(res.provs))
-	for _, p := range res.provs {
-		present[p] = true
-	}
-	s.stMu.Lock()
-	known := map[Provider]bool{}
-	var gone, added []*provState
-	keep := make([]*provState, 0, len(s.prov)+len(res.provs))
-	for _, ps := range s.prov {
-		known[ps.p] = true
-		if ps.dynamic && !present[ps.p] {
-			gone = append(gone, ps)
-			continue
-		}
-		keep = append(keep, ps)
-	}
-	for _, p := range res.provs {
-		if known[p] {
-			continue
-		}
-		s.nextID++
-		// The reset is taken as known and zero, so the first declaration is taken at once.
-		ps := &provState{p: p, sup: p.Supplier(), id: s.nextID, dynamic: true, needStatic: true, haveReset: true,
-			insts: map[*namespace.Class][]*namespace.Instance{}}
-		added = append(added, ps)
-		keep = append(keep, ps)
-	}
-	slices.SortStableFunc(keep, func(a, b *provState) int { return strings.Compare(a.sup.Module, b.sup.Module) })
-	for i, ps := range keep {
-		ps.index = i
-	}
-	s.prov = keep
-	s.stMu.Unlock()
+	s.disc.last = now
+	s.noteDiscoveryError(res.err, now)
+	gone, added := s.takeFound(res.provs)
 	for _, ps := range gone {
 		s.retract(ps, now)
 		s.log.Add(namespace.Event{Time: now, Kind: namespace.EvSupplierGone, Path: ps.sup.Module,
@@ -109,10 +59,91 @@ func (s *Sampler) discover(ctx context.Context, now time.Time) {
 	}
 	// A class refused because another supplier had it may be free now.
 	for _, ps := range s.prov {
-		if ps.dynamic && !ps.dead && len(ps.refused) > 0 {
+		if ps.origin == discovered && ps.health.liveness == alive && len(ps.refused) > 0 {
 			s.redescribe(ps, now)
 		}
 	}
+}
+
+// discoveryDue says a discovery is to be asked for or taken now: one is still running, or none
+// was taken within DiscoverEvery.
+func (s *Sampler) discoveryDue(now time.Time) bool {
+	if s.opt.Discover == nil {
+		return false
+	}
+	return s.disc.pending != nil || s.disc.last.IsZero() || now.Sub(s.disc.last) >= s.opt.DiscoverEvery
+}
+
+// awaitDiscovery starts a discovery unless one is running, and waits up to half a second for its
+// answer; false when it has none yet (it is taken at a later collection).
+func (s *Sampler) awaitDiscovery(ctx context.Context) (discResult, bool) {
+	if s.disc.pending == nil {
+		ch := make(chan discResult, 1)
+		dctx, cancel := context.WithTimeout(context.Background(), s.opt.Deadline)
+		d := s.opt.Discover
+		go func() {
+			defer cancel()
+			p, err := d.Discover(dctx)
+			ch <- discResult{p, err}
+		}()
+		s.disc.pending = ch
+	}
+	t := time.NewTimer(min(s.opt.Deadline, 500*time.Millisecond))
+	defer t.Stop()
+	select {
+	case res := <-s.disc.pending:
+		s.disc.pending = nil
+		return res, true
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	return discResult{}, false
+}
+
+// noteDiscoveryError says a discovery's error in the events, once, not at every discovery.
+func (s *Sampler) noteDiscoveryError(err error, now time.Time) {
+	if err != nil && err.Error() != s.disc.lastErr {
+		s.log.Add(namespace.Event{Time: now, Kind: namespace.EvProviderError, Path: "dds", Text: "finding users' suppliers: " + err.Error()})
+	}
+	s.disc.lastErr = ""
+	if err != nil {
+		s.disc.lastErr = err.Error()
+	}
+}
+
+// takeFound makes the provider list the built-in suppliers and those found now, sorted by module:
+// gone are the found suppliers no longer there, added those new.
+func (s *Sampler) takeFound(found []Provider) (gone, added []*provState) {
+	present := make(map[Provider]bool, len(found))
+	for _, p := range found {
+		present[p] = true
+	}
+	s.stMu.Lock()
+	defer s.stMu.Unlock()
+	known := map[Provider]bool{}
+	keep := make([]*provState, 0, len(s.prov)+len(found))
+	for _, ps := range s.prov {
+		known[ps.p] = true
+		if ps.origin == discovered && !present[ps.p] {
+			gone = append(gone, ps)
+			continue
+		}
+		keep = append(keep, ps)
+	}
+	for _, p := range found {
+		if known[p] {
+			continue
+		}
+		s.nextID++
+		// Its reset is taken as known and zero (resetKnown), so its first declaration is taken at once.
+		ps := &provState{p: p, sup: p.Supplier(), id: s.nextID, origin: discovered, needStatic: true,
+			insts: map[*namespace.Class][]*namespace.Instance{}}
+		added = append(added, ps)
+		keep = append(keep, ps)
+	}
+	slices.SortStableFunc(keep, func(a, b *provState) int { return strings.Compare(a.sup.Module, b.sup.Module) })
+	s.prov = keep
+	return gone, added
 }
 
 // GoAway tells the extension supplier with this module it is no longer wanted (SPMI-DDS-5): it
@@ -128,14 +159,11 @@ func (s *Sampler) GoAway(module string) error {
 		return fmt.Errorf("no supplier %q", module)
 	}
 	ps := s.prov[i]
-	if !ps.dynamic {
+	if ps.origin == builtIn {
 		s.stMu.Unlock()
 		return fmt.Errorf("supplier %s is built in: only extension suppliers can be told to go away (SPMI-DDS-5)", module)
 	}
 	s.prov = slices.Delete(slices.Clone(s.prov), i, i+1)
-	for j, o := range s.prov {
-		o.index = j
-	}
 	s.stMu.Unlock()
 	if g, ok := ps.p.(GoAwayer); ok {
 		g.GoAway()

@@ -8,25 +8,32 @@ import (
 	"time"
 )
 
+// subscriptions count who is subscribed to each class: any goroutine changes them (Subscribe),
+// and each collection reads them.
+type subscriptions struct {
+	mu    sync.Mutex
+	count map[*namespace.Class]int
+}
+
 // Subscribe registers interest in classes (SPMI-FEAT-2). While someone is subscribed to
 // something, a collection reads the subscribed classes, and every other class only once every
 // IdleEvery (SPMI-DDS-6), so the name space and the providers' health stay current at a fraction
 // of the cost; a provider with no subscribed class is not run in between. While nobody is
 // subscribed to anything, every class is read. The returned function cancels the subscription.
 func (s *Sampler) Subscribe(classes ...*namespace.Class) (cancel func()) {
-	s.subMu.Lock()
-	defer s.subMu.Unlock()
+	s.subs.mu.Lock()
+	defer s.subs.mu.Unlock()
 	for _, c := range classes {
-		s.subs[c]++
+		s.subs.count[c]++
 	}
 	var once sync.Once
 	return func() {
 		once.Do(func() {
-			s.subMu.Lock()
-			defer s.subMu.Unlock()
+			s.subs.mu.Lock()
+			defer s.subs.mu.Unlock()
 			for _, c := range classes {
-				if s.subs[c]--; s.subs[c] <= 0 {
-					delete(s.subs, c)
+				if s.subs.count[c]--; s.subs.count[c] <= 0 {
+					delete(s.subs.count, c)
 				}
 			}
 		})
@@ -36,20 +43,18 @@ func (s *Sampler) Subscribe(classes ...*namespace.Class) (cancel func()) {
 // request builds one provider's request, or reports that nobody wants it now.
 func (s *Sampler) request(ps *provState, now time.Time, refresh bool) (Request, bool) {
 	req, ok := s.subscribed(ps, now, refresh)
-	// A disabled, not implemented, not applicable or obsolete class is never read (DCI-CLS-2),
-	// and an on-demand class only while someone subscribes to it (SPMI-DDS-6).
+	// The classes not read now, gathered here rather than by a function that returns them:
+	// a slice that stays in this frame costs no allocation (a thousand hosts a second).
 	var off []*namespace.Class
 	lazy := false
-	s.subMu.Lock()
+	s.subs.mu.Lock()
 	for _, c := range ps.classes {
 		lazy = lazy || c.Lazy
-		// An uninstantiated lazy class is asked for too while subscribed: its provider lists
-		// what lies below it.
-		if (c.Instantiated() || c.Lazy) && (c.Unavailable() != "" || (c.OnDemand && s.subs[c] == 0)) {
+		if s.offNow(c) {
 			off = append(off, c)
 		}
 	}
-	s.subMu.Unlock()
+	s.subs.mu.Unlock()
 	// A provider with lazy classes is always told which it wants: "every class" would
 	// explore its whole name space.
 	if !ok || (len(off) == 0 && !lazy) {
@@ -57,42 +62,60 @@ func (s *Sampler) request(ps *provState, now time.Time, refresh bool) (Request, 
 	}
 	if req.Classes == nil {
 		req.every = true
-		if sameClasses(ps.every, ps.classes, off) {
-			// Every class but those off, as at the last collection: the same map, never
-			// changed once made (a thousand hosts ask for every class each second).
-			req.Classes = ps.every
-		} else {
-			req.Classes = make(map[*namespace.Class]bool, len(ps.classes))
-			for _, c := range ps.classes {
-				if !slices.Contains(off, c) {
-					req.Classes[c] = true
-				}
-			}
-			ps.every = req.Classes
-		}
+		req.Classes = ps.everyBut(off)
 	} else {
 		for _, c := range off {
 			delete(req.Classes, c)
 		}
 	}
-	for c := range req.Classes {
-		if c.Instantiated() || c.Lazy {
-			return req, true
+	return req, anyReadable(req.Classes)
+}
+
+// offNow says a class is not read now: a disabled, not implemented, not applicable or obsolete
+// class never is (DCI-CLS-2), and an on-demand class only while someone subscribes to it
+// (SPMI-DDS-6). An uninstantiated lazy class is asked for too while subscribed: its provider
+// lists what lies below it. The caller holds s.subs.mu.
+func (s *Sampler) offNow(c *namespace.Class) bool {
+	return (c.Instantiated() || c.Lazy) && (c.Unavailable() != "" || (c.OnDemand && s.subs.count[c] == 0))
+}
+
+// everyBut is a request's every class of the provider but those off: the same map as at the
+// last collection when they are the same, never changed once made (a thousand hosts ask for
+// every class each second).
+func (ps *provState) everyBut(off []*namespace.Class) map[*namespace.Class]bool {
+	if sameClasses(ps.every, ps.classes, off) {
+		return ps.every
+	}
+	m := make(map[*namespace.Class]bool, len(ps.classes))
+	for _, c := range ps.classes {
+		if !slices.Contains(off, c) {
+			m[c] = true
 		}
 	}
-	return req, false
+	ps.every = m
+	return m
+}
+
+// anyReadable says a request has a class to read: one with instances, or a lazy one.
+func anyReadable(classes map[*namespace.Class]bool) bool {
+	for c := range classes {
+		if c.Instantiated() || c.Lazy {
+			return true
+		}
+	}
+	return false
 }
 
 // subscribed is the request for a provider by what is subscribed: every class, or the
 // subscribed ones while the rest are read only every IdleEvery (SPMI-DDS-6).
 func (s *Sampler) subscribed(ps *provState, now time.Time, refresh bool) (Request, bool) {
 	req := Request{Static: ps.needStatic, Variable: refresh || ps.needStatic || now.Sub(ps.lastVar) >= variableEvery}
-	s.subMu.Lock()
-	defer s.subMu.Unlock()
+	s.subs.mu.Lock()
+	defer s.subs.mu.Unlock()
 	// Subscriptions to on-demand classes alone (a command's `Proc/*/rss`) leave everything else
 	// read as when nobody subscribes.
 	plain := 0
-	for c := range s.subs {
+	for c := range s.subs.count {
 		if !c.OnDemand {
 			plain++
 		}
@@ -101,7 +124,7 @@ func (s *Sampler) subscribed(ps *provState, now time.Time, refresh bool) (Reques
 		return req, true // every class
 	}
 	for _, c := range ps.classes {
-		if s.subs[c] > 0 {
+		if s.subs.count[c] > 0 {
 			if req.Classes == nil {
 				req.Classes = map[*namespace.Class]bool{}
 			}

@@ -118,6 +118,8 @@ func paintGround(frame, ground string) string {
 // resetSGR gives the terminal back its own colours at the end of a line.
 const resetSGR = "\x1b[m"
 
+// compose is the frame of the panes: each screen line the header, the tabs, the status line,
+// the key help or the panes' lines side by side, with the help or the form over it when open.
 func (m *Model) compose() string {
 	if m.w <= 0 || m.h <= 0 {
 		return ""
@@ -128,49 +130,7 @@ func (m *Model) compose() string {
 	if m.ov.on {
 		return m.composeOverview()
 	}
-	var panes [numPanes]*framedPane // nil for a pane not shown
-	if m.lay.Mode == modeCompact {
-		panes[m.focus] = m.framed(m.focus)
-	} else {
-		for p := paneTree; p < numPanes; p++ {
-			panes[p] = m.framed(p)
-		}
-	}
-	header, status, bottom := m.header(), m.statusLine(), m.bottomLine()
-	var tabs string
-	if m.lay.Mode == modeCompact {
-		tabs = m.tabs()
-	}
-	blank := ""
-	// line writes screen line y: the panes' lines side by side, left to right.
-	line := func(sb *strings.Builder, y int) {
-		switch {
-		case y == 0:
-			sb.WriteString(header)
-			return
-		case y == 1 && m.lay.Mode == modeCompact:
-			sb.WriteString(tabs)
-			return
-		case y == m.lay.Status.Y:
-			sb.WriteString(status)
-			return
-		case y == m.lay.Help.Y:
-			sb.WriteString(bottom)
-			return
-		}
-		n := sb.Len()
-		for p := paneTree; p < numPanes; p++ {
-			if i := y - m.lay.Panes[p].Outer.Y; panes[p] != nil && i >= 0 && i < m.lay.Panes[p].Outer.H {
-				panes[p].write(sb, i)
-			}
-		}
-		if sb.Len() == n {
-			if blank == "" {
-				blank = strings.Repeat(" ", m.w)
-			}
-			sb.WriteString(blank)
-		}
-	}
+	f := m.panesFrame()
 	var sb strings.Builder
 	if m.modal != modalHelp && m.modal != modalForm {
 		sb.Grow(m.fc.size)
@@ -178,7 +138,7 @@ func (m *Model) compose() string {
 			if y > 0 {
 				sb.WriteByte('\n')
 			}
-			line(&sb, y)
+			f.line(&sb, y)
 		}
 		m.fc.size = sb.Len()
 		return sb.String()
@@ -187,7 +147,7 @@ func (m *Model) compose() string {
 	lines := make([]string, m.h)
 	for y := range lines {
 		sb.Reset()
-		line(&sb, y)
+		f.line(&sb, y)
 		lines[y] = sb.String()
 	}
 	switch m.modal {
@@ -199,6 +159,63 @@ func (m *Model) compose() string {
 		overlay(lines, m.form.View(m.st, fw, hm.ShortHelpView(m.form.ShortHelp())), m.w, m.h)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// panesFrame is what the lines of the panes' frame are made of: the panes shown (the focused
+// one alone when compact) and the lines of their own.
+func (m *Model) panesFrame() panesFrame {
+	f := panesFrame{lay: &m.lay, w: m.w}
+	if m.lay.Mode == modeCompact {
+		f.panes[m.focus] = m.framed(m.focus)
+	} else {
+		for p := paneTree; p < numPanes; p++ {
+			f.panes[p] = m.framed(p)
+		}
+	}
+	f.header, f.status, f.bottom = m.header(), m.statusLine(), m.bottomLine()
+	if m.lay.Mode == modeCompact {
+		f.tabs = m.tabs()
+	}
+	return f
+}
+
+// panesFrame is the panes' frame being drawn.
+type panesFrame struct {
+	lay                          *layout
+	w                            int
+	panes                        [numPanes]*framedPane // nil for a pane not shown
+	header, tabs, status, bottom string
+	blank                        string // a line of spaces, made when first needed
+}
+
+// line writes screen line y: a line of its own, or the panes' lines side by side, left to right.
+func (f *panesFrame) line(sb *strings.Builder, y int) {
+	switch {
+	case y == 0:
+		sb.WriteString(f.header)
+		return
+	case y == 1 && f.lay.Mode == modeCompact:
+		sb.WriteString(f.tabs)
+		return
+	case y == f.lay.Status.Y:
+		sb.WriteString(f.status)
+		return
+	case y == f.lay.Help.Y:
+		sb.WriteString(f.bottom)
+		return
+	}
+	n := sb.Len()
+	for p := paneTree; p < numPanes; p++ {
+		if i := y - f.lay.Panes[p].Outer.Y; f.panes[p] != nil && i >= 0 && i < f.lay.Panes[p].Outer.H {
+			f.panes[p].write(sb, i)
+		}
+	}
+	if sb.Len() == n {
+		if f.blank == "" {
+			f.blank = strings.Repeat(" ", f.w)
+		}
+		sb.WriteString(f.blank)
+	}
 }
 
 // composeOverview is the overview screen: the header, the overview's body, the status line and

@@ -5,9 +5,10 @@ import (
 	"slices"
 	"strings"
 
-	"dcimon/internal/spell"
-
+	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
+
+	"dcimon/internal/spell"
 )
 
 // keymap is every rebindable binding of the monitor: the global ones, each pane's and the
@@ -137,46 +138,66 @@ func KeyActions() []KeyAction {
 func newKeymap(rebind map[string][]string) (keymap, error) {
 	km := defaultKeymap()
 	for _, name := range sortedNames(rebind) {
-		i := slices.IndexFunc(keyActions, func(a keyAction) bool { return a.name == name })
-		if i < 0 {
-			return keymap{}, fmt.Errorf("keys.%s: no such action%s", name, closeAction(name))
-		}
-		keys := rebind[name]
-		for _, k := range keys {
-			if err := checkKeyName(k); err != nil {
-				return keymap{}, fmt.Errorf("keys.%s: %w", name, err)
-			}
-		}
-		for _, b := range keyActions[i].binds(&km) {
-			b.SetKeys(keys...)
-			b.SetHelp(helpKeys(keys), b.Help().Desc)
+		if err := rebindAction(&km, name, rebind[name]); err != nil {
+			return keymap{}, err
 		}
 	}
-	// A key is looked up among the global, list and one pane's actions: two of them may not share it.
-	// The process table's keys come before the global ones while it has the focus (htop's P, t,
-	// /, < and >): they may share a key with a global action, not with the values pane's own.
 	for _, scope := range keyScopes {
-		owner := map[string]string{}
-		for _, a := range keyActions {
-			switch {
-			case scope == "processes" && a.scope == "global":
-				continue
-			case scope == "processes" && a.scope == "values":
-			case a.scope != "global" && a.scope != "list" && a.scope != scope:
-				continue
-			}
-			if scope == "overview" && a.scope == "list" && a.name != "up" && a.name != "down" {
-				continue
-			}
-			for _, k := range a.binds(&km)[0].Keys() {
-				if o, ok := owner[k]; ok && o != a.name {
-					return keymap{}, fmt.Errorf("keys: %q is bound to both %s and %s (scope %s)", k, o, a.name, scope)
-				}
-				owner[k] = a.name
-			}
+		if err := checkScope(&km, scope); err != nil {
+			return keymap{}, err
 		}
 	}
 	return km, nil
+}
+
+// rebindAction binds the action of this name to keys instead of its own.
+func rebindAction(km *keymap, name string, keys []string) error {
+	i := slices.IndexFunc(keyActions, func(a keyAction) bool { return a.name == name })
+	if i < 0 {
+		return fmt.Errorf("keys.%s: no such action%s", name, closeAction(name))
+	}
+	for _, k := range keys {
+		if err := checkKeyName(k); err != nil {
+			return fmt.Errorf("keys.%s: %w", name, err)
+		}
+	}
+	for _, b := range keyActions[i].binds(km) {
+		b.SetKeys(keys...)
+		b.SetHelp(helpKeys(keys), b.Help().Desc)
+	}
+	return nil
+}
+
+// checkScope fails on a key two actions looked up in one scope share.
+func checkScope(km *keymap, scope string) error {
+	owner := map[string]string{}
+	for _, a := range keyActions {
+		if !inScope(a, scope) {
+			continue
+		}
+		for _, k := range a.binds(km)[0].Keys() {
+			if o, ok := owner[k]; ok && o != a.name {
+				return fmt.Errorf("keys: %q is bound to both %s and %s (scope %s)", k, o, a.name, scope)
+			}
+			owner[k] = a.name
+		}
+	}
+	return nil
+}
+
+// inScope says an action's keys are looked up in scope: a key is looked up among the global,
+// list and one pane's actions. The process table's keys come before the global ones while it
+// has the focus (htop's P, t, /, < and >): they may share a key with a global action, not with
+// the values pane's own. The overview takes of the list's keys only up and down.
+func inScope(a keyAction, scope string) bool {
+	switch {
+	case scope == "processes" && a.scope == "global":
+		return false
+	case scope == "processes" && a.scope == "values":
+	case a.scope != "global" && a.scope != "list" && a.scope != scope:
+		return false
+	}
+	return !(scope == "overview" && a.scope == "list" && a.name != "up" && a.name != "down")
 }
 
 // CheckKeys reports the first problem of a rebinding: an action that does not exist, or a key
@@ -226,4 +247,15 @@ func helpKeys(keys []string) string {
 		out = append(out, k)
 	}
 	return strings.Join(out, "/")
+}
+
+// keyMaps are the model's key bindings. They never change once built: pointers, so a copy of
+// the model does not copy them.
+type keyMaps struct {
+	keys   *globalKeys
+	ovKeys *overlayKeys
+	oKeys  *overviewKeys
+	inKeys *inputKeys
+	fKeys  *formKeys
+	help   *help.Model // its styles; never changed after New (helpAt sets a width on a copy)
 }

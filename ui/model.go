@@ -29,17 +29,6 @@ import (
 	"dcimon/theme"
 )
 
-// modal is the mode that intercepts keys before the global bindings.
-type modal int
-
-const (
-	modalNone   modal = iota // none
-	modalFilter              // filter
-	modalGoto                // goto
-	modalHelp                // help
-	modalForm                // form
-)
-
 // crashBox records a panic caught in Update or View; it is shared by every copy of the model so
 // Run can return it after the terminal is restored.
 type crashBox struct {
@@ -68,15 +57,6 @@ func (c *crashBox) get() error {
 // Model is the monitor's root bubbletea model. Build it with New; Run runs it in a terminal and
 // tests drive it through Update.
 type Model struct {
-	// goPending is a go-to path in a remote PCP name space not read that far yet; goAt is the
-	// deepest part of it there is, goTries the readings since that brought nothing, goErr the
-	// lookup's error (goLazy).
-	goPending, goAt, goErr string
-	// gotoFromOverview says the go-to line was opened on the overview: a time typed there
-	// (:@03:12) comes back to it.
-	gotoFromOverview bool
-	goTries          int
-
 	src  Sampler
 	reg  *namespace.Registry
 	opts Options
@@ -85,82 +65,41 @@ type Model struct {
 	ov   *overview // the overview screen's state, shared by every copy of the model
 	// started says the start pane and path (Options) have been opened, at the first sample.
 	started bool
-	// saveMode is what to do when the hotsets change (Options.SaveMode, the answer to "ask"
-	// once given); askingSave says the status line asks it now.
-	saveMode   string
-	askingSave bool
-	ctx        context.Context
-	log        *log.Logger
+	ctx     context.Context
+	log     *log.Logger
+	crash   *crashBox
+	sub     *subscription
 
-	// The key maps never change once built: pointers, so a copy of the model does not copy them.
-	keys   *globalKeys
-	ovKeys *overlayKeys
-	oKeys  *overviewKeys
-	inKeys *inputKeys
-	fKeys  *formKeys
-	help   *help.Model // its styles; never changed after New (helpAt sets a width on a copy)
+	keyMaps      // the key bindings (keymap.go)
+	modalState   // the mode that takes the keys first, and what it holds (modal.go)
+	gotoLine     // a go-to on its way down a remote name space (goto.go)
+	tickChain    // the beats and the collections they start (tick.go)
+	statusState  // what the status line says of the collections (status.go)
+	hostTitle    // the host named in the title (hostname.go)
+	hotsetSaving // whether changed hotsets are saved, and the question (hotsave.go)
 
-	w, h  int
-	lay   layout
-	focus paneID
-
+	// The screen: its size, where the panes are, which has the focus, and the panes.
+	w, h   int
+	lay    layout
+	focus  paneID
 	tree   *treePane
 	values *valuesPane
 	hot    *hotPane
 	insp   *inspectorPane
 	events *eventsPane
-
-	modal modal
-	// filterValues says the filter being typed is the values table's, not the tree's;
-	// filterUser that it is the user whose processes the table keeps (u).
-	filterValues, filterUser bool
 	// procsByIO asks the process table, when its columns are first made, to rank by I/O (P
 	// pressed on a disk).
 	procsByIO bool
-	helpOff   int // first line of the help overlay shown
-	input     lineInput
-	form      *hotForm
 
-	interval time.Duration
-	paused   bool
-	// rp is the replay of PCP archives, with its time cursor (nil: live). A replay is paused
-	// unless playing.
-	rp       *replayState
-	tickSeq  int
-	inflight bool
-	skipped  int
-	after    func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
-	now      func() time.Time
-
-	snap      *namespace.Snapshot
-	lastErr   error
-	took      time.Duration
-	sel       namespace.Ref
-	health    healthMap
-	okN, badN int
-	// hostsOK of hosts remote hosts answered (a PCP source of several hosts, issue 14).
-	hostsOK, hosts int
-	evSeq          uint64
-	host           string
-	hostGen        uint64
-	self           selfRefs
-
-	flash      string
-	flashErr   bool
-	flashUntil time.Time
-
-	crash *crashBox
-	sub   *subscription
-	// lastStart is when the latest collection started; extra says the one in flight was started
-	// for a class that came on screen, not by the tick chain.
-	lastStart time.Time
-	extra     bool
-	retried   bool // the last collection was a retry of a slow one (DCI-RET-2): never twice
+	// The latest reading: its snapshot, the selection in it, the events seen, and when the
+	// first collection ended (the instances added until then were there at start-up, and the
+	// overview's events leave them out).
+	snap    *namespace.Snapshot
+	sel     namespace.Ref
+	evSeq   uint64
+	firstAt time.Time
 	// inspStale says the tree and the inspector missed collections while the overview hid them.
 	inspStale bool
-	// firstAt is the end of the first collection: the instances added until then were there
-	// at start-up, and the overview's events leave them out.
-	firstAt time.Time
 
 	// ver is the version of what the screen shows; Update moves it on whenever a message may
 	// have changed anything visible, and View draws again only for a version it has not drawn.
@@ -199,19 +138,18 @@ func New(src Sampler, opts Options) Model {
 		// The styles are read-only once built: every pane shares them, so no copy of the model
 		// or of a pane copies them.
 		src: src, reg: src.Registry(), opts: opts, st: newStyles(st), ctx: context.Background(),
-		log:  log.New(out, "dcimon ", log.LstdFlags|log.Lmicroseconds),
-		keys: ptr(km.global), ovKeys: ptr(newOverlayKeys()), oKeys: ptr(km.overview), inKeys: ptr(newInputKeys()), fKeys: ptr(newFormKeys()),
+		log:     log.New(out, "dcimon ", log.LstdFlags|log.Lmicroseconds),
+		keyMaps: keyMaps{keys: ptr(km.global), ovKeys: ptr(newOverlayKeys()), oKeys: ptr(km.overview), inKeys: ptr(newInputKeys()), fKeys: ptr(newFormKeys())},
 		// The beats are on the clock (tea.Every: whole multiples of the interval), as sar keeps
 		// its readings: a beat handled late does not move the next ones (issue 40 item 2).
-		interval: opts.Interval, after: tea.Every, now: opts.Now,
 		// Init starts the first collection, so the model is born with it in flight.
-		inflight: true,
-		crash:    &crashBox{},
-		sub:      &subscription{},
-		fc:       &frameCache{},
-		host:     opts.Host,
-		vf:       valueFormat{loc: opts.Location, netBits: opts.NetBits},
-		ov:       &overview{on: opts.Overview},
+		tickChain: tickChain{interval: opts.Interval, after: tea.Every, now: opts.Now, inflight: true},
+		crash:     &crashBox{},
+		sub:       &subscription{},
+		fc:        &frameCache{},
+		hostTitle: hostTitle{host: opts.Host},
+		vf:        valueFormat{loc: opts.Location, netBits: opts.NetBits},
+		ov:        &overview{on: opts.Overview},
 	}
 	hm := help.New()
 	m.help = &hm
@@ -275,43 +213,6 @@ type hotsetsChangedMsg struct{ note string }
 // hotsetsSavedMsg is the end of a save to the configuration file.
 type hotsetsSavedMsg struct{ err error }
 
-// hotsetsChanged saves the hotsets to the configuration file as Options.SaveMode says: always,
-// never, or ask once (y saves now and from then on in this run, n never in this run).
-func (m *Model) hotsetsChanged() tea.Cmd {
-	if m.opts.SaveHotsets == nil {
-		return nil
-	}
-	if m.saveMode == "" {
-		m.saveMode = m.opts.SaveMode
-	}
-	switch m.saveMode {
-	case "always":
-		return m.saveHotsetsCmd()
-	case "ask":
-		m.askingSave = true
-		m.setFlash("save hotsets to "+m.opts.ConfigName+"? y: yes, from now on · n: not in this run", false)
-	}
-	return nil
-}
-
-// saveHotsetsCmd writes the hotsets off the UI goroutine.
-func (m *Model) saveHotsetsCmd() tea.Cmd {
-	cfgs, save := m.hot.Configs(), m.opts.SaveHotsets
-	return func() tea.Msg { return hotsetsSavedMsg{save(cfgs)} }
-}
-
-// answerSave takes the key after the question: y saves, anything else does not.
-func (m *Model) answerSave(km tea.KeyMsg) tea.Cmd {
-	m.askingSave = false
-	if km.String() == "y" || km.String() == "Y" {
-		m.saveMode = "always"
-		return m.saveHotsetsCmd()
-	}
-	m.saveMode = "never"
-	m.setFlash("hotsets not saved to "+m.opts.ConfigName+" in this run", false)
-	return nil
-}
-
 // openStart opens the configured pane and path once the first collection has filled the name
 // space (Options.StartPane, StartPath); a path that names nothing says so, as go-to does.
 func (m *Model) openStart() {
@@ -337,12 +238,6 @@ var paneByName = map[string]paneID{"tree": paneTree, "values": paneValues, "hots
 func (m Model) Init() tea.Cmd {
 	return tea.Batch(sampleCmd(m.ctx, m.src, m.now), tickCmd(m.after, firstBeat(m.interval), m.tickSeq))
 }
-
-// firstRateAfter bounds the first beat: the first collection shows levels at once, and counters
-// need a second one for a rate, so it comes after a short interval rather than a whole one.
-const firstRateAfter = 250 * time.Millisecond
-
-func firstBeat(interval time.Duration) time.Duration { return min(interval, firstRateAfter) }
 
 // Update routes one message (see the rules at the top of this file). A panic is caught, recorded
 // for Run and turned into a clean quit, so the terminal is always restored.
@@ -467,47 +362,6 @@ func (m *Model) resize(w, h int) {
 	m.hot.SetSize(in(paneHot))
 	m.insp.SetSize(in(paneInspector))
 	m.events.SetSize(in(paneEvents))
-}
-
-func (m *Model) onTick(msg tickMsg) tea.Cmd {
-	if msg.seq != m.tickSeq {
-		return nil // a beat of a chain that was replaced
-	}
-	if m.flash != "" && !m.flashUntil.IsZero() && !m.now().Before(m.flashUntil) && !m.askingSave {
-		m.flash = "" // a question stays until it is answered
-	}
-	if m.paused {
-		return nil // the chain stops; unpausing starts a new one
-	}
-	next := tickCmd(m.after, m.interval, m.tickSeq)
-	if m.rp != nil {
-		if m.inflight {
-			return next // the play goes on from where that collection reads, at the next beat
-		}
-		m.inflight = true
-		return tea.Batch(m.replayTick(), next)
-	}
-	if m.inflight {
-		if m.extra {
-			return next // a collection for a class that just came on screen: as fresh as this one
-		}
-		m.skipped++
-		m.log.Printf("tick %d: the previous collection is still running; skipped", m.tickSeq)
-		return next
-	}
-	m.inflight = true
-	return tea.Batch(sampleCmd(m.ctx, m.src, m.now), next)
-}
-
-// restartTicks replaces the tick chain (a new interval, or unpausing) and collects at once.
-func (m *Model) restartTicks() tea.Cmd {
-	m.tickSeq++
-	cmds := []tea.Cmd{tickCmd(m.after, m.interval, m.tickSeq)}
-	if !m.inflight {
-		m.inflight = true
-		cmds = append(cmds, sampleCmd(m.ctx, m.src, m.now))
-	}
-	return tea.Batch(cmds...)
 }
 
 // onSample applies one collection: the snapshot goes to every pane through its setters.

@@ -213,3 +213,27 @@ func (m *Model) findSelf() {
 	}
 	m.self = selfRefs{gen: gen, looked: true, ctx: ref.Ctx, cpu: pick("%cpu", "cpu%", "%busy", "cpu"), mem: pick("rss", "mem", "rss_bytes")}
 }
+
+// setFlash shows s on the status line for a while: five seconds, or three intervals when longer.
+func (m *Model) setFlash(s string, isErr bool) {
+	m.flash, m.flashErr = s, isErr
+	m.flashUntil = m.now().Add(max(5*time.Second, 3*m.interval))
+}
+
+// statusState is what the status line says of the collections: a message shown for a while
+// (flash), the last collection's error and how long it took, the classes' health and how many
+// are well, how many remote hosts answered (a PCP source of several hosts, issue 14), and
+// dcimon's own process.
+type statusState struct {
+	flash      string
+	flashErr   bool
+	flashUntil time.Time
+
+	lastErr   error
+	took      time.Duration
+	health    healthMap
+	okN, badN int
+	// hostsOK of hosts remote hosts answered.
+	hostsOK, hosts int
+	self           selfRefs
+}

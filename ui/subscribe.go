@@ -30,88 +30,114 @@ type subKey struct {
 // a wide tree, and every class under an open peer set's context, at every level (the hot pane
 // ranks disks and their partitions).
 func (m *Model) shownClasses() []*namespace.Class {
-	var out []*namespace.Class
-	classes := m.reg.Classes()
-	var add func(c *namespace.Class)
-	add = func(c *namespace.Class) {
-		// An uninstantiated class (Disk, Mem) has no data: reading it would only run its
-		// provider. A lazy one (a node of a remote PCP name space) is read to list what is
-		// below it.
-		if c == nil || (!c.Instantiated() && !c.Lazy) || slices.Contains(out, c) {
-			return
-		}
-		out = append(out, c)
-		if c.OnDemand && !c.Lazy {
-			// The on-demand classes of one family are read together (a group's devices with it).
-			for _, o := range classes {
-				if o.OnDemand && o.ID[0] == c.ID[0] {
-					add(o)
-				}
-			}
-		}
-	}
-	addCtx := func(ctx *namespace.Context) {
-		if ctx == nil {
-			return
-		}
-		if c := ctx.Class; c != nil && !c.Instantiated() {
-			// Proc before its first reading has no instance to find it by: its on-demand
-			// classes are read because it is shown. A node of a PCP name space: the classes
-			// of its own statistics and instances.
-			for _, o := range classes {
-				switch {
-				case len(o.ID) <= len(c.ID) || !slices.Equal(o.ID[:len(c.ID)], c.ID):
-				case o.OnDemand && !o.Lazy:
-					add(o)
-				case o.Lazy && o.Instantiated() && len(o.ID) == len(c.ID)+1:
-					add(o)
-				}
-			}
-		}
-		add(ctx.Class)
-		add(ctx.Stats)
-		var last *namespace.Class
-		for _, k := range ctx.Children() {
-			if k.Kind == namespace.CtxInstance && k.Class != last {
-				last = k.Class
-				add(k.Class)
-			}
-		}
-	}
-	// The overview shows the processors, memory, the host (issue 12) and the busiest
-	// processes (issue 32).
-	var over []*namespace.Context
-	if m.ov != nil && m.ov.on {
-		for _, p := range []string{"CPU", "Mem/Real", "Mem/Swap", "Host", "Pressure", "Proc"} {
-			if ref, err := m.reg.Lookup(nil, p); err == nil {
-				over = append(over, ref.Ctx)
-			}
-		}
-		over = append(over, m.hostsContexts()...) // a fleet's hosts table (hosts.go)
-	}
+	shown := &shownSet{classes: m.reg.Classes()}
+	over := m.overviewContexts()
 	m.reg.Read(func() {
 		for _, c := range over {
-			addCtx(c)
+			shown.addCtx(c)
 		}
-		addCtx(m.sel.Ctx)
-		addCtx(m.insp.ref.Ctx)
-		m.tree.VisibleStatClasses(add)
+		shown.addCtx(m.sel.Ctx)
+		shown.addCtx(m.insp.ref.Ctx)
+		m.tree.VisibleStatClasses(shown.add)
 		for _, e := range m.hot.Entries() {
-			for _, c := range e.PeerClasses() {
-				add(c) // a fleet peer set's peers are on every host
-			}
-			g := e.Grandpa()
-			if g == nil || g.Class == nil {
-				continue
-			}
-			for _, c := range classes {
-				if len(c.ID) >= len(g.Class.ID) && slices.Equal(c.ID[:len(g.Class.ID)], g.Class.ID) {
-					add(c)
-				}
-			}
+			shown.addPeerSet(e)
 		}
 	})
-	return out
+	return shown.out
+}
+
+// overviewContexts are the contexts the overview shows, when it is on: the processors, memory,
+// the host (issue 12), the busiest processes (issue 32) and a fleet's hosts table (hosts.go).
+func (m *Model) overviewContexts() []*namespace.Context {
+	if m.ov == nil || !m.ov.on {
+		return nil
+	}
+	var over []*namespace.Context
+	for _, p := range []string{"CPU", "Mem/Real", "Mem/Swap", "Host", "Pressure", "Proc"} {
+		if ref, err := m.reg.Lookup(nil, p); err == nil {
+			over = append(over, ref.Ctx)
+		}
+	}
+	return append(over, m.hostsContexts()...)
+}
+
+// shownSet gathers the classes on screen, each once, in the order met.
+type shownSet struct {
+	out     []*namespace.Class
+	classes []*namespace.Class // every class of the name space
+}
+
+// add takes a class with data. An uninstantiated class (Disk, Mem) has none: reading it would
+// only run its provider. A lazy one (a node of a remote PCP name space) is read to list what is
+// below it. The on-demand classes of one family are read together (a group's devices with it).
+func (s *shownSet) add(c *namespace.Class) {
+	if c == nil || (!c.Instantiated() && !c.Lazy) || slices.Contains(s.out, c) {
+		return
+	}
+	s.out = append(s.out, c)
+	if c.OnDemand && !c.Lazy {
+		for _, o := range s.classes {
+			if o.OnDemand && o.ID[0] == c.ID[0] {
+				s.add(o)
+			}
+		}
+	}
+}
+
+// addCtx takes the classes a context shows: its own, its statistics', and its instances'.
+func (s *shownSet) addCtx(ctx *namespace.Context) {
+	if ctx == nil {
+		return
+	}
+	if c := ctx.Class; c != nil && !c.Instantiated() {
+		s.addBelow(c)
+	}
+	s.add(ctx.Class)
+	s.add(ctx.Stats)
+	var last *namespace.Class
+	for _, k := range ctx.Children() {
+		if k.Kind == namespace.CtxInstance && k.Class != last {
+			last = k.Class
+			s.add(k.Class)
+		}
+	}
+}
+
+// addBelow takes what an uninstantiated class shows below it. Proc before its first reading has
+// no instance to find it by: its on-demand classes are read because it is shown. A node of a PCP
+// name space: the classes of its own statistics and instances.
+func (s *shownSet) addBelow(c *namespace.Class) {
+	for _, o := range s.classes {
+		switch {
+		case !under(o.ID, c.ID) || len(o.ID) == len(c.ID):
+		case o.OnDemand && !o.Lazy:
+			s.add(o)
+		case o.Lazy && o.Instantiated() && len(o.ID) == len(c.ID)+1:
+			s.add(o)
+		}
+	}
+}
+
+// addPeerSet takes an open peer set's classes: a fleet peer set's peers on every host, and every
+// class at or under its context's.
+func (s *shownSet) addPeerSet(e *namespace.HotVals) {
+	for _, c := range e.PeerClasses() {
+		s.add(c)
+	}
+	g := e.Grandpa()
+	if g == nil || g.Class == nil {
+		return
+	}
+	for _, c := range s.classes {
+		if under(c.ID, g.Class.ID) {
+			s.add(c)
+		}
+	}
+}
+
+// under says class id is top's or below it.
+func under(id, top namespace.ClassID) bool {
+	return len(id) >= len(top) && slices.Equal(id[:len(top)], top)
 }
 
 // resubscribe brings the subscription in line with what is on screen. When a class comes on

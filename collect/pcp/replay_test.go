@@ -91,6 +91,7 @@ func TestReplayMoves(t *testing.T) {
 	step("two back at once, across an index entry", func() { r.Move(archivetest.Start.Add(61 * time.Second)); r.Step(-1); r.Step(-1) }, sample(59))
 	step("an index entry's own sample", func() { r.Move(archivetest.Start.Add(120 * time.Second)) }, sample(120))
 	step("one past it", next, sample(121))
+	step("steps that cancel before a reading: it stays", func() { r.Step(1); r.Step(-1) }, sample(121))
 	step("past the end: the last sample", func() { r.Move(r.Now().Add(time.Hour)) }, sample(599))
 	if n := r.NextStep(r.Now()); !n.IsZero() {
 		t.Errorf("a next sample after the last: %v", n)

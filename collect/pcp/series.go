@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"dcimon/collect"
@@ -68,46 +67,6 @@ type Series struct {
 	metrics map[string]*seriesMetric
 	clk     seriesClock
 	brk     seriesBreaker // pmproxy or its key-value server down (series_down.go)
-}
-
-// seriesMetric is one metric's series for the fleet: resolved once, and a window of values.
-type seriesMetric struct {
-	name string
-
-	once   sync.Once
-	err    error
-	raw    *seriesRaw              // what resolve read, until the hosts are known (choose)
-	host   map[string]int          // series id → host
-	byHost map[int]string          // host → its series id
-	ids    []string                // the chosen hosts' series, by host
-	desc   map[int]pmproxy.Desc    // by host
-	inst   map[string]seriesInstOf // instance series id → instance
-	// instsOf are each host's instances, as ever seen.
-	instsOf map[int][]pmproxy.Instance
-	// The instances are read once, when the values are first (instances).
-	withInDom bool
-	instOnce  sync.Once
-	instErr   error
-	instReady atomic.Bool
-
-	mu       sync.Mutex // guards the window and the first values
-	lo, hi   time.Time  // the window of values read
-	samples  map[int][]seriesSample
-	firstErr error
-	firsts   map[int]seriesSample // discrete metrics: each host's first value
-	gotFirst bool
-}
-
-type seriesInstOf struct {
-	id   int64
-	name string
-	host int
-}
-
-// seriesSample is one host's values of one metric at one time.
-type seriesSample struct {
-	t    time.Time
-	vals []pmproxy.Value
 }
 
 // OpenSeries finds the hosts pmproxy's series hold (those the globs name), resolves the
@@ -190,125 +149,10 @@ func OpenSeries(ctx context.Context, opt SeriesOptions) (*Series, error) {
 	return s, nil
 }
 
-// metric is the metric's entry, made once.
-func (s *Series) metric(name string) *seriesMetric {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	m := s.metrics[name]
-	if m == nil {
-		m = &seriesMetric{name: name}
-		s.metrics[name] = m
-	}
-	return m
-}
-
-// resolve reads a metric's series, their descriptors and instances, once.
-func (s *Series) resolve(ctx context.Context, m *seriesMetric) error {
-	m.once.Do(func() { m.err = s.resolveNow(ctx, m) })
-	return m.err
-}
-
-// seriesRaw is what resolve read of a metric's series, every source's.
-type seriesRaw struct {
-	descs []pmproxy.SeriesDesc
-}
-
-func (s *Series) resolveNow(ctx context.Context, m *seriesMetric) error {
-	if !s.known[m.name] {
-		return nil // the series have no such metric: no host has it
-	}
-	rctx, cancel := s.reqCtx(ctx)
-	defer cancel()
-	ids, err := s.c.SeriesQuery(rctx, m.name)
-	if err != nil || len(ids) == 0 {
-		return err
-	}
-	descs, err := s.c.SeriesDescs(rctx, ids)
-	if err != nil {
-		return fmt.Errorf("%s: %w", m.name, err)
-	}
-	raw := seriesRaw{descs: descs}
-	if len(s.xs) > 0 { // the hosts are known: a metric read later (the PCP name space)
-		m.take(s, raw)
-		return nil
-	}
-	m.raw = &raw
-	return nil
-}
-
-// choose keeps what resolve read of the chosen hosts' series.
-func (m *seriesMetric) choose(s *Series) {
-	if m.raw != nil {
-		m.take(s, *m.raw)
-	}
-}
-
-func (m *seriesMetric) take(s *Series, r seriesRaw) {
-	m.host, m.desc, m.ids = map[string]int{}, map[int]pmproxy.Desc{}, nil
-	m.byHost = map[int]string{}
-	for _, d := range r.descs {
-		h, ok := s.src[d.Source]
-		if !ok {
-			continue
-		}
-		if _, dup := m.desc[h]; dup {
-			continue // one series of a metric a host (several: label sets that differ; the first)
-		}
-		m.host[d.Series], m.byHost[h] = h, d.Series
-		m.ids = append(m.ids, d.Series)
-		pd := pmproxy.Desc{Name: m.name, PMID: d.PMID, Type: d.Type, Sem: d.Semantics, Units: d.Units}
-		if d.InDom != "none" {
-			pd.InDom = d.InDom
-		}
-		m.desc[h] = pd
-		m.withInDom = m.withInDom || pd.InDom != ""
-	}
-}
-
-// instances reads a metric's instances (their series ids, numbers and names), once, when its
-// values are first read: a fleet's are hundreds of kilobytes a metric, and a command reads the
-// metrics of the classes it wants, not every one the series hold.
-func (s *Series) instances(ctx context.Context, m *seriesMetric) error {
-	m.instOnce.Do(func() {
-		if !m.withInDom {
-			m.instReady.Store(true)
-			return
-		}
-		rctx, cancel := s.reqCtx(ctx)
-		defer cancel()
-		insts, err := s.c.SeriesInstances(rctx, m.ids)
-		if err != nil {
-			m.instErr = fmt.Errorf("%s: %w", m.name, s.diagnose(err))
-			return
-		}
-		m.inst, m.instsOf = map[string]seriesInstOf{}, map[int][]pmproxy.Instance{}
-		for _, in := range insts {
-			if h, ok := m.host[in.Series]; ok {
-				m.inst[in.Instance] = seriesInstOf{id: in.ID, name: in.Name, host: h}
-				m.instsOf[h] = append(m.instsOf[h], pmproxy.Instance{ID: in.ID, Name: in.Name})
-			}
-		}
-		m.instReady.Store(true)
-	})
-	return m.instErr
-}
-
 // findHosts names the sources of the metrics' series by their hostname labels, keeps those the
 // globs name, and orders them by name.
 func (s *Series) findHosts(ctx context.Context, ms []*seriesMetric) error {
-	var order []string
-	seenSrc := map[string]bool{}
-	for _, m := range ms {
-		if m.raw == nil {
-			continue
-		}
-		for _, d := range m.raw.descs {
-			if !seenSrc[d.Source] {
-				seenSrc[d.Source] = true
-				order = append(order, d.Source)
-			}
-		}
-	}
+	order := sourcesOf(ms)
 	// A source's name: the host's, as pmseries took it from the archive's label (pmlogger
 	// writes there pmcd's hostname label). /series/sources answers that at once for a fleet,
 	// where /series/labels takes a quarter of a second for 500 hosts.
@@ -318,26 +162,11 @@ func (s *Series) findHosts(ctx context.Context, ms []*seriesMetric) error {
 	if err != nil {
 		return s.diagnose(err)
 	}
-	type found struct {
-		src, name string
-		labels    map[string]string
-	}
-	var hosts []found
+	var hosts []seriesSource
 	for _, src := range order {
-		name := ""
-		for _, n := range names[src] {
-			if !strings.Contains(n, "/") {
-				name = n // not an archive's path
-				break
-			}
+		if name := sourceName(src, names[src]); s.wanted(name) {
+			hosts = append(hosts, seriesSource{src, name})
 		}
-		if name == "" {
-			name = "source-" + src[:min(len(src), 12)]
-		}
-		if len(s.opt.Hosts) > 0 && !slices.ContainsFunc(s.opt.Hosts, func(g string) bool { ok, _ := path.Match(g, name); return ok }) {
-			continue
-		}
-		hosts = append(hosts, found{src, name, map[string]string{"hostname": name}})
 	}
 	if len(hosts) == 0 {
 		if len(s.opt.Hosts) > 0 {
@@ -346,17 +175,60 @@ func (s *Series) findHosts(ctx context.Context, ms []*seriesMetric) error {
 		return fmt.Errorf("pmproxy %s: its time series have no source with the Linux PMDA's metrics", s.c.URL())
 	}
 	sort.SliceStable(hosts, func(i, j int) bool { return hosts[i].name < hosts[j].name })
+	s.addHosts(hosts)
+	return nil
+}
+
+// seriesSource is a source of the series (its id) and the name of its host.
+type seriesSource struct{ src, name string }
+
+// sourcesOf is the sources of the metrics' series, in the order first met.
+func sourcesOf(ms []*seriesMetric) []string {
+	var order []string
+	seen := map[string]bool{}
+	for _, m := range ms {
+		if m.raw == nil {
+			continue
+		}
+		for _, d := range m.raw.descs {
+			if !seen[d.Source] {
+				seen[d.Source] = true
+				order = append(order, d.Source)
+			}
+		}
+	}
+	return order
+}
+
+// sourceName is the host's name of a source: the first of its names that is not an archive's
+// path, else one made of its id.
+func sourceName(src string, names []string) string {
+	for _, n := range names {
+		if !strings.Contains(n, "/") {
+			return n
+		}
+	}
+	return "source-" + src[:min(len(src), 12)]
+}
+
+// wanted says a host of this name is one the globs name (every host without globs).
+func (s *Series) wanted(name string) bool {
+	return len(s.opt.Hosts) == 0 || slices.ContainsFunc(s.opt.Hosts, func(g string) bool { ok, _ := path.Match(g, name); return ok })
+}
+
+// addHosts makes a host of each source, in order, named as paths name it: two sources of one
+// hostname are two hosts (the second named name~2).
+func (s *Series) addHosts(hosts []seriesSource) {
 	seen := map[string]int{}
 	for i, h := range hosts {
 		name := ns.EscapeName(h.name)
 		if seen[name]++; seen[name] > 1 {
-			name += "~" + strconv.Itoa(seen[name]) // two sources of one hostname: two hosts
+			name += "~" + strconv.Itoa(seen[name])
 		}
-		x := &seriesContext{s: s, i: i, name: name, hostname: h.name, labels: h.labels}
+		x := &seriesContext{s: s, i: i, name: name, hostname: h.name, labels: map[string]string{"hostname": h.name}}
 		s.src[h.src] = i
 		s.xs = append(s.xs, x)
 	}
-	return nil
 }
 
 // Hosts are the hosts, as paths name them.
@@ -460,157 +332,6 @@ func SeriesProviders(s *Series, at time.Time, clamp bool) ([]collect.Provider, e
 		provs[i] = h
 	}
 	return provs, nil
-}
-
-// values are a host's values of a metric at t: its latest sample at or before t in the window
-// read around t (read for every host when t is outside it), else for a discrete metric its
-// first value when that is not after t.
-func (s *Series) values(ctx context.Context, m *seriesMetric, h int, t time.Time, step time.Duration) ([]pmproxy.Value, bool, error) {
-	if _, ok := m.desc[h]; !ok {
-		return nil, false, nil
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if err := s.window(ctx, m, t); err != nil {
-		return nil, false, err
-	}
-	ss := m.samples[h]
-	i := sort.Search(len(ss), func(i int) bool { return ss[i].t.After(t) }) - 1
-	if i >= 0 {
-		return ss[i].vals, true, nil
-	}
-	if m.desc[h].Sem != "discrete" {
-		return nil, false, nil
-	}
-	if !m.gotFirst {
-		rctx, cancel := s.reqCtx(ctx)
-		g := s.grouper(m)
-		err := s.c.SeriesValuesFunc(rctx, m.ids, pmproxy.Window{Start: time.Unix(1, 0), Most: 1}, s.opt.MaxValues, g.add)
-		cancel()
-		m.gotFirst, m.firstErr = true, err
-		m.firsts = map[int]seriesSample{}
-		for h, ss := range g.done() {
-			if len(ss) > 0 {
-				m.firsts[h] = ss[0]
-			}
-		}
-	}
-	if f, ok := m.firsts[h]; ok && !f.t.After(t) {
-		return f.vals, true, nil
-	}
-	return nil, false, m.firstErr
-}
-
-// window makes sure the metric's window of values holds t: read for every host when it does not,
-// from t to one of the longest logging intervals after it, a second more either way (the hosts
-// of a fleet sample a little apart). A reading reads its two samples forward (the first reading
-// at the first of them), as do the readings of a series or a replay: each window is one reading's
-// two samples of every host, and the next reading reads the next window. The caller holds m.mu.
-func (s *Series) window(ctx context.Context, m *seriesMetric, t time.Time) error {
-	if m.samples != nil && !t.Before(m.lo) && !t.After(m.hi) {
-		return nil
-	}
-	if err := s.instances(ctx, m); err != nil {
-		return err
-	}
-	lo, hi := s.fleetWindow(t)
-	rctx, cancel := s.reqCtx(ctx)
-	defer cancel()
-	g := s.grouper(m)
-	if err := s.c.SeriesValuesFunc(rctx, m.ids, pmproxy.Window{Start: lo, Finish: hi}, s.opt.MaxValues, g.add); err != nil {
-		m.samples = nil
-		return fmt.Errorf("%s: %w", m.name, s.diagnose(err))
-	}
-	m.samples, m.lo, m.hi = g.done(), lo, hi
-	return nil
-}
-
-// fleetWindow is the window of values a reading at t reads: from the earliest sample any host
-// reads next to one of the longest logging intervals after the latest (so the next reading is in
-// it too), a second more either way, and t in it. Hosts whose next samples are far apart (more
-// than four intervals) each read a window of their own: [t, t + interval], a second more.
-func (s *Series) fleetWindow(t time.Time) (time.Time, time.Time) {
-	step := s.maxStep()
-	lo, hi := t, t
-	s.clk.mu.Lock()
-	for i, x := range s.xs {
-		mark := time.Unix(0, x.markNano.Load())
-		ts := s.clk.times[i]
-		j := sort.Search(len(ts), func(j int) bool { return ts[j].After(mark) })
-		if j < len(ts) && ts[j].Sub(t).Abs() <= 2*step {
-			lo, hi = minTime(lo, ts[j]), maxTime(hi, ts[j])
-		}
-	}
-	s.clk.mu.Unlock()
-	if hi.Sub(lo) > 4*step {
-		lo, hi = t, t
-	}
-	return lo.Add(-time.Second), hi.Add(step + time.Second)
-}
-
-// prefetch reads the windows at t of the metrics that lack one, a few metrics at once: the first
-// reading of a fleet asks for a dozen, which would otherwise be read one after the other.
-func (s *Series) prefetch(ctx context.Context, names []string, t time.Time) {
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, 4)
-	for _, n := range names {
-		m := s.metric(n)
-		if s.resolve(ctx, m) != nil || len(m.ids) == 0 {
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			m.mu.Lock()
-			defer m.mu.Unlock()
-			_ = s.window(ctx, m, t) // an error is said by the reading that needs it
-		}()
-	}
-	wg.Wait()
-}
-
-// grouper sorts a metric's values into each host's samples as they come, numbers decoded as
-// their descriptor says (the answer's text is not kept: a window of a fleet's values is megabytes
-// of it).
-type grouper struct {
-	m   *seriesMetric
-	out map[int][]seriesSample
-}
-
-func (s *Series) grouper(m *seriesMetric) *grouper {
-	return &grouper{m: m, out: map[int][]seriesSample{}}
-}
-
-func (g *grouper) add(v pmproxy.SeriesValue) {
-	h, ok := g.m.host[v.Series]
-	if !ok {
-		return
-	}
-	inst := int64(-1)
-	if v.Instance != "" {
-		in, ok := g.m.inst[v.Instance]
-		if !ok {
-			return // an instance the series did not list when resolved
-		}
-		inst = in.id
-	}
-	ss := g.out[h]
-	if n := len(ss); n == 0 || !ss[n-1].t.Equal(v.Time) {
-		ss = append(ss, seriesSample{t: v.Time})
-	}
-	last := &ss[len(ss)-1]
-	last.vals = append(last.vals, seriesValue(inst, v.Value, g.m.desc[h].Type))
-	g.out[h] = ss
-}
-
-// done is each host's samples, oldest first.
-func (g *grouper) done() map[int][]seriesSample {
-	for _, ss := range g.out {
-		sort.SliceStable(ss, func(i, j int) bool { return ss[i].t.Before(ss[j].t) })
-	}
-	return g.out
 }
 
 // seriesValue is a stored value as a fetch's: a number decoded as its type says, text kept

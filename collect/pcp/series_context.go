@@ -186,48 +186,55 @@ func (x *seriesContext) Fetch(ctx context.Context, names ...string) (*pmproxy.Fe
 // or the next one. Nothing new by the target is errNoNewSample, a target before the host's
 // series begins errNotRecordedThen, and no next sample the end.
 func (x *seriesContext) fetchTime(ctx context.Context) (time.Time, error) {
-	var at time.Time
-	if x.notYet && x.target.Load() == 0 {
+	switch {
+	case x.notYet && x.target.Load() == 0:
 		return time.Time{}, errNotRecordedThen
-	}
-	if x.twice && x.fetched {
+	case x.twice && x.fetched:
 		// A seek's second fetch at the host's first sample: its classes as the first left them
 		// (no rate yet), as an archive's, never the next sample.
 		x.twice = false
 		return time.Time{}, errNoNewSample
-	}
-	if x.again {
+	case x.again:
 		// The sampler reads a host again, whole, when its reset value changed (the generation
 		// this sample began): the same sample, not the next.
-		at, x.again = x.now, false
-	} else if tg := x.target.Load(); tg != 0 {
-		t := time.Unix(0, tg)
-		if x.near(t).Before(x.first) {
-			return time.Time{}, errNotRecordedThen
-		}
-		last, ok, err := x.s.lastAtOrBefore(ctx, x, t)
-		if err != nil {
-			return time.Time{}, err
-		}
-		switch {
-		case ok && last.After(x.mark):
-			at = last
-		case x.fetched:
-			return time.Time{}, errNoNewSample
-		default:
-			at = x.now
-		}
-	} else {
-		next, ok, err := x.s.nextAfter(ctx, x, x.mark)
-		if err != nil {
-			return time.Time{}, err
-		}
-		if !ok {
-			return time.Time{}, fmt.Errorf("series of %s: %w (%s)", x.name, collect.ErrArchiveEnd, x.now.UTC().Format(time.RFC3339))
-		}
-		at = next
+		x.again = false
+		return x.now, nil
 	}
-	return at, nil
+	if tg := x.target.Load(); tg != 0 {
+		return x.lastUpTo(ctx, time.Unix(0, tg))
+	}
+	return x.nextSample(ctx)
+}
+
+// lastUpTo is the host's last sample up to the target t, when it is after the one read last;
+// else nothing new (errNoNewSample), or at the first fetch the sample it is placed at.
+func (x *seriesContext) lastUpTo(ctx context.Context, t time.Time) (time.Time, error) {
+	if x.near(t).Before(x.first) {
+		return time.Time{}, errNotRecordedThen
+	}
+	last, ok, err := x.s.lastAtOrBefore(ctx, x, t)
+	switch {
+	case err != nil:
+		return time.Time{}, err
+	case ok && last.After(x.mark):
+		return last, nil
+	case x.fetched:
+		return time.Time{}, errNoNewSample
+	}
+	return x.now, nil
+}
+
+// nextSample is the host's first sample after the one read last; past its last, the end
+// (collect.ErrArchiveEnd).
+func (x *seriesContext) nextSample(ctx context.Context) (time.Time, error) {
+	next, ok, err := x.s.nextAfter(ctx, x, x.mark)
+	if err != nil {
+		return time.Time{}, err
+	}
+	if !ok {
+		return time.Time{}, fmt.Errorf("series of %s: %w (%s)", x.name, collect.ErrArchiveEnd, x.now.UTC().Format(time.RFC3339))
+	}
+	return next, nil
 }
 
 // wentDown says a counter of now is below its value before, for the same instance.
@@ -248,4 +255,114 @@ func wentDown(before, now []pmproxy.Value) bool {
 		}
 	}
 	return false
+}
+
+// Timeline.
+
+// Span is the time of the host's first and last samples.
+func (x *seriesContext) Span() (first, last time.Time) { return x.first, x.last }
+
+// Start is where its first rates are: its second sample.
+func (x *seriesContext) Start() time.Time { return x.second }
+
+// Shown is the time of the sample read last.
+func (x *seriesContext) Shown() time.Time { return x.now }
+
+// ReadTo makes the next fetches read every sample up to t.
+func (x *seriesContext) ReadTo(t time.Time) { x.target.Store(t.UnixNano()) }
+
+// near is at kept to the host's first or last sample when it is before or after it by less
+// than one of its intervals, as for an archive (archiveContext.near).
+func (x *seriesContext) near(at time.Time) time.Time {
+	switch {
+	case at.Before(x.first) && x.first.Sub(at) < x.step:
+		return x.first
+	case at.After(x.last) && at.Sub(x.last) < x.step:
+		return x.last
+	}
+	return at
+}
+
+// timelineCtx bounds the requests of a Timeline method (which has no context of its own).
+func (x *seriesContext) timelineCtx() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), 4*x.s.opt.Deadline)
+}
+
+// Seek places the host so that its next fetches are of its last sample but one at or before at,
+// then the last one: a reading's rates end at at. When that last one is the host's first sample
+// (at is on it or within an interval before it), both fetches read it: the reading is the first
+// sample, without rates, never the one after at (issue 39 item 6, as archiveContext.Seek).
+func (x *seriesContext) Seek(at time.Time) error {
+	if at = x.near(at); at.Before(x.first) || at.After(x.last) {
+		const ms = "2006-01-02 15:04:05.000"
+		return fmt.Errorf("series of %s: %s is outside them: its samples are from %s to %s", x.name,
+			at.Format(ms+" MST"), x.first.In(at.Location()).Format(ms), x.last.In(at.Location()).Format(ms+" MST"))
+	}
+	ctx, cancel := x.timelineCtx()
+	defer cancel()
+	p2, ok, err := x.s.lastAtOrBefore(ctx, x, at)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		p2 = x.first
+	}
+	start := p2
+	p1, ok, err := x.s.lastBefore(ctx, x, p2)
+	if err != nil {
+		return err
+	}
+	if ok {
+		start = p1
+	}
+	now := x.first
+	if p0, ok, err := x.s.lastBefore(ctx, x, start); err != nil {
+		return err
+	} else if ok {
+		now = p0
+	}
+	x.setMark(start.Add(-time.Nanosecond))
+	x.setNow(now)
+	x.fetched, x.again, x.prevT, x.prevCtr = false, false, time.Time{}, nil
+	x.twice = !ok // at the first sample: both fetches read it, the reading has no rates yet
+	return nil
+}
+
+// Ahead is the time of the first sample not read yet.
+func (x *seriesContext) Ahead() (time.Time, bool) {
+	ctx, cancel := x.timelineCtx()
+	defer cancel()
+	t, ok, err := x.s.nextAfter(ctx, x, x.mark)
+	return t, ok && err == nil
+}
+
+// After is the time of the host's first sample after t.
+func (x *seriesContext) After(t time.Time) (time.Time, bool) {
+	ctx, cancel := x.timelineCtx()
+	defer cancel()
+	n, ok, err := x.s.nextAfter(ctx, x, t)
+	return n, ok && err == nil
+}
+
+// Before is the time of the host's last sample before t.
+func (x *seriesContext) Before(t time.Time) (time.Time, bool) {
+	ctx, cancel := x.timelineCtx()
+	defer cancel()
+	p, ok, err := x.s.lastBefore(ctx, x, t)
+	return p, ok && err == nil
+}
+
+// Count counts the host's samples after t and up to u, at most most.
+func (x *seriesContext) Count(t, u time.Time, most int) int {
+	ctx, cancel := x.timelineCtx()
+	defer cancel()
+	k := 0
+	for k < most {
+		n, ok, err := x.s.nextAfter(ctx, x, t)
+		if err != nil || !ok || n.After(u) {
+			break
+		}
+		k, t = k+1, n
+	}
+	return k
 }
