@@ -19,9 +19,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"dcimon/internal/spell"
+	"dcimon/internal/tomlmsg"
 
 	"github.com/pelletier/go-toml/v2"
 )
@@ -135,25 +135,10 @@ func (e *Error) Error() string {
 	}
 	b.WriteString(": ")
 	if e.Key != "" {
-		b.WriteString(cutKey(e.Key) + ": ")
+		b.WriteString(tomlmsg.Cut(e.Key) + ": ")
 	}
 	b.WriteString(e.Msg)
 	return b.String()
-}
-
-// maxKeyText is how much of a key an error repeats: a key of 900 KB is cut, not repeated whole.
-const maxKeyText = 80
-
-// cutKey is k cut to maxKeyText bytes on a character's first byte, with "…" for what is left out.
-func cutKey(k string) string {
-	if len(k) <= maxKeyText {
-		return k
-	}
-	i := maxKeyText
-	for i > 0 && !utf8.RuneStart(k[i]) {
-		i--
-	}
-	return k[:i] + "…"
 }
 
 // Parse reads a configuration from data (name is the file's path, for messages). Unknown keys,
