@@ -3,7 +3,6 @@ package linux
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 )
 
 // sectorSize is the unit of the sector columns of /proc/diskstats: always 512 bytes, whatever the
@@ -90,13 +89,9 @@ func (d *diskStat) has(c diskCol) bool {
 
 // readDiskstats reads <proc>/diskstats, reusing dst.
 func readDiskstats(ctx context.Context, fr *fileReader, dst []diskStat, want int) ([]diskStat, error) {
-	if err := ctx.Err(); err != nil {
-		return dst[:0], err
-	}
-	path := filepath.Join(rootsFrom(ctx).proc, "diskstats")
-	data, err := fr.read(path)
+	path, data, err := readProc(ctx, fr, "disk", "diskstats")
 	if err != nil {
-		return dst[:0], fmt.Errorf("disk: %w", err)
+		return dst[:0], err
 	}
 	return parseDiskstats(path, data, dst, want)
 }

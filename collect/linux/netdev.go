@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"path/filepath"
 )
 
 // netCol names a statistic column of /proc/net/dev, in the kernel's order.
@@ -54,13 +53,9 @@ type netDevStat struct {
 
 // readNetDev reads <proc>/net/dev, reusing dst.
 func readNetDev(ctx context.Context, fr *fileReader, dst []netDevStat) ([]netDevStat, error) {
-	if err := ctx.Err(); err != nil {
-		return dst[:0], err
-	}
-	path := filepath.Join(rootsFrom(ctx).proc, "net", "dev")
-	data, err := fr.read(path)
+	path, data, err := readProc(ctx, fr, "net", "net/dev")
 	if err != nil {
-		return dst[:0], fmt.Errorf("net: %w", err)
+		return dst[:0], err
 	}
 	return parseNetDev(path, data, dst)
 }

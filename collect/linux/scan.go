@@ -1,9 +1,11 @@
 package linux
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 
 	"dcimon/internal/regular"
 )
@@ -63,6 +65,20 @@ func (fr *fileReader) read(path string) ([]byte, error) {
 	}
 	fr.buf = b
 	return b, nil
+}
+
+// readProc reads <proc>/rel, the procfs of ctx's roots, with fr for the provider named what
+// ("mem"): the path, for the parser's messages, and the content (valid until fr's next read). A
+// read error begins with what; a context done already is returned as it is.
+func readProc(ctx context.Context, fr *fileReader, what, rel string) (path string, data []byte, err error) {
+	if err := ctx.Err(); err != nil {
+		return "", nil, err
+	}
+	path = filepath.Join(rootsFrom(ctx).proc, rel)
+	if data, err = fr.read(path); err != nil {
+		return path, nil, fmt.Errorf("%s: %w", what, err)
+	}
+	return path, data, nil
 }
 
 // cutLine splits data at the first newline.
