@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"dcimon/collect"
@@ -205,10 +204,8 @@ func (p *numaProvider) Collect(ctx context.Context, req collect.Request) (collec
 func (p *numaProvider) relist(ents []os.DirEntry, now time.Time) {
 	p.ids, p.listed = p.ids[:0], now
 	for _, e := range ents {
-		if n, ok := strings.CutPrefix(e.Name(), "node"); ok {
-			if v, err := strconv.ParseUint(n, 10, 16); err == nil {
-				p.ids = append(p.ids, v)
-			}
+		if v, ok := numbered(e.Name(), "node", ""); ok {
+			p.ids = append(p.ids, uint64(v))
 		}
 	}
 	slices.Sort(p.ids)
