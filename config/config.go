@@ -16,7 +16,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -205,7 +204,7 @@ func plainDecodeMsg(msg string) string {
 
 // known are the keys of each table, for "did you mean".
 var known = map[string][]string{
-	"":       {"interval", "theme", "start", "path", "show_loop", "liveness", "net_units", "save_hotsets", "suppliers", "tables", "keys", "hotset"},
+	"":       append(slices.Clone(Scalars), "tables", "keys", "hotset"),
 	"tables": {"columns", "sort", "descending"},
 	"hotset": {"name", "path", "stat", "maxresp", "threshold", "critical", "feed", "exceptions", "frequency", "severity", "trap", "on_screen"},
 }
@@ -245,25 +244,8 @@ func (f *File) errAt(key, format string, args ...any) *Error {
 
 // scalarValue is the file's value of a top-level setting as text, as the environment gives it.
 func (f *File) scalarValue(key string) string {
-	switch key {
-	case "interval":
-		return f.Interval.Duration.String()
-	case "liveness":
-		return f.Liveness.Duration.String()
-	case "show_loop":
-		return strconv.FormatBool(f.ShowLoop)
-	case "theme":
-		return f.Theme
-	case "start":
-		return f.Start
-	case "path":
-		return f.Path
-	case "net_units":
-		return f.NetUnits
-	case "save_hotsets":
-		return f.SaveHotsets
-	case "suppliers":
-		return f.Suppliers
+	if s, ok := settingOf(key); ok {
+		return s.fromFile(f)
 	}
 	return ""
 }
