@@ -64,13 +64,15 @@ func readNetDev(ctx context.Context, fr *fileReader, dst []netDevStat) ([]netDev
 // name strings. The two header lines are skipped; a bad line is reported with its number and skipped,
 // and the good lines are returned.
 func parseNetDev(src string, data []byte, dst []netDevStat) ([]netDevStat, error) {
-	return parseRows("net", src, data, dst, isNetDevHeader, parseNetDevLine)
+	var errs lineErrs
+	dst = parseRows("net", src, data, dst, isNetDevHeader, parseNetDevLine, &errs)
+	return dst, errs.err()
 }
 
 // isNetDevHeader reports the two header lines of /proc/net/dev ("Inter-|   Receive ...").
 func isNetDevHeader(n int, line []byte) bool { return n <= 2 && bytes.IndexByte(line, '|') >= 0 }
 
-func parseNetDevLine(line []byte, d *netDevStat) error {
+func parseNetDevLine(_ int, line []byte, d *netDevStat) error {
 	// The kernel prints "%*s: " before the numbers. Interface names cannot contain ':' (dev_valid_name),
 	// but may contain almost any other byte, so the name is everything before the last colon.
 	colon := bytes.LastIndexByte(line, ':')
