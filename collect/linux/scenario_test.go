@@ -99,14 +99,7 @@ func TestScenarioDiskRemoved(t *testing.T) {
 		t.Errorf("sda1 = %+v", p.Ctx)
 	}
 	pointAt(t, provs, filepath.Join("testdata", "disk_removed", "t1"))
-	n := len(h.Events)
-	h.Step(collect.Request{})
-	var removed []string
-	for _, ev := range h.Events[n:] {
-		if ev.Kind == ns.EvInstanceRemoved {
-			removed = append(removed, ev.Path)
-		}
-	}
+	removed := h.StepRemoved(collect.Request{})
 	// (The registry removes a nested partition with its disk and reports the disk's removal.)
 	if !slices.Contains(removed, "Disk/sdb") {
 		t.Errorf("removed %q", removed)
