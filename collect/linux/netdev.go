@@ -69,6 +69,12 @@ func parseNetDev(src string, data []byte, dst []netDevStat) ([]netDevStat, error
 	return dst, errs.err()
 }
 
+// total is the bytes and packets received and sent: a sum that only goes backwards when the
+// interface was made again.
+func (d *netDevStat) total() uint64 {
+	return d.v[netRxBytes] + d.v[netTxBytes] + d.v[netRxPackets] + d.v[netTxPackets]
+}
+
 // isNetDevHeader reports the two header lines of /proc/net/dev ("Inter-|   Receive ...").
 func isNetDevHeader(n int, line []byte) bool { return n <= 2 && bytes.IndexByte(line, '|') >= 0 }
 
