@@ -1,16 +1,13 @@
 package cli
 
 import (
-	"bufio"
 	"encoding/json"
-	"io"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 )
 
 // perfDatum is one performance-data item of a plugin's output.
@@ -257,26 +254,7 @@ func TestHotWatchSignals(t *testing.T) {
 	bin := buildDcimon(t)
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		cmd := exec.Command(bin, "hot", "FS", "%used", "--threshold", "10", "--watch", "-i", "100ms", "--source", "synthetic:disks=1,seed=1")
-		stdout, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := bufio.NewReader(stdout).ReadString('\n'); err != nil { // the first exception
-			t.Fatal(err)
-		}
-		_ = cmd.Process.Signal(sig)
-		done := make(chan error, 1)
-		go func() { _, _ = io.Copy(io.Discard, stdout); done <- cmd.Wait() }()
-		select {
-		case err = <-done:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-			t.Fatalf("still running 10 s after %v", sig)
-		}
-		if err != nil {
+		if err := signalAfterFirstLine(t, cmd, sig); err != nil { // the first line: the first exception
 			t.Errorf("after %v: %v, want exit status 0", sig, err)
 		}
 	}

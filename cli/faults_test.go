@@ -4,10 +4,8 @@ package cli
 // table (docs/guide.md) names these tests.
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -185,26 +183,7 @@ func TestSignalExitStatus(t *testing.T) {
 		t.Run(sig.String(), func(t *testing.T) {
 			cmd := exec.Command(bin, "get", "CPU/idle", "-n", "0", "-i", "100ms",
 				"--procfs", filepath.Join(tree, "proc"), "--sysfs", filepath.Join(tree, "sys"))
-			stdout, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			// Wait for the first reading, so the signal arrives while the command runs.
-			if _, err := bufio.NewReader(stdout).ReadString('\n'); err != nil {
-				t.Fatal(err)
-			}
-			_ = cmd.Process.Signal(sig)
-			done := make(chan error, 1)
-			go func() { _, _ = io.Copy(io.Discard, stdout); done <- cmd.Wait() }()
-			select {
-			case err = <-done:
-			case <-time.After(10 * time.Second):
-				_ = cmd.Process.Kill()
-				t.Fatalf("still running 10 s after %v", sig)
-			}
+			err := signalAfterFirstLine(t, cmd, sig)
 			ee, ok := err.(*exec.ExitError)
 			if !ok || ee.ExitCode() != 128+int(sig) {
 				t.Errorf("after %v: %v, want exit status %d", sig, err, 128+int(sig))

@@ -53,36 +53,41 @@ func readPmrep(t *testing.T, base string, metrics ...string) pmrepRecords {
 // sum adds the columns of row whose heading is accepted; ok is false when one of them is empty
 // (the first record, which has no rate) or none is accepted.
 func (r pmrepRecords) sum(row []string, accept func(string) bool) (float64, bool) {
-	s, n := 0.0, 0
-	for i, h := range r.head {
-		if i == 0 || i >= len(row) || !accept(h) {
-			continue
-		}
-		x, err := strconv.ParseFloat(row[i], 64)
-		if err != nil {
-			return 0, false
-		}
+	xs, ok := r.columns(row, accept)
+	s := 0.0
+	for _, x := range xs {
 		s += x
-		n++
 	}
-	return s, n > 0
+	return s, ok
 }
 
 // most is the largest of the columns of row whose heading is accepted.
 func (r pmrepRecords) most(row []string, accept func(string) bool) (float64, bool) {
-	m, n := math.Inf(-1), 0
+	xs, ok := r.columns(row, accept)
+	if !ok {
+		return 0, false
+	}
+	m := math.Inf(-1)
+	for _, x := range xs {
+		m = max(m, x)
+	}
+	return m, ok
+}
+
+// columns are the numbers in the columns of row whose heading is accepted; ok is false when one
+// of them is empty or none is accepted.
+func (r pmrepRecords) columns(row []string, accept func(string) bool) (xs []float64, ok bool) {
 	for i, h := range r.head {
 		if i == 0 || i >= len(row) || !accept(h) {
 			continue
 		}
 		x, err := strconv.ParseFloat(row[i], 64)
 		if err != nil {
-			return 0, false
+			return nil, false
 		}
-		m = max(m, x)
-		n++
+		xs = append(xs, x)
 	}
-	return m, n > 0
+	return xs, len(xs) > 0
 }
 
 func is(name string) func(string) bool { return func(h string) bool { return h == name } }

@@ -16,12 +16,11 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"dcimon/internal/spell"
+	"dcimon/internal/tomlmsg"
 
 	"github.com/pelletier/go-toml/v2"
 )
@@ -135,25 +134,10 @@ func (e *Error) Error() string {
 	}
 	b.WriteString(": ")
 	if e.Key != "" {
-		b.WriteString(cutKey(e.Key) + ": ")
+		b.WriteString(tomlmsg.Cut(e.Key) + ": ")
 	}
 	b.WriteString(e.Msg)
 	return b.String()
-}
-
-// maxKeyText is how much of a key an error repeats: a key of 900 KB is cut, not repeated whole.
-const maxKeyText = 80
-
-// cutKey is k cut to maxKeyText bytes on a character's first byte, with "…" for what is left out.
-func cutKey(k string) string {
-	if len(k) <= maxKeyText {
-		return k
-	}
-	i := maxKeyText
-	for i > 0 && !utf8.RuneStart(k[i]) {
-		i--
-	}
-	return k[:i] + "…"
 }
 
 // Parse reads a configuration from data (name is the file's path, for messages). Unknown keys,
@@ -220,7 +204,7 @@ func plainDecodeMsg(msg string) string {
 
 // known are the keys of each table, for "did you mean".
 var known = map[string][]string{
-	"":       {"interval", "theme", "start", "path", "show_loop", "liveness", "net_units", "save_hotsets", "suppliers", "tables", "keys", "hotset"},
+	"":       append(slices.Clone(Scalars), "tables", "keys", "hotset"),
 	"tables": {"columns", "sort", "descending"},
 	"hotset": {"name", "path", "stat", "maxresp", "threshold", "critical", "feed", "exceptions", "frequency", "severity", "trap", "on_screen"},
 }
@@ -260,25 +244,8 @@ func (f *File) errAt(key, format string, args ...any) *Error {
 
 // scalarValue is the file's value of a top-level setting as text, as the environment gives it.
 func (f *File) scalarValue(key string) string {
-	switch key {
-	case "interval":
-		return f.Interval.Duration.String()
-	case "liveness":
-		return f.Liveness.Duration.String()
-	case "show_loop":
-		return strconv.FormatBool(f.ShowLoop)
-	case "theme":
-		return f.Theme
-	case "start":
-		return f.Start
-	case "path":
-		return f.Path
-	case "net_units":
-		return f.NetUnits
-	case "save_hotsets":
-		return f.SaveHotsets
-	case "suppliers":
-		return f.Suppliers
+	if s, ok := settingOf(key); ok {
+		return s.fromFile(f)
 	}
 	return ""
 }

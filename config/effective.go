@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -60,10 +59,6 @@ type Effective struct {
 	// the defaults, and saving writes them all.
 	HotsetsFromFile bool
 }
-
-// Scalars are the top-level settings that the environment (DCIMON_<KEY>) and flags can set, in
-// the order `dcimon config` prints them.
-var Scalars = []string{"interval", "theme", "start", "path", "show_loop", "liveness", "net_units", "save_hotsets", "suppliers"}
 
 // EnvName is the environment variable of a setting: DCIMON_SHOW_LOOP for show_loop.
 func EnvName(key string) string { return "DCIMON_" + strings.ToUpper(key) }
@@ -157,57 +152,6 @@ func Resolve(d Defaults, f *File, path string, getenv func(string) string, flags
 		}
 	}
 	return e, nil
-}
-
-// setText sets a top-level setting from text, the one rule for the file's value (as text), the
-// environment's and a flag's.
-func (e *Effective) setText(key, v string) error {
-	choice := func(dst *string, choices []string) error {
-		if !oneOf(v, choices) {
-			return fmt.Errorf("must be one of %s, got %q", strings.Join(choices, ", "), v)
-		}
-		*dst = v
-		return nil
-	}
-	switch key {
-	case "interval", "liveness":
-		d, err := time.ParseDuration(v)
-		if err != nil {
-			return fmt.Errorf("must be a duration such as 1s or 500ms, got %q", v)
-		}
-		if key == "interval" {
-			if d < MinInterval || d > MaxInterval {
-				return fmt.Errorf("must be %v to %v, got %v", MinInterval, MaxInterval, d)
-			}
-			e.Interval = d
-			return nil
-		}
-		if d != 0 && (d < 15*time.Second || d > 600*time.Second) {
-			return fmt.Errorf("must be 0 (off) or 15s to 600s, got %v", d)
-		}
-		e.Liveness = d
-	case "theme":
-		e.Theme = v
-	case "path":
-		e.Path = v
-	case "suppliers":
-		e.Suppliers = v
-	case "start":
-		return choice(&e.Start, Panes)
-	case "net_units":
-		return choice(&e.NetUnits, NetUnits)
-	case "save_hotsets":
-		return choice(&e.SaveHotsets, SaveChoices)
-	case "show_loop":
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			return fmt.Errorf("must be true or false, got %q", v)
-		}
-		e.ShowLoop = b
-	default:
-		return fmt.Errorf("unknown setting %q", key)
-	}
-	return nil
 }
 
 // SupplierDirs are the directories searched for users' suppliers: those the suppliers setting

@@ -3,10 +3,11 @@ package config
 import (
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2/unstable"
+
+	"dcimon/internal/tomlmsg"
 )
 
 // parseErr is a syntax error at a position, before the file's name is known.
@@ -174,14 +175,18 @@ func positions(data []byte) (map[string]Pos, []shape, *parseErr) {
 	if err != nil {
 		return nil, nil, err
 	}
-	at := newLines(data)
+	at := tomlmsg.NewLines(data)
+	pos := func(off int) Pos {
+		l, c := at.Pos(off)
+		return Pos{l, c}
+	}
 	shapes := make([]shape, 0, len(spans))
 	for _, s := range spans {
 		sh := shape{kind: s.kind, key: s.key, table: s.table}
 		if s.kind == unstable.KeyValue {
-			sh.vkind, sh.text, sh.vpos = s.vkind, string(data[s.vstart:s.vend]), at.pos(s.vstart)
+			sh.vkind, sh.text, sh.vpos = s.vkind, string(data[s.vstart:s.vend]), pos(s.vstart)
 		} else {
-			sh.vpos = at.pos(s.start)
+			sh.vpos = pos(s.start)
 		}
 		shapes = append(shapes, sh)
 	}
@@ -191,29 +196,7 @@ func positions(data []byte) (map[string]Pos, []shape, *parseErr) {
 		for off < len(data) && (data[off] == ' ' || data[off] == '\t') {
 			off++
 		}
-		set[s.key] = at.pos(off)
+		set[s.key] = pos(off)
 	}
 	return set, shapes, nil
-}
-
-// lines is where each line of a file starts, so that a byte offset's line and column are found
-// by a binary search (issue 41 item 4): go-toml's Parser.Shape counts the lines from the file's
-// start at every call, and a call per key made a 1 MB file take more than 10 minutes.
-type lines []int
-
-// newLines indexes data's lines.
-func newLines(data []byte) lines {
-	l := lines{0}
-	for i, c := range data {
-		if c == '\n' {
-			l = append(l, i+1)
-		}
-	}
-	return l
-}
-
-// pos is the line and column (from 1, in bytes, as go-toml counts) of the byte at off.
-func (l lines) pos(off int) Pos {
-	i := sort.SearchInts(l, off+1) - 1 // the last line starting at or before off
-	return Pos{i + 1, off - l[i] + 1}
 }

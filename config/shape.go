@@ -40,17 +40,9 @@ var (
 )
 
 // expectations are the value each key of the file must have, by its path without indexes
-// ("hotset.maxresp"); "tables.*" is any table's layout, "keys.*" any action.
+// ("hotset.maxresp"); "tables.*" is any table's layout, "keys.*" any action. The top-level
+// settings' are in their rows of settings.
 var expectations = map[string]expectation{
-	"interval":            {kString, `a duration in quotes with its unit, such as "1s" or "500ms"`},
-	"liveness":            {kString, `a duration in quotes with its unit, such as "30s", or "0" (off)`},
-	"theme":               {kString, `a theme's name in quotes, such as "dark"`},
-	"start":               {kString, `a pane's name in quotes: ` + quoted(Panes)},
-	"path":                {kString, `a path in quotes, such as "Disk/sda"`},
-	"show_loop":           {kBool, `true or false`},
-	"net_units":           {kString, quoted(NetUnits)},
-	"save_hotsets":        {kString, quoted(SaveChoices)},
-	"suppliers":           {kString, `directories in quotes, separated by ":", or "off"`},
 	"tables":              {kTable, `table layouts: [tables.disk] with columns, sort and descending`},
 	"tables.*":            {kTable, `a table layout: columns, sort and descending`},
 	"tables.*.columns":    {kList, `a list of column headers in quotes, such as ["dev", "r/s"]`},
@@ -91,6 +83,9 @@ var index = regexp.MustCompile(`\[\d+\]`)
 // decoder calls it unknown, with a did-you-mean).
 func expected(key string) (expectation, bool) {
 	k := index.ReplaceAllString(key, "")
+	if s, ok := settingOf(k); ok {
+		return s.expect, true
+	}
 	if e, ok := expectations[k]; ok {
 		return e, true
 	}
@@ -107,10 +102,12 @@ func expected(key string) (expectation, bool) {
 	return expectation{}, false
 }
 
-// settingExample is how a top-level setting is written, for a header that makes it a table.
-var settingExample = map[string]string{"interval": `interval = "1s"`, "liveness": `liveness = "30s"`, "theme": `theme = "dark"`,
-	"start": `start = "overview"`, "path": `path = "Disk"`, "show_loop": `show_loop = true`, "net_units": `net_units = "bits"`,
-	"save_hotsets": `save_hotsets = "ask"`, "suppliers": `suppliers = "off"`}
+// exampleOf is how the top-level setting key is written ("" for a key that is none), for a
+// header that makes it a table.
+func exampleOf(key string) string {
+	s, _ := settingOf(key)
+	return s.example
+}
 
 // checkShapes reports the first key whose value is of the wrong kind, and the first table
 // header with the wrong brackets, at its place and in the file's words.
@@ -127,16 +124,16 @@ func checkShapes(name string, shapes []shape) error {
 			switch {
 			case s.key == "hotset":
 				return &Error{File: name, Pos: s.vpos, Key: "hotset", Msg: "each hotset is a [[hotset]] table, with double brackets; [hotset] is not one"}
-			case settingExample[s.key] != "":
-				return &Error{File: name, Pos: s.vpos, Key: s.key, Msg: "a setting, not a table: write " + settingExample[s.key]}
+			case exampleOf(s.key) != "":
+				return &Error{File: name, Pos: s.vpos, Key: s.key, Msg: "a setting, not a table: write " + exampleOf(s.key)}
 			}
 		case unstable.ArrayTable:
 			base := index.ReplaceAllString(s.key, "")
 			switch {
 			case base == "keys" || base == "tables" || strings.HasPrefix(base, "tables."):
 				return &Error{File: name, Pos: s.vpos, Key: base, Msg: fmt.Sprintf("[%s] is one table, with single brackets; [[%s]] is not one", base, base)}
-			case settingExample[base] != "":
-				return &Error{File: name, Pos: s.vpos, Key: base, Msg: "a setting, not a table: write " + settingExample[base]}
+			case exampleOf(base) != "":
+				return &Error{File: name, Pos: s.vpos, Key: base, Msg: "a setting, not a table: write " + exampleOf(base)}
 			}
 		case unstable.KeyValue:
 			e, ok := expected(s.key)

@@ -5,7 +5,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"time"
 	"unicode/utf8"
 )
 
@@ -44,45 +43,6 @@ func tomlFloat(v float64) string {
 		s += ".0"
 	}
 	return s
-}
-
-func durText(d time.Duration) string { return tomlString(d.String()) }
-
-// help of each scalar setting, as the default file explains it.
-var scalarHelp = map[string]string{
-	"interval":     "Refresh interval of the monitor, 100ms to 1h (+ and - change it while running).",
-	"theme":        "Colour theme: dark, light, high-contrast or mono (NO_COLOR forces mono).",
-	"start":        "What the monitor opens on: overview, tree, values, hotsets, inspector or events.",
-	"path":         "A context or statistic to select at start (\"Disk/sda\"); empty for none.",
-	"show_loop":    "Also show loop and ram block devices, pseudo and duplicate file systems.",
-	"liveness":     "Assume a supplier dead after this long without new data: 0 (off) or 15s to 600s.",
-	"net_units":    "Interface rates (NetIf's byte rates, the interfaces hotset) in bytes or bits per second: bytes or bits.",
-	"suppliers":    "Directories of your own statistics (*.prom files, programs), separated by \":\"; empty is suppliers.d beside this file, \"off\" none.",
-	"save_hotsets": "A hotset made, edited or deleted in the monitor is saved to this file: ask (once a session), always, never.",
-}
-
-func (e *Effective) scalarText(key string) string {
-	switch key {
-	case "interval":
-		return durText(e.Interval)
-	case "theme":
-		return tomlString(e.Theme)
-	case "start":
-		return tomlString(e.Start)
-	case "path":
-		return tomlString(e.Path)
-	case "show_loop":
-		return strconv.FormatBool(e.ShowLoop)
-	case "liveness":
-		return durText(e.Liveness)
-	case "net_units":
-		return tomlString(e.NetUnits)
-	case "save_hotsets":
-		return tomlString(e.SaveHotsets)
-	case "suppliers":
-		return tomlString(e.Suppliers)
-	}
-	return ""
 }
 
 // writeHotset writes one [[hotset]] table; every field, so the file says what is in force.
@@ -135,8 +95,8 @@ func WriteDefault(w io.Writer, d Defaults) error {
 		return err
 	}
 	fmt.Fprint(w, header)
-	for _, k := range Scalars {
-		fmt.Fprintf(w, "\n# %s\n%s = %s\n", scalarHelp[k], k, e.scalarText(k))
+	for _, s := range settings {
+		fmt.Fprintf(w, "\n# %s\n%s = %s\n", s.help, s.key, s.toml(e))
 	}
 	writeKeys(w, d, nil, "")
 	fmt.Fprint(w, "\n# Tables: the columns of the disk, netif, cpu, fs, proc and cgroup tables, in order, by their\n"+
@@ -201,11 +161,11 @@ func WriteEffective(w io.Writer, e *Effective, d Defaults) {
 	fmt.Fprintln(w, "# each value is followed by where it comes from: default, FILE:LINE, DCIMON_*, or a flag")
 	fmt.Fprintln(w)
 	width := 0
-	for _, k := range Scalars {
-		width = max(width, len(k)+3+len(e.scalarText(k)))
+	for _, s := range settings {
+		width = max(width, len(s.key)+3+len(s.toml(e)))
 	}
-	for _, k := range Scalars {
-		fmt.Fprintf(w, "%-*s  # %s\n", width, k+" = "+e.scalarText(k), e.Origin[k])
+	for _, s := range settings {
+		fmt.Fprintf(w, "%-*s  # %s\n", width, s.key+" = "+s.toml(e), e.Origin[s.key])
 	}
 	origin := ""
 	if e.File != nil {

@@ -210,7 +210,7 @@ func (g *getRun) next(ctx context.Context) (stop bool, err error) {
 	if g.o.From != "" && nothingNew(snap, g.reqs, g.shown) {
 		return false, nil // a record of other metrics (another logging group): nothing asked for was logged
 	}
-	rd, err := writeReading(g.w, g.o.JSON, g.o.NetBits, g.o.Archived(), g.e, g.reg, snap, g.set, g.reqs, g.prev)
+	rd, err := g.writeReading(snap)
 	if err != nil {
 		return true, err
 	}
@@ -343,96 +343,98 @@ func nothingRead(snap *ns.Snapshot, reqs []request) error {
 }
 
 // writeReading prints one reading and returns its summary status (DCI-RET-1).
-func writeReading(w io.Writer, asJSON, netBits, archived bool, e Env, reg *ns.Registry, snap *ns.Snapshot, set *getSet, reqs []request, prev time.Time) (reading, error) {
-	// A value is the statset's where the set holds the statistic, else the snapshot's.
-	lookup := func(ref ns.Ref) (ns.Value, *ns.ClassValues, *ns.StatVal) {
-		v, cv, _ := snap.Lookup(ref)
-		if sv, rec, ok := set.value(ref); ok {
-			return sv, cv, rec
-		}
-		return v, cv, nil
-	}
+func (g *getRun) writeReading(snap *ns.Snapshot) (reading, error) {
 	elapsed := 0.0
-	if !prev.IsZero() {
-		elapsed = snap.End.Sub(prev).Seconds()
+	if !g.prev.IsZero() {
+		elapsed = snap.End.Sub(g.prev).Seconds()
 	}
-	if asJSON {
-		out := getReading{Time: snap.End.UTC(), Elapsed: elapsed, Values: []jsonValue{}}
-		rd := reading{sum: ns.StatusSuccess}
-		// A request that fails keeps its place among the values (PCPF-11), and is listed in
-		// errors too, as before.
-		fail := func(pattern, msg string) {
-			out.Errors = append(out.Errors, jsonError{Request: pattern, Error: msg})
-			out.Values = append(out.Values, jsonValue{Path: pattern, State: "error", Text: "error", Error: msg,
-				Status: ns.StatusUnknownClass.String(), PCPError: ns.PMErrPMID.String()})
-			rd.failed()
-		}
-		for _, r := range reqs {
-			if r.err != nil {
-				fail(r.pattern, r.err.Error())
-				continue
-			}
-			for _, ref := range r.refs {
-				if ref.Datum == nil {
-					fail(r.pattern, fmt.Sprintf("%s is a context, not a statistic", ref.Path()))
-					continue
-				}
-				v, cv, rec := lookup(ref)
-				jv := makeJSONValue(ref, v, viewOptions(e, netBits, reg, snap, classOf(cv, ref)))
-				jv.Status = rd.add(&r, v).String()
-				if rec != nil {
-					jv.SPMI = recordOf(rec)
-				}
-				if archived && v.State == ns.Valid && stale(cv, ref, snap.End) {
-					t := recordedAt(cv, ref).UTC()
-					jv.Recorded = &t
-				}
-				out.Values = append(out.Values, jv)
-			}
-		}
-		out.Status = rd.sum.String()
-		return rd, json.NewEncoder(w).Encode(out)
+	if g.o.JSON {
+		return g.writeJSON(snap, elapsed)
 	}
-	rd := reading{sum: ns.StatusSuccess}
-	type row struct{ path, text, unit, note string }
-	var rows []row
-	for _, r := range reqs {
+	return g.writeText(snap, elapsed)
+}
+
+// lookup is a statistic's value in a reading: the statset's where the set holds the statistic,
+// else the snapshot's.
+func (g *getRun) lookup(snap *ns.Snapshot, ref ns.Ref) (ns.Value, *ns.ClassValues, *ns.StatVal) {
+	v, cv, _ := snap.Lookup(ref)
+	if sv, rec, ok := g.set.value(ref); ok {
+		return sv, cv, rec
+	}
+	return v, cv, nil
+}
+
+// walk visits a reading's requests in order: failed for a request that matched nothing (context
+// nil) or a context named where a statistic is read (context set), each counted as a failure;
+// value for each statistic.
+func (rd *reading) walk(reqs []request, failed func(r *request, context *ns.Ref), value func(r *request, ref ns.Ref)) {
+	for i := range reqs {
+		r := &reqs[i]
 		if r.err != nil {
-			rows = append(rows, row{safe(r.pattern), "error", "", r.err.Error()})
+			failed(r, nil)
 			rd.failed()
 			continue
 		}
 		for _, ref := range r.refs {
 			if ref.Datum == nil {
-				rows = append(rows, row{safe(ref.Path()), "error", "", "a context, not a statistic; try " + safe(ref.Path()) + "/*"})
+				failed(r, &ref)
 				rd.failed()
 				continue
 			}
-			v, cv, _ := lookup(ref)
-			opt := viewOptions(e, netBits, reg, snap, classOf(cv, ref))
-			note := ""
-			if v.State != ns.Valid {
-				note = "(" + views.Why(v) + classErr(cv, v)
-				if st := rd.add(&r, v); v.State == ns.Invalid && st == ns.StatusInvalidData {
-					note += "; " + st.String() // named exactly and invalid (DCI-INV-3)
-				}
-				note += ")"
-			} else {
-				rd.add(&r, v)
-				if archived && stale(cv, ref, snap.End) {
-					// One host of several whose archive has ended (or samples less often), or a
-					// metric logged less often than others: its last values, with when they were
-					// recorded (issues 30, 39).
-					note = "(recorded " + recordedAt(cv, ref).In(e.Loc).Format("15:04:05.000") + ")"
-				}
-			}
-			num, unit := views.FormatValue(ref.Datum, v, opt), ""
-			if v.State == ns.Valid {
-				num, unit = views.SplitUnit(num)
-			}
-			rows = append(rows, row{safe(ref.Path()), num, unit, note})
+			value(r, ref)
 		}
 	}
+}
+
+// writeJSON prints a reading as one JSON object (docs/json.md).
+func (g *getRun) writeJSON(snap *ns.Snapshot, elapsed float64) (reading, error) {
+	out := getReading{Time: snap.End.UTC(), Elapsed: elapsed, Values: []jsonValue{}}
+	rd := reading{sum: ns.StatusSuccess}
+	// A request that fails keeps its place among the values (PCPF-11), and is listed in errors
+	// too, as before.
+	rd.walk(g.reqs, func(r *request, context *ns.Ref) {
+		msg := ""
+		if context == nil {
+			msg = r.err.Error()
+		} else {
+			msg = fmt.Sprintf("%s is a context, not a statistic", context.Path())
+		}
+		out.Errors = append(out.Errors, jsonError{Request: r.pattern, Error: msg})
+		out.Values = append(out.Values, jsonValue{Path: r.pattern, State: "error", Text: "error", Error: msg,
+			Status: ns.StatusUnknownClass.String(), PCPError: ns.PMErrPMID.String()})
+	}, func(r *request, ref ns.Ref) {
+		v, cv, rec := g.lookup(snap, ref)
+		jv := makeJSONValue(ref, v, viewOptions(g.e, g.o.NetBits, g.reg, snap, classOf(cv, ref)))
+		jv.Status = rd.add(r, v).String()
+		if rec != nil {
+			jv.SPMI = recordOf(rec)
+		}
+		if g.o.Archived() && v.State == ns.Valid && stale(cv, ref, snap.End) {
+			t := recordedAt(cv, ref).UTC()
+			jv.Recorded = &t
+		}
+		out.Values = append(out.Values, jv)
+	})
+	out.Status = rd.sum.String()
+	return rd, json.NewEncoder(g.w).Encode(out)
+}
+
+// textRow is one line of a reading in text: the path, the value and its unit, and a note.
+type textRow struct{ path, text, unit, note string }
+
+// writeText prints a reading as text, a line a statistic, the numbers lined up.
+func (g *getRun) writeText(snap *ns.Snapshot, elapsed float64) (reading, error) {
+	rd := reading{sum: ns.StatusSuccess}
+	var rows []textRow
+	rd.walk(g.reqs, func(r *request, context *ns.Ref) {
+		if context == nil {
+			rows = append(rows, textRow{safe(r.pattern), "error", "", r.err.Error()})
+		} else {
+			rows = append(rows, textRow{safe(context.Path()), "error", "", "a context, not a statistic; try " + safe(context.Path()) + "/*"})
+		}
+	}, func(r *request, ref ns.Ref) {
+		rows = append(rows, g.statRow(snap, &rd, r, ref))
+	})
 	pw, vw, uw := 0, 0, 0
 	for _, r := range rows {
 		pw, uw = max(pw, views.Width(r.path)), max(uw, views.Width(r.unit))
@@ -441,7 +443,7 @@ func writeReading(w io.Writer, asJSON, netBits, archived bool, e Env, reg *ns.Re
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "# %s", readingTime(snap.End.In(e.Loc), archived))
+	fmt.Fprintf(&b, "# %s", readingTime(snap.End.In(g.e.Loc), g.o.Archived()))
 	if elapsed > 0 {
 		fmt.Fprintf(&b, "  interval %.2f s", elapsed)
 	}
@@ -460,8 +462,36 @@ func writeReading(w io.Writer, asJSON, netBits, archived bool, e Env, reg *ns.Re
 		b.WriteString(strings.TrimRight(line, " "))
 		b.WriteByte('\n')
 	}
-	_, err := io.WriteString(w, b.String())
+	_, err := io.WriteString(g.w, b.String())
 	return rd, err
+}
+
+// statRow is a statistic's line: its value and unit, and why it has none (or when it was
+// recorded, for a value of an archive that has stopped).
+func (g *getRun) statRow(snap *ns.Snapshot, rd *reading, r *request, ref ns.Ref) textRow {
+	v, cv, _ := g.lookup(snap, ref)
+	opt := viewOptions(g.e, g.o.NetBits, g.reg, snap, classOf(cv, ref))
+	note := ""
+	if v.State != ns.Valid {
+		note = "(" + views.Why(v) + classErr(cv, v)
+		if st := rd.add(r, v); v.State == ns.Invalid && st == ns.StatusInvalidData {
+			note += "; " + st.String() // named exactly and invalid (DCI-INV-3)
+		}
+		note += ")"
+	} else {
+		rd.add(r, v)
+		if g.o.Archived() && stale(cv, ref, snap.End) {
+			// One host of several whose archive has ended (or samples less often), or a
+			// metric logged less often than others: its last values, with when they were
+			// recorded (issues 30, 39).
+			note = "(recorded " + recordedAt(cv, ref).In(g.e.Loc).Format("15:04:05.000") + ")"
+		}
+	}
+	num, unit := views.FormatValue(ref.Datum, v, opt), ""
+	if v.State == ns.Valid {
+		num, unit = views.SplitUnit(num)
+	}
+	return textRow{safe(ref.Path()), num, unit, note}
 }
 
 // numeric reports whether a value's text is a plain number or a mark, which line up on the right.

@@ -12,23 +12,33 @@ import (
 	"dcimon/internal/archivetest"
 )
 
+// stepSamples is how many samples each archive of steppingFleet has.
+const stepSamples = 8
+
+// steppingFleet is a fleet of two hosts' archives, one a second apart each, node000 with every
+// sample and node001 without its fourth (a loaded pmlogger's miss), as the commands take them.
+func steppingFleet(t *testing.T) Common {
+	t.Helper()
+	full, err := archivetest.WriteFleet(t.TempDir(), archivetest.Fleet{Hosts: 2, Disks: 1, Samples: stepSamples, Step: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gap, err := archivetest.WriteFleet(t.TempDir(), archivetest.Fleet{Hosts: 2, Disks: 1, Samples: stepSamples, Step: time.Second, Gap: [2]int{3, 4}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Common{Archives: []string{full[0], gap[1]}, Fleet: true, JSON: true}
+}
+
 // Issue 40, Truth: the hosts table of several archives shows each host's last sample at or before
 // the reading's time, even when one host's pmlogger missed a sample (a loaded one does): node001
 // misses its fourth sample, node000 does not, and from then on node000's figures must not be
 // those of a sample before or after the reading's. Read a sample of each archive a reading, as
 // before, node001 ran a sample ahead of node000 after its gap.
 func TestHostsOfArchivesStepTogether(t *testing.T) {
-	const samples = 8
-	full, err := archivetest.WriteFleet(t.TempDir(), archivetest.Fleet{Hosts: 2, Disks: 1, Samples: samples, Step: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	gap, err := archivetest.WriteFleet(t.TempDir(), archivetest.Fleet{Hosts: 2, Disks: 1, Samples: samples, Step: time.Second, Gap: [2]int{3, 4}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	archives := steppingFleet(t)
 	var out bytes.Buffer
-	if err := Hosts(context.Background(), HostsOptions{Common: Common{Archives: []string{full[0], gap[1]}, Fleet: true, JSON: true}}, RealEnv(), &out); err != nil {
+	if err := Hosts(context.Background(), HostsOptions{Common: archives}, RealEnv(), &out); err != nil {
 		t.Fatal(err)
 	}
 	// Host h's samples are at start + h×10 ms + k s; its busiest (only) disk's share over the
@@ -64,23 +74,15 @@ func TestHostsOfArchivesStepTogether(t *testing.T) {
 			}
 		}
 	}
-	if len(lines) < samples-2 {
-		t.Errorf("%d readings of %d samples:\n%s", len(lines), samples, out.String())
+	if len(lines) < stepSamples-2 {
+		t.Errorf("%d readings of %d samples:\n%s", len(lines), stepSamples, out.String())
 	}
 }
 
 // The same for get and hot (h40c found them a sample late as the hosts table was): a reading of
 // several archives shows each host's last sample at or before the reading's time.
 func TestGetAndHotOfArchivesStepTogether(t *testing.T) {
-	const samples = 8
-	full, err := archivetest.WriteFleet(t.TempDir(), archivetest.Fleet{Hosts: 2, Disks: 1, Samples: samples, Step: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	gap, err := archivetest.WriteFleet(t.TempDir(), archivetest.Fleet{Hosts: 2, Disks: 1, Samples: samples, Step: time.Second, Gap: [2]int{3, 4}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	archives := steppingFleet(t)
 	start := archivetest.Start
 	// want is host h's busiest disk at the reading's time, as TestHostsOfArchivesStepTogether says.
 	want := func(h int, at time.Time) float64 {
@@ -99,7 +101,6 @@ func TestGetAndHotOfArchivesStepTogether(t *testing.T) {
 		}
 		return 0
 	}
-	archives := Common{Archives: []string{full[0], gap[1]}, Fleet: true, JSON: true}
 
 	var out bytes.Buffer
 	if err := Get(context.Background(), GetOptions{Common: archives, Paths: []string{"/*/Disk/*/busy"}}, RealEnv(), &out); err != nil {
@@ -123,8 +124,8 @@ func TestGetAndHotOfArchivesStepTogether(t *testing.T) {
 			}
 		}
 	}
-	if len(lines) < samples-2 {
-		t.Errorf("get: %d readings of %d samples:\n%s", len(lines), samples, out.String())
+	if len(lines) < stepSamples-2 {
+		t.Errorf("get: %d readings of %d samples:\n%s", len(lines), stepSamples, out.String())
 	}
 
 	out.Reset()

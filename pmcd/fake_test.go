@@ -69,5 +69,19 @@ func greet(c net.Conn, g pcpwire.Greeting) (*pcpwire.Reader, bool) {
 	return r, err == nil && h.Type == pcpwire.TypeCreds
 }
 
+// fakeFetch is a pmcd 6 that reads a fetch (the profile, then the fetch) and answers it with
+// answer.
+func fakeFetch(t *testing.T, answer func(c net.Conn)) *fakePMCD {
+	return newFake(t, func(c net.Conn) {
+		r, ok := greet(c, pmcd6)
+		if !ok {
+			return
+		}
+		_, _, _ = r.Next() // the profile
+		_, _, _ = r.Next() // the fetch
+		answer(c)
+	})
+}
+
 // silent holds the connection open and says nothing until the client goes.
 func silent(c net.Conn) { _, _ = io.Copy(io.Discard, c) }

@@ -118,13 +118,7 @@ func TestOneCallAtATime(t *testing.T) {
 func TestPeerClosesMidPDU(t *testing.T) {
 	res := &pcpwire.Result{Time: time.Now(), Sets: []pcpwire.ValueSet{{PMID: 1, ValFmt: pcpwire.ValInsitu, Values: []pcpwire.Value{{Inst: -1, Insitu: true, Word: 7}}}}}
 	b := pcpwire.AppendResult(nil, 0, true, res)
-	half := newFake(t, func(c net.Conn) {
-		r, ok := greet(c, pmcd6)
-		if !ok {
-			return
-		}
-		_, _, _ = r.Next() // the profile
-		_, _, _ = r.Next() // the fetch
+	half := fakeFetch(t, func(c net.Conn) {
 		_, _ = c.Write(b[:len(b)/2])
 		c.Close()
 	})
@@ -177,13 +171,7 @@ func TestHugePDURefused(t *testing.T) {
 // pmcd's state changes before a fetch's result are reported with it (PCPF-13), and the result
 // read all the same.
 func TestStateChangesBeforeAResult(t *testing.T) {
-	f := newFake(t, func(c net.Conn) {
-		r, ok := greet(c, pmcd6)
-		if !ok {
-			return
-		}
-		_, _, _ = r.Next()
-		_, _, _ = r.Next()
+	f := fakeFetch(t, func(c net.Conn) {
 		b := pcpwire.AppendError(nil, 0, pcpwire.ChangeNames|pcpwire.ChangeAddAgent)
 		res := &pcpwire.Result{Time: time.Unix(100, 5), Sets: []pcpwire.ValueSet{{PMID: 9, Err: pcpwire.ErrNoAgent}}}
 		_, _ = c.Write(pcpwire.AppendResult(b, 0, true, res))
@@ -199,13 +187,7 @@ func TestStateChangesBeforeAResult(t *testing.T) {
 
 // A result whose sets are not the metrics asked for, in order, is a protocol error (PCPF-11).
 func TestResultOfOtherMetricsRefused(t *testing.T) {
-	f := newFake(t, func(c net.Conn) {
-		r, ok := greet(c, pmcd6)
-		if !ok {
-			return
-		}
-		_, _, _ = r.Next()
-		_, _, _ = r.Next()
+	f := fakeFetch(t, func(c net.Conn) {
 		res := &pcpwire.Result{Sets: []pcpwire.ValueSet{{PMID: 2}, {PMID: 1}}}
 		_, _ = c.Write(pcpwire.AppendResult(nil, 0, true, res))
 		silent(c)
@@ -336,13 +318,7 @@ func TestProxyToNowhere(t *testing.T) {
 // A cancellation of an earlier call's context that lands while a later call is waiting (the
 // earlier call's watch could not be stopped in time) does not cut the later call short.
 func TestLateCancellationOfAnEarlierCall(t *testing.T) {
-	slow := newFake(t, func(c net.Conn) {
-		r, ok := greet(c, pmcd6)
-		if !ok {
-			return
-		}
-		_, _, _ = r.Next()
-		_, _, _ = r.Next()
+	slow := fakeFetch(t, func(c net.Conn) {
 		time.Sleep(300 * time.Millisecond)
 		_, _ = c.Write(pcpwire.AppendResult(nil, 0, true, &pcpwire.Result{Sets: []pcpwire.ValueSet{{PMID: 1}}}))
 		silent(c)

@@ -361,7 +361,12 @@ func (f *Fetched) Reuse(t time.Time) {
 // Lookup is metric's value for instance inst; inst -1 is a metric with no instance domain, or
 // the only value a metric has. Looking an instance up costs a map access, whatever the count.
 func (f *Fetched) Lookup(metric string, inst int64) (Value, bool) {
-	vs := f.Values[metric]
+	return f.LookupIn(metric, f.Values[metric], inst)
+}
+
+// LookupIn is Lookup where vs are already metric's values in f (a caller that planned its
+// columns keeps them): the same answer, without looking the metric up by name for a few values.
+func (f *Fetched) LookupIn(metric string, vs []Value, inst int64) (Value, bool) {
 	if inst < 0 && len(vs) == 1 {
 		return vs[0], true
 	}

@@ -402,8 +402,8 @@ func TestRequestsInFlightBounded(t *testing.T) {
 	close(block)
 }
 
-// Lookup finds an instance's value among a few by a scan and among many by an index, and a
-// singular metric by -1.
+// Lookup and LookupIn find an instance's value among a few by a scan and among many by an index,
+// and a singular metric by -1.
 func TestFetchedLookup(t *testing.T) {
 	f := &Fetched{Values: map[string][]Value{"one": {{Instance: -1, Text: "7"}}}}
 	for i := range 20 {
@@ -419,6 +419,11 @@ func TestFetchedLookup(t *testing.T) {
 		v, ok := f.Lookup(c.metric, c.inst)
 		if ok != c.ok || v.Text != c.want {
 			t.Errorf("Lookup(%s, %d) = %q %v, want %q %v", c.metric, c.inst, v.Text, ok, c.want, c.ok)
+		}
+		// The same with the values looked up already, as collect/pcp's planned columns keep them.
+		v, ok = f.LookupIn(c.metric, f.Values[c.metric], c.inst)
+		if ok != c.ok || v.Text != c.want {
+			t.Errorf("LookupIn(%s, %d) = %q %v, want %q %v", c.metric, c.inst, v.Text, ok, c.want, c.ok)
 		}
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/pelletier/go-toml/v2/unstable"
 
 	"dcimon/internal/regular"
+	"dcimon/internal/tomlmsg"
 )
 
 // maxFileSize bounds a user's theme file, as config.MaxFileSize bounds the configuration.
@@ -94,11 +95,11 @@ func Parse(name, src string, data []byte) (Palette, error) {
 		want, known := roleKinds[k]
 		switch {
 		case !known:
-			return Palette{}, fmt.Errorf("%s:%d:%d: %s: unknown key (a theme's keys: %s)", src, pl.line, pl.col, cut(k), strings.Join(roleKeys, ", "))
+			return Palette{}, fmt.Errorf("%s:%d:%d: %s: unknown key (a theme's keys: %s)", src, pl.line, pl.col, tomlmsg.Cut(k), strings.Join(roleKeys, ", "))
 		case pl.kind != want && want == unstable.String:
-			return Palette{}, fmt.Errorf("%s:%d:%d: %s: want %s, in quotes, got %s", src, pl.vline, pl.vcol, cut(k), colourForms, cut(pl.text))
+			return Palette{}, fmt.Errorf("%s:%d:%d: %s: want %s, in quotes, got %s", src, pl.vline, pl.vcol, tomlmsg.Cut(k), colourForms, tomlmsg.Cut(pl.text))
 		case pl.kind != want:
-			return Palette{}, fmt.Errorf("%s:%d:%d: %s: want true or false, got %s", src, pl.vline, pl.vcol, cut(k), cut(pl.text))
+			return Palette{}, fmt.Errorf("%s:%d:%d: %s: want true or false, got %s", src, pl.vline, pl.vcol, tomlmsg.Cut(k), tomlmsg.Cut(pl.text))
 		}
 	}
 	var tf themeFile
@@ -108,7 +109,7 @@ func Parse(name, src string, data []byte) (Palette, error) {
 		var strict *toml.StrictMissingError
 		if errors.As(err, &strict) && len(strict.Errors) > 0 {
 			l, c := strict.Errors[0].Position()
-			return Palette{}, fmt.Errorf("%s:%d:%d: %s: unknown key", src, l, c, cut(strings.Join(strict.Errors[0].Key(), ".")))
+			return Palette{}, fmt.Errorf("%s:%d:%d: %s: unknown key", src, l, c, tomlmsg.Cut(strings.Join(strict.Errors[0].Key(), ".")))
 		}
 		var de *toml.DecodeError
 		if errors.As(err, &de) {
@@ -140,7 +141,7 @@ func Parse(name, src string, data []byte) (Palette, error) {
 		c, ok := colour(r.v)
 		if !ok {
 			pl := at[r.key]
-			return Palette{}, fmt.Errorf("%s:%d:%d: %s: want %s, got %q", src, pl.vline, pl.vcol, r.key, colourForms, cut(r.v))
+			return Palette{}, fmt.Errorf("%s:%d:%d: %s: want %s, got %q", src, pl.vline, pl.vcol, r.key, colourForms, tomlmsg.Cut(r.v))
 		}
 		*r.dst = c
 	}

@@ -3,11 +3,11 @@ package theme
 import (
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/pelletier/go-toml/v2/unstable"
+
+	"dcimon/internal/tomlmsg"
 )
 
 // place is where a theme file sets a key: the key's line and column, its value's, the value's
@@ -25,7 +25,7 @@ type place struct {
 func places(src string, data []byte) (map[string]place, []string, error) {
 	p := &unstable.Parser{}
 	p.Reset(data)
-	at := newLines(data)
+	at := tomlmsg.NewLines(data)
 	out := map[string]place{}
 	var order []string
 	table := ""
@@ -39,7 +39,7 @@ func places(src string, data []byte) (map[string]place, []string, error) {
 			}
 			parts = append(parts, string(it.Node().Data))
 		}
-		kl, kc := at.pos(int(first.Offset))
+		kl, kc := at.Pos(int(first.Offset))
 		switch e.Kind {
 		case unstable.Table, unstable.ArrayTable:
 			table = strings.Join(parts, ".")
@@ -65,7 +65,7 @@ func places(src string, data []byte) (map[string]place, []string, error) {
 			case unstable.InlineTable:
 				text = "a table"
 			}
-			vl, vc := at.pos(off)
+			vl, vc := at.Pos(off)
 			out[key] = place{line: kl, col: kc, vline: vl, vcol: vc, kind: v.Kind, text: text}
 			order = append(order, key)
 		}
@@ -79,41 +79,4 @@ func places(src string, data []byte) (map[string]place, []string, error) {
 		return nil, nil, fmt.Errorf("%s: %w", src, err)
 	}
 	return out, order, nil
-}
-
-// lines is where each line of a file starts, so that an offset's line and column are found by
-// a binary search (issue 41 item 4): go-toml's Parser.Shape counts lines from the file's start
-// at every call, which made a large file quadratic.
-type lines []int
-
-// newLines indexes data's lines.
-func newLines(data []byte) lines {
-	l := lines{0}
-	for i, c := range data {
-		if c == '\n' {
-			l = append(l, i+1)
-		}
-	}
-	return l
-}
-
-// pos is the line and column (from 1, in bytes, as go-toml counts) of the byte at off.
-func (l lines) pos(off int) (line, col int) {
-	i := sort.SearchInts(l, off+1) - 1 // the last line starting at or before off
-	return i + 1, off - l[i] + 1
-}
-
-// maxText is how much of a key or value an error repeats (issue 41 item 10).
-const maxText = 80
-
-// cut is s cut to maxText bytes on a character's first byte, with "…" for what is left out.
-func cut(s string) string {
-	if len(s) <= maxText {
-		return s
-	}
-	i := maxText
-	for i > 0 && !utf8.RuneStart(s[i]) {
-		i--
-	}
-	return s[:i] + "…"
 }

@@ -26,7 +26,11 @@ func bigModel(b *testing.B) Model {
 
 // BenchmarkView200x60With10kInstances draws the whole frame: every cache is emptied first.
 func BenchmarkView200x60With10kInstances(b *testing.B) {
-	m := bigModel(b)
+	benchWholeFrame(b, bigModel(b))
+}
+
+// benchWholeFrame times m's View with every cache emptied before each frame.
+func benchWholeFrame(b *testing.B, m Model) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -49,14 +53,18 @@ func BenchmarkViewUnchanged(b *testing.B) {
 }
 
 func BenchmarkKeyToFrame10k(b *testing.B) {
-	m := bigModel(b)
-	down, up := tea.KeyMsg{Type: tea.KeyDown}, tea.KeyMsg{Type: tea.KeyUp}
+	benchKeyToFrame(b, bigModel(b), tea.KeyMsg{Type: tea.KeyDown}, tea.KeyMsg{Type: tea.KeyUp})
+}
+
+// benchKeyToFrame times a key and the frame after it, there and back (there on even rounds,
+// back on odd ones) so that the model stays where it started.
+func benchKeyToFrame(b *testing.B, m Model, there, back tea.KeyMsg) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		k := down
+		k := there
 		if i%2 == 1 {
-			k = up
+			k = back
 		}
 		out, _ := m.Update(k)
 		m = out.(Model)
@@ -69,22 +77,31 @@ func BenchmarkKeyToFrame10k(b *testing.B) {
 func BenchmarkApplySample10k(b *testing.B) {
 	m := bigModel(b)
 	src := m.src
-	msgs := make([]tea.Msg, 0, 64)
+	var ahead samplesAhead
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if i%64 == 0 {
-			b.StopTimer()
-			msgs = msgs[:0]
-			for j := 0; j < 64; j++ {
-				snap, err := src.Sample(m.ctx)
-				msgs = append(msgs, sampleMsg{snap: snap, err: err})
-			}
-			b.StartTimer()
-		}
-		out, _ := m.Update(msgs[i%64])
+		msg := ahead.next(b, src, m, i)
+		out, _ := m.Update(msg)
 		m = out.(Model)
 	}
+}
+
+// samplesAhead hands a benchmark the samples of src in order, collecting the next 64 with the
+// timer stopped so that only what the UI does with them is timed.
+type samplesAhead struct{ msgs []tea.Msg }
+
+func (a *samplesAhead) next(b *testing.B, src Sampler, m Model, i int) tea.Msg {
+	if i%64 == 0 {
+		b.StopTimer()
+		a.msgs = a.msgs[:0]
+		for j := 0; j < 64; j++ {
+			snap, err := src.Sample(m.ctx)
+			a.msgs = append(a.msgs, sampleMsg{snap: snap, err: err})
+		}
+		b.StartTimer()
+	}
+	return a.msgs[i%64]
 }
 
 // BenchmarkSampleToFrame is what one interval costs the UI goroutine on the default screen at
@@ -94,23 +111,15 @@ func BenchmarkSampleToFrame(b *testing.B) {
 	src := newFixture(b, 2, 1, "lo", "eth0", "ifb0", "ifb1")
 	m := newModel(b, src, 200, 50, 2)
 	_ = m.View()
-	msgs := make([]tea.Msg, 0, 64)
+	var ahead samplesAhead
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if i%64 == 0 {
-			b.StopTimer()
-			msgs = msgs[:0]
-			for j := 0; j < 64; j++ {
-				snap, err := src.Sample(m.ctx)
-				msgs = append(msgs, sampleMsg{snap: snap, err: err})
-			}
-			b.StartTimer()
-		}
+		msg := ahead.next(b, src, m, i)
 		out, _ := m.Update(tickMsg{seq: m.tickSeq})
 		m = out.(Model)
 		_ = m.View()
-		out, _ = m.Update(msgs[i%64])
+		out, _ = m.Update(msg)
 		m = out.(Model)
 		_ = m.View()
 	}

@@ -25,22 +25,9 @@ func TestSmokeStopFromOutside(t *testing.T) {
 }
 
 func stopFromOutside(t *testing.T, sig, bin string, args []string) {
-	dir := t.TempDir()
-	tm := &tmuxTerm{t: t, name: fmt.Sprintf("dcimon-e2e-%d-%d", os.Getpid(), time.Now().UnixNano()), dir: dir}
-	cmd := tm.tmux("new-session", "-d", "-s", tm.name, "-x", "100", "-y", "30", "bash --norc --noprofile -i")
-	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "TZ=UTC")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("tmux: %v\n%s", err, out)
-	}
-	t.Cleanup(func() { _ = tm.tmux("kill-server").Run() })
-	tm.literal("stty -g > " + shq(filepath.Join(dir, "stty.before")))
-	tm.keys("Enter")
-	quoted := []string{shq(bin)}
-	for _, a := range args {
-		quoted = append(quoted, shq(a))
-	}
-	pidFile := filepath.Join(dir, "pid")
-	tm.literal("sh -c " + shq("echo $$ > "+shq(pidFile)+"; exec "+strings.Join(quoted, " ")))
+	tm := startShell(t)
+	pidFile := filepath.Join(tm.dir, "pid")
+	tm.literal("sh -c " + shq("echo $$ > "+shq(pidFile)+"; exec "+shellWords(bin, args...)))
 	tm.keys("Enter")
 	tm.waitFor("Overview", "sample ")
 	tm.keys("1")
@@ -83,14 +70,38 @@ func stopFromOutside(t *testing.T, sig, bin string, args []string) {
 		t.Errorf("the frame after fg is not whole:\nbefore:\n%s\nafter:\n%s", before, after)
 	}
 	// Raw mode again: q alone (no Enter) ends the monitor.
+	tm.quitToShell()
+}
+
+// startShell is an interactive bash in a 100×30 tmux terminal, its line discipline recorded in
+// stty.before, for tests of what a shell with job control does with the monitor.
+func startShell(t *testing.T) *tmuxTerm {
+	t.Helper()
+	tm := &tmuxTerm{t: t, name: fmt.Sprintf("dcimon-e2e-%d-%d", os.Getpid(), time.Now().UnixNano()), dir: t.TempDir()}
+	cmd := tm.tmux("new-session", "-d", "-s", tm.name, "-x", "100", "-y", "30", "bash --norc --noprofile -i")
+	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "TZ=UTC")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("tmux: %v\n%s", err, out)
+	}
+	t.Cleanup(func() { _ = tm.tmux("kill-server").Run() })
+	tm.literal("stty -g > " + shq(filepath.Join(tm.dir, "stty.before")))
+	tm.keys("Enter")
+	return tm
+}
+
+// quitToShell types q to the monitor run from startShell's shell, waits until the shell has the
+// terminal again (keys typed earlier could reach the monitor), and checks it exited 0 with the
+// terminal restored.
+func (tm *tmuxTerm) quitToShell() {
+	tm.t.Helper()
 	tm.keys("q")
 	for deadline := time.Now().Add(10 * time.Second); tm.display("#{alternate_on}") != "0"; {
 		if time.Now().After(deadline) {
-			t.Fatalf("q (without Enter) did not end the monitor:\n%s", tm.capture())
+			tm.t.Fatalf("q (without Enter) did not end the monitor:\n%s", tm.capture())
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	tm.literal(`echo "EXIT=$?"; stty -g > ` + shq(filepath.Join(dir, "stty.after")))
+	tm.literal(`echo "EXIT=$?"; stty -g > ` + shq(filepath.Join(tm.dir, "stty.after")))
 	tm.keys("Enter")
 	tm.restored(0)
 }

@@ -49,17 +49,13 @@ func startTermRedirected(t *testing.T, w, h int, redirect, bin string, args ...s
 	t.Helper()
 	dir := t.TempDir()
 	tm := &tmuxTerm{t: t, name: fmt.Sprintf("dcimon-e2e-%d-%d", os.Getpid(), time.Now().UnixNano()), dir: dir, redirect: redirect}
-	quoted := make([]string, 0, len(args)+1)
-	for _, a := range append([]string{bin}, args...) {
-		quoted = append(quoted, shq(a))
-	}
 	// The inner shell records the program's pid and becomes the program; the outer one prints
 	// its exit status and keeps the window open so the test can look at the restored terminal.
 	script := filepath.Join(dir, "run.sh")
 	// stty -g records the line discipline before and after, so the test can see raw mode undone.
 	stty := func(name string) string { return "stty -g > " + shq(filepath.Join(dir, name)) + " 2>&1" }
 	body := fmt.Sprintf("%s\nsh -c %s\necho \"EXIT=$?\"\n%s\nsleep 60\n", stty("stty.before"),
-		shq("echo $$ > "+shq(filepath.Join(dir, "pid"))+"; exec "+strings.Join(quoted, " ")+" "+tm.redirect), stty("stty.after"))
+		shq("echo $$ > "+shq(filepath.Join(dir, "pid"))+"; exec "+shellWords(bin, args...)+" "+tm.redirect), stty("stty.after"))
 	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -83,6 +79,15 @@ func (tm *tmuxTerm) tmux(args ...string) *exec.Cmd {
 }
 
 // shq quotes s for a POSIX shell.
+// shellWords is bin and its arguments as a shell command line, each word quoted.
+func shellWords(bin string, args ...string) string {
+	quoted := make([]string, 0, len(args)+1)
+	for _, a := range append([]string{bin}, args...) {
+		quoted = append(quoted, shq(a))
+	}
+	return strings.Join(quoted, " ")
+}
+
 func shq(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 func (tm *tmuxTerm) capture() string {
@@ -251,27 +256,14 @@ func TestSmokeSuspend(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("bash is not installed")
 	}
-	quoted := []string{shq(bin)}
-	for _, a := range args {
-		quoted = append(quoted, shq(a))
-	}
-	direct := strings.Join(quoted, " ")
+	direct := shellWords(bin, args...)
 	for name, line := range map[string]string{"direct": direct, "under sh": "sh -c " + shq(direct+"; exit $?")} {
 		t.Run(name, func(t *testing.T) { suspendIn(t, line) })
 	}
 }
 
 func suspendIn(t *testing.T, line string) {
-	dir := t.TempDir()
-	tm := &tmuxTerm{t: t, name: fmt.Sprintf("dcimon-e2e-%d-%d", os.Getpid(), time.Now().UnixNano()), dir: dir}
-	cmd := tm.tmux("new-session", "-d", "-s", tm.name, "-x", "100", "-y", "30", "bash --norc --noprofile -i")
-	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "TZ=UTC")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("tmux: %v\n%s", err, out)
-	}
-	t.Cleanup(func() { _ = tm.tmux("kill-server").Run() })
-	tm.literal("stty -g > " + shq(filepath.Join(dir, "stty.before")))
-	tm.keys("Enter")
+	tm := startShell(t)
 	tm.literal(line) // alone: a stopped job of a list lets the list go on
 	tm.keys("Enter")
 	tm.waitFor("Overview", "sample ")
@@ -293,17 +285,7 @@ func suspendIn(t *testing.T, line string) {
 	}
 	tm.keys("2")
 	tm.waitFor("sort by next column") // keys work again
-	tm.keys("q")
-	// Type only once the shell has the terminal again: keys sent earlier could reach dcimon.
-	for deadline := time.Now().Add(10 * time.Second); tm.display("#{alternate_on}") != "0"; {
-		if time.Now().After(deadline) {
-			t.Fatal("q did not end the monitor")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	tm.literal(`echo "EXIT=$?"; stty -g > ` + shq(filepath.Join(dir, "stty.after")))
-	tm.keys("Enter")
-	tm.restored(0)
+	tm.quitToShell()
 }
 
 // TestSmokeSuspendWithoutJobControl: run by something that cannot continue a stopped job (here

@@ -543,41 +543,14 @@ func (m *Model) overviewHotHead(b ovHotBlock, n, colW int) ovLine {
 	return ovLine{m.st.Text.Accent.Render(cut(title, colW)), b.e.Path()}
 }
 
-// overviewHotRow lays blocks side by side in n lines, each colW wide: their titles, then their
-// items; a line's path is its first cell's.
+// overviewHotRow lays blocks side by side in n lines (n at least 1, the most any block has),
+// each colW wide: their titles, then as many of their items as fit.
 func (m *Model) overviewHotRow(blocks []ovHotBlock, n, colW int) []ovLine {
-	heads := make([]ovLine, len(blocks))
+	cols := make([][]ovLine, len(blocks))
 	for j, b := range blocks {
-		heads[j] = m.overviewHotHead(b, n, colW)
+		cols[j] = append([]ovLine{m.overviewHotHead(b, n, colW)}, b.items[:min(len(b.items), n-1)]...)
 	}
-	out := make([]ovLine, 0, n)
-	for i := range n {
-		var sb strings.Builder
-		path := ""
-		for j, b := range blocks {
-			if j > 0 {
-				sb.WriteByte(' ')
-			}
-			line := hotRowCell(heads[j], b, i)
-			if path == "" && line.text != "" {
-				path = line.path
-			}
-			sb.WriteString(fitLine(line.text, colW))
-		}
-		out = append(out, ovLine{sb.String(), path})
-	}
-	return out
-}
-
-// hotRowCell is the i-th line of a block: its head, one of its items, or blank below them.
-func hotRowCell(head ovLine, b ovHotBlock, i int) ovLine {
-	switch {
-	case i == 0:
-		return head
-	case i-1 < len(b.items):
-		return b.items[i-1]
-	}
-	return ovLine{}
+	return sideBySide(cols, colW)
 }
 
 // overviewView is the overview body, exactly w×h, with the cursor's line marked.

@@ -121,48 +121,18 @@ func TestMpstatColumns(t *testing.T) {
 // (15,000 instances with their partitions), the disk table on screen; the whole frame is drawn.
 func BenchmarkViewSynthetic10kDisks(b *testing.B) {
 	m := newModel(b, newSynthSampler(b, "synthetic:disks=10000,nics=16,cpus=64"), 200, 60, 2)
-	m = keys(b, m, ":Disk{enter}")
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		forget(&m)
-		_ = m.View()
-	}
+	benchWholeFrame(b, keys(b, m, ":Disk{enter}"))
 }
 
 func BenchmarkKeyToFrameSynthetic10kDisks(b *testing.B) {
 	m := newModel(b, newSynthSampler(b, "synthetic:disks=10000,nics=16,cpus=64"), 200, 60, 2)
-	m = keys(b, m, ":Disk{enter}2")
-	down, up := tea.KeyMsg{Type: tea.KeyDown}, tea.KeyMsg{Type: tea.KeyUp}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		k := down
-		if i%2 == 1 {
-			k = up
-		}
-		out, _ := m.Update(k)
-		m = out.(Model)
-		_ = m.View()
-	}
+	benchKeyToFrame(b, keys(b, m, ":Disk{enter}2"), tea.KeyMsg{Type: tea.KeyDown}, tea.KeyMsg{Type: tea.KeyUp})
 }
 
 // BenchmarkFilterKeySynthetic10kDisks is one key typed into the filter over 10,000 disks.
 func BenchmarkFilterKeySynthetic10kDisks(b *testing.B) {
 	m := newModel(b, newSynthSampler(b, "synthetic:disks=10000,nics=16,cpus=64"), 200, 60, 2)
-	m = keys(b, m, "/sd")
-	a, bs := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'a'}}, tea.KeyMsg{Type: tea.KeyBackspace}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		k := a
-		if i%2 == 1 {
-			k = bs
-		}
-		out, _ := m.Update(k)
-		m = out.(Model)
-		_ = m.View()
-	}
+	benchKeyToFrame(b, keys(b, m, "/sd"), tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'a'}}, tea.KeyMsg{Type: tea.KeyBackspace})
 }
 
 // issue 12: bars only where they mean something: a capacity that does not move has none, and the

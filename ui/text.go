@@ -188,20 +188,7 @@ func fitLine(s string, w int) string {
 }
 
 // block makes a possibly styled text exactly w cells wide and h lines high.
-func block(s string, w, h int) []string {
-	lines := strings.Split(s, "\n")
-	if len(lines) > h {
-		lines = lines[:h]
-	}
-	for i := range lines {
-		lines[i] = fitLine(lines[i], w)
-	}
-	blank := blanks(w)
-	for len(lines) < h {
-		lines = append(lines, blank)
-	}
-	return lines
-}
+func block(s string, w, h int) []string { return fitLines(strings.Split(s, "\n"), w, h) }
 
 // fitBlock makes possibly styled lines exactly w cells wide and h lines high, as block does
 // with them joined; it changes lines in place.
@@ -211,6 +198,12 @@ func fitBlock(lines []string, w, h int) []string {
 			return block(strings.Join(lines, "\n"), w, h)
 		}
 	}
+	return fitLines(lines, w, h)
+}
+
+// fitLines cuts or pads lines, none holding a newline, to exactly w cells wide and h lines high,
+// in place.
+func fitLines(lines []string, w, h int) []string {
 	if len(lines) > h {
 		lines = lines[:max(h, 0)]
 	}

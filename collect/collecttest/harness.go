@@ -71,6 +71,21 @@ func (h *Harness) StepReuse(req collect.Request, reuse *ns.Snapshot) *ns.Snapsho
 	return h.Snap
 }
 
+// StepRemoved is Step, returning the paths of the instances the step removed, in the order the
+// registry reported them.
+func (h *Harness) StepRemoved(req collect.Request) []string {
+	h.T.Helper()
+	n := len(h.Events)
+	h.Step(req)
+	var removed []string
+	for _, ev := range h.Events[n:] {
+		if ev.Kind == ns.EvInstanceRemoved {
+			removed = append(removed, ev.Path)
+		}
+	}
+	return removed
+}
+
 // Value looks a statistic up by SPMI path in the latest snapshot.
 func (h *Harness) Value(path string) ns.Value {
 	h.T.Helper()

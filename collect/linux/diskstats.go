@@ -3,7 +3,6 @@ package linux
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 )
 
 // sectorSize is the unit of the sector columns of /proc/diskstats: always 512 bytes, whatever the
@@ -90,13 +89,9 @@ func (d *diskStat) has(c diskCol) bool {
 
 // readDiskstats reads <proc>/diskstats, reusing dst.
 func readDiskstats(ctx context.Context, fr *fileReader, dst []diskStat, want int) ([]diskStat, error) {
-	if err := ctx.Err(); err != nil {
-		return dst[:0], err
-	}
-	path := filepath.Join(rootsFrom(ctx).proc, "diskstats")
-	data, err := fr.read(path)
+	path, data, err := readProc(ctx, fr, "disk", "diskstats")
 	if err != nil {
-		return dst[:0], fmt.Errorf("disk: %w", err)
+		return dst[:0], err
 	}
 	return parseDiskstats(path, data, dst, want)
 }
@@ -110,32 +105,14 @@ func readDiskstats(ctx context.Context, fr *fileReader, dst []diskStat, want int
 // than the file's others, or than want (the count of an earlier reading of the same kernel), and a
 // last line with no newline (the file ends inside it), are errors, never values.
 func parseDiskstats(src string, data []byte, dst []diskStat, want int) ([]diskStat, error) {
-	dst = dst[:0]
-	cut := len(data) > 0 && data[len(data)-1] != '\n'
 	var errs lineErrs
+	dst = parseRows("disk", src, data, dst, nil, func(n int, line []byte, d *diskStat) error {
+		err := parseDiskLine(line, d)
+		d.line = n
+		return err
+	}, &errs)
 	most := want
-	for n := 1; len(data) > 0; n++ {
-		var line []byte
-		line, data = cutLine(data)
-		if len(trimSpace(line)) == 0 {
-			continue
-		}
-		i := len(dst)
-		if i < cap(dst) {
-			dst = dst[:i+1]
-		} else {
-			dst = append(dst, diskStat{})
-		}
-		err := parseDiskLine(line, &dst[i])
-		if err == nil && cut && len(data) == 0 {
-			err = fmt.Errorf("%w: the file ends inside this line", errCutShort)
-		}
-		if err != nil {
-			errs.add("disk", src, n, line, err)
-			dst = dst[:i]
-			continue
-		}
-		dst[i].line = n
+	for i := range dst {
 		most = max(most, dst[i].columns)
 	}
 	// Lines with fewer statistics than the kernel prints (most) were cut short.

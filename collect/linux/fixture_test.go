@@ -3,12 +3,10 @@ package linux
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -457,8 +455,7 @@ func TestFixtureHostileNames(t *testing.T) {
 	var fr fileReader
 	ctx := fixtureCtx(t, "hostile_names", "t0")
 	s := readSample(t, ctx)
-	wantNICs := []string{"lo", "\x1b[31mred\x1b[0m", "caf\xe9", "my if", "\u202eevil"}
-	if got := nicNames(s.nics); !slices.Equal(got, wantNICs) {
+	if got := nicNames(s.nics); !slices.Equal(got, hostileNICs) {
 		t.Errorf("interfaces = %q", got)
 	}
 	if got := diskNames(s.disks); !slices.Equal(got, []string{"dm-0", "sd\x1b[2Ja", "nvme\xff0n1"}) {
@@ -490,29 +487,13 @@ func TestFixtureHostileNames(t *testing.T) {
 		}
 	}
 
-	// Interface directories with these names are made here, not committed (see testdata/README).
-	dir := t.TempDir()
-	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", "hostile_names", "t0"))); err != nil {
-		t.Fatal(err)
-	}
-	for i, name := range wantNICs {
-		d := filepath.Join(dir, "sys", "class", "net", name)
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		for attr, v := range map[string]string{"address": fmt.Sprintf("02:dc:00:00:00:%02x", 0x10+i), "mtu": "1500",
-			"ifindex": strconv.Itoa(i + 1), "flags": "0x1003", "operstate": "up"} {
-			if err := os.WriteFile(filepath.Join(d, attr), []byte(v+"\n"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	dir := hostileNamesTree(t, hostileNICs)
 	hctx := withRoots(context.Background(), treeRoots(dir))
 	ifs, err := listNetIfs(hctx)
-	if err != nil || len(ifs) != len(wantNICs) {
+	if err != nil || len(ifs) != len(hostileNICs) {
 		t.Errorf("listNetIfs = %q, %v", ifs, err)
 	}
-	for i, name := range wantNICs {
+	for i, name := range hostileNICs {
 		n, err := readNetIf(hctx, &fr, name)
 		if err != nil || n.name != name || n.ifindex != uint64(i+1) || !strings.HasPrefix(n.address, "02:dc") {
 			t.Errorf("readNetIf(%q) = %+v, %v", name, n, err)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"path/filepath"
 )
 
 // loadAvg is /proc/loadavg. The load averages are kept as integer hundredths, the exact fixed-point value
@@ -17,13 +16,9 @@ type loadAvg struct {
 
 // readLoadAvg reads <proc>/loadavg.
 func readLoadAvg(ctx context.Context, fr *fileReader) (loadAvg, error) {
-	if err := ctx.Err(); err != nil {
-		return loadAvg{}, err
-	}
-	path := filepath.Join(rootsFrom(ctx).proc, "loadavg")
-	data, err := fr.read(path)
+	path, data, err := readProc(ctx, fr, "host", "loadavg")
 	if err != nil {
-		return loadAvg{}, fmt.Errorf("host: %w", err)
+		return loadAvg{}, err
 	}
 	return parseLoadAvg(path, data)
 }

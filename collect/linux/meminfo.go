@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"path/filepath"
 )
 
 // memKey names a line of /proc/meminfo that dcimon keeps. All are gauges in bytes.
@@ -64,13 +63,9 @@ func (m *memInfo) get(k memKey) (uint64, bool) {
 
 // readMeminfo reads <proc>/meminfo.
 func readMeminfo(ctx context.Context, fr *fileReader, dst *memInfo) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	path := filepath.Join(rootsFrom(ctx).proc, "meminfo")
-	data, err := fr.read(path)
+	path, data, err := readProc(ctx, fr, "mem", "meminfo")
 	if err != nil {
-		return fmt.Errorf("mem: %w", err)
+		return err
 	}
 	return parseMeminfo(path, data, dst)
 }

@@ -124,58 +124,15 @@ func (p *netProvider) Collect(ctx context.Context, req collect.Request) (collect
 	full := !p.started || req.Variable || req.Static
 	p.started = true
 
-	// Which interfaces need sysfs: all of them when variable data is due, else new ones, those
-	// back after an absence and those whose counters went backwards (re-created, perhaps with a
-	// new ifindex).
-	var stale []string
-	for i := range nd {
-		d := &nd[i]
-		info := p.ifs[d.name]
-		total := d.v[netRxBytes] + d.v[netTxBytes] + d.v[netRxPackets] + d.v[netTxPackets]
-		if full || info == nil || info.seen != p.dl.Gen-1 || (info.haveTotal && total < info.total) {
-			stale = append(stale, d.name)
-		}
-	}
+	stale := p.stale(nd, full)
 	if len(stale) > 0 {
 		p.refresh(ctx, stale, full)
 	}
-	// The link state of every other interface is read at every collection (SV_VOLATILE).
 	if !full {
-		for i := range nd {
-			info := p.ifs[nd[i].name]
-			if info == nil || !info.sysOK || slices.Contains(stale, info.name) {
-				continue
-			}
-			known := info.sys.speedKnown
-			if lerr := readNetLink(ctx, &p.fr, &info.link, &info.sys); lerr != nil {
-				info.sysErr = lerr
-			}
-			if info.sys.speedKnown != known {
-				info.setInvalid() // speed came or went with the link
-			}
-		}
+		p.readLinks(ctx, nd, stale)
 	}
 
-	p.rows = p.rows[:0]
-	clear(p.used)
-	for i := range nd {
-		d := &nd[i]
-		info := p.ifs[d.name]
-		info.total = d.v[netRxBytes] + d.v[netTxBytes] + d.v[netRxPackets] + d.v[netTxPackets]
-		info.haveTotal = true
-		if p.used[info.value] { // two names, one ifindex: only possible in a corrupt tree
-			info.value = nameValue(info.name + "\x00dup")
-		}
-		p.used[info.value] = true
-		// Re-created with a new ifindex between two collections: left out once, since the
-		// registry adds new instances before it removes old ones and the old one holds the name.
-		renamed := info.seen != 0 && info.seen == p.dl.Gen-1 && info.lastValue != info.value
-		info.seen, info.lastValue = p.dl.Gen, info.value
-		if renamed {
-			continue
-		}
-		p.rows = append(p.rows, netRow{d: d, info: info})
-	}
+	p.takeRows(nd)
 	if err != nil {
 		p.unreadRows(ctx, nd, err)
 	}
@@ -215,6 +172,64 @@ func (p *netProvider) Collect(ctx context.Context, req collect.Request) (collect
 	b.Classes = []collect.ClassReading{{Class: p.cls, Specs: p.specs, Raw: raw, Err: cerr}}
 	p.dl.Done(ctx)
 	return b, nil
+}
+
+// takeRows makes p.rows of the interfaces read, each with its instance value, and marks them
+// seen in this collection.
+func (p *netProvider) takeRows(nd []netDevStat) {
+	p.rows = p.rows[:0]
+	clear(p.used)
+	for i := range nd {
+		d := &nd[i]
+		info := p.ifs[d.name]
+		info.total = d.total()
+		info.haveTotal = true
+		if p.used[info.value] { // two names, one ifindex: only possible in a corrupt tree
+			info.value = nameValue(info.name + "\x00dup")
+		}
+		p.used[info.value] = true
+		// Re-created with a new ifindex between two collections: left out once, since the
+		// registry adds new instances before it removes old ones and the old one holds the name.
+		renamed := info.seen != 0 && info.seen == p.dl.Gen-1 && info.lastValue != info.value
+		info.seen, info.lastValue = p.dl.Gen, info.value
+		if renamed {
+			continue
+		}
+		p.rows = append(p.rows, netRow{d: d, info: info})
+	}
+}
+
+// stale are the interfaces that need sysfs read: all of them when full (variable data due),
+// else new ones, those back after an absence and those whose counters went backwards
+// (re-created, perhaps with a new ifindex).
+func (p *netProvider) stale(nd []netDevStat, full bool) []string {
+	var stale []string
+	for i := range nd {
+		d := &nd[i]
+		info := p.ifs[d.name]
+		if full || info == nil || info.seen != p.dl.Gen-1 || (info.haveTotal && d.total() < info.total) {
+			stale = append(stale, d.name)
+		}
+	}
+	return stale
+}
+
+// readLinks reads the link state of every interface not stale, at every collection
+// (SV_VOLATILE).
+func (p *netProvider) readLinks(ctx context.Context, nd []netDevStat, stale []string) {
+	for i := range nd {
+		info := p.ifs[nd[i].name]
+		if info == nil || !info.sysOK || slices.Contains(stale, info.name) {
+			continue
+		}
+		known := info.sys.speedKnown
+		if lerr := readNetLink(ctx, &p.fr, &info.link, &info.sys); lerr != nil {
+			info.sysErr = lerr
+		}
+		if info.sys.speedKnown != known {
+			info.setInvalid() // speed came or went with the link
+		}
+	}
 }
 
 // fillAttrs fills the sysfs datums of one interface: values when due, skipped otherwise; the

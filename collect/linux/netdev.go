@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"path/filepath"
 )
 
 // netCol names a statistic column of /proc/net/dev, in the kernel's order.
@@ -54,13 +53,9 @@ type netDevStat struct {
 
 // readNetDev reads <proc>/net/dev, reusing dst.
 func readNetDev(ctx context.Context, fr *fileReader, dst []netDevStat) ([]netDevStat, error) {
-	if err := ctx.Err(); err != nil {
-		return dst[:0], err
-	}
-	path := filepath.Join(rootsFrom(ctx).proc, "net", "dev")
-	data, err := fr.read(path)
+	path, data, err := readProc(ctx, fr, "net", "net/dev")
 	if err != nil {
-		return dst[:0], fmt.Errorf("net: %w", err)
+		return dst[:0], err
 	}
 	return parseNetDev(path, data, dst)
 }
@@ -69,13 +64,21 @@ func readNetDev(ctx context.Context, fr *fileReader, dst []netDevStat) ([]netDev
 // name strings. The two header lines are skipped; a bad line is reported with its number and skipped,
 // and the good lines are returned.
 func parseNetDev(src string, data []byte, dst []netDevStat) ([]netDevStat, error) {
-	return parseRows("net", src, data, dst, isNetDevHeader, parseNetDevLine)
+	var errs lineErrs
+	dst = parseRows("net", src, data, dst, isNetDevHeader, parseNetDevLine, &errs)
+	return dst, errs.err()
+}
+
+// total is the bytes and packets received and sent: a sum that only goes backwards when the
+// interface was made again.
+func (d *netDevStat) total() uint64 {
+	return d.v[netRxBytes] + d.v[netTxBytes] + d.v[netRxPackets] + d.v[netTxPackets]
 }
 
 // isNetDevHeader reports the two header lines of /proc/net/dev ("Inter-|   Receive ...").
 func isNetDevHeader(n int, line []byte) bool { return n <= 2 && bytes.IndexByte(line, '|') >= 0 }
 
-func parseNetDevLine(line []byte, d *netDevStat) error {
+func parseNetDevLine(_ int, line []byte, d *netDevStat) error {
 	// The kernel prints "%*s: " before the numbers. Interface names cannot contain ':' (dev_valid_name),
 	// but may contain almost any other byte, so the name is everything before the last colon.
 	colon := bytes.LastIndexByte(line, ':')

@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"dcimon/collect"
@@ -152,22 +151,7 @@ func (p *numaProvider) Collect(ctx context.Context, req collect.Request) (collec
 		if err != nil {
 			return collect.Batch{}, fmt.Errorf("numa: %w", err)
 		}
-		p.ids, p.listed = p.ids[:0], now
-		for _, e := range ents {
-			if n, ok := strings.CutPrefix(e.Name(), "node"); ok {
-				if v, err := strconv.ParseUint(n, 10, 16); err == nil {
-					p.ids = append(p.ids, v)
-				}
-			}
-		}
-		slices.Sort(p.ids)
-		for id, f := range p.files {
-			if !slices.Contains(p.ids, id) {
-				f[0].close()
-				f[1].close()
-				delete(p.files, id)
-			}
-		}
+		p.relist(ents, now)
 	}
 	ids := p.ids
 	nd := len(p.node.Datums)
@@ -185,20 +169,8 @@ func (p *numaProvider) Collect(ctx context.Context, req collect.Request) (collec
 			files = &[2]attrFile{}
 			p.files[id] = files
 		}
-		path := filepath.Join(dir, name, "meminfo")
-		merr := error(nil)
-		if data, err := files[0].read(path, p.buf[:]); err != nil {
-			merr = fmt.Errorf("numa: %w", err)
-		} else {
-			merr = parseNodeMeminfo(path, data, &n)
-		}
-		path = filepath.Join(dir, name, "numastat")
-		serr := error(nil)
-		if data, err := files[1].read(path, p.buf[:]); err != nil {
-			serr = fmt.Errorf("numa: %w", err)
-		} else {
-			serr = parseNumastat(path, data, &n)
-		}
+		merr := p.readNodeFile(&files[0], filepath.Join(dir, name, "meminfo"), &n, parseNodeMeminfo)
+		serr := p.readNodeFile(&files[1], filepath.Join(dir, name, "numastat"), &n, parseNumastat)
 		row := raw[i*nd : (i+1)*nd]
 		set := func(idx int, v uint64, ok bool, err error) {
 			switch {
@@ -225,4 +197,32 @@ func (p *numaProvider) Collect(ctx context.Context, req collect.Request) (collec
 	}
 	b.Classes = []collect.ClassReading{{Class: p.node, Specs: p.specs, Raw: raw, Err: errors.Join(errs...)}}
 	return b, nil
+}
+
+// relist takes the nodes (nodeN) from the entries of the node directory, read at now, and
+// closes the files of the nodes gone.
+func (p *numaProvider) relist(ents []os.DirEntry, now time.Time) {
+	p.ids, p.listed = p.ids[:0], now
+	for _, e := range ents {
+		if v, ok := numbered(e.Name(), "node", ""); ok {
+			p.ids = append(p.ids, uint64(v))
+		}
+	}
+	slices.Sort(p.ids)
+	for id, f := range p.files {
+		if !slices.Contains(p.ids, id) {
+			f[0].close()
+			f[1].close()
+			delete(p.files, id)
+		}
+	}
+}
+
+// readNodeFile reads one of a node's files (kept open in f) at path into n with parse.
+func (p *numaProvider) readNodeFile(f *attrFile, path string, n *numaNode, parse func(string, []byte, *numaNode) error) error {
+	data, err := f.read(path, p.buf[:])
+	if err != nil {
+		return fmt.Errorf("numa: %w", err)
+	}
+	return parse(path, data, n)
 }

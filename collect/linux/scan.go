@@ -1,9 +1,11 @@
 package linux
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 
 	"dcimon/internal/regular"
 )
@@ -63,6 +65,20 @@ func (fr *fileReader) read(path string) ([]byte, error) {
 	}
 	fr.buf = b
 	return b, nil
+}
+
+// readProc reads <proc>/rel, the procfs of ctx's roots, with fr for the provider named what
+// ("mem"): the path, for the parser's messages, and the content (valid until fr's next read). A
+// read error begins with what; a context done already is returned as it is.
+func readProc(ctx context.Context, fr *fileReader, what, rel string) (path string, data []byte, err error) {
+	if err := ctx.Err(); err != nil {
+		return "", nil, err
+	}
+	path = filepath.Join(rootsFrom(ctx).proc, rel)
+	if data, err = fr.read(path); err != nil {
+		return path, nil, fmt.Errorf("%s: %w", what, err)
+	}
+	return path, data, nil
 }
 
 // cutLine splits data at the first newline.
@@ -215,16 +231,16 @@ func (le *lineErrs) err() error {
 }
 
 // parseRows parses one record per non-blank line of data into dst[:0], reusing dst's storage and
-// each record's own buffers, so the steady state allocates nothing. A bad line is reported with its
-// number (as what: parse src line n) and dropped; the good lines are kept. skip, when not nil,
-// passes over lines that are not records, such as headers.
+// each record's own buffers, so the steady state allocates nothing; parse is given each line
+// with its number. A bad line is reported in errs with its number (as what: parse src line n)
+// and dropped; the good lines are kept. skip, when not nil, passes over lines that are not
+// records, such as headers.
 func parseRows[T any](what, src string, data []byte, dst []T, skip func(n int, line []byte) bool,
-	parse func(line []byte, rec *T) error) ([]T, error) {
+	parse func(n int, line []byte, rec *T) error, errs *lineErrs) []T {
 	dst = dst[:0]
 	// The kernel ends every line with a newline: a last line without one is where the file was
 	// cut, and its last number may have lost digits (issue 29).
 	cut := len(data) > 0 && data[len(data)-1] != '\n'
-	var errs lineErrs
 	for n := 1; len(data) > 0; n++ {
 		var line []byte
 		line, data = cutLine(data)
@@ -238,7 +254,7 @@ func parseRows[T any](what, src string, data []byte, dst []T, skip func(n int, l
 			var zero T
 			dst = append(dst, zero)
 		}
-		err := parse(line, &dst[i])
+		err := parse(n, line, &dst[i])
 		if err == nil && cut && len(data) == 0 {
 			err = fmt.Errorf("%w: the file ends inside this line", errCutShort)
 		}
@@ -247,5 +263,5 @@ func parseRows[T any](what, src string, data []byte, dst []T, skip func(n int, l
 			dst = dst[:i]
 		}
 	}
-	return dst, errs.err()
+	return dst
 }

@@ -99,14 +99,7 @@ func TestScenarioDiskRemoved(t *testing.T) {
 		t.Errorf("sda1 = %+v", p.Ctx)
 	}
 	pointAt(t, provs, filepath.Join("testdata", "disk_removed", "t1"))
-	n := len(h.Events)
-	h.Step(collect.Request{})
-	var removed []string
-	for _, ev := range h.Events[n:] {
-		if ev.Kind == ns.EvInstanceRemoved {
-			removed = append(removed, ev.Path)
-		}
-	}
+	removed := h.StepRemoved(collect.Request{})
 	// (The registry removes a nested partition with its disk and reports the disk's removal.)
 	if !slices.Contains(removed, "Disk/sdb") {
 		t.Errorf("removed %q", removed)
@@ -242,16 +235,19 @@ func TestScenarioMalformed(t *testing.T) {
 	}
 }
 
-// TestScenarioHostileNames: names with escape sequences, invalid UTF-8, spaces and bidi
-// overrides come out safe: SPMI names through namespace.InstanceName, descriptions and
-// attributes escaped, and OSName keeps the kernel's exact bytes.
-func TestScenarioHostileNames(t *testing.T) {
-	t.Parallel()
+// hostileNICs are the interfaces of the hostile_names scenario: an escape sequence, invalid UTF-8,
+// a space and a bidi override.
+var hostileNICs = []string{"lo", "\x1b[31mred\x1b[0m", "caf\xe9", "my if", "\u202eevil"}
+
+// hostileNamesTree copies testdata/hostile_names/t0 and adds an interface directory under
+// sys/class/net for each of nics, whose names git could not keep (see testdata/README); the i-th
+// has ifindex i+1.
+func hostileNamesTree(t *testing.T, nics []string) string {
+	t.Helper()
 	dir := t.TempDir()
 	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", "hostile_names", "t0"))); err != nil {
 		t.Fatal(err)
 	}
-	nics := []string{"lo", "\x1b[31mred\x1b[0m", "caf\xe9", "my if", "\u202eevil"}
 	for i, name := range nics {
 		d := filepath.Join(dir, "sys", "class", "net", name)
 		if err := os.MkdirAll(d, 0o755); err != nil {
@@ -264,6 +260,15 @@ func TestScenarioHostileNames(t *testing.T) {
 			}
 		}
 	}
+	return dir
+}
+
+// TestScenarioHostileNames: names with escape sequences, invalid UTF-8, spaces and bidi
+// overrides come out safe: SPMI names through namespace.InstanceName, descriptions and
+// attributes escaped, and OSName keeps the kernel's exact bytes.
+func TestScenarioHostileNames(t *testing.T) {
+	t.Parallel()
+	dir := hostileNamesTree(t, hostileNICs)
 	provs := Providers(Options{Procfs: filepath.Join(dir, "proc"), Sysfs: filepath.Join(dir, "sys")})
 	pointAt(t, provs, dir)
 	h := collecttest.NewHarness(t, provs)
@@ -294,7 +299,7 @@ func TestScenarioHostileNames(t *testing.T) {
 			}
 		}
 	}
-	check(ns.ClassID{schema.NetASN, 2}, nics)
+	check(ns.ClassID{schema.NetASN, 2}, hostileNICs)
 	check(ns.ClassID{schema.DiskASN, 2}, []string{"dm-0", "sd\x1b[2Ja", "nvme\xff0n1"})
 	dm, err := h.Reg.Lookup(nil, "Disk/dm-0")
 	if err != nil {

@@ -56,12 +56,8 @@ func listSensors(ctx context.Context, fr *fileReader, dir string) ([]sensor, err
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		n, ok := strings.CutPrefix(e.Name(), "hwmon")
+		hw, ok := numbered(e.Name(), "hwmon", "")
 		if !ok {
-			continue
-		}
-		hw, err := strconv.Atoi(n)
-		if err != nil || hw < 0 || hw > 0xffff {
 			continue
 		}
 		base := filepath.Join(dir, e.Name())
@@ -75,36 +71,14 @@ func listSensors(ctx context.Context, fr *fileReader, dir string) ([]sensor, err
 		}
 		for _, f := range files {
 			for k, kind := range schema.SensorKinds {
-				rest, ok := strings.CutPrefix(f.Name(), kind.Prefix)
+				ch, ok := numbered(f.Name(), kind.Prefix, "_input")
 				if !ok {
-					continue
-				}
-				num, ok := strings.CutSuffix(rest, "_input")
-				if !ok {
-					continue
-				}
-				ch, err := strconv.Atoi(num)
-				if err != nil || ch < 0 || ch > 0xffff {
 					continue
 				}
 				s := sensor{kind: schema.SensorKind(k), hwmon: hw, ch: ch, chip: chip}
-				stem := filepath.Join(base, kind.Prefix+num)
-				s.label = sensorAttr(fr, stem+"_label")
-				s.input, s.err = readInt(fr, stem+"_input")
-				if errors.Is(s.err, fs.ErrNotExist) {
-					continue // the channel vanished after it was listed (a module unloaded, a drive removed)
+				if readSensor(fr, filepath.Join(base, strings.TrimSuffix(f.Name(), "_input")), &s) {
+					out = append(out, s)
 				}
-				limit := "_crit"
-				if s.kind == schema.SensorFan {
-					limit = "_min"
-				}
-				if v, err := readInt(fr, stem+limit); err == nil {
-					s.crit, s.hasCrit = v, true
-				}
-				if v, err := readInt(fr, stem+"_max"); err == nil {
-					s.max, s.hasMax = v, true
-				}
-				out = append(out, s)
 			}
 		}
 	}
@@ -115,6 +89,42 @@ func listSensors(ctx context.Context, fr *fileReader, dir string) ([]sensor, err
 		return a.ch - b.ch
 	})
 	return out, nil
+}
+
+// readSensor reads a channel's files (stem is its path without "_input"): its input, label and
+// limits. False when the channel vanished after it was listed (a module unloaded, a drive
+// removed); an input that cannot be read otherwise is kept as s.err.
+func readSensor(fr *fileReader, stem string, s *sensor) bool {
+	s.label = sensorAttr(fr, stem+"_label")
+	s.input, s.err = readInt(fr, stem+"_input")
+	if errors.Is(s.err, fs.ErrNotExist) {
+		return false
+	}
+	limit := "_crit"
+	if s.kind == schema.SensorFan {
+		limit = "_min"
+	}
+	if v, err := readInt(fr, stem+limit); err == nil {
+		s.crit, s.hasCrit = v, true
+	}
+	if v, err := readInt(fr, stem+"_max"); err == nil {
+		s.max, s.hasMax = v, true
+	}
+	return true
+}
+
+// numbered is n of a sysfs name prefix+n+suffix ("hwmon3", "temp1_input", "node0"), a decimal
+// number up to 0xffff.
+func numbered(name, prefix, suffix string) (int, bool) {
+	n, ok := strings.CutPrefix(name, prefix)
+	if !ok {
+		return 0, false
+	}
+	if n, ok = strings.CutSuffix(n, suffix); !ok {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(n, 10, 16)
+	return int(v), err == nil
 }
 
 // sensorAttr is a text attribute, "" when it cannot be read.

@@ -140,14 +140,7 @@ func TestSensorsVanish(t *testing.T) {
 	if err := os.Symlink(filepath.Join(hw, "hwmon0", "gone"), filepath.Join(hw, "hwmon0", "temp9_input")); err != nil {
 		t.Fatal(err)
 	}
-	n := len(h.Events)
-	h.Step(collect.Request{})
-	var removed []string
-	for _, ev := range h.Events[n:] {
-		if ev.Kind == ns.EvInstanceRemoved {
-			removed = append(removed, ev.Path)
-		}
-	}
+	removed := h.StepRemoved(collect.Request{})
 	if len(removed) != 1 || removed[0] != "Sensors/Temp/nvme Composite" {
 		t.Fatalf("removed %v", removed)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 )
 
 // cpuTime names one column of a "cpu" line of /proc/stat, in the kernel's column order.
@@ -103,13 +102,9 @@ func (p *procStat) get(k statKey) (uint64, bool) {
 
 // readStat reads <proc>/stat into dst, reusing dst's slices.
 func readStat(ctx context.Context, fr *fileReader, dst *procStat) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	path := filepath.Join(rootsFrom(ctx).proc, "stat")
-	data, err := fr.read(path)
+	path, data, err := readProc(ctx, fr, "cpu", "stat")
 	if err != nil {
-		return fmt.Errorf("cpu: %w", err)
+		return err
 	}
 	return parseStat(path, data, dst)
 }

@@ -3,7 +3,6 @@ package linux
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 )
 
 // uptime is /proc/uptime in centiseconds (the kernel prints two decimals; DCI4 STF_MONOTONIC is
@@ -15,13 +14,9 @@ type uptime struct {
 
 // readUptime reads <proc>/uptime.
 func readUptime(ctx context.Context, fr *fileReader) (uptime, error) {
-	if err := ctx.Err(); err != nil {
-		return uptime{}, err
-	}
-	path := filepath.Join(rootsFrom(ctx).proc, "uptime")
-	data, err := fr.read(path)
+	path, data, err := readProc(ctx, fr, "host", "uptime")
 	if err != nil {
-		return uptime{}, fmt.Errorf("host: %w", err)
+		return uptime{}, err
 	}
 	return parseUptime(path, data)
 }

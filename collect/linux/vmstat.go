@@ -3,7 +3,6 @@ package linux
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 )
 
 // vmKey names a line of /proc/vmstat that dcimon keeps. All are unsigned long counters since boot.
@@ -43,13 +42,9 @@ func (s *vmStat) get(k vmKey) (uint64, bool) {
 
 // readVMStat reads <proc>/vmstat.
 func readVMStat(ctx context.Context, fr *fileReader, dst *vmStat) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	path := filepath.Join(rootsFrom(ctx).proc, "vmstat")
-	data, err := fr.read(path)
+	path, data, err := readProc(ctx, fr, "mem", "vmstat")
 	if err != nil {
-		return fmt.Errorf("mem: %w", err)
+		return err
 	}
 	return parseVMStat(path, data, dst)
 }

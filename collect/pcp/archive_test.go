@@ -34,16 +34,8 @@ func pmlogArchive(t *testing.T, samples int) string {
 func TestArchiveReplaysThroughTheMapping(t *testing.T) {
 	t.Parallel() // it waits on pmlogger or pmproxy's clock: beside the other tests that do (issue 37)
 	base := pmlogArchive(t, 7)
-	provs, as, err := ArchiveProviders([]string{base}, time.Time{}, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg := ns.NewRegistry()
-	// A deadline a loaded machine cannot miss: the test is about what is read.
-	s, err := collect.NewSampler(reg, provs, collect.Options{Now: as.Clock, Deadline: 10 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, _ := archiveSampler(t, time.Time{}, false, base)
+	reg := s.Registry()
 	// Every sample to the archive's end: a machine under load may leave some without a value.
 	var snaps []*ns.Snapshot
 	for range 6 {
@@ -181,20 +173,13 @@ func TestPMLoggerArchiveEdges(t *testing.T) {
 	if len(times) < 4 {
 		t.Fatalf("%d samples in the archive", len(times))
 	}
-	provs, as, err := ArchiveProviders([]string{base}, time.Time{}, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, as := archiveSampler(t, time.Time{}, false, base)
 	if first, last := as.Span(); !first.Equal(times[0]) || !last.Equal(times[len(times)-1]) {
 		t.Errorf("span %s to %s, want the samples' %s to %s", first.Format(time.StampMicro), last.Format(time.StampMicro),
 			times[0].Format(time.StampMicro), times[len(times)-1].Format(time.StampMicro))
 	}
-	s, err := collect.NewSampler(ns.NewRegistry(), provs, collect.Options{Now: as.Clock, Deadline: 10 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
 	r := collect.NewReplay(s, as, time.Time{})
-	_, err = r.Sample(context.Background())
+	_, err := r.Sample(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,16 +228,8 @@ func TestPMLoggerArchiveEdges(t *testing.T) {
 func TestPMLoggerPartialConfiguration(t *testing.T) {
 	t.Parallel() // it waits on pmlogger or pmproxy's clock: beside the other tests that do (issue 37)
 	base := pcptest.Start(t).Log(t, "disk.dev.write disk.dev.write_bytes filesys.capacity", 3)
-	provs, as, err := ArchiveProviders([]string{base}, time.Time{}, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := collect.NewSampler(ns.NewRegistry(), provs, collect.Options{Now: as.Clock, Deadline: 10 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := collect.NewReplay(s, as, time.Time{})
-	snap, err := r.Sample(context.Background())
+	s, as := archiveSampler(t, time.Time{}, false, base)
+	snap, err := collect.NewReplay(s, as, time.Time{}).Sample(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -107,15 +107,8 @@ func TestMultiGroupArchiveRatesPerMetric(t *testing.T) {
 	if sw == nil || rd == nil || len(sw.times) < 6 || len(rd.times) < 3 {
 		t.Fatalf("pmlogger's archive is short: %+v %+v", sw, rd)
 	}
-	provs, as, err := ArchiveProviders([]string{base}, sw.times[0].Add(-time.Hour), true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg := ns.NewRegistry()
-	s, err := collect.NewSampler(reg, provs, collect.Options{Now: as.Clock, Deadline: 10 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, _ := archiveSampler(t, sw.times[0].Add(-time.Hour), true, base)
+	reg := s.Registry()
 	checked := map[string]int{}
 	for range 40 {
 		snap, err := s.Sample(context.Background())
@@ -159,15 +152,10 @@ func TestMultiGroupArchiveRatesPerMetric(t *testing.T) {
 	// The default time lands where every metric logged more than once has a rate: the disks'
 	// second record, past the once group and the first records (it read "interval 0.02 s",
 	// every rate "—", no disk).
-	provs, as, err = ArchiveProviders([]string{base}, time.Time{}, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg = ns.NewRegistry()
-	if s, err = collect.NewSampler(reg, provs, collect.Options{Now: as.Clock, Deadline: 10 * time.Second}); err != nil {
-		t.Fatal(err)
-	}
+	s, as := archiveSampler(t, time.Time{}, false, base)
+	reg = s.Registry()
 	var snap *ns.Snapshot
+	var err error
 	for range 2 {
 		if snap, err = s.Sample(context.Background()); err != nil {
 			t.Fatal(err)
@@ -192,14 +180,8 @@ func TestMultiGroupArchiveRatesPerMetric(t *testing.T) {
 	first, _ := as.Span()
 	day := first.UTC().Truncate(24 * time.Hour)
 	clock := sw.times[0].Sub(sw.times[0].Truncate(24 * time.Hour))
-	provs, as, err = ArchiveProviders([]string{base}, day.Add(clock+time.Millisecond), false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg = ns.NewRegistry()
-	if s, err = collect.NewSampler(reg, provs, collect.Options{Now: as.Clock, Deadline: 10 * time.Second}); err != nil {
-		t.Fatal(err)
-	}
+	s, _ = archiveSampler(t, day.Add(clock+time.Millisecond), false, base)
+	reg = s.Registry()
 	for range 2 {
 		if snap, err = s.Sample(context.Background()); err != nil {
 			t.Fatal(err)
@@ -215,14 +197,8 @@ func TestMultiGroupArchiveRatesPerMetric(t *testing.T) {
 
 	// The monitor's time cursor: from its opening time, steps forward and a jump back, each
 	// reading's rates over their own metrics' intervals.
-	provs, as, err = ArchiveProviders([]string{base}, time.Time{}, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg = ns.NewRegistry()
-	if s, err = collect.NewSampler(reg, provs, collect.Options{Now: as.Clock, Deadline: 10 * time.Second}); err != nil {
-		t.Fatal(err)
-	}
+	s, as = archiveSampler(t, time.Time{}, false, base)
+	reg = s.Registry()
 	r := collect.NewReplay(s, as, time.Time{})
 	compared := 0
 	check := func(what string) {
@@ -310,15 +286,8 @@ func TestPmlogconfArchiveRatesPerMetric(t *testing.T) {
 	base := filepath.Join(dir, "site")
 	pcptest.Run(t, "pmlogger", "-h", p.Hostspec(), "-c", conf, "-T", "6sec", "-l", filepath.Join(dir, "log"), base)
 	dump := pmdumpOf(t, base, "kernel.all.pswitch", "disk.dev.read", "disk.dev.write", "disk.dev.avactive")
-	provs, as, err := ArchiveProviders([]string{base}, time.Time{}, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg := ns.NewRegistry()
-	s, err := collect.NewSampler(reg, provs, collect.Options{Now: as.Clock, Deadline: 10 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, _ := archiveSampler(t, time.Time{}, true, base)
+	reg := s.Registry()
 	checked := map[string]int{}
 	for range 400 {
 		snap, err := s.Sample(context.Background())

@@ -119,22 +119,3 @@ func TestReadByPositionReadsAsAFirstReading(t *testing.T) {
 		}
 	}
 }
-
-// lookupIn answers as Fetched.Lookup does, whatever the count of values and the instance asked.
-func TestLookupInIsLookup(t *testing.T) {
-	f := &pmproxy.Fetched{Values: map[string][]pmproxy.Value{}}
-	for n := range 12 {
-		var vs []pmproxy.Value
-		for i := range n {
-			vs = append(vs, pmproxy.Uint(int64(i*3-1), uint64(i)))
-		}
-		f.Values["m"] = vs
-		for _, inst := range []int64{-1, 0, 2, 5, 29, 100} {
-			gv, gok := lookupIn(f, "m", vs, inst)
-			wv, wok := f.Lookup("m", inst)
-			if gv != wv || gok != wok {
-				t.Errorf("%d values, instance %d: %+v %v, Lookup %+v %v", n, inst, gv, gok, wv, wok)
-			}
-		}
-	}
-}

@@ -417,7 +417,7 @@ func (h *pcpHost) fillValue(row []ns.Raw, c *pcpCol, f *pmproxy.Fetched, inst in
 	if want == inst && pos >= 0 && pos < len(c.vals) && c.vals[pos].Instance == inst {
 		val, ok = c.vals[pos], true
 	} else {
-		val, ok = lookupIn(f, c.metric, c.vals, want)
+		val, ok = f.LookupIn(c.metric, c.vals, want) // c.vals are f.Values[c.metric]
 	}
 	if !ok {
 		if h.archive != nil && len(c.vals) == 0 {
@@ -457,24 +457,6 @@ func (h *pcpHost) fillInvalidList(row []ns.Raw, pc pcpClass, listAt int) {
 		}
 	}
 	row[listAt] = ns.RawS(bf.invText)
-}
-
-// lookupIn is f.Lookup(metric, inst) where vs are metric's values in f (a column's, planned):
-// the same answer, without looking the metric up by name for a few values (a single-instance
-// class's, the load averages').
-func lookupIn(f *pmproxy.Fetched, metric string, vs []pmproxy.Value, inst int64) (pmproxy.Value, bool) {
-	if inst < 0 && len(vs) == 1 {
-		return vs[0], true
-	}
-	if len(vs) <= 8 {
-		for _, v := range vs {
-			if v.Instance == inst {
-				return v, true
-			}
-		}
-		return pmproxy.Value{}, false
-	}
-	return f.Lookup(metric, inst)
 }
 
 // factor is the factor from a metric's PCP units to a datum's, worked out once per context

@@ -17,7 +17,16 @@ import (
 // as dcimon --archive opens one.
 func openReplay(tb testing.TB, at time.Time, bases ...string) *collect.Replay {
 	tb.Helper()
-	provs, as, err := ArchiveProviders(bases, time.Time{}, false)
+	s, as := archiveSampler(tb, time.Time{}, false, bases...)
+	return collect.NewReplay(s, as, at)
+}
+
+// archiveSampler is a sampler of the archives at bases (at and clamp as ArchiveProviders takes
+// them) on the archives' clock, under a deadline a loaded machine cannot miss: the tests are
+// about what is read.
+func archiveSampler(tb testing.TB, at time.Time, clamp bool, bases ...string) (*collect.Sampler, *Archives) {
+	tb.Helper()
+	provs, as, err := ArchiveProviders(bases, at, clamp)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -25,7 +34,7 @@ func openReplay(tb testing.TB, at time.Time, bases ...string) *collect.Replay {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return collect.NewReplay(s, as, at)
+	return s, as
 }
 
 // replaySample is the sample Replay's latest reading is of: its time, and the rate that says
@@ -206,14 +215,7 @@ func TestReplayArchivesApart(t *testing.T) {
 	early := pmlogArchive(t, 3)
 	time.Sleep(2 * time.Second) // apart by more than an interval
 	late := pmlogArchive(t, 3)
-	provs, as, err := ArchiveProviders([]string{early, late}, time.Time{}, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := collect.NewSampler(ns.NewRegistry(), provs, collect.Options{Now: as.Clock, Deadline: 10 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, as := archiveSampler(t, time.Time{}, false, early, late)
 	r := collect.NewReplay(s, as, time.Time{})
 	e, l := dataTimes(t, early), dataTimes(t, late)
 	if !e[len(e)-1].Before(l[0]) {

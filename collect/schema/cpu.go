@@ -80,8 +80,7 @@ func cpuDatums(maxMs float64) []ns.Datum {
 		return d
 	}
 	busy := func(d ns.Datum, help string) ns.Datum {
-		d.Source = "derived by the consumer from the interval deltas of its arguments"
-		return d.WithScale(0, maxMs).WithShare(maxMs / 1000).WithHelp(help)
+		return consumerDerived(d, maxMs, help).WithShare(maxMs / 1000)
 	}
 	out := []ns.Datum{
 		ms(CPUUserID, "user", "Time in user mode (guest time included)", 1, "user",

@@ -103,10 +103,6 @@ func diskDatums() []ns.Datum {
 		return ns.Counter(id, name, typ(id), u, desc, col(id)+", "+what).WithScale(0, max).
 			WithMaxRate(diskMaxRate(id, u)).WithHelp(help)
 	}
-	drv := func(d ns.Datum, max float64, help string) ns.Datum {
-		d.Source = "derived by the consumer from the interval deltas of its arguments"
-		return d.WithScale(0, max).WithHelp(help)
-	}
 	inv := ns.InvalidList().WithHelp("The write statistics of a read-only device are not valid (DCI-INV-1).")
 	inv.Source = "/sys/block/<dev>/ro"
 	return []ns.Datum{
@@ -152,31 +148,31 @@ func diskDatums() []ns.Datum {
 		ns.Discrete(DiskROID, "ro", ns.TypeBoolean, ns.UnitNone, "Read-only", "/sys/block/<dev>/ro").
 			WithVolatility(ns.SVVariable).WithDCI4(ns.STBoolean, ns.SBFNormal, ns.SBPYesNo).WithScale(0, 1).
 			WithHelp("Whether the device refuses writes; its write statistics are then invalid."),
-		drv(ns.Derived(diskIOPSID, "iops", ns.DerivedSum2, ns.PMSemCounter, "Reads and writes completed", DiskReadsID, DiskWritesID),
+		consumerDerived(ns.Derived(diskIOPSID, "iops", ns.DerivedSum2, ns.PMSemCounter, "Reads and writes completed", DiskReadsID, DiskWritesID),
 			10000, "reads + writes; as a rate, iostat's r/s + w/s."),
-		drv(ns.Derived(diskBytesID, "bytes", ns.DerivedSum2, ns.PMSemCounter, "Bytes read and written", DiskRBytesID, DiskWBytesID),
+		consumerDerived(ns.Derived(diskBytesID, "bytes", ns.DerivedSum2, ns.PMSemCounter, "Bytes read and written", DiskRBytesID, DiskWBytesID),
 			1<<30, "read_bytes + write_bytes; as a rate, the device's throughput."),
-		drv(ns.Derived(diskRWMsID, "rw_ms", ns.DerivedSum2, ns.PMSemCounter, "Time spent reading and writing", DiskRMsID, DiskWMsID),
+		consumerDerived(ns.Derived(diskRWMsID, "rw_ms", ns.DerivedSum2, ns.PMSemCounter, "Time spent reading and writing", DiskRMsID, DiskWMsID),
 			1000, "read_ms + write_ms, the numerator of await.").WithAux(),
-		drv(ns.Derived(diskRAwaitID, "r_await", ns.DerivedAverage, ns.PMSemInstant, "Average read time, ms per read", DiskRMsID, DiskReadsID),
+		consumerDerived(ns.Derived(diskRAwaitID, "r_await", ns.DerivedAverage, ns.PMSemInstant, "Average read time, ms per read", DiskRMsID, DiskReadsID),
 			100, "Δread_ms / Δreads: iostat's r_await; n/a in an interval without reads."),
-		drv(ns.Derived(diskWAwaitID, "w_await", ns.DerivedAverage, ns.PMSemInstant, "Average write time, ms per write", DiskWMsID, DiskWritesID),
+		consumerDerived(ns.Derived(diskWAwaitID, "w_await", ns.DerivedAverage, ns.PMSemInstant, "Average write time, ms per write", DiskWMsID, DiskWritesID),
 			100, "Δwrite_ms / Δwrites: iostat's w_await; n/a in an interval without writes."),
-		drv(ns.Derived(diskAwaitID, "await", ns.DerivedAverage, ns.PMSemInstant, "Average I/O time, ms per request", diskRWMsID, diskIOPSID),
+		consumerDerived(ns.Derived(diskAwaitID, "await", ns.DerivedAverage, ns.PMSemInstant, "Average I/O time, ms per request", diskRWMsID, diskIOPSID),
 			100, "Δrw_ms / Δiops: iostat's await."),
-		drv(ns.Derived(diskAquSzID, "aqu_sz", ns.DerivedAverage, ns.PMSemInstant, "Average queue length", DiskWeightedMsID, DiskClockID),
+		consumerDerived(ns.Derived(diskAquSzID, "aqu_sz", ns.DerivedAverage, ns.PMSemInstant, "Average queue length", DiskWeightedMsID, DiskClockID),
 			32, "Δweighted_ms / Δclock_ms: iostat's aqu-sz."),
-		drv(ns.Derived(diskIdleMsID, "idle_ms", ns.DerivedDifference, ns.PMSemCounter, "Time with no I/O in flight", DiskClockID, DiskIOMsID),
+		consumerDerived(ns.Derived(diskIdleMsID, "idle_ms", ns.DerivedDifference, ns.PMSemCounter, "Time with no I/O in flight", DiskClockID, DiskIOMsID),
 			1000, "clock_ms - io_ms, the complement of the busy time.").WithAux(),
-		drv(ns.Derived(diskBusyID, "busy", ns.DerivedPercent, ns.PMSemInstant, "Busy share of the interval (%util)", DiskIOMsID, diskIdleMsID),
+		consumerDerived(ns.Derived(diskBusyID, "busy", ns.DerivedPercent, ns.PMSemInstant, "Busy share of the interval (%util)", DiskIOMsID, diskIdleMsID),
 			1, "io_ms / (io_ms + idle_ms) = Δio_ms / Δclock_ms: iostat's %util."),
-		drv(ns.Derived(diskRAreqID, "rareq_sz", ns.DerivedAverage, ns.PMSemInstant, "Average read size, bytes per read", DiskRBytesID, DiskReadsID),
+		consumerDerived(ns.Derived(diskRAreqID, "rareq_sz", ns.DerivedAverage, ns.PMSemInstant, "Average read size, bytes per read", DiskRBytesID, DiskReadsID),
 			512<<10, "Δread_bytes / Δreads: iostat's rareq-sz ×1024; n/a in an interval without reads."),
-		drv(ns.Derived(diskWAreqID, "wareq_sz", ns.DerivedAverage, ns.PMSemInstant, "Average write size, bytes per write", DiskWBytesID, DiskWritesID),
+		consumerDerived(ns.Derived(diskWAreqID, "wareq_sz", ns.DerivedAverage, ns.PMSemInstant, "Average write size, bytes per write", DiskWBytesID, DiskWritesID),
 			512<<10, "Δwrite_bytes / Δwrites: iostat's wareq-sz ×1024; n/a in an interval without writes."),
-		drv(ns.Derived(diskRMergePctID, "%rrqm", ns.DerivedPercent, ns.PMSemInstant, "Share of reads merged", DiskRMergedID, DiskReadsID),
+		consumerDerived(ns.Derived(diskRMergePctID, "%rrqm", ns.DerivedPercent, ns.PMSemInstant, "Share of reads merged", DiskRMergedID, DiskReadsID),
 			1, "Δreads_merged / (Δreads_merged + Δreads): iostat's %rrqm."),
-		drv(ns.Derived(diskWMergePctID, "%wrqm", ns.DerivedPercent, ns.PMSemInstant, "Share of writes merged", DiskWMergedID, DiskWritesID),
+		consumerDerived(ns.Derived(diskWMergePctID, "%wrqm", ns.DerivedPercent, ns.PMSemInstant, "Share of writes merged", DiskWMergedID, DiskWritesID),
 			1, "Δwrites_merged / (Δwrites_merged + Δwrites): iostat's %wrqm."),
 		inv,
 	}

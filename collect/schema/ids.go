@@ -39,6 +39,13 @@ const (
 	HandleCGroup
 )
 
+// consumerDerived is a derived statistic d, which the consumer works out from the interval
+// deltas of its arguments, with its scale 0 to max and its help.
+func consumerDerived(d ns.Datum, max float64, help string) ns.Datum {
+	d.Source = "derived by the consumer from the interval deltas of its arguments"
+	return d.WithScale(0, max).WithHelp(help)
+}
+
 // Supplier builds a DCI4 supplier record for the built-in providers (DCI4-SUP-3). MaxStat is the
 // highest statistic number of the supplier's flat DCI4 view: every datum of every class,
 // numbered from 0 in declaration order (DCI4-SUP-5).

@@ -36,10 +36,6 @@ func netDatums() []ns.Datum {
 		WithVolatility(ns.SVVolatile).WithScale(0, 100e9).
 		WithHelp("The link's nominal speed; not valid (n/a, never 0) where the driver does not know it, for virtual interfaces and while the link is down.")
 	speed.PCP.Units = ns.PMUnits{DimCount: 1, DimTime: -1, ScaleTime: ns.PMTimeSec} // a rate of bits, not a count
-	drv := func(d ns.Datum, max float64, help string) ns.Datum {
-		d.Source = "derived by the consumer from the interval deltas of its arguments"
-		return d.WithScale(0, max).WithHelp(help)
-	}
 	inv := ns.InvalidList().WithHelp("mac, ipv4 and speed are not valid for an interface that has none (DCI-INV-1).")
 	inv.Source = "sysfs and netlink"
 	return []ns.Datum{
@@ -68,9 +64,9 @@ func netDatums() []ns.Datum {
 			WithVolatility(ns.SVVolatile).WithDCI4(ns.STBoolean, ns.SBFNormal, ns.SBPYesNo).WithScale(0, 1).
 			WithHelp("What IFF_RUNNING says: up, with operstate up or unknown (sysfs never shows IFF_RUNNING itself)."),
 		speed,
-		drv(ns.Derived(netBytesID, "bytes", ns.DerivedSum2, ns.PMSemCounter, "Bytes received and sent", NetIBytesID, NetOBytesID),
+		consumerDerived(ns.Derived(netBytesID, "bytes", ns.DerivedSum2, ns.PMSemCounter, "Bytes received and sent", NetIBytesID, NetOBytesID),
 			250e6, "ibytes + obytes; as a rate, the interface's total throughput."),
-		drv(ns.Derived(netPacketsID, "packets", ns.DerivedSum2, ns.PMSemCounter, "Packets received and sent", NetIPacketsID, NetOPacketsID),
+		consumerDerived(ns.Derived(netPacketsID, "packets", ns.DerivedSum2, ns.PMSemCounter, "Packets received and sent", NetIPacketsID, NetOPacketsID),
 			200000, "ipackets + opackets."),
 		inv,
 	}

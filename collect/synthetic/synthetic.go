@@ -313,56 +313,70 @@ type synthProvider struct {
 	cg   cgroupSynth
 }
 
+// synthSuppliers is each synthetic provider's supplier record: the handle and title of the host
+// provider it stands in for, what it makes up, and its DCI4 type; its module is
+// "synthetic-" and the target's name.
+var synthSuppliers = [SynthAll]struct {
+	handle uint32
+	title  string
+	what   string
+	typ    ns.SupplierType
+}{
+	SynthHost:     {schema.HandleHost, schema.HostTitle, "Made-up host identity and load", ns.SPTGeneralSupplier},
+	SynthMem:      {schema.HandleMem, schema.MemTitle, "Made-up memory and paging", ns.SPTGeneralSupplier},
+	SynthCPU:      {schema.HandleCPU, schema.CPUTitle, "Made-up processor times", ns.SPTGeneralSupplier},
+	SynthDisk:     {schema.HandleDisk, schema.DiskTitle, "Made-up block devices and partitions", ns.SPTGeneralSupplier},
+	SynthNet:      {schema.HandleNet, schema.NetTitle, "Made-up network interfaces", ns.SPTNetworkDriver},
+	SynthPressure: {schema.HandlePressure, schema.PressureTitle, "Made-up pressure stalls", ns.SPTGeneralSupplier},
+	SynthTCPIP:    {schema.HandleTCPIP, schema.TCPIPTitle, "Made-up network stack counters", ns.SPTNetworkProtocol},
+	SynthFS:       {schema.HandleFS, schema.FSTitle, "Made-up file systems", ns.SPTGeneralSupplier},
+	SynthNUMA:     {schema.HandleNUMA, schema.NUMATitle, "Made-up NUMA nodes", ns.SPTGeneralSupplier},
+	SynthProc:     {schema.HandleProc, schema.ProcTitle, "Made-up processes", ns.SPTGeneralSupplier},
+	SynthCGroup:   {schema.HandleCGroup, schema.CGroupTitle, "Made-up control groups", ns.SPTGeneralSupplier},
+}
+
+// newSynthProvider is the provider of target k (one below SynthAll), its clock starting at start.
 func newSynthProvider(s *Synthetic, k SynthTarget, start time.Time) *synthProvider {
 	p := &synthProvider{s: s, kind: k, last: start, boot: start.Add(-synthBootAge)}
 	p.reset = uint64(p.boot.Unix())
-	desc := " (synthetic: seed " + strconv.FormatUint(s.opt.Seed, 10) + ")"
 	switch k {
 	case SynthHost:
 		p.host.cls = schema.HostClass(s.opt.CPUs)
 		p.classes = []*ns.Class{p.host.cls}
-		p.sup = schema.Supplier(schema.HandleHost, "synthetic-host", schema.HostTitle, "Made-up host identity and load"+desc, ns.SPTGeneralSupplier, p.classes)
 	case SynthMem:
 		p.mem.init(s)
 		p.classes = []*ns.Class{p.mem.top, p.mem.real, p.mem.swap, p.mem.virt}
-		p.sup = schema.Supplier(schema.HandleMem, "synthetic-mem", schema.MemTitle, "Made-up memory and paging"+desc, ns.SPTGeneralSupplier, p.classes)
 	case SynthCPU:
 		p.cpu.init(s)
 		p.classes = []*ns.Class{p.cpu.top, p.cpu.total, p.cpu.per}
-		p.sup = schema.Supplier(schema.HandleCPU, "synthetic-cpu", schema.CPUTitle, "Made-up processor times"+desc, ns.SPTGeneralSupplier, p.classes)
 	case SynthDisk:
 		p.disk.init(s)
 		p.classes = []*ns.Class{p.disk.top, p.disk.disk, p.disk.part}
-		p.sup = schema.Supplier(schema.HandleDisk, "synthetic-disk", schema.DiskTitle, "Made-up block devices and partitions"+desc, ns.SPTGeneralSupplier, p.classes)
 	case SynthNet:
 		p.net.init(s)
 		p.classes = []*ns.Class{p.net.top, p.net.cls}
-		p.sup = schema.Supplier(schema.HandleNet, "synthetic-net", schema.NetTitle, "Made-up network interfaces"+desc, ns.SPTNetworkDriver, p.classes)
 	case SynthPressure:
 		p.psi.init(s)
 		p.classes = []*ns.Class{p.psi.top, p.psi.res}
-		p.sup = schema.Supplier(schema.HandlePressure, "synthetic-pressure", schema.PressureTitle, "Made-up pressure stalls"+desc, ns.SPTGeneralSupplier, p.classes)
 	case SynthTCPIP:
 		p.tcp.init(s)
 		p.classes = []*ns.Class{p.tcp.ip, p.tcp.tcp, p.tcp.udp}
-		p.sup = schema.Supplier(schema.HandleTCPIP, "synthetic-tcpip", schema.TCPIPTitle, "Made-up network stack counters"+desc, ns.SPTNetworkProtocol, p.classes)
 	case SynthFS:
 		p.fs.init(s)
 		p.classes = []*ns.Class{p.fs.top, p.fs.fsc}
-		p.sup = schema.Supplier(schema.HandleFS, "synthetic-fs", schema.FSTitle, "Made-up file systems"+desc, ns.SPTGeneralSupplier, p.classes)
 	case SynthNUMA:
 		p.numa.init(s)
 		p.classes = []*ns.Class{p.numa.top, p.numa.node}
-		p.sup = schema.Supplier(schema.HandleNUMA, "synthetic-numa", schema.NUMATitle, "Made-up NUMA nodes"+desc, ns.SPTGeneralSupplier, p.classes)
 	case SynthProc:
 		p.proc.init(s)
 		p.classes = []*ns.Class{p.proc.top, p.proc.cls}
-		p.sup = schema.Supplier(schema.HandleProc, "synthetic-proc", schema.ProcTitle, "Made-up processes"+desc, ns.SPTGeneralSupplier, p.classes)
 	case SynthCGroup:
 		p.cg.init(s)
 		p.classes = []*ns.Class{p.cg.top, p.cg.grp, p.cg.dev}
-		p.sup = schema.Supplier(schema.HandleCGroup, "synthetic-cgroup", schema.CGroupTitle, "Made-up control groups"+desc, ns.SPTGeneralSupplier, p.classes)
 	}
+	sup := synthSuppliers[k]
+	desc := " (synthetic: seed " + strconv.FormatUint(s.opt.Seed, 10) + ")"
+	p.sup = schema.Supplier(sup.handle, "synthetic-"+k.String(), sup.title, sup.what+desc, sup.typ, p.classes)
 	return p
 }
 

@@ -129,20 +129,28 @@ func (p *PCP) StopPMCD() {
 func (p *PCP) WaitReady(t testing.TB) {
 	t.Helper()
 	url := fmt.Sprintf("http://127.0.0.1:%d/pmapi/context?hostspec=%s&polltimeout=1", p.ProxyPort, p.Hostspec())
-	deadline := time.Now().Add(15 * time.Second)
-	for time.Now().Before(deadline) {
-		resp, err := http.Get(url)
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return
-			}
-		}
-		time.Sleep(50 * time.Millisecond)
+	if answersOK(http.DefaultClient, url, 15*time.Second) {
+		return
 	}
 	logs, _ := os.ReadFile(filepath.Join(p.Dir, "pmcd.log"))
 	plogs, _ := os.ReadFile(filepath.Join(p.Dir, "pmproxy.log"))
 	t.Fatalf("pmproxy did not answer for pmcd %s within 15 s\npmcd.log:\n%s\npmproxy.log:\n%s", p.Hostspec(), logs, plogs)
+}
+
+// answersOK asks url every 50 ms until it answers 200 OK (true) or the time is up (false).
+func answersOK(cl *http.Client, url string, within time.Duration) bool {
+	deadline := time.Now().Add(within)
+	for time.Now().Before(deadline) {
+		resp, err := cl.Get(url)
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return true
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return false
 }
 
 // pcpEnv runs its arguments in the PCP environment (/etc/pcp.env), as the init scripts would.

@@ -158,17 +158,8 @@ func (s *Series) stopKV(cmd *exec.Cmd) {
 func (s *Series) waitQuery(t testing.TB) {
 	t.Helper()
 	url := fmt.Sprintf("http://127.0.0.1:%d/series/query?expr=pmcd.pid", s.ProxyPort)
-	cl := &http.Client{Timeout: 2 * time.Second}
-	deadline := time.Now().Add(15 * time.Second)
-	for time.Now().Before(deadline) {
-		resp, err := cl.Get(url)
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return
-			}
-		}
-		time.Sleep(50 * time.Millisecond)
+	if answersOK(&http.Client{Timeout: 2 * time.Second}, url, 15*time.Second) {
+		return
 	}
 	plogs, _ := os.ReadFile(filepath.Join(s.Dir, "pmproxy.log"))
 	t.Fatalf("pmproxy did not answer a series query within 15 s\npmproxy.log:\n%s", plogs)

@@ -17,14 +17,9 @@ var ErrNotRegular = errors.New("not a regular file")
 
 // Open opens path for reading without blocking on it, and only if it is a regular file.
 func Open(path string) (*os.File, error) {
-	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_CLOEXEC|unix.O_NOCTTY, 0)
+	fd, st, err := openStat(path, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_CLOEXEC|unix.O_NOCTTY, 0)
 	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
-	}
-	var st unix.Stat_t
-	if err := unix.Fstat(fd, &st); err != nil {
-		unix.Close(fd)
-		return nil, &fs.PathError{Op: "stat", Path: path, Err: err}
+		return nil, err
 	}
 	if st.Mode&unix.S_IFMT != unix.S_IFREG {
 		unix.Close(fd)
@@ -44,6 +39,21 @@ func Open(path string) (*os.File, error) {
 		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
 	return f, nil
+}
+
+// openStat opens path with flags (and perm, where it creates it) and reads what it is; on an
+// error the descriptor is closed and the error is an *fs.PathError saying which step failed.
+func openStat(path string, flags int, perm uint32) (int, unix.Stat_t, error) {
+	var st unix.Stat_t
+	fd, err := unix.Open(path, flags, perm)
+	if err != nil {
+		return -1, st, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	if err := unix.Fstat(fd, &st); err != nil {
+		unix.Close(fd)
+		return -1, st, &fs.PathError{Op: "stat", Path: path, Err: err}
+	}
+	return fd, st, nil
 }
 
 // Kind names the type of a file mode for an error message.
@@ -68,17 +78,12 @@ func Kind(mode uint32) string {
 // reader for ever. A regular file, a character device (/dev/null, a terminal) or a pipe with a
 // reader is taken; the descriptor is then made blocking again, so no write is lost to EAGAIN.
 func OpenLog(path string) (*os.File, error) {
-	fd, err := unix.Open(path, unix.O_WRONLY|unix.O_CREAT|unix.O_APPEND|unix.O_NONBLOCK|unix.O_CLOEXEC|unix.O_NOCTTY, 0o600)
+	fd, st, err := openStat(path, unix.O_WRONLY|unix.O_CREAT|unix.O_APPEND|unix.O_NONBLOCK|unix.O_CLOEXEC|unix.O_NOCTTY, 0o600)
 	if errors.Is(err, unix.ENXIO) {
 		return nil, &fs.PathError{Op: "open", Path: path, Err: errors.New("a named pipe with no reader")}
 	}
 	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
-	}
-	var st unix.Stat_t
-	if err := unix.Fstat(fd, &st); err != nil {
-		unix.Close(fd)
-		return nil, &fs.PathError{Op: "stat", Path: path, Err: err}
+		return nil, err
 	}
 	switch st.Mode & unix.S_IFMT {
 	case unix.S_IFREG, unix.S_IFCHR, unix.S_IFIFO:

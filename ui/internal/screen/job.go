@@ -60,12 +60,25 @@ func (s *Screen) Retake() (bool, error) {
 	if s.suspended {
 		return false, nil
 	}
+	if _, err := s.takeBack(); err != nil {
+		return true, err
+	}
+	return true, nil
+}
+
+// takeBack puts the terminal in raw mode with the monitor's modes on again, reads its size again
+// (the window may have changed meanwhile) and has the whole frame drawn on a cleared screen. It
+// returns the line discipline raw mode replaced (nil without a terminal or when raw mode failed),
+// also when writing the modes fails. The caller holds wmu.
+func (s *Screen) takeBack() (*term.State, error) {
+	var saved *term.State
 	if s.tty != nil {
-		if _, err := term.MakeRaw(s.in.Fd()); err != nil {
-			return true, fmt.Errorf("putting the terminal in raw mode: %w", err)
+		var err error
+		if saved, err = term.MakeRaw(s.in.Fd()); err != nil {
+			return nil, fmt.Errorf("putting the terminal in raw mode: %w", err)
 		}
 		if _, err := io.WriteString(s.out, modesOn); err != nil {
-			return true, fmt.Errorf("writing to the terminal: %w", err)
+			return saved, fmt.Errorf("writing to the terminal: %w", err)
 		}
 		if w, h, err := term.GetSize(s.tty.Fd()); err == nil {
 			s.mu.Lock()
@@ -77,5 +90,5 @@ func (s *Screen) Retake() (bool, error) {
 	s.resized = true
 	s.mu.Unlock()
 	s.poke()
-	return true, nil
+	return saved, nil
 }

@@ -303,26 +303,11 @@ func (s *Screen) Resume() error {
 		return nil
 	}
 	s.suspended = false
-	if s.tty != nil {
-		saved, err := term.MakeRaw(s.in.Fd())
-		if err != nil {
-			return fmt.Errorf("putting the terminal in raw mode: %w", err)
-		}
-		s.saved = saved
-		if _, err := io.WriteString(s.out, modesOn); err != nil {
-			return fmt.Errorf("writing to the terminal: %w", err)
-		}
-		if w, h, err := term.GetSize(s.tty.Fd()); err == nil {
-			s.mu.Lock()
-			s.w, s.h = w, h
-			s.mu.Unlock()
-		}
+	saved, err := s.takeBack()
+	if saved != nil {
+		s.saved = saved // the line discipline Close gives back, as the shell left it
 	}
-	s.mu.Lock()
-	s.resized = true
-	s.mu.Unlock()
-	s.poke()
-	return nil
+	return err
 }
 
 // Close stops drawing and gives the terminal back as it was: modes undone, the shell's screen and
