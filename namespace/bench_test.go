@@ -126,3 +126,28 @@ func FuzzLookupPath(f *testing.F) {
 }
 
 var benchN = 10000
+
+// BenchmarkSyncChurn measures one Sync of a class of 100,000 instances in which 1,000 went and
+// 1,000 came (a host's processes): what the tree pays per change must not grow with the number
+// of siblings (issue 38: the cost of one more instance).
+func BenchmarkSyncChurn(b *testing.B) {
+	const n, churn = 100000, 1000
+	r, c, insts := benchClass(b, n)
+	specs := make([]InstanceSpec, n)
+	for i := range specs {
+		specs[i] = InstanceSpec{Levels: []uint64{uint64(i)}, OSName: fmt.Sprintf("sd%d", i)}
+	}
+	next := n
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for j := 0; j < churn; j++ {
+			k := (i*churn*7 + j*97) % n
+			specs[k] = InstanceSpec{Levels: []uint64{uint64(next)}, OSName: fmt.Sprintf("sd%d", next)}
+			next++
+		}
+		var err error
+		if insts, _, err = r.Sync(c, specs, t0, insts); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,7 +1,8 @@
 package namespace
 
 import (
-	"sort"
+	"cmp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -53,6 +54,10 @@ type ctxKids struct {
 	byASN    map[uint16]*Context
 	hosted   []*Class // multi-instance classes whose instances hang here
 	nextASN  uint16
+	// While a Sync runs, the children it adds wait in added and those it removes stay in
+	// children marked deleted; settle puts children in order once at its end (unsettled).
+	added     []*Context
+	unsettled bool
 }
 
 // noKids is what a context without subcontexts reads; never written.
@@ -197,31 +202,88 @@ func (c *Context) addChild(k *Context) {
 	if k.ASN != 0 {
 		ks.byASN[k.ASN] = k
 	}
-	i := sort.Search(len(ks.children), func(i int) bool {
-		o := ks.children[i]
-		return o.ASN > k.ASN || (o.ASN == k.ASN && o.Name >= k.Name)
-	})
-	ks.children = append(ks.children, nil)
-	copy(ks.children[i+1:], ks.children[i:])
-	ks.children[i] = k
+	i, _ := slices.BinarySearchFunc(ks.children, k, childOrder)
+	ks.children = slices.Insert(ks.children, i, k)
 }
 
 func (c *Context) removeChild(k *Context) {
+	ks := c.forget(k)
+	if i, found := slices.BinarySearchFunc(ks.children, k, childOrder); found && ks.children[i] == k {
+		ks.children = slices.Delete(ks.children, i, i+1)
+	}
+}
+
+// forget takes k out of c's names and numbers and marks it deleted; it stays in c's ordered
+// children until removeChild or settle takes it out.
+func (c *Context) forget(k *Context) *ctxKids {
 	ks := c.own()
 	delete(ks.byName, k.Name)
 	if ks.byASN[k.ASN] == k {
 		delete(ks.byASN, k.ASN)
 	}
-	for i, o := range ks.children {
-		if o == k {
-			ks.children = append(ks.children[:i], ks.children[i+1:]...)
-			break
-		}
-	}
 	if k.ASN != 0 && (k.ASN < ks.nextASN || ks.nextASN == 0) {
 		ks.nextASN = k.ASN
 	}
 	k.deleted.Store(true)
+	return ks
+}
+
+// childOrder is the order of a context's subcontexts: by ASN.1 number, then name.
+func childOrder(a, b *Context) int {
+	if a.ASN != b.ASN {
+		return cmp.Compare(a.ASN, b.ASN)
+	}
+	return strings.Compare(a.Name, b.Name)
+}
+
+// addChildLater is addChild for a Sync: k has its names and number at once, and its place among
+// the children when settle runs. It reports whether c had no change waiting before.
+func (c *Context) addChildLater(k *Context) (first bool) {
+	k.parent = c
+	k.keepPath()
+	ks := c.own()
+	if ks.byName == nil {
+		ks.byName = map[string]*Context{}
+		ks.byASN = map[uint16]*Context{}
+	}
+	ks.byName[k.Name] = k
+	if k.ASN != 0 {
+		ks.byASN[k.ASN] = k
+	}
+	ks.added = append(ks.added, k)
+	first, ks.unsettled = !ks.unsettled, true
+	return first
+}
+
+// removeChildLater is removeChild for a Sync; it reports whether c had no change waiting before.
+func (c *Context) removeChildLater(k *Context) (first bool) {
+	ks := c.forget(k)
+	first, ks.unsettled = !ks.unsettled, true
+	return first
+}
+
+// settle puts a Sync's changes to c's children in place: one pass drops the deleted, and the
+// added, sorted among themselves, are merged in from the end. A Sync of k changes among n
+// siblings costs O(n + k log k), where a change at a time cost O(n) each (issue 38: 1,000
+// processes coming and going among 100,000).
+func (c *Context) settle() {
+	ks := c.own()
+	kept := slices.DeleteFunc(ks.children, (*Context).Deleted)
+	added := slices.DeleteFunc(ks.added, (*Context).Deleted)
+	slices.SortFunc(added, childOrder)
+	n := len(kept)
+	out := slices.Grow(kept, len(added))[:n+len(added)]
+	for i, j, w := n-1, len(added)-1, len(out)-1; j >= 0; w-- {
+		if i >= 0 && childOrder(out[i], added[j]) > 0 {
+			out[w], i = out[i], i-1
+		} else {
+			out[w], j = added[j], j-1
+		}
+	}
+	ks.children = out
+	clear(ks.added[:cap(ks.added)])
+	ks.added = ks.added[:0]
+	ks.unsettled = false
 }
 
 // freeASN returns the preferred number when free, else the lowest free one at or after the

@@ -29,6 +29,10 @@ type Registry struct {
 	gen     uint64 // bumped on every change of names (PCPF-13 NAMES_CHANGE)
 	sweep   uint64
 	pcpIDs  pcpNumbering // PCPID's clusters, by generation
+	// syncing is set while a Sync changes instances; unsettled are the contexts whose children
+	// it changed, put in order at its end (Context.settle).
+	syncing   bool
+	unsettled []*Context
 	// ASNPrefix, when set, is prepended to relative ASN.1 ids ("1.3.6.1.4.1.2.3.1.2.2", SPMI-ASN-3).
 	ASNPrefix string
 }
@@ -242,6 +246,8 @@ func (r *Registry) Sync(c *Class, specs []InstanceSpec, t time.Time, out []*Inst
 	}
 	r.sweep++
 	gen := r.sweep
+	r.syncing = true
+	defer r.settle()
 	// out holds the previous call's result, usually in the same order as specs: an instance at
 	// the same position with the same levels is found without a map lookup.
 	if cap(out) < len(specs) {
@@ -397,11 +403,39 @@ func (r *Registry) addLocked(c *Class, s *InstanceSpec, t time.Time) (*Instance,
 		desc = c.Desc
 	}
 	in.ctx = &Context{Name: name, Desc: desc, Kind: CtxInstance, ASN: asn, Class: c, Inst: in, Stats: c, StatsInst: in}
-	host.addChild(in.ctx)
+	r.attach(host, in.ctx)
 	c.keep(in)
 	r.gen++
 	return in, Event{Time: t, Kind: EvInstanceAdded, Path: in.ctx.Path(), Class: c.ID, Inst: in.ID(),
 		Text: fmt.Sprintf("instance %s added", in.ctx.Path())}, nil
+}
+
+// attach makes k a subcontext of host: in its place at once, or at the end of the Sync that runs.
+func (r *Registry) attach(host, k *Context) {
+	if !r.syncing {
+		host.addChild(k)
+	} else if host.addChildLater(k) {
+		r.unsettled = append(r.unsettled, host)
+	}
+}
+
+// detach takes k from host's subcontexts: at once, or at the end of the Sync that runs.
+func (r *Registry) detach(host, k *Context) {
+	if !r.syncing {
+		host.removeChild(k)
+	} else if host.removeChildLater(k) {
+		r.unsettled = append(r.unsettled, host)
+	}
+}
+
+// settle ends a Sync: every context whose children it changed has them in order again.
+func (r *Registry) settle() {
+	for _, host := range r.unsettled {
+		host.settle()
+	}
+	clear(r.unsettled)
+	r.unsettled = r.unsettled[:0]
+	r.syncing = false
 }
 
 // removeLocked removes an instance, nested instances under it first, appending one
@@ -415,7 +449,7 @@ func (r *Registry) removeLocked(in *Instance, t time.Time, evs []Event) []Event 
 		}
 	}
 	if in.ctx.parent != nil {
-		in.ctx.parent.removeChild(in.ctx)
+		r.detach(in.ctx.parent, in.ctx)
 	}
 	in.removed.Store(true)
 	c.slots[in.slot] = nil
