@@ -6,27 +6,71 @@ import (
 	"sync/atomic"
 )
 
-// buildRows builds the n rows of b's reading and counts their impossible jumps. Rows are
-// independent, so a large class is built on every CPU (10,000 disks × 28 datums).
+// buildRows builds the n rows of b's reading into its columns and counts their impossible jumps.
+// Rows are independent, so a large class is built on every CPU (10,000 disks × 28 datums). Each
+// row is worked out in a row of Values (on the stack for a class of up to stackDatums datums),
+// then packed into the columns.
 func buildRows(b *rowBuilder, n int) (jumps int) {
 	workers := runtime.GOMAXPROCS(0)
 	if n*b.nd < parallelValues || workers < 2 {
-		return b.rows(0, n)
+		var stack [2 * stackDatums]Value
+		row, prow := b.scratch(stack[:])
+		var more []moreText
+		jumps = b.rows(0, n, row, prow, &more)
+		b.out.merge(more)
+		return jumps
 	}
 	pb := new(rowBuilder)
 	*pb = *b
 	var wg sync.WaitGroup
 	var all atomic.Int32
 	chunk := (n + workers - 1) / workers
+	mores := make([][]moreText, 0, workers)
+	var mu sync.Mutex
 	for lo := 0; lo < n; lo += chunk {
 		wg.Add(1)
 		go func(lo, hi int) {
 			defer wg.Done()
-			all.Add(int32(pb.rows(lo, hi)))
+			row, prow := pb.scratch(nil)
+			var more []moreText
+			all.Add(int32(pb.rows(lo, hi, row, prow, &more)))
+			if len(more) > 0 {
+				mu.Lock()
+				mores = append(mores, more)
+				mu.Unlock()
+			}
 		}(lo, min(lo+chunk, n))
 	}
 	wg.Wait()
+	for _, m := range mores {
+		b.out.merge(m)
+	}
 	return int(all.Load())
+}
+
+// stackDatums is the most datums a class's row is worked out in on the stack.
+const stackDatums = 64
+
+// scratch is where one worker works out a row (row) against its previous values (prow): in buf
+// when it holds two rows of the class, else in a new array.
+func (b *rowBuilder) scratch(buf []Value) (row, prow []Value) {
+	if len(buf) < 2*b.nd {
+		buf = make([]Value, 2*b.nd)
+	}
+	return buf[:b.nd:b.nd], buf[b.nd : 2*b.nd : 2*b.nd]
+}
+
+// merge adds texts outside the text datums' column to the columns.
+func (cols *valueCols) merge(more []moreText) {
+	if len(more) == 0 {
+		return
+	}
+	if cols.more == nil {
+		cols.more = make(map[int]string, len(more))
+	}
+	for _, m := range more {
+		cols.more[m.i] = m.s
+	}
 }
 
 // parallelValues is the class size (instances × datums) from which Next builds rows in parallel.
@@ -38,7 +82,7 @@ type rowBuilder struct {
 	nd        int
 	cs        *ClassSample
 	prev      *ClassValues
-	vals      []Value
+	out       *valueCols
 	reset     bool
 	elapsed   float64
 	window    float64   // the source's slack: how long its two readings took (issue 40 item 6)
@@ -51,10 +95,10 @@ type rowBuilder struct {
 // than their hardware can (ReasonImpossibleJump). A class reading with an error may still carry values
 // for some instances (a bad line among good ones): those are used, and only instances without
 // values are unavailable with the reading's reason.
-func (b *rowBuilder) rows(lo, hi int) (jumps int) {
+func (b *rowBuilder) rows(lo, hi int, row, prow []Value, more *[]moreText) (jumps int) {
 	for k := lo; k < hi; k++ {
 		if in := b.cs.Insts[k]; in != nil {
-			jumps += b.row(k, in)
+			jumps += b.row(k, in, row, prow, more)
 		}
 	}
 	return jumps
@@ -62,15 +106,17 @@ func (b *rowBuilder) rows(lo, hi int) (jumps int) {
 
 // row builds the row of in, the k-th instance of the reading: its datums from their raw values
 // and previous ones (or unavailable when the reading has none for it), then the invariants
-// checked and the derived datums computed.
-func (b *rowBuilder) row(k int, in *Instance) (jumps int) {
+// checked and the derived datums computed; then it is packed into the columns.
+// row and prow are the worker's scratch (buildRows), more the texts outside the text column.
+func (b *rowBuilder) row(k int, in *Instance, row, pscratch []Value, more *[]moreText) (jumps int) {
 	c, nd, cs, prev := b.c, b.nd, b.cs, b.prev
-	row := b.vals[in.slot*nd : in.slot*nd+nd : in.slot*nd+nd]
+	clear(row)
 	var prow []Value
 	hadPrev := prev != nil && in.slot < len(prev.Insts) && prev.Insts[in.slot] == in
 	newInst := !hadPrev && prev != nil && prev.Sampled
 	if hadPrev && !b.reset {
-		prow = prev.Vals[in.slot*nd : in.slot*nd+nd : in.slot*nd+nd]
+		prow = pscratch
+		prev.unpack(prow, in.slot)
 	}
 	var raw []Raw
 	if b.partial && len(cs.Raw) >= (k+1)*nd {
@@ -85,6 +131,7 @@ func (b *rowBuilder) row(k int, in *Instance) (jumps int) {
 		checkParts(c, row, b.argsElapsed(c.parts), b.window)
 	}
 	b.deriveRow(row, prow)
+	*more = b.out.pack(c, row, in.slot, *more)
 	return jumps
 }
 

@@ -30,6 +30,7 @@ type StatSet struct {
 	freed      bool
 	time       time.Time
 	timeChange time.Duration
+	row        []Value // a statistic's row as read, kept from one to the next
 }
 
 // StatVal is one statistic of a statset: the SpmiStatVals record (SPMI-SET-4). Val and Err are
@@ -282,7 +283,8 @@ func (v *StatVal) prime(snap *Snapshot) {
 	if cv == nil || !cv.Sampled {
 		return
 	}
-	if row := cv.Row(ctx.StatsInst); row != nil {
+	if row := cv.RowInto(v.set.row, ctx.StatsInst); row != nil {
+		v.set.row = row
 		v.keep(cv, row)
 	}
 }
@@ -310,11 +312,12 @@ func (v *StatVal) refresh(snap *Snapshot) {
 		v.Val, v.Err, v.Time = Value{State: Unavailable, Reason: ReasonNotSampled}, SiNoValue, time.Time{}
 		return
 	}
-	row := cv.Row(ctx.StatsInst)
+	row := cv.RowInto(v.set.row, ctx.StatsInst)
 	if row == nil {
 		v.Val, v.Err, v.Time = Value{State: Unavailable, Reason: ReasonNoValues}, SiNoValue, cv.Time
 		return
 	}
+	v.set.row = row
 	d := &ctx.Stats.Datums[v.di]
 	cur := row[v.di]
 	switch {
