@@ -316,13 +316,16 @@ func (x *nativeContext) Fetch(ctx context.Context, names ...string) (*pmproxy.Fe
 	if err != nil {
 		return nil, x.check(err)
 	}
+	// The values are decoded under the names and descriptors they were asked with.
+	f := x.decode()
 	if changes&(pcpwire.ChangeAgent|pcpwire.ChangeNames) != 0 {
 		// An agent came, went or restarted, or the names changed, before these values were
 		// taken: they are the new state's, read under a new generation, and the descriptors
-		// and pmids are asked for again at the next request.
+		// and pmids are asked for again at the next request. (Renewed before decoding, the
+		// names asked for were gone: a panic, issue 38.)
 		x.renew()
 	}
-	return x.decode(), nil
+	return f, nil
 }
 
 // decode makes the Fetched of the last result: each set's values by its name, numbers as
@@ -353,10 +356,9 @@ func (x *nativeContext) decode() *pmproxy.Fetched {
 			continue
 		}
 		// The sets come in the order asked for: the pmid's type is known by its place, unless
-		// pmcd answered another pmid there, or said before these values that the name space
-		// changed (renew: the descriptors are then read again, and these are decoded as before).
+		// pmcd answered another pmid there.
 		var typ int32
-		if x.lastNames != nil && i < len(x.pmids) && s.PMID == x.pmids[i] {
+		if i < len(x.pmids) && s.PMID == x.pmids[i] {
 			typ = x.types[i]
 		} else {
 			typ = x.descs[s.PMID].Type
