@@ -40,12 +40,11 @@ type nativeContext struct {
 	descs map[uint32]pcpwire.Desc
 
 	// A fetch's scratch, kept from one fetch to the next: the names last asked for, the pmids
-	// fetched for them and which name each is, the result decoded, and the values made of it.
+	// fetched for them and which name each is, and the values made of the result.
 	lastNames []string
 	pmids     []uint32
 	of        []int
 	types     []int32 // each pmid's type, as its descriptor says
-	res       pcpwire.Result
 	out       pmproxy.Fetched
 	vals      []pmproxy.Value
 }
@@ -312,12 +311,13 @@ func (x *nativeContext) Fetch(ctx context.Context, names ...string) (*pmproxy.Fe
 	if len(x.pmids) == 0 {
 		return nil, fmt.Errorf("pmcd %s: %w: %s", x.spec, pmproxy.ErrUnknownMetric, strings.Join(names, ", "))
 	}
-	changes, err := x.conn.Fetch(ctx, x.pmids, &x.res)
+	// The values are decoded under the names and descriptors they were asked with, from a
+	// result that is pmcd.Conn's only while they are (FetchFunc).
+	var f *pmproxy.Fetched
+	changes, err := x.conn.FetchFunc(ctx, x.pmids, func(_ int32, res *pcpwire.Result) { f = x.decode(res) })
 	if err != nil {
 		return nil, x.check(err)
 	}
-	// The values are decoded under the names and descriptors they were asked with.
-	f := x.decode()
 	if changes&(pcpwire.ChangeAgent|pcpwire.ChangeNames) != 0 {
 		// An agent came, went or restarted, or the names changed, before these values were
 		// taken: they are the new state's, read under a new generation, and the descriptors
@@ -328,13 +328,13 @@ func (x *nativeContext) Fetch(ctx context.Context, names ...string) (*pmproxy.Fe
 	return f, nil
 }
 
-// decode makes the Fetched of the last result: each set's values by its name, numbers as
+// decode makes the Fetched of a fetch's result: each set's values by its name, numbers as
 // numbers, into slices of one array kept from fetch to fetch.
-func (x *nativeContext) decode() *pmproxy.Fetched {
+func (x *nativeContext) decode(res *pcpwire.Result) *pmproxy.Fetched {
 	f := &x.out
-	f.Reuse(x.res.Time)
+	f.Reuse(res.Time)
 	n := 0
-	for _, s := range x.res.Sets {
+	for _, s := range res.Sets {
 		n += len(s.Values)
 	}
 	// The last fetch's values stay in the array until overwritten: a string value the same as
@@ -343,7 +343,7 @@ func (x *nativeContext) decode() *pmproxy.Fetched {
 	x.vals = slices.Grow(x.vals[:0], n)[:n]
 	at := 0
 	names := x.lastNames
-	for i, s := range x.res.Sets {
+	for i, s := range res.Sets {
 		if s.Err != 0 && i < len(x.of) {
 			// Why the metric has no values (the proc PMDA's "No permission"), for the class
 			// that reads it to say (issue 40 item 5).
