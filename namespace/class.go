@@ -122,6 +122,8 @@ type tables struct {
 	plan     []datumPlan // how Next treats each datum
 	textAt   []int       // each datum's place among the text datums (planString), -1 for the others
 	nText    int         // how many text datums
+	// textDatums are the text datums' indices, in their order among them.
+	textDatums []int
 	// hasInvalid says a datum is DCI_INVALIDDATUMID, the instance's invalid-data list.
 	hasInvalid bool
 }
@@ -534,6 +536,7 @@ func (c *Class) compile() error {
 		t.textAt[i] = -1
 		if t.plan[i] == planString {
 			t.textAt[i], t.nText = t.nText, t.nText+1
+			t.textDatums = append(t.textDatums, i)
 		}
 	}
 	return c.resolveDerived()

@@ -87,11 +87,30 @@ func growValues(dst []Value, n int) []Value {
 	return dst[:n]
 }
 
-// unpack fills row with the values of slot.
+// unpack fills row with the values of slot: Next's previous row, so each value's cells are
+// read in one pass, then the texts.
 func (cv *ClassValues) unpack(row []Value, slot int) {
-	base := slot * len(row)
+	nd := len(row)
+	base := slot * nd
+	nums, flags := cv.cols.nums[base:base+nd:base+nd], cv.cols.flags[base:base+nd:base+nd]
 	for d := range row {
-		row[d] = cv.at(slot, d, base+d)
+		n, f := &nums[d], flags[d]
+		row[d] = Value{N: n.N, Change: n.Change, V: n.V, State: f.State, Reason: f.Reason}
+	}
+	c := cv.Class
+	if nt := c.textCount(); nt > 0 {
+		texts := cv.cols.texts[slot*nt : slot*nt+nt : slot*nt+nt]
+		for k, d := range c.tables.textDatums {
+			row[d].S = texts[k]
+		}
+	}
+	if cv.cols.more != nil {
+		ta := c.textAt()
+		for d := range row {
+			if d >= len(ta) || ta[d] < 0 {
+				row[d].S = cv.cols.more[base+d]
+			}
+		}
 	}
 }
 
@@ -100,16 +119,20 @@ func (cv *ClassValues) unpack(row []Value, slot int) {
 func (cols *valueCols) pack(c *Class, row []Value, slot int, more []moreText) []moreText {
 	nd := len(row)
 	base := slot * nd
-	ta, nt := c.textAt(), c.textCount()
+	nums, flags := cols.nums[base:base+nd:base+nd], cols.flags[base:base+nd:base+nd]
+	ta := c.textAt()
 	for d := range row {
 		v := &row[d]
-		cols.nums[base+d] = numCell{N: v.N, Change: v.Change, V: v.V}
-		cols.flags[base+d] = flagCell{State: v.State, Reason: v.Reason}
-		switch {
-		case d < len(ta) && ta[d] >= 0:
-			cols.texts[slot*nt+ta[d]] = v.S
-		case v.S != "":
+		nums[d] = numCell{N: v.N, Change: v.Change, V: v.V}
+		flags[d] = flagCell{State: v.State, Reason: v.Reason}
+		if v.S != "" && (d >= len(ta) || ta[d] < 0) {
 			more = append(more, moreText{i: base + d, s: v.S})
+		}
+	}
+	if nt := c.textCount(); nt > 0 {
+		texts := cols.texts[slot*nt : slot*nt+nt : slot*nt+nt]
+		for k, d := range c.tables.textDatums {
+			texts[k] = row[d].S
 		}
 	}
 	return more

@@ -110,7 +110,9 @@ func (b *rowBuilder) rows(lo, hi int, row, prow []Value, more *[]moreText) (jump
 // row and prow are the worker's scratch (buildRows), more the texts outside the text column.
 func (b *rowBuilder) row(k int, in *Instance, row, pscratch []Value, more *[]moreText) (jumps int) {
 	c, nd, cs, prev := b.c, b.nd, b.cs, b.prev
-	clear(row)
+	if len(c.plan) != nd {
+		clear(row) // a class not compiled: no datum is worked out, each reads as zero
+	}
 	var prow []Value
 	hadPrev := prev != nil && in.slot < len(prev.Insts) && prev.Insts[in.slot] == in
 	newInst := !hadPrev && prev != nil && prev.Sampled

@@ -485,7 +485,7 @@ func TestStatSetInterval(t *testing.T) {
 	// Each keeps of its previous reading only what its value is computed from (issue 38: a set
 	// of 10,000 disks' busy is not 10,000 copies of their whole rows).
 	nd := len(idle.ref.Ctx.Stats.Datums)
-	if len(idle.prev) != 1 || len(busy.prev) >= nd || len(pct.prev) >= nd || len(pct.prev) <= len(busy.prev) {
+	if len(idle.prev) != 1 || len(busy.prev) >= nd || len(pct.prev) > nd || len(pct.prev) <= len(busy.prev) {
 		t.Errorf("previous readings kept: idle %d, busy %d, %%busy %d of %d datums", len(idle.prev), len(busy.prev), len(pct.prev), nd)
 	}
 }
