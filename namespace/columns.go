@@ -47,12 +47,19 @@ func (cv *ClassValues) At(slot, d int) Value {
 func (cv *ClassValues) at(slot, d, i int) Value {
 	n, f := cv.cols.nums[i], cv.cols.flags[i]
 	v := Value{N: n.N, Change: n.Change, V: n.V, State: f.State, Reason: f.Reason}
-	if ta := cv.Class.textAt(); d < len(ta) && ta[d] >= 0 {
-		v.S = cv.cols.texts[slot*cv.Class.textCount()+ta[d]]
-	} else if cv.cols.more != nil {
-		v.S = cv.cols.more[i]
-	}
+	v.S = cv.textOf(slot, d, i)
 	return v
+}
+
+// textOf is the text of the value of datum d in slot, at index i.
+func (cv *ClassValues) textOf(slot, d, i int) string {
+	if ta := cv.Class.textAt(); d < len(ta) && ta[d] >= 0 {
+		return cv.cols.texts[slot*cv.Class.textCount()+ta[d]]
+	}
+	if cv.cols.more != nil {
+		return cv.cols.more[i]
+	}
+	return ""
 }
 
 // valid says whether the value at index i is Valid, and its decoded value: the hot sets' and the
