@@ -351,9 +351,10 @@ func (c *Conn) Fetch(ctx context.Context, pmids []uint32, dst *pcpwire.Result) (
 }
 
 // FetchFunc is Fetch with the result decoded, once pmcd's answer is in, into a buffer every
-// connection shares, handed to use (with the changes) and then taken back: nothing of it may be
-// kept. A fleet's connections wait for their answers without a decoded result each (issue 38:
-// a host's decoded result was 30 KB of its memory).
+// connection shares, handed to use (with the changes) and then taken back with the answer's
+// bytes (pcpwire.Reader.Release): nothing of it may be kept. A fleet's connections wait for
+// their answers without a decoded result or an answer's buffer each (issue 38: 30 KB and 12 KB
+// of a host's memory).
 func (c *Conn) FetchFunc(ctx context.Context, pmids []uint32, use func(changes int32, res *pcpwire.Result)) (changes int32, err error) {
 	return c.fetch(ctx, pmids, nil, use)
 }
@@ -418,6 +419,7 @@ func (c *Conn) fetch(ctx context.Context, pmids []uint32, dst *pcpwire.Result, u
 	}
 	if use != nil {
 		use(changes, dst)
+		c.rd.Release() // nothing of the answer is kept: its buffer serves the other connections
 	}
 	return changes, nil
 }
