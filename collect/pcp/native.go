@@ -36,8 +36,11 @@ type nativeContext struct {
 
 	// What pmcd said of the names asked for, for this generation: each name's pmid (PMIDNull
 	// where pmcd knows none) and each pmid's descriptor.
-	ids   map[string]uint32
-	descs map[uint32]pcpwire.Desc
+	// Another host's pmcd that said the same shares the two maps (shared: never written to
+	// then; native_share.go).
+	ids    map[string]uint32
+	descs  map[uint32]pcpwire.Desc
+	shared bool
 
 	// A fetch's scratch, kept from one fetch to the next: the names last asked for, the pmids
 	// fetched for them and which name each is, and the values made of the result.
@@ -93,8 +96,7 @@ func (x *nativeContext) ready() error {
 // renew starts a generation: what was read of the name space is forgotten.
 func (x *nativeContext) renew() {
 	x.gen++
-	x.ids = map[string]uint32{}
-	x.descs = map[uint32]pcpwire.Desc{}
+	x.ids, x.descs, x.shared = map[string]uint32{}, map[uint32]pcpwire.Desc{}, false
 	x.lastNames = nil
 }
 
@@ -147,6 +149,7 @@ func (x *nativeContext) resolve(ctx context.Context, names []string) error {
 	if err != nil {
 		return x.check(err)
 	}
+	x.own()
 	var need []uint32
 	for i, n := range ask {
 		x.ids[n] = ids[i]
@@ -154,16 +157,16 @@ func (x *nativeContext) resolve(ctx context.Context, names []string) error {
 			need = append(need, ids[i])
 		}
 	}
-	if len(need) == 0 {
-		return nil
+	if len(need) > 0 {
+		ds, err := x.conn.Descs(ctx, need, nil)
+		if err != nil {
+			return x.check(err)
+		}
+		for i, d := range ds {
+			x.descs[need[i]] = d // PMIDNull: pmcd has the name and no descriptor (its agent is gone)
+		}
 	}
-	ds, err := x.conn.Descs(ctx, need, nil)
-	if err != nil {
-		return x.check(err)
-	}
-	for i, d := range ds {
-		x.descs[need[i]] = d // PMIDNull: pmcd has the name and no descriptor (its agent is gone)
-	}
+	x.share()
 	return nil
 }
 
