@@ -1,5 +1,7 @@
 package namespace
 
+import "sync"
+
 // A class's values in a snapshot are kept in columns (issue 38 item 1): each value's numbers in
 // one slice of pointer-free cells, its state and reason in another, and the text of the class's
 // text datums in a third, so that a value costs 26 bytes, not the 48 of a Value (whose string
@@ -191,4 +193,33 @@ func (cols valueCols) sized(c *Class, slots, nd int) valueCols {
 // snapshot shares its columns with it).
 func (cols *valueCols) sameArray(o *valueCols) bool {
 	return len(cols.nums) > 0 && len(o.nums) > 0 && &cols.nums[0] == &o.nums[0]
+}
+
+// spareBufs are a retired snapshot's buffers of one class, which Next fills again.
+type spareBufs struct {
+	cols  valueCols
+	insts []*Instance
+}
+
+// spareLists are Next's lists of spare buffers, one a class, kept between calls rather than in
+// every snapshot's classes (issue 38 item 1: 104 bytes a class a snapshot).
+var spareLists sync.Pool
+
+// takeSpares is an empty list of n spare buffers.
+func takeSpares(n int) *[]spareBufs {
+	p, _ := spareLists.Get().(*[]spareBufs)
+	if p == nil {
+		p = new([]spareBufs)
+	}
+	if cap(*p) < n {
+		*p = make([]spareBufs, n)
+	}
+	*p = (*p)[:n]
+	return p
+}
+
+// putSpares gives a list back, its buffers forgotten.
+func putSpares(p *[]spareBufs) {
+	clear(*p)
+	spareLists.Put(p)
 }

@@ -64,9 +64,6 @@ type ClassValues struct {
 	Times []time.Time
 	// Slack is the reading's ClassSample.Slack.
 	Slack time.Duration
-
-	spare      valueCols // recyclable buffers from a retired snapshot, only inside Next
-	spareInsts []*Instance
 }
 
 // TimeOf is the time of datum index d's values: its own when the reading had times of its own
@@ -80,8 +77,6 @@ func (cv *ClassValues) TimeOf(d int) time.Time {
 	}
 	return cv.Time
 }
-
-func (cv *ClassValues) recycle(v valueCols, in []*Instance) { cv.spare, cv.spareInsts = v, in }
 
 // Value returns the value of datum index d of the instance, and whether the instance is in
 // this snapshot. An instance that is not is never a value: it has been removed, or has not been
@@ -207,7 +202,10 @@ func Next(prev *Snapshot, s *Sample, reuse *Snapshot) *Snapshot {
 	if prev != nil {
 		next.Seq = prev.Seq + 1
 	}
-	// Carry classes not read in this sample.
+	// Carry classes not read in this sample; the retired snapshot's buffers are spare.
+	spares := takeSpares(n)
+	defer putSpares(spares)
+	sp := *spares
 	for i := 0; i < n; i++ {
 		var old valueCols
 		var oldInsts []*Instance
@@ -229,8 +227,7 @@ func Next(prev *Snapshot, s *Sample, reuse *Snapshot) *Snapshot {
 		}
 		next.Classes[i].ResetSeen, next.Classes[i].Restarted, next.Classes[i].Jumps = false, false, 0
 		if spare {
-			// Stash the recyclable buffers in a place buildClass can find them.
-			next.Classes[i].recycle(old, oldInsts)
+			sp[i] = spareBufs{old, oldInsts}
 		}
 	}
 	for i := range s.Classes {
@@ -240,14 +237,11 @@ func Next(prev *Snapshot, s *Sample, reuse *Snapshot) *Snapshot {
 		if prev != nil && idx < len(prev.Classes) && prev.Classes[idx].Class == cs.Class && !s.Restart {
 			pcv = &prev.Classes[idx]
 		}
-		buildClass(&next.Classes[idx], pcv, cs)
+		buildClass(&next.Classes[idx], pcv, cs, &sp[idx])
 		next.Classes[idx].Restarted = s.Restart
 		if prev != nil {
 			next.Changes |= changesOf(pcv, &next.Classes[idx])
 		}
-	}
-	for i := range next.Classes {
-		next.Classes[i].spare, next.Classes[i].spareInsts = valueCols{}, nil
 	}
 	return next
 }
@@ -275,12 +269,12 @@ func changesOf(prev, cur *ClassValues) int {
 	return ch
 }
 
-// buildClass builds the class values of one class sample into out, reusing out's spare rows,
+// buildClass builds the class values of one class sample into out, reusing the spare buffers,
 // with its rates over the interval since prev (nil: none before it).
-func buildClass(out *ClassValues, prev *ClassValues, cs *ClassSample) {
+func buildClass(out *ClassValues, prev *ClassValues, cs *ClassSample, spare *spareBufs) {
 	c := cs.Class
 	nd := len(c.Datums)
-	cols, insts := out.spareRows(c, slotsOf(cs.Insts), nd)
+	cols, insts := spare.rows(c, slotsOf(cs.Insts), nd)
 	*out = ClassValues{Class: c, Sampled: true, Reset: cs.Reset, Time: cs.Time, Start: cs.Start, End: cs.End, Slack: cs.Slack,
 		Err: cs.Err, ErrReason: cs.ErrReason, Insts: insts, cols: cols}
 	if cs.Times != nil {
@@ -339,10 +333,10 @@ func slotsOf(insts []*Instance) int {
 	return slots
 }
 
-// spareRows are the value columns and instance slice of a reading of slots rows of nd datums of
-// c: out's spare ones when they are large enough (the instances cleared), else new ones.
-func (out *ClassValues) spareRows(c *Class, slots, nd int) (valueCols, []*Instance) {
-	cols, insts := out.spare.sized(c, slots, nd), out.spareInsts
+// rows are the value columns and instance slice of a reading of slots rows of nd datums of c:
+// the spare ones when they are large enough (the instances cleared), else new ones.
+func (sp *spareBufs) rows(c *Class, slots, nd int) (valueCols, []*Instance) {
+	cols, insts := sp.cols.sized(c, slots, nd), sp.insts
 	if cap(insts) >= slots {
 		insts = insts[:slots]
 		clear(insts)
