@@ -47,7 +47,8 @@ type nativeContext struct {
 	lastNames []string
 	pmids     []uint32
 	of        []int
-	types     []int32 // each pmid's type, as its descriptor says
+	types     []int32        // each pmid's type, as its descriptor says
+	pos       map[string]int // each name's position in lastNames (sharedPositions)
 	out       pmproxy.Fetched
 	vals      []pmproxy.Value
 }
@@ -309,7 +310,7 @@ func (x *nativeContext) Fetch(ctx context.Context, names ...string) (*pmproxy.Fe
 				x.pmids, x.of, x.types = append(x.pmids, d.PMID), append(x.of, i), append(x.types, d.Type)
 			}
 		}
-		x.lastNames = slices.Clone(names)
+		x.lastNames, x.pos = slices.Clone(names), sharedPositions(names)
 	}
 	if len(x.pmids) == 0 {
 		return nil, fmt.Errorf("pmcd %s: %w: %s", x.spec, pmproxy.ErrUnknownMetric, strings.Join(names, ", "))
@@ -331,11 +332,12 @@ func (x *nativeContext) Fetch(ctx context.Context, names ...string) (*pmproxy.Fe
 	return f, nil
 }
 
-// decode makes the Fetched of a fetch's result: each set's values by its name, numbers as
-// numbers, into slices of one array kept from fetch to fetch.
+// decode makes the Fetched of a fetch's result: each set's values at its name's position
+// (no map of values by name a host), numbers as numbers, into slices of one array kept from
+// fetch to fetch.
 func (x *nativeContext) decode(res *pcpwire.Result) *pmproxy.Fetched {
 	f := &x.out
-	f.Reuse(res.Time)
+	f.ReuseAt(res.Time, x.pos, len(x.lastNames))
 	n := 0
 	for _, s := range res.Sets {
 		n += len(s.Values)
@@ -377,7 +379,7 @@ func (x *nativeContext) decode(res *pcpwire.Result) *pmproxy.Fetched {
 			x.vals[at] = nativeValue(v, typ)
 			at++
 		}
-		f.Values[names[x.of[i]]] = x.vals[start:at:at]
+		f.SetAt(x.of[i], x.vals[start:at:at])
 	}
 	x.vals = x.vals[:at]
 	return f

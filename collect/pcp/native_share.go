@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"hash/fnv"
 	"maps"
+	"slices"
 	"sync"
 
 	"dcimon/pcpwire"
@@ -74,4 +75,46 @@ func (x *nativeContext) namesHash() uint64 {
 		sum += 31 * h.Sum64()
 	}
 	return sum
+}
+
+// positions are the positions of names lists the native contexts fetch, each kept once (the
+// hosts of a fleet ask for the same names), at most keptScales of them.
+var positions struct {
+	sync.Mutex
+	byHash map[uint64][]namesPos
+}
+
+// namesPos is a names list and each name's (first) position in it.
+type namesPos struct {
+	names []string
+	pos   map[string]int
+}
+
+// sharedPositions is each of names' first position among them: a map another context that
+// fetches the same names has already, never written to.
+func sharedPositions(names []string) map[string]int {
+	h := fnv.New64a()
+	for _, n := range names {
+		_, _ = h.Write([]byte(n))
+		_, _ = h.Write([]byte{0})
+	}
+	sum := h.Sum64()
+	positions.Lock()
+	defer positions.Unlock()
+	for _, p := range positions.byHash[sum] {
+		if slices.Equal(p.names, names) {
+			return p.pos
+		}
+	}
+	pos := make(map[string]int, len(names))
+	for i, n := range names {
+		if _, dup := pos[n]; !dup {
+			pos[n] = i
+		}
+	}
+	if positions.byHash == nil || len(positions.byHash) >= keptScales {
+		positions.byHash = map[uint64][]namesPos{}
+	}
+	positions.byHash[sum] = append(positions.byHash[sum], namesPos{slices.Clone(names), pos})
+	return pos
 }

@@ -51,3 +51,21 @@ func sameDescMap(a, b map[uint32]pcpwire.Desc) bool {
 	delete(a, 1<<31)
 	return ok
 }
+
+// Contexts that fetch the same names share one map of their positions, a name given twice at its
+// first; other names have their own.
+func TestSharedPositions(t *testing.T) {
+	a := sharedPositions([]string{"x.one", "x.two", "x.one"})
+	b := sharedPositions([]string{"x.one", "x.two", "x.one"})
+	c := sharedPositions([]string{"x.two", "x.one"})
+	if a["x.one"] != 0 || a["x.two"] != 1 || len(a) != 2 || c["x.one"] != 1 {
+		t.Fatalf("positions %v, %v", a, c)
+	}
+	a["\x00probe"] = 9
+	_, shared := b["\x00probe"]
+	_, other := c["\x00probe"]
+	delete(a, "\x00probe")
+	if !shared || other {
+		t.Errorf("the same names share one map: %v; other names do not: %v", shared, !other)
+	}
+}

@@ -131,7 +131,7 @@ func (h *pcpHost) fillInstances(pc pcpClass, bf *pcpBufs, names map[int64]string
 func (bf *pcpBufs) noteInstances(h *pcpHost, present []string, f *pmproxy.Fetched) {
 	bf.lastIDs, bf.lastLens, bf.noted = bf.lastIDs[:0], bf.lastLens[:0], false
 	for _, m := range present {
-		vs := f.Values[m]
+		vs := f.Get(m)
 		for _, v := range vs {
 			if v.Instance != int64(int32(v.Instance)) {
 				return // not PCP's 32-bit instance numbers: never taken as the same
@@ -152,7 +152,7 @@ func (bf *pcpBufs) sameInstances(h *pcpHost, present []string, f *pmproxy.Fetche
 	}
 	at := 0
 	for i, m := range present {
-		vs := f.Values[m]
+		vs := f.Get(m)
 		if len(vs) != bf.lastLens[i] {
 			return false
 		}
@@ -173,7 +173,7 @@ func (h *pcpHost) unnamed(pc pcpClass, first string, names map[int64]string, f *
 	if pc.Class.Churn {
 		return nil
 	}
-	for _, v := range f.Values[first] {
+	for _, v := range f.Get(first) {
 		if _, known := names[v.Instance]; !known {
 			return fmt.Errorf("%s: instance %d of %s is not in its instance domain on %s (%d instances named)",
 				h.sup.Module, v.Instance, first, h.opt.Hostspec, len(names))
@@ -253,7 +253,7 @@ func (h *pcpHost) bufsOf(c *ns.Class) *pcpBufs {
 func (h *pcpHost) instanceNames(ctx context.Context, metric string, f *pmproxy.Fetched) (map[int64]string, error) {
 	names := h.instNm[metric]
 	fresh := names != nil
-	for _, v := range f.Values[metric] {
+	for _, v := range f.Get(metric) {
 		if _, ok := names[v.Instance]; !ok {
 			fresh = false
 			break
@@ -325,7 +325,7 @@ func (h *pcpHost) plan(pc pcpClass, datums []pcpDatum, f *pmproxy.Fetched) ([]pc
 	for i := range cols {
 		vals[i] = nil
 		if cols[i].kind == colValue {
-			vals[i] = f.Values[cols[i].metric]
+			vals[i] = f.Get(cols[i].metric)
 		}
 	}
 	h.colVals = vals
