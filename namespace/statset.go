@@ -338,9 +338,15 @@ func (v *StatVal) rowIn(cv *ClassValues) []Value {
 		return nil
 	}
 	s := v.set
-	s.row = growValues(s.row, len(cv.Class.Datums))
+	nd := len(cv.Class.Datums)
+	if v.di >= nd {
+		return nil // not a datum of the class as it is now
+	}
+	s.row = growValues(s.row, nd)
 	for _, j := range v.need {
-		s.row[j] = cv.At(in.slot, j)
+		if j < nd {
+			s.row[j] = cv.At(in.slot, j)
+		}
 	}
 	return s.row
 }
@@ -352,7 +358,9 @@ func (v *StatVal) keep(cv *ClassValues, row []Value) {
 	}
 	v.prev = v.prev[:len(v.need)]
 	for k, j := range v.need {
-		v.prev[k] = row[j]
+		if j < len(row) {
+			v.prev[k] = row[j]
+		}
 	}
 	v.prevTime, v.prevReset, v.hasPrev = cv.Time, cv.Reset, true
 }
@@ -362,7 +370,9 @@ func (v *StatVal) prevRow(nd int) []Value {
 	s := v.set
 	s.prow = growValues(s.prow, nd)
 	for k, j := range v.need {
-		s.prow[j] = v.prev[k]
+		if j < nd && k < len(v.prev) {
+			s.prow[j] = v.prev[k]
+		}
 	}
 	return s.prow
 }
