@@ -35,6 +35,7 @@ func Main() {
 	stopProfile := startProfile(os.Getenv("DCIMON_CPUPROFILE"))
 	stopStats := startStats(os.Getenv("DCIMON_STATS")) // stats.go: the soak's figures
 	code := runEnv(ctx, os.Args[1:], headless.RealEnv(), os.Stdout, os.Stderr)
+	writeHeapProfile(os.Getenv("DCIMON_HEAPPROFILE"))
 	stopProfile()
 	stopStats()
 	if s := got.Load(); s != 0 && !(watchMode(os.Args[1:]) && watchEndsClean(syscall.Signal(s))) {
@@ -45,6 +46,26 @@ func Main() {
 
 // signalStatus is the exit status of a program ended by signal s, as a shell reports it.
 func signalStatus(s syscall.Signal) int { return 128 + int(s) }
+
+// writeHeapProfile writes to path, when it is set, the heap in use at the garbage collector's
+// last cycle of the run (DCIMON_HEAPPROFILE, for the memory figures of docs/performance.md:
+// `go tool pprof -sample_index=inuse_space`); called as the run ends, before anything collects
+// what the run held.
+func writeHeapProfile(path string) {
+	if path == "" {
+		return
+	}
+	f, err := os.Create(path)
+	if err == nil {
+		err = pprof.WriteHeapProfile(f)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "dcimon: DCIMON_HEAPPROFILE: %v\n", err)
+	}
+}
 
 // startProfile writes a CPU profile to path when it is set (DCIMON_CPUPROFILE, for the
 // performance work in docs/performance.md); it returns the function that stops it.

@@ -120,6 +120,10 @@ type tables struct {
 	parts    []int // the Part datums, whose interval deltas add up to at most the elapsed time
 	block    uint32
 	plan     []datumPlan // how Next treats each datum
+	textAt   []int       // each datum's place among the text datums (planString), -1 for the others
+	nText    int         // how many text datums
+	// textDatums are the text datums' indices, in their order among them.
+	textDatums []int
 	// hasInvalid says a datum is DCI_INVALIDDATUMID, the instance's invalid-data list.
 	hasInvalid bool
 }
@@ -526,8 +530,14 @@ func (c *Class) compile() error {
 	}
 	t.block = off
 	t.plan = make([]datumPlan, len(c.Datums))
+	t.textAt, t.nText = make([]int, len(c.Datums)), 0
 	for i := range c.Datums {
 		t.plan[i] = planFor(&c.Datums[i])
+		t.textAt[i] = -1
+		if t.plan[i] == planString {
+			t.textAt[i], t.nText = t.nText, t.nText+1
+			t.textDatums = append(t.textDatums, i)
+		}
 	}
 	return c.resolveDerived()
 }

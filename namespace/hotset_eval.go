@@ -84,14 +84,14 @@ func (hs *HotSet) evaluate(e *HotVals, snap *Snapshot, evs []Event) []Event {
 		// The hot loop: the snapshot's rows in slot order. An instance is dereferenced only when
 		// its value ranks among the kept ones (for its name, on ties) or becomes an item.
 		nd, di := len(pc.c.Datums), pc.di
-		insts, vals, route := cv.Insts, cv.Vals, pc.route
+		insts, route := cv.Insts, pc.route
 		if route == nil {
 			for slot, in := range insts {
 				if in == nil {
 					continue // a free slot
 				}
-				if v := &vals[slot*nd+di]; v.State == Valid {
-					e.consider(in, v)
+				if x, ok := cv.valid(slot*nd + di); ok {
+					e.consider(in, x, cv, slot*nd+di)
 				}
 			}
 			continue
@@ -100,14 +100,14 @@ func (hs *HotSet) evaluate(e *HotVals, snap *Snapshot, evs []Event) []Event {
 			if in == nil || slot >= len(route) || route[slot].in != in {
 				continue // a free slot, not a peer, or an instance newer than the route
 			}
-			v := &vals[slot*nd+di]
-			if v.State != Valid {
+			x, ok := cv.valid(slot*nd + di)
+			if !ok {
 				continue
 			}
 			if multi {
-				e.groups[route[slot].g].consider(in, v)
+				e.groups[route[slot].g].consider(in, x, cv, slot*nd+di)
 			} else {
-				e.consider(in, v)
+				e.consider(in, x, cv, slot*nd+di)
 			}
 		}
 	}
@@ -173,9 +173,9 @@ func (v *HotVals) qualifies(x float64) bool {
 	return true
 }
 
-// consider offers one peer's valid value to the peer set (SPMI-HOT-9, SPMI-HOT-10).
-func (v *HotVals) consider(in *Instance, val *Value) {
-	x := val.V
+// consider offers one peer's valid value to the peer set (SPMI-HOT-9, SPMI-HOT-10): x, its
+// decoded value, at index at of cv's values.
+func (v *HotVals) consider(in *Instance, x float64, cv *ClassValues, at int) {
 	if x != x { // NaN never ranks
 		return
 	}
@@ -185,13 +185,13 @@ func (v *HotVals) consider(in *Instance, val *Value) {
 		if q {
 			v.AvailResp++
 			if v.feed.wants(x) {
-				v.feed.push(hotCand{v: x, in: in, val: val})
+				v.feed.push(hotCand{v: x, in: in, cv: cv, at: at})
 			}
 		}
 	case SiHotAlways:
 		v.AvailResp++
 		if v.feed.wants(x) {
-			v.feed.push(hotCand{v: x, in: in, val: val})
+			v.feed.push(hotCand{v: x, in: in, cv: cv, at: at})
 		}
 	default:
 		if q {
@@ -199,7 +199,7 @@ func (v *HotVals) consider(in *Instance, val *Value) {
 		}
 	}
 	if v.excDue && q && v.exc.wants(x) {
-		v.exc.push(hotCand{v: x, in: in, val: val})
+		v.exc.push(hotCand{v: x, in: in, cv: cv, at: at})
 	}
 }
 
@@ -212,7 +212,7 @@ func (v *HotVals) finish(hs *HotSet, evs []Event) []Event {
 			if fleet {
 				name = c.in.Path() // `web1/Disk/sda`: the host says which one
 			}
-			v.Items = append(v.Items, HotItem{Name: name, Inst: c.in, Val: *c.val})
+			v.Items = append(v.Items, HotItem{Name: name, Inst: c.in, Val: c.value()})
 		}
 	}
 	v.Count = len(v.Items)

@@ -1,10 +1,18 @@
 package namespace
 
-// hotCand is one peer value offered to a ranking.
+// hotCand is one peer value offered to a ranking: its decoded value, and where the whole value
+// is (at, the index of its value in cv).
 type hotCand struct {
-	v   float64
-	in  *Instance
-	val *Value
+	v  float64
+	in *Instance
+	cv *ClassValues
+	at int
+}
+
+// value is the candidate's whole value.
+func (c *hotCand) value() Value {
+	nd := len(c.cv.Class.Datums)
+	return c.cv.at(c.at/nd, c.at%nd, c.at)
 }
 
 // hotTop keeps the k best candidates offered to it (k = 0: all of them) in a heap whose root is

@@ -41,8 +41,9 @@ type Sample struct {
 	Restart bool
 }
 
-// ClassValues are the values of one class in a snapshot. Vals is indexed by
-// instance slot × len(Class.Datums) + datum index; Insts by slot (nil for a free slot).
+// ClassValues are the values of one class in a snapshot, read by Value, At and RowInto; kept in
+// columns indexed by instance slot × len(Class.Datums) + datum index (columns.go); Insts by slot
+// (nil for a free slot).
 type ClassValues struct {
 	Class     *Class
 	Sampled   bool // the class has been read at least once
@@ -57,15 +58,12 @@ type ClassValues struct {
 	Restarted bool // read after a move in time (Sample.Restart): no rate across, whatever came before
 	Jumps     int  // counters whose rise at this reading was impossible (ReasonImpossibleJump)
 	Insts     []*Instance
-	Vals      []Value
+	cols      valueCols
 	// Times are the times of each datum's values when the reading had its own (ClassSample.Times);
 	// nil when every value is at Time.
 	Times []time.Time
 	// Slack is the reading's ClassSample.Slack.
 	Slack time.Duration
-
-	spare      []Value // recyclable buffers from a retired snapshot, only inside Next
-	spareInsts []*Instance
 }
 
 // TimeOf is the time of datum index d's values: its own when the reading had times of its own
@@ -80,8 +78,6 @@ func (cv *ClassValues) TimeOf(d int) time.Time {
 	return cv.Time
 }
 
-func (cv *ClassValues) recycle(v []Value, in []*Instance) { cv.spare, cv.spareInsts = v, in }
-
 // Value returns the value of datum index d of the instance, and whether the instance is in
 // this snapshot. An instance that is not is never a value: it has been removed, or has not been
 // read yet.
@@ -89,7 +85,7 @@ func (cv *ClassValues) Value(in *Instance, d int) (Value, bool) {
 	if cv == nil || in == nil || in.slot >= len(cv.Insts) || cv.Insts[in.slot] != in {
 		return absent(in), false
 	}
-	return cv.Vals[in.slot*len(cv.Class.Datums)+d], true
+	return cv.At(in.slot, d), true
 }
 
 // JumpRefs lists the statistics of the class whose counters rose further than their hardware can
@@ -104,8 +100,8 @@ func (cv *ClassValues) JumpRefs() []Ref {
 		if in == nil {
 			continue
 		}
-		for d, v := range cv.Vals[slot*nd : slot*nd+nd] {
-			if v.Reason == ReasonImpossibleJump {
+		for d := range nd {
+			if cv.cols.flags[slot*nd+d].Reason == ReasonImpossibleJump {
 				out = append(out, Ref{Ctx: in.Context(), Datum: &cv.Class.Datums[d]})
 			}
 		}
@@ -121,21 +117,20 @@ func absent(in *Instance) Value {
 	return Value{State: Unavailable, Reason: ReasonNotSampled}
 }
 
-// Row returns all values of the instance (one per datum), or nil.
-func (cv *ClassValues) Row(in *Instance) []Value {
-	if cv == nil || in == nil || in.slot >= len(cv.Insts) || cv.Insts[in.slot] != in {
-		return nil
-	}
-	n := len(cv.Class.Datums)
-	return cv.Vals[in.slot*n : in.slot*n+n : in.slot*n+n]
-}
+// Row returns all values of the instance (one per datum) in a slice of its own, or nil; RowInto
+// reads them into a slice kept from one call to the next.
+func (cv *ClassValues) Row(in *Instance) []Value { return cv.RowInto(nil, in) }
 
 // InvalidList is the instance's invalid-data list: the ids of datums not valid for it
 // (DCI_INVALIDDATUMID, DCI-INV-1). Empty means all valid.
 func (cv *ClassValues) InvalidList(in *Instance) []DatumID {
 	var out []DatumID
-	for i, v := range cv.Row(in) {
-		if v.State == Invalid {
+	if cv == nil || in == nil || in.slot >= len(cv.Insts) || cv.Insts[in.slot] != in {
+		return nil
+	}
+	nd := len(cv.Class.Datums)
+	for i := range nd {
+		if cv.cols.flags[in.slot*nd+i].State == Invalid {
 			out = append(out, cv.Class.Datums[i].ID)
 		}
 	}
@@ -207,17 +202,21 @@ func Next(prev *Snapshot, s *Sample, reuse *Snapshot) *Snapshot {
 	if prev != nil {
 		next.Seq = prev.Seq + 1
 	}
-	// Carry classes not read in this sample.
+	// Carry classes not read in this sample; the retired snapshot's buffers are spare.
+	spares := takeSpares(n)
+	defer putSpares(spares)
+	sp := *spares
 	for i := 0; i < n; i++ {
-		var old []Value
+		var old valueCols
 		var oldInsts []*Instance
-		if next.Classes[i].Vals != nil && recycled != nil {
-			old, oldInsts = next.Classes[i].Vals, next.Classes[i].Insts
+		spare := false
+		if next.Classes[i].cols.nums != nil && recycled != nil {
+			old, oldInsts, spare = next.Classes[i].cols, next.Classes[i].Insts, true
 		}
 		if prev != nil && i < len(prev.Classes) {
 			// A buffer the previous snapshot still uses (a class carried unchanged) is not spare.
-			if p := prev.Classes[i].Vals; len(old) > 0 && len(p) > 0 && &old[0] == &p[0] {
-				old, oldInsts = nil, nil
+			if old.sameArray(&prev.Classes[i].cols) {
+				old, oldInsts, spare = valueCols{}, nil, false
 			}
 			if p := prev.Classes[i].Insts; len(oldInsts) > 0 && len(p) > 0 && &oldInsts[0] == &p[0] {
 				oldInsts = nil
@@ -227,9 +226,8 @@ func Next(prev *Snapshot, s *Sample, reuse *Snapshot) *Snapshot {
 			next.Classes[i] = ClassValues{}
 		}
 		next.Classes[i].ResetSeen, next.Classes[i].Restarted, next.Classes[i].Jumps = false, false, 0
-		if old != nil {
-			// Stash the recyclable buffers in a place buildClass can find them.
-			next.Classes[i].recycle(old, oldInsts)
+		if spare {
+			sp[i] = spareBufs{old, oldInsts}
 		}
 	}
 	for i := range s.Classes {
@@ -239,14 +237,11 @@ func Next(prev *Snapshot, s *Sample, reuse *Snapshot) *Snapshot {
 		if prev != nil && idx < len(prev.Classes) && prev.Classes[idx].Class == cs.Class && !s.Restart {
 			pcv = &prev.Classes[idx]
 		}
-		buildClass(&next.Classes[idx], pcv, cs)
+		buildClass(&next.Classes[idx], pcv, cs, &sp[idx])
 		next.Classes[idx].Restarted = s.Restart
 		if prev != nil {
 			next.Changes |= changesOf(pcv, &next.Classes[idx])
 		}
-	}
-	for i := range next.Classes {
-		next.Classes[i].spare, next.Classes[i].spareInsts = nil, nil
 	}
 	return next
 }
@@ -274,14 +269,14 @@ func changesOf(prev, cur *ClassValues) int {
 	return ch
 }
 
-// buildClass builds the class values of one class sample into out, reusing out's spare rows,
+// buildClass builds the class values of one class sample into out, reusing the spare buffers,
 // with its rates over the interval since prev (nil: none before it).
-func buildClass(out *ClassValues, prev *ClassValues, cs *ClassSample) {
+func buildClass(out *ClassValues, prev *ClassValues, cs *ClassSample, spare *spareBufs) {
 	c := cs.Class
 	nd := len(c.Datums)
-	vals, insts := out.spareRows(slotsOf(cs.Insts), nd)
+	cols, insts := spare.rows(c, slotsOf(cs.Insts), nd)
 	*out = ClassValues{Class: c, Sampled: true, Reset: cs.Reset, Time: cs.Time, Start: cs.Start, End: cs.End, Slack: cs.Slack,
-		Err: cs.Err, ErrReason: cs.ErrReason, Insts: insts, Vals: vals}
+		Err: cs.Err, ErrReason: cs.ErrReason, Insts: insts, cols: cols}
 	if cs.Times != nil {
 		out.Times = slices.Clone(cs.Times) // the provider may fill its slice again
 	}
@@ -308,7 +303,7 @@ func buildClass(out *ClassValues, prev *ClassValues, cs *ClassSample) {
 	partial := errReason == ReasonNone || errReason == ReasonProviderError
 	// On the stack: a class of a few rows (a thousand hosts' classes each reading) costs no
 	// allocation of its own.
-	b := rowBuilder{c: c, nd: nd, cs: cs, prev: prev, vals: vals, reset: reset, elapsed: elapsed, window: window, errReason: errReason, partial: partial}
+	b := rowBuilder{c: c, nd: nd, cs: cs, prev: prev, out: &out.cols, reset: reset, elapsed: elapsed, window: window, errReason: errReason, partial: partial}
 	if cs.Times != nil && prev != nil && prev.Sampled {
 		b.own = ownIntervals(cs, prev, nd, elapsed)
 	}
@@ -316,7 +311,7 @@ func buildClass(out *ClassValues, prev *ClassValues, cs *ClassSample) {
 	// Free slots hold no instance; keep their values zero so nothing stale is ever read.
 	for slot, in := range insts {
 		if in == nil {
-			clear(vals[slot*nd : slot*nd+nd])
+			out.cols.clearSlot(c, slot, nd)
 		}
 	}
 }
@@ -338,22 +333,17 @@ func slotsOf(insts []*Instance) int {
 	return slots
 }
 
-// spareRows are the value and instance slices of a reading of slots rows of nd datums: out's
-// spare ones when they are large enough (the instances cleared), else new ones.
-func (out *ClassValues) spareRows(slots, nd int) ([]Value, []*Instance) {
-	vals, insts := out.spare, out.spareInsts
-	if cap(vals) >= slots*nd {
-		vals = vals[:slots*nd]
-	} else {
-		vals = make([]Value, slots*nd)
-	}
+// rows are the value columns and instance slice of a reading of slots rows of nd datums of c:
+// the spare ones when they are large enough (the instances cleared), else new ones.
+func (sp *spareBufs) rows(c *Class, slots, nd int) (valueCols, []*Instance) {
+	cols, insts := sp.cols.sized(c, slots, nd), sp.insts
 	if cap(insts) >= slots {
 		insts = insts[:slots]
 		clear(insts)
 	} else {
 		insts = make([]*Instance, slots)
 	}
-	return vals, insts
+	return cols, insts
 }
 
 // readingReason is why the reading's values may be unavailable: its own reason, a provider

@@ -1,6 +1,7 @@
 package namespace
 
 import (
+	"slices"
 	"time"
 )
 
@@ -30,6 +31,44 @@ type StatSet struct {
 	freed      bool
 	time       time.Time
 	timeChange time.Duration
+	// A statistic's row as read and its previous reading, by datum index (only the datums it
+	// needs filled), kept from one statistic to the next; and what each datum of a class needs.
+	row, prow []Value
+	needs     map[needKey][]int
+}
+
+// needKey is a datum of a class.
+type needKey struct {
+	c  *Class
+	di int
+}
+
+// needOf is the datums whose values datum di's interval value is computed from (intervalValue):
+// itself and, for a derived datum, its arguments and theirs; made once a set for each datum.
+func (s *StatSet) needOf(c *Class, di int) []int {
+	k := needKey{c, di}
+	if need, ok := s.needs[k]; ok {
+		return need
+	}
+	var need []int
+	var walk func(j int)
+	walk = func(j int) {
+		if slices.Contains(need, j) {
+			return
+		}
+		need = append(need, j)
+		if dd := &c.Datums[j]; dd.IsDerived() {
+			for n := range dd.Units.Args() {
+				walk(dd.ArgIndex(n))
+			}
+		}
+	}
+	walk(di)
+	if s.needs == nil {
+		s.needs = map[needKey][]int{}
+	}
+	s.needs[k] = need
+	return need
 }
 
 // StatVal is one statistic of a statset: the SpmiStatVals record (SPMI-SET-4). Val and Err are
@@ -54,8 +93,10 @@ type StatVal struct {
 	read bool
 	gen  uint64
 
-	// The set's previous reading of the whole row, which priming fills (SPMI-SET-15) and each read
-	// replaces; derived values are recomputed from it when the set skipped readings.
+	// The set's previous reading of the datums the statistic needs (need: itself and, derived,
+	// its arguments), which priming fills (SPMI-SET-15) and each read replaces; derived values are
+	// recomputed from it when the set skipped readings.
+	need      []int
 	prev      []Value
 	prevTime  time.Time
 	prevReset [8]byte
@@ -129,7 +170,9 @@ func (s *StatSet) AddRef(ref Ref) (*StatVal, error) {
 	snap := s.src.Snapshot()
 	s.reg.Read(func() {
 		if c := ref.Ctx.Stats; c != nil && !ref.Ctx.Deleted() {
-			v.di = c.DatumIndex(ref.Datum.ID)
+			if v.di = c.DatumIndex(ref.Datum.ID); v.di >= 0 {
+				v.need = s.needOf(c, v.di)
+			}
 		}
 		if snap != nil && v.di >= 0 {
 			v.prime(snap)
@@ -282,18 +325,56 @@ func (v *StatVal) prime(snap *Snapshot) {
 	if cv == nil || !cv.Sampled {
 		return
 	}
-	if row := cv.Row(ctx.StatsInst); row != nil {
+	if row := v.rowIn(cv); row != nil {
 		v.keep(cv, row)
 	}
 }
 
-func (v *StatVal) keep(cv *ClassValues, row []Value) {
-	if cap(v.prev) < len(row) {
-		v.prev = make([]Value, len(row))
+// rowIn is the row of the statistic's instance in cv, the datums it needs filled (in the set's
+// scratch row), or nil when the instance is not in cv.
+func (v *StatVal) rowIn(cv *ClassValues) []Value {
+	in := v.ref.Ctx.StatsInst
+	if in == nil || in.slot >= len(cv.Insts) || cv.Insts[in.slot] != in {
+		return nil
 	}
-	v.prev = v.prev[:len(row)]
-	copy(v.prev, row)
+	s := v.set
+	nd := len(cv.Class.Datums)
+	if v.di >= nd {
+		return nil // not a datum of the class as it is now
+	}
+	s.row = growValues(s.row, nd)
+	for _, j := range v.need {
+		if j < nd {
+			s.row[j] = cv.At(in.slot, j)
+		}
+	}
+	return s.row
+}
+
+// keep takes the needed datums of row as the set's previous reading of the statistic.
+func (v *StatVal) keep(cv *ClassValues, row []Value) {
+	if cap(v.prev) < len(v.need) {
+		v.prev = make([]Value, len(v.need))
+	}
+	v.prev = v.prev[:len(v.need)]
+	for k, j := range v.need {
+		if j < len(row) {
+			v.prev[k] = row[j]
+		}
+	}
 	v.prevTime, v.prevReset, v.hasPrev = cv.Time, cv.Reset, true
+}
+
+// prevRow is the statistic's previous reading by datum index, in the set's scratch.
+func (v *StatVal) prevRow(nd int) []Value {
+	s := v.set
+	s.prow = growValues(s.prow, nd)
+	for k, j := range v.need {
+		if j < nd && k < len(v.prev) {
+			s.prow[j] = v.prev[k]
+		}
+	}
+	return s.prow
 }
 
 // refresh takes the statistic's value from a reading (one step of SpmiGetStatSet).
@@ -310,7 +391,7 @@ func (v *StatVal) refresh(snap *Snapshot) {
 		v.Val, v.Err, v.Time = Value{State: Unavailable, Reason: ReasonNotSampled}, SiNoValue, time.Time{}
 		return
 	}
-	row := cv.Row(ctx.StatsInst)
+	row := v.rowIn(cv)
 	if row == nil {
 		v.Val, v.Err, v.Time = Value{State: Unavailable, Reason: ReasonNoValues}, SiNoValue, cv.Time
 		return
@@ -332,7 +413,7 @@ func (v *StatVal) refresh(snap *Snapshot) {
 		v.Val = cur
 	case v.hasPrev:
 		// The set skipped readings: compute over its own interval (SPMI-SET-7, SPMI-SET-9).
-		v.Val = intervalValue(ctx.Stats, v.di, v.prev, row, cv.Reset != v.prevReset, cv.Time.Sub(v.prevTime).Seconds())
+		v.Val = intervalValue(ctx.Stats, v.di, v.prevRow(len(row)), row, cv.Reset != v.prevReset, cv.Time.Sub(v.prevTime).Seconds())
 	default:
 		v.Val = firstValue(cur, d)
 	}

@@ -482,4 +482,30 @@ func TestStatSetInterval(t *testing.T) {
 		t.Fatalf("SPMI-SET-9: skipped reading: Δ %v idle %v/%v busy %v/%v %%busy %v", s.TimeChange(),
 			idle.Val.Change, idle.Val.V, busy.Val.Change, busy.Val.V, pct.Val.V)
 	}
+	// Each keeps of its previous reading only what its value is computed from (issue 38: a set
+	// of 10,000 disks' busy is not 10,000 copies of their whole rows).
+	nd := len(idle.ref.Ctx.Stats.Datums)
+	if len(idle.prev) != 1 || len(busy.prev) >= nd || len(pct.prev) > nd || len(pct.prev) <= len(busy.prev) {
+		t.Errorf("previous readings kept: idle %d, busy %d, %%busy %d of %d datums", len(idle.prev), len(busy.prev), len(pct.prev), nd)
+	}
+}
+
+// A statistic whose datum is not one of its class as the reading has it (the class declared
+// again with fewer datums) reads as no value, never a panic on what it kept of its row.
+func TestStatSetDatumBeyondClass(t *testing.T) {
+	r, f, src := ssSetup(t)
+	f.set("CPU/cpu0", "idle", 10)
+	s := NewStatSet(r, src)
+	idle := ssAdd(t, s, nil, "CPU/cpu0/idle")
+	if err := s.Read(true); err != nil {
+		t.Fatal(err)
+	}
+	idle.di, idle.need = 99, []int{99, 98}
+	f.now = f.now.Add(time.Second)
+	if err := s.Read(true); err != nil {
+		t.Fatal(err)
+	}
+	if idle.Val.State == Valid || idle.Err == SiSuccess {
+		t.Errorf("a datum beyond its class: %+v %v", idle.Val, idle.Err)
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 )
 
 var be = binary.BigEndian
@@ -75,11 +76,50 @@ type Header struct {
 }
 
 // Reader reads PDUs from a stream (a connection to pmcd) into one buffer it keeps, so that a
-// steady conversation allocates nothing. It is used by one goroutine at a time.
+// steady conversation allocates nothing; or, after Release, into one of a pool the readers
+// share, taken once a PDU's header is in. It is used by one goroutine at a time.
 type Reader struct {
 	r   io.Reader
 	buf []byte
+	box *[]byte // what buf goes back to the pool in (a pointer, so that Put allocates nothing)
+	hdr [HeaderLen]byte
 	max int
+}
+
+// Release gives the reader's buffer to the readers' pool: the body of the PDU read last must no
+// longer be used. A fleet's connections then wait for their next answers without a buffer each
+// (issue 38: 12 KB a host of 8 processors and 16 disks).
+func (r *Reader) Release() {
+	if cap(r.buf) == 0 || cap(r.buf) > maxPooled {
+		r.buf = nil
+		return
+	}
+	if r.box == nil {
+		r.box = new([]byte)
+	}
+	*r.box = r.buf[:0]
+	buffers.Put(r.box)
+	r.buf, r.box = nil, nil
+}
+
+// maxPooled is the largest buffer the pool keeps: a PDU larger than that (a big instance
+// domain) is read into one of its own.
+const maxPooled = 256 << 10
+
+// buffers are the readers' shared buffers (Release).
+var buffers sync.Pool
+
+// take makes sure the reader has a buffer: its own, one of the pool, or a new one.
+func (r *Reader) take() {
+	if cap(r.buf) >= HeaderLen {
+		return
+	}
+	if b, ok := buffers.Get().(*[]byte); ok {
+		r.buf, r.box = (*b)[:0], b
+		*b = nil
+		return
+	}
+	r.buf = make([]byte, 0, 4096)
 }
 
 // NewReader reads PDUs from r, none longer than max bytes (MaxPDU when max ≤ 0).
@@ -100,10 +140,7 @@ const growStep = 64 << 10
 // io.ErrUnexpectedEOF (or the read's own error). A length below the header's or above the
 // limit is a *ProtocolError, found before anything is allocated for it.
 func (r *Reader) Next() (Header, []byte, error) {
-	if cap(r.buf) < HeaderLen {
-		r.buf = make([]byte, 0, 4096)
-	}
-	b := r.buf[:HeaderLen]
+	b := r.hdr[:]
 	if n, err := io.ReadFull(r.r, b); err != nil {
 		if n == 0 {
 			return Header{}, nil, err // io.EOF: the stream ended between PDUs
@@ -118,6 +155,8 @@ func (r *Reader) Next() (Header, []byte, error) {
 		return h, nil, &ProtocolError{PDU: h.Type, Offset: 0, Code: ErrTooBig,
 			Msg: fmt.Sprintf("a length of %d bytes, more than the %d a PDU may have here", h.Len, r.max)}
 	}
+	r.take()
+	r.buf = append(r.buf[:0], b...)
 	have := HeaderLen
 	for have < h.Len {
 		if have == cap(r.buf) {

@@ -141,7 +141,9 @@ func DialSpec(ctx context.Context, h Hostspec, o Options) (*Conn, error) {
 		return nil, c.fail("connect", err, ctx)
 	}
 	c.nc = nc
-	c.br = bufio.NewReaderSize(nc, 8<<10)
+	// 4 KB: a fetch's answer larger than that is read past the buffer, in as many reads as
+	// with a larger one; a fleet's connections each keep it (issue 38).
+	c.br = bufio.NewReaderSize(nc, 4<<10)
 	c.rd = pcpwire.NewReader(c.br, o.MaxPDU)
 	stop := c.arm(ctx)
 	err = c.handshake()
@@ -365,8 +367,17 @@ func (c *Conn) fail(op string, err error, ctx context.Context) error {
 // send writes the request in c.wbuf.
 func (c *Conn) send() error {
 	_, err := c.nc.Write(c.wbuf)
+	if cap(c.wbuf) > maxKeptRequest {
+		// A long request (the names of a host's metrics, once a connection) is not kept for a
+		// fetch's few hundred bytes (issue 38: 5 KB a host of a fleet).
+		c.wbuf = nil
+	}
 	return err
 }
+
+// maxKeptRequest is the largest request buffer a connection keeps between requests: a fetch of
+// a thousand metrics.
+const maxKeptRequest = 4 << 10
 
 // receive reads the answer to a request: a PDU of type want, or pmcd's error code. Positive
 // codes before it (state changes, PCPF-13) are gathered in changes when the request is a fetch.

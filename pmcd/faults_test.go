@@ -257,6 +257,13 @@ func TestRequestTooLarge(t *testing.T) {
 	if err != nil || len(got) != 3000 || got[0] != pcpwire.PMIDNull || got[2999] != ids[0] {
 		t.Errorf("3000 names: %d, %v", len(got), err)
 	}
+	// Their requests' buffer is not kept for the fetches after (issue 38).
+	if cap(c.wbuf) > maxKeptRequest {
+		t.Errorf("a buffer of %d bytes kept after the names' requests", cap(c.wbuf))
+	}
+	if _, err := c.Fetch(tctx(t), ids, &r); err != nil || len(r.Sets[0].Values) != 1 || cap(c.wbuf) == 0 {
+		t.Errorf("a fetch after: %+v %v, buffer %d", r, err, cap(c.wbuf))
+	}
 }
 
 // pmcd killed: the connection reports it (and is not used again); a pmcd started again on the

@@ -332,22 +332,53 @@ func (v Value) Float64() (float64, error) {
 	return strconv.ParseFloat(v.Text, 64)
 }
 
-// Fetched is one fetch: the time pmcd read the values, and each metric's values by name.
+// Fetched is one fetch: the time pmcd read the values, and each metric's values by name (Get).
 type Fetched struct {
-	Time   time.Time
+	Time time.Time
+	// Values are each metric's values by name, unless the fetch has them by position (ReuseAt:
+	// a native context, which asks for the same names fetch after fetch); Get reads either.
 	Values map[string][]Value
 	// Errs are the PCP status codes (pcpwire.Code: PM_ERR_PERMISSION, a PMDA's "No
 	// permission") pmcd gave instead of values, by metric; nil when it gave none. Read over
 	// pmcd's own protocol only.
 	Errs map[string]int32
 
-	index map[string]map[int64]int // metric → instance → position in Values, made at the first Lookup
+	pos   map[string]int // each name's position in byPos (shared, never written to); nil: by name
+	byPos [][]Value
+	index map[string]map[int64]int // metric → instance → position in its values, made at the first Lookup
 }
+
+// Get is metric's values in the fetch; none when the fetch has none of it.
+func (f *Fetched) Get(metric string) []Value {
+	if f.pos != nil {
+		if i, ok := f.pos[metric]; ok {
+			return f.byPos[i]
+		}
+		return nil
+	}
+	return f.Values[metric]
+}
+
+// ReuseAt empties f for another fetch at t whose values are set by position (SetAt): pos is
+// each name's position among n (a map never written to, which the fetches of the same names
+// share; issue 38: no map of values by name a host).
+func (f *Fetched) ReuseAt(t time.Time, pos map[string]int, n int) {
+	f.Time, f.pos, f.Values = t, pos, nil
+	f.byPos = slices.Grow(f.byPos[:0], n)[:n]
+	clear(f.byPos)
+	clear(f.Errs)
+	for _, ix := range f.index {
+		clear(ix)
+	}
+}
+
+// SetAt sets the values of the name at position i (ReuseAt).
+func (f *Fetched) SetAt(i int, vs []Value) { f.byPos[i] = vs }
 
 // Reuse empties f for another fetch at t, keeping its maps' room: the values read from it
 // before are not to be used after (a native context fetches into one Fetched again and again).
 func (f *Fetched) Reuse(t time.Time) {
-	f.Time = t
+	f.Time, f.pos = t, nil
 	if f.Values == nil {
 		f.Values = map[string][]Value{}
 	}
@@ -361,7 +392,7 @@ func (f *Fetched) Reuse(t time.Time) {
 // Lookup is metric's value for instance inst; inst -1 is a metric with no instance domain, or
 // the only value a metric has. Looking an instance up costs a map access, whatever the count.
 func (f *Fetched) Lookup(metric string, inst int64) (Value, bool) {
-	return f.LookupIn(metric, f.Values[metric], inst)
+	return f.LookupIn(metric, f.Get(metric), inst)
 }
 
 // LookupIn is Lookup where vs are already metric's values in f (a caller that planned its

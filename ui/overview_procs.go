@@ -69,28 +69,27 @@ type ranked struct {
 // has thousands of processes and the block shows a handful.
 func topN(cv *namespace.ClassValues, di, n int, dst []ranked) ([]ranked, int) {
 	dst = dst[:0]
-	nd := len(cv.Class.Datums)
 	valid := 0
 	for slot, in := range cv.Insts {
 		if in == nil || di < 0 {
 			continue
 		}
-		v := cv.Vals[slot*nd+di]
-		if v.State != namespace.Valid {
+		x, ok := cv.ValidAt(slot, di)
+		if !ok {
 			continue
 		}
 		valid++
-		if len(dst) == n && v.V <= dst[n-1].v {
+		if len(dst) == n && x <= dst[n-1].v {
 			continue
 		}
 		if len(dst) < n {
 			dst = append(dst, ranked{})
 		}
 		i := len(dst) - 1
-		for ; i > 0 && dst[i-1].v < v.V; i-- {
+		for ; i > 0 && dst[i-1].v < x; i-- {
 			dst[i] = dst[i-1]
 		}
-		dst[i] = ranked{slot, v.V}
+		dst[i] = ranked{slot, x}
 	}
 	return dst, valid
 }
@@ -141,7 +140,7 @@ func (m *Model) overviewProcs(w, h int) []ovLine {
 		// "72.4 MiB…" was cut).
 		texts := m.ov.texts[:0]
 		for _, r := range top {
-			t := procValueText(b, cv.Vals[r.slot*len(pc.c.Datums)+di], ms)
+			t := procValueText(b, cv.At(r.slot, di), ms)
 			texts = append(texts, t)
 			b.width = max(b.width, width(t))
 		}
@@ -221,20 +220,18 @@ func procHeader(b procBlock, mem bool, w int) string {
 // procRow is one process of a block, in procHeader's columns; the command line takes the rest of
 // the width.
 func (m *Model) procRow(cv *namespace.ClassValues, pc *procCols, b procBlock, di int, ms views.Measure, slot int, memTotal float64, w int, txt string) string {
-	nd := len(pc.c.Datums)
-	row := cv.Vals[slot*nd : (slot+1)*nd]
 	get := func(i int) namespace.Value {
 		if i < 0 {
 			return namespace.Value{State: namespace.Unavailable, Reason: namespace.ReasonNotSupported}
 		}
-		return row[i]
+		return cv.At(slot, i)
 	}
 	var sb strings.Builder
 	m.st.Text.Normal.writePadLeft(&sb, cv.Insts[slot].Context().Name, 7)
 	sb.WriteByte(' ')
 	m.st.Text.Muted.writePad(&sb, cut(safe(get(pc.user).S), 8), 8)
 	sb.WriteByte(' ')
-	v := row[di]
+	v := cv.At(slot, di)
 	ink := m.st.Text.Normal
 	if b.stat == "cpu" && ms.Base(v.V) >= procBusyAt {
 		ink = m.st.Text.Warn

@@ -375,7 +375,7 @@ func (h *pcpHost) readNode(ctx context.Context, n *pcpNode, f *pmproxy.Fetched) 
 	// The instances are those any of the node's metrics has a value for now.
 	seen := map[int64]bool{}
 	for _, m := range n.metrics {
-		for _, v := range f.Values[m] {
+		for _, v := range f.Get(m) {
 			seen[v.Instance] = v.Instance >= 0
 		}
 	}

@@ -34,6 +34,9 @@ type fleetPMCD struct {
 	valFmt map[uint32]uint32
 	indoms map[uint32][]pcpwire.Instance
 	sec    atomic.Int64
+	// change, when set, is sent as the state-change flags before the next fetch's result (an
+	// agent restarted), as pmcd sends them; then cleared.
+	change atomic.Int32
 }
 
 func newFleetPMCD(tb testing.TB, ncpu, ndisk, nif int) *fleetPMCD {
@@ -160,6 +163,9 @@ func (f *fleetPMCD) serve(c net.Conn) {
 			for i := range n {
 				id := be.Uint32(body[16+4*i:])
 				res.Sets = append(res.Sets, pcpwire.ValueSet{PMID: id, ValFmt: f.valFmt[id], Values: f.vals[id]})
+			}
+			if ch := f.change.Swap(0); ch != 0 {
+				out = pcpwire.AppendError(out, from, pcpwire.Code(ch))
 			}
 			out = pcpwire.AppendResult(out, from, false, &res)
 		default:

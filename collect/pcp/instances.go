@@ -50,7 +50,7 @@ func (h *pcpHost) parentsNow(ctx context.Context, pc pcpClass, bf *pcpBufs, pres
 		bf.parents = make(map[string]int64, len(pn))
 	}
 	clear(bf.parents)
-	for _, v := range f.Values[pm] {
+	for _, v := range f.Get(pm) {
 		bf.parents[pn[v.Instance]] = v.Instance
 	}
 	return bf.parents, nil
@@ -78,7 +78,7 @@ func (s *specMaker) instances(present []string) (specs []ns.InstanceSpec, ids []
 		if mi == 1 {
 			seen = s.bf.seenOf(ids)
 		}
-		for k, v := range s.f.Values[m] {
+		for k, v := range s.f.Get(m) {
 			if seen != nil {
 				if seen[v.Instance] {
 					continue
@@ -174,7 +174,7 @@ func (s *specMaker) asLastTime(name string, inst int64) (ns.InstanceSpec, bool) 
 // reading), and false when the metric has no text for it.
 func (s *specMaker) namedByMetric(sp ns.InstanceSpec, name string, inst int64) (ns.InstanceSpec, bool) {
 	named := false
-	for _, nv := range s.f.Values[s.nameMetric] {
+	for _, nv := range s.f.Get(s.nameMetric) {
 		if nv.Instance != inst || nv.Text == "" {
 			continue
 		}

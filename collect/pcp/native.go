@@ -36,16 +36,19 @@ type nativeContext struct {
 
 	// What pmcd said of the names asked for, for this generation: each name's pmid (PMIDNull
 	// where pmcd knows none) and each pmid's descriptor.
-	ids   map[string]uint32
-	descs map[uint32]pcpwire.Desc
+	// Another host's pmcd that said the same shares the two maps (shared: never written to
+	// then; native_share.go).
+	ids    map[string]uint32
+	descs  map[uint32]pcpwire.Desc
+	shared bool
 
 	// A fetch's scratch, kept from one fetch to the next: the names last asked for, the pmids
-	// fetched for them and which name each is, the result decoded, and the values made of it.
+	// fetched for them and which name each is, and the values made of the result.
 	lastNames []string
 	pmids     []uint32
 	of        []int
-	types     []int32 // each pmid's type, as its descriptor says
-	res       pcpwire.Result
+	types     []int32        // each pmid's type, as its descriptor says
+	pos       map[string]int // each name's position in lastNames (sharedPositions)
 	out       pmproxy.Fetched
 	vals      []pmproxy.Value
 }
@@ -94,8 +97,7 @@ func (x *nativeContext) ready() error {
 // renew starts a generation: what was read of the name space is forgotten.
 func (x *nativeContext) renew() {
 	x.gen++
-	x.ids = map[string]uint32{}
-	x.descs = map[uint32]pcpwire.Desc{}
+	x.ids, x.descs, x.shared = map[string]uint32{}, map[uint32]pcpwire.Desc{}, false
 	x.lastNames = nil
 }
 
@@ -148,6 +150,7 @@ func (x *nativeContext) resolve(ctx context.Context, names []string) error {
 	if err != nil {
 		return x.check(err)
 	}
+	x.own()
 	var need []uint32
 	for i, n := range ask {
 		x.ids[n] = ids[i]
@@ -155,16 +158,16 @@ func (x *nativeContext) resolve(ctx context.Context, names []string) error {
 			need = append(need, ids[i])
 		}
 	}
-	if len(need) == 0 {
-		return nil
+	if len(need) > 0 {
+		ds, err := x.conn.Descs(ctx, need, nil)
+		if err != nil {
+			return x.check(err)
+		}
+		for i, d := range ds {
+			x.descs[need[i]] = d // PMIDNull: pmcd has the name and no descriptor (its agent is gone)
+		}
 	}
-	ds, err := x.conn.Descs(ctx, need, nil)
-	if err != nil {
-		return x.check(err)
-	}
-	for i, d := range ds {
-		x.descs[need[i]] = d // PMIDNull: pmcd has the name and no descriptor (its agent is gone)
-	}
+	x.share()
 	return nil
 }
 
@@ -307,31 +310,36 @@ func (x *nativeContext) Fetch(ctx context.Context, names ...string) (*pmproxy.Fe
 				x.pmids, x.of, x.types = append(x.pmids, d.PMID), append(x.of, i), append(x.types, d.Type)
 			}
 		}
-		x.lastNames = slices.Clone(names)
+		x.lastNames, x.pos = slices.Clone(names), sharedPositions(names)
 	}
 	if len(x.pmids) == 0 {
 		return nil, fmt.Errorf("pmcd %s: %w: %s", x.spec, pmproxy.ErrUnknownMetric, strings.Join(names, ", "))
 	}
-	changes, err := x.conn.Fetch(ctx, x.pmids, &x.res)
+	// The values are decoded under the names and descriptors they were asked with, from a
+	// result that is pmcd.Conn's only while they are (FetchFunc).
+	var f *pmproxy.Fetched
+	changes, err := x.conn.FetchFunc(ctx, x.pmids, func(_ int32, res *pcpwire.Result) { f = x.decode(res) })
 	if err != nil {
 		return nil, x.check(err)
 	}
 	if changes&(pcpwire.ChangeAgent|pcpwire.ChangeNames) != 0 {
 		// An agent came, went or restarted, or the names changed, before these values were
 		// taken: they are the new state's, read under a new generation, and the descriptors
-		// and pmids are asked for again at the next request.
+		// and pmids are asked for again at the next request. (Renewed before decoding, the
+		// names asked for were gone: a panic, issue 38.)
 		x.renew()
 	}
-	return x.decode(), nil
+	return f, nil
 }
 
-// decode makes the Fetched of the last result: each set's values by its name, numbers as
-// numbers, into slices of one array kept from fetch to fetch.
-func (x *nativeContext) decode() *pmproxy.Fetched {
+// decode makes the Fetched of a fetch's result: each set's values at its name's position
+// (no map of values by name a host), numbers as numbers, into slices of one array kept from
+// fetch to fetch.
+func (x *nativeContext) decode(res *pcpwire.Result) *pmproxy.Fetched {
 	f := &x.out
-	f.Reuse(x.res.Time)
+	f.ReuseAt(res.Time, x.pos, len(x.lastNames))
 	n := 0
-	for _, s := range x.res.Sets {
+	for _, s := range res.Sets {
 		n += len(s.Values)
 	}
 	// The last fetch's values stay in the array until overwritten: a string value the same as
@@ -340,7 +348,7 @@ func (x *nativeContext) decode() *pmproxy.Fetched {
 	x.vals = slices.Grow(x.vals[:0], n)[:n]
 	at := 0
 	names := x.lastNames
-	for i, s := range x.res.Sets {
+	for i, s := range res.Sets {
 		if s.Err != 0 && i < len(x.of) {
 			// Why the metric has no values (the proc PMDA's "No permission"), for the class
 			// that reads it to say (issue 40 item 5).
@@ -353,10 +361,9 @@ func (x *nativeContext) decode() *pmproxy.Fetched {
 			continue
 		}
 		// The sets come in the order asked for: the pmid's type is known by its place, unless
-		// pmcd answered another pmid there, or said before these values that the name space
-		// changed (renew: the descriptors are then read again, and these are decoded as before).
+		// pmcd answered another pmid there.
 		var typ int32
-		if x.lastNames != nil && i < len(x.pmids) && s.PMID == x.pmids[i] {
+		if i < len(x.pmids) && s.PMID == x.pmids[i] {
 			typ = x.types[i]
 		} else {
 			typ = x.descs[s.PMID].Type
@@ -372,7 +379,7 @@ func (x *nativeContext) decode() *pmproxy.Fetched {
 			x.vals[at] = nativeValue(v, typ)
 			at++
 		}
-		f.Values[names[x.of[i]]] = x.vals[start:at:at]
+		f.SetAt(x.of[i], x.vals[start:at:at])
 	}
 	x.vals = x.vals[:at]
 	return f

@@ -24,7 +24,7 @@ func (h *pcpHost) noInstances(pc pcpClass, present []string, f *pmproxy.Fetched)
 	if len(present) == 0 && h.descs != nil {
 		return collect.ClassReading{Class: pc.Class, Specs: []ns.InstanceSpec{}}, true
 	}
-	if pc.Denied == "" || len(present) == 0 || len(f.Values[present[0]]) > 0 {
+	if pc.Denied == "" || len(present) == 0 || len(f.Get(present[0])) > 0 {
 		return collect.ClassReading{}, false
 	}
 	if h.recorded {

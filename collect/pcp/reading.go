@@ -111,14 +111,14 @@ func (h *pcpHost) fillInstances(pc pcpClass, bf *pcpBufs, names map[int64]string
 	nd := len(c.Datums)
 	raw := slices.Grow(bf.raw[:0], nd*len(bf.sorted))[:nd*len(bf.sorted)]
 	bf.raw = raw
-	cols := h.plan(pc, pc.Datums, f)
+	cols, vals := h.plan(pc, pc.Datums, f)
 	text := -1
 	if pc.InstText != 0 {
 		text = c.DatumIndex(ns.DatumID(pc.InstText))
 	}
 	for i, j := range bf.order {
 		row := raw[i*nd : (i+1)*nd]
-		h.fillPlanned(row, pc, cols, f, bf.ids[j], bf.poss[j])
+		h.fillPlanned(row, pc, cols, vals, f, bf.ids[j], bf.poss[j])
 		if text >= 0 {
 			row[text] = ns.RawS(ns.Clip(names[bf.ids[j]], 255))
 		}
@@ -131,7 +131,7 @@ func (h *pcpHost) fillInstances(pc pcpClass, bf *pcpBufs, names map[int64]string
 func (bf *pcpBufs) noteInstances(h *pcpHost, present []string, f *pmproxy.Fetched) {
 	bf.lastIDs, bf.lastLens, bf.noted = bf.lastIDs[:0], bf.lastLens[:0], false
 	for _, m := range present {
-		vs := f.Values[m]
+		vs := f.Get(m)
 		for _, v := range vs {
 			if v.Instance != int64(int32(v.Instance)) {
 				return // not PCP's 32-bit instance numbers: never taken as the same
@@ -152,7 +152,7 @@ func (bf *pcpBufs) sameInstances(h *pcpHost, present []string, f *pmproxy.Fetche
 	}
 	at := 0
 	for i, m := range present {
-		vs := f.Values[m]
+		vs := f.Get(m)
 		if len(vs) != bf.lastLens[i] {
 			return false
 		}
@@ -173,7 +173,7 @@ func (h *pcpHost) unnamed(pc pcpClass, first string, names map[int64]string, f *
 	if pc.Class.Churn {
 		return nil
 	}
-	for _, v := range f.Values[first] {
+	for _, v := range f.Get(first) {
 		if _, known := names[v.Instance]; !known {
 			return fmt.Errorf("%s: instance %d of %s is not in its instance domain on %s (%d instances named)",
 				h.sup.Module, v.Instance, first, h.opt.Hostspec, len(names))
@@ -253,7 +253,7 @@ func (h *pcpHost) bufsOf(c *ns.Class) *pcpBufs {
 func (h *pcpHost) instanceNames(ctx context.Context, metric string, f *pmproxy.Fetched) (map[int64]string, error) {
 	names := h.instNm[metric]
 	fresh := names != nil
-	for _, v := range f.Values[metric] {
+	for _, v := range f.Get(metric) {
 		if _, ok := names[v.Instance]; !ok {
 			fresh = false
 			break
@@ -289,15 +289,16 @@ func (h *pcpHost) fillRow(row []ns.Raw, pc pcpClass, f *pmproxy.Fetched, inst in
 
 // fillRowFrom is fillRow from the given datums (a fixed instance's, its metrics named).
 func (h *pcpHost) fillRowFrom(row []ns.Raw, pc pcpClass, datums []pcpDatum, f *pmproxy.Fetched, inst int64) {
-	h.fillPlanned(row, pc, h.plan(pc, datums, f), f, inst, -1)
+	cols, vals := h.plan(pc, datums, f)
+	h.fillPlanned(row, pc, cols, vals, f, inst, -1)
 }
 
-// pcpCol is how one datum of a class is read from one fetch, worked out once for all its
-// instances: the datum's place in the class, its metric's values, type and factor.
+// pcpCol is how one datum of a class is read from a fetch, worked out once for all its
+// instances and fetches: the datum's place in the class, its metric, type and factor (its
+// metric's values in a fetch are beside it, plan's second result).
 type pcpCol struct {
 	at     int // the datum's index in the class
 	metric string
-	vals   []pmproxy.Value
 	typ    string
 	mult   float64
 	kind   uint8
@@ -306,24 +307,29 @@ type pcpCol struct {
 	long   bool // text kept to schema.MaxCmdline, not HostTextSize (a process's command line)
 }
 
-// plan works out how each of datums is read from f: once per context for the class (the
-// descriptors and factors do not change within one), the values at each fetch.
-func (h *pcpHost) plan(pc pcpClass, datums []pcpDatum, f *pmproxy.Fetched) []pcpCol {
+// plan works out how each of datums is read from f: the columns once per context for the class
+// (the descriptors and factors do not change within one; hosts whose pmcds said the same share
+// them, sharedPlan), and each column's values in f, in the host's scratch (valid until the next
+// plan).
+func (h *pcpHost) plan(pc pcpClass, datums []pcpDatum, f *pmproxy.Fetched) ([]pcpCol, [][]pmproxy.Value) {
 	key := &datums[0]
 	if h.plans == nil {
 		h.plans = map[*pcpDatum][]pcpCol{}
 	}
 	cols, ok := h.plans[key]
 	if !ok {
-		cols = h.planOnce(pc, datums)
+		cols = h.sharedPlan(pc, datums)
 		h.plans[key] = cols
 	}
+	vals := slices.Grow(h.colVals[:0], len(cols))[:len(cols)]
 	for i := range cols {
+		vals[i] = nil
 		if cols[i].kind == colValue {
-			cols[i].vals = f.Values[cols[i].metric]
+			vals[i] = f.Get(cols[i].metric)
 		}
 	}
-	return cols
+	h.colVals = vals
+	return cols, vals
 }
 
 // planOnce is plan's part that depends on the context alone.
@@ -363,7 +369,7 @@ func (h *pcpHost) planOnce(pc pcpClass, datums []pcpDatum) []pcpCol {
 
 // fillPlanned fills one instance's raw values by cols; pos, when not -1, is where the instance
 // usually is in each metric's values (the metrics of one domain list their instances alike).
-func (h *pcpHost) fillPlanned(row []ns.Raw, pc pcpClass, cols []pcpCol, f *pmproxy.Fetched, inst int64, pos int) {
+func (h *pcpHost) fillPlanned(row []ns.Raw, pc pcpClass, cols []pcpCol, vals [][]pmproxy.Value, f *pmproxy.Fetched, inst int64, pos int) {
 	missing := ns.RawNA(ns.ReasonNotSupported)
 	listAt := pc.Class.DatumIndex(ns.InvalidDatumID)
 	if listAt >= 0 {
@@ -377,7 +383,7 @@ func (h *pcpHost) fillPlanned(row []ns.Raw, pc pcpClass, cols []pcpCol, f *pmpro
 		if h.fillFixed(row, c, f) {
 			continue
 		}
-		h.fillValue(row, c, f, inst, pos)
+		h.fillValue(row, c, vals[k], f, inst, pos)
 	}
 	if listAt >= 0 {
 		h.fillInvalidList(row, pc, listAt)
@@ -405,22 +411,22 @@ func (h *pcpHost) fillFixed(row []ns.Raw, c *pcpCol, f *pmproxy.Fetched) bool {
 	return true
 }
 
-// fillValue fills column c of instance inst (at pos among the metric's values, when it is
+// fillValue fills column c of instance inst (at pos among the metric's values vs, when it is
 // there) from the fetch, checked against its type and the column's own check.
-func (h *pcpHost) fillValue(row []ns.Raw, c *pcpCol, f *pmproxy.Fetched, inst int64, pos int) {
+func (h *pcpHost) fillValue(row []ns.Raw, c *pcpCol, vs []pmproxy.Value, f *pmproxy.Fetched, inst int64, pos int) {
 	want := inst
 	if c.inst != 0 {
 		want = c.inst
 	}
 	var val pmproxy.Value
 	ok := false
-	if want == inst && pos >= 0 && pos < len(c.vals) && c.vals[pos].Instance == inst {
-		val, ok = c.vals[pos], true
+	if want == inst && pos >= 0 && pos < len(vs) && vs[pos].Instance == inst {
+		val, ok = vs[pos], true
 	} else {
-		val, ok = f.LookupIn(c.metric, c.vals, want) // c.vals are f.Values[c.metric]
+		val, ok = f.LookupIn(c.metric, vs, want) // vs are f.Get(c.metric)
 	}
 	if !ok {
-		if h.archive != nil && len(c.vals) == 0 {
+		if h.archive != nil && len(vs) == 0 {
 			// An archive that has no value of the metric yet at this time (pmlogger logs it
 			// in a group of its own, later): said so, never 0 (issue 39 item 1).
 			row[c.at] = ns.RawNA(ns.ReasonNotRecordedYet)

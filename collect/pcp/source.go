@@ -90,7 +90,8 @@ type pcpHost struct {
 	scaled   bool
 	scaleGen uint64
 	bufs     map[*ns.Class]*pcpBufs
-	plans    map[*pcpDatum][]pcpCol // by a class's (or fixed instance's) first datum; per context
+	plans    map[*pcpDatum][]pcpCol // by a class's (or fixed instance's) first datum; per context (plan.go)
+	colVals  [][]pmproxy.Value      // a plan's columns' values in the last fetch (plan)
 
 	// dial opens the host's archive in place of a pmproxy context (ArchiveProviders).
 	dial func() (pcpContext, error)
