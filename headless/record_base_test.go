@@ -3,8 +3,13 @@ package headless
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
 	"testing"
+	"time"
 )
 
 // Issue 39 item 7: a base name that names no file of its own is refused before anything is read
@@ -21,5 +26,34 @@ func TestRecordRefusesNoBaseName(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
 		t.Errorf("files written: %v", ents)
+	}
+}
+
+// Issue 38 item 4: a recording runs on one processor (its samples' work is a millisecond a second:
+// no second thread woken for each), the environment's GOMAXPROCS winning, and the caller's setting
+// is back once it ends.
+func TestRecordOnOneProcessor(t *testing.T) {
+	for _, env := range []string{"", "2"} {
+		was := runtime.GOMAXPROCS(2)
+		now := time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)
+		var during []int
+		e := Env{Now: func() time.Time { return now }, Loc: time.UTC,
+			Sleep: func(ctx context.Context, d time.Duration) error {
+				during = append(during, runtime.GOMAXPROCS(0))
+				now = now.Add(d)
+				return ctx.Err()
+			},
+			Getenv: func(k string) string { return map[string]string{"HOME": "/nonexistent", "GOMAXPROCS": env}[k] }}
+		o := RecordOptions{Common: Common{Source: "synthetic:disks=1,nics=1,cpus=1,seed=3"}, Base: filepath.Join(t.TempDir(), "r"),
+			Interval: time.Second, Duration: 3 * time.Second, Version: 2}
+		err := Record(context.Background(), o, e, io.Discard)
+		after := runtime.GOMAXPROCS(was)
+		want := 1
+		if env != "" {
+			want = 2
+		}
+		if err != nil || len(during) == 0 || slices.ContainsFunc(during, func(n int) bool { return n != want }) || after != 2 {
+			t.Errorf("GOMAXPROCS=%q: %v; processors while recording %v, want %d; after %d, want 2", env, err, during, want, after)
+		}
 	}
 }
