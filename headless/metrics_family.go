@@ -208,16 +208,7 @@ func withSuffix(n, suffix string, counter bool) string {
 // dcimon_dds_<vendor>_<its own name>. Its PCP name is the datum's where PCP's Linux PMDA (or the
 // user's # PCP5 line) has one for the whole family, else dcimon.<the same parts>.
 func newFamily(reg *ns.Registry, c *ns.Class, d *ns.Datum) *family {
-	cv := conversionOf(c, d)
-	declared := false
-	if h := d.PCP.Host; h != nil && extension(c, extFamily) != "" && !d.IsDerived() && !d.IsText() {
-		if dcv, ok := declaredConversion(d, h); ok {
-			declared = true
-			if dcv.units != cv.units {
-				cv = dcv // base units (byte, sec) keep their name's unit suffix
-			}
-		}
-	}
+	cv, declared := familyConversion(c, d)
 	counter := d.IsCounter() && !d.IsDerived()
 	f := &family{class: c, datum: d, conv: cv, typ: "gauge"}
 	var parts []string
@@ -288,7 +279,30 @@ func newFamily(reg *ns.Registry, c *ns.Class, d *ns.Datum) *family {
 	} else if declared && !cv.units.IsZero() && cv.suffix == "" {
 		f.help += " (" + cv.units.String() + ")"
 	}
-	f.pcp.sem, f.pcp.units = "instant", cv.units
+	f.describePCP(d, counter, declared)
+	return f
+}
+
+// familyConversion is how d's values are written (conversionOf), and whether in the units of the
+// descriptor a user's # PCP5 line declared (declaredConversion): base units (byte, sec) keep their
+// name's unit suffix.
+func familyConversion(c *ns.Class, d *ns.Datum) (conversion, bool) {
+	cv := conversionOf(c, d)
+	h := d.PCP.Host
+	if h == nil || extension(c, extFamily) == "" || d.IsDerived() || d.IsText() {
+		return cv, false
+	}
+	dcv, ok := declaredConversion(d, h)
+	if ok && dcv.units != cv.units {
+		cv = dcv
+	}
+	return cv, ok
+}
+
+// describePCP fills the family's # PCP5 type, semantics and units: the declared descriptor's for
+// a user's family that declared one, else those of the values as written.
+func (f *family) describePCP(d *ns.Datum, counter, declared bool) {
+	f.pcp.sem, f.pcp.units = "instant", f.conv.units
 	switch {
 	case d.IsText():
 		f.pcp.typ, f.pcp.sem = "string", d.PCP.Sem.Word()
@@ -299,22 +313,21 @@ func newFamily(reg *ns.Registry, c *ns.Class, d *ns.Datum) *family {
 	}
 	if h := d.PCP.Host; declared {
 		f.pcp.sem, f.pcp.typ = h.Sem.Word(), h.Type.Word()
-		if cv.div != 1 && h.Type != ns.PMTypeFloat && h.Type != ns.PMTypeDouble {
+		if f.conv.div != 1 && h.Type != ns.PMTypeFloat && h.Type != ns.PMTypeDouble {
 			f.pcp.typ = "double" // a value with decimals in the declared unit
 		}
 	}
 	switch {
 	case f.pcp.typ != "":
-	case cv.derived || cv.div != 1 || d.PCP.Type == ns.PMTypeFloat || d.PCP.Type == ns.PMTypeDouble:
+	case f.conv.derived || f.conv.div != 1 || d.PCP.Type == ns.PMTypeFloat || d.PCP.Type == ns.PMTypeDouble:
 		f.pcp.typ = "double"
-	case cv.mul > 1 && (d.PCP.Type == ns.PMTypeU32 || d.PCP.Type == ns.PMTypeU64):
+	case f.conv.mul > 1 && (d.PCP.Type == ns.PMTypeU32 || d.PCP.Type == ns.PMTypeU64):
 		f.pcp.typ = "u64" // kilobytes made bytes need the room
-	case cv.mul > 1:
+	case f.conv.mul > 1:
 		f.pcp.typ = "64"
 	default:
 		f.pcp.typ = d.PCP.Type.Word()
 	}
-	return f
 }
 
 // extension is the value of a class's extension key, "" when it has none.
