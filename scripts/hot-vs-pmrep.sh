@@ -3,20 +3,23 @@
 # about 160 values a record costs at most twice `pmrep -a` of the same metrics over the same span,
 # measured side by side on one archive, by turns.
 #
-#   scripts/hot-vs-pmrep.sh [STEP] [RUNS]     (defaults 10s, pmlogger's usual interval, and 3)
+#   scripts/hot-vs-pmrep.sh [STEP] [RUNS] [xz]   (defaults 10s, pmlogger's usual interval, and 3)
 #
 # The archive is written by dcimon's own writer as pmlogger writes a Linux host's
 # (internal/cmd/fleetarchives: one host, 26 disks, the Linux PMDA's disk.dev.read, write,
 # read_bytes, write_bytes, avactive and aveq of each and kernel.all.pswitch: 157 values a record,
 # hinv.ncpu and mem.physmem once), 24 hours at STEP; pmlogcheck must pass it first. Both
 # commands read every record from the first to the last: pmrep with -u (a line a record, no
-# interpolation, as dcimon reads an archive), its output thrown away as dcimon's is. Each run's
+# interpolation, as dcimon reads an archive), its output thrown away as dcimon's is. With xz, the
+# volume and metadata are compressed first as pmlogger_daily compresses them (xz -0
+# --block-size=10MiB), and both read them so. Each run's
 # wall time, processor time (user + system) and peak RSS are printed, then the ratios of the
 # medians of processor time and of wall time. CI does not run this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 step=${1:-10s}
 runs=${2:-3}
+compress=${3:-}
 command -v pmrep >/dev/null && command -v pmlogcheck >/dev/null || { echo "no pmrep/pmlogcheck: apt-get install pcp python3-pcp" >&2; exit 1; }
 # pmrep runs under pmpython: the system's python3, which has PCP's module (as internal/pcptest).
 [ -x /usr/bin/python3 ] && export PCP_PYTHON_PROG=/usr/bin/python3
@@ -30,11 +33,14 @@ samples=$(python3 -c "print(int(86400/$secs)+1)")
 "$dir/fleetarchives" -hosts 1 -disks 26 -samples "$samples" -step "$step" "$dir/a" > "$dir/bases"
 base=$(head -1 "$dir/bases")
 pmlogcheck "$base" >/dev/null
+if [ "$compress" = xz ]; then
+  xz -0 --block-size=10MiB "$base.0" "$base.meta"
+fi
 first=$(pmdumplog -Z UTC -L "$base" | awk '/commencing/ {print $3, $4, $5, $6}')
 last=$(pmdumplog -Z UTC -L "$base" | awk '/ending/ {print $3, $4, $5, $6}')
 from=$(date -u -d "$first" +%Y-%m-%dT%H:%M:%S.%NZ)
 to=$(date -u -d "$last" +%Y-%m-%dT%H:%M:%S.%NZ)
-echo "archive: $(du -h "$base.0" | cut -f1), $samples records at $step, $first to $last UTC"
+echo "archive: $(du -ch "$base".0* | tail -1 | cut -f1) ($(ls "$base".0*)), $samples records at $step, $first to $last UTC"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 metrics="disk.dev.read disk.dev.write disk.dev.read_bytes disk.dev.write_bytes disk.dev.avactive disk.dev.aveq kernel.all.pswitch"
