@@ -82,6 +82,7 @@ func Record(ctx context.Context, o RecordOptions, e Env, log io.Writer) error {
 		return fmt.Errorf("record: %w", err)
 	}
 	defer recordOnOneProcessor(e)()
+	o.Common.noSelf = true // its Monitor class is not recorded
 	s, first, err := firstReading(ctx, o.Common, e)
 	if err != nil {
 		return err

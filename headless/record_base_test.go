@@ -10,6 +10,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	ns "dcimon/namespace"
 )
 
 // Issue 39 item 7: a base name that names no file of its own is refused before anything is read
@@ -54,6 +56,30 @@ func TestRecordOnOneProcessor(t *testing.T) {
 		}
 		if err != nil || len(during) == 0 || slices.ContainsFunc(during, func(n int) bool { return n != want }) || after != 2 {
 			t.Errorf("GOMAXPROCS=%q: %v; processors while recording %v, want %d; after %d, want 2", env, err, during, want, after)
+		}
+	}
+}
+
+// Issue 38 item 4: a recording's sampler does not read dcimon's own process (the Monitor class,
+// which is not recorded); any other command's does.
+func TestRecordReadsNoSelf(t *testing.T) {
+	e := Env{Now: time.Now, Loc: time.UTC, Getenv: func(k string) string { return map[string]string{"HOME": "/nonexistent"}[k] }}
+	for _, noSelf := range []bool{false, true} {
+		s, err := OpenSampler(Common{Source: "synthetic:disks=1,nics=1,cpus=1,seed=3", noSelf: noSelf}, e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		snap, err := s.Sample(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref, err := s.Registry().Lookup(nil, "Monitor/rss")
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, _, _ := snap.Lookup(ref)
+		if read := v.State == ns.Valid; read == noSelf {
+			t.Errorf("noSelf %v: Monitor/rss %v", noSelf, v)
 		}
 	}
 }
