@@ -27,6 +27,9 @@ type Env struct {
 	// Getenv reads the environment (the configuration file's place and DCIMON_* settings); nil
 	// is os.Getenv.
 	Getenv func(string) string
+	// Process says the command is the whole process (the binary's, RealEnv), so that a recording
+	// may set how many processors it runs on; never in a test sharing its process with others.
+	Process bool
 }
 
 // Env returns the environment variable key through e.Getenv.
@@ -48,7 +51,7 @@ func RealEnv() Env {
 		case <-ctx.Done():
 			return ctx.Err()
 		}
-	}}
+	}, Process: true}
 }
 
 // OpenSampler builds the providers the common flags ask for and the sampler over them: every

@@ -149,13 +149,14 @@ func Record(ctx context.Context, o RecordOptions, e Env, log io.Writer) error {
 	return nil
 }
 
-// recordOnOneProcessor runs the recording on one processor (runtime.GOMAXPROCS) unless the
-// environment sets GOMAXPROCS, and returns what puts it back. A sample's work is about a
+// recordOnOneProcessor runs the recording on one processor (runtime.GOMAXPROCS) when it is the
+// whole process (Env.Process) and the environment sets no GOMAXPROCS, and returns what puts it
+// back. A sample's work is about a
 // millisecond a second: its providers' goroutines then take turns on one thread instead of waking
 // a second one for each sample, as pmlogger is one thread too; beside pmlogger at 1 s that is a
 // fifth of the recorder's processor time (1.14-1.19 ms a sample against 1.44-1.49, issue 38 item 4).
 func recordOnOneProcessor(e Env) (restore func()) {
-	if e.Env("GOMAXPROCS") != "" {
+	if !e.Process || e.Env("GOMAXPROCS") != "" {
 		return func() {}
 	}
 	was := runtime.GOMAXPROCS(1)
