@@ -325,14 +325,14 @@ func TestMetricsNamesAndPCPIdentifiers(t *testing.T) {
 
 // Issue 33 item 5: a user's series come back out with their own label names and values (`v`
 // stays `v`, "slash/path" stays "slash/path", a quote and a newline stay themselves) and their
-// own values in base units.
+// own values in base units, or in the units their # PCP5 line declared.
 func TestMetricsUsersSeriesExact(t *testing.T) {
 	vals := parseProm(t, metricsEverything(t, "prometheus", 7))
 	for key, want := range map[string]float64{
 		"dcimon_dds_acme_queue_depth|q=a\"b|v=slash/path": 12,
 		"dcimon_dds_acme_queue_depth|q=ünï|v=x\ny":        0.25,
 		"dcimon_dds_acme_jobs_done_total":                 1000,
-		"dcimon_dds_acme_cache_size_bytes":                2048 * 1024,
+		"dcimon_dds_acme_cache_size":                      2048, // Kbyte, as its # PCP5 line says (issue 39 item 8)
 		"dcimon_dds_acme_temp_celsius":                    41.5,
 		"dcimon_dds_pmproxy_kernel_all_load|domainname=localdomain|hostname=host1|instid=1|instname=1 minute|machineid=0123456789abcdef0123456789abcdef": 2.45,
 	} {

@@ -396,21 +396,8 @@ func instanceLabels(c *ns.Context) [][2]string {
 	return out
 }
 
-// promName makes a name fit [a-zA-Z_:][a-zA-Z0-9_:]* (`%util` is `pct_util`).
-func promName(s string) string {
-	var b strings.Builder
-	for i, r := range s {
-		switch {
-		case r == '%':
-			b.WriteString("pct_")
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r == '_', r == ':', r >= '0' && r <= '9' && i > 0:
-			b.WriteRune(r)
-		default:
-			b.WriteByte('_')
-		}
-	}
-	return b.String()
-}
+// promName is a name in Prometheus's characters (namespace.PromName).
+func promName(s string) string { return ns.PromName(s) }
 
 // labelName makes a label name fit [a-zA-Z_][a-zA-Z0-9_]*, which every name a text gave already does.
 func labelName(s string) string {

@@ -99,8 +99,13 @@ func conversionOf(c *ns.Class, d *ns.Datum) conversion {
 			cv.units = ns.PMUnits{DimCount: 1}
 		}
 	}
-	// An exact integer factor, or the inverse of a power of ten: written exactly, not through a
-	// float (a counter of 2^60 milliseconds is 1152921504606846.976 seconds).
+	return cv.exactly()
+}
+
+// exactly sets mul and div from the factor where it is an exact integer or the inverse of a power
+// of ten: written exactly, not through a float (a counter of 2^60 milliseconds is
+// 1152921504606846.976 seconds).
+func (cv conversion) exactly() conversion {
 	switch f := cv.factor; {
 	case f >= 1 && f == math.Trunc(f) && f < 1<<53:
 		cv.mul, cv.div = uint64(f), 1
@@ -110,6 +115,27 @@ func conversionOf(c *ns.Class, d *ns.Datum) conversion {
 		}
 	}
 	return cv
+}
+
+// declaredConversion writes a user's family whose # PCP5 line declared its descriptor (the
+// datum's host descriptor, collect/dds) in that line's units and scale, as pminfo -d says them
+// and as pmproxy writes such a metric: a Kbyte counter in Kbytes, a millisec float in
+// milliseconds, never converted to bytes or seconds (issue 39 item 8). False when the datum's
+// unit cannot be taken to them.
+func declaredConversion(d *ns.Datum, h *ns.PMDesc) (conversion, bool) {
+	f := 1.0
+	switch d.Units {
+	case ns.UnitMicroUnits: // millionths of the declared unit, DCI having none for it (AMB-30)
+		f = 1e-6
+	case ns.UnitNone, 0: // the declared unit itself, DCI having none for it
+	default:
+		var err error
+		if f, err = ns.ConvScale(1, ns.PCPUnitsFor(d.Units), h.Units); err != nil || f <= 0 {
+			return conversion{}, false
+		}
+	}
+	cv := conversion{units: h.Units, factor: f, measure: views.PMMeasure(h.Units)}
+	return cv.exactly(), true
 }
 
 func isPow10(n uint64) bool {
@@ -182,7 +208,7 @@ func withSuffix(n, suffix string, counter bool) string {
 // dcimon_dds_<vendor>_<its own name>. Its PCP name is the datum's where PCP's Linux PMDA (or the
 // user's # PCP5 line) has one for the whole family, else dcimon.<the same parts>.
 func newFamily(reg *ns.Registry, c *ns.Class, d *ns.Datum) *family {
-	cv := conversionOf(c, d)
+	cv, declared := familyConversion(c, d)
 	counter := d.IsCounter() && !d.IsDerived()
 	f := &family{class: c, datum: d, conv: cv, typ: "gauge"}
 	var parts []string
@@ -250,8 +276,33 @@ func newFamily(reg *ns.Registry, c *ns.Class, d *ns.Datum) *family {
 	}
 	if w := unitWords[cv.suffix]; w != "" {
 		f.help += " (" + w + ")"
+	} else if declared && !cv.units.IsZero() && cv.suffix == "" {
+		f.help += " (" + cv.units.String() + ")"
 	}
-	f.pcp.sem, f.pcp.units = "instant", cv.units
+	f.describePCP(d, counter, declared)
+	return f
+}
+
+// familyConversion is how d's values are written (conversionOf), and whether in the units of the
+// descriptor a user's # PCP5 line declared (declaredConversion): base units (byte, sec) keep their
+// name's unit suffix.
+func familyConversion(c *ns.Class, d *ns.Datum) (conversion, bool) {
+	cv := conversionOf(c, d)
+	h := d.PCP.Host
+	if h == nil || extension(c, extFamily) == "" || d.IsDerived() || d.IsText() {
+		return cv, false
+	}
+	dcv, ok := declaredConversion(d, h)
+	if ok && dcv.units != cv.units {
+		cv = dcv
+	}
+	return cv, ok
+}
+
+// describePCP fills the family's # PCP5 type, semantics and units: the declared descriptor's for
+// a user's family that declared one, else those of the values as written.
+func (f *family) describePCP(d *ns.Datum, counter, declared bool) {
+	f.pcp.sem, f.pcp.units = "instant", f.conv.units
 	switch {
 	case d.IsText():
 		f.pcp.typ, f.pcp.sem = "string", d.PCP.Sem.Word()
@@ -260,18 +311,23 @@ func newFamily(reg *ns.Registry, c *ns.Class, d *ns.Datum) *family {
 	case !d.IsDerived():
 		f.pcp.sem = d.PCP.Sem.Word()
 	}
+	if h := d.PCP.Host; declared {
+		f.pcp.sem, f.pcp.typ = h.Sem.Word(), h.Type.Word()
+		if f.conv.div != 1 && h.Type != ns.PMTypeFloat && h.Type != ns.PMTypeDouble {
+			f.pcp.typ = "double" // a value with decimals in the declared unit
+		}
+	}
 	switch {
 	case f.pcp.typ != "":
-	case cv.derived || cv.div != 1 || d.PCP.Type == ns.PMTypeFloat || d.PCP.Type == ns.PMTypeDouble:
+	case f.conv.derived || f.conv.div != 1 || d.PCP.Type == ns.PMTypeFloat || d.PCP.Type == ns.PMTypeDouble:
 		f.pcp.typ = "double"
-	case cv.mul > 1 && (d.PCP.Type == ns.PMTypeU32 || d.PCP.Type == ns.PMTypeU64):
+	case f.conv.mul > 1 && (d.PCP.Type == ns.PMTypeU32 || d.PCP.Type == ns.PMTypeU64):
 		f.pcp.typ = "u64" // kilobytes made bytes need the room
-	case cv.mul > 1:
+	case f.conv.mul > 1:
 		f.pcp.typ = "64"
 	default:
 		f.pcp.typ = d.PCP.Type.Word()
 	}
-	return f
 }
 
 // extension is the value of a class's extension key, "" when it has none.

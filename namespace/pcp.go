@@ -398,11 +398,14 @@ var (
 		"msec": PMTimeMSec, "sec": PMTimeSec, "min": PMTimeMin, "hour": PMTimeHour}
 )
 
-// ParsePMUnits reads the units pmUnitsStr writes, "Kbyte / sec", "count / sec", "byte^2", and
+// ParsePMUnits reads the units pmUnitsStr writes, "Kbyte / sec", "count / sec", "byte^2", "none", and
 // dcimon's PMUnits.String ("Kbyte/sec", "1/sec"): each word a space, time or count scale, with
 // an optional power, those after "/" negative.
 func ParsePMUnits(s string) (PMUnits, bool) {
 	var u PMUnits
+	if strings.TrimSpace(s) == "none" { // pmUnitsStr's word for no dimension
+		return u, true
+	}
 	sign := int8(1)
 	for i, w := range strings.Fields(strings.ReplaceAll(s, "/", " / ")) {
 		if w == "/" {
@@ -533,4 +536,20 @@ func parseParts(s string, lims ...uint64) ([]uint32, bool) {
 		out[i] = uint32(n)
 	}
 	return out, true
+}
+
+// PromName makes a name fit [a-zA-Z_:][a-zA-Z0-9_:]* (`%util` is `pct_util`).
+func PromName(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case r == '%':
+			b.WriteString("pct_")
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r == '_', r == ':', r >= '0' && r <= '9' && i > 0:
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	return b.String()
 }

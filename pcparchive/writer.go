@@ -1,7 +1,6 @@
 package pcparchive
 
 import (
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -39,6 +38,8 @@ type Writer struct {
 	volNew  bool // a volume was begun: its first record gets an index entry
 	// IndexEvery is how many records go between two temporal index entries (60 when zero).
 	IndexEvery int
+	// rec and blocks are PutResult's buffers, kept for the next record.
+	rec, blocks []byte
 }
 
 // IndexNext says the next record gets a temporal index entry (a new volume's first, or every
@@ -377,65 +378,72 @@ func (w *Writer) PutResult(t time.Time, sets []OutSet) error {
 	if w.err != nil {
 		return fmt.Errorf("archive %s: no more records after a write that failed: %w", w.base, w.err)
 	}
-	// The header, the value sets and then the value blocks; a block's place is counted in
-	// 32-bit words from 12 bytes before the payload.
-	head := w.appendStamp(nil, t)
-	head = be.AppendUint32(head, uint32(len(sets)))
-	var blocks []byte
+	// The record is made in the writer's buffers, used again record after record (issue 38 item
+	// 4): its length, the header, the value sets, then the value blocks, each value appended in
+	// place; a block's place is counted in 32-bit words from 12 bytes before the payload.
+	rec := be.AppendUint32(w.rec[:0], 0) // its length, once known
+	rec = w.appendStamp(rec, t)
+	rec = be.AppendUint32(rec, uint32(len(sets)))
+	head := len(rec) - 4
 	setsLen := 0
 	for _, s := range sets {
 		setsLen += 12 + 8*len(s.Values)
 	}
-	base := 12 + len(head) + setsLen // the first block's place, in bytes from the origin
-	body := make([]byte, 0, setsLen)
+	base := 12 + head + setsLen // the first block's place, in bytes from the origin
+	blocks := w.blocks[:0]
 	for _, s := range sets {
 		d, ok := w.descs[s.PMID]
 		if !ok {
 			return fmt.Errorf("a value of pmid %s, which is not described", PMIDString(s.PMID))
 		}
-		body = be.AppendUint32(body, s.PMID)
-		body = be.AppendUint32(body, uint32(len(s.Values)))
+		rec = be.AppendUint32(rec, s.PMID)
+		rec = be.AppendUint32(rec, uint32(len(s.Values)))
 		// 32-bit integers in the value itself; everything else, floats included, in a block, as
 		// libpcp's pmlogger writes them (a float in situ is read, but pmlogcheck of an archive
 		// merged with pmlogger's then finds two encodings of one metric: issue 30).
 		insitu := d.Type == Type32 || d.Type == TypeU32
 		if insitu {
-			body = be.AppendUint32(body, 0) // PM_VAL_INSITU
+			rec = be.AppendUint32(rec, 0) // PM_VAL_INSITU
 		} else {
-			body = be.AppendUint32(body, 1) // PM_VAL_DPTR
+			rec = be.AppendUint32(rec, 1) // PM_VAL_DPTR
 		}
 		for _, v := range s.Values {
-			body = be.AppendUint32(body, uint32(v.Inst))
+			rec = be.AppendUint32(rec, uint32(v.Inst))
 			if insitu {
-				body = be.AppendUint32(body, uint32(v.N))
+				rec = be.AppendUint32(rec, uint32(v.N))
 				continue
 			}
-			var data []byte
+			at := len(blocks)
+			blocks = be.AppendUint32(blocks, 0) // the block's header, once its size is known
 			switch d.Type {
 			case Type64, TypeU64:
-				data = be.AppendUint64(nil, v.N)
+				blocks = be.AppendUint64(blocks, v.N)
 			case TypeFloat:
-				data = be.AppendUint32(nil, math.Float32bits(float32(v.F)))
+				blocks = be.AppendUint32(blocks, math.Float32bits(float32(v.F)))
 			case TypeDouble:
-				data = be.AppendUint64(nil, math.Float64bits(v.F))
+				blocks = be.AppendUint64(blocks, math.Float64bits(v.F))
 			case TypeString:
-				data = append([]byte(v.S), 0)
+				blocks = append(append(blocks, v.S...), 0)
 			case TypeAggr:
-				data = []byte(v.S) // bytes as they are: an address may hold a 0
+				blocks = append(blocks, v.S...) // bytes as they are: an address may hold a 0
 			default:
 				return fmt.Errorf("pmid %s: values of type %d are not written", PMIDString(s.PMID), d.Type)
 			}
-			if len(data)+4 > 0xffffff {
-				return fmt.Errorf("pmid %s: a value of %d bytes", PMIDString(s.PMID), len(data))
+			if size := len(blocks) - at; size > 0xffffff {
+				return fmt.Errorf("pmid %s: a value of %d bytes", PMIDString(s.PMID), size-4)
 			}
-			body = be.AppendUint32(body, uint32((base+len(blocks))/4))
-			blocks = binary.BigEndian.AppendUint32(blocks, uint32(d.Type)<<24|uint32(len(data)+4))
-			blocks = append(blocks, data...)
+			be.PutUint32(blocks[at:], uint32(d.Type)<<24|uint32(len(blocks)-at))
+			rec = be.AppendUint32(rec, uint32((base+at)/4))
 			for len(blocks)%4 != 0 {
 				blocks = append(blocks, 0)
 			}
 		}
 	}
+	rec = append(rec, blocks...)
+	n := uint32(len(rec) + 4)
+	be.PutUint32(rec, n)
+	rec = be.AppendUint32(rec, n)
+	w.rec, w.blocks = rec, blocks
 	// The index entry goes first, at the record's offset, once the record is known to be
 	// sound; it is taken back when the record cannot be written.
 	idxMark := w.idxOff // the index entry written for this record goes when it fails
@@ -445,7 +453,7 @@ func (w *Writer) PutResult(t time.Time, sets []OutSet) error {
 			return err
 		}
 	}
-	if err := w.write(w.vol, &w.volOff, frame(append(append(head, body...), blocks...))); err != nil {
+	if err := w.write(w.vol, &w.volOff, rec); err != nil {
 		if w.idxOff != idxMark {
 			// Its index entry points at a record that is not there, at a time no record has.
 			if terr := w.index.Truncate(idxMark); terr != nil {

@@ -150,7 +150,7 @@ func declare(prev *ddsFamily, ids *ddsIDs, vendor string, vnum uint16, src strin
 		classLabels = attrs(f.Series[0].Labels) // one label set, all of them the text's own
 	}
 	help := ns.EscapeName(f.Help)
-	sig := fmt.Sprintf("%s|%s|%s|%v|%d|%g|%v|%s|%v|%v|%v|%v", vendor, f.Name, f.Type, labelled, u.unit, u.mult, u.pcp, help,
+	sig := fmt.Sprintf("%s|%s|%s|%v|%d|%g|%v|%v|%s|%v|%v|%v|%v", vendor, f.Name, f.Type, labelled, u.unit, u.mult, u.pcp, u.host, help,
 		f.PCP != nil, u.stamp, mean, classLabels)
 	if prev != nil && prev.sig == sig {
 		prev.nm = nm
@@ -185,7 +185,7 @@ func declare(prev *ddsFamily, ids *ddsIDs, vendor string, vnum uint16, src strin
 	}
 	// describe shows what came from where (issue 33).
 	source := where + "; " + strings.Join(append(slices.Clone(mean.from), u.from), "; ")
-	datums := ddsDatums(f, u, mean, desc, h, source)
+	datums := ddsDatums(vendor, f, u, mean, desc, h, source)
 	omType := f.Type
 	if f.OMType != "" {
 		omType = f.OMType
@@ -206,8 +206,12 @@ func declare(prev *ddsFamily, ids *ddsIDs, vendor string, vnum uint16, src strin
 	return fd
 }
 
-func ddsDatums(f *supply.Family, u ddsUnit, m meaning, desc, help, source string) []ns.Datum {
-	var pcpName, pmid, indom string
+// ddsDatums are a family's datums. Each names its PCP metric: the # PCP5 line's, else the one
+// `dcimon metrics` exports it under (PCPName), so that describe names it too; a # PCP5 line's
+// descriptor is the datum's host descriptor, shown as pminfo -d shows it (issue 39 item 8).
+func ddsDatums(vendor string, f *supply.Family, u ddsUnit, m meaning, desc, help, source string) []ns.Datum {
+	pcpName := PCPName(vendor, f.Name)
+	var pmid, indom string
 	if f.PCP != nil {
 		pcpName = f.PCP.Name
 		// The metric's own identifiers on the host pmproxy read it from, when they are PCP's.
@@ -226,17 +230,24 @@ func ddsDatums(f *supply.Family, u ddsUnit, m meaning, desc, help, source string
 			d.PCP.Type = m.pm
 		}
 		d.PCP.PMID, d.PCP.InDom = pmid, indom
+		if f.PCP != nil && u.hostOK && m.pm != 0 {
+			d.PCP.Host = &ns.PMDesc{Type: m.pm, Sem: m.sem, Units: u.host}
+		}
 		return d.WithHelp(help).WithPCPName(pcpName)
 	}
 	switch f.Type {
 	case "summary", "histogram":
+		if f.PCP == nil {
+			pcpName += ".sum" // as the export names it
+		}
 		sum := ns.Counter(ddsSum, "sum", ns.TypeUint8, u.unit, ns.Clip("Sum of "+desc, 63), source+", _sum").WithHelp(help).WithPCPName(pcpName)
 		if !u.pcp.IsZero() {
 			sum.PCP.Units = u.pcp
 		}
 		return []ns.Datum{
 			sum,
-			ns.Counter(ddsCount, "count", ns.TypeUint8, ns.UnitEvent, ns.Clip("Observations of "+desc, 63), source+", _count").WithHelp(help),
+			ns.Counter(ddsCount, "count", ns.TypeUint8, ns.UnitEvent, ns.Clip("Observations of "+desc, 63), source+", _count").WithHelp(help).
+				WithPCPName(strings.TrimSuffix(pcpName, ".sum") + ".count"),
 			ns.Derived(ddsMean, "mean", ns.DerivedAverage, ns.PMSemInstant, ns.Clip("Mean of "+desc, 63), ddsSum, ddsCount).WithHelp(help),
 		}
 	}
@@ -255,6 +266,12 @@ func ddsDatums(f *supply.Family, u ddsUnit, m meaning, desc, help, source string
 		d = d.WithDCI4(ns.STTime, ns.STFCTime, ns.STPAbsolute)
 	}
 	return []ns.Datum{d}
+}
+
+// PCPName is the PCP name a user's family of vendor is exported under when its text gives none
+// (no # PCP5 line): dcimon.dds.<vendor>.<family>, in Prometheus's characters.
+func PCPName(vendor, family string) string {
+	return "dcimon.dds." + ns.PromName(vendor) + "." + ns.PromName(ns.EscapeName(family))
 }
 
 // namer says how a family's label sets are named (issue 33): by PCP's `instname` label when every

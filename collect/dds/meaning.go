@@ -14,7 +14,12 @@ type ddsUnit struct {
 	unit ns.Unit
 	mult float64
 	pcp  ns.PMUnits // PCP's units when a # PCP5 line gave some DCI has no unit for
-	note string     // what the text said of the unit, when DCI has no unit for it
+	// host is what the # PCP5 line declared, as pminfo -d shows it (the metric's own units and
+	// scale: Kbyte, millisec), when it parses; the values are kept in unit, so that a Kbyte counter
+	// and a millisec float are described and exported as declared (issue 39 item 8).
+	host   ns.PMUnits
+	hostOK bool
+	note   string // what the text said of the unit, when DCI has no unit for it
 	// finer is the ladder of finer units for values with decimals (seconds to nanoseconds).
 	finer []ns.Unit
 	// stamp: the values are times (seconds since the epoch), shown as dates (DCI4 ST_TIME).
@@ -34,6 +39,7 @@ func isTimestamp(f *supply.Family) bool {
 func unitOf(f *supply.Family) ddsUnit {
 	if f.PCP != nil {
 		u := pcpUnit(f.PCP.Units)
+		u.host, u.hostOK = ns.ParsePMUnits(f.PCP.Units)
 		u.from = fmt.Sprintf("units %s (# PCP5, line %d)", ns.EscapeName(f.PCP.Units), f.PCP.Line)
 		return u
 	}

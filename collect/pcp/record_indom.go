@@ -25,8 +25,9 @@ type recInDom struct {
 	ids       map[string]int32
 	next      int32
 	names     string // the last written set, to write it again only when it changes
-	// seen says names is of the instances of registry generation gen: a domain not the PMDA's
-	// (its set depends on nothing else) is not made again until that changes.
+	// seen says names is of the instances of registry generation gen: a domain whose set
+	// depends on nothing else (not named by a value, not partial: every domain but the file
+	// systems') is not made again until that changes (issue 38 item 4).
 	seen bool
 	gen  uint64
 }
@@ -38,7 +39,7 @@ func (r *Recorder) writeDomain(reg *ns.Registry, snap *ns.Snapshot, c *ns.Class,
 	if !ok {
 		return nil // the class has gone
 	}
-	if dm.pmda == 0 && !dm.partial && dm.seen && dm.gen == r.liveGen {
+	if dm.seen && dm.gen == r.liveGen {
 		return nil // the same instances as last time, written then
 	}
 	ids, names, pids, pnames := dm.number(insts, snap.Class(c))
@@ -54,7 +55,7 @@ func (r *Recorder) writeDomain(reg *ns.Registry, snap *ns.Snapshot, c *ns.Class,
 			return err
 		}
 	}
-	dm.seen, dm.gen = dm.pmda == 0 && !dm.partial, r.liveGen
+	dm.seen, dm.gen = dm.device == 0 && !dm.partial, r.liveGen
 	return nil
 }
 

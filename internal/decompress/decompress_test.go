@@ -235,3 +235,45 @@ func TestDamage(t *testing.T) {
 		}
 	})
 }
+
+// Issue 39 item 2: a seek decodes a kept block's bytes straight into its cache, checking none on
+// the way; the check is made over the cache at the block's end, so a changed check is found
+// whether the block was read from its start or reached by a seek into its middle, and the bytes
+// given are the bytes written.
+func TestCheckAfterSeek(t *testing.T) {
+	data := sample(1 << 20)
+	dir := t.TempDir()
+	path := compress(t, dir, "a.xz", data, "xz", "-0", "--block-size=256KiB")
+	clean, _ := os.ReadFile(path)
+	b0 := open(t, path).blocks[0]
+	bad := bytes.Clone(clean)
+	bad[b0.coff+pad4(b0.unpadded)-1] ^= 0x55 // the last byte of block 0's check (CRC64)
+	badPath := filepath.Join(dir, "b.xz")
+	if err := os.WriteFile(badPath, bad, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, start := range []int64{0, 100_000} {
+		r := open(t, badPath)
+		if _, err := r.Seek(start, io.SeekStart); err != nil {
+			t.Fatal(err)
+		}
+		got, err := io.ReadAll(r)
+		var e *Error
+		if !errors.As(err, &e) || !strings.Contains(e.What, "the check of a block at offset 12 does not hold") {
+			t.Errorf("from %d: error %v, want block 0's check found wrong", start, err)
+		}
+		if !bytes.Equal(got, data[start:start+int64(len(got))]) {
+			t.Errorf("from %d: the bytes given are not those written", start)
+		}
+		good := open(t, path)
+		for _, off := range []int64{300_000, 100_000, 700_000, 5} { // forward, back into the cache, on, back to the first block
+			if _, err := good.Seek(off, io.SeekStart); err != nil {
+				t.Fatal(err)
+			}
+			buf := make([]byte, 4096)
+			if _, err := io.ReadFull(good, buf); err != nil || !bytes.Equal(buf, data[off:off+4096]) {
+				t.Fatalf("at %d: %v, or not the bytes written", off, err)
+			}
+		}
+	}
+}

@@ -214,7 +214,8 @@ func uvarint(p []byte) (uint64, []byte, bool) {
 }
 
 // readXZ reads uncompressed bytes, block after block: from the block kept decoded when the
-// reader is within what it holds, else from the block's decoder.
+// reader is within what it holds, else from the block's decoder (a block kept decoded is decoded
+// into its cache and given from there: one copy, as before).
 func (r *Reader) readXZ(p []byte) (int, error) {
 	for {
 		if r.cb >= 0 && r.cb == r.bi {
@@ -228,33 +229,78 @@ func (r *Reader) readXZ(p []byte) (int, error) {
 			}
 			continue
 		}
-		n, err := r.xb.dec.Read(p)
-		r.xb.got += int64(n)
-		r.Decoded += int64(n)
-		if r.xb.sum != nil {
-			r.xb.sum.Write(p[:n])
-		}
-		if r.cb >= 0 && r.cb == r.bi {
-			r.cache = append(r.cache, p[:n]...)
-		}
-		if errors.Is(err, io.EOF) {
-			if err := r.finishBlock(); err != nil {
-				return n, err
-			}
-			r.xb = nil
-			if n == 0 {
+		if r.cb >= 0 && r.cb == r.bi && len(r.cache) < cap(r.cache) {
+			at := len(r.cache)
+			n, again, err := r.decode(r.cache[at:min(cap(r.cache), at+len(p))], true)
+			copy(p, r.cache[at:at+n])
+			if again {
 				continue
 			}
-			return n, nil
+			return n, err
 		}
-		if err != nil {
-			return n, r.damage(r.xb.src.n, err)
+		n, again, err := r.decode(p, false)
+		if again {
+			continue
 		}
-		if r.xb.usize >= 0 && r.xb.got > r.xb.usize {
-			return n, &Error{File: r.name, Offset: r.xb.src.n, Pos: r.pos, What: fmt.Sprintf("xz: a block at offset %d gives more than the %d bytes it says it holds", r.xb.coff, r.xb.usize)}
-		}
-		return n, nil
+		return n, err
 	}
+}
+
+// decode decodes the block being read into p; into says p is the free end of the cache of the
+// block kept decoded, which then holds them (and is checked at the block's end). again says the
+// block ended with nothing given, and the next is to be started.
+func (r *Reader) decode(p []byte, into bool) (n int, again bool, err error) {
+	n, err = r.xb.dec.Read(p)
+	r.xb.got += int64(n)
+	r.Decoded += int64(n)
+	if into {
+		r.cache = r.cache[:len(r.cache)+n]
+	} else if r.xb.sum != nil && (r.cb < 0 || r.cb != r.bi) { // a kept block's full cache: only damage comes now
+		r.xb.sum.Write(p[:n])
+	}
+	if errors.Is(err, io.EOF) {
+		if err := r.finishBlock(); err != nil {
+			return n, false, err
+		}
+		r.xb = nil
+		return n, n == 0, nil
+	}
+	if err != nil {
+		return n, false, r.damage(r.xb.src.n, err)
+	}
+	if r.xb.usize >= 0 && r.xb.got > r.xb.usize {
+		return n, false, &Error{File: r.name, Offset: r.xb.src.n, Pos: r.pos, What: fmt.Sprintf("xz: a block at offset %d gives more than the %d bytes it says it holds", r.xb.coff, r.xb.usize)}
+	}
+	return n, false, nil
+}
+
+// skipXZ moves n bytes forward: in a block kept decoded, its bytes are decoded straight into the
+// cache, neither copied out nor checked on the way (the check is made over the cache at the
+// block's end); anywhere else they are read and dropped.
+func (r *Reader) skipXZ(n int64) error {
+	for n > 0 && r.err == nil {
+		if r.xb == nil || r.cb < 0 || r.cb != r.bi || r.pos-r.blocks[r.bi].uoff != int64(len(r.cache)) || len(r.cache) == cap(r.cache) {
+			k := min(n, 1<<16)
+			if err := r.skip(k); err != nil {
+				return err
+			}
+			n -= k
+			continue
+		}
+		at := len(r.cache)
+		k, _, err := r.decode(r.cache[at:min(int64(cap(r.cache)), int64(at)+n)], true)
+		r.pos += int64(k)
+		n -= int64(k)
+		if err != nil {
+			var e *Error
+			if errors.As(err, &e) {
+				e.Pos = r.pos
+			}
+			r.err = err
+			return err
+		}
+	}
+	return r.err
 }
 
 // nextBlock starts the next block: the next of the index, or the one after the last read.
@@ -392,6 +438,9 @@ func (r *Reader) finishBlock() error {
 		return &Error{File: r.name, Offset: end, Pos: r.pos, What: "xz: a block's padding is not zeros"}
 	}
 	if xb.sum != nil {
+		if r.cb >= 0 && r.cb == r.bi {
+			xb.sum.Write(r.cache) // kept decoded from its start: checked here, once
+		}
 		want := tail[pad:]
 		var got []byte
 		switch s := xb.sum.(type) {
@@ -435,9 +484,9 @@ func (r *Reader) seekXZ(off int64) error {
 			return nil
 		}
 		if r.xb != nil && r.pos <= off {
-			return r.skip(off - r.pos)
+			return r.skipXZ(off - r.pos)
 		}
 	}
 	r.xb, r.bi, r.pos, r.err, r.cb = nil, i-1, r.blocks[i].uoff, nil, -1
-	return r.skip(off - r.pos)
+	return r.skipXZ(off - r.pos)
 }
