@@ -110,6 +110,7 @@ func is(name string) func(string) bool { return func(h string) bool { return h =
 //
 // Breaking any figure by 0.1% (the disk's by 0.5%), or counting lo, fails the test.
 func TestHostsAgreeWithPmrep(t *testing.T) {
+	t.Parallel() // it waits on daemons, pmlogger or real clocks: beside the other tests that do (issue 37)
 	if ok, why := pcptest.Installed(); !ok {
 		t.Skip(why)
 	}

@@ -379,6 +379,7 @@ func TestRecordReadByPCP(t *testing.T) {
 // Issue 15: dcimon record writes a host it reads through pmproxy (the remote source) as it
 // writes this one: PCP's tools read the archive, and its replay has the host's values.
 func TestRecordRemoteHost(t *testing.T) {
+	t.Parallel() // it waits on daemons, pmlogger or real clocks: beside the other tests that do (issue 37)
 	p := pcptest.Start(t)
 	base := filepath.Join(t.TempDir(), "remote")
 	_, errOut, code := runFake(t, "record", base, "--source", p.URL(), "--hosts", p.Hostspec(), "-i", "1s", "--duration", "2s")
@@ -410,6 +411,7 @@ func TestRecordRemoteHost(t *testing.T) {
 // dcimon's replay of it gives: counters as rates over the recorded timestamps, the load averages
 // and the uptime written as the Linux PMDA has them (kernel.all.load's "1 minute" instance).
 func TestReplayAgreesWithPCPTools(t *testing.T) {
+	t.Parallel() // it waits on daemons, pmlogger or real clocks: beside the other tests that do (issue 37)
 	if ok, why := pcptest.Installed(); !ok {
 		t.Skip(why)
 	}
@@ -506,6 +508,7 @@ func TestReplayAgreesWithPCPTools(t *testing.T) {
 // pmlogcheck passes (noting the removed volumes) and pmdumplog and dcimon read from its first
 // remaining sample to its last; no volume is left empty.
 func TestRecordVolumesAndRetention(t *testing.T) {
+	t.Parallel() // it waits on daemons, pmlogger or real clocks: beside the other tests that do (issue 37)
 	if ok, why := pcptest.Installed(); !ok {
 		t.Skip(why)
 	}
@@ -550,6 +553,7 @@ func TestRecordVolumesAndRetention(t *testing.T) {
 // Issue 15: a recording killed with SIGKILL (no chance to close anything) leaves an archive that
 // pmlogcheck passes and that pmdumplog and dcimon read to its last complete sample.
 func TestRecordSurvivesKill9(t *testing.T) {
+	t.Parallel() // it waits on daemons, pmlogger or real clocks: beside the other tests that do (issue 37)
 	if ok, why := pcptest.Installed(); !ok {
 		t.Skip(why)
 	}
