@@ -8,7 +8,6 @@ import (
 // The examples in examples/suppliers.d stay valid: both the file and the program are read under
 // DDS/example with their values and units (issue 18).
 func TestExampleSuppliers(t *testing.T) {
-	t.Parallel() // it waits on daemons, pmlogger or real clocks: beside the other tests that do (issue 37)
 	out, errOut, code := runFake(t, "get", "DDS/example/backup_size/value", "DDS/example/backup_bytes_total/nas/value",
 		"DDS/example/logged_in_users/value", "DDS/example/backup_duration_seconds/count",
 		"--source", "synthetic:disks=1,nics=1,cpus=1,seed=7", "--suppliers", "../examples/suppliers.d", "--json")

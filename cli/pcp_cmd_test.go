@@ -379,7 +379,6 @@ func TestRecordReadByPCP(t *testing.T) {
 // Issue 15: dcimon record writes a host it reads through pmproxy (the remote source) as it
 // writes this one: PCP's tools read the archive, and its replay has the host's values.
 func TestRecordRemoteHost(t *testing.T) {
-	t.Parallel() // it waits on daemons, pmlogger or real clocks: beside the other tests that do (issue 37)
 	p := pcptest.Start(t)
 	base := filepath.Join(t.TempDir(), "remote")
 	_, errOut, code := runFake(t, "record", base, "--source", p.URL(), "--hosts", p.Hostspec(), "-i", "1s", "--duration", "2s")
