@@ -92,6 +92,7 @@ func TestDamagedArchiveCommands(t *testing.T) {
 // Issue 30 item 11, the real binary: a named pipe as the archive's .meta is refused at once
 // with an error naming it (it blocked for ever, deaf to SIGTERM).
 func TestArchiveFIFORefused(t *testing.T) {
+	t.Parallel() // it waits on daemons, pmlogger or real clocks: beside the other tests that do (issue 37)
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}

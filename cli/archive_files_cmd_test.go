@@ -56,6 +56,7 @@ func pswitchRates(t *testing.T, base string) ([]time.Time, []float64) {
 // host's folder of such archives as one timeline. Each rate is the one pmdumplog's records give
 // (1e-9 relative), and describe says the archive is compressed and what a seek costs.
 func TestArchivesAsPMLoggerDailyLeavesThem(t *testing.T) {
+	t.Parallel() // it waits on daemons, pmlogger or real clocks: beside the other tests that do (issue 37)
 	if _, err := exec.LookPath("xz"); err != nil {
 		t.Skip("xz is not installed (Debian: xz-utils)")
 	}

@@ -64,6 +64,7 @@ const ms = "2006-01-02 15:04:05.000"
 // is within one interval before it; the last sample reads; a relative time is before the
 // archive's end.
 func TestArchiveTimeRules(t *testing.T) {
+	t.Parallel() // it waits on daemons, pmlogger or real clocks: beside the other tests that do (issue 37)
 	base, times := groupsArchive(t, "9sec")
 	at := func(args ...string) (string, string, int) {
 		return runFake(t, append(append([]string{"get"}, args...), "--archive", base)...)
@@ -110,6 +111,7 @@ func TestArchiveTimeRules(t *testing.T) {
 // texts, and a command with nothing to print says why and exits 1 (get printed n/a, or nothing,
 // and hot "top 0 of 0", exiting 0).
 func TestArchiveWithoutLinuxMetrics(t *testing.T) {
+	t.Parallel() // it waits on daemons, pmlogger or real clocks: beside the other tests that do (issue 37)
 	p := pcptest.Start(t)
 	dir := t.TempDir()
 	conf := filepath.Join(dir, "config")
@@ -136,6 +138,7 @@ func TestArchiveWithoutLinuxMetrics(t *testing.T) {
 // one pminfo -d gives for its metric: pmid, type, instance domain, semantics and units with their
 // scale (Kbyte showed as "byte", dcimon's conversion; it is said apart now).
 func TestDescribeArchiveIsPminfos(t *testing.T) {
+	t.Parallel() // it waits on daemons, pmlogger or real clocks: beside the other tests that do (issue 37)
 	base, _ := groupsArchive(t, "6sec")
 	types := map[string]string{"32-bit unsigned int": "PM_TYPE_U32", "64-bit unsigned int": "PM_TYPE_U64",
 		"32-bit int": "PM_TYPE_32", "64-bit int": "PM_TYPE_64", "float": "PM_TYPE_FLOAT", "double": "PM_TYPE_DOUBLE"}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"flag"
 	"io"
 	"os"
 	"os/exec"
@@ -43,6 +44,11 @@ func signalAfterFirstLine(t *testing.T, cmd *exec.Cmd, sig syscall.Signal) error
 }
 
 func TestMain(m *testing.M) {
+	// The whole package's run (no -run, not -short) builds the binary beside its first tests.
+	flag.Parse()
+	if f := flag.Lookup("test.run"); !testing.Short() && f != nil && f.Value.String() == "" {
+		testbin.Prebuild("..")
+	}
 	code := m.Run()
 	testbin.Cleanup()
 	os.Exit(code)

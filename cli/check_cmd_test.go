@@ -248,6 +248,7 @@ func TestHotWatchUsage(t *testing.T) {
 
 // Issue 42 item 4: SIGINT and SIGTERM end `hot --watch` as it is meant to end: exit 0.
 func TestHotWatchSignals(t *testing.T) {
+	t.Parallel() // it waits on daemons, pmlogger or real clocks: beside the other tests that do (issue 37)
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}

@@ -246,6 +246,7 @@ func TestCompleteFlagValues(t *testing.T) {
 // Issue 32 item 13: completing against a source that never answers gives up within the
 // deadline rather than holding the shell.
 func TestCompleteNeverHangs(t *testing.T) {
+	t.Parallel() // it waits on daemons, pmlogger or real clocks: beside the other tests that do (issue 37)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -406,6 +407,7 @@ func TestVersionText(t *testing.T) {
 // Issue 32 item 13: a binary built in a git checkout reports the checkout's revision. The go
 // command does not stamp a git worktree (its .git is a file), so there the test is skipped.
 func TestVersionFromCheckout(t *testing.T) {
+	t.Parallel() // it waits on daemons, pmlogger or real clocks: beside the other tests that do (issue 37)
 	head, err := exec.Command("git", "rev-parse", "HEAD").Output()
 	if err != nil {
 		t.Skipf("not a git checkout: %v", err)

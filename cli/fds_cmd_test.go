@@ -12,6 +12,7 @@ import (
 // class still reads every process (the descriptors kept are a bounded cache, the rest opened per
 // reading), and so does every other class.
 func TestProcUnderLowDescriptorLimit(t *testing.T) {
+	t.Parallel() // it waits on daemons, pmlogger or real clocks: beside the other tests that do (issue 37)
 	if testing.Short() {
 		t.Skip("builds the binary and starts 200 processes")
 	}

@@ -213,6 +213,7 @@ func pyParse(t *testing.T, py, parser, text string) (int, error) {
 // no `info` type), and the OpenMetrics parser takes no free comment, so no # PCP5 line: each
 // format is what its readers read.
 func TestMetricsReferenceParsers(t *testing.T) {
+	t.Parallel() // it waits on daemons, pmlogger or real clocks: beside the other tests that do (issue 37)
 	py, why := python3()
 	if py == "" {
 		t.Skip(why)

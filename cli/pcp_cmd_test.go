@@ -80,7 +80,8 @@ func TestPCPSourceCommands(t *testing.T) {
 // named by its hostspec or alias; a path without a host means every host; a host that is down
 // degrades only its own classes, with pmproxy's reason.
 func TestPCPSeveralHosts(t *testing.T) {
-	t.Parallel() // it waits on daemons and real clocks: beside the other tests that do (issue 37)
+	// Not in parallel: on the fake clock a reading follows the last at once, so beside the
+	// others' pmcds and pmloggers a loaded pmcd was "still busy with an earlier collection".
 	p1 := pcptest.Start(t)
 	p2 := pcptest.Start(t)
 	down := fmt.Sprintf("127.0.0.1:%d", pcptest.FreePort(t))
@@ -410,6 +411,7 @@ func TestRecordRemoteHost(t *testing.T) {
 // dcimon's replay of it gives: counters as rates over the recorded timestamps, the load averages
 // and the uptime written as the Linux PMDA has them (kernel.all.load's "1 minute" instance).
 func TestReplayAgreesWithPCPTools(t *testing.T) {
+	t.Parallel() // it waits on daemons, pmlogger or real clocks: beside the other tests that do (issue 37)
 	if ok, why := pcptest.Installed(); !ok {
 		t.Skip(why)
 	}
@@ -506,6 +508,7 @@ func TestReplayAgreesWithPCPTools(t *testing.T) {
 // pmlogcheck passes (noting the removed volumes) and pmdumplog and dcimon read from its first
 // remaining sample to its last; no volume is left empty.
 func TestRecordVolumesAndRetention(t *testing.T) {
+	t.Parallel() // it waits on daemons, pmlogger or real clocks: beside the other tests that do (issue 37)
 	if ok, why := pcptest.Installed(); !ok {
 		t.Skip(why)
 	}
@@ -550,6 +553,7 @@ func TestRecordVolumesAndRetention(t *testing.T) {
 // Issue 15: a recording killed with SIGKILL (no chance to close anything) leaves an archive that
 // pmlogcheck passes and that pmdumplog and dcimon read to its last complete sample.
 func TestRecordSurvivesKill9(t *testing.T) {
+	t.Parallel() // it waits on daemons, pmlogger or real clocks: beside the other tests that do (issue 37)
 	if ok, why := pcptest.Installed(); !ok {
 		t.Skip(why)
 	}

@@ -30,6 +30,7 @@ func runBin(t *testing.T, args ...string) (string, string, int) {
 // Issue 34: `hot '/*/Disk' busy --series pcp://PROXY --at 03:12` ranks every host's disks at that
 // time, through the real binary, as the same ranking from the hosts' archives read directly does.
 func TestSeriesHotBinary(t *testing.T) {
+	t.Parallel() // it waits on daemons, pmlogger or real clocks: beside the other tests that do (issue 37)
 	p := pcptest.StartSeries(t)
 	bases, err := archivetest.WriteFleet(t.TempDir(), archivetest.Fleet{Hosts: 4, Disks: 3, Samples: 31})
 	if err != nil {

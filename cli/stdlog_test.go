@@ -13,6 +13,7 @@ import (
 // failures) has Go's HTTP client log "Unsolicited response received on idle HTTP channel" on
 // the standard logger; dcimon's standard error holds only dcimon's own words.
 func TestNoGoLogLines(t *testing.T) {
+	t.Parallel() // it waits on daemons, pmlogger or real clocks: beside the other tests that do (issue 37)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -56,6 +56,7 @@ func textQuantity(text string) (v float64, unit string, ok bool) {
 // issue 12 (item 8): for every datum of the fixture and synthetic sources, `text` and
 // `value`+`units` of `get --json` say the same quantity, percentages and utilizations included.
 func TestJSONValueAgreesWithText(t *testing.T) {
+	t.Parallel() // it waits on daemons, pmlogger or real clocks: beside the other tests that do (issue 37)
 	sources := map[string][]string{
 		"fixture":   {"*/*", "*/*/*", "--procfs", fixProc, "--sysfs", fixSys},
 		"synthetic": {"*/*", "*/*/*", "*/*/*/*", "--source", "synthetic:disks=3,nics=2,cpus=4,seed=7"},

@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # Runs every fuzz target of the module (or of the PACKAGES named after SECONDS) for SECONDS each
-# (default 2), FUZZ_JOBS targets at a time (default 2), and fails when any fails. CI runs it for a few seconds a target; for the long runs
+# (default 2), FUZZ_JOBS targets at a time (default 2), and fails when any fails. CI runs it for a
+# second a target (go test has already run every seed, so this is the search beyond them); for the long runs
 # reported in docs/ and closing notes: FUZZ_JOBS=1 scripts/fuzz.sh 60. A failing input is written
 # to the package's testdata/fuzz/<Target>/ by the test binary itself: turn it into a table test or
 # f.Add seed.
 #
-# Each package's test binary is built once, instrumented for fuzzing (go test -c -fuzz), and run
-# for each of its targets from the package's folder with go test's own cache of interesting
-# inputs (issue 37: building a binary per target cost more than the fuzzing).
+# Each package's test binary is built once, instrumented for fuzzing (go test -c -fuzz), FUZZ_JOBS
+# packages at a time, and run for each of its targets from the package's folder with go test's
+# own cache of interesting inputs (issue 37: building a binary per target cost more than the
+# fuzzing). The go command caches the binaries it built: FUZZ_BUILD_ONLY=1 only builds them, so
+# that .ci/run builds them while the tests wait on their clocks, and the fuzzing then starts at
+# once.
 #
 # Go 1.26's fuzz coordinator can fail a target at the end of -fuzztime with a bare
 # "context deadline exceeded" and no failing input (golang/go#75804, fixed in Go 1.27). Such a
@@ -51,19 +55,24 @@ fuzz() {
 
 # Each fuzzing process gets its share of the processors.
 par=$(( $(nproc) / jobs )); [ "$par" -ge 1 ] || par=1
+# The packages with fuzz targets, each with its folder and its fuzzing binary's path.
+: > "$work/pkgs"
+while read -r pkg dir; do
+  if grep -q '^func Fuzz' "$dir"/*_test.go 2>/dev/null; then
+    echo "$pkg $dir $work/$(printf '%s' "$pkg" | tr / _).test" >> "$work/pkgs"
+  fi
+done < <(go list -f '{{.ImportPath}} {{.Dir}}' "${pkgs[@]}")
+[ -s "$work/pkgs" ] || { echo "no fuzz targets found" >&2; exit 1; }
+xargs -P "$jobs" -L 1 sh -c 'go test -c -fuzz=. -o "$2" "$0"' < "$work/pkgs"
+[ "${FUZZ_BUILD_ONLY:-0}" = 0 ] || exit 0
+
 n=0
-for pkg in $(go list "${pkgs[@]}"); do
-  dir=$(go list -f '{{.Dir}}' "$pkg")
-  targets=$(grep -ho '^func Fuzz[A-Za-z0-9_]*' "$dir"/*_test.go 2>/dev/null | sed 's/^func //' | sort -u || true)
-  [ -n "$targets" ] || continue
-  bin="$work/$(printf '%s' "$pkg" | tr / _).test"
-  go test -c -fuzz=. -o "$bin" "$pkg"
-  for t in $targets; do
+while read -r pkg dir bin; do
+  for t in $(grep -ho '^func Fuzz[A-Za-z0-9_]*' "$dir"/*_test.go | sed 's/^func //' | sort -u); do
     n=$((n + 1))
     echo "$pkg $dir $bin $t" > "$work/job.$n"
   done
-done
-[ $n -gt 0 ] || { echo "no fuzz targets found" >&2; exit 1; }
+done < "$work/pkgs"
 
 # A pool of $jobs workers: job i's verdict goes to job.i.out, its status to job.i.rc.
 export -f fuzz files

@@ -101,6 +101,7 @@ func (d *dumped) ownRate(at time.Time, inst string) (float64, bool) {
 // with pmdumplog's records: never 0/s at a record of the other group, never a rate over
 // another metric's interval; a statistic not logged at a record keeps its value and time.
 func TestMultiGroupArchiveRatesPerMetric(t *testing.T) {
+	t.Parallel() // it waits on daemons, pmlogger or real clocks: beside the other tests that do (issue 37)
 	base := pmlogGroups(t, multiGroupConf, "10sec")
 	dump := pmdumpOf(t, base, "kernel.all.pswitch", "disk.dev.read")
 	sw, rd := dump["kernel.all.pswitch"], dump["disk.dev.read"]
@@ -245,6 +246,7 @@ func TestMultiGroupArchiveRatesPerMetric(t *testing.T) {
 // records hold different metrics), replayed with every context-switch and disk rate equal to the
 // one pmdumplog's records of that metric give, to 1e-9.
 func TestPmlogconfArchiveRatesPerMetric(t *testing.T) {
+	t.Parallel() // it waits on daemons, pmlogger or real clocks: beside the other tests that do (issue 37)
 	p := pcptest.Start(t)
 	dir := t.TempDir()
 	conf := filepath.Join(dir, "config")

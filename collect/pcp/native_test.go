@@ -122,6 +122,7 @@ func statusOf(s *collect.Sampler, host string) collect.ProviderStatus {
 // their rates at every reading, no reading waits past the deadline, and the host that was cut
 // comes back by itself with no rate across the new connection.
 func TestNativeFleetFaults(t *testing.T) {
+	t.Parallel() // it waits on daemons, pmlogger or real clocks: beside the other tests that do (issue 37)
 	p := pcptest.Start(t)
 	relay := pcptest.StartRelay(t, p.Hostspec())
 	const deadline = 2 * time.Second
@@ -199,6 +200,7 @@ func mustRef(t *testing.T, s *collect.Sampler, path string) ns.Ref {
 // Issue 31: two pmcds read through 20 hostspecs (each directly and through its pmproxy, several
 // times under other names): every host its own connection and its own classes, each with rates.
 func TestNativeTwentyHostspecs(t *testing.T) {
+	t.Parallel() // it waits on daemons, pmlogger or real clocks: beside the other tests that do (issue 37)
 	ps := []*pcptest.PCP{pcptest.Start(t), pcptest.Start(t)}
 	var hosts []Host
 	for i := range 20 {

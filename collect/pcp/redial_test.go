@@ -34,6 +34,7 @@ func fleetWith(t *testing.T, request, collection, probe time.Duration, hosts ...
 // far below the 20 s the hung host's dial may take (before, every re-dial of it held the
 // collection up to its deadline), and the hung host's classes say why at every reading.
 func TestNeverWaitOnAHungHost(t *testing.T) {
+	t.Parallel() // it waits on daemons, pmlogger or real clocks: beside the other tests that do (issue 37)
 	p := pcptest.Start(t)
 	for _, path := range []string{"native", "rest"} {
 		t.Run(path, func(t *testing.T) {
@@ -86,6 +87,7 @@ func testNeverWait(t *testing.T, url, good, hung string) {
 // rates at once (before, the collection's deadline broke the connection, and the host lost a
 // reading's rates to a new one).
 func TestSlowHostKeepsItsConnection(t *testing.T) {
+	t.Parallel() // it waits on daemons, pmlogger or real clocks: beside the other tests that do (issue 37)
 	p := pcptest.Start(t)
 	relay := pcptest.StartRelay(t, p.Hostspec())
 	const collection = time.Second
@@ -144,6 +146,7 @@ func TestSlowHostKeepsItsConnection(t *testing.T) {
 // reading (its own processor count and memory size, not the one processor it was declared
 // with), and its rates at its second.
 func TestHostBackAtFirstReading(t *testing.T) {
+	t.Parallel() // it waits on daemons, pmlogger or real clocks: beside the other tests that do (issue 37)
 	p := pcptest.Start(t)
 	up := pcptest.Start(t)
 	p.StopPMCD()
@@ -233,6 +236,7 @@ func TestStartJitter(t *testing.T) {
 // answers after the start's probe deadline), so the scales come with the connection made
 // after the start.
 func TestCPUPartsUnderLoadRemote(t *testing.T) {
+	t.Parallel() // it waits on daemons, pmlogger or real clocks: beside the other tests that do (issue 37)
 	p := pcptest.Start(t)
 	var stop atomic.Bool
 	defer stop.Store(true)

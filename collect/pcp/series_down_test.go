@@ -15,6 +15,7 @@ import (
 // (the monitor stays), each host's classes say why, the events say it, and once the server is
 // back the next reading has the values again.
 func TestSeriesDownAfterStart(t *testing.T) {
+	t.Parallel() // it waits on daemons, pmlogger or real clocks: beside the other tests that do (issue 37)
 	p, bases, s := seriesFleet(t, archivetest.Fleet{Hosts: 2, Disks: 1, Samples: 20})
 	provs, err := SeriesProviders(s, time.Time{}, false)
 	if err != nil {

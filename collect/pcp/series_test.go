@@ -69,6 +69,7 @@ func twoReadings(t *testing.T, provs []collect.Provider, clock func() time.Time,
 // times including the first and the last sample: the counters' rates (busy, reads per second),
 // the quantities, every disk's name.
 func TestSeriesEqualsArchives(t *testing.T) {
+	t.Parallel() // it waits on daemons, pmlogger or real clocks: beside the other tests that do (issue 37)
 	f := archivetest.Fleet{Hosts: 3, Disks: 4, Samples: 31}
 	_, bases, s := seriesFleet(t, f)
 	if got := strings.Join(s.Hosts(), ","); got != "node000,node001,node002" {
@@ -281,6 +282,7 @@ func TestSeriesDown(t *testing.T) {
 // The monitor's time cursor moves through the series as through the archives: after each move
 // (forward, back, a jump, past the end) every host's disks read the same.
 func TestSeriesReplayEqualsArchives(t *testing.T) {
+	t.Parallel() // it waits on daemons, pmlogger or real clocks: beside the other tests that do (issue 37)
 	_, bases, s := seriesFleet(t, archivetest.Fleet{Hosts: 3, Disks: 2, Samples: 31})
 	aprovs, as, err := ArchiveProviders(bases, time.Time{}, false)
 	if err != nil {

@@ -35,6 +35,7 @@ func pcpSampler(t *testing.T, opt Options) *collect.Sampler {
 // one read over PCP's own protocol, directly and relayed by pmproxy (issue 31). Each comes back
 // by itself after its pmcd is killed and started again, with no rate across the restart.
 func TestPCPSourceMatchesLocal(t *testing.T) {
+	t.Parallel() // it waits on daemons, pmlogger or real clocks: beside the other tests that do (issue 37)
 	for _, path := range []string{"rest", "native", "native@proxy"} {
 		t.Run(path, func(t *testing.T) {
 			t.Parallel()
