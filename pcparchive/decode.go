@@ -308,59 +308,81 @@ func parseInDom(r *pcpwire.Fields, version int, delta bool, prev []InDom, last m
 		return InDom{}, errors.New("its instances run past its end")
 	}
 	strtab := r.Rest()
-	name := func(o int32) (string, bool) {
-		if o < 0 || int(o) >= len(strtab) {
-			return "", false
-		}
-		s := strtab[o:]
-		end := strings.IndexByte(string(s), 0)
-		if end < 0 {
-			return "", false
-		}
-		return string(s[:end]), true
-	}
 	if !delta {
-		in.Instances, in.Names = insts, make([]string, n)
-		for i, o := range offs {
-			var ok bool
-			if in.Names[i], ok = name(o); !ok {
-				return InDom{}, fmt.Errorf("instance %d's name is not in its string table", insts[i])
-			}
+		names, err := inDomNames(insts, offs, strtab)
+		if err != nil {
+			return InDom{}, err
 		}
+		in.Instances, in.Names = insts, names
 	} else {
 		pos, ok := last[in.InDom]
 		if !ok {
 			return InDom{}, fmt.Errorf("a delta of instance domain %s before any full record of it", InDomString(in.InDom))
 		}
-		base := prev[pos[0]]
-		names := map[int32]string{}
-		order := append([]int32(nil), base.Instances...)
-		for i, id := range base.Instances {
-			names[id] = base.Names[i]
-		}
-		for i, id := range insts {
-			if offs[i] == -1 { // deleted
-				delete(names, id)
-				continue
-			}
-			s, ok := name(offs[i])
-			if !ok {
-				return InDom{}, fmt.Errorf("instance %d's name is not in its string table", id)
-			}
-			if _, had := names[id]; !had {
-				order = append(order, id)
-			}
-			names[id] = s
-		}
-		for _, id := range order {
-			if s, ok := names[id]; ok {
-				in.Instances, in.Names = append(in.Instances, id), append(in.Names, s)
-				delete(names, id) // an instance listed twice in order counts once
-			}
+		if err := in.applyDelta(prev[pos[0]], insts, offs, strtab); err != nil {
+			return InDom{}, err
 		}
 	}
 	last[in.InDom] = []int{len(prev)}
 	return in, nil
+}
+
+// inDomNames are the names of a full record's instances, each at its offset in the string table.
+func inDomNames(insts, offs []int32, strtab []byte) ([]string, error) {
+	names := make([]string, len(insts))
+	for i, o := range offs {
+		var ok bool
+		if names[i], ok = strtabName(strtab, o); !ok {
+			return nil, fmt.Errorf("instance %d's name is not in its string table", insts[i])
+		}
+	}
+	return names, nil
+}
+
+// applyDelta makes in the domain's previous observation base changed by a delta record: its
+// instances with offset -1 deleted, the others renamed or added after base's, in base's order
+// (an instance listed twice counts once).
+func (in *InDom) applyDelta(base InDom, insts, offs []int32, strtab []byte) error {
+	names := map[int32]string{}
+	order := append([]int32(nil), base.Instances...)
+	for i, id := range base.Instances {
+		names[id] = base.Names[i]
+	}
+	for i, id := range insts {
+		if offs[i] == -1 { // deleted
+			delete(names, id)
+			continue
+		}
+		s, ok := strtabName(strtab, offs[i])
+		if !ok {
+			return fmt.Errorf("instance %d's name is not in its string table", id)
+		}
+		if _, had := names[id]; !had {
+			order = append(order, id)
+		}
+		names[id] = s
+	}
+	for _, id := range order {
+		if s, ok := names[id]; ok {
+			in.Instances, in.Names = append(in.Instances, id), append(in.Names, s)
+			delete(names, id) // an instance listed twice in order counts once
+		}
+	}
+	return nil
+}
+
+// strtabName is the NUL-terminated name at offset o of an instance domain's string table; false
+// when o is outside it or the name has no end.
+func strtabName(strtab []byte, o int32) (string, bool) {
+	if o < 0 || int(o) >= len(strtab) {
+		return "", false
+	}
+	s := strtab[o:]
+	end := strings.IndexByte(string(s), 0)
+	if end < 0 {
+		return "", false
+	}
+	return string(s[:end]), true
 }
 
 // parseLabelSet reads a label record: each set's instance and its JSON text. The layout is the
