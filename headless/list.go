@@ -141,46 +141,11 @@ func (ls *lister) addStats(c *ns.Context, depth int, skip bool) {
 // 40 (statistics), a type line under each statistic, and only the first instance's statistics
 // under a continuously instantiated parent.
 func writeList(w io.Writer, lines []listLine, host string, types, ids, asJSON bool) error {
-	if asJSON {
-		enc := json.NewEncoder(w)
-		for _, l := range lines {
-			if !ids {
-				l.Class, l.Instance, l.Datum, l.ASN = "", "", "", ""
-			}
-			l.Path = hostPrefix(host) + l.Path
-			if err := enc.Encode(l); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	var b strings.Builder
-	if types {
-		for _, l := range lines {
-			if l.contInst {
-				continue
-			}
-			col := 40
-			if l.Kind == "context" {
-				// Nested is where the context is in the name space, not how deep below the
-				// PATH asked for: CPU/cpu0/ is nested whether or not the listing starts at CPU.
-				col = 30
-				if strings.Contains(strings.TrimSuffix(l.Path, "/"), "/") {
-					col = 35
-				}
-			}
-			writeCol(&b, l.Path, col, safe(l.Description))
-			if ids {
-				b.WriteString(idsText(l))
-			}
-			b.WriteByte('\n')
-			if l.Kind == "statistic" {
-				dt := "Data Type(" + l.DataType + ")"
-				fmt.Fprintf(&b, "        %-18sValue Type(%s)\n", dt, l.ValueType)
-			}
-		}
-		_, err := io.WriteString(w, b.String())
-		return err
+	switch {
+	case asJSON:
+		return writeListJSON(w, lines, host, ids)
+	case types:
+		return writeTraversal(w, lines, ids)
 	}
 	col := 40
 	for _, l := range lines {
@@ -188,6 +153,7 @@ func writeList(w io.Writer, lines []listLine, host string, types, ids, asJSON bo
 			col = n
 		}
 	}
+	var b strings.Builder
 	for _, l := range lines {
 		writeCol(&b, hostPrefix(host)+l.Path, col, safe(l.Description))
 		if ids {
@@ -197,6 +163,58 @@ func writeList(w io.Writer, lines []listLine, host string, types, ids, asJSON bo
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeListJSON prints the listing as one JSON object a line, paths with the host, the ids only
+// when asked.
+func writeListJSON(w io.Writer, lines []listLine, host string, ids bool) error {
+	enc := json.NewEncoder(w)
+	for _, l := range lines {
+		if !ids {
+			l.Class, l.Instance, l.Datum, l.ASN = "", "", "", ""
+		}
+		l.Path = hostPrefix(host) + l.Path
+		if err := enc.Encode(l); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeTraversal prints SPMI-OUT-2's traversal format: each description at its kind's column,
+// a type line under each statistic, none of a non-first continuous instance's statistics.
+func writeTraversal(w io.Writer, lines []listLine, ids bool) error {
+	var b strings.Builder
+	for _, l := range lines {
+		if l.contInst {
+			continue
+		}
+		writeCol(&b, l.Path, traversalColumn(l), safe(l.Description))
+		if ids {
+			b.WriteString(idsText(l))
+		}
+		b.WriteByte('\n')
+		if l.Kind == "statistic" {
+			dt := "Data Type(" + l.DataType + ")"
+			fmt.Fprintf(&b, "        %-18sValue Type(%s)\n", dt, l.ValueType)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// traversalColumn is where the traversal format starts a line's description: 40 for a
+// statistic, 30 for a top-level context, 35 for a nested one. Nested is where the context is
+// in the name space, not how deep below the PATH asked for: CPU/cpu0/ is nested whether or not
+// the listing starts at CPU.
+func traversalColumn(l listLine) int {
+	switch {
+	case l.Kind != "context":
+		return 40
+	case strings.Contains(strings.TrimSuffix(l.Path, "/"), "/"):
+		return 35
+	}
+	return 30
 }
 
 func writeCol(b *strings.Builder, s string, col int, rest string) {
