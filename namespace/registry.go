@@ -95,61 +95,15 @@ func (r *Registry) RegisterClass(c *Class) error {
 	if _, dup := r.classes[key]; dup {
 		return errf(StatusDuplicate, SiDuplicate, "class %s is already registered", c.ID)
 	}
-	parentCtx := r.top
-	var parent *Class
-	if p := c.ID.Parent(); p != nil {
-		parent = r.classes[p.String()]
-		if parent == nil {
-			return errf(StatusUnknownClass, SiInvalidCx, "class %s: parent class %s is not registered", c.ID, p)
-		}
-		if parent.Instantiated() {
-			return errf(StatusInvalidArg, SiBadArgument, "class %s: parent %s is instantiated and cannot have subclasses (DCI-NS-3)", c.ID, p)
-		}
-		parentCtx = parent.ctx
+	parent, parentCtx, err := r.parentOf(c)
+	if err != nil {
+		return err
 	}
 	if err := c.prepare(); err != nil {
 		return errf(StatusInvalidArg, SiBadArgument, "%v", err)
 	}
-	asn := uint16(c.ID[len(c.ID)-1])
-	switch {
-	case !c.Instantiated() || (c.SingleInstance() && !c.Totals):
-		if o := parentCtx.k().byName[c.Name]; o != nil {
-			return errf(StatusDuplicate, SiDuplicate, "class %s: %s already holds a context named %q (SPMI-HIER-10)", c.ID, parentCtx.Path(), c.Name)
-		}
-		if o := parentCtx.k().byASN[asn]; o != nil {
-			return errf(StatusDuplicate, SiDuplicate, "class %s: ASN.1 number %d is taken by %s (SPMI-ASN-2)", c.ID, asn, o.Path())
-		}
-		c.ctx = &Context{Name: c.Name, Desc: c.Desc, Kind: CtxClass, ASN: asn, Class: c}
-		parentCtx.addChild(c.ctx)
-		if c.Instantiated() {
-			c.ctx.Stats = c
-		}
-	case c.SingleInstance(): // totals
-		if parent == nil {
-			return errf(StatusInvalidArg, SiBadArgument, "class %s: a totals class needs a parent class", c.ID)
-		}
-		if parentCtx.Stats != nil {
-			return errf(StatusDuplicate, SiDuplicate, "class %s: context %s already holds the statistics of class %s", c.ID, parentCtx.Path(), parentCtx.Stats.ID)
-		}
-		c.ctx = parentCtx
-		parentCtx.Stats = c
-	default: // multi-instance
-		if len(c.NestUnder) > 0 {
-			host := r.classes[c.NestUnder.String()]
-			if host == nil || !host.Instantiated() || host.SingleInstance() {
-				return errf(StatusInvalidArg, SiBadArgument, "class %s: NestUnder %s is not a registered multi-instance class", c.ID, c.NestUnder)
-			}
-			hostParent := host.ID.Parent()
-			if parent == nil || hostParent == nil || !hostParent.Equal(c.ID.Parent()) {
-				return errf(StatusInvalidArg, SiBadArgument, "class %s: NestUnder %s must be a sibling class", c.ID, c.NestUnder)
-			}
-		} else if parent == nil {
-			return errf(StatusInvalidArg, SiBadArgument, "class %s: a multi-instance class needs an uninstantiated parent class whose context holds its instances", c.ID)
-		}
-		c.ctx = parentCtx
-		if len(c.NestUnder) == 0 {
-			parentCtx.own().hosted = append(parentCtx.k().hosted, c)
-		}
+	if err := r.place(c, parent, parentCtx); err != nil {
+		return err
 	}
 	c.reg = r
 	c.index = len(r.ordered)
@@ -158,17 +112,101 @@ func (r *Registry) RegisterClass(c *Class) error {
 	r.ordered = append(r.ordered, c)
 	r.gen++
 	if c.SingleInstance() {
-		in := &Instance{Class: c, Levels: []uint64{0}, Name: c.Name, OSName: c.Name, Label: c.Label, ctx: c.ctx}
-		c.slots = append(c.slots, in)
-		c.keep(in)
-		if c.ctx.Stats == c {
-			c.ctx.StatsInst = in
-		}
-		if !c.Totals {
-			c.ctx.Inst = in
-		}
+		c.addSoleInstance()
 	}
 	return nil
+}
+
+// parentOf is c's parent class, registered and uninstantiated (DCI-NS-3), and the context c goes
+// under: the parent's, or the top for a top-level class (no parent).
+func (r *Registry) parentOf(c *Class) (*Class, *Context, error) {
+	p := c.ID.Parent()
+	if p == nil {
+		return nil, r.top, nil
+	}
+	parent := r.classes[p.String()]
+	if parent == nil {
+		return nil, nil, errf(StatusUnknownClass, SiInvalidCx, "class %s: parent class %s is not registered", c.ID, p)
+	}
+	if parent.Instantiated() {
+		return nil, nil, errf(StatusInvalidArg, SiBadArgument, "class %s: parent %s is instantiated and cannot have subclasses (DCI-NS-3)", c.ID, p)
+	}
+	return parent, parent.ctx, nil
+}
+
+// place puts c in the name space under parentCtx: an uninstantiated or single-instance class in
+// a context of its own; a totals class as the statistics of its parent's context; a
+// multi-instance class's instances in its parent's context, or nested under a sibling's.
+func (r *Registry) place(c, parent *Class, parentCtx *Context) error {
+	switch {
+	case !c.Instantiated() || (c.SingleInstance() && !c.Totals):
+		return c.placeOwnContext(parentCtx)
+	case c.SingleInstance():
+		if parent == nil {
+			return errf(StatusInvalidArg, SiBadArgument, "class %s: a totals class needs a parent class", c.ID)
+		}
+		if parentCtx.Stats != nil {
+			return errf(StatusDuplicate, SiDuplicate, "class %s: context %s already holds the statistics of class %s", c.ID, parentCtx.Path(), parentCtx.Stats.ID)
+		}
+		c.ctx = parentCtx
+		parentCtx.Stats = c
+		return nil
+	}
+	return r.placeInstances(c, parent, parentCtx)
+}
+
+// placeOwnContext gives c a context of its own under parentCtx, whose name and ASN.1 number (the
+// last of its id) must be free there (SPMI-HIER-10, SPMI-ASN-2).
+func (c *Class) placeOwnContext(parentCtx *Context) error {
+	asn := uint16(c.ID[len(c.ID)-1])
+	if o := parentCtx.k().byName[c.Name]; o != nil {
+		return errf(StatusDuplicate, SiDuplicate, "class %s: %s already holds a context named %q (SPMI-HIER-10)", c.ID, parentCtx.Path(), c.Name)
+	}
+	if o := parentCtx.k().byASN[asn]; o != nil {
+		return errf(StatusDuplicate, SiDuplicate, "class %s: ASN.1 number %d is taken by %s (SPMI-ASN-2)", c.ID, asn, o.Path())
+	}
+	c.ctx = &Context{Name: c.Name, Desc: c.Desc, Kind: CtxClass, ASN: asn, Class: c}
+	parentCtx.addChild(c.ctx)
+	if c.Instantiated() {
+		c.ctx.Stats = c
+	}
+	return nil
+}
+
+// placeInstances makes parentCtx, the parent class's context, the home of multi-instance class
+// c's instances, or, with NestUnder, the instances of a registered multi-instance sibling class.
+func (r *Registry) placeInstances(c, parent *Class, parentCtx *Context) error {
+	if len(c.NestUnder) > 0 {
+		host := r.classes[c.NestUnder.String()]
+		if host == nil || !host.Instantiated() || host.SingleInstance() {
+			return errf(StatusInvalidArg, SiBadArgument, "class %s: NestUnder %s is not a registered multi-instance class", c.ID, c.NestUnder)
+		}
+		hostParent := host.ID.Parent()
+		if parent == nil || hostParent == nil || !hostParent.Equal(c.ID.Parent()) {
+			return errf(StatusInvalidArg, SiBadArgument, "class %s: NestUnder %s must be a sibling class", c.ID, c.NestUnder)
+		}
+	} else if parent == nil {
+		return errf(StatusInvalidArg, SiBadArgument, "class %s: a multi-instance class needs an uninstantiated parent class whose context holds its instances", c.ID)
+	}
+	c.ctx = parentCtx
+	if len(c.NestUnder) == 0 {
+		parentCtx.own().hosted = append(parentCtx.k().hosted, c)
+	}
+	return nil
+}
+
+// addSoleInstance makes a single-instance class's one instance: the statistics of its context,
+// and the instance its context stands for unless it is a totals class.
+func (c *Class) addSoleInstance() {
+	in := &Instance{Class: c, Levels: []uint64{0}, Name: c.Name, OSName: c.Name, Label: c.Label, ctx: c.ctx}
+	c.slots = append(c.slots, in)
+	c.keep(in)
+	if c.ctx.Stats == c {
+		c.ctx.StatsInst = in
+	}
+	if !c.Totals {
+		c.ctx.Inst = in
+	}
 }
 
 // UnregisterClass removes a class with no subclasses, its instances and its contexts.
