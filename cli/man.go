@@ -108,74 +108,113 @@ func writeMan(root *cobra.Command, date, ver string, w io.Writer) error {
 	fmt.Fprintf(&b, ".TH DCIMON 1 %q %q \"User Commands\"\n", date, roff(ver))
 	b.WriteString(".SH NAME\n")
 	fmt.Fprintf(&b, "dcimon \\- %s\n", roff(root.Short))
-	b.WriteString(".SH SYNOPSIS\n")
+	cmds := manCommands(root)
+	manSynopsis(&b, cmds)
+	b.WriteString(".SH DESCRIPTION\n")
+	roffText(&b, root.Long)
+	b.WriteString(".SH COMMANDS\n")
+	for _, c := range cmds {
+		manCommand(&b, c)
+	}
+	manSharedFlags(&b, mostSharedFlags(cmds))
+	manKeys(&b)
+	manFiles(&b)
+	manEnvironment(&b)
+	b.WriteString(".SH EXIT STATUS\n")
+	roffText(&b, strings.TrimPrefix(exitStatus, "Exit status: "))
+	roffText(&b, manExitExtra)
+	b.WriteString(".SH SEE ALSO\n")
+	b.WriteString(".BR PCPIntro (1),\n.BR pmcd (1),\n.BR pmproxy (1),\n.BR pmlogger (1),\n.BR pmrep (1)\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// manCommands are the commands the page documents: the monitor, then every available command
+// but help, in the help's order.
+func manCommands(root *cobra.Command) []*cobra.Command {
 	cmds := []*cobra.Command{root}
 	for _, c := range orderedCommands(root) {
 		if c.IsAvailableCommand() && c.Name() != "help" {
 			cmds = append(cmds, c)
 		}
 	}
+	return cmds
+}
+
+// manSynopsis writes the SYNOPSIS section: a line per command.
+func manSynopsis(b *strings.Builder, cmds []*cobra.Command) {
+	b.WriteString(".SH SYNOPSIS\n")
 	for i, c := range cmds {
 		if i > 0 {
 			b.WriteString(".br\n")
 		}
 		// \& after a final period: the synopsis line does not end a sentence.
-		fmt.Fprintf(&b, ".B %s\\&\n", roff(strings.TrimSuffix(useLine(c), " [flags]")))
+		fmt.Fprintf(b, ".B %s\\&\n", roff(strings.TrimSuffix(useLine(c), " [flags]")))
 		b.WriteString("[\\fIflags\\fR]\n")
 	}
-	b.WriteString(".SH DESCRIPTION\n")
-	roffText(&b, root.Long)
-	b.WriteString(".SH COMMANDS\n")
-	var shared *cobra.Command // the command with the most shared flags: get's, with --from and --to
-	for _, c := range cmds {
-		title := "dcimon (the monitor)"
-		if c.HasParent() {
-			title = "dcimon " + c.Use
+}
+
+// manCommand writes a command's subsection: its text, its own flags (the shared ones and --help
+// and --version are said once, below) and its examples.
+func manCommand(b *strings.Builder, c *cobra.Command) {
+	title := "dcimon (the monitor)"
+	if c.HasParent() {
+		title = "dcimon " + c.Use
+	}
+	fmt.Fprintf(b, ".SS %s\n", roff(title))
+	text := c.Long
+	if !c.HasParent() {
+		text = monitorText
+	}
+	if text == "" {
+		text = c.Short
+	}
+	roffText(b, text)
+	for _, g := range groupedFlags(c) {
+		if sharedGroups[g.name] || g.name == grpOtherFlags {
+			continue
 		}
-		fmt.Fprintf(&b, ".SS %s\n", roff(title))
-		text := c.Long
-		if !c.HasParent() {
-			text = monitorText
-		}
-		if text == "" {
-			text = c.Short
-		}
-		roffText(&b, text)
-		n := 0
-		for _, g := range groupedFlags(c) {
-			if sharedGroups[g.name] {
-				n += len(g.flags)
-				continue
-			}
-			if g.name == grpOtherFlags {
-				continue // --help and --version, said once below
-			}
-			for _, f := range g.flags {
-				roffFlag(&b, f)
-			}
-		}
-		if shared == nil || n > sharedCount(shared) {
-			shared = c
-		}
-		if c.Example != "" {
-			roffExamples(&b, c.Example)
+		for _, f := range g.flags {
+			roffFlag(b, f)
 		}
 	}
+	if c.Example != "" {
+		roffExamples(b, c.Example)
+	}
+}
+
+// mostSharedFlags is the command with the most shared flags (get's, with --from and --to), the
+// first of those with as many: the page lists the shared flags as it has them.
+func mostSharedFlags(cmds []*cobra.Command) *cobra.Command {
+	var shared *cobra.Command
+	for _, c := range cmds {
+		if shared == nil || sharedCount(c) > sharedCount(shared) {
+			shared = c
+		}
+	}
+	return shared
+}
+
+// manSharedFlags writes the section of the flags the commands share, by group, as command
+// shared has them.
+func manSharedFlags(b *strings.Builder, shared *cobra.Command) {
 	b.WriteString(".SH SOURCE AND CONFIGURATION OPTIONS\n")
-	roffText(&b, `The commands that read a source take these flags (record reads a live source only, without
+	roffText(b, `The commands that read a source take these flags (record reads a live source only, without
 --archive and --at; --from and --to are get's and hot's; config takes --config, --show-loop,
 --liveness and --suppliers). Every command takes -h, --help; dcimon takes -v, --version.`)
 	for _, g := range groupedFlags(shared) {
 		if !sharedGroups[g.name] {
 			continue
 		}
-		fmt.Fprintf(&b, ".SS %s\n", roff(g.name))
+		fmt.Fprintf(b, ".SS %s\n", roff(g.name))
 		for _, f := range g.flags {
-			roffFlag(&b, f)
+			roffFlag(b, f)
 		}
 	}
-	manKeys(&b)
-	manFiles(&b)
+}
+
+// manEnvironment writes the ENVIRONMENT section: the variables dcimon reads.
+func manEnvironment(b *strings.Builder) {
 	b.WriteString(".SH ENVIRONMENT\n")
 	for _, e := range [][2]string{
 		{"DCIMON_CONFIG", "the configuration file, when --config is not given."},
@@ -189,15 +228,8 @@ func writeMan(root *cobra.Command, date, ver string, w io.Writer) error {
 		for i, n := range names {
 			names[i] = `\%` + roff(n)
 		}
-		fmt.Fprintf(&b, ".TP\n.B %s\n%s\n", strings.Join(names, ", "), roff(e[1]))
+		fmt.Fprintf(b, ".TP\n.B %s\n%s\n", strings.Join(names, ", "), roff(e[1]))
 	}
-	b.WriteString(".SH EXIT STATUS\n")
-	roffText(&b, strings.TrimPrefix(exitStatus, "Exit status: "))
-	roffText(&b, manExitExtra)
-	b.WriteString(".SH SEE ALSO\n")
-	b.WriteString(".BR PCPIntro (1),\n.BR pmcd (1),\n.BR pmproxy (1),\n.BR pmlogger (1),\n.BR pmrep (1)\n")
-	_, err := io.WriteString(w, b.String())
-	return err
 }
 
 // settingVars names the environment variables of the configuration's settings.

@@ -34,80 +34,105 @@ func dataTypeWord(d *ns.Datum) string {
 	return d.SiType.Word()
 }
 
+// lister gathers the lines of a listing: whether implementation datums are listed, and the
+// classes read on demand (Proc), whose empty contexts say how to have them read.
+type lister struct {
+	all    bool
+	demand map[uint32]bool
+	out    []listLine
+}
+
 // listing walks the tree under root in order, contexts before their statistics and
 // subcontexts (SPMI-OUT-1, SPMI-HIER-6).
 //
 // Implementation datums (Datum.Aux) are listed only with all, or when root names one.
 func listing(reg *ns.Registry, root ns.Ref, all bool) []listLine {
-	var out []listLine
-	addStats := func(c *ns.Context, depth int, skip bool) {
-		if c.Stats == nil {
-			return
-		}
-		for i := range c.Stats.Datums {
-			d := &c.Stats.Datums[i]
-			if d.ID == ns.InvalidDatumID || (d.Aux && !all) {
-				continue
-			}
-			ref := ns.Ref{Ctx: c, Datum: d}
-			inst := ""
-			if c.StatsInst != nil {
-				inst = c.StatsInst.ID().String()
-			}
-			out = append(out, listLine{Path: ref.Path(), Kind: "statistic", Description: d.Desc, DataType: dataTypeWord(d),
-				ValueType: d.ValType.Word(), Class: c.Stats.ID.String(), Instance: inst, Datum: fmt.Sprintf("%d", uint32(d.ID)),
-				ASN: ref.ASN(), depth: depth, contInst: skip})
-		}
-	}
 	if root.Datum != nil {
-		all = true
-		addStats(root.Ctx, 0, false)
-		var only []listLine
-		for _, l := range out {
-			if l.Path == root.Path() {
-				only = append(only, l)
-			}
-		}
-		return only
+		return datumListing(root)
 	}
-	// A class read on demand (Proc) has no instance unless the listing asked for it.
+	ls := lister{all: all, demand: onDemandClasses(reg)}
+	reg.Read(func() { ls.walk(root.Ctx, 0, false) })
+	return ls.out
+}
+
+// datumListing is the listing of the one statistic root names, implementation datum or not.
+func datumListing(root ns.Ref) []listLine {
+	ls := lister{all: true}
+	ls.addStats(root.Ctx, 0, false)
+	var only []listLine
+	for _, l := range ls.out {
+		if l.Path == root.Path() {
+			only = append(only, l)
+		}
+	}
+	return only
+}
+
+// onDemandClasses are the top-level classes read on demand (Proc): they have no instance unless
+// the listing asked for them.
+func onDemandClasses(reg *ns.Registry) map[uint32]bool {
 	demand := map[uint32]bool{}
 	for _, c := range reg.Classes() {
 		if c.OnDemand {
 			demand[c.ID[0]] = true
 		}
 	}
-	reg.Read(func() {
-		var walk func(c *ns.Context, depth int, skip bool)
-		walk = func(c *ns.Context, depth int, skip bool) {
-			if c.Kind != ns.CtxTop {
-				l := listLine{Path: c.Path() + "/", Kind: "context", Description: c.Desc, ASN: c.ASNPath(), depth: depth}
-				if c.Class != nil && len(c.Class.ID) == 1 && demand[c.Class.ID[0]] && len(c.Children()) == 0 {
-					l.Description += " (read on demand: dcimon list " + c.Name + ")"
-				}
-				if c.Class != nil {
-					l.Class = c.Class.ID.String()
-				}
-				if c.Inst != nil {
-					l.Instance = c.Inst.ID().String()
-				}
-				out = append(out, l)
-			}
-			addStats(c, depth, skip)
-			first := true
-			for _, k := range c.Children() {
-				// SPMI-OUT-2: under a continuously instantiated parent, only the first instance's
-				// statistics are listed in the traversal format.
-				kskip := k.Kind == ns.CtxInstance && c.InstFreq() == ns.SiContInst && !first
-				if k.Kind == ns.CtxInstance {
-					first = false
-				}
-				walk(k, depth+1, kskip)
-			}
+	return demand
+}
+
+// walk lists context c (depth below the root), its statistics and its subcontexts. skip marks
+// c as a non-first instance of a continuously instantiated parent: SPMI-OUT-2 lists only the
+// first instance's statistics in the traversal format.
+func (ls *lister) walk(c *ns.Context, depth int, skip bool) {
+	if c.Kind != ns.CtxTop {
+		ls.out = append(ls.out, ls.contextLine(c, depth))
+	}
+	ls.addStats(c, depth, skip)
+	first := true
+	for _, k := range c.Children() {
+		kskip := k.Kind == ns.CtxInstance && c.InstFreq() == ns.SiContInst && !first
+		if k.Kind == ns.CtxInstance {
+			first = false
 		}
-		walk(root.Ctx, 0, false)
-	})
-	return out
+		ls.walk(k, depth+1, kskip)
+	}
+}
+
+// contextLine is a context's line: its path ending in "/", its class and instance, and for an
+// empty class read on demand how to have it read.
+func (ls *lister) contextLine(c *ns.Context, depth int) listLine {
+	l := listLine{Path: c.Path() + "/", Kind: "context", Description: c.Desc, ASN: c.ASNPath(), depth: depth}
+	if c.Class != nil && len(c.Class.ID) == 1 && ls.demand[c.Class.ID[0]] && len(c.Children()) == 0 {
+		l.Description += " (read on demand: dcimon list " + c.Name + ")"
+	}
+	if c.Class != nil {
+		l.Class = c.Class.ID.String()
+	}
+	if c.Inst != nil {
+		l.Instance = c.Inst.ID().String()
+	}
+	return l
+}
+
+// addStats lists context c's statistics, those with an id, implementation datums only with all.
+func (ls *lister) addStats(c *ns.Context, depth int, skip bool) {
+	if c.Stats == nil {
+		return
+	}
+	inst := ""
+	if c.StatsInst != nil {
+		inst = c.StatsInst.ID().String()
+	}
+	for i := range c.Stats.Datums {
+		d := &c.Stats.Datums[i]
+		if d.ID == ns.InvalidDatumID || (d.Aux && !ls.all) {
+			continue
+		}
+		ref := ns.Ref{Ctx: c, Datum: d}
+		ls.out = append(ls.out, listLine{Path: ref.Path(), Kind: "statistic", Description: d.Desc, DataType: dataTypeWord(d),
+			ValueType: d.ValType.Word(), Class: c.Stats.ID.String(), Instance: inst, Datum: fmt.Sprintf("%d", uint32(d.ID)),
+			ASN: ref.ASN(), depth: depth, contInst: skip})
+	}
 }
 
 // writeList prints the xmpeek-style listing (SPMI-OUT-1): `/<host>/path`, contexts ending in
@@ -116,46 +141,11 @@ func listing(reg *ns.Registry, root ns.Ref, all bool) []listLine {
 // 40 (statistics), a type line under each statistic, and only the first instance's statistics
 // under a continuously instantiated parent.
 func writeList(w io.Writer, lines []listLine, host string, types, ids, asJSON bool) error {
-	if asJSON {
-		enc := json.NewEncoder(w)
-		for _, l := range lines {
-			if !ids {
-				l.Class, l.Instance, l.Datum, l.ASN = "", "", "", ""
-			}
-			l.Path = hostPrefix(host) + l.Path
-			if err := enc.Encode(l); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	var b strings.Builder
-	if types {
-		for _, l := range lines {
-			if l.contInst {
-				continue
-			}
-			col := 40
-			if l.Kind == "context" {
-				// Nested is where the context is in the name space, not how deep below the
-				// PATH asked for: CPU/cpu0/ is nested whether or not the listing starts at CPU.
-				col = 30
-				if strings.Contains(strings.TrimSuffix(l.Path, "/"), "/") {
-					col = 35
-				}
-			}
-			writeCol(&b, l.Path, col, safe(l.Description))
-			if ids {
-				b.WriteString(idsText(l))
-			}
-			b.WriteByte('\n')
-			if l.Kind == "statistic" {
-				dt := "Data Type(" + l.DataType + ")"
-				fmt.Fprintf(&b, "        %-18sValue Type(%s)\n", dt, l.ValueType)
-			}
-		}
-		_, err := io.WriteString(w, b.String())
-		return err
+	switch {
+	case asJSON:
+		return writeListJSON(w, lines, host, ids)
+	case types:
+		return writeTraversal(w, lines, ids)
 	}
 	col := 40
 	for _, l := range lines {
@@ -163,6 +153,7 @@ func writeList(w io.Writer, lines []listLine, host string, types, ids, asJSON bo
 			col = n
 		}
 	}
+	var b strings.Builder
 	for _, l := range lines {
 		writeCol(&b, hostPrefix(host)+l.Path, col, safe(l.Description))
 		if ids {
@@ -172,6 +163,58 @@ func writeList(w io.Writer, lines []listLine, host string, types, ids, asJSON bo
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeListJSON prints the listing as one JSON object a line, paths with the host, the ids only
+// when asked.
+func writeListJSON(w io.Writer, lines []listLine, host string, ids bool) error {
+	enc := json.NewEncoder(w)
+	for _, l := range lines {
+		if !ids {
+			l.Class, l.Instance, l.Datum, l.ASN = "", "", "", ""
+		}
+		l.Path = hostPrefix(host) + l.Path
+		if err := enc.Encode(l); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeTraversal prints SPMI-OUT-2's traversal format: each description at its kind's column,
+// a type line under each statistic, none of a non-first continuous instance's statistics.
+func writeTraversal(w io.Writer, lines []listLine, ids bool) error {
+	var b strings.Builder
+	for _, l := range lines {
+		if l.contInst {
+			continue
+		}
+		writeCol(&b, l.Path, traversalColumn(l), safe(l.Description))
+		if ids {
+			b.WriteString(idsText(l))
+		}
+		b.WriteByte('\n')
+		if l.Kind == "statistic" {
+			dt := "Data Type(" + l.DataType + ")"
+			fmt.Fprintf(&b, "        %-18sValue Type(%s)\n", dt, l.ValueType)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// traversalColumn is where the traversal format starts a line's description: 40 for a
+// statistic, 30 for a top-level context, 35 for a nested one. Nested is where the context is
+// in the name space, not how deep below the PATH asked for: CPU/cpu0/ is nested whether or not
+// the listing starts at CPU.
+func traversalColumn(l listLine) int {
+	switch {
+	case l.Kind != "context":
+		return 40
+	case strings.Contains(strings.TrimSuffix(l.Path, "/"), "/"):
+		return 35
+	}
+	return 30
 }
 
 func writeCol(b *strings.Builder, s string, col int, rest string) {

@@ -39,85 +39,124 @@ func (r *Registry) Fetch(s *Snapshot, reqs []MetricID) FetchResult {
 	}
 	invalidSeen := false
 	for ri, req := range reqs {
-		classes := r.ListClasses(req.Class)
-		if len(classes) == 0 {
-			res.Sets = append(res.Sets, FetchSet{Request: ri, Status: StatusUnknownClass,
-				Err: errf(StatusUnknownClass, SiInvalidCx, "no class matches %s", req.Class)})
+		var invalid bool
+		res.Sets, invalid = r.fetchRequest(res.Sets, s, ri, req)
+		invalidSeen = invalidSeen || invalid
+	}
+	res.Summary = fetchSummary(res.Sets, invalidSeen)
+	return res
+}
+
+// fetchRequest appends the sets request ri expands to: one per datum of each class it names, or
+// the one set that says why it names none (an unknown class; an uninstantiated class named
+// outright). invalid reports that a value was left out as invalid (DCI-INV-3).
+func (r *Registry) fetchRequest(sets []FetchSet, s *Snapshot, ri int, req MetricID) (out []FetchSet, invalid bool) {
+	classes := r.ListClasses(req.Class)
+	if len(classes) == 0 {
+		return append(sets, FetchSet{Request: ri, Status: StatusUnknownClass,
+			Err: errf(StatusUnknownClass, SiInvalidCx, "no class matches %s", req.Class)}), false
+	}
+	for _, id := range classes {
+		c := r.Class(id)
+		if c == nil || !c.Instantiated() {
+			if !req.Class.IsQuery() {
+				sets = append(sets, FetchSet{Request: ri, Class: c, Status: StatusInvalidArg,
+					Err: errf(StatusInvalidArg, SiBadArgument, "class %s is uninstantiated: it has no data (DCI-NS-3)", id)})
+			}
 			continue
 		}
-		for _, id := range classes {
-			c := r.Class(id)
-			if c == nil || !c.Instantiated() {
-				if !req.Class.IsQuery() {
-					res.Sets = append(res.Sets, FetchSet{Request: ri, Class: c, Status: StatusInvalidArg,
-						Err: errf(StatusInvalidArg, SiBadArgument, "class %s is uninstantiated: it has no data (DCI-NS-3)", id)})
-				}
-				continue
-			}
-			insts, ierr := r.ListInstances(c, req.Inst)
-			var datums []int
-			if req.Datum == AllData {
-				for i := range c.Datums {
-					if c.Datums[i].ID != InvalidDatumID {
-						datums = append(datums, i)
-					}
-				}
-			} else {
-				i := c.DatumIndex(req.Datum)
-				switch {
-				case i < 0:
-					res.Sets = append(res.Sets, FetchSet{Request: ri, Class: c, Status: StatusUnknownDatum,
-						Err: errf(StatusUnknownDatum, SiNotFound, "class %s has no datum %s", c.ID, req.Datum)})
-					continue
-				case c.Datums[i].IsDerived():
-					res.Sets = append(res.Sets, FetchSet{Request: ri, Class: c, Datum: &c.Datums[i], Status: StatusInvalidArg,
-						Err: errf(StatusInvalidArg, SiBadArgument, "datum %s (%s) is UMA_DERIVED: it is computed from a whole-class fetch and cannot be requested alone (DCI-TYPE-5)", c.Datums[i].ID, c.Datums[i].Name)})
-					continue
-				}
-				datums = []int{i}
-			}
-			cv := s.Class(c)
-			for _, di := range datums {
-				set := FetchSet{Request: ri, Class: c, Datum: &c.Datums[di], Status: StatusSuccess}
-				if ierr != nil {
-					set.Status, set.Err = StatusNoInstances, ierr
-					res.Sets = append(res.Sets, set)
-					continue
-				}
-				for _, in := range insts {
-					v, ok := cv.Value(in, di)
-					if !ok {
-						continue // no pmValue for an instance without a value (PCPF-7)
-					}
-					switch v.State {
-					case Invalid:
-						switch ValueStatus(v, req.Datum != AllData) {
-						case StatusInvalidData:
-							set.Status = StatusInvalidData // explicit reference (DCI-INV-3)
-						default:
-							invalidSeen = true
-						}
-						continue
-					case Unavailable:
-						if set.Status == StatusSuccess && len(insts) == 1 {
-							set.Status = v.Reason.Status()
-						}
-						continue
-					}
-					set.Values = append(set.Values, FetchValue{Inst: in, Value: v})
-				}
-				res.Sets = append(res.Sets, set)
+		var inv bool
+		sets, inv = r.fetchClass(sets, s, ri, req, c)
+		invalid = invalid || inv
+	}
+	return sets, invalid
+}
+
+// fetchClass appends a set for each datum of class c that request ri names, each with the
+// values of the instances it names; or the one set that says why the datum cannot be fetched.
+func (r *Registry) fetchClass(sets []FetchSet, s *Snapshot, ri int, req MetricID, c *Class) (out []FetchSet, invalid bool) {
+	insts, ierr := r.ListInstances(c, req.Inst)
+	datums, bad, ok := requestedDatums(ri, req, c)
+	if !ok {
+		return append(sets, bad), false
+	}
+	cv := s.Class(c)
+	for _, di := range datums {
+		set := FetchSet{Request: ri, Class: c, Datum: &c.Datums[di], Status: StatusSuccess}
+		if ierr != nil {
+			set.Status, set.Err = StatusNoInstances, ierr
+		} else if set.fill(cv, insts, di, req.Datum != AllData) {
+			invalid = true
+		}
+		sets = append(sets, set)
+	}
+	return sets, invalid
+}
+
+// requestedDatums are the indexes of the datums of c that request ri names: all those with an
+// id for AllData, else the one it names. ok is false, with the set that says why, when c has no
+// such datum or it is derived, which only a whole-class fetch computes (DCI-TYPE-5).
+func requestedDatums(ri int, req MetricID, c *Class) (datums []int, bad FetchSet, ok bool) {
+	if req.Datum == AllData {
+		for i := range c.Datums {
+			if c.Datums[i].ID != InvalidDatumID {
+				datums = append(datums, i)
 			}
 		}
+		return datums, FetchSet{}, true
 	}
-	for _, set := range res.Sets {
+	i := c.DatumIndex(req.Datum)
+	switch {
+	case i < 0:
+		return nil, FetchSet{Request: ri, Class: c, Status: StatusUnknownDatum,
+			Err: errf(StatusUnknownDatum, SiNotFound, "class %s has no datum %s", c.ID, req.Datum)}, false
+	case c.Datums[i].IsDerived():
+		return nil, FetchSet{Request: ri, Class: c, Datum: &c.Datums[i], Status: StatusInvalidArg,
+			Err: errf(StatusInvalidArg, SiBadArgument, "datum %s (%s) is UMA_DERIVED: it is computed from a whole-class fetch and cannot be requested alone (DCI-TYPE-5)", c.Datums[i].ID, c.Datums[i].Name)}, false
+	}
+	return []int{i}, FetchSet{}, true
+}
+
+// fill puts datum di's value of each instance into the set. An instance without a value has no
+// pmValue (PCPF-7); an invalid value is left out, and makes the set's status InvalidData where
+// the datum was named outright (explicit), else is reported by the result (invalid true,
+// DCI-INV-3); an unavailable value is left out, its reason the set's status when it is the only
+// instance.
+func (set *FetchSet) fill(cv *ClassValues, insts []*Instance, di int, explicit bool) (invalid bool) {
+	for _, in := range insts {
+		v, ok := cv.Value(in, di)
+		if !ok {
+			continue // no pmValue for an instance without a value (PCPF-7)
+		}
+		switch v.State {
+		case Invalid:
+			if ValueStatus(v, explicit) == StatusInvalidData {
+				set.Status = StatusInvalidData // explicit reference (DCI-INV-3)
+			} else {
+				invalid = true
+			}
+			continue
+		case Unavailable:
+			if set.Status == StatusSuccess && len(insts) == 1 {
+				set.Status = v.Reason.Status()
+			}
+			continue
+		}
+		set.Values = append(set.Values, FetchValue{Inst: in, Value: v})
+	}
+	return invalid
+}
+
+// fetchSummary is a result's summary status: the first error of its sets, else
+// InvalidDataPresent when a value was left out as invalid, else success.
+func fetchSummary(sets []FetchSet, invalidSeen bool) Status {
+	for _, set := range sets {
 		if set.Status.IsError() {
-			res.Summary = set.Status
-			return res
+			return set.Status
 		}
 	}
 	if invalidSeen {
-		res.Summary = StatusInvalidDataPresent
+		return StatusInvalidDataPresent
 	}
-	return res
+	return StatusSuccess
 }

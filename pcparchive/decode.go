@@ -115,6 +115,21 @@ func stamp(r *pcpwire.Fields, version int) time.Time {
 	return time.Unix(int64(s), int64(ns))
 }
 
+// metaRecord is a metadata record being read: its fields after the length, its tag, and where it
+// starts and how long its payload is, for the damage it may report.
+type metaRecord struct {
+	fr   *frames
+	r    *pcpwire.Fields
+	tag  uint32
+	off  int64
+	size int
+}
+
+// bad is the damage of this record: what is wrong with it, after its kind and size.
+func (m *metaRecord) bad(format string, args ...any) error {
+	return m.fr.damage(m.off, "%s of %d bytes: %s", metaKind(m.tag), m.size+8, fmt.Sprintf(format, args...))
+}
+
 // readMeta reads the metadata file of part p: its label, then descriptions, instance domains,
 // label sets and help texts, added to the archive's. At a damaged record it stops with a
 // *DamageError, keeping what was before it.
@@ -138,69 +153,100 @@ func (a *Archive) readMeta(fr *frames, p *Part) error {
 		if err != nil {
 			return err
 		}
-		r := pcpwire.NewFields(rec)
-		tag := r.U32()
-		bad := func(format string, args ...any) error {
-			return fr.damage(off, "%s of %d bytes: %s", metaKind(tag), len(rec)+8, fmt.Sprintf(format, args...))
-		}
-		switch tag {
-		case tagDesc:
-			d := Desc{PMID: r.U32(), Type: int32(r.U32()), InDom: r.U32(), Sem: int32(r.U32()), Units: r.U32()}
-			n := r.Count(4)
-			for range n {
-				d.Names = append(d.Names, string(r.Bytes(int(r.U32()))))
-			}
-			if r.Bad() {
-				return bad("its fields run past its end")
-			}
-			if err := a.keep(fr, off, int64(len(rec))+64+16*int64(n)); err != nil {
-				return err
-			}
-			if err := a.addDesc(d, p); err != nil {
-				return fr.damage(off, "%s", err)
-			}
-		case tagInDomV2, tagInDom, tagInDomDelta:
-			if (tag == tagInDomV2) != (l.Version == 2) {
-				return bad("tag %d is not of a Version %d archive", tag, l.Version)
-			}
-			in, err := parseInDom(r, l.Version, tag == tagInDomDelta, a.InDoms, last)
-			if err != nil {
-				return bad("%s", err)
-			}
-			var size int64 = 64
-			for _, n := range in.Names {
-				size += 4 + 16 + int64(len(n))
-			}
-			if err := a.keep(fr, off, size); err != nil {
-				return err
-			}
-			a.InDoms = append(a.InDoms, in)
-		case tagLabelV2, tagLabel:
-			if (tag == tagLabelV2) != (l.Version == 2) {
-				return bad("tag %d is not of a Version %d archive", tag, l.Version)
-			}
-			ls, err := parseLabelSet(r, l.Version)
-			if err != nil {
-				return bad("%s", err)
-			}
-			if err := a.keep(fr, off, int64(len(rec))+64); err != nil {
-				return err
-			}
-			a.Labels = append(a.Labels, ls)
-		case tagText:
-			t := Text{Type: r.U32(), Ident: r.U32()}
-			t.Text = cstr(r.Rest())
-			if r.Bad() {
-				return bad("its fields run past its end")
-			}
-			if err := a.keep(fr, off, int64(len(rec))+64); err != nil {
-				return err
-			}
-			a.Texts = append(a.Texts, t)
-		default:
-			return bad("not a type of metadata record (1 to 7)")
+		m := metaRecord{fr: fr, r: pcpwire.NewFields(rec), off: off, size: len(rec)}
+		m.tag = m.r.U32()
+		if err := a.addMetaRecord(&m, p, l.Version, last); err != nil {
+			return err
 		}
 	}
+}
+
+// addMetaRecord reads one metadata record of part p, of the archive version its label says, by
+// its tag, and adds it to the archive.
+func (a *Archive) addMetaRecord(m *metaRecord, p *Part, version int, last map[uint32][]int) error {
+	switch m.tag {
+	case tagDesc:
+		return a.addDescRecord(m, p)
+	case tagInDomV2, tagInDom, tagInDomDelta:
+		return a.addInDomRecord(m, version, last)
+	case tagLabelV2, tagLabel:
+		return a.addLabelRecord(m, version)
+	case tagText:
+		return a.addTextRecord(m)
+	}
+	return m.bad("not a type of metadata record (1 to 7)")
+}
+
+// addDescRecord reads a metric's description and its names and adds them to the archive's.
+func (a *Archive) addDescRecord(m *metaRecord, p *Part) error {
+	r := m.r
+	d := Desc{PMID: r.U32(), Type: int32(r.U32()), InDom: r.U32(), Sem: int32(r.U32()), Units: r.U32()}
+	n := r.Count(4)
+	for range n {
+		d.Names = append(d.Names, string(r.Bytes(int(r.U32()))))
+	}
+	if r.Bad() {
+		return m.bad("its fields run past its end")
+	}
+	if err := a.keep(m.fr, m.off, int64(m.size)+64+16*int64(n)); err != nil {
+		return err
+	}
+	if err := a.addDesc(d, p); err != nil {
+		return m.fr.damage(m.off, "%s", err)
+	}
+	return nil
+}
+
+// addInDomRecord reads an instance domain, full or a delta of its latest observation (last), and
+// adds it to the archive's; its tag must be of the archive's version.
+func (a *Archive) addInDomRecord(m *metaRecord, version int, last map[uint32][]int) error {
+	if (m.tag == tagInDomV2) != (version == 2) {
+		return m.bad("tag %d is not of a Version %d archive", m.tag, version)
+	}
+	in, err := parseInDom(m.r, version, m.tag == tagInDomDelta, a.InDoms, last)
+	if err != nil {
+		return m.bad("%s", err)
+	}
+	var size int64 = 64
+	for _, n := range in.Names {
+		size += 4 + 16 + int64(len(n))
+	}
+	if err := a.keep(m.fr, m.off, size); err != nil {
+		return err
+	}
+	a.InDoms = append(a.InDoms, in)
+	return nil
+}
+
+// addLabelRecord reads a label set and adds it to the archive's; its tag must be of the
+// archive's version.
+func (a *Archive) addLabelRecord(m *metaRecord, version int) error {
+	if (m.tag == tagLabelV2) != (version == 2) {
+		return m.bad("tag %d is not of a Version %d archive", m.tag, version)
+	}
+	ls, err := parseLabelSet(m.r, version)
+	if err != nil {
+		return m.bad("%s", err)
+	}
+	if err := a.keep(m.fr, m.off, int64(m.size)+64); err != nil {
+		return err
+	}
+	a.Labels = append(a.Labels, ls)
+	return nil
+}
+
+// addTextRecord reads a help text and adds it to the archive's.
+func (a *Archive) addTextRecord(m *metaRecord) error {
+	t := Text{Type: m.r.U32(), Ident: m.r.U32()}
+	t.Text = cstr(m.r.Rest())
+	if m.r.Bad() {
+		return m.bad("its fields run past its end")
+	}
+	if err := a.keep(m.fr, m.off, int64(m.size)+64); err != nil {
+		return err
+	}
+	a.Texts = append(a.Texts, t)
+	return nil
 }
 
 // addDesc adds a description read from part p's metadata. The first description of a pmid
@@ -262,59 +308,81 @@ func parseInDom(r *pcpwire.Fields, version int, delta bool, prev []InDom, last m
 		return InDom{}, errors.New("its instances run past its end")
 	}
 	strtab := r.Rest()
-	name := func(o int32) (string, bool) {
-		if o < 0 || int(o) >= len(strtab) {
-			return "", false
-		}
-		s := strtab[o:]
-		end := strings.IndexByte(string(s), 0)
-		if end < 0 {
-			return "", false
-		}
-		return string(s[:end]), true
-	}
 	if !delta {
-		in.Instances, in.Names = insts, make([]string, n)
-		for i, o := range offs {
-			var ok bool
-			if in.Names[i], ok = name(o); !ok {
-				return InDom{}, fmt.Errorf("instance %d's name is not in its string table", insts[i])
-			}
+		names, err := inDomNames(insts, offs, strtab)
+		if err != nil {
+			return InDom{}, err
 		}
+		in.Instances, in.Names = insts, names
 	} else {
 		pos, ok := last[in.InDom]
 		if !ok {
 			return InDom{}, fmt.Errorf("a delta of instance domain %s before any full record of it", InDomString(in.InDom))
 		}
-		base := prev[pos[0]]
-		names := map[int32]string{}
-		order := append([]int32(nil), base.Instances...)
-		for i, id := range base.Instances {
-			names[id] = base.Names[i]
-		}
-		for i, id := range insts {
-			if offs[i] == -1 { // deleted
-				delete(names, id)
-				continue
-			}
-			s, ok := name(offs[i])
-			if !ok {
-				return InDom{}, fmt.Errorf("instance %d's name is not in its string table", id)
-			}
-			if _, had := names[id]; !had {
-				order = append(order, id)
-			}
-			names[id] = s
-		}
-		for _, id := range order {
-			if s, ok := names[id]; ok {
-				in.Instances, in.Names = append(in.Instances, id), append(in.Names, s)
-				delete(names, id) // an instance listed twice in order counts once
-			}
+		if err := in.applyDelta(prev[pos[0]], insts, offs, strtab); err != nil {
+			return InDom{}, err
 		}
 	}
 	last[in.InDom] = []int{len(prev)}
 	return in, nil
+}
+
+// inDomNames are the names of a full record's instances, each at its offset in the string table.
+func inDomNames(insts, offs []int32, strtab []byte) ([]string, error) {
+	names := make([]string, len(insts))
+	for i, o := range offs {
+		var ok bool
+		if names[i], ok = strtabName(strtab, o); !ok {
+			return nil, fmt.Errorf("instance %d's name is not in its string table", insts[i])
+		}
+	}
+	return names, nil
+}
+
+// applyDelta makes in the domain's previous observation base changed by a delta record: its
+// instances with offset -1 deleted, the others renamed or added after base's, in base's order
+// (an instance listed twice counts once).
+func (in *InDom) applyDelta(base InDom, insts, offs []int32, strtab []byte) error {
+	names := map[int32]string{}
+	order := append([]int32(nil), base.Instances...)
+	for i, id := range base.Instances {
+		names[id] = base.Names[i]
+	}
+	for i, id := range insts {
+		if offs[i] == -1 { // deleted
+			delete(names, id)
+			continue
+		}
+		s, ok := strtabName(strtab, offs[i])
+		if !ok {
+			return fmt.Errorf("instance %d's name is not in its string table", id)
+		}
+		if _, had := names[id]; !had {
+			order = append(order, id)
+		}
+		names[id] = s
+	}
+	for _, id := range order {
+		if s, ok := names[id]; ok {
+			in.Instances, in.Names = append(in.Instances, id), append(in.Names, s)
+			delete(names, id) // an instance listed twice in order counts once
+		}
+	}
+	return nil
+}
+
+// strtabName is the NUL-terminated name at offset o of an instance domain's string table; false
+// when o is outside it or the name has no end.
+func strtabName(strtab []byte, o int32) (string, bool) {
+	if o < 0 || int(o) >= len(strtab) {
+		return "", false
+	}
+	s := strtab[o:]
+	end := strings.IndexByte(string(s), 0)
+	if end < 0 {
+		return "", false
+	}
+	return string(s[:end]), true
 }
 
 // parseLabelSet reads a label record: each set's instance and its JSON text. The layout is the

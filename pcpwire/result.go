@@ -83,44 +83,17 @@ const InNull = -1
 // bytes before body, where a PDU header begins) must lie inside body. An error is a
 // *ProtocolError.
 func DecodeResult(body []byte, st Stamp, dst *Result) error {
-	pdu, hdr := st.where()
-	bad := func(off int, format string, a ...any) error {
-		return &ProtocolError{PDU: pdu, Offset: hdr + off, Msg: fmt.Sprintf(format, a...)}
-	}
 	r := reader{p: body}
-	var n int32
-	switch st {
-	case StampPDU, StampArchiveV2:
-		sec, usec := r.u32(), r.u32()
-		if usec >= 1e6 {
-			return bad(4, "a timestamp of %d microseconds past the second", usec)
-		}
-		dst.Time = time.Unix(int64(sec), int64(usec)*1000)
-		n = r.i32()
-	case StampHighRes:
-		n = r.i32()
-		sec, nsec := int64(r.u64()), int64(r.u64())
-		if nsec < 0 || nsec >= 1e9 || sec > math.MaxInt64/2 || sec < math.MinInt64/2 {
-			return bad(4, "a timestamp of %d s and %d ns", sec, nsec)
-		}
-		dst.Time = time.Unix(sec, nsec)
-	case StampArchiveV3:
-		lo, hi, nsec := r.u32(), r.u32(), r.u32()
-		sec := uint64(hi)<<32 | uint64(lo)
-		if nsec >= 1e9 || sec > math.MaxInt64/2 {
-			return bad(0, "a timestamp of %d s and %d ns", sec, nsec)
-		}
-		dst.Time = time.Unix(int64(sec), int64(nsec))
-		n = r.i32()
-	default:
-		return fmt.Errorf("pcpwire: unknown result layout %d", st)
+	n, err := decodeStamp(&r, st, dst)
+	if err != nil {
+		return err
 	}
 	if r.bad {
-		return bad(0, "%d bytes, too few for a result's timestamp and count", len(body))
+		return st.malformed(0, "%d bytes, too few for a result's timestamp and count", len(body))
 	}
 	// A value set takes at least 8 bytes (a pmid and a count).
 	if n < 0 || int(n) > r.left()/8 {
-		return bad(r.i-4, "%d metrics, and room for %d", n, r.left()/8)
+		return st.malformed(r.i-4, "%d metrics, and room for %d", n, r.left()/8)
 	}
 	if cap(dst.Sets) < int(n) {
 		dst.Sets = make([]ValueSet, 0, n)
@@ -128,46 +101,101 @@ func DecodeResult(body []byte, st Stamp, dst *Result) error {
 	dst.Sets = dst.Sets[:0]
 	dst.vals = dst.vals[:0]
 	for range n {
-		at := r.i
-		vs := ValueSet{PMID: r.u32()}
-		nv := r.i32()
-		if r.bad {
-			return bad(at, "metric %d of %d cut short", len(dst.Sets), n)
+		if err := dst.decodeSet(&r, body, st, n); err != nil {
+			return err
 		}
-		if nv <= 0 {
-			vs.Err = Code(nv)
-			dst.Sets = append(dst.Sets, vs)
-			continue
-		}
-		vs.ValFmt = r.u32()
-		if r.bad || int(nv) > r.left()/8 { // an instance and a value each
-			return bad(at, "metric %s says it has %d values, and there is room for %d", PMIDString(vs.PMID), nv, max(r.left(), 0)/8)
-		}
-		if vs.ValFmt > ValSPtr {
-			return bad(at+8, "metric %s's values are in format %d (0, 1 and 2 are PCP's)", PMIDString(vs.PMID), vs.ValFmt)
-		}
-		start := len(dst.vals)
-		for range nv {
-			v := Value{Inst: r.i32(), Word: r.u32()}
-			if vs.ValFmt == ValInsitu {
-				v.Insitu = true
-			} else {
-				off := int(v.Word)*4 - HeaderLen
-				if v.Word > math.MaxInt32/4 || off < 0 || off > len(body)-4 {
-					return bad(r.i-4, "metric %s's value block at word %d, outside the %d bytes", PMIDString(vs.PMID), v.Word, len(body)+HeaderLen)
-				}
-				h := be.Uint32(body[off:])
-				blen := int(h & 0xffffff)
-				if blen < 4 || blen > len(body)-off {
-					return bad(off, "metric %s's value block says it is %d bytes, and %d are left", PMIDString(vs.PMID), blen, len(body)-off)
-				}
-				v.BlockType, v.Block = uint8(h>>24), body[off+4:off+blen]
-			}
-			dst.vals = append(dst.vals, v)
-		}
-		vs.Values = dst.vals[start:len(dst.vals):len(dst.vals)]
-		dst.Sets = append(dst.Sets, vs)
 	}
+	return nil
+}
+
+// malformed is a *ProtocolError at byte off of a body in this layout.
+func (s Stamp) malformed(off int, format string, a ...any) error {
+	pdu, hdr := s.where()
+	return &ProtocolError{PDU: pdu, Offset: hdr + off, Msg: fmt.Sprintf(format, a...)}
+}
+
+// decodeStamp reads a result's timestamp, in the layout st, into dst.Time and returns the count
+// of metrics that comes before it (high resolution PDUs) or after it (the others).
+func decodeStamp(r *reader, st Stamp, dst *Result) (int32, error) {
+	var n int32
+	switch st {
+	case StampPDU, StampArchiveV2:
+		sec, usec := r.u32(), r.u32()
+		if usec >= 1e6 {
+			return 0, st.malformed(4, "a timestamp of %d microseconds past the second", usec)
+		}
+		dst.Time = time.Unix(int64(sec), int64(usec)*1000)
+		n = r.i32()
+	case StampHighRes:
+		n = r.i32()
+		sec, nsec := int64(r.u64()), int64(r.u64())
+		if nsec < 0 || nsec >= 1e9 || sec > math.MaxInt64/2 || sec < math.MinInt64/2 {
+			return 0, st.malformed(4, "a timestamp of %d s and %d ns", sec, nsec)
+		}
+		dst.Time = time.Unix(sec, nsec)
+	case StampArchiveV3:
+		lo, hi, nsec := r.u32(), r.u32(), r.u32()
+		sec := uint64(hi)<<32 | uint64(lo)
+		if nsec >= 1e9 || sec > math.MaxInt64/2 {
+			return 0, st.malformed(0, "a timestamp of %d s and %d ns", sec, nsec)
+		}
+		dst.Time = time.Unix(int64(sec), int64(nsec))
+		n = r.i32()
+	default:
+		return 0, fmt.Errorf("pcpwire: unknown result layout %d", st)
+	}
+	return n, nil
+}
+
+// decodeSet reads the next of the result's n value sets and appends it to dst: a metric with an
+// error code instead of values, or with its values, each in the set or in a value block of body.
+func (dst *Result) decodeSet(r *reader, body []byte, st Stamp, n int32) error {
+	at := r.i
+	vs := ValueSet{PMID: r.u32()}
+	nv := r.i32()
+	if r.bad {
+		return st.malformed(at, "metric %d of %d cut short", len(dst.Sets), n)
+	}
+	if nv <= 0 {
+		vs.Err = Code(nv)
+		dst.Sets = append(dst.Sets, vs)
+		return nil
+	}
+	vs.ValFmt = r.u32()
+	if r.bad || int(nv) > r.left()/8 { // an instance and a value each
+		return st.malformed(at, "metric %s says it has %d values, and there is room for %d", PMIDString(vs.PMID), nv, max(r.left(), 0)/8)
+	}
+	if vs.ValFmt > ValSPtr {
+		return st.malformed(at+8, "metric %s's values are in format %d (0, 1 and 2 are PCP's)", PMIDString(vs.PMID), vs.ValFmt)
+	}
+	start := len(dst.vals)
+	for range nv {
+		v := Value{Inst: r.i32(), Word: r.u32()}
+		if vs.ValFmt == ValInsitu {
+			v.Insitu = true
+		} else if err := v.pointBlock(body, st, r.i-4, vs.PMID); err != nil {
+			return err
+		}
+		dst.vals = append(dst.vals, v)
+	}
+	vs.Values = dst.vals[start:len(dst.vals):len(dst.vals)]
+	dst.Sets = append(dst.Sets, vs)
+	return nil
+}
+
+// pointBlock points v at the value block its word places in body (in 32-bit words from the PDU
+// header's start), checked to lie inside body; at is where the word was read, for the error.
+func (v *Value) pointBlock(body []byte, st Stamp, at int, pmid uint32) error {
+	off := int(v.Word)*4 - HeaderLen
+	if v.Word > math.MaxInt32/4 || off < 0 || off > len(body)-4 {
+		return st.malformed(at, "metric %s's value block at word %d, outside the %d bytes", PMIDString(pmid), v.Word, len(body)+HeaderLen)
+	}
+	h := be.Uint32(body[off:])
+	blen := int(h & 0xffffff)
+	if blen < 4 || blen > len(body)-off {
+		return st.malformed(off, "metric %s's value block says it is %d bytes, and %d are left", PMIDString(pmid), blen, len(body)-off)
+	}
+	v.BlockType, v.Block = uint8(h>>24), body[off+4:off+blen]
 	return nil
 }
 

@@ -115,49 +115,62 @@ func (s *scanner) escaped(start int) (string, error) {
 		if s.i+1 >= len(s.b) {
 			break
 		}
-		e := s.b[s.i+1]
-		s.i += 2
-		switch e {
-		case '"', '\\', '/':
-			out = append(out, e)
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case 'u':
-			r, ok := s.hex4()
-			if !ok {
-				return "", s.err("bad \\u escape")
-			}
-			if utf16.IsSurrogate(r) {
-				r2 := rune(-1)
-				if s.i+1 < len(s.b) && s.b[s.i] == '\\' && s.b[s.i+1] == 'u' {
-					save := s.i
-					s.i += 2
-					var ok2 bool
-					if r2, ok2 = s.hex4(); !ok2 {
-						return "", s.err("bad \\u escape")
-					}
-					if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
-						out = utf8.AppendRune(out, d)
-						continue
-					}
-					s.i = save // not a pair: the second escape stands alone
-				}
-				r = utf8.RuneError
-			}
-			out = utf8.AppendRune(out, r)
-		default:
-			return "", s.err("bad escape")
+		var err error
+		if out, err = s.escape(out); err != nil {
+			return "", err
 		}
 	}
 	return "", s.err("unterminated string")
+}
+
+// escape appends to out the character the escape at s.i stands for (a backslash and at least
+// one byte after it) and reads past it.
+func (s *scanner) escape(out []byte) ([]byte, error) {
+	e := s.b[s.i+1]
+	s.i += 2
+	switch e {
+	case '"', '\\', '/':
+		return append(out, e), nil
+	case 'b':
+		return append(out, '\b'), nil
+	case 'f':
+		return append(out, '\f'), nil
+	case 'n':
+		return append(out, '\n'), nil
+	case 'r':
+		return append(out, '\r'), nil
+	case 't':
+		return append(out, '\t'), nil
+	case 'u':
+		return s.unicodeEscape(out)
+	}
+	return nil, s.err("bad escape")
+}
+
+// unicodeEscape appends to out the character of a \u escape, just read past its "\u": a UTF-16
+// surrogate pair of two escapes is one character; a surrogate on its own is U+FFFD, and an
+// escape after it that does not pair with it stands alone.
+func (s *scanner) unicodeEscape(out []byte) ([]byte, error) {
+	r, ok := s.hex4()
+	if !ok {
+		return nil, s.err("bad \\u escape")
+	}
+	if !utf16.IsSurrogate(r) {
+		return utf8.AppendRune(out, r), nil
+	}
+	if s.i+1 < len(s.b) && s.b[s.i] == '\\' && s.b[s.i+1] == 'u' {
+		save := s.i
+		s.i += 2
+		r2, ok := s.hex4()
+		if !ok {
+			return nil, s.err("bad \\u escape")
+		}
+		if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
+			return utf8.AppendRune(out, d), nil
+		}
+		s.i = save // not a pair: the second escape stands alone
+	}
+	return utf8.AppendRune(out, utf8.RuneError), nil
 }
 
 func (s *scanner) hex4() (rune, bool) {

@@ -315,45 +315,17 @@ func (p *inspectorPane) status() namespace.Section {
 	if !ok && v.State == namespace.Valid {
 		v = namespace.Value{State: namespace.Unavailable, Reason: namespace.ReasonNoValues}
 	}
-	d := ref.Datum
 	state := v.State.String()
 	if why := whyText(v); why != "" {
 		state += " — " + why
 	}
 	add("state", state)
-	add("value", valueFormat{loc: p.loc}.text(ref.Ctx.Stats, d, v))
+	add("value", valueFormat{loc: p.loc}.text(ref.Ctx.Stats, ref.Datum, v))
 	if v.State != namespace.Invalid && v.State != namespace.Unavailable {
-		if !d.IsDerived() && !d.Type.IsNumeric() {
-			add("val", strconv.Quote(v.S))
-		} else {
-			if !d.IsDerived() {
-				add("val", rawText(d, v))
-			}
-			if d.IsCounter() || v.Change != 0 {
-				add("val_change", strconv.FormatFloat(v.Change, 'g', -1, 64))
-			}
-			if v.State == namespace.Valid {
-				dec := strconv.FormatFloat(v.V, 'g', -1, 64)
-				if d.IsCounter() {
-					dec += " per second"
-				}
-				add("decoded", dec)
-				// A time counter's rate is shown as a utilization; its plain rate is here
-				// (issue 12: `CPU/cpu0/idle 89.0%` is `890 ms/s`).
-				if m := views.MeasureFor(ref.Ctx.Stats, d); m.Util {
-					add("rate", views.RateMeasure(ref.Ctx.Stats, d).Format(v.V))
-				}
-			}
-		}
+		readingFields(&s, ref, v)
 	}
 	if v.State != namespace.Valid {
-		code := v.Reason.SiErr()
-		line := code.Line()
-		if code.Retryable() {
-			line += " — temporary: read again at the next collection (SPMI-ERR-3)"
-		}
-		add("SPMI error", line)
-		add("DCI status", v.Reason.Status().String())
+		errorFields(&s, v)
 	}
 	if cv != nil {
 		add("read at", p.fmtTime(cv.Time))
@@ -363,6 +335,48 @@ func (p *inspectorPane) status() namespace.Section {
 		add("supplier", supplierText(cv))
 	}
 	return s
+}
+
+// readingFields add what a statistic's value was read as: a text's quoted; a number's raw
+// reading, its change, and, when valid, its decoded value (per second for a counter) and a
+// time counter's plain rate, which the value shows as a utilization (issue 12: `CPU/cpu0/idle
+// 89.0%` is `890 ms/s`).
+func readingFields(s *namespace.Section, ref namespace.Ref, v namespace.Value) {
+	add := func(k, val string) { s.Fields = append(s.Fields, namespace.Field{Key: k, Value: val}) }
+	d := ref.Datum
+	if !d.IsDerived() && !d.Type.IsNumeric() {
+		add("val", strconv.Quote(v.S))
+		return
+	}
+	if !d.IsDerived() {
+		add("val", rawText(d, v))
+	}
+	if d.IsCounter() || v.Change != 0 {
+		add("val_change", strconv.FormatFloat(v.Change, 'g', -1, 64))
+	}
+	if v.State != namespace.Valid {
+		return
+	}
+	dec := strconv.FormatFloat(v.V, 'g', -1, 64)
+	if d.IsCounter() {
+		dec += " per second"
+	}
+	add("decoded", dec)
+	if m := views.MeasureFor(ref.Ctx.Stats, d); m.Util {
+		add("rate", views.RateMeasure(ref.Ctx.Stats, d).Format(v.V))
+	}
+}
+
+// errorFields add why a value is not valid: its SPMI error, said temporary when reading again
+// may bring a value (SPMI-ERR-3), and its DCI status.
+func errorFields(s *namespace.Section, v namespace.Value) {
+	code := v.Reason.SiErr()
+	line := code.Line()
+	if code.Retryable() {
+		line += " — temporary: read again at the next collection (SPMI-ERR-3)"
+	}
+	s.Fields = append(s.Fields, namespace.Field{Key: "SPMI error", Value: line},
+		namespace.Field{Key: "DCI status", Value: v.Reason.Status().String()})
 }
 
 // peerSet is the SpmiHotVals record of a peer set: its parameters as given and the results of

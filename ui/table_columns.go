@@ -54,44 +54,15 @@ const (
 // `iostat -x`, the per-processor one of `mpstat -P ALL`), then every other numeric statistic.
 func tableColumns(vf valueFormat, ctx *namespace.Context, c *namespace.Class) []tableCol {
 	var cols []tableCol
-	used := map[int]bool{}
+	used := map[int]bool{} // datums with a column of their own value
 	add := func(pc colPref, di int) {
-		if di < 0 || (used[di] && pc.calc == calcNone) {
-			return
-		}
-		d := &c.Datums[di]
-		if !d.Shown() || (!d.IsDerived() && !d.Type.IsNumeric() && !pc.text && !pc.fill) {
+		if !columnWanted(c, pc, di, used) {
 			return
 		}
 		if pc.calc == calcNone {
 			used[di] = true
 		}
-		ti := -1
-		if ctx.Stats != nil {
-			if j := ctx.Stats.DatumByName(d.Name); j >= 0 && ctx.Stats.Datums[j].ID == d.ID {
-				ti = j
-			}
-		}
-		col := tableCol{header: pc.header, name: d.Name, di: di, ti: ti, col: vf.column(c, d), help: pc.help, datum: d}
-		if pc.bar {
-			col.bar = cellBarW
-		}
-		if ti >= 0 {
-			col.tcol = vf.column(ctx.Stats, &ctx.Stats.Datums[ti])
-		}
-		col.pinned = pc.pinned
-		col.text, col.fill, col.maxW, col.dec, col.sortFirst, col.calc = pc.text, pc.fill, pc.maxW, pc.dec, pc.sort, pc.calc
-		if (pc.unit != "" || pc.div != 0) && !vf.raw { // raw readings are exact numbers, not the tool's form
-			col.fixed, col.unit, col.div, col.human, col.htop = true, pc.unit, pc.div, pc.human, pc.htop
-			if pc.unit == "kB/s" && col.col.Measure().Kind == views.KindBits {
-				// net_units = "bits": the interface's rates in Mbit/s, as a link's speed is given.
-				col.header, col.unit, col.div = strings.Replace(pc.header, "kB/s", "Mbit/s", 1), "Mbit/s", 1e6
-			}
-			if col.div == 0 {
-				col.div = 1
-			}
-		}
-		cols = append(cols, col)
+		cols = append(cols, newTableCol(vf, ctx, c, pc, di))
 	}
 	for _, pc := range preferredColumns[ctx.Name] {
 		for _, n := range pc.names {
@@ -105,6 +76,54 @@ func tableColumns(vf valueFormat, ctx *namespace.Context, c *namespace.Class) []
 		add(colPref{header: c.Datums[i].Name}, i)
 	}
 	return cols
+}
+
+// columnWanted reports whether datum di of class c gets the column pc: a datum that is there,
+// shown, and numeric unless the column is text; one column of its own value (used), others of
+// values computed from it.
+func columnWanted(c *namespace.Class, pc colPref, di int, used map[int]bool) bool {
+	if di < 0 || (used[di] && pc.calc == calcNone) {
+		return false
+	}
+	d := &c.Datums[di]
+	return d.Shown() && (d.IsDerived() || d.Type.IsNumeric() || pc.text || pc.fill)
+}
+
+// newTableCol is the column pc of datum di of class c, with the context's own datum of the same
+// name and id, when it has one, for the totals row.
+func newTableCol(vf valueFormat, ctx *namespace.Context, c *namespace.Class, pc colPref, di int) tableCol {
+	d := &c.Datums[di]
+	ti := -1
+	if ctx.Stats != nil {
+		if j := ctx.Stats.DatumByName(d.Name); j >= 0 && ctx.Stats.Datums[j].ID == d.ID {
+			ti = j
+		}
+	}
+	col := tableCol{header: pc.header, name: d.Name, di: di, ti: ti, col: vf.column(c, d), help: pc.help, datum: d}
+	if pc.bar {
+		col.bar = cellBarW
+	}
+	if ti >= 0 {
+		col.tcol = vf.column(ctx.Stats, &ctx.Stats.Datums[ti])
+	}
+	col.pinned = pc.pinned
+	col.text, col.fill, col.maxW, col.dec, col.sortFirst, col.calc = pc.text, pc.fill, pc.maxW, pc.dec, pc.sort, pc.calc
+	if (pc.unit != "" || pc.div != 0) && !vf.raw { // raw readings are exact numbers, not the tool's form
+		col.toolForm(pc)
+	}
+	return col
+}
+
+// toolForm prints the column in its tool's fixed form: pc's unit and divisor (1 when it names
+// none); with net_units = "bits", an interface's rates in Mbit/s, as a link's speed is given.
+func (col *tableCol) toolForm(pc colPref) {
+	col.fixed, col.unit, col.div, col.human, col.htop = true, pc.unit, pc.div, pc.human, pc.htop
+	if pc.unit == "kB/s" && col.col.Measure().Kind == views.KindBits {
+		col.header, col.unit, col.div = strings.Replace(pc.header, "kB/s", "Mbit/s", 1), "Mbit/s", 1e6
+	}
+	if col.div == 0 {
+		col.div = 1
+	}
 }
 
 // TableLayout is a configured layout of a well-known table (disk, netif, cpu, fs, proc, cgroup): the columns

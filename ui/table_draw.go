@@ -212,161 +212,253 @@ func (p *valuesPane) moreCols(vis []int) (left, right bool) {
 	return left, right
 }
 
+// tableGrid is the table's layout in one frame: the name column's width, the statistic columns
+// shown (indexes into cols) with their widths, and whether the names are numbers (PIDs).
+type tableGrid struct {
+	nameW   int
+	vis     []int
+	widths  []int
+	numeric bool
+}
+
+// tableCell is one cell being drawn: its row and column, its value (ok false where there is
+// none) and whether its row is the selected one.
+type tableCell struct {
+	row *tableRow
+	col *tableCol
+	v   namespace.Value
+	ok  bool
+	sel bool
+}
+
+// viewTable appends the table's lines to lines: the two header lines, then the rows in view.
 func (p *valuesPane) viewTable(lines []string) []string {
-	nameW, vis := p.tableLayout()
-	var h1, h2 strings.Builder
-	nameHdr := "name"
-	if h, ok := nameHeaders[orTop(p.ctx)]; ok {
-		nameHdr = h
-	}
-	if p.sortCol == 0 {
-		nameHdr += sortMark(p.sortDesc)
-	}
-	// PIDs are numbers: right-aligned, as top and ps print them, the column a space wider.
-	numeric := nameHdr == "PID" || strings.HasPrefix(nameHdr, "PID")
-	if numeric {
-		h1.WriteString(p.headerStyle(0).Render(padLeft(nameHdr, nameW-1) + " "))
-	} else {
-		h1.WriteString(p.headerStyle(0).Render(pad(nameHdr, nameW)))
-	}
-	h2.WriteString(strings.Repeat(" ", nameW))
-	cws := make([]int, len(vis))
-	for k, i := range vis {
-		c := &p.cols[i]
-		cws[k] = p.colWidth(i)
-		if c.fill {
-			cws[k] = p.fillWidth(vis)
-		}
-		hd := c.title()
-		if p.sortCol == i+1 {
-			hd += sortMark(p.sortDesc)
-		}
-		if c.text || c.fill {
-			if c.fill && p.forest {
-				hd += " (tree)"
-			}
-			if c.fill && p.cmdOff > 0 {
-				hd += " ‹ +" + strconv.Itoa(p.cmdOff)
-			}
-			h1.WriteString(" " + p.headerStyle(i+1).Render(pad(hd, cws[k])))
-			h2.WriteString(" " + blanks(cws[k]))
-			continue
-		}
-		h1.WriteString(" " + p.headerStyle(i+1).Render(padLeft(hd, cws[k])))
-		h2.WriteString(" " + p.st.Text.Muted.Render(padLeft(c.unitText(), cws[k])))
-	}
-	if left, right := p.moreCols(vis); left || right {
-		note := ""
-		if left {
-			note += "‹"
-		}
-		if right {
-			note += "›"
-		}
-		h1.WriteString(" " + p.st.Text.Accent.Render(note))
-	}
-	lines = append(lines, h1.String(), h2.String())
+	nameHdr, numeric := p.nameHeader()
+	g := p.tableGrid(numeric)
+	h1, h2 := p.tableHeads(g, nameHdr)
+	lines = append(lines, h1, h2)
 	bh := p.bodyH()
 	var cellBuf []byte
 	for i := p.offset; i < min(p.offset+bh, len(p.order)); i++ {
-		r := &p.rows[p.order[i]]
-		sel := i == p.cursor
-		// A selected row is painted whole; the others cell by cell.
-		var sb strings.Builder
-		sb.Grow(2 * p.w)
-		ns := p.st.Text.Normal
-		if r.totals {
-			ns = p.st.Text.Bold
-		}
-		name := r.name
-		if r.depth > 0 {
-			name = " " + name // a partition under its disk
-		}
-		if r.gone {
-			ns = p.st.Text.Muted
-			if r.class == nil || !r.class.Churn {
-				name += " (gone)"
-			}
-		}
-		switch {
-		case numeric && sel:
-			writePadLeft(&sb, name, nameW-1)
-			sb.WriteByte(' ')
-		case numeric:
-			ns.writePadLeft(&sb, name, nameW-1)
-			sb.WriteByte(' ')
-		case sel:
-			writePad(&sb, name, nameW)
-		default:
-			ns.writePad(&sb, name, nameW)
-		}
-		for k, cw := range cws {
-			c := &p.cols[vis[k]]
-			txt := ""
-			var v namespace.Value
-			ok := false
-			if p.snap != nil {
-				v, ok = p.cell(r, c)
-			}
-			if !ok && p.snap != nil && !r.totals {
-				v, ok = namespace.Value{State: namespace.Unavailable, Reason: namespace.ReasonNoValues}, true
-			}
-			if c.text || c.fill {
-				txt = c.textCell(v, ok)
-				if c.fill && p.forest {
-					txt = p.treePrefix(p.order[i]) + txt
-				}
-				if c.fill {
-					txt = skipCells(txt, p.cmdOff)
-				}
-				sb.WriteByte(' ')
-				switch {
-				case sel:
-					writePad(&sb, txt, cw)
-				case r.gone || !ok || v.State != namespace.Valid:
-					p.st.Text.Muted.writePad(&sb, txt, cw)
-				default:
-					p.st.Text.Normal.writePad(&sb, txt, cw)
-				}
-				continue
-			}
-			if ok {
-				if c.fixed {
-					cellBuf = c.fixedText(cellBuf[:0], v, r.totals)
-					txt = string(cellBuf)
-				} else {
-					txt = cellText(c.column(r.totals), v)
-				}
-			}
-			sb.WriteByte(' ')
-			level := p.pastLimit(r, c, v, ok)
-			if c.bar > 0 {
-				// df's Use% with a bar, coloured by the hotset's threshold (issue 19).
-				p.writeCellBar(&sb, v, ok && !r.gone, level, sel, c.bar)
-				sb.WriteByte(' ')
-				cw -= c.bar + 1
-			}
-			if level > 0 && !sel && !r.gone {
-				p.levelInk(level).writePadLeft(&sb, txt, cw) // near or past the hotset's threshold
-			} else if ok && !sel && r.gone {
-				p.st.Text.Muted.writePadLeft(&sb, txt, cw) // final values, greyed
-			} else if ok && !sel {
-				p.valueStyle(v).writePadLeft(&sb, txt, cw)
-			} else {
-				writePadLeft(&sb, txt, cw)
-			}
-		}
-		if sel {
-			st := p.st.Row.SelectedBlur
-			if p.focused {
-				st = p.st.Row.Selected
-			}
-			lines = append(lines, st.Render(pad(sb.String(), p.w)))
-			continue
-		}
-		lines = append(lines, sb.String())
+		lines = append(lines, p.tableLine(g, i, &cellBuf))
 	}
 	return lines
+}
+
+// nameHeader is the title of the name column (the kind of thing the rows name: PID, Disk…) with
+// the sort mark when the table is sorted by name, and whether the names are numbers: PIDs, which
+// are right-aligned as top and ps print them, the column a space wider.
+func (p *valuesPane) nameHeader() (string, bool) {
+	hdr := "name"
+	if h, ok := nameHeaders[orTop(p.ctx)]; ok {
+		hdr = h
+	}
+	if p.sortCol == 0 {
+		hdr += sortMark(p.sortDesc)
+	}
+	return hdr, hdr == "PID" || strings.HasPrefix(hdr, "PID")
+}
+
+// tableGrid lays the table out for this frame: the fill column (COMMAND) takes the width the
+// others leave.
+func (p *valuesPane) tableGrid(numeric bool) tableGrid {
+	nameW, vis := p.tableLayout()
+	widths := make([]int, len(vis))
+	for k, i := range vis {
+		widths[k] = p.colWidth(i)
+		if p.cols[i].fill {
+			widths[k] = p.fillWidth(vis)
+		}
+	}
+	return tableGrid{nameW: nameW, vis: vis, widths: widths, numeric: numeric}
+}
+
+// tableHeads are the table's two header lines: the columns' titles, and under the numbers their
+// units; text columns are left-aligned, numbers right-aligned.
+func (p *valuesPane) tableHeads(g tableGrid, nameHdr string) (string, string) {
+	var h1, h2 strings.Builder
+	if g.numeric {
+		h1.WriteString(p.headerStyle(0).Render(padLeft(nameHdr, g.nameW-1) + " "))
+	} else {
+		h1.WriteString(p.headerStyle(0).Render(pad(nameHdr, g.nameW)))
+	}
+	h2.WriteString(strings.Repeat(" ", g.nameW))
+	for k, i := range g.vis {
+		c := &p.cols[i]
+		hd, w := p.columnTitle(i), g.widths[k]
+		if c.text || c.fill {
+			h1.WriteString(" " + p.headerStyle(i+1).Render(pad(hd, w)))
+			h2.WriteString(" " + blanks(w))
+			continue
+		}
+		h1.WriteString(" " + p.headerStyle(i+1).Render(padLeft(hd, w)))
+		h2.WriteString(" " + p.st.Text.Muted.Render(padLeft(c.unitText(), w)))
+	}
+	if note := p.moreColsNote(g.vis); note != "" {
+		h1.WriteString(" " + p.st.Text.Accent.Render(note))
+	}
+	return h1.String(), h2.String()
+}
+
+// columnTitle is column i's header: its title with the sort mark when the table is sorted by it,
+// and on the fill column (COMMAND) a note of the tree and of how far it is scrolled.
+func (p *valuesPane) columnTitle(i int) string {
+	c := &p.cols[i]
+	hd := c.title()
+	if p.sortCol == i+1 {
+		hd += sortMark(p.sortDesc)
+	}
+	if c.fill && p.forest {
+		hd += " (tree)"
+	}
+	if c.fill && p.cmdOff > 0 {
+		hd += " ‹ +" + strconv.Itoa(p.cmdOff)
+	}
+	return hd
+}
+
+// moreColsNote is the arrows at the header's right end that say columns are hidden to the left
+// (‹) or right (›) of those shown; empty when all are shown.
+func (p *valuesPane) moreColsNote(vis []int) string {
+	left, right := p.moreCols(vis)
+	note := ""
+	if left {
+		note += "‹"
+	}
+	if right {
+		note += "›"
+	}
+	return note
+}
+
+// tableLine draws the row at position i of the order: the selected row painted whole in the
+// selection's colours, the others cell by cell. cellBuf is scratch space the frame's cells share.
+func (p *valuesPane) tableLine(g tableGrid, i int, cellBuf *[]byte) string {
+	r := &p.rows[p.order[i]]
+	sel := i == p.cursor
+	var sb strings.Builder
+	sb.Grow(2 * p.w)
+	p.writeRowName(&sb, g, r, sel)
+	for k, w := range g.widths {
+		c := &p.cols[g.vis[k]]
+		v, ok := p.cellValue(r, c)
+		cell := tableCell{row: r, col: c, v: v, ok: ok, sel: sel}
+		sb.WriteByte(' ')
+		if c.text || c.fill {
+			p.writeTextCell(&sb, cell, p.order[i], w)
+			continue
+		}
+		p.writeValueCell(&sb, cell, w, cellBuf)
+	}
+	if !sel {
+		return sb.String()
+	}
+	st := p.st.Row.SelectedBlur
+	if p.focused {
+		st = p.st.Row.Selected
+	}
+	return st.Render(pad(sb.String(), p.w))
+}
+
+// writeRowName draws a row's name: a partition indented under its disk, the totals row bold, a
+// gone row greyed and marked "(gone)" unless its class comes and goes by nature (processes); in
+// the row's colours on the selected row.
+func (p *valuesPane) writeRowName(sb *strings.Builder, g tableGrid, r *tableRow, sel bool) {
+	ns := p.st.Text.Normal
+	if r.totals {
+		ns = p.st.Text.Bold
+	}
+	name := r.name
+	if r.depth > 0 {
+		name = " " + name // a partition under its disk
+	}
+	if r.gone {
+		ns = p.st.Text.Muted
+		if r.class == nil || !r.class.Churn {
+			name += " (gone)"
+		}
+	}
+	if sel {
+		ns = ink{} // the selected row is painted whole
+	}
+	if g.numeric {
+		ns.writePadLeft(sb, name, g.nameW-1)
+		sb.WriteByte(' ')
+		return
+	}
+	ns.writePad(sb, name, g.nameW)
+}
+
+// cellValue is a row's value in a column: none before the first snapshot; Unavailable with the
+// reason "no values" where the snapshot has none, except on the totals row, which stays blank.
+func (p *valuesPane) cellValue(r *tableRow, c *tableCol) (namespace.Value, bool) {
+	if p.snap == nil {
+		return namespace.Value{}, false
+	}
+	if v, ok := p.cell(r, c); ok || r.totals {
+		return v, ok
+	}
+	return namespace.Value{State: namespace.Unavailable, Reason: namespace.ReasonNoValues}, true
+}
+
+// writeTextCell draws a text cell (a state, a name, the command line), left-aligned in w cells:
+// the command line behind its tree branches and scrolled by cmdOff, greyed where there is no
+// valid value. row is the row's index, for its place in the process tree.
+func (p *valuesPane) writeTextCell(sb *strings.Builder, cell tableCell, row, w int) {
+	c := cell.col
+	txt := c.textCell(cell.v, cell.ok)
+	if c.fill && p.forest {
+		txt = p.treePrefix(row) + txt
+	}
+	if c.fill {
+		txt = skipCells(txt, p.cmdOff)
+	}
+	switch {
+	case cell.sel:
+		writePad(sb, txt, w)
+	case cell.row.gone || !cell.ok || cell.v.State != namespace.Valid:
+		p.st.Text.Muted.writePad(sb, txt, w)
+	default:
+		p.st.Text.Normal.writePad(sb, txt, w)
+	}
+}
+
+// writeValueCell draws a number right-aligned in w cells, behind its bar where the column has
+// one. cellBuf is scratch space for the fixed-format columns' text.
+func (p *valuesPane) writeValueCell(sb *strings.Builder, cell tableCell, w int, cellBuf *[]byte) {
+	c, r, v := cell.col, cell.row, cell.v
+	txt := ""
+	if cell.ok && c.fixed {
+		*cellBuf = c.fixedText((*cellBuf)[:0], v, r.totals)
+		txt = string(*cellBuf)
+	} else if cell.ok {
+		txt = cellText(c.column(r.totals), v)
+	}
+	level := p.pastLimit(r, c, v, cell.ok)
+	if c.bar > 0 {
+		// df's Use% with a bar, coloured by the hotset's threshold (issue 19).
+		p.writeCellBar(sb, v, cell.ok && !r.gone, level, cell.sel, c.bar)
+		sb.WriteByte(' ')
+		w -= c.bar + 1
+	}
+	p.numberInk(cell, level).writePadLeft(sb, txt, w)
+}
+
+// numberInk is the ink of a number: the warning or critical colour near or past its hotset's
+// threshold, greyed on a gone row (its final values), the value's own colour otherwise; plain
+// on the selected row, which is painted whole, and where there is no value.
+func (p *valuesPane) numberInk(cell tableCell, level int) ink {
+	switch {
+	case cell.sel:
+		return ink{}
+	case level > 0 && !cell.row.gone:
+		return p.levelInk(level) // near or past the hotset's threshold
+	case cell.ok && cell.row.gone:
+		return p.st.Text.Muted // final values, greyed
+	case cell.ok:
+		return p.valueStyle(cell.v)
+	}
+	return ink{}
 }
 
 // pastLimit says where a cell's value sits against the threshold of a hotset over its statistic:

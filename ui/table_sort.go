@@ -93,70 +93,91 @@ func (p *valuesPane) forestOrder() {
 	if pi < 0 || p.snap == nil {
 		return
 	}
-	cv := p.snap.Class(p.class)
-	byPID := make(map[string]int, len(p.order))
-	for _, i := range p.order {
-		byPID[p.rows[i].name] = i
-	}
-	kids := map[int][]int{}
-	var roots []int
-	for _, i := range p.order {
-		r := &p.rows[i]
-		parent := -1
-		if !r.totals && !r.gone && cv != nil {
-			if v, ok := cv.Value(r.inst, pi); ok && v.State == namespace.Valid {
-				if j, ok := byPID[strconv.FormatUint(uint64(v.V), 10)]; ok && j != i {
-					parent = j
-				}
-			}
-		}
-		if parent < 0 {
-			roots = append(roots, i)
-		} else {
-			kids[parent] = append(kids[parent], i)
-		}
-	}
+	roots, kids := p.parentTree(p.snap.Class(p.class), pi)
 	if p.tdepth == nil {
 		p.tdepth, p.tprefix = map[int]int{}, map[int]string{}
 	}
 	clear(p.tdepth)
 	clear(p.tprefix)
-	out := p.order[:0:0]
-	seen := make(map[int]bool, len(p.order))
-	// A child's line is its parent's indent and ├─ (└─ for the last child); below it, the
-	// indent goes on with │ while siblings follow and blanks after the last, as htop and
-	// pstree draw a tree (issue 32 item 8).
-	var walk func(i, d int, indent string, last bool)
-	walk = func(i, d int, indent string, last bool) {
-		if seen[i] {
-			return // a loop of parents (PIDs reused while read) is cut
-		}
-		seen[i] = true
-		out = append(out, i)
-		p.tdepth[i] = d
-		below := ""
-		if d > 0 {
-			branch, cont := "├─ ", "│  "
-			if last {
-				branch, cont = "└─ ", "   "
-			}
-			p.tprefix[i] = indent + branch
-			below = indent + cont
-		}
-		ks := kids[i]
-		for n, k := range ks {
-			walk(k, d+1, below, n == len(ks)-1)
-		}
-	}
+	w := forestWalk{p: p, kids: kids, seen: make(map[int]bool, len(p.order)), out: p.order[:0:0]}
 	for _, i := range roots {
-		walk(i, 0, "", true)
+		w.place(i, 0, "", true)
 	}
 	for _, i := range p.order { // rows left in a loop of parents
-		if !seen[i] {
-			walk(i, 0, "", true)
+		if !w.seen[i] {
+			w.place(i, 0, "", true)
 		}
 	}
-	p.order = out
+	p.order = w.out
+}
+
+// parentTree is the rows in order as a tree: those whose parent is not shown (roots), and each
+// shown parent's children (kids), by the ppid datum pi.
+func (p *valuesPane) parentTree(cv *namespace.ClassValues, pi int) (roots []int, kids map[int][]int) {
+	byPID := make(map[string]int, len(p.order))
+	for _, i := range p.order {
+		byPID[p.rows[i].name] = i
+	}
+	kids = map[int][]int{}
+	for _, i := range p.order {
+		if parent := p.parentRow(i, cv, pi, byPID); parent >= 0 {
+			kids[parent] = append(kids[parent], i)
+		} else {
+			roots = append(roots, i)
+		}
+	}
+	return roots, kids
+}
+
+// parentRow is the row of row i's parent process, by its valid ppid (datum pi) among the rows'
+// PIDs; -1 for the totals row, a gone row, or a parent not shown.
+func (p *valuesPane) parentRow(i int, cv *namespace.ClassValues, pi int, byPID map[string]int) int {
+	r := &p.rows[i]
+	if r.totals || r.gone || cv == nil {
+		return -1
+	}
+	v, ok := cv.Value(r.inst, pi)
+	if !ok || v.State != namespace.Valid {
+		return -1
+	}
+	if j, ok := byPID[strconv.FormatUint(uint64(v.V), 10)]; ok && j != i {
+		return j
+	}
+	return -1
+}
+
+// forestWalk lays rows out depth first under their parents: each row's children, the rows
+// placed so far (a loop of parents, PIDs reused while read, is cut) and the order they make.
+type forestWalk struct {
+	p    *valuesPane
+	kids map[int][]int
+	seen map[int]bool
+	out  []int
+}
+
+// place puts row i at depth d, then its children below it. A child's line is its parent's
+// indent and ├─ (└─ for the last child); below it, the indent goes on with │ while siblings
+// follow and blanks after the last, as htop and pstree draw a tree (issue 32 item 8).
+func (w *forestWalk) place(i, d int, indent string, last bool) {
+	if w.seen[i] {
+		return // a loop of parents (PIDs reused while read) is cut
+	}
+	w.seen[i] = true
+	w.out = append(w.out, i)
+	w.p.tdepth[i] = d
+	below := ""
+	if d > 0 {
+		branch, cont := "├─ ", "│  "
+		if last {
+			branch, cont = "└─ ", "   "
+		}
+		w.p.tprefix[i] = indent + branch
+		below = indent + cont
+	}
+	ks := w.kids[i]
+	for n, k := range ks {
+		w.place(k, d+1, below, n == len(ks)-1)
+	}
 }
 
 // treePrefix draws a row's branch in tree mode before its command: ├─ and └─ under its

@@ -98,6 +98,12 @@ type filterIndex struct {
 	ctxs    []ctxEntry   // every context, parents before children (Top first)
 	classes [][]statText // the statistics of each class that holds some, by ctxEntry.cls
 	byClass map[*namespace.Class]int
+	// Scratch space of filterRows, kept from one filtering to the next (the pane filters on
+	// one goroutine): the needle's bytes, a statistic's full path, a chain of contexts, and
+	// which statistics of each class match the needle by their text.
+	nb, buf []byte
+	chain   []int
+	textHit [][]bool
 }
 
 type ctxEntry struct {
@@ -163,73 +169,109 @@ func (ix *filterIndex) classOf(c *namespace.Context) int {
 	return len(ix.classes) - 1
 }
 
+// filterRun is one filtering of the tree: the needle, lower-cased, the rows made so far with the
+// row of each context shown (+1; 0 = not shown), the matches and the first one's row.
+type filterRun struct {
+	ix      *filterIndex
+	needle  string
+	byPath  bool
+	row     []int32
+	out     []treeRow
+	matches int
+	first   int
+}
+
 // filterRows lists the rows matching needle, each with the contexts above it, in tree order.
 // A needle without "/" matches a context's name, description or label and a statistic's name,
 // label or description; a needle with "/" matches full paths. The matched rows and the contexts
 // shown for them are all expanded. It reports the number of matches and the row of the first.
 func (ix *filterIndex) filterRows(needle string, out []treeRow) ([]treeRow, int, int) {
-	out = out[:0]
 	needle = strings.ToLower(needle)
-	byPath := strings.Contains(needle, "/")
-	nb := []byte(needle)
-	var buf []byte
-	// A statistic's name, label and description are its class's: match them once per class.
-	textHit := make([][]bool, len(ix.classes))
-	for c, st := range ix.classes {
-		textHit[c] = make([]bool, len(st))
-		for j := range st {
-			textHit[c][j] = strings.Contains(st[j].text, needle)
-		}
-	}
-	row := make([]int32, len(ix.ctxs)) // the row of each context shown, +1; 0 = not shown
-	var chain []int
-	matches, first := 0, -1
-	// ensure shows entry e and the contexts above it that are not shown yet.
-	ensure := func(e int) {
-		chain = chain[:0]
-		for i := e; i > 0 && row[i] == 0; i = ix.ctxs[i].parent {
-			chain = append(chain, i)
-		}
-		for k := len(chain) - 1; k >= 0; k-- {
-			c := &ix.ctxs[chain[k]]
-			out = append(out, treeRow{ctx: c.ctx, depth: c.depth, path: c.path, kids: len(c.ctx.Children()), stats: c.ctx.NumStats()})
-			row[chain[k]] = int32(len(out))
-		}
-	}
+	ix.nb = append(ix.nb[:0], needle...)
+	ix.markTextHits(needle)
+	f := filterRun{ix: ix, needle: needle, byPath: strings.Contains(needle, "/"),
+		row: make([]int32, len(ix.ctxs)), out: out[:0], first: -1}
 	for i := range ix.ctxs {
-		e := &ix.ctxs[i]
-		if i > 0 && (strings.Contains(e.text, needle) || (byPath && strings.Contains(e.lower, needle))) {
-			matches++
-			ensure(i)
-			out[row[i]-1].match = true
-			if first < 0 {
-				first = int(row[i] - 1)
-			}
-		}
-		if e.cls < 0 {
-			continue
-		}
-		hits, st := textHit[e.cls], ix.classes[e.cls]
-		for j := range st {
-			hit := hits[j]
-			if !hit && byPath {
-				buf = append(append(append(buf[:0], e.lower...), '/'), st[j].name...)
-				hit = bytes.Contains(buf, nb)
-			}
-			if !hit {
-				continue
-			}
-			matches++
-			ensure(i)
-			if first < 0 {
-				first = len(out)
-			}
-			out = append(out, treeRow{ctx: e.ctx, datum: st[j].datum, depth: e.depth + 1, path: e.path, match: true})
-		}
+		f.matchContext(i)
+		f.matchStats(i)
 	}
 	// A context shows as open when rows below it are shown.
-	for i := range out {
-		out[i].expanded = out[i].datum == nil && i+1 < len(out) && out[i+1].depth > out[i].depth
+	for i := range f.out {
+		f.out[i].expanded = f.out[i].datum == nil && i+1 < len(f.out) && f.out[i+1].depth > f.out[i].depth
 	}
-	return out, matches, first
+	return f.out, f.matches, f.first
+}
+
+// markTextHits notes in textHit which statistics of each class match needle by name, label or
+// description: a statistic's are its class's, so they are matched once per class.
+func (ix *filterIndex) markTextHits(needle string) {
+	if len(ix.textHit) != len(ix.classes) {
+		ix.textHit = make([][]bool, len(ix.classes))
+		for c, st := range ix.classes {
+			ix.textHit[c] = make([]bool, len(st))
+		}
+	}
+	for c, st := range ix.classes {
+		for j := range st {
+			ix.textHit[c][j] = strings.Contains(st[j].text, needle)
+		}
+	}
+}
+
+// matchContext shows context i, a match, when its text (or with a "/" its path) holds the
+// needle; Top is never one.
+func (f *filterRun) matchContext(i int) {
+	e := &f.ix.ctxs[i]
+	if i == 0 || !(strings.Contains(e.text, f.needle) || (f.byPath && strings.Contains(e.lower, f.needle))) {
+		return
+	}
+	f.matches++
+	f.ensure(i)
+	f.out[f.row[i]-1].match = true
+	if f.first < 0 {
+		f.first = int(f.row[i] - 1)
+	}
+}
+
+// matchStats shows each statistic of context i that matches, under its context.
+func (f *filterRun) matchStats(i int) {
+	e := &f.ix.ctxs[i]
+	if e.cls < 0 {
+		return
+	}
+	hits, st := f.ix.textHit[e.cls], f.ix.classes[e.cls]
+	for j := range st {
+		if !hits[j] && !f.pathHit(e, st[j]) {
+			continue
+		}
+		f.matches++
+		f.ensure(i)
+		if f.first < 0 {
+			f.first = len(f.out)
+		}
+		f.out = append(f.out, treeRow{ctx: e.ctx, datum: st[j].datum, depth: e.depth + 1, path: e.path, match: true})
+	}
+}
+
+// pathHit reports whether a needle with "/" is in the full path of statistic s of context e.
+func (f *filterRun) pathHit(e *ctxEntry, s statText) bool {
+	if !f.byPath {
+		return false
+	}
+	f.ix.buf = append(append(append(f.ix.buf[:0], e.lower...), '/'), s.name...)
+	return bytes.Contains(f.ix.buf, f.ix.nb)
+}
+
+// ensure shows entry e and the contexts above it that are not shown yet.
+func (f *filterRun) ensure(e int) {
+	chain := f.ix.chain[:0]
+	for i := e; i > 0 && f.row[i] == 0; i = f.ix.ctxs[i].parent {
+		chain = append(chain, i)
+	}
+	f.ix.chain = chain
+	for k := len(chain) - 1; k >= 0; k-- {
+		c := &f.ix.ctxs[chain[k]]
+		f.out = append(f.out, treeRow{ctx: c.ctx, depth: c.depth, path: c.path, kids: len(c.ctx.Children()), stats: c.ctx.NumStats()})
+		f.row[chain[k]] = int32(len(f.out))
+	}
 }

@@ -208,78 +208,120 @@ func (p *valuesPane) reshape(ctxChanged bool) {
 		p.mode = valuesEmpty
 		return
 	}
-	p.reg.Read(func() {
-		ctx := p.ctx
-		var instClass *namespace.Class
+	p.reg.Read(func() { p.shapeLocked(ctxChanged, gone) })
+}
+
+// shapeLocked picks what the pane shows of its context, under the registry's read lock: the
+// context's own statistics (an instance, a context with no instances, or a statistic of its own
+// selected in the tree), else a table of its instances with the gone rows kept, else its
+// subcontexts.
+func (p *valuesPane) shapeLocked(ctxChanged bool, gone []tableRow) {
+	ctx := p.ctx
+	instClass := instanceClass(ctx)
+	p.instClass = instClass
+	p.byOwn = ctx.Kind != namespace.CtxInstance && p.ownStat(instClass)
+	switch {
+	case ctx.Kind == namespace.CtxInstance || (instClass == nil && ctx.Stats != nil) || p.ownStat(instClass):
+		p.mode = valuesStats
+		p.statRows(ctx)
+	case instClass != nil:
+		p.mode = valuesTable
+		if instClass != p.class || ctxChanged {
+			p.newTable(ctx, instClass)
+		}
+		p.tableRows(ctx, instClass)
+		p.rows = append(p.rows, gone...)
+		p.nameW = p.nameWidth(ctx, instClass)
+	default:
+		p.mode = valuesChildren
 		for _, k := range ctx.Children() {
-			if k.Kind == namespace.CtxInstance {
-				instClass = k.Class
-				break
+			p.kids = append(p.kids, childRow{ctx: k, kids: len(k.Children()), stats: k.NumStats()})
+		}
+	}
+}
+
+// instanceClass is the class of a context's first instance child: the class its table shows;
+// nil when it has no instances.
+func instanceClass(ctx *namespace.Context) *namespace.Class {
+	for _, k := range ctx.Children() {
+		if k.Kind == namespace.CtxInstance {
+			return k.Class
+		}
+	}
+	return nil
+}
+
+// statRows lists the context's statistics that are shown, one row each.
+func (p *valuesPane) statRows(ctx *namespace.Context) {
+	for i := range ctx.Stats.Datums {
+		if d := &ctx.Stats.Datums[i]; d.Shown() {
+			p.stats = append(p.stats, statRow{datum: d, di: i, text: isText(d)})
+		}
+	}
+}
+
+// newTable starts the table of a class afresh: its columns and their default order (top's %CPU,
+// highest first, where a column sorts first), no tree, filter or scrolled command line, then the
+// user's saved layout for the context where there is one.
+func (p *valuesPane) newTable(ctx *namespace.Context, instClass *namespace.Class) {
+	p.class = instClass
+	p.cols = tableColumns(p.vf, ctx, instClass)
+	p.sortCol, p.sortDesc = 0, false
+	if i := slices.IndexFunc(p.cols, func(c tableCol) bool { return c.sortFirst }); i >= 0 {
+		p.sortCol, p.sortDesc = i+1, true // top's %CPU, highest first
+	}
+	p.forest, p.filter, p.user, p.cmdOff = false, "", "", 0
+	if l, ok := p.layouts[strings.ToLower(ctx.Name)]; ok {
+		p.applyLayout(l)
+	}
+}
+
+// applyLayout orders and hides the columns as the user's saved layout says and sorts by its
+// column when it names one that is there.
+func (p *valuesPane) applyLayout(l TableLayout) {
+	p.cols = l.apply(p.cols)
+	if i := slices.IndexFunc(p.cols, func(c tableCol) bool { return c.title() == l.Sort }); i >= 0 && l.Sort != "" {
+		p.sortCol, p.sortDesc = i+1, l.Descending
+	}
+}
+
+// tableRows lists the context's instances of the class, one row each, after a totals row "(all)"
+// where the context's own statistics are the totals of its instances' (CPU); nested instances (a
+// disk's partitions) follow their parent, as iostat -p.
+func (p *valuesPane) tableRows(ctx *namespace.Context, instClass *namespace.Class) {
+	if ctx.Stats != nil && slices.ContainsFunc(p.cols, func(c tableCol) bool { return c.ti >= 0 }) {
+		p.rows = append(p.rows, tableRow{name: "(all)", path: ctx.Path(), totals: true})
+	}
+	for _, k := range ctx.Children() {
+		if k.Kind != namespace.CtxInstance || k.Class != instClass || k.Inst == nil {
+			continue
+		}
+		p.rows = append(p.rows, tableRow{inst: k.Inst, class: instClass, name: k.Name, path: k.Path()})
+		for _, kk := range k.Children() {
+			if kk.Kind == namespace.CtxInstance && kk.Inst != nil && kk.Class != instClass {
+				p.rows = append(p.rows, tableRow{inst: kk.Inst, class: kk.Class, name: kk.Name,
+					path: kk.Path(), depth: 1, parent: k.Name})
 			}
 		}
-		p.instClass = instClass
-		p.byOwn = ctx.Kind != namespace.CtxInstance && p.ownStat(instClass)
-		switch {
-		case ctx.Kind == namespace.CtxInstance || (instClass == nil && ctx.Stats != nil) || p.ownStat(instClass):
-			p.mode = valuesStats
-			for i := range ctx.Stats.Datums {
-				if d := &ctx.Stats.Datums[i]; d.Shown() {
-					p.stats = append(p.stats, statRow{datum: d, di: i, text: isText(d)})
-				}
-			}
-		case instClass != nil:
-			p.mode = valuesTable
-			if instClass != p.class || ctxChanged {
-				p.class = instClass
-				p.cols = tableColumns(p.vf, ctx, instClass)
-				p.sortCol, p.sortDesc = 0, false
-				if i := slices.IndexFunc(p.cols, func(c tableCol) bool { return c.sortFirst }); i >= 0 {
-					p.sortCol, p.sortDesc = i+1, true // top's %CPU, highest first
-				}
-				p.forest, p.filter, p.user, p.cmdOff = false, "", "", 0
-				if l, ok := p.layouts[strings.ToLower(ctx.Name)]; ok {
-					p.cols = l.apply(p.cols)
-					if i := slices.IndexFunc(p.cols, func(c tableCol) bool { return c.title() == l.Sort }); i >= 0 && l.Sort != "" {
-						p.sortCol, p.sortDesc = i+1, l.Descending
-					}
-				}
-			}
-			if ctx.Stats != nil && slices.ContainsFunc(p.cols, func(c tableCol) bool { return c.ti >= 0 }) {
-				// The context's own statistics are the totals of its instances' (CPU).
-				p.rows = append(p.rows, tableRow{name: "(all)", path: ctx.Path(), totals: true})
-			}
-			for _, k := range ctx.Children() {
-				if k.Kind == namespace.CtxInstance && k.Class == instClass && k.Inst != nil {
-					p.rows = append(p.rows, tableRow{inst: k.Inst, class: instClass, name: k.Name, path: k.Path()})
-					// Nested instances (a disk's partitions) follow their parent, as iostat -p.
-					for _, kk := range k.Children() {
-						if kk.Kind == namespace.CtxInstance && kk.Inst != nil && kk.Class != instClass {
-							p.rows = append(p.rows, tableRow{inst: kk.Inst, class: kk.Class, name: kk.Name,
-								path: kk.Path(), depth: 1, parent: k.Name})
-						}
-					}
-				}
-			}
-			p.rows = append(p.rows, gone...)
-			p.nameW = 6
-			for _, r := range p.rows {
-				w := width(r.name) + r.depth
-				if r.gone && !instClass.Churn {
-					w += len(" (gone)") // a process that exited is greyed only: they come and go
-				}
-				p.nameW = max(p.nameW, w)
-			}
-			if nameHeaders[ctx.Name] == "PID" {
-				p.nameW++ // right-aligned PIDs keep a space before the next column
-			}
-			p.nameW = min(p.nameW, 16)
-		default:
-			p.mode = valuesChildren
-			for _, k := range ctx.Children() {
-				p.kids = append(p.kids, childRow{ctx: k, kids: len(k.Children()), stats: k.NumStats()})
-			}
+	}
+}
+
+// nameWidth is the width of the name column: the widest name (a partition's indented, a gone
+// row's with " (gone)" unless its class comes and goes by nature), at least 6 and at most 16
+// cells, a cell more for PIDs, which are right-aligned with a space before the next column.
+func (p *valuesPane) nameWidth(ctx *namespace.Context, instClass *namespace.Class) int {
+	w := 6
+	for _, r := range p.rows {
+		rw := width(r.name) + r.depth
+		if r.gone && !instClass.Churn {
+			rw += len(" (gone)") // a process that exited is greyed only: they come and go
 		}
-	})
+		w = max(w, rw)
+	}
+	if nameHeaders[ctx.Name] == "PID" {
+		w++ // right-aligned PIDs keep a space before the next column
+	}
+	return min(w, 16)
 }
 
 // goneRows are the table's rows whose instance has been removed, with their final values taken

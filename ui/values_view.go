@@ -65,93 +65,125 @@ func (p *valuesPane) statLayout() (name, val, spark, bar int) {
 	return
 }
 
+// statGrid is statistics mode's layout in one frame: the widths of the name, the value with its
+// unit, the sparkline and the bar, and within the value those of the numbers and the units in
+// view, which line up on their last digit and first letter (issue 12).
+type statGrid struct {
+	name, val, spark, bar int
+	num, unit             int
+}
+
+// viewStats appends statistics mode's lines to lines: the header, then a line per statistic in
+// view.
 func (p *valuesPane) viewStats(lines []string) []string {
-	nw, vw, sw, bw := p.statLayout()
-	hdr := pad("statistic", nw) + " " + padLeft("value", vw)
-	if sw > 0 {
-		hdr += " " + pad("recent", sw)
-	}
-	if bw > 0 {
-		hdr += " " + pad("scale", bw)
-	}
-	lines = append(lines, p.st.Table.Header.Render(pad(hdr, p.w)))
+	var g statGrid
+	g.name, g.val, g.spark, g.bar = p.statLayout()
+	lines = append(lines, p.st.Table.Header.Render(pad(g.header(), p.w)))
 	var cv *namespace.ClassValues
 	if p.snap != nil {
 		cv = p.snap.Class(p.ctx.Stats)
 	}
 	in := p.ctx.StatsInst
-	h := p.bodyH()
-	// Numbers line up on their last digit and units on their first letter (issue 12).
-	numW, unitW := 0, 0
-	for i := p.offset; i < min(p.offset+h, len(p.stats)); i++ {
+	end := min(p.offset+p.bodyH(), len(p.stats))
+	g.num, g.unit = p.numberWidths(cv, in, end)
+	g.num = max(g.num, g.val-1-g.unit) // the numbers fill the value column
+	for i := p.offset; i < end; i++ {
+		lines = append(lines, p.statLine(g, i, cv, in))
+	}
+	return lines
+}
+
+// header is statistics mode's header line, without the columns that have no room.
+func (g statGrid) header() string {
+	hdr := pad("statistic", g.name) + " " + padLeft("value", g.val)
+	if g.spark > 0 {
+		hdr += " " + pad("recent", g.spark)
+	}
+	if g.bar > 0 {
+		hdr += " " + pad("scale", g.bar)
+	}
+	return hdr
+}
+
+// numberWidths are the widths of the widest number and the widest unit of the valid numeric
+// statistics in view (from offset to end).
+func (p *valuesPane) numberWidths(cv *namespace.ClassValues, in *namespace.Instance, end int) (numW, unitW int) {
+	for i := p.offset; i < end; i++ {
 		s := p.stats[i]
 		if v, ok := cv.Value(in, s.di); ok && v.State == namespace.Valid && !s.text {
 			num, unit := views.SplitUnit(p.vf.text(p.ctx.Stats, s.datum, v))
 			numW, unitW = max(numW, width(num)), max(unitW, width(unit))
 		}
 	}
-	numW = max(numW, vw-1-unitW)
-	for i := p.offset; i < min(p.offset+h, len(p.stats)); i++ {
-		s := p.stats[i]
-		v, ok := cv.Value(in, s.di)
-		if !ok {
-			v = namespace.Value{State: namespace.Unavailable, Reason: namespace.ReasonNotSampled}
-		}
-		txt := p.vf.text(p.ctx.Stats, s.datum, v)
-		if !s.text && numW+1+unitW <= vw {
-			txt = views.AlignValue(txt, numW, unitW)
-		}
-		var sb strings.Builder
-		name := pad(s.datum.Name, nw)
-		vt := padLeft(txt, vw)
-		if s.text && v.State == namespace.Valid && width(txt) > vw {
-			// Text longer than the value column takes the room of the sparkline and the bar,
-			// which it has no use for; a short one ("no", "up") lines up with the numbers.
-			vt = pad(txt, p.w-nw-1)
-		}
-		sel := i == p.cursor
-		if sel {
-			st := p.st.Row.SelectedBlur
-			if p.focused {
-				st = p.st.Row.Selected
-			}
-			sb.WriteString(st.Render(name + " " + vt))
-		} else {
-			sb.WriteString(p.st.Text.Normal.Render(name) + " ")
-			sb.WriteString(p.valueStyle(v).Render(vt))
-		}
-		if (s.text || s.datum.PCP.Sem == namespace.PMSemDiscrete) && v.State == namespace.Valid {
-			// Text, and numbers that do not move (a capacity, a constant): no sparkline, no bar.
-			lines = append(lines, sb.String())
-			continue
-		}
-		if v.State != namespace.Valid && sw+bw > 0 {
-			// Why there is no number, in the room of the sparkline and the bar.
-			sb.WriteString(" " + p.st.Text.Muted.Render(pad(whyText(v), p.w-nw-vw-2)))
-			lines = append(lines, sb.String())
-			continue
-		}
-		r := p.rings.get(ringKey{in, s.di})
-		if sw > 0 {
-			sp := strings.Repeat(" ", sw)
-			if r != nil {
-				// The sparkline shares the bar's SPMI scale, so the two read alike; without a
-				// scale (or with autoscale on) it scales to what it shows.
-				lo, hi := s.datum.Min, s.datum.Max
-				if p.autoscale {
-					hi = lo
-				}
-				p.spark = r.values(p.spark)
-				sp = sparkline(p.spark, sw, lo, hi)
-			}
-			sb.WriteString(" " + p.st.Spark.Render(sp))
-		}
-		if bw > 0 {
-			sb.WriteString(" " + p.renderBar(s.datum, v, r, bw))
-		}
-		lines = append(lines, sb.String())
+	return numW, unitW
+}
+
+// statLine is statistic i's line: its name and value, then its recent values and its bar; for
+// text and numbers that do not move (a capacity, a constant) neither, and where there is no
+// valid value why, in their room.
+func (p *valuesPane) statLine(g statGrid, i int, cv *namespace.ClassValues, in *namespace.Instance) string {
+	s := p.stats[i]
+	v, ok := cv.Value(in, s.di)
+	if !ok {
+		v = namespace.Value{State: namespace.Unavailable, Reason: namespace.ReasonNotSampled}
 	}
-	return lines
+	var sb strings.Builder
+	p.writeStatValue(&sb, g, s, v, i == p.cursor)
+	switch {
+	case (s.text || s.datum.PCP.Sem == namespace.PMSemDiscrete) && v.State == namespace.Valid:
+	case v.State != namespace.Valid && g.spark+g.bar > 0:
+		sb.WriteString(" " + p.st.Text.Muted.Render(pad(whyText(v), p.w-g.name-g.val-2)))
+	default:
+		p.writeStatTrend(&sb, g, s, v, p.rings.get(ringKey{in, s.di}))
+	}
+	return sb.String()
+}
+
+// writeStatValue draws a statistic's name and value, numbers aligned on their last digit and
+// units on their first letter; in the selection's colours on the selected line.
+func (p *valuesPane) writeStatValue(sb *strings.Builder, g statGrid, s statRow, v namespace.Value, sel bool) {
+	txt := p.vf.text(p.ctx.Stats, s.datum, v)
+	if !s.text && g.num+1+g.unit <= g.val {
+		txt = views.AlignValue(txt, g.num, g.unit)
+	}
+	name := pad(s.datum.Name, g.name)
+	vt := padLeft(txt, g.val)
+	if s.text && v.State == namespace.Valid && width(txt) > g.val {
+		// Text longer than the value column takes the room of the sparkline and the bar,
+		// which it has no use for; a short one ("no", "up") lines up with the numbers.
+		vt = pad(txt, p.w-g.name-1)
+	}
+	if !sel {
+		sb.WriteString(p.st.Text.Normal.Render(name) + " ")
+		sb.WriteString(p.valueStyle(v).Render(vt))
+		return
+	}
+	st := p.st.Row.SelectedBlur
+	if p.focused {
+		st = p.st.Row.Selected
+	}
+	sb.WriteString(st.Render(name + " " + vt))
+}
+
+// writeStatTrend draws a statistic's sparkline of its recent values (ring r, nil before the
+// first) and its bar, where there is room for them. The sparkline shares the bar's SPMI scale,
+// so the two read alike; without a scale (or with autoscale on) it scales to what it shows.
+func (p *valuesPane) writeStatTrend(sb *strings.Builder, g statGrid, s statRow, v namespace.Value, r *ring) {
+	if g.spark > 0 {
+		sp := strings.Repeat(" ", g.spark)
+		if r != nil {
+			lo, hi := s.datum.Min, s.datum.Max
+			if p.autoscale {
+				hi = lo
+			}
+			p.spark = r.values(p.spark)
+			sp = sparkline(p.spark, g.spark, lo, hi)
+		}
+		sb.WriteString(" " + p.st.Spark.Render(sp))
+	}
+	if g.bar > 0 {
+		sb.WriteString(" " + p.renderBar(s.datum, v, r, g.bar))
+	}
 }
 
 func (p *valuesPane) valueStyle(v namespace.Value) ink { return valueInk(p.st, v) }

@@ -50,53 +50,80 @@ func parsePMDATable() (map[string]*pmdaDesc, error) {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		f := strings.Split(line, "\t")
-		if len(f) != 8 {
-			return nil, fmt.Errorf("pmda.tsv line %d: %d fields, want 8", n+1, len(f))
-		}
-		d := &pmdaDesc{name: f[0], indom: pcparchive.InDomNull, text: f[7]}
-		var err error
-		if d.pmid, err = parseDotted(f[1], 3); err != nil {
-			return nil, fmt.Errorf("pmda.tsv line %d: pmid %q: %w", n+1, f[1], err)
-		}
-		if d.typ = typeCode(f[2]); d.typ < 0 {
-			return nil, fmt.Errorf("pmda.tsv line %d: type %q", n+1, f[2])
-		}
-		switch f[3] {
-		case "counter":
-			d.sem = 1
-		case "instant":
-			d.sem = 3
-		case "discrete":
-			d.sem = 4
-		default:
-			return nil, fmt.Errorf("pmda.tsv line %d: semantics %q", n+1, f[3])
-		}
-		if f[4] != "none" {
-			u, ok := ns.ParsePMUnits(f[4])
-			if !ok {
-				return nil, fmt.Errorf("pmda.tsv line %d: units %q", n+1, f[4])
-			}
-			d.units = u
-		}
-		if f[5] != "null" {
-			if d.indom, err = parseDotted(f[5], 2); err != nil {
-				return nil, fmt.Errorf("pmda.tsv line %d: indom %q: %w", n+1, f[5], err)
-			}
-		}
-		if f[6] != "" {
-			for _, in := range strings.Split(f[6], ",") {
-				id, name, ok := strings.Cut(in, "=")
-				v, err := strconv.ParseInt(id, 10, 32)
-				if !ok || err != nil {
-					return nil, fmt.Errorf("pmda.tsv line %d: instance %q", n+1, in)
-				}
-				d.insts = append(d.insts, pmdaInst{int32(v), name})
-			}
+		d, err := parsePMDALine(line)
+		if err != nil {
+			return nil, fmt.Errorf("pmda.tsv line %d: %w", n+1, err)
 		}
 		out[d.name] = d
 	}
 	return out, nil
+}
+
+// parsePMDALine parses one metric's line of the table.
+func parsePMDALine(line string) (*pmdaDesc, error) {
+	f := strings.Split(line, "\t")
+	if len(f) != 8 {
+		return nil, fmt.Errorf("%d fields, want 8", len(f))
+	}
+	d := &pmdaDesc{name: f[0], indom: pcparchive.InDomNull, text: f[7]}
+	var err error
+	if d.pmid, err = parseDotted(f[1], 3); err != nil {
+		return nil, fmt.Errorf("pmid %q: %w", f[1], err)
+	}
+	if d.typ = typeCode(f[2]); d.typ < 0 {
+		return nil, fmt.Errorf("type %q", f[2])
+	}
+	if d.sem = semCode(f[3]); d.sem < 0 {
+		return nil, fmt.Errorf("semantics %q", f[3])
+	}
+	if f[4] != "none" {
+		u, ok := ns.ParsePMUnits(f[4])
+		if !ok {
+			return nil, fmt.Errorf("units %q", f[4])
+		}
+		d.units = u
+	}
+	if f[5] != "null" {
+		if d.indom, err = parseDotted(f[5], 2); err != nil {
+			return nil, fmt.Errorf("indom %q: %w", f[5], err)
+		}
+	}
+	if d.insts, err = parsePMDAInsts(f[6]); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// semCode is PCP's code of a semantics word (PM_SEM_*): counter, instant or discrete; -1 for
+// another word.
+func semCode(word string) int32 {
+	switch word {
+	case "counter":
+		return 1
+	case "instant":
+		return 3
+	case "discrete":
+		return 4
+	}
+	return -1
+}
+
+// parsePMDAInsts parses a fixed instance domain's instances, id=name, comma-separated; nil for
+// none.
+func parsePMDAInsts(list string) ([]pmdaInst, error) {
+	if list == "" {
+		return nil, nil
+	}
+	var insts []pmdaInst
+	for _, in := range strings.Split(list, ",") {
+		id, name, ok := strings.Cut(in, "=")
+		v, err := strconv.ParseInt(id, 10, 32)
+		if !ok || err != nil {
+			return nil, fmt.Errorf("instance %q", in)
+		}
+		insts = append(insts, pmdaInst{int32(v), name})
+	}
+	return insts, nil
 }
 
 // parseDotted reads a pmid (domain.cluster.item) or an instance domain (domain.serial).
