@@ -75,6 +75,9 @@ func Run(ctx context.Context, src Sampler, opts Options) (err error) {
 	o := onScreen{Model: m, scr: scr, holdUntil: time.Now().Add(placeholderWait), drawn: func(t time.Time) {
 		once.Do(func() {
 			m.log.Printf("first frame with data on the terminal %.1f ms after start", float64(t.Sub(opts.Started).Microseconds())/1000)
+			if opts.Settled != nil {
+				time.AfterFunc(SettleAfter, func() { m.log.Printf("settled: %s", opts.Settled()) })
+			}
 		})
 	}}
 	p := tea.NewProgram(o, tea.WithoutRenderer(), tea.WithInput(scr.In()),
