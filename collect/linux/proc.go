@@ -341,9 +341,13 @@ func (p *procProvider) read(pid uint64, variable bool) (*procEntry, error) {
 	st.comm = nil
 	e.statBuf = st
 	// The resident size from statm, at every scan: it moves while the process sleeps (another
-	// thread, reclaim).
+	// thread, reclaim). A kernel thread has no memory of its own: the kernel writes its statm
+	// as zeros (get_task_mm is nil for PF_KTHREAD) and fill shows 0 without reading it (issue 38
+	// item 5: half of a host's processes are kernel threads).
 	e.statmOK = false
-	if !p.noStatm {
+	if e.kthread && !p.noStatm {
+		e.rssPages, e.statmOK = 0, true
+	} else if !p.noStatm {
 		data, err := p.readKept(e, fdStatm, e.statm, 256)
 		switch {
 		case err == nil:
