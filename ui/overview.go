@@ -349,18 +349,19 @@ func (m *Model) overviewStalls(labelW int) []ovLine {
 // the events leave over goes to more processes.
 func (m *Model) appendOverviewProcs(out []ovLine, w, h int) []ovLine {
 	procH := min(max((h-len(out))/3, 5), 10)
-	procs := m.overviewProcs(w, procH)
-	if len(procs) == 0 {
+	// The block's height first, without drawing it: it is drawn once, at its final height.
+	n := m.overviewProcsHeight(w, procH)
+	if n == 0 {
 		return out
 	}
-	used := len(out) + len(procs) + 1 + len(m.overviewHotsets(w, h-len(out)-len(procs)-1))
+	used := len(out) + n + 1 + len(m.overviewHotsets(w, h-len(out)-n-1))
 	if n := len(m.overviewEvents(6)); n > 0 {
 		used += n + 1
 	}
 	if spare := h - used; spare > 0 {
-		procs = m.overviewProcs(w, procH+spare)
+		procH += spare
 	}
-	out = append(out, procs...)
+	out = append(out, m.overviewProcs(w, procH)...)
 	return append(out, ovLine{})
 }
 

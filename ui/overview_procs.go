@@ -156,6 +156,49 @@ func (m *Model) overviewProcs(w, h int) []ovLine {
 	return sideBySide(blocks, colW)
 }
 
+// overviewProcsHeight is how many lines overviewProcs(w, h) gives, without making them: a
+// title and a header a ranking, and as many processes as the longest ranking has.
+func (m *Model) overviewProcsHeight(w, h int) int {
+	pc := m.procClass()
+	if pc == nil || h < 3 || m.snap == nil {
+		return 0
+	}
+	cv := m.snap.Class(pc.c)
+	nb := 1
+	switch {
+	case w >= 180:
+		nb = 3
+	case w >= 116:
+		nb = 2
+	}
+	rows := min(h-2, maxProcRows)
+	n := 0
+	for _, b := range procBlocks[:nb] {
+		di := pc.c.DatumByName(b.stat)
+		if di < 0 {
+			continue
+		}
+		shown := 0
+		if cv != nil {
+			shown = min(validCount(cv, di), rows)
+		}
+		n = max(n, 2+shown)
+	}
+	return n
+}
+
+// validCount is how many processes of cv have a valid value of datum di.
+func validCount(cv *namespace.ClassValues, di int) int {
+	nd := len(cv.Class.Datums)
+	n := 0
+	for slot, in := range cv.Insts {
+		if in != nil && cv.Vals[slot*nd+di].State == namespace.Valid {
+			n++
+		}
+	}
+	return n
+}
+
 // procRankCount is what a ranking's title says of its shown rows of the valid ones: still
 // measuring before a sampled second snapshot, none to rank, or top shown of valid.
 func (m *Model) procRankCount(cv *namespace.ClassValues, shown, valid int) string {
