@@ -29,6 +29,7 @@ type overview struct {
 	top     []ranked
 	hosts   hostsTable // a fleet's hosts, first on its overview (hosts.go)
 	texts   []string   // overviewProcs' value texts, reused
+	rowMemo procRowMemo // the process block's lines of the last frame (overview_rowmemo.go)
 }
 
 // ovLine is one line of the overview being built, and the statistic it shows when it has one.

@@ -123,7 +123,8 @@ func (m *Model) overviewProcs(w, h int) []ovLine {
 		memTotal = v.V
 	}
 	var blocks [][]ovLine
-	for _, b := range procBlocks[:nb] {
+	m.ov.rowMemo.begin()
+	for bi, b := range procBlocks[:nb] {
 		di := pc.c.DatumByName(b.stat)
 		if di < 0 {
 			continue
@@ -148,8 +149,7 @@ func (m *Model) overviewProcs(w, h int) []ovLine {
 		m.ov.texts = texts[:0]
 		out = append(out, ovLine{m.st.Table.Header.Render(fitLine(procHeader(b, memTotal > 0, colW), colW)), "Proc"})
 		for i, r := range top {
-			in := cv.Insts[r.slot]
-			out = append(out, ovLine{m.procRow(cv, pc, b, di, ms, r.slot, memTotal, colW, texts[i]), in.Context().Path() + "/" + b.stat})
+			out = append(out, m.ov.rowMemo.line(m, cv, pc, bi, b, di, ms, r.slot, memTotal, colW, texts[i]))
 		}
 		blocks = append(blocks, out)
 	}
