@@ -27,8 +27,8 @@ type overview struct {
 	procs   *procCols
 	procGen uint64
 	top     []ranked
-	hosts   hostsTable // a fleet's hosts, first on its overview (hosts.go)
-	texts   []string   // overviewProcs' value texts, reused
+	hosts   hostsTable  // a fleet's hosts, first on its overview (hosts.go)
+	texts   []string    // overviewProcs' value texts, reused
 	rowMemo procRowMemo // the process block's lines of the last frame (overview_rowmemo.go)
 }
 

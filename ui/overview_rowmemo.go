@@ -26,11 +26,11 @@ type procRowKey struct {
 // procRowLine is one line and what it was made of.
 type procRowLine struct {
 	ranked, user, rss, utime, stime, cmd, cmdline namespace.Value
-	text                                           string // the ranked value as shown
-	width, w                                       int
-	memTotal                                       float64
-	theme                                          *lipgloss.Style
-	line                                           ovLine
+	text                                          string // the ranked value as shown
+	width, w                                      int
+	memTotal                                      float64
+	theme                                         *lipgloss.Style
+	line                                          ovLine
 }
 
 // begin starts a frame: the lines made in the last one are those kept.
