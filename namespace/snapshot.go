@@ -345,15 +345,26 @@ func (out *ClassValues) spareRows(slots, nd int) ([]Value, []*Instance) {
 	if cap(vals) >= slots*nd {
 		vals = vals[:slots*nd]
 	} else {
-		vals = make([]Value, slots*nd)
+		vals = make([]Value, slots*nd, grown(cap(vals), slots*nd))
 	}
 	if cap(insts) >= slots {
 		insts = insts[:slots]
 		clear(insts)
 	} else {
-		insts = make([]*Instance, slots)
+		insts = make([]*Instance, slots, grown(cap(insts), slots))
 	}
 	return vals, insts
+}
+
+// grown is the capacity of rows that outgrew had: n at first, and a quarter more than n once
+// they grow again (a class whose instances come and go, the processes, would otherwise make
+// its rows anew at each new highest slot; issue 38 item 5). Classes whose instances stay keep
+// their rows at their size.
+func grown(had, n int) int {
+	if had == 0 {
+		return n
+	}
+	return n + n/4
 }
 
 // readingReason is why the reading's values may be unavailable: its own reason, a provider
