@@ -149,8 +149,9 @@ type Sampler struct {
 	refresh     bool
 	restart     bool // the next collection does not follow the previous one (Restart)
 
-	subMu sync.Mutex
-	subs  map[*namespace.Class]int
+	subMu   sync.Mutex
+	subs    map[*namespace.Class]int
+	partial map[*namespace.Class]*datumSubs // SubscribeDatums' subscriptions (requests.go)
 	stMu  sync.Mutex // guards the provStates' status fields read by Status, and the list itself
 
 	shared   map[string]int // a Shared context's id → how many suppliers declare it (SPMI-DDS-2)

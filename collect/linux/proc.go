@@ -48,6 +48,8 @@ type procEntry struct {
 	ioV      procIO
 	ioErr    ns.Raw // the raw value of io's datums when io could not be read
 	ioFailed bool
+	// ioSkipped says io was not read: no datum of it was asked for (Request.Datums).
+	ioSkipped bool
 	// fds are stat, io, statm and schedstat kept open on a live procfs (-1: not open), read
 	// again with one pread each at every scan instead of open, read and close, for as many
 	// processes as the cache has room for (procfds.go). A kept descriptor reads its own process
@@ -245,11 +247,12 @@ func (p *procProvider) scan(ctx context.Context, req collect.Request) (collect.C
 	nd := len(p.cls.Datums)
 	p.order = p.order[:0]
 	var errs []error
+	needIO := p.needIO(req)
 	for _, pid := range pids {
 		if err := ctx.Err(); err != nil {
 			return collect.ClassReading{}, err
 		}
-		e, err := p.read(pid, req.Variable)
+		e, err := p.read(pid, req.Variable, needIO)
 		if err != nil {
 			if !gone(err) && len(errs) < 3 { // a few are enough to say what is wrong
 				errs = append(errs, err)
@@ -296,7 +299,7 @@ func (p *procProvider) pidScratch() []uint64 { return p.pids[:0] }
 // read reads one process: stat, status and io, and for a new process (or when variable data is
 // due) its command line and control group. A nil entry and nil error: skipped (a thread group
 // that is not a process never shows here; kept for clarity).
-func (p *procProvider) read(pid uint64, variable bool) (*procEntry, error) {
+func (p *procProvider) read(pid uint64, variable, needIO bool) (*procEntry, error) {
 	e := p.procs[pid]
 	var statPath pathZ
 	var statS string
@@ -391,8 +394,10 @@ func (p *procProvider) read(pid uint64, variable bool) (*procEntry, error) {
 		}
 		e.statusRead = true
 	}
-	e.ioFailed = false
-	if data, err = p.readKept(e, fdIO, e.io, 1024); err != nil {
+	e.ioFailed, e.ioSkipped = false, !needIO
+	if !needIO {
+		p.closeFD(e, fdIO) // its place in the cache goes to another process's file
+	} else if data, err = p.readKept(e, fdIO, e.io, 1024); err != nil {
 		if p.exited(e, err) {
 			return nil, err
 		}
@@ -483,6 +488,8 @@ func (p *procProvider) fill(row []ns.Raw, e *procEntry, btime uint64) {
 	io := &e.ioV
 	for i, v := range [...]uint64{io.rchar, io.wchar, io.syscr, io.syscw, io.readBytes, io.writeBytes} {
 		switch {
+		case e.ioSkipped:
+			row[schema.ProcRcharID-1+i] = ns.RawNA(ns.ReasonNotSampled)
 		case e.ioFailed:
 			row[schema.ProcRcharID-1+i] = e.ioErr
 		case io.have&(1<<i) == 0:
@@ -498,6 +505,17 @@ func (p *procProvider) fill(row []ns.Raw, e *procEntry, btime uint64) {
 		row[schema.ProcCgroupID-1] = ns.RawNA(ns.ReasonNotPresent)
 	}
 	row[schema.ProcCPUID-1], row[schema.ProcIOBytesID-1] = ns.Raw{}, ns.Raw{}
+}
+
+// needIO reports whether the request asks for a datum read from /proc/PID/io: the six
+// counters and io_bytes, their sum.
+func (p *procProvider) needIO(req collect.Request) bool {
+	for id := schema.ProcRcharID; id <= schema.ProcWriteBytesID; id++ {
+		if req.WantsDatum(p.cls, id-1) {
+			return true
+		}
+	}
+	return req.WantsDatum(p.cls, schema.ProcIOBytesID-1)
 }
 
 // stateText is a process state letter as a string, without allocating.

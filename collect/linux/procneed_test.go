@@ -1,0 +1,116 @@
+package linux
+
+import (
+	"path/filepath"
+	"testing"
+	"time"
+
+	"dcimon/collect"
+	"dcimon/collect/schema"
+	ns "dcimon/namespace"
+)
+
+// Issue 38 item 5: asked for the datums of a process but its I/O (the overview's process block
+// at 80 columns), the scan reads no /proc/PID/io and says the I/O is not sampled, never 0; asked
+// again for the I/O, it reads it and its rates start afresh (no rate over the skipped
+// readings, never a spike).
+func TestProcIONotReadWhenNotAsked(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	h, p, now := procHarness(t, dir)
+	opened := map[string]int{}
+	p.openHook = func(path string) error {
+		opened[filepath.Base(path)]++
+		return nil
+	}
+	noIO := make([]bool, len(p.cls.Datums))
+	for i := range noIO {
+		noIO[i] = true
+	}
+	for id := schema.ProcRcharID; id <= schema.ProcWriteBytesID; id++ {
+		noIO[id-1] = false
+	}
+	noIO[schema.ProcIOBytesID-1] = false
+	without := collect.Request{Datums: map[*ns.Class][]bool{p.cls: noIO}}
+	procs := []fakeProc{{pid: 50, comm: "db", start: 4, utime: 100, rss: 10}}
+	for i := range 3 {
+		procs[0].utime += 50
+		writeProcTree(t, dir, procs)
+		req := without
+		if i == 0 {
+			req.Static, req.Variable = true, true
+		}
+		h.Step(req)
+		*now = now.Add(time.Second)
+	}
+	if opened["io"] != 0 {
+		t.Fatalf("io opened %d times while no datum of it was asked for", opened["io"])
+	}
+	for _, path := range []string{"Proc/50/read_bytes", "Proc/50/io_bytes", "Proc/50/rchar"} {
+		if v := h.Value(path); v.State != ns.Unavailable || v.Reason != ns.ReasonNotSampled {
+			t.Errorf("%s = %+v, want n/a (not sampled)", path, v)
+		}
+	}
+	if v := h.Value("Proc/50/cpu"); v.State != ns.Valid || v.V != 500 {
+		t.Errorf("cpu = %+v, want 500 ms/s: the rest is read as ever", v)
+	}
+	// The I/O asked for again: read at once, its rate from the next reading.
+	procs[0].utime += 50
+	writeProcTree(t, dir, procs)
+	h.Step(collect.Request{})
+	if opened["io"] != 1 {
+		t.Fatalf("io opened %d times once asked for, want 1", opened["io"])
+	}
+	if v := h.Value("Proc/50/read_bytes"); v.State != ns.NoRate {
+		t.Errorf("read_bytes after the skipped readings = %+v, want no rate yet (never a rate across them)", v)
+	}
+	*now = now.Add(time.Second)
+	procs[0].utime += 50
+	writeProcTree(t, dir, procs)
+	h.Step(collect.Request{})
+	if v := h.Value("Proc/50/read_bytes"); v.State != ns.Valid || v.V != 50*4096 {
+		t.Errorf("read_bytes = %+v, want 50 pages a second", v)
+	}
+}
+
+// The sampler asks for some datums only while every subscriber to the class wants some only:
+// the overview's block alone leaves /proc/PID/io unread; the process table beside it (a whole
+// subscription) has it read; each cancelled, the class is read as the others ask.
+func TestSamplerSubscribeDatums(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeProcTree(t, dir, []fakeProc{{pid: 5, comm: "a", start: 3}})
+	p := newProcProvider(treeRoots(dir), &bootClock{}, 2, 8<<30)
+	reads := map[string]int{}
+	p.openHook = func(path string) error { reads[filepath.Base(path)]++; return nil }
+	s, err := collect.NewSampler(ns.NewRegistry(), []collect.Provider{p}, collect.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sample := func(what string) map[string]int {
+		clear(reads)
+		if _, err := s.Sample(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: %v", what, reads)
+		return reads
+	}
+	want := make([]bool, len(p.cls.Datums))
+	want[schema.ProcCPUID-1], want[schema.ProcUtimeID-1], want[schema.ProcStimeID-1] = true, true, true
+	partial := s.SubscribeDatums(p.cls, want)
+	if r := sample("the block alone"); r["stat"] == 0 || r["io"] != 0 {
+		t.Fatalf("the block alone: %v, want stat read and io not", r)
+	}
+	whole := s.Subscribe(p.cls)
+	if r := sample("the block and the table"); r["io"] == 0 {
+		t.Fatalf("with a whole subscription beside: %v, want io read", r)
+	}
+	whole()
+	if r := sample("the table gone"); r["io"] != 0 || r["stat"] == 0 {
+		t.Fatalf("the whole subscription cancelled: %v, want io no longer read", r)
+	}
+	partial()
+	if r := sample("nobody"); r["stat"] != 0 {
+		t.Fatalf("nobody subscribed: %v, want the processes not read", r)
+	}
+}
