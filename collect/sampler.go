@@ -152,7 +152,7 @@ type Sampler struct {
 	subMu   sync.Mutex
 	subs    map[*namespace.Class]int
 	partial map[*namespace.Class]*datumSubs // SubscribeDatums' subscriptions (requests.go)
-	stMu  sync.Mutex // guards the provStates' status fields read by Status, and the list itself
+	stMu    sync.Mutex                      // guards the provStates' status fields read by Status, and the list itself
 
 	shared   map[string]int // a Shared context's id → how many suppliers declare it (SPMI-DDS-2)
 	nextID   uint32
