@@ -582,9 +582,12 @@ func hotRowCell(head ovLine, b ovHotBlock, i int) ovLine {
 	return ovLine{}
 }
 
+// ovMargin is the overview's left margin, the cursor's column: its lines are w-ovMargin wide.
+const ovMargin = 2
+
 // overviewView is the overview body, exactly w×h, with the cursor's line marked.
 func (m *Model) overviewView(w, h int) []string {
-	lines := m.overviewLines(w-2, h)
+	lines := m.overviewLines(w-ovMargin, h)
 	ov := m.ov
 	ov.paths, ov.rows = ov.paths[:0], ov.rows[:0]
 	for i, l := range lines {

@@ -109,13 +109,7 @@ func (m *Model) overviewProcs(w, h int) []ovLine {
 		return nil
 	}
 	cv := m.snap.Class(pc.c)
-	nb := 1
-	switch {
-	case w >= 180:
-		nb = 3
-	case w >= 116:
-		nb = 2
-	}
+	nb := procBlockCount(w)
 	colW := (w - (nb - 1)) / nb
 	rows := min(h-2, maxProcRows)
 	memTotal := 0.0
@@ -164,13 +158,7 @@ func (m *Model) overviewProcsHeight(w, h int) int {
 		return 0
 	}
 	cv := m.snap.Class(pc.c)
-	nb := 1
-	switch {
-	case w >= 180:
-		nb = 3
-	case w >= 116:
-		nb = 2
-	}
+	nb := procBlockCount(w)
 	rows := min(h-2, maxProcRows)
 	n := 0
 	for _, b := range procBlocks[:nb] {
@@ -197,6 +185,17 @@ func validCount(cv *namespace.ClassValues, di int) int {
 		}
 	}
 	return n
+}
+
+// procBlockCount is how many rankings of procBlocks the block shows side by side in w cells.
+func procBlockCount(w int) int {
+	switch {
+	case w >= 180:
+		return 3
+	case w >= 116:
+		return 2
+	}
+	return 1
 }
 
 // procRankCount is what a ranking's title says of its shown rows of the valid ones: still

@@ -13,6 +13,7 @@ import (
 type subscription struct {
 	key     subKey
 	classes []*namespace.Class
+	partial *namespace.Class // the process class, when only the overview's block shows it (procDatums)
 	cancel  func()
 }
 
@@ -23,6 +24,7 @@ type subKey struct {
 	tree      [3]int // the tree's first row, height and width: the rows whose values it shows
 	hot       int    // the open peer sets (the hot pane's version)
 	gen       uint64 // the registry's generation: instances come and go
+	w         int    // the terminal's width: whether the overview's process block ranks by I/O
 }
 
 // shownClasses are the classes whose values are on screen: the selected context's own and its
@@ -30,6 +32,11 @@ type subKey struct {
 // a wide tree, and every class under an open peer set's context, at every level (the hot pane
 // ranks disks and their partitions).
 func (m *Model) shownClasses() []*namespace.Class {
+	return m.shownClassesOf(m.ov != nil && m.ov.on)
+}
+
+// shownClassesOf is shownClasses with the overview on screen or not.
+func (m *Model) shownClassesOf(overview bool) []*namespace.Class {
 	var out []*namespace.Class
 	classes := m.reg.Classes()
 	var add func(c *namespace.Class)
@@ -81,7 +88,7 @@ func (m *Model) shownClasses() []*namespace.Class {
 	// The overview shows the processors, memory, the host (issue 12) and the busiest
 	// processes (issue 32).
 	var over []*namespace.Context
-	if m.ov != nil && m.ov.on {
+	if overview {
 		for _, p := range []string{"CPU", "Mem/Real", "Mem/Swap", "Host", "Pressure", "Proc"} {
 			if ref, err := m.reg.Lookup(nil, p); err == nil {
 				over = append(over, ref.Ctx)
@@ -124,15 +131,19 @@ func (m *Model) resubscribe() tea.Cmd {
 		return nil
 	}
 	key := subKey{overview: m.ov != nil && m.ov.on, sel: m.sel.Ctx, insp: m.insp.ref.Ctx, hot: int(m.hot.ver), gen: m.reg.Generation(),
-		tree: [3]int{m.tree.offset, m.tree.h, m.tree.w}}
+		tree: [3]int{m.tree.offset, m.tree.h, m.tree.w}, w: m.w}
 	if key == m.sub.key && m.sub.cancel != nil {
 		return nil
 	}
 	m.sub.key = key
 	want := m.shownClasses()
-	changed, stale := len(want) != len(m.sub.classes), false
-	for _, c := range want {
-		if !slices.Contains(m.sub.classes, c) {
+	partial, mask := m.procDatums(key, want)
+	if partial != nil {
+		want = slices.DeleteFunc(slices.Clone(want), func(c *namespace.Class) bool { return c == partial })
+	}
+	changed, stale := len(want) != len(m.sub.classes) || partial != m.sub.partial, false
+	for _, c := range append(want, partial) {
+		if c != nil && !slices.Contains(m.sub.classes, c) && c != m.sub.partial {
 			changed = true
 			stale = stale || m.staleIn(c)
 		}
@@ -142,10 +153,14 @@ func (m *Model) resubscribe() tea.Cmd {
 	}
 	// Subscribe first, then cancel: a class in both never drops to no subscriber.
 	cancel := sub.Subscribe(want...)
+	if partial != nil {
+		cancelWhole, cancelPartial := cancel, m.src.(datumSubscriber).SubscribeDatums(partial, mask)
+		cancel = func() { cancelWhole(); cancelPartial() }
+	}
 	if m.sub.cancel != nil {
 		m.sub.cancel()
 	}
-	m.sub.classes, m.sub.cancel = want, cancel
+	m.sub.classes, m.sub.partial, m.sub.cancel = want, partial, cancel
 	m.log.Printf("reading at every collection: %d classes", len(want))
 	// A collection right after another would give rates over a few milliseconds, which the
 	// kernel's 100 Hz tick cannot resolve: within firstRateAfter of the last one, the next beat
@@ -157,6 +172,39 @@ func (m *Model) resubscribe() tea.Cmd {
 	}
 	m.inflight, m.extra = true, true
 	return sampleCmd(m.ctx, m.src, m.now)
+}
+
+// datumSubscriber is a Sampler that can read some datums of a class only (collect.Sampler).
+type datumSubscriber interface {
+	SubscribeDatums(c *namespace.Class, want []bool) (cancel func())
+}
+
+// procIODatums are the process class's datums read from /proc/PID/io.
+var procIODatums = [...]string{"rchar", "wchar", "syscr", "syscw", "read_bytes", "write_bytes", "io_bytes"}
+
+// procDatums is the process class and the datums to read of it when nothing but the overview's
+// process block shows it and the block does not rank by I/O (issue 38 item 5: the third of
+// procBlocks, on a terminal of 182 cells or more): every datum but those of /proc/PID/io, which the collection then leaves unread.
+// Otherwise (the table, the tree or the inspector on a process; a wide overview) nil: the whole
+// class is read.
+func (m *Model) procDatums(key subKey, want []*namespace.Class) (*namespace.Class, []bool) {
+	if _, ok := m.src.(datumSubscriber); !ok || !key.overview || procBlockCount(key.w-ovMargin) > 2 {
+		return nil, nil
+	}
+	pc := m.procClass()
+	if pc == nil || !slices.Contains(want, pc.c) || slices.Contains(m.shownClassesOf(false), pc.c) {
+		return nil, nil
+	}
+	mask := make([]bool, len(pc.c.Datums))
+	for i := range mask {
+		mask[i] = true
+	}
+	for _, n := range procIODatums {
+		if i := pc.c.DatumByName(n); i >= 0 {
+			mask[i] = false
+		}
+	}
+	return pc.c, mask
 }
 
 // staleIn reports whether the latest collection did not read class c (it is read only now and
