@@ -91,6 +91,7 @@ type Model struct {
 	askingSave bool
 	ctx        context.Context
 	log        *log.Logger
+	early      <-chan tea.Msg // the first collection, started by Run before the screen (tick.go)
 
 	// The key maps never change once built: pointers, so a copy of the model does not copy them.
 	keys   *globalKeys
@@ -335,7 +336,7 @@ var paneByName = map[string]paneID{"tree": paneTree, "values": paneValues, "hots
 
 // Init starts the first collection and the tick chain.
 func (m Model) Init() tea.Cmd {
-	return tea.Batch(sampleCmd(m.ctx, m.src, m.now), tickCmd(m.after, firstBeat(m.interval), m.tickSeq))
+	return tea.Batch(m.firstSampleCmd(), tickCmd(m.after, firstBeat(m.interval), m.tickSeq))
 }
 
 // firstRateAfter bounds the first beat: the first collection shows levels at once, and counters

@@ -55,8 +55,13 @@ func Run(ctx context.Context, src Sampler, opts Options) (err error) {
 		defer f.Close()
 		opts.Debug = f
 	}
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	early := earlySample(ctx, src, now) // while the model and the terminal are set up
 	m := New(src, opts)
-	m.ctx = ctx
+	m.ctx, m.early = ctx, early
 	scr, err := screen.Open(fps(opts.FPS))
 	if err != nil {
 		return err

@@ -46,3 +46,24 @@ func sampleCmd(ctx context.Context, src Sampler, now func() time.Time) tea.Cmd {
 		return sampleMsg{snap: snap, err: err, start: start, took: now().Sub(start)}
 	}
 }
+
+// earlySample starts the first collection at once, off the UI goroutine, and returns where its
+// result will be: Run starts it before it sets up the model and the terminal, so the two overlap
+// (issue 38 item 5: the first frame with data waited for one and then the other). The first
+// collection reads every class whatever is subscribed, so starting it before the model
+// subscribes changes nothing it reads.
+func earlySample(ctx context.Context, src Sampler, now func() time.Time) <-chan tea.Msg {
+	ch := make(chan tea.Msg, 1)
+	go func() { ch <- sampleCmd(ctx, src, now)() }()
+	return ch
+}
+
+// firstSampleCmd is the first collection's command: the one Run started early when there is
+// one, else one started now.
+func (m Model) firstSampleCmd() tea.Cmd {
+	if m.early == nil {
+		return sampleCmd(m.ctx, m.src, m.now)
+	}
+	ch := m.early
+	return func() tea.Msg { return <-ch }
+}
