@@ -48,8 +48,10 @@ type procEntry struct {
 	ioV      procIO
 	ioErr    ns.Raw // the raw value of io's datums when io could not be read
 	ioFailed bool
-	// ioSkipped says io was not read: no datum of it was asked for (Request.Datums).
+	// ioSkipped says io was not read: no datum of it was asked for (Request.Datums); cgRead
+	// that cgroup was read in this process's life, and since it was last not asked for.
 	ioSkipped bool
+	cgRead    bool
 	// fds are stat, io, statm and schedstat kept open on a live procfs (-1: not open), read
 	// again with one pread each at every scan instead of open, read and close, for as many
 	// processes as the cache has room for (procfds.go). A kept descriptor reads its own process
@@ -247,12 +249,12 @@ func (p *procProvider) scan(ctx context.Context, req collect.Request) (collect.C
 	nd := len(p.cls.Datums)
 	p.order = p.order[:0]
 	var errs []error
-	needIO := p.needIO(req)
+	need := procNeed{io: p.needIO(req), cgroup: req.WantsDatum(p.cls, schema.ProcCgroupID-1)}
 	for _, pid := range pids {
 		if err := ctx.Err(); err != nil {
 			return collect.ClassReading{}, err
 		}
-		e, err := p.read(pid, req.Variable, needIO)
+		e, err := p.read(pid, req.Variable, need)
 		if err != nil {
 			if !gone(err) && len(errs) < 3 { // a few are enough to say what is wrong
 				errs = append(errs, err)
@@ -299,7 +301,7 @@ func (p *procProvider) pidScratch() []uint64 { return p.pids[:0] }
 // read reads one process: stat, status and io, and for a new process (or when variable data is
 // due) its command line and control group. A nil entry and nil error: skipped (a thread group
 // that is not a process never shows here; kept for clarity).
-func (p *procProvider) read(pid uint64, variable, needIO bool) (*procEntry, error) {
+func (p *procProvider) read(pid uint64, variable bool, need procNeed) (*procEntry, error) {
 	e := p.procs[pid]
 	var statPath pathZ
 	var statS string
@@ -394,8 +396,8 @@ func (p *procProvider) read(pid uint64, variable, needIO bool) (*procEntry, erro
 		}
 		e.statusRead = true
 	}
-	e.ioFailed, e.ioSkipped = false, !needIO
-	if !needIO {
+	e.ioFailed, e.ioSkipped = false, !need.io
+	if !need.io {
 		p.closeFD(e, fdIO) // its place in the cache goes to another process's file
 	} else if data, err = p.readKept(e, fdIO, e.io, 1024); err != nil {
 		if p.exited(e, err) {
@@ -405,22 +407,36 @@ func (p *procProvider) read(pid uint64, variable, needIO bool) (*procEntry, erro
 	} else if err := parseProcIO(e.ioS, data, &e.ioV); err != nil {
 		return nil, err
 	}
-	if fresh || variable || execd {
+	p.readCmdlineCgroup(e, fresh || variable || execd, need.cgroup)
+	if e.cmdline == "" {
+		e.cmdline = "[" + e.comm + "]" // a kernel thread, or a zombie: as ps shows it
+	}
+	return e, nil
+}
+
+// readCmdlineCgroup reads a process's command line when due (a new process, a program run, the
+// variable data's turn), and its control group then too, or when it is asked for again after
+// readings that did not ask for it (the overview shows none: issue 38 item 5).
+func (p *procProvider) readCmdlineCgroup(e *procEntry, due, needCgroup bool) {
+	if due {
 		if data, err := p.readInto(e.cmdPath, schema.MaxCmdline+1); err == nil {
 			if c := cmdlineText(data); c != e.cmdline {
 				e.cmdline = c
 			}
 		}
+	}
+	if !needCgroup {
+		e.cgRead = false
+		return
+	}
+	if due || !e.cgRead {
 		if data, err := p.readInto(e.cgPath, 16<<10); err == nil {
 			if c := cgroupOf(data); c != e.cgroup {
 				e.cgroup = c
 			}
 		}
+		e.cgRead = true
 	}
-	if e.cmdline == "" {
-		e.cmdline = "[" + e.comm + "]" // a kernel thread, or a zombie: as ps shows it
-	}
-	return e, nil
 }
 
 // exited reports whether a read failed because the process exited after its stat was read:
@@ -501,10 +517,18 @@ func (p *procProvider) fill(row []ns.Raw, e *procEntry, btime uint64) {
 	row[schema.ProcCommandID-1] = ns.RawS(e.comm)
 	row[schema.ProcCmdlineID-1] = ns.RawS(e.cmdline)
 	row[schema.ProcCgroupID-1] = ns.RawS(e.cgroup)
-	if e.cgroup == "" {
+	switch {
+	case !e.cgRead:
+		row[schema.ProcCgroupID-1] = ns.RawNA(ns.ReasonNotSampled)
+	case e.cgroup == "":
 		row[schema.ProcCgroupID-1] = ns.RawNA(ns.ReasonNotPresent)
 	}
 	row[schema.ProcCPUID-1], row[schema.ProcIOBytesID-1] = ns.Raw{}, ns.Raw{}
+}
+
+// procNeed says which of a process's files read for some datums only are asked for.
+type procNeed struct {
+	io, cgroup bool
 }
 
 // needIO reports whether the request asks for a datum read from /proc/PID/io: the six

@@ -114,3 +114,42 @@ func TestSamplerSubscribeDatums(t *testing.T) {
 		t.Fatalf("nobody subscribed: %v, want the processes not read", r)
 	}
 }
+
+// Issue 38 item 5: the control group (which the overview does not show) is not read while it is
+// not asked for, and says so; asked for again, it is read at once for processes already known.
+func TestProcCgroupReadWhenAsked(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	h, p, now := procHarness(t, dir)
+	opened := map[string]int{}
+	p.openHook = func(path string) error {
+		opened[filepath.Base(path)]++
+		return nil
+	}
+	all := make([]bool, len(p.cls.Datums))
+	for i := range all {
+		all[i] = true
+	}
+	all[schema.ProcCgroupID-1] = false
+	writeProcTree(t, dir, []fakeProc{{pid: 60, comm: "web", start: 4, cmdline: "web\x00"}})
+	h.Step(collect.Request{Static: true, Variable: true, Datums: map[*ns.Class][]bool{p.cls: all}})
+	if opened["cgroup"] != 0 || opened["cmdline"] != 1 {
+		t.Fatalf("opened %v: want the command line and no control group", opened)
+	}
+	if v := h.Value("Proc/60/cgroup"); v.State != ns.Unavailable || v.Reason != ns.ReasonNotSampled {
+		t.Errorf("cgroup not asked for = %+v, want n/a (not sampled)", v)
+	}
+	*now = now.Add(time.Second)
+	h.Step(collect.Request{})
+	if opened["cgroup"] != 1 || opened["cmdline"] != 1 {
+		t.Fatalf("opened %v: want the control group read once asked for, the command line kept", opened)
+	}
+	if v := h.Value("Proc/60/cgroup"); v.S != "/system.slice/x.service" {
+		t.Errorf("cgroup = %+v", v)
+	}
+	*now = now.Add(time.Second)
+	h.Step(collect.Request{})
+	if opened["cgroup"] != 1 {
+		t.Errorf("cgroup read again without a reason: %v", opened)
+	}
+}
