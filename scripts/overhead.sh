@@ -11,6 +11,7 @@
 #   scripts/overhead.sh SECONDS record   (only the recording comparison below)
 #   scripts/overhead.sh SECONDS overview (only the default screen beside htop, and the first frame)
 #
+# OVERHEAD_COLS and OVERHEAD_ROWS set the terminal's size (200 and 50 by default).
 # DCIMON_BASE=BINARY adds another build of dcimon (an older commit's, built beforehand) beside
 # the default screen and the first frame, as "base": the two builds measured in the same seconds.
 #
@@ -33,8 +34,8 @@ cd "$(dirname "$0")/.."
 
 secs=${1:-60}
 warm=3
-cols=200
-rows=50
+cols=${OVERHEAD_COLS:-200}
+rows=${OVERHEAD_ROWS:-50}
 hz=$(getconf CLK_TCK)
 page=$(getconf PAGESIZE)
 
