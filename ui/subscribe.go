@@ -30,13 +30,9 @@ type subKey struct {
 // shownClasses are the classes whose values are on screen: the selected context's own and its
 // instances' (the values pane), the same for the inspector's target, the statistics in view in
 // a wide tree, and every class under an open peer set's context, at every level (the hot pane
-// ranks disks and their partitions).
-func (m *Model) shownClasses() []*namespace.Class {
-	return m.shownClassesOf(m.ov != nil && m.ov.on)
-}
-
-// shownClassesOf is shownClasses with the overview on screen or not.
-func (m *Model) shownClassesOf(overview bool) []*namespace.Class {
+// ranks disks and their partitions); with overview, the overview's too (procDatums asks what
+// the rest shows).
+func (m *Model) shownClasses(overview bool) []*namespace.Class {
 	var out []*namespace.Class
 	classes := m.reg.Classes()
 	var add func(c *namespace.Class)
@@ -136,7 +132,7 @@ func (m *Model) resubscribe() tea.Cmd {
 		return nil
 	}
 	m.sub.key = key
-	want := m.shownClasses()
+	want := m.shownClasses(m.ov != nil && m.ov.on)
 	partial, mask := m.procDatums(key, want)
 	if partial != nil {
 		want = slices.DeleteFunc(slices.Clone(want), func(c *namespace.Class) bool { return c == partial })
@@ -192,7 +188,7 @@ func (m *Model) procDatums(key subKey, want []*namespace.Class) (*namespace.Clas
 		return nil, nil
 	}
 	pc := m.procClass()
-	if pc == nil || !slices.Contains(want, pc.c) || slices.Contains(m.shownClassesOf(false), pc.c) {
+	if pc == nil || !slices.Contains(want, pc.c) || slices.Contains(m.shownClasses(false), pc.c) {
 		return nil, nil
 	}
 	mask := make([]bool, len(pc.c.Datums))
