@@ -49,9 +49,9 @@ func sampleCmd(ctx context.Context, src Sampler, now func() time.Time) tea.Cmd {
 
 // earlySample starts the first collection at once, off the UI goroutine, and returns where its
 // result will be: Run starts it before it sets up the model and the terminal, so the two overlap
-// (issue 38 item 5: the first frame with data waited for one and then the other). The first
-// collection reads every class whatever is subscribed, so starting it before the model
-// subscribes changes nothing it reads.
+// (issue 38 item 5: the first frame with data waited for one and then the other). It reads what
+// the first collection read when Init started it: every class but the on-demand ones, since the
+// model subscribes to what it shows only once it takes in a message (resubscribe).
 func earlySample(ctx context.Context, src Sampler, now func() time.Time) <-chan tea.Msg {
 	ch := make(chan tea.Msg, 1)
 	go func() { ch <- sampleCmd(ctx, src, now)() }()
