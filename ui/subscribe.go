@@ -179,9 +179,10 @@ type datumSubscriber interface {
 var procIODatums = [...]string{"rchar", "wchar", "syscr", "syscw", "read_bytes", "write_bytes", "io_bytes"}
 
 // procDatums is the process class and the datums to read of it when nothing but the overview's
-// process block shows it (issue 38 item 5): every datum but the control group, which the block
-// never shows, and but those of /proc/PID/io when the block does not rank by I/O (the third of
-// procBlocks, on a terminal of 182 cells or more); the collection leaves their files unread.
+// process block shows it (issue 38 item 5): every datum but the control group and the context
+// switches, which the block never shows, and but those of /proc/PID/io when the block does not
+// rank by I/O (the third of procBlocks, on a terminal of 182 cells or more); the collection
+// leaves their files unread (a kernel thread's status and schedstat too).
 // Otherwise (the table, the tree or the inspector on a process) nil: the whole class is read.
 func (m *Model) procDatums(key subKey, want []*namespace.Class) (*namespace.Class, []bool) {
 	if _, ok := m.src.(datumSubscriber); !ok || !key.overview {
@@ -195,8 +196,10 @@ func (m *Model) procDatums(key subKey, want []*namespace.Class) (*namespace.Clas
 	for i := range mask {
 		mask[i] = true
 	}
-	if i := pc.c.DatumByName("cgroup"); i >= 0 {
-		mask[i] = false
+	for _, n := range [...]string{"cgroup", "vctxsw", "nvctxsw"} {
+		if i := pc.c.DatumByName(n); i >= 0 {
+			mask[i] = false
+		}
 	}
 	if procBlockCount(key.w-ovMargin) < 3 {
 		for _, n := range procIODatums {

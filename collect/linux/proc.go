@@ -52,6 +52,8 @@ type procEntry struct {
 	// that cgroup was read in this process's life, and since it was last not asked for.
 	ioSkipped bool
 	cgRead    bool
+	// ctxStale says a kernel thread's status was not read: its context switches are not known.
+	ctxStale bool
 	// fds are stat, io, statm and schedstat kept open on a live procfs (-1: not open), read
 	// again with one pread each at every scan instead of open, read and close, for as many
 	// processes as the cache has room for (procfds.go). A kept descriptor reads its own process
@@ -249,7 +251,8 @@ func (p *procProvider) scan(ctx context.Context, req collect.Request) (collect.C
 	nd := len(p.cls.Datums)
 	p.order = p.order[:0]
 	var errs []error
-	need := procNeed{io: p.needIO(req), cgroup: req.WantsDatum(p.cls, schema.ProcCgroupID-1)}
+	need := procNeed{io: p.needIO(req), cgroup: req.WantsDatum(p.cls, schema.ProcCgroupID-1),
+		ctx: req.WantsDatum(p.cls, schema.ProcVCtxID-1) || req.WantsDatum(p.cls, schema.ProcNVCtxID-1)}
 	for _, pid := range pids {
 		if err := ctx.Err(); err != nil {
 			return collect.ClassReading{}, err
@@ -365,36 +368,8 @@ func (p *procProvider) read(pid uint64, variable bool, need procNeed) (*procEntr
 			p.noStatm = true // a tree without statm: status's VmRSS then
 		}
 	}
-	// status (user, context switches) only when the main thread ran since the last scan
-	// (issue 32 item 15: status is the dearest file a process has): what it says about the
-	// main thread cannot change while it does not run, so the values kept are exact.
-	ran := true
-	if !p.noSched {
-		data, err := p.readKept(e, fdSched, e.sched, 256)
-		switch {
-		case err == nil:
-			if run, err := parseSchedRun(e.dir, data); err == nil {
-				ran = !e.haveRun || run != e.lastRun
-				e.lastRun, e.haveRun = run, true
-			}
-		case p.exited(e, err):
-			return nil, err
-		case gone(err):
-			p.noSched = true // not a kernel with scheduler statistics
-		}
-	}
-	if fresh || execd || ran || !e.statusRead {
-		data, err = p.readInto(e.status, 16<<10)
-		if err != nil {
-			if p.exited(e, err) {
-				return nil, err
-			}
-			return nil, &os.PathError{Op: "read", Path: e.statusS, Err: err}
-		}
-		if err := parseProcStatus(e.statusS, data, &e.statusV); err != nil {
-			return nil, err
-		}
-		e.statusRead = true
+	if err := p.readStatus(e, fresh || execd, need.ctx); err != nil {
+		return nil, err
 	}
 	e.ioFailed, e.ioSkipped = false, !need.io
 	if !need.io {
@@ -412,6 +387,50 @@ func (p *procProvider) read(pid uint64, variable bool, need procNeed) (*procEntr
 		e.cmdline = "[" + e.comm + "]" // a kernel thread, or a zombie: as ps shows it
 	}
 	return e, nil
+}
+
+// readStatus reads status (user, context switches) when due (a new process, a program run) or
+// when the main thread ran since the last scan (issue 32 item 15: status is the dearest file a
+// process has): what it says about the main thread cannot change while it does not run, so the
+// values kept are exact.
+func (p *procProvider) readStatus(e *procEntry, due, needCtx bool) error {
+	// A kernel thread's user is root for its life (its credentials are the kernel's; a program
+	// it runs makes it a process, a new command): while its context switches are not asked for
+	// (issue 38 item 5: the overview shows none), neither schedstat nor status is read again.
+	e.ctxStale = e.kthread && !needCtx && e.statusRead && !due
+	if e.ctxStale {
+		p.closeFD(e, fdSched)
+		return nil
+	}
+	ran := true
+	if !p.noSched {
+		data, err := p.readKept(e, fdSched, e.sched, 256)
+		switch {
+		case err == nil:
+			if run, err := parseSchedRun(e.dir, data); err == nil {
+				ran = !e.haveRun || run != e.lastRun
+				e.lastRun, e.haveRun = run, true
+			}
+		case p.exited(e, err):
+			return err
+		case gone(err):
+			p.noSched = true // not a kernel with scheduler statistics
+		}
+	}
+	if due || ran || !e.statusRead {
+		data, err := p.readInto(e.status, 16<<10)
+		if err != nil {
+			if p.exited(e, err) {
+				return err
+			}
+			return &os.PathError{Op: "read", Path: e.statusS, Err: err}
+		}
+		if err := parseProcStatus(e.statusS, data, &e.statusV); err != nil {
+			return err
+		}
+		e.statusRead = true
+	}
+	return nil
 }
 
 // readCmdlineCgroup reads a process's command line when due (a new process, a program run, the
@@ -498,7 +517,10 @@ func (p *procProvider) fill(row []ns.Raw, e *procEntry, btime uint64) {
 		row[schema.ProcUserID-1] = ns.RawS(p.users.name(sv.uid))
 	}
 	row[schema.ProcVCtxID-1], row[schema.ProcNVCtxID-1] = ns.RawNA(ns.ReasonNotPresent), ns.RawNA(ns.ReasonNotPresent)
-	if sv.haveCtx {
+	switch {
+	case e.ctxStale:
+		row[schema.ProcVCtxID-1], row[schema.ProcNVCtxID-1] = ns.RawNA(ns.ReasonNotSampled), ns.RawNA(ns.ReasonNotSampled)
+	case sv.haveCtx:
 		row[schema.ProcVCtxID-1], row[schema.ProcNVCtxID-1] = ns.RawN(sv.vctx), ns.RawN(sv.nvctx)
 	}
 	io := &e.ioV
@@ -528,7 +550,7 @@ func (p *procProvider) fill(row []ns.Raw, e *procEntry, btime uint64) {
 
 // procNeed says which of a process's files read for some datums only are asked for.
 type procNeed struct {
-	io, cgroup bool
+	io, cgroup, ctx bool
 }
 
 // needIO reports whether the request asks for a datum read from /proc/PID/io: the six

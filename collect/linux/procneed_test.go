@@ -1,6 +1,8 @@
 package linux
 
 import (
+	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -151,5 +153,61 @@ func TestProcCgroupReadWhenAsked(t *testing.T) {
 	h.Step(collect.Request{})
 	if opened["cgroup"] != 1 {
 		t.Errorf("cgroup read again without a reason: %v", opened)
+	}
+}
+
+// Issue 38 item 5: while the context switches are not asked for, a kernel thread's schedstat and
+// status are not read again after its first scan (its user is root for its life) and its
+// switches say not sampled; a process's are read as ever; asked for again, the kernel thread's
+// are read at once.
+func TestProcKernelThreadStatusWhenAsked(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	h, p, now := procHarness(t, dir)
+	opened := map[string]int{}
+	p.openHook = func(path string) error {
+		opened[filepath.Base(filepath.Dir(path))+"/"+filepath.Base(path)]++
+		return nil
+	}
+	noCtx := make([]bool, len(p.cls.Datums))
+	for i := range noCtx {
+		noCtx[i] = true
+	}
+	noCtx[schema.ProcVCtxID-1], noCtx[schema.ProcNVCtxID-1] = false, false
+	without := collect.Request{Datums: map[*ns.Class][]bool{p.cls: noCtx}}
+	procs := []fakeProc{{pid: 3, comm: "kworker/0:0", start: 1, kthread: true}, {pid: 70, comm: "app", start: 9, uid: 1000}}
+	run := uint64(100)
+	step := func(req collect.Request) {
+		writeProcTree(t, dir, procs)
+		for _, pid := range []string{"3", "70"} {
+			if err := os.WriteFile(filepath.Join(dir, "proc", pid, "schedstat"), fmt.Appendf(nil, "%d 1 1\n", run), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		run += 100 // both ran
+		h.Step(req)
+		*now = now.Add(time.Second)
+	}
+	step(without)
+	step(without)
+	step(without)
+	if opened["3/status"] != 1 || opened["3/schedstat"] != 1 || opened["70/status"] != 3 || opened["70/schedstat"] != 3 {
+		t.Fatalf("opened %v: want the kernel thread's status and schedstat once, the process's at each scan", opened)
+	}
+	if v := h.Value("Proc/3/vctxsw"); v.State != ns.Unavailable || v.Reason != ns.ReasonNotSampled {
+		t.Errorf("kernel thread's switches = %+v, want n/a (not sampled)", v)
+	}
+	if v := h.Value("Proc/3/user"); v.S != "root" {
+		t.Errorf("kernel thread's user = %+v, want root", v)
+	}
+	if v := h.Value("Proc/70/vctxsw"); v.State != ns.Valid {
+		t.Errorf("process's switches = %+v, want valid", v)
+	}
+	step(collect.Request{})
+	if opened["3/status"] != 2 || opened["3/schedstat"] != 2 {
+		t.Fatalf("opened %v: want the kernel thread's status read again once asked for", opened)
+	}
+	if v := h.Value("Proc/3/vctxsw"); v.State == ns.Unavailable {
+		t.Errorf("kernel thread's switches asked for = %+v, want read", v)
 	}
 }
