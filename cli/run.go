@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/pprof"
 	"sync/atomic"
 	"syscall"
@@ -33,10 +34,12 @@ func Main() {
 	var got atomic.Int32
 	go watchSignals(sigs, &got, cancel, exitGrace, os.Exit)
 	stopProfile := startProfile(os.Getenv("DCIMON_CPUPROFILE"))
+	stopMemProfile := startMemProfile(os.Getenv("DCIMON_MEMPROFILE"))
 	stopStats := startStats(os.Getenv("DCIMON_STATS")) // stats.go: the soak's figures
 	code := runEnv(ctx, os.Args[1:], headless.RealEnv(), os.Stdout, os.Stderr)
 	writeHeapProfile(os.Getenv("DCIMON_HEAPPROFILE"))
 	stopProfile()
+	stopMemProfile()
 	stopStats()
 	if s := got.Load(); s != 0 && !(watchMode(os.Args[1:]) && watchEndsClean(syscall.Signal(s))) {
 		code = signalStatus(syscall.Signal(s))
@@ -86,6 +89,27 @@ func startProfile(path string) func() {
 	return func() {
 		pprof.StopCPUProfile()
 		f.Close()
+	}
+}
+
+// startMemProfile records every allocation of 4 KiB (a sample on average) when path is set
+// (DCIMON_MEMPROFILE, for docs/performance.md's memory work); the function it returns writes the
+// allocation profile (`go tool pprof -sample_index=alloc_space dcimon FILE`).
+func startMemProfile(path string) func() {
+	if path == "" {
+		return func() {}
+	}
+	runtime.MemProfileRate = 4096
+	return func() {
+		f, err := os.Create(path)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "dcimon: DCIMON_MEMPROFILE: %v\n", err)
+			return
+		}
+		defer f.Close()
+		if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+			fmt.Fprintf(os.Stderr, "dcimon: DCIMON_MEMPROFILE: %v\n", err)
+		}
 	}
 }
 

@@ -35,6 +35,11 @@ type Request struct {
 	// Variable asks for SV_VARIABLE datums too: at most every five minutes, and on an explicit
 	// refresh (DCI4-DESC-3, AMB-56). Datums not asked for come back as namespace.RawSkipped.
 	Variable bool
+	// Datums are, for a class of which only some datums are on screen (Sampler.SubscribeDatums),
+	// the datums to read by index; a class not in it has every datum read. A provider may leave
+	// out the files only datums not asked for need; those come back as not sampled (issue 38
+	// item 5: the overview's process block does not show the processes' I/O at 80 columns).
+	Datums map[*namespace.Class][]bool
 	// every says the request covers every class the provider may be asked for: all of them, or
 	// all but those DCI-CLS-2 keeps from being read (the sampler's bookkeeping of full reads).
 	every bool
@@ -67,6 +72,12 @@ type Grower interface {
 
 // Wants reports whether the request includes class c.
 func (r Request) Wants(c *namespace.Class) bool { return r.Classes == nil || r.Classes[c] }
+
+// WantsDatum reports whether datum i of class c is to be read (Request.Datums).
+func (r Request) WantsDatum(c *namespace.Class, i int) bool {
+	m := r.Datums[c]
+	return m == nil || (i < len(m) && m[i])
+}
 
 // Due reports whether a datum of the given volatility must be read in this request.
 func (r Request) Due(v namespace.Volatility) bool {
@@ -118,7 +129,11 @@ type ClassReading struct {
 // the buffer is not swept twice.
 func ReuseRawRows(buf *[]namespace.Raw, n int) []namespace.Raw {
 	if cap(*buf) < n {
-		*buf = make([]namespace.Raw, n)
+		c := n
+		if cap(*buf) > 0 {
+			c = n + n/4 // outgrown: a quarter more, so processes coming and going do not make it anew each time
+		}
+		*buf = make([]namespace.Raw, n, c)
 	}
 	return (*buf)[:n]
 }

@@ -11,8 +11,9 @@ import (
 // subscriptions count who is subscribed to each class: any goroutine changes them (Subscribe),
 // and each collection reads them.
 type subscriptions struct {
-	mu    sync.Mutex
-	count map[*namespace.Class]int
+	mu      sync.Mutex
+	count   map[*namespace.Class]int
+	partial map[*namespace.Class]*datumSubs // SubscribeDatums' subscriptions
 }
 
 // Subscribe registers interest in classes (SPMI-FEAT-2). While someone is subscribed to
@@ -40,9 +41,85 @@ func (s *Sampler) Subscribe(classes ...*namespace.Class) (cancel func()) {
 	}
 }
 
+// datumSubs are the subscriptions to some datums of one class, and the datums any of them wants.
+type datumSubs struct {
+	masks []*[]bool
+	union []bool
+}
+
+// SubscribeDatums is Subscribe for one class of which only some datums are on screen (want[i]:
+// the class's datum i): while every subscriber to the class is one of these, its provider is
+// asked for those datums only (Request.Datums), and may leave out the files the others need.
+// A subscriber to the whole class (Subscribe) has every datum read.
+func (s *Sampler) SubscribeDatums(c *namespace.Class, want []bool) (cancel func()) {
+	mask := slices.Clone(want)
+	s.subs.mu.Lock()
+	if s.subs.partial == nil {
+		s.subs.partial = map[*namespace.Class]*datumSubs{}
+	}
+	d := s.subs.partial[c]
+	if d == nil {
+		d = &datumSubs{}
+		s.subs.partial[c] = d
+	}
+	d.masks = append(d.masks, &mask)
+	d.unite()
+	s.subs.mu.Unlock()
+	whole := s.Subscribe(c)
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			whole()
+			s.subs.mu.Lock()
+			defer s.subs.mu.Unlock()
+			d.masks = slices.DeleteFunc(d.masks, func(m *[]bool) bool { return m == &mask })
+			if len(d.masks) == 0 {
+				delete(s.subs.partial, c)
+				return
+			}
+			d.unite()
+		})
+	}
+}
+
+// unite makes d.union the datums any of its subscriptions wants.
+func (d *datumSubs) unite() {
+	n := 0
+	for _, m := range d.masks {
+		n = max(n, len(*m))
+	}
+	d.union = make([]bool, n)
+	for _, m := range d.masks {
+		for i, w := range *m {
+			d.union[i] = d.union[i] || w
+		}
+	}
+}
+
+// datumsOf is Request.Datums for a provider's classes: those every subscriber of which wants
+// some datums only; nil when there are none.
+func (s *Sampler) datumsOf(classes []*namespace.Class) map[*namespace.Class][]bool {
+	s.subs.mu.Lock()
+	defer s.subs.mu.Unlock()
+	var out map[*namespace.Class][]bool
+	if len(s.subs.partial) == 0 {
+		return nil
+	}
+	for _, c := range classes {
+		if d := s.subs.partial[c]; d != nil && s.subs.count[c] == len(d.masks) {
+			if out == nil {
+				out = map[*namespace.Class][]bool{}
+			}
+			out[c] = d.union
+		}
+	}
+	return out
+}
+
 // request builds one provider's request, or reports that nobody wants it now.
 func (s *Sampler) request(ps *provState, now time.Time, refresh bool) (Request, bool) {
 	req, ok := s.subscribed(ps, now, refresh)
+	req.Datums = s.datumsOf(ps.classes)
 	// The classes not read now, gathered here rather than by a function that returns them:
 	// a slice that stays in this frame costs no allocation (a thousand hosts a second).
 	var off []*namespace.Class

@@ -170,12 +170,12 @@ func (cols valueCols) sized(c *Class, slots, nd int) valueCols {
 	if cap(out.nums) >= n {
 		out.nums = out.nums[:n]
 	} else {
-		out.nums = make([]numCell, n)
+		out.nums = make([]numCell, n, grown(cap(out.nums), n))
 	}
 	if cap(out.flags) >= n {
 		out.flags = out.flags[:n]
 	} else {
-		out.flags = make([]flagCell, n)
+		out.flags = make([]flagCell, n, grown(cap(out.flags), n))
 	}
 	nt := slots * c.textCount()
 	switch {
@@ -184,7 +184,7 @@ func (cols valueCols) sized(c *Class, slots, nd int) valueCols {
 	case cap(out.texts) >= nt:
 		out.texts = out.texts[:nt]
 	default:
-		out.texts = make([]string, nt)
+		out.texts = make([]string, nt, grown(cap(out.texts), nt))
 	}
 	return out
 }

@@ -341,9 +341,20 @@ func (sp *spareBufs) rows(c *Class, slots, nd int) (valueCols, []*Instance) {
 		insts = insts[:slots]
 		clear(insts)
 	} else {
-		insts = make([]*Instance, slots)
+		insts = make([]*Instance, slots, grown(cap(insts), slots))
 	}
 	return cols, insts
+}
+
+// grown is the capacity of rows that outgrew had: n at first, and a quarter more than n once
+// they grow again (a class whose instances come and go, the processes, would otherwise make
+// its rows anew at each new highest slot; issue 38 item 5). Classes whose instances stay keep
+// their rows at their size.
+func grown(had, n int) int {
+	if had == 0 {
+		return n
+	}
+	return n + n/4
 }
 
 // readingReason is why the reading's values may be unavailable: its own reason, a provider

@@ -9,6 +9,11 @@
 #   scripts/overhead.sh [SECONDS]        (default 60)
 #   scripts/overhead.sh SECONDS fleet    (only the many-hosts comparison below)
 #   scripts/overhead.sh SECONDS record   (only the recording comparison below)
+#   scripts/overhead.sh SECONDS overview (only the default screen beside htop, and the first frame)
+#
+# OVERHEAD_COLS and OVERHEAD_ROWS set the terminal's size (200 and 50 by default).
+# DCIMON_BASE=BINARY adds another build of dcimon (an older commit's, built beforehand) beside
+# the default screen and the first frame, as "base": the two builds measured in the same seconds.
 #
 # Then the same again with the process table on screen (dcimon opens on Proc, htop shows its
 # processes as always) and 1,000 extra sleeping processes started by the script (issue 17).
@@ -29,8 +34,8 @@ cd "$(dirname "$0")/.."
 
 secs=${1:-60}
 warm=3
-cols=200
-rows=50
+cols=${OVERHEAD_COLS:-200}
+rows=${OVERHEAD_ROWS:-50}
 hz=$(getconf CLK_TCK)
 page=$(getconf PAGESIZE)
 
@@ -125,13 +130,14 @@ shown_after() {
   echo $(( (t1 - $2) / 1000000 ))
 }
 
-# first_frame: how soon the first frame showing collected data (the status bar's "sample
+# first_frame [BINARY]: how soon the first frame showing collected data (the status bar's "sample
 # HH:MM:SS") is on the screen, median of 5 starts, two ways: as tmux shows it, polling the pane
 # every 2 ms from just before tmux is asked to start the program (so it includes tmux's own
 # start-up), and as dcimon's debug log records it (from the start of package main to the write
 # of that frame to the terminal). The tmux figure comes with tmux's own share: the same wait for a
 # shell that prints the text at once. Prints "TMUX_MS SELF_MS TMUX_BASELINE_MS".
 first_frame() {
+  local bin=${1:-$work/dcimon}
   local outer=() inner=() base=()
   for ((k = 0; k < 5; k++)); do
     local s="overhead-first-$$-$k"
@@ -140,7 +146,7 @@ first_frame() {
     rm -f "$work/first.log"
     t0=$(date +%s%N)
     tmux new-session -d -s "$s" -x "$cols" -y "$rows" \
-      "exec env TERM=xterm-256color $work/dcimon --interval 1s --debug $work/first.log"
+      "exec env TERM=xterm-256color $bin --interval 1s --debug $work/first.log"
     outer+=("$(shown_after "$s" "$t0")")
     # The same wait for a program that prints the text at once: tmux's share of the figure.
     s="overhead-base-$$-$k"
@@ -264,14 +270,38 @@ if [ "${2:-}" = record ]; then
   exit 0
 fi
 
+table='
+  { name[NR] = $1; cpu[NR] = $2; pct[NR] = $3; rss[NR] = $4; peak[NR] = $5; if ($1 == "htop") h = NR }
+  END {
+    printf "%-8s %12s %8s %10s %10s %12s %12s\n", "program", "CPU time s", "CPU %", "RSS MiB", "peak MiB", "CPU vs htop", "RSS vs htop"
+    for (i = 1; i <= NR; i++) {
+      cr = (h && cpu[h] > 0) ? sprintf("%.2fx", cpu[i] / cpu[h]) : "-"
+      rr = (h && rss[h] > 0) ? sprintf("%.2fx", rss[i] / rss[h]) : "-"
+      printf "%-8s %12.4f %8.3f %10.1f %10.1f %12s %12s\n", name[i], cpu[i], pct[i], rss[i], peak[i], cr, rr
+    }
+  }'
 results=()
 others=(htop "htop -d 10")
+if [ -n "${DCIMON_BASE:-}" ]; then
+  others=(base "$DCIMON_BASE --interval 1s" "${others[@]}")
+fi
 if command -v btop >/dev/null 2>&1; then
   others+=(btop btop)
 fi
 mapfile -t results < <(measure dcimon "$work/dcimon --interval 1s" "${others[@]}")
 
 read -r first_tmux first_self first_base < <(first_frame)
+if [ -n "${DCIMON_BASE:-}" ]; then
+  read -r base_tmux base_self base_base < <(first_frame "$DCIMON_BASE")
+fi
+if [ "${2:-}" = overview ]; then
+  echo
+  echo "Overhead over ${secs} s at ${cols}x${rows}, 1 s refresh, default screen, all at once ($(nproc) CPUs, $(uname -r), load average $(cut -d' ' -f1-3 /proc/loadavg) at the end)"
+  printf '%s\n' "${results[@]}" | awk "$table"
+  echo "dcimon's first frame with data: ${first_self} ms after start by its debug log, ${first_tmux} ms as tmux shows it, of which tmux's own start-up is about ${first_base} ms (medians of 5)"
+  [ -z "${DCIMON_BASE:-}" ] || echo "base's first frame with data: ${base_self} ms by its debug log, ${base_tmux} ms as tmux shows it (tmux ${base_base} ms)"
+  exit 0
+fi
 
 # The process table, with 1,000 sleeping processes more than the host has.
 for ((k = 0; k < 1000; k++)); do
@@ -286,16 +316,6 @@ sleepers=()
 
 echo
 echo "Overhead over ${secs} s at ${cols}x${rows}, 1 s refresh, default screen, all at once ($(nproc) CPUs, $(uname -r))"
-table='
-  { name[NR] = $1; cpu[NR] = $2; pct[NR] = $3; rss[NR] = $4; peak[NR] = $5; if ($1 == "htop") h = NR }
-  END {
-    printf "%-8s %12s %8s %10s %10s %12s %12s\n", "program", "CPU time s", "CPU %", "RSS MiB", "peak MiB", "CPU vs htop", "RSS vs htop"
-    for (i = 1; i <= NR; i++) {
-      cr = (h && cpu[h] > 0) ? sprintf("%.2fx", cpu[i] / cpu[h]) : "-"
-      rr = (h && rss[h] > 0) ? sprintf("%.2fx", rss[i] / rss[h]) : "-"
-      printf "%-8s %12.4f %8.3f %10.1f %10.1f %12s %12s\n", name[i], cpu[i], pct[i], rss[i], peak[i], cr, rr
-    }
-  }'
 printf '%s\n' "${results[@]}" | awk "$table"
 echo "dcimon's first frame with data: ${first_self} ms after start by its debug log, ${first_tmux} ms as tmux shows it, of which tmux's own start-up is about ${first_base} ms (medians of 5)"
 echo

@@ -32,6 +32,10 @@ type Options struct {
 	// Started is when the process started, for the debug log's "first frame with data" line;
 	// zero means when Run was called.
 	Started time.Time
+	// Settled, when set, is called once, off the UI goroutine, SettleAfter after the first frame
+	// with data reached the terminal: start-up is over (the dcimon command gives back the pages
+	// start-up touched, package resident). What it returns goes to the debug log.
+	Settled func() string
 	// Hotsets are the peer sets opened at start; nil means DefaultHotsets.
 	Hotsets []HotsetConfig
 	// StartPane is the pane focused at start (tree, values, hotsets, inspector, events) in place
@@ -55,6 +59,11 @@ type Options struct {
 	// than on the panes; o goes back and forth. The dcimon command sets it.
 	Overview bool
 }
+
+// SettleAfter is how long after the first frame with data Options.Settled is called: the
+// second collection (the first rates) and a few frames are past, the slow read of every class
+// (collect.Options.IdleEvery) not always.
+const SettleAfter = 2 * time.Second
 
 // DefaultInterval is the refresh period when Options.Interval is zero (SPMI-INIT-3: 1–2 s).
 const DefaultInterval = time.Second

@@ -27,8 +27,9 @@ type overview struct {
 	procs   *procCols
 	procGen uint64
 	top     []ranked
-	hosts   hostsTable // a fleet's hosts, first on its overview (hosts.go)
-	texts   []string   // overviewProcs' value texts, reused
+	hosts   hostsTable  // a fleet's hosts, first on its overview (hosts.go)
+	texts   []string    // overviewProcs' value texts, reused
+	rowMemo procRowMemo // the process block's lines of the last frame (overview_rowmemo.go)
 }
 
 // ovLine is one line of the overview being built, and the statistic it shows when it has one.
@@ -349,18 +350,19 @@ func (m *Model) overviewStalls(labelW int) []ovLine {
 // the events leave over goes to more processes.
 func (m *Model) appendOverviewProcs(out []ovLine, w, h int) []ovLine {
 	procH := min(max((h-len(out))/3, 5), 10)
-	procs := m.overviewProcs(w, procH)
-	if len(procs) == 0 {
+	// The block's height first, without drawing it: it is drawn once, at its final height.
+	n := m.overviewProcsHeight(w, procH)
+	if n == 0 {
 		return out
 	}
-	used := len(out) + len(procs) + 1 + len(m.overviewHotsets(w, h-len(out)-len(procs)-1))
+	used := len(out) + n + 1 + len(m.overviewHotsets(w, h-len(out)-n-1))
 	if n := len(m.overviewEvents(6)); n > 0 {
 		used += n + 1
 	}
 	if spare := h - used; spare > 0 {
-		procs = m.overviewProcs(w, procH+spare)
+		procH += spare
 	}
-	out = append(out, procs...)
+	out = append(out, m.overviewProcs(w, procH)...)
 	return append(out, ovLine{})
 }
 
@@ -553,9 +555,12 @@ func (m *Model) overviewHotRow(blocks []ovHotBlock, n, colW int) []ovLine {
 	return sideBySide(cols, colW)
 }
 
+// ovMargin is the overview's left margin, the cursor's column: its lines are w-ovMargin wide.
+const ovMargin = 2
+
 // overviewView is the overview body, exactly w×h, with the cursor's line marked.
 func (m *Model) overviewView(w, h int) []string {
-	lines := m.overviewLines(w-2, h)
+	lines := m.overviewLines(w-ovMargin, h)
 	ov := m.ov
 	ov.paths, ov.rows = ov.paths[:0], ov.rows[:0]
 	for i, l := range lines {

@@ -114,3 +114,25 @@ func TestHotsetCriticalKept(t *testing.T) {
 		t.Fatalf("after an edit: %+v", c)
 	}
 }
+
+// Issue 38 item 5: the process block's height is worked out without drawing it (the block is
+// drawn once a frame), and it is the drawn block's, at every width and height, before the
+// second snapshot (nothing to rank) and after.
+func TestOverviewProcsHeightIsTheBlocks(t *testing.T) {
+	ranked := 0
+	for _, steps := range []int{1, 3} {
+		for _, w := range []int{60, 80, 116, 150, 180, 200} {
+			m := overviewModel(t, newSynthSampler(t, "synthetic:disks=2,nics=1,cpus=2,seed=3"), w, 40, steps)
+			for h := 0; h < 45; h++ {
+				if got, want := m.overviewProcsHeight(w, h), len(m.overviewProcs(w, h)); got != want {
+					t.Errorf("%d steps, %dx%d: height %d, the block has %d lines", steps, w, h, got, want)
+				} else if want > 2 {
+					ranked++
+				}
+			}
+		}
+	}
+	if ranked == 0 {
+		t.Fatal("no block ranked a process: the test compares empty blocks only")
+	}
+}

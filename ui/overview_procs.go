@@ -108,13 +108,7 @@ func (m *Model) overviewProcs(w, h int) []ovLine {
 		return nil
 	}
 	cv := m.snap.Class(pc.c)
-	nb := 1
-	switch {
-	case w >= 180:
-		nb = 3
-	case w >= 116:
-		nb = 2
-	}
+	nb := procBlockCount(w)
 	colW := (w - (nb - 1)) / nb
 	rows := min(h-2, maxProcRows)
 	memTotal := 0.0
@@ -122,7 +116,8 @@ func (m *Model) overviewProcs(w, h int) []ovLine {
 		memTotal = v.V
 	}
 	var blocks [][]ovLine
-	for _, b := range procBlocks[:nb] {
+	m.ov.rowMemo.begin()
+	for bi, b := range procBlocks[:nb] {
 		di := pc.c.DatumByName(b.stat)
 		if di < 0 {
 			continue
@@ -147,12 +142,58 @@ func (m *Model) overviewProcs(w, h int) []ovLine {
 		m.ov.texts = texts[:0]
 		out = append(out, ovLine{m.st.Table.Header.Render(fitLine(procHeader(b, memTotal > 0, colW), colW)), "Proc"})
 		for i, r := range top {
-			in := cv.Insts[r.slot]
-			out = append(out, ovLine{m.procRow(cv, pc, b, di, ms, r.slot, memTotal, colW, texts[i]), in.Context().Path() + "/" + b.stat})
+			out = append(out, m.ov.rowMemo.line(m, cv, pc, bi, b, di, ms, r.slot, memTotal, colW, texts[i]))
 		}
 		blocks = append(blocks, out)
 	}
 	return sideBySide(blocks, colW)
+}
+
+// overviewProcsHeight is how many lines overviewProcs(w, h) gives, without making them: a
+// title and a header a ranking, and as many processes as the longest ranking has.
+func (m *Model) overviewProcsHeight(w, h int) int {
+	pc := m.procClass()
+	if pc == nil || h < 3 || m.snap == nil {
+		return 0
+	}
+	cv := m.snap.Class(pc.c)
+	nb := procBlockCount(w)
+	rows := min(h-2, maxProcRows)
+	n := 0
+	for _, b := range procBlocks[:nb] {
+		di := pc.c.DatumByName(b.stat)
+		if di < 0 {
+			continue
+		}
+		shown := 0
+		if cv != nil {
+			shown = min(validCount(cv, di), rows)
+		}
+		n = max(n, 2+shown)
+	}
+	return n
+}
+
+// validCount is how many processes of cv have a valid value of datum di.
+func validCount(cv *namespace.ClassValues, di int) int {
+	n := 0
+	for slot, in := range cv.Insts {
+		if _, ok := cv.ValidAt(slot, di); in != nil && ok {
+			n++
+		}
+	}
+	return n
+}
+
+// procBlockCount is how many rankings of procBlocks the block shows side by side in w cells.
+func procBlockCount(w int) int {
+	switch {
+	case w >= 180:
+		return 3
+	case w >= 116:
+		return 2
+	}
+	return 1
 }
 
 // procRankCount is what a ranking's title says of its shown rows of the valid ones: still

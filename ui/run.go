@@ -55,8 +55,13 @@ func Run(ctx context.Context, src Sampler, opts Options) (err error) {
 		defer f.Close()
 		opts.Debug = f
 	}
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	early := earlySample(ctx, src, now) // while the model and the terminal are set up
 	m := New(src, opts)
-	m.ctx = ctx
+	m.ctx, m.early = ctx, early
 	scr, err := screen.Open(fps(opts.FPS))
 	if err != nil {
 		return err
@@ -75,6 +80,9 @@ func Run(ctx context.Context, src Sampler, opts Options) (err error) {
 	o := onScreen{Model: m, scr: scr, holdUntil: time.Now().Add(placeholderWait), drawn: func(t time.Time) {
 		once.Do(func() {
 			m.log.Printf("first frame with data on the terminal %.1f ms after start", float64(t.Sub(opts.Started).Microseconds())/1000)
+			if opts.Settled != nil {
+				time.AfterFunc(SettleAfter, func() { m.log.Printf("settled: %s", opts.Settled()) })
+			}
 		})
 	}}
 	p := tea.NewProgram(o, tea.WithoutRenderer(), tea.WithInput(scr.In()),

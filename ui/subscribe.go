@@ -13,6 +13,7 @@ import (
 type subscription struct {
 	key     subKey
 	classes []*namespace.Class
+	partial *namespace.Class // the process class, when only the overview's block shows it (procDatums)
 	cancel  func()
 }
 
@@ -23,15 +24,20 @@ type subKey struct {
 	tree      [3]int // the tree's first row, height and width: the rows whose values it shows
 	hot       int    // the open peer sets (the hot pane's version)
 	gen       uint64 // the registry's generation: instances come and go
+	w         int    // the terminal's width: whether the overview's process block ranks by I/O
 }
 
 // shownClasses are the classes whose values are on screen: the selected context's own and its
 // instances' (the values pane), the same for the inspector's target, the statistics in view in
 // a wide tree, and every class under an open peer set's context, at every level (the hot pane
-// ranks disks and their partitions).
-func (m *Model) shownClasses() []*namespace.Class {
+// ranks disks and their partitions); with overview, the overview's too (procDatums asks what
+// the rest shows).
+func (m *Model) shownClasses(overview bool) []*namespace.Class {
 	shown := &shownSet{classes: m.reg.Classes()}
-	over := m.overviewContexts()
+	var over []*namespace.Context
+	if overview {
+		over = m.overviewContexts()
+	}
 	m.reg.Read(func() {
 		for _, c := range over {
 			shown.addCtx(c)
@@ -46,12 +52,9 @@ func (m *Model) shownClasses() []*namespace.Class {
 	return shown.out
 }
 
-// overviewContexts are the contexts the overview shows, when it is on: the processors, memory,
-// the host (issue 12), the busiest processes (issue 32) and a fleet's hosts table (hosts.go).
+// overviewContexts are the contexts the overview shows: the processors, memory, the host
+// (issue 12), the busiest processes (issue 32) and a fleet's hosts table (hosts.go).
 func (m *Model) overviewContexts() []*namespace.Context {
-	if m.ov == nil || !m.ov.on {
-		return nil
-	}
 	var over []*namespace.Context
 	for _, p := range []string{"CPU", "Mem/Real", "Mem/Swap", "Host", "Pressure", "Proc"} {
 		if ref, err := m.reg.Lookup(nil, p); err == nil {
@@ -150,15 +153,19 @@ func (m *Model) resubscribe() tea.Cmd {
 		return nil
 	}
 	key := subKey{overview: m.ov != nil && m.ov.on, sel: m.sel.Ctx, insp: m.insp.ref.Ctx, hot: int(m.hot.ver), gen: m.reg.Generation(),
-		tree: [3]int{m.tree.offset, m.tree.h, m.tree.w}}
+		tree: [3]int{m.tree.offset, m.tree.h, m.tree.w}, w: m.w}
 	if key == m.sub.key && m.sub.cancel != nil {
 		return nil
 	}
 	m.sub.key = key
-	want := m.shownClasses()
-	changed, stale := len(want) != len(m.sub.classes), false
-	for _, c := range want {
-		if !slices.Contains(m.sub.classes, c) {
+	want := m.shownClasses(m.ov != nil && m.ov.on)
+	partial, mask := m.procDatums(key, want)
+	if partial != nil {
+		want = slices.DeleteFunc(slices.Clone(want), func(c *namespace.Class) bool { return c == partial })
+	}
+	changed, stale := len(want) != len(m.sub.classes) || partial != m.sub.partial, false
+	for _, c := range append(want, partial) {
+		if c != nil && !slices.Contains(m.sub.classes, c) && c != m.sub.partial {
 			changed = true
 			stale = stale || m.staleIn(c)
 		}
@@ -168,10 +175,14 @@ func (m *Model) resubscribe() tea.Cmd {
 	}
 	// Subscribe first, then cancel: a class in both never drops to no subscriber.
 	cancel := sub.Subscribe(want...)
+	if partial != nil {
+		cancelWhole, cancelPartial := cancel, m.src.(datumSubscriber).SubscribeDatums(partial, mask)
+		cancel = func() { cancelWhole(); cancelPartial() }
+	}
 	if m.sub.cancel != nil {
 		m.sub.cancel()
 	}
-	m.sub.classes, m.sub.cancel = want, cancel
+	m.sub.classes, m.sub.partial, m.sub.cancel = want, partial, cancel
 	m.log.Printf("reading at every collection: %d classes", len(want))
 	// A collection right after another would give rates over a few milliseconds, which the
 	// kernel's 100 Hz tick cannot resolve: within firstRateAfter of the last one, the next beat
@@ -183,6 +194,47 @@ func (m *Model) resubscribe() tea.Cmd {
 	}
 	m.inflight, m.extra = true, true
 	return sampleCmd(m.ctx, m.src, m.now)
+}
+
+// datumSubscriber is a Sampler that can read some datums of a class only (collect.Sampler).
+type datumSubscriber interface {
+	SubscribeDatums(c *namespace.Class, want []bool) (cancel func())
+}
+
+// procIODatums are the process class's datums read from /proc/PID/io.
+var procIODatums = [...]string{"rchar", "wchar", "syscr", "syscw", "read_bytes", "write_bytes", "io_bytes"}
+
+// procDatums is the process class and the datums to read of it when nothing but the overview's
+// process block shows it (issue 38 item 5): every datum but the control group and the context
+// switches, which the block never shows, and but those of /proc/PID/io when the block does not
+// rank by I/O (the third of procBlocks, on a terminal of 182 cells or more); the collection
+// leaves their files unread (a kernel thread's status and schedstat too).
+// Otherwise (the table, the tree or the inspector on a process) nil: the whole class is read.
+func (m *Model) procDatums(key subKey, want []*namespace.Class) (*namespace.Class, []bool) {
+	if _, ok := m.src.(datumSubscriber); !ok || !key.overview {
+		return nil, nil
+	}
+	pc := m.procClass()
+	if pc == nil || !slices.Contains(want, pc.c) || slices.Contains(m.shownClasses(false), pc.c) {
+		return nil, nil
+	}
+	mask := make([]bool, len(pc.c.Datums))
+	for i := range mask {
+		mask[i] = true
+	}
+	for _, n := range [...]string{"cgroup", "vctxsw", "nvctxsw"} {
+		if i := pc.c.DatumByName(n); i >= 0 {
+			mask[i] = false
+		}
+	}
+	if procBlockCount(key.w-ovMargin) < 3 {
+		for _, n := range procIODatums {
+			if i := pc.c.DatumByName(n); i >= 0 {
+				mask[i] = false
+			}
+		}
+	}
+	return pc.c, mask
 }
 
 // staleIn reports whether the latest collection did not read class c (it is read only now and

@@ -102,7 +102,22 @@ func cut(s string, w int) string {
 	if w == 1 {
 		return "…"
 	}
+	if printableASCII(s) {
+		// A cell a byte: what ansi.Truncate gives, without its grapheme walk (the process
+		// block cuts most of its command lines at every frame).
+		return s[:w-1] + "…"
+	}
 	return ansi.Truncate(s, w, "…")
+}
+
+// printableASCII reports whether s is printable ASCII only: one cell a byte, no escapes.
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			return false
+		}
+	}
+	return true
 }
 
 // fitTo cuts plain text s to w cells when it is wider, and says how many cells it takes.

@@ -70,6 +70,46 @@ func BenchmarkFloor(b *testing.B) {
 	}
 }
 
+// BenchmarkFloorKept is BenchmarkFloor with the three files kept open and read again with one
+// pread each, as the providers read a live procfs (issue 38 item 5): the least a collection of
+// them costs now.
+func BenchmarkFloorKept(b *testing.B) {
+	skipWithoutProc(b)
+	buf := make([]byte, 1<<20)
+	var st procStat
+	var ds []diskStat
+	var nd []netDevStat
+	fds := map[string]int{}
+	for _, p := range []string{"/proc/stat", "/proc/diskstats", "/proc/net/dev"} {
+		fd, err := syscall.Open(p, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer syscall.Close(fd)
+		fds[p] = fd
+	}
+	read := func(path string) []byte {
+		n, err := syscall.Pread(fds[path], buf, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return buf[:n]
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := parseStat("/proc/stat", read("/proc/stat"), &st); err != nil {
+			b.Fatal(err)
+		}
+		var err error
+		if ds, err = parseDiskstats("/proc/diskstats", read("/proc/diskstats"), ds, 0); err != nil {
+			b.Fatal(err)
+		}
+		if nd, err = parseNetDev("/proc/net/dev", read("/proc/net/dev"), nd); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkRaw is our readers as a provider will call them: roots from the context, os.Open, one
 // reused fileReader and reused storage.
 func BenchmarkRaw(b *testing.B) {

@@ -48,6 +48,12 @@ type procEntry struct {
 	ioV      procIO
 	ioErr    ns.Raw // the raw value of io's datums when io could not be read
 	ioFailed bool
+	// ioSkipped says io was not read: no datum of it was asked for (Request.Datums); cgRead
+	// that cgroup was read in this process's life, and since it was last not asked for.
+	ioSkipped bool
+	cgRead    bool
+	// ctxStale says a kernel thread's status was not read: its context switches are not known.
+	ctxStale bool
 	// fds are stat, io, statm and schedstat kept open on a live procfs (-1: not open), read
 	// again with one pread each at every scan instead of open, read and close, for as many
 	// processes as the cache has room for (procfds.go). A kept descriptor reads its own process
@@ -245,11 +251,13 @@ func (p *procProvider) scan(ctx context.Context, req collect.Request) (collect.C
 	nd := len(p.cls.Datums)
 	p.order = p.order[:0]
 	var errs []error
+	need := procNeed{io: p.needIO(req), cgroup: req.WantsDatum(p.cls, schema.ProcCgroupID-1),
+		ctx: req.WantsDatum(p.cls, schema.ProcVCtxID-1) || req.WantsDatum(p.cls, schema.ProcNVCtxID-1)}
 	for _, pid := range pids {
 		if err := ctx.Err(); err != nil {
 			return collect.ClassReading{}, err
 		}
-		e, err := p.read(pid, req.Variable)
+		e, err := p.read(pid, req.Variable, need)
 		if err != nil {
 			if !gone(err) && len(errs) < 3 { // a few are enough to say what is wrong
 				errs = append(errs, err)
@@ -296,7 +304,7 @@ func (p *procProvider) pidScratch() []uint64 { return p.pids[:0] }
 // read reads one process: stat, status and io, and for a new process (or when variable data is
 // due) its command line and control group. A nil entry and nil error: skipped (a thread group
 // that is not a process never shows here; kept for clarity).
-func (p *procProvider) read(pid uint64, variable bool) (*procEntry, error) {
+func (p *procProvider) read(pid uint64, variable bool, need procNeed) (*procEntry, error) {
 	e := p.procs[pid]
 	var statPath pathZ
 	var statS string
@@ -341,9 +349,13 @@ func (p *procProvider) read(pid uint64, variable bool) (*procEntry, error) {
 	st.comm = nil
 	e.statBuf = st
 	// The resident size from statm, at every scan: it moves while the process sleeps (another
-	// thread, reclaim).
+	// thread, reclaim). A kernel thread has no memory of its own: the kernel writes its statm
+	// as zeros (get_task_mm is nil for PF_KTHREAD) and fill shows 0 without reading it (issue 38
+	// item 5: half of a host's processes are kernel threads).
 	e.statmOK = false
-	if !p.noStatm {
+	if e.kthread && !p.noStatm {
+		e.rssPages, e.statmOK = 0, true
+	} else if !p.noStatm {
 		data, err := p.readKept(e, fdStatm, e.statm, 256)
 		switch {
 		case err == nil:
@@ -356,9 +368,40 @@ func (p *procProvider) read(pid uint64, variable bool) (*procEntry, error) {
 			p.noStatm = true // a tree without statm: status's VmRSS then
 		}
 	}
-	// status (user, context switches) only when the main thread ran since the last scan
-	// (issue 32 item 15: status is the dearest file a process has): what it says about the
-	// main thread cannot change while it does not run, so the values kept are exact.
+	if err := p.readStatus(e, fresh || execd, need.ctx); err != nil {
+		return nil, err
+	}
+	e.ioFailed, e.ioSkipped = false, !need.io
+	if !need.io {
+		p.closeFD(e, fdIO) // its place in the cache goes to another process's file
+	} else if data, err = p.readKept(e, fdIO, e.io, 1024); err != nil {
+		if p.exited(e, err) {
+			return nil, err
+		}
+		e.ioFailed, e.ioErr = true, missing(&os.PathError{Op: "read", Path: e.ioS, Err: err})
+	} else if err := parseProcIO(e.ioS, data, &e.ioV); err != nil {
+		return nil, err
+	}
+	p.readCmdlineCgroup(e, fresh || variable || execd, need.cgroup)
+	if e.cmdline == "" {
+		e.cmdline = "[" + e.comm + "]" // a kernel thread, or a zombie: as ps shows it
+	}
+	return e, nil
+}
+
+// readStatus reads status (user, context switches) when due (a new process, a program run) or
+// when the main thread ran since the last scan (issue 32 item 15: status is the dearest file a
+// process has): what it says about the main thread cannot change while it does not run, so the
+// values kept are exact.
+func (p *procProvider) readStatus(e *procEntry, due, needCtx bool) error {
+	// A kernel thread's user is root for its life (its credentials are the kernel's; a program
+	// it runs makes it a process, a new command): while its context switches are not asked for
+	// (issue 38 item 5: the overview shows none), neither schedstat nor status is read again.
+	e.ctxStale = e.kthread && !needCtx && e.statusRead && !due
+	if e.ctxStale {
+		p.closeFD(e, fdSched)
+		return nil
+	}
 	ran := true
 	if !p.noSched {
 		data, err := p.readKept(e, fdSched, e.sched, 256)
@@ -369,49 +412,50 @@ func (p *procProvider) read(pid uint64, variable bool) (*procEntry, error) {
 				e.lastRun, e.haveRun = run, true
 			}
 		case p.exited(e, err):
-			return nil, err
+			return err
 		case gone(err):
 			p.noSched = true // not a kernel with scheduler statistics
 		}
 	}
-	if fresh || execd || ran || !e.statusRead {
-		data, err = p.readInto(e.status, 16<<10)
+	if due || ran || !e.statusRead {
+		data, err := p.readInto(e.status, 16<<10)
 		if err != nil {
 			if p.exited(e, err) {
-				return nil, err
+				return err
 			}
-			return nil, &os.PathError{Op: "read", Path: e.statusS, Err: err}
+			return &os.PathError{Op: "read", Path: e.statusS, Err: err}
 		}
 		if err := parseProcStatus(e.statusS, data, &e.statusV); err != nil {
-			return nil, err
+			return err
 		}
 		e.statusRead = true
 	}
-	e.ioFailed = false
-	if data, err = p.readKept(e, fdIO, e.io, 1024); err != nil {
-		if p.exited(e, err) {
-			return nil, err
-		}
-		e.ioFailed, e.ioErr = true, missing(&os.PathError{Op: "read", Path: e.ioS, Err: err})
-	} else if err := parseProcIO(e.ioS, data, &e.ioV); err != nil {
-		return nil, err
-	}
-	if fresh || variable || execd {
+	return nil
+}
+
+// readCmdlineCgroup reads a process's command line when due (a new process, a program run, the
+// variable data's turn), and its control group then too, or when it is asked for again after
+// readings that did not ask for it (the overview shows none: issue 38 item 5).
+func (p *procProvider) readCmdlineCgroup(e *procEntry, due, needCgroup bool) {
+	if due {
 		if data, err := p.readInto(e.cmdPath, schema.MaxCmdline+1); err == nil {
 			if c := cmdlineText(data); c != e.cmdline {
 				e.cmdline = c
 			}
 		}
+	}
+	if !needCgroup {
+		e.cgRead = false
+		return
+	}
+	if due || !e.cgRead {
 		if data, err := p.readInto(e.cgPath, 16<<10); err == nil {
 			if c := cgroupOf(data); c != e.cgroup {
 				e.cgroup = c
 			}
 		}
+		e.cgRead = true
 	}
-	if e.cmdline == "" {
-		e.cmdline = "[" + e.comm + "]" // a kernel thread, or a zombie: as ps shows it
-	}
-	return e, nil
 }
 
 // exited reports whether a read failed because the process exited after its stat was read:
@@ -473,12 +517,17 @@ func (p *procProvider) fill(row []ns.Raw, e *procEntry, btime uint64) {
 		row[schema.ProcUserID-1] = ns.RawS(p.users.name(sv.uid))
 	}
 	row[schema.ProcVCtxID-1], row[schema.ProcNVCtxID-1] = ns.RawNA(ns.ReasonNotPresent), ns.RawNA(ns.ReasonNotPresent)
-	if sv.haveCtx {
+	switch {
+	case e.ctxStale:
+		row[schema.ProcVCtxID-1], row[schema.ProcNVCtxID-1] = ns.RawNA(ns.ReasonNotSampled), ns.RawNA(ns.ReasonNotSampled)
+	case sv.haveCtx:
 		row[schema.ProcVCtxID-1], row[schema.ProcNVCtxID-1] = ns.RawN(sv.vctx), ns.RawN(sv.nvctx)
 	}
 	io := &e.ioV
 	for i, v := range [...]uint64{io.rchar, io.wchar, io.syscr, io.syscw, io.readBytes, io.writeBytes} {
 		switch {
+		case e.ioSkipped:
+			row[schema.ProcRcharID-1+i] = ns.RawNA(ns.ReasonNotSampled)
 		case e.ioFailed:
 			row[schema.ProcRcharID-1+i] = e.ioErr
 		case io.have&(1<<i) == 0:
@@ -490,10 +539,29 @@ func (p *procProvider) fill(row []ns.Raw, e *procEntry, btime uint64) {
 	row[schema.ProcCommandID-1] = ns.RawS(e.comm)
 	row[schema.ProcCmdlineID-1] = ns.RawS(e.cmdline)
 	row[schema.ProcCgroupID-1] = ns.RawS(e.cgroup)
-	if e.cgroup == "" {
+	switch {
+	case !e.cgRead:
+		row[schema.ProcCgroupID-1] = ns.RawNA(ns.ReasonNotSampled)
+	case e.cgroup == "":
 		row[schema.ProcCgroupID-1] = ns.RawNA(ns.ReasonNotPresent)
 	}
 	row[schema.ProcCPUID-1], row[schema.ProcIOBytesID-1] = ns.Raw{}, ns.Raw{}
+}
+
+// procNeed says which of a process's files read for some datums only are asked for.
+type procNeed struct {
+	io, cgroup, ctx bool
+}
+
+// needIO reports whether the request asks for a datum read from /proc/PID/io: the six
+// counters and io_bytes, their sum.
+func (p *procProvider) needIO(req collect.Request) bool {
+	for id := schema.ProcRcharID; id <= schema.ProcWriteBytesID; id++ {
+		if req.WantsDatum(p.cls, id-1) {
+			return true
+		}
+	}
+	return req.WantsDatum(p.cls, schema.ProcIOBytesID-1)
 }
 
 // stateText is a process state letter as a string, without allocating.

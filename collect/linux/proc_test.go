@@ -101,6 +101,7 @@ type fakeProc struct {
 	comm, state, cmdline                string
 	uid                                 int
 	noIO                                bool // io absent (as a kernel may hide it)
+	kthread                             bool // a kernel thread: PF_KTHREAD in stat's flags
 }
 
 func writeProcTree(t testing.TB, dir string, procs []fakeProc) {
@@ -128,8 +129,12 @@ func writeProcTree(t testing.TB, dir string, procs []fakeProc) {
 		if st == "" {
 			st = "S"
 		}
-		must(os.WriteFile(filepath.Join(d, "stat"), fmt.Appendf(nil, "%d (%s) %s %d %d %d 0 -1 4194304 100 0 2 0 %d %d 0 0 20 0 1 0 %d 1000000 %d 0\n",
-			f.pid, f.comm, st, f.ppid, f.pid, f.pid, f.utime, f.stime, f.start, f.rss), 0o644))
+		flags := 4194304
+		if f.kthread {
+			flags = 2129984 // PF_KTHREAD, PF_NOFREEZE, PF_FORKNOEXEC: a kworker's
+		}
+		must(os.WriteFile(filepath.Join(d, "stat"), fmt.Appendf(nil, "%d (%s) %s %d %d %d 0 -1 %d 100 0 2 0 %d %d 0 0 20 0 1 0 %d 1000000 %d 0\n",
+			f.pid, f.comm, st, f.ppid, f.pid, f.pid, flags, f.utime, f.stime, f.start, f.rss), 0o644))
 		// VmRSS is 172 kB more than stat's field 24 says, as on recent kernels where that field
 		// is an approximate per-CPU counter (issue 29 item 7).
 		must(os.WriteFile(filepath.Join(d, "status"), fmt.Appendf(nil, "Name:\t%s\nUid:\t%d\t%d\t%d\t%d\nVmRSS:\t    %d kB\nvoluntary_ctxt_switches:\t%d\nnonvoluntary_ctxt_switches:\t1\n",
@@ -458,6 +463,69 @@ func TestProcStatusOnlyWhenRun(t *testing.T) {
 	}
 	if v := h.Value("Proc/10/user"); v.S != "alice" {
 		t.Errorf("PID 10's user = %+v, kept from its status", v)
+	}
+}
+
+// Issue 38 item 5: a kernel thread's statm is never read (the kernel writes zeros for a thread
+// without memory of its own); its resident size is still 0, and a user process's still statm's.
+func TestProcKernelThreadStatmNotRead(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	h, p, now := procHarness(t, dir)
+	procs := []fakeProc{{pid: 2, comm: "kthreadd", start: 1, kthread: true}, {pid: 30, comm: "app", start: 9, rss: 40}}
+	opened := map[string]int{}
+	p.openHook = func(path string) error {
+		opened[filepath.Base(filepath.Dir(path))+"/"+filepath.Base(path)]++
+		return nil
+	}
+	for i := range 2 {
+		writeProcTree(t, dir, procs)
+		for _, pid := range []string{"2", "30"} {
+			// A statm that says otherwise for the kernel thread: were it read, its rss would show.
+			if err := os.WriteFile(filepath.Join(dir, "proc", pid, "statm"), []byte("5000 77 30 10 0 400 0\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		h.Step(collect.Request{})
+		*now = now.Add(time.Second)
+		if opened["2/statm"] != 0 || opened["30/statm"] != i+1 {
+			t.Fatalf("scan %d: statm opened %v, want never the kernel thread's, each scan the process's", i+1, opened)
+		}
+	}
+	if v := h.Value("Proc/2/rss"); v.State != ns.Valid || v.V != 0 {
+		t.Errorf("kernel thread's rss = %+v, want 0", v)
+	}
+	if v := h.Value("Proc/30/rss"); v.State != ns.Valid || v.V != float64(77*os.Getpagesize()) {
+		t.Errorf("process's rss = %+v, want statm's 77 pages", v)
+	}
+}
+
+// Issue 38 item 5: what is kept of a process for its life (its user, its command line) is keyed
+// by its PID and start time: a new process given a PID whose old process did not run (the same
+// schedstat run time) and without a variable-data reading has its own user and command line.
+func TestProcReusedPIDKeepsNothingOfTheOld(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	h, _, now := procHarness(t, dir)
+	step := func(f fakeProc, req collect.Request) {
+		writeProcTree(t, dir, []fakeProc{f})
+		d := filepath.Join(dir, "proc", "40")
+		if err := os.WriteFile(filepath.Join(d, "schedstat"), []byte("1000 1 1\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		h.Step(req)
+		*now = now.Add(time.Second)
+	}
+	step(fakeProc{pid: 40, comm: "old", start: 100, uid: 1000, cmdline: "old\x00--a\x00"}, collect.Request{Static: true, Variable: true})
+	step(fakeProc{pid: 40, comm: "old", start: 100, uid: 1000, cmdline: "old\x00--a\x00"}, collect.Request{})
+	step(fakeProc{pid: 40, comm: "new", start: 200, uid: 0, cmdline: "new\x00--b\x00"}, collect.Request{})
+	for path, want := range map[string]string{"Proc/40/user": "root", "Proc/40/cmdline": "new --b", "Proc/40/command": "new"} {
+		if v := h.Value(path); v.S != want {
+			t.Errorf("%s = %+v, want %q (the new process's)", path, v, want)
+		}
+	}
+	if v := h.Value("Proc/40/start"); v.V != 1700000000+2 {
+		t.Errorf("start = %+v, want the new process's", v)
 	}
 }
 

@@ -160,6 +160,15 @@ func (p *procProvider) readKept(e *procEntry, which int, path pathZ, limit int) 
 // noFDs is an entry with no kept descriptor.
 var noFDs = [4]int{-1, -1, -1, -1}
 
+// closeFD closes one of an entry's kept descriptors, if it is open.
+func (p *procProvider) closeFD(e *procEntry, which int) {
+	if e.fds[which] >= 0 {
+		unix.Close(e.fds[which])
+		p.keptFDs--
+		e.fds[which] = -1
+	}
+}
+
 // closeFDs closes an entry's kept descriptors.
 func (p *procProvider) closeFDs(e *procEntry) {
 	for i, fd := range e.fds {

@@ -59,7 +59,7 @@ func BenchmarkCPUCollect(b *testing.B)      { benchCollect(b, hostProvidersOf(b,
 func BenchmarkDiskCollect(b *testing.B)     { benchCollect(b, hostProvidersOf(b, "disk")) }
 func BenchmarkNetCollect(b *testing.B)      { benchCollect(b, hostProvidersOf(b, "net")) }
 
-// hostProvidersOf is the host providers named (cpu for *collect.cpuProvider), by name and not by
+// hostProvidersOf is the host providers named (cpu for *linux.cpuProvider), by name and not by
 // position, so a new provider cannot slip into another's benchmark. A name ending in ? may be
 // absent (sensors, on a host without any).
 func hostProvidersOf(b *testing.B, names ...string) []collect.Provider {
@@ -71,7 +71,7 @@ func hostProvidersOf(b *testing.B, names ...string) []collect.Provider {
 		n = strings.TrimSuffix(n, "?")
 		found := false
 		for _, p := range all {
-			if fmt.Sprintf("%T", p) == "*collect."+n+"Provider" {
+			if strings.HasSuffix(fmt.Sprintf("%T", p), "."+n+"Provider") {
 				out, found = append(out, p), true
 			}
 		}

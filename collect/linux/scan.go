@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
+
+	"golang.org/x/sys/unix"
 
 	"dcimon/internal/regular"
 )
@@ -28,8 +31,20 @@ const maxFileSize = 16 << 20
 // fileReader reads whole files into one reused buffer, so that reading the same files every tick does not
 // allocate once the buffer has grown to fit. The slice read returns is only valid until the next read.
 // A fileReader is not safe for concurrent use: each provider owns one.
+//
+// On a live procfs the files are kept open and read again with one pread each (issue 38 item 5:
+// an open, a regular-file check and a close a file and a tick were most of what a collection cost
+// above the raw reads): procfs writes a file afresh at each read from offset 0. A tree of regular
+// files (the tests' fixtures, rewritten between readings) is opened at every read.
 type fileReader struct {
-	buf []byte
+	buf  []byte
+	kept map[string]keptFile // by path; a nil file: known not to be on a live procfs
+}
+
+// keptFile is a file kept open and its descriptor (os.File.Fd would set it blocking each time).
+type keptFile struct {
+	f  *os.File
+	fd int
 }
 
 // read returns the whole content of path. It reads until EOF rather than trusting the file size, which
@@ -37,11 +52,30 @@ type fileReader struct {
 // is opened without blocking and anything else, such as a named pipe put in place of /proc/stat,
 // is refused at once instead of hanging the reader until a writer appears (issue 21).
 func (fr *fileReader) read(path string) ([]byte, error) {
+	if k := fr.kept[path]; k.f != nil {
+		if b, ok := fr.reread(k.fd); ok {
+			return b, nil
+		}
+		k.f.Close() // read as the first time, below
+		delete(fr.kept, path)
+	}
 	f, err := regular.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	keep := false
+	if _, known := fr.kept[path]; !known {
+		keep = isProcfs(filepath.Dir(path))
+		if fr.kept == nil {
+			fr.kept = map[string]keptFile{}
+		}
+		if !keep {
+			fr.kept[path] = keptFile{}
+		}
+	}
+	if !keep {
+		defer f.Close()
+	}
 	if cap(fr.buf) == 0 {
 		fr.buf = make([]byte, 0, 16<<10)
 	}
@@ -49,6 +83,9 @@ func (fr *fileReader) read(path string) ([]byte, error) {
 	for {
 		if len(b) == cap(b) {
 			if cap(b) >= maxFileSize {
+				if keep {
+					f.Close()
+				}
 				return nil, fmt.Errorf("read %s: larger than %d bytes", path, maxFileSize)
 			}
 			b = append(b, 0)[:len(b)]
@@ -60,10 +97,16 @@ func (fr *fileReader) read(path string) ([]byte, error) {
 		}
 		if err != nil {
 			fr.buf = b[:0]
+			if keep {
+				f.Close()
+			}
 			return nil, err
 		}
 	}
 	fr.buf = b
+	if keep {
+		fr.kept[path] = keptFile{f, int(f.Fd())}
+	}
 	return b, nil
 }
 
@@ -79,6 +122,22 @@ func readProc(ctx context.Context, fr *fileReader, what, rel string) (path strin
 		return path, nil, fmt.Errorf("%s: %w", what, err)
 	}
 	return path, data, nil
+}
+
+// reread reads a kept file again from its start with one pread into the buffer; ok is false when
+// it failed or the file may not fit (then it is read as the first time).
+func (fr *fileReader) reread(fd int) ([]byte, bool) {
+	b := fr.buf[:cap(fr.buf)]
+	for {
+		n, err := unix.Pread(fd, b, 0)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil || n >= len(b) {
+			return nil, false
+		}
+		return b[:n], true
+	}
 }
 
 // cutLine splits data at the first newline.
