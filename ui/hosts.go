@@ -244,12 +244,13 @@ func (m *Model) hostsLines(w, h int) []ovLine {
 }
 
 // hostsContexts are the contexts whose statistics the hosts table shows (each host's CPU,
-// memory and host figures; its disks and interfaces are the fleet hotsets'), to subscribe to
+// memory and host figures; its disks and interfaces are the fleet hotsets'), and each host's
+// processes for the fleet's process block (overview_fleetprocs.go), to subscribe to
 // while it is on screen: they are read at every collection, not now and then.
 func (m *Model) hostsContexts() []*namespace.Context {
 	var out []*namespace.Context
 	for _, r := range m.ov.hosts.rows {
-		for _, p := range []string{"/CPU", "/Mem/Real", "/Host", "/Disk", "/NetIf"} {
+		for _, p := range []string{"/CPU", "/Mem/Real", "/Host", "/Disk", "/NetIf", "/Proc"} {
 			if ref, err := m.reg.Lookup(nil, r.Path+p); err == nil {
 				out = append(out, ref.Ctx)
 			}

@@ -29,6 +29,10 @@ type overview struct {
 	top     []ranked
 	hosts   hostsTable // a fleet's hosts, first on its overview (hosts.go)
 	texts   []string   // overviewProcs' value texts, reused
+	// a fleet's process classes, a host each (overview_fleetprocs.go), looked up again when
+	// the registry's generation moves.
+	fleetProcs   []fleetProcHost
+	fleetProcGen uint64
 }
 
 // ovLine is one line of the overview being built, and the statistic it shows when it has one.

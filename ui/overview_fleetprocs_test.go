@@ -1,0 +1,126 @@
+package ui
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"dcimon/collect"
+	"dcimon/collect/pcp"
+	"dcimon/internal/pcptest"
+	ns "dcimon/namespace"
+)
+
+// hostileLoop starts a busy shell loop whose command name (the name it was started by, a link
+// to sh) holds an escape sequence, and kills it by its PID at the end of the test.
+func hostileLoop(t *testing.T) int {
+	t.Helper()
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip(err)
+	}
+	link := filepath.Join(t.TempDir(), "ev\x1b[31mil")
+	if err := os.Symlink(sh, link); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(link, "-c", "while :; do :; done")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	return cmd.Process.Pid
+}
+
+// Issue 40 item 5: a fleet's overview has its top processes as one host's has, across every
+// host: two pmcds whose proc PMDA serves every process (one machine under both, so the busy
+// loop is a process of each) and one whose PMDA denies access. The block ranks the loop on both
+// hosts, each row led by its host's name, its command made harmless for the terminal; its
+// title counts the hosts that gave processes, and Enter on a row opens that host's process.
+func TestFleetOverviewTopProcesses(t *testing.T) {
+	a, b, denied := pcptest.StartProcPMCD(t, true), pcptest.StartProcPMCD(t, true), pcptest.StartProcPMCD(t, false)
+	pid := hostileLoop(t)
+	time.Sleep(300 * time.Millisecond) // the proc PMDA lists it at its next refresh
+	hosts := []pcp.Host{{Name: "alpha", Spec: a.Hostspec()}, {Name: "beta", Spec: b.Hostspec()}, {Name: "gamma", Spec: denied.Hostspec()}}
+	provs, err := pcp.Fleet(pcp.Options{Interval: time.Second, Deadline: 10 * time.Second, ProbeDeadline: 10 * time.Second}, hosts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := collect.NewSampler(ns.NewRegistry(), provs, collect.Options{Deadline: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := testOptions()
+	opts.Overview = true
+	for _, h := range DefaultHotsets() { // as the monitor opens a fleet
+		h.Grandpa = "*/" + h.Grandpa
+		opts.Hotsets = append(opts.Hotsets, h)
+	}
+	m := New(s, opts)
+	m.after = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
+	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 40})
+	m = collectOnce(t, m)
+	var v string
+	for range 3 { // the processes are read once the hosts' Proc is on screen; rates at the second
+		time.Sleep(700 * time.Millisecond)
+		m = collectOnce(t, m)
+		v = m.View()
+	}
+	plain := plainView(m)
+	if !strings.Contains(plain, "Processes by CPU of the fleet — top ") || !strings.Contains(plain, " on 2 of 3 hosts") {
+		t.Fatalf("no fleet process block counting 2 of 3 hosts:\n%s", plain)
+	}
+	if !strings.Contains(plain, "HOST") || !strings.Contains(plain, "PID") || !strings.Contains(plain, "%CPU") {
+		t.Errorf("the block's header lacks HOST, PID or %%CPU:\n%s", plain)
+	}
+	if strings.Contains(v, "ev\x1b[31mil") {
+		t.Errorf("the hostile command name reached the terminal as it is")
+	}
+	on := map[string]bool{}
+	for _, l := range strings.Split(plain, "\n") {
+		f := strings.Fields(l)
+		if len(f) > 2 && f[1] == strconv.Itoa(pid) {
+			on[f[0]] = true
+			if !strings.Contains(l, "ev") || !strings.Contains(l, "il") {
+				t.Errorf("the loop's row lacks its command: %q", l)
+			}
+		}
+		if _, err := strconv.Atoi(safeField(f, 1)); err == nil && f[0] == "gamma" {
+			t.Errorf("a process of the host whose PMDA denies access: %q", l)
+		}
+	}
+	if !on["alpha"] || !on["beta"] {
+		t.Errorf("the busy loop %d is not ranked on both hosts (%v):\n%s", pid, on, plain)
+	}
+	// Enter on the loop's row opens that host's process.
+	want := ""
+	for i, p := range m.ov.paths {
+		if strings.HasPrefix(p, "alpha/Proc/"+strconv.Itoa(pid)+"/") {
+			want = "alpha/Proc/" + strconv.Itoa(pid)
+			for range i - m.ov.cursor {
+				m = keys(t, m, "j")
+			}
+			break
+		}
+	}
+	if want == "" {
+		t.Fatalf("no path of alpha's loop among the overview's %v", m.ov.paths)
+	}
+	m = keys(t, m, "{enter}")
+	if m.sel.Ctx == nil || !strings.Contains(m.sel.Ctx.Path(), want) {
+		t.Errorf("Enter opened %v, want %s", m.sel.Ctx, want)
+	}
+}
+
+// safeField is f[i], "" past its end.
+func safeField(f []string, i int) string {
+	if i < len(f) {
+		return f[i]
+	}
+	return ""
+}
