@@ -37,10 +37,58 @@ func runMonitor(ctx context.Context, cfg *config, e headless.Env, stdout, stderr
 		return errNotTerminal
 	}
 	cfg.c.Interval = cfg.interval // a remote host's context outlives two of the monitor's intervals
+	if cfg.c.Series != "" {
+		return runMonitorHistory(ctx, cfg, e)
+	}
 	s, past, err := headless.OpenSource(cfg.c, e)
 	if err != nil {
 		return err
 	}
+	return runMonitorOn(ctx, cfg, e, s, past)
+}
+
+// runMonitorHistory runs the monitor on pmproxy's time series: at once on a waiting source
+// when they do not open at once (openMonitorHistory), then on the series when they open, with
+// an event that says so; the user quitting meanwhile ends it (issue 40 item 7).
+func runMonitorHistory(ctx context.Context, cfg *config, e headless.Env) error {
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	o, later := openMonitorHistory(ctx, cfg.c, e)
+	if o.err != nil {
+		return o.err
+	}
+	if later == nil {
+		return runMonitorOn(ctx, cfg, e, o.s, o.past)
+	}
+	wctx, cancel := context.WithCancel(ctx)
+	var got openedHistory
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		select {
+		case got = <-later:
+			cancel() // the waiting monitor gives way to the series
+		case <-wctx.Done():
+		}
+	}()
+	waiting := *cfg
+	waiting.eff = nil // the configuration's hotsets name the series' classes, not yet there
+	waiting.c.Host = o.status
+	err := runMonitorOn(wctx, &waiting, e, o.s, nil)
+	switched := wctx.Err() != nil // not the user's quit
+	cancel()
+	<-done
+	if !switched || got.s == nil || ctx.Err() != nil {
+		return err // the user quit while history was unreachable
+	}
+	got.s.Events().Add(namespace.Event{Time: e.Now(), Kind: namespace.EvSupplierAlive, Path: "series",
+		Text: "history reachable again: pmproxy's time series at " + cfg.c.Series + " opened"})
+	return runMonitorOn(ctx, cfg, e, got.s, got.past)
+}
+
+// runMonitorOn runs the monitor on the sampler s, replaying past when there is one.
+func runMonitorOn(ctx context.Context, cfg *config, e headless.Env, s *collect.Sampler, past collect.History) error {
+	var err error
 	if _, err := checkFileHotsets(s.Registry(), cfg.eff); err != nil && !cfg.c.Fleet {
 		return headless.Usagef("%v", err) // never a monitor without the hotsets asked for (issue 29 item 17)
 	}
