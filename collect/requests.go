@@ -17,7 +17,9 @@ func (s *Sampler) Subscribe(classes ...*namespace.Class) (cancel func()) {
 	s.subMu.Lock()
 	defer s.subMu.Unlock()
 	for _, c := range classes {
-		s.subs[c]++
+		if s.subs[c]++; s.subs[c] == 1 && !c.OnDemand {
+			s.subsPlain++
+		}
 	}
 	var once sync.Once
 	return func() {
@@ -27,6 +29,9 @@ func (s *Sampler) Subscribe(classes ...*namespace.Class) (cancel func()) {
 			for _, c := range classes {
 				if s.subs[c]--; s.subs[c] <= 0 {
 					delete(s.subs, c)
+					if !c.OnDemand {
+						s.subsPlain--
+					}
 				}
 			}
 		})
@@ -91,12 +96,9 @@ func (s *Sampler) subscribed(ps *provState, now time.Time, refresh bool) (Reques
 	defer s.subMu.Unlock()
 	// Subscriptions to on-demand classes alone (a command's `Proc/*/rss`) leave everything else
 	// read as when nobody subscribes.
-	plain := 0
-	for c := range s.subs {
-		if !c.OnDemand {
-			plain++
-		}
-	}
+	// Counted as they come and go, not here: a thousand hosts' providers each asking would
+	// walk every subscription a thousand times a collection (issue 40, budgets).
+	plain := s.subsPlain
 	if plain == 0 || s.opt.EveryClass || ps.lastFull.IsZero() || now.Sub(ps.lastFull) >= s.opt.IdleEvery {
 		return req, true // every class
 	}

@@ -151,7 +151,9 @@ type Sampler struct {
 
 	subMu sync.Mutex
 	subs  map[*namespace.Class]int
-	stMu  sync.Mutex // guards the provStates' status fields read by Status, and the list itself
+	// subsPlain counts the classes of subs that are not on demand (requests.go).
+	subsPlain int
+	stMu      sync.Mutex // guards the provStates' status fields read by Status, and the list itself
 
 	shared   map[string]int // a Shared context's id → how many suppliers declare it (SPMI-DDS-2)
 	nextID   uint32

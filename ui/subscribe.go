@@ -31,23 +31,28 @@ type subKey struct {
 // ranks disks and their partitions).
 func (m *Model) shownClasses() []*namespace.Class {
 	var out []*namespace.Class
-	classes := m.reg.Classes()
+	// The classes by id, so that those below a class are a run of them, found by a binary
+	// search: with a thousand hosts, a walk over every class for each context shown cost more
+	// than the collection (issue 40, budgets).
+	ix := newClassIndex(m.reg.Classes())
+	seen := map[*namespace.Class]bool{}
 	var add func(c *namespace.Class)
 	add = func(c *namespace.Class) {
 		// An uninstantiated class (Disk, Mem) has no data: reading it would only run its
 		// provider. A lazy one (a node of a remote PCP name space) is read to list what is
 		// below it.
-		if c == nil || (!c.Instantiated() && !c.Lazy) || slices.Contains(out, c) {
+		if c == nil || (!c.Instantiated() && !c.Lazy) || seen[c] {
 			return
 		}
+		seen[c] = true
 		out = append(out, c)
 		if c.OnDemand && !c.Lazy {
 			// The on-demand classes of one family are read together (a group's devices with it).
-			for _, o := range classes {
-				if o.OnDemand && o.ID[0] == c.ID[0] {
+			ix.under(c.ID[:1], func(o *namespace.Class) {
+				if o.OnDemand {
 					add(o)
 				}
-			}
+			})
 		}
 	}
 	addCtx := func(ctx *namespace.Context) {
@@ -58,15 +63,15 @@ func (m *Model) shownClasses() []*namespace.Class {
 			// Proc before its first reading has no instance to find it by: its on-demand
 			// classes are read because it is shown. A node of a PCP name space: the classes
 			// of its own statistics and instances.
-			for _, o := range classes {
+			ix.under(c.ID, func(o *namespace.Class) {
 				switch {
-				case len(o.ID) <= len(c.ID) || !slices.Equal(o.ID[:len(c.ID)], c.ID):
+				case len(o.ID) <= len(c.ID):
 				case o.OnDemand && !o.Lazy:
 					add(o)
 				case o.Lazy && o.Instantiated() && len(o.ID) == len(c.ID)+1:
 					add(o)
 				}
-			}
+			})
 		}
 		add(ctx.Class)
 		add(ctx.Stats)
@@ -104,14 +109,27 @@ func (m *Model) shownClasses() []*namespace.Class {
 			if g == nil || g.Class == nil {
 				continue
 			}
-			for _, c := range classes {
-				if len(c.ID) >= len(g.Class.ID) && slices.Equal(c.ID[:len(g.Class.ID)], g.Class.ID) {
-					add(c)
-				}
-			}
+			ix.under(g.Class.ID, add)
 		}
 	})
 	return out
+}
+
+// classIndex is classes sorted by id: those below a class (and the class) are a run.
+type classIndex []*namespace.Class
+
+func newClassIndex(all []*namespace.Class) classIndex {
+	ix := classIndex(slices.Clone(all))
+	slices.SortFunc(ix, func(a, b *namespace.Class) int { return slices.Compare(a.ID, b.ID) })
+	return ix
+}
+
+// under calls f with each class whose id begins with id, in id order.
+func (ix classIndex) under(id namespace.ClassID, f func(*namespace.Class)) {
+	i, _ := slices.BinarySearchFunc(ix, id, func(c *namespace.Class, id namespace.ClassID) int { return slices.Compare(c.ID, id) })
+	for ; i < len(ix) && len(ix[i].ID) >= len(id) && slices.Equal(ix[i].ID[:len(id)], id); i++ {
+		f(ix[i])
+	}
 }
 
 // resubscribe brings the subscription in line with what is on screen. When a class comes on
@@ -131,8 +149,12 @@ func (m *Model) resubscribe() tea.Cmd {
 	m.sub.key = key
 	want := m.shownClasses()
 	changed, stale := len(want) != len(m.sub.classes), false
+	had := make(map[*namespace.Class]bool, len(m.sub.classes)) // a thousand hosts' classes: no search of a list each
+	for _, c := range m.sub.classes {
+		had[c] = true
+	}
 	for _, c := range want {
-		if !slices.Contains(m.sub.classes, c) {
+		if !had[c] {
 			changed = true
 			stale = stale || m.staleIn(c)
 		}
