@@ -72,6 +72,22 @@ func TestFleetOverviewTopProcesses(t *testing.T) {
 		v = m.View()
 	}
 	plain := plainView(m)
+	// Each host's processes are read, not its PCP name space with them: reading a host's Proc
+	// once pulled every on-demand class of the host, the lazy nodes of its name space too,
+	// which each reading then explored a level further (990 classes for two hosts, each
+	// collection past its deadline, every host "busy").
+	procs := 0
+	for _, c := range m.sub.classes {
+		if c.Lazy {
+			t.Errorf("the overview reads %s, a node of a PCP name space", c.ID)
+		}
+		if c.Name == "Proc" || c.DatumByName("cpu") >= 0 && c.DatumByName("user") >= 0 {
+			procs++
+		}
+	}
+	if procs < 3 || len(m.sub.classes) > 200 {
+		t.Errorf("the overview reads %d classes, %d of processes", len(m.sub.classes), procs)
+	}
 	if !strings.Contains(plain, "Processes by CPU of the fleet — top ") || !strings.Contains(plain, " on 2 of 3 hosts") {
 		t.Fatalf("no fleet process block counting 2 of 3 hosts:\n%s", plain)
 	}

@@ -46,10 +46,15 @@ func (m *Model) shownClasses() []*namespace.Class {
 		}
 		seen[c] = true
 		out = append(out, c)
-		if c.OnDemand && !c.Lazy {
-			// The on-demand classes of one family are read together (a group's devices with it).
-			ix.under(c.ID[:1], func(o *namespace.Class) {
-				if o.OnDemand {
+		if c.OnDemand && !c.Lazy && len(c.ID) > 1 {
+			// The on-demand classes of one family are read together (a group's devices with
+			// it): those below the class's parent, never a lazy one (a node of a PCP name
+			// space is read along its path). The family was once every on-demand class
+			// below the first level: a fleet's host, so a host's processes on screen read
+			// every node of its PCP name space explored so far (990 classes for two hosts,
+			// each collection past its deadline, issue 40).
+			ix.under(c.ID[:len(c.ID)-1], func(o *namespace.Class) {
+				if o.OnDemand && !o.Lazy {
 					add(o)
 				}
 			})
