@@ -47,6 +47,10 @@ func buildHealthHosts(reg *namespace.Registry, snap *namespace.Snapshot) (hm hea
 		return hm, 0, 0, 0, 0
 	}
 	suppliers := map[string]health{}
+	// answering is each supplier's health over the classes read whatever is on screen: a host
+	// whose processes its proc PMDA will not serve (an on-demand class in error) still answers
+	// (issue 40 item 5: "1 of 3 hosts answer" beside two hosts whose rows say ok).
+	answering := map[string]health{}
 	for _, c := range reg.Classes() {
 		if !c.Instantiated() {
 			continue
@@ -61,6 +65,9 @@ func buildHealthHosts(reg *namespace.Registry, snap *namespace.Snapshot) (hm hea
 		}
 		if old, seen := suppliers[sup]; !seen || h > old {
 			suppliers[sup] = h
+		}
+		if old, seen := answering[sup]; !c.OnDemand && (!seen || h > old) {
+			answering[sup] = h
 		}
 		if h == healthOK {
 			continue
@@ -80,7 +87,7 @@ func buildHealthHosts(reg *namespace.Registry, snap *namespace.Snapshot) (hm hea
 		}
 		if strings.HasPrefix(sup, "pcp:") {
 			hosts++
-			if h == healthOK {
+			if a, seen := answering[sup]; a == healthOK && (seen || h == healthOK) {
 				hostsOK++
 			}
 		}

@@ -91,6 +91,10 @@ func TestFleetOverviewTopProcesses(t *testing.T) {
 	if !strings.Contains(plain, "Processes by CPU of the fleet — top ") || !strings.Contains(plain, " on 2 of 3 hosts") {
 		t.Fatalf("no fleet process block counting 2 of 3 hosts:\n%s", plain)
 	}
+	// The host whose PMDA will not serve its processes still answers.
+	if !strings.Contains(plain, "3 of 3 hosts answer") {
+		t.Errorf("a host without processes counted as not answering:\n%s", plain)
+	}
 	if !strings.Contains(plain, "HOST") || !strings.Contains(plain, "PID") || !strings.Contains(plain, "%CPU") {
 		t.Errorf("the block's header lacks HOST, PID or %%CPU:\n%s", plain)
 	}
