@@ -1,5 +1,6 @@
-// The fleet overview's process block (issue 40 item 5): the busiest processes of every host
-// ranked together, as on one host (overview_procs.go), each row led by its host's name.
+// The fleet overview's process block (issue 40 item 5): the busiest processes of the hosts in
+// the hosts table's rows on screen ranked together, as on one host (overview_procs.go), each
+// row led by its host's name.
 
 package ui
 
@@ -64,7 +65,11 @@ func (m *Model) fleetProcClasses() []fleetProcHost {
 // same whatever order the hosts answered in. It also says how many processes had a value, on
 // how many hosts, and the first host's error when no host had any.
 func (m *Model) fleetTop(hosts []fleetProcHost, stat string, n int) (top []fleetRanked, valid, on int, why string) {
+	shown := m.procHosts()
 	for h, fh := range hosts {
+		if !shown[fh.name] {
+			continue // its processes are not read (hostsContexts)
+		}
 		cv := m.snap.Class(fh.pc.c)
 		di := fh.pc.c.DatumByName(stat)
 		if cv == nil || di < 0 {
@@ -125,7 +130,7 @@ func (m *Model) overviewFleetProcs(w, h int) []ovLine {
 		title := "Processes " + b.title + " of the fleet"
 		switch {
 		case len(top) > 0:
-			title += " — top " + strconv.Itoa(len(top)) + " of " + strconv.Itoa(valid) + " on " + strconv.Itoa(on) + " of " + strconv.Itoa(len(hosts)) + " hosts"
+			title += " — top " + strconv.Itoa(len(top)) + " of " + strconv.Itoa(valid) + " on " + strconv.Itoa(on) + " of " + strconv.Itoa(min(len(hosts), len(m.procHosts()))) + " hosts"
 		case why != "":
 			title += " — " + why
 		case m.snap.Seq < 2:

@@ -144,3 +144,49 @@ func safeField(f []string, i int) string {
 	}
 	return ""
 }
+
+// Issue 40 item 5: the fleet's process block reads the processes of the hosts in the hosts
+// table's rows on screen, not of every host (a thousand hosts' processes, some 200 a host,
+// would be read at every collection); a scroll brings other hosts' in.
+func TestFleetProcessesOfTheHostsOnScreen(t *testing.T) {
+	s := realFleet(t, 24)
+	opts := testOptions()
+	opts.Overview = true
+	for _, h := range DefaultHotsets() {
+		h.Grandpa = "*/" + h.Grandpa
+		opts.Hotsets = append(opts.Hotsets, h)
+	}
+	m := New(s, opts)
+	m.after = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
+	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 30})
+	m = collectOnce(t, m)
+	_ = plainView(m) // the table's rows on screen are known once drawn
+	m = collectOnce(t, m)
+	procs := func() map[string]bool {
+		out := map[string]bool{}
+		for _, c := range m.sub.classes {
+			if c.DatumByName("cpu") >= 0 && c.DatumByName("user") >= 0 {
+				out[c.ID.String()] = true
+			}
+		}
+		return out
+	}
+	shown := m.ov.hosts.shown
+	first := procs()
+	if shown == 0 || shown >= len(m.ov.hosts.rows) || len(first) == 0 || len(first) > shown {
+		t.Fatalf("%d hosts' processes read, %d of %d rows on screen", len(first), shown, len(m.ov.hosts.rows))
+	}
+	m = keys(t, m, "{pgdown}")
+	_ = plainView(m)
+	m = collectOnce(t, m)
+	after := procs()
+	if len(after) == 0 || len(after) > m.ov.hosts.shown {
+		t.Errorf("after a page down: %d hosts' processes read, %d rows on screen", len(after), m.ov.hosts.shown)
+	}
+	for id := range after {
+		if !first[id] {
+			return // the page brought another host's processes in
+		}
+	}
+	t.Errorf("a page down read no other host's processes: %v, before %v", after, first)
+}

@@ -23,6 +23,7 @@ type subKey struct {
 	tree      [3]int // the tree's first row, height and width: the rows whose values it shows
 	hot       int    // the open peer sets (the hot pane's version)
 	gen       uint64 // the registry's generation: instances come and go
+	hostsTop  string // the hosts table's first row on screen and how many: their processes are read
 }
 
 // shownClasses are the classes whose values are on screen: the selected context's own and its
@@ -147,7 +148,7 @@ func (m *Model) resubscribe() tea.Cmd {
 		return nil
 	}
 	key := subKey{overview: m.ov != nil && m.ov.on, sel: m.sel.Ctx, insp: m.insp.ref.Ctx, hot: int(m.hot.ver), gen: m.reg.Generation(),
-		tree: [3]int{m.tree.offset, m.tree.h, m.tree.w}}
+		tree: [3]int{m.tree.offset, m.tree.h, m.tree.w}, hostsTop: m.hostsOnScreen()}
 	if key == m.sub.key && m.sub.cancel != nil {
 		return nil
 	}
