@@ -71,8 +71,7 @@ func runMonitorHistory(ctx context.Context, cfg *config, e headless.Env) error {
 		case <-wctx.Done():
 		}
 	}()
-	waiting := *cfg
-	waiting.eff = nil // the configuration's hotsets name the series' classes, not yet there
+	waiting := *cfg // the configuration's hotsets wait for their classes, as a fleet's do
 	waiting.c.Host = o.status
 	err := runMonitorOn(wctx, &waiting, e, o.s, nil)
 	switched := wctx.Err() != nil // not the user's quit
