@@ -87,74 +87,95 @@ func (sp *HotSpec) validate() *Error {
 // first level of instantiable subcontexts below gp whose class has the statistic (SPMI-HOT-4,
 // SPMI-HOT-5, X-9). It takes the registry's lock itself.
 func planHot(reg *Registry, gp *Context, stat string) (hotPlan, *Error) {
-	return planHotIn(reg.Classes(), nil, nil, gp, stat)
+	return planHotIn(planSet{all: reg.Classes()}, nil, gp, stat)
 }
 
-// planHotIn is planHot over the registry's classes all; peers, when not nil, are the classes
-// of all whose instances are gp's peer subcontexts, and nests those nested under each class
-// (a fleet's plan finds them for every host in one pass: peersByContext, nestedByHost).
-func planHotIn(all, peers []*Class, nests map[string][]*Class, gp *Context, stat string) (hotPlan, *Error) {
-	nested := func(host *Class, out []*Class) []*Class {
-		if nests != nil {
-			return append(out, nests[host.ID.String()]...)
-		}
-		for _, c := range all {
-			if len(c.NestUnder) > 0 && c.NestUnder.Equal(host.ID) {
-				out = append(out, c)
-			}
-		}
-		return out
+// planSet is what a plan looks in: the registry's classes, and, for a fleet's plan, those
+// nested under each class by its id (nestedByHost), found for every host in one pass.
+type planSet struct {
+	all   []*Class
+	nests map[string][]*Class
+}
+
+// nested appends to out the classes nested under host.
+func (ps planSet) nested(host *Class, out []*Class) []*Class {
+	if ps.nests != nil {
+		return append(out, ps.nests[host.ID.String()]...)
 	}
-	var level []*Class
+	for _, c := range ps.all {
+		if len(c.NestUnder) > 0 && c.NestUnder.Equal(host.ID) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// firstLevel are the classes whose instances are gp's subcontexts: peers when not nil (a
+// fleet's plan finds them for every host in one pass: peersByContext).
+func (ps planSet) firstLevel(gp *Context, peers []*Class) []*Class {
 	switch {
 	case gp.Kind == CtxInstance:
-		level = nested(gp.Class, nil)
+		return ps.nested(gp.Class, nil)
 	case peers != nil:
-		level = peers
-	default:
-		for _, c := range all {
-			if isPeerClass(c) && c.Context() == gp {
-				level = append(level, c)
-			}
+		return peers
+	}
+	var level []*Class
+	for _, c := range ps.all {
+		if isPeerClass(c) && c.Context() == gp {
+			level = append(level, c)
 		}
 	}
+	return level
+}
+
+// planHotIn is planHot over ps, the peer classes of gp given when not nil.
+func planHotIn(ps planSet, peers []*Class, gp *Context, stat string) (hotPlan, *Error) {
+	level := ps.firstLevel(gp, peers)
 	if len(level) == 0 {
 		return hotPlan{}, errf(StatusInvalidArg, SiBadArgument, "hotset: GrandParent %s has no peer subcontexts: no multi-instance class has its instances there (SPMI-HOT-4)", hotCtxName(gp))
 	}
 	first := level
 	for depth := 0; len(level) > 0; depth++ {
-		p := hotPlan{first: first}
-		for _, c := range level {
-			i := c.DatumByName(stat)
-			if i < 0 || c.Datums[i].ID == InvalidDatumID {
-				continue
-			}
-			d := &c.Datums[i]
-			if !numericDatum(d) {
-				return hotPlan{}, errf(StatusInvalidArg, SiBadArgument, "hotset: StatName %q of %s is %s, not a number", stat, hotCtxName(gp), d.Type)
-			}
-			p.peers = append(p.peers, hotPeer{c: c, di: i})
-			if p.stat == nil {
-				p.stat = d
-			}
-			if depth > 0 {
-				for _, h := range all {
-					if h.ID.Equal(c.NestUnder) && !slices.Contains(p.parents, h) {
-						p.parents = append(p.parents, h)
-					}
-				}
-			}
-		}
-		if len(p.peers) > 0 {
-			return p, nil
+		p, err := ps.levelPlan(level, first, depth, gp, stat)
+		if err != nil || len(p.peers) > 0 {
+			return p, err
 		}
 		var next []*Class
 		for _, c := range level {
-			next = nested(c, next)
+			next = ps.nested(c, next)
 		}
 		level = next
 	}
 	return hotPlan{}, errf(StatusUnknownDatum, SiNotFound, "hotset: no peer subcontext of %s carries a statistic named %q (SPMI-HOT-4)", hotCtxName(gp), stat)
+}
+
+// levelPlan is the plan of the classes of one level (depth below the first) that carry stat,
+// with the classes they are nested under when below the first.
+func (ps planSet) levelPlan(level, first []*Class, depth int, gp *Context, stat string) (hotPlan, *Error) {
+	p := hotPlan{first: first}
+	for _, c := range level {
+		i := c.DatumByName(stat)
+		if i < 0 || c.Datums[i].ID == InvalidDatumID {
+			continue
+		}
+		d := &c.Datums[i]
+		if !numericDatum(d) {
+			return hotPlan{}, errf(StatusInvalidArg, SiBadArgument, "hotset: StatName %q of %s is %s, not a number", stat, hotCtxName(gp), d.Type)
+		}
+		p.peers = append(p.peers, hotPeer{c: c, di: i})
+		if p.stat == nil {
+			p.stat = d
+		}
+		if depth == 0 {
+			continue
+		}
+		for _, h := range ps.all {
+			if h.ID.Equal(c.NestUnder) && !slices.Contains(p.parents, h) {
+				p.parents = append(p.parents, h)
+			}
+		}
+	}
+	return p, nil
 }
 
 func hotCtxName(c *Context) string {
@@ -301,7 +322,7 @@ func planFleet(reg *Registry, pattern, stat string) (hotPlan, *Error) {
 	// registry's 25,000 classes a thousand times, at every pending hotset's try and every
 	// replan (a fleet of 1,000 hosts all down, at 100 ms, kept a processor 70% busy, issue 40).
 	all := reg.Classes()
-	byCtx, nests := peersByContext(all), nestedByHost(all)
+	byCtx, ps := peersByContext(all), planSet{all: all, nests: nestedByHost(all)}
 	var out hotPlan
 	var first *Error
 	for _, r := range refs {
@@ -312,7 +333,7 @@ func planFleet(reg *Registry, pattern, stat string) (hotPlan, *Error) {
 		if peers == nil {
 			peers = []*Class{}
 		}
-		p, perr := planHotIn(all, peers, nests, r.Ctx, stat)
+		p, perr := planHotIn(ps, peers, r.Ctx, stat)
 		if perr == nil && p.parents != nil {
 			perr = errf(StatusInvalidArg, SiBadArgument, "hotset: StatName %q of %s is carried one level further down: a hotset across contexts ranks one level", stat, hotCtxName(r.Ctx))
 		}

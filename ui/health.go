@@ -79,6 +79,13 @@ func buildHealthHosts(reg *namespace.Registry, snap *namespace.Snapshot) (hm hea
 			}
 		}
 	}
+	ok, bad, hostsOK, hosts = countHealth(suppliers, answering)
+	return hm, ok, bad, hostsOK, hosts
+}
+
+// countHealth counts the suppliers that are well and not, and of the hosts (pcp: suppliers)
+// those that answer: well over the classes read whatever is on screen (answering).
+func countHealth(suppliers, answering map[string]health) (ok, bad, hostsOK, hosts int) {
 	for sup, h := range suppliers {
 		if h == healthOK {
 			ok++
@@ -92,7 +99,7 @@ func buildHealthHosts(reg *namespace.Registry, snap *namespace.Snapshot) (hm hea
 			}
 		}
 	}
-	return hm, ok, bad, hostsOK, hosts
+	return ok, bad, hostsOK, hosts
 }
 
 func (hm healthMap) worsen(c *namespace.Class, h health) {
