@@ -51,12 +51,12 @@ func TestProcessesOverTheUnixSocket(t *testing.T) {
 	if !found["sock"] || !found["local"] {
 		t.Errorf("the busy loop %d is not ranked over the socket (%v): %s", pid, found, lines[len(lines)-1])
 	}
-	for _, s := range []string{"tcp", "No permission"} {
+	for _, s := range []string{"pcp:tcp:", "No permission"} {
 		if !strings.Contains(set.Error, s) {
 			t.Errorf("the TCP host's error does not say %q: %q", s, set.Error)
 		}
 	}
-	if strings.Contains(set.Error, "sock") {
+	if strings.Contains(set.Error, "pcp:sock:") || strings.Contains(set.Error, "pcp:local:") {
 		t.Errorf("the socket's host has an error: %q", set.Error)
 	}
 }
