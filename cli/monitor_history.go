@@ -92,7 +92,9 @@ func openMonitorHistory(ctx context.Context, c headless.Common, e headless.Env) 
 	// Monitor/series/error have the whole of it.
 	status := clipWords("history: opening "+c.Series, historyStatusMax)
 	if o.err != nil {
-		status = clipWords("history unreachable: "+strings.TrimPrefix(o.err.Error(), "--series: "), historyStatusMax)
+		// Without the URL the user gave: the why fits.
+		why := strings.ReplaceAll(strings.TrimPrefix(o.err.Error(), "--series: "), " "+c.Series, "")
+		status = clipWords("history unreachable: "+why, historyStatusMax)
 	}
 	return openedHistory{s: s, status: status}, out
 }
