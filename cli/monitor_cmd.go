@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync/atomic"
 	"time"
 
 	"github.com/mattn/go-isatty"
@@ -62,22 +63,23 @@ func runMonitorHistory(ctx context.Context, cfg *config, e headless.Env) error {
 	}
 	wctx, cancel := context.WithCancel(ctx)
 	var got openedHistory
-	done := make(chan struct{})
+	var switched atomic.Bool
+	quit, done := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(done)
 		select {
 		case got = <-later:
-			cancel() // the waiting monitor gives way to the series
+			switched.Store(true)
+			close(quit) // the waiting monitor quits, as q does, and gives way to the series
 		case <-wctx.Done():
 		}
 	}()
 	waiting := *cfg // the configuration's hotsets wait for their classes, as a fleet's do
-	waiting.c.Host = o.status
+	waiting.c.Host, waiting.stop = o.status, quit
 	err := runMonitorOn(wctx, &waiting, e, o.s, nil)
-	switched := wctx.Err() != nil // not the user's quit
 	cancel()
 	<-done
-	if !switched || got.s == nil || ctx.Err() != nil {
+	if !switched.Load() || got.s == nil || ctx.Err() != nil {
 		return err // the user quit while history was unreachable
 	}
 	got.s.Events().Add(namespace.Event{Time: e.Now(), Kind: namespace.EvSupplierAlive, Path: "series",
@@ -109,7 +111,7 @@ func runMonitorOn(ctx context.Context, cfg *config, e headless.Env, s *collect.S
 		noteDamage(s, past, e.Now())
 	}
 	o := ui.Options{Overview: true, Interval: cfg.interval, Theme: cfg.theme, NoColor: theme.NoColor(os.Getenv),
-		Host: host, DebugFile: cfg.debug, FPS: cfg.fps, Started: started}
+		Host: host, DebugFile: cfg.debug, FPS: cfg.fps, Started: started, Stop: cfg.stop}
 	if cfg.eff != nil {
 		monitorSettings(cfg.eff, &o)
 	}

@@ -38,6 +38,8 @@ func TestSmokeSeriesDownAtStart(t *testing.T) {
 		time.Sleep(200 * time.Millisecond)
 	}
 	tm.waitFor("history reachable again")
+	tm.keys("1") // the panes: the key reaches the monitor on the series
+	tm.waitFor("1 Tree")
 	tm.keys("q")
 	tm.restored(0)
 }

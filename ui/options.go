@@ -32,6 +32,9 @@ type Options struct {
 	// Started is when the process started, for the debug log's "first frame with data" line;
 	// zero means when Run was called.
 	Started time.Time
+	// Stop, when not nil, quits the monitor when it is closed, as q does (the terminal's input
+	// handed back whole, so that a monitor run after it reads every key: issue 40 item 7).
+	Stop <-chan struct{}
 	// Hotsets are the peer sets opened at start; nil means DefaultHotsets.
 	Hotsets []HotsetConfig
 	// StartPane is the pane focused at start (tree, values, hotsets, inspector, events) in place
