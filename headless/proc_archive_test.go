@@ -65,7 +65,7 @@ func nearRecord(recs map[time.Time]float64, at time.Time) (float64, bool) {
 // logged, so no process table that waits forever).
 func TestArchiveProcesses(t *testing.T) {
 	bases, pid := recordProcesses(t)
-	checkProcesses(t, Common{Archives: bases, Fleet: true, JSON: true}, bases[0], pid, "~2")
+	checkProcesses(t, Common{Archives: bases, Fleet: true, JSON: true}, bases[0], pid, "~2", procSamples-2)
 }
 
 // Issue 40 item 5: the same from pmproxy's time series, the archive of proc.* loaded with a
@@ -75,7 +75,10 @@ func TestSeriesProcesses(t *testing.T) {
 	bases, pid := recordProcesses(t)
 	p := pcptest.StartSeries(t)
 	p.LoadProcesses(t, bases[0])
-	checkProcesses(t, Common{Series: p.URL(), Fleet: true, JSON: true}, bases[0], pid, "")
+	// A step of pmlogger's longer than half again its shortest is a gap in the series, with no
+	// rate after it (docs/series.md; pmlogger fetching every process may take longer than its
+	// second): some readings, not every one, have the loop's CPU.
+	checkProcesses(t, Common{Series: p.URL(), Fleet: true, JSON: true}, bases[0], pid, "", 1)
 }
 
 // recordProcesses records 6 s of two private pmcds with pmlogger, the first's proc.* among
@@ -129,10 +132,10 @@ const procSamples = 6
 
 // checkProcesses checks the processes of the two hosts recordProcesses recorded, read from
 // src: the loop ranked, its CPU % pmrep's at every record, none for the host without proc.*
-// (the first host's name and other, when other is not "").
-func checkProcesses(t *testing.T, archives Common, base string, pid int, other string) {
+// (the first host's name and other, when other is not ""); at least least readings rank and
+// compare the loop.
+func checkProcesses(t *testing.T, archives Common, base string, pid int, other string, least int) {
 	t.Helper()
-	const samples = procSamples
 
 	// The ranking: the loop among the first, with its command; no process of the other host.
 	var out bytes.Buffer
@@ -160,7 +163,7 @@ func checkProcesses(t *testing.T, archives Common, base string, pid int, other s
 			}
 		}
 	}
-	if ranked < samples-2 {
+	if ranked < least {
 		t.Errorf("the busy loop %d is ranked in %d of %d readings:\n%s", pid, ranked, len(lines), out.String())
 	}
 
@@ -191,7 +194,7 @@ func checkProcesses(t *testing.T, archives Common, base string, pid int, other s
 			t.Errorf("%s at %s: %.3f%%, pmrep %.3f%%", path, r.Time.Format("15:04:05.000"), got, w)
 		}
 	}
-	if compared < samples-2 {
+	if compared < least {
 		t.Errorf("%d readings compared with pmrep's %d:\n%s", compared, len(want), out.String())
 	}
 	if other == "" {
