@@ -2,6 +2,7 @@ package pcp
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -36,5 +37,24 @@ func TestDownHostDialsOnItsBackoff(t *testing.T) {
 	}
 	if dials < 4 || dials > 9 {
 		t.Errorf("%d dials in 600 collections (a minute), want 4 to 9", dials)
+	}
+}
+
+// Issue 40 (budgets): a host that is down says why at every collection without making its
+// error again while what it says is the same (a thousand hosts down at 100 ms spent a tenth of
+// a processor formatting them).
+func TestNotConnectedSaidOnce(t *testing.T) {
+	provs, err := Fleet(Options{Interval: 100 * time.Millisecond}, []Host{{Name: "down", Spec: fmt.Sprintf("127.0.0.1:%d", pcptest.FreePort(t))}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := provs[0].(*pcpHost)
+	first := h.notConnected()
+	if n := testing.AllocsPerRun(10, func() { _ = h.notConnected() }); n != 0 {
+		t.Errorf("%v allocations a reading for the same words", n)
+	}
+	h.dl.lastErr, h.dl.backoff = errNotConnected, 2*time.Second
+	if again := h.notConnected(); again == first || !strings.Contains(again.Error(), "every 2s") {
+		t.Errorf("a new failure said as the old one: %v", again)
 	}
 }
