@@ -190,3 +190,20 @@ func TestFleetProcessesOfTheHostsOnScreen(t *testing.T) {
 	}
 	t.Errorf("a page down read no other host's processes: %v, before %v", after, first)
 }
+
+// Issue 40 (budgets): the classes on screen are worked out again when what is on screen
+// changes, not at every reading: the hot pane's rows are drawn again at every reading, and
+// its version was the subscription's key, so a fleet of 1,000 hosts worked them out (a sixth
+// of a processor at 100 ms) for nothing.
+func TestSubscriptionKeyStillAcrossReadings(t *testing.T) {
+	m := newModel(t, newSynthSampler(t, "synthetic:disks=6,nics=3,cpus=4,seed=7"), 120, 40, 3)
+	_ = m.View()
+	key := m.sub.key
+	for range 3 {
+		m = collectOnce(t, m)
+		_ = m.View()
+		if m.sub.key != key {
+			t.Fatalf("a reading moved the subscription's key: %+v, was %+v", m.sub.key, key)
+		}
+	}
+}
