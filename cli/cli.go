@@ -30,6 +30,9 @@ func usagef(format string, args ...any) error { return headless.Usagef(format, a
 type config struct {
 	cmd  string // "" (the TUI), "list", "describe", "get", "hot", "config"...; "help-shown" when cobra answered
 	args []string
+	// stop quits the monitor when closed (the waiting monitor of series not yet open:
+	// monitor_history.go).
+	stop <-chan struct{}
 	// root is the command tree; parsed the command that was parsed (nil when help, --version or
 	// a completion request was answered during parsing).
 	root, parsed *cobra.Command

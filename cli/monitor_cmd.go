@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync/atomic"
 	"time"
 
 	"github.com/mattn/go-isatty"
@@ -38,10 +39,58 @@ func runMonitor(ctx context.Context, cfg *config, e headless.Env, stdout, stderr
 		return errNotTerminal
 	}
 	cfg.c.Interval = cfg.interval // a remote host's context outlives two of the monitor's intervals
+	if cfg.c.Series != "" {
+		return runMonitorHistory(ctx, cfg, e)
+	}
 	s, past, err := headless.OpenSource(cfg.c, e)
 	if err != nil {
 		return err
 	}
+	return runMonitorOn(ctx, cfg, e, s, past)
+}
+
+// runMonitorHistory runs the monitor on pmproxy's time series: at once on a waiting source
+// when they do not open at once (openMonitorHistory), then on the series when they open, with
+// an event that says so; the user quitting meanwhile ends it (issue 40 item 7).
+func runMonitorHistory(ctx context.Context, cfg *config, e headless.Env) error {
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	o, later := openMonitorHistory(ctx, cfg.c, e)
+	if o.err != nil {
+		return o.err
+	}
+	if later == nil {
+		return runMonitorOn(ctx, cfg, e, o.s, o.past)
+	}
+	wctx, cancel := context.WithCancel(ctx)
+	var got openedHistory
+	var switched atomic.Bool
+	quit, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		select {
+		case got = <-later:
+			switched.Store(true)
+			close(quit) // the waiting monitor quits, as q does, and gives way to the series
+		case <-wctx.Done():
+		}
+	}()
+	waiting := *cfg // the configuration's hotsets wait for their classes, as a fleet's do
+	waiting.c.Host, waiting.stop = o.status, quit
+	err := runMonitorOn(wctx, &waiting, e, o.s, nil)
+	cancel()
+	<-done
+	if !switched.Load() || got.s == nil || ctx.Err() != nil {
+		return err // the user quit while history was unreachable
+	}
+	got.s.Events().Add(namespace.Event{Time: e.Now(), Kind: namespace.EvSupplierAlive, Path: "series",
+		Text: "history reachable again: pmproxy's time series at " + cfg.c.Series + " opened"})
+	return runMonitorOn(ctx, cfg, e, got.s, got.past)
+}
+
+// runMonitorOn runs the monitor on the sampler s, replaying past when there is one.
+func runMonitorOn(ctx context.Context, cfg *config, e headless.Env, s *collect.Sampler, past collect.History) error {
+	var err error
 	if _, err := checkFileHotsets(s.Registry(), cfg.eff); err != nil && !cfg.c.Fleet {
 		return headless.Usagef("%v", err) // never a monitor without the hotsets asked for (issue 29 item 17)
 	}
@@ -63,7 +112,7 @@ func runMonitor(ctx context.Context, cfg *config, e headless.Env, stdout, stderr
 		noteDamage(s, past, e.Now())
 	}
 	o := ui.Options{Overview: true, Interval: cfg.interval, Theme: cfg.theme, NoColor: theme.NoColor(os.Getenv),
-		Host: host, DebugFile: cfg.debug, FPS: cfg.fps, Started: started, Settled: dropStartPages}
+		Host: host, DebugFile: cfg.debug, FPS: cfg.fps, Started: started, Settled: dropStartPages, Stop: cfg.stop}
 	if cfg.eff != nil {
 		monitorSettings(cfg.eff, &o)
 	}

@@ -14,6 +14,7 @@ type subscriptions struct {
 	mu      sync.Mutex
 	count   map[*namespace.Class]int
 	partial map[*namespace.Class]*datumSubs // SubscribeDatums' subscriptions
+	plain   int                             // how many classes of count are not on demand
 }
 
 // Subscribe registers interest in classes (SPMI-FEAT-2). While someone is subscribed to
@@ -25,7 +26,9 @@ func (s *Sampler) Subscribe(classes ...*namespace.Class) (cancel func()) {
 	s.subs.mu.Lock()
 	defer s.subs.mu.Unlock()
 	for _, c := range classes {
-		s.subs.count[c]++
+		if s.subs.count[c]++; s.subs.count[c] == 1 && !c.OnDemand {
+			s.subs.plain++
+		}
 	}
 	var once sync.Once
 	return func() {
@@ -35,6 +38,9 @@ func (s *Sampler) Subscribe(classes ...*namespace.Class) (cancel func()) {
 			for _, c := range classes {
 				if s.subs.count[c]--; s.subs.count[c] <= 0 {
 					delete(s.subs.count, c)
+					if !c.OnDemand {
+						s.subs.plain--
+					}
 				}
 			}
 		})
@@ -191,12 +197,9 @@ func (s *Sampler) subscribed(ps *provState, now time.Time, refresh bool) (Reques
 	defer s.subs.mu.Unlock()
 	// Subscriptions to on-demand classes alone (a command's `Proc/*/rss`) leave everything else
 	// read as when nobody subscribes.
-	plain := 0
-	for c := range s.subs.count {
-		if !c.OnDemand {
-			plain++
-		}
-	}
+	// Counted as they come and go, not here: a thousand hosts' providers each asking would
+	// walk every subscription a thousand times a collection (issue 40, budgets).
+	plain := s.subs.plain
 	if plain == 0 || s.opt.EveryClass || ps.lastFull.IsZero() || now.Sub(ps.lastFull) >= s.opt.IdleEvery {
 		return req, true // every class
 	}

@@ -20,6 +20,9 @@ func TestParseHosts(t *testing.T) {
 		"web1,db1:44321":    "web1=web1 db1:44321=db1:44321",
 		"db=10.0.0.5:44321": "db=10.0.0.5:44321",
 		"@fleet.txt,extra":  "web1=web1 web2:44321=web2:44321 db=10.0.0.5:44321 extra=extra",
+		// Issue 40 item 5: a socket's path is no host name.
+		"unix:/tmp/p/pmcd.socket":    "local=unix:/tmp/p/pmcd.socket",
+		"local:,db=unix:/s/p.socket": "local=local: db=unix:/s/p.socket",
 	} {
 		hs, err := ParseHosts(in, read)
 		if err != nil {

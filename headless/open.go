@@ -335,7 +335,8 @@ type Common struct {
 
 // ParseHosts reads --hosts: hostspecs separated by commas (`web1,db1:44321`), each optionally
 // named (`db=10.0.0.5:44321`), and `@FILE` for a file of them, one a line, `#` starting a
-// comment. A name is a path component: no `/`, at most 31 bytes, and no two hosts share one.
+// comment. A name is a path component: no `/`, at most 31 bytes, and no two hosts share one;
+// an unnamed socket (`unix:PATH`, `local:`) is named `local`.
 func ParseHosts(s string, readFile func(string) ([]byte, error)) ([]pcp.Host, error) {
 	if s == "" {
 		return []pcp.Host{{Name: "localhost", Spec: "localhost"}}, nil
@@ -366,6 +367,9 @@ func ParseHosts(s string, readFile func(string) ([]byte, error)) ([]pcp.Host, er
 		name, spec, named := strings.Cut(it, "=")
 		if !named {
 			spec = name
+			if strings.HasPrefix(spec, "unix:") || strings.HasPrefix(spec, "local:") {
+				name = "local" // a socket's path is no path component
+			}
 		}
 		name, spec = strings.TrimSpace(name), strings.TrimSpace(spec)
 		switch {

@@ -136,7 +136,24 @@ func DialSpec(ctx context.Context, h Hostspec, o Options) (*Conn, error) {
 		c.relayTo = ip
 	}
 	var d net.Dialer
-	nc, err := d.DialContext(ctx, "tcp", addr)
+	var nc net.Conn
+	var err error
+	switch {
+	case h.Socket != "":
+		// pmcd's Unix domain socket: it learns the client's user from the kernel, so the
+		// proc PMDA serves this user's processes (every process for root) without -A.
+		nc, err = d.DialContext(ctx, "unix", h.Socket)
+		if err != nil && h.Local && ctx.Err() == nil {
+			var err2 error
+			if nc, err2 = d.DialContext(ctx, "tcp", addr); err2 != nil {
+				err = fmt.Errorf("%w; and localhost: %w", err, err2)
+			} else {
+				err = nil
+			}
+		}
+	default:
+		nc, err = d.DialContext(ctx, "tcp", addr)
+	}
 	if err != nil {
 		return nil, c.fail("connect", err, ctx)
 	}
@@ -222,7 +239,7 @@ func (c *Conn) handshake() error {
 			Msg: fmt.Sprintf("protocol version %d (this client speaks %d)", g.Version, pcpwire.ProtocolVersion)}
 	case g.Features&pcpwire.FeatureCredsReqd != 0:
 		return ErrNeedsAuth
-	case g.Features&pcpwire.FeatureCertReqd != 0 && !strings.Contains(c.spec.Host, "localhost"):
+	case g.Features&pcpwire.FeatureCertReqd != 0 && !strings.Contains(c.spec.Host, "localhost") && c.spec.Socket == "":
 		// libpcp too lets a local connection through without a certificate.
 		return ErrNeedsTLS
 	}

@@ -21,14 +21,32 @@ type Hostspec struct {
 	Port      int
 	Proxy     string // empty: connect to pmcd directly
 	ProxyPort int
+	// Socket is the path of pmcd's Unix domain socket (`unix:PATH`, `local:`): over it pmcd
+	// learns the client's user from the kernel (SO_PEERCRED) and its PMDAs serve what that
+	// user may read, the proc PMDA every process for root, as pcp-htop reads them (issue 40
+	// item 5). Local says `local:`: the socket, else pmcd on localhost's port (Host and Port).
+	Socket string
+	Local  bool
 }
 
-// ParseHostspec reads a hostspec. What PCP's hostspecs allow beyond one pmcd reached directly
-// or through one pmproxy (several ports, Unix sockets, attributes after `?`) is refused with
-// the reason.
+// DefaultSocket is where pmcd listens on its Unix domain socket as PCP installs it
+// ($PCP_RUN_DIR/pmcd.socket).
+const DefaultSocket = "/run/pcp/pmcd.socket"
+
+// ParseHostspec reads a hostspec. `unix:PATH` is pmcd's Unix domain socket at PATH (`unix:`
+// alone, PCP's own), and `local:` (or `local:PATH`) that socket or, when it cannot be
+// reached, pmcd on localhost, as PCPIntro(1) says. What PCP's hostspecs allow beyond these and
+// one pmcd reached directly or through one pmproxy (several ports, attributes after `?`) is
+// refused with the reason.
 func ParseHostspec(s string) (Hostspec, error) {
-	if strings.ContainsAny(s, "?/ \t\n") || strings.HasPrefix(s, "local:") || strings.HasPrefix(s, "unix:") {
-		return Hostspec{}, fmt.Errorf("hostspec %q: only host, host:port and host@proxy are spoken here (no Unix sockets or attributes)", s)
+	if rest, ok := strings.CutPrefix(s, "unix:"); ok {
+		return socketSpec(s, rest, false)
+	}
+	if rest, ok := strings.CutPrefix(s, "local:"); ok {
+		return socketSpec(s, rest, true)
+	}
+	if strings.ContainsAny(s, "?/ \t\n") {
+		return Hostspec{}, fmt.Errorf("hostspec %q: only host, host:port, host@proxy, unix:PATH and local: are spoken here (no attributes)", s)
 	}
 	target, proxy, viaProxy := strings.Cut(s, "@")
 	var h Hostspec
@@ -43,6 +61,22 @@ func ParseHostspec(s string) (Hostspec, error) {
 		if h.Proxy, h.ProxyPort, err = hostPort(proxy, DefaultProxyPort); err != nil {
 			return Hostspec{}, fmt.Errorf("hostspec %q: the proxy: %w", s, err)
 		}
+	}
+	return h, nil
+}
+
+// socketSpec is the hostspec s of pmcd's Unix domain socket at path (its default when ""),
+// local when s is `local:`.
+func socketSpec(s, path string, local bool) (Hostspec, error) {
+	if path == "" {
+		path = DefaultSocket
+	}
+	if !strings.HasPrefix(path, "/") || strings.ContainsAny(path, "?@ \t\n") {
+		return Hostspec{}, fmt.Errorf("hostspec %q: a Unix socket is an absolute path (unix:/run/pcp/pmcd.socket), without attributes", s)
+	}
+	h := Hostspec{Socket: path, Local: local}
+	if local {
+		h.Host, h.Port = "localhost", DefaultPort
 	}
 	return h, nil
 }
@@ -100,9 +134,15 @@ func (h Hostspec) ProxyAddr() string {
 	return net.JoinHostPort(h.Proxy, strconv.Itoa(h.ProxyPort))
 }
 
-// String is the hostspec written out whole: host:port, or host:port@proxy:port.
+// String is the hostspec written out whole: host:port, host:port@proxy:port, unix:PATH or
+// local:PATH.
 func (h Hostspec) String() string {
-	if h.Proxy == "" {
+	switch {
+	case h.Local:
+		return "local:" + h.Socket
+	case h.Socket != "":
+		return "unix:" + h.Socket
+	case h.Proxy == "":
 		return h.PMCDAddr()
 	}
 	return h.PMCDAddr() + "@" + h.ProxyAddr()

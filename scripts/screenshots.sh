@@ -16,6 +16,7 @@
 #
 # Usage: scripts/screenshots.sh            (from anywhere in the repository)
 #   SETTLE=3                  seconds to let the monitor collect before capturing
+#   ONLY='fleet-*'            regenerate only the screenshots whose names match the glob
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -57,9 +58,15 @@ go build -o "$work/termshot" ./internal/cmd/termshot
 # shot NAME W H KEYS... — run the program in a W×H terminal, press KEYS, capture. A key is a
 # tmux key name (Enter, Tab, Down), "=text" for text typed as it is (":Disk", "2"), or "sleep:S"
 # to wait S seconds (while a remote name space is read a level at a time).
+# wanted NAME — whether ONLY (a glob; unset: every one) asks for the screenshot NAME.
+wanted() {
+	# shellcheck disable=SC2053 # ONLY is a glob
+	[[ -z ${ONLY:-} || $1 == $ONLY ]]
+}
 shot() {
 	local name=$1 w=$2 h=$3
 	shift 3
+	wanted "$name" || return 0
 	tmux -L "$sock" new-session -d -s "$name" -x "$w" -y "$h" \
 		"env TERM=xterm-256color COLORTERM=truecolor ${prog[*]}"
 	sleep "$settle"
@@ -92,11 +99,14 @@ shot() {
 prog=("$work/dcimon")
 # The README's first picture: this host's overview as it opens, with one processor kept busy by
 # a copy from /dev/zero to /dev/null (stopped by its PID), so that its bars have something to show.
-dd if=/dev/zero of=/dev/null bs=64k 2>/dev/null &
-busy=$!
-shot host-overview-120x40 120 40
-kill "$busy" 2>/dev/null || true
-wait "$busy" 2>/dev/null || true
+# (Only when wanted: a background subshell killed before it runs dd would run the EXIT trap.)
+if wanted host-overview-120x40; then
+	dd if=/dev/zero of=/dev/null bs=64k 2>/dev/null &
+	busy=$!
+	shot host-overview-120x40 120 40
+	kill "$busy" 2>/dev/null || true
+	wait "$busy" 2>/dev/null || true
+fi
 shot host-80x24 80 24
 shot host-120x40 120 40 "=:CPU" Enter "=2"
 shot host-200x60 200 60 "=:Disk" Enter "=2"
@@ -114,19 +124,22 @@ shot synthetic-200x60 200 60 "=:Disk/sdb" Enter "=2" Down Down Down Down "=1"
 
 # A replay (issue 15): this host recorded as a PCP archive for 30 s while a file is written to
 # its disk, then the monitor on the recording, its time cursor moved on a dozen samples.
-"$work/dcimon" record "$work/rec" -i 1s --duration 30s 2>/dev/null &
-rec=$!
-sleep 6
-dd if=/dev/zero of="$work/load" bs=1M count=400 oflag=direct 2>/dev/null || true
-rm -f "$work/load"
-wait "$rec"
-prog=("$work/dcimon" --archive "$work/rec")
-shot replay-80x24 80 24 "=............"
-shot replay-120x40 120 40 "=............"
+if wanted replay-80x24 || wanted replay-120x40; then
+	"$work/dcimon" record "$work/rec" -i 1s --duration 30s 2>/dev/null &
+	rec=$!
+	sleep 6
+	dd if=/dev/zero of="$work/load" bs=1M count=400 oflag=direct 2>/dev/null || true
+	rm -f "$work/load"
+	wait "$rec"
+	prog=("$work/dcimon" --archive "$work/rec")
+	shot replay-80x24 80 24 "=............"
+	shot replay-120x40 120 40 "=............"
+fi
 
 # A fleet through Performance Co-Pilot (issues 14, 31): two pmcds and a pmproxy, started here in
 # the foreground on free loopback ports and killed by PID (never the init scripts), and a third
-# host that is not there; the overview ranks the hosts' disks, interfaces and processors together.
+# host that is not there; the overview ranks the hosts' disks, interfaces and processors together,
+# and their processes.
 if [ -x /usr/lib/pcp/bin/pmproxy ] && [ "$(id -u)" = 0 ]; then
 	mkdir -p /run/pcp "$work/pcp"
 	[ -f /var/lib/pcp/pmns/root ] || (cd /var/lib/pcp/pmns && ./Rebuild -u)
@@ -148,7 +161,9 @@ if [ -x /usr/lib/pcp/bin/pmproxy ] && [ "$(id -u)" = 0 ]; then
 	done
 	# Each pmcd on a connection of its own (issue 31); db's relayed by the pmproxy, as a
 	# gateway would.
-	prog=("$work/dcimon" --hosts "web=127.0.0.1:$web,db=127.0.0.1:$db@127.0.0.1:$proxy,gone=127.0.0.1:$(free_port)")
+	# web is read over its pmcd's Unix socket, where its proc PMDA serves every process (issue 40):
+	# the overview's fleet process block has web's; db's over TCP says why it has none.
+	prog=("$work/dcimon" --hosts "web=unix:$work/pcp/web.socket,db=127.0.0.1:$db@127.0.0.1:$proxy,gone=127.0.0.1:$(free_port)")
 	shot fleet-120x40 120 40
 	# One host's whole PCP name space: `:` goes down it as it is read, a level a reading.
 	shot fleet-pcp-120x40 120 40 "=:/db/PCP/kernel/all" Enter "sleep:4" "=2"

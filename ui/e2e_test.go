@@ -47,6 +47,14 @@ func startTerm(t *testing.T, w, h int, bin string, args ...string) *tmuxTerm {
 
 func startTermRedirected(t *testing.T, w, h int, redirect, bin string, args ...string) *tmuxTerm {
 	t.Helper()
+	// The monitor opens on the overview (issue 12); the panes are one key away.
+	return startTermFor(t, w, h, redirect, []string{"Overview", "CPU ", "Mem ", "providers "}, bin, args...)
+}
+
+// startTermFor starts the program as startTermRedirected does, waiting for first to be on its
+// first screen before it goes to the panes.
+func startTermFor(t *testing.T, w, h int, redirect string, first []string, bin string, args ...string) *tmuxTerm {
+	t.Helper()
 	dir := t.TempDir()
 	tm := &tmuxTerm{t: t, name: fmt.Sprintf("dcimon-e2e-%d-%d", os.Getpid(), time.Now().UnixNano()), dir: dir, redirect: redirect}
 	// The inner shell records the program's pid and becomes the program; the outer one prints
@@ -65,8 +73,7 @@ func startTermRedirected(t *testing.T, w, h int, redirect, bin string, args ...s
 		t.Fatalf("tmux: %v\n%s", err, out)
 	}
 	t.Cleanup(func() { _ = tm.tmux("kill-server").Run() })
-	// The monitor opens on the overview (issue 12); the panes are one key away.
-	tm.waitFor("Overview", "CPU ", "Mem ", "providers ")
+	tm.waitFor(first...)
 	tm.keys("1")
 	return tm
 }

@@ -47,6 +47,10 @@ func buildHealthHosts(reg *namespace.Registry, snap *namespace.Snapshot) (hm hea
 		return hm, 0, 0, 0, 0
 	}
 	suppliers := map[string]health{}
+	// answering is each supplier's health over the classes read whatever is on screen: a host
+	// whose processes its proc PMDA will not serve (an on-demand class in error) still answers
+	// (issue 40 item 5: "1 of 3 hosts answer" beside two hosts whose rows say ok).
+	answering := map[string]health{}
 	for _, c := range reg.Classes() {
 		if !c.Instantiated() {
 			continue
@@ -62,6 +66,9 @@ func buildHealthHosts(reg *namespace.Registry, snap *namespace.Snapshot) (hm hea
 		if old, seen := suppliers[sup]; !seen || h > old {
 			suppliers[sup] = h
 		}
+		if old, seen := answering[sup]; !c.OnDemand && (!seen || h > old) {
+			answering[sup] = h
+		}
 		if h == healthOK {
 			continue
 		}
@@ -72,6 +79,13 @@ func buildHealthHosts(reg *namespace.Registry, snap *namespace.Snapshot) (hm hea
 			}
 		}
 	}
+	ok, bad, hostsOK, hosts = countHealth(suppliers, answering)
+	return hm, ok, bad, hostsOK, hosts
+}
+
+// countHealth counts the suppliers that are well and not, and of the hosts (pcp: suppliers)
+// those that answer: well over the classes read whatever is on screen (answering).
+func countHealth(suppliers, answering map[string]health) (ok, bad, hostsOK, hosts int) {
 	for sup, h := range suppliers {
 		if h == healthOK {
 			ok++
@@ -80,12 +94,12 @@ func buildHealthHosts(reg *namespace.Registry, snap *namespace.Snapshot) (hm hea
 		}
 		if strings.HasPrefix(sup, "pcp:") {
 			hosts++
-			if h == healthOK {
+			if a, seen := answering[sup]; a == healthOK && (seen || h == healthOK) {
 				hostsOK++
 			}
 		}
 	}
-	return hm, ok, bad, hostsOK, hosts
+	return ok, bad, hostsOK, hosts
 }
 
 func (hm healthMap) worsen(c *namespace.Class, h health) {

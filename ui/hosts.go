@@ -244,16 +244,60 @@ func (m *Model) hostsLines(w, h int) []ovLine {
 }
 
 // hostsContexts are the contexts whose statistics the hosts table shows (each host's CPU,
-// memory and host figures; its disks and interfaces are the fleet hotsets'), to subscribe to
+// memory and host figures; its disks and interfaces are the fleet hotsets'), and each host's
+// processes for the fleet's process block (overview_fleetprocs.go), to subscribe to
 // while it is on screen: they are read at every collection, not now and then.
 func (m *Model) hostsContexts() []*namespace.Context {
 	var out []*namespace.Context
+	procs := m.procHosts()
 	for _, r := range m.ov.hosts.rows {
-		for _, p := range []string{"/CPU", "/Mem/Real", "/Host", "/Disk", "/NetIf"} {
+		for _, p := range []string{"/CPU", "/Mem/Real", "/Host", "/Disk", "/NetIf", "/Proc"} {
+			if p == "/Proc" && !procs[r.Name] {
+				continue
+			}
 			if ref, err := m.reg.Lookup(nil, r.Path+p); err == nil {
 				out = append(out, ref.Ctx)
 			}
 		}
+	}
+	return out
+}
+
+// hostsOnScreen names the hosts whose processes are read (procHosts), for the subscription's
+// key: when they change (a scroll, a sort, a new order by CPU), other hosts' processes are read.
+func (m *Model) hostsOnScreen() string {
+	if m.ov == nil || len(m.ov.hosts.rows) == 0 {
+		return ""
+	}
+	t := &m.ov.hosts
+	n := t.shown
+	if n <= 0 {
+		n = maxProcHosts
+	}
+	var sb strings.Builder
+	for i := max(t.top, 0); i < min(t.top+n, len(t.rows)); i++ {
+		sb.WriteString(t.rows[i].Name)
+		sb.WriteByte(0)
+	}
+	return sb.String()
+}
+
+// maxProcHosts is how many hosts' processes the fleet's process block reads when the hosts
+// table's rows on screen are not known yet.
+const maxProcHosts = 30
+
+// procHosts are the hosts whose processes the fleet's process block reads and ranks: those of
+// the hosts table's rows on screen (the busiest when it is sorted by CPU), never every host
+// of a thousand, whose processes (some 200 a host) would be read at every collection.
+func (m *Model) procHosts() map[string]bool {
+	t := &m.ov.hosts
+	n := t.shown
+	if n <= 0 {
+		n = maxProcHosts
+	}
+	out := make(map[string]bool, n)
+	for i := max(t.top, 0); i < min(t.top+n, len(t.rows)); i++ {
+		out[t.rows[i].Name] = true
 	}
 	return out
 }

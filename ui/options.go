@@ -36,6 +36,9 @@ type Options struct {
 	// with data reached the terminal: start-up is over (the dcimon command gives back the pages
 	// start-up touched, package resident). What it returns goes to the debug log.
 	Settled func() string
+	// Stop, when not nil, quits the monitor when it is closed, as q does (the terminal's input
+	// handed back whole, so that a monitor run after it reads every key: issue 40 item 7).
+	Stop <-chan struct{}
 	// Hotsets are the peer sets opened at start; nil means DefaultHotsets.
 	Hotsets []HotsetConfig
 	// StartPane is the pane focused at start (tree, values, hotsets, inspector, events) in place

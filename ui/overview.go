@@ -30,6 +30,10 @@ type overview struct {
 	hosts   hostsTable  // a fleet's hosts, first on its overview (hosts.go)
 	texts   []string    // overviewProcs' value texts, reused
 	rowMemo procRowMemo // the process block's lines of the last frame (overview_rowmemo.go)
+	// a fleet's process classes, a host each (overview_fleetprocs.go), looked up again when
+	// the registry's generation moves.
+	fleetProcs   []fleetProcHost
+	fleetProcGen uint64
 }
 
 // ovLine is one line of the overview being built, and the statistic it shows when it has one.

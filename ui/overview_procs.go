@@ -103,6 +103,9 @@ const maxProcRows = 40
 // then memory and I/O as the width allows), each a title, a header and up to maxProcRows
 // processes; nil when the source has no processes.
 func (m *Model) overviewProcs(w, h int) []ovLine {
+	if m.fleetOnly() {
+		return m.overviewFleetProcs(w, h) // every host's together (issue 40 item 5)
+	}
 	pc := m.procClass()
 	if pc == nil || h < 3 || m.snap == nil {
 		return nil

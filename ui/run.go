@@ -91,6 +91,15 @@ func Run(ctx context.Context, src Sampler, opts Options) (err error) {
 	m.crash.quit = p.Quit
 	m.crash.mu.Unlock()
 	go scr.WatchSize(ctx, func(w, h int) { p.Send(tea.WindowSizeMsg{Width: w, Height: h}) })
+	if opts.Stop != nil {
+		go func() {
+			select {
+			case <-opts.Stop:
+				p.Quit() // not a kill: bubbletea waits for its reading of the keys to end
+			case <-ctx.Done():
+			}
+		}()
+	}
 	// kill -TSTP from another shell stops the monitor as Ctrl-Z does; a continue after a stop
 	// nobody told it of (SIGSTOP) takes the terminal back (issue 29 item 10).
 	go scr.WatchJobControl(ctx, func() { p.Send(stopSignalMsg{}) }, func() { p.Send(continuedMsg{}) })

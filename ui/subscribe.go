@@ -2,6 +2,7 @@ package ui
 
 import (
 	"slices"
+	"unsafe"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -21,10 +22,11 @@ type subscription struct {
 type subKey struct {
 	overview  bool
 	sel, insp *namespace.Context
-	tree      [3]int // the tree's first row, height and width: the rows whose values it shows
-	hot       int    // the open peer sets (the hot pane's version)
-	gen       uint64 // the registry's generation: instances come and go
-	w         int    // the terminal's width: whether the overview's process block ranks by I/O
+	tree      [3]int  // the tree's first row, height and width: the rows whose values it shows
+	hot       uintptr // the open peer sets (hotKey)
+	gen       uint64  // the registry's generation: instances come and go
+	w         int     // the terminal's width: whether the overview's process block ranks by I/O
+	hostsTop  string  // the hosts table's first row on screen and how many: their processes are read
 }
 
 // shownClasses are the classes whose values are on screen: the selected context's own and its
@@ -33,7 +35,7 @@ type subKey struct {
 // ranks disks and their partitions); with overview, the overview's too (procDatums asks what
 // the rest shows).
 func (m *Model) shownClasses(overview bool) []*namespace.Class {
-	shown := &shownSet{classes: m.reg.Classes()}
+	shown := &shownSet{ix: newClassIndex(m.reg.Classes()), seen: map[*namespace.Class]bool{}}
 	var over []*namespace.Context
 	if overview {
 		over = m.overviewContexts()
@@ -66,24 +68,34 @@ func (m *Model) overviewContexts() []*namespace.Context {
 
 // shownSet gathers the classes on screen, each once, in the order met.
 type shownSet struct {
-	out     []*namespace.Class
-	classes []*namespace.Class // every class of the name space
+	out  []*namespace.Class
+	seen map[*namespace.Class]bool
+	// ix is every class of the name space by id, so that those below a class are a run of
+	// them, found by a binary search: with a thousand hosts, a walk over every class for each
+	// context shown cost more than the collection (issue 40, budgets).
+	ix classIndex
 }
 
 // add takes a class with data. An uninstantiated class (Disk, Mem) has none: reading it would
 // only run its provider. A lazy one (a node of a remote PCP name space) is read to list what is
-// below it. The on-demand classes of one family are read together (a group's devices with it).
+// below it.
 func (s *shownSet) add(c *namespace.Class) {
-	if c == nil || (!c.Instantiated() && !c.Lazy) || slices.Contains(s.out, c) {
+	if c == nil || (!c.Instantiated() && !c.Lazy) || s.seen[c] {
 		return
 	}
+	s.seen[c] = true
 	s.out = append(s.out, c)
-	if c.OnDemand && !c.Lazy {
-		for _, o := range s.classes {
-			if o.OnDemand && o.ID[0] == c.ID[0] {
+	if c.OnDemand && !c.Lazy && len(c.ID) > 1 {
+		// The on-demand classes of one family are read together (a group's devices with it):
+		// those below the class's parent, never a lazy one (a node of a PCP name space is read
+		// along its path). The family was once every on-demand class below the first level: a
+		// fleet's host, so a host's processes on screen read every node of its PCP name space
+		// explored so far (990 classes for two hosts, each collection past its deadline, issue 40).
+		s.ix.under(c.ID[:len(c.ID)-1], func(o *namespace.Class) {
+			if o.OnDemand && !o.Lazy {
 				s.add(o)
 			}
-		}
+		})
 	}
 }
 
@@ -110,15 +122,15 @@ func (s *shownSet) addCtx(ctx *namespace.Context) {
 // no instance to find it by: its on-demand classes are read because it is shown. A node of a PCP
 // name space: the classes of its own statistics and instances.
 func (s *shownSet) addBelow(c *namespace.Class) {
-	for _, o := range s.classes {
+	s.ix.under(c.ID, func(o *namespace.Class) {
 		switch {
-		case !under(o.ID, c.ID) || len(o.ID) == len(c.ID):
+		case len(o.ID) <= len(c.ID):
 		case o.OnDemand && !o.Lazy:
 			s.add(o)
 		case o.Lazy && o.Instantiated() && len(o.ID) == len(c.ID)+1:
 			s.add(o)
 		}
-	}
+	})
 }
 
 // addPeerSet takes an open peer set's classes: a fleet peer set's peers on every host, and every
@@ -127,20 +139,38 @@ func (s *shownSet) addPeerSet(e *namespace.HotVals) {
 	for _, c := range e.PeerClasses() {
 		s.add(c)
 	}
-	g := e.Grandpa()
-	if g == nil || g.Class == nil {
-		return
-	}
-	for _, c := range s.classes {
-		if under(c.ID, g.Class.ID) {
-			s.add(c)
-		}
+	if g := e.Grandpa(); g != nil && g.Class != nil {
+		s.ix.under(g.Class.ID, s.add)
 	}
 }
 
-// under says class id is top's or below it.
-func under(id, top namespace.ClassID) bool {
-	return len(id) >= len(top) && slices.Equal(id[:len(top)], top)
+// classIndex is classes sorted by id: those below a class (and the class) are a run.
+type classIndex []*namespace.Class
+
+// newClassIndex is all sorted by id.
+func newClassIndex(all []*namespace.Class) classIndex {
+	ix := classIndex(slices.Clone(all))
+	slices.SortFunc(ix, func(a, b *namespace.Class) int { return slices.Compare(a.ID, b.ID) })
+	return ix
+}
+
+// under calls f with each class whose id begins with id, in id order.
+func (ix classIndex) under(id namespace.ClassID, f func(*namespace.Class)) {
+	i, _ := slices.BinarySearchFunc(ix, id, func(c *namespace.Class, id namespace.ClassID) int { return slices.Compare(c.ID, id) })
+	for ; i < len(ix) && len(ix[i].ID) >= len(id) && slices.Equal(ix[i].ID[:len(id)], id); i++ {
+		f(ix[i])
+	}
+}
+
+// hotKey stands for the open peer sets: which they are, not the hot pane's version, which moves
+// at every reading (its rows drawn again), so that the shown classes were worked out again at
+// every reading (a sixth of a processor for a fleet of 1,000 hosts at 100 ms, issue 40).
+func (m *Model) hotKey() uintptr {
+	var k uintptr
+	for _, e := range m.hot.Entries() {
+		k = k*31 + uintptr(unsafe.Pointer(e))
+	}
+	return k
 }
 
 // resubscribe brings the subscription in line with what is on screen. When a class comes on
@@ -152,8 +182,8 @@ func (m *Model) resubscribe() tea.Cmd {
 	if !ok || m.sub == nil {
 		return nil
 	}
-	key := subKey{overview: m.ov != nil && m.ov.on, sel: m.sel.Ctx, insp: m.insp.ref.Ctx, hot: int(m.hot.ver), gen: m.reg.Generation(),
-		tree: [3]int{m.tree.offset, m.tree.h, m.tree.w}, w: m.w}
+	key := subKey{overview: m.ov != nil && m.ov.on, sel: m.sel.Ctx, insp: m.insp.ref.Ctx, hot: m.hotKey(), gen: m.reg.Generation(),
+		tree: [3]int{m.tree.offset, m.tree.h, m.tree.w}, w: m.w, hostsTop: m.hostsOnScreen()}
 	if key == m.sub.key && m.sub.cancel != nil {
 		return nil
 	}
@@ -164,8 +194,12 @@ func (m *Model) resubscribe() tea.Cmd {
 		want = slices.DeleteFunc(slices.Clone(want), func(c *namespace.Class) bool { return c == partial })
 	}
 	changed, stale := len(want) != len(m.sub.classes) || partial != m.sub.partial, false
+	had := make(map[*namespace.Class]bool, len(m.sub.classes)) // a thousand hosts' classes: no search of a list each
+	for _, c := range m.sub.classes {
+		had[c] = true
+	}
 	for _, c := range append(want, partial) {
-		if c != nil && !slices.Contains(m.sub.classes, c) && c != m.sub.partial {
+		if c != nil && !had[c] && c != m.sub.partial {
 			changed = true
 			stale = stale || m.staleIn(c)
 		}

@@ -71,13 +71,38 @@ func colRaw(c *pcpCol, val pmproxy.Value) ns.Raw {
 	return pcpRaw(val, c.typ, c.mult)
 }
 
+// holder is a recorded host's source (an archive, a host's series) that says which metrics
+// it holds: pmlogger logs what its configuration names.
+type holder interface{ holds(name string) bool }
+
+// holds says the archive logged the metric.
+func (x *archiveContext) holds(name string) bool { return x.byName[name] != nil }
+
+// holds says the host's series hold the metric (the mapping's metrics are resolved when the
+// series are opened, so this reads what is there).
+func (x *seriesContext) holds(name string) bool {
+	if !x.s.known[name] {
+		return false
+	}
+	x.s.mu.Lock()
+	m := x.s.metrics[name]
+	x.s.mu.Unlock()
+	if m == nil {
+		return false
+	}
+	_, ok := m.desc[x.i]
+	return ok
+}
+
 // liveOnlyOut leaves out of an archive's or a series' host the classes read from a live pmcd
-// only (schema.PMDAClass.LiveOnly: the processes), with the classes above them, and the
-// metrics they alone read: a replay's overview never shows a process table that waits forever.
-func liveOnlyOut(decl []*ns.Class, classes []pcpClass, names []string) ([]*ns.Class, []pcpClass, []string) {
+// unless recorded (schema.PMDAClass.LiveOnly: the processes), with the classes above them, and
+// the metrics they alone read: a class is kept where its source holds any of its metrics (an
+// archive that logged proc.*, series loaded from one, issue 40 item 5), so a replay's overview
+// never shows a process table that waits forever for metrics never recorded.
+func liveOnlyOut(decl []*ns.Class, classes []pcpClass, names []string, src holder) ([]*ns.Class, []pcpClass, []string) {
 	var out []ns.ClassID
 	for _, pc := range classes {
-		if pc.LiveOnly {
+		if pc.LiveOnly && !holdsAny(src, pc) {
 			out = append(out, pc.Class.ID)
 		}
 	}
@@ -93,6 +118,19 @@ func liveOnlyOut(decl []*ns.Class, classes []pcpClass, names []string) ([]*ns.Cl
 		return false
 	}
 	decl = slices.DeleteFunc(slices.Clone(decl), gone)
-	classes = slices.DeleteFunc(slices.Clone(classes), func(pc pcpClass) bool { return pc.LiveOnly })
+	classes = slices.DeleteFunc(slices.Clone(classes), func(pc pcpClass) bool { return gone(pc.Class) })
 	return decl, classes, metricsOf(classes, func(int) bool { return true })
+}
+
+// holdsAny says src holds any metric of the class (a nil src none).
+func holdsAny(src holder, pc pcpClass) bool {
+	if src == nil {
+		return false
+	}
+	for _, n := range metricsOf([]pcpClass{pc}, func(int) bool { return true }) {
+		if src.holds(n) {
+			return true
+		}
+	}
+	return false
 }

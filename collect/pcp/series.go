@@ -350,6 +350,11 @@ func seriesValue(inst int64, text, typ string) pmproxy.Value {
 		if f, err := strconv.ParseFloat(text, 64); err == nil {
 			return pmproxy.Float(inst, f)
 		}
+	case "string":
+		// pmseries stores a string in double quotes ("sh"): the value is what is inside.
+		if len(text) >= 2 && text[0] == '"' && text[len(text)-1] == '"' {
+			text = text[1 : len(text)-1]
+		}
 	}
 	return pmproxy.Value{Instance: inst, Text: strings.Clone(text)}
 }

@@ -271,7 +271,8 @@ func (h *pcpHost) declare(ncpu int, mem uint64) {
 		decl, classes, names = sharedPCPMapping(ncpu, mem)
 	}
 	if h.recorded {
-		decl, classes, names = liveOnlyOut(decl, classes, names)
+		src, _ := h.x.(holder)
+		decl, classes, names = liveOnlyOut(decl, classes, names, src)
 	}
 	if h.fleet {
 		decl = reroot(decl, h.asn, h.host)

@@ -16,7 +16,8 @@ import (
 // gives a client over TCP that has not authenticated "No permission" for proc.psinfo.* and the
 // like, so an empty Proc class is never taken for a host with no processes.
 const ProcDenied = "pmcd's proc PMDA serves processes only to clients it trusts: on that host, run pmdaproc with -A " +
-	"in pmcd.conf (the line `proc 3 pipe binary ... pmdaproc -d 3 -A`, then restart pmcd), or have pmcd authenticate its clients (SASL)"
+	"in pmcd.conf (the line `proc 3 pipe binary ... pmdaproc -d 3 -A`, then restart pmcd), or read it on that host over pmcd's Unix socket " +
+	"(--hosts local:), or have pmcd authenticate its clients (SASL)"
 
 // procPMDA binds the Proc datums to the proc PMDA's metrics. The first, CPU time in user mode,
 // names the instances; proc.psinfo.start_time (milliseconds after boot) is each instance's
