@@ -152,9 +152,13 @@ func (m *Model) overviewProcs(w, h int) []ovLine {
 	return sideBySide(blocks, colW)
 }
 
-// overviewProcsHeight is how many lines overviewProcs(w, h) gives, without making them: a
-// title and a header a ranking, and as many processes as the longest ranking has.
+// overviewProcsHeight is how many lines overviewProcs(w, h) gives, without making them on one
+// host: a title and a header a ranking, and as many processes as the longest ranking has.
 func (m *Model) overviewProcsHeight(w, h int) int {
+	if m.fleetOnly() {
+		// Every host's processes ranked together: their height is the block's, drawn to learn it.
+		return len(m.overviewFleetProcs(w, h))
+	}
 	pc := m.procClass()
 	if pc == nil || h < 3 || m.snap == nil {
 		return 0
