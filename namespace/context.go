@@ -190,7 +190,16 @@ func (c *Context) StatASN(d *Datum) uint16 {
 	return uint16(d.ID.Low())
 }
 
+// addChild makes k a subcontext of c, in its place among the children.
 func (c *Context) addChild(k *Context) {
+	ks := c.adopt(k)
+	i, _ := slices.BinarySearchFunc(ks.children, k, childOrder)
+	ks.children = slices.Insert(ks.children, i, k)
+}
+
+// adopt gives k c as its parent and puts it in c's names and numbers; its place among c's
+// ordered children is addChild's or settle's to give.
+func (c *Context) adopt(k *Context) *ctxKids {
 	k.parent = c
 	k.keepPath()
 	ks := c.own()
@@ -202,10 +211,10 @@ func (c *Context) addChild(k *Context) {
 	if k.ASN != 0 {
 		ks.byASN[k.ASN] = k
 	}
-	i, _ := slices.BinarySearchFunc(ks.children, k, childOrder)
-	ks.children = slices.Insert(ks.children, i, k)
+	return ks
 }
 
+// removeChild takes k from c's subcontexts at once.
 func (c *Context) removeChild(k *Context) {
 	ks := c.forget(k)
 	if i, found := slices.BinarySearchFunc(ks.children, k, childOrder); found && ks.children[i] == k {
@@ -239,17 +248,7 @@ func childOrder(a, b *Context) int {
 // addChildLater is addChild for a Sync: k has its names and number at once, and its place among
 // the children when settle runs. It reports whether c had no change waiting before.
 func (c *Context) addChildLater(k *Context) (first bool) {
-	k.parent = c
-	k.keepPath()
-	ks := c.own()
-	if ks.byName == nil {
-		ks.byName = map[string]*Context{}
-		ks.byASN = map[uint16]*Context{}
-	}
-	ks.byName[k.Name] = k
-	if k.ASN != 0 {
-		ks.byASN[k.ASN] = k
-	}
+	ks := c.adopt(k)
 	ks.added = append(ks.added, k)
 	first, ks.unsettled = !ks.unsettled, true
 	return first
