@@ -83,20 +83,7 @@ func TestFleetProcesses(t *testing.T) {
 	time.Sleep(300 * time.Millisecond) // the proc PMDA lists it at its next refresh
 
 	// The ranking, while the loop spins.
-	var out bytes.Buffer
-	err := Hot(context.Background(), HotOptions{Common: Common{HostList: hosts, Fleet: true, JSON: true}, Grandparent: "*/Proc", Stat: "cpu",
-		Max: 50, Feed: "threshold", Interval: time.Second, Count: 3}, RealEnv(), &out)
-	if err != nil {
-		t.Fatalf("hot: %v\n%s", err, out.String())
-	}
-	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	var r struct {
-		Sets []hotJSON `json:"sets"`
-	}
-	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &r); err != nil || len(r.Sets) != 1 {
-		t.Fatalf("%v: %s", err, lines[len(lines)-1])
-	}
-	set := r.Sets[0]
+	set, last := hotProcesses(t, Common{HostList: hosts, Fleet: true, JSON: true}, 50, 3)
 	want := fmt.Sprintf("open/Proc/%d", pid)
 	// The machine is shared (go test runs other packages' tests beside this one, a compiler may
 	// run with more than one thread), so how much processor the loop gets, and so its rank, is
@@ -108,14 +95,14 @@ func TestFleetProcesses(t *testing.T) {
 			at = i
 		}
 		if i > 0 && (it.Value == nil || set.Items[i-1].Value == nil || *it.Value > *set.Items[i-1].Value) {
-			t.Errorf("not in order at %d: %s", i, lines[len(lines)-1])
+			t.Errorf("not in order at %d: %s", i, last)
 		}
 		if strings.HasPrefix(strings.TrimPrefix(it.Path, "/"), "closed/") {
 			t.Errorf("a process of the host that denies access: %+v", it)
 		}
 	}
 	if at < 0 || set.Items[at].Label != "sh" || set.Items[at].Value == nil || *set.Items[at].Value <= 0 {
-		t.Errorf("the busy loop %s is not ranked: %s", want, lines[len(lines)-1])
+		t.Errorf("the busy loop %s is not ranked: %s", want, last)
 	}
 	for _, s := range []string{"No permission", "PM_ERR_PERMISSION", "pmdaproc with -A", closed.Hostspec()} {
 		if !strings.Contains(set.Error, s) {
@@ -192,31 +179,41 @@ func TestFleetProcessesThroughProxy(t *testing.T) {
 	hosts := []pcp.Host{{Name: "open", Spec: open.Hostspec()}, {Name: "closed", Spec: closed.Hostspec()}}
 	pid := busyLoop(t)
 	time.Sleep(300 * time.Millisecond)
-	var out bytes.Buffer
-	err := Hot(context.Background(), HotOptions{Common: Common{Source: open.URL(), HostList: hosts, Fleet: true, JSON: true}, Grandparent: "*/Proc",
-		Stat: "cpu", Max: 50, Feed: "threshold", Interval: time.Second, Count: 4}, RealEnv(), &out)
-	if err != nil {
-		t.Fatalf("hot: %v\n%s", err, out.String())
-	}
-	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	var r struct {
-		Sets []hotJSON `json:"sets"`
-	}
-	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &r); err != nil || len(r.Sets) != 1 {
-		t.Fatalf("%v: %s", err, lines[len(lines)-1])
-	}
+	set, last := hotProcesses(t, Common{Source: open.URL(), HostList: hosts, Fleet: true, JSON: true}, 50, 4)
 	want, at := fmt.Sprintf("open/Proc/%d", pid), -1
-	for i, it := range r.Sets[0].Items {
+	for i, it := range set.Items {
 		if it.Name == want {
 			at = i
 		}
 	}
-	if at < 0 || r.Sets[0].Items[at].Value == nil || *r.Sets[0].Items[at].Value <= 0 {
-		t.Errorf("the busy loop %s is not ranked (a loaded machine decides its share, not its presence): %s", want, lines[len(lines)-1])
+	if at < 0 || set.Items[at].Value == nil || *set.Items[at].Value <= 0 {
+		t.Errorf("the busy loop %s is not ranked (a loaded machine decides its share, not its presence): %s", want, last)
 	}
 	for _, s := range []string{"no values", "pmdaproc with -A", closed.Hostspec()} {
-		if !strings.Contains(r.Sets[0].Error, s) {
-			t.Errorf("the error does not say %q: %q", s, r.Sets[0].Error)
+		if !strings.Contains(set.Error, s) {
+			t.Errorf("the error does not say %q: %q", s, set.Error)
 		}
 	}
+}
+
+// hotProcesses ranks the processes of common's hosts by CPU as `hot '*/Proc' cpu --json` does,
+// at a 1 s interval for count readings of max responses each, and returns the last reading's
+// one set and its line.
+func hotProcesses(t *testing.T, common Common, max, count int) (hotJSON, string) {
+	t.Helper()
+	var out bytes.Buffer
+	err := Hot(context.Background(), HotOptions{Common: common, Grandparent: "*/Proc", Stat: "cpu",
+		Max: max, Feed: "threshold", Interval: time.Second, Count: count}, RealEnv(), &out)
+	if err != nil {
+		t.Fatalf("hot: %v\n%s", err, out.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	last := lines[len(lines)-1]
+	var r struct {
+		Sets []hotJSON `json:"sets"`
+	}
+	if err := json.Unmarshal([]byte(last), &r); err != nil || len(r.Sets) != 1 {
+		t.Fatalf("%v: %s", err, last)
+	}
+	return r.Sets[0], last
 }

@@ -3,7 +3,6 @@ package headless
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -24,20 +23,7 @@ func TestProcessesOverTheUnixSocket(t *testing.T) {
 	pid := busyLoop(t)
 	time.Sleep(300 * time.Millisecond) // the proc PMDA lists it at its next refresh
 	hosts := []pcp.Host{{Name: "tcp", Spec: p.Hostspec()}, {Name: "sock", Spec: "unix:" + sock}, {Name: "local", Spec: "local:" + sock}}
-	var out bytes.Buffer
-	err := Hot(context.Background(), HotOptions{Common: Common{HostList: hosts, Fleet: true, JSON: true}, Grandparent: "*/Proc", Stat: "cpu",
-		Max: 200, Feed: "threshold", Interval: time.Second, Count: 2}, RealEnv(), &out)
-	if err != nil {
-		t.Fatalf("hot: %v\n%s", err, out.String())
-	}
-	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	var r struct {
-		Sets []hotJSON `json:"sets"`
-	}
-	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &r); err != nil || len(r.Sets) != 1 {
-		t.Fatalf("%v: %s", err, lines[len(lines)-1])
-	}
-	set := r.Sets[0]
+	set, last := hotProcesses(t, Common{HostList: hosts, Fleet: true, JSON: true}, 200, 2)
 	found := map[string]bool{}
 	for _, it := range set.Items {
 		host, _, _ := strings.Cut(strings.TrimPrefix(it.Path, "/"), "/")
@@ -49,7 +35,7 @@ func TestProcessesOverTheUnixSocket(t *testing.T) {
 		}
 	}
 	if !found["sock"] || !found["local"] {
-		t.Errorf("the busy loop %d is not ranked over the socket (%v): %s", pid, found, lines[len(lines)-1])
+		t.Errorf("the busy loop %d is not ranked over the socket (%v): %s", pid, found, last)
 	}
 	for _, s := range []string{"pcp:tcp:", "No permission"} {
 		if !strings.Contains(set.Error, s) {
