@@ -20,19 +20,11 @@ func TestProcIONotReadWhenNotAsked(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	h, p, now := procHarness(t, dir)
-	opened := map[string]int{}
-	p.openHook = func(path string) error {
-		opened[filepath.Base(path)]++
-		return nil
-	}
-	noIO := make([]bool, len(p.cls.Datums))
-	for i := range noIO {
-		noIO[i] = true
-	}
+	opened := countOpens(p, filepath.Base)
+	noIO := allDatumsBut(p, schema.ProcIOBytesID)
 	for id := schema.ProcRcharID; id <= schema.ProcWriteBytesID; id++ {
 		noIO[id-1] = false
 	}
-	noIO[schema.ProcIOBytesID-1] = false
 	without := collect.Request{Datums: map[*ns.Class][]bool{p.cls: noIO}}
 	procs := []fakeProc{{pid: 50, comm: "db", start: 4, utime: 100, rss: 10}}
 	for i := range 3 {
@@ -123,16 +115,8 @@ func TestProcCgroupReadWhenAsked(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	h, p, now := procHarness(t, dir)
-	opened := map[string]int{}
-	p.openHook = func(path string) error {
-		opened[filepath.Base(path)]++
-		return nil
-	}
-	all := make([]bool, len(p.cls.Datums))
-	for i := range all {
-		all[i] = true
-	}
-	all[schema.ProcCgroupID-1] = false
+	opened := countOpens(p, filepath.Base)
+	all := allDatumsBut(p, schema.ProcCgroupID)
 	writeProcTree(t, dir, []fakeProc{{pid: 60, comm: "web", start: 4, cmdline: "web\x00"}})
 	h.Step(collect.Request{Static: true, Variable: true, Datums: map[*ns.Class][]bool{p.cls: all}})
 	if opened["cgroup"] != 0 || opened["cmdline"] != 1 {
@@ -164,16 +148,8 @@ func TestProcKernelThreadStatusWhenAsked(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	h, p, now := procHarness(t, dir)
-	opened := map[string]int{}
-	p.openHook = func(path string) error {
-		opened[filepath.Base(filepath.Dir(path))+"/"+filepath.Base(path)]++
-		return nil
-	}
-	noCtx := make([]bool, len(p.cls.Datums))
-	for i := range noCtx {
-		noCtx[i] = true
-	}
-	noCtx[schema.ProcVCtxID-1], noCtx[schema.ProcNVCtxID-1] = false, false
+	opened := countOpens(p, func(path string) string { return filepath.Base(filepath.Dir(path)) + "/" + filepath.Base(path) })
+	noCtx := allDatumsBut(p, schema.ProcVCtxID, schema.ProcNVCtxID)
 	without := collect.Request{Datums: map[*ns.Class][]bool{p.cls: noCtx}}
 	procs := []fakeProc{{pid: 3, comm: "kworker/0:0", start: 1, kthread: true}, {pid: 70, comm: "app", start: 9, uid: 1000}}
 	run := uint64(100)
@@ -210,4 +186,26 @@ func TestProcKernelThreadStatusWhenAsked(t *testing.T) {
 	if v := h.Value("Proc/3/vctxsw"); v.State == ns.Unavailable {
 		t.Errorf("kernel thread's switches asked for = %+v, want read", v)
 	}
+}
+
+// countOpens counts the files p opens, each under the name key gives its path.
+func countOpens(p *procProvider, key func(path string) string) map[string]int {
+	opened := map[string]int{}
+	p.openHook = func(path string) error {
+		opened[key(path)]++
+		return nil
+	}
+	return opened
+}
+
+// allDatumsBut is a request for every datum of p's class but the ones named by their ids.
+func allDatumsBut(p *procProvider, ids ...int) []bool {
+	want := make([]bool, len(p.cls.Datums))
+	for i := range want {
+		want[i] = true
+	}
+	for _, id := range ids {
+		want[id-1] = false
+	}
+	return want
 }
