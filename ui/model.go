@@ -236,7 +236,7 @@ var paneByName = map[string]paneID{"tree": paneTree, "values": paneValues, "hots
 
 // Init starts the first collection and the tick chain.
 func (m Model) Init() tea.Cmd {
-	return tea.Batch(m.firstSampleCmd(), tickCmd(m.after, firstBeat(m.interval), m.tickSeq))
+	return tea.Batch(sampleCmd(m.ctx, m.src, m.now), tickCmd(m.after, firstBeat(m.interval), m.tickSeq))
 }
 
 // Update routes one message (see the rules at the top of this file). A panic is caught, recorded

@@ -55,19 +55,8 @@ func Run(ctx context.Context, src Sampler, opts Options) (err error) {
 		defer f.Close()
 		opts.Debug = f
 	}
-	now := opts.Now
-	if now == nil {
-		now = time.Now
-	}
-	// The first collection runs while the model and the terminal are set up; a replay's is
-	// taken as before, once the model has it paused at its start (TestSmokeReplay saw a
-	// replay's early reading leave the screen blank, once in several runs under -race).
-	var early <-chan tea.Msg
-	if _, replay := src.(replayer); !replay {
-		early = earlySample(ctx, src, now)
-	}
 	m := New(src, opts)
-	m.ctx, m.early = ctx, early
+	m.ctx = ctx
 	scr, err := screen.Open(fps(opts.FPS))
 	if err != nil {
 		return err

@@ -159,27 +159,5 @@ type tickChain struct {
 	// for a class that came on screen, not by the tick chain.
 	lastStart time.Time
 	extra     bool
-	retried   bool           // the last collection was a retry of a slow one (DCI-RET-2): never twice
-	early     <-chan tea.Msg // the first collection, started by Run before the screen (earlySample)
-}
-
-// earlySample starts the first collection at once, off the UI goroutine, and returns where its
-// result will be: Run starts it before it sets up the model and the terminal, so the two overlap
-// (issue 38 item 5: the first frame with data waited for one and then the other). It reads what
-// the first collection read when Init started it: every class but the on-demand ones, since the
-// model subscribes to what it shows only once it takes in a message (resubscribe).
-func earlySample(ctx context.Context, src Sampler, now func() time.Time) <-chan tea.Msg {
-	ch := make(chan tea.Msg, 1)
-	go func() { ch <- sampleCmd(ctx, src, now)() }()
-	return ch
-}
-
-// firstSampleCmd is the first collection's command: the one Run started early when there is
-// one, else one started now.
-func (m Model) firstSampleCmd() tea.Cmd {
-	if m.early == nil {
-		return sampleCmd(m.ctx, m.src, m.now)
-	}
-	ch := m.early
-	return func() tea.Msg { return <-ch }
+	retried   bool // the last collection was a retry of a slow one (DCI-RET-2): never twice
 }
