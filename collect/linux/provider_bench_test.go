@@ -102,17 +102,11 @@ func BenchmarkGopsutilPlatform(b *testing.B) {
 }
 
 func BenchmarkGopsutilHostInfo(b *testing.B) {
-	benchGopsutil(b, func(ctx context.Context) error {
-		_, err := host.InfoWithContext(ctx)
-		return err
-	})
+	benchGopsutil(b, func(ctx context.Context) error { return errOf(host.InfoWithContext(ctx)) })
 }
 
 func BenchmarkGopsutilSwapMemory(b *testing.B) {
-	benchGopsutil(b, func(ctx context.Context) error {
-		_, err := mem.SwapMemoryWithContext(ctx)
-		return err
-	})
+	benchGopsutil(b, func(ctx context.Context) error { return errOf(mem.SwapMemoryWithContext(ctx)) })
 }
 
 func BenchmarkRawMemCollect(b *testing.B) { benchCollect(b, Providers(Options{})[1:2]) }
@@ -120,10 +114,7 @@ func BenchmarkRawMemCollect(b *testing.B) { benchCollect(b, Providers(Options{})
 // BenchmarkGopsutilInterfaces is one netlink dump of every interface with its addresses, what
 // the net provider does for IPv4 addresses when SV_VARIABLE data is due.
 func BenchmarkGopsutilInterfaces(b *testing.B) {
-	benchGopsutil(b, func(ctx context.Context) error {
-		_, err := gnet.InterfacesWithContext(ctx)
-		return err
-	})
+	benchGopsutil(b, func(ctx context.Context) error { return errOf(gnet.InterfacesWithContext(ctx)) })
 }
 
 // BenchmarkReadIPv4All asks for each interface's addresses one by one, the raw layer's way.
