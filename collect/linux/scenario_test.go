@@ -21,9 +21,7 @@ import (
 // volatile data at t1, as the sampler asks) and returns the harness.
 func twoStep(t *testing.T, scenario string, showLoop bool) *collecttest.Harness {
 	t.Helper()
-	provs := treeProviders(t, scenario, "t0", showLoop)
-	h := collecttest.NewHarness(t, provs)
-	h.Step(collect.Request{Static: true, Variable: true})
+	h, provs := treeHarness(t, scenario, showLoop)
 	pointAt(t, provs, filepath.Join("testdata", scenario, "t1"))
 	h.Step(collect.Request{})
 	return h
@@ -78,9 +76,7 @@ func TestScenarioDecrease64(t *testing.T) {
 // the name space (partition first, as it nests under the disk) and sda keeps its rates.
 func TestScenarioDiskRemoved(t *testing.T) {
 	t.Parallel()
-	provs := treeProviders(t, "disk_removed", "t0", false)
-	h := collecttest.NewHarness(t, provs)
-	h.Step(collect.Request{Static: true, Variable: true})
+	h, provs := treeHarness(t, "disk_removed", false)
 	if _, err := h.Reg.Lookup(nil, "Disk/sdb/sdb1/reads"); err != nil {
 		t.Fatalf("t0: %v", err)
 	}
@@ -162,8 +158,7 @@ func TestScenarioIfAdded(t *testing.T) {
 // numbers; the good lines still produce instances and values in the reading.
 func TestScenarioMalformed(t *testing.T) {
 	t.Parallel()
-	h := collecttest.NewHarness(t, treeProviders(t, "malformed", "t0", false))
-	h.Step(collect.Request{Static: true, Variable: true})
+	h, _ := treeHarness(t, "malformed", false)
 	type want struct {
 		class string
 		names []string
@@ -391,8 +386,7 @@ func TestReadOnlyDevice(t *testing.T) {
 // request asks for them, and skipped otherwise (DCI4-DESC-3); volatile ones always.
 func TestVolatility(t *testing.T) {
 	t.Parallel()
-	h := collecttest.NewHarness(t, treeProviders(t, "basic", "t0", false))
-	h.Step(collect.Request{Static: true, Variable: true})
+	h, _ := treeHarness(t, "basic", false)
 	h.Step(collect.Request{})
 	host := h.Reading("5")
 	for _, id := range []int{schema.HostNameID, schema.HostReleaseID, schema.HostBootID, schema.HostHundredID} {
