@@ -55,7 +55,7 @@ type diskSynth struct {
 	roList           string
 }
 
-func (d *diskSynth) init(s *Synthetic) {
+func (d *diskSynth) init(s *Synthetic) []*ns.Class {
 	d.top, d.disk, d.part = schema.DiskClasses()
 	d.parts = s.opt.Parts
 	ids := make([]ns.DatumID, len(schema.DiskWriteIDs))
@@ -67,6 +67,7 @@ func (d *diskSynth) init(s *Synthetic) {
 	for range s.opt.Disks {
 		d.add(s)
 	}
+	return []*ns.Class{d.top, d.disk, d.part}
 }
 
 // sdName is the kernel's name for the n-th sd disk: sda..sdz, sdaa..sdzz, sdaaa...
@@ -179,7 +180,8 @@ func (sd *synthDisk) advance(r *rng, scale, dt float64) (delta [schema.DiskFMsID
 	return delta
 }
 
-func (d *diskSynth) collect(p *synthProvider, seed uint64, tick int, dt float64, now time.Time, req collect.Request) []collect.ClassReading {
+func (d *diskSynth) collect(at synthTick) []collect.ClassReading {
+	p, seed, tick, dt, now, req := at.p, at.seed, at.tick, at.dt, at.now, at.req
 	for _, sd := range d.disks {
 		r := newRNG(seed, rngKey(SynthDisk, uint64(sd.index), tick))
 		delta := sd.advance(&r, 1, dt)
