@@ -113,12 +113,16 @@ func (d *diskSynth) add(s *Synthetic) {
 	d.dirty = true
 }
 
-func (d *diskSynth) remove(i int) {
-	if i < 0 || i >= len(d.disks) {
-		return
+func (d *diskSynth) remove(i int) { d.dirty = removeAt(&d.disks, i) || d.dirty }
+
+// removeAt drops (*s)[i] and reports whether there was one: a scripted removal of a device
+// that is not there does nothing.
+func removeAt[T any](s *[]T, i int) bool {
+	if i < 0 || i >= len(*s) {
+		return false
 	}
-	d.disks = append(d.disks[:i], d.disks[i+1:]...)
-	d.dirty = true
+	*s = append((*s)[:i], (*s)[i+1:]...)
+	return true
 }
 
 func (d *diskSynth) restart() {

@@ -70,13 +70,7 @@ func (n *netSynth) add(s *Synthetic) {
 	n.dirty = true
 }
 
-func (n *netSynth) remove(i int) {
-	if i < 0 || i >= len(n.nics) {
-		return
-	}
-	n.nics = append(n.nics[:i], n.nics[i+1:]...)
-	n.dirty = true
-}
+func (n *netSynth) remove(i int) { n.dirty = removeAt(&n.nics, i) || n.dirty }
 
 func (n *netSynth) restart() {
 	for _, nic := range n.nics {
