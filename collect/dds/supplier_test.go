@@ -284,11 +284,14 @@ func TestDDSGoAway(t *testing.T) {
 	}
 }
 
-func writeProgram(t *testing.T, dir, name, script string) {
+// writeProgram writes dir/name, a shell script running script, and returns its path.
+func writeProgram(t *testing.T, dir, name, script string) string {
 	t.Helper()
-	if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"+script), 0o755); err != nil {
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte("#!/bin/sh\n"+script), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	return path
 }
 
 // Programs: run without a shell of ours, killed at their deadline; garbage and endless output are
