@@ -100,9 +100,8 @@ type cgroupProvider struct {
 func newCgroupProvider(r roots, boot *bootClock, ncpu int) *cgroupProvider {
 	p := &cgroupProvider{base: base{roots: r, now: time.Now, boot: boot}, names: map[string]string{}, devNames: map[uint64]string{}}
 	p.top, p.grp, p.dev = schema.CGroupClasses(ncpu)
-	p.decl = []*ns.Class{p.top, p.grp, p.dev}
-	p.sup = schema.Supplier(schema.HandleCGroup, schema.CGroupModule, schema.CGroupTitle, "Control groups: CPU, memory, I/O and pressure of services and containers",
-		ns.SPTGeneralSupplier, p.Classes())
+	p.declare(schema.HandleCGroup, schema.CGroupModule, schema.CGroupTitle, "Control groups: CPU, memory, I/O and pressure of services and containers",
+		ns.SPTGeneralSupplier, p.top, p.grp, p.dev)
 	return p
 }
 

@@ -246,9 +246,8 @@ func newFSProvider(r roots, boot *bootClock, showAll bool) *fsProvider {
 		p.statfs = func(string) (unix.Statfs_t, error) { return unix.Statfs_t{}, errNotLive }
 	}
 	p.top, p.fsc = schema.FSClasses()
-	p.decl = []*ns.Class{p.top, p.fsc}
-	p.sup = schema.Supplier(schema.HandleFS, schema.FSModule, schema.FSTitle, "Mounted file systems: sizes and inodes (df), from mountinfo and statfs",
-		ns.SPTGeneralSupplier, p.Classes())
+	p.declare(schema.HandleFS, schema.FSModule, schema.FSTitle, "Mounted file systems: sizes and inodes (df), from mountinfo and statfs",
+		ns.SPTGeneralSupplier, p.top, p.fsc)
 	return p
 }
 

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"dcimon/collect"
+	"dcimon/collect/schema"
 	"dcimon/namespace"
 )
 
@@ -29,6 +30,13 @@ func (b *base) Supplier() namespace.Supplier { return b.sup }
 
 // Classes declares the provider's classes, parents before children.
 func (b *base) Classes() []*namespace.Class { return b.decl }
+
+// declare records the provider's classes, parents before children, and its supplier record
+// (schema.Supplier) over them: what every provider's constructor ends with.
+func (b *base) declare(handle uint32, module, title, desc string, typ namespace.SupplierType, classes ...*namespace.Class) {
+	b.decl = classes
+	b.sup = schema.Supplier(handle, module, title, desc, typ, classes)
+}
 
 // context points ctx at the provider's roots (house style rule 3).
 func (b *base) context(ctx context.Context) context.Context { return b.env.with(ctx, b.roots) }

@@ -122,9 +122,8 @@ func newNUMAProvider(r roots, boot *bootClock, memTotal uint64, absent string) *
 	p := &numaProvider{base: base{roots: r, now: time.Now, boot: boot}, files: map[uint64]*[2]attrFile{}}
 	p.top, p.node = schema.NUMAClasses(memTotal)
 	notApplicable(absent, p.top, p.node)
-	p.decl = []*ns.Class{p.top, p.node}
-	p.sup = schema.Supplier(schema.HandleNUMA, schema.NUMAModule, schema.NUMATitle, "Memory and allocations per NUMA node, from /sys/devices/system/node",
-		ns.SPTGeneralSupplier, p.Classes())
+	p.declare(schema.HandleNUMA, schema.NUMAModule, schema.NUMATitle, "Memory and allocations per NUMA node, from /sys/devices/system/node",
+		ns.SPTGeneralSupplier, p.top, p.node)
 	return p
 }
 

@@ -111,9 +111,8 @@ func newPressureProvider(r roots, boot *bootClock, absent string) *pressureProvi
 	for i, name := range schema.PSIResources {
 		p.specs = append(p.specs, ns.InstanceSpec{Levels: []uint64{uint64(i)}, OSName: name, ASN: uint16(i + 1)})
 	}
-	p.decl = []*ns.Class{p.top, p.res}
-	p.sup = schema.Supplier(schema.HandlePressure, schema.PressureModule, schema.PressureTitle,
-		"Stall averages and totals of processors, memory and I/O, from /proc/pressure", ns.SPTGeneralSupplier, p.Classes())
+	p.declare(schema.HandlePressure, schema.PressureModule, schema.PressureTitle,
+		"Stall averages and totals of processors, memory and I/O, from /proc/pressure", ns.SPTGeneralSupplier, p.top, p.res)
 	return p
 }
 

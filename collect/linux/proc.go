@@ -118,8 +118,8 @@ func newProcProvider(r roots, boot *bootClock, ncpu int, memTotal uint64) *procP
 	p.top, p.cls = schema.ProcClasses(ncpu, memTotal)
 	p.decl = []*ns.Class{p.top, p.cls}
 	p.users.path = filepath.Join(r.etc, "passwd")
-	p.sup = schema.Supplier(schema.HandleProc, schema.ProcModule, schema.ProcTitle, "Every process: CPU, memory, I/O and context switches, from /proc/PID",
-		ns.SPTGeneralSupplier, p.Classes())
+	p.declare(schema.HandleProc, schema.ProcModule, schema.ProcTitle, "Every process: CPU, memory, I/O and context switches, from /proc/PID",
+		ns.SPTGeneralSupplier, p.decl...)
 	return p
 }
 

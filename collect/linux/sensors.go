@@ -205,8 +205,8 @@ func newSensorsProvider(r roots, boot *bootClock, sc schema.SensorScale) *sensor
 	for k := range schema.SensorKinds {
 		p.kinds[k] = p.decl[2+2*k]
 	}
-	p.sup = schema.Supplier(schema.HandleSensors, schema.SensorsModule, schema.SensorsTitle, "Temperatures, fan speeds and voltages, from /sys/class/hwmon",
-		ns.SPTGeneralSupplier, p.Classes())
+	p.declare(schema.HandleSensors, schema.SensorsModule, schema.SensorsTitle, "Temperatures, fan speeds and voltages, from /sys/class/hwmon",
+		ns.SPTGeneralSupplier, p.decl...)
 	return p
 }
 

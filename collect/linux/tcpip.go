@@ -160,9 +160,8 @@ func newTCPIPProvider(r roots, boot *bootClock) *tcpipProvider {
 	p.files = map[string]*attrFile{"snmp": {}, "netstat": {}, "sockstat": {}}
 	p.buf = make([]byte, 64<<10)
 	p.ip, p.tcp, p.udp = schema.TCPIPClasses()
-	p.decl = []*ns.Class{p.ip, p.tcp, p.udp}
-	p.sup = schema.Supplier(schema.HandleTCPIP, schema.TCPIPModule, schema.TCPIPTitle,
-		"IP, TCP and UDP counters of the network stack, from /proc/net/snmp, netstat and sockstat", ns.SPTNetworkProtocol, p.Classes())
+	p.declare(schema.HandleTCPIP, schema.TCPIPModule, schema.TCPIPTitle,
+		"IP, TCP and UDP counters of the network stack, from /proc/net/snmp, netstat and sockstat", ns.SPTNetworkProtocol, p.ip, p.tcp, p.udp)
 	return p
 }
 
