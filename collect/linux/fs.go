@@ -237,6 +237,7 @@ var errNotLive = errors.New("a tree has no file systems to ask: sizes come from 
 // ones too (--show-loop).
 func newFSProvider(r roots, boot *bootClock, showAll bool) *fsProvider {
 	p := &fsProvider{base: base{roots: r, now: time.Now, boot: boot}, pending: map[uint64]*fsCall{}, showAll: showAll}
+	p.collectLocked = p.collect
 	p.statfs = func(path string) (unix.Statfs_t, error) {
 		var st unix.Statfs_t
 		err := unix.Statfs(path, &st)
@@ -251,14 +252,9 @@ func newFSProvider(r roots, boot *bootClock, showAll bool) *fsProvider {
 	return p
 }
 
-// Collect reads the mount table and asks every file system shown for its sizes, all at once,
+// collect reads the mount table and asks every file system shown for its sizes, all at once,
 // each under the deadline.
-func (p *fsProvider) Collect(ctx context.Context, req collect.Request) (collect.Batch, error) {
-	ctx, err := p.begin(ctx)
-	if err != nil {
-		return collect.Batch{}, err
-	}
-	defer p.mu.Unlock()
+func (p *fsProvider) collect(ctx context.Context, req collect.Request) (collect.Batch, error) {
 	if !req.Wants(p.fsc) {
 		return p.batch(p.now()), nil
 	}

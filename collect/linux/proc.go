@@ -115,6 +115,7 @@ type procProvider struct {
 func newProcProvider(r roots, boot *bootClock, ncpu int, memTotal uint64) *procProvider {
 	p := &procProvider{base: base{roots: r, now: time.Now, boot: boot}, pageSize: uint64(os.Getpagesize()),
 		procs: map[uint64]*procEntry{}}
+	p.collectLocked = p.collect
 	p.top, p.cls = schema.ProcClasses(ncpu, memTotal)
 	p.decl = []*ns.Class{p.top, p.cls}
 	p.users.path = filepath.Join(r.etc, "passwd")
@@ -208,13 +209,8 @@ func pidOf(name []byte) (uint64, bool) {
 	return v, v <= 1<<32
 }
 
-// Collect scans the processes when the Proc class is asked for.
-func (p *procProvider) Collect(ctx context.Context, req collect.Request) (collect.Batch, error) {
-	ctx, err := p.begin(ctx)
-	if err != nil {
-		return collect.Batch{}, err
-	}
-	defer p.mu.Unlock()
+// collect scans the processes when the Proc class is asked for.
+func (p *procProvider) collect(ctx context.Context, req collect.Request) (collect.Batch, error) {
 	b := p.batch(time.Time{})
 	if !req.Wants(p.cls) {
 		b.Time = p.now()

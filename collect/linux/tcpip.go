@@ -144,6 +144,7 @@ type tcpipProvider struct {
 
 func newTCPIPProvider(r roots, boot *bootClock) *tcpipProvider {
 	p := &tcpipProvider{base: base{roots: r, now: time.Now, boot: boot}, specs: schema.SingleSpecs(), want: map[string]map[string]int{}}
+	p.collectLocked = p.collect
 	for _, stats := range [][]schema.StackStat{schema.IPStats, schema.TCPStats, schema.UDPStats} {
 		for _, s := range stats {
 			if s.File == "sockstat" {
@@ -165,14 +166,9 @@ func newTCPIPProvider(r roots, boot *bootClock) *tcpipProvider {
 	return p
 }
 
-// Collect reads the three files; a file that cannot be read fails the statistics it feeds, a
+// collect reads the three files; a file that cannot be read fails the statistics it feeds, a
 // field the kernel does not print is not supported.
-func (p *tcpipProvider) Collect(ctx context.Context, req collect.Request) (collect.Batch, error) {
-	ctx, err := p.begin(ctx)
-	if err != nil {
-		return collect.Batch{}, err
-	}
-	defer p.mu.Unlock()
+func (p *tcpipProvider) collect(ctx context.Context, req collect.Request) (collect.Batch, error) {
 	clear(p.have)
 	dir := filepath.Join(rootsFrom(ctx).proc, "net")
 	read := func(name string) ([]byte, string, error) {
