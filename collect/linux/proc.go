@@ -6,6 +6,7 @@ package linux
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -274,7 +275,7 @@ func (p *procProvider) scan(ctx context.Context, req collect.Request) (collect.C
 			delete(p.procs, pid)
 		}
 	}
-	slices.SortFunc(p.order, func(a, b *procEntry) int { return cmpU64(a.pid, b.pid) })
+	slices.SortFunc(p.order, func(a, b *procEntry) int { return cmp.Compare(a.pid, b.pid) })
 	p.specs = p.specs[:0]
 	raw := collect.ReuseRawRows(&p.raw, len(p.order)*nd)
 	for i, e := range p.order {
@@ -282,16 +283,6 @@ func (p *procProvider) scan(ctx context.Context, req collect.Request) (collect.C
 		p.fill(raw[i*nd:(i+1)*nd], e, btime)
 	}
 	return collect.ClassReading{Class: p.cls, Specs: p.specs, Raw: raw, Err: errors.Join(errs...)}, nil
-}
-
-func cmpU64(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // pidScratch is the PID list's buffer, reused.
