@@ -225,7 +225,7 @@ func FuzzParseVMStat(f *testing.F) {
 	addFixtureSeeds(f, "proc/vmstat")
 	f.Add([]byte("pgpgin 18014398509481984\npswpin x\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		dirty := vmStat{present: ^uint32(0)}
+		dirty := vmStat{present: ^uint64(0)}
 		for i := range dirty.v {
 			dirty.v[i] = 99
 		}
