@@ -72,6 +72,16 @@ func TestScenarioDecrease64(t *testing.T) {
 	}
 }
 
+// instanceAttrs are the attributes of the instance at path, by key.
+func instanceAttrs(h *collecttest.Harness, path string) map[string]string {
+	h.T.Helper()
+	attrs := map[string]string{}
+	for _, a := range h.Instance(path).Attrs {
+		attrs[a.Key] = a.Value
+	}
+	return attrs
+}
+
 // TestScenarioDiskRemoved: sdb and its partition go between the captures; they are removed from
 // the name space (partition first, as it nests under the disk) and sda keeps its rates.
 func TestScenarioDiskRemoved(t *testing.T) {
@@ -80,14 +90,7 @@ func TestScenarioDiskRemoved(t *testing.T) {
 	if _, err := h.Reg.Lookup(nil, "Disk/sdb/sdb1/reads"); err != nil {
 		t.Fatalf("t0: %v", err)
 	}
-	in, err := h.Reg.Lookup(nil, "Disk/sdb")
-	if err != nil {
-		t.Fatal(err)
-	}
-	attrs := map[string]string{}
-	for _, a := range in.Ctx.Inst.Attrs {
-		attrs[a.Key] = a.Value
-	}
+	attrs := instanceAttrs(h, "Disk/sdb")
 	if attrs["devno"] != "8:16" || attrs["serial"] != "FAKE-SERIAL-sdb" || attrs["removable"] != "yes" {
 		t.Errorf("sdb attributes %v", attrs)
 	}
@@ -296,19 +299,12 @@ func TestScenarioHostileNames(t *testing.T) {
 	}
 	check(ns.ClassID{schema.NetASN, 2}, hostileNICs)
 	check(ns.ClassID{schema.DiskASN, 2}, []string{"dm-0", "sd\x1b[2Ja", "nvme\xff0n1"})
-	dm, err := h.Reg.Lookup(nil, "Disk/dm-0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	attrs := map[string]string{}
-	for _, a := range dm.Ctx.Inst.Attrs {
-		attrs[a.Key] = a.Value
-	}
+	attrs := instanceAttrs(h, "Disk/dm-0")
 	if attrs["label"] != `my volume \x1b]0;pwned\x07 é` || attrs["serial"] != `Evil Disk \x1b[5mblink\x1b[0m 42` || attrs["serial source"] != "udev ID_SERIAL" {
 		t.Errorf("dm-0 attributes %q", attrs)
 	}
-	if !strings.Contains(dm.Ctx.Inst.Desc, `(my volume \x1b]0;pwned\x07 é)`) {
-		t.Errorf("dm-0 description %q", dm.Ctx.Inst.Desc)
+	if !strings.Contains(h.Instance("Disk/dm-0").Desc, `(my volume \x1b]0;pwned\x07 é)`) {
+		t.Errorf("dm-0 description %q", h.Instance("Disk/dm-0").Desc)
 	}
 	// The host name is a value: its exact bytes travel; the views escape them when showing.
 	if v := h.Value("Host/hostname"); v.S != "evil\x1b]0;owned\x07host" {
