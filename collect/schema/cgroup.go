@@ -75,9 +75,8 @@ func CGroupClasses(ncpu int) (top, grp, dev *ns.Class) {
 		d.DCI4.Size = 256
 		return d
 	}
-	iob := ns.Derived(CGIOBytesID, "io_bytes", ns.DerivedSum2, ns.PMSemCounter, "Storage bytes read and written", CGIORBytesID, CGIOWBytesID).
-		WithScale(0, 100<<20).WithHelp("io_rbytes + io_wbytes: the group's storage traffic, for the busiest groups by I/O.")
-	iob.Source = "derived: SUM(io_rbytes, io_wbytes)"
+	iob := sourced(ns.Derived(CGIOBytesID, "io_bytes", ns.DerivedSum2, ns.PMSemCounter, "Storage bytes read and written", CGIORBytesID, CGIOWBytesID).
+		WithScale(0, 100<<20).WithHelp("io_rbytes + io_wbytes: the group's storage traffic, for the busiest groups by I/O."), "derived: SUM(io_rbytes, io_wbytes)")
 	top = &ns.Class{ID: ns.ClassID{CGroupASN}, Name: "CGroup", Desc: "Control groups", Flags: ns.ClassEnabled,
 		Help: "The control-group hierarchy (services, containers, user sessions) with each group's CPU, memory, I/O and stalls: " +
 			"the unified (v2) hierarchy and the v1 controllers' merged by path. Read only while something shows or ranks them."}

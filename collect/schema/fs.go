@@ -41,12 +41,10 @@ func FSClasses() (top, fsc *ns.Class) {
 		d.DCI4.Size = 256
 		return d
 	}
-	pctUsed := ns.Derived(fsPctUsedID, "%used", ns.DerivedPercent, ns.PMSemInstant, "Share of the space in use (df Use%)", FSUsedID, FSAvailID).
-		WithScale(0, 1).WithHelp("used / (used + avail), as df rounds it: the space an unprivileged user can still write is what counts.")
-	pctUsed.Source = "derived: PERCENT(used, avail)"
-	pctIUsed := ns.Derived(fsPctIUsedID, "%iused", ns.DerivedPercent, ns.PMSemInstant, "Share of the inodes in use (df -i IUse%)", FSIUsedID, FSIFreeID).
-		WithScale(0, 1).WithHelp("iused / (iused + ifree): a file system out of inodes is full however much space it has.")
-	pctIUsed.Source = "derived: PERCENT(iused, ifree)"
+	pctUsed := sourced(ns.Derived(fsPctUsedID, "%used", ns.DerivedPercent, ns.PMSemInstant, "Share of the space in use (df Use%)", FSUsedID, FSAvailID).
+		WithScale(0, 1).WithHelp("used / (used + avail), as df rounds it: the space an unprivileged user can still write is what counts."), "derived: PERCENT(used, avail)")
+	pctIUsed := sourced(ns.Derived(fsPctIUsedID, "%iused", ns.DerivedPercent, ns.PMSemInstant, "Share of the inodes in use (df -i IUse%)", FSIUsedID, FSIFreeID).
+		WithScale(0, 1).WithHelp("iused / (iused + ifree): a file system out of inodes is full however much space it has."), "derived: PERCENT(iused, ifree)")
 	top = &ns.Class{ID: ns.ClassID{fsASN}, Name: "FS", Desc: "Mounted file systems", Flags: ns.ClassEnabled,
 		Help: "Mounted file systems as df shows them: /proc/self/mountinfo, each asked with statfs(2) under a deadline."}
 	fsc = &ns.Class{ID: ns.ClassID{fsASN, 2}, Name: "fs", Desc: "One mounted file system", Flags: ns.ClassEnabled,
