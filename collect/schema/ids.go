@@ -39,6 +39,14 @@ const (
 	HandleCGroup
 )
 
+// variableText is a text datum of up to 256 bytes that changes now and then (SV_VARIABLE): a
+// file system's device or options, a control group's container.
+func variableText(id uint8, name, desc, src, help string) ns.Datum {
+	d := ns.Text(id, name, desc, src).WithVolatility(ns.SVVariable).WithHelp(help)
+	d.DCI4.Size = 256
+	return d
+}
+
 // sourced is d with its source text src: what a derived datum is worked out from, or where an
 // invalid-data list is read.
 func sourced(d ns.Datum, src string) ns.Datum { d.Source = src; return d }
