@@ -19,19 +19,10 @@ func TestSupplierFileAllocations(t *testing.T) {
 	if raceDetector {
 		t.Skip("the race detector allocates on its own")
 	}
-	dir := t.TempDir()
-	p := ddsBenchFile(t, dir, 10, 100)
-	d := New(Options{Dirs: []string{dir}})
-	ps, err := d.Discover(context.Background())
-	if err != nil || len(ps) != 1 {
-		t.Fatal(err, len(ps))
-	}
+	sup, p := collectedSupplier(t, 10, 100)
 	ctx := context.Background()
-	if _, err := ps[0].Collect(ctx, collect.Request{Static: true}); err != nil {
-		t.Fatal(err)
-	}
 	if got := testing.AllocsPerRun(50, func() {
-		if _, err := ps[0].Collect(ctx, collect.Request{}); err != nil {
+		if _, err := sup.Collect(ctx, collect.Request{}); err != nil {
 			t.Fatal(err)
 		}
 	}); got > 9 {
@@ -43,7 +34,7 @@ func TestSupplierFileAllocations(t *testing.T) {
 		if err := os.Chtimes(p, now, now); err != nil {
 			t.Fatal(err)
 		}
-		b, err := ps[0].Collect(ctx, collect.Request{})
+		b, err := sup.Collect(ctx, collect.Request{})
 		if err != nil || len(b.Classes) != 10 {
 			t.Fatal(err, len(b.Classes))
 		}

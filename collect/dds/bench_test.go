@@ -30,23 +30,29 @@ func ddsBenchFile(b testing.TB, dir string, fams, series int) string {
 	return p
 }
 
+// collectedSupplier is the one supplier of a directory holding a file of fams families with
+// series label sets each (ddsBenchFile), after its first collection, and the file's path.
+func collectedSupplier(tb testing.TB, fams, series int) (collect.Provider, string) {
+	dir := tb.TempDir()
+	p := ddsBenchFile(tb, dir, fams, series)
+	ps, err := New(Options{Dirs: []string{dir}}).Discover(context.Background())
+	if err != nil || len(ps) != 1 {
+		tb.Fatal(err, len(ps))
+	}
+	if _, err := ps[0].Collect(context.Background(), collect.Request{Static: true}); err != nil {
+		tb.Fatal(err)
+	}
+	return ps[0], p
+}
+
 // BenchmarkDDSUnchanged is what a file supplier costs at a collection when its file has not
 // changed: one stat (the choice over inotify, issue 18).
 func BenchmarkDDSUnchanged(b *testing.B) {
-	dir := b.TempDir()
-	ddsBenchFile(b, dir, 10, 10)
-	d := New(Options{Dirs: []string{dir}})
-	ps, err := d.Discover(context.Background())
-	if err != nil || len(ps) != 1 {
-		b.Fatal(err, len(ps))
-	}
+	sup, _ := collectedSupplier(b, 10, 10)
 	ctx := context.Background()
-	if _, err := ps[0].Collect(ctx, collect.Request{Static: true}); err != nil {
-		b.Fatal(err)
-	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := ps[0].Collect(ctx, collect.Request{}); err != nil {
+		if _, err := sup.Collect(ctx, collect.Request{}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,8 +1,6 @@
 package dds
 
 import (
-	"context"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -10,8 +8,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"dcimon/supply"
 )
 
 // Issue 41 item 5: a supplier program that double-forks a daemon with setsid (a session and a
@@ -31,14 +27,8 @@ func TestRunProgramEndsSetsidDaemon(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { mine.Process.Kill(); mine.Wait() }()
-	var r reaper
-	if _, err := runProgram(context.Background(), &r, filepath.Join(dir, "p"), "dds:p", 5*time.Second, supply.DefaultLimits); err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(pidFile)
-	if err != nil {
-		t.Fatal(err)
-	}
+	runP(t, dir)
+	data := readAll(t, pidFile)
 	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
 	if err != nil {
 		t.Fatal(err)

@@ -26,6 +26,26 @@ func gone(t *testing.T, arg string) {
 	t.Errorf("still running: %q", testbin.ProcessesWith(arg))
 }
 
+// runP runs the program dir/p once, as a supplier's run does, with a reaper of its own; an
+// error fails the test.
+func runP(t *testing.T, dir string) {
+	t.Helper()
+	var r reaper
+	if _, err := runProgram(context.Background(), &r, filepath.Join(dir, "p"), "dds:p", 5*time.Second, supply.DefaultLimits); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// readAll is the content of the file at path; an error fails the test.
+func readAll(t *testing.T, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
 // uniqueSleep is a sleep duration no other test uses, to find its processes by.
 func uniqueSleep(n int) string { return fmt.Sprintf("%d.%d", 1000+n, os.Getpid()) }
 
@@ -35,10 +55,7 @@ func TestRunProgramLeavesNothing(t *testing.T) {
 	dir := t.TempDir()
 	bg := uniqueSleep(1)
 	writeProgram(t, dir, "p", "sleep "+bg+" &\necho 'up 1'\n")
-	var r reaper
-	if _, err := runProgram(context.Background(), &r, filepath.Join(dir, "p"), "dds:p", 5*time.Second, supply.DefaultLimits); err != nil {
-		t.Fatal(err)
-	}
+	runP(t, dir)
 	gone(t, bg)
 }
 
@@ -85,14 +102,8 @@ func TestProgramEnvironmentMinimal(t *testing.T) {
 	dir := t.TempDir()
 	envFile := filepath.Join(t.TempDir(), "env")
 	writeProgram(t, dir, "p", "env > '"+envFile+"'\necho 'up 1'\n")
-	var r reaper
-	if _, err := runProgram(context.Background(), &r, filepath.Join(dir, "p"), "dds:p", 5*time.Second, supply.DefaultLimits); err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(envFile)
-	if err != nil {
-		t.Fatal(err)
-	}
+	runP(t, dir)
+	data := readAll(t, envFile)
 	env := string(data)
 	for _, bad := range []string{"hunter2", "DCIMON_PCP_PASSWORD", "SOME_TOKEN"} {
 		if strings.Contains(env, bad) {

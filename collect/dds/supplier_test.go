@@ -284,20 +284,30 @@ func TestDDSGoAway(t *testing.T) {
 	}
 }
 
-func writeProgram(t *testing.T, dir, name, script string) {
+// programHarness is newDDSHarness for a test of programs, skipped where there is no /bin/sh to
+// write them in.
+func programHarness(t *testing.T) *ddsHarness {
 	t.Helper()
-	if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"+script), 0o755); err != nil {
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh to write test programs in")
+	}
+	return newDDSHarness(t, 0)
+}
+
+// writeProgram writes dir/name, a shell script running script, and returns its path.
+func writeProgram(t *testing.T, dir, name, script string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte("#!/bin/sh\n"+script), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	return path
 }
 
 // Programs: run without a shell of ours, killed at their deadline; garbage and endless output are
 // errors of that supplier alone, with the line.
 func TestDDSPrograms(t *testing.T) {
-	if _, err := os.Stat("/bin/sh"); err != nil {
-		t.Skip("no /bin/sh to write test programs in")
-	}
-	h := newDDSHarness(t, 0)
+	h := programHarness(t)
 	h.dds.opt.Timeout = time.Second
 	h.dds.opt.Limits = supply.Limits{MaxBytes: 64 << 10, MaxLine: 4096, MaxSeries: 1000} // forever hits it at once, even under -race
 	writeProgram(t, h.dir, "good", "echo '# DCIMON vendor=acme'\necho 'queue_depth{queue=\"q1\"} 4'\n")
@@ -433,10 +443,7 @@ func TestDDSLabelChurnBounded(t *testing.T) {
 // SPMI-DDS-6: a program nobody looks at is run only at the slow pace of unsubscribed classes
 // (every 5 s), not at every collection.
 func TestDDSProgramDemandDriven(t *testing.T) {
-	if _, err := os.Stat("/bin/sh"); err != nil {
-		t.Skip("no /bin/sh to write test programs in")
-	}
-	h := newDDSHarness(t, 0)
+	h := programHarness(t)
 	runs := filepath.Join(t.TempDir(), "runs")
 	writeProgram(t, h.dir, "counted", "echo x >> '"+runs+"'\necho 'up 1'\n")
 	h.tick(time.Second)

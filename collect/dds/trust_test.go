@@ -34,22 +34,13 @@ func TestCheckTrusted(t *testing.T) {
 	uid := trustOwner()
 	base := mkdir(t, filepath.Join(t.TempDir(), "base"), 0o755)
 	good := mkdir(t, filepath.Join(base, "good"), 0o755)
-	prog := filepath.Join(good, "prog")
-	if err := os.WriteFile(prog, []byte("#!/bin/sh\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	prog := writeProgram(t, good, "prog", "")
 	open := mkdir(t, filepath.Join(base, "open"), 0o777)
 	grp := mkdir(t, filepath.Join(base, "grp"), 0o775)
 	sticky := mkdir(t, filepath.Join(base, "sticky"), 0o777|os.ModeSticky)
 	underSticky := mkdir(t, filepath.Join(sticky, "mine"), 0o755)
-	inOpen := filepath.Join(open, "prog")
-	if err := os.WriteFile(inOpen, []byte("#!/bin/sh\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	writable := filepath.Join(good, "writable")
-	if err := os.WriteFile(writable, []byte("#!/bin/sh\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	inOpen := writeProgram(t, open, "prog", "")
+	writable := writeProgram(t, good, "writable", "")
 	if err := os.Chmod(writable, 0o757); err != nil {
 		t.Fatal(err)
 	}
@@ -86,10 +77,7 @@ func TestCheckTrusted(t *testing.T) {
 		}
 	}
 	if os.Geteuid() == 0 {
-		nobody := filepath.Join(good, "nobodys")
-		if err := os.WriteFile(nobody, []byte("#!/bin/sh\n"), 0o755); err != nil {
-			t.Fatal(err)
-		}
+		nobody := writeProgram(t, good, "nobodys", "")
 		if err := os.Chown(nobody, 65534, 65534); err != nil {
 			t.Fatal(err)
 		}
@@ -114,10 +102,7 @@ func monitorRow(h *ddsHarness, module string) (state string, err error) {
 // events say it. Once the permissions are right, they are used: the suppliers are found anew at
 // each discovery.
 func TestDDSRefusesWhatOthersCouldChange(t *testing.T) {
-	if _, err := os.Stat("/bin/sh"); err != nil {
-		t.Skip("no /bin/sh to write test programs in")
-	}
-	h := newDDSHarness(t, 0)
+	h := programHarness(t)
 	ran := filepath.Join(t.TempDir(), "ran")
 	writeProgram(t, h.dir, "loose", "touch '"+ran+"'\necho 'up 1'\n")
 	if err := os.Chmod(filepath.Join(h.dir, "loose"), 0o777); err != nil {
@@ -230,10 +215,7 @@ func TestCheckTrustedJudgesEveryLink(t *testing.T) {
 	sup := mkdir(t, filepath.Join(base, "suppliers.d"), 0o755)
 	sticky := mkdir(t, filepath.Join(base, "tmp"), 0o777|os.ModeSticky)
 	bin := mkdir(t, filepath.Join(base, "bin"), 0o755)
-	prog := filepath.Join(bin, "prog")
-	if err := os.WriteFile(prog, []byte("#!/bin/sh\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	prog := writeProgram(t, bin, "prog", "")
 	evil, planted := filepath.Join(sup, "evil"), filepath.Join(sticky, "prog")
 	for link, target := range map[string]string{evil: planted, planted: prog} {
 		if err := os.Symlink(target, link); err != nil {

@@ -2,6 +2,7 @@ package linux
 
 import (
 	"context"
+	"errors"
 	"os"
 	"syscall"
 	"testing"
@@ -24,16 +25,73 @@ func skipWithoutProc(b *testing.B) {
 	}
 }
 
+// benchLive times op, one call an iteration, on the live host; its first error fails the
+// benchmark. What op reuses from one call to the next is declared by the caller, before.
+func benchLive(b *testing.B, op func() error) {
+	skipWithoutProc(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := op(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// benchGopsutil is benchLive for a gopsutil call, given the context gopsutil reads the host with.
+func benchGopsutil(b *testing.B, op func(ctx context.Context) error) {
+	ctx := gopsutilContext(context.Background())
+	benchLive(b, func() error { return op(ctx) })
+}
+
+// benchParse times parse over the basic fixture's file at path, so that it does not depend on the
+// host.
+func benchParse(b *testing.B, path string, parse func(data []byte) error) {
+	data := readFixture(b, path)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if err := parse(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// benchFloor parses /proc/stat, diskstats and net/dev, as read, into reused storage: the part
+// BenchmarkFloor and BenchmarkFloorKept share; they differ in how read gets the bytes.
+func benchFloor(b *testing.B, read func(path string) []byte) {
+	var st procStat
+	var ds []diskStat
+	var nd []netDevStat
+	benchLive(b, func() error {
+		if err := parseStat("/proc/stat", read("/proc/stat"), &st); err != nil {
+			return err
+		}
+		var err error
+		if ds, err = parseDiskstats("/proc/diskstats", read("/proc/diskstats"), ds, 0); err != nil {
+			return err
+		}
+		nd, err = parseNetDev("/proc/net/dev", read("/proc/net/dev"), nd)
+		return err
+	})
+}
+
+// errOf is the error of a call whose value the benchmark does not need.
+func errOf[T any](_ T, err error) error { return err }
+
+// nonEmpty is err, or an error when a call that must find something found n == 0 things.
+func nonEmpty(n int, err error) error {
+	if err == nil && n == 0 {
+		return errors.New("found nothing")
+	}
+	return err
+}
+
 // BenchmarkFloor is the least any CPU+disk+net sample can cost: open, read and close the three files
 // with bare system calls into one buffer, and parse them into reused storage. Its only allocations are
 // the three path conversions of syscall.Open.
 func BenchmarkFloor(b *testing.B) {
-	skipWithoutProc(b)
 	buf := make([]byte, 1<<20)
-	var st procStat
-	var ds []diskStat
-	var nd []netDevStat
-	read := func(path string) []byte {
+	benchFloor(b, func(path string) []byte {
 		fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 		if err != nil {
 			b.Fatal(err)
@@ -54,20 +112,7 @@ func BenchmarkFloor(b *testing.B) {
 		}
 		syscall.Close(fd)
 		return buf[:n]
-	}
-	b.ReportAllocs()
-	for b.Loop() {
-		if err := parseStat("/proc/stat", read("/proc/stat"), &st); err != nil {
-			b.Fatal(err)
-		}
-		var err error
-		if ds, err = parseDiskstats("/proc/diskstats", read("/proc/diskstats"), ds, 0); err != nil {
-			b.Fatal(err)
-		}
-		if nd, err = parseNetDev("/proc/net/dev", read("/proc/net/dev"), nd); err != nil {
-			b.Fatal(err)
-		}
-	}
+	})
 }
 
 // BenchmarkFloorKept is BenchmarkFloor with the three files kept open and read again with one
@@ -76,9 +121,6 @@ func BenchmarkFloor(b *testing.B) {
 func BenchmarkFloorKept(b *testing.B) {
 	skipWithoutProc(b)
 	buf := make([]byte, 1<<20)
-	var st procStat
-	var ds []diskStat
-	var nd []netDevStat
 	fds := map[string]int{}
 	for _, p := range []string{"/proc/stat", "/proc/diskstats", "/proc/net/dev"} {
 		fd, err := syscall.Open(p, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
@@ -88,209 +130,121 @@ func BenchmarkFloorKept(b *testing.B) {
 		defer syscall.Close(fd)
 		fds[p] = fd
 	}
-	read := func(path string) []byte {
+	benchFloor(b, func(path string) []byte {
 		n, err := syscall.Pread(fds[path], buf, 0)
 		if err != nil {
 			b.Fatal(err)
 		}
 		return buf[:n]
-	}
-	b.ReportAllocs()
-	for b.Loop() {
-		if err := parseStat("/proc/stat", read("/proc/stat"), &st); err != nil {
-			b.Fatal(err)
-		}
-		var err error
-		if ds, err = parseDiskstats("/proc/diskstats", read("/proc/diskstats"), ds, 0); err != nil {
-			b.Fatal(err)
-		}
-		if nd, err = parseNetDev("/proc/net/dev", read("/proc/net/dev"), nd); err != nil {
-			b.Fatal(err)
-		}
-	}
+	})
 }
 
 // BenchmarkRaw is our readers as a provider will call them: roots from the context, os.Open, one
 // reused fileReader and reused storage.
 func BenchmarkRaw(b *testing.B) {
-	skipWithoutProc(b)
 	ctx := context.Background()
 	var fr fileReader
 	var st procStat
 	var ds []diskStat
 	var nd []netDevStat
-	b.ReportAllocs()
-	for b.Loop() {
+	benchLive(b, func() error {
 		var err error
 		if err = readStat(ctx, &fr, &st); err != nil {
-			b.Fatal(err)
+			return err
 		}
 		if ds, err = readDiskstats(ctx, &fr, ds, 0); err != nil {
-			b.Fatal(err)
+			return err
 		}
-		if nd, err = readNetDev(ctx, &fr, nd); err != nil {
-			b.Fatal(err)
-		}
-	}
+		nd, err = readNetDev(ctx, &fr, nd)
+		return err
+	})
 }
 
 func BenchmarkRawStat(b *testing.B) {
-	skipWithoutProc(b)
 	ctx := context.Background()
 	var fr fileReader
 	var st procStat
-	b.ReportAllocs()
-	for b.Loop() {
-		if err := readStat(ctx, &fr, &st); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchLive(b, func() error { return readStat(ctx, &fr, &st) })
 }
 
 func BenchmarkRawDiskstats(b *testing.B) {
-	skipWithoutProc(b)
 	ctx := context.Background()
 	var fr fileReader
 	var ds []diskStat
-	b.ReportAllocs()
-	for b.Loop() {
-		var err error
-		if ds, err = readDiskstats(ctx, &fr, ds, 0); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchLive(b, func() (err error) {
+		ds, err = readDiskstats(ctx, &fr, ds, 0)
+		return err
+	})
 }
 
 func BenchmarkRawNetDev(b *testing.B) {
-	skipWithoutProc(b)
 	ctx := context.Background()
 	var fr fileReader
 	var nd []netDevStat
-	b.ReportAllocs()
-	for b.Loop() {
-		var err error
-		if nd, err = readNetDev(ctx, &fr, nd); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchLive(b, func() (err error) {
+		nd, err = readNetDev(ctx, &fr, nd)
+		return err
+	})
 }
 
 func BenchmarkGopsutilCPUTimes(b *testing.B) {
-	skipWithoutProc(b)
-	ctx := gopsutilContext(context.Background())
-	b.ReportAllocs()
-	for b.Loop() {
-		if ts, err := cpu.TimesWithContext(ctx, true); err != nil || len(ts) == 0 {
-			b.Fatal(len(ts), err)
-		}
-	}
+	benchGopsutil(b, func(ctx context.Context) error {
+		ts, err := cpu.TimesWithContext(ctx, true)
+		return nonEmpty(len(ts), err)
+	})
 }
 
 func BenchmarkGopsutilDiskIOCounters(b *testing.B) {
-	skipWithoutProc(b)
-	ctx := gopsutilContext(context.Background())
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := disk.IOCountersWithContext(ctx); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchGopsutil(b, func(ctx context.Context) error { return errOf(disk.IOCountersWithContext(ctx)) })
 }
 
 func BenchmarkGopsutilNetIOCounters(b *testing.B) {
-	skipWithoutProc(b)
-	ctx := gopsutilContext(context.Background())
-	b.ReportAllocs()
-	for b.Loop() {
-		if ns, err := net.IOCountersWithContext(ctx, true); err != nil || len(ns) == 0 {
-			b.Fatal(len(ns), err)
-		}
-	}
+	benchGopsutil(b, func(ctx context.Context) error {
+		ns, err := net.IOCountersWithContext(ctx, true)
+		return nonEmpty(len(ns), err)
+	})
 }
 
 // Memory and load are not part of the CPU+disk+net budget; measured for the next providers.
 func BenchmarkRawMeminfo(b *testing.B) {
-	skipWithoutProc(b)
 	ctx := context.Background()
 	var fr fileReader
 	var mi memInfo
-	b.ReportAllocs()
-	for b.Loop() {
-		if err := readMeminfo(ctx, &fr, &mi); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchLive(b, func() error { return readMeminfo(ctx, &fr, &mi) })
 }
 
 func BenchmarkGopsutilVirtualMemory(b *testing.B) {
-	skipWithoutProc(b)
-	ctx := gopsutilContext(context.Background())
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := mem.VirtualMemoryWithContext(ctx); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchGopsutil(b, func(ctx context.Context) error { return errOf(mem.VirtualMemoryWithContext(ctx)) })
 }
 
 func BenchmarkRawLoadAvg(b *testing.B) {
-	skipWithoutProc(b)
 	ctx := context.Background()
 	var fr fileReader
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := readLoadAvg(ctx, &fr); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchLive(b, func() error { return errOf(readLoadAvg(ctx, &fr)) })
 }
 
 func BenchmarkGopsutilLoadAvg(b *testing.B) {
-	skipWithoutProc(b)
-	ctx := gopsutilContext(context.Background())
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := load.AvgWithContext(ctx); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchGopsutil(b, func(ctx context.Context) error { return errOf(load.AvgWithContext(ctx)) })
 }
 
 // The parse-only benchmarks use the basic fixture, so they do not depend on the host.
 func BenchmarkParseStat(b *testing.B) {
-	data := readFixture(b, "basic/t0/proc/stat")
 	var st procStat
-	b.ReportAllocs()
-	b.SetBytes(int64(len(data)))
-	for b.Loop() {
-		if err := parseStat("stat", data, &st); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchParse(b, "basic/t0/proc/stat", func(data []byte) error { return parseStat("stat", data, &st) })
 }
 
 func BenchmarkParseDiskstats(b *testing.B) {
-	data := readFixture(b, "basic/t0/proc/diskstats")
 	var ds []diskStat
-	b.ReportAllocs()
-	b.SetBytes(int64(len(data)))
-	for b.Loop() {
-		var err error
-		if ds, err = parseDiskstats("diskstats", data, ds, 0); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchParse(b, "basic/t0/proc/diskstats", func(data []byte) (err error) {
+		ds, err = parseDiskstats("diskstats", data, ds, 0)
+		return err
+	})
 }
 
 func BenchmarkParseNetDev(b *testing.B) {
-	data := readFixture(b, "basic/t0/proc/net/dev")
 	var nd []netDevStat
-	b.ReportAllocs()
-	b.SetBytes(int64(len(data)))
-	for b.Loop() {
-		var err error
-		if nd, err = parseNetDev("dev", data, nd); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchParse(b, "basic/t0/proc/net/dev", func(data []byte) (err error) {
+		nd, err = parseNetDev("dev", data, nd)
+		return err
+	})
 }

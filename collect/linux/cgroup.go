@@ -99,20 +99,15 @@ type cgroupProvider struct {
 
 func newCgroupProvider(r roots, boot *bootClock, ncpu int) *cgroupProvider {
 	p := &cgroupProvider{base: base{roots: r, now: time.Now, boot: boot}, names: map[string]string{}, devNames: map[uint64]string{}}
+	p.collectLocked = p.collect
 	p.top, p.grp, p.dev = schema.CGroupClasses(ncpu)
-	p.decl = []*ns.Class{p.top, p.grp, p.dev}
-	p.sup = schema.Supplier(schema.HandleCGroup, schema.CGroupModule, schema.CGroupTitle, "Control groups: CPU, memory, I/O and pressure of services and containers",
-		ns.SPTGeneralSupplier, p.Classes())
+	p.declare(schema.HandleCGroup, schema.CGroupModule, schema.CGroupTitle, "Control groups: CPU, memory, I/O and pressure of services and containers",
+		ns.SPTGeneralSupplier, p.top, p.grp, p.dev)
 	return p
 }
 
-// Collect walks the hierarchies and reads each group.
-func (p *cgroupProvider) Collect(ctx context.Context, req collect.Request) (collect.Batch, error) {
-	ctx, err := p.begin(ctx)
-	if err != nil {
-		return collect.Batch{}, err
-	}
-	defer p.mu.Unlock()
+// collect walks the hierarchies and reads each group.
+func (p *cgroupProvider) collect(ctx context.Context, req collect.Request) (collect.Batch, error) {
 	b := p.batch(time.Time{})
 	if !req.Wants(p.grp) && !req.Wants(p.dev) {
 		b.Time = p.now()

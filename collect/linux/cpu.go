@@ -38,10 +38,9 @@ type cpuProvider struct {
 func newCPUProvider(r roots, boot *bootClock, ncpu int) *cpuProvider {
 	p := &cpuProvider{base: base{roots: r, now: time.Now, boot: boot}, totalSpecs: schema.SingleSpecs(), ncpu: max(ncpu, 1)}
 	p.top, p.total, p.per = schema.CPUClasses(p.ncpu)
-	p.decl = []*ns.Class{p.top, p.total, p.per}
-	p.sup = schema.Supplier(schema.HandleCPU, schema.CPUModule, schema.CPUTitle,
+	p.declare(schema.HandleCPU, schema.CPUModule, schema.CPUTitle,
 		"Time each processor spent in user, kernel, interrupt, wait and idle states, from /proc/stat",
-		ns.SPTGeneralSupplier, p.Classes())
+		ns.SPTGeneralSupplier, p.top, p.total, p.per)
 	return p
 }
 

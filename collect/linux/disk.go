@@ -121,10 +121,9 @@ func newDiskProvider(r roots, boot *bootClock, showLoop bool) *diskProvider {
 		ids[i] = ns.DatumID(id)
 	}
 	p.roList = schema.InvalidList(ids...)
-	p.decl = []*ns.Class{p.top, p.disk, p.part}
-	p.sup = schema.Supplier(schema.HandleDisk, schema.DiskModule, schema.DiskTitle,
+	p.declare(schema.HandleDisk, schema.DiskModule, schema.DiskTitle,
 		"Reads, writes, bytes, times and queue of every block device and partition, from /proc/diskstats and sysfs",
-		ns.SPTGeneralSupplier, p.Classes())
+		ns.SPTGeneralSupplier, p.top, p.disk, p.part)
 	return p
 }
 

@@ -237,6 +237,7 @@ var errNotLive = errors.New("a tree has no file systems to ask: sizes come from 
 // ones too (--show-loop).
 func newFSProvider(r roots, boot *bootClock, showAll bool) *fsProvider {
 	p := &fsProvider{base: base{roots: r, now: time.Now, boot: boot}, pending: map[uint64]*fsCall{}, showAll: showAll}
+	p.collectLocked = p.collect
 	p.statfs = func(path string) (unix.Statfs_t, error) {
 		var st unix.Statfs_t
 		err := unix.Statfs(path, &st)
@@ -246,20 +247,56 @@ func newFSProvider(r roots, boot *bootClock, showAll bool) *fsProvider {
 		p.statfs = func(string) (unix.Statfs_t, error) { return unix.Statfs_t{}, errNotLive }
 	}
 	p.top, p.fsc = schema.FSClasses()
-	p.decl = []*ns.Class{p.top, p.fsc}
-	p.sup = schema.Supplier(schema.HandleFS, schema.FSModule, schema.FSTitle, "Mounted file systems: sizes and inodes (df), from mountinfo and statfs",
-		ns.SPTGeneralSupplier, p.Classes())
+	p.declare(schema.HandleFS, schema.FSModule, schema.FSTitle, "Mounted file systems: sizes and inodes (df), from mountinfo and statfs",
+		ns.SPTGeneralSupplier, p.top, p.fsc)
 	return p
 }
 
-// Collect reads the mount table and asks every file system shown for its sizes, all at once,
-// each under the deadline.
-func (p *fsProvider) Collect(ctx context.Context, req collect.Request) (collect.Batch, error) {
-	ctx, err := p.begin(ctx)
-	if err != nil {
-		return collect.Batch{}, err
+// show makes the mounts shown, and their instances, those of the table all when it has changed
+// since they were made.
+func (p *fsProvider) show(all []mount) {
+	if p.table.gen == p.shownGen && p.shownGen != 0 {
+		return
 	}
-	defer p.mu.Unlock()
+	p.shownMs, p.shownGen = shown(all, p.showAll), p.table.gen
+	p.specs = make([]ns.InstanceSpec, 0, len(p.shownMs)) // a new slice: a batch may still hold the old
+	for _, m := range p.shownMs {
+		p.specs = append(p.specs, ns.InstanceSpec{Levels: []uint64{m.id}, OSName: schema.FSName(m.point),
+			Desc: fsDesc(m.point)})
+	}
+}
+
+// startStatfs starts a statfs of each mount of ms on a goroutine of its own, unless one started
+// before is still running, and puts the calls in calls, in the order of ms.
+func (p *fsProvider) startStatfs(ms []mount, calls []*fsCall) {
+	for i, m := range ms {
+		c := p.pending[m.id]
+		if c == nil {
+			c = &fsCall{done: make(chan struct{})}
+			p.pending[m.id] = c
+			go func(point string) {
+				c.st, c.err = p.statfs(point)
+				close(c.done)
+			}(m.point)
+		}
+		calls[i] = c
+	}
+}
+
+// forgetAnswered forgets the calls that have returned, those of mounts no longer shown included.
+func (p *fsProvider) forgetAnswered() {
+	for id, c := range p.pending {
+		select {
+		case <-c.done:
+			delete(p.pending, id)
+		default:
+		}
+	}
+}
+
+// collect reads the mount table and asks every file system shown for its sizes, all at once,
+// each under the deadline.
+func (p *fsProvider) collect(ctx context.Context, req collect.Request) (collect.Batch, error) {
 	if !req.Wants(p.fsc) {
 		return p.batch(p.now()), nil
 	}
@@ -274,29 +311,11 @@ func (p *fsProvider) Collect(ctx context.Context, req collect.Request) (collect.
 	if err != nil {
 		return collect.Batch{}, fmt.Errorf("fs: %w", err)
 	}
-	if p.table.gen != p.shownGen || p.shownGen == 0 {
-		p.shownMs, p.shownGen = shown(all, p.showAll), p.table.gen
-		p.specs = make([]ns.InstanceSpec, 0, len(p.shownMs)) // a new slice: a batch may still hold the old
-		for _, m := range p.shownMs {
-			p.specs = append(p.specs, ns.InstanceSpec{Levels: []uint64{m.id}, OSName: schema.FSName(m.point),
-				Desc: fsDesc(m.point)})
-		}
-	}
+	p.show(all)
 	ms := p.shownMs
 	// Start every statfs, then wait for each within the one deadline.
 	calls := make([]*fsCall, len(ms))
-	for i, m := range ms {
-		c := p.pending[m.id]
-		if c == nil {
-			c = &fsCall{done: make(chan struct{})}
-			p.pending[m.id] = c
-			go func(point string) {
-				c.st, c.err = p.statfs(point)
-				close(c.done)
-			}(m.point)
-		}
-		calls[i] = c
-	}
+	p.startStatfs(ms, calls)
 	timer := time.NewTimer(fsStatDeadline)
 	defer timer.Stop()
 	expired := false
@@ -343,14 +362,7 @@ func (p *fsProvider) Collect(ctx context.Context, req collect.Request) (collect.
 		row[schema.FSROID-1] = ns.RawN(b2u(hasOption(m.options, "ro")))
 		row[schema.FSDeviceID-1], row[schema.FSTypeID-1], row[schema.FSOptionsID-1] = ns.RawS(m.source), ns.RawS(m.fstype), ns.RawS(m.options)
 	}
-	// Calls for mounts no longer shown are forgotten once they return.
-	for id, c := range p.pending {
-		select {
-		case <-c.done:
-			delete(p.pending, id)
-		default:
-		}
-	}
+	p.forgetAnswered()
 	specs := p.specs
 	if failed {
 		specs, raw = p.dropUnmounted(path, ms, rowErr, specs, raw, nd)

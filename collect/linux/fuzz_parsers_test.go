@@ -208,15 +208,11 @@ func FuzzParseMeminfo(f *testing.F) {
 	f.Add([]byte("MemTotal: 18014398509481984 kB\nMemFree: 1 kB\n"))
 	f.Add([]byte("MemTotal: 1 MB\nMemFree:\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var a, b memInfo
-		for i := range b.bytes {
-			b.bytes[i] = 99
+		dirty := memInfo{present: ^uint64(0)}
+		for i := range dirty.bytes {
+			dirty.bytes[i] = 99
 		}
-		b.present = ^uint64(0)
-		ea, eb := parseMeminfo("fuzz", data, &a), parseMeminfo("fuzz", data, &b)
-		if a != b || (ea == nil) != (eb == nil) {
-			t.Fatalf("destination changed the result: %+v %+v", a, b)
-		}
+		a := parsedAlike(t, data, dirty, parseMeminfo)
 		for k := memKey(0); k < numMemKeys; k++ {
 			if v, ok := a.get(k); ok && v%1024 != 0 {
 				t.Fatalf("line %d: %d bytes is not a whole number of kB", k, v)
@@ -229,16 +225,25 @@ func FuzzParseVMStat(f *testing.F) {
 	addFixtureSeeds(f, "proc/vmstat")
 	f.Add([]byte("pgpgin 18014398509481984\npswpin x\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var a, b vmStat
-		for i := range b.v {
-			b.v[i] = 99
+		dirty := vmStat{present: ^uint64(0)}
+		for i := range dirty.v {
+			dirty.v[i] = 99
 		}
-		b.present = ^uint32(0)
-		ea, eb := parseVMStat("fuzz", data, &a), parseVMStat("fuzz", data, &b)
-		if a != b || (ea == nil) != (eb == nil) {
-			t.Fatalf("destination changed the result: %+v %+v", a, b)
-		}
+		parsedAlike(t, data, dirty, parseVMStat)
 	})
+}
+
+// parsedAlike parses data into a zero destination and into dirty, and fails the test when the
+// two results differ, value or error: a parser must not depend on what its destination held.
+// It returns the zero destination's value.
+func parsedAlike[T comparable](t *testing.T, data []byte, dirty T, parse func(src string, data []byte, dst *T) error) T {
+	t.Helper()
+	var a T
+	ea, eb := parse("fuzz", data, &a), parse("fuzz", data, &dirty)
+	if a != dirty || (ea == nil) != (eb == nil) {
+		t.Fatalf("destination changed the result: %+v %+v", a, dirty)
+	}
+	return a
 }
 
 // FuzzParseLoadAvg: what parses prints back, in the kernel's format, to what parses the same.
@@ -247,16 +252,9 @@ func FuzzParseLoadAvg(f *testing.F) {
 	f.Add([]byte("0.39 0.36 0.15 1/81 4870\n"))
 	f.Add([]byte("0.39 0.36 0.15 1/ 4870"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		l, err := parseLoadAvg("fuzz", data)
-		if err != nil {
-			return
-		}
-		text := fmt.Sprintf("%d.%02d %d.%02d %d.%02d %d/%d %d\n", l.load1/100, l.load1%100, l.load5/100, l.load5%100,
-			l.load15/100, l.load15%100, l.running, l.threads, l.lastPID)
-		back, err := parseLoadAvg("back", []byte(text))
-		if err != nil || back != l {
-			t.Fatalf("%q parsed to %+v, printed %q, parsed back to %+v (%v)", data, l, text, back, err)
-		}
+		roundTrip(t, data, parseLoadAvg, func(l loadAvg) string {
+			return fmt.Sprintf("%s %s %s %d/%d %d\n", hundredths(l.load1), hundredths(l.load5), hundredths(l.load15), l.running, l.threads, l.lastPID)
+		})
 	})
 }
 
@@ -265,17 +263,28 @@ func FuzzParseUptime(f *testing.F) {
 	addFixtureSeeds(f, "proc/uptime")
 	f.Add([]byte("216.47 400.12\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		u, err := parseUptime("fuzz", data)
-		if err != nil {
-			return
-		}
-		text := fmt.Sprintf("%d.%02d %d.%02d\n", u.upCs/100, u.upCs%100, u.idleCs/100, u.idleCs%100)
-		back, err := parseUptime("back", []byte(text))
-		if err != nil || back != u {
-			t.Fatalf("%q parsed to %+v, printed %q, parsed back to %+v (%v)", data, u, text, back, err)
-		}
+		roundTrip(t, data, parseUptime, func(u uptime) string { return hundredths(u.upCs) + " " + hundredths(u.idleCs) + "\n" })
 	})
 }
+
+// roundTrip checks that what parse accepts of data, printed back in the kernel's format by print,
+// parses to the same value: the contract of a parser of one small file.
+func roundTrip[T comparable](t *testing.T, data []byte, parse func(name string, data []byte) (T, error), print func(T) string) {
+	t.Helper()
+	v, err := parse("fuzz", data)
+	if err != nil {
+		return
+	}
+	text := print(v)
+	back, err := parse("back", []byte(text))
+	if err != nil || back != v {
+		t.Fatalf("%q parsed to %+v, printed %q, parsed back to %+v (%v)", data, v, text, back, err)
+	}
+}
+
+// hundredths prints hundredths with two decimals, as the kernel prints load averages, uptimes and
+// stall averages.
+func hundredths(v uint64) string { return fmt.Sprintf("%d.%02d", v/100, v%100) }
 
 // FuzzParseSelfStat: deterministic and independent of the destination; the fixtures parse.
 func FuzzParseSelfStat(f *testing.F) {

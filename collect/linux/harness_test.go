@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"dcimon/collect"
+	"dcimon/collect/collecttest"
 	ns "dcimon/namespace"
 )
 
@@ -67,6 +68,16 @@ func treeProviders(t testing.TB, scenario, tn string, showLoop bool) []collect.P
 	provs := Providers(Options{Procfs: filepath.Join(dir, "proc"), Sysfs: filepath.Join(dir, "sys"), ShowLoop: showLoop})
 	pointAt(t, provs, dir)
 	return provs
+}
+
+// treeHarness is a harness over the host providers reading testdata/<scenario>/t0, after their
+// first, complete collection; the providers are returned to be pointed at the next capture.
+func treeHarness(t *testing.T, scenario string, showLoop bool) (*collecttest.Harness, []collect.Provider) {
+	t.Helper()
+	provs := treeProviders(t, scenario, "t0", showLoop)
+	h := collecttest.NewHarness(t, provs)
+	h.Step(collect.Request{Static: true, Variable: true})
+	return h, provs
 }
 
 // dumpBatch writes a stable text form of every class, instance and raw value of one reading.

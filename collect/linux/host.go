@@ -35,9 +35,8 @@ type hostStatic struct {
 func newHostProvider(r roots, boot *bootClock, ncpu int) *hostProvider {
 	p := &hostProvider{base: base{roots: r, now: time.Now, boot: boot}, specs: schema.SingleSpecs()}
 	p.cls = schema.HostClass(ncpu)
-	p.decl = []*ns.Class{p.cls}
-	p.sup = schema.Supplier(schema.HandleHost, schema.HostModule, schema.HostTitle,
-		"Host name, kernel, boot time, uptime, load averages and kernel event counters", ns.SPTGeneralSupplier, p.Classes())
+	p.declare(schema.HandleHost, schema.HostModule, schema.HostTitle,
+		"Host name, kernel, boot time, uptime, load averages and kernel event counters", ns.SPTGeneralSupplier, p.cls)
 	return p
 }
 

@@ -119,14 +119,22 @@ func (st *samplerTree) share(path string) (float64, ns.Value) {
 // proc is a processor's ticks: user, and idle making up the rest of 100 ticks a second.
 func proc(user, idle uint64) [10]uint64 { return [10]uint64{user, 0, 0, idle} }
 
+// twoProcessorTree is a sampler tree of two processors at 1000 ticks of user and 1000 of idle,
+// after its first reading.
+func twoProcessorTree(t *testing.T) *samplerTree {
+	t.Helper()
+	st := newSamplerTree(t)
+	st.stat("", proc(1000, 1000), proc(1000, 1000))
+	st.step(time.Second)
+	return st
+}
+
 // TestCPUTotalsFollowProcessorsPresent: the totals are over the processors the kernel lists now,
 // not those of start-up (issue 29 item 1).
 func TestCPUTotalsFollowProcessorsPresent(t *testing.T) {
 	t.Parallel()
 	t.Run("a processor hot-plugged", func(t *testing.T) {
-		st := newSamplerTree(t)
-		st.stat("", proc(1000, 1000), proc(1000, 1000))
-		st.step(time.Second)
+		st := twoProcessorTree(t)
 		st.stat("", proc(1050, 1050), proc(1050, 1050))
 		st.step(time.Second)
 		if pct, v := st.share("CPU/user"); v.State != ns.Valid || pct < 49.9 || pct > 50.1 {
@@ -149,9 +157,7 @@ func TestCPUTotalsFollowProcessorsPresent(t *testing.T) {
 		}
 	})
 	t.Run("a processor taken off-line", func(t *testing.T) {
-		st := newSamplerTree(t)
-		st.stat("", proc(1000, 1000), proc(1000, 1000))
-		st.step(time.Second)
+		st := twoProcessorTree(t)
 		st.stat("", proc(1000, 1100))
 		st.step(time.Second)
 		st.stat("", proc(1100, 1100))
@@ -169,9 +175,7 @@ func TestCPUTotalsFollowProcessorsPresent(t *testing.T) {
 // a reading that claims more is an error, in the totals too (issue 29 item 2).
 func TestCPUPartsWithinElapsed(t *testing.T) {
 	t.Parallel()
-	st := newSamplerTree(t)
-	st.stat("", proc(1000, 1000), proc(1000, 1000))
-	st.step(time.Second)
+	st := twoProcessorTree(t)
 	// cpu0 claims 1.5 s of user time in 1 s; cpu1 0.5 s of user and 0.5 s of idle: the totals
 	// say 3 s of time in 1 s on 2 processors.
 	st.stat("", proc(1150, 1000), proc(1050, 1050))
@@ -210,9 +214,7 @@ func TestCPUPartsWithinElapsed(t *testing.T) {
 func TestProcStatDamage(t *testing.T) {
 	t.Parallel()
 	t.Run("cut inside the cpu lines", func(t *testing.T) {
-		st := newSamplerTree(t)
-		st.stat("", proc(1000, 1000), proc(1000, 1000))
-		st.step(time.Second)
+		st := twoProcessorTree(t)
 		st.write("proc/stat", "cpu  2100 0 0 2100 0 0 0 0 0 0\ncpu0 1050 0 0 1050 0 0 0 0 0 0\n")
 		st.step(time.Second)
 		if v, _ := st.value("CPU/cpu1/user"); v.Reason == ns.ReasonRemoved || v.State == ns.Valid {
@@ -226,9 +228,7 @@ func TestProcStatDamage(t *testing.T) {
 		}
 	})
 	t.Run("a totals line that is not numbers", func(t *testing.T) {
-		st := newSamplerTree(t)
-		st.stat("", proc(1000, 1000), proc(1000, 1000))
-		st.step(time.Second)
+		st := twoProcessorTree(t)
 		st.stat("85x5 0 0 2100 0 0 0 0 0 0", proc(1050, 1050), proc(1050, 1050))
 		st.step(time.Second)
 		v, _ := st.value("CPU/user")

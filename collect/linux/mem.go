@@ -23,10 +23,9 @@ type memProvider struct {
 func newMemProvider(r roots, boot *bootClock, total uint64) *memProvider {
 	p := &memProvider{base: base{roots: r, now: time.Now, boot: boot}, specs: schema.SingleSpecs()}
 	p.top, p.real, p.swap, p.virt = schema.MemClasses(total)
-	p.decl = []*ns.Class{p.top, p.real, p.swap, p.virt}
-	p.sup = schema.Supplier(schema.HandleMem, schema.MemModule, schema.MemTitle,
+	p.declare(schema.HandleMem, schema.MemModule, schema.MemTitle,
 		"Physical memory, swap space, paging and page faults, from /proc/meminfo and /proc/vmstat",
-		ns.SPTGeneralSupplier, p.Classes())
+		ns.SPTGeneralSupplier, p.top, p.real, p.swap, p.virt)
 	return p
 }
 

@@ -73,49 +73,27 @@ func readMeminfo(ctx context.Context, fr *fileReader, dst *memInfo) error {
 // parseMeminfo parses the content of /proc/meminfo (read from src) into dst. Unknown lines are ignored.
 func parseMeminfo(src string, data []byte, dst *memInfo) error {
 	*dst = memInfo{}
-	var errs lineErrs
-	for n := 1; len(data) > 0; n++ {
-		var line []byte
-		line, data = cutLine(data)
-		colon := bytes.IndexByte(line, ':')
-		if colon < 0 {
-			if len(trimSpace(line)) > 0 {
-				errs.add("mem", src, n, line, fmt.Errorf("%w: no \"key:\"", errTooFewFields))
-			}
-			continue
-		}
-		k := lookupMemKey(line[:colon])
-		if k < 0 {
-			continue
-		}
-		num, rest := nextField(line[colon+1:])
-		v, err := parseUint(num)
-		if err != nil {
-			errs.add("mem", src, n, line, err)
-			continue
-		}
-		if unit, _ := nextField(rest); string(unit) != "kB" {
-			errs.add("mem", src, n, line, fmt.Errorf("unit %q, want kB", unit))
-			continue
-		}
-		if v > (1<<64-1)/1024 {
-			errs.add("mem", src, n, line, errOverflow)
-			continue
-		}
-		dst.bytes[k] = v * 1024
-		dst.present |= 1 << k
-	}
-	if dst.present == 0 && len(errs.errs) == 0 {
-		return fmt.Errorf("mem: parse %s: %w", src, errNoData)
-	}
-	return errs.err()
+	return parseKeyed(src, data, memKeyNames[:], dst.bytes[:], &dst.present, splitMeminfo, meminfoBytes)
 }
 
-func lookupMemKey(key []byte) memKey {
-	for k, name := range memKeyNames {
-		if string(key) == name {
-			return memKey(k)
+// splitMeminfo cuts a "MemTotal:       16305932 kB" line; a line without the colon is an error
+// unless it is blank.
+func splitMeminfo(line []byte) (key, num, rest []byte, err error) {
+	colon := bytes.IndexByte(line, ':')
+	if colon < 0 {
+		if len(trimSpace(line)) > 0 {
+			err = fmt.Errorf("%w: no \"key:\"", errTooFewFields)
 		}
+		return nil, nil, nil, err
 	}
-	return -1
+	num, rest = nextField(line[colon+1:])
+	return line[:colon], num, rest, nil
+}
+
+// meminfoBytes is a meminfo value in bytes: every kept line is in kB (KiB).
+func meminfoBytes(_ int, v uint64, rest []byte) (uint64, error) {
+	if unit, _ := nextField(rest); string(unit) != "kB" {
+		return 0, fmt.Errorf("unit %q, want kB", unit)
+	}
+	return kibToBytes(v)
 }

@@ -99,10 +99,9 @@ type netProvider struct {
 func newNetProvider(r roots, boot *bootClock) *netProvider {
 	p := &netProvider{base: base{roots: r, now: time.Now, boot: boot}, ifs: map[string]*ifInfo{}, used: map[uint64]bool{}}
 	p.top, p.cls = schema.NetClasses()
-	p.decl = []*ns.Class{p.top, p.cls}
-	p.sup = schema.Supplier(schema.HandleNet, schema.NetModule, schema.NetTitle,
+	p.declare(schema.HandleNet, schema.NetModule, schema.NetTitle,
 		"Bytes, packets, errors and drops of every network interface, with its addresses, flags and speed",
-		ns.SPTNetworkDriver, p.Classes())
+		ns.SPTNetworkDriver, p.top, p.cls)
 	return p
 }
 

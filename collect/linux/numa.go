@@ -120,22 +120,17 @@ const nodeListEvery = 10 * time.Second
 
 func newNUMAProvider(r roots, boot *bootClock, memTotal uint64, absent string) *numaProvider {
 	p := &numaProvider{base: base{roots: r, now: time.Now, boot: boot}, files: map[uint64]*[2]attrFile{}}
+	p.collectLocked = p.collect
 	p.top, p.node = schema.NUMAClasses(memTotal)
 	notApplicable(absent, p.top, p.node)
-	p.decl = []*ns.Class{p.top, p.node}
-	p.sup = schema.Supplier(schema.HandleNUMA, schema.NUMAModule, schema.NUMATitle, "Memory and allocations per NUMA node, from /sys/devices/system/node",
-		ns.SPTGeneralSupplier, p.Classes())
+	p.declare(schema.HandleNUMA, schema.NUMAModule, schema.NUMATitle, "Memory and allocations per NUMA node, from /sys/devices/system/node",
+		ns.SPTGeneralSupplier, p.top, p.node)
 	return p
 }
 
-// Collect lists the nodes and reads each one's two files. A host without the directory (no
+// collect lists the nodes and reads each one's two files. A host without the directory (no
 // NUMA support) has no nodes, which is not an error.
-func (p *numaProvider) Collect(ctx context.Context, req collect.Request) (collect.Batch, error) {
-	ctx, err := p.begin(ctx)
-	if err != nil {
-		return collect.Batch{}, err
-	}
-	defer p.mu.Unlock()
+func (p *numaProvider) collect(ctx context.Context, req collect.Request) (collect.Batch, error) {
 	b := p.batch(p.now())
 	if !req.Wants(p.node) {
 		return b, nil

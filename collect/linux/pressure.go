@@ -106,27 +106,22 @@ type pressureProvider struct {
 
 func newPressureProvider(r roots, boot *bootClock, absent string) *pressureProvider {
 	p := &pressureProvider{base: base{roots: r, now: time.Now, boot: boot}}
+	p.collectLocked = p.collect
 	p.top, p.res = schema.PressureClasses()
 	notApplicable(absent, p.top, p.res)
 	for i, name := range schema.PSIResources {
 		p.specs = append(p.specs, ns.InstanceSpec{Levels: []uint64{uint64(i)}, OSName: name, ASN: uint16(i + 1)})
 	}
-	p.decl = []*ns.Class{p.top, p.res}
-	p.sup = schema.Supplier(schema.HandlePressure, schema.PressureModule, schema.PressureTitle,
-		"Stall averages and totals of processors, memory and I/O, from /proc/pressure", ns.SPTGeneralSupplier, p.Classes())
+	p.declare(schema.HandlePressure, schema.PressureModule, schema.PressureTitle,
+		"Stall averages and totals of processors, memory and I/O, from /proc/pressure", ns.SPTGeneralSupplier, p.top, p.res)
 	return p
 }
 
-// Collect reads the three files. A kernel without PSI has none: every value is not supported,
+// collect reads the three files. A kernel without PSI has none: every value is not supported,
 // never 0; a file that exists and cannot be read fails its resource with the reason.
-func (p *pressureProvider) Collect(ctx context.Context, req collect.Request) (collect.Batch, error) {
-	ctx, err := p.begin(ctx)
-	if err != nil {
-		return collect.Batch{}, err
-	}
-	defer p.mu.Unlock()
+func (p *pressureProvider) collect(ctx context.Context, req collect.Request) (collect.Batch, error) {
 	if p.boot.get() == 0 {
-		refreshBoot(ctx, &p.fr, p.boot, p.now()) // see tcpipProvider.Collect
+		refreshBoot(ctx, &p.fr, p.boot, p.now()) // see tcpipProvider.collect
 	}
 	b := p.batch(p.now())
 	if !req.Wants(p.res) {

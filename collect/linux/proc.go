@@ -6,6 +6,7 @@ package linux
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -115,11 +116,12 @@ type procProvider struct {
 func newProcProvider(r roots, boot *bootClock, ncpu int, memTotal uint64) *procProvider {
 	p := &procProvider{base: base{roots: r, now: time.Now, boot: boot}, pageSize: uint64(os.Getpagesize()),
 		procs: map[uint64]*procEntry{}}
+	p.collectLocked = p.collect
 	p.top, p.cls = schema.ProcClasses(ncpu, memTotal)
 	p.decl = []*ns.Class{p.top, p.cls}
 	p.users.path = filepath.Join(r.etc, "passwd")
-	p.sup = schema.Supplier(schema.HandleProc, schema.ProcModule, schema.ProcTitle, "Every process: CPU, memory, I/O and context switches, from /proc/PID",
-		ns.SPTGeneralSupplier, p.Classes())
+	p.declare(schema.HandleProc, schema.ProcModule, schema.ProcTitle, "Every process: CPU, memory, I/O and context switches, from /proc/PID",
+		ns.SPTGeneralSupplier, p.decl...)
 	return p
 }
 
@@ -208,13 +210,8 @@ func pidOf(name []byte) (uint64, bool) {
 	return v, v <= 1<<32
 }
 
-// Collect scans the processes when the Proc class is asked for.
-func (p *procProvider) Collect(ctx context.Context, req collect.Request) (collect.Batch, error) {
-	ctx, err := p.begin(ctx)
-	if err != nil {
-		return collect.Batch{}, err
-	}
-	defer p.mu.Unlock()
+// collect scans the processes when the Proc class is asked for.
+func (p *procProvider) collect(ctx context.Context, req collect.Request) (collect.Batch, error) {
 	b := p.batch(time.Time{})
 	if !req.Wants(p.cls) {
 		b.Time = p.now()
@@ -278,7 +275,7 @@ func (p *procProvider) scan(ctx context.Context, req collect.Request) (collect.C
 			delete(p.procs, pid)
 		}
 	}
-	slices.SortFunc(p.order, func(a, b *procEntry) int { return cmpU64(a.pid, b.pid) })
+	slices.SortFunc(p.order, func(a, b *procEntry) int { return cmp.Compare(a.pid, b.pid) })
 	p.specs = p.specs[:0]
 	raw := collect.ReuseRawRows(&p.raw, len(p.order)*nd)
 	for i, e := range p.order {
@@ -286,16 +283,6 @@ func (p *procProvider) scan(ctx context.Context, req collect.Request) (collect.C
 		p.fill(raw[i*nd:(i+1)*nd], e, btime)
 	}
 	return collect.ClassReading{Class: p.cls, Specs: p.specs, Raw: raw, Err: errors.Join(errs...)}, nil
-}
-
-func cmpU64(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // pidScratch is the PID list's buffer, reused.

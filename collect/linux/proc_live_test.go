@@ -47,6 +47,24 @@ func TestProcChild(t *testing.T) {
 	}
 }
 
+// liveProcSampler is a sampler of this host's process provider alone, with the Proc classes
+// (on demand) subscribed.
+func liveProcSampler(t *testing.T) *collect.Sampler {
+	t.Helper()
+	var provs []collect.Provider
+	for _, p := range Providers(Options{}) {
+		if p.Supplier().Module == schema.ProcModule {
+			provs = append(provs, p)
+		}
+	}
+	s, err := collect.NewSampler(ns.NewRegistry(), provs, collect.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Subscribe(s.Registry().OnDemand("Proc")...)
+	return s
+}
+
 // Issue 17: a real CPU-bound and a real I/O-bound process, started by the test, are first in
 // the hotsets of processes by CPU and by I/O bytes, read from this host's /proc.
 func TestProcHotsetsLive(t *testing.T) {
@@ -63,17 +81,7 @@ func TestProcHotsetsLive(t *testing.T) {
 		return c
 	}
 	spin, write := start("spin"), start("write")
-	var provs []collect.Provider
-	for _, p := range Providers(Options{}) {
-		if p.Supplier().Module == schema.ProcModule {
-			provs = append(provs, p)
-		}
-	}
-	s, err := collect.NewSampler(ns.NewRegistry(), provs, collect.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Subscribe(s.Registry().OnDemand("Proc")...)
+	s := liveProcSampler(t)
 	src := ns.NewReading(nil)
 	hs := ns.NewHotSet(s.Registry(), src, nil)
 	if _, err := s.Sample(context.Background()); err != nil {

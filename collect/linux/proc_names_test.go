@@ -13,7 +13,6 @@ import (
 
 	"dcimon/collect"
 	"dcimon/collect/schema"
-	ns "dcimon/namespace"
 	"dcimon/views"
 )
 
@@ -119,17 +118,7 @@ func TestProcNewlineNameLive(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Process.Kill(); c.Wait() })
-	var provs []collect.Provider
-	for _, p := range Providers(Options{}) {
-		if p.Supplier().Module == schema.ProcModule {
-			provs = append(provs, p)
-		}
-	}
-	s, err := collect.NewSampler(ns.NewRegistry(), provs, collect.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Subscribe(s.Registry().OnDemand("Proc")...)
+	s := liveProcSampler(t)
 	for range 20 { // the child may not have exec'd yet at the first reading
 		snap, err := s.Sample(context.Background())
 		if err != nil {

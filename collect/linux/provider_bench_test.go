@@ -95,36 +95,18 @@ func BenchmarkHostStatic(b *testing.B) {
 
 // gopsutil calls considered for the providers (figures in gopsutil.go).
 func BenchmarkGopsutilPlatform(b *testing.B) {
-	skipWithoutProc(b)
-	ctx := gopsutilContext(context.Background())
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, _, _, err := host.PlatformInformationWithContext(ctx); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchGopsutil(b, func(ctx context.Context) error {
+		_, _, _, err := host.PlatformInformationWithContext(ctx)
+		return err
+	})
 }
 
 func BenchmarkGopsutilHostInfo(b *testing.B) {
-	skipWithoutProc(b)
-	ctx := gopsutilContext(context.Background())
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := host.InfoWithContext(ctx); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchGopsutil(b, func(ctx context.Context) error { return errOf(host.InfoWithContext(ctx)) })
 }
 
 func BenchmarkGopsutilSwapMemory(b *testing.B) {
-	skipWithoutProc(b)
-	ctx := gopsutilContext(context.Background())
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := mem.SwapMemoryWithContext(ctx); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchGopsutil(b, func(ctx context.Context) error { return errOf(mem.SwapMemoryWithContext(ctx)) })
 }
 
 func BenchmarkRawMemCollect(b *testing.B) { benchCollect(b, Providers(Options{})[1:2]) }
@@ -132,14 +114,7 @@ func BenchmarkRawMemCollect(b *testing.B) { benchCollect(b, Providers(Options{})
 // BenchmarkGopsutilInterfaces is one netlink dump of every interface with its addresses, what
 // the net provider does for IPv4 addresses when SV_VARIABLE data is due.
 func BenchmarkGopsutilInterfaces(b *testing.B) {
-	skipWithoutProc(b)
-	ctx := gopsutilContext(context.Background())
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := gnet.InterfacesWithContext(ctx); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchGopsutil(b, func(ctx context.Context) error { return errOf(gnet.InterfacesWithContext(ctx)) })
 }
 
 // BenchmarkReadIPv4All asks for each interface's addresses one by one, the raw layer's way.

@@ -132,8 +132,7 @@ func classesOf(provs []collect.Provider) []*ns.Class {
 // TestDeclarations pins the layout choices the rest of dcimon and the checklist rely on.
 func TestDeclarations(t *testing.T) {
 	t.Parallel()
-	h := collecttest.NewHarness(t, treeProviders(t, "basic", "t0", true))
-	h.Step(collect.Request{Static: true, Variable: true})
+	h, _ := treeHarness(t, "basic", true)
 	for path, want := range map[string]string{
 		"CPU/cpu0/user": "1.1.1", "CPU/cpu0/kern": "1.1.2", "CPU/cpu0/wait": "1.1.3", "CPU/cpu0/idle": "1.1.4",
 		"CPU/cpu1/busy": "1.2.15", "Disk": "2", "NetIf/eth0/ibytes": "3.4.1", "Mem/Real/%used": "4.1.7", "Host/uptime": "5.7",
@@ -222,9 +221,7 @@ func TestDeclarations(t *testing.T) {
 // 494.74), the time every rate divides by.
 func TestBasicRatesByHand(t *testing.T) {
 	t.Parallel()
-	provs := treeProviders(t, "basic", "t0", true)
-	h := collecttest.NewHarness(t, provs)
-	h.Step(collect.Request{Static: true, Variable: true})
+	h, provs := treeHarness(t, "basic", true)
 	if v := h.Value("Disk/vda/reads"); v.State != ns.NoRate || v.Reason != ns.ReasonFirstSample {
 		t.Errorf("first sample: reads %+v, want no rate", v)
 	}
@@ -316,8 +313,7 @@ func TestBasicRatesByHand(t *testing.T) {
 // ShowLoop is set.
 func TestDefaultHidesLoop(t *testing.T) {
 	t.Parallel()
-	h := collecttest.NewHarness(t, treeProviders(t, "basic", "t0", false))
-	h.Step(collect.Request{Static: true, Variable: true})
+	h, _ := treeHarness(t, "basic", false)
 	var names []string
 	for _, c := range []ns.ClassID{{schema.DiskASN, 2}, {schema.DiskASN, 3}} {
 		for _, in := range h.Reg.Instances(h.Reg.Class(c)) {

@@ -21,9 +21,7 @@ import (
 // volatile data at t1, as the sampler asks) and returns the harness.
 func twoStep(t *testing.T, scenario string, showLoop bool) *collecttest.Harness {
 	t.Helper()
-	provs := treeProviders(t, scenario, "t0", showLoop)
-	h := collecttest.NewHarness(t, provs)
-	h.Step(collect.Request{Static: true, Variable: true})
+	h, provs := treeHarness(t, scenario, showLoop)
 	pointAt(t, provs, filepath.Join("testdata", scenario, "t1"))
 	h.Step(collect.Request{})
 	return h
@@ -74,24 +72,25 @@ func TestScenarioDecrease64(t *testing.T) {
 	}
 }
 
+// instanceAttrs are the attributes of the instance at path, by key.
+func instanceAttrs(h *collecttest.Harness, path string) map[string]string {
+	h.T.Helper()
+	attrs := map[string]string{}
+	for _, a := range h.Instance(path).Attrs {
+		attrs[a.Key] = a.Value
+	}
+	return attrs
+}
+
 // TestScenarioDiskRemoved: sdb and its partition go between the captures; they are removed from
 // the name space (partition first, as it nests under the disk) and sda keeps its rates.
 func TestScenarioDiskRemoved(t *testing.T) {
 	t.Parallel()
-	provs := treeProviders(t, "disk_removed", "t0", false)
-	h := collecttest.NewHarness(t, provs)
-	h.Step(collect.Request{Static: true, Variable: true})
+	h, provs := treeHarness(t, "disk_removed", false)
 	if _, err := h.Reg.Lookup(nil, "Disk/sdb/sdb1/reads"); err != nil {
 		t.Fatalf("t0: %v", err)
 	}
-	in, err := h.Reg.Lookup(nil, "Disk/sdb")
-	if err != nil {
-		t.Fatal(err)
-	}
-	attrs := map[string]string{}
-	for _, a := range in.Ctx.Inst.Attrs {
-		attrs[a.Key] = a.Value
-	}
+	attrs := instanceAttrs(h, "Disk/sdb")
 	if attrs["devno"] != "8:16" || attrs["serial"] != "FAKE-SERIAL-sdb" || attrs["removable"] != "yes" {
 		t.Errorf("sdb attributes %v", attrs)
 	}
@@ -162,8 +161,7 @@ func TestScenarioIfAdded(t *testing.T) {
 // numbers; the good lines still produce instances and values in the reading.
 func TestScenarioMalformed(t *testing.T) {
 	t.Parallel()
-	h := collecttest.NewHarness(t, treeProviders(t, "malformed", "t0", false))
-	h.Step(collect.Request{Static: true, Variable: true})
+	h, _ := treeHarness(t, "malformed", false)
 	type want struct {
 		class string
 		names []string
@@ -301,19 +299,12 @@ func TestScenarioHostileNames(t *testing.T) {
 	}
 	check(ns.ClassID{schema.NetASN, 2}, hostileNICs)
 	check(ns.ClassID{schema.DiskASN, 2}, []string{"dm-0", "sd\x1b[2Ja", "nvme\xff0n1"})
-	dm, err := h.Reg.Lookup(nil, "Disk/dm-0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	attrs := map[string]string{}
-	for _, a := range dm.Ctx.Inst.Attrs {
-		attrs[a.Key] = a.Value
-	}
+	attrs := instanceAttrs(h, "Disk/dm-0")
 	if attrs["label"] != `my volume \x1b]0;pwned\x07 é` || attrs["serial"] != `Evil Disk \x1b[5mblink\x1b[0m 42` || attrs["serial source"] != "udev ID_SERIAL" {
 		t.Errorf("dm-0 attributes %q", attrs)
 	}
-	if !strings.Contains(dm.Ctx.Inst.Desc, `(my volume \x1b]0;pwned\x07 é)`) {
-		t.Errorf("dm-0 description %q", dm.Ctx.Inst.Desc)
+	if !strings.Contains(h.Instance("Disk/dm-0").Desc, `(my volume \x1b]0;pwned\x07 é)`) {
+		t.Errorf("dm-0 description %q", h.Instance("Disk/dm-0").Desc)
 	}
 	// The host name is a value: its exact bytes travel; the views escape them when showing.
 	if v := h.Value("Host/hostname"); v.S != "evil\x1b]0;owned\x07host" {
@@ -391,8 +382,7 @@ func TestReadOnlyDevice(t *testing.T) {
 // request asks for them, and skipped otherwise (DCI4-DESC-3); volatile ones always.
 func TestVolatility(t *testing.T) {
 	t.Parallel()
-	h := collecttest.NewHarness(t, treeProviders(t, "basic", "t0", false))
-	h.Step(collect.Request{Static: true, Variable: true})
+	h, _ := treeHarness(t, "basic", false)
 	h.Step(collect.Request{})
 	host := h.Reading("5")
 	for _, id := range []int{schema.HostNameID, schema.HostReleaseID, schema.HostBootID, schema.HostHundredID} {

@@ -201,22 +201,18 @@ type sensorsProvider struct {
 
 func newSensorsProvider(r roots, boot *bootClock, sc schema.SensorScale) *sensorsProvider {
 	p := &sensorsProvider{base: base{roots: r, now: time.Now, boot: boot}}
+	p.collectLocked = p.collect
 	p.decl = schema.SensorsClasses(sc)
 	for k := range schema.SensorKinds {
 		p.kinds[k] = p.decl[2+2*k]
 	}
-	p.sup = schema.Supplier(schema.HandleSensors, schema.SensorsModule, schema.SensorsTitle, "Temperatures, fan speeds and voltages, from /sys/class/hwmon",
-		ns.SPTGeneralSupplier, p.Classes())
+	p.declare(schema.HandleSensors, schema.SensorsModule, schema.SensorsTitle, "Temperatures, fan speeds and voltages, from /sys/class/hwmon",
+		ns.SPTGeneralSupplier, p.decl...)
 	return p
 }
 
-// Collect lists and reads every channel.
-func (p *sensorsProvider) Collect(ctx context.Context, req collect.Request) (collect.Batch, error) {
-	ctx, err := p.begin(ctx)
-	if err != nil {
-		return collect.Batch{}, err
-	}
-	defer p.mu.Unlock()
+// collect lists and reads every channel.
+func (p *sensorsProvider) collect(ctx context.Context, req collect.Request) (collect.Batch, error) {
 	dir := filepath.Join(rootsFrom(ctx).sys, "class", "hwmon")
 	ss, err := listSensors(ctx, &p.fr, dir)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {

@@ -144,6 +144,7 @@ type tcpipProvider struct {
 
 func newTCPIPProvider(r roots, boot *bootClock) *tcpipProvider {
 	p := &tcpipProvider{base: base{roots: r, now: time.Now, boot: boot}, specs: schema.SingleSpecs(), want: map[string]map[string]int{}}
+	p.collectLocked = p.collect
 	for _, stats := range [][]schema.StackStat{schema.IPStats, schema.TCPStats, schema.UDPStats} {
 		for _, s := range stats {
 			if s.File == "sockstat" {
@@ -160,20 +161,14 @@ func newTCPIPProvider(r roots, boot *bootClock) *tcpipProvider {
 	p.files = map[string]*attrFile{"snmp": {}, "netstat": {}, "sockstat": {}}
 	p.buf = make([]byte, 64<<10)
 	p.ip, p.tcp, p.udp = schema.TCPIPClasses()
-	p.decl = []*ns.Class{p.ip, p.tcp, p.udp}
-	p.sup = schema.Supplier(schema.HandleTCPIP, schema.TCPIPModule, schema.TCPIPTitle,
-		"IP, TCP and UDP counters of the network stack, from /proc/net/snmp, netstat and sockstat", ns.SPTNetworkProtocol, p.Classes())
+	p.declare(schema.HandleTCPIP, schema.TCPIPModule, schema.TCPIPTitle,
+		"IP, TCP and UDP counters of the network stack, from /proc/net/snmp, netstat and sockstat", ns.SPTNetworkProtocol, p.ip, p.tcp, p.udp)
 	return p
 }
 
-// Collect reads the three files; a file that cannot be read fails the statistics it feeds, a
+// collect reads the three files; a file that cannot be read fails the statistics it feeds, a
 // field the kernel does not print is not supported.
-func (p *tcpipProvider) Collect(ctx context.Context, req collect.Request) (collect.Batch, error) {
-	ctx, err := p.begin(ctx)
-	if err != nil {
-		return collect.Batch{}, err
-	}
-	defer p.mu.Unlock()
+func (p *tcpipProvider) collect(ctx context.Context, req collect.Request) (collect.Batch, error) {
 	clear(p.have)
 	dir := filepath.Join(rootsFrom(ctx).proc, "net")
 	read := func(name string) ([]byte, string, error) {

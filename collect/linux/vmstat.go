@@ -32,7 +32,7 @@ func (k vmKey) String() string {
 // vmStat is the part of /proc/vmstat dcimon keeps.
 type vmStat struct {
 	v       [numVMKeys]uint64 // indexed by vmKey; pgpgin and pgpgout in bytes
-	present uint32            // bit k set when line k was read: a missing line is "no data", not 0
+	present uint64            // bit k set when line k was read: a missing line is "no data", not 0
 }
 
 // get returns the value of line k and whether the file had it.
@@ -52,42 +52,21 @@ func readVMStat(ctx context.Context, fr *fileReader, dst *vmStat) error {
 // parseVMStat parses the content of /proc/vmstat (read from src) into dst. Unknown lines are ignored.
 func parseVMStat(src string, data []byte, dst *vmStat) error {
 	*dst = vmStat{}
-	var errs lineErrs
-	for n := 1; len(data) > 0; n++ {
-		var line []byte
-		line, data = cutLine(data)
-		key, rest := nextField(line)
-		k := lookupVMKey(key)
-		if k < 0 {
-			continue
-		}
-		num, _ := nextField(rest)
-		v, err := parseUint(num)
-		if err != nil {
-			errs.add("mem", src, n, line, err)
-			continue
-		}
-		if k == vmPgpgin || k == vmPgpgout {
-			if v > (1<<64-1)/1024 {
-				errs.add("mem", src, n, line, errOverflow)
-				continue
-			}
-			v *= 1024
-		}
-		dst.v[k] = v
-		dst.present |= 1 << k
-	}
-	if dst.present == 0 && len(errs.errs) == 0 {
-		return fmt.Errorf("mem: parse %s: %w", src, errNoData)
-	}
-	return errs.err()
+	return parseKeyed(src, data, vmKeyNames[:], dst.v[:], &dst.present, splitVMStat, vmstatValue)
 }
 
-func lookupVMKey(key []byte) vmKey {
-	for k, name := range vmKeyNames {
-		if string(key) == name {
-			return vmKey(k)
-		}
+// splitVMStat cuts a "pgfault 4512265" line.
+func splitVMStat(line []byte) (key, num, rest []byte, err error) {
+	key, rest = nextField(line)
+	num, rest = nextField(rest)
+	return key, num, rest, nil
+}
+
+// vmstatValue is line k's value: pgpgin and pgpgout in bytes (the kernel prints KiB), the
+// others as printed.
+func vmstatValue(k int, v uint64, _ []byte) (uint64, error) {
+	if vmKey(k) == vmPgpgin || vmKey(k) == vmPgpgout {
+		return kibToBytes(v)
 	}
-	return -1
+	return v, nil
 }

@@ -70,14 +70,8 @@ func CGroupClasses(ncpu int) (top, grp, dev *ns.Class) {
 			WithPCPName("cgroup.pressure." + res + "." + kind + ".avg10sec").
 			WithHelp("The kernel's 10-second average of the share of time " + whoStalls(kind) + " of the group waited for " + res + ".")
 	}
-	text := func(id uint8, name, desc, src, help string) ns.Datum {
-		d := ns.Text(id, name, desc, src).WithVolatility(ns.SVVariable).WithHelp(help)
-		d.DCI4.Size = 256
-		return d
-	}
-	iob := ns.Derived(CGIOBytesID, "io_bytes", ns.DerivedSum2, ns.PMSemCounter, "Storage bytes read and written", CGIORBytesID, CGIOWBytesID).
-		WithScale(0, 100<<20).WithHelp("io_rbytes + io_wbytes: the group's storage traffic, for the busiest groups by I/O.")
-	iob.Source = "derived: SUM(io_rbytes, io_wbytes)"
+	iob := sourced(ns.Derived(CGIOBytesID, "io_bytes", ns.DerivedSum2, ns.PMSemCounter, "Storage bytes read and written", CGIORBytesID, CGIOWBytesID).
+		WithScale(0, 100<<20).WithHelp("io_rbytes + io_wbytes: the group's storage traffic, for the busiest groups by I/O."), "derived: SUM(io_rbytes, io_wbytes)")
 	top = &ns.Class{ID: ns.ClassID{CGroupASN}, Name: "CGroup", Desc: "Control groups", Flags: ns.ClassEnabled,
 		Help: "The control-group hierarchy (services, containers, user sessions) with each group's CPU, memory, I/O and stalls: " +
 			"the unified (v2) hierarchy and the v1 controllers' merged by path. Read only while something shows or ranks them."}
@@ -118,13 +112,13 @@ func CGroupClasses(ncpu int) (top, grp, dev *ns.Class) {
 			psiTotal(CGIOFullTotalID, "io", "full"), psiAvg(CGIOFullAvg10ID, "io", "full"),
 			ns.Gauge(CGProcsID, "nprocs", ns.TypeUint4, ns.UnitProcesses, "Processes in the group itself", "cgroup.procs lines").
 				WithScale(0, 100).WithPCPName("cgroup.procs").WithHelp("Processes directly in this group, not in the groups below it."),
-			text(CGVersionID, "version", "Hierarchies the group is in", "the directories found: v2, v1 controllers",
+			variableText(CGVersionID, "version", "Hierarchies the group is in", "the directories found: v2, v1 controllers",
 				"v2 (unified), v1 (the listed controllers), or both on a hybrid host."),
-			text(CGContainerID, "container", "Container id", "a 64-hex-digit id in the group's path",
+			variableText(CGContainerID, "container", "Container id", "a 64-hex-digit id in the group's path",
 				"The id a container runtime gave the group's container (docker, containerd, podman, cri-o); n/a (not present) for a group that is no container."),
-			text(CGRuntimeID, "runtime", "Container runtime", "the prefix of the id in the path",
+			variableText(CGRuntimeID, "runtime", "Container runtime", "the prefix of the id in the path",
 				"docker, containerd, podman or cri-o, from how the runtime names the group."),
-			text(CGContainerNameID, "container_name", "Container name", "docker: /var/lib/docker/containers/ID/config.v2.json Name",
+			variableText(CGContainerNameID, "container_name", "Container name", "docker: /var/lib/docker/containers/ID/config.v2.json Name",
 				"The container's name where it can be read without asking a daemon (docker's own files, readable by root); n/a with the reason otherwise."),
 			iob,
 		}}

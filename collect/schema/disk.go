@@ -103,8 +103,7 @@ func diskDatums() []ns.Datum {
 		return ns.Counter(id, name, typ(id), u, desc, col(id)+", "+what).WithScale(0, max).
 			WithMaxRate(diskMaxRate(id, u)).WithHelp(help)
 	}
-	inv := ns.InvalidList().WithHelp("The write statistics of a read-only device are not valid (DCI-INV-1).")
-	inv.Source = "/sys/block/<dev>/ro"
+	inv := sourced(ns.InvalidList().WithHelp("The write statistics of a read-only device are not valid (DCI-INV-1)."), "/sys/block/<dev>/ro")
 	return []ns.Datum{
 		cnt(DiskReadsID, "reads", ns.UnitReads, "Reads completed", "reads completed", 5000,
 			"Read requests completed; as a rate, iostat's r/s."),

@@ -36,17 +36,10 @@ func FSClasses() (top, fsc *ns.Class) {
 	count := func(id uint8, name, desc, src, help string) ns.Datum {
 		return ns.Gauge(id, name, ns.TypeUint8, ns.UnitInodes, desc, src).WithScale(0, 1e8).WithPCPName(pmdaMetric(fsPMDA[:], id)).WithHelp(help)
 	}
-	text := func(id uint8, name, desc, src, help string) ns.Datum {
-		d := ns.Text(id, name, desc, src).WithVolatility(ns.SVVariable).WithHelp(help)
-		d.DCI4.Size = 256
-		return d
-	}
-	pctUsed := ns.Derived(fsPctUsedID, "%used", ns.DerivedPercent, ns.PMSemInstant, "Share of the space in use (df Use%)", FSUsedID, FSAvailID).
-		WithScale(0, 1).WithHelp("used / (used + avail), as df rounds it: the space an unprivileged user can still write is what counts.")
-	pctUsed.Source = "derived: PERCENT(used, avail)"
-	pctIUsed := ns.Derived(fsPctIUsedID, "%iused", ns.DerivedPercent, ns.PMSemInstant, "Share of the inodes in use (df -i IUse%)", FSIUsedID, FSIFreeID).
-		WithScale(0, 1).WithHelp("iused / (iused + ifree): a file system out of inodes is full however much space it has.")
-	pctIUsed.Source = "derived: PERCENT(iused, ifree)"
+	pctUsed := sourced(ns.Derived(fsPctUsedID, "%used", ns.DerivedPercent, ns.PMSemInstant, "Share of the space in use (df Use%)", FSUsedID, FSAvailID).
+		WithScale(0, 1).WithHelp("used / (used + avail), as df rounds it: the space an unprivileged user can still write is what counts."), "derived: PERCENT(used, avail)")
+	pctIUsed := sourced(ns.Derived(fsPctIUsedID, "%iused", ns.DerivedPercent, ns.PMSemInstant, "Share of the inodes in use (df -i IUse%)", FSIUsedID, FSIFreeID).
+		WithScale(0, 1).WithHelp("iused / (iused + ifree): a file system out of inodes is full however much space it has."), "derived: PERCENT(iused, ifree)")
 	top = &ns.Class{ID: ns.ClassID{fsASN}, Name: "FS", Desc: "Mounted file systems", Flags: ns.ClassEnabled,
 		Help: "Mounted file systems as df shows them: /proc/self/mountinfo, each asked with statfs(2) under a deadline."}
 	fsc = &ns.Class{ID: ns.ClassID{fsASN, 2}, Name: "fs", Desc: "One mounted file system", Flags: ns.ClassEnabled,
@@ -62,9 +55,9 @@ func FSClasses() (top, fsc *ns.Class) {
 			ns.Discrete(FSROID, "ro", ns.TypeBoolean, ns.UnitNone, "Mounted read-only", "/proc/self/mountinfo mount options").
 				WithVolatility(ns.SVVariable).WithDCI4(ns.STBoolean, ns.SBFNormal, ns.SBPYesNo).WithScale(0, 1).
 				WithPCPName(pmdaMetric(fsPMDA[:], FSROID)).WithHelp("Whether the mount refuses writes."),
-			text(FSDeviceID, "device", "Mounted device or source", "/proc/self/mountinfo mount source", "What is mounted: a block device, a server's export, a name."),
-			text(FSTypeID, "type", "File system type", "/proc/self/mountinfo file system type", "ext4, xfs, nfs4, tmpfs..."),
-			text(FSOptionsID, "options", "Mount options", "/proc/self/mountinfo mount options", "The mount's options, as mount(8) lists them."),
+			variableText(FSDeviceID, "device", "Mounted device or source", "/proc/self/mountinfo mount source", "What is mounted: a block device, a server's export, a name."),
+			variableText(FSTypeID, "type", "File system type", "/proc/self/mountinfo file system type", "ext4, xfs, nfs4, tmpfs..."),
+			variableText(FSOptionsID, "options", "Mount options", "/proc/self/mountinfo mount options", "The mount's options, as mount(8) lists them."),
 			pctUsed, pctIUsed,
 		}}
 	namePCP(fsc, fsPMDA[:])

@@ -56,11 +56,10 @@ func HostClass(ncpu int) *ns.Class {
 			WithHelp("The " + mins + "-minute load average in hundredths, exactly as the kernel prints it (0.39 is 39); see load" + mins + " for the number itself.").WithAux()
 	}
 	avg := func(id, arg uint8, mins string) ns.Datum {
-		d := ns.Derived(id, "load"+mins, ns.DerivedAverage, ns.PMSemInstant, mins+"-minute load average", arg, HostHundredID).
+		return sourced(ns.Derived(id, "load"+mins, ns.DerivedAverage, ns.PMSemInstant, mins+"-minute load average", arg, HostHundredID).
 			WithScale(0, 2*float64(ncpu)).
-			WithHelp("Runnable and uninterruptible tasks averaged over " + mins + " minutes: load" + mins + "_x100 / hundred (DCI has no fractions, AMB-30).")
-		d.Source = "derived: AVERAGE(load" + mins + "_x100, hundred)"
-		return d
+			WithHelp("Runnable and uninterruptible tasks averaged over "+mins+" minutes: load"+mins+"_x100 / hundred (DCI has no fractions, AMB-30)."),
+			"derived: AVERAGE(load"+mins+"_x100, hundred)")
 	}
 	host := &ns.Class{ID: ns.ClassID{HostASN}, Name: "Host", Desc: "Host identity, load and kernel activity", Flags: ns.ClassEnabled,
 		Help:   "The host as a whole: who it is, how long it has been up, its load and the kernel's event counters.",

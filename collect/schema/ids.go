@@ -39,11 +39,22 @@ const (
 	HandleCGroup
 )
 
+// variableText is a text datum of up to 256 bytes that changes now and then (SV_VARIABLE): a
+// file system's device or options, a control group's container.
+func variableText(id uint8, name, desc, src, help string) ns.Datum {
+	d := ns.Text(id, name, desc, src).WithVolatility(ns.SVVariable).WithHelp(help)
+	d.DCI4.Size = 256
+	return d
+}
+
+// sourced is d with its source text src: what a derived datum is worked out from, or where an
+// invalid-data list is read.
+func sourced(d ns.Datum, src string) ns.Datum { d.Source = src; return d }
+
 // consumerDerived is a derived statistic d, which the consumer works out from the interval
 // deltas of its arguments, with its scale 0 to max and its help.
 func consumerDerived(d ns.Datum, max float64, help string) ns.Datum {
-	d.Source = "derived by the consumer from the interval deltas of its arguments"
-	return d.WithScale(0, max).WithHelp(help)
+	return sourced(d, "derived by the consumer from the interval deltas of its arguments").WithScale(0, max).WithHelp(help)
 }
 
 // Supplier builds a DCI4 supplier record for the built-in providers (DCI4-SUP-3). MaxStat is the

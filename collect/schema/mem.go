@@ -43,10 +43,7 @@ func MemClasses(memTotal uint64) (top, real, swap, virt *ns.Class) {
 		return ns.Gauge(id, name, ns.TypeUint8, ns.UnitBytes, desc, "/proc/meminfo "+key+", kB ×1024").
 			WithScale(0, max).WithHelp(help)
 	}
-	derived := func(d ns.Datum, src, help string) ns.Datum {
-		d.Source = src
-		return d.WithHelp(help)
-	}
+	derived := func(d ns.Datum, src, help string) ns.Datum { return sourced(d, src).WithHelp(help) }
 	top = &ns.Class{ID: ns.ClassID{memASN}, Name: "Mem", Desc: "Memory statistics", Flags: ns.ClassEnabled,
 		Help: "Physical memory, swap space and paging, from /proc/meminfo and /proc/vmstat."}
 	real = &ns.Class{ID: ns.ClassID{memASN, 1}, Name: "Real", Desc: "Physical memory statistics", Flags: ns.ClassEnabled,

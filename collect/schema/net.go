@@ -36,8 +36,7 @@ func netDatums() []ns.Datum {
 		WithVolatility(ns.SVVolatile).WithScale(0, 100e9).
 		WithHelp("The link's nominal speed; not valid (n/a, never 0) where the driver does not know it, for virtual interfaces and while the link is down.")
 	speed.PCP.Units = ns.PMUnits{DimCount: 1, DimTime: -1, ScaleTime: ns.PMTimeSec} // a rate of bits, not a count
-	inv := ns.InvalidList().WithHelp("mac, ipv4 and speed are not valid for an interface that has none (DCI-INV-1).")
-	inv.Source = "sysfs and netlink"
+	inv := sourced(ns.InvalidList().WithHelp("mac, ipv4 and speed are not valid for an interface that has none (DCI-INV-1)."), "sysfs and netlink")
 	return []ns.Datum{
 		cnt(NetIBytesID, "ibytes", ns.UnitBytes, "Bytes received", 125e6, "Bytes received, shown as a rate."),
 		cnt(NetOBytesID, "obytes", ns.UnitBytes, "Bytes sent", 125e6, "Bytes sent, shown as a rate."),

@@ -31,9 +31,8 @@ func NUMAClasses(memTotal uint64) (top, node *ns.Class) {
 		return ns.Counter(id, name, ns.TypeUint8, ns.UnitPages, desc, "/sys/devices/system/node/nodeN/numastat "+key).
 			WithScale(0, 1e6).WithMaxRate(1e9).WithPCPName(pcp).WithHelp(help)
 	}
-	used := ns.Derived(numaUsedID, "used", ns.DerivedDifference, ns.PMSemInstant, "Node memory in use (total - free)", NUMATotalID, NUMAFreeID).
-		WithScale(0, float64(memTotal)).WithHelp("total - free.")
-	used.Source = "derived: DIFFERENCE(total, free)"
+	used := sourced(ns.Derived(numaUsedID, "used", ns.DerivedDifference, ns.PMSemInstant, "Node memory in use (total - free)", NUMATotalID, NUMAFreeID).
+		WithScale(0, float64(memTotal)).WithHelp("total - free."), "derived: DIFFERENCE(total, free)")
 	top = &ns.Class{ID: ns.ClassID{numaASN}, Name: "NUMA", Desc: "NUMA memory nodes", Flags: ns.ClassEnabled,
 		Help: "Memory per NUMA node and where allocations were served, from /sys/devices/system/node."}
 	node = &ns.Class{ID: ns.ClassID{numaASN, 2}, Name: "node", Desc: "One NUMA node", Flags: ns.ClassEnabled,

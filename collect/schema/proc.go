@@ -65,12 +65,10 @@ func ProcClasses(ncpu int, memTotal uint64) (top, pc *ns.Class) {
 	if rssMax <= 0 {
 		rssMax = 1 << 34
 	}
-	cpu := ns.Derived(ProcCPUID, "cpu", ns.DerivedSum2, ns.PMSemCounter, "CPU time, user and system (top's %CPU)", ProcUtimeID, ProcStimeID).
-		WithScale(0, 1000).WithShare(1).WithHelp("utime + stime: as a rate, the share of one processor the process used over the interval, as top shows %CPU (a process with many threads can pass 100%).")
-	cpu.Source = "derived: SUM(utime, stime)"
-	iob := ns.Derived(ProcIOBytesID, "io_bytes", ns.DerivedSum2, ns.PMSemCounter, "Storage bytes read and written", ProcReadBytesID, ProcWriteBytesID).
-		WithScale(0, 100<<20).WithHelp("read_bytes + write_bytes: the storage traffic the process caused; n/a where /proc/PID/io cannot be read.")
-	iob.Source = "derived: SUM(read_bytes, write_bytes)"
+	cpu := sourced(ns.Derived(ProcCPUID, "cpu", ns.DerivedSum2, ns.PMSemCounter, "CPU time, user and system (top's %CPU)", ProcUtimeID, ProcStimeID).
+		WithScale(0, 1000).WithShare(1).WithHelp("utime + stime: as a rate, the share of one processor the process used over the interval, as top shows %CPU (a process with many threads can pass 100%)."), "derived: SUM(utime, stime)")
+	iob := sourced(ns.Derived(ProcIOBytesID, "io_bytes", ns.DerivedSum2, ns.PMSemCounter, "Storage bytes read and written", ProcReadBytesID, ProcWriteBytesID).
+		WithScale(0, 100<<20).WithHelp("read_bytes + write_bytes: the storage traffic the process caused; n/a where /proc/PID/io cannot be read."), "derived: SUM(read_bytes, write_bytes)")
 	top = &ns.Class{ID: ns.ClassID{ProcASN}, Name: "Proc", Desc: "Processes", Flags: ns.ClassEnabled,
 		Help: "Every process of the host, as top shows them: /proc/PID/stat, status and io, read only while something shows or ranks them."}
 	pc = &ns.Class{ID: ns.ClassID{ProcASN, 2}, Name: "proc", Desc: "One process", Flags: ns.ClassEnabled,

@@ -82,9 +82,8 @@ func stackDatums(stats []StackStat) []ns.Datum {
 // TCPIPClasses declares IP (8), TCP (9) and UDP (10), each a single instance with its own
 // SPMI context, as Host is.
 func TCPIPClasses() (ip, tcp, udp *ns.Class) {
-	retrans := ns.Derived(tcpRetransID, "retrans_pct", ns.DerivedPercent, ns.PMSemInstant, "Share of TCP segments retransmitted",
-		8, 7).WithScale(0, 1).WithHelp("retranssegs / (retranssegs + outsegs) over the interval: the share of the segments sent that were sent again.")
-	retrans.Source = "derived: PERCENT(retranssegs, outsegs)"
+	retrans := sourced(ns.Derived(tcpRetransID, "retrans_pct", ns.DerivedPercent, ns.PMSemInstant, "Share of TCP segments retransmitted",
+		8, 7).WithScale(0, 1).WithHelp("retranssegs / (retranssegs + outsegs) over the interval: the share of the segments sent that were sent again."), "derived: PERCENT(retranssegs, outsegs)")
 	ip = &ns.Class{ID: ns.ClassID{ipASN}, Name: "IP", Desc: "IP datagrams (netstat -s)", Flags: ns.ClassEnabled,
 		Help: "The host's IPv4 counters from /proc/net/snmp.", Levels: SingleLevel(), Datums: stackDatums(IPStats)}
 	tcp = &ns.Class{ID: ns.ClassID{tcpASN}, Name: "TCP", Desc: "TCP connections and segments (netstat -s)", Flags: ns.ClassEnabled,

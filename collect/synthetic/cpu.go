@@ -17,7 +17,7 @@ type cpuSynth struct {
 	ms              [][]float64 // per processor, the ten time counters in ms (datum order)
 }
 
-func (c *cpuSynth) init(s *Synthetic) {
+func (c *cpuSynth) init(s *Synthetic) []*ns.Class {
 	n := s.opt.CPUs
 	c.top, c.total, c.per = schema.CPUClasses(n)
 	c.totalSpecs = schema.SingleSpecs()
@@ -34,6 +34,7 @@ func (c *cpuSynth) init(s *Synthetic) {
 		c.ms[i] = make([]float64, schema.CPUTimeDatums)
 	}
 	c.advance(s.opt.Seed, -1, synthBootAge.Seconds())
+	return []*ns.Class{c.top, c.total, c.per}
 }
 
 func (c *cpuSynth) restart() {
@@ -60,7 +61,8 @@ func (c *cpuSynth) advance(seed uint64, tick int, dt float64) {
 	}
 }
 
-func (c *cpuSynth) collect(seed uint64, tick int, dt float64, req collect.Request) []collect.ClassReading {
+func (c *cpuSynth) collect(at synthTick) []collect.ClassReading {
+	seed, tick, dt, req := at.seed, at.tick, at.dt, at.req
 	c.advance(seed, tick, dt)
 	var out []collect.ClassReading
 	if req.Wants(c.total) {

@@ -55,7 +55,7 @@ type diskSynth struct {
 	roList           string
 }
 
-func (d *diskSynth) init(s *Synthetic) {
+func (d *diskSynth) init(s *Synthetic) []*ns.Class {
 	d.top, d.disk, d.part = schema.DiskClasses()
 	d.parts = s.opt.Parts
 	ids := make([]ns.DatumID, len(schema.DiskWriteIDs))
@@ -67,6 +67,7 @@ func (d *diskSynth) init(s *Synthetic) {
 	for range s.opt.Disks {
 		d.add(s)
 	}
+	return []*ns.Class{d.top, d.disk, d.part}
 }
 
 // sdName is the kernel's name for the n-th sd disk: sda..sdz, sdaa..sdzz, sdaaa...
@@ -112,12 +113,16 @@ func (d *diskSynth) add(s *Synthetic) {
 	d.dirty = true
 }
 
-func (d *diskSynth) remove(i int) {
-	if i < 0 || i >= len(d.disks) {
-		return
+func (d *diskSynth) remove(i int) { d.dirty = removeAt(&d.disks, i) || d.dirty }
+
+// removeAt drops (*s)[i] and reports whether there was one: a scripted removal of a device
+// that is not there does nothing.
+func removeAt[T any](s *[]T, i int) bool {
+	if i < 0 || i >= len(*s) {
+		return false
 	}
-	d.disks = append(d.disks[:i], d.disks[i+1:]...)
-	d.dirty = true
+	*s = append((*s)[:i], (*s)[i+1:]...)
+	return true
 }
 
 func (d *diskSynth) restart() {
@@ -179,7 +184,8 @@ func (sd *synthDisk) advance(r *rng, scale, dt float64) (delta [schema.DiskFMsID
 	return delta
 }
 
-func (d *diskSynth) collect(p *synthProvider, seed uint64, tick int, dt float64, now time.Time, req collect.Request) []collect.ClassReading {
+func (d *diskSynth) collect(at synthTick) []collect.ClassReading {
+	p, seed, tick, dt, now, req := at.p, at.seed, at.tick, at.dt, at.now, at.req
 	for _, sd := range d.disks {
 		r := newRNG(seed, rngKey(SynthDisk, uint64(sd.index), tick))
 		delta := sd.advance(&r, 1, dt)

@@ -22,7 +22,7 @@ type fsSynth struct {
 	fss      []synthFS
 }
 
-func (f *fsSynth) init(s *Synthetic) {
+func (f *fsSynth) init(s *Synthetic) []*ns.Class {
 	f.top, f.fsc = schema.FSClasses()
 	r := newRNG(s.opt.Seed, paramKey(SynthFS, 0))
 	f.fss = []synthFS{
@@ -40,9 +40,14 @@ func (f *fsSynth) init(s *Synthetic) {
 		f.specs = append(f.specs, ns.InstanceSpec{Levels: []uint64{uint64(20 + i)}, OSName: schema.FSName(fs.point),
 			Desc: "File system mounted on " + fs.point})
 	}
+	return []*ns.Class{f.top, f.fsc}
 }
 
-func (f *fsSynth) collect(seed uint64, tick int, dt float64, req collect.Request) []collect.ClassReading {
+// restart keeps the file systems as they are: their sizes are levels, not counters since boot.
+func (f *fsSynth) restart() {}
+
+func (f *fsSynth) collect(at synthTick) []collect.ClassReading {
+	seed, tick, dt, req := at.seed, at.tick, at.dt, at.req
 	if !req.Wants(f.fsc) {
 		return nil
 	}

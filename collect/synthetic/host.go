@@ -20,9 +20,15 @@ type hostSynth struct {
 	delivered uint64
 }
 
+func (h *hostSynth) init(s *Synthetic) []*ns.Class {
+	h.cls = schema.HostClass(s.opt.CPUs)
+	return []*ns.Class{h.cls}
+}
+
 func (h *hostSynth) restart() { h.ctxsw, h.intr, h.forks = 0, 0, 0 }
 
-func (h *hostSynth) collect(p *synthProvider, seed uint64, tick int, dt float64, now time.Time, req collect.Request) []collect.ClassReading {
+func (h *hostSynth) collect(at synthTick) []collect.ClassReading {
+	p, seed, tick, dt, now, req := at.p, at.seed, at.tick, at.dt, at.now, at.req
 	if h.specs == nil {
 		h.specs = schema.SingleSpecs()
 		up := now.Sub(p.boot).Seconds()
@@ -76,18 +82,20 @@ type memSynth struct {
 	delivered             [2]uint64
 }
 
-func (m *memSynth) init(s *Synthetic) {
+func (m *memSynth) init(s *Synthetic) []*ns.Class {
 	m.total, m.swapTotal = 64<<30, 8<<30
 	m.top, m.real, m.swap, m.virt = schema.MemClasses(m.total)
 	m.specs = schema.SingleSpecs()
 	up := synthBootAge.Seconds()
 	m.c = [4]float64{2e6 * up, 1e6 * up, 5e4 * up, 10 * up}
 	m.swapIO = [2]float64{up, 2 * up}
+	return []*ns.Class{m.top, m.real, m.swap, m.virt}
 }
 
 func (m *memSynth) restart() { m.c, m.swapIO = [4]float64{}, [2]float64{} }
 
-func (m *memSynth) collect(p *synthProvider, seed uint64, tick int, dt float64, req collect.Request) []collect.ClassReading {
+func (m *memSynth) collect(at synthTick) []collect.ClassReading {
+	p, seed, tick, dt, req := at.p, at.seed, at.tick, at.dt, at.req
 	r := newRNG(seed, rngKey(SynthMem, 0, tick))
 	l := activity(0.5, &r)
 	m.c[0] += dt * 20e6 * l

@@ -33,11 +33,12 @@ type netSynth struct {
 	dirty    bool
 }
 
-func (n *netSynth) init(s *Synthetic) {
+func (n *netSynth) init(s *Synthetic) []*ns.Class {
 	n.top, n.cls = schema.NetClasses()
 	for range s.opt.NICs {
 		n.add(s)
 	}
+	return []*ns.Class{n.top, n.cls}
 }
 
 func (n *netSynth) add(s *Synthetic) {
@@ -69,13 +70,7 @@ func (n *netSynth) add(s *Synthetic) {
 	n.dirty = true
 }
 
-func (n *netSynth) remove(i int) {
-	if i < 0 || i >= len(n.nics) {
-		return
-	}
-	n.nics = append(n.nics[:i], n.nics[i+1:]...)
-	n.dirty = true
-}
+func (n *netSynth) remove(i int) { n.dirty = removeAt(&n.nics, i) || n.dirty }
 
 func (n *netSynth) restart() {
 	for _, nic := range n.nics {
@@ -103,7 +98,8 @@ func (nic *synthNIC) advance(r *rng, dt float64) {
 	nic.c[schema.NetODropsID-1] += tx / nic.pktSize * 1e-6
 }
 
-func (n *netSynth) collect(p *synthProvider, seed uint64, tick int, dt float64, req collect.Request) []collect.ClassReading {
+func (n *netSynth) collect(at synthTick) []collect.ClassReading {
+	p, seed, tick, dt, req := at.p, at.seed, at.tick, at.dt, at.req
 	for _, nic := range n.nics {
 		r := newRNG(seed, rngKey(SynthNet, uint64(nic.index), tick))
 		nic.advance(&r, dt)

@@ -18,7 +18,7 @@ type numaSynth struct {
 
 const synthMemTotal = 64 << 30
 
-func (n *numaSynth) init(s *Synthetic) {
+func (n *numaSynth) init(s *Synthetic) []*ns.Class {
 	nodes := max(1, s.opt.CPUs/8)
 	n.top, n.node = schema.NUMAClasses(synthMemTotal)
 	n.total = synthMemTotal / float64(nodes)
@@ -26,6 +26,7 @@ func (n *numaSynth) init(s *Synthetic) {
 	for i := range nodes {
 		n.specs = append(n.specs, ns.InstanceSpec{Levels: []uint64{uint64(i)}, OSName: "node" + itoaU(uint64(i)), ASN: uint16(i + 1)})
 	}
+	return []*ns.Class{n.top, n.node}
 }
 
 func itoaU(v uint64) string {
@@ -35,7 +36,11 @@ func itoaU(v uint64) string {
 	return itoaU(v/10) + string(rune('0'+v%10))
 }
 
-func (n *numaSynth) collect(seed uint64, tick int, dt float64, req collect.Request) []collect.ClassReading {
+// restart keeps the nodes' counters, as the synthetic source always has.
+func (n *numaSynth) restart() {}
+
+func (n *numaSynth) collect(at synthTick) []collect.ClassReading {
+	seed, tick, dt, req := at.seed, at.tick, at.dt, at.req
 	if !req.Wants(n.node) {
 		return nil
 	}

@@ -17,18 +17,20 @@ type psiSynth struct {
 	avg      [len(schema.PSIResources)][2][3]float64 // some/full × avg10, avg60, avg300, 0..1
 }
 
-func (p *psiSynth) init(s *Synthetic) {
+func (p *psiSynth) init(s *Synthetic) []*ns.Class {
 	p.top, p.res = schema.PressureClasses()
 	for i, name := range schema.PSIResources {
 		p.specs = append(p.specs, ns.InstanceSpec{Levels: []uint64{uint64(i)}, OSName: name, ASN: uint16(i + 1)})
 		r := newRNG(s.opt.Seed, paramKey(SynthPressure, uint64(i)))
 		p.base[i] = 0.2 * r.float() * r.float()
 	}
+	return []*ns.Class{p.top, p.res}
 }
 
 func (p *psiSynth) restart() { p.total = [len(schema.PSIResources)][2]float64{} }
 
-func (p *psiSynth) collect(seed uint64, tick int, dt float64, req collect.Request) []collect.ClassReading {
+func (p *psiSynth) collect(at synthTick) []collect.ClassReading {
+	seed, tick, dt, req := at.seed, at.tick, at.dt, at.req
 	if !req.Wants(p.res) {
 		return nil
 	}

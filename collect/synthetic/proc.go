@@ -38,7 +38,7 @@ type procSynth struct {
 
 var synthComms = [...]string{"postgres", "nginx", "java", "python3", "sshd", "bash", "systemd", "cron", "redis-server", "node"}
 
-func (p *procSynth) init(s *Synthetic) {
+func (p *procSynth) init(s *Synthetic) []*ns.Class {
 	p.top, p.cls = schema.ProcClasses(s.opt.CPUs, synthMemTotal)
 	p.nextPID = 300
 	if s.opt.PIDStart > 0 {
@@ -47,6 +47,7 @@ func (p *procSynth) init(s *Synthetic) {
 	for range s.opt.Procs {
 		p.spawn(s.opt.Seed, 0)
 	}
+	return []*ns.Class{p.top, p.cls}
 }
 
 func (p *procSynth) spawn(seed uint64, ticks uint64) {
@@ -74,7 +75,8 @@ func (p *procSynth) restart() {
 	}
 }
 
-func (p *procSynth) collect(pr *synthProvider, seed uint64, tick int, dt float64, req collect.Request) []collect.ClassReading {
+func (p *procSynth) collect(at synthTick) []collect.ClassReading {
+	pr, seed, tick, dt, req := at.p, at.seed, at.tick, at.dt, at.req
 	// Churn: one process in fifty exits and as many start, at each collection.
 	if tick > 0 && len(p.procs) > 0 {
 		r := newRNG(seed, rngKey(SynthProc, 0, tick))
@@ -140,7 +142,7 @@ type cgroupSynth struct {
 	cpu, io       []float64
 }
 
-func (g *cgroupSynth) init(s *Synthetic) {
+func (g *cgroupSynth) init(s *Synthetic) []*ns.Class {
 	g.top, g.grp, g.dev = schema.CGroupClasses(s.opt.CPUs)
 	g.names = []string{"/system.slice", "/system.slice/nginx.service", "/system.slice/postgresql.service", "/system.slice/sshd.service",
 		"/user.slice", "/user.slice/user-1000.slice"}
@@ -153,6 +155,7 @@ func (g *cgroupSynth) init(s *Synthetic) {
 		g.dspecs = append(g.dspecs, ns.InstanceSpec{Levels: []uint64{lv[0], 8 << 32}, OSName: "sda", Desc: "I/O of " + n + " on one device"})
 	}
 	g.cpu, g.io = make([]float64, len(g.names)), make([]float64, len(g.names))
+	return []*ns.Class{g.top, g.grp, g.dev}
 }
 
 func lastSlash(s string) int {
@@ -166,7 +169,8 @@ func lastSlash(s string) int {
 
 func (g *cgroupSynth) restart() { clear(g.cpu); clear(g.io) }
 
-func (g *cgroupSynth) collect(seed uint64, tick int, dt float64, req collect.Request) []collect.ClassReading {
+func (g *cgroupSynth) collect(at synthTick) []collect.ClassReading {
+	seed, tick, dt, req := at.seed, at.tick, at.dt, at.req
 	for i := range g.names {
 		r := newRNG(seed, rngKey(SynthCGroup, uint64(i), tick))
 		g.cpu[i] += activity(0.2, &r) * dt * 1e6

@@ -300,17 +300,46 @@ type synthProvider struct {
 	prev    collect.Batch // what a stopped provider keeps returning
 	dl      collect.Deliveries
 
-	host hostSynth
-	mem  memSynth
-	cpu  cpuSynth
-	disk diskSynth
-	net  netSynth
-	psi  psiSynth
-	tcp  tcpipSynth
-	fs   fsSynth
-	numa numaSynth
-	proc procSynth
-	cg   cgroupSynth
+	maker synthKind // which of the kinds below this provider makes up (one of its fields)
+	host  hostSynth
+	mem   memSynth
+	cpu   cpuSynth
+	disk  diskSynth
+	net   netSynth
+	psi   psiSynth
+	tcp   tcpipSynth
+	fs    fsSynth
+	numa  numaSynth
+	proc  procSynth
+	cg    cgroupSynth
+}
+
+// synthKind is what one kind of synthetic provider makes up: its classes and how their values move.
+type synthKind interface {
+	// init declares the kind's classes, parents before children, and draws its fixed parameters.
+	init(s *Synthetic) []*ns.Class
+	// restart sets the kind's counters back as a reboot does (SynthReset).
+	restart()
+	// collect advances the kind by one tick and reads the classes req wants.
+	collect(at synthTick) []collect.ClassReading
+}
+
+// synthTick is one collection as a kind sees it: the provider, the source's seed, the tick's
+// number, the seconds elapsed since the previous one, the clock and the request.
+type synthTick struct {
+	p    *synthProvider
+	seed uint64
+	tick int
+	dt   float64
+	now  time.Time
+	req  collect.Request
+}
+
+// makerOf is the field of p that makes up target k.
+func (p *synthProvider) makerOf(k SynthTarget) synthKind {
+	return [SynthAll]synthKind{SynthHost: &p.host, SynthMem: &p.mem, SynthCPU: &p.cpu, SynthDisk: &p.disk,
+		SynthNet: &p.net, SynthPressure: &p.psi, SynthTCPIP: &p.tcp, SynthFS: &p.fs, SynthNUMA: &p.numa,
+		SynthProc: &p.proc, SynthCGroup: &p.cg}[k]
 }
 
 // synthSuppliers is each synthetic provider's supplier record: the handle and title of the host
@@ -339,41 +368,8 @@ var synthSuppliers = [SynthAll]struct {
 func newSynthProvider(s *Synthetic, k SynthTarget, start time.Time) *synthProvider {
 	p := &synthProvider{s: s, kind: k, last: start, boot: start.Add(-synthBootAge)}
 	p.reset = uint64(p.boot.Unix())
-	switch k {
-	case SynthHost:
-		p.host.cls = schema.HostClass(s.opt.CPUs)
-		p.classes = []*ns.Class{p.host.cls}
-	case SynthMem:
-		p.mem.init(s)
-		p.classes = []*ns.Class{p.mem.top, p.mem.real, p.mem.swap, p.mem.virt}
-	case SynthCPU:
-		p.cpu.init(s)
-		p.classes = []*ns.Class{p.cpu.top, p.cpu.total, p.cpu.per}
-	case SynthDisk:
-		p.disk.init(s)
-		p.classes = []*ns.Class{p.disk.top, p.disk.disk, p.disk.part}
-	case SynthNet:
-		p.net.init(s)
-		p.classes = []*ns.Class{p.net.top, p.net.cls}
-	case SynthPressure:
-		p.psi.init(s)
-		p.classes = []*ns.Class{p.psi.top, p.psi.res}
-	case SynthTCPIP:
-		p.tcp.init(s)
-		p.classes = []*ns.Class{p.tcp.ip, p.tcp.tcp, p.tcp.udp}
-	case SynthFS:
-		p.fs.init(s)
-		p.classes = []*ns.Class{p.fs.top, p.fs.fsc}
-	case SynthNUMA:
-		p.numa.init(s)
-		p.classes = []*ns.Class{p.numa.top, p.numa.node}
-	case SynthProc:
-		p.proc.init(s)
-		p.classes = []*ns.Class{p.proc.top, p.proc.cls}
-	case SynthCGroup:
-		p.cg.init(s)
-		p.classes = []*ns.Class{p.cg.top, p.cg.grp, p.cg.dev}
-	}
+	p.maker = p.makerOf(k)
+	p.classes = p.maker.init(s)
 	sup := synthSuppliers[k]
 	desc := " (synthetic: seed " + strconv.FormatUint(s.opt.Seed, 10) + ")"
 	p.sup = schema.Supplier(sup.handle, "synthetic-"+k.String(), sup.title, sup.what+desc, sup.typ, p.classes)
@@ -418,31 +414,7 @@ func (p *synthProvider) Collect(ctx context.Context, req collect.Request) (colle
 	}
 	p.last = now
 	b := collect.Batch{Reset: collect.ResetOf(p.reset), Time: now}
-	seed := p.s.opt.Seed
-	switch p.kind {
-	case SynthHost:
-		b.Classes = p.host.collect(p, seed, tick, dt, now, req)
-	case SynthMem:
-		b.Classes = p.mem.collect(p, seed, tick, dt, req)
-	case SynthCPU:
-		b.Classes = p.cpu.collect(seed, tick, dt, req)
-	case SynthDisk:
-		b.Classes = p.disk.collect(p, seed, tick, dt, now, req)
-	case SynthNet:
-		b.Classes = p.net.collect(p, seed, tick, dt, req)
-	case SynthPressure:
-		b.Classes = p.psi.collect(seed, tick, dt, req)
-	case SynthTCPIP:
-		b.Classes = p.tcp.collect(seed, tick, dt, req)
-	case SynthFS:
-		b.Classes = p.fs.collect(seed, tick, dt, req)
-	case SynthNUMA:
-		b.Classes = p.numa.collect(seed, tick, dt, req)
-	case SynthProc:
-		b.Classes = p.proc.collect(p, seed, tick, dt, req)
-	case SynthCGroup:
-		b.Classes = p.cg.collect(seed, tick, dt, req)
-	}
+	b.Classes = p.maker.collect(synthTick{p: p, seed: p.s.opt.Seed, tick: tick, dt: dt, now: now, req: req})
 	p.prev = b
 	p.dl.Done(ctx)
 	return b, nil
@@ -469,27 +441,7 @@ func (p *synthProvider) apply(a SynthAction) {
 			r = p.reset + 1 // two resets in one second still differ (DCI4-SUP-8)
 		}
 		p.reset = r
-		switch p.kind {
-		case SynthHost:
-			p.host.restart()
-		case SynthMem:
-			p.mem.restart()
-		case SynthCPU:
-			p.cpu.restart()
-		case SynthDisk:
-			p.disk.restart()
-		case SynthNet:
-			p.net.restart()
-		case SynthPressure:
-			p.psi.restart()
-		case SynthTCPIP:
-			p.tcp.restart()
-		case SynthProc:
-			p.proc.restart()
-		case SynthCGroup:
-			p.cg.restart()
-		case SynthFS, SynthNUMA:
-		}
+		p.maker.restart()
 	case SynthAddDisks:
 		for range max(a.N, 0) {
 			p.disk.add(p.s)

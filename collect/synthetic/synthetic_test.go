@@ -190,37 +190,32 @@ func TestSyntheticScript(t *testing.T) {
 		slices.Sort(out) // the registry reuses free slots
 		return strings.Join(out, " ")
 	}
+	disks, parts, nics := ns.ClassID{schema.DiskASN, 2}, ns.ClassID{schema.DiskASN, 3}, ns.ClassID{schema.NetASN, 2}
+	type instances struct {
+		class ns.ClassID
+		names string
+	}
+	wantNames := map[int][]instances{
+		0: {{disks, "sda sdb"}},
+		1: {{disks, "sda sdb sdc sdd sde"}, {parts, "sda1 sde1"}, {nics, "eth1"}},
+		2: {{disks, "sdb sdc sdd sde"}, {nics, "eth1 eth2"}},
+	}
 	var netTimes []time.Time
 	for tick := 0; tick <= 8; tick++ {
 		h.Step(collect.Request{Static: tick == 0, Variable: tick == 0})
 		netTimes = append(netTimes, h.Last[SynthNet].Time)
+		for _, w := range wantNames[tick] {
+			if got := names(w.class); got != w.names {
+				t.Errorf("tick %d: instances of %v %q, want %q", tick, w.class, got, w.names)
+			}
+		}
 		switch tick {
-		case 0:
-			if got := names(ns.ClassID{schema.DiskASN, 2}); got != "sda sdb" {
-				t.Errorf("tick 0 disks %q", got)
-			}
 		case 1:
-			if got := names(ns.ClassID{schema.DiskASN, 2}); got != "sda sdb sdc sdd sde" {
-				t.Errorf("tick 1 disks %q", got)
-			}
-			if got := names(ns.ClassID{schema.DiskASN, 3}); got != "sda1 sde1" {
-				t.Errorf("tick 1 partitions %q", got)
-			}
-			if got := names(ns.ClassID{schema.NetASN, 2}); got != "eth1" {
-				t.Errorf("tick 1 interfaces %q", got)
-			}
 			if v := h.Value("Disk/sdc/reads"); v.State != ns.NoRate {
 				t.Errorf("new disk reads = %+v, want no rate", v)
 			}
 			if v := h.Value("Disk/sdc/size"); v.State != ns.Valid {
 				t.Errorf("new disk size = %+v, want read at once", v)
-			}
-		case 2:
-			if got := names(ns.ClassID{schema.DiskASN, 2}); got != "sdb sdc sdd sde" {
-				t.Errorf("tick 2 disks %q", got)
-			}
-			if got := names(ns.ClassID{schema.NetASN, 2}); got != "eth1 eth2" {
-				t.Errorf("tick 2 interfaces %q", got)
 			}
 		case 3:
 			if len(h.Errs) != 1 || !errors.Is(h.Errs[0], boom) {

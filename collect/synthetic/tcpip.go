@@ -16,12 +16,13 @@ type tcpipSynth struct {
 	c            map[*ns.Class][]float64
 }
 
-func (t *tcpipSynth) init(s *Synthetic) {
+func (t *tcpipSynth) init(s *Synthetic) []*ns.Class {
 	t.ip, t.tcp, t.udp = schema.TCPIPClasses()
 	t.specs = schema.SingleSpecs()
 	r := newRNG(s.opt.Seed, paramKey(SynthTCPIP, 0))
 	t.rate = 1000 + 50000*r.float()
 	t.restart()
+	return []*ns.Class{t.ip, t.tcp, t.udp}
 }
 
 func (t *tcpipSynth) restart() {
@@ -37,7 +38,8 @@ var tcpipShares = map[*[]schema.StackStat][]float64{
 	&schema.UDPStats: {0.08, 0.07, 0.001, 0.0001, 0.00005, 0},
 }
 
-func (t *tcpipSynth) collect(seed uint64, tick int, dt float64, req collect.Request) []collect.ClassReading {
+func (t *tcpipSynth) collect(at synthTick) []collect.ClassReading {
+	seed, tick, dt, req := at.seed, at.tick, at.dt, at.req
 	r := newRNG(seed, rngKey(SynthTCPIP, 0, tick))
 	load := t.rate * (0.5 + r.float())
 	var out []collect.ClassReading
