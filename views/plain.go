@@ -12,33 +12,13 @@ import (
 	"dcimon/namespace"
 )
 
-// FeedWords is a hotset feed type in plain words: which peers are listed.
-func FeedWords(f namespace.HotFeed) string {
-	switch f {
-	case namespace.SiHotNoFeed:
-		return "none"
-	case namespace.SiHotThreshold:
-		return "past the threshold"
-	case namespace.SiHotAlways:
-		return "always"
-	}
-	return f.String()
-}
+// FeedWords is a hotset feed type in plain words: which peers are listed. The words are
+// plainTerms', the ones a refusal's message gets for the same names.
+func FeedWords(f namespace.HotFeed) string { return plainTerms.Replace(f.String()) }
 
-// ExceptWords is a hotset exception type in plain words: what is raised past the threshold.
-func ExceptWords(e namespace.HotExcept) string {
-	switch e {
-	case namespace.SiHotNoException:
-		return "none"
-	case namespace.SiHotException:
-		return "events"
-	case namespace.SiHotTrap:
-		return "SNMP traps"
-	case namespace.SiHotBoth:
-		return "events and SNMP traps"
-	}
-	return e.String()
-}
+// ExceptWords is a hotset exception type in plain words: what is raised past the threshold,
+// plainTerms' words as FeedWords.
+func ExceptWords(e namespace.HotExcept) string { return plainTerms.Replace(e.String()) }
 
 // ErrWords is an SPMI return code in plain words, without its name or number.
 func ErrWords(e namespace.SiErr) string {
