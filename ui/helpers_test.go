@@ -53,7 +53,13 @@ func testOptions() Options {
 // newModel builds the model, sizes it and feeds it n collections, as the program would.
 func newModel(t testing.TB, src Sampler, w, h, n int) Model {
 	t.Helper()
-	m := New(src, testOptions())
+	return newModelWith(t, src, testOptions(), w, h, n)
+}
+
+// newModelWith is newModel with opts instead of testOptions.
+func newModelWith(t testing.TB, src Sampler, opts Options, w, h, n int) Model {
+	t.Helper()
+	m := New(src, opts)
 	m.after = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil } // no real timers
 	m = send(t, m, tea.WindowSizeMsg{Width: w, Height: h})
 	for i := 0; i < n; i++ {
