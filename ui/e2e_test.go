@@ -45,6 +45,16 @@ func startTerm(t *testing.T, w, h int, bin string, args ...string) *tmuxTerm {
 	return startTermRedirected(t, w, h, "", bin, args...)
 }
 
+// startOnPanes starts the program on its synthetic source with extra arguments, input from
+// redirect ("" for the terminal), and waits for the panes and their first sample.
+func startOnPanes(t *testing.T, w, h int, redirect string, extra ...string) *tmuxTerm {
+	t.Helper()
+	bin, args := program(t)
+	tm := startTermRedirected(t, w, h, redirect, bin, append(args, extra...)...)
+	tm.waitFor("1 Tree", "sample ")
+	return tm
+}
+
 func startTermRedirected(t *testing.T, w, h int, redirect, bin string, args ...string) *tmuxTerm {
 	t.Helper()
 	// The monitor opens on the overview (issue 12); the panes are one key away.
@@ -214,9 +224,7 @@ func TestSmokeCompactAndResize(t *testing.T) {
 // TestSmokeInputNotATerminal runs the monitor with standard input from /dev/null: it reads its
 // keys from /dev/tty instead, and gives that back as it found it.
 func TestSmokeInputNotATerminal(t *testing.T) {
-	bin, args := program(t)
-	tm := startTermRedirected(t, 100, 30, "< /dev/null", bin, args...)
-	tm.waitFor("1 Tree", "sample ")
+	tm := startOnPanes(t, 100, 30, "< /dev/null")
 	tm.keys("2")
 	tm.waitFor("sort by next column")
 	tm.keys("q")
@@ -226,10 +234,8 @@ func TestSmokeInputNotATerminal(t *testing.T) {
 // TestSmokeFirstFrameLogged checks the debug log records when the first frame with data reached
 // the terminal (scripts/overhead.sh reports it; the figure itself is not tested).
 func TestSmokeFirstFrameLogged(t *testing.T) {
-	bin, args := program(t)
 	logf := filepath.Join(t.TempDir(), "debug.log")
-	tm := startTerm(t, 100, 30, bin, append(args, "--debug", logf)...)
-	tm.waitFor("1 Tree", "sample ")
+	tm := startOnPanes(t, 100, 30, "", "--debug", logf)
 	tm.keys("q")
 	tm.restored(0)
 	b, err := os.ReadFile(logf)
@@ -242,9 +248,7 @@ func TestSmokeFirstFrameLogged(t *testing.T) {
 }
 
 func TestSmokeSIGTERM(t *testing.T) {
-	bin, args := program(t)
-	tm := startTerm(t, 100, 30, bin, args...)
-	tm.waitFor("1 Tree", "sample ")
+	tm := startOnPanes(t, 100, 30, "")
 	pid, err := os.ReadFile(filepath.Join(tm.dir, "pid"))
 	if err != nil {
 		t.Fatal(err)
@@ -298,9 +302,7 @@ func suspendIn(t *testing.T, line string) {
 // TestSmokeSuspendWithoutJobControl: run by something that cannot continue a stopped job (here
 // tmux itself), Ctrl-Z says so instead of stopping dcimon for good.
 func TestSmokeSuspendWithoutJobControl(t *testing.T) {
-	bin, args := program(t)
-	tm := startTerm(t, 100, 30, bin, args...)
-	tm.waitFor("1 Tree", "sample ")
+	tm := startOnPanes(t, 100, 30, "")
 	tm.keys("C-z")
 	tm.waitFor("no shell job control")
 	tm.keys("q")
@@ -311,14 +313,13 @@ func TestSmokeSuspendWithoutJobControl(t *testing.T) {
 // hotset made in the monitor is saved to the file, comments kept, and `dcimon hot --name`
 // reads it back.
 func TestSmokeConfig(t *testing.T) {
-	bin, args := program(t)
+	bin, args := program(t) // for `dcimon hot` at the end
 	path := filepath.Join(t.TempDir(), "config.toml")
 	text := "save_hotsets = \"always\"\n# tmux eats q here\n[keys]\nquit = [\"x\"]  # not q\n"
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tm := startTerm(t, 120, 40, bin, append(args, "--config", path)...)
-	tm.waitFor("1 Tree", "sample ")
+	tm := startOnPanes(t, 120, 40, "", "--config", path)
 	tm.keys(":")
 	tm.literal("Disk/sdb/busy")
 	tm.keys("Enter")
