@@ -221,14 +221,23 @@ func TestSmokeCompactAndResize(t *testing.T) {
 	tm.restored(0)
 }
 
-// TestSmokeInputNotATerminal runs the monitor with standard input from /dev/null: it reads its
-// keys from /dev/tty instead, and gives that back as it found it.
-func TestSmokeInputNotATerminal(t *testing.T) {
-	tm := startOnPanes(t, 100, 30, "< /dev/null")
-	tm.keys("2")
-	tm.waitFor("sort by next column")
-	tm.keys("q")
-	tm.restored(0)
+// TestSmokeKeyAnswered: the monitor answers a key, and q then gives the terminal back as it
+// found it: with standard input from /dev/null (it reads its keys from /dev/tty instead), and
+// run by something that cannot continue a stopped job (here tmux itself), where Ctrl-Z says so
+// instead of stopping dcimon for good.
+func TestSmokeKeyAnswered(t *testing.T) {
+	for _, c := range []struct{ name, redirect, key, answer string }{
+		{"input not a terminal", "< /dev/null", "2", "sort by next column"},
+		{"suspend without job control", "", "C-z", "no shell job control"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tm := startOnPanes(t, 100, 30, c.redirect)
+			tm.keys(c.key)
+			tm.waitFor(c.answer)
+			tm.keys("q")
+			tm.restored(0)
+		})
+	}
 }
 
 // TestSmokeFirstFrameLogged checks the debug log records when the first frame with data reached
@@ -297,16 +306,6 @@ func suspendIn(t *testing.T, line string) {
 	tm.keys("2")
 	tm.waitFor("sort by next column") // keys work again
 	tm.quitToShell()
-}
-
-// TestSmokeSuspendWithoutJobControl: run by something that cannot continue a stopped job (here
-// tmux itself), Ctrl-Z says so instead of stopping dcimon for good.
-func TestSmokeSuspendWithoutJobControl(t *testing.T) {
-	tm := startOnPanes(t, 100, 30, "")
-	tm.keys("C-z")
-	tm.waitFor("no shell job control")
-	tm.keys("q")
-	tm.restored(0)
 }
 
 // issue 16: the real program with a configuration file: q rebound to x (q no longer quits), a
