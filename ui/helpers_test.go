@@ -68,6 +68,16 @@ func newModelWith(t testing.TB, src Sampler, opts Options, w, h, n int) Model {
 	return m
 }
 
+// wantAll fails t for each of wants that s, which is what, lacks.
+func wantAll(t testing.TB, what, s string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(s, w) {
+			t.Errorf("%s lacks %q:\n%s", what, w, s)
+		}
+	}
+}
+
 // send runs one message through Update.
 func send(t testing.TB, m Model, msg tea.Msg) Model {
 	t.Helper()

@@ -67,11 +67,7 @@ func TestHostsTableOnTheOverview(t *testing.T) {
 	time.Sleep(300 * time.Millisecond)
 	m = collectOnce(t, m)
 	v := plainView(m)
-	for _, want := range []string{"HOST▴", "STATE", "CPU%", "MEM%", "LOAD1", "DISK%", "NET", "AGE", "down", "failing", "web00", "below"} {
-		if !strings.Contains(v, want) {
-			t.Errorf("no %q on the fleet's overview:\n%s", want, v)
-		}
-	}
+	wantAll(t, "the fleet's overview", v, "HOST▴", "STATE", "CPU%", "MEM%", "LOAD1", "DISK%", "NET", "AGE", "down", "failing", "web00", "below")
 	rows := m.ov.hosts.rows
 	if len(rows) != 13 || rows[0].Name != "down" || m.ov.hosts.shown >= len(rows) {
 		t.Fatalf("%d rows, first %q, %d shown", len(rows), rows[0].Name, m.ov.hosts.shown)

@@ -625,11 +625,7 @@ func TestMouse(t *testing.T) {
 func TestStatusBar(t *testing.T) {
 	m := newModel(t, newFixture(t, 1, 1), 200, 60, 2)
 	s := plainView(m)
-	for _, want := range []string{"testhost", "sample 03:04:06", "every 1s", "▶ live", "providers 1 ok", "dcimon cpu 2"} {
-		if !strings.Contains(s, want) {
-			t.Errorf("status lacks %q", want)
-		}
-	}
+	wantAll(t, "status", s, "testhost", "sample 03:04:06", "every 1s", "▶ live", "providers 1 ok", "dcimon cpu 2")
 	// Without a Monitor context nothing is shown: no invented numbers.
 	m2 := newModel(t, bareSampler(t), 200, 60, 1)
 	if strings.Contains(plainView(m2), "dcimon cpu") {

@@ -43,11 +43,7 @@ func TestProcTable(t *testing.T) {
 				t.Errorf("sorted by %s (desc %v), want %%CPU highest first", c.title(), m.values.sortDesc)
 			}
 			view := strip(m.values.View())
-			for _, w := range []string{"PID", "USER", "%CPU", "COMMAND", "/usr/bin/"} {
-				if !strings.Contains(view, w) {
-					t.Errorf("the table lacks %q:\n%s", w, view)
-				}
-			}
+			wantAll(t, "the table", view, "PID", "USER", "%CPU", "COMMAND", "/usr/bin/")
 			golden.Check(t, fmt.Sprintf("proc_table_%dx%d", sz[0], sz[1]), view)
 			// The rows are ranked by %CPU: each at most the one above.
 			cv := m.snap.Class(m.values.class)
@@ -274,11 +270,7 @@ func TestProcTableHtopKeys(t *testing.T) {
 	// ? says the table's keys win while it has the focus, and that nothing is killed.
 	m = keys(t, m, "2?")
 	help := strip(strings.Join(m.helpBody(), "\n"))
-	for _, want := range []string{"Process table (htop's keys", "sort by %MEM", "no kill, no renice"} {
-		if !strings.Contains(help, want) {
-			t.Errorf("the help lacks %q:\n%s", want, help)
-		}
-	}
+	wantAll(t, "the help", help, "Process table (htop's keys", "sort by %MEM", "no kill, no renice")
 }
 
 // issue 32 item 8: the tree is drawn as htop and pstree draw it: ├─ for a child with siblings
