@@ -68,6 +68,16 @@ func newModelWith(t testing.TB, src Sampler, opts Options, w, h, n int) Model {
 	return m
 }
 
+// pressSelects presses ks and fails t unless the tree then selects want.
+func pressSelects(t testing.TB, m Model, ks, want string) Model {
+	t.Helper()
+	m = keys(t, m, ks)
+	if got := m.tree.SelectedPath(); got != want {
+		t.Fatalf("%s selects %q, want %q", ks, got, want)
+	}
+	return m
+}
+
 // wantAll fails t for each of wants that s, which is what, lacks.
 func wantAll(t testing.TB, what, s string, wants ...string) {
 	t.Helper()
