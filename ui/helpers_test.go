@@ -78,6 +78,16 @@ func pressSelects(t testing.TB, m Model, ks, want string) Model {
 	return m
 }
 
+// columnTitles is the titles of the values table's first n columns (all of them when there are
+// fewer), separated by spaces.
+func columnTitles(m Model, n int) string {
+	var got []string
+	for _, c := range m.values.cols[:min(n, len(m.values.cols))] {
+		got = append(got, c.title())
+	}
+	return strings.Join(got, " ")
+}
+
 // wantAll fails t for each of wants that s, which is what, lacks.
 func wantAll(t testing.TB, what, s string, wants ...string) {
 	t.Helper()

@@ -70,14 +70,9 @@ func TestGoldenSynthetic(t *testing.T) {
 func TestIostatColumns(t *testing.T) {
 	m := newModel(t, newSynthSampler(t, "synthetic:disks=2"), 200, 60, 2)
 	m = keys(t, m, ":Disk{enter}")
-	var got []string
-	for _, c := range m.values.cols[:8] {
-		got = append(got, c.title())
-	}
 	// issue 12: iostat's names in a fixed unit, never drifting with scale.
-	want := "r/s w/s rkB/s wkB/s r_await w_await aqu-sz %util"
-	if g := fmt.Sprint(got); g != "["+want+"]" {
-		t.Fatalf("disk columns %v, want %s", got, want)
+	if got, want := columnTitles(m, 8), "r/s w/s rkB/s wkB/s r_await w_await aqu-sz %util"; got != want {
+		t.Fatalf("disk columns %s, want %s", got, want)
 	}
 	s := strip(m.values.View())
 	wantAll(t, "the disk table", s, "rareq-sz", "kB/s", "ms")
@@ -88,11 +83,7 @@ func TestIostatColumns(t *testing.T) {
 func TestMpstatColumns(t *testing.T) {
 	m := newModel(t, newSynthSampler(t, "synthetic:cpus=8,seed=3"), 80, 24, 2)
 	m = keys(t, m, ":CPU{enter}2")
-	var got []string
-	for _, c := range m.values.cols[:11] {
-		got = append(got, c.title())
-	}
-	if g := strings.Join(got, " "); g != "%usr %nice %sys %iowait %irq %soft %steal %guest %gnice %idle %busy" {
+	if g := columnTitles(m, 11); g != "%usr %nice %sys %iowait %irq %soft %steal %guest %gnice %idle %busy" {
 		t.Fatalf("cpu columns %s", g)
 	}
 	s := strip(m.values.View())
