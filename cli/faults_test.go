@@ -123,14 +123,11 @@ func mkfifo(t *testing.T, tree, rel string) {
 }
 
 func TestBlockingFiles(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
 	t.Parallel()
 	// Issue 21 item 4: named pipes in place of /proc/stat, /proc/meminfo and /proc/diskstats
 	// never hang a command: the real binary answers at once, with the classes they feed in
 	// error (the reason given) and every other class valid.
-	bin := buildDcimon(t)
+	bin := binaryOrSkip(t)
 	tree := copyTree(t, "../collect/linux/testdata/basic/t0")
 	for _, rel := range []string{"proc/stat", "proc/meminfo", "proc/diskstats"} {
 		mkfifo(t, tree, rel)
@@ -170,13 +167,10 @@ func TestBlockingFiles(t *testing.T) {
 }
 
 func TestSignalExitStatus(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
 	t.Parallel()
 	// Issue 21 item 7, SPMI-INIT-2: a command ended by SIGTERM, SIGHUP, SIGINT or SIGQUIT exits
 	// as a signalled program does, 128+n, and promptly, even while its tree holds a named pipe.
-	bin := buildDcimon(t)
+	bin := binaryOrSkip(t)
 	tree := copyTree(t, "../collect/linux/testdata/basic/t0")
 	mkfifo(t, tree, "proc/stat")
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGINT} {
