@@ -68,6 +68,16 @@ func newModelWith(t testing.TB, src Sampler, opts Options, w, h, n int) Model {
 	return m
 }
 
+// netFailed is the fixture's monitor (ncpu processors, one disk, eth0) at 120x40 after a good
+// collection and then one in which the network provider fails, with the fixture.
+func netFailed(t testing.TB, ncpu int) (Model, *fixture.Sampler) {
+	t.Helper()
+	src := newFixture(t, ncpu, 1, "eth0")
+	m := newModel(t, src, 120, 40, 1)
+	src.FailNet = true
+	return collectOnce(t, m), src
+}
+
 // pressSelects presses ks and fails t unless the tree then selects want.
 func pressSelects(t testing.TB, m Model, ks, want string) Model {
 	t.Helper()

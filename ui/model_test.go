@@ -301,10 +301,7 @@ func TestInstanceEvents(t *testing.T) {
 }
 
 func TestDegradedSupplier(t *testing.T) {
-	src := newFixture(t, 1, 1, "eth0")
-	m := newModel(t, src, 120, 40, 1)
-	src.FailNet = true
-	m = collectOnce(t, m)
+	m, src := netFailed(t, 1)
 	m = keys(t, m, ":NetIf{enter}")
 	s := plainView(m)
 	if !regexp.MustCompile(`NetIf \(1\) +!`).MatchString(s) {
