@@ -52,16 +52,24 @@ func writeFile(t *testing.T, path, data string) {
 	}
 }
 
-func TestGetVanishedInstance(t *testing.T) {
-	// Issue 21 item 1 (X-5, DCI-EVT-4): a disk that drops out of /proc/diskstats for one sample
-	// and comes back is n/a "instance removed" while it is gone, never a valid 0, and starts
-	// again with "—" (a new instance) when it returns; its partition-less neighbours stay.
-	tree := copyTree(t, "../collect/linux/testdata/basic/t0")
-	stats := filepath.Join(tree, "proc", "diskstats")
+// basicDiskstats copies the basic fixture tree for a test that rewrites its /proc/diskstats: the
+// tree, that file's path and what it holds.
+func basicDiskstats(t *testing.T) (tree, stats string, orig []byte) {
+	t.Helper()
+	tree = copyTree(t, "../collect/linux/testdata/basic/t0")
+	stats = filepath.Join(tree, "proc", "diskstats")
 	orig, err := os.ReadFile(stats)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return tree, stats, orig
+}
+
+func TestGetVanishedInstance(t *testing.T) {
+	// Issue 21 item 1 (X-5, DCI-EVT-4): a disk that drops out of /proc/diskstats for one sample
+	// and comes back is n/a "instance removed" while it is gone, never a valid 0, and starts
+	// again with "—" (a new instance) when it returns; its partition-less neighbours stay.
+	tree, stats, orig := basicDiskstats(t)
 	var without []string
 	for _, l := range strings.Split(string(orig), "\n") {
 		if !strings.Contains(l, " vda ") {
@@ -264,12 +272,7 @@ func TestBadLinesKeepTheirInstances(t *testing.T) {
 	// with the line's number, not vanish; the other lines' disks stay valid. A whole file that
 	// cannot be read (a named pipe) leaves every disk and interface sysfs knows "err", from the
 	// first reading on, rather than "no subcontext vda".
-	tree := copyTree(t, "../collect/linux/testdata/basic/t0")
-	stats := filepath.Join(tree, "proc", "diskstats")
-	orig, err := os.ReadFile(stats)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tree, stats, orig := basicDiskstats(t)
 	env := scriptedEnv(func() {
 		writeFile(t, stats, strings.Replace(string(orig), " 254       0 vda ", "18446744073709551615 0 vda ", 1))
 	})
