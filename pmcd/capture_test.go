@@ -28,21 +28,16 @@ type tee struct {
 
 func newTee(t *testing.T, target string) *tee {
 	x := &tee{}
+	keep := writerFunc(func(b []byte) (int, error) {
+		x.mu.Lock()
+		defer x.mu.Unlock()
+		return x.got.Write(b)
+	})
 	x.srv = pcptest.Serve(t, func(c net.Conn) {
-		s, err := net.Dial("tcp", target)
-		if err != nil {
+		pcptest.RelayTo(c, target, func(c, up net.Conn) {
+			_, _ = io.Copy(io.MultiWriter(c, keep), up)
 			c.Close()
-			return
-		}
-		done := make(chan struct{})
-		go func() { defer close(done); _, _ = io.Copy(s, c); s.Close() }()
-		_, _ = io.Copy(io.MultiWriter(c, writerFunc(func(b []byte) (int, error) {
-			x.mu.Lock()
-			defer x.mu.Unlock()
-			return x.got.Write(b)
-		})), s)
-		c.Close()
-		<-done
+		})
 	})
 	return x
 }

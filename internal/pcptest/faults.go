@@ -34,20 +34,25 @@ type Relay struct {
 func StartRelay(t testing.TB, target string) *Relay {
 	t.Helper()
 	r := &Relay{thaw: make(chan struct{})}
-	r.Addr = Serve(t, func(c net.Conn) {
-		up, err := net.Dial("tcp", target)
-		if err != nil {
-			c.Close()
-			return
-		}
-		done := make(chan struct{})
-		go func() { defer close(done); _, _ = io.Copy(up, c); up.Close() }()
-		r.down(c, up)
-		<-done
-	}).Addr
+	r.Addr = Serve(t, func(c net.Conn) { RelayTo(c, target, r.down) }).Addr
 	// Registered after the server's, so run before it: nothing held waits for a Thaw then.
 	t.Cleanup(r.Thaw)
 	return r
+}
+
+// RelayTo relays the connection c to target, a Serve handler's work: what c sends goes up as it
+// comes, and down passes on what target answers, closing c when it is done. It returns when both
+// ways have ended (c is closed at once when target cannot be reached).
+func RelayTo(c net.Conn, target string, down func(c, up net.Conn)) {
+	up, err := net.Dial("tcp", target)
+	if err != nil {
+		c.Close()
+		return
+	}
+	done := make(chan struct{})
+	go func() { defer close(done); _, _ = io.Copy(up, c); up.Close() }()
+	down(c, up)
+	<-done
 }
 
 // down copies what the target sends to the client, cutting the connection when asked.
