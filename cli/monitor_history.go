@@ -69,7 +69,16 @@ func openMonitorHistory(ctx context.Context, c headless.Common, e headless.Env) 
 	if err != nil {
 		return openedHistory{err: err}, nil
 	}
+	// Short enough to stay on the status line beside its other segments; the events and
+	// Monitor/series/error have the whole of it.
+	status := clipWords("history: opening "+c.Series, historyStatusMax)
+	if o.err != nil {
+		// Without the URL the user gave: the why fits.
+		why := strings.ReplaceAll(strings.TrimPrefix(o.err.Error(), "--series: "), " "+c.Series, "")
+		status = clipWords("history unreachable: "+why, historyStatusMax)
+	}
 	out := make(chan openedHistory, 1)
+	// The status is read from o before the retries below take o over.
 	go func() {
 		pause := historyRetry[0]
 		if o.err == nil { // the first attempt is still going
@@ -88,14 +97,6 @@ func openMonitorHistory(ctx context.Context, c headless.Common, e headless.Env) 
 		}
 		out <- o
 	}()
-	// Short enough to stay on the status line beside its other segments; the events and
-	// Monitor/series/error have the whole of it.
-	status := clipWords("history: opening "+c.Series, historyStatusMax)
-	if o.err != nil {
-		// Without the URL the user gave: the why fits.
-		why := strings.ReplaceAll(strings.TrimPrefix(o.err.Error(), "--series: "), " "+c.Series, "")
-		status = clipWords("history unreachable: "+why, historyStatusMax)
-	}
 	return openedHistory{s: s, status: status}, out
 }
 
