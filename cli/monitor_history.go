@@ -78,9 +78,11 @@ func openMonitorHistory(ctx context.Context, c headless.Common, e headless.Env) 
 		status = clipWords("history unreachable: "+why, historyStatusMax)
 	}
 	out := make(chan openedHistory, 1)
-	// The status is read from o before the retries below take o over.
+	// The status is read from o before the retries below take o over; the pauses are read here,
+	// where a test that sets them has set them, not in the retries that may outlive it.
+	retry := historyRetry
 	go func() {
-		pause := historyRetry[0]
+		pause := retry[0]
 		if o.err == nil { // the first attempt is still going
 			o = <-first
 			w.set(o.err)
@@ -91,7 +93,7 @@ func openMonitorHistory(ctx context.Context, c headless.Common, e headless.Env) 
 				return
 			case <-time.After(time.Duration(float64(pause) * (0.5 + rand.Float64()))):
 			}
-			pause = min(2*pause, historyRetry[1])
+			pause = min(2*pause, retry[1])
 			o = open()
 			w.set(o.err)
 		}
