@@ -93,10 +93,7 @@ func TestDamagedArchiveCommands(t *testing.T) {
 // with an error naming it (it blocked for ever, deaf to SIGTERM).
 func TestArchiveFIFORefused(t *testing.T) {
 	t.Parallel() // it waits on daemons, pmlogger or real clocks: beside the other tests that do (issue 37)
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	bin := buildDcimon(t)
+	bin := binaryOrSkip(t)
 	base := copyTestArchive(t, "v3", "", nil)
 	if err := os.Remove(base + ".meta"); err != nil {
 		t.Fatal(err)
@@ -130,10 +127,7 @@ func TestArchiveFIFORefused(t *testing.T) {
 // once, and succeeds once the conflict is gone.
 func TestRecordFailuresLeaveWholeArchives(t *testing.T) {
 	t.Parallel() // it waits on daemons and real clocks: beside the other tests that do (issue 37)
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	bin := buildDcimon(t)
+	bin := binaryOrSkip(t)
 	dir := t.TempDir()
 	base := filepath.Join(dir, "full")
 	cmd := exec.Command("sh", "-c", `ulimit -f 200; exec "$0" record "$1" -i 100ms --duration 1h`, bin, base)

@@ -16,6 +16,15 @@ import (
 // buildDcimon returns the dcimon binary of this test run, built once for every test that needs it.
 func buildDcimon(tb testing.TB) string { return testbin.Dcimon(tb, "..") }
 
+// binaryOrSkip is buildDcimon for a test that runs the binary, skipped under -short.
+func binaryOrSkip(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	return buildDcimon(t)
+}
+
 // signalAfterFirstLine starts cmd, waits for the first line it prints (so that the signal arrives
 // while the command runs), sends it sig and returns how it ended; it fails the test if cmd still
 // runs 10 s later.

@@ -249,10 +249,7 @@ func TestHotWatchUsage(t *testing.T) {
 // Issue 42 item 4: SIGINT and SIGTERM end `hot --watch` as it is meant to end: exit 0.
 func TestHotWatchSignals(t *testing.T) {
 	t.Parallel() // it waits on daemons, pmlogger or real clocks: beside the other tests that do (issue 37)
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	bin := buildDcimon(t)
+	bin := binaryOrSkip(t)
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		cmd := exec.Command(bin, "hot", "FS", "%used", "--threshold", "10", "--watch", "-i", "100ms", "--source", "synthetic:disks=1,seed=1")
 		if err := signalAfterFirstLine(t, cmd, sig); err != nil { // the first line: the first exception

@@ -309,13 +309,20 @@ __start_dcimon
 printf '%s\n' "${COMPREPLY[@]}"`
 	cmd := exec.Command("bash", "--norc", "--noprofile", "-c", script)
 	cmd.Env = append(os.Environ(), "DCIMON="+bin, "PROCFS="+fixProc, "SYSFS="+fixSys, "PATH="+filepath.Dir(bin)+":"+os.Getenv("PATH"))
+	offersCPU0I(t, "bash", cmd)
+}
+
+// offersCPU0I runs shell's cmd, which completes CPU/cpu0/i against the fixture tree, and fails
+// t unless it offers CPU/cpu0/idle and CPU/cpu0/irq and not CPU/cpu0/user.
+func offersCPU0I(t *testing.T, shell string, cmd *exec.Cmd) {
+	t.Helper()
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	got := strings.Fields(string(out))
 	if !contains(got, "CPU/cpu0/idle") || !contains(got, "CPU/cpu0/irq") || contains(got, "CPU/cpu0/user") {
-		t.Errorf("bash offers %v for CPU/cpu0/i", got)
+		t.Errorf("%s offers %v for CPU/cpu0/i", shell, got)
 	}
 }
 
@@ -459,12 +466,5 @@ func TestFishCompletesThroughTheBinary(t *testing.T) {
 	cmd := exec.Command(fish, "--no-config", "-c", `dcimon completion fish | source
 complete -C "dcimon get --procfs $PROCFS --sysfs $SYSFS CPU/cpu0/i"`)
 	cmd.Env = append(os.Environ(), "PROCFS="+fixProc, "SYSFS="+fixSys, "PATH="+filepath.Dir(bin)+":"+os.Getenv("PATH"))
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
-	got := strings.Fields(string(out))
-	if !contains(got, "CPU/cpu0/idle") || !contains(got, "CPU/cpu0/irq") || contains(got, "CPU/cpu0/user") {
-		t.Errorf("fish offers %v for CPU/cpu0/i", got)
-	}
+	offersCPU0I(t, "fish", cmd)
 }

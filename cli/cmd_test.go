@@ -185,10 +185,7 @@ func TestMonitorNeedsATerminal(t *testing.T) {
 // TestBinaryEndToEnd builds the real binary and runs a headless command against the fixture tree,
 // comparing with the same golden file as the in-process test (house style 16).
 func TestBinaryEndToEnd(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	bin := buildDcimon(t)
+	bin := binaryOrSkip(t)
 	cmd := exec.Command(bin, "list", "--procfs", fixProc, "--sysfs", fixSys)
 	cmd.Env = append(os.Environ(), "TZ=UTC")
 	out, err := cmd.Output()

@@ -161,176 +161,8 @@ name space without it, as text or JSON.`,
 	addSource(fs, cfg, anySource)
 	addConfig(fs, cfg)
 
-	list := &cobra.Command{
-		Use:   "list [PATH]",
-		Short: "the name space, one line per context and statistic",
-		Long: `List the name space under PATH (everything without one), one line per context and statistic,
-each with its description: /HOST/ first, contexts ending in "/".`,
-		Example: `  dcimon list
-  dcimon list CPU --types
-  dcimon list Disk --ids --json`,
-		RunE:              ranCmd(cfg, "list"),
-		ValidArgsFunction: comp.paths(headless.CompletePath, 1),
-	}
-	fs = list.Flags()
-	addAll(fs, cfg, "also the implementation datums (the arguments of derived statistics)")
-	inGroup(fs, grpOutput, func() {
-		fs.BoolVar(&cfg.types, "types", false, "add the data type and value type line under each statistic")
-		fs.BoolVar(&cfg.ids, "ids", false, "add the DCI class, instance and datum ids and the ASN.1 id")
-	})
-	addJSON(fs, cfg, "print JSON, one object per line (docs/json.md)")
-	addSource(fs, cfg, anySource)
-	addConfig(fs, cfg)
-
-	describe := &cobra.Command{
-		Use:   "describe PATH",
-		Short: "every attribute of a context or statistic, in all four views",
-		Long: `Describe a context or statistic: every attribute, in the DCI, DCI4, PCP and SPMI views, with
-its current value.`,
-		Example: `  dcimon describe CPU/cpu0/idle
-  dcimon describe Disk --json`,
-		RunE:              ranCmd(cfg, "describe"),
-		ValidArgsFunction: comp.paths(headless.CompletePath, 1),
-	}
-	fs = describe.Flags()
-	addJSON(fs, cfg, "print JSON (docs/json.md)")
-	addSource(fs, cfg, anySource)
-	addConfig(fs, cfg)
-
-	get := &cobra.Command{
-		Use:   "get PATH...",
-		Short: "values; counters as rates over the interval",
-		Long: `Print the values of the statistics PATH names, counters as rates over the interval. Wildcards
-match a level at a time ('Disk/*/busy'); a context's path is every statistic in it.`,
-		Example: `  dcimon get CPU/busy
-  dcimon get 'Disk/*/busy' 'NetIf/*/bytes' -i 2s -n 0
-  dcimon get CPU/busy --json
-  dcimon get Host/load1 --archive /var/log/pcp/pmlogger/db1/20261125 --from 03:00 --to 04:00`,
-		RunE:              ranCmd(cfg, "get"),
-		ValidArgsFunction: comp.paths(headless.CompletePath, -1),
-	}
-	fs = get.Flags()
-	addSampling(fs, cfg, "read every `D` (e.g. 1s, 500ms); counters are rates over it", true)
-	addAll(fs, cfg, "wildcards also match the implementation datums")
-	addJSON(fs, cfg, "print JSON lines, one object per reading (docs/json.md)")
-	addSource(fs, cfg, seriesSource)
-	addConfig(fs, cfg)
-
-	hot := &cobra.Command{
-		Use:   "hot GRANDPARENT STAT",
-		Short: "an SPMI hotset reading: the busiest peers",
-		Long: `Read a hotset: the peers under GRANDPARENT ranked by their statistic STAT, at most --max of
-them, those beyond --threshold (in the units STAT is shown in: 50 is 50%, 10MiB on a byte
-rate). --name NAME reads a hotset of the configuration file instead; flags given beat its
-fields. --check makes it a monitoring plugin (Nagios, Icinga, Zabbix, Sensu): one status line
-with performance data, exit 0 OK, 1 WARNING (a peer past --threshold), 2 CRITICAL (past
---critical), 3 UNKNOWN. --watch prints a line per exception as it starts and as it ends, until
-interrupted.`,
-		Example: `  dcimon hot Disk busy
-  dcimon hot '*/Disk' busy --hosts @/etc/dcimon/fleet
-  dcimon hot CPU busy --threshold 50 --max 0
-  dcimon hot NetIf bytes --threshold 10MiB -n 0
-  dcimon hot --name busiest-disks
-  dcimon hot FS %used --threshold 80 --critical 90 --check
-  dcimon hot Disk busy --threshold 90 --watch`,
-		RunE:              ranCmd(cfg, "hot"),
-		ValidArgsFunction: comp.hot(),
-	}
-	fs = hot.Flags()
-	addSampling(fs, cfg, "read every `D` (e.g. 1s, 500ms)", true)
-	inGroup(fs, grpHotset, func() {
-		fs.StringVar(&cfg.hotName, "name", "", "read the configuration file's hotset `NAME`")
-		fs.IntVar(&cfg.max, "max", 5, "at most `N` responses per peer group (0: all)")
-		fs.StringVar(&cfg.threshold, "threshold", "0", "a peer qualifies above `T`, in the statistic's display units; a negative T: below |T|, ascending")
-		fs.StringVar(&cfg.feed, "feed", "threshold", "feed `TYPE`: none, threshold or always")
-		fs.StringVar(&cfg.except, "exceptions", "none", "exception `TYPE`: none, exception, trap or both")
-		fs.IntVar(&cfg.frequency, "frequency", 5, "at least `MIN` minutes between exceptions (5 or more)")
-		fs.IntVar(&cfg.severity, "severity", 0, "severity `N` of exceptions (> 0 when exceptions are on)")
-		fs.IntVar(&cfg.trapNo, "trap", 0, "trap number `N` (> 0 when traps are on)")
-		addHotAlert(fs, cfg)
-	})
-	addJSON(fs, cfg, "print JSON lines, one object per reading (docs/json.md)")
-	addSource(fs, cfg, seriesSource)
-	addConfig(fs, cfg)
-
-	metrics := &cobra.Command{
-		Use:   "metrics [PATH...]",
-		Short: "the name space as Prometheus text, with PCP5 lines",
-		Long: `Write the name space (or the statistics PATH names) as Prometheus text with PCP5 lines, for a
-node_exporter textfile directory or pmdaopenmetrics. The first reading is written one
-interval after the start, so rates are over it; --output writes each reading whole, through
-a temporary file and a rename.`,
-		Example: `  dcimon metrics CPU Disk
-  dcimon metrics -i 15s -n 0 --output /var/lib/node_exporter/textfile/dcimon.prom
-  dcimon metrics --format openmetrics Disk`,
-		RunE:              ranCmd(cfg, "metrics"),
-		ValidArgsFunction: comp.paths(headless.CompletePath, -1),
-	}
-	fs = metrics.Flags()
-	addSampling(fs, cfg, "read every `D`; the first reading is written one interval after the start", true)
-	inGroup(fs, grpOutput, func() {
-		fs.StringVar(&cfg.output, "output", "", "write each reading to `FILE`, whole and atomically (a textfile directory's *.prom); default standard output")
-		fs.StringVar(&cfg.format, "format", headless.FormatPrometheus, "`FORMAT`: prometheus (text 0.0.4 with # PCP5 lines, what node_exporter's textfile collector reads) or openmetrics")
-	})
-	addAll(fs, cfg, "also the implementation datums")
-	addSource(fs, cfg, anySource)
-	addConfig(fs, cfg)
-
-	record := &cobra.Command{
-		Use:   "record BASE",
-		Short: "record this host as a PCP archive",
-		Long: `Record this host (or one through pmproxy) as a PCP archive, BASE.meta, BASE.index and BASE.0,
-that PCP's own tools read: until interrupted, or for --duration.`,
-		Example: `  dcimon record /var/tmp/db1 -i 10s --duration 24h
-  dcimon record /var/tmp/db1 --size 256MiB --keep 7d`,
-		RunE:              ranCmd(cfg, "record"),
-		ValidArgsFunction: comp.files(1),
-	}
-	fs = record.Flags()
-	addSampling(fs, cfg, "sample every `D` (e.g. 1s)", false)
-	inGroup(fs, grpRecording, func() {
-		fs.DurationVar(&cfg.duration, "duration", 0, "stop after `D` (e.g. 24h); 0 records until interrupted")
-		fs.IntVar(&cfg.archiveVersion, "archive-version", 2, "PCP archive format `V`: 2 (pmlogger's default, read by every PCP) or 3")
-		fs.Func("size", "begin a new volume (BASE.1, BASE.2...) when one reaches `SIZE` (e.g. 100MiB, 1GiB), as pmlogger -v does", func(v string) error {
-			n, err := headless.ParseSize(v)
-			cfg.volSize = n
-			return err
-		})
-		fs.Func("keep", "remove the volumes whose last sample is older than `AGE` (e.g. 7d, 36h), never the one being written; with --size", func(v string) error {
-			d, err := headless.ParseAge(v)
-			cfg.keep = d
-			return err
-		})
-	})
-	addSource(fs, cfg, liveSource)
-	addConfig(fs, cfg)
-
-	conf := &cobra.Command{
-		Use:   "config [default | check [FILE] | theme NAME]",
-		Short: "the configuration in force, the default file, a check, a theme",
-		Long: `With no argument, print the configuration in force and where each value comes from (a flag,
-a DCIMON_* variable, the file or the default). default prints the annotated default file;
-check validates a file (the configuration's own by default); theme NAME prints a built-in
-theme as a file to copy.`,
-		Example: `  dcimon config
-  dcimon config --theme mono
-  dcimon config default > ~/.config/dcimon/config.toml
-  dcimon config check
-  dcimon config theme dark > ~/.config/dcimon/themes/mine.toml`,
-		RunE:              ranCmd(cfg, "config"),
-		ValidArgsFunction: comp.config(),
-	}
-	fs = conf.Flags()
-	// The monitor's setting flags, so that `dcimon config --theme mono` shows what they do.
-	inGroup(fs, grpMonitor, func() {
-		fs.DurationVarP(&cfg.interval, "interval", "i", time.Second, "refresh every `D` (e.g. 1s, 500ms)")
-		fs.StringVar(&cfg.theme, "theme", "dark", "colour theme `NAME`: dark, light, high-contrast or mono")
-	})
-	// The source's flags: `config check` resolves the file's hotsets against its name space.
-	addSource(fs, cfg, liveSource)
-	addConfig(fs, cfg)
-
-	cmds := []*cobra.Command{list, describe, get, hot, hostsCmd(cfg), metrics, record, conf, completionCmd(cfg), manCmd(cfg), versionCmd(cfg)}
+	cmds := []*cobra.Command{listCmd(cfg, comp), describeCmd(cfg, comp), getCmd(cfg, comp), hotCmd(cfg, comp), hostsCmd(cfg),
+		metricsCmd(cfg, comp), recordCmd(cfg, comp), confCmd(cfg, comp), completionCmd(cfg), manCmd(cfg), versionCmd(cfg)}
 	root.AddCommand(cmds...)
 	// Help and the man page list the commands in this order, the headless ones first; cobra's own
 	// lists (completion) sort them by name.
@@ -349,6 +181,186 @@ theme as a file to copy.`,
 	root.SetHelpFunc(func(c *cobra.Command, _ []string) { writeHelp(c.OutOrStdout(), c) })
 	root.SetFlagErrorFunc(commandFlagError)
 	return root
+}
+
+// withSource completes a command that reads a source: it runs as the first word of its Use and
+// takes the flags flags adds, then the source's (src) and --config.
+func withSource(cfg *config, c *cobra.Command, src source, flags func(fs *pflag.FlagSet)) *cobra.Command {
+	c.RunE = ranCmd(cfg, strings.Fields(c.Use)[0])
+	fs := c.Flags()
+	flags(fs)
+	addSource(fs, cfg, src)
+	addConfig(fs, cfg)
+	return c
+}
+
+// listCmd is `dcimon list`: the name space, one line per context and statistic.
+func listCmd(cfg *config, comp completer) *cobra.Command {
+	return withSource(cfg, &cobra.Command{
+		Use:   "list [PATH]",
+		Short: "the name space, one line per context and statistic",
+		Long: `List the name space under PATH (everything without one), one line per context and statistic,
+each with its description: /HOST/ first, contexts ending in "/".`,
+		Example: `  dcimon list
+  dcimon list CPU --types
+  dcimon list Disk --ids --json`,
+		ValidArgsFunction: comp.paths(headless.CompletePath, 1),
+	}, anySource, func(fs *pflag.FlagSet) {
+		addAll(fs, cfg, "also the implementation datums (the arguments of derived statistics)")
+		inGroup(fs, grpOutput, func() {
+			fs.BoolVar(&cfg.types, "types", false, "add the data type and value type line under each statistic")
+			fs.BoolVar(&cfg.ids, "ids", false, "add the DCI class, instance and datum ids and the ASN.1 id")
+		})
+		addJSON(fs, cfg, "print JSON, one object per line (docs/json.md)")
+	})
+}
+
+// describeCmd is `dcimon describe`: every attribute of a context or statistic.
+func describeCmd(cfg *config, comp completer) *cobra.Command {
+	return withSource(cfg, &cobra.Command{
+		Use:   "describe PATH",
+		Short: "every attribute of a context or statistic, in all four views",
+		Long: `Describe a context or statistic: every attribute, in the DCI, DCI4, PCP and SPMI views, with
+its current value.`,
+		Example: `  dcimon describe CPU/cpu0/idle
+  dcimon describe Disk --json`,
+		ValidArgsFunction: comp.paths(headless.CompletePath, 1),
+	}, anySource, func(fs *pflag.FlagSet) {
+		addJSON(fs, cfg, "print JSON (docs/json.md)")
+	})
+}
+
+// getCmd is `dcimon get`: values, counters as rates over the interval.
+func getCmd(cfg *config, comp completer) *cobra.Command {
+	return withSource(cfg, &cobra.Command{
+		Use:   "get PATH...",
+		Short: "values; counters as rates over the interval",
+		Long: `Print the values of the statistics PATH names, counters as rates over the interval. Wildcards
+match a level at a time ('Disk/*/busy'); a context's path is every statistic in it.`,
+		Example: `  dcimon get CPU/busy
+  dcimon get 'Disk/*/busy' 'NetIf/*/bytes' -i 2s -n 0
+  dcimon get CPU/busy --json
+  dcimon get Host/load1 --archive /var/log/pcp/pmlogger/db1/20261125 --from 03:00 --to 04:00`,
+		ValidArgsFunction: comp.paths(headless.CompletePath, -1),
+	}, seriesSource, func(fs *pflag.FlagSet) {
+		addSampling(fs, cfg, "read every `D` (e.g. 1s, 500ms); counters are rates over it", true)
+		addAll(fs, cfg, "wildcards also match the implementation datums")
+		addJSON(fs, cfg, "print JSON lines, one object per reading (docs/json.md)")
+	})
+}
+
+// hotCmd is `dcimon hot`: an SPMI hotset reading, also as a monitoring plugin or a watch.
+func hotCmd(cfg *config, comp completer) *cobra.Command {
+	return withSource(cfg, &cobra.Command{
+		Use:   "hot GRANDPARENT STAT",
+		Short: "an SPMI hotset reading: the busiest peers",
+		Long: `Read a hotset: the peers under GRANDPARENT ranked by their statistic STAT, at most --max of
+them, those beyond --threshold (in the units STAT is shown in: 50 is 50%, 10MiB on a byte
+rate). --name NAME reads a hotset of the configuration file instead; flags given beat its
+fields. --check makes it a monitoring plugin (Nagios, Icinga, Zabbix, Sensu): one status line
+with performance data, exit 0 OK, 1 WARNING (a peer past --threshold), 2 CRITICAL (past
+--critical), 3 UNKNOWN. --watch prints a line per exception as it starts and as it ends, until
+interrupted.`,
+		Example: `  dcimon hot Disk busy
+  dcimon hot '*/Disk' busy --hosts @/etc/dcimon/fleet
+  dcimon hot CPU busy --threshold 50 --max 0
+  dcimon hot NetIf bytes --threshold 10MiB -n 0
+  dcimon hot --name busiest-disks
+  dcimon hot FS %used --threshold 80 --critical 90 --check
+  dcimon hot Disk busy --threshold 90 --watch`,
+		ValidArgsFunction: comp.hot(),
+	}, seriesSource, func(fs *pflag.FlagSet) {
+		addSampling(fs, cfg, "read every `D` (e.g. 1s, 500ms)", true)
+		inGroup(fs, grpHotset, func() {
+			fs.StringVar(&cfg.hotName, "name", "", "read the configuration file's hotset `NAME`")
+			fs.IntVar(&cfg.max, "max", 5, "at most `N` responses per peer group (0: all)")
+			fs.StringVar(&cfg.threshold, "threshold", "0", "a peer qualifies above `T`, in the statistic's display units; a negative T: below |T|, ascending")
+			fs.StringVar(&cfg.feed, "feed", "threshold", "feed `TYPE`: none, threshold or always")
+			fs.StringVar(&cfg.except, "exceptions", "none", "exception `TYPE`: none, exception, trap or both")
+			fs.IntVar(&cfg.frequency, "frequency", 5, "at least `MIN` minutes between exceptions (5 or more)")
+			fs.IntVar(&cfg.severity, "severity", 0, "severity `N` of exceptions (> 0 when exceptions are on)")
+			fs.IntVar(&cfg.trapNo, "trap", 0, "trap number `N` (> 0 when traps are on)")
+			addHotAlert(fs, cfg)
+		})
+		addJSON(fs, cfg, "print JSON lines, one object per reading (docs/json.md)")
+	})
+}
+
+// metricsCmd is `dcimon metrics`: the name space as Prometheus text.
+func metricsCmd(cfg *config, comp completer) *cobra.Command {
+	return withSource(cfg, &cobra.Command{
+		Use:   "metrics [PATH...]",
+		Short: "the name space as Prometheus text, with PCP5 lines",
+		Long: `Write the name space (or the statistics PATH names) as Prometheus text with PCP5 lines, for a
+node_exporter textfile directory or pmdaopenmetrics. The first reading is written one
+interval after the start, so rates are over it; --output writes each reading whole, through
+a temporary file and a rename.`,
+		Example: `  dcimon metrics CPU Disk
+  dcimon metrics -i 15s -n 0 --output /var/lib/node_exporter/textfile/dcimon.prom
+  dcimon metrics --format openmetrics Disk`,
+		ValidArgsFunction: comp.paths(headless.CompletePath, -1),
+	}, anySource, func(fs *pflag.FlagSet) {
+		addSampling(fs, cfg, "read every `D`; the first reading is written one interval after the start", true)
+		inGroup(fs, grpOutput, func() {
+			fs.StringVar(&cfg.output, "output", "", "write each reading to `FILE`, whole and atomically (a textfile directory's *.prom); default standard output")
+			fs.StringVar(&cfg.format, "format", headless.FormatPrometheus, "`FORMAT`: prometheus (text 0.0.4 with # PCP5 lines, what node_exporter's textfile collector reads) or openmetrics")
+		})
+		addAll(fs, cfg, "also the implementation datums")
+	})
+}
+
+// recordCmd is `dcimon record`: this host recorded as a PCP archive.
+func recordCmd(cfg *config, comp completer) *cobra.Command {
+	return withSource(cfg, &cobra.Command{
+		Use:   "record BASE",
+		Short: "record this host as a PCP archive",
+		Long: `Record this host (or one through pmproxy) as a PCP archive, BASE.meta, BASE.index and BASE.0,
+that PCP's own tools read: until interrupted, or for --duration.`,
+		Example: `  dcimon record /var/tmp/db1 -i 10s --duration 24h
+  dcimon record /var/tmp/db1 --size 256MiB --keep 7d`,
+		ValidArgsFunction: comp.files(1),
+	}, liveSource, func(fs *pflag.FlagSet) {
+		addSampling(fs, cfg, "sample every `D` (e.g. 1s)", false)
+		inGroup(fs, grpRecording, func() {
+			fs.DurationVar(&cfg.duration, "duration", 0, "stop after `D` (e.g. 24h); 0 records until interrupted")
+			fs.IntVar(&cfg.archiveVersion, "archive-version", 2, "PCP archive format `V`: 2 (pmlogger's default, read by every PCP) or 3")
+			fs.Func("size", "begin a new volume (BASE.1, BASE.2...) when one reaches `SIZE` (e.g. 100MiB, 1GiB), as pmlogger -v does", func(v string) error {
+				n, err := headless.ParseSize(v)
+				cfg.volSize = n
+				return err
+			})
+			fs.Func("keep", "remove the volumes whose last sample is older than `AGE` (e.g. 7d, 36h), never the one being written; with --size", func(v string) error {
+				d, err := headless.ParseAge(v)
+				cfg.keep = d
+				return err
+			})
+		})
+	})
+}
+
+// confCmd is `dcimon config`: the configuration in force, the default file, a check, a
+// theme. It takes the monitor's setting flags, so that `dcimon config --theme mono` shows what
+// they do, and the source's: `config check` resolves the file's hotsets against its name space.
+func confCmd(cfg *config, comp completer) *cobra.Command {
+	return withSource(cfg, &cobra.Command{
+		Use:   "config [default | check [FILE] | theme NAME]",
+		Short: "the configuration in force, the default file, a check, a theme",
+		Long: `With no argument, print the configuration in force and where each value comes from (a flag,
+a DCIMON_* variable, the file or the default). default prints the annotated default file;
+check validates a file (the configuration's own by default); theme NAME prints a built-in
+theme as a file to copy.`,
+		Example: `  dcimon config
+  dcimon config --theme mono
+  dcimon config default > ~/.config/dcimon/config.toml
+  dcimon config check
+  dcimon config theme dark > ~/.config/dcimon/themes/mine.toml`,
+		ValidArgsFunction: comp.config(),
+	}, liveSource, func(fs *pflag.FlagSet) {
+		inGroup(fs, grpMonitor, func() {
+			fs.DurationVarP(&cfg.interval, "interval", "i", time.Second, "refresh every `D` (e.g. 1s, 500ms)")
+			fs.StringVar(&cfg.theme, "theme", "dark", "colour theme `NAME`: dark, light, high-contrast or mono")
+		})
+	})
 }
 
 // orderKey is the root's annotation that lists its commands in help's order.

@@ -245,13 +245,10 @@ func monitorOnPTY(t *testing.T, bin string, args []string, sleeps []string, end 
 // runs then: the reaper and the leaders' death signal do it). A program that leaves a child in
 // the background loses it too.
 func TestSuppliersNoneSurvive(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
 	if _, err := os.Stat("/bin/sh"); err != nil {
 		t.Skip("no /bin/sh to write test programs in")
 	}
-	bin := buildDcimon(t)
+	bin := binaryOrSkip(t)
 	syn := []string{"--source", "synthetic:disks=1,nics=1,cpus=1,seed=7"}
 
 	t.Run("get returns", func(t *testing.T) {

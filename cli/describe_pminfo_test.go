@@ -1,19 +1,13 @@
 package cli
 
 import (
-	"bytes"
-	"errors"
-	"fmt"
-	"io"
 	"math"
-	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"dcimon/internal/pcptest"
 	ns "dcimon/namespace"
@@ -116,26 +110,6 @@ func describedPCP(t *testing.T, args ...string) (string, pmDescOf) {
 	return metric, d
 }
 
-// fetchMetricsText is what pmproxy answers at /metrics for names.
-func fetchMetricsText(t *testing.T, p *pcptest.PCP, names string) string {
-	t.Helper()
-	url := fmt.Sprintf("http://127.0.0.1:%d/metrics?hostspec=%s&names=%s", p.ProxyPort, p.Hostspec(), names)
-	c := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
-	resp, err := c.Get(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	if errors.Is(err, io.ErrUnexpectedEOF) && bytes.HasSuffix(data, []byte("\n")) {
-		err = nil // pmproxy 6.0.3 ends an answer not kept alive after its last chunk (collect/dds)
-	}
-	if err != nil || resp.StatusCode != http.StatusOK {
-		t.Fatalf("%s: %v %s\n%s", url, err, resp.Status, data)
-	}
-	return string(data)
-}
-
 // Issue 39 item 8: a user's statistic read from pmproxy's /metrics is described, and exported by
 // `dcimon metrics`, with the descriptor `pminfo -d` gives its metric on the pmcd pmproxy read:
 // Kbyte and Mbyte, millisec counters, a double in seconds and a float, each with its type and
@@ -146,7 +120,7 @@ func TestUsersDescriptorsAsPMInfo(t *testing.T) {
 	metrics := []string{"hinv.physmem", "mem.util.used", "kernel.percpu.cpu.user", "kernel.all.uptime", "kernel.all.load",
 		"kernel.all.pswitch", "hinv.ncpu"}
 	p := pcptest.Start(t)
-	text := fetchMetricsText(t, p, strings.Join(metrics, ","))
+	text := string(p.Metrics(t, strings.Join(metrics, ",")))
 	want := pminfoDescs(t, p.Hostspec(), metrics)
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "pmproxy.prom"), []byte(text), 0o644); err != nil {

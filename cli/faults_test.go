@@ -52,16 +52,24 @@ func writeFile(t *testing.T, path, data string) {
 	}
 }
 
-func TestGetVanishedInstance(t *testing.T) {
-	// Issue 21 item 1 (X-5, DCI-EVT-4): a disk that drops out of /proc/diskstats for one sample
-	// and comes back is n/a "instance removed" while it is gone, never a valid 0, and starts
-	// again with "—" (a new instance) when it returns; its partition-less neighbours stay.
-	tree := copyTree(t, "../collect/linux/testdata/basic/t0")
-	stats := filepath.Join(tree, "proc", "diskstats")
+// basicDiskstats copies the basic fixture tree for a test that rewrites its /proc/diskstats: the
+// tree, that file's path and what it holds.
+func basicDiskstats(t *testing.T) (tree, stats string, orig []byte) {
+	t.Helper()
+	tree = copyTree(t, "../collect/linux/testdata/basic/t0")
+	stats = filepath.Join(tree, "proc", "diskstats")
 	orig, err := os.ReadFile(stats)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return tree, stats, orig
+}
+
+func TestGetVanishedInstance(t *testing.T) {
+	// Issue 21 item 1 (X-5, DCI-EVT-4): a disk that drops out of /proc/diskstats for one sample
+	// and comes back is n/a "instance removed" while it is gone, never a valid 0, and starts
+	// again with "—" (a new instance) when it returns; its partition-less neighbours stay.
+	tree, stats, orig := basicDiskstats(t)
 	var without []string
 	for _, l := range strings.Split(string(orig), "\n") {
 		if !strings.Contains(l, " vda ") {
@@ -123,14 +131,11 @@ func mkfifo(t *testing.T, tree, rel string) {
 }
 
 func TestBlockingFiles(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
 	t.Parallel()
 	// Issue 21 item 4: named pipes in place of /proc/stat, /proc/meminfo and /proc/diskstats
 	// never hang a command: the real binary answers at once, with the classes they feed in
 	// error (the reason given) and every other class valid.
-	bin := buildDcimon(t)
+	bin := binaryOrSkip(t)
 	tree := copyTree(t, "../collect/linux/testdata/basic/t0")
 	for _, rel := range []string{"proc/stat", "proc/meminfo", "proc/diskstats"} {
 		mkfifo(t, tree, rel)
@@ -170,13 +175,10 @@ func TestBlockingFiles(t *testing.T) {
 }
 
 func TestSignalExitStatus(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
 	t.Parallel()
 	// Issue 21 item 7, SPMI-INIT-2: a command ended by SIGTERM, SIGHUP, SIGINT or SIGQUIT exits
 	// as a signalled program does, 128+n, and promptly, even while its tree holds a named pipe.
-	bin := buildDcimon(t)
+	bin := binaryOrSkip(t)
 	tree := copyTree(t, "../collect/linux/testdata/basic/t0")
 	mkfifo(t, tree, "proc/stat")
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGINT} {
@@ -270,12 +272,7 @@ func TestBadLinesKeepTheirInstances(t *testing.T) {
 	// with the line's number, not vanish; the other lines' disks stay valid. A whole file that
 	// cannot be read (a named pipe) leaves every disk and interface sysfs knows "err", from the
 	// first reading on, rather than "no subcontext vda".
-	tree := copyTree(t, "../collect/linux/testdata/basic/t0")
-	stats := filepath.Join(tree, "proc", "diskstats")
-	orig, err := os.ReadFile(stats)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tree, stats, orig := basicDiskstats(t)
 	env := scriptedEnv(func() {
 		writeFile(t, stats, strings.Replace(string(orig), " 254       0 vda ", "18446744073709551615 0 vda ", 1))
 	})

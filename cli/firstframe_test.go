@@ -136,16 +136,13 @@ func BenchmarkFirstFrame(b *testing.B) {
 // TestFirstFrameOnAPseudoTerminal runs the monitor once on a pseudo-terminal (no tmux): it must
 // draw a frame with data and give the terminal back on SIGTERM. The time is the benchmark's.
 func TestFirstFrameOnAPseudoTerminal(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
 	if m, s, err := openPTY(80, 24); err != nil {
 		t.Skipf("no pseudo-terminal here: %v", err)
 	} else {
 		m.Close()
 		s.Close()
 	}
-	bin := buildDcimon(t)
+	bin := binaryOrSkip(t)
 	if _, err := firstFrame(bin, "--source", "synthetic:disks=4,nics=2,cpus=4,seed=1"); err != nil {
 		t.Fatal(err)
 	}

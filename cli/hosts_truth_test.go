@@ -116,12 +116,7 @@ func is(name string) func(string) bool { return func(h string) bool { return h =
 // Breaking any figure by 0.1% (the disk's by 0.5%), or counting lo, fails the test.
 func TestHostsAgreeWithPmrep(t *testing.T) {
 	t.Parallel() // it waits on daemons, pmlogger or real clocks: beside the other tests that do (issue 37)
-	if ok, why := pcptest.Installed(); !ok {
-		t.Skip(why)
-	}
-	if _, err := os.Stat("/usr/lib/python3/dist-packages/pcp"); err != nil {
-		t.Skip("pmrep needs PCP's python module, not installed: apt-get install python3-pcp, as .ci/run does")
-	}
+	pcptest.NeedPmrep(t)
 	if testing.Short() {
 		t.Skip("records 8 s of two hosts")
 	}

@@ -69,9 +69,20 @@ func openMonitorHistory(ctx context.Context, c headless.Common, e headless.Env) 
 	if err != nil {
 		return openedHistory{err: err}, nil
 	}
+	// Short enough to stay on the status line beside its other segments; the events and
+	// Monitor/series/error have the whole of it.
+	status := clipWords("history: opening "+c.Series, historyStatusMax)
+	if o.err != nil {
+		// Without the URL the user gave: the why fits.
+		why := strings.ReplaceAll(strings.TrimPrefix(o.err.Error(), "--series: "), " "+c.Series, "")
+		status = clipWords("history unreachable: "+why, historyStatusMax)
+	}
 	out := make(chan openedHistory, 1)
+	// The status is read from o before the retries below take o over; the pauses are read here,
+	// where a test that sets them has set them, not in the retries that may outlive it.
+	retry := historyRetry
 	go func() {
-		pause := historyRetry[0]
+		pause := retry[0]
 		if o.err == nil { // the first attempt is still going
 			o = <-first
 			w.set(o.err)
@@ -82,20 +93,12 @@ func openMonitorHistory(ctx context.Context, c headless.Common, e headless.Env) 
 				return
 			case <-time.After(time.Duration(float64(pause) * (0.5 + rand.Float64()))):
 			}
-			pause = min(2*pause, historyRetry[1])
+			pause = min(2*pause, retry[1])
 			o = open()
 			w.set(o.err)
 		}
 		out <- o
 	}()
-	// Short enough to stay on the status line beside its other segments; the events and
-	// Monitor/series/error have the whole of it.
-	status := clipWords("history: opening "+c.Series, historyStatusMax)
-	if o.err != nil {
-		// Without the URL the user gave: the why fits.
-		why := strings.ReplaceAll(strings.TrimPrefix(o.err.Error(), "--series: "), " "+c.Series, "")
-		status = clipWords("history unreachable: "+why, historyStatusMax)
-	}
 	return openedHistory{s: s, status: status}, out
 }
 

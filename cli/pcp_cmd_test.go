@@ -412,12 +412,7 @@ func TestRecordRemoteHost(t *testing.T) {
 // and the uptime written as the Linux PMDA has them (kernel.all.load's "1 minute" instance).
 func TestReplayAgreesWithPCPTools(t *testing.T) {
 	t.Parallel() // it waits on daemons, pmlogger or real clocks: beside the other tests that do (issue 37)
-	if ok, why := pcptest.Installed(); !ok {
-		t.Skip(why)
-	}
-	if _, err := os.Stat("/usr/lib/python3/dist-packages/pcp"); err != nil {
-		t.Skip("pmrep needs PCP's python module, not installed: apt-get install python3-pcp, as .ci/run does")
-	}
+	pcptest.NeedPmrep(t)
 	base := filepath.Join(t.TempDir(), "rec")
 	if _, errOut, code := runFake(t, "record", base, "-i", "1s", "--duration", "4s"); code != 0 {
 		t.Fatalf("record: exit %d: %s", code, errOut)

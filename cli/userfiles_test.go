@@ -17,11 +17,8 @@ import (
 )
 
 func TestUserNamedFilesNeverBlock(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
 	t.Parallel()
-	bin := buildDcimon(t)
+	bin := binaryOrSkip(t)
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "fifo")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {

@@ -57,18 +57,13 @@ func TestParseLinear(t *testing.T) {
 	}
 }
 
-func BenchmarkParse1MB(b *testing.B) {
-	data := bigConfig(1 << 20)
-	b.SetBytes(int64(len(data)))
-	for b.Loop() {
-		if _, err := Parse("big.toml", data); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
+func BenchmarkParse1MB(b *testing.B) { benchParse(b, 1<<20) }
 
-func BenchmarkParse100KB(b *testing.B) {
-	data := bigConfig(100 << 10)
+func BenchmarkParse100KB(b *testing.B) { benchParse(b, 100<<10) }
+
+// benchParse parses a configuration of about size bytes (bigConfig's).
+func benchParse(b *testing.B, size int) {
+	data := bigConfig(size)
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
 		if _, err := Parse("big.toml", data); err != nil {

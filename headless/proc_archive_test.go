@@ -85,12 +85,7 @@ func TestSeriesProcesses(t *testing.T) {
 // them, while a shell loop spins, and returns the archives and the loop's PID.
 func recordProcesses(t *testing.T) ([]string, int) {
 	t.Helper()
-	if ok, why := pcptest.Installed(); !ok {
-		t.Skip(why)
-	}
-	if _, err := os.Stat("/usr/lib/python3/dist-packages/pcp"); err != nil {
-		t.Skip("pmrep needs PCP's python module, not installed: apt-get install python3-pcp, as .ci/run does")
-	}
+	pcptest.NeedPmrep(t)
 	if testing.Short() {
 		t.Skip("records 6 s of two hosts")
 	}

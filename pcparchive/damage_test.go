@@ -208,15 +208,7 @@ func TestMemoryBoundedByRecords(t *testing.T) {
 	dir := t.TempDir()
 	copyArchive := func(name string) string {
 		base := filepath.Join(dir, name)
-		for _, suf := range []string{"meta", "index", "0"} {
-			b, err := os.ReadFile("testdata/v3/t." + suf)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(base+"."+suf, b, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
+		copyTestArchive(t, "v3", base, nil)
 		return base
 	}
 	pad := func(base, suf string) {
@@ -290,15 +282,7 @@ func TestNotRegularFilesRefusedAtOnce(t *testing.T) {
 			t.Run(suf+"/"+kind, func(t *testing.T) {
 				dir := t.TempDir()
 				base := filepath.Join(dir, "t")
-				for _, s := range []string{"meta", "index", "0"} {
-					b, err := os.ReadFile("testdata/v2/t." + s)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if err := os.WriteFile(base+"."+s, b, 0o644); err != nil {
-						t.Fatal(err)
-					}
-				}
+				copyTestArchive(t, "v2", base, nil)
 				os.Remove(base + "." + suf)
 				var err error
 				if kind == "fifo" {
@@ -338,4 +322,22 @@ func notes(a *Archive) []string {
 		return nil
 	}
 	return a.Notes()
+}
+
+// copyTestArchive copies the archive testdata/<v>/t to base (base.meta, base.index, base.0), each
+// file's bytes through edit (given its suffix) when there is one.
+func copyTestArchive(t *testing.T, v, base string, edit func(suf string, b []byte) []byte) {
+	t.Helper()
+	for _, suf := range []string{"meta", "index", "0"} {
+		b, err := os.ReadFile("testdata/" + v + "/t." + suf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if edit != nil {
+			b = edit(suf, b)
+		}
+		if err := os.WriteFile(base+"."+suf, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }

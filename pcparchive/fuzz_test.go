@@ -179,18 +179,12 @@ func TestCursorAgreesWithWholeReading(t *testing.T) {
 	}
 	// A copy cut short.
 	dir := t.TempDir()
-	for _, suf := range []string{"meta", "index", "0"} {
-		b, err := os.ReadFile("testdata/v3/t." + suf)
-		if err != nil {
-			t.Fatal(err)
-		}
+	copyTestArchive(t, "v3", dir+"/t", func(suf string, b []byte) []byte {
 		if suf == "0" {
-			b = b[:len(b)-10]
+			return b[:len(b)-10]
 		}
-		if err := os.WriteFile(dir+"/t."+suf, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+		return b
+	})
 	a, err := Open(dir + "/t")
 	if err != nil {
 		t.Fatal(err)
@@ -229,21 +223,15 @@ func TestCursorAgreesWithWholeReading(t *testing.T) {
 // it, is damage.
 func TestTornMetadataAndIndex(t *testing.T) {
 	dir := t.TempDir()
-	for _, suf := range []string{"meta", "index", "0"} {
-		b, err := os.ReadFile("testdata/v2/t." + suf)
-		if err != nil {
-			t.Fatal(err)
-		}
+	copyTestArchive(t, "v2", dir+"/t", func(suf string, b []byte) []byte {
 		switch suf {
 		case "meta":
-			b = b[:len(b)-5]
+			return b[:len(b)-5]
 		case "index":
-			b = b[:len(b)-3]
+			return b[:len(b)-3]
 		}
-		if err := os.WriteFile(dir+"/t."+suf, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+		return b
+	})
 	a, err := Open(dir + "/t")
 	if a == nil || len(a.Descs) == 0 || len(a.Index) != 2 {
 		t.Fatalf("a torn metadata file and index: %v; want the archive before the tears, with 2 index entries", err)

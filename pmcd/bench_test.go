@@ -29,14 +29,7 @@ func hostMetricNames(b *testing.B, c *Conn, n int) []uint32 {
 		}
 		names = append(names, got...)
 	}
-	ids, err := c.LookupNames(ctx, names, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	descs, err := c.Descs(ctx, ids, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
+	ids, descs := described(b, ctx, c, names)
 	var out []uint32
 	for i, d := range descs {
 		if d.PMID != pcpwire.PMIDNull && d.Type != pcpwire.TypeEvent && d.Type != pcpwire.TypeHREvent && len(out) < n {

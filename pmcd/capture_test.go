@@ -21,45 +21,24 @@ var capture = flag.Bool("capture", false, "record conversations with a real pmcd
 
 // tee is a relay between a client and a pmcd that keeps every byte pmcd sends.
 type tee struct {
-	l   net.Listener
+	srv *pcptest.Server
 	mu  sync.Mutex
 	got bytes.Buffer
-	wg  sync.WaitGroup
 }
 
 func newTee(t *testing.T, target string) *tee {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	x := &tee{l: l}
-	x.wg.Add(1)
-	go func() {
-		defer x.wg.Done()
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			s, err := net.Dial("tcp", target)
-			if err != nil {
-				c.Close()
-				continue
-			}
-			x.wg.Add(2)
-			go func() { defer x.wg.Done(); _, _ = io.Copy(s, c); s.Close() }()
-			go func() {
-				defer x.wg.Done()
-				_, _ = io.Copy(io.MultiWriter(c, writerFunc(func(b []byte) (int, error) {
-					x.mu.Lock()
-					defer x.mu.Unlock()
-					return x.got.Write(b)
-				})), s)
-				c.Close()
-			}()
-		}
-	}()
-	t.Cleanup(func() { l.Close(); x.wg.Wait() })
+	x := &tee{}
+	keep := writerFunc(func(b []byte) (int, error) {
+		x.mu.Lock()
+		defer x.mu.Unlock()
+		return x.got.Write(b)
+	})
+	x.srv = pcptest.Serve(t, func(c net.Conn) {
+		pcptest.RelayTo(c, target, func(c, up net.Conn) {
+			_, _ = io.Copy(io.MultiWriter(c, keep), up)
+			c.Close()
+		})
+	})
 	return x
 }
 
@@ -75,15 +54,14 @@ func TestRecordCaptures(t *testing.T) {
 	names := []string{"hinv.ncpu", "kernel.all.load", "disk.dev.read", "kernel.uname.release", "kernel.all.cpu.user", "mem.util.free", "no.such.metric"}
 	run := func(name string, talk func(c *Conn, ids []uint32)) {
 		x := newTee(t, p.Hostspec())
-		c := dial(t, x.l.Addr().String())
+		c := dial(t, x.srv.Addr)
 		ids, err := c.LookupNames(tctx(t), names, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		talk(c, ids)
 		c.Close()
-		x.l.Close()
-		x.wg.Wait()
+		x.srv.Close()
 		if x.got.Len() < 100 {
 			t.Fatalf("%s: %d bytes recorded", name, x.got.Len())
 		}

@@ -3,57 +3,23 @@ package pmcd
 import (
 	"io"
 	"net"
-	"sync"
 	"testing"
 
+	"dcimon/internal/pcptest"
 	"dcimon/pcpwire"
 )
 
 // fakePMCD is a listener on a free loopback port that plays pmcd badly, as a test needs: each
 // connection it accepts is handed to serve (which may greet, answer, stall or close). It is
 // closed, with every connection, at the end of the test.
-type fakePMCD struct {
-	l     net.Listener
-	mu    sync.Mutex
-	conns []net.Conn
-	wg    sync.WaitGroup
-}
+type fakePMCD struct{ srv *pcptest.Server }
 
 func newFake(t *testing.T, serve func(c net.Conn)) *fakePMCD {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := &fakePMCD{l: l}
-	f.wg.Add(1)
-	go func() {
-		defer f.wg.Done()
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			f.mu.Lock()
-			f.conns = append(f.conns, c)
-			f.mu.Unlock()
-			f.wg.Add(1)
-			go func() { defer f.wg.Done(); serve(c) }()
-		}
-	}()
-	t.Cleanup(func() {
-		l.Close()
-		f.mu.Lock()
-		for _, c := range f.conns {
-			c.Close()
-		}
-		f.mu.Unlock()
-		f.wg.Wait()
-	})
-	return f
+	return &fakePMCD{pcptest.Serve(t, serve)}
 }
 
-func (f *fakePMCD) addr() string { return f.l.Addr().String() }
+func (f *fakePMCD) addr() string { return f.srv.Addr }
 
 // pmcd6 is the greeting of pmcd 6.0.3: accepted, version 2, descriptors, labels and
 // high-resolution fetches offered.

@@ -35,6 +35,20 @@ func tctx(t testing.TB) context.Context {
 	return ctx
 }
 
+// described is the pmids of names and their descriptors, as c has them.
+func described(t testing.TB, ctx context.Context, c *Conn, names []string) ([]uint32, []pcpwire.Desc) {
+	t.Helper()
+	ids, err := c.LookupNames(ctx, names, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	descs, err := c.Descs(ctx, ids, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ids, descs
+}
+
 // pminfoDesc is what pminfo -md prints of one metric.
 var pminfoDesc = regexp.MustCompile(`(?m)^(\S+) PMID: (\S+)\n\s+Data Type: (.+?)  InDom: (\S+) \S+\n\s+Semantics: (\S+)  Units: (.+)$`)
 
@@ -207,14 +221,7 @@ func TestFetchAgreesWithPminfo(t *testing.T) {
 		c := dial(t, spec)
 		ctx := tctx(t)
 		names := []string{"hinv.ncpu", "kernel.all.load", "disk.dev.read"}
-		ids, err := c.LookupNames(ctx, names, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		descs, err := c.Descs(ctx, ids, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		ids, descs := described(t, ctx, c, names)
 		bogus := uint32(500 << 22) // a domain no agent has
 		fetch := append(slices.Clone(ids[:2]), bogus, ids[2])
 		var before, after pcpwire.Result
@@ -256,11 +263,7 @@ func TestHelpAndLabelsAgreeWithPminfo(t *testing.T) {
 	c := dial(t, p.Hostspec())
 	ctx := tctx(t)
 	names := []string{"hinv.ncpu", "kernel.all.load"}
-	ids, _ := c.LookupNames(ctx, names, nil)
-	descs, err := c.Descs(ctx, ids, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ids, descs := described(t, ctx, c, names)
 	help := pcptest.Run(t, "pminfo", "-h", p.Hostspec(), "-tT", names[0], names[1])
 	for i, n := range names {
 		one, err := c.Text(ctx, ids[i], pcpwire.TextOneLine|pcpwire.TextPMID)
@@ -331,8 +334,7 @@ func TestProfile(t *testing.T) {
 	p := pcptest.Start(t)
 	c := dial(t, p.Hostspec())
 	ctx := tctx(t)
-	ids, _ := c.LookupNames(ctx, []string{"kernel.all.load"}, nil)
-	descs, _ := c.Descs(ctx, ids, nil)
+	ids, descs := described(t, ctx, c, []string{"kernel.all.load"})
 	c.SetProfile(pcpwire.Profile{InDoms: []pcpwire.InDomProfile{{InDom: descs[0].InDom, State: pcpwire.ProfileExclude, Insts: []int32{5}}}})
 	var r pcpwire.Result
 	if _, err := c.Fetch(ctx, ids, &r); err != nil {

@@ -160,30 +160,32 @@ first_frame() {
   echo "$(printf '%s\n' "${outer[@]}" | eval "$med") $(printf '%s\n' "${inner[@]}" | eval "$med") $(printf '%s\n' "${base[@]}" | eval "$med")"
 }
 
+# start_fake NAME VAR TEST SED: runs collect.test's TEST with VAR=8,16,4 in the background, a fake
+# NAME kept among the sleepers ($fake_pid), and waits up to 5 s for the address it announces: the
+# line of its output the sed expression SED prints ($fake_addr).
+start_fake() {
+  local name=$1 var=$2 test=$3 expr=$4 out="$work/$1.out" k
+  env "$var=8,16,4" "$work/collect.test" -test.run "^$test\$" >"$out" 2>&1 &
+  fake_pid=$!
+  sleepers+=("$fake_pid")
+  fake_addr=""
+  for ((k = 0; k < 100 && ${#fake_addr} == 0; k++)); do
+    sleep 0.05
+    fake_addr=$(sed -n "$expr" "$out")
+  done
+  [ -n "$fake_addr" ] || { echo "the fake $name did not start: $(cat "$out")" >&2; return 1; }
+}
+
 # fleet: the monitor on 100 hosts through the fake pmproxy and from a fake pmcd, beside the
 # monitor on this host, all at once.
 fleet() {
   go test -c -o "$work/collect.test" ./collect/pcp
-  DCIMON_FLEET_PROXY=8,16,4 "$work/collect.test" -test.run '^TestFleetProxyServe$' >"$work/proxy.out" 2>&1 &
-  local proxy=$!
-  sleepers+=("$proxy")
-  local url=""
-  for ((k = 0; k < 100 && ${#url} == 0; k++)); do
-    sleep 0.05
-    url=$(sed -n 's/^FLEETPROXY http:/pcp:/p' "$work/proxy.out")
-  done
-  [ -n "$url" ] || { echo "the fake pmproxy did not start: $(cat "$work/proxy.out")" >&2; return 1; }
+  start_fake pmproxy DCIMON_FLEET_PROXY TestFleetProxyServe 's/^FLEETPROXY http:/pcp:/p' || return 1
+  local proxy=$fake_pid url=$fake_addr
   for ((k = 0; k < 100; k++)); do printf 'web%03d\n' "$k"; done >"$work/fleet.txt"
   # The same fleet over PCP's own protocol: a fake pmcd, each host a connection of its own.
-  DCIMON_FLEET_PMCD=8,16,4 "$work/collect.test" -test.run '^TestFleetPMCDServe$' >"$work/pmcd.out" 2>&1 &
-  local pmcd=$!
-  sleepers+=("$pmcd")
-  local addr=""
-  for ((k = 0; k < 100 && ${#addr} == 0; k++)); do
-    sleep 0.05
-    addr=$(sed -n 's/^FLEETPMCD //p' "$work/pmcd.out")
-  done
-  [ -n "$addr" ] || { echo "the fake pmcd did not start: $(cat "$work/pmcd.out")" >&2; return 1; }
+  start_fake pmcd DCIMON_FLEET_PMCD TestFleetPMCDServe 's/^FLEETPMCD //p' || return 1
+  local pmcd=$fake_pid addr=$fake_addr
   for ((k = 0; k < 100; k++)); do printf 'web%03d=%s\n' "$k" "$addr"; done >"$work/native.txt"
   local out=()
   mapfile -t out < <(measure local "$work/dcimon --interval 1s" \

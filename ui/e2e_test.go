@@ -45,6 +45,16 @@ func startTerm(t *testing.T, w, h int, bin string, args ...string) *tmuxTerm {
 	return startTermRedirected(t, w, h, "", bin, args...)
 }
 
+// startOnPanes starts the program on its synthetic source with extra arguments, input from
+// redirect ("" for the terminal), and waits for the panes and their first sample.
+func startOnPanes(t *testing.T, w, h int, redirect string, extra ...string) *tmuxTerm {
+	t.Helper()
+	bin, args := program(t)
+	tm := startTermRedirected(t, w, h, redirect, bin, append(args, extra...)...)
+	tm.waitFor("1 Tree", "sample ")
+	return tm
+}
+
 func startTermRedirected(t *testing.T, w, h int, redirect, bin string, args ...string) *tmuxTerm {
 	t.Helper()
 	// The monitor opens on the overview (issue 12); the panes are one key away.
@@ -137,6 +147,13 @@ func (tm *tmuxTerm) keys(k ...string) {
 	}
 }
 
+// press sends the key k and waits for texts, its answer, to be on the screen, which it returns.
+func (tm *tmuxTerm) press(k string, texts ...string) string {
+	tm.t.Helper()
+	tm.keys(k)
+	return tm.waitFor(texts...)
+}
+
 func (tm *tmuxTerm) literal(s string) {
 	tm.t.Helper()
 	if out, err := tm.tmux("send-keys", "-t", tm.name, "-l", s).CombinedOutput(); err != nil {
@@ -179,16 +196,14 @@ func TestSmokeFullLayout(t *testing.T) {
 	bin, args := program(t)
 	tm := startTerm(t, 120, 40, bin, args...)
 	tm.waitFor("1 Tree", "2 Values", "3 Hotsets", "4 Inspector", "5 Events", "▾ CPU", "sample ")
-	tm.keys("Tab")
-	tm.waitFor("sort by next column") // the values pane's help: it has the focus
+	tm.press("Tab", "sort by next column") // the values pane's help: it has the focus
 	tm.keys("/")
 	tm.literal("sdb")
 	s := tm.waitFor("/ sdb ", " match", "sdb ") // "1 match", or "2 matches" with a partition sdb1
 	if strings.Contains(s, "▸ sda") || strings.Contains(s, "▾ sda") {
 		t.Errorf("the filter leaves sda in the tree:\n%s", s)
 	}
-	tm.keys("Enter")
-	tm.waitFor("Top › Disk › sdb")
+	tm.press("Enter", "Top › Disk › sdb")
 	tm.keys("q")
 	tm.restored(0)
 }
@@ -197,8 +212,7 @@ func TestSmokeCompactAndResize(t *testing.T) {
 	bin, args := program(t)
 	tm := startTerm(t, 80, 24, bin, args...)
 	tm.waitFor("1 Tree", "2 Values", "5 Events", "▾ CPU")
-	tm.keys("5")
-	tm.waitFor("╭─ 5 Events", "added")
+	tm.press("5", "╭─ 5 Events", "added")
 	if out, err := tm.tmux("resize-window", "-t", tm.name, "-x", "30", "-y", "8").CombinedOutput(); err != nil {
 		t.Fatalf("resize: %v\n%s", err, out)
 	}
@@ -211,25 +225,29 @@ func TestSmokeCompactAndResize(t *testing.T) {
 	tm.restored(0)
 }
 
-// TestSmokeInputNotATerminal runs the monitor with standard input from /dev/null: it reads its
-// keys from /dev/tty instead, and gives that back as it found it.
-func TestSmokeInputNotATerminal(t *testing.T) {
-	bin, args := program(t)
-	tm := startTermRedirected(t, 100, 30, "< /dev/null", bin, args...)
-	tm.waitFor("1 Tree", "sample ")
-	tm.keys("2")
-	tm.waitFor("sort by next column")
-	tm.keys("q")
-	tm.restored(0)
+// TestSmokeKeyAnswered: the monitor answers a key, and q then gives the terminal back as it
+// found it: with standard input from /dev/null (it reads its keys from /dev/tty instead), and
+// run by something that cannot continue a stopped job (here tmux itself), where Ctrl-Z says so
+// instead of stopping dcimon for good.
+func TestSmokeKeyAnswered(t *testing.T) {
+	for _, c := range []struct{ name, redirect, key, answer string }{
+		{"input not a terminal", "< /dev/null", "2", "sort by next column"},
+		{"suspend without job control", "", "C-z", "no shell job control"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tm := startOnPanes(t, 100, 30, c.redirect)
+			tm.press(c.key, c.answer)
+			tm.keys("q")
+			tm.restored(0)
+		})
+	}
 }
 
 // TestSmokeFirstFrameLogged checks the debug log records when the first frame with data reached
 // the terminal (scripts/overhead.sh reports it; the figure itself is not tested).
 func TestSmokeFirstFrameLogged(t *testing.T) {
-	bin, args := program(t)
 	logf := filepath.Join(t.TempDir(), "debug.log")
-	tm := startTerm(t, 100, 30, bin, append(args, "--debug", logf)...)
-	tm.waitFor("1 Tree", "sample ")
+	tm := startOnPanes(t, 100, 30, "", "--debug", logf)
 	tm.keys("q")
 	tm.restored(0)
 	b, err := os.ReadFile(logf)
@@ -242,9 +260,7 @@ func TestSmokeFirstFrameLogged(t *testing.T) {
 }
 
 func TestSmokeSIGTERM(t *testing.T) {
-	bin, args := program(t)
-	tm := startTerm(t, 100, 30, bin, args...)
-	tm.waitFor("1 Tree", "sample ")
+	tm := startOnPanes(t, 100, 30, "")
 	pid, err := os.ReadFile(filepath.Join(tm.dir, "pid"))
 	if err != nil {
 		t.Fatal(err)
@@ -272,12 +288,9 @@ func TestSmokeSuspend(t *testing.T) {
 func suspendIn(t *testing.T, line string) {
 	tm := startShell(t)
 	tm.literal(line) // alone: a stopped job of a list lets the list go on
-	tm.keys("Enter")
-	tm.waitFor("Overview", "sample ")
-	tm.keys("1")
-	tm.waitFor("1 Tree", "sample ")
-	tm.keys("C-z")
-	tm.waitFor("Stopped")
+	tm.press("Enter", "Overview", "sample ")
+	tm.press("1", "1 Tree", "sample ")
+	tm.press("C-z", "Stopped")
 	if alt := tm.display("#{alternate_on}"); alt != "0" {
 		t.Errorf("stopped with the alternate screen on (%q)", alt)
 	}
@@ -285,48 +298,31 @@ func suspendIn(t *testing.T, line string) {
 		t.Errorf("stopped with the cursor hidden (%q)", cur)
 	}
 	tm.literal("fg")
-	tm.keys("Enter")
-	tm.waitFor("1 Tree", "sample ")
+	tm.press("Enter", "1 Tree", "sample ")
 	if alt := tm.display("#{alternate_on}"); alt != "1" {
 		t.Errorf("resumed without the alternate screen (%q)", alt)
 	}
-	tm.keys("2")
-	tm.waitFor("sort by next column") // keys work again
+	tm.press("2", "sort by next column") // keys work again
 	tm.quitToShell()
-}
-
-// TestSmokeSuspendWithoutJobControl: run by something that cannot continue a stopped job (here
-// tmux itself), Ctrl-Z says so instead of stopping dcimon for good.
-func TestSmokeSuspendWithoutJobControl(t *testing.T) {
-	bin, args := program(t)
-	tm := startTerm(t, 100, 30, bin, args...)
-	tm.waitFor("1 Tree", "sample ")
-	tm.keys("C-z")
-	tm.waitFor("no shell job control")
-	tm.keys("q")
-	tm.restored(0)
 }
 
 // issue 16: the real program with a configuration file: q rebound to x (q no longer quits), a
 // hotset made in the monitor is saved to the file, comments kept, and `dcimon hot --name`
 // reads it back.
 func TestSmokeConfig(t *testing.T) {
-	bin, args := program(t)
+	bin, args := program(t) // for `dcimon hot` at the end
 	path := filepath.Join(t.TempDir(), "config.toml")
 	text := "save_hotsets = \"always\"\n# tmux eats q here\n[keys]\nquit = [\"x\"]  # not q\n"
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tm := startTerm(t, 120, 40, bin, append(args, "--config", path)...)
-	tm.waitFor("1 Tree", "sample ")
+	tm := startOnPanes(t, 120, 40, "", "--config", path)
 	tm.keys(":")
 	tm.literal("Disk/sdb/busy")
-	tm.keys("Enter")
-	tm.waitFor("Top › Disk › sdb › busy")
+	tm.press("Enter", "Top › Disk › sdb › busy")
 	tm.keys("3", "n")
 	tm.waitFor("New hotset: rank Disk peers by busy")
-	tm.keys("Enter")
-	tm.waitFor("hotsets saved to " + path)
+	tm.press("Enter", "hotsets saved to "+path)
 	tm.keys("q")
 	time.Sleep(300 * time.Millisecond)
 	if s := tm.capture(); strings.Contains(s, "EXIT=") || !strings.Contains(s, "3 Hotsets") {
@@ -363,16 +359,13 @@ func TestSmokeUsersSupplierGoAway(t *testing.T) {
 	tm.waitFor("1 Tree", "▾ CPU")
 	tm.keys(":")
 	tm.literal("DDS/acme/queue_depth")
-	tm.keys("Enter")
-	tm.waitFor("Top › DDS › acme › queue_depth", "mail")
+	tm.press("Enter", "Top › DDS › acme › queue_depth", "mail")
 	tm.keys("2", "X")
 	tm.waitFor("X again sends dds:acme.prom away")
-	tm.keys("X")
-	tm.waitFor("dds:acme.prom sent away")
+	tm.press("X", "dds:acme.prom sent away")
 	tm.keys(":")
 	tm.literal("DDS/acme")
-	tm.keys("Enter")
-	tm.waitFor("no context or statistic DDS/acme — SiInvalidCx (180)") // people's words first (issue 42 item 3)
+	tm.press("Enter", "no context or statistic DDS/acme — SiInvalidCx (180)") // people's words first (issue 42 item 3)
 	tm.keys("q")
 	tm.restored(0)
 }
@@ -387,8 +380,7 @@ func TestSmokeRemoteHost(t *testing.T) {
 	tm.waitFor("CPU", "Mem", p.Hostspec(), "providers")
 	tm.keys(":")
 	tm.literal("Disk")
-	tm.keys("Enter")
-	tm.waitFor("Top › Disk", "%util")
+	tm.press("Enter", "Top › Disk", "%util")
 	// The host's whole PCP name space: a go-to deeper than what has been read follows the
 	// readings down, and the load averages are there with their instances.
 	tm.downToLoad()
@@ -452,10 +444,8 @@ func TestSmokeReplay(t *testing.T) {
 	}
 	tm.keys(":")
 	tm.literal("@" + typed.UTC().Format("15:04:05"))
-	tm.keys("Enter")
-	tm.waitFor("@ " + want.UTC().Format("2006-01-02 15:04:05"))
-	tm.keys("p")
-	tm.waitFor("end of the archive")
+	tm.press("Enter", "@ "+want.UTC().Format("2006-01-02 15:04:05"))
+	tm.press("p", "end of the archive")
 	tm.downToLoad()
 }
 
@@ -465,8 +455,7 @@ func (tm *tmuxTerm) downToLoad() {
 	tm.t.Helper()
 	tm.keys(":")
 	tm.literal("PCP/kernel/all/load")
-	tm.keys("Enter")
-	tm.waitFor("Top › PCP › kernel › all › load", "1 minute", "15 minute")
+	tm.press("Enter", "Top › PCP › kernel › all › load", "1 minute", "15 minute")
 	tm.keys("q")
 	tm.restored(0)
 }
@@ -478,50 +467,34 @@ func (tm *tmuxTerm) downToLoad() {
 func TestSmokeHtopKeys(t *testing.T) {
 	bin, _ := program(t)
 	tm := startTerm(t, 160, 45, bin, "--source", "synthetic:disks=2,nics=1,cpus=2,procs=30,seed=3")
-	tm.keys("P")
-	tm.waitFor("Top › Proc", "%CPU▼", "COMMAND")
-	tm.keys("M")
-	tm.waitFor("%MEM▼")
-	tm.keys("T")
-	tm.waitFor("TIME+▼")
-	tm.keys("P")
-	tm.waitFor("%CPU▼")
-	tm.keys("t")
-	s := tm.waitFor("COMMAND (tree)", "processes as a tree by parent")
+	tm.press("P", "Top › Proc", "%CPU▼", "COMMAND")
+	tm.press("M", "%MEM▼")
+	tm.press("T", "TIME+▼")
+	tm.press("P", "%CPU▼")
+	s := tm.press("t", "COMMAND (tree)", "processes as a tree by parent")
 	if strings.Contains(s, "theme ") {
 		t.Errorf("t changed the theme in the process table:\n%s", s)
 	}
-	tm.keys("F5")
-	tm.waitFor("processes as a list")
-	tm.keys("F6")
-	tm.waitFor("sorted by %MEM", "%MEM▼")
-	tm.keys("<")
-	tm.waitFor("sorted by %CPU", "%CPU▼")
+	tm.press("F5", "processes as a list")
+	tm.press("F6", "sorted by %MEM", "%MEM▼")
+	tm.press("<", "sorted by %CPU", "%CPU▼")
 	tm.keys("F3")
 	tm.literal("nginx")
-	tm.keys("Enter")
-	tm.waitFor("table filter “nginx”")
+	tm.press("Enter", "table filter “nginx”")
 	// Escape alone, then the next key: sent together they read as alt+/.
-	tm.keys("Escape")
-	tm.waitFor("table filter cleared")
+	tm.press("Escape", "table filter cleared")
 	tm.keys("/")
 	tm.literal("python3")
-	tm.keys("Enter")
-	tm.waitFor("table filter “python3”")
-	tm.keys("Escape")
-	tm.waitFor("table filter cleared")
-	tm.keys("u")
-	tm.waitFor("u user", "app", "root")
+	tm.press("Enter", "table filter “python3”")
+	tm.press("Escape", "table filter cleared")
+	tm.press("u", "u user", "app", "root")
 	tm.literal("root")
-	tm.keys("Enter")
-	s = tm.waitFor("user “root”")
+	s = tm.press("Enter", "user “root”")
 	if strings.Contains(s, " app ") {
 		t.Errorf("u root still lists app's processes:\n%s", s)
 	}
-	tm.keys("Escape")
-	tm.waitFor("every user's processes again")
-	tm.keys("H")
-	tm.waitFor("not their threads")
+	tm.press("Escape", "every user's processes again")
+	tm.press("H", "not their threads")
 	tm.keys("q")
 	tm.restored(0)
 }

@@ -137,7 +137,7 @@ func (p *eventsPane) render() []string {
 		return nil
 	}
 	if len(p.events) == 0 {
-		return fitBlock([]string{p.st.Text.Muted.Render("no events yet")}, p.w, p.h)
+		return mutedBlock(p.st, "no events yet", p.w, p.h)
 	}
 	loc := p.loc
 	if loc == nil {

@@ -56,10 +56,7 @@ func TestEventsSelectionInspectAndOpen(t *testing.T) {
 // TestEventsInspectorShowsLongTextWhole: a provider's error, cut in its row, is whole in the
 // inspector.
 func TestEventsInspectorShowsLongTextWhole(t *testing.T) {
-	src := newFixture(t, 2, 1, "eth0")
-	m := newModel(t, src, 120, 40, 1)
-	src.FailNet = true
-	m = collectOnce(t, m)
+	m, _ := netFailed(t, 2)
 	m = keys(t, m, "5")
 	e, _ := m.events.Selected()
 	if e.Kind != ns.EvProviderError {

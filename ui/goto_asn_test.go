@@ -11,8 +11,5 @@ func TestGotoASNID(t *testing.T) {
 	if r := m.tree.Selected(); r.Datum == nil || r.Path() != "CPU/cpu0/idle" {
 		t.Fatalf(":1.1.4 selected %q", r.Path())
 	}
-	m = keys(t, m, ":2{enter}")
-	if got := m.tree.SelectedPath(); got != "Disk" {
-		t.Fatalf(":2 selected %q", got)
-	}
+	m = pressSelects(t, m, ":2{enter}", "Disk")
 }

@@ -53,13 +53,59 @@ func testOptions() Options {
 // newModel builds the model, sizes it and feeds it n collections, as the program would.
 func newModel(t testing.TB, src Sampler, w, h, n int) Model {
 	t.Helper()
-	m := New(src, testOptions())
+	return newModelWith(t, src, testOptions(), w, h, n)
+}
+
+// newModelWith is newModel with opts instead of testOptions.
+func newModelWith(t testing.TB, src Sampler, opts Options, w, h, n int) Model {
+	t.Helper()
+	m := New(src, opts)
 	m.after = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil } // no real timers
 	m = send(t, m, tea.WindowSizeMsg{Width: w, Height: h})
 	for i := 0; i < n; i++ {
 		m = collectOnce(t, m)
 	}
 	return m
+}
+
+// netFailed is the fixture's monitor (ncpu processors, one disk, eth0) at 120x40 after a good
+// collection and then one in which the network provider fails, with the fixture.
+func netFailed(t testing.TB, ncpu int) (Model, *fixture.Sampler) {
+	t.Helper()
+	src := newFixture(t, ncpu, 1, "eth0")
+	m := newModel(t, src, 120, 40, 1)
+	src.FailNet = true
+	return collectOnce(t, m), src
+}
+
+// pressSelects presses ks and fails t unless the tree then selects want.
+func pressSelects(t testing.TB, m Model, ks, want string) Model {
+	t.Helper()
+	m = keys(t, m, ks)
+	if got := m.tree.SelectedPath(); got != want {
+		t.Fatalf("%s selects %q, want %q", ks, got, want)
+	}
+	return m
+}
+
+// columnTitles is the titles of the values table's first n columns (all of them when there are
+// fewer), separated by spaces.
+func columnTitles(m Model, n int) string {
+	var got []string
+	for _, c := range m.values.cols[:min(n, len(m.values.cols))] {
+		got = append(got, c.title())
+	}
+	return strings.Join(got, " ")
+}
+
+// wantAll fails t for each of wants that s, which is what, lacks.
+func wantAll(t testing.TB, what, s string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(s, w) {
+			t.Errorf("%s lacks %q:\n%s", what, w, s)
+		}
+	}
 }
 
 // send runs one message through Update.

@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-
 	"dcimon/collect"
 	"dcimon/collect/pcp"
 	"dcimon/internal/pcptest"
@@ -30,6 +28,12 @@ func realFleet(t *testing.T, n int) *collect.Sampler {
 		hosts = append(hosts, pcp.Host{Name: fmt.Sprintf("web%02d", i), Spec: spec})
 	}
 	hosts = append(hosts, pcp.Host{Name: "down", Spec: fmt.Sprintf("127.0.0.1:%d", pcptest.FreePort(t))})
+	return fleetSampler(t, hosts)
+}
+
+// fleetSampler is a sampler of hosts' pmcds, with the deadlines a test on a loaded machine allows.
+func fleetSampler(t *testing.T, hosts []pcp.Host) *collect.Sampler {
+	t.Helper()
 	provs, err := pcp.Fleet(pcp.Options{Interval: time.Second, Deadline: 10 * time.Second, ProbeDeadline: 10 * time.Second}, hosts)
 	if err != nil {
 		t.Fatal(err)
@@ -41,30 +45,29 @@ func realFleet(t *testing.T, n int) *collect.Sampler {
 	return s
 }
 
+// fleetOverview is the monitor as it opens a fleet (the overview first, the default hotsets over
+// every host's peers), sized w×h, after one collection.
+func fleetOverview(t *testing.T, s Sampler, w, h int) Model {
+	t.Helper()
+	opts := testOptions()
+	opts.Overview = true
+	for _, hs := range DefaultHotsets() {
+		hs.Grandpa = "*/" + hs.Grandpa
+		opts.Hotsets = append(opts.Hotsets, hs)
+	}
+	return newModelWith(t, s, opts, w, h, 1)
+}
+
 // Issue 40 item 4: a fleet's overview begins with its hosts table: a row per host with its
 // figures, the host that is down with its state and why; P sorts it by CPU (the host without
 // figures last), S turns it round, ↓ past the last row on screen scrolls it, and Enter opens
 // the host under the cursor.
 func TestHostsTableOnTheOverview(t *testing.T) {
-	s := realFleet(t, 12)
-	opts := testOptions()
-	opts.Overview = true
-	for _, h := range DefaultHotsets() { // as the monitor opens a fleet
-		h.Grandpa = "*/" + h.Grandpa
-		opts.Hotsets = append(opts.Hotsets, h)
-	}
-	m := New(s, opts)
-	m.after = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
-	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 30})
-	m = collectOnce(t, m)
+	m := fleetOverview(t, realFleet(t, 12), 120, 30)
 	time.Sleep(300 * time.Millisecond)
 	m = collectOnce(t, m)
 	v := plainView(m)
-	for _, want := range []string{"HOST▴", "STATE", "CPU%", "MEM%", "LOAD1", "DISK%", "NET", "AGE", "down", "failing", "web00", "below"} {
-		if !strings.Contains(v, want) {
-			t.Errorf("no %q on the fleet's overview:\n%s", want, v)
-		}
-	}
+	wantAll(t, "the fleet's overview", v, "HOST▴", "STATE", "CPU%", "MEM%", "LOAD1", "DISK%", "NET", "AGE", "down", "failing", "web00", "below")
 	rows := m.ov.hosts.rows
 	if len(rows) != 13 || rows[0].Name != "down" || m.ov.hosts.shown >= len(rows) {
 		t.Fatalf("%d rows, first %q, %d shown", len(rows), rows[0].Name, m.ov.hosts.shown)

@@ -70,23 +70,27 @@ func (k ink) write(sb *strings.Builder, s string) {
 
 // writePad paints pad(s, w) onto sb; writePadLeft paints padLeft(s, w). Neither makes a string
 // of the padded text first.
-func (k ink) writePad(sb *strings.Builder, s string, w int) {
-	if k.style != nil && (!k.exact || needsLipgloss(s)) {
-		sb.WriteString(k.style.Render(pad(s, w)))
-		return
-	}
-	sb.WriteString(k.pre)
-	writePad(sb, s, w)
-	sb.WriteString(k.suf)
-}
+func (k ink) writePad(sb *strings.Builder, s string, w int) { k.writePadded(sb, s, w, false) }
 
-func (k ink) writePadLeft(sb *strings.Builder, s string, w int) {
+func (k ink) writePadLeft(sb *strings.Builder, s string, w int) { k.writePadded(sb, s, w, true) }
+
+// writePadded is writePadLeft when left is set, else writePad. (A padding function as an argument
+// would have every caller's builder escape to the heap.)
+func (k ink) writePadded(sb *strings.Builder, s string, w int, left bool) {
 	if k.style != nil && (!k.exact || needsLipgloss(s)) {
-		sb.WriteString(k.style.Render(padLeft(s, w)))
+		if left {
+			sb.WriteString(k.style.Render(padLeft(s, w)))
+		} else {
+			sb.WriteString(k.style.Render(pad(s, w)))
+		}
 		return
 	}
 	sb.WriteString(k.pre)
-	writePadLeft(sb, s, w)
+	if left {
+		writePadLeft(sb, s, w)
+	} else {
+		writePad(sb, s, w)
+	}
 	sb.WriteString(k.suf)
 }
 

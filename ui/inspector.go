@@ -598,7 +598,7 @@ func (p *inspectorPane) render() []string {
 		return nil
 	}
 	if len(p.lines) == 0 {
-		return fitBlock([]string{p.st.Text.Muted.Render("select a context or statistic")}, p.w, p.h)
+		return mutedBlock(p.st, "select a context or statistic", p.w, p.h)
 	}
 	end := min(p.offset+p.h, len(p.lines))
 	// A copy: the kept lines must not change when the pane lays its lines out again.

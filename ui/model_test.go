@@ -157,10 +157,7 @@ func TestTreeNavigation(t *testing.T) {
 		t.Fatalf("first row %q", got)
 	}
 	// CPU is open by default: its statistics, then its processors.
-	m = keys(t, m, "j")
-	if got := m.tree.SelectedPath(); got != "CPU/user" {
-		t.Fatalf("j: %q", got)
-	}
+	m = pressSelects(t, m, "j", "CPU/user")
 	if m.insp.Target().Path() != "CPU/user" || !strings.Contains(plainView(m), "Top › CPU › user") {
 		t.Error("the inspector and the breadcrumbs follow the tree")
 	}
@@ -179,15 +176,9 @@ func TestTreeNavigation(t *testing.T) {
 		t.Fatal("l must expand")
 	}
 	m = keys(t, m, "jj")
-	m = keys(t, m, "h") // from CPU/kern to its parent
-	if got := m.tree.SelectedPath(); got != "CPU" {
-		t.Fatalf("h goes to the parent: %q", got)
-	}
+	m = pressSelects(t, m, "h", "CPU") // from CPU/kern to its parent
 	// Expanding a disk shows its statistics and its partitions.
-	m = keys(t, m, ":Disk/sda{enter}")
-	if got := m.tree.SelectedPath(); got != "Disk/sda" {
-		t.Fatalf("go to Disk/sda: %q", got)
-	}
+	m = pressSelects(t, m, ":Disk/sda{enter}", "Disk/sda")
 	m = keys(t, m, "{enter}")
 	if s := plainView(m); !strings.Contains(s, "sda1") || !strings.Contains(s, "· inflight") {
 		t.Errorf("expanded sda must show its statistics and sda1:\n%s", s)
@@ -212,10 +203,7 @@ func TestFilter(t *testing.T) {
 		t.Error("the match count is shown")
 	}
 	// Paths match with "/", descriptions and labels without.
-	m = keys(t, m, "{backspace}{backspace}cpu1/k")
-	if got := m.tree.SelectedPath(); got != "CPU/cpu1/kern" {
-		t.Fatalf("path filter: %q, rows %d", got, m.tree.Len())
-	}
+	m = pressSelects(t, m, "{backspace}{backspace}cpu1/k", "CPU/cpu1/kern")
 	m = keys(t, m, "{esc}")
 	if m.tree.Filter() != "" || m.modal != modalNone {
 		t.Fatal("esc clears the filter")
@@ -263,14 +251,8 @@ func TestFilter(t *testing.T) {
 // (Top), and an unknown path (SiInvalidCx).
 func TestGoto(t *testing.T) {
 	m := newModel(t, newFixture(t, 2, 1), 120, 40, 1)
-	m = keys(t, m, ":CPU/cpu0{enter}")
-	if got := m.tree.SelectedPath(); got != "CPU/cpu0" {
-		t.Fatalf("CPU/cpu0: %q", got)
-	}
-	m = keys(t, m, ":/CPU{enter}:cpu1{enter}")
-	if got := m.tree.SelectedPath(); got != "CPU/cpu1" {
-		t.Fatalf("cpu1 from CPU: %q", got)
-	}
+	m = pressSelects(t, m, ":CPU/cpu0{enter}", "CPU/cpu0")
+	m = pressSelects(t, m, ":/CPU{enter}:cpu1{enter}", "CPU/cpu1")
 	m = keys(t, m, ":{enter}")
 	if got := m.tree.SelectedPath(); got != "CPU" || m.tree.cursor != 0 {
 		t.Fatalf("empty path goes to Top (the first row): %q", got)
@@ -289,10 +271,7 @@ func TestGoto(t *testing.T) {
 		t.Fatalf("a statistic path selects the statistic: %+v", r)
 	}
 	// A path as list prints it, with the host first (issue 14).
-	m = keys(t, m, ":/birte/CPU/cpu1{enter}")
-	if got := m.tree.SelectedPath(); got != "CPU/cpu1" {
-		t.Fatalf("/birte/CPU/cpu1: %q", got)
-	}
+	m = pressSelects(t, m, ":/birte/CPU/cpu1{enter}", "CPU/cpu1")
 }
 
 // TestInstanceEvents is DCI-EVT-3: an interface that appears and goes drives the tree and the
@@ -322,10 +301,7 @@ func TestInstanceEvents(t *testing.T) {
 }
 
 func TestDegradedSupplier(t *testing.T) {
-	src := newFixture(t, 1, 1, "eth0")
-	m := newModel(t, src, 120, 40, 1)
-	src.FailNet = true
-	m = collectOnce(t, m)
+	m, src := netFailed(t, 1)
 	m = keys(t, m, ":NetIf{enter}")
 	s := plainView(m)
 	if !regexp.MustCompile(`NetIf \(1\) +!`).MatchString(s) {
@@ -430,10 +406,7 @@ func TestSelectingAStatisticSortsTheTable(t *testing.T) {
 func TestRunsOfKeys(t *testing.T) {
 	m := newModel(t, newFixture(t, 2, 2), 120, 40, 1)
 	m = send(t, m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(":Disk/sdb")})
-	m = keys(t, m, "{enter}")
-	if got := m.tree.SelectedPath(); got != "Disk/sdb" {
-		t.Fatalf("a run of keys: %q", got)
-	}
+	m = pressSelects(t, m, "{enter}", "Disk/sdb")
 	m = send(t, m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("jj")})
 	if got := m.tree.SelectedPath(); got != "Monitor" { // sdb, NetIf, Monitor
 		t.Fatalf("jj in one message moves twice: %q", got)
@@ -625,11 +598,7 @@ func TestMouse(t *testing.T) {
 func TestStatusBar(t *testing.T) {
 	m := newModel(t, newFixture(t, 1, 1), 200, 60, 2)
 	s := plainView(m)
-	for _, want := range []string{"testhost", "sample 03:04:06", "every 1s", "▶ live", "providers 1 ok", "dcimon cpu 2"} {
-		if !strings.Contains(s, want) {
-			t.Errorf("status lacks %q", want)
-		}
-	}
+	wantAll(t, "status", s, "testhost", "sample 03:04:06", "every 1s", "▶ live", "providers 1 ok", "dcimon cpu 2")
 	// Without a Monitor context nothing is shown: no invented numbers.
 	m2 := newModel(t, bareSampler(t), 200, 60, 1)
 	if strings.Contains(plainView(m2), "dcimon cpu") {

@@ -9,12 +9,8 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-
-	"dcimon/collect"
 	"dcimon/collect/pcp"
 	"dcimon/internal/pcptest"
-	ns "dcimon/namespace"
 )
 
 // hostileLoop starts a busy shell loop whose command name (the name it was started by, a link
@@ -47,24 +43,7 @@ func TestFleetOverviewTopProcesses(t *testing.T) {
 	pid := hostileLoop(t)
 	time.Sleep(300 * time.Millisecond) // the proc PMDA lists it at its next refresh
 	hosts := []pcp.Host{{Name: "alpha", Spec: a.Hostspec()}, {Name: "beta", Spec: b.Hostspec()}, {Name: "gamma", Spec: denied.Hostspec()}}
-	provs, err := pcp.Fleet(pcp.Options{Interval: time.Second, Deadline: 10 * time.Second, ProbeDeadline: 10 * time.Second}, hosts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := collect.NewSampler(ns.NewRegistry(), provs, collect.Options{Deadline: 10 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts := testOptions()
-	opts.Overview = true
-	for _, h := range DefaultHotsets() { // as the monitor opens a fleet
-		h.Grandpa = "*/" + h.Grandpa
-		opts.Hotsets = append(opts.Hotsets, h)
-	}
-	m := New(s, opts)
-	m.after = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
-	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 40})
-	m = collectOnce(t, m)
+	m := fleetOverview(t, fleetSampler(t, hosts), 120, 40)
 	var v string
 	for range 3 { // the processes are read once the hosts' Proc is on screen; rates at the second
 		time.Sleep(700 * time.Millisecond)
@@ -149,17 +128,7 @@ func safeField(f []string, i int) string {
 // table's rows on screen, not of every host (a thousand hosts' processes, some 200 a host,
 // would be read at every collection); a scroll brings other hosts' in.
 func TestFleetProcessesOfTheHostsOnScreen(t *testing.T) {
-	s := realFleet(t, 24)
-	opts := testOptions()
-	opts.Overview = true
-	for _, h := range DefaultHotsets() {
-		h.Grandpa = "*/" + h.Grandpa
-		opts.Hotsets = append(opts.Hotsets, h)
-	}
-	m := New(s, opts)
-	m.after = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
-	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 30})
-	m = collectOnce(t, m)
+	m := fleetOverview(t, realFleet(t, 24), 120, 30)
 	_ = plainView(m) // the table's rows on screen are known once drawn
 	m = collectOnce(t, m)
 	procs := func() map[string]bool {

@@ -31,23 +31,16 @@ func TestProcTable(t *testing.T) {
 			if m.values.Mode() != valuesTable {
 				t.Fatalf("Proc shows mode %v, want the table", m.values.Mode())
 			}
-			var got []string
-			for _, c := range m.values.cols[:13] { // then every other statistic, scrolled to with ›
-				got = append(got, c.title())
-			}
-			// issue 32 item 8: htop's %MEM and TIME+ beside top's columns.
-			if want := "[USER S %CPU %MEM RES TIME+ read/s write/s io/s THR NI VIRT COMMAND]"; fmt.Sprint(got) != want {
-				t.Fatalf("columns %v, want %s", got, want)
+			// issue 32 item 8: htop's %MEM and TIME+ beside top's columns; then every other
+			// statistic, scrolled to with ›.
+			if got, want := columnTitles(m, 13), "USER S %CPU %MEM RES TIME+ read/s write/s io/s THR NI VIRT COMMAND"; got != want {
+				t.Fatalf("columns %s, want %s", got, want)
 			}
 			if c := m.values.cols[m.values.sortCol-1]; c.title() != "%CPU" || !m.values.sortDesc {
 				t.Errorf("sorted by %s (desc %v), want %%CPU highest first", c.title(), m.values.sortDesc)
 			}
 			view := strip(m.values.View())
-			for _, w := range []string{"PID", "USER", "%CPU", "COMMAND", "/usr/bin/"} {
-				if !strings.Contains(view, w) {
-					t.Errorf("the table lacks %q:\n%s", w, view)
-				}
-			}
+			wantAll(t, "the table", view, "PID", "USER", "%CPU", "COMMAND", "/usr/bin/")
 			golden.Check(t, fmt.Sprintf("proc_table_%dx%d", sz[0], sz[1]), view)
 			// The rows are ranked by %CPU: each at most the one above.
 			cv := m.snap.Class(m.values.class)
@@ -274,11 +267,7 @@ func TestProcTableHtopKeys(t *testing.T) {
 	// ? says the table's keys win while it has the focus, and that nothing is killed.
 	m = keys(t, m, "2?")
 	help := strip(strings.Join(m.helpBody(), "\n"))
-	for _, want := range []string{"Process table (htop's keys", "sort by %MEM", "no kill, no renice"} {
-		if !strings.Contains(help, want) {
-			t.Errorf("the help lacks %q:\n%s", want, help)
-		}
-	}
+	wantAll(t, "the help", help, "Process table (htop's keys", "sort by %MEM", "no kill, no renice")
 }
 
 // issue 32 item 8: the tree is drawn as htop and pstree draw it: ├─ for a child with siblings
@@ -355,12 +344,8 @@ func TestTableLayoutOrderKept(t *testing.T) {
 	m = send(t, m, tea.WindowSizeMsg{Width: 160, Height: 40})
 	m = collectOnce(t, collectOnce(t, m))
 	m = keys(t, m, ":Disk{enter}")
-	var got []string
-	for _, c := range m.values.cols {
-		got = append(got, c.title())
-	}
-	if fmt.Sprint(got) != "[%util r/s w/s]" {
-		t.Fatalf("columns %v", got)
+	if got := columnTitles(m, len(m.values.cols)); got != "%util r/s w/s" {
+		t.Fatalf("columns %s", got)
 	}
 	head := strings.Fields(strings.Split(strip(m.values.View()), "\n")[0])
 	if len(head) < 4 || head[1] != "%util" || head[3] != "w/s" {

@@ -70,21 +70,12 @@ func TestGoldenSynthetic(t *testing.T) {
 func TestIostatColumns(t *testing.T) {
 	m := newModel(t, newSynthSampler(t, "synthetic:disks=2"), 200, 60, 2)
 	m = keys(t, m, ":Disk{enter}")
-	var got []string
-	for _, c := range m.values.cols[:8] {
-		got = append(got, c.title())
-	}
 	// issue 12: iostat's names in a fixed unit, never drifting with scale.
-	want := "r/s w/s rkB/s wkB/s r_await w_await aqu-sz %util"
-	if g := fmt.Sprint(got); g != "["+want+"]" {
-		t.Fatalf("disk columns %v, want %s", got, want)
+	if got, want := columnTitles(m, 8), "r/s w/s rkB/s wkB/s r_await w_await aqu-sz %util"; got != want {
+		t.Fatalf("disk columns %s, want %s", got, want)
 	}
 	s := strip(m.values.View())
-	for _, w := range []string{"rareq-sz", "kB/s", "ms"} {
-		if !strings.Contains(s, w) {
-			t.Errorf("the disk table lacks %q:\n%s", w, s)
-		}
-	}
+	wantAll(t, "the disk table", s, "rareq-sz", "kB/s", "ms")
 }
 
 // issue 12: the per-processor table reads like mpstat -P ALL, and its (all) row is a share of
@@ -92,11 +83,7 @@ func TestIostatColumns(t *testing.T) {
 func TestMpstatColumns(t *testing.T) {
 	m := newModel(t, newSynthSampler(t, "synthetic:cpus=8,seed=3"), 80, 24, 2)
 	m = keys(t, m, ":CPU{enter}2")
-	var got []string
-	for _, c := range m.values.cols[:11] {
-		got = append(got, c.title())
-	}
-	if g := strings.Join(got, " "); g != "%usr %nice %sys %iowait %irq %soft %steal %guest %gnice %idle %busy" {
+	if g := columnTitles(m, 11); g != "%usr %nice %sys %iowait %irq %soft %steal %guest %gnice %idle %busy" {
 		t.Fatalf("cpu columns %s", g)
 	}
 	s := strip(m.values.View())
@@ -161,11 +148,7 @@ func TestHelpExplainsColumns(t *testing.T) {
 	m := newModel(t, newSynthSampler(t, "synthetic:disks=2,seed=1"), 120, 40, 2)
 	m = keys(t, m, ":Disk{enter}2?")
 	s := strip(m.View())
-	for _, want := range []string{"Columns of Disk", "r_await    average time of a read", "%util      share of the interval"} {
-		if !strings.Contains(s, want) {
-			t.Errorf("the help lacks %q:\n%s", want, s)
-		}
-	}
+	wantAll(t, "the help", s, "Columns of Disk", "r_await    average time of a read", "%util      share of the interval")
 	m = keys(t, m, "{esc}5?")
 	if s := strip(m.View()); !strings.Contains(s, "added     INSTANCEADDED: an instance appeared") {
 		t.Errorf("the help of the events pane lacks the legend:\n%s", s)
@@ -180,11 +163,7 @@ func TestFSTableLikeDf(t *testing.T) {
 			m := newModel(t, newSynthSampler(t, "synthetic:disks=1,seed=4"), sz[0], sz[1], 2)
 			m = keys(t, m, ":FS{enter}2")
 			s := strip(m.values.View())
-			for _, want := range []string{"Size", "Used", "Avail", "Use%", "█", "∕home"} {
-				if !strings.Contains(s, want) {
-					t.Errorf("the FS table lacks %q:\n%s", want, s)
-				}
-			}
+			wantAll(t, "the FS table", s, "Size", "Used", "Avail", "Use%", "█", "∕home")
 			golden.Check(t, fmt.Sprintf("fs_table_%dx%d", sz[0], sz[1]), s)
 		})
 	}

@@ -216,6 +216,11 @@ func fitBlock(lines []string, w, h int) []string {
 	return fitLines(lines, w, h)
 }
 
+// mutedBlock is a pane with nothing to show: msg in muted text, as a block w×h.
+func mutedBlock(st *styles, msg string, w, h int) []string {
+	return fitBlock([]string{st.Text.Muted.Render(msg)}, w, h)
+}
+
 // fitLines cuts or pads lines, none holding a newline, to exactly w cells wide and h lines high,
 // in place.
 func fitLines(lines []string, w, h int) []string {

@@ -12,33 +12,13 @@ import (
 	"dcimon/namespace"
 )
 
-// FeedWords is a hotset feed type in plain words: which peers are listed.
-func FeedWords(f namespace.HotFeed) string {
-	switch f {
-	case namespace.SiHotNoFeed:
-		return "none"
-	case namespace.SiHotThreshold:
-		return "past the threshold"
-	case namespace.SiHotAlways:
-		return "always"
-	}
-	return f.String()
-}
+// FeedWords is a hotset feed type in plain words: which peers are listed. The words are
+// plainPairs', the ones a refusal's message gets for the same names.
+func FeedWords(f namespace.HotFeed) string { return plainName(f.String()) }
 
-// ExceptWords is a hotset exception type in plain words: what is raised past the threshold.
-func ExceptWords(e namespace.HotExcept) string {
-	switch e {
-	case namespace.SiHotNoException:
-		return "none"
-	case namespace.SiHotException:
-		return "events"
-	case namespace.SiHotTrap:
-		return "SNMP traps"
-	case namespace.SiHotBoth:
-		return "events and SNMP traps"
-	}
-	return e.String()
-}
+// ExceptWords is a hotset exception type in plain words: what is raised past the threshold,
+// plainPairs' words as FeedWords.
+func ExceptWords(e namespace.HotExcept) string { return plainName(e.String()) }
 
 // ErrWords is an SPMI return code in plain words, without its name or number.
 func ErrWords(e namespace.SiErr) string {
@@ -69,12 +49,26 @@ func ErrWords(e namespace.SiErr) string {
 // `(SPMI-HOT-7, SPMI-HOT-13)`.
 var standardIDs = regexp.MustCompile(`\s*\((?:(?:SPMI|DCI|PCP[A-Z]*|X|AMB)-[A-Z0-9-]+(?:,\s*)?)+\)`)
 
-// plainTerms are the standards' words a message may carry, and the plain ones for them.
-var plainTerms = strings.NewReplacer(
+// plainPairs are the standards' words a message may carry, each followed by the plain one for it.
+var plainPairs = []string{
 	"except_type", "alerts", "feed_type", "feed", "maxresp", "max", "max_responses", "max",
 	"SiHotNoException", "none", "SiHotException", "events", "SiHotTrap", "SNMP traps", "SiHotBoth", "events and SNMP traps",
 	"SiHotNoFeed", "none", "SiHotThreshold", "past the threshold", "SiHotAlways", "always",
-)
+}
+
+// plainTerms replaces plainPairs' words in a message.
+var plainTerms = strings.NewReplacer(plainPairs...)
+
+// plainName is the plain word for one of the standards' words, the word itself if it has none.
+// It allocates nothing, as the panes call it at every frame that draws a hotset.
+func plainName(word string) string {
+	for i := 0; i+1 < len(plainPairs); i += 2 {
+		if plainPairs[i] == word {
+			return plainPairs[i+1]
+		}
+	}
+	return word
+}
 
 // PlainError is an error for a person: a name space refusal without its SPMI code, DCI status
 // and rule ids (`SiBadArgument (187), DCI_INVALIDARG: … (SPMI-HOT-13)` becomes its message), the

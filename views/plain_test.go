@@ -52,3 +52,16 @@ func TestAwaitInMilliseconds(t *testing.T) {
 		}
 	}
 }
+
+// The panes name a hotset's feed and alerts at every frame that draws it: the plain words are
+// found without allocating, and they are the words a refusal's message gets for the same names.
+func TestPlainNamesAllocateNothing(t *testing.T) {
+	if n := testing.AllocsPerRun(100, func() { _, _ = FeedWords(namespace.SiHotThreshold), ExceptWords(namespace.SiHotBoth) }); n != 0 {
+		t.Errorf("%v allocations", n)
+	}
+	for _, f := range []namespace.HotFeed{namespace.SiHotNoFeed, namespace.SiHotThreshold, namespace.SiHotAlways} {
+		if got, want := FeedWords(f), plainTerms.Replace(f.String()); got != want {
+			t.Errorf("%v: %q, a message says %q", f, got, want)
+		}
+	}
+}

@@ -1,11 +1,7 @@
 package dds
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
-	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -28,28 +24,7 @@ const pmproxyMetrics = "kernel.all.load,hinv.ncpu,hinv.physmem,mem.util.used,dis
 const pmproxyFixture = "testdata/pmproxy/metrics.txt"
 
 // fetchPMProxyMetrics is what a real pmproxy (internal/pcptest) answers at /metrics.
-func fetchPMProxyMetrics(t *testing.T) []byte {
-	t.Helper()
-	p := pcptest.Start(t)
-	url := fmt.Sprintf("http://127.0.0.1:%d/metrics?hostspec=%s&names=%s", p.ProxyPort, p.Hostspec(), pmproxyMetrics)
-	c := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
-	resp, err := c.Get(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	if errors.Is(err, io.ErrUnexpectedEOF) && bytes.HasSuffix(data, []byte("\n")) {
-		// pmproxy 6.0.3 sends the last chunk of a chunked answer after the connection's end
-		// when it is not kept alive (kept alive, Go logs it as an unsolicited response): the
-		// text is whole.
-		err = nil
-	}
-	if err != nil || resp.StatusCode != http.StatusOK {
-		t.Fatalf("%s: %v %s\n%s", url, err, resp.Status, data)
-	}
-	return data
-}
+func fetchPMProxyMetrics(t *testing.T) []byte { return pcptest.Start(t).Metrics(t, pmproxyMetrics) }
 
 // scrub replaces what names the machine the capture was taken on.
 func scrub(data []byte) []byte {

@@ -1,13 +1,10 @@
 package archivetest
 
 import (
-	"errors"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
-	"time"
 )
 
 // PMLoggerDailyXZ is the compression pmlogger_daily applies to the volumes and metadata of older
@@ -53,22 +50,8 @@ func CachedXZ(tb testing.TB, s Spec) string {
 	tb.Helper()
 	plain := Cached(tb, s)
 	dir := filepath.Join(filepath.Dir(filepath.Dir(plain)), s.Name+"-xz-v"+genVersion)
-	base := filepath.Join(dir, "a")
-	if _, err := os.Stat(base + ".index"); err == nil {
-		return base
-	}
-	tmp, err := os.MkdirTemp(filepath.Dir(dir), "making-")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	start := time.Now()
-	CompressXZ(tb, plain, filepath.Join(tmp, "a"), PMLoggerDailyXZ...)
-	if err := os.Rename(tmp, dir); err != nil {
-		os.RemoveAll(tmp)
-		if !errors.Is(err, fs.ErrExist) && !isNotEmpty(err) {
-			tb.Fatal(err)
-		}
-	}
-	tb.Logf("compressed the %s archive at %s in %v", s.Name, base, time.Since(start).Round(time.Millisecond))
-	return base
+	return cachedDir(tb, dir, "compressed", s.Name, func(base string) error {
+		CompressXZ(tb, plain, base, PMLoggerDailyXZ...)
+		return nil
+	})
 }

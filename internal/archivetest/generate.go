@@ -87,8 +87,7 @@ func Generate(base string, s Spec) error {
 
 // Cached is the base of the archive of spec, generated once per machine into the user's cache
 // directory ($XDG_CACHE_HOME or ~/.cache; the system's temporary directory without one), in a
-// directory keyed by genVersion. It is written in a directory of its own and renamed into place
-// whole, so that a generation interrupted, or two at once, never leave half an archive there.
+// directory keyed by genVersion (see cachedDir).
 func Cached(tb testing.TB, s Spec) string {
 	tb.Helper()
 	root, err := os.UserCacheDir()
@@ -97,30 +96,36 @@ func Cached(tb testing.TB, s Spec) string {
 	}
 	root = filepath.Join(root, "dcimon-archivetest")
 	dir := filepath.Join(root, s.Name+"-v"+genVersion)
+	return cachedDir(tb, dir, "generated", s.Name, func(base string) error { return Generate(base, s) })
+}
+
+// cachedDir is the base of the archive in dir ("a"), made by build unless it is there already:
+// into a temporary directory beside dir that is then renamed into place whole, so that a making
+// interrupted, or two at once, never leave half an archive there. done says what build did, for
+// the log ("generated").
+func cachedDir(tb testing.TB, dir, done, name string, build func(base string) error) string {
+	tb.Helper()
 	base := filepath.Join(dir, "a")
 	if _, err := os.Stat(base + ".index"); err == nil {
 		return base
 	}
-	if err := os.MkdirAll(root, 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
 		tb.Fatal(err)
 	}
-	tmp, err := os.MkdirTemp(root, "making-")
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), "making-")
 	if err != nil {
 		tb.Fatal(err)
 	}
+	defer os.RemoveAll(tmp) // all that is left of it when build failed
 	start := time.Now()
-	if err := Generate(filepath.Join(tmp, "a"), s); err != nil {
-		os.RemoveAll(tmp)
-		tb.Fatalf("generating the %s archive: %v", s.Name, err)
+	if err := build(filepath.Join(tmp, "a")); err != nil {
+		tb.Fatalf("making the %s archive: %v", name, err)
 	}
-	if err := os.Rename(tmp, dir); err != nil {
-		os.RemoveAll(tmp)
-		if !errors.Is(err, fs.ErrExist) && !isNotEmpty(err) {
-			tb.Fatal(err)
-		}
-		// Another process made it first.
+	// A rename onto a directory with files fails: another process made it first.
+	if err := os.Rename(tmp, dir); err != nil && !errors.Is(err, fs.ErrExist) && !isNotEmpty(err) {
+		tb.Fatal(err)
 	}
-	tb.Logf("generated the %s archive at %s in %v", s.Name, base, time.Since(start).Round(time.Millisecond))
+	tb.Logf("%s the %s archive at %s in %v", done, name, base, time.Since(start).Round(time.Millisecond))
 	return base
 }
 

@@ -13,35 +13,7 @@ import (
 // call to it. It returns the address (host:port); everything is closed at the end of the test.
 func Hung(t testing.TB) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	var held []net.Conn
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			held = append(held, c)
-			mu.Unlock()
-		}
-	}()
-	t.Cleanup(func() {
-		l.Close()
-		<-done
-		mu.Lock()
-		for _, c := range held {
-			c.Close()
-		}
-		mu.Unlock()
-	})
-	return l.Addr().String()
+	return Serve(t, func(net.Conn) {}).Addr
 }
 
 // Relay is a TCP relay on a free loopback port in front of a pmcd (or anything): each connection
@@ -56,50 +28,31 @@ type Relay struct {
 	frozen atomic.Bool
 	thaw   chan struct{}
 	mu     sync.Mutex
-	conns  []net.Conn
 }
 
 // StartRelay relays to target until the end of the test.
 func StartRelay(t testing.TB, target string) *Relay {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &Relay{Addr: l.Addr().String(), thaw: make(chan struct{})}
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			up, err := net.Dial("tcp", target)
-			if err != nil {
-				c.Close()
-				continue
-			}
-			r.mu.Lock()
-			r.conns = append(r.conns, c, up)
-			r.mu.Unlock()
-			wg.Add(2)
-			go func() { defer wg.Done(); _, _ = io.Copy(up, c); up.Close() }()
-			go func() { defer wg.Done(); r.down(c, up) }()
-		}
-	}()
-	t.Cleanup(func() {
-		l.Close()
-		r.Thaw()
-		r.mu.Lock()
-		for _, c := range r.conns {
-			c.Close()
-		}
-		r.mu.Unlock()
-		wg.Wait()
-	})
+	r := &Relay{thaw: make(chan struct{})}
+	r.Addr = Serve(t, func(c net.Conn) { RelayTo(c, target, r.down) }).Addr
+	// Registered after the server's, so run before it: nothing held waits for a Thaw then.
+	t.Cleanup(r.Thaw)
 	return r
+}
+
+// RelayTo relays the connection c to target, a Serve handler's work: what c sends goes up as it
+// comes, and down passes on what target answers, closing c when it is done. It returns when both
+// ways have ended (c is closed at once when target cannot be reached).
+func RelayTo(c net.Conn, target string, down func(c, up net.Conn)) {
+	up, err := net.Dial("tcp", target)
+	if err != nil {
+		c.Close()
+		return
+	}
+	done := make(chan struct{})
+	go func() { defer close(done); _, _ = io.Copy(up, c); up.Close() }()
+	down(c, up)
+	<-done
 }
 
 // down copies what the target sends to the client, cutting the connection when asked.

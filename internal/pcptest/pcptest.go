@@ -56,6 +56,17 @@ func Installed() (bool, string) {
 	return true, ""
 }
 
+// NeedPmrep skips t unless PCP's daemons and the python module PCP's pmrep runs on are installed.
+func NeedPmrep(t testing.TB) {
+	t.Helper()
+	if ok, why := Installed(); !ok {
+		t.Skip(why)
+	}
+	if _, err := os.Stat("/usr/lib/python3/dist-packages/pcp"); err != nil {
+		t.Skip("pmrep needs PCP's python module, not installed: apt-get install python3-pcp, as .ci/run does")
+	}
+}
+
 // FreePort is a loopback port nobody listens on now.
 func FreePort(t testing.TB) int {
 	t.Helper()

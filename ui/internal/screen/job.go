@@ -22,22 +22,30 @@ import (
 // group after Suspend arrives here too; it is turned into the stop the kernel would have made,
 // a SIGSTOP to the group. The SIGCONT that ends that stop is bubbletea's, which then resumes.
 func (s *Screen) WatchJobControl(ctx context.Context, stop, cont func()) {
-	c := make(chan os.Signal, 2)
-	notifyJob(c)
+	onSignals(ctx, 2, notifyJob, func(sig os.Signal) {
+		switch own := s.Suspended(); {
+		case isStop(sig) && own:
+			stopGroup()
+		case isStop(sig):
+			stop()
+		case !own:
+			cont()
+		}
+	})
+}
+
+// onSignals calls fn with each signal notify has delivered (to a channel of room buffered
+// signals), until ctx ends.
+func onSignals(ctx context.Context, room int, notify func(chan<- os.Signal), fn func(os.Signal)) {
+	c := make(chan os.Signal, room)
+	notify(c)
 	defer signal.Stop(c)
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case sig := <-c:
-			switch own := s.Suspended(); {
-			case isStop(sig) && own:
-				stopGroup()
-			case isStop(sig):
-				stop()
-			case !own:
-				cont()
-			}
+			fn(sig)
 		}
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"sync"
 	"time"
 
@@ -174,22 +173,12 @@ func (s *Screen) Resize(w, h int) {
 // WatchSize reads the terminal's size whenever it changes, records it as Resize does, and tells
 // fn, until ctx ends.
 func (s *Screen) WatchSize(ctx context.Context, fn func(w, h int)) {
-	c := make(chan os.Signal, 1)
-	notifyResize(c)
-	defer signal.Stop(c)
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-c:
+	onSignals(ctx, 1, notifyResize, func(os.Signal) {
+		if w, h, err := term.GetSize(s.tty.Fd()); err == nil {
+			s.Resize(w, h)
+			fn(w, h)
 		}
-		w, h, err := term.GetSize(s.tty.Fd())
-		if err != nil {
-			continue
-		}
-		s.Resize(w, h)
-		fn(w, h)
-	}
+	})
 }
 
 func (s *Screen) poke() {
