@@ -15,6 +15,63 @@ type subscriptions struct {
 	count   map[*namespace.Class]int
 	partial map[*namespace.Class]*datumSubs // SubscribeDatums' subscriptions
 	plain   int                             // how many classes of count are not on demand
+	conf    confinement                     // Confine's paths and the classes they name
+}
+
+// confinement is what a command that reads only what it names lets be read (Confine): the
+// classes its paths name, worked out again when the registry's generation changes.
+type confinement struct {
+	paths []string
+	gen   uint64
+	named map[*namespace.Class]bool // nil: nothing confined (no paths, or they name no class)
+}
+
+// Confine makes every collection from the next one on, the first included, read only the
+// classes paths name (Registry.ClassesNamed) and those subscribed to (issue 38 item 1: `dcimon
+// get Disk/*/busy` reads no partition, and a class it does not name is never read). Paths that
+// name no class confine nothing, so what they fail to name is found as before, nor do paths
+// naming the Monitor class (it says how every provider's collections go); a recording's provider
+// none of whose classes is named is read as before (Options.Replay: its reading steps its
+// archive). The classes are worked out again whenever the registry changes (a user's supplier
+// found, a host's name space grown).
+func (s *Sampler) Confine(paths ...string) {
+	s.subs.mu.Lock()
+	defer s.subs.mu.Unlock()
+	s.subs.conf = confinement{paths: slices.Clone(paths)}
+	s.subs.conf.gen-- // never the registry's: worked out at the next request
+}
+
+// confined is the classes Confine lets be read, nil for every class. The registry is read
+// without s.subs.mu held (the two locks are never nested).
+func (s *Sampler) confined() map[*namespace.Class]bool {
+	s.subs.mu.Lock()
+	paths, gen, named := s.subs.conf.paths, s.subs.conf.gen, s.subs.conf.named
+	s.subs.mu.Unlock()
+	if paths == nil {
+		return nil
+	}
+	now := s.reg.Generation()
+	if now == gen {
+		return named
+	}
+	named = nil
+	for _, c := range s.reg.ClassesNamed(paths...) {
+		if c == s.mon.self || c == s.mon.provs {
+			// The Monitor class says how every provider's collections go: all are read.
+			named = nil
+			break
+		}
+		if named == nil {
+			named = map[*namespace.Class]bool{}
+		}
+		named[c] = true
+	}
+	s.subs.mu.Lock()
+	if slices.Equal(s.subs.conf.paths, paths) {
+		s.subs.conf.gen, s.subs.conf.named = now, named
+	}
+	s.subs.mu.Unlock()
+	return named
 }
 
 // Subscribe registers interest in classes (SPMI-FEAT-2). While someone is subscribed to
@@ -130,10 +187,16 @@ func (s *Sampler) request(ps *provState, now time.Time, refresh bool) (Request, 
 	// a slice that stays in this frame costs no allocation (a thousand hosts a second).
 	var off []*namespace.Class
 	lazy := false
+	named := s.confined()
+	if named != nil && s.opt.Replay && !slices.ContainsFunc(ps.classes, func(c *namespace.Class) bool { return named[c] }) {
+		// A recording's provider is read as before though nothing of it is named: its reading
+		// steps its archive, and the hosts' archives are stepped together.
+		named = nil
+	}
 	s.subs.mu.Lock()
 	for _, c := range ps.classes {
 		lazy = lazy || c.Lazy
-		if s.offNow(c) {
+		if s.offNow(c) || (named != nil && !named[c] && s.subs.count[c] == 0) {
 			off = append(off, c)
 		}
 	}
