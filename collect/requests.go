@@ -30,10 +30,10 @@ type confinement struct {
 // classes paths name (Registry.ClassesNamed) and those subscribed to (issue 38 item 1: `dcimon
 // get Disk/*/busy` reads no partition, and a class it does not name is never read). Paths that
 // name no class confine nothing, so what they fail to name is found as before, nor do paths
-// naming the Monitor class (it says how every provider's collections go); a recording's provider
-// none of whose classes is named is read as before (Options.Replay: its reading steps its
-// archive). The classes are worked out again whenever the registry changes (a user's supplier
-// found, a host's name space grown).
+// naming the Monitor class (it says how every provider's collections go), nor does a recording
+// (Options.Replay: archives and series are read whole, as their records time the readings).
+// The classes are worked out again whenever the registry changes (a user's supplier found, a
+// host's name space grown).
 func (s *Sampler) Confine(paths ...string) {
 	s.subs.mu.Lock()
 	defer s.subs.mu.Unlock()
@@ -182,17 +182,23 @@ func (s *Sampler) datumsOf(classes []*namespace.Class) map[*namespace.Class][]bo
 // request builds one provider's request, or reports that nobody wants it now.
 func (s *Sampler) request(ps *provState, now time.Time, refresh bool) (Request, bool) {
 	req, ok := s.subscribed(ps, now, refresh)
+	named := s.namedOf(ps)
+	if named != nil && !(ok && req.Classes == nil) {
+		// What a confined command names is read at every collection, as what is subscribed.
+		for _, c := range ps.classes {
+			if named[c] {
+				if req.Classes == nil {
+					req.Classes = map[*namespace.Class]bool{}
+				}
+				req.Classes[c], ok = true, true
+			}
+		}
+	}
 	req.Datums = s.datumsOf(ps.classes)
 	// The classes not read now, gathered here rather than by a function that returns them:
 	// a slice that stays in this frame costs no allocation (a thousand hosts a second).
 	var off []*namespace.Class
 	lazy := false
-	named := s.confined()
-	if named != nil && s.opt.Replay && !slices.ContainsFunc(ps.classes, func(c *namespace.Class) bool { return named[c] }) {
-		// A recording's provider is read as before though nothing of it is named: its reading
-		// steps its archive, and the hosts' archives are stepped together.
-		named = nil
-	}
 	s.subs.mu.Lock()
 	for _, c := range ps.classes {
 		lazy = lazy || c.Lazy
@@ -215,6 +221,16 @@ func (s *Sampler) request(ps *provState, now time.Time, refresh bool) (Request, 
 		}
 	}
 	return req, anyReadable(req.Classes)
+}
+
+// namedOf is what Confine lets be read of a provider's classes, nil for all of them. A
+// recording (Options.Replay) is read whole: its readings are timed by its records, and which
+// records a host's archive steps to depends on the classes read of it and of the others.
+func (s *Sampler) namedOf(ps *provState) map[*namespace.Class]bool {
+	if s.opt.Replay {
+		return nil
+	}
+	return s.confined()
 }
 
 // offNow says a class is not read now: a disabled, not implemented, not applicable or obsolete
