@@ -15,6 +15,63 @@ type subscriptions struct {
 	count   map[*namespace.Class]int
 	partial map[*namespace.Class]*datumSubs // SubscribeDatums' subscriptions
 	plain   int                             // how many classes of count are not on demand
+	conf    confinement                     // Confine's paths and the classes they name
+}
+
+// confinement is what a command that reads only what it names lets be read (Confine): the
+// classes its paths name, worked out again when the registry's generation changes.
+type confinement struct {
+	paths []string
+	gen   uint64
+	named map[*namespace.Class]bool // nil: nothing confined (no paths, or they name no class)
+}
+
+// Confine makes every collection from the next one on, the first included, read only the
+// classes paths name (Registry.ClassesNamed) and those subscribed to (issue 38 item 1: `dcimon
+// get Disk/*/busy` reads no partition, and a class it does not name is never read). Paths that
+// name no class confine nothing, so what they fail to name is found as before, nor do paths
+// naming the Monitor class (it says how every provider's collections go), nor does a recording
+// (Options.Replay: archives and series are read whole, as their records time the readings).
+// The classes are worked out again whenever the registry changes (a user's supplier found, a
+// host's name space grown).
+func (s *Sampler) Confine(paths ...string) {
+	s.subs.mu.Lock()
+	defer s.subs.mu.Unlock()
+	s.subs.conf = confinement{paths: slices.Clone(paths)}
+	s.subs.conf.gen-- // never the registry's: worked out at the next request
+}
+
+// confined is the classes Confine lets be read, nil for every class. The registry is read
+// without s.subs.mu held (the two locks are never nested).
+func (s *Sampler) confined() map[*namespace.Class]bool {
+	s.subs.mu.Lock()
+	paths, gen, named := s.subs.conf.paths, s.subs.conf.gen, s.subs.conf.named
+	s.subs.mu.Unlock()
+	if paths == nil {
+		return nil
+	}
+	now := s.reg.Generation()
+	if now == gen {
+		return named
+	}
+	named = nil
+	for _, c := range s.reg.ClassesNamed(paths...) {
+		if c == s.mon.self || c == s.mon.provs {
+			// The Monitor class says how every provider's collections go: all are read.
+			named = nil
+			break
+		}
+		if named == nil {
+			named = map[*namespace.Class]bool{}
+		}
+		named[c] = true
+	}
+	s.subs.mu.Lock()
+	if slices.Equal(s.subs.conf.paths, paths) {
+		s.subs.conf.gen, s.subs.conf.named = now, named
+	}
+	s.subs.mu.Unlock()
+	return named
 }
 
 // Subscribe registers interest in classes (SPMI-FEAT-2). While someone is subscribed to
@@ -125,6 +182,18 @@ func (s *Sampler) datumsOf(classes []*namespace.Class) map[*namespace.Class][]bo
 // request builds one provider's request, or reports that nobody wants it now.
 func (s *Sampler) request(ps *provState, now time.Time, refresh bool) (Request, bool) {
 	req, ok := s.subscribed(ps, now, refresh)
+	named := s.namedOf(ps)
+	if named != nil && !(ok && req.Classes == nil) {
+		// What a confined command names is read at every collection, as what is subscribed.
+		for _, c := range ps.classes {
+			if named[c] {
+				if req.Classes == nil {
+					req.Classes = map[*namespace.Class]bool{}
+				}
+				req.Classes[c], ok = true, true
+			}
+		}
+	}
 	req.Datums = s.datumsOf(ps.classes)
 	// The classes not read now, gathered here rather than by a function that returns them:
 	// a slice that stays in this frame costs no allocation (a thousand hosts a second).
@@ -133,7 +202,7 @@ func (s *Sampler) request(ps *provState, now time.Time, refresh bool) (Request, 
 	s.subs.mu.Lock()
 	for _, c := range ps.classes {
 		lazy = lazy || c.Lazy
-		if s.offNow(c) {
+		if s.offNow(c) || (named != nil && !named[c] && s.subs.count[c] == 0) {
 			off = append(off, c)
 		}
 	}
@@ -152,6 +221,16 @@ func (s *Sampler) request(ps *provState, now time.Time, refresh bool) (Request, 
 		}
 	}
 	return req, anyReadable(req.Classes)
+}
+
+// namedOf is what Confine lets be read of a provider's classes, nil for all of them. A
+// recording (Options.Replay) is read whole: its readings are timed by its records, and which
+// records a host's archive steps to depends on the classes read of it and of the others.
+func (s *Sampler) namedOf(ps *provState) map[*namespace.Class]bool {
+	if s.opt.Replay {
+		return nil
+	}
+	return s.confined()
 }
 
 // offNow says a class is not read now: a disabled, not implemented, not applicable or obsolete

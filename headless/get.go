@@ -105,7 +105,7 @@ type GetOptions struct {
 // (PCPF-2, PCPF-11), after one interval so counters show rates (SPMI-SET-15).
 func Get(ctx context.Context, o GetOptions, e Env, w io.Writer) (err error) {
 	o.Common.Interval = o.Interval
-	s, as, first, day, err := firstReadingOf(ctx, o.Common, e, o.Paths...)
+	s, as, first, day, err := firstNamedReadingOf(ctx, o.Common, e, o.Paths, o.Paths)
 	if err != nil {
 		return err
 	}

@@ -160,12 +160,26 @@ type hotRun struct {
 	reads   int         // the readings next has taken
 }
 
+// hotPeers are the paths of the statistics a hotset ranks, its peers' (issue 38 item 1: `hot
+// Disk busy` reads no partition): each statistic it may rank below each of the grandparent's
+// instances. A grandparent given by class id, or a statistic by number, names no class here,
+// and nothing is confined.
+func hotPeers(o HotOptions) []string {
+	var out []string
+	for _, st := range append([]string{o.Stat}, o.Stats...) {
+		if st != "" {
+			out = append(out, strings.TrimSuffix(o.Grandparent, "/")+"/*/"+st)
+		}
+	}
+	return out
+}
+
 // openHot opens the source, resolves the hotset's statistic and threshold and adds its peer set,
 // as adjust (when not nil) changes the specification, given the statistic's display measure; the first reading is read, its events kept
 // for the first reading next gives.
 func openHot(ctx context.Context, o HotOptions, e Env, adjust func(*ns.HotSpec, views.Measure) error) (*hotRun, error) {
 	o.Common.Interval = o.Interval
-	s, as, first, day, err := firstReadingOf(ctx, o.Common, e, o.Grandparent)
+	s, as, first, day, err := firstNamedReadingOf(ctx, o.Common, e, hotPeers(o), []string{o.Grandparent})
 	if err != nil {
 		return nil, err
 	}

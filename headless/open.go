@@ -68,6 +68,9 @@ func OpenSource(c Common, e Env) (_ *collect.Sampler, past collect.History, _ er
 	if err != nil {
 		return nil, nil, err
 	}
+	if c.watch != nil {
+		src.provs = c.watch(src.provs)
+	}
 	// dcimon's own cost is this process's, whatever the source.
 	opt := collect.Options{Now: src.clock, Replay: src.past != nil, Liveness: c.Liveness, Deadline: src.deadline}
 	if !c.noSelf {
@@ -245,9 +248,44 @@ func firstReading(ctx context.Context, c Common, e Env, paths ...string) (*colle
 // a live source), whose damage the command says once it has printed what was read before it
 // (damaged), and the day a time of day is on (TimeDay).
 func firstReadingOf(ctx context.Context, c Common, e Env, paths ...string) (*collect.Sampler, collect.History, *ns.Snapshot, time.Time, error) {
+	return openAndReach(ctx, c, e, nil, paths)
+}
+
+// firstNamedReadingOf is firstReadingOf for a command that prints only the statistics its
+// patterns name (get; hot's peers): no other class is read, the first reading included
+// (Sampler.Confine, issue 38 item 1), so `get Disk/*/busy` reads no partition.
+func firstNamedReadingOf(ctx context.Context, c Common, e Env, patterns, paths []string) (*collect.Sampler, collect.History, *ns.Snapshot, time.Time, error) {
+	var named []string
+	for _, p := range patterns {
+		named = append(named, namedForms(c, p)...)
+	}
+	return openAndReach(ctx, c, e, named, paths)
+}
+
+// namedForms are the paths a command's path may come to mean once the name space is read
+// (hostPath): with its host's component and without, and on a fleet under every host.
+func namedForms(c Common, p string) []string {
+	if rest, ok := strings.CutPrefix(p, "/"); ok {
+		if _, after, ok := strings.Cut(rest, "/"); ok && !c.Fleet {
+			return []string{rest, after}
+		}
+		return []string{rest}
+	}
+	if c.Fleet && p != "" {
+		return []string{p, "*/" + p}
+	}
+	return []string{p}
+}
+
+// openAndReach opens the source, confines its sampler to the classes named (when any) and
+// takes the first reading.
+func openAndReach(ctx context.Context, c Common, e Env, named, paths []string) (*collect.Sampler, collect.History, *ns.Snapshot, time.Time, error) {
 	s, past, err := OpenSource(c, e)
 	if err != nil {
 		return nil, nil, nil, time.Time{}, err
+	}
+	if len(named) > 0 {
+		s.Confine(named...)
 	}
 	day := c.TimeDay(past)
 	snap, err := reach(ctx, c, s, past, paths)
@@ -331,6 +369,9 @@ type Common struct {
 	// write it (its /proc/self reads were 11% of a recording's profile at 100 ms; at 1 s, side by
 	// side, within the runs' noise: issue 38 item 4).
 	noSelf bool
+	// watch, in tests, stands between the sampler and the source's providers (what a command
+	// has read).
+	watch func([]collect.Provider) []collect.Provider
 }
 
 // ParseHosts reads --hosts: hostspecs separated by commas (`web1,db1:44321`), each optionally

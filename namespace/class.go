@@ -294,7 +294,9 @@ type InstanceSpec struct {
 	Desc   string
 	Flags  InstFlags
 	Attrs  []Attr
-	// Labels are the supplier's own labels of the instance (Instance.Labels), any bytes.
+	// Labels are the supplier's own labels of the instance (Instance.Labels), any bytes. The
+	// registry keeps the slice given, not a copy (a large text's label sets are kept once, issue
+	// 38 item 3): it must never be changed afterwards.
 	Labels []Attr
 	// Label is the instance's DCI label when it is not its name (a process's command name,
 	// while its name is its PID); sanitised like any label.

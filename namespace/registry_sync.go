@@ -165,7 +165,7 @@ func (r *Registry) addLocked(c *Class, s *InstanceSpec, t time.Time) (*Instance,
 		label = s.Label
 	}
 	in := &Instance{Class: c, Levels: slices.Clone(s.Levels), Name: name, OSName: s.OSName,
-		Label: Label{ASCII: SanitizeLabel(label)}, Flags: s.Flags, Desc: s.Desc, Attrs: slices.Clone(s.Attrs), Labels: slices.Clone(s.Labels), Added: t}
+		Label: Label{ASCII: SanitizeLabel(label)}, Flags: s.Flags, Desc: s.Desc, Attrs: slices.Clone(s.Attrs), Labels: s.Labels, Added: t}
 	if n := len(c.free); n > 0 {
 		in.slot = c.free[n-1]
 		c.free = c.free[:n-1]

@@ -104,6 +104,7 @@ func FuzzDDSDeclare(f *testing.F) {
 					return // a refusal is an error the sampler logs, fine
 				}
 			}
+			fd.learn(fam)
 			specs, raw := fd.read(fam)
 			if len(raw) != len(specs)*len(fd.stats.Datums) {
 				t.Fatalf("%d raw values for %d instances of %d datums", len(raw), len(specs), len(fd.stats.Datums))

@@ -104,13 +104,22 @@ type ddsFamily struct {
 	mult    float64 // raw = text value × mult
 	whole   bool    // an integer PCP type: a value with decimals does not fit it
 	nm      namer
-	// A label set keeps its instance number and its name while it stays in the text. They are
-	// found by the label set's 64-bit hash (supply.LabelsHash), so nothing per series but these three
-	// entries is kept between readings: the text's own strings are the document's.
-	ids    map[uint64]uint64 // label set's hash → instance number
-	names  map[uint64]string // instance number → name (the instance's OS name)
-	byName map[string]uint64 // name → instance number, so that no two share one
+	// A label set keeps its instance number, its name and its labels while it stays in the
+	// text, found by the set's 64-bit hash (supply.LabelsHash). Its labels are kept once, here,
+	// and the name space's instance shares them (InstanceSpec.Labels): the text's series drop
+	// theirs once learnt (learn), and nothing but the set is kept of them between readings.
+	sets   map[uint64]*labelSet // label set's hash → the set
+	byName map[string]uint64    // name → instance number, so that no two share one
 	next   uint64
+	at     []*labelSet // each series' set, in the order of the text last learnt
+}
+
+// labelSet is one series' labels as the family keeps them: its instance number and name, and
+// its labels as the name space keeps them, never changed once made.
+type labelSet struct {
+	id     uint64
+	name   string
+	labels []ns.Attr
 }
 
 // ddsNameOf is a family's context name: the family's name, escaped as every name from outside,
@@ -157,9 +166,9 @@ func declare(prev *ddsFamily, ids *ddsIDs, vendor string, vnum uint16, src strin
 		return prev
 	}
 	fd := &ddsFamily{name: f.Name, sig: sig, typ: f.Type, mean: mean, mult: u.mult, whole: whole, nm: nm,
-		ids: map[uint64]uint64{}, names: map[uint64]string{}, byName: map[string]uint64{}}
+		sets: map[uint64]*labelSet{}, byName: map[string]uint64{}}
 	if prev != nil {
-		fd.ids, fd.names, fd.byName, fd.next = prev.ids, prev.names, prev.byName, prev.next // a label set keeps its number
+		fd.sets, fd.byName, fd.next = prev.sets, prev.byName, prev.next // a label set keeps its number
 	}
 	fnum := ids.family(vnum, vendor, f.Name)
 	id := ns.ClassID{ns.DDSASN, uint32(vnum), uint32(fnum)}
@@ -420,7 +429,38 @@ func attrs(ls []supply.Label) []ns.Attr {
 	return out
 }
 
-// read fills the family's instances and raw values from f.
+// learn takes the label sets of a new text's family f (whose classes fd declares): each series'
+// set is found, or numbered and named, and the series drop their labels, kept once in the set
+// (issue 38 item 3). A single-instance family keeps its one series' labels.
+func (fd *ddsFamily) learn(f *supply.Family) {
+	if fd.stats.SingleInstance() {
+		return
+	}
+	if len(fd.sets) > 2*len(f.Series)+1024 {
+		fd.forget(f) // label sets that come and go (a label with a request id) do not pile up
+	}
+	fd.at = slices.Grow(fd.at[:0], len(f.Series))[:len(f.Series)]
+	for i := range f.Series {
+		s := &f.Series[i]
+		key := supply.LabelsHash(s.Labels)
+		set := fd.sets[key]
+		if set == nil {
+			fd.next++
+			set = &labelSet{id: fd.next, name: fd.nm.name(s.Labels), labels: attrs(s.Labels)}
+			if o, taken := fd.byName[set.name]; taken && o != set.id {
+				set.name = allLabels(s.Labels)
+				if o, taken := fd.byName[set.name]; taken && o != set.id {
+					set.name += "~" + strconv.FormatUint(set.id, 10)
+				}
+			}
+			fd.sets[key], fd.byName[set.name] = set, set.id
+		}
+		fd.at[i] = set
+		s.Labels = nil
+	}
+}
+
+// read fills the family's instances and raw values from f, whose sets fd has learnt.
 func (fd *ddsFamily) read(f *supply.Family) ([]ns.InstanceSpec, []ns.Raw) {
 	c := fd.stats
 	nd := len(c.Datums)
@@ -431,62 +471,34 @@ func (fd *ddsFamily) read(f *supply.Family) ([]ns.InstanceSpec, []ns.Raw) {
 		}
 		return schema.SingleSpecs(), raw
 	}
-	if len(fd.ids) > 2*len(f.Series)+1024 {
-		fd.forget(f) // label sets that come and go (a label with a request id) do not pile up
-	}
-	n, nl := len(f.Series), 0
-	for _, s := range f.Series {
-		nl += len(s.Labels)
-	}
 	// Made anew at each reading, not kept: a text changes every few seconds at most, and what is
 	// kept between readings is what a large text costs for as long as it stays.
-	specs, levels, labels := make([]ns.InstanceSpec, n), make([]uint64, n), make([]ns.Attr, nl)
+	n := min(len(f.Series), len(fd.at))
+	specs, levels := make([]ns.InstanceSpec, n), make([]uint64, n)
 	raw := make([]ns.Raw, nd*n)
-	for i, s := range f.Series {
-		key := supply.LabelsHash(s.Labels)
-		id, ok := fd.ids[key]
-		if !ok {
-			fd.next++
-			id = fd.next
-			fd.ids[key] = id
-			name := fd.nm.name(s.Labels)
-			if o, taken := fd.byName[name]; taken && o != id {
-				name = allLabels(s.Labels)
-				if o, taken := fd.byName[name]; taken && o != id {
-					name += "~" + strconv.FormatUint(id, 10)
-				}
-			}
-			fd.names[id], fd.byName[name] = name, id
-		}
-		levels[i] = id
-		ls := labels[:len(s.Labels):len(s.Labels)]
-		labels = labels[len(s.Labels):]
-		for j, l := range s.Labels {
-			ls[j] = ns.Attr{Key: l.Name, Value: l.Value}
-		}
-		sp := ns.InstanceSpec{Levels: levels[i : i+1 : i+1], OSName: fd.names[id], Labels: ls}
-		if id <= 0xffff {
-			sp.ASN = uint16(id)
+	for i, set := range fd.at[:n] {
+		levels[i] = set.id
+		sp := ns.InstanceSpec{Levels: levels[i : i+1 : i+1], OSName: set.name, Labels: set.labels}
+		if set.id <= 0xffff {
+			sp.ASN = uint16(set.id)
 		}
 		specs[i] = sp
-		fd.fill(raw[i*nd:(i+1)*nd], s)
+		fd.fill(raw[i*nd:(i+1)*nd], f.Series[i])
 	}
 	return specs, raw
 }
 
-// forget drops the numbers and names of label sets the text no longer has; those it has keep theirs.
+// forget drops the label sets the text no longer has; those it has keep their numbers and names.
 func (fd *ddsFamily) forget(f *supply.Family) {
-	ids := make(map[uint64]uint64, len(f.Series))
-	names := make(map[uint64]string, len(f.Series))
+	sets := make(map[uint64]*labelSet, len(f.Series))
 	byName := make(map[string]uint64, len(f.Series))
 	for _, s := range f.Series {
 		k := supply.LabelsHash(s.Labels)
-		if id, ok := fd.ids[k]; ok {
-			n := fd.names[id]
-			ids[k], names[id], byName[n] = id, n, id
+		if set, ok := fd.sets[k]; ok {
+			sets[k], byName[set.name] = set, set.id
 		}
 	}
-	fd.ids, fd.names, fd.byName = ids, names, byName
+	fd.sets, fd.byName = sets, byName
 }
 
 // fill converts one series' numbers into raw values in the family's unit.

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -163,6 +164,15 @@ func BenchmarkDDSRewrite100k(b *testing.B) {
 		b.Fatal("the text was not read")
 	}
 	kept := heapInUse() - start
+	if p := os.Getenv("DCIMON_DDS_HEAPPROFILE"); p != "" {
+		// What is kept, by whom (docs/performance.md): go tool pprof -sample_index=inuse_space.
+		f, err := os.Create(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		_ = pprof.WriteHeapProfile(f)
+		f.Close()
+	}
 	runtime.KeepAlive(h) // the name space is what is kept
 	b.ReportMetric(float64(kept)/100_000, "heap-B/series")
 	b.ReportMetric(float64(kept)/float64(len(text)), "heap-x-text")

@@ -648,6 +648,7 @@ func (s *ddsSupplier) apply(doc *supply.Doc, at time.Time) {
 		f := &doc.Families[i]
 		prev := s.fams[f.Name]
 		fd := declare(prev, s.d.ids, s.vendor, s.vnum, src, f, constant)
+		fd.learn(f)
 		fams[f.Name] = fd
 		changed = changed || fd != prev
 	}

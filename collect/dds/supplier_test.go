@@ -426,13 +426,15 @@ func TestDDSLabelChurnBounded(t *testing.T) {
 	}
 	f := fam(0)
 	fd := declare(nil, ids, "acme", vn, "x", f, nil)
+	fd.learn(f)
 	specs, _ := fd.read(f)
 	steady := specs[0].Levels[0]
 	for i := 1; i < 500; i++ {
 		f = fam(i * 10)
+		fd.learn(f)
 		specs, _ = fd.read(f)
 	}
-	if n := len(fd.ids); n > 2*len(f.Series)+1024+len(f.Series) {
+	if n := len(fd.sets); n > 2*len(f.Series)+1024+len(f.Series) {
 		t.Errorf("%d label sets remembered for a text of %d", n, len(f.Series))
 	}
 	if specs[0].Levels[0] != steady {
