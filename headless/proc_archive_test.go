@@ -45,15 +45,22 @@ func pmrepProcCPU(t *testing.T, base string, pid int) map[time.Time]float64 {
 	return out
 }
 
-// nearRecord is pmrep's figure at the record within a millisecond of at (pmrep prints
-// microseconds, the archive may keep nanoseconds).
-func nearRecord(recs map[time.Time]float64, at time.Time) (float64, bool) {
-	for t, v := range recs {
-		if d := t.Sub(at); d < time.Millisecond && d > -time.Millisecond {
-			return v, true
+// atRecord is pmrep's figure at the host's last record at or before at (within a millisecond:
+// pmrep prints microseconds, the archive may keep nanoseconds), with that record's time. A
+// fleet's reading is timed by whichever archive's record comes next, so a reading between two
+// of this host's records shows the rate at the earlier one; a record without a rate (the
+// first) is not in recs, and a reading before any rated record has nothing to compare.
+func atRecord(recs map[time.Time]float64, at time.Time) (float64, time.Time, bool) {
+	var best time.Time
+	for t := range recs {
+		if !t.After(at.Add(time.Millisecond)) && t.After(best) {
+			best = t
 		}
 	}
-	return 0, false
+	if best.IsZero() {
+		return 0, best, false
+	}
+	return recs[best], best, true
 }
 
 // Issue 40 item 5: processes from archives that logged proc.*. A real pmlogger records a
@@ -178,7 +185,11 @@ func checkProcesses(t *testing.T, archives Common, base string, pid int, other s
 		if err := json.Unmarshal([]byte(l), &r); err != nil || len(r.Values) != 1 {
 			t.Fatalf("%v: %s", err, l)
 		}
-		w, ok := nearRecord(want, r.Time)
+		at := r.Time
+		if rec := r.Values[0].Recorded; rec != nil {
+			at = *rec
+		}
+		w, _, ok := atRecord(want, at)
 		if !ok || r.Values[0].Value == nil {
 			continue
 		}
