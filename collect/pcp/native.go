@@ -297,6 +297,14 @@ func (x *nativeContext) Children(ctx context.Context, prefix string) (leaf, nonl
 // as pmproxy leaves it out. The Fetched is the context's own, valid until its next fetch; its
 // numbers are decoded already (no text made or parsed).
 func (x *nativeContext) Fetch(ctx context.Context, names ...string) (*pmproxy.Fetched, error) {
+	return x.fetchInto(ctx, names, nil)
+}
+
+// fetchInto is Fetch where into, when not nil, is given pmcd's answer first: when it read the
+// answer (true: a host that decodes it straight into its raw rows, native_direct.go) no
+// Fetched is made, and the Fetched is nil; the context's values by position are then let go
+// (issue 38 item 1: 20 KB a host).
+func (x *nativeContext) fetchInto(ctx context.Context, names []string, into func(*pcpwire.Result) bool) (*pmproxy.Fetched, error) {
 	if err := x.ready(); err != nil {
 		return nil, err
 	}
@@ -318,9 +326,17 @@ func (x *nativeContext) Fetch(ctx context.Context, names ...string) (*pmproxy.Fe
 	// The values are decoded under the names and descriptors they were asked with, from a
 	// result that is pmcd.Conn's only while they are (FetchFunc).
 	var f *pmproxy.Fetched
-	changes, err := x.conn.FetchFunc(ctx, x.pmids, func(_ int32, res *pcpwire.Result) { f = x.decode(res) })
+	direct := false
+	changes, err := x.conn.FetchFunc(ctx, x.pmids, func(_ int32, res *pcpwire.Result) {
+		if direct = into != nil && into(res); !direct {
+			f = x.decode(res)
+		}
+	})
 	if err != nil {
 		return nil, x.check(err)
+	}
+	if direct {
+		x.vals, x.out = nil, pmproxy.Fetched{}
 	}
 	if changes&(pcpwire.ChangeAgent|pcpwire.ChangeNames) != 0 {
 		// An agent came, went or restarted, or the names changed, before these values were
