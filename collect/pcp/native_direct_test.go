@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+	"time"
 
 	"dcimon/collect"
 	"dcimon/internal/pcptest"
@@ -114,4 +115,42 @@ func copyReadings(crs []collect.ClassReading) []collect.ClassReading {
 		}
 	}
 	return out
+}
+
+// A fleet's hosts alike read by position from their third collection (the first names the
+// instances, the second records the plan), share one plan, and keep no fetch's values between
+// collections (issue 38 items 1 and 6: 20 KB a host).
+func TestNativeFleetReadsByPosition(t *testing.T) {
+	addr := fleetProcess(t, "TestFleetPMCDServe", "DCIMON_FLEET_PMCD=8,16,4", "FLEETPMCD ")
+	var hs []Host
+	for i := range 20 {
+		hs = append(hs, Host{Name: fmt.Sprintf("web%02d", i), Spec: addr})
+	}
+	provs, err := Fleet(Options{}, hs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := collect.NewSampler(ns.NewRegistry(), provs, collect.Options{Deadline: 30 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if _, err := s.Sample(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var plan *directPlan
+	for _, p := range provs {
+		h := p.(*pcpHost)
+		x := h.x.(*nativeContext)
+		switch {
+		case h.direct == nil || !h.directOK(h.direct.mask):
+			t.Fatalf("%s: no plan to read by", h.opt.Hostspec)
+		case plan != nil && h.direct.plan != plan:
+			t.Errorf("%s: a plan of its own", h.host.Name)
+		case x.vals != nil || slices.ContainsFunc(h.colVals, func(v []pmproxy.Value) bool { return v != nil }):
+			t.Errorf("%s: keeps %d values of its fetch", h.host.Name, len(x.vals))
+		}
+		plan = h.direct.plan
+	}
 }
