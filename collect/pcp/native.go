@@ -43,7 +43,9 @@ type nativeContext struct {
 	shared bool
 
 	// A fetch's scratch, kept from one fetch to the next: the names last asked for, the pmids
-	// fetched for them and which name each is, and the values made of the result.
+	// fetched for them and which name each is (the contexts that fetch the same names under
+	// the same maps share them, never written to: fetchLists), and the values made of the
+	// result.
 	lastNames []string
 	pmids     []uint32
 	of        []int
@@ -312,13 +314,9 @@ func (x *nativeContext) fetchInto(ctx context.Context, names []string, into func
 		if err := x.resolve(ctx, names); err != nil {
 			return nil, err
 		}
-		x.pmids, x.of, x.types = x.pmids[:0], x.of[:0], x.types[:0]
-		for i, n := range names {
-			if d, ok := x.desc(n); ok && !slices.Contains(x.pmids, d.PMID) {
-				x.pmids, x.of, x.types = append(x.pmids, d.PMID), append(x.of, i), append(x.types, d.Type)
-			}
-		}
-		x.lastNames, x.pos = slices.Clone(names), sharedPositions(names)
+		np := sharedNames(names)
+		x.lastNames, x.pos = np.names, np.pos
+		x.pmids, x.of, x.types = x.fetchLists(np.names)
 	}
 	if len(x.pmids) == 0 {
 		return nil, fmt.Errorf("pmcd %s: %w: %s", x.spec, pmproxy.ErrUnknownMetric, strings.Join(names, ", "))

@@ -118,8 +118,9 @@ func copyReadings(crs []collect.ClassReading) []collect.ClassReading {
 }
 
 // A fleet's hosts alike read by position from their third collection (the first names the
-// instances, the second records the plan), share one plan, and keep no fetch's values between
-// collections (issue 38 items 1 and 6: 20 KB a host).
+// instances, the second records the plan), share one plan and one list of the names and pmids
+// they fetch, and keep no fetch's values between collections (issue 38 items 1 and 6: 20 KB
+// and 6 KB a host).
 func TestNativeFleetReadsByPosition(t *testing.T) {
 	addr := fleetProcess(t, "TestFleetPMCDServe", "DCIMON_FLEET_PMCD=8,16,4", "FLEETPMCD ")
 	var hs []Host
@@ -140,10 +141,13 @@ func TestNativeFleetReadsByPosition(t *testing.T) {
 		}
 	}
 	var plan *directPlan
+	first := provs[0].(*pcpHost).x.(*nativeContext)
 	for _, p := range provs {
 		h := p.(*pcpHost)
 		x := h.x.(*nativeContext)
 		switch {
+		case &x.lastNames[0] != &first.lastNames[0] || &x.pmids[0] != &first.pmids[0] || &x.of[0] != &first.of[0]:
+			t.Errorf("%s: a list of names or pmids of its own", h.host.Name)
 		case h.direct == nil || !h.directOK(h.direct.mask):
 			t.Fatalf("%s: no plan to read by", h.opt.Hostspec)
 		case plan != nil && h.direct.plan != plan:
