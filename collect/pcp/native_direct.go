@@ -2,6 +2,7 @@ package pcp
 
 import (
 	"hash/fnv"
+	"math"
 	"slices"
 	"sync"
 	"time"
@@ -49,6 +50,9 @@ type directCell struct {
 	set, val int32
 	cls, at  int32
 	col      *pcpCol
+	// whole is the column's factor where it reads an unsigned integer by a whole one (as
+	// pcpRaw does: most of a host's values), else 0.
+	whole uint64
 }
 
 // directRef is a cell of a class of the plan.
@@ -226,7 +230,7 @@ func (h *pcpHost) finishRecording(f *pmproxy.Fetched, names []string) {
 		if !ok {
 			return
 		}
-		p.cells = append(p.cells, directCell{set: int32(s), val: int32(c.pos), cls: c.cls, at: c.at, col: c.col})
+		p.cells = append(p.cells, directCell{set: int32(s), val: int32(c.pos), cls: c.cls, at: c.at, col: c.col, whole: wholeFactor(c.col)})
 	}
 	p.clocks, p.classes, p.empty = r.clocks, r.classes, r.empty
 	var texts []string
@@ -289,6 +293,13 @@ func (h *pcpHost) decodeDirect(res *pcpwire.Result) bool {
 			cell.S == string(stringOf(v.Block)) {
 			continue // the same text as the last time (a device's name): no string made
 		}
+		if c.whole != 0 && (typ == pcpwire.TypeU32 || typ == pcpwire.TypeU64) {
+			// pcpRaw's unsigned integer by a whole factor, without the value made first.
+			if n, err := v.Uint64(typ); err == nil && n <= math.MaxUint64/c.whole && cell.State != ns.RawInvalid {
+				*cell = ns.RawN(n * c.whole)
+				continue
+			}
+		}
 		r := colRaw(c.col, nativeValue(*v, typ))
 		if r.State == ns.RawUnavailable && (r.Reason == ns.ReasonOverflow || r.Reason == ns.ReasonProviderError) {
 			return false // said with its class's reading, which the ordinary way makes
@@ -303,6 +314,16 @@ func (h *pcpHost) decodeDirect(res *pcpwire.Result) bool {
 	}
 	d.time = res.Time
 	return true
+}
+
+// wholeFactor is c's factor where c reads an unsigned integer by a whole factor and no check
+// (pcpRaw's first case), else 0.
+func wholeFactor(c *pcpCol) uint64 {
+	if (c.typ != "u32" && c.typ != "u64") || c.check != nil || c.long || c.kind != colValue ||
+		c.mult < 1 || c.mult != math.Trunc(c.mult) || c.mult >= 1<<32 {
+		return 0
+	}
+	return uint64(c.mult)
 }
 
 // sameShape says res has the plan's sets, each with the same instances in the same places.
