@@ -41,6 +41,7 @@ type directPlan struct {
 	classes  []int
 	empty    []bool
 	nameSets []int
+	rawLens  []int32 // each class's count of raw values (its rows' layout)
 }
 
 // directCell is one value's cell: the value (its set, its place there), the class (its place
@@ -96,6 +97,29 @@ type recCell struct {
 	col     *pcpCol
 }
 
+// keptDirect is how many sets of classes asked for a host keeps a plan for.
+const keptDirect = 4
+
+// useDirect makes the host's plan that of the classes of mask: each set of classes asked for
+// (a screen's, and every class now and then) keeps its own, at most keptDirect, rather than
+// one recorded again at each change.
+func (h *pcpHost) useDirect(mask uint64) {
+	if _, native := h.x.(*nativeContext); !native || h.recorded {
+		return
+	}
+	for _, d := range h.directs {
+		if d.mask == mask {
+			h.direct = d
+			return
+		}
+	}
+	if len(h.directs) == keptDirect {
+		h.directs = append(h.directs[:0], h.directs[1:]...)
+	}
+	h.direct = &directState{mask: mask}
+	h.directs = append(h.directs, h.direct)
+}
+
 // directOK says whether the host reads the fetch for the classes of mask by its plan.
 func (h *pcpHost) directOK(mask uint64) bool {
 	d := h.direct
@@ -109,10 +133,10 @@ func (h *pcpHost) startRecording(mask uint64) {
 	if _, native := h.x.(*nativeContext); !native || h.recorded {
 		return
 	}
-	if h.direct == nil {
-		h.direct = &directState{}
-	}
 	d := h.direct
+	if d == nil {
+		return
+	}
 	d.plan, d.bufs, d.nameTexts, d.rec = nil, nil, nil, nil
 	if n := d.never; n != nil && n.descsGen == h.descsGen && n.namesGen == h.namesGen && n.scaleGen == h.scaleGen && n.mask == mask {
 		return
@@ -246,11 +270,13 @@ func (h *pcpHost) finishRecording(f *pmproxy.Fetched, names []string) {
 			}
 		}
 	}
-	d.plan, d.nameTexts, d.errs = sharedDirect(p), texts, r.errs
+	d.nameTexts, d.errs = texts, r.errs
 	d.bufs = make([]*pcpBufs, len(p.classes))
 	for i, k := range p.classes {
 		d.bufs[i] = h.bufsOf(h.classes[k].Class)
+		p.rawLens = append(p.rawLens, int32(len(d.bufs[i].raw)))
 	}
+	d.plan = sharedDirect(p)
 }
 
 // shape is a plan with the shape of the answer f was decoded from: each set's pmid, type and
@@ -278,6 +304,11 @@ func (h *pcpHost) decodeDirect(res *pcpwire.Result) bool {
 	p := d.plan
 	if len(res.Sets) != len(p.pmids) || !p.sameShape(res) || !d.sameNames(res) {
 		return false
+	}
+	for i, bf := range d.bufs {
+		if len(bf.raw) != int(p.rawLens[i]) {
+			return false // the rows were laid out again since (never, while the shape stays)
+		}
 	}
 	ms := ns.RawN(uint64(res.Time.UnixMilli()))
 	for _, c := range p.clocks {
@@ -425,5 +456,5 @@ func bytesOf[T any](s []T) []byte {
 func (p *directPlan) equal(q *directPlan) bool {
 	return slices.Equal(p.pmids, q.pmids) && slices.Equal(p.types, q.types) && slices.Equal(p.lens, q.lens) && slices.Equal(p.errs, q.errs) &&
 		slices.Equal(p.insts, q.insts) && slices.Equal(p.cells, q.cells) && slices.Equal(p.clocks, q.clocks) &&
-		slices.Equal(p.classes, q.classes) && slices.Equal(p.empty, q.empty) && slices.Equal(p.nameSets, q.nameSets)
+		slices.Equal(p.classes, q.classes) && slices.Equal(p.empty, q.empty) && slices.Equal(p.nameSets, q.nameSets) && slices.Equal(p.rawLens, q.rawLens)
 }

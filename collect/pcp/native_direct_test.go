@@ -158,3 +158,41 @@ func TestNativeFleetReadsByPosition(t *testing.T) {
 		plan = h.direct.plan
 	}
 }
+
+// A monitor asks for its screen's classes, and for every class now and then: each set of
+// classes keeps its plan, so that the screen's is read by position again right after a read of
+// every class, not recorded anew (a recording's garbage each time, 100 hosts at once).
+func TestNativeByPositionPlanPerClasses(t *testing.T) {
+	addr := fleetProcess(t, "TestFleetPMCDServe", "DCIMON_FLEET_PMCD=8,16,4", "FLEETPMCD ")
+	h := nativeHost(t, addr)
+	ctx := context.Background()
+	if _, err := h.Collect(ctx, collect.Request{}); err != nil { // declared as the host's scale says
+		t.Fatal(err)
+	}
+	screen := collect.Request{Classes: map[*ns.Class]bool{}}
+	for _, pc := range h.classes[:4] {
+		screen.Classes[pc.Class] = true
+	}
+	collectAs := func(req collect.Request) *directPlan {
+		t.Helper()
+		if _, err := h.Collect(ctx, req); err != nil {
+			t.Fatal(err)
+		}
+		if h.direct == nil {
+			return nil
+		}
+		return h.direct.plan
+	}
+	for range 3 {
+		collectAs(screen)
+	}
+	collectAs(collect.Request{})
+	collectAs(collect.Request{})
+	p := collectAs(screen)
+	if p == nil || h.x.(*nativeContext).vals != nil {
+		t.Fatal("the screen's classes are not read by position after a read of every class")
+	}
+	if len(h.directs) != 2 || len(p.classes) != 4 {
+		t.Fatalf("%d plans, the screen's of %d classes", len(h.directs), len(p.classes))
+	}
+}

@@ -131,7 +131,8 @@ type pcpHost struct {
 	dl         dialState
 	reqs       *requestContexts // the context of its requests, shared with the fleet's other hosts
 	redeclared bool
-	direct     *directState // a native host's answers read by position (native_direct.go)
+	direct     *directState   // a native host's answers read by position (native_direct.go)
+	directs    []*directState // its plans, one for each set of classes asked for (useDirect)
 }
 
 // Providers returns the provider of one remote host read through pmproxy, its classes at the
@@ -433,6 +434,9 @@ func (h *pcpHost) Collect(ctx context.Context, req collect.Request) (collect.Bat
 	mask := h.wantMask(req)
 	names := h.wantedNames(mask, browse)
 	byPlan := len(unlisted) == 0 && len(browse) == 0
+	if byPlan {
+		h.useDirect(mask)
+	}
 	f, err := h.fetch(ctx, names, byPlan && h.directOK(mask))
 	if errors.Is(err, errNoNewSample) {
 		// An archive with nothing new by the replay's time: its classes as they were, under the
