@@ -50,6 +50,7 @@ type nativeContext struct {
 	pmids     []uint32
 	of        []int
 	types     []int32        // each pmid's type, as its descriptor says
+	sets      map[string]int // each name's place among pmids (its set in an answer)
 	pos       map[string]int // each name's position in lastNames (sharedPositions)
 	out       pmproxy.Fetched
 	vals      []pmproxy.Value
@@ -316,7 +317,8 @@ func (x *nativeContext) fetchInto(ctx context.Context, names []string, into func
 		}
 		np := sharedNames(names)
 		x.lastNames, x.pos = np.names, np.pos
-		x.pmids, x.of, x.types = x.fetchLists(np.names)
+		l := x.fetchLists(np.names)
+		x.pmids, x.of, x.types, x.sets = l.pmids, l.of, l.types, l.sets
 	}
 	if len(x.pmids) == 0 {
 		return nil, fmt.Errorf("pmcd %s: %w: %s", x.spec, pmproxy.ErrUnknownMetric, strings.Join(names, ", "))

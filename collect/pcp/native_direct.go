@@ -76,26 +76,20 @@ type directState struct {
 	never *directState
 }
 
-// directRec is a plan being recorded from an ordinary reading.
+// directRec is a plan being recorded from an ordinary reading, into a plan of the recordings'
+// scratch (planScratch: a fleet's hosts record at once, and most find the plan made already).
 type directRec struct {
-	cls     int32 // the class being read: its place among classes
-	row     int32 // the row being filled: its first cell's place in the class's raw values
-	cells   []recCell
-	clocks  []directRef
-	classes []int
-	empty   []bool
-	errs    []error
-	bad     bool // the reading cannot be read by position (a class whose instances change)
-	retry   bool // nor this time (a value in error)
+	x     *nativeContext
+	p     *directPlan
+	cls   int32 // the class being read: its place among classes
+	row   int32 // the row being filled: its first cell's place in the class's raw values
+	errs  []error
+	bad   bool // the reading cannot be read by position (a class whose instances change)
+	retry bool // nor this time (a value in error)
 }
 
-// recCell is a cell recorded with its value's metric and place among the metric's values.
-type recCell struct {
-	metric  string
-	pos     int
-	cls, at int32
-	col     *pcpCol
-}
+// planScratch are the plans recordings are made in, used again.
+var planScratch = sync.Pool{New: func() any { return new(directPlan) }}
 
 // keptDirect is how many sets of classes asked for a host keeps a plan for.
 const keptDirect = 4
@@ -142,7 +136,9 @@ func (h *pcpHost) startRecording(mask uint64) {
 		return
 	}
 	d.descsGen, d.namesGen, d.scaleGen, d.mask = h.descsGen, h.namesGen, h.scaleGen, mask
-	d.rec = &directRec{cls: -1}
+	p := planScratch.Get().(*directPlan)
+	p.reset()
+	d.rec = &directRec{x: h.x.(*nativeContext), p: p, cls: -1}
 }
 
 // recClass notes the class about to be read.
@@ -151,8 +147,8 @@ func (h *pcpHost) recClass(i int, pc pcpClass) {
 	if r == nil {
 		return
 	}
-	r.cls = int32(len(r.classes))
-	r.classes = append(r.classes, i)
+	r.cls = int32(len(r.p.classes))
+	r.p.classes = append(r.p.classes, i)
 }
 
 // recReading checks the reading of the class just read: one of its buffers without an error,
@@ -176,7 +172,7 @@ func (h *pcpHost) recReading(pc pcpClass, cr collect.ClassReading) {
 	if !empty && (pc.StartMetric != "" || pc.Class.Churn) {
 		r.bad = true // a process's instances are made of its values
 	}
-	r.empty, r.errs = append(r.empty, empty), append(r.errs, cr.Err)
+	r.p.empty, r.errs = append(r.p.empty, empty), append(r.errs, cr.Err)
 }
 
 // recording is the recording under way, or nil.
@@ -206,17 +202,18 @@ func (h *pcpHost) recValue(c *pcpCol, vs []pmproxy.Value, inst int64, pos int) {
 			pos = 0 // LookupIn's only value
 		}
 	}
-	if pos < 0 {
+	set, ok := r.x.sets[c.metric]
+	if pos < 0 || !ok {
 		r.bad = true
 		return
 	}
-	r.cells = append(r.cells, recCell{metric: c.metric, pos: pos, cls: r.cls, at: r.row + int32(c.at), col: c})
+	r.p.cells = append(r.p.cells, directCell{set: int32(set), val: int32(pos), cls: r.cls, at: r.row + int32(c.at), col: c, whole: wholeFactor(c)})
 }
 
 // recClock notes a cell of the fetch's time.
 func (h *pcpHost) recClock(c *pcpCol) {
 	if r := h.recording(); r != nil {
-		r.clocks = append(r.clocks, directRef{r.cls, r.row + int32(c.at)})
+		r.p.clocks = append(r.p.clocks, directRef{r.cls, r.row + int32(c.at)})
 	}
 }
 
@@ -229,8 +226,9 @@ func (h *pcpHost) finishRecording(f *pmproxy.Fetched, names []string) {
 	}
 	r := d.rec
 	d.rec = nil
+	defer planScratch.Put(r.p)
 	x, native := h.x.(*nativeContext)
-	if r.retry || !native || !slices.Equal(x.lastNames, names) || d.descsGen != h.descsGen ||
+	if r.retry || !native || x != r.x || !slices.Equal(x.lastNames, names) || d.descsGen != h.descsGen ||
 		d.namesGen != h.namesGen || d.scaleGen != h.scaleGen || h.descs == nil {
 		return
 	}
@@ -241,26 +239,14 @@ func (h *pcpHost) finishRecording(f *pmproxy.Fetched, names []string) {
 		d.never = &directState{descsGen: d.descsGen, namesGen: d.namesGen, scaleGen: d.scaleGen, mask: d.mask}
 		return
 	}
-	p := x.shape(f)
-	if p == nil {
+	p := r.p
+	if !x.shape(p, f) {
 		return
 	}
-	setOf := make(map[string]int, len(x.of))
-	for i, n := range x.of {
-		setOf[names[n]] = i
-	}
-	for _, c := range r.cells {
-		s, ok := setOf[c.metric]
-		if !ok {
-			return
-		}
-		p.cells = append(p.cells, directCell{set: int32(s), val: int32(c.pos), cls: c.cls, at: c.at, col: c.col, whole: wholeFactor(c.col)})
-	}
-	p.clocks, p.classes, p.empty = r.clocks, r.classes, r.empty
 	var texts []string
-	for _, k := range r.classes {
+	for _, k := range p.classes {
 		if m := h.nameMetric(h.classes[k]); m != "" {
-			s, ok := setOf[m]
+			s, ok := x.sets[m]
 			if !ok {
 				return
 			}
@@ -270,7 +256,10 @@ func (h *pcpHost) finishRecording(f *pmproxy.Fetched, names []string) {
 			}
 		}
 	}
-	d.nameTexts, d.errs = texts, r.errs
+	d.nameTexts, d.errs = texts, nil
+	if slices.ContainsFunc(r.errs, func(err error) bool { return err != nil }) {
+		d.errs = r.errs
+	}
 	d.bufs = make([]*pcpBufs, len(p.classes))
 	for i, k := range p.classes {
 		d.bufs[i] = h.bufsOf(h.classes[k].Class)
@@ -279,21 +268,21 @@ func (h *pcpHost) finishRecording(f *pmproxy.Fetched, names []string) {
 	d.plan = sharedDirect(p)
 }
 
-// shape is a plan with the shape of the answer f was decoded from: each set's pmid, type and
-// instances (nil when a set had an error).
-func (x *nativeContext) shape(f *pmproxy.Fetched) *directPlan {
-	p := &directPlan{pmids: slices.Clone(x.pmids), types: slices.Clone(x.types)}
+// shape gives p the shape of the answer f was decoded from: each set's pmid, type, error and
+// instances; false when an instance is not PCP's 32-bit one.
+func (x *nativeContext) shape(p *directPlan, f *pmproxy.Fetched) bool {
+	p.pmids, p.types = append(p.pmids, x.pmids...), append(p.types, x.types...)
 	for _, n := range x.of {
 		vs := f.Get(x.lastNames[n])
 		p.lens, p.errs = append(p.lens, int32(len(vs))), append(p.errs, f.Errs[x.lastNames[n]])
 		for _, v := range vs {
 			if v.Instance != int64(int32(v.Instance)) {
-				return nil
+				return false
 			}
 			p.insts = append(p.insts, int32(v.Instance))
 		}
 	}
-	return p
+	return true
 }
 
 // decodeDirect decodes pmcd's answer into the host's raw rows by its plan, and says whether it
@@ -396,7 +385,10 @@ func (h *pcpHost) directBatch() collect.Batch {
 	h.redeclared = false
 	clear(h.colVals[:cap(h.colVals)]) // the last ordinary reading's values, let go with the context's (fetchInto)
 	for i, k := range d.plan.classes {
-		cr := collect.ClassReading{Class: h.classes[k].Class, Specs: []ns.InstanceSpec{}, Err: d.errs[i]}
+		cr := collect.ClassReading{Class: h.classes[k].Class, Specs: []ns.InstanceSpec{}}
+		if d.errs != nil {
+			cr.Err = d.errs[i]
+		}
 		if !d.plan.empty[i] {
 			cr.Specs, cr.Raw = d.bufs[i].sorted, d.bufs[i].raw
 		}
@@ -413,7 +405,8 @@ var directPlans struct {
 	byHash map[uint64][]*directPlan
 }
 
-// sharedDirect is a plan the same as p another host recorded, or p, offered to the next.
+// sharedDirect is a plan the same as p another host recorded, or a copy of p (a recording's
+// scratch), offered to the next.
 func sharedDirect(p *directPlan) *directPlan {
 	sum := p.hash()
 	directPlans.Lock()
@@ -426,8 +419,19 @@ func sharedDirect(p *directPlan) *directPlan {
 	if directPlans.byHash == nil || len(directPlans.byHash) >= maxSharedPlans {
 		directPlans.byHash = map[uint64][]*directPlan{}
 	}
-	directPlans.byHash[sum] = append(directPlans.byHash[sum], p)
-	return p
+	q := &directPlan{pmids: slices.Clone(p.pmids), types: slices.Clone(p.types), lens: slices.Clone(p.lens),
+		errs: slices.Clone(p.errs), insts: slices.Clone(p.insts), cells: slices.Clone(p.cells),
+		clocks: slices.Clone(p.clocks), classes: slices.Clone(p.classes), empty: slices.Clone(p.empty),
+		nameSets: slices.Clone(p.nameSets), rawLens: slices.Clone(p.rawLens)}
+	directPlans.byHash[sum] = append(directPlans.byHash[sum], q)
+	return q
+}
+
+// reset empties a recording's scratch plan, keeping its room.
+func (p *directPlan) reset() {
+	p.pmids, p.types, p.lens, p.errs, p.insts = p.pmids[:0], p.types[:0], p.lens[:0], p.errs[:0], p.insts[:0]
+	p.cells, p.clocks, p.classes, p.empty = p.cells[:0], p.clocks[:0], p.classes[:0], p.empty[:0]
+	p.nameSets, p.rawLens = p.nameSets[:0], p.rawLens[:0]
 }
 
 // hash is a hash of the plan's shape and cells.

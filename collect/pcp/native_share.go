@@ -148,12 +148,14 @@ type fetchList struct {
 	pmids []uint32
 	of    []int
 	types []int32
+	sets  map[string]int // each fetched name's place among the pmids (its set in the answer)
 }
 
-// fetchLists are the pmids names are fetched by, which name each is and each one's type: those
+// fetchLists are the pmids names are fetched by, which name each is, each one's type and each
+// name's set: those
 // of another context that fetches the same names under the same maps, or made (and offered
 // to the next where the maps are shared). The three are never written to.
-func (x *nativeContext) fetchLists(names []string) ([]uint32, []int, []int32) {
+func (x *nativeContext) fetchLists(names []string) fetchList {
 	var k fetchKey
 	if x.shared && len(names) > 0 {
 		k = fetchKey{unsafe.SliceData(names), len(names), reflect.ValueOf(x.ids).UnsafePointer()}
@@ -161,7 +163,7 @@ func (x *nativeContext) fetchLists(names []string) ([]uint32, []int, []int32) {
 		l, ok := fetchLists.m[k]
 		fetchLists.Unlock()
 		if ok {
-			return l.pmids, l.of, l.types
+			return l
 		}
 	}
 	var l fetchList
@@ -169,6 +171,10 @@ func (x *nativeContext) fetchLists(names []string) ([]uint32, []int, []int32) {
 		if d, ok := x.desc(n); ok && !slices.Contains(l.pmids, d.PMID) {
 			l.pmids, l.of, l.types = append(l.pmids, d.PMID), append(l.of, i), append(l.types, d.Type)
 		}
+	}
+	l.sets = make(map[string]int, len(l.of))
+	for i, n := range l.of {
+		l.sets[names[n]] = i
 	}
 	if k.ids != nil {
 		fetchLists.Lock()
@@ -178,5 +184,5 @@ func (x *nativeContext) fetchLists(names []string) ([]uint32, []int, []int32) {
 		fetchLists.m[k] = l
 		fetchLists.Unlock()
 	}
-	return l.pmids, l.of, l.types
+	return l
 }
