@@ -266,6 +266,18 @@ func (h *pcpHost) finishRecording(f *pmproxy.Fetched, names []string) {
 		p.rawLens = append(p.rawLens, int32(len(d.bufs[i].raw)))
 	}
 	d.plan = sharedDirect(p)
+	for _, bf := range d.bufs {
+		bf.dropOrdinary()
+	}
+}
+
+// dropOrdinary lets go of what only an ordinary reading of the class uses (the fetch's
+// instances in its order, their places, the fixed instances' specs), once its rows are read by
+// position (issue 38 item 1: 10 KB a host). An ordinary reading makes them again: the same
+// specs, from the instances' names and the specs kept by name (known).
+func (bf *pcpBufs) dropOrdinary() {
+	bf.specs, bf.ids, bf.poss, bf.order, bf.seen, bf.fixed = nil, nil, nil, nil, nil, nil
+	bf.lastIDs, bf.lastLens, bf.noted = nil, nil, false
 }
 
 // shape gives p the shape of the answer f was decoded from: each set's pmid, type, error and
