@@ -3,6 +3,7 @@ package pcp
 import (
 	"context"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"testing"
@@ -148,6 +149,10 @@ func TestNativeFleetReadsByPosition(t *testing.T) {
 		switch {
 		case &x.lastNames[0] != &first.lastNames[0] || &x.pmids[0] != &first.pmids[0] || &x.of[0] != &first.of[0]:
 			t.Errorf("%s: a list of names or pmids of its own", h.host.Name)
+		case len(h.namesFor) == 0 && len(h.classes) < 64:
+			t.Errorf("%s: asked for every class (the test wants the names of some)", h.host.Name)
+		case slices.ContainsFunc(slices.Collect(maps.Values(h.namesFor)), func(n []string) bool { return &n[0] != &first.lastNames[0] }):
+			t.Errorf("%s: a list of the names of some classes of its own", h.host.Name)
 		case h.direct == nil || !h.directOK(h.direct.mask):
 			t.Fatalf("%s: no plan to read by", h.opt.Hostspec)
 		case plan != nil && h.direct.plan != plan:

@@ -536,7 +536,8 @@ func (h *pcpHost) namesOfMask(mask uint64) []string {
 	if h.namesFor == nil {
 		h.namesFor = map[uint64][]string{}
 	}
-	names := metricsOf(h.classes, func(i int) bool { return mask&(1<<i) != 0 })
+	// Kept once for the hosts that ask for the same (sharedNames: 2 KB a host, issue 38).
+	names := sharedNames(metricsOf(h.classes, func(i int) bool { return mask&(1<<i) != 0 })).names
 	h.namesFor[mask] = names
 	return names
 }
