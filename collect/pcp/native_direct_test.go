@@ -2,6 +2,7 @@ package pcp
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"maps"
 	"reflect"
@@ -85,25 +86,30 @@ func byPositionAsOrdinary(t *testing.T, h *pcpHost, rounds int) int {
 		if got == nil {
 			continue
 		}
-		want := copyReadings(h.readWanted(ctx, collect.Request{}, slow, nil, nil))
-		if len(got) != len(want) {
-			t.Fatalf("%d classes by position, %d the ordinary way", len(got), len(want))
+		sameReadings(t, "", got, copyReadings(h.readWanted(ctx, collect.Request{}, slow, nil, nil)))
+	}
+	return direct
+}
+
+// sameReadings fails t where the readings by position (got) are not the ordinary way's (want).
+func sameReadings(t *testing.T, what string, got, want []collect.ClassReading) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s%d classes by position, %d the ordinary way", what, len(got), len(want))
+	}
+	for i := range want {
+		g, w := got[i], want[i]
+		if g.Class != w.Class || !reflect.DeepEqual(g.Specs, w.Specs) || fmt.Sprint(g.Err) != fmt.Sprint(w.Err) {
+			t.Errorf("%s%s: by position %d instances (%v), the ordinary way %d (%v)", what, w.Class.Name, len(g.Specs), g.Err, len(w.Specs), w.Err)
+			continue
 		}
-		for i := range want {
-			g, w := got[i], want[i]
-			if g.Class != w.Class || !reflect.DeepEqual(g.Specs, w.Specs) || fmt.Sprint(g.Err) != fmt.Sprint(w.Err) {
-				t.Errorf("%s: by position %d instances (%v), the ordinary way %d (%v)", w.Class.Name, len(g.Specs), g.Err, len(w.Specs), w.Err)
-				continue
-			}
-			for k := range w.Raw {
-				if g.Raw[k] != w.Raw[k] {
-					t.Errorf("%s instance %d datum %s: by position %+v, the ordinary way %+v", w.Class.Name, k/len(w.Class.Datums),
-						w.Class.Datums[k%len(w.Class.Datums)].Name, g.Raw[k], w.Raw[k])
-				}
+		for k := range w.Raw {
+			if g.Raw[k] != w.Raw[k] {
+				t.Errorf("%s%s instance %d datum %s: by position %+v, the ordinary way %+v", what, w.Class.Name, k/len(w.Class.Datums),
+					w.Class.Datums[k%len(w.Class.Datums)].Name, g.Raw[k], w.Raw[k])
 			}
 		}
 	}
-	return direct
 }
 
 // copyReadings copies the readings' specs and rows (the host fills its buffers again).
@@ -200,4 +206,100 @@ func TestNativeByPositionPlanPerClasses(t *testing.T) {
 	if len(h.directs) != 2 || len(p.classes) != 4 {
 		t.Fatalf("%d plans, the screen's of %d classes", len(h.directs), len(p.classes))
 	}
+}
+
+// The edges of reading by position: an answer of another shape (an instance gone, a pmid
+// answered in another's place, an error instead of values), a value not sent as its type, and
+// a naming metric's text changed are not read by position, and the ordinary reading of the
+// same answer still works; a counter that moved is read by position as the ordinary way reads
+// it. The answers are one pmcd gave, changed.
+func TestNativeByPositionEdges(t *testing.T) {
+	addr := fleetProcess(t, "TestFleetPMCDServe", "DCIMON_FLEET_PMCD=8,16,4", "FLEETPMCD ")
+	h := nativeHost(t, addr)
+	if byPositionAsOrdinary(t, h, 1) != 1 {
+		t.Fatal("no plan to read by")
+	}
+	x := h.x.(*nativeContext)
+	var kept pcpwire.Result
+	if _, err := x.fetchInto(context.Background(), h.names, func(res *pcpwire.Result) bool {
+		kept = copyResult(res)
+		return true
+	}); err != nil {
+		t.Fatal(err)
+	}
+	p := h.direct.plan
+	many, u64 := -1, -1 // a set with several values; one of unsigned 64-bit values
+	for i, s := range kept.Sets {
+		if len(s.Values) > 1 && many < 0 {
+			many = i
+		}
+		if p.types[i] == pcpwire.TypeU64 && len(s.Values) > 0 && u64 < 0 {
+			u64 = i
+		}
+	}
+	if many < 0 || u64 < 0 {
+		t.Fatal("the fake pmcd's answer has no set of several values or of u64 values")
+	}
+	cases := []struct {
+		name   string
+		change func(r *pcpwire.Result)
+		byPos  bool
+	}{
+		{"a counter moved", func(r *pcpwire.Result) { binary.BigEndian.PutUint64(r.Sets[u64].Values[0].Block, 1<<40+7) }, true},
+		{"an instance gone", func(r *pcpwire.Result) { r.Sets[many].Values = r.Sets[many].Values[1:] }, false},
+		{"another instance in its place", func(r *pcpwire.Result) { r.Sets[many].Values[0].Inst += 1000 }, false},
+		{"another pmid answered", func(r *pcpwire.Result) { r.Sets[many].PMID++ }, false},
+		{"an error instead of values", func(r *pcpwire.Result) {
+			r.Sets[many].Err, r.Sets[many].Values = pcpwire.Code(-12357), nil
+		}, false},
+		{"a set left out", func(r *pcpwire.Result) { r.Sets = r.Sets[:len(r.Sets)-1] }, false},
+		{"a value not sent as its type", func(r *pcpwire.Result) { r.Sets[u64].Values[0].Block = []byte{1, 2, 3} }, false},
+	}
+	if len(p.nameSets) > 0 {
+		cases = append(cases, struct {
+			name   string
+			change func(r *pcpwire.Result)
+			byPos  bool
+		}{"a file system mounted elsewhere", func(r *pcpwire.Result) {
+			r.Sets[p.nameSets[0]].Values[0].Block = []byte("/elsewhere\x00")
+		}, false})
+	}
+	t.Logf("%d changes (a naming metric among them: %v)", len(cases), len(p.nameSets) > 0)
+	for _, c := range cases {
+		r := copyResult(&kept)
+		c.change(&r)
+		if got := h.decodeDirect(&r); got != c.byPos {
+			t.Errorf("%s: read by position %v, want %v", c.name, got, c.byPos)
+			continue
+		}
+		var direct []collect.ClassReading
+		if c.byPos {
+			direct = copyReadings(h.directBatch().Classes)
+		}
+		ordinary := copyReadings(h.readWanted(context.Background(), collect.Request{}, x.decode(&r), nil, nil))
+		if c.byPos {
+			sameReadings(t, c.name+": ", direct, ordinary)
+		}
+		if len(ordinary) != len(p.classes) {
+			t.Errorf("%s: the ordinary way read %d classes of %d", c.name, len(ordinary), len(p.classes))
+		}
+		// The host's buffers are as the ordinary reading left them: the next answer as it was is
+		// read by position again, as the ordinary way reads it.
+		r = copyResult(&kept)
+		if h.directOK(h.direct.mask) && !h.decodeDirect(&r) {
+			t.Errorf("after %s: the answer as it was is not read by position", c.name)
+		}
+	}
+}
+
+// copyResult is a copy of res that outlives the connection's (its values and their bytes).
+func copyResult(res *pcpwire.Result) pcpwire.Result {
+	out := pcpwire.Result{Time: res.Time, Sets: slices.Clone(res.Sets)}
+	for i := range out.Sets {
+		out.Sets[i].Values = slices.Clone(out.Sets[i].Values)
+		for j := range out.Sets[i].Values {
+			out.Sets[i].Values[j].Block = slices.Clone(out.Sets[i].Values[j].Block)
+		}
+	}
+	return out
 }
