@@ -99,6 +99,7 @@ const keptDirect = 4
 // one recorded again at each change.
 func (h *pcpHost) useDirect(mask uint64) {
 	if _, native := h.x.(*nativeContext); !native || h.recorded {
+		h.direct = nil // not connected yet: no plan, and none recorded for another set of classes
 		return
 	}
 	for _, d := range h.directs {

@@ -620,7 +620,7 @@ func (h *pcpHost) fetch(ctx context.Context, names []string, byPlan bool) (*pmpr
 	}
 	var f *pmproxy.Fetched
 	var err error
-	if x, native := h.x.(*nativeContext); native && byPlan && h.directOK(h.direct.mask) {
+	if x, native := h.x.(*nativeContext); native && byPlan && h.direct != nil && h.directOK(h.direct.mask) {
 		f, err = x.fetchInto(ctx, names, h.decodeDirect)
 	} else {
 		f, err = h.x.Fetch(ctx, names...)
