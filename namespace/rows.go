@@ -171,6 +171,13 @@ func (b *rowBuilder) fillRow(row []Value, pslot int, raw []Raw, hadPrev, newInst
 		if p == planDerived {
 			continue
 		}
+		if p >= planCounterU32 && pn != nil && b.own == nil && c.Datums[d].RateBoundBy == 0 {
+			// fill's common case without a Value made of the previous cells first.
+			if v, ok := counterRate(p, &c.Datums[d], &raw[d], &pn[d], pf[d].State, b.elapsed); ok {
+				row[d] = v
+				continue
+			}
+		}
 		var pv *Value
 		var pval Value
 		if pn != nil {
@@ -196,6 +203,20 @@ func (b *rowBuilder) fillRow(row []Value, pslot int, raw []Raw, hadPrev, newInst
 		}
 	}
 	return jumps
+}
+
+// counterRate is fill's common case: a counter's rate between this reading and a valid (or
+// not yet rated) previous one of the same instance, under no reset; false where fill must
+// decide (a value that does not fit, a decrease, no time elapsed, an impossible rise).
+func counterRate(p datumPlan, dd *Datum, r *Raw, prev *numCell, pstate ValueState, el float64) (Value, bool) {
+	if r.State != RawOK || (pstate != Valid && pstate != NoRate) || el <= 0 || !Fits(dd.Type, r.N) {
+		return Value{}, false
+	}
+	delta, ok := counterDelta(p, prev.N, r.N)
+	if !ok || Impossible(dd, delta, el) {
+		return Value{}, false
+	}
+	return Value{N: r.N, Change: delta, V: delta / el}, true
 }
 
 // deriveRow computes a row's derived datums in their order; one whose arguments were not logged

@@ -43,11 +43,14 @@ type nativeContext struct {
 	shared bool
 
 	// A fetch's scratch, kept from one fetch to the next: the names last asked for, the pmids
-	// fetched for them and which name each is, and the values made of the result.
+	// fetched for them and which name each is (the contexts that fetch the same names under
+	// the same maps share them, never written to: fetchLists), and the values made of the
+	// result.
 	lastNames []string
 	pmids     []uint32
 	of        []int
 	types     []int32        // each pmid's type, as its descriptor says
+	sets      map[string]int // each name's place among pmids (its set in an answer)
 	pos       map[string]int // each name's position in lastNames (sharedPositions)
 	out       pmproxy.Fetched
 	vals      []pmproxy.Value
@@ -297,6 +300,14 @@ func (x *nativeContext) Children(ctx context.Context, prefix string) (leaf, nonl
 // as pmproxy leaves it out. The Fetched is the context's own, valid until its next fetch; its
 // numbers are decoded already (no text made or parsed).
 func (x *nativeContext) Fetch(ctx context.Context, names ...string) (*pmproxy.Fetched, error) {
+	return x.fetchInto(ctx, names, nil)
+}
+
+// fetchInto is Fetch where into, when not nil, is given pmcd's answer first: when it read the
+// answer (true: a host that decodes it straight into its raw rows, native_direct.go) no
+// Fetched is made, and the Fetched is nil; the context's values by position are then let go
+// (issue 38 item 1: 20 KB a host).
+func (x *nativeContext) fetchInto(ctx context.Context, names []string, into func(*pcpwire.Result) bool) (*pmproxy.Fetched, error) {
 	if err := x.ready(); err != nil {
 		return nil, err
 	}
@@ -304,13 +315,10 @@ func (x *nativeContext) Fetch(ctx context.Context, names ...string) (*pmproxy.Fe
 		if err := x.resolve(ctx, names); err != nil {
 			return nil, err
 		}
-		x.pmids, x.of, x.types = x.pmids[:0], x.of[:0], x.types[:0]
-		for i, n := range names {
-			if d, ok := x.desc(n); ok && !slices.Contains(x.pmids, d.PMID) {
-				x.pmids, x.of, x.types = append(x.pmids, d.PMID), append(x.of, i), append(x.types, d.Type)
-			}
-		}
-		x.lastNames, x.pos = slices.Clone(names), sharedPositions(names)
+		np := sharedNames(names)
+		x.lastNames, x.pos = np.names, np.pos
+		l := x.fetchLists(np.names)
+		x.pmids, x.of, x.types, x.sets = l.pmids, l.of, l.types, l.sets
 	}
 	if len(x.pmids) == 0 {
 		return nil, fmt.Errorf("pmcd %s: %w: %s", x.spec, pmproxy.ErrUnknownMetric, strings.Join(names, ", "))
@@ -318,9 +326,17 @@ func (x *nativeContext) Fetch(ctx context.Context, names ...string) (*pmproxy.Fe
 	// The values are decoded under the names and descriptors they were asked with, from a
 	// result that is pmcd.Conn's only while they are (FetchFunc).
 	var f *pmproxy.Fetched
-	changes, err := x.conn.FetchFunc(ctx, x.pmids, func(_ int32, res *pcpwire.Result) { f = x.decode(res) })
+	direct := false
+	changes, err := x.conn.FetchFunc(ctx, x.pmids, func(_ int32, res *pcpwire.Result) {
+		if direct = into != nil && into(res); !direct {
+			f = x.decode(res)
+		}
+	})
 	if err != nil {
 		return nil, x.check(err)
+	}
+	if direct {
+		x.vals, x.out = nil, pmproxy.Fetched{}
 	}
 	if changes&(pcpwire.ChangeAgent|pcpwire.ChangeNames) != 0 {
 		// An agent came, went or restarted, or the names changed, before these values were

@@ -4,8 +4,10 @@ import (
 	"encoding/binary"
 	"hash/fnv"
 	"maps"
+	"reflect"
 	"slices"
 	"sync"
+	"unsafe"
 
 	"dcimon/pcpwire"
 )
@@ -92,7 +94,11 @@ type namesPos struct {
 
 // sharedPositions is each of names' first position among them: a map another context that
 // fetches the same names has already, never written to.
-func sharedPositions(names []string) map[string]int {
+func sharedPositions(names []string) map[string]int { return sharedNames(names).pos }
+
+// sharedNames is names as another context that fetches the same kept them (one list for the
+// fleet's hosts, never written to: 2 KB a host), with their positions.
+func sharedNames(names []string) namesPos {
 	h := fnv.New64a()
 	for _, n := range names {
 		_, _ = h.Write([]byte(n))
@@ -103,7 +109,7 @@ func sharedPositions(names []string) map[string]int {
 	defer positions.Unlock()
 	for _, p := range positions.byHash[sum] {
 		if slices.Equal(p.names, names) {
-			return p.pos
+			return p
 		}
 	}
 	pos := make(map[string]int, len(names))
@@ -115,6 +121,68 @@ func sharedPositions(names []string) map[string]int {
 	if positions.byHash == nil || len(positions.byHash) >= keptScales {
 		positions.byHash = map[uint64][]namesPos{}
 	}
-	positions.byHash[sum] = append(positions.byHash[sum], namesPos{slices.Clone(names), pos})
-	return pos
+	np := namesPos{slices.Clone(names), pos}
+	positions.byHash[sum] = append(positions.byHash[sum], np)
+	return np
+}
+
+// fetchLists are the pmids a names list is fetched by, the name each is and its type, kept
+// once for the contexts that fetch the same names (sharedNames's list) under the same shared
+// maps (4 KB a host), at most keptScales of them.
+var fetchLists struct {
+	sync.Mutex
+	m map[fetchKey]fetchList
+}
+
+// fetchKey is a names list (sharedNames's) and the shared map of pmids its names were
+// resolved by (whose descriptors' map goes with it, nameSets).
+type fetchKey struct {
+	names *string
+	n     int
+	ids   unsafe.Pointer
+}
+
+// fetchList is what a context sends for a names list: each pmid once, which name each is
+// and its type.
+type fetchList struct {
+	pmids []uint32
+	of    []int
+	types []int32
+	sets  map[string]int // each fetched name's place among the pmids (its set in the answer)
+}
+
+// fetchLists are the pmids names are fetched by, which name each is, each one's type and each
+// name's set: those
+// of another context that fetches the same names under the same maps, or made (and offered
+// to the next where the maps are shared). The three are never written to.
+func (x *nativeContext) fetchLists(names []string) fetchList {
+	var k fetchKey
+	if x.shared && len(names) > 0 {
+		k = fetchKey{unsafe.SliceData(names), len(names), reflect.ValueOf(x.ids).UnsafePointer()}
+		fetchLists.Lock()
+		l, ok := fetchLists.m[k]
+		fetchLists.Unlock()
+		if ok {
+			return l
+		}
+	}
+	var l fetchList
+	for i, n := range names {
+		if d, ok := x.desc(n); ok && !slices.Contains(l.pmids, d.PMID) {
+			l.pmids, l.of, l.types = append(l.pmids, d.PMID), append(l.of, i), append(l.types, d.Type)
+		}
+	}
+	l.sets = make(map[string]int, len(l.of))
+	for i, n := range l.of {
+		l.sets[names[n]] = i
+	}
+	if k.ids != nil {
+		fetchLists.Lock()
+		if fetchLists.m == nil || len(fetchLists.m) >= keptScales {
+			fetchLists.m = map[fetchKey]fetchList{}
+		}
+		fetchLists.m[k] = l
+		fetchLists.Unlock()
+	}
+	return l
 }

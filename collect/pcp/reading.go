@@ -46,6 +46,7 @@ func (h *pcpHost) readFixed(pc pcpClass, bf *pcpBufs, f *pmproxy.Fetched) collec
 		}
 		specs = append(specs, bf.fixed[i])
 		raw = slices.Grow(raw, nd)[:len(raw)+nd]
+		h.recRow(len(raw) - nd)
 		h.fillRowFrom(raw[len(raw)-nd:], pc, pc.perFixed[i], f, -1)
 	}
 	bf.sorted, bf.raw = specs, raw
@@ -59,6 +60,7 @@ func (h *pcpHost) readSingle(pc pcpClass, bf *pcpBufs, f *pmproxy.Fetched) colle
 		bf.sorted = schema.SingleSpecs()
 	}
 	bf.raw = slices.Grow(bf.raw[:0], nd)[:nd]
+	h.recRow(0)
 	h.fillRow(bf.raw, pc, f, -1)
 	return collect.ClassReading{Class: pc.Class, Specs: bf.sorted, Raw: bf.raw, Err: h.takeValueErr()}
 }
@@ -118,6 +120,7 @@ func (h *pcpHost) fillInstances(pc pcpClass, bf *pcpBufs, names map[int64]string
 	}
 	for i, j := range bf.order {
 		row := raw[i*nd : (i+1)*nd]
+		h.recRow(i * nd)
 		h.fillPlanned(row, pc, cols, vals, f, bf.ids[j], bf.poss[j])
 		if text >= 0 {
 			row[text] = ns.RawS(ns.Clip(names[bf.ids[j]], 255))
@@ -396,6 +399,7 @@ func (h *pcpHost) fillFixed(row []ns.Raw, c *pcpCol, f *pmproxy.Fetched) bool {
 	switch c.kind {
 	case colClock:
 		row[c.at] = ns.RawN(uint64(f.Time.UnixMilli()))
+		h.recClock(c)
 	case colConst:
 		row[c.at] = ns.RawN(uint64(c.mult))
 	case colMissing:
@@ -434,6 +438,7 @@ func (h *pcpHost) fillValue(row []ns.Raw, c *pcpCol, vs []pmproxy.Value, f *pmpr
 		return
 	}
 	row[c.at] = colRaw(c, val)
+	h.recValue(c, vs, want, pos)
 	if r := row[c.at]; r.State == ns.RawUnavailable && h.valueErr == nil &&
 		(r.Reason == ns.ReasonOverflow || r.Reason == ns.ReasonProviderError) {
 		// Said with the class's reading: which metric, and what came (issue 31).

@@ -131,6 +131,8 @@ type pcpHost struct {
 	dl         dialState
 	reqs       *requestContexts // the context of its requests, shared with the fleet's other hosts
 	redeclared bool
+	direct     *directState   // a native host's answers read by position (native_direct.go)
+	directs    []*directState // its plans, one for each set of classes asked for (useDirect)
 }
 
 // Providers returns the provider of one remote host read through pmproxy, its classes at the
@@ -429,7 +431,13 @@ func (h *pcpHost) Collect(ctx context.Context, req collect.Request) (collect.Bat
 		return collect.Batch{}, h.lastErr
 	}
 	unlisted, browse := h.tree.wanted(req)
-	f, err := h.fetch(ctx, h.wantedNames(req, browse))
+	mask := h.wantMask(req)
+	names := h.wantedNames(mask, browse)
+	byPlan := len(unlisted) == 0 && len(browse) == 0
+	if byPlan {
+		h.useDirect(mask)
+	}
+	f, err := h.fetch(ctx, names, byPlan && h.directOK(mask))
 	if errors.Is(err, errNoNewSample) {
 		// An archive with nothing new by the replay's time: its classes as they were, under the
 		// same reset value (another would read as the supplier re-initialised).
@@ -443,6 +451,13 @@ func (h *pcpHost) Collect(ctx context.Context, req collect.Request) (collect.Bat
 		return collect.Batch{}, err
 	}
 	h.backoff, h.retryAt, h.lastErr = 0, time.Time{}, nil
+	if f == nil {
+		return h.directBatch(), nil // decoded into the rows by position (native_direct.go)
+	}
+	if byPlan {
+		h.startRecording(mask)
+		defer h.finishRecording(f, names) // after the rescale, which may declare the classes again
+	}
 	// This reading is of the classes as declared; a rescale declares them again for the next
 	// one, whose new reset value has the sampler take the new descriptions.
 	defer h.rescale(f)
@@ -487,13 +502,7 @@ func (h *pcpHost) requestContext(now time.Time) (context.Context, error) {
 // wantedNames are the metrics to fetch: only those of the classes the request wants (on a
 // screen of fleet hotsets, the disks, interfaces and processors of each host, not everything
 // the table maps), then those of the browsed nodes read.
-func (h *pcpHost) wantedNames(req collect.Request, browse []*pcpNode) []string {
-	var mask uint64
-	for i, pc := range h.classes {
-		if req.Wants(pc.Class) {
-			mask |= 1 << i
-		}
-	}
+func (h *pcpHost) wantedNames(mask uint64, browse []*pcpNode) []string {
 	var names []string
 	switch {
 	case len(h.classes) >= 64 || mask == 1<<len(h.classes)-1:
@@ -507,6 +516,17 @@ func (h *pcpHost) wantedNames(req collect.Request, browse []*pcpNode) []string {
 	return names
 }
 
+// wantMask is the set of the classes req wants (bit i: classes[i]).
+func (h *pcpHost) wantMask(req collect.Request) uint64 {
+	var mask uint64
+	for i, pc := range h.classes {
+		if req.Wants(pc.Class) {
+			mask |= 1 << i
+		}
+	}
+	return mask
+}
+
 // namesOfMask are the metrics of the classes whose bits mask sets, kept per mask: a screen asks
 // for the same classes at every reading.
 func (h *pcpHost) namesOfMask(mask uint64) []string {
@@ -516,7 +536,8 @@ func (h *pcpHost) namesOfMask(mask uint64) []string {
 	if h.namesFor == nil {
 		h.namesFor = map[uint64][]string{}
 	}
-	names := metricsOf(h.classes, func(i int) bool { return mask&(1<<i) != 0 })
+	// Kept once for the hosts that ask for the same (sharedNames: 2 KB a host, issue 38).
+	names := sharedNames(metricsOf(h.classes, func(i int) bool { return mask&(1<<i) != 0 })).names
 	h.namesFor[mask] = names
 	return names
 }
@@ -538,11 +559,13 @@ func (h *pcpHost) failed(now time.Time, err error) {
 // archive's class or node with nothing logged since its last reading is left out: as recorded
 // then (issue 39).
 func (h *pcpHost) readWanted(ctx context.Context, req collect.Request, f *pmproxy.Fetched, browse []*pcpNode, dst []collect.ClassReading) []collect.ClassReading {
-	for _, pc := range h.classes {
+	for i, pc := range h.classes {
 		if !req.Wants(pc.Class) {
 			continue
 		}
+		h.recClass(i, pc)
 		cr := h.read(ctx, pc, f)
+		h.recReading(pc, cr)
 		if h.archive != nil && !h.archive.timed(pc, &cr) {
 			continue
 		}
@@ -571,8 +594,9 @@ func (h *pcpHost) listOpened(ctx context.Context, unlisted []*pcpNode) {
 }
 
 // fetch makes sure of the context and the descriptors, and fetches names (none: the context
-// is made sure of, and the fetch is of pmcd's clock alone).
-func (h *pcpHost) fetch(ctx context.Context, names []string) (*pmproxy.Fetched, error) {
+// is made sure of, and the fetch is of pmcd's clock alone). byPlan has a native host's answer
+// decoded into its rows by its plan where it can be (the Fetched is then nil).
+func (h *pcpHost) fetch(ctx context.Context, names []string, byPlan bool) (*pmproxy.Fetched, error) {
 	if err := h.connect(); err != nil {
 		return nil, err
 	}
@@ -594,7 +618,13 @@ func (h *pcpHost) fetch(ctx context.Context, names []string) (*pmproxy.Fetched, 
 	if len(names) == 0 {
 		names = []string{"pmcd.control.timeout"} // the time of the fetch, for the batch
 	}
-	f, err := h.x.Fetch(ctx, names...)
+	var f *pmproxy.Fetched
+	var err error
+	if x, native := h.x.(*nativeContext); native && byPlan && h.direct != nil && h.directOK(h.direct.mask) {
+		f, err = x.fetchInto(ctx, names, h.decodeDirect)
+	} else {
+		f, err = h.x.Fetch(ctx, names...)
+	}
 	if err != nil {
 		return nil, err
 	}
