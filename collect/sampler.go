@@ -179,14 +179,14 @@ func (s *Sampler) Sample(ctx context.Context) (*namespace.Snapshot, error) {
 	return next, nil
 }
 
-// collectProviders runs every provider that has something to read, each in a goroutine of its
-// own under the deadline, and turns their results into class samples, in provider order.
+// collectProviders runs every provider that has something to read, each on its goroutine
+// (worker.go) under the deadline, and turns their results into class samples, in provider order.
 func (s *Sampler) collectProviders(ctx context.Context, start time.Time, refresh bool) []namespace.ClassSample {
 	jobs, skipped := s.plan(start, refresh)
 	dctx, cancel := context.WithTimeout(ctx, s.opt.Deadline)
 	defer cancel()
 	for _, j := range jobs {
-		go s.run(dctx, j.ps, j.req, j.ch)
+		j.ps.give(provJob{s: s, ctx: dctx, ps: j.ps, req: j.req, ch: j.ch})
 	}
 	samples := make([]namespace.ClassSample, 0, s.col.lastSamples)
 	for _, j := range jobs {
@@ -295,7 +295,7 @@ func (s *Sampler) readReinitialised(dctx context.Context, j collectJob, res resu
 	j.ps.health.collecting = true
 	s.stMu.Unlock()
 	ch := make(chan result, 1)
-	go s.run(dctx, j.ps, req, ch)
+	j.ps.give(provJob{s: s, ctx: dctx, ps: j.ps, req: req, ch: ch})
 	// The second call may reuse the first batch's buffers, so the first is never used
 	// after it: the new incarnation's reading, or a failure.
 	select {
