@@ -79,9 +79,9 @@ func (c *collection) takeAsked() nextAsks {
 }
 
 // keep makes this collection's snapshot from its samples and keeps it as the latest.
-func (c *collection) keep(samples []namespace.ClassSample, start, end time.Time, restart bool) *namespace.Snapshot {
+func (c *collection) keep(samples []namespace.ClassSample, start, end time.Time, restart, noDerived bool) *namespace.Snapshot {
 	c.lastSamples = len(samples)
-	next := namespace.Next(c.prev, &namespace.Sample{Start: start, End: end, Classes: samples, Restart: restart}, c.older)
+	next := namespace.Next(c.prev, &namespace.Sample{Start: start, End: end, Classes: samples, Restart: restart, NoDerived: noDerived}, c.older)
 	c.older, c.prev = c.prev, next
 	return next
 }
@@ -174,7 +174,7 @@ func (s *Sampler) Sample(ctx context.Context) (*namespace.Snapshot, error) {
 	samples := s.collectProviders(ctx, start, asked.rereadVariable)
 	end := s.opt.Now()
 	samples = append(samples, s.mon.sample(ctx, start, end)...)
-	next := s.col.keep(samples, start, end, asked.restart)
+	next := s.col.keep(samples, start, end, asked.restart, s.opt.NoDerived)
 	s.logJumps(next, end)
 	return next, nil
 }

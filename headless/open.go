@@ -69,7 +69,7 @@ func OpenSource(c Common, e Env) (_ *collect.Sampler, past collect.History, _ er
 		return nil, nil, err
 	}
 	// dcimon's own cost is this process's, whatever the source.
-	opt := collect.Options{Now: src.clock, Replay: src.past != nil, Liveness: c.Liveness, Deadline: src.deadline}
+	opt := collect.Options{Now: src.clock, Replay: src.past != nil, Liveness: c.Liveness, Deadline: src.deadline, NoDerived: c.noDerived}
 	if !c.noSelf {
 		opt.Self = (&linux.SelfReader{}).Read
 	}
@@ -331,6 +331,9 @@ type Common struct {
 	// write it (its /proc/self reads were 11% of a recording's profile at 100 ms; at 1 s, side by
 	// side, within the runs' noise: issue 38 item 4).
 	noSelf bool
+	// noDerived leaves the derived datums uncomputed (collect.Options.NoDerived): a recording
+	// writes the datums read only (issue 38 item 4).
+	noDerived bool
 }
 
 // ParseHosts reads --hosts: hostspecs separated by commas (`web1,db1:44321`), each optionally
