@@ -41,6 +41,11 @@ type Options struct {
 	// EveryClass reads every class at every collection, subscribed or not (a replay: its
 	// readings jump in time, and a class read now and then would have no rate after a jump).
 	EveryClass bool
+	// NoDerived leaves the derived datums of every snapshot uncomputed (unavailable): a
+	// recorder, which writes the datums read only, does not pay for what it never writes
+	// (issue 38 item 4). The rates are worked out as ever: what a counter's state says
+	// (a discontinuity, a broken invariant) decides what is written.
+	NoDerived bool
 	// Discover, when set, finds suppliers that come and go while dcimon runs (users' files and
 	// programs under DDS, issue 18); it is asked at the first collection and then every
 	// DiscoverEvery (2 s when zero), under the deadline.

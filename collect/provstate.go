@@ -40,6 +40,7 @@ type provState struct {
 	lastFull   time.Time                 // when every class was last asked for (SPMI-DDS-6)
 	lastTime   time.Time                 // the provider's own timestamp of its last data (liveness)
 	insts      map[*namespace.Class][]*namespace.Instance
+	worker     *worker // the goroutine it is collected on (worker.go); made at its first collection, under Sampler.mu
 
 	health health // guarded by Sampler.stMu
 }

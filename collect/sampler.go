@@ -79,9 +79,9 @@ func (c *collection) takeAsked() nextAsks {
 }
 
 // keep makes this collection's snapshot from its samples and keeps it as the latest.
-func (c *collection) keep(samples []namespace.ClassSample, start, end time.Time, restart bool) *namespace.Snapshot {
+func (c *collection) keep(samples []namespace.ClassSample, start, end time.Time, restart, noDerived bool) *namespace.Snapshot {
 	c.lastSamples = len(samples)
-	next := namespace.Next(c.prev, &namespace.Sample{Start: start, End: end, Classes: samples, Restart: restart}, c.older)
+	next := namespace.Next(c.prev, &namespace.Sample{Start: start, End: end, Classes: samples, Restart: restart, NoDerived: noDerived}, c.older)
 	c.older, c.prev = c.prev, next
 	return next
 }
@@ -174,19 +174,19 @@ func (s *Sampler) Sample(ctx context.Context) (*namespace.Snapshot, error) {
 	samples := s.collectProviders(ctx, start, asked.rereadVariable)
 	end := s.opt.Now()
 	samples = append(samples, s.mon.sample(ctx, start, end)...)
-	next := s.col.keep(samples, start, end, asked.restart)
+	next := s.col.keep(samples, start, end, asked.restart, s.opt.NoDerived)
 	s.logJumps(next, end)
 	return next, nil
 }
 
-// collectProviders runs every provider that has something to read, each in a goroutine of its
-// own under the deadline, and turns their results into class samples, in provider order.
+// collectProviders runs every provider that has something to read, each on its goroutine
+// (worker.go) under the deadline, and turns their results into class samples, in provider order.
 func (s *Sampler) collectProviders(ctx context.Context, start time.Time, refresh bool) []namespace.ClassSample {
 	jobs, skipped := s.plan(start, refresh)
 	dctx, cancel := context.WithTimeout(ctx, s.opt.Deadline)
 	defer cancel()
 	for _, j := range jobs {
-		go s.run(dctx, j.ps, j.req, j.ch)
+		j.ps.give(provJob{s: s, ctx: dctx, ps: j.ps, req: j.req, ch: j.ch})
 	}
 	samples := make([]namespace.ClassSample, 0, s.col.lastSamples)
 	for _, j := range jobs {
@@ -295,7 +295,7 @@ func (s *Sampler) readReinitialised(dctx context.Context, j collectJob, res resu
 	j.ps.health.collecting = true
 	s.stMu.Unlock()
 	ch := make(chan result, 1)
-	go s.run(dctx, j.ps, req, ch)
+	j.ps.give(provJob{s: s, ctx: dctx, ps: j.ps, req: req, ch: ch})
 	// The second call may reuse the first batch's buffers, so the first is never used
 	// after it: the new incarnation's reading, or a failure.
 	select {

@@ -72,7 +72,7 @@ func OpenSource(c Common, e Env) (_ *collect.Sampler, past collect.History, _ er
 		src.provs = c.watch(src.provs)
 	}
 	// dcimon's own cost is this process's, whatever the source.
-	opt := collect.Options{Now: src.clock, Replay: src.past != nil, Liveness: c.Liveness, Deadline: src.deadline}
+	opt := collect.Options{Now: src.clock, Replay: src.past != nil, Liveness: c.Liveness, Deadline: src.deadline, NoDerived: c.noDerived}
 	if !c.noSelf {
 		opt.Self = (&linux.SelfReader{}).Read
 	}
@@ -372,6 +372,9 @@ type Common struct {
 	// watch, in tests, stands between the sampler and the source's providers (what a command
 	// has read).
 	watch func([]collect.Provider) []collect.Provider
+	// noDerived leaves the derived datums uncomputed (collect.Options.NoDerived): a recording
+	// writes the datums read only (issue 38 item 4).
+	noDerived bool
 }
 
 // ParseHosts reads --hosts: hostspecs separated by commas (`web1,db1:44321`), each optionally

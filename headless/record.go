@@ -82,7 +82,8 @@ func Record(ctx context.Context, o RecordOptions, e Env, log io.Writer) error {
 		return fmt.Errorf("record: %w", err)
 	}
 	defer recordOnOneProcessor(e)()
-	o.Common.noSelf = true // its Monitor class is not recorded
+	o.Common.noSelf = true    // its Monitor class is not recorded
+	o.Common.noDerived = true // nor are derived datums: not worked out
 	s, first, err := firstReading(ctx, o.Common, e)
 	if err != nil {
 		return err

@@ -89,6 +89,7 @@ type rowBuilder struct {
 	own       []float64 // each datum's own interval (ClassSample.Times); -1: unchanged since the previous reading
 	errReason Reason
 	partial   bool // raw values may be used despite an error
+	noDerived bool // the derived datums are left unavailable (Sample.NoDerived)
 }
 
 // rows builds the rows of cs.Insts[lo:hi], and counts the counters among them that rose further
@@ -132,7 +133,13 @@ func (b *rowBuilder) row(k int, in *Instance, row []Value, more *[]moreText) (ju
 	if len(c.parts) > 0 {
 		checkParts(c, row, b.argsElapsed(c.parts), b.window)
 	}
-	b.deriveRow(row, pslot)
+	if b.noDerived {
+		for _, d := range c.derivOrd {
+			row[d] = Value{State: Unavailable, Reason: ReasonNotSampled}
+		}
+	} else {
+		b.deriveRow(row, pslot)
+	}
 	*more = b.out.pack(c, row, in.slot, *more)
 	return jumps
 }

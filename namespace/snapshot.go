@@ -39,6 +39,9 @@ type Sample struct {
 	// Restart says the readings do not follow the previous ones (a replayed archive moved to
 	// another time): no rate or delta is taken across, as at a first reading.
 	Restart bool
+	// NoDerived leaves the derived datums uncomputed, unavailable (ReasonNotSampled): a
+	// recorder writes the datums read only (issue 38 item 4).
+	NoDerived bool
 }
 
 // ClassValues are the values of one class in a snapshot, read by Value, At and RowInto; kept in
@@ -237,7 +240,7 @@ func Next(prev *Snapshot, s *Sample, reuse *Snapshot) *Snapshot {
 		if prev != nil && idx < len(prev.Classes) && prev.Classes[idx].Class == cs.Class && !s.Restart {
 			pcv = &prev.Classes[idx]
 		}
-		buildClass(&next.Classes[idx], pcv, cs, &sp[idx])
+		buildClass(&next.Classes[idx], pcv, cs, &sp[idx], s.NoDerived)
 		next.Classes[idx].Restarted = s.Restart
 		if prev != nil {
 			next.Changes |= changesOf(pcv, &next.Classes[idx])
@@ -270,8 +273,9 @@ func changesOf(prev, cur *ClassValues) int {
 }
 
 // buildClass builds the class values of one class sample into out, reusing the spare buffers,
-// with its rates over the interval since prev (nil: none before it).
-func buildClass(out *ClassValues, prev *ClassValues, cs *ClassSample, spare *spareBufs) {
+// with its rates over the interval since prev (nil: none before it); its derived datums are
+// left uncomputed when noDerived.
+func buildClass(out *ClassValues, prev *ClassValues, cs *ClassSample, spare *spareBufs, noDerived bool) {
 	c := cs.Class
 	nd := len(c.Datums)
 	cols, insts := spare.rows(c, slotsOf(cs.Insts), nd)
@@ -303,7 +307,7 @@ func buildClass(out *ClassValues, prev *ClassValues, cs *ClassSample, spare *spa
 	partial := errReason == ReasonNone || errReason == ReasonProviderError
 	// On the stack: a class of a few rows (a thousand hosts' classes each reading) costs no
 	// allocation of its own.
-	b := rowBuilder{c: c, nd: nd, cs: cs, prev: prev, out: &out.cols, reset: reset, elapsed: elapsed, window: window, errReason: errReason, partial: partial}
+	b := rowBuilder{c: c, nd: nd, cs: cs, prev: prev, out: &out.cols, reset: reset, elapsed: elapsed, window: window, errReason: errReason, partial: partial, noDerived: noDerived}
 	if cs.Times != nil && prev != nil && prev.Sampled {
 		b.own = ownIntervals(cs, prev, nd, elapsed)
 	}

@@ -13,7 +13,8 @@
 #
 # OVERHEAD_COLS and OVERHEAD_ROWS set the terminal's size (200 and 50 by default).
 # DCIMON_BASE=BINARY adds another build of dcimon (an older commit's, built beforehand) beside
-# the default screen and the first frame, as "base": the two builds measured in the same seconds.
+# the default screen and the first frame, and beside the recorder (record), as "base": the two
+# builds measured in the same seconds.
 #
 # Then the same again with the process table on screen (dcimon opens on Proc, htop shows its
 # processes as always) and 1,000 extra sleeping processes started by the script (issue 17).
@@ -235,27 +236,40 @@ record() {
   "$work/dcimon" record "$work/dc" -i 1s >"$work/dc.out" 2>&1 &
   local dc=$!
   sleepers+=("$dc")
+  # DCIMON_BASE: the other build recording too, over the same seconds.
+  local bs=""
+  if [ -n "${DCIMON_BASE:-}" ]; then
+    "$DCIMON_BASE" record "$work/bs" -i 1s >"$work/bs.out" 2>&1 &
+    bs=$!
+    sleepers+=("$bs")
+  fi
   (set +u; . /etc/pcp.env; export PCP_DERIVED_CONFIG=; exec pmlogger -h "127.0.0.1:$port" -c "$work/pmlogger.conf" -l "$work/pmlogger.log" "$work/pl") &
   local pl=$!
   sleepers+=("$pl")
   sleep "$warm"
-  local c0 b0 c1 b1 p0 q0 p1 q1 t0 t1
+  local c0 b0 c1 b1 p0 q0 p1 q1 t0 t1 d0 e0 d1 e1
   c0=$(cpu_ns "$dc"); b0=$(bytes "$work/dc")
+  [ -z "$bs" ] || { d0=$(cpu_ns "$bs"); e0=$(bytes "$work/bs"); }
   p0=$(( $(cpu_ns "$pl") + $(tree_cpu_ns "$pmcd") )); q0=$(bytes "$work/pl")
   t0=$(date +%s.%N)
   sleep "$secs"
   c1=$(cpu_ns "$dc"); b1=$(bytes "$work/dc")
+  [ -z "$bs" ] || { d1=$(cpu_ns "$bs"); e1=$(bytes "$work/bs"); }
   p1=$(( $(cpu_ns "$pl") + $(tree_cpu_ns "$pmcd") )); q1=$(bytes "$work/pl")
   t1=$(date +%s.%N)
-  kill -INT "$dc" "$pl"
+  kill -INT "$dc" "$pl" $bs
   wait "$dc" 2>/dev/null || true
+  [ -z "$bs" ] || wait "$bs" 2>/dev/null || true
   wait "$pl" 2>/dev/null || true
   kill "$pmcd" 2>/dev/null || true
   local dcline="dcimon $(( c1 - c0 )) $(( b1 - b0 )) $t0 $t1 $(bytes "$work/dc")"
   local plline="pmlogger+pmcd $(( p1 - p0 )) $(( q1 - q0 )) $t0 $t1 $(bytes "$work/pl")"
+  local bsline=""
+  [ -z "$bs" ] || bsline="base $(( d1 - d0 )) $(( e1 - e0 )) $t0 $t1 $(bytes "$work/bs")"
   echo
-  echo "Recording over ${secs} s at 1 s, both at once: dcimon record beside pmlogger with its pmcd (and PMDAs), $(wc -l <"$work/names") metrics of the Linux PMDA in both (dcimon also writes its own dcimon.* ones)"
-  printf '%s\n%s\n' "$dcline" "$plline" | awk '
+  echo "Recording over ${secs} s at 1 s, both at once: dcimon record beside pmlogger with its pmcd (and PMDAs), $(wc -l <"$work/names") metrics of the Linux PMDA in both (dcimon also writes its own dcimon.* ones); load average $(cut -d' ' -f1-3 /proc/loadavg) at the end"
+  printf '%s\n%s\n%s' "$dcline" "$plline" "${bsline:+$bsline
+}" | awk '
     { name[NR] = $1; cpu[NR] = $2 / 1e9; pct[NR] = 100 * $2 / 1e9 / ($5 - $4); day[NR] = $3 / ($5 - $4) * 86400 / 1048576; size[NR] = $6 / 1024 }
     END {
       printf "%-14s %12s %8s %14s %12s %10s %10s\n", "recorder", "CPU time s", "CPU %", "MiB a day", "archive KiB", "CPU vs PCP", "bytes vs PCP"

@@ -12,7 +12,7 @@ import (
 // each, which halves what a scan costs (issue 32 item 15); but a descriptor per file and process
 // grows with the processes (365 for 73, 100,000 for 20,000) and, under `ulimit -n 128`, used up
 // the limit so that every other read failed. So the kept descriptors are a cache of bounded size:
-// at most a quarter of the descriptor limit and at most 256 (fdBudget), given to the processes
+// at most a quarter of the descriptor limit and at most 512 (fdBudget), given to the processes
 // read most (those seen at two scans or more, in the order they are met: the long-lived ones;
 // a short-lived process never takes one), and the files of every other process are opened and
 // closed at each reading. status, read only when the process ran, is never kept. When an open
@@ -21,8 +21,12 @@ import (
 // file that still cannot be opened is that process's error, said with the file, and every other
 // process is read.
 
-// maxKeptFDs bounds the kept descriptors whatever the limit.
-const maxKeptFDs = 256
+// maxKeptFDs bounds the kept descriptors whatever the limit. 512 (256 until issue 38 item 5)
+// keep every per-scan file of a host of about 150 processes (a kernel thread's stat, a user
+// process's stat, statm and schedstat): with 256, the opens and closes of the files left out
+// were a sixth of the overview's processor time (perf, 146 processes). Each kept descriptor
+// holds about 4.5 KB of kernel memory (its file and seq_file buffer): 2.3 MB at most.
+const maxKeptFDs = 512
 
 // fdBudget is how many descriptors the cache may keep under the process's descriptor limit.
 func fdBudget() int {

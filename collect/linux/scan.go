@@ -1,6 +1,7 @@
 package linux
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -140,12 +141,11 @@ func (fr *fileReader) reread(fd int) ([]byte, bool) {
 	}
 }
 
-// cutLine splits data at the first newline.
+// cutLine splits data at the first newline (found by bytes.IndexByte, which compares many bytes
+// at a time: a byte at a time was a tenth of reading the network stack's tables).
 func cutLine(data []byte) (line, rest []byte) {
-	for i, c := range data {
-		if c == '\n' {
-			return data[:i], data[i+1:]
-		}
+	if i := bytes.IndexByte(data, '\n'); i >= 0 {
+		return data[:i], data[i+1:]
 	}
 	return data, nil
 }

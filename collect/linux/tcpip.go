@@ -19,7 +19,8 @@ import (
 )
 
 // snmpTable is a whole /proc/net/snmp-style file: for each prefix ("Tcp"), its keys and values.
-// The provider keeps only the fields it wants (tcpipProvider.visit); the table is for tests.
+// The provider reads only the fields it wants, by position (tcpipProvider.readSNMP); the
+// table is for tests.
 type snmpTable map[string]map[string]int64
 
 // visit adds one field to the table (a parseSNMP visitor).
@@ -71,15 +72,9 @@ func parseSNMP(src string, data []byte, visit func(prefix, key []byte, v int64))
 		}
 		fields += len(keys)
 		for i, k := range keys {
-			v, err := strconv.ParseInt(string(values[i]), 10, 64)
+			v, err := snmpValue(values[i])
 			if err != nil {
-				// Counters the kernel prints as unsigned long may exceed int64 only in theory;
-				// anything else is not a number.
-				u, uerr := parseUint(values[i])
-				if uerr != nil || u > 1<<63-1 {
-					return fmt.Errorf("tcpip: parse %s line %d: %s: %w (line %q)", src, n, k, errNotNumber, vals)
-				}
-				v = int64(u)
+				return fmt.Errorf("tcpip: parse %s line %d: %s: %w (line %q)", src, n, k, errNotNumber, vals)
 			}
 			visit(hp, k, v)
 		}
@@ -140,6 +135,108 @@ type tcpipProvider struct {
 	have         []bool
 	files        map[string]*attrFile // snmp, netstat, sockstat: kept open, one pread each
 	buf          []byte
+	pos          map[string][]snmpPos // snmp, netstat: each pair of lines' positions, in order
+}
+
+// snmpPos is where the fields of one pair of lines of /proc/net/snmp or netstat go (issue 38
+// item 4: read by position): the header as last read, which the kernel prints the same at every
+// read, its field names (in head) and, for each field, the index into vals it fills (-1: not
+// wanted); last is the last wanted field's index, -1 when none is. netstat's 200 fields and
+// more, of which two are wanted, were each split, parsed and looked up by name in two maps.
+type snmpPos struct {
+	head  []byte
+	keys  [][]byte
+	slots []int
+	last  int
+}
+
+// learn makes pos the positions of a header line (head, whose prefix is prefix and fields
+// fields), copied: the read buffer is used again.
+func (p *tcpipProvider) learn(pos *snmpPos, head, prefix, fields []byte) {
+	pos.head = append(pos.head[:0], head...)
+	own := pos.head[len(head)-len(fields):]
+	pos.keys = fieldsOf(own, pos.keys[:0])
+	pos.slots, pos.last = pos.slots[:0], -1
+	want := p.want[string(prefix)]
+	for i, k := range pos.keys {
+		slot, ok := want[string(k)]
+		if !ok {
+			slot = -1
+		} else {
+			pos.last = i
+		}
+		pos.slots = append(pos.slots, slot)
+	}
+}
+
+// readSNMP fills p.vals with the wanted fields of file (/proc/net/snmp or netstat, read from src)
+// by their positions: a header the same as at the last read is not split again, and of its
+// values line only the fields up to the last wanted one are looked at, and only the wanted ones
+// parsed (so only they are checked: a field nobody reads is not an error). The lines are as
+// parseSNMP reads them, and a pair whose header and values do not share their prefix is the
+// same error.
+func (p *tcpipProvider) readSNMP(file, src string, data []byte) error {
+	layout := p.pos[file]
+	n, pair, fields := 0, 0, 0
+	for len(data) > 0 {
+		var head, vals []byte
+		head, data = cutLine(data)
+		n++
+		if len(trimSpace(head)) == 0 {
+			continue
+		}
+		vals, data = cutLine(data)
+		n++
+		hp, hrest, ok1 := bytes.Cut(head, []byte(":"))
+		vp, vrest, ok2 := bytes.Cut(vals, []byte(":"))
+		if !ok1 || !ok2 || !bytes.Equal(hp, vp) {
+			return fmt.Errorf("tcpip: parse %s line %d: %w: a header and its values must share their prefix (lines %q, %q)", src, n, errTooFewFields, head, vals)
+		}
+		if pair == len(layout) {
+			layout = append(layout, snmpPos{})
+		}
+		pos := &layout[pair]
+		pair++
+		if !bytes.Equal(pos.head, head) {
+			p.learn(pos, head, hp, hrest)
+		}
+		fields += len(pos.keys)
+		rest := vrest
+		for i := 0; i <= pos.last; i++ {
+			var f []byte
+			if f, rest = nextField(rest); len(f) == 0 {
+				p.pos[file] = layout
+				return fmt.Errorf("tcpip: parse %s line %d: %d names but %d values (line %q)", src, n, len(pos.keys), i, vals)
+			}
+			if pos.slots[i] < 0 {
+				continue
+			}
+			v, err := snmpValue(f)
+			if err != nil {
+				p.pos[file] = layout
+				return fmt.Errorf("tcpip: parse %s line %d: %s: %w (line %q)", src, n, pos.keys[i], errNotNumber, vals)
+			}
+			p.vals[pos.slots[i]], p.have[pos.slots[i]] = v, true
+		}
+	}
+	p.pos[file] = layout
+	if fields == 0 {
+		return fmt.Errorf("tcpip: parse %s: %w", src, errNoData)
+	}
+	return nil
+}
+
+// snmpValue is one value of /proc/net/snmp or netstat: a signed decimal, or an unsigned one up to
+// 2^63-1 (counters the kernel prints as unsigned long may exceed int64 only in theory).
+func snmpValue(b []byte) (int64, error) {
+	if v, err := strconv.ParseInt(string(b), 10, 64); err == nil {
+		return v, nil
+	}
+	u, err := parseUint(b)
+	if err != nil || u > 1<<63-1 {
+		return 0, errNotNumber
+	}
+	return int64(u), nil
 }
 
 func newTCPIPProvider(r roots, boot *bootClock) *tcpipProvider {
@@ -159,6 +256,7 @@ func newTCPIPProvider(r roots, boot *bootClock) *tcpipProvider {
 	}
 	p.have = make([]bool, len(p.vals))
 	p.files = map[string]*attrFile{"snmp": {}, "netstat": {}, "sockstat": {}}
+	p.pos = map[string][]snmpPos{}
 	p.buf = make([]byte, 64<<10)
 	p.ip, p.tcp, p.udp = schema.TCPIPClasses()
 	p.declare(schema.HandleTCPIP, schema.TCPIPModule, schema.TCPIPTitle,
@@ -189,7 +287,7 @@ func (p *tcpipProvider) collect(ctx context.Context, req collect.Request) (colle
 	for _, f := range []string{"snmp", "netstat"} {
 		data, path, err := read(f)
 		if err == nil {
-			err = parseSNMP(path, data, p.visit)
+			err = p.readSNMP(f, path, data)
 		}
 		errs[f] = err
 	}
@@ -251,15 +349,6 @@ func (p *tcpipProvider) collect(ctx context.Context, req collect.Request) (colle
 		b.Classes = append(b.Classes, collect.ClassReading{Class: cs.c, Specs: p.specs, Raw: raw, Err: errors.Join(dedupe(cerr)...)})
 	}
 	return b, nil
-}
-
-// visit keeps the fields the statistics want; map lookups by string(bytes) do not allocate.
-func (p *tcpipProvider) visit(prefix, key []byte, v int64) {
-	if m := p.want[string(prefix)]; m != nil {
-		if i, ok := m[string(key)]; ok {
-			p.vals[i], p.have[i] = v, true
-		}
-	}
 }
 
 // dedupe drops repeated errors (one file failing many statistics is one error).

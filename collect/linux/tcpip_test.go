@@ -139,3 +139,69 @@ func replaceOnce(s, old, new string) string {
 	}
 	return s[:i] + new + s[i+len(old):]
 }
+
+// readSNMP reads the wanted fields by their positions, learned from each header and learned
+// again when the kernel prints another; of a values line it looks at the wanted fields only, so
+// a field nobody reads (IpExt's, MPTcpExt's) is never parsed (issue 38 item 4).
+func TestTCPIPReadsByPosition(t *testing.T) {
+	p := newTCPIPProvider(roots{}, &bootClock{})
+	read := func(file, data string) map[string]int64 {
+		t.Helper()
+		clear(p.have)
+		if err := p.readSNMP(file, file, []byte(data)); err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		got := map[string]int64{}
+		for prefix, keys := range p.want {
+			for k, i := range keys {
+				if p.have[i] {
+					got[prefix+"."+k] = p.vals[i]
+				}
+			}
+		}
+		return got
+	}
+	// What the table of every field says of the wanted ones.
+	tab := snmpTable{}
+	for _, s := range []string{snmpSample, netstatSample} {
+		if err := parseSNMP("t", []byte(s), tab.visit); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check := func(got map[string]int64, prefixes ...string) {
+		t.Helper()
+		for _, prefix := range prefixes {
+			for k := range p.want[prefix] {
+				if want, ok := tab.get(prefix, k); ok && got[prefix+"."+k] != want {
+					t.Errorf("%s.%s = %d, want %d", prefix, k, got[prefix+"."+k], want)
+				}
+			}
+		}
+	}
+	for range 2 { // learned, then by the positions kept
+		check(read("snmp", snmpSample), "Ip", "Tcp", "Udp")
+		check(read("netstat", netstatSample), "TcpExt")
+	}
+	// Another kernel's order, a field more: learned again.
+	got := read("netstat", "TcpExt: ListenDrops New ListenOverflows\nTcpExt: 9 1 8\n")
+	if got["TcpExt.ListenDrops"] != 9 || got["TcpExt.ListenOverflows"] != 8 {
+		t.Errorf("a header moved: %v", got)
+	}
+	// A field nobody reads is not looked at: not parsed, not an error.
+	got = read("netstat", "TcpExt: ListenOverflows ListenDrops Other\nTcpExt: 4 6 x\nIpExt: InNoRoutes\nIpExt: y\n")
+	if got["TcpExt.ListenDrops"] != 6 || got["TcpExt.ListenOverflows"] != 4 {
+		t.Errorf("unread fields: %v", got)
+	}
+	// A wanted field that is not a number, or missing, is the file's error as before.
+	for _, bad := range []string{"TcpExt: ListenOverflows ListenDrops\nTcpExt: 4 x\n", "TcpExt: ListenOverflows ListenDrops\nTcpExt: 4\n",
+		"TcpExt: A\nIpExt: 1\n", ""} {
+		if err := p.readSNMP("netstat", "netstat", []byte(bad)); err == nil {
+			t.Errorf("%q read", bad)
+		}
+	}
+	// Steady: nothing allocated once the positions are learned.
+	data := []byte(snmpSample)
+	if n := testing.AllocsPerRun(20, func() { _ = p.readSNMP("snmp", "snmp", data) }); n != 0 {
+		t.Errorf("%v allocations a read, want 0", n)
+	}
+}

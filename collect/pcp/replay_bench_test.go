@@ -17,7 +17,7 @@ import (
 // recorder of what it reads, as dcimon record has them.
 func hostRecorder(b *testing.B, base string, t *time.Time) (*collect.Sampler, *Recorder) {
 	b.Helper()
-	s, err := collect.NewSampler(ns.NewRegistry(), linux.Providers(linux.Options{}), collect.Options{Now: func() time.Time { return *t }})
+	s, err := collect.NewSampler(ns.NewRegistry(), linux.Providers(linux.Options{}), collect.Options{Now: func() time.Time { return *t }, NoDerived: true})
 	if err != nil {
 		b.Fatal(err)
 	}
