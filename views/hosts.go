@@ -45,6 +45,7 @@ func HostRows(reg *namespace.Registry, snap *namespace.Snapshot) []HostRow {
 			mon = c
 		}
 	}
+	mons := monitorsOf(mon)
 	var rows []HostRow
 	for _, c := range top.Children() {
 		if c.Class == nil || c.Class.Supplier == nil || len(c.Class.ID) != 1 || c.Deleted() {
@@ -53,25 +54,41 @@ func HostRows(reg *namespace.Registry, snap *namespace.Snapshot) []HostRow {
 		if child(c, "CPU") == nil && child(c, "Host") == nil && child(c, "Disk") == nil {
 			continue // a class of a single host, not a host
 		}
-		rows = append(rows, hostRow(reg, snap, c, mon))
+		rows = append(rows, hostRow(reg, snap, c, mons[c.Class.Supplier.Module]))
 	}
 	return rows
+}
+
+// monitorsOf is the Monitor instances under mon by supplier module: each by its name and, when
+// that was made short (a long hostspec), by its OS name, which keeps the module. Made once for
+// the hosts table, not looked for among every host's for each host (10,000 hosts: 10^8 names
+// compared at every reading, issue 38).
+func monitorsOf(mon *namespace.Context) map[string]*namespace.Context {
+	if mon == nil {
+		return nil
+	}
+	kids := mon.Children()
+	out := make(map[string]*namespace.Context, len(kids))
+	for _, k := range kids {
+		if k.Deleted() {
+			continue
+		}
+		// The first of a name wins, as a walk in order found it.
+		if _, ok := out[k.Name]; !ok {
+			out[k.Name] = k
+		}
+		if k.Inst != nil && k.Inst.OSName != k.Name {
+			if _, ok := out[k.Inst.OSName]; !ok {
+				out[k.Inst.OSName] = k
+			}
+		}
+	}
+	return out
 }
 
 func child(c *namespace.Context, name string) *namespace.Context {
 	for _, k := range c.Children() {
 		if k.Name == name && !k.Deleted() {
-			return k
-		}
-	}
-	return nil
-}
-
-// monitorOf is the Monitor context of the supplier module: its instance, whose name may have
-// been made short (a long hostspec), keeps the module as its OS name.
-func monitorOf(mon *namespace.Context, module string) *namespace.Context {
-	for _, k := range mon.Children() {
-		if !k.Deleted() && (k.Name == module || (k.Inst != nil && k.Inst.OSName == module)) {
 			return k
 		}
 	}
@@ -92,12 +109,11 @@ func stat(reg *namespace.Registry, snap *namespace.Snapshot, c *namespace.Contex
 	return MeasureWith(Options{Class: ref.Ctx.Stats}, ref.Datum).Base(v.V)
 }
 
-func hostRow(reg *namespace.Registry, snap *namespace.Snapshot, c *namespace.Context, mon *namespace.Context) HostRow {
+// hostRow is host c's row; m is its Monitor instance (nil when it has none).
+func hostRow(reg *namespace.Registry, snap *namespace.Snapshot, c *namespace.Context, m *namespace.Context) HostRow {
 	r := HostRow{Name: c.Name, Path: c.Path(), Desc: c.Desc, State: "idle", Age: -1}
-	if mon != nil {
-		if m := monitorOf(mon, c.Class.Supplier.Module); m != nil {
-			hostState(reg, snap, m, &r)
-		}
+	if m != nil {
+		hostState(reg, snap, m, &r)
 	}
 	if r.State == "ok" {
 		r.Why = ""
