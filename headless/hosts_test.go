@@ -2,6 +2,7 @@ package headless
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -47,5 +48,27 @@ func TestParseHosts(t *testing.T) {
 		if _, err := ParseHosts(in, read); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: %v, want %q", in, err, want)
 		}
+	}
+}
+
+// Issue 38's budget is a fleet of 10,000 hosts: as many are taken, one more is refused.
+func TestParseHostsLimit(t *testing.T) {
+	var b strings.Builder
+	for i := range MaxHosts + 1 {
+		fmt.Fprintf(&b, "web%05d=127.0.0.1:44321\n", i)
+	}
+	all := b.String()
+	last := strings.LastIndex(all[:len(all)-1], "\n") + 1
+	read := func(f string) ([]byte, error) {
+		if f == "many" {
+			return []byte(all[:last]), nil
+		}
+		return []byte(all), nil
+	}
+	if hs, err := ParseHosts("@many", read); err != nil || len(hs) != MaxHosts || MaxHosts < 10000 {
+		t.Errorf("%d hosts: %d, %v", MaxHosts, len(hs), err)
+	}
+	if _, err := ParseHosts("@toomany", read); err == nil || !strings.Contains(err.Error(), "at most") {
+		t.Errorf("%d hosts: %v, want refused", MaxHosts+1, err)
 	}
 }

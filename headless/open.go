@@ -432,17 +432,21 @@ func ParseHosts(s string, readFile func(string) ([]byte, error)) ([]pcp.Host, er
 	if len(out) == 0 {
 		return nil, fmt.Errorf("--hosts %q names no host", s)
 	}
-	if len(out) > 1000 {
-		return nil, fmt.Errorf("--hosts: %d hosts, at most 1000", len(out))
+	if len(out) > MaxHosts {
+		return nil, fmt.Errorf("--hosts: %d hosts, at most %d", len(out), MaxHosts)
 	}
 	return out, nil
 }
+
+// MaxHosts is how many hosts --hosts takes: issue 38's budget is a fleet of 10,000 pmcds read
+// every second (each a connection, so the process needs as many file descriptors: ulimit -n).
+const MaxHosts = 10000
 
 // Bounds of the files a user names to headless commands: a longer one (or /dev/zero) is an
 // error naming it, not an allocation of whatever it holds.
 const (
 	maxPasswordFile = 64 << 10
-	maxHostsFile    = 1 << 20 // 1000 hosts of a long line each
+	maxHostsFile    = 4 << 20 // MaxHosts hosts of a long line (400 bytes) each
 )
 
 // ReadHostsFile reads the file of --hosts @FILE: a regular file only, bounded, under a deadline

@@ -129,28 +129,35 @@ func (r *Registry) OnDemand(pattern string) []*Class {
 	if len(segs) == 0 {
 		return nil
 	}
-	var tops []*Context
+	// The first numbers of the top-level classes matched: a class below one of them is reached.
+	// A set, not a walk over the matches for every class: a fleet of 10,000 hosts has 10,000
+	// top-level contexts and 300,000 classes (issue 38).
+	// Each number maps to the shortest id of a match that starts with it.
+	tops := map[uint32]int{}
 	r.Read(func() {
 		match := r.componentMatcher(r.Top(), segs[0], false)
 		if match == nil {
 			return
 		}
 		for _, k := range r.Top().Children() {
-			if match(k.Name) {
-				tops = append(tops, k)
+			if k.Class == nil || len(k.Class.ID) == 0 || !match(k.Name) {
+				continue
+			}
+			if n, ok := tops[k.Class.ID[0]]; !ok || len(k.Class.ID) < n {
+				tops[k.Class.ID[0]] = len(k.Class.ID)
 			}
 		}
 	})
+	if len(tops) == 0 {
+		return nil
+	}
 	var out []*Class
 	for _, c := range r.Classes() {
 		if !c.OnDemand || c.Lazy {
 			continue // a lazy class is reached along its path (LazyAlong), not by its family
 		}
-		for _, t := range tops {
-			if t.Class != nil && len(c.ID) > len(t.Class.ID) && c.ID[0] == t.Class.ID[0] {
-				out = append(out, c)
-				break
-			}
+		if n, ok := tops[c.ID[0]]; ok && len(c.ID) > n { // a class id is never empty
+			out = append(out, c)
 		}
 	}
 	return out

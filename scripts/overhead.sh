@@ -12,9 +12,14 @@
 #   scripts/overhead.sh SECONDS overview (only the default screen beside htop, and the first frame)
 #
 # OVERHEAD_COLS and OVERHEAD_ROWS set the terminal's size (200 and 50 by default).
+# OVERHEAD_FLEET_HOSTS=N sets the fleet's size (100 by default; issue 38 measures 1,000 and
+# 10,000): the fake pmcd is one process, every host a connection of its own to it, so the
+# monitor and the fake each need a file descriptor a host (the script raises ulimit -n to the
+# hard limit, and says so when that is too low). Past 1,000 hosts the pmproxy row is left out.
 # DCIMON_BASE=BINARY adds another build of dcimon (an older commit's, built beforehand) beside
 # the default screen and the first frame, and beside the recorder (record), as "base": the two
-# builds measured in the same seconds.
+# builds measured in the same seconds; in fleet mode, beside the native row (baseN), on the same
+# fake pmcd.
 #
 # Then the same again with the process table on screen (dcimon opens on Proc, htop shows its
 # processes as always) and 1,000 extra sleeping processes started by the script (issue 17).
@@ -89,8 +94,10 @@ measure() {
   while [ $# -gt 0 ]; do
     s="overhead-$1-$$"
     sessions+=("$s")
+    # The program gets the script's file descriptor limit, not that of a tmux server started
+    # before it (a fleet of thousands needs one a host).
     tmux new-session -d -s "$s" -x "$cols" -y "$rows" \
-      "exec env TERM=xterm-256color XDG_CONFIG_HOME=$work/config HOME=$work $2"
+      "ulimit -n $(ulimit -n) 2>/dev/null; exec env TERM=xterm-256color XDG_CONFIG_HOME=$work/config HOME=$work $2"
     names+=("$1")
     pids+=("$(tmux list-panes -t "$s" -F '#{pane_pid}')")
     shift 2
@@ -177,24 +184,41 @@ start_fake() {
   [ -n "$fake_addr" ] || { echo "the fake $name did not start: $(cat "$out")" >&2; return 1; }
 }
 
-# fleet: the monitor on 100 hosts through the fake pmproxy and from a fake pmcd, beside the
-# monitor on this host, all at once.
+# fleet: the monitor on N hosts (OVERHEAD_FLEET_HOSTS, 100 by default) through the fake
+# pmproxy and from a fake pmcd, beside the monitor on this host, all at once.
 fleet() {
+  local n=${OVERHEAD_FLEET_HOSTS:-100} k proxy="" url="" progs=()
+  local fds=$(( (n + 64) * 2 ))
+  if [ "$(ulimit -n)" != unlimited ] && (( $(ulimit -n) < fds )); then
+    ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+    if [ "$(ulimit -n)" != unlimited ] && (( $(ulimit -n) < fds )); then
+      echo "$n hosts need about $fds file descriptors; ulimit -n allows $(ulimit -n)" >&2
+      return 1
+    fi
+  fi
   go test -c -o "$work/collect.test" ./collect/pcp
-  start_fake pmproxy DCIMON_FLEET_PROXY TestFleetProxyServe 's/^FLEETPROXY http:/pcp:/p' || return 1
-  local proxy=$fake_pid url=$fake_addr
-  for ((k = 0; k < 100; k++)); do printf 'web%03d\n' "$k"; done >"$work/fleet.txt"
+  if (( n <= 1000 )); then
+    start_fake pmproxy DCIMON_FLEET_PROXY TestFleetProxyServe 's/^FLEETPROXY http:/pcp:/p' || return 1
+    proxy=$fake_pid url=$fake_addr
+    for ((k = 0; k < n; k++)); do printf 'web%05d\n' "$k"; done >"$work/fleet.txt"
+    progs+=("rest$n" "$work/dcimon --interval 1s --source $url --hosts @$work/fleet.txt")
+  fi
   # The same fleet over PCP's own protocol: a fake pmcd, each host a connection of its own.
   start_fake pmcd DCIMON_FLEET_PMCD TestFleetPMCDServe 's/^FLEETPMCD //p' || return 1
   local pmcd=$fake_pid addr=$fake_addr
-  for ((k = 0; k < 100; k++)); do printf 'web%03d=%s\n' "$k" "$addr"; done >"$work/native.txt"
+  for ((k = 0; k < n; k++)); do printf 'web%05d=%s\n' "$k" "$addr"; done >"$work/native.txt"
+  progs+=("native$n" "$work/dcimon --interval 1s --hosts @$work/native.txt")
+  if [ -n "${DCIMON_BASE:-}" ]; then
+    progs+=("base$n" "$DCIMON_BASE --interval 1s --hosts @$work/native.txt")
+  fi
+  # A fleet of thousands takes a while to be dialled and declared: the warm-up grows with it.
+  (( n > 1000 )) && warm=$(( n / 100 ))
   local out=()
-  mapfile -t out < <(measure local "$work/dcimon --interval 1s" \
-    rest100 "$work/dcimon --interval 1s --source $url --hosts @$work/fleet.txt" \
-    native100 "$work/dcimon --interval 1s --hosts @$work/native.txt")
-  kill "$proxy" "$pmcd" 2>/dev/null || true
+  mapfile -t out < <(measure local "$work/dcimon --interval 1s" "${progs[@]}")
+  [ -z "$proxy" ] || kill "$proxy" 2>/dev/null || true
+  kill "$pmcd" 2>/dev/null || true
   echo
-  echo "Many hosts over ${secs} s at ${cols}x${rows}, 1 s refresh: the monitor on 100 hosts (fake pmproxy: rest100; fake pmcd: native100) beside the monitor on this host"
+  echo "Many hosts over ${secs} s at ${cols}x${rows}, 1 s refresh ($(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end): the monitor on $n hosts (fake pmproxy: rest$n; fake pmcd: native$n) beside the monitor on this host"
   printf '%s\n' "${out[@]}" | awk '
     { name[NR] = $1; cpu[NR] = $2; pct[NR] = $3; rss[NR] = $4; peak[NR] = $5 }
     END {

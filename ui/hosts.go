@@ -28,6 +28,10 @@ type hostsTable struct {
 	keys  *procKeys
 	list  *listKeys
 	rev   key.Binding
+	// reg and snap are what the rows were made of: a row's figures are read from them when it is
+	// drawn or the table is sorted by one (views.HostStates).
+	reg  *namespace.Registry
+	snap *namespace.Snapshot
 }
 
 // hostCols are the table's columns after the host's name: heading, width, sort key.
@@ -39,12 +43,30 @@ var hostCols = []struct {
 
 // setHosts takes the hosts of a new reading (called when a collection has come back, so that
 // the registry is not being changed meanwhile).
+// Sorted by name, state or age, only the rows drawn have their figures read (hostsLines): a
+// fleet of 10,000 hosts is not read whole for the 30 rows on screen (issue 38).
 func (t *hostsTable) set(reg *namespace.Registry, snap *namespace.Snapshot) {
-	t.rows = views.HostRows(reg, snap)
+	t.reg, t.snap = reg, snap
+	t.rows = views.HostStates(reg, snap)
 	if t.key == "" {
 		t.key, t.desc = "name", false
 	}
+	t.sort()
+}
+
+// sort orders the rows by the table's key, their figures read first when it is one of them.
+func (t *hostsTable) sort() {
+	if t.key != "name" && t.key != "state" && t.key != "age" {
+		t.figures(0, len(t.rows))
+	}
 	views.SortHosts(t.rows, t.key, t.desc)
+}
+
+// figures reads the figures of rows [from, to) that do not have them yet.
+func (t *hostsTable) figures(from, to int) {
+	for i := max(from, 0); i < min(to, len(t.rows)); i++ {
+		t.rows[i].Figures(t.reg, t.snap)
+	}
 }
 
 // sortBy orders the rows by key: figures largest first, names and states in order; the same
@@ -55,7 +77,7 @@ func (t *hostsTable) sortBy(k string) {
 	} else {
 		t.key, t.desc = k, k != "name" && k != "state" && k != "age"
 	}
-	views.SortHosts(t.rows, t.key, t.desc)
+	t.sort()
 }
 
 // hostsShown says the overview shows the hosts table: a fleet's overview with hosts.
@@ -186,6 +208,7 @@ func (m *Model) hostsLines(w, h int) []ovLine {
 	}
 	t.shown = n
 	t.top = clamp(t.top, 0, max(len(t.rows)-n, 0))
+	t.figures(t.top, t.top+n)
 	nameW := 5 // "HOST" and its sort mark
 	for _, r := range t.rows {
 		nameW = max(nameW, views.Width(views.Safe(r.Name)))

@@ -72,12 +72,22 @@ func TestHostsTableOnTheOverview(t *testing.T) {
 	if len(rows) != 13 || rows[0].Name != "down" || m.ov.hosts.shown >= len(rows) {
 		t.Fatalf("%d rows, first %q, %d shown", len(rows), rows[0].Name, m.ov.hosts.shown)
 	}
-	for _, r := range rows[1:] {
-		if r.State != "ok" || r.CPU != r.CPU || r.Mem != r.Mem || r.Load1 != r.Load1 { // NaN ≠ itself
-			t.Errorf("%s: %+v", r.Name, r)
+	// Issue 38: sorted by name, only the rows on screen have had their figures read.
+	for i, r := range rows {
+		if drawn := i < m.ov.hosts.top+m.ov.hosts.shown; r.Pending() == drawn {
+			t.Errorf("row %d (%s): figures pending %v, %d rows drawn", i, r.Name, r.Pending(), m.ov.hosts.shown)
 		}
 	}
 	m = keys(t, m, "P")
+	// Sorted by CPU, every row has its figures.
+	for _, r := range m.ov.hosts.rows {
+		if r.Name == "down" {
+			continue
+		}
+		if r.Pending() || r.State != "ok" || r.CPU != r.CPU || r.Mem != r.Mem || r.Load1 != r.Load1 { // NaN ≠ itself
+			t.Errorf("%s: %+v", r.Name, r)
+		}
+	}
 	if rows := m.ov.hosts.rows; rows[len(rows)-1].Name != "down" || m.ov.hosts.key != "cpu" || !m.ov.hosts.desc {
 		t.Errorf("P: sorted by %s desc=%v, last %s", m.ov.hosts.key, m.ov.hosts.desc, rows[len(rows)-1].Name)
 	}

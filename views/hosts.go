@@ -26,6 +26,11 @@ type HostRow struct {
 	CPU, Mem, Load1, Disk, Net float64
 	DiskName                   string
 	Age                        time.Duration // since its last reading; -1 when it never answered
+
+	// ctx is the host's context; pending says its figures (CPU to Net) are not read yet
+	// (HostStates): Figures reads them.
+	ctx     *namespace.Context
+	pending bool
 }
 
 // HostKeys are the columns a hosts table sorts by, in the order shown.
@@ -35,6 +40,18 @@ var HostKeys = []string{"name", "state", "cpu", "mem", "load", "disk", "net", "a
 // host's classes (a host of --hosts, --archive or --series with several hosts), in the order of
 // the name space. A single host, or a local source, has none.
 func HostRows(reg *namespace.Registry, snap *namespace.Snapshot) []HostRow {
+	rows := HostStates(reg, snap)
+	for i := range rows {
+		rows[i].Figures(reg, snap)
+	}
+	return rows
+}
+
+// HostStates are HostRows without their figures (CPU, memory, load, disk, network): each
+// host's name, state, why and age, enough to sort by name, state or age. Figures reads a row's
+// figures when it is drawn: a table of 10,000 hosts sorted by name reads the figures of the
+// rows on screen, not 10,000 hosts' 30 statistics at every reading (issue 38).
+func HostStates(reg *namespace.Registry, snap *namespace.Snapshot) []HostRow {
 	if reg == nil || snap == nil {
 		return nil
 	}
@@ -45,6 +62,7 @@ func HostRows(reg *namespace.Registry, snap *namespace.Snapshot) []HostRow {
 			mon = c
 		}
 	}
+	mons := monitorsOf(mon)
 	var rows []HostRow
 	for _, c := range top.Children() {
 		if c.Class == nil || c.Class.Supplier == nil || len(c.Class.ID) != 1 || c.Deleted() {
@@ -53,25 +71,41 @@ func HostRows(reg *namespace.Registry, snap *namespace.Snapshot) []HostRow {
 		if child(c, "CPU") == nil && child(c, "Host") == nil && child(c, "Disk") == nil {
 			continue // a class of a single host, not a host
 		}
-		rows = append(rows, hostRow(reg, snap, c, mon))
+		rows = append(rows, hostRow(snap, c, mons[c.Class.Supplier.Module]))
 	}
 	return rows
+}
+
+// monitorsOf is the Monitor instances under mon by supplier module: each by its name and, when
+// that was made short (a long hostspec), by its OS name, which keeps the module. Made once for
+// the hosts table, not looked for among every host's for each host (10,000 hosts: 10^8 names
+// compared at every reading, issue 38).
+func monitorsOf(mon *namespace.Context) map[string]*namespace.Context {
+	if mon == nil {
+		return nil
+	}
+	kids := mon.Children()
+	out := make(map[string]*namespace.Context, len(kids))
+	for _, k := range kids {
+		if k.Deleted() {
+			continue
+		}
+		// The first of a name wins, as a walk in order found it.
+		if _, ok := out[k.Name]; !ok {
+			out[k.Name] = k
+		}
+		if k.Inst != nil && k.Inst.OSName != k.Name {
+			if _, ok := out[k.Inst.OSName]; !ok {
+				out[k.Inst.OSName] = k
+			}
+		}
+	}
+	return out
 }
 
 func child(c *namespace.Context, name string) *namespace.Context {
 	for _, k := range c.Children() {
 		if k.Name == name && !k.Deleted() {
-			return k
-		}
-	}
-	return nil
-}
-
-// monitorOf is the Monitor context of the supplier module: its instance, whose name may have
-// been made short (a long hostspec), keeps the module as its OS name.
-func monitorOf(mon *namespace.Context, module string) *namespace.Context {
-	for _, k := range mon.Children() {
-		if !k.Deleted() && (k.Name == module || (k.Inst != nil && k.Inst.OSName == module)) {
 			return k
 		}
 	}
@@ -92,12 +126,13 @@ func stat(reg *namespace.Registry, snap *namespace.Snapshot, c *namespace.Contex
 	return MeasureWith(Options{Class: ref.Ctx.Stats}, ref.Datum).Base(v.V)
 }
 
-func hostRow(reg *namespace.Registry, snap *namespace.Snapshot, c *namespace.Context, mon *namespace.Context) HostRow {
-	r := HostRow{Name: c.Name, Path: c.Path(), Desc: c.Desc, State: "idle", Age: -1}
-	if mon != nil {
-		if m := monitorOf(mon, c.Class.Supplier.Module); m != nil {
-			hostState(reg, snap, m, &r)
-		}
+// hostRow is host c's row without its figures; m is its Monitor instance (nil when it has none).
+func hostRow(snap *namespace.Snapshot, c *namespace.Context, m *namespace.Context) HostRow {
+	nan := math.NaN()
+	r := HostRow{Name: c.Name, Path: c.Path(), Desc: c.Desc, State: "idle", Age: -1,
+		CPU: nan, Mem: nan, Load1: nan, Disk: nan, Net: nan, ctx: c, pending: true}
+	if m != nil {
+		hostState(snap, m, &r)
 	}
 	if r.State == "ok" {
 		r.Why = ""
@@ -107,33 +142,51 @@ func hostRow(reg *namespace.Registry, snap *namespace.Snapshot, c *namespace.Con
 			}
 		}
 	}
+	return r
+}
+
+// Figures reads the row's figures from snap, the reading it was made of, when they are not
+// read yet (HostStates); a row made otherwise is left as it is.
+func (r *HostRow) Figures(reg *namespace.Registry, snap *namespace.Snapshot) {
+	if !r.pending {
+		return
+	}
+	r.pending = false
+	c := r.ctx
 	r.CPU = stat(reg, snap, c, "CPU/busy")
 	r.Mem = stat(reg, snap, c, "Mem/Real/%used")
 	r.Load1 = stat(reg, snap, c, "Host/load1")
 	r.Disk, r.DiskName = busiestDisk(reg, snap, child(c, "Disk"))
 	r.Net = netBytes(reg, snap, child(c, "NetIf"))
-	return r
 }
 
-// monitorValue is the value of datum name of the host's Monitor instance m, and whether it is valid.
-func monitorValue(reg *namespace.Registry, snap *namespace.Snapshot, m *namespace.Context, name string) (namespace.Value, bool) {
-	ref, err := reg.Lookup(m, name)
-	if err != nil {
+// Pending says the row's figures are not read yet (HostStates, Figures).
+func (r *HostRow) Pending() bool { return r.pending }
+
+// monitorValue is the value of datum name of the host's Monitor instance m, and whether it is
+// valid. The instance has statistics and no subcontext: its datum is taken by name, as
+// Registry.Lookup would, without a path to split (three a host at every reading).
+func monitorValue(snap *namespace.Snapshot, m *namespace.Context, name string) (namespace.Value, bool) {
+	if m.Deleted() || m.Stats == nil || child(m, name) != nil {
 		return namespace.Value{}, false
 	}
-	v, _, ok := snap.Lookup(ref)
+	j := m.Stats.DatumByName(name)
+	if j < 0 || m.Stats.Datums[j].ID == namespace.InvalidDatumID {
+		return namespace.Value{}, false
+	}
+	v, _, ok := snap.Lookup(namespace.Ref{Ctx: m, Datum: &m.Stats.Datums[j]})
 	return v, ok && v.State == namespace.Valid
 }
 
 // hostState fills r's state, why and age from the host's Monitor instance m.
-func hostState(reg *namespace.Registry, snap *namespace.Snapshot, m *namespace.Context, r *HostRow) {
-	if v, ok := monitorValue(reg, snap, m, "state"); ok && v.S != "" {
+func hostState(snap *namespace.Snapshot, m *namespace.Context, r *HostRow) {
+	if v, ok := monitorValue(snap, m, "state"); ok && v.S != "" {
 		r.State = v.S
 	}
-	if v, ok := monitorValue(reg, snap, m, "error"); ok {
+	if v, ok := monitorValue(snap, m, "error"); ok {
 		r.Why = v.S
 	}
-	if v, ok := monitorValue(reg, snap, m, "last_ok"); ok && v.N > 0 {
+	if v, ok := monitorValue(snap, m, "last_ok"); ok && v.N > 0 {
 		r.Age = max(snap.End.Sub(time.Unix(int64(v.N), 0)), 0)
 	}
 }
