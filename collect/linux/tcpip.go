@@ -18,71 +18,38 @@ import (
 	ns "dcimon/namespace"
 )
 
-// snmpTable is a whole /proc/net/snmp-style file: for each prefix ("Tcp"), its keys and values.
-// The provider reads only the fields it wants, by position (tcpipProvider.readSNMP); the
-// table is for tests.
-type snmpTable map[string]map[string]int64
-
-// visit adds one field to the table (a parseSNMP visitor).
-func (t snmpTable) visit(prefix, key []byte, v int64) {
-	m := t[string(prefix)]
-	if m == nil {
-		m = map[string]int64{}
-		t[string(prefix)] = m
-	}
-	m[string(key)] = v
-}
-
-// get is the value of prefix's key, ok false when the file has no such field.
-func (t snmpTable) get(prefix, key string) (int64, bool) {
-	v, ok := t[prefix][key]
-	return v, ok
-}
-
-// parseSNMP parses /proc/net/snmp or /proc/net/netstat (read from src): pairs of lines, a header
-// of field names and a line of values, both starting with the same "Prefix:".
+// snmpPair is one pair of lines of /proc/net/snmp or /proc/net/netstat, a header of field names
+// and a line of values, both starting with the same "Prefix:":
 //
 //	Tcp: RtoAlgorithm RtoMin RtoMax MaxConn ActiveOpens ...
 //	Tcp: 1 200 120000 -1 6 ...
 //
-// Every field is handed to visit, which must not keep the slices.
-func parseSNMP(src string, data []byte, visit func(prefix, key []byte, v int64)) error {
-	n, fields := 0, 0
-	// A netstat line has over a hundred fields: room for them on the stack, not the heap.
-	var keyArr, valArr [192][]byte
-	keyBuf, valBuf := keyArr[:0], valArr[:0]
+// head and vals are the two lines, prefix what they share, names and values the rest of each.
+type snmpPair struct {
+	head, vals, prefix, names, values []byte
+}
+
+// nextSNMPPair cuts the next pair of lines off data (read from src), blank lines passed over;
+// *n counts the lines read, for the errors. ok is false at the end of data, and with an error
+// for a pair whose lines do not share their prefix.
+func nextSNMPPair(src string, data []byte, n *int) (p snmpPair, rest []byte, ok bool, err error) {
 	for len(data) > 0 {
-		var head, vals []byte
-		head, data = cutLine(data)
-		n++
-		if len(bytes.TrimSpace(head)) == 0 {
+		p.head, data = cutLine(data)
+		*n++
+		if len(trimSpace(p.head)) == 0 {
 			continue
 		}
-		vals, data = cutLine(data)
-		n++
-		hp, hrest, ok1 := bytes.Cut(head, []byte(":"))
-		vp, vrest, ok2 := bytes.Cut(vals, []byte(":"))
+		p.vals, data = cutLine(data)
+		*n++
+		hp, names, ok1 := bytes.Cut(p.head, []byte(":"))
+		vp, values, ok2 := bytes.Cut(p.vals, []byte(":"))
 		if !ok1 || !ok2 || !bytes.Equal(hp, vp) {
-			return fmt.Errorf("tcpip: parse %s line %d: %w: a header and its values must share their prefix (lines %q, %q)", src, n, errTooFewFields, head, vals)
+			return p, data, false, fmt.Errorf("tcpip: parse %s line %d: %w: a header and its values must share their prefix (lines %q, %q)", src, *n, errTooFewFields, p.head, p.vals)
 		}
-		keys, values := fieldsOf(hrest, keyBuf[:0]), fieldsOf(vrest, valBuf[:0])
-		keyBuf, valBuf = keys, values
-		if len(keys) != len(values) {
-			return fmt.Errorf("tcpip: parse %s line %d: %d names but %d values (line %q)", src, n, len(keys), len(values), vals)
-		}
-		fields += len(keys)
-		for i, k := range keys {
-			v, err := snmpValue(values[i])
-			if err != nil {
-				return fmt.Errorf("tcpip: parse %s line %d: %s: %w (line %q)", src, n, k, errNotNumber, vals)
-			}
-			visit(hp, k, v)
-		}
+		p.prefix, p.names, p.values = hp, names, values
+		return p, data, true, nil
 	}
-	if fields == 0 {
-		return fmt.Errorf("tcpip: parse %s: %w", src, errNoData)
-	}
-	return nil
+	return p, data, false, nil
 }
 
 // fieldsOf splits a line at runs of spaces into fields, appended to buf (reused from line to line
@@ -174,39 +141,35 @@ func (p *tcpipProvider) learn(pos *snmpPos, head, prefix, fields []byte) {
 // values line only the fields up to the last wanted one are looked at, and only the wanted ones
 // parsed (so only they are checked: a field nobody reads is not an error). The lines are as
 // parseSNMP reads them, and a pair whose header and values do not share their prefix is the
-// same error.
+// same error (nextSNMPPair cuts the pairs for both).
 func (p *tcpipProvider) readSNMP(file, src string, data []byte) error {
 	layout := p.pos[file]
 	n, pair, fields := 0, 0, 0
-	for len(data) > 0 {
-		var head, vals []byte
-		head, data = cutLine(data)
-		n++
-		if len(trimSpace(head)) == 0 {
-			continue
+	for {
+		sp, next, ok, err := nextSNMPPair(src, data, &n)
+		if err != nil {
+			p.pos[file] = layout
+			return err
 		}
-		vals, data = cutLine(data)
-		n++
-		hp, hrest, ok1 := bytes.Cut(head, []byte(":"))
-		vp, vrest, ok2 := bytes.Cut(vals, []byte(":"))
-		if !ok1 || !ok2 || !bytes.Equal(hp, vp) {
-			return fmt.Errorf("tcpip: parse %s line %d: %w: a header and its values must share their prefix (lines %q, %q)", src, n, errTooFewFields, head, vals)
+		if !ok {
+			break
 		}
+		data = next
 		if pair == len(layout) {
 			layout = append(layout, snmpPos{})
 		}
 		pos := &layout[pair]
 		pair++
-		if !bytes.Equal(pos.head, head) {
-			p.learn(pos, head, hp, hrest)
+		if !bytes.Equal(pos.head, sp.head) {
+			p.learn(pos, sp.head, sp.prefix, sp.names)
 		}
 		fields += len(pos.keys)
-		rest := vrest
+		rest := sp.values
 		for i := 0; i <= pos.last; i++ {
 			var f []byte
 			if f, rest = nextField(rest); len(f) == 0 {
 				p.pos[file] = layout
-				return fmt.Errorf("tcpip: parse %s line %d: %d names but %d values (line %q)", src, n, len(pos.keys), i, vals)
+				return fmt.Errorf("tcpip: parse %s line %d: %d names but %d values (line %q)", src, n, len(pos.keys), i, sp.vals)
 			}
 			if pos.slots[i] < 0 {
 				continue
@@ -214,7 +177,7 @@ func (p *tcpipProvider) readSNMP(file, src string, data []byte) error {
 			v, err := snmpValue(f)
 			if err != nil {
 				p.pos[file] = layout
-				return fmt.Errorf("tcpip: parse %s line %d: %s: %w (line %q)", src, n, pos.keys[i], errNotNumber, vals)
+				return fmt.Errorf("tcpip: parse %s line %d: %s: %w (line %q)", src, n, pos.keys[i], errNotNumber, sp.vals)
 			}
 			p.vals[pos.slots[i]], p.have[pos.slots[i]] = v, true
 		}

@@ -55,13 +55,28 @@ func TestParseSNMP(t *testing.T) {
 	}
 }
 
+// The provider's reading by position (readSNMP) of any text is the whole table's (parseSNMP)
+// for the fields it wants, wherever the table parses; and what the table parsed prints back
+// the same way and parses to the same table.
 func FuzzParseSNMP(f *testing.F) {
 	f.Add([]byte(snmpSample))
 	f.Add([]byte(netstatSample))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		p := newTCPIPProvider(roots{}, &bootClock{})
+		readErr := p.readSNMP("snmp", "fuzz", data)
 		tab := snmpTable{}
 		if err := parseSNMP("fuzz", data, tab.visit); err != nil {
 			return
+		}
+		if readErr != nil {
+			t.Fatalf("%q: the table parses, read by position: %v", data, readErr)
+		}
+		for prefix, keys := range p.want {
+			for k, i := range keys {
+				if v, ok := tab.get(prefix, k); ok != p.have[i] || ok && v != p.vals[i] {
+					t.Fatalf("%q: %s.%s read by position %d (%v), in the table %d (%v)", data, prefix, k, p.vals[i], p.have[i], v, ok)
+				}
+			}
 		}
 		// What parsed prints back the same way and parses to the same table.
 		var text []byte
