@@ -261,13 +261,7 @@ func fleetSamplerAt(tb testing.TB, url string, hosts, ndisk int) (*collect.Sampl
 		hs[i] = Host{Name: fmt.Sprintf("web%03d", i), Spec: fmt.Sprintf("web%03d", i)}
 	}
 	provs, err := Fleet(Options{URL: strings.Replace(srv.URL, "http://", "pcp://", 1)}, hs)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	s, err := collect.NewSampler(ns.NewRegistry(), provs, collect.Options{Deadline: 10 * time.Second})
-	if err != nil {
-		tb.Fatal(err)
-	}
+	s := samplerOf(tb, provs, err, collect.Options{Deadline: 10 * time.Second})
 	return s, checkFleet(tb, s, hosts, ndisk)
 }
 
@@ -305,6 +299,21 @@ func processCPU() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
+// benchSamples collects s once an op, reporting its allocations and cpu-ms/op: the process's
+// CPU time a collection (a fake fleet served from another process leaves it dcimon's own).
+func benchSamples(b *testing.B, s *collect.Sampler) {
+	b.Helper()
+	ctx := context.Background()
+	b.ReportAllocs()
+	start := processCPU()
+	for b.Loop() {
+		if _, err := s.Sample(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(processCPU()-start)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+}
+
 // BenchmarkPCPFleetSample is issue 14's budget: one collection of 100 hosts (8 processors, 16
 // disks, 4 interfaces each) through one pmproxy, every mapped class fetched, decoded and synced
 // into the next snapshot. cpu-ms/op is the process's CPU time (the fake pmproxy's included, so an
@@ -313,15 +322,7 @@ func BenchmarkPCPFleetSample(b *testing.B) {
 	for _, hosts := range []int{1, 100} {
 		b.Run(fmt.Sprintf("hosts=%d", hosts), func(b *testing.B) {
 			s, _ := fleetSampler(b, hosts, 8, 16, 4)
-			ctx := context.Background()
-			b.ReportAllocs()
-			start := processCPU()
-			for b.Loop() {
-				if _, err := s.Sample(ctx); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(processCPU()-start)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+			benchSamples(b, s)
 		})
 	}
 }

@@ -242,13 +242,7 @@ func nativeFleetSampler(tb testing.TB, addr string, hosts, ndisk int) *collect.S
 		hs[i] = Host{Name: fmt.Sprintf("web%04d", i), Spec: addr}
 	}
 	provs, err := Fleet(Options{}, hs)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	s, err := collect.NewSampler(ns.NewRegistry(), provs, collect.Options{Deadline: 30 * time.Second})
-	if err != nil {
-		tb.Fatal(err)
-	}
+	s := samplerOf(tb, provs, err, collect.Options{Deadline: 30 * time.Second})
 	checkFleet(tb, s, hosts, ndisk)
 	return s
 }
@@ -278,16 +272,7 @@ func BenchmarkNativeFleetSample(b *testing.B) {
 	addr := fleetProcess(b, "TestFleetPMCDServe", "DCIMON_FLEET_PMCD=8,16,4", "FLEETPMCD ")
 	for _, hosts := range []int{1, 100, 1000} {
 		b.Run(fmt.Sprintf("hosts=%d", hosts), func(b *testing.B) {
-			s := nativeFleetSampler(b, addr, hosts, 16)
-			ctx := context.Background()
-			b.ReportAllocs()
-			start := processCPU()
-			for b.Loop() {
-				if _, err := s.Sample(ctx); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(processCPU()-start)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+			benchSamples(b, nativeFleetSampler(b, addr, hosts, 16))
 		})
 	}
 }

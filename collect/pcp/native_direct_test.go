@@ -135,13 +135,7 @@ func TestNativeFleetReadsByPosition(t *testing.T) {
 		hs = append(hs, Host{Name: fmt.Sprintf("web%02d", i), Spec: addr})
 	}
 	provs, err := Fleet(Options{}, hs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := collect.NewSampler(ns.NewRegistry(), provs, collect.Options{Deadline: 30 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := samplerOf(t, provs, err, collect.Options{Deadline: 30 * time.Second})
 	for range 3 {
 		if _, err := s.Sample(context.Background()); err != nil {
 			t.Fatal(err)

@@ -97,14 +97,7 @@ func TestTypedValues(t *testing.T) {
 func fleetOf(t *testing.T, deadline time.Duration, hosts ...Host) *collect.Sampler {
 	t.Helper()
 	provs, err := Fleet(Options{Deadline: deadline, ProbeDeadline: deadline}, hosts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := collect.NewSampler(ns.NewRegistry(), provs, collect.Options{Deadline: deadline})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return samplerOf(t, provs, err, collect.Options{Deadline: deadline})
 }
 
 // statusOf is the status of host's provider.

@@ -37,13 +37,7 @@ func fleetHung(b *testing.B, addr, hung string, every int) {
 	}
 	request := NativeDeadline(len(hs))
 	provs, err := Fleet(Options{Interval: time.Second, Deadline: request}, hs)
-	if err != nil {
-		b.Fatal(err)
-	}
-	s, err := collect.NewSampler(ns.NewRegistry(), provs, collect.Options{Deadline: CollectDeadline(time.Second, request)})
-	if err != nil {
-		b.Fatal(err)
-	}
+	s := samplerOf(b, provs, err, collect.Options{Deadline: CollectDeadline(time.Second, request)})
 	ctx := context.Background()
 	for range 2 { // every answering host connected, with its rates
 		if _, err := s.Sample(ctx); err != nil {

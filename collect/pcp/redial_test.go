@@ -19,14 +19,7 @@ import (
 func fleetWith(t *testing.T, request, collection, probe time.Duration, hosts ...Host) *collect.Sampler {
 	t.Helper()
 	provs, err := Fleet(Options{Interval: time.Second, Deadline: request, ProbeDeadline: probe}, hosts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := collect.NewSampler(ns.NewRegistry(), provs, collect.Options{Deadline: collection})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return samplerOf(t, provs, err, collect.Options{Deadline: collection})
 }
 
 // Issue 40 item 1: beside a host that accepts and never answers, no collection waits for it:
@@ -251,13 +244,7 @@ func TestCPUPartsUnderLoadRemote(t *testing.T) {
 				opt.URL = p.URL()
 			}
 			provs, err := Fleet(opt, []Host{{"a", p.Hostspec()}, {"b", p.Hostspec()}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			s, err := collect.NewSampler(ns.NewRegistry(), provs, collect.Options{Deadline: 10 * time.Second})
-			if err != nil {
-				t.Fatal(err)
-			}
+			s := samplerOf(t, provs, err, collect.Options{Deadline: 10 * time.Second})
 			valid := 0
 			var last ns.Value
 			for i := 0; i < 60 && valid < 3; i++ {

@@ -18,13 +18,7 @@ func TestSeriesDownAfterStart(t *testing.T) {
 	t.Parallel() // it waits on daemons, pmlogger or real clocks: beside the other tests that do (issue 37)
 	p, bases, s := seriesFleet(t, archivetest.Fleet{Hosts: 2, Disks: 1, Samples: 20})
 	provs, err := SeriesProviders(s, time.Time{}, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	smp, err := collect.NewSampler(ns.NewRegistry(), provs, collect.Options{Now: s.Clock, Deadline: 30 * time.Second, EveryClass: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	smp := samplerOf(t, provs, err, collect.Options{Now: s.Clock, Deadline: 30 * time.Second, EveryClass: true})
 	r := collect.NewReplay(smp, s, time.Time{})
 	ctx := context.Background()
 	// The monitor's play moves the cursor on, a sample at a time here; a reading that fails

@@ -14,20 +14,27 @@ import (
 	ns "dcimon/namespace"
 )
 
+// samplerOf is a sampler of a new registry over provs, made with opt; err is the error of
+// making provs, which fails the test as the sampler's own does.
+func samplerOf(tb testing.TB, provs []collect.Provider, err error, opt collect.Options) *collect.Sampler {
+	tb.Helper()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s, err := collect.NewSampler(ns.NewRegistry(), provs, opt)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return s
+}
+
 // pcpSampler is a sampler whose only supplier is the remote host opt names.
 func pcpSampler(t *testing.T, opt Options) *collect.Sampler {
 	t.Helper()
 	provs, err := Providers(opt)
-	if err != nil {
-		t.Fatal(err)
-	}
 	// A deadline well above what a loaded machine (the whole suite, under -race, beside other
 	// pmcds) needs for a first reading: these tests are about what is read, not how fast.
-	s, err := collect.NewSampler(ns.NewRegistry(), provs, collect.Options{Deadline: 10 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return samplerOf(t, provs, err, collect.Options{Deadline: 10 * time.Second})
 }
 
 // Issue 14: a host read through a real pmproxy and pmcd (started by the test) fills the same
