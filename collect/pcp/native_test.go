@@ -205,15 +205,7 @@ func TestNativeTwentyHostspecs(t *testing.T) {
 		hosts = append(hosts, Host{Name: fmt.Sprintf("h%02d", i), Spec: spec})
 	}
 	s := fleetOf(t, 10*time.Second, hosts...)
-	ctx := context.Background()
-	if _, err := s.Sample(ctx); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(300 * time.Millisecond)
-	snap, err := s.Sample(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	snap := readTwice(t, s)
 	for _, h := range hosts {
 		if v := collecttest.Value(t, s, snap, h.Name+"/CPU/busy"); v.State != ns.Valid {
 			t.Errorf("%s (%s): CPU/busy %+v, status %+v", h.Name, h.Spec, v, statusOf(s, h.Name))

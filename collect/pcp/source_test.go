@@ -28,6 +28,21 @@ func samplerOf(tb testing.TB, provs []collect.Provider, err error, opt collect.O
 	return s
 }
 
+// readTwice is s's second reading, 300 ms after its first: one with the rates of the counters.
+func readTwice(t *testing.T, s *collect.Sampler) *ns.Snapshot {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := s.Sample(ctx); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	snap, err := s.Sample(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return snap
+}
+
 // pcpSampler is a sampler whose only supplier is the remote host opt names.
 func pcpSampler(t *testing.T, opt Options) *collect.Sampler {
 	t.Helper()
@@ -61,14 +76,7 @@ func TestPCPSourceMatchesLocal(t *testing.T) {
 
 func testMatchesLocal(t *testing.T, p *pcptest.PCP, s *collect.Sampler) {
 	ctx := context.Background()
-	if _, err := s.Sample(ctx); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(300 * time.Millisecond)
-	snap, err := s.Sample(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	snap := readTwice(t, s)
 	local := collecttest.NewHarness(t, linux.Providers(linux.Options{}))
 	local.Step(collect.Request{Static: true})
 	// Disks and interfaces: the same names, sizes and MTUs as the local providers see.
