@@ -158,26 +158,21 @@ func (r *Replay) stepBack(ctx context.Context, from time.Time, n int) (*ns.Snaps
 
 // nthStep is the time n steps forward from t reads at (NextStep n times), as far as the
 // timelines go; false when there is not one step.
-func (r *Replay) nthStep(t time.Time, n int) (time.Time, bool) {
+func (r *Replay) nthStep(t time.Time, n int) (time.Time, bool) { return nth(t, n, r.NextStep) }
+
+// nthBefore is the time of the nth sample before t, of any timeline, as far as they go; false
+// when there is none before t.
+func (r *Replay) nthBefore(t time.Time, n int) (time.Time, bool) { return nth(t, n, r.latestBefore) }
+
+// nth is the time n moves of move from t, as far as move goes (it returns zero where it cannot);
+// false when it cannot move once.
+func nth(t time.Time, n int, move func(time.Time) time.Time) (time.Time, bool) {
 	for i := range n {
-		next := r.NextStep(t)
+		next := move(t)
 		if next.IsZero() {
 			return t, i > 0
 		}
 		t = next
-	}
-	return t, true
-}
-
-// nthBefore is the time of the nth sample before t, of any timeline, as far as they go; false
-// when there is none before t.
-func (r *Replay) nthBefore(t time.Time, n int) (time.Time, bool) {
-	for i := range n {
-		prev := r.latestBefore(t)
-		if prev.IsZero() {
-			return t, i > 0
-		}
-		t = prev
 	}
 	return t, true
 }
