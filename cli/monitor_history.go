@@ -70,8 +70,9 @@ func openMonitorHistory(ctx context.Context, c headless.Common, e headless.Env) 
 		return openedHistory{err: err}, nil
 	}
 	out := make(chan openedHistory, 1)
+	retry := historyRetry // read here, not by the goroutine, which may outlive a test that set it
 	go func() {
-		pause := historyRetry[0]
+		pause := retry[0]
 		if o.err == nil { // the first attempt is still going
 			o = <-first
 			w.set(o.err)
@@ -82,7 +83,7 @@ func openMonitorHistory(ctx context.Context, c headless.Common, e headless.Env) 
 				return
 			case <-time.After(time.Duration(float64(pause) * (0.5 + rand.Float64()))):
 			}
-			pause = min(2*pause, historyRetry[1])
+			pause = min(2*pause, retry[1])
 			o = open()
 			w.set(o.err)
 		}
