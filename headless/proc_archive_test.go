@@ -88,18 +88,48 @@ func TestSeriesProcesses(t *testing.T) {
 	checkProcesses(t, Common{Series: p.URL(), Fleet: true, JSON: true}, bases[0], pid, "", 1)
 }
 
-// recordProcesses records 6 s of two private pmcds with pmlogger, the first's proc.* among
-// them, while a shell loop spins, and returns the archives and the loop's PID.
+// processRecording is the one recording that TestArchiveProcesses and TestSeriesProcesses
+// both read, made by whichever of them runs first: an archive reads the same whoever reads
+// it, and each test recording its own cost CI 6 s of pmlogger and two pmcds' start more
+// (issue 37 item 6). TestMain removes its folder.
+var processRecording struct {
+	sync.Mutex
+	dirs  []string // the folders of the recordings tried
+	bases []string // the archives, nil until a recording succeeded
+	pid   int      // the spinning loop's PID while it was recorded
+}
+
+// recordProcesses returns the archives of 6 s of two private pmcds recorded with pmlogger, the
+// first's proc.* among them, while a shell loop spins, and the loop's PID: recorded by the
+// first test that asks, the same for those after it (a test whose recording failed fails,
+// and the next records again).
 func recordProcesses(t *testing.T) ([]string, int) {
 	t.Helper()
 	pcptest.NeedPmrep(t)
 	if testing.Short() {
 		t.Skip("records 6 s of two hosts")
 	}
+	r := &processRecording
+	r.Lock()
+	defer r.Unlock()
+	if r.bases != nil {
+		return r.bases, r.pid
+	}
+	dir, err := os.MkdirTemp("", "dcimon-processes-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.dirs = append(r.dirs, dir)
+	r.bases, r.pid = recordProcessesIn(t, dir)
+	return r.bases, r.pid
+}
+
+// recordProcessesIn makes recordProcesses' recording in dir.
+func recordProcessesIn(t *testing.T, dir string) ([]string, int) {
+	t.Helper()
 	open, plain := pcptest.StartProcPMCD(t, true), pcptest.StartProcPMCD(t, false)
 	pid := busyLoop(t)
 	time.Sleep(300 * time.Millisecond)
-	dir := t.TempDir()
 	logs := []struct{ host, metrics string }{
 		{open.Hostspec(), "proc.psinfo proc.id proc.io hinv.ncpu mem.physmem kernel.all.cpu kernel.uname"},
 		{plain.Hostspec(), "hinv.ncpu mem.physmem kernel.all.cpu kernel.uname"},

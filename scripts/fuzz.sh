@@ -9,9 +9,11 @@
 # Each package's test binary is built once, instrumented for fuzzing (go test -c -fuzz), FUZZ_JOBS
 # packages at a time, and run for each of its targets from the package's folder with go test's
 # own cache of interesting inputs (issue 37: building a binary per target cost more than the
-# fuzzing). The go command caches the binaries it built: FUZZ_BUILD_ONLY=1 only builds them, so
-# that .ci/run builds them while the tests wait on their clocks, and the fuzzing then starts at
-# once.
+# fuzzing). FUZZ_BUILD_ONLY=1 only builds them, so that .ci/run builds them while the tests wait
+# on their clocks; with FUZZ_BIN_DIR=DIR the binaries are written to DIR and kept, and a later
+# run with the same DIR fuzzes with them at once (the go command caches the compiled packages
+# but links every binary again: 10-26 s of the fuzz stage, issue 37 item 6). Without it, they
+# go to a temporary folder removed at the end.
 #
 # Go 1.26's fuzz coordinator can fail a target at the end of -fuzztime with a bare
 # "context deadline exceeded" and no failing input (golang/go#75804, fixed in Go 1.27). Such a
@@ -26,6 +28,8 @@ jobs=${FUZZ_JOBS:-2}
 cache=$(go env GOCACHE)/fuzz
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+bins=${FUZZ_BIN_DIR:-$work}
+mkdir -p "$bins"
 
 # files counts the failing inputs saved for a target (0 when it has none).
 files() { if [ -d "$1" ]; then ls "$1" | wc -l; else echo 0; fi; }
@@ -59,11 +63,13 @@ par=$(( $(nproc) / jobs )); [ "$par" -ge 1 ] || par=1
 : > "$work/pkgs"
 while read -r pkg dir; do
   if grep -q '^func Fuzz' "$dir"/*_test.go 2>/dev/null; then
-    echo "$pkg $dir $work/$(printf '%s' "$pkg" | tr / _).test" >> "$work/pkgs"
+    echo "$pkg $dir $bins/$(printf '%s' "$pkg" | tr / _).test" >> "$work/pkgs"
   fi
 done < <(go list -f '{{.ImportPath}} {{.Dir}}' "${pkgs[@]}")
 [ -s "$work/pkgs" ] || { echo "no fuzz targets found" >&2; exit 1; }
-xargs -P "$jobs" -L 1 sh -c 'go test -c -fuzz=. -o "$2" "$0"' < "$work/pkgs"
+# A binary is built unless FUZZ_BIN_DIR already holds it and this run only fuzzes.
+reuse=0; [ -n "${FUZZ_BIN_DIR:-}" ] && [ "${FUZZ_BUILD_ONLY:-0}" = 0 ] && reuse=1
+xargs -P "$jobs" -L 1 sh -c '[ "$3" = 1 ] && [ -x "$2" ] || go test -c -fuzz=. -o "$2" "$0"' < <(sed "s/\$/ $reuse/" "$work/pkgs")
 [ "${FUZZ_BUILD_ONLY:-0}" = 0 ] || exit 0
 
 n=0
