@@ -100,6 +100,14 @@ func (s *Sampler) awaitDiscovery(ctx context.Context) (discResult, bool) {
 	return discResult{}, false
 }
 
+// Discovering says a discovery of users' suppliers has not answered yet: Sample waits half a
+// second for one, and takes a later answer at a later collection.
+func (s *Sampler) Discovering() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.disc.pending != nil
+}
+
 // noteDiscoveryError says a discovery's error in the events, once, not at every discovery.
 func (s *Sampler) noteDiscoveryError(err error, now time.Time) {
 	if err != nil && err.Error() != s.disc.lastErr {

@@ -1,10 +1,15 @@
 package collect
 
 import (
+	"errors"
 	"time"
 
 	"dcimon/namespace"
 )
+
+// ErrNoAnswer is a provider's error when its collection did not answer within the deadline
+// (ProviderStatus.LastErr wraps it): it may still answer at a later collection.
+var ErrNoAnswer = errors.New("no answer")
 
 // ProviderStatus is what the sampler knows about one provider's health.
 type ProviderStatus struct {

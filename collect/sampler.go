@@ -269,7 +269,7 @@ func (s *Sampler) await(dctx context.Context, j collectJob) result {
 		case res := <-j.ch:
 			return res
 		default:
-			return result{err: fmt.Errorf("%s: no answer within %v", j.ps.sup.Module, s.opt.Deadline), why: namespace.ReasonTimeout, dur: s.opt.Deadline}
+			return result{err: fmt.Errorf("%s: %w within %v", j.ps.sup.Module, ErrNoAnswer, s.opt.Deadline), why: namespace.ReasonTimeout, dur: s.opt.Deadline}
 		}
 	}
 }
@@ -308,7 +308,7 @@ func (s *Sampler) readReinitialised(dctx context.Context, j collectJob, res resu
 	select {
 	case res = <-ch:
 	case <-dctx.Done():
-		res = result{err: fmt.Errorf("%s: no answer within %v after re-initialising", j.ps.sup.Module, s.opt.Deadline), why: namespace.ReasonTimeout, dur: s.opt.Deadline}
+		res = result{err: fmt.Errorf("%s: %w within %v after re-initialising", j.ps.sup.Module, ErrNoAnswer, s.opt.Deadline), why: namespace.ReasonTimeout, dur: s.opt.Deadline}
 	}
 	return res, j.req
 }

@@ -325,7 +325,66 @@ func reach(ctx context.Context, c Common, s *collect.Sampler, past collect.Histo
 	if snap, err = s.Reach(ctx, snap, along...); err != nil {
 		return nil, err
 	}
+	return awaitSuppliers(ctx, c, s, snap, paths)
+}
+
+// suppliersWait is how long a command waits at most for users' suppliers that may name one of
+// its paths (awaitSuppliers).
+const suppliersWait = 5 * time.Second
+
+// awaitSuppliers reads again while one of paths names nothing yet and a user's supplier may
+// still come to name it: a discovery not answered yet, or a supplier found that has not
+// answered yet (a program's first run may take seconds: `dcimon get DDS/example/...` said "no
+// statistic" of a program supplier that was there, on a loaded host). It reads a tenth of a
+// second apart, for suppliersWait at most; a path that names nothing then is the error it was.
+func awaitSuppliers(ctx context.Context, c Common, s *collect.Sampler, snap *ns.Snapshot, paths []string) (*ns.Snapshot, error) {
+	until := time.Now().Add(suppliersWait)
+	// A supplier's first answer declares its classes at the collection after the one that took
+	// it: one more reading once none is coming.
+	was := false
+	for unnamed(c, s.Registry(), paths) && time.Now().Before(until) {
+		coming := suppliersComing(s)
+		if !coming && !was {
+			break
+		}
+		was = coming
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+		var err error
+		if snap, err = s.Sample(ctx); err != nil {
+			return nil, err
+		}
+	}
 	return snap, nil
+}
+
+// unnamed says one of paths names nothing in reg, in any of the forms it may take (hostPath).
+func unnamed(c Common, reg *ns.Registry, paths []string) bool {
+	for _, p := range paths {
+		if refs, err := reg.Glob(hostPath(c, reg, p)); err != nil || len(refs) == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// suppliersComing says a user's supplier may still add classes: a discovery is running, or a
+// supplier found has not answered yet: none of its collections has, and it is "idle", "busy",
+// or its last collection did not answer within the deadline (a program still running). One
+// whose collections failed otherwise (a program that exits with an error) is not waited for.
+func suppliersComing(s *collect.Sampler) bool {
+	if s.Discovering() {
+		return true
+	}
+	for _, st := range s.Status() {
+		if st.Dynamic && st.Successes == 0 && (st.State == "idle" || st.State == "busy" || errors.Is(st.LastErr, collect.ErrNoAnswer)) {
+			return true
+		}
+	}
+	return false
 }
 
 // damaged is err with the damage met in the archives read, if any (issue 30 item 9): a command

@@ -399,7 +399,12 @@ func (s *ddsSupplier) Collect(ctx context.Context, req collect.Request) (collect
 	b := collect.Batch{}
 	binary.LittleEndian.PutUint64(b.Reset[:], s.gen)
 	if s.doc == nil {
-		b.Time = now // a program's first run is still on its way
+		if s.program && s.running {
+			// Its first run is still on its way: not an answer, though it may come at a later
+			// collection (a command waits for it: headless.awaitSuppliers).
+			return collect.Batch{}, fmt.Errorf("%s: %w within the deadline: its first run is still going", s.sup.Module, collect.ErrNoAnswer)
+		}
+		b.Time = now
 		if !s.program {
 			b.Time = s.mtime
 		}
