@@ -307,7 +307,7 @@ func buildClass(out *ClassValues, prev *ClassValues, cs *ClassSample, spare *spa
 	partial := errReason == ReasonNone || errReason == ReasonProviderError
 	// On the stack: a class of a few rows (a thousand hosts' classes each reading) costs no
 	// allocation of its own.
-	b := rowBuilder{c: c, nd: nd, cs: cs, prev: prev, out: &out.cols, reset: reset, elapsed: elapsed, window: window, errReason: errReason, partial: partial, noDerived: noDerived}
+	b := rowBuilder{c: c, nd: nd, cs: cs, prev: prev, out: &out.cols, reset: reset, elapsed: elapsed, jumpLimit: elapsed*jumpTolerance + jumpSlack, window: window, errReason: errReason, partial: partial, noDerived: noDerived}
 	if cs.Times != nil && prev != nil && prev.Sampled {
 		b.own = ownIntervals(cs, prev, nd, elapsed)
 	}
@@ -405,32 +405,6 @@ const (
 	TickSlack = 0.02
 	PartSlack = 0.02
 )
-
-// checkParts enforces the invariant of Datum.Part: the parts of one instance's time add up to at
-// most Share × elapsed seconds, plus two ticks a processor and 2% (TickSlack, PartSlack), and the
-// source's slack: window, how long the two readings took (a remote timestamp is pmcd's, taken at
-// some moment of its request). When they add up to more, no part of the reading is true, and
-// every part is an error naming the invariant (issues 29, 40).
-func checkParts(c *Class, row []Value, elapsed, window float64) {
-	if elapsed <= 0 {
-		return
-	}
-	var sum, share float64
-	for _, d := range c.parts {
-		if row[d].State != Valid {
-			return // a part without a rate: nothing to compare
-		}
-		dd := &c.Datums[d]
-		sum += row[d].Change * unitSeconds(dd.Units)
-		share = dd.ShareOrOne()
-	}
-	if sum <= share*(elapsed*(1+PartSlack)+TickSlack+window) {
-		return
-	}
-	for _, d := range c.parts {
-		row[d] = Value{N: row[d].N, State: Unavailable, Reason: ReasonBeyondElapsed}
-	}
-}
 
 // unitSeconds is the seconds in one of a time unit (a Part's unit).
 func unitSeconds(u Unit) float64 {
