@@ -67,6 +67,7 @@ type rowBuilder struct {
 	cs        *ClassSample
 	prev      *ClassValues
 	out       *valueCols
+	kept      bool // the reading's k-th instance is in slot k (keptPlaces)
 	reset     bool
 	elapsed   float64
 	jumpLimit float64   // the seconds a counter's hardware bound is over: elapsed with Impossible's tolerances
@@ -84,28 +85,34 @@ type rowBuilder struct {
 // datums' column.
 func (b *rowBuilder) rows(lo, hi int, more *[]moreText) (jumps int) {
 	for k := lo; k < hi; k++ {
-		if in := b.cs.Insts[k]; in != nil {
-			jumps += b.row(k, in, more)
+		in := b.cs.Insts[k]
+		if in == nil {
+			continue
 		}
+		slot := k
+		if !b.kept {
+			slot = in.slot
+		}
+		jumps += b.row(k, slot, in, more)
 	}
 	return jumps
 }
 
-// row builds the values of in, the k-th instance of the reading, in its cells: its datums from
+// row builds the values of in, the k-th instance of the reading, in its cells at slot: its datums from
 // their raw values and previous ones (or unavailable when the reading has none for it), then the
 // invariants checked and the derived datums computed. The previous values are read from the
 // previous snapshot's columns one at a time, as they are needed.
-func (b *rowBuilder) row(k int, in *Instance, more *[]moreText) (jumps int) {
+func (b *rowBuilder) row(k, slot int, in *Instance, more *[]moreText) (jumps int) {
 	c, nd, cs, prev := b.c, b.nd, b.cs, b.prev
-	w := b.out.rowCells(c, in.slot, nd)
+	w := b.out.rowCells(c, slot, nd)
 	if len(c.steps) != nd {
 		w.clear() // a class not compiled: no datum is worked out, each reads as zero
 	}
 	pslot := -1 // the instance's slot in prev when its values there are rated against
-	hadPrev := prev != nil && in.slot < len(prev.Insts) && prev.Insts[in.slot] == in
+	hadPrev := prev != nil && slot < len(prev.Insts) && prev.Insts[slot] == in
 	newInst := !hadPrev && prev != nil && prev.Sampled
 	if hadPrev && !b.reset {
-		pslot = in.slot
+		pslot = slot
 	}
 	var raw []Raw
 	if b.partial && len(cs.Raw) >= (k+1)*nd {
@@ -168,7 +175,11 @@ func (b *rowBuilder) fillRow(w *cellRow, pslot int, raw []Raw, hadPrev, newInst 
 		if st.plan == planDerived {
 			continue
 		}
-		if r := &raw[d]; inPlace && r.State == RawOK {
+		switch r := &raw[d]; {
+		case r.State == RawInvalid || r.State == RawUnavailable:
+			w.put(d, unread(r), ta, more) // whatever came before
+			continue
+		case inPlace && r.State == RawOK:
 			switch {
 			case st.plan >= planCounterU32:
 				if rated && b.counterRate(w, d, st, r, &pn[d], pf[d].State) {
