@@ -159,17 +159,14 @@ func (b *rowBuilder) unavailableRow(w *cellRow, more *[]moreText) {
 func (b *rowBuilder) fillRow(w *cellRow, pslot int, raw []Raw, hadPrev, newInst bool, more *[]moreText) (jumps int) {
 	c := b.c
 	ta := c.textAt()
-	// The previous values' cells, read a datum at a time.
-	var pn []numCell
-	var pf []flagCell
-	pmore := false
+	p := prevRow{slot: pslot}
 	if pslot >= 0 {
 		base := pslot * b.nd
-		pn, pf = b.prev.cols.nums[base:base+b.nd:base+b.nd], b.prev.cols.flags[base:base+b.nd:base+b.nd]
-		pmore = b.prev.cols.more != nil
+		p.nums, p.flags = b.prev.cols.nums[base:base+b.nd:base+b.nd], b.prev.cols.flags[base:base+b.nd:base+b.nd]
+		p.more = b.prev.cols.more != nil
 	}
 	inPlace := b.own == nil
-	rated := inPlace && pn != nil && b.elapsed > 0
+	rated := inPlace && p.nums != nil && b.elapsed > 0
 	for d := range c.steps {
 		st := &c.steps[d]
 		if st.plan == planDerived {
@@ -179,56 +176,79 @@ func (b *rowBuilder) fillRow(w *cellRow, pslot int, raw []Raw, hadPrev, newInst 
 		case r.State == RawInvalid || r.State == RawUnavailable:
 			w.put(d, unread(r), ta, more) // whatever came before
 			continue
-		case inPlace && r.State == RawOK:
-			switch {
-			case st.plan >= planCounterU32:
-				if rated && b.counterRate(w, d, st, r, &pn[d], pf[d].State) {
-					continue
-				}
-			case st.plan == planLevel:
-				if Fits(st.ty, r.N) {
-					v := toFloat(st.ty, r.N)
-					var change float64
-					if pn != nil && pf[d].State == Valid {
-						change = v - pn[d].V
-					}
-					w.nums[d], w.flags[d] = numCell{N: r.N, Change: change, V: v}, flagCell{}
-					if r.S != "" {
-						*more = append(*more, moreText{i: w.base + d, s: r.S})
-					}
-					continue
-				}
-			case st.plan == planString:
-				w.nums[d], w.flags[d], w.texts[ta[d]] = numCell{N: r.N}, flagCell{}, r.S
-				continue
-			}
+		case inPlace && r.State == RawOK && b.inPlace(w, d, st, r, &p, rated, ta, more):
+			continue
 		}
-		var pv *Value
-		var pval Value
-		if pn != nil {
-			pval = Value{N: pn[d].N, Change: pn[d].Change, V: pn[d].V, State: pf[d].State, Reason: pf[d].Reason}
-			if pmore || (d < len(ta) && ta[d] >= 0) {
-				pval.S = b.prev.textOf(pslot, d, pslot*b.nd+d)
-			}
-			pv = &pval
-		}
-		el := b.elapsed
-		if b.own != nil {
-			if el = b.own[d]; el < 0 && pv != nil && pv.State != Unavailable && raw[d].State == RawOK {
-				w.put(d, *pv, ta, more) // not logged since its previous reading: that reading's value, never a rate of 0
-				continue
-			}
-		}
-		v := fill(st.plan, &c.Datums[d], &raw[d], pv, hadPrev, newInst, b.reset, el)
-		if c.Datums[d].RateBoundBy != 0 && v.State == Valid {
-			v = boundByInstance(c, &c.Datums[d], raw, v, el)
-		}
-		if v.Reason == ReasonImpossibleJump {
+		if b.fillOne(w, d, st, raw, &p, hadPrev, newInst, ta, more) {
 			jumps++
 		}
-		w.put(d, v, ta, more)
 	}
 	return jumps
+}
+
+// prevRow are the cells of an instance's previous values (slot's in the previous snapshot; nil
+// when there are none to rate against), read a datum at a time.
+type prevRow struct {
+	nums  []numCell
+	flags []flagCell
+	slot  int
+	more  bool // the previous snapshot has texts outside its text column
+}
+
+// inPlace works the value of datum d read (r) out in its cells when it is a common case: a
+// counter rated against a valid previous reading (when rated), a level that fits its type, a
+// text. It reports false where fill must decide.
+func (b *rowBuilder) inPlace(w *cellRow, d int, st *datumStep, r *Raw, p *prevRow, rated bool, ta []int, more *[]moreText) bool {
+	switch {
+	case st.plan >= planCounterU32:
+		return rated && b.counterRate(w, d, st, r, &p.nums[d], p.flags[d].State)
+	case st.plan == planLevel:
+		if !Fits(st.ty, r.N) {
+			return false
+		}
+		v := toFloat(st.ty, r.N)
+		var change float64
+		if p.nums != nil && p.flags[d].State == Valid {
+			change = v - p.nums[d].V
+		}
+		w.nums[d], w.flags[d] = numCell{N: r.N, Change: change, V: v}, flagCell{}
+		if r.S != "" {
+			*more = append(*more, moreText{i: w.base + d, s: r.S})
+		}
+		return true
+	case st.plan == planString:
+		w.nums[d], w.flags[d], w.texts[ta[d]] = numCell{N: r.N}, flagCell{}, r.S
+		return true
+	}
+	return false
+}
+
+// fillOne works the value of datum d out through fill, with its previous value made of its
+// cells, and reports an impossible jump.
+func (b *rowBuilder) fillOne(w *cellRow, d int, st *datumStep, raw []Raw, p *prevRow, hadPrev, newInst bool, ta []int, more *[]moreText) (jump bool) {
+	c := b.c
+	var pv *Value
+	var pval Value
+	if p.nums != nil {
+		pval = Value{N: p.nums[d].N, Change: p.nums[d].Change, V: p.nums[d].V, State: p.flags[d].State, Reason: p.flags[d].Reason}
+		if p.more || (d < len(ta) && ta[d] >= 0) {
+			pval.S = b.prev.textOf(p.slot, d, p.slot*b.nd+d)
+		}
+		pv = &pval
+	}
+	el := b.elapsed
+	if b.own != nil {
+		if el = b.own[d]; el < 0 && pv != nil && pv.State != Unavailable && raw[d].State == RawOK {
+			w.put(d, *pv, ta, more) // not logged since its previous reading: that reading's value, never a rate of 0
+			return false
+		}
+	}
+	v := fill(st.plan, &c.Datums[d], &raw[d], pv, hadPrev, newInst, b.reset, el)
+	if c.Datums[d].RateBoundBy != 0 && v.State == Valid {
+		v = boundByInstance(c, &c.Datums[d], raw, v, el)
+	}
+	w.put(d, v, ta, more)
+	return v.Reason == ReasonImpossibleJump
 }
 
 // counterRate is fill's common case worked out in place: a counter's rate between this reading
