@@ -119,7 +119,8 @@ type tables struct {
 	derivOrd []int
 	parts    []int // the Part datums, whose interval deltas add up to at most the elapsed time
 	block    uint32
-	plan     []datumPlan // how Next treats each datum
+	steps    []datumStep // how Next treats each datum (cells.go)
+	derivs   []derivStep // the derived datums' formulas, in derivOrd's order
 	textAt   []int       // each datum's place among the text datums (planString), -1 for the others
 	nText    int         // how many text datums
 	// textDatums are the text datums' indices, in their order among them.
@@ -531,17 +532,21 @@ func (c *Class) compile() error {
 		}
 	}
 	t.block = off
-	t.plan = make([]datumPlan, len(c.Datums))
+	t.steps = make([]datumStep, len(c.Datums))
 	t.textAt, t.nText = make([]int, len(c.Datums)), 0
 	for i := range c.Datums {
-		t.plan[i] = planFor(&c.Datums[i])
+		t.steps[i] = stepFor(&c.Datums[i])
 		t.textAt[i] = -1
-		if t.plan[i] == planString {
+		if t.steps[i].plan == planString {
 			t.textAt[i], t.nText = t.nText, t.nText+1
 			t.textDatums = append(t.textDatums, i)
 		}
 	}
-	return c.resolveDerived()
+	if err := c.resolveDerived(); err != nil {
+		return err
+	}
+	t.derivs = derivSteps(c.Datums, c.derivOrd)
+	return nil
 }
 
 // resolveDerived resolves every derived datum's arguments to class indices and orders the

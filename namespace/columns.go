@@ -123,30 +123,6 @@ func (cv *ClassValues) unpack(row []Value, slot int) {
 	}
 }
 
-// pack stores row as the values of slot, and returns the texts it could not place in a text
-// datum's column (keyed by value index) appended to more, for the caller to merge.
-func (cols *valueCols) pack(c *Class, row []Value, slot int, more []moreText) []moreText {
-	nd := len(row)
-	base := slot * nd
-	nums, flags := cols.nums[base:base+nd:base+nd], cols.flags[base:base+nd:base+nd]
-	ta := c.textAt()
-	for d := range row {
-		v := &row[d]
-		nums[d] = numCell{N: v.N, Change: v.Change, V: v.V}
-		flags[d] = flagCell{State: v.State, Reason: v.Reason}
-		if v.S != "" && (d >= len(ta) || ta[d] < 0) {
-			more = append(more, moreText{i: base + d, s: v.S})
-		}
-	}
-	if nt := c.textCount(); nt > 0 {
-		texts := cols.texts[slot*nt : slot*nt+nt : slot*nt+nt]
-		for k, d := range c.tables.textDatums {
-			texts[k] = row[d].S
-		}
-	}
-	return more
-}
-
 // moreText is a text of a value outside the text datums' column (valueCols.more).
 type moreText struct {
 	i int

@@ -278,7 +278,14 @@ func changesOf(prev, cur *ClassValues) int {
 func buildClass(out *ClassValues, prev *ClassValues, cs *ClassSample, spare *spareBufs, noDerived bool) {
 	c := cs.Class
 	nd := len(c.Datums)
-	cols, insts := spare.rows(c, slotsOf(cs.Insts), nd)
+	// An instance kept in its place since the previous reading (the k-th in slot k, none come or
+	// gone: a fleet's hosts' disks) is not read for its slot.
+	kept := prev != nil && keptPlaces(cs.Insts, prev.Insts)
+	slots := len(cs.Insts)
+	if !kept {
+		slots = slotsOf(cs.Insts)
+	}
+	cols, insts := spare.rows(c, slots, nd)
 	*out = ClassValues{Class: c, Sampled: true, Reset: cs.Reset, Time: cs.Time, Start: cs.Start, End: cs.End, Slack: cs.Slack,
 		Err: cs.Err, ErrReason: cs.ErrReason, Insts: insts, cols: cols}
 	if cs.Times != nil {
@@ -297,9 +304,13 @@ func buildClass(out *ClassValues, prev *ClassValues, cs *ClassSample, spare *spa
 		elapsed = out.Elapsed.Seconds()
 	}
 	errReason := readingReason(cs)
-	for _, in := range cs.Insts {
-		if in != nil {
-			insts[in.slot] = in
+	if kept {
+		copy(insts, cs.Insts)
+	} else {
+		for _, in := range cs.Insts {
+			if in != nil {
+				insts[in.slot] = in
+			}
 		}
 	}
 	// A reading that failed as a whole (timed out, supplier dead, class unavailable) is never
@@ -307,7 +318,7 @@ func buildClass(out *ClassValues, prev *ClassValues, cs *ClassSample, spare *spa
 	partial := errReason == ReasonNone || errReason == ReasonProviderError
 	// On the stack: a class of a few rows (a thousand hosts' classes each reading) costs no
 	// allocation of its own.
-	b := rowBuilder{c: c, nd: nd, cs: cs, prev: prev, out: &out.cols, reset: reset, elapsed: elapsed, window: window, errReason: errReason, partial: partial, noDerived: noDerived}
+	b := rowBuilder{c: c, nd: nd, cs: cs, prev: prev, out: &out.cols, kept: kept, reset: reset, elapsed: elapsed, jumpLimit: elapsed*jumpTolerance + jumpSlack, window: window, errReason: errReason, partial: partial, noDerived: noDerived}
 	if cs.Times != nil && prev != nil && prev.Sampled {
 		b.own = ownIntervals(cs, prev, nd, elapsed)
 	}
@@ -324,6 +335,20 @@ func buildClass(out *ClassValues, prev *ClassValues, cs *ClassSample, spare *spa
 // took (never less than nothing) and its source's slack (issue 40 item 6).
 func readingSlack(start, end time.Time, slack time.Duration) float64 {
 	return max(end.Sub(start), 0).Seconds() + slack.Seconds()
+}
+
+// keptPlaces says the instances of a reading are those of the previous one (prev, by slot) in
+// the same places: the k-th in slot k.
+func keptPlaces(insts, prev []*Instance) bool {
+	if len(insts) != len(prev) {
+		return false
+	}
+	for k, in := range insts {
+		if in == nil || in != prev[k] {
+			return false
+		}
+	}
+	return true
 }
 
 // slotsOf is how many slots the instances take: one past the highest.
@@ -406,32 +431,6 @@ const (
 	PartSlack = 0.02
 )
 
-// checkParts enforces the invariant of Datum.Part: the parts of one instance's time add up to at
-// most Share × elapsed seconds, plus two ticks a processor and 2% (TickSlack, PartSlack), and the
-// source's slack: window, how long the two readings took (a remote timestamp is pmcd's, taken at
-// some moment of its request). When they add up to more, no part of the reading is true, and
-// every part is an error naming the invariant (issues 29, 40).
-func checkParts(c *Class, row []Value, elapsed, window float64) {
-	if elapsed <= 0 {
-		return
-	}
-	var sum, share float64
-	for _, d := range c.parts {
-		if row[d].State != Valid {
-			return // a part without a rate: nothing to compare
-		}
-		dd := &c.Datums[d]
-		sum += row[d].Change * unitSeconds(dd.Units)
-		share = dd.ShareOrOne()
-	}
-	if sum <= share*(elapsed*(1+PartSlack)+TickSlack+window) {
-		return
-	}
-	for _, d := range c.parts {
-		row[d] = Value{N: row[d].N, State: Unavailable, Reason: ReasonBeyondElapsed}
-	}
-}
-
 // unitSeconds is the seconds in one of a time unit (a Part's unit).
 func unitSeconds(u Unit) float64 {
 	switch u {
@@ -457,13 +456,8 @@ func fill(p datumPlan, dd *Datum, r *Raw, pv *Value, hadPrev, newInst, reset boo
 			return *pv
 		}
 		return Value{State: Unavailable, Reason: ReasonNoValues}
-	case RawInvalid:
-		return Value{State: Invalid, Reason: ReasonInvalidData}
-	case RawUnavailable:
-		if r.Reason == ReasonNone {
-			return Value{State: Unavailable, Reason: ReasonNoValues}
-		}
-		return Value{State: Unavailable, Reason: r.Reason}
+	case RawInvalid, RawUnavailable:
+		return unread(r)
 	}
 	ty := dd.Type
 	switch p {
@@ -509,6 +503,18 @@ func fill(p datumPlan, dd *Datum, r *Raw, pv *Value, hadPrev, newInst, reset boo
 	}
 	v.Change, v.V = delta, delta/elapsed
 	return v
+}
+
+// unread is the value of a datum a provider says is invalid (RawInvalid) or has no value
+// (RawUnavailable), whatever came before it.
+func unread(r *Raw) Value {
+	if r.State == RawInvalid {
+		return Value{State: Invalid, Reason: ReasonInvalidData}
+	}
+	if r.Reason == ReasonNone {
+		return Value{State: Unavailable, Reason: ReasonNoValues}
+	}
+	return Value{State: Unavailable, Reason: r.Reason}
 }
 
 // Fits reports whether a raw number fits data type t: a 4-byte type holds 32 bits (zero- or
