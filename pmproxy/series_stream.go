@@ -1,0 +1,286 @@
+package pmproxy
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"unsafe"
+)
+
+// A fleet's window of values is megabytes of JSON a metric (500 hosts × 16 disks × a few
+// samples, some 200 bytes a value): read whole, each page's answer was a buffer grown to its size
+// and a copy of it as a string, 61 MB allocated by one `hot --series` over 500 hosts (issue 38
+// item 3). The answers of /series/values (and /series/instances) are instead read as they come:
+// an arrayStream keeps a small buffer of the answer, hands out one element of its top-level array
+// at a time, and the element is read by the same scanner as before, where it lies in the buffer.
+
+// streamBuf is the size an arrayStream's buffer starts at; it grows only for an element larger
+// than it (bounded by the answer's own bound).
+const streamBuf = 32 << 10
+
+// arrayStream reads a JSON array from r an element at a time. The grammar outside the elements
+// (the brackets, commas, white space, nothing after the array) is checked here; each element's
+// extent is found by its brackets and strings, and the caller reads it with a scanner, which
+// checks the rest.
+type arrayStream struct {
+	r      io.Reader
+	buf    []byte
+	lo, hi int   // the bytes read and not yet consumed: buf[lo:hi]
+	off    int   // the answer's offset of buf[0]
+	eof    bool  // r has no more
+	err    error // r's error, other than io.EOF
+	state  int   // streamStart, streamIn (after '[' or ','), streamAfter (after an element), streamEnd
+}
+
+const (
+	streamStart = iota
+	streamIn
+	streamAfter
+	streamEnd
+)
+
+// reset makes d read r from its start, keeping its buffer.
+func (d *arrayStream) reset(r io.Reader) {
+	if d.buf == nil {
+		d.buf = make([]byte, streamBuf)
+	}
+	*d = arrayStream{r: r, buf: d.buf}
+}
+
+// fill reads more of the answer after buf[hi], moving what is unread to the front or growing the
+// buffer when it is full; false when there is no more (at the end, or r failed: d.err).
+func (d *arrayStream) fill() bool {
+	if d.eof || d.err != nil {
+		return false
+	}
+	if d.hi == len(d.buf) {
+		if d.lo > 0 {
+			copy(d.buf, d.buf[d.lo:d.hi])
+			d.off += d.lo
+			d.hi -= d.lo
+			d.lo = 0
+		} else {
+			d.buf = append(d.buf, make([]byte, len(d.buf))...)
+		}
+	}
+	for range 100 { // io.Reader allows reads of nothing; a reader that only does so has failed
+		n, err := d.r.Read(d.buf[d.hi:])
+		d.hi += n
+		switch {
+		case errors.Is(err, io.EOF):
+			d.eof = true
+			return n > 0
+		case err != nil:
+			d.err = err
+			return n > 0
+		case n > 0:
+			return true
+		}
+	}
+	d.err = io.ErrNoProgress
+	return false
+}
+
+// peek is the next byte after white space, 0 at the end of the answer.
+func (d *arrayStream) peek() byte {
+	for {
+		for ; d.lo < d.hi; d.lo++ {
+			switch c := d.buf[d.lo]; c {
+			case ' ', '\t', '\n', '\r':
+			default:
+				return c
+			}
+		}
+		if !d.fill() {
+			return 0
+		}
+	}
+}
+
+// syntax is a malformed answer's error at the stream's place.
+func (d *arrayStream) syntax(what string) error {
+	return fmt.Errorf("%w at byte %d: %s", errSyntax, d.off+d.lo, what)
+}
+
+// next is the next element of the array, at offset at of the answer (a scanner reads it, then
+// the caller says how much of it was read with consume), or done at the array's end, nothing
+// after it. The element lies in d's buffer: it is valid until d reads again. An element that is
+// not an object is handed out as its first byte (the scanner refuses it); an element cut short by
+// the answer's end, as far as it goes.
+func (d *arrayStream) next() (elem []byte, at int, done bool, err error) {
+	switch d.state {
+	case streamStart:
+		if err := d.open(); err != nil || d.state == streamEnd {
+			return nil, 0, true, err
+		}
+	case streamAfter:
+		switch d.peek() {
+		case ',':
+			d.lo++
+			d.state = streamIn
+		case ']':
+			d.lo++
+			return nil, 0, true, d.close()
+		default:
+			if d.err != nil {
+				return nil, 0, true, d.err
+			}
+			return nil, 0, true, d.syntax("want , or ]")
+		}
+	case streamEnd:
+		return nil, 0, true, nil
+	}
+	d.peek()
+	n := d.extent()
+	if d.err != nil {
+		return nil, 0, true, d.err
+	}
+	return d.buf[d.lo : d.lo+n], d.off + d.lo, false, nil
+}
+
+// open reads the array's '['; an empty array is read whole. An object instead of the array is
+// an error pmproxy sent with HTTP 200 ({"success":false,"message":…}): its message is the error.
+func (d *arrayStream) open() error {
+	switch d.peek() {
+	case '[':
+		d.lo++
+		d.state = streamIn
+		if d.peek() == ']' {
+			d.lo++
+			return d.close()
+		}
+		return d.err
+	case '{':
+		for d.fill() {
+		}
+		if d.err != nil {
+			return d.err
+		}
+		var e struct {
+			Message string `json:"message"`
+			Success *bool  `json:"success"`
+		}
+		if json.Unmarshal(d.buf[d.lo:d.hi], &e) == nil && e.Success != nil && !*e.Success {
+			return fmt.Errorf("pmproxy said: %s", clip(e.Message))
+		}
+	}
+	if d.err != nil {
+		return d.err
+	}
+	return d.syntax("want '['")
+}
+
+// close checks nothing follows the array but white space.
+func (d *arrayStream) close() error {
+	d.state = streamEnd
+	if d.peek() != 0 {
+		return d.syntax("more after the answer")
+	}
+	return d.err
+}
+
+// consume marks n bytes of the element next handed out as read.
+func (d *arrayStream) consume(n int) {
+	d.lo += n
+	d.state = streamAfter
+}
+
+// extent is the length of the element at buf[lo]: an object to its closing brace (by its
+// brackets, outside strings), reading more of the answer as needed; anything else, one byte.
+func (d *arrayStream) extent() int {
+	if d.lo == d.hi || d.buf[d.lo] != '{' {
+		return min(1, d.hi-d.lo)
+	}
+	depth, inStr, esc := 0, false, false
+	k := 0
+	for {
+		for ; d.lo+k < d.hi; k++ {
+			c := d.buf[d.lo+k]
+			switch {
+			case inStr:
+				switch {
+				case esc:
+					esc = false
+				case c == '\\':
+					esc = true
+				case c == '"':
+					inStr = false
+				}
+			case c == '"':
+				inStr = true
+			case c == '{' || c == '[':
+				depth++
+			case c == '}' || c == ']':
+				if depth--; depth == 0 {
+					return k + 1
+				}
+			}
+		}
+		if !d.fill() {
+			return k // cut short: the scanner says where
+		}
+	}
+}
+
+// scan reads the element next handed out with a scanner (in place: the scanner's strings are
+// the buffer's, valid until d reads again) and consumes what it read.
+func (d *arrayStream) scan(s *scanner, elem []byte, at int, read func(*scanner) error) error {
+	s.b, s.i, s.at = unsafe.String(unsafe.SliceData(elem), len(elem)), 0, at
+	err := read(s)
+	d.consume(s.i)
+	return err
+}
+
+// eachElement reads the array on r, calling read with a scanner at each element.
+func (d *arrayStream) eachElement(r io.Reader, read func(*scanner) error) error {
+	d.reset(r)
+	var s scanner
+	for {
+		elem, at, done, err := d.next()
+		if done || err != nil {
+			return err
+		}
+		if err := d.scan(&s, elem, at, read); err != nil {
+			return err
+		}
+	}
+}
+
+// boundedBody is an answer's body that fails, wrapping ErrTooBig, past limit bytes.
+type boundedBody struct {
+	r     io.Reader
+	left  int64
+	limit int
+}
+
+func (b *boundedBody) Read(p []byte) (int, error) {
+	if b.left <= 0 {
+		var one [1]byte
+		if n, _ := io.ReadFull(b.r, one[:]); n == 0 {
+			return 0, io.EOF
+		}
+		return 0, fmt.Errorf("%w: more than %d bytes", ErrTooBig, b.limit)
+	}
+	if int64(len(p)) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.r.Read(p)
+	b.left -= int64(n)
+	return n, err
+}
+
+// stream calls a /series path with a GET, as series does, and hands read the body of a success
+// as it comes, bounded by limit bytes (past it, the read fails wrapping ErrTooBig); any other
+// status is an *Error with pmproxy's message, as for request. read's error is returned as it is.
+func (c *Client) stream(ctx context.Context, path string, q url.Values, limit int, read func(io.Reader) error) error {
+	if err := c.fits(path, q); err != nil {
+		return err
+	}
+	return c.do(ctx, path, q, func(resp *http.Response) error {
+		return read(&boundedBody{r: resp.Body, left: int64(limit), limit: limit})
+	})
+}
