@@ -214,9 +214,15 @@ func (c *Client) SeriesDescs(ctx context.Context, ids []string) ([]SeriesDesc, e
 	return pagedJSON[SeriesDesc](ctx, c, "/series/descs", ids)
 }
 
-// SeriesInstances is the instances of series (those with an instance domain), as ever seen.
+// SeriesInstances is the instances of series (those with an instance domain), as ever seen
+// (SeriesInstancesFunc), their strings copied out of the answers.
 func (c *Client) SeriesInstances(ctx context.Context, ids []string) ([]SeriesInstance, error) {
-	return pagedJSON[SeriesInstance](ctx, c, "/series/instances", ids)
+	var out []SeriesInstance
+	err := c.SeriesInstancesFunc(ctx, ids, func(in SeriesInstance) {
+		in.Series, in.Source, in.Instance, in.Name = strings.Clone(in.Series), strings.Clone(in.Source), strings.Clone(in.Instance), strings.Clone(in.Name)
+		out = append(out, in)
+	})
+	return out, err
 }
 
 // pagedJSON asks c's pmproxy at path for what it has of ids, a page of them a request, and

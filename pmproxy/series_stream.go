@@ -8,6 +8,9 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
+	"strings"
+	"sync"
 	"unsafe"
 )
 
@@ -190,10 +193,14 @@ func (d *arrayStream) consume(n int) {
 }
 
 // extent is the length of the element at buf[lo]: an object to its closing brace (by its
-// brackets, outside strings), reading more of the answer as needed; anything else, one byte.
+// brackets, outside strings), anything else to the next bracket, brace, quote, comma or white
+// space (null), reading more of the answer as needed.
 func (d *arrayStream) extent() int {
-	if d.lo == d.hi || d.buf[d.lo] != '{' {
-		return min(1, d.hi-d.lo)
+	if d.lo == d.hi {
+		return 0
+	}
+	if d.buf[d.lo] != '{' {
+		return d.scalar()
 	}
 	depth, inStr, esc := 0, false, false
 	k := 0
@@ -222,6 +229,23 @@ func (d *arrayStream) extent() int {
 		}
 		if !d.fill() {
 			return k // cut short: the scanner says where
+		}
+	}
+}
+
+// scalar is the length of the element at buf[lo] that is not an object: its first byte and
+// those up to the next that may end it.
+func (d *arrayStream) scalar() int {
+	k := 1
+	for {
+		for ; d.lo+k < d.hi; k++ {
+			switch d.buf[d.lo+k] {
+			case ',', ']', '}', '[', '{', '"', ' ', '\t', '\n', '\r':
+				return k
+			}
+		}
+		if !d.fill() {
+			return k
 		}
 	}
 }
@@ -283,4 +307,120 @@ func (c *Client) stream(ctx context.Context, path string, q url.Values, limit in
 	return c.do(ctx, path, q, func(resp *http.Response) error {
 		return read(&boundedBody{r: resp.Body, left: int64(limit), limit: limit})
 	})
+}
+
+// SeriesInstancesFunc calls fn with each instance of the series (those with an instance domain),
+// as ever seen, one call at a time: a fleet's are hundreds of kilobytes a metric, read as they
+// come (series_stream.go), SeriesPage series a request, a few requests at once. An instance's
+// strings are valid during the call only: they are the answer's, in a buffer read into again.
+func (c *Client) SeriesInstancesFunc(ctx context.Context, ids []string, fn func(SeriesInstance)) error {
+	var mu sync.Mutex
+	streams := make(chan *arrayStream, pageConcurrency)
+	return pages(ids, func(p []string) error {
+		var d *arrayStream
+		select {
+		case d = <-streams:
+		default:
+			d = new(arrayStream)
+		}
+		defer func() { streams <- d }()
+		q := url.Values{"series": {strings.Join(p, ",")}}
+		return c.stream(ctx, "/series/instances", q, maxSeriesBody, func(body io.Reader) error {
+			err := decodeSeriesInstances(d, body, func(in SeriesInstance) {
+				mu.Lock()
+				defer mu.Unlock()
+				fn(in)
+			})
+			if err != nil {
+				return fmt.Errorf("pmproxy %s: /series/instances: %w", c.URL(), err)
+			}
+			return nil
+		})
+	})
+}
+
+// decodeSeriesInstances reads an instances answer from r as it comes, [{"series":S,"source":C,
+// "instance":I,"id":N,"name":M}, …], calling fn with each (its strings lie in d's buffer), as
+// encoding/json reads it into []SeriesInstance: members matched without regard to case, the last
+// of a repeated one kept, an unknown one skipped, null leaving a member as it was (an element
+// null, an instance of nothing), a member of another type an error. FuzzSeriesInstances checks it
+// against encoding/json.
+func decodeSeriesInstances(d *arrayStream, r io.Reader, fn func(SeriesInstance)) error {
+	return d.eachElement(r, func(s *scanner) error {
+		var in SeriesInstance
+		if s.peek() == 'n' {
+			if err := s.null(); err != nil {
+				return err
+			}
+			fn(in)
+			return nil
+		}
+		err := s.object(func(k string) error {
+			switch {
+			case fold(k, "series"):
+				return s.optStr(&in.Series)
+			case fold(k, "source"):
+				return s.optStr(&in.Source)
+			case fold(k, "instance"):
+				return s.optStr(&in.Instance)
+			case fold(k, "name"):
+				return s.optStr(&in.Name)
+			case fold(k, "id"):
+				return s.optInt(&in.ID)
+			}
+			return s.skip(0)
+		})
+		if err == nil {
+			fn(in)
+		}
+		return err
+	})
+}
+
+// optStr reads a string into v, or null, leaving v as it was; anything else is an error.
+func (s *scanner) optStr(v *string) error {
+	switch s.peek() {
+	case 'n':
+		return s.null()
+	case '"':
+		str, err := s.str()
+		*v = str
+		return err
+	}
+	if err := s.skip(0); err != nil {
+		return err
+	}
+	return s.err("not a string")
+}
+
+// optInt reads an integer into v, or null, leaving v as it was; anything else is an error.
+func (s *scanner) optInt(v *int64) error {
+	switch s.peek() {
+	case 'n':
+		return s.null()
+	case '"', '{', '[', 't', 'f':
+		if err := s.skip(0); err != nil {
+			return err
+		}
+		return s.err("not an integer")
+	}
+	t, err := s.num()
+	if err != nil {
+		return err
+	}
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil {
+		return s.err("not an integer")
+	}
+	*v = n
+	return nil
+}
+
+// null reads null, and only null.
+func (s *scanner) null() error {
+	if !strings.HasPrefix(s.b[s.i:], "null") {
+		return s.err("unexpected character")
+	}
+	s.i += 4
+	return nil
 }

@@ -3,10 +3,12 @@ package pmproxy
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -119,5 +121,74 @@ func TestSeriesValuesTooBig(t *testing.T) {
 	err := c.SeriesValuesFunc(ctx, []string{sid(1)}, Window{}, 1<<30, func(SeriesValue) {})
 	if !errors.Is(err, ErrTooBig) || !strings.Contains(err.Error(), "/series/values") {
 		t.Fatalf("an answer of %d MB: %v", 80, err)
+	}
+}
+
+// decodeInstances reads an instances answer s handed out n bytes at a time, copying them out.
+func decodeInstances(s string, n int) ([]SeriesInstance, error) {
+	var got []SeriesInstance
+	err := decodeSeriesInstances(new(arrayStream), &chunks{s, n}, func(in SeriesInstance) {
+		in.Series, in.Source, in.Instance, in.Name = strings.Clone(in.Series), strings.Clone(in.Source), strings.Clone(in.Instance), strings.Clone(in.Name)
+		got = append(got, in)
+	})
+	return got, err
+}
+
+// FuzzSeriesInstances checks the instances reader against encoding/json on any input (both read
+// it alike, or both refuse it), whole and in pieces of any size, seeded with a recorded answer of
+// pmproxy 6.0.3 (4 hosts' disks).
+func FuzzSeriesInstances(f *testing.F) {
+	if b, err := os.ReadFile("testdata/instances-page.json"); err == nil {
+		f.Add(string(b), uint8(100))
+	}
+	for _, s := range []string{`[]`, `[null]`, `[{"ID":1.5}]`, `[{"id":"1"}]`, `[{"Name":null,"name":"sda","NAME":"sdb","id":-0}]`, `{"success":false}`, `[{"series":1}]`, `[{"x":[{}]}] `} {
+		f.Add(s, uint8(2))
+	}
+	f.Fuzz(func(t *testing.T, s string, n uint8) {
+		got, err := decodeInstances(s, 1<<20)
+		pgot, perr := decodeInstances(s, int(n)+1)
+		if fmt.Sprint(err) != fmt.Sprint(perr) || !slices.Equal(got, pgot) {
+			t.Fatalf("%q in pieces of %d: %v %+v, whole: %v %+v", s, int(n)+1, perr, pgot, err, got)
+		}
+		var want []SeriesInstance
+		werr := json.Unmarshal([]byte(s), &want)
+		if (err == nil) != (werr == nil) {
+			t.Fatalf("%q: error %v, encoding/json %v", s, err, werr)
+		}
+		if err == nil && !slices.Equal(got, want) {
+			t.Fatalf("%q:\n got %+v\nwant %+v", s, got, want)
+		}
+	})
+}
+
+// Issue 38 item 3: a recorded answer of /series/instances is read as encoding/json reads it,
+// without allocating.
+func TestSeriesInstancesRecorded(t *testing.T) {
+	b, err := os.ReadFile("testdata/instances-page.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []SeriesInstance
+	if err := json.Unmarshal(b, &want); err != nil || len(want) != 64 {
+		t.Fatalf("encoding/json: %d instances, %v", len(want), err)
+	}
+	got, err := decodeInstances(string(b), 33)
+	if err != nil || !slices.Equal(got, want) {
+		t.Fatalf("%d instances (want %d), %v", len(got), len(want), err)
+	}
+	if raceEnabled {
+		return
+	}
+	var d arrayStream
+	r := bytes.NewReader(b)
+	n := 0
+	allocs := testing.AllocsPerRun(20, func() {
+		r.Reset(b)
+		if err := decodeSeriesInstances(&d, r, func(SeriesInstance) { n++ }); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs > 1 || n != 21*64 {
+		t.Errorf("%d instances read, %.0f allocations an answer, want at most 1", n, allocs)
 	}
 }

@@ -138,11 +138,12 @@ func (g *grouper) add(v pmproxy.SeriesValue) {
 	}
 	inst := int64(-1)
 	if v.Instance != "" {
-		in, ok := g.m.inst[v.Instance]
-		if !ok {
+		k, ok := keyOf(v.Instance)
+		in, known := g.m.inst[k]
+		if !ok || !known {
 			return // an instance the series did not list when resolved
 		}
-		inst = in.id
+		inst = in
 	}
 	ss := g.out[h]
 	if n := len(ss); n == 0 || !ss[n-1].t.Equal(v.Time) {
