@@ -209,9 +209,17 @@ func pages(ids []string, f func(page []string) error) error {
 	return first
 }
 
-// SeriesDescs is the descriptors of series.
+// SeriesDescs is the descriptors of series (SeriesDescsFunc), their strings copied out of the
+// answers.
 func (c *Client) SeriesDescs(ctx context.Context, ids []string) ([]SeriesDesc, error) {
-	return pagedJSON[SeriesDesc](ctx, c, "/series/descs", ids)
+	var out []SeriesDesc
+	err := c.SeriesDescsFunc(ctx, ids, func(d SeriesDesc) {
+		for _, p := range []*string{&d.Series, &d.Source, &d.PMID, &d.InDom, &d.Semantics, &d.Type, &d.Units} {
+			*p = strings.Clone(*p)
+		}
+		out = append(out, d)
+	})
+	return out, err
 }
 
 // SeriesInstances is the instances of series (those with an instance domain), as ever seen
@@ -221,24 +229,6 @@ func (c *Client) SeriesInstances(ctx context.Context, ids []string) ([]SeriesIns
 	err := c.SeriesInstancesFunc(ctx, ids, func(in SeriesInstance) {
 		in.Series, in.Source, in.Instance, in.Name = strings.Clone(in.Series), strings.Clone(in.Source), strings.Clone(in.Instance), strings.Clone(in.Name)
 		out = append(out, in)
-	})
-	return out, err
-}
-
-// pagedJSON asks c's pmproxy at path for what it has of ids, a page of them a request, and
-// gathers the answers' JSON arrays of T.
-func pagedJSON[T any](ctx context.Context, c *Client, path string, ids []string) ([]T, error) {
-	var out []T
-	var mu sync.Mutex
-	err := pages(ids, func(p []string) error {
-		var r []T
-		if err := c.seriesJSON(ctx, path, url.Values{"series": {strings.Join(p, ",")}}, &r); err != nil {
-			return err
-		}
-		mu.Lock()
-		out = append(out, r...)
-		mu.Unlock()
-		return nil
 	})
 	return out, err
 }
@@ -330,22 +320,21 @@ func (c *Client) SeriesValuesFunc(ctx context.Context, ids []string, w Window, l
 	} else if w.Samples > 0 {
 		base.Set("samples", strconv.Itoa(w.Samples))
 	}
-	r := &valuesReader{c: c, w: w, base: base, limit: limit, fn: fn, series: len(ids), streams: make(chan *arrayStream, pageConcurrency)}
+	r := &valuesReader{c: c, w: w, base: base, limit: limit, fn: fn, series: len(ids)}
 	return pages(ids, func(p []string) error { return r.page(ctx, p) })
 }
 
 // valuesReader reads the values of a window for SeriesValuesFunc, a page of series at a time,
 // a few pages at once.
 type valuesReader struct {
-	c       *Client
-	w       Window
-	base    url.Values // the query every request has: the window's finish, its samples
-	limit   int
-	fn      func(SeriesValue)
-	series  int               // how many series in all, for the error past limit
-	streams chan *arrayStream // answers' readers, their buffers used again by the next page
-	mu      sync.Mutex        // serialises fn and total
-	total   int               // values handed to fn
+	c      *Client
+	w      Window
+	base   url.Values // the query every request has: the window's finish, its samples
+	limit  int
+	fn     func(SeriesValue)
+	series int        // how many series in all, for the error past limit
+	mu     sync.Mutex // serialises fn and total
+	total  int        // values handed to fn
 }
 
 // in reports whether t is inside the window. pmproxy reads a window's ends as doubles, a
@@ -361,18 +350,8 @@ func (r *valuesReader) page(ctx context.Context, p []string) error {
 	for k, v := range r.base {
 		q[k] = v
 	}
-	var d *arrayStream
-	select {
-	case d = <-r.streams: // a page's answer read before: its buffer is used again
-	default:
-		d = new(arrayStream)
-	}
-	defer func() {
-		select {
-		case r.streams <- d:
-		default:
-		}
-	}()
+	d := getStream()
+	defer putStream(d)
 	start := r.w.Start
 	var had map[string]time.Time // the last time read of each series asked for again
 	for len(p) > 0 {

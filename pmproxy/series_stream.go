@@ -46,6 +46,20 @@ const (
 	streamEnd
 )
 
+// streams are answers' readers, their buffers used again by the next answer read.
+var streams = sync.Pool{New: func() any { return new(arrayStream) }}
+
+func getStream() *arrayStream { return streams.Get().(*arrayStream) }
+
+// putStream gives d back for another answer, its buffer kept unless an answer grew it large.
+func putStream(d *arrayStream) {
+	if len(d.buf) > 8*streamBuf {
+		return
+	}
+	d.r = nil
+	streams.Put(d)
+}
+
 // reset makes d read r from its start, keeping its buffer.
 func (d *arrayStream) reset(r io.Reader) {
 	if d.buf == nil {
@@ -311,31 +325,77 @@ func (c *Client) stream(ctx context.Context, path string, q url.Values, limit in
 
 // SeriesInstancesFunc calls fn with each instance of the series (those with an instance domain),
 // as ever seen, one call at a time: a fleet's are hundreds of kilobytes a metric, read as they
-// come (series_stream.go), SeriesPage series a request, a few requests at once. An instance's
-// strings are valid during the call only: they are the answer's, in a buffer read into again.
+// come (pagedStream). An instance's strings are valid during the call only.
 func (c *Client) SeriesInstancesFunc(ctx context.Context, ids []string, fn func(SeriesInstance)) error {
 	var mu sync.Mutex
-	streams := make(chan *arrayStream, pageConcurrency)
+	return c.pagedStream(ctx, "/series/instances", ids, func(d *arrayStream, body io.Reader) error {
+		return decodeSeriesInstances(d, body, func(in SeriesInstance) {
+			mu.Lock()
+			defer mu.Unlock()
+			fn(in)
+		})
+	})
+}
+
+// SeriesDescsFunc calls fn with the descriptor of each series, one call at a time, read as the
+// answers come (pagedStream). A descriptor's strings are valid during the call only.
+func (c *Client) SeriesDescsFunc(ctx context.Context, ids []string, fn func(SeriesDesc)) error {
+	var mu sync.Mutex
+	return c.pagedStream(ctx, "/series/descs", ids, func(d *arrayStream, body io.Reader) error {
+		return decodeSeriesDescs(d, body, func(sd SeriesDesc) {
+			mu.Lock()
+			defer mu.Unlock()
+			fn(sd)
+		})
+	})
+}
+
+// pagedStream asks pmproxy at path for what it has of ids, SeriesPage ids a request, a few
+// requests at once, and reads each answer with decode as it comes, into a buffer used again by
+// the next page; decode's error names the request.
+func (c *Client) pagedStream(ctx context.Context, path string, ids []string, decode func(*arrayStream, io.Reader) error) error {
 	return pages(ids, func(p []string) error {
-		var d *arrayStream
-		select {
-		case d = <-streams:
-		default:
-			d = new(arrayStream)
-		}
-		defer func() { streams <- d }()
+		d := getStream()
+		defer putStream(d)
 		q := url.Values{"series": {strings.Join(p, ",")}}
-		return c.stream(ctx, "/series/instances", q, maxSeriesBody, func(body io.Reader) error {
-			err := decodeSeriesInstances(d, body, func(in SeriesInstance) {
-				mu.Lock()
-				defer mu.Unlock()
-				fn(in)
-			})
-			if err != nil {
-				return fmt.Errorf("pmproxy %s: /series/instances: %w", c.URL(), err)
+		return c.stream(ctx, path, q, maxSeriesBody, func(body io.Reader) error {
+			if err := decode(d, body); err != nil {
+				return fmt.Errorf("pmproxy %s: %s: %w", c.URL(), path, err)
 			}
 			return nil
 		})
+	})
+}
+
+// decodeSeriesDescs reads a descriptors answer from r as it comes, [{"series":S,"source":C,
+// "pmid":P,"indom":I,"semantics":M,"type":T,"units":U}, …], calling fn with each (its strings lie
+// in d's buffer), as encoding/json reads it into []SeriesDesc (decodeSeriesInstances says how).
+// FuzzSeriesDescs checks it against encoding/json.
+func decodeSeriesDescs(d *arrayStream, r io.Reader, fn func(SeriesDesc)) error {
+	return d.eachElement(r, func(s *scanner) error {
+		var sd SeriesDesc
+		if s.peek() == 'n' {
+			if err := s.null(); err != nil {
+				return err
+			}
+			fn(sd)
+			return nil
+		}
+		err := s.object(func(k string) error {
+			for _, m := range [...]struct {
+				name string
+				v    *string
+			}{{"series", &sd.Series}, {"source", &sd.Source}, {"pmid", &sd.PMID}, {"indom", &sd.InDom}, {"semantics", &sd.Semantics}, {"type", &sd.Type}, {"units", &sd.Units}} {
+				if fold(k, m.name) {
+					return s.optStr(m.v)
+				}
+			}
+			return s.skip(0)
+		})
+		if err == nil {
+			fn(sd)
+		}
+		return err
 	})
 }
 

@@ -192,3 +192,72 @@ func TestSeriesInstancesRecorded(t *testing.T) {
 		t.Errorf("%d instances read, %.0f allocations an answer, want at most 1", n, allocs)
 	}
 }
+
+// decodeDescs reads a descriptors answer s handed out n bytes at a time, copying them out.
+func decodeDescs(s string, n int) ([]SeriesDesc, error) {
+	var got []SeriesDesc
+	err := decodeSeriesDescs(new(arrayStream), &chunks{s, n}, func(d SeriesDesc) {
+		for _, p := range []*string{&d.Series, &d.Source, &d.PMID, &d.InDom, &d.Semantics, &d.Type, &d.Units} {
+			*p = strings.Clone(*p)
+		}
+		got = append(got, d)
+	})
+	return got, err
+}
+
+// FuzzSeriesDescs checks the descriptors reader against encoding/json on any input (both read it
+// alike, or both refuse it), whole and in pieces of any size, seeded with a recorded answer of
+// pmproxy 6.0.3 (4 hosts' disk.dev.avactive).
+func FuzzSeriesDescs(f *testing.F) {
+	if b, err := os.ReadFile("testdata/descs-page.json"); err == nil {
+		f.Add(string(b), uint8(100))
+	}
+	for _, s := range []string{`[]`, `[null,{}]`, `[{"PMID":"1.2.3","pmid":null}]`, `[{"units":1}]`, `[{"type":"u32","x":{"y":[1,"2"]}}]`} {
+		f.Add(s, uint8(2))
+	}
+	f.Fuzz(func(t *testing.T, s string, n uint8) {
+		got, err := decodeDescs(s, 1<<20)
+		pgot, perr := decodeDescs(s, int(n)+1)
+		if fmt.Sprint(err) != fmt.Sprint(perr) || !slices.Equal(got, pgot) {
+			t.Fatalf("%q in pieces of %d: %v %+v, whole: %v %+v", s, int(n)+1, perr, pgot, err, got)
+		}
+		var want []SeriesDesc
+		werr := json.Unmarshal([]byte(s), &want)
+		if (err == nil) != (werr == nil) {
+			t.Fatalf("%q: error %v, encoding/json %v", s, err, werr)
+		}
+		if err == nil && !slices.Equal(got, want) {
+			t.Fatalf("%q:\n got %+v\nwant %+v", s, got, want)
+		}
+	})
+}
+
+// A recorded answer of /series/descs is read as encoding/json reads it, without allocating.
+func TestSeriesDescsRecorded(t *testing.T) {
+	b, err := os.ReadFile("testdata/descs-page.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []SeriesDesc
+	if err := json.Unmarshal(b, &want); err != nil || len(want) != 4 {
+		t.Fatalf("encoding/json: %d descriptors, %v", len(want), err)
+	}
+	got, err := decodeDescs(string(b), 17)
+	if err != nil || !slices.Equal(got, want) {
+		t.Fatalf("%+v (want %+v), %v", got, want, err)
+	}
+	if raceEnabled {
+		return
+	}
+	var d arrayStream
+	r := bytes.NewReader(b)
+	allocs := testing.AllocsPerRun(20, func() {
+		r.Reset(b)
+		if err := decodeSeriesDescs(&d, r, func(SeriesDesc) {}); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs > 1 {
+		t.Errorf("%.0f allocations an answer, want at most 1", allocs)
+	}
+}

@@ -110,11 +110,20 @@ func (s *Series) resolveNow(ctx context.Context, m *seriesMetric) error {
 	if err != nil || len(ids) == 0 {
 		return err
 	}
-	descs, err := s.c.SeriesDescs(rctx, ids)
+	// Read as they come (their strings the answer's until the call returns): a metric's series
+	// ids kept, its sources, PMIDs, types, semantics and units shared by every host and metric
+	// that has them.
+	var raw seriesRaw
+	err = s.c.SeriesDescsFunc(rctx, ids, func(d pmproxy.SeriesDesc) {
+		d.Series = strings.Clone(d.Series)
+		for _, p := range []*string{&d.Source, &d.PMID, &d.InDom, &d.Semantics, &d.Type, &d.Units} {
+			*p = s.strs.intern(*p)
+		}
+		raw.descs = append(raw.descs, d)
+	})
 	if err != nil {
 		return fmt.Errorf("%s: %w", m.name, err)
 	}
-	raw := seriesRaw{descs: descs}
 	if len(s.xs) > 0 { // the hosts are known: a metric read later (the PCP name space)
 		m.take(s, raw)
 		return nil
@@ -190,6 +199,27 @@ func (s *Series) instances(ctx context.Context, m *seriesMetric) error {
 		m.instReady.Store(true)
 	})
 	return m.instErr
+}
+
+// interner keeps one copy of each string it is given, for every caller.
+type interner struct {
+	mu sync.Mutex
+	m  map[string]string
+}
+
+// intern is s, or the copy of it kept; s may be valid only during the call.
+func (in *interner) intern(s string) string {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if k, ok := in.m[s]; ok {
+		return k
+	}
+	if in.m == nil {
+		in.m = map[string]string{}
+	}
+	k := strings.Clone(s)
+	in.m[k] = k
+	return k
 }
 
 // sid is the host's series of the metric.
