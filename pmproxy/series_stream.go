@@ -191,10 +191,10 @@ func (d *arrayStream) open() error {
 	return d.syntax("want '['")
 }
 
-// close checks nothing follows the array but white space.
+// close checks nothing follows the array but white space (a NUL byte too is something).
 func (d *arrayStream) close() error {
 	d.state = streamEnd
-	if d.peek() != 0 {
+	if d.peek(); d.lo < d.hi {
 		return d.syntax("more after the answer")
 	}
 	return d.err

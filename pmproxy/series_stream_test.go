@@ -84,6 +84,7 @@ func TestSeriesValuesStreamFaults(t *testing.T) {
 		{"no end", "[", 0, "want '{'"},
 		{"not JSON after a value", page[:cut] + "<html>", 1, fmt.Sprintf("malformed JSON at byte %d: want , or ]", cut)},
 		{"more after", page + "[]", 256, "more after the answer"},
+		{"a NUL byte after", page + "\x00", 256, "more after the answer"},
 		{"an element past the buffer", long, 1, ""},
 		{"pmproxy's error", `{"success":false,"message":"no such series"}`, 0, "pmproxy said: no such series"},
 	} {
@@ -141,7 +142,7 @@ func FuzzSeriesInstances(f *testing.F) {
 	if b, err := os.ReadFile("testdata/instances-page.json"); err == nil {
 		f.Add(string(b), uint8(100))
 	}
-	for _, s := range []string{`[]`, `[null]`, `[{"ID":1.5}]`, `[{"id":"1"}]`, `[{"Name":null,"name":"sda","NAME":"sdb","id":-0}]`, `{"success":false}`, `[{"series":1}]`, `[{"x":[{}]}] `} {
+	for _, s := range []string{`[]`, `[null]`, `[{"ID":1.5}]`, `[{"id":"1"}]`, `[{"Name":null,"name":"sda","NAME":"sdb","id":-0}]`, `{"success":false}`, `[{"series":1}]`, `[{"x":[{}]}] `, "[]\x00"} {
 		f.Add(s, uint8(2))
 	}
 	f.Fuzz(func(t *testing.T, s string, n uint8) {
