@@ -185,12 +185,44 @@ func (c *Client) body(ctx context.Context, path string, q url.Values, buf *bytes
 
 // request is body with a bound on the answer's size.
 func (c *Client) request(ctx context.Context, path string, q url.Values, buf *bytes.Buffer, limit int) ([]byte, error) {
+	if buf == nil {
+		buf = new(bytes.Buffer)
+	}
+	err := c.do(ctx, path, q, func(resp *http.Response) error {
+		// Read into a buffer of the announced size: a fetch of a large host is 100 KB, and
+		// growing to it by doubling costs more than decoding it.
+		buf.Reset()
+		if n := resp.ContentLength; n > 0 && n <= int64(limit) {
+			buf.Grow(int(n) + bytes.MinRead)
+		}
+		return c.readBody(path, resp.Body, buf, limit)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// readBody reads an answer's body into buf, limit bytes at most.
+func (c *Client) readBody(path string, body io.Reader, buf *bytes.Buffer, limit int) error {
+	if _, err := buf.ReadFrom(io.LimitReader(body, int64(limit)+1)); err != nil {
+		return fmt.Errorf("pmproxy %s: %w", c.URL(), err)
+	}
+	if buf.Len() > limit {
+		return fmt.Errorf("pmproxy %s: %s: %w: more than %d bytes", c.URL(), path, ErrTooBig, limit)
+	}
+	return nil
+}
+
+// do calls path with query and hands read the answer of a success (HTTP 200), the body open;
+// any other status is an *Error with pmproxy's message (its body bounded by maxBody).
+func (c *Client) do(ctx context.Context, path string, q url.Values, read func(*http.Response) error) error {
 	u := *c.base
 	u.Path = path
 	u.RawQuery = q.Encode()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if c.user != "" {
 		req.SetBasicAuth(c.user, c.pass)
@@ -199,7 +231,7 @@ func (c *Client) request(ctx context.Context, path string, q url.Values, buf *by
 	case c.slots <- struct{}{}:
 		defer func() { <-c.slots }()
 	case <-ctx.Done():
-		return nil, fmt.Errorf("pmproxy %s: waiting for one of %d requests in flight: %w", c.URL(), MaxInFlight, ctx.Err())
+		return fmt.Errorf("pmproxy %s: waiting for one of %d requests in flight: %w", c.URL(), MaxInFlight, ctx.Err())
 	}
 	resp, err := c.hc.Do(req)
 	if err != nil {
@@ -207,42 +239,29 @@ func (c *Client) request(ctx context.Context, path string, q url.Values, buf *by
 		if errors.As(err, &ue) {
 			err = ue.Err // the URL is said once, by the caller
 		}
-		return nil, fmt.Errorf("pmproxy %s: %w", c.URL(), err)
+		return fmt.Errorf("pmproxy %s: %w", c.URL(), err)
 	}
 	defer resp.Body.Close()
-	// Read into a buffer of the announced size: a fetch of a large host is 100 KB, and growing
-	// to it by doubling costs more than decoding it.
-	if buf == nil {
-		buf = new(bytes.Buffer)
+	if resp.StatusCode == http.StatusOK {
+		return read(resp)
 	}
-	buf.Reset()
-	if n := resp.ContentLength; n > 0 && n <= int64(limit) {
-		buf.Grow(int(n) + bytes.MinRead)
+	var buf bytes.Buffer
+	if err := c.readBody(path, resp.Body, &buf, maxBody); err != nil {
+		return err
 	}
-	_, err = buf.ReadFrom(io.LimitReader(resp.Body, int64(limit)+1))
-	body := buf.Bytes()
-	if err != nil {
-		return nil, fmt.Errorf("pmproxy %s: %w", c.URL(), err)
+	if strings.HasPrefix(path, "/series/") {
+		// pmproxy 6.0.3 follows a /series failure (its key-value server down) with a second
+		// answer nobody asked for: the connection is not used again, or Go's transport would
+		// read that as the next request's answer, or log it.
+		resp.Body.Close()
+		c.hc.CloseIdleConnections()
 	}
-	if len(body) > limit {
-		return nil, fmt.Errorf("pmproxy %s: %s: %w: more than %d bytes", c.URL(), path, ErrTooBig, limit)
+	var e struct {
+		Message string `json:"message"`
 	}
-	if resp.StatusCode != http.StatusOK {
-		if strings.HasPrefix(path, "/series/") {
-			// pmproxy 6.0.3 follows a /series failure (its key-value server down) with a second
-			// answer nobody asked for: the connection is not used again, or Go's transport would
-			// read that as the next request's answer, or log it.
-			resp.Body.Close()
-			c.hc.CloseIdleConnections()
-		}
-		var e struct {
-			Message string `json:"message"`
-		}
-		_ = json.Unmarshal(body, &e)
-		if e.Message == "" && resp.StatusCode == http.StatusUnauthorized {
-			e.Message = "authentication failed (user " + c.user + ")"
-		}
-		return nil, &Error{Status: resp.StatusCode, Message: e.Message}
+	_ = json.Unmarshal(buf.Bytes(), &e)
+	if e.Message == "" && resp.StatusCode == http.StatusUnauthorized {
+		e.Message = "authentication failed (user " + c.user + ")"
 	}
-	return body, nil
+	return &Error{Status: resp.StatusCode, Message: e.Message}
 }

@@ -29,6 +29,7 @@ type scanner struct {
 	b    string  // the answer, once as a string: what is kept of it is a substring, not a copy
 	i    int
 	buf  []byte // scratch for strings with escapes
+	at   int    // the answer's offset of b, for errors: b is one element of a streamed answer
 }
 
 func (s *scanner) ws() {
@@ -60,7 +61,7 @@ func (s *scanner) expect(c byte) error {
 }
 
 func (s *scanner) err(format string, a ...any) error {
-	return fmt.Errorf("%w at byte %d: %s", errSyntax, s.i, fmt.Sprintf(format, a...))
+	return fmt.Errorf("%w at byte %d: %s", errSyntax, s.at+s.i, fmt.Sprintf(format, a...))
 }
 
 // str reads a string: a substring of the answer unless it has escapes or bytes that are not

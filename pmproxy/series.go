@@ -1,11 +1,11 @@
 package pmproxy
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/url"
 	"strconv"
@@ -103,16 +103,24 @@ func secs(t time.Time) string {
 }
 
 // series calls a /series path, with a GET (see SeriesPage).
-func (c *Client) series(ctx context.Context, path string, q url.Values, buf *bytes.Buffer) ([]byte, error) {
-	if n := len(path) + 1 + len(q.Encode()); n >= maxURL {
-		return nil, fmt.Errorf("pmproxy %s: %s: a query of %d bytes, more than pmproxy takes (%d)", c.URL(), path, n, maxURL)
+func (c *Client) series(ctx context.Context, path string, q url.Values) ([]byte, error) {
+	if err := c.fits(path, q); err != nil {
+		return nil, err
 	}
-	return c.request(ctx, path, q, buf, maxSeriesBody)
+	return c.request(ctx, path, q, nil, maxSeriesBody)
+}
+
+// fits says whether a GET of path with query q fits in a URL pmproxy takes.
+func (c *Client) fits(path string, q url.Values) error {
+	if n := len(path) + 1 + len(q.Encode()); n >= maxURL {
+		return fmt.Errorf("pmproxy %s: %s: a query of %d bytes, more than pmproxy takes (%d)", c.URL(), path, n, maxURL)
+	}
+	return nil
 }
 
 // seriesJSON calls a /series path and decodes its answer with encoding/json.
 func (c *Client) seriesJSON(ctx context.Context, path string, q url.Values, out any) error {
-	b, err := c.series(ctx, path, q, nil)
+	b, err := c.series(ctx, path, q)
 	if err != nil {
 		return err
 	}
@@ -201,30 +209,26 @@ func pages(ids []string, f func(page []string) error) error {
 	return first
 }
 
-// SeriesDescs is the descriptors of series.
+// SeriesDescs is the descriptors of series (SeriesDescsFunc), their strings copied out of the
+// answers.
 func (c *Client) SeriesDescs(ctx context.Context, ids []string) ([]SeriesDesc, error) {
-	return pagedJSON[SeriesDesc](ctx, c, "/series/descs", ids)
-}
-
-// SeriesInstances is the instances of series (those with an instance domain), as ever seen.
-func (c *Client) SeriesInstances(ctx context.Context, ids []string) ([]SeriesInstance, error) {
-	return pagedJSON[SeriesInstance](ctx, c, "/series/instances", ids)
-}
-
-// pagedJSON asks c's pmproxy at path for what it has of ids, a page of them a request, and
-// gathers the answers' JSON arrays of T.
-func pagedJSON[T any](ctx context.Context, c *Client, path string, ids []string) ([]T, error) {
-	var out []T
-	var mu sync.Mutex
-	err := pages(ids, func(p []string) error {
-		var r []T
-		if err := c.seriesJSON(ctx, path, url.Values{"series": {strings.Join(p, ",")}}, &r); err != nil {
-			return err
+	var out []SeriesDesc
+	err := c.SeriesDescsFunc(ctx, ids, func(d SeriesDesc) {
+		for _, p := range []*string{&d.Series, &d.Source, &d.PMID, &d.InDom, &d.Semantics, &d.Type, &d.Units} {
+			*p = strings.Clone(*p)
 		}
-		mu.Lock()
-		out = append(out, r...)
-		mu.Unlock()
-		return nil
+		out = append(out, d)
+	})
+	return out, err
+}
+
+// SeriesInstances is the instances of series (those with an instance domain), as ever seen
+// (SeriesInstancesFunc), their strings copied out of the answers.
+func (c *Client) SeriesInstances(ctx context.Context, ids []string) ([]SeriesInstance, error) {
+	var out []SeriesInstance
+	err := c.SeriesInstancesFunc(ctx, ids, func(in SeriesInstance) {
+		in.Series, in.Source, in.Instance, in.Name = strings.Clone(in.Series), strings.Clone(in.Source), strings.Clone(in.Instance), strings.Clone(in.Name)
+		out = append(out, in)
 	})
 	return out, err
 }
@@ -286,9 +290,13 @@ func (c *Client) SeriesLabels(ctx context.Context, ids []string) (map[string]map
 	return out, err
 }
 
-// SeriesValues is the values of series in a window, appended to dst (SeriesValuesFunc).
+// SeriesValues is the values of series in a window, appended to dst (SeriesValuesFunc), their
+// strings copied out of the answer.
 func (c *Client) SeriesValues(ctx context.Context, ids []string, w Window, limit int, dst []SeriesValue) ([]SeriesValue, error) {
-	err := c.SeriesValuesFunc(ctx, ids, w, limit, func(v SeriesValue) { dst = append(dst, v) })
+	err := c.SeriesValuesFunc(ctx, ids, w, limit, func(v SeriesValue) {
+		v.Series, v.Instance, v.Value = strings.Clone(v.Series), strings.Clone(v.Instance), strings.Clone(v.Value)
+		dst = append(dst, v)
+	})
 	return dst, err
 }
 
@@ -297,7 +305,7 @@ func (c *Client) SeriesValues(ctx context.Context, ids []string, w Window, limit
 // a series with Samples timestamps in an answer is asked for again from after its last one
 // (paging), until the window is read. limit bounds the values in all (0: 4 million): past it
 // the error says what was too big. A value's strings are valid during the call only: they are
-// the answer's, whose buffer is read into again.
+// the answer's, read as it comes into a buffer that is read into again.
 func (c *Client) SeriesValuesFunc(ctx context.Context, ids []string, w Window, limit int, fn func(SeriesValue)) error {
 	if limit <= 0 {
 		limit = 4 << 20
@@ -312,7 +320,7 @@ func (c *Client) SeriesValuesFunc(ctx context.Context, ids []string, w Window, l
 	} else if w.Samples > 0 {
 		base.Set("samples", strconv.Itoa(w.Samples))
 	}
-	r := &valuesReader{c: c, w: w, base: base, limit: limit, fn: fn, series: len(ids), bufs: make(chan *bytes.Buffer, pageConcurrency)}
+	r := &valuesReader{c: c, w: w, base: base, limit: limit, fn: fn, series: len(ids)}
 	return pages(ids, func(p []string) error { return r.page(ctx, p) })
 }
 
@@ -324,10 +332,9 @@ type valuesReader struct {
 	base   url.Values // the query every request has: the window's finish, its samples
 	limit  int
 	fn     func(SeriesValue)
-	series int                // how many series in all, for the error past limit
-	bufs   chan *bytes.Buffer // answers' buffers, used again by the next page
-	mu     sync.Mutex         // serialises the decoding, fn and total
-	total  int                // values handed to fn
+	series int        // how many series in all, for the error past limit
+	mu     sync.Mutex // serialises fn and total
+	total  int        // values handed to fn
 }
 
 // in reports whether t is inside the window. pmproxy reads a window's ends as doubles, a
@@ -343,18 +350,8 @@ func (r *valuesReader) page(ctx context.Context, p []string) error {
 	for k, v := range r.base {
 		q[k] = v
 	}
-	var buf *bytes.Buffer
-	select {
-	case buf = <-r.bufs: // a page's answer read before: its room is used again
-	default:
-		buf = new(bytes.Buffer)
-	}
-	defer func() {
-		select {
-		case r.bufs <- buf:
-		default:
-		}
-	}()
+	d := getStream()
+	defer putStream(d)
 	start := r.w.Start
 	var had map[string]time.Time // the last time read of each series asked for again
 	for len(p) > 0 {
@@ -362,69 +359,92 @@ func (r *valuesReader) page(ctx context.Context, p []string) error {
 			q.Set("start", secs(start.Add(-time.Microsecond)))
 		}
 		q.Set("series", strings.Join(p, ","))
-		b, err := r.c.series(ctx, "/series/values", q, buf)
-		if err != nil {
+		var pg *pageCount
+		if r.w.Samples > 0 {
+			pg = newPageCount(p)
+		}
+		err := r.c.stream(ctx, "/series/values", q, maxSeriesBody, func(body io.Reader) error {
+			return r.deliver(d, body, pg, had)
+		})
+		if err != nil || pg == nil {
 			return err
 		}
-		count, last, err := r.deliver(string(b), had)
-		if err != nil || r.w.Samples <= 0 {
-			return err
-		}
-		p, start, had = again(p, count, last, had, r.w.Samples)
+		p, start, had = again(p, pg, had, r.w.Samples)
 	}
 	return nil
 }
 
-// deliver decodes one answer and hands fn each value that is inside the window and after what
-// had says was read of its series before. When the window asks for pages by Samples, it counts
-// each series' timestamps in the answer (count) and its last one (last), before anything is
-// dropped.
-func (r *valuesReader) deliver(answer string, had map[string]time.Time) (count map[string]int, last map[string]time.Time, err error) {
-	if r.w.Samples > 0 {
-		count, last = map[string]int{}, map[string]time.Time{}
+// pageCount counts, when a window asks for pages by Samples, each series' timestamps in an
+// answer (count) and its last one (last), by the series' place in the page (at), before
+// anything is dropped.
+type pageCount struct {
+	at    map[string]int
+	count []int
+	last  []time.Time
+}
+
+func newPageCount(p []string) *pageCount {
+	pg := &pageCount{at: make(map[string]int, len(p)), count: make([]int, len(p)), last: make([]time.Time, len(p))}
+	for i, sid := range p {
+		pg.at[sid] = i
 	}
-	r.mu.Lock()
-	n := 0
-	err = decodeSeriesValues(answer, func(v SeriesValue) {
-		if count != nil {
-			if t, ok := last[v.Series]; !ok || !t.Equal(v.Time) {
-				count[v.Series]++
-				last[v.Series] = v.Time
-			}
+	return pg
+}
+
+// add counts a value of series sid at t.
+func (pg *pageCount) add(sid string, t time.Time) {
+	if i, ok := pg.at[sid]; ok && (pg.count[i] == 0 || !pg.last[i].Equal(t)) {
+		pg.count[i]++
+		pg.last[i] = t
+	}
+}
+
+// deliver reads one answer as it comes and hands fn each value that is inside the window and
+// after what had says was read of its series before, counting the answer's timestamps into pg
+// when it is not nil. Past the limit it stops, with an error that says what was too big.
+func (r *valuesReader) deliver(d *arrayStream, body io.Reader, pg *pageCount, had map[string]time.Time) error {
+	var over error
+	err := decodeSeriesValues(d, body, func(v SeriesValue) error {
+		if pg != nil {
+			pg.add(v.Series, v.Time)
 		}
-		if t, ok := had[v.Series]; (!ok || v.Time.After(t)) && r.in(v.Time) {
-			n++
-			r.fn(v)
+		if t, ok := had[v.Series]; (ok && !v.Time.After(t)) || !r.in(v.Time) {
+			return nil
 		}
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if r.total++; r.total > r.limit {
+			over = fmt.Errorf("pmproxy %s: the values of %d series from %s to %s: %w: more than %d",
+				r.c.URL(), r.series, stamp(r.w.Start), stamp(r.w.Finish), ErrTooBig, r.limit)
+			return over
+		}
+		r.fn(v)
+		return nil
 	})
-	r.total += n
-	over := r.total > r.limit
-	r.mu.Unlock()
-	if err != nil {
-		return nil, nil, fmt.Errorf("pmproxy %s: /series/values: %w", r.c.URL(), err)
+	switch {
+	case over != nil:
+		return over
+	case err != nil:
+		return fmt.Errorf("pmproxy %s: /series/values: %w", r.c.URL(), err)
 	}
-	if over {
-		return nil, nil, fmt.Errorf("pmproxy %s: the values of %d series from %s to %s: %w: more than %d",
-			r.c.URL(), r.series, stamp(r.w.Start), stamp(r.w.Finish), ErrTooBig, r.limit)
-	}
-	return count, last, nil
+	return nil
 }
 
 // again is what to ask for next of page p: a series with samples timestamps in the answer may
 // have more, so the next request asks for those series from after the earliest of their last
 // ones, and had keeps what each has read (dropped from the next answer). The series that set
 // the start gets only new values, so each request moves on. None left: more is empty.
-func again(p []string, count map[string]int, last, had map[string]time.Time, samples int) (more []string, start time.Time, _ map[string]time.Time) {
+func again(p []string, pg *pageCount, had map[string]time.Time, samples int) (more []string, start time.Time, _ map[string]time.Time) {
 	var next time.Time
 	more = p[:0:0]
-	for _, sid := range p {
-		if count[sid] < samples {
+	for i, sid := range p {
+		if pg.count[i] < samples {
 			continue
 		}
 		if had == nil {
 			had = map[string]time.Time{}
 		}
-		if t := last[sid]; t.After(had[sid]) {
+		if t := pg.last[i]; t.After(had[sid]) {
 			had[sid] = t
 		}
 		more = append(more, sid)
@@ -463,36 +483,21 @@ func clip(s string) string {
 	return s
 }
 
-// decodeSeriesValues reads a values answer, [{"series":S,"instance":I,"timestamp":T,"value":V},
-// …], calling fn with each value; the strings are substrings of b. A member of another type than these,
-// a series id that is not one, or a timestamp that is not the key-value server's is an error; an
+// decodeSeriesValues reads a values answer from r as it comes, [{"series":S,"instance":I,
+// "timestamp":T,"value":V}, …], calling fn with each value (its strings lie in d's buffer, valid
+// during the call only); fn's error ends the reading. A member of another type than these, a
+// series id that is not one, or a timestamp that is not the key-value server's is an error; an
 // unknown member is skipped; a value that is neither a string nor a number (an event) is left
-// out. FuzzSeriesValues checks it against encoding/json.
-func decodeSeriesValues(b string, fn func(SeriesValue)) error {
-	s := &scanner{b: b}
-	if s.peek() == '{' { // an error pmproxy sent with HTTP 200
-		var e struct {
-			Message string `json:"message"`
-			Success *bool  `json:"success"`
-		}
-		if json.Unmarshal([]byte(b), &e) == nil && e.Success != nil && !*e.Success {
-			return fmt.Errorf("pmproxy said: %s", clip(e.Message))
-		}
-	}
-	err := s.array(func() error {
+// out. An object instead of the array, {"success":false,"message":M}, is pmproxy's error sent
+// with HTTP 200. FuzzSeriesValues checks it against encoding/json.
+func decodeSeriesValues(d *arrayStream, r io.Reader, fn func(SeriesValue) error) error {
+	return d.eachElement(r, func(s *scanner) error {
 		v, keep, err := seriesValue(s)
-		if keep {
-			fn(v)
+		if !keep || err != nil {
+			return err
 		}
-		return err
+		return fn(v)
 	})
-	if err != nil {
-		return err
-	}
-	if s.peek() != 0 {
-		return s.err("more after the answer")
-	}
-	return nil
 }
 
 // seriesValue reads one {"series":S,"instance":I,"timestamp":T,"value":V} of a values answer;

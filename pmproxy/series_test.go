@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -301,15 +303,54 @@ var valueSeeds = []string{
 	`[{"series":"4be86fc39d8da30fdfbd78f41bf42647821fd3fd","timestamp":1.1000,"value":"1"}]`,
 }
 
+// chunks is a reader handing out s n bytes at a time, as a network may.
+type chunks struct {
+	s string
+	n int
+}
+
+func (c *chunks) Read(p []byte) (int, error) {
+	if c.s == "" {
+		return 0, io.EOF
+	}
+	k := copy(p[:min(len(p), c.n)], c.s)
+	c.s = c.s[k:]
+	return k, nil
+}
+
+// decodeValues reads an answer s handed out n bytes at a time, copying the values out.
+func decodeValues(s string, n int) ([]SeriesValue, error) {
+	var got []SeriesValue
+	err := decodeSeriesValues(new(arrayStream), &chunks{s, n}, func(v SeriesValue) error {
+		v.Series, v.Instance, v.Value = strings.Clone(v.Series), strings.Clone(v.Instance), strings.Clone(v.Value)
+		got = append(got, v)
+		return nil
+	})
+	return got, err
+}
+
+func sameValues(a, b []SeriesValue) bool {
+	return slices.EqualFunc(a, b, func(a, b SeriesValue) bool {
+		return a.Series == b.Series && a.Instance == b.Instance && a.Time.Equal(b.Time) && a.Value == b.Value
+	})
+}
+
 // FuzzSeriesValues checks the values reader against encoding/json on any valid JSON (both read
-// it alike, or both refuse it), and that no input makes it panic.
+// it alike, or both refuse it), whether the answer comes whole or in pieces of any size (the
+// same values, the same error), and that no input makes it panic.
 func FuzzSeriesValues(f *testing.F) {
 	for _, s := range valueSeeds {
-		f.Add(s)
+		f.Add(s, uint8(3))
 	}
-	f.Fuzz(func(t *testing.T, s string) {
-		var got []SeriesValue
-		err := decodeSeriesValues(s, func(v SeriesValue) { got = append(got, v) })
+	if b, err := os.ReadFile("testdata/values-page.json"); err == nil {
+		f.Add(string(b), uint8(200))
+	}
+	f.Fuzz(func(t *testing.T, s string, n uint8) {
+		got, err := decodeValues(s, 1<<20)
+		pgot, perr := decodeValues(s, int(n)+1)
+		if fmt.Sprint(err) != fmt.Sprint(perr) || !sameValues(got, pgot) {
+			t.Fatalf("%q in pieces of %d: %v %+v, whole: %v %+v", s, int(n)+1, perr, pgot, err, got)
+		}
 		if !json.Valid([]byte(s)) || strings.HasPrefix(strings.TrimSpace(s), "{") {
 			return
 		}
@@ -317,21 +358,18 @@ func FuzzSeriesValues(f *testing.F) {
 		if (err == nil) != (werr == nil) {
 			t.Fatalf("%q: error %v, encoding/json %v", s, err, werr)
 		}
-		if err == nil && !slices.EqualFunc(got, want, func(a, b SeriesValue) bool {
-			return a.Series == b.Series && a.Instance == b.Instance && a.Time.Equal(b.Time) && a.Value == b.Value
-		}) {
+		if err == nil && !sameValues(got, want) {
 			t.Fatalf("%q:\n got %+v\nwant %+v", s, got, want)
 		}
 	})
 }
 
 func TestSeriesValuesSeeds(t *testing.T) {
-	var got []SeriesValue
-	err := decodeSeriesValues(valueSeeds[2], func(v SeriesValue) { got = append(got, v) })
+	got, err := decodeValues(valueSeeds[2], 5)
 	if err != nil || len(got) != 2 || got[0].Time.UnixMicro() != 1795636210262042 || got[1].Value != "6.200000e-01" || got[0].Instance != "" {
 		t.Errorf("%+v %v", got, err)
 	}
-	if err := decodeSeriesValues(valueSeeds[6], func(SeriesValue) {}); err == nil || !strings.Contains(err.Error(), "pmproxy said: no") {
+	if _, err := decodeValues(valueSeeds[6], 5); err == nil || !strings.Contains(err.Error(), "pmproxy said: no") {
 		t.Errorf("an error with HTTP 200: %v", err)
 	}
 }

@@ -66,6 +66,7 @@ type Series struct {
 	mu      sync.Mutex
 	metrics map[string]*seriesMetric
 	clk     seriesClock
+	strs    interner      // the strings of the series' descriptors (series_metric.go)
 	brk     seriesBreaker // pmproxy or its key-value server down (series_down.go)
 }
 

@@ -3,6 +3,7 @@ package pcp
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -16,12 +17,12 @@ type seriesMetric struct {
 
 	once   sync.Once
 	err    error
-	raw    *seriesRaw              // what resolve read, until the hosts are known (choose)
-	host   map[string]int          // series id → host
-	byHost map[int]string          // host → its series id
-	ids    []string                // the chosen hosts' series, by host
-	desc   map[int]pmproxy.Desc    // by host
-	inst   map[string]seriesInstOf // instance series id → instance
+	raw    *seriesRaw           // what resolve read, until the hosts are known (choose)
+	host   map[string]int       // series id → host
+	byHost map[int]string       // host → its series id
+	ids    []string             // the chosen hosts' series, by host
+	desc   map[int]pmproxy.Desc // by host
+	inst   map[sidKey]int64     // instance series id → instance number
 	// instsOf are each host's instances, as ever seen.
 	instsOf map[int][]pmproxy.Instance
 	// The instances are read once, when the values are first (instances).
@@ -38,10 +39,36 @@ type seriesMetric struct {
 	gotFirst bool
 }
 
-type seriesInstOf struct {
-	id   int64
-	name string
-	host int
+// sidKey is a series id as its 20 bytes: the key of a metric's instances, thousands for a
+// fleet, where a string of 40 digits each was a copy out of the answer.
+type sidKey [20]byte
+
+// keyOf is sid's key; false when sid is not 40 hexadecimal digits.
+func keyOf(sid string) (k sidKey, ok bool) {
+	if len(sid) != 2*len(k) {
+		return k, false
+	}
+	for i := range k {
+		hi, ok1 := unhex(sid[2*i])
+		lo, ok2 := unhex(sid[2*i+1])
+		if !ok1 || !ok2 {
+			return k, false
+		}
+		k[i] = hi<<4 | lo
+	}
+	return k, true
+}
+
+func unhex(c byte) (byte, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0', true
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10, true
+	case 'A' <= c && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
 }
 
 // seriesSample is one host's values of one metric at one time.
@@ -83,11 +110,20 @@ func (s *Series) resolveNow(ctx context.Context, m *seriesMetric) error {
 	if err != nil || len(ids) == 0 {
 		return err
 	}
-	descs, err := s.c.SeriesDescs(rctx, ids)
+	// Read as they come (their strings the answer's until the call returns): a metric's series
+	// ids kept, its sources, PMIDs, types, semantics and units shared by every host and metric
+	// that has them.
+	var raw seriesRaw
+	err = s.c.SeriesDescsFunc(rctx, ids, func(d pmproxy.SeriesDesc) {
+		d.Series = strings.Clone(d.Series)
+		for _, p := range []*string{&d.Source, &d.PMID, &d.InDom, &d.Semantics, &d.Type, &d.Units} {
+			*p = s.strs.intern(*p)
+		}
+		raw.descs = append(raw.descs, d)
+	})
 	if err != nil {
 		return fmt.Errorf("%s: %w", m.name, err)
 	}
-	raw := seriesRaw{descs: descs}
 	if len(s.xs) > 0 { // the hosts are known: a metric read later (the PCP name space)
 		m.take(s, raw)
 		return nil
@@ -136,21 +172,54 @@ func (s *Series) instances(ctx context.Context, m *seriesMetric) error {
 		}
 		rctx, cancel := s.reqCtx(ctx)
 		defer cancel()
-		insts, err := s.c.SeriesInstances(rctx, m.ids)
+		// Read as they come (their strings the answer's until the call returns): each kept by
+		// its key, its name once for every host that has it (a fleet's disks are sda… on each).
+		inst, of := map[sidKey]int64{}, map[int][]pmproxy.Instance{}
+		names := map[string]string{}
+		err := s.c.SeriesInstancesFunc(rctx, m.ids, func(in pmproxy.SeriesInstance) {
+			h, ok := m.host[in.Series]
+			if !ok {
+				return
+			}
+			if k, ok := keyOf(in.Instance); ok { // the values name no other (pmproxy.validSID)
+				inst[k] = in.ID
+			}
+			name, ok := names[in.Name]
+			if !ok {
+				name = strings.Clone(in.Name)
+				names[name] = name
+			}
+			of[h] = append(of[h], pmproxy.Instance{ID: in.ID, Name: name})
+		})
 		if err != nil {
 			m.instErr = fmt.Errorf("%s: %w", m.name, s.diagnose(err))
 			return
 		}
-		m.inst, m.instsOf = map[string]seriesInstOf{}, map[int][]pmproxy.Instance{}
-		for _, in := range insts {
-			if h, ok := m.host[in.Series]; ok {
-				m.inst[in.Instance] = seriesInstOf{id: in.ID, name: in.Name, host: h}
-				m.instsOf[h] = append(m.instsOf[h], pmproxy.Instance{ID: in.ID, Name: in.Name})
-			}
-		}
+		m.inst, m.instsOf = inst, of
 		m.instReady.Store(true)
 	})
 	return m.instErr
+}
+
+// interner keeps one copy of each string it is given, for every caller.
+type interner struct {
+	mu sync.Mutex
+	m  map[string]string
+}
+
+// intern is s, or the copy of it kept; s may be valid only during the call.
+func (in *interner) intern(s string) string {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if k, ok := in.m[s]; ok {
+		return k
+	}
+	if in.m == nil {
+		in.m = map[string]string{}
+	}
+	k := strings.Clone(s)
+	in.m[k] = k
+	return k
 }
 
 // sid is the host's series of the metric.

@@ -138,15 +138,18 @@ func (g *grouper) add(v pmproxy.SeriesValue) {
 	}
 	inst := int64(-1)
 	if v.Instance != "" {
-		in, ok := g.m.inst[v.Instance]
-		if !ok {
+		k, ok := keyOf(v.Instance)
+		in, known := g.m.inst[k]
+		if !ok || !known {
 			return // an instance the series did not list when resolved
 		}
-		inst = in.id
+		inst = in
 	}
 	ss := g.out[h]
 	if n := len(ss); n == 0 || !ss[n-1].t.Equal(v.Time) {
-		ss = append(ss, seriesSample{t: v.Time})
+		// A sample has a value of each of the host's instances: its room made once, not
+		// grown by doubling (a fleet's window is tens of thousands of values a metric).
+		ss = append(ss, seriesSample{t: v.Time, vals: make([]pmproxy.Value, 0, max(1, len(g.m.instsOf[h])))})
 	}
 	last := &ss[len(ss)-1]
 	last.vals = append(last.vals, seriesValue(inst, v.Value, g.m.desc[h].Type))
