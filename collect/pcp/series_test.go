@@ -34,34 +34,11 @@ func seriesFleet(t *testing.T, f archivetest.Fleet) (*pcptest.Series, []string, 
 }
 
 // twoReadings samples the providers twice (the second has the rates) and returns every value
-// the pattern names, by path, and the reading's time.
+// the pattern names at the second, by path, and its time.
 func twoReadings(t *testing.T, provs []collect.Provider, clock func() time.Time, pattern string) (map[string]ns.Value, time.Time) {
 	t.Helper()
-	s, err := collect.NewSampler(ns.NewRegistry(), provs, collect.Options{Now: clock, Deadline: 30 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.Sample(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	snap, err := s.Sample(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	refs, err := s.Registry().Glob(pattern)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]ns.Value{}
-	for _, r := range refs {
-		if !r.IsStat() {
-			continue
-		}
-		if v, _, ok := snap.Lookup(r); ok {
-			out[r.Path()] = v
-		}
-	}
-	return out, snap.End
+	vals, ts := readings(t, provs, clock, pattern, 2)
+	return vals[1], ts[1]
 }
 
 // Issue 34's truth: for every host, the values read from pmproxy's series are those dcimon reads
@@ -173,10 +150,7 @@ func busyOf(t *testing.T, vals map[string]ns.Value, host, disk string) ns.Value 
 // names by path.
 func readings(t *testing.T, provs []collect.Provider, clock func() time.Time, pattern string, n int) ([]map[string]ns.Value, []time.Time) {
 	t.Helper()
-	s, err := collect.NewSampler(ns.NewRegistry(), provs, collect.Options{Now: clock, Deadline: 30 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := samplerOf(t, provs, nil, collect.Options{Now: clock, Deadline: 30 * time.Second})
 	var out []map[string]ns.Value
 	var ts []time.Time
 	for range n {
