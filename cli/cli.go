@@ -118,7 +118,9 @@ func parseArgs(ctx context.Context, args []string, e headless.Env, stdout, stder
 		}
 		return usagef("unexpected argument %q", pos[0])
 	}
-	root.SetArgs(args)
+	// Never nil: cobra reads os.Args for nil, so a caller's "no arguments" would become the
+	// process's (a test binary's -update, issue 37).
+	root.SetArgs(append([]string{}, args...))
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetContext(ctx)

@@ -6,6 +6,7 @@ import (
 	"dcimon/headless"
 	"errors"
 	"io"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -97,4 +98,15 @@ func TestRunExitCodes(t *testing.T) {
 // run is main without the process: it returns the exit status.
 func run(args []string, stdout, stderr io.Writer) int {
 	return runEnv(context.Background(), args, headless.RealEnv(), stdout, stderr)
+}
+
+// parseArgs reads the arguments it is given, never the process's: cobra takes os.Args for a nil
+// list, so `go test ./... -update` failed here (issue 37 item 1: the flag accepted by every
+// package), and a caller with no arguments got its process's.
+func TestParseArgsNeverTheProcesss(t *testing.T) {
+	defer func(a []string) { os.Args = a }(os.Args)
+	os.Args = []string{"dcimon", "--no-such-flag", "extra"}
+	if _, err := parseArgs(context.Background(), nil, fakeEnv(), &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
+		t.Fatalf("no arguments read as the process's: %v", err)
+	}
 }
