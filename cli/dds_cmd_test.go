@@ -245,7 +245,6 @@ func monitorOnPTY(t *testing.T, bin string, args []string, sleeps []string, end 
 // runs then: the reaper and the leaders' death signal do it). A program that leaves a child in
 // the background loses it too.
 func TestSuppliersNoneSurvive(t *testing.T) {
-	t.Parallel() // it waits on programs and the monitor's frames; its sleeps are its own (hangingSuppliers)
 	if _, err := os.Stat("/bin/sh"); err != nil {
 		t.Skip("no /bin/sh to write test programs in")
 	}
