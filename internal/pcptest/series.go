@@ -242,59 +242,9 @@ func (s *Series) load(t testing.TB, conf []string, bases []string) {
 			all = all && slices.Contains(names, abs)
 		}
 		if all {
-			s.waitSettled(t)
 			return
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
 	t.Fatalf("pmproxy does not name the archives loaded as sources within 15 s: it names %d", len(names))
-}
-
-// waitSettled waits until the key-value server has been idle for 300 ms (at most a few commands
-// in each 100 ms: this poll's own and pmproxy's): pmseries may end before every write it sent
-// is applied, and pmproxy names a source from its first keys, so a test that read at once could
-// find a source without its values (hot on the series printed nothing, now and then, in CI).
-func (s *Series) waitSettled(t testing.TB) {
-	t.Helper()
-	last, quiet := int64(-1), 0
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
-		n, err := s.commandsProcessed()
-		if err != nil {
-			t.Fatalf("the key-value server's INFO: %v", err)
-		}
-		if last >= 0 && n-last <= 8 {
-			if quiet++; quiet == 3 {
-				return
-			}
-		} else {
-			quiet = 0
-		}
-		last = n
-		time.Sleep(100 * time.Millisecond)
-	}
-	t.Fatalf("the key-value server was still busy 10 s after the load (%d commands)", last)
-}
-
-// commandsProcessed is the key-value server's count of the commands it has processed (INFO
-// stats' total_commands_processed).
-func (s *Series) commandsProcessed() (int64, error) {
-	c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", s.KVPort), time.Second)
-	if err != nil {
-		return 0, err
-	}
-	defer c.Close()
-	_ = c.SetDeadline(time.Now().Add(2 * time.Second))
-	if _, err := fmt.Fprint(c, "INFO stats\r\n"); err != nil {
-		return 0, err
-	}
-	r := bufio.NewReader(c)
-	for {
-		line, err := r.ReadString('\n')
-		if err != nil {
-			return 0, fmt.Errorf("no total_commands_processed in INFO stats: %w", err)
-		}
-		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "total_commands_processed:"); ok {
-			return strconv.ParseInt(v, 10, 64)
-		}
-	}
 }
