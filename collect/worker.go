@@ -72,7 +72,9 @@ func (w *worker) work(jobs chan provJob) {
 	for {
 		select {
 		case j := <-jobs:
-			j.s.run(j.ctx, j.ps, j.req, j.ch) // j ends with its case: nothing of the sampler is kept while waiting
+			j.s.run(j.ctx, j.ps, j.req, j.ch)
+			j = provJob{} // nothing of the sampler kept while waiting
+			_ = j
 			idle.Reset(wait)
 		case <-idle.C:
 			w.mu.Lock()
